@@ -1,0 +1,204 @@
+//! Bearer tokens (HS256 JWTs) and the `Principal` extractor.
+//!
+//! Two kinds of principal: an organiser (a registered user), who owns sessions and tables, and
+//! a scorer, whose token was minted from a join code and records moves on one table only.
+
+use std::future::{ready, Ready};
+
+use actix_web::{web, FromRequest, HttpRequest};
+use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use chrono::{Duration, Utc};
+use jsonwebtoken::{decode, encode, Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use super::error::ApiError;
+use crate::store::tables::TableRow;
+
+/// What a token says about its bearer.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Claims {
+    /// The user id, or the join code's table for a scorer.
+    pub sub: Uuid,
+    pub role: Role,
+    pub iat: i64,
+    pub exp: i64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Organiser,
+    Scorer,
+}
+
+/// Signs and checks tokens.
+#[derive(Clone)]
+pub struct Tokens {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    ttl: Duration,
+}
+
+impl Tokens {
+    pub fn new(secret: &[u8], ttl: Duration) -> Tokens {
+        Tokens {
+            encoding: EncodingKey::from_secret(secret),
+            decoding: DecodingKey::from_secret(secret),
+            ttl,
+        }
+    }
+
+    /// # Errors
+    /// Only if signing fails, which HS256 does not.
+    pub fn issue(&self, sub: Uuid, role: Role) -> Result<(String, chrono::DateTime<Utc>), ApiError> {
+        let now = Utc::now();
+        let expires = now + self.ttl;
+        let claims = Claims {
+            sub,
+            role,
+            iat: now.timestamp(),
+            exp: expires.timestamp(),
+        };
+        let token = encode(&Header::new(Algorithm::HS256), &claims, &self.encoding).map_err(|e| {
+            tracing::error!(error = %e, "token signing failed");
+            ApiError::internal()
+        })?;
+        Ok((token, expires))
+    }
+
+    fn check(&self, token: &str) -> Result<Claims, ApiError> {
+        // HS256 only: a token claiming `none` or any other algorithm is refused.
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.leeway = 5;
+        validation.set_required_spec_claims(&["exp", "sub"]);
+        decode::<Claims>(token, &self.decoding, &validation)
+            .map(|data| data.claims)
+            .map_err(|e| match e.kind() {
+                jsonwebtoken::errors::ErrorKind::ExpiredSignature => {
+                    ApiError::unauthorized("token_expired", "the bearer token has expired; log in again")
+                }
+                _ => ApiError::unauthorized("invalid_token", "the bearer token is not valid"),
+            })
+    }
+}
+
+/// The authenticated caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Principal {
+    Organiser { user: Uuid },
+    Scorer { table: Uuid },
+}
+
+impl Principal {
+    /// The organiser's user id, or 403 for a scorer token.
+    ///
+    /// # Errors
+    /// 403 `forbidden` for scorers.
+    pub fn organiser(self) -> Result<Uuid, ApiError> {
+        match self {
+            Principal::Organiser { user } => Ok(user),
+            Principal::Scorer { .. } => Err(ApiError::forbidden("a scorer token can only record moves on its table")),
+        }
+    }
+
+    /// Whether the caller may record moves on the table.
+    ///
+    /// # Errors
+    /// 403 `forbidden` for anyone but the table's owner and its scorers.
+    pub fn may_record(self, table: &TableRow) -> Result<(), ApiError> {
+        match self {
+            Principal::Organiser { user } if user == table.owner_id => Ok(()),
+            Principal::Scorer { table: t } if t == table.id => Ok(()),
+            Principal::Organiser { .. } => Err(ApiError::forbidden(
+                "only the table's organiser or its scorers can record here",
+            )),
+            Principal::Scorer { .. } => Err(ApiError::forbidden("this scorer token is for another table")),
+        }
+    }
+
+    /// How the move log names who recorded an entry.
+    pub fn recorded_by(self) -> String {
+        match self {
+            Principal::Organiser { user } => format!("organiser:{user}"),
+            Principal::Scorer { table } => format!("scorer:{table}"),
+        }
+    }
+}
+
+fn principal(req: &HttpRequest) -> Result<Principal, ApiError> {
+    let header = req
+        .headers()
+        .get(actix_web::http::header::AUTHORIZATION)
+        .ok_or_else(|| {
+            ApiError::unauthorized("missing_token", "this needs a bearer token (Authorization: Bearer …)")
+        })?;
+    let token = header
+        .to_str()
+        .ok()
+        .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
+        .ok_or_else(|| ApiError::unauthorized("invalid_token", "the Authorization header must be `Bearer <token>`"))?;
+    let tokens = req.app_data::<web::Data<Tokens>>().ok_or_else(ApiError::internal)?;
+    let claims = tokens.check(token.trim())?;
+    Ok(match claims.role {
+        Role::Organiser => Principal::Organiser { user: claims.sub },
+        Role::Scorer => Principal::Scorer { table: claims.sub },
+    })
+}
+
+impl FromRequest for Principal {
+    type Error = ApiError;
+    type Future = Ready<Result<Principal, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        ready(principal(req))
+    }
+}
+
+/// An optional bearer: absent is fine, present must be valid.
+pub struct MaybePrincipal(pub Option<Principal>);
+
+impl FromRequest for MaybePrincipal {
+    type Error = ApiError;
+    type Future = Ready<Result<MaybePrincipal, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let present = req.headers().contains_key(actix_web::http::header::AUTHORIZATION);
+        ready(if present {
+            principal(req).map(|p| MaybePrincipal(Some(p)))
+        } else {
+            Ok(MaybePrincipal(None))
+        })
+    }
+}
+
+/// Hashes a password with argon2id off the async workers.
+///
+/// # Errors
+/// 500 if hashing fails.
+pub async fn hash_password(password: String) -> Result<String, ApiError> {
+    web::block(move || {
+        let salt = SaltString::generate(&mut OsRng);
+        Argon2::default()
+            .hash_password(password.as_bytes(), &salt)
+            .map(|h| h.to_string())
+    })
+    .await
+    .map_err(|_| ApiError::internal())?
+    .map_err(|e| {
+        tracing::error!(error = %e, "password hashing failed");
+        ApiError::internal()
+    })
+}
+
+/// Checks a password against a stored argon2 hash, off the async workers.
+pub async fn verify_password(password: String, hash: String) -> bool {
+    web::block(move || {
+        PasswordHash::new(&hash)
+            .map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+            .unwrap_or(false)
+    })
+    .await
+    .unwrap_or(false)
+}

@@ -1,0 +1,203 @@
+//! The one place errors become HTTP: RFC 9457 problem+json with a stable `code`.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::rules::{RuleViolation, SetupError};
+use crate::store::StoreError;
+
+/// An RFC 9457 problem document.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "type": "urn:tablekeeper:problem:not_your_turn",
+    "title": "Unprocessable Entity",
+    "status": 422,
+    "detail": "it is not seat 2's turn: seat 1 is to act",
+    "code": "not_your_turn"
+}))]
+pub struct Problem {
+    /// `urn:tablekeeper:problem:<code>`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    /// A sentence for a person.
+    pub detail: String,
+    /// A stable machine-readable code.
+    pub code: String,
+}
+
+/// An error answered to the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub detail: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            detail: detail.into(),
+        }
+    }
+
+    pub fn bad_request(code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, code, detail)
+    }
+
+    pub fn unprocessable(code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, detail)
+    }
+
+    pub fn unauthorized(code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, code, detail)
+    }
+
+    pub fn forbidden(detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, "forbidden", detail)
+    }
+
+    pub fn not_found(code: &'static str, detail: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, code, detail)
+    }
+
+    pub fn internal() -> ApiError {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal_error",
+            "something went wrong on our side",
+        )
+    }
+
+    pub fn problem(&self) -> Problem {
+        Problem {
+            kind: format!("urn:tablekeeper:problem:{}", self.code),
+            title: self.status.canonical_reason().unwrap_or("Error").to_owned(),
+            status: self.status.as_u16(),
+            detail: self.detail.clone(),
+            code: self.code.to_owned(),
+        }
+    }
+
+    /// Classifies a JSON body that did not deserialise: bad syntax is 400, the rest 422 with
+    /// the most specific code the message allows.
+    pub fn from_json(e: &serde_json::Error) -> ApiError {
+        use serde_json::error::Category;
+        let message = e.to_string();
+        match e.classify() {
+            Category::Syntax | Category::Eof | Category::Io => {
+                ApiError::bad_request("malformed_json", format!("the body is not valid JSON: {message}"))
+            }
+            Category::Data if message.starts_with("unknown card") => ApiError::unprocessable("unknown_card", message),
+            Category::Data if message.starts_with("unknown field") => ApiError::unprocessable("unknown_field", message),
+            Category::Data if message.starts_with("unknown variant") => {
+                ApiError::unprocessable("unknown_variant", message)
+            }
+            Category::Data => ApiError::unprocessable("invalid_body", message),
+        }
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.detail, self.code)
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        HttpResponse::build(self.status)
+            .content_type("application/problem+json")
+            .json(self.problem())
+    }
+}
+
+impl From<RuleViolation> for ApiError {
+    fn from(v: RuleViolation) -> ApiError {
+        let status = if v.is_conflict() {
+            StatusCode::CONFLICT
+        } else {
+            StatusCode::UNPROCESSABLE_ENTITY
+        };
+        ApiError::new(status, v.code(), v.to_string())
+    }
+}
+
+impl From<SetupError> for ApiError {
+    fn from(e: SetupError) -> ApiError {
+        ApiError::unprocessable(e.code(), e.to_string())
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        match e {
+            StoreError::NotFound(what) => {
+                let code = match what {
+                    "table" => "table_not_found",
+                    "session" => "session_not_found",
+                    _ => "not_found",
+                };
+                ApiError::not_found(code, format!("no such {what}"))
+            }
+            StoreError::VersionConflict { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "version_conflict", e.to_string())
+            }
+            StoreError::Rule(v) => v.into(),
+            StoreError::EmailTaken => ApiError::new(StatusCode::CONFLICT, "email_taken", e.to_string()),
+            StoreError::NothingToUndo => ApiError::new(StatusCode::CONFLICT, "nothing_to_undo", e.to_string()),
+            StoreError::Corrupt(_) | StoreError::Ledger(_) | StoreError::Database(_) => {
+                tracing::error!(error = %e, "store failure");
+                ApiError::internal()
+            }
+        }
+    }
+}
+
+/// Makes actix's own extractor errors answer problem+json instead of its plain-text defaults.
+pub fn json_config() -> actix_web::web::JsonConfig {
+    actix_web::web::JsonConfig::default()
+        .limit(64 * 1024)
+        .error_handler(|err, _req| {
+            use actix_web::error::JsonPayloadError;
+            let api = match &err {
+                JsonPayloadError::Deserialize(e) => ApiError::from_json(e),
+                JsonPayloadError::ContentType => ApiError::new(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    "unsupported_media_type",
+                    "send the body as application/json",
+                ),
+                JsonPayloadError::Overflow { .. } | JsonPayloadError::OverflowKnownLength { .. } => ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "body_too_large",
+                    "the body is larger than 64 KiB",
+                ),
+                _ => ApiError::bad_request("malformed_json", format!("the body could not be read: {err}")),
+            };
+            api.into()
+        })
+}
+
+pub fn query_config() -> actix_web::web::QueryConfig {
+    actix_web::web::QueryConfig::default()
+        .error_handler(|err, _req| ApiError::bad_request("invalid_query", err.to_string()).into())
+}
+
+pub fn path_config() -> actix_web::web::PathConfig {
+    actix_web::web::PathConfig::default()
+        .error_handler(|err, _req| ApiError::not_found("not_found", format!("no such resource: {err}")).into())
+}
+
+/// Answers unknown routes with problem+json too.
+pub async fn no_route() -> HttpResponse {
+    ApiError::not_found("no_route", "there is no such endpoint").error_response()
+}

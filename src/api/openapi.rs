@@ -1,0 +1,130 @@
+//! The OpenAPI 3.1 document, generated from the handlers and types.
+
+use serde::Serialize;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi, ToSchema};
+
+use crate::rules::games::nomination_whist;
+
+/// A move; its shape depends on the table's game.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum AnyMove {
+    NominationWhist(nomination_whist::Move),
+}
+
+/// What a move caused; its shape depends on the table's game.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum AnyEvent {
+    NominationWhist(nomination_whist::Event),
+}
+
+/// Table options; their shape depends on the table's game.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum AnyOptions {
+    NominationWhist(nomination_whist::Options),
+}
+
+/// A table's state; its shape depends on the table's game.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum AnyView {
+    NominationWhist(nomination_whist::View),
+}
+
+/// A score sheet; its shape depends on the table's game.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum AnyScoreSheet {
+    NominationWhist(nomination_whist::ScoreSheet),
+}
+
+/// Handlers are declared relative to the `/api/v1` scope; the spec names full paths.
+struct UnderApiV1;
+
+impl Modify for UnderApiV1 {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let paths = std::mem::take(&mut openapi.paths.paths);
+        openapi.paths.paths = paths
+            .into_iter()
+            .map(|(path, item)| (format!("/api/v1{path}"), item))
+            .collect();
+    }
+}
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .description(Some(
+                        "An organiser token from /auth/register or /auth/login, or a scorer token from /auth/join.",
+                    ))
+                    .build(),
+            ),
+        );
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "tablekeeper",
+        description = "Scoring and table management for card clubs: record a game from a phone, have \
+every move checked by the rules engine, read scores and chip payouts.\n\n\
+Errors are `application/problem+json` (RFC 9457) with a stable `code`. Seats are 0-based, in the \
+order the players were named; play passes to the next seat. Cards are written rank then suit: \
+`QS`, `10H`, `A♠`.",
+        license(name = "MIT"),
+    ),
+    servers((url = "/", description = "this server")),
+    paths(
+        super::accounts::register,
+        super::accounts::login,
+        super::accounts::join,
+        super::games::list_games,
+        super::sessions::create_session,
+        super::sessions::list_sessions,
+        super::sessions::get_session,
+        super::tables::create_table,
+        super::tables::list_tables,
+        super::tables::get_table,
+        super::tables::submit_move,
+        super::tables::list_moves,
+        super::tables::undo_move,
+        super::tables::get_scores,
+        super::tables::create_join_code,
+        super::health::healthz,
+        super::health::readyz,
+    ),
+    components(schemas(AnyMove, AnyEvent, AnyOptions, AnyView, AnyScoreSheet)),
+    modifiers(&UnderApiV1, &BearerAuth),
+    tags(
+        (name = "auth", description = "Organiser accounts and scorer join codes"),
+        (name = "games", description = "The game catalogue"),
+        (name = "sessions", description = "Club sittings grouping tables"),
+        (name = "tables", description = "Tables, moves, undo and scores"),
+        (name = "health", description = "Probes"),
+    ),
+)]
+pub struct ApiDoc;
+
+/// The spec as committed at `openapi/openapi.json`.
+pub fn spec_json() -> String {
+    let mut text = ApiDoc::openapi().to_pretty_json().unwrap_or_default();
+    text.push('\n');
+    text
+}

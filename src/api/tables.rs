@@ -1,0 +1,668 @@
+//! Tables: creation, state, the move log, undo, scores and join codes.
+
+use actix_web::http::StatusCode;
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
+use chrono::{DateTime, Duration, Utc};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use sqlx::PgPool;
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use super::auth::{MaybePrincipal, Principal};
+use super::error::{ApiError, Problem};
+use super::openapi::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
+use super::with_game;
+use crate::rules::{Game, GameId};
+use crate::store::tables::{MoveRow, StoredResponse, TableRow};
+use crate::store::{self, StoreError, Tx};
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateTable {
+    /// A game id from `GET /games`.
+    #[schema(example = "nomination-whist")]
+    pub game: String,
+    /// Player names in seat order: seat 0 first, play passing to the next seat (the left).
+    #[schema(example = json!(["Ann", "Bob", "Cat", "Dan"]))]
+    pub players: Vec<String>,
+    /// The game's options; anything left out takes its default.
+    #[schema(value_type = Option<AnyOptions>)]
+    pub options: Option<Value>,
+    /// The session the table belongs to, if any (it must be the caller's).
+    pub session_id: Option<Uuid>,
+}
+
+/// A table with its state as a scorer's phone needs it.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct TableView {
+    pub id: Uuid,
+    pub game: GameId,
+    pub session_id: Option<Uuid>,
+    pub players: Vec<String>,
+    /// The options in force, defaults filled in.
+    #[schema(value_type = AnyOptions)]
+    pub options: Value,
+    /// Bumped by every entry in the move log; send it back as `expected_version`.
+    pub version: i64,
+    pub finished: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// The game's state: whose turn, what is legal next, running scores.
+    #[schema(value_type = AnyView)]
+    pub state: Value,
+}
+
+/// A table in a list.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct TableSummary {
+    pub id: Uuid,
+    pub game: String,
+    pub session_id: Option<Uuid>,
+    pub players: Vec<String>,
+    pub version: i64,
+    pub finished: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<TableRow> for TableSummary {
+    fn from(t: TableRow) -> TableSummary {
+        TableSummary {
+            id: t.id,
+            game: t.game,
+            session_id: t.session_id,
+            players: t.players,
+            version: t.version,
+            finished: t.finished,
+            created_at: t.created_at,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct TablePage {
+    pub items: Vec<TableSummary>,
+    pub next_offset: Option<i64>,
+}
+
+/// One move, as recorded at the table.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"move": {"kind": "play", "seat": 1, "card": "QS"}, "expected_version": 7}))]
+pub struct SubmitMove {
+    /// The move; its shape depends on the table's game.
+    #[serde(rename = "move")]
+    #[schema(value_type = AnyMove)]
+    pub mv: Value,
+    /// The table version the client saw; when it is stale the move is refused with 409.
+    pub expected_version: Option<i64>,
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
+pub struct UndoRequest {
+    pub expected_version: Option<i64>,
+}
+
+/// An entry of the move log.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct MoveRecord {
+    /// Position in the log, from 1.
+    pub seq: i64,
+    /// `move`, or `void` for an undo.
+    #[schema(example = "move")]
+    pub entry: String,
+    #[schema(example = "play")]
+    pub kind: String,
+    pub seat: Option<i16>,
+    /// The move as submitted (for a void: the move it voids).
+    #[serde(rename = "move")]
+    #[schema(value_type = AnyMove)]
+    pub mv: Value,
+    /// What the move caused, in order.
+    #[schema(value_type = Vec<AnyEvent>)]
+    pub events: Value,
+    /// For a void: the seq of the move it voids.
+    pub voids: Option<i64>,
+    /// For a move that was undone: the seq of the void.
+    pub voided_by: Option<i64>,
+    #[schema(example = "organiser:6f1c0d1e-5b1a-4f55-9d6e-0a4c4f6d2b11")]
+    pub recorded_by: String,
+    pub recorded_at: DateTime<Utc>,
+}
+
+impl From<MoveRow> for MoveRecord {
+    fn from(m: MoveRow) -> MoveRecord {
+        MoveRecord {
+            seq: m.seq,
+            entry: m.entry,
+            kind: m.kind,
+            seat: m.seat,
+            mv: m.body,
+            events: m.events,
+            voids: m.voids_seq,
+            voided_by: m.voided_by,
+            recorded_by: m.recorded_by,
+            recorded_at: m.recorded_at,
+        }
+    }
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct MoveResponse {
+    #[serde(rename = "move")]
+    pub mv: MoveRecord,
+    pub table: TableView,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct UndoResponse {
+    /// The new log entry.
+    pub void: MoveRecord,
+    /// The move it voided, now marked `voided_by`.
+    pub undone: MoveRecord,
+    pub table: TableView,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct MovePage {
+    pub items: Vec<MoveRecord>,
+    /// Pass as `after` for the next page; null on the last page.
+    pub next_after: Option<i64>,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct Scores {
+    pub table_id: Uuid,
+    pub game: GameId,
+    pub players: Vec<String>,
+    pub version: i64,
+    #[schema(value_type = AnyScoreSheet)]
+    pub sheet: Value,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct JoinCode {
+    /// Type it into `POST /auth/join`.
+    #[schema(example = "K7QPM2XD")]
+    pub code: String,
+    pub table_id: Uuid,
+    pub expires_at: DateTime<Utc>,
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct TableQuery {
+    /// Only this session's tables (no token needed).
+    pub session: Option<Uuid>,
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct LogQuery {
+    /// Entries after this seq (default 0: from the start).
+    pub after: Option<i64>,
+    /// 1 to 500; default 100.
+    pub limit: Option<i64>,
+}
+
+fn game_of(row: &TableRow) -> Result<GameId, ApiError> {
+    GameId::parse(&row.game).ok_or_else(|| {
+        tracing::error!(table = %row.id, game = %row.game, "stored table has an unknown game");
+        ApiError::internal()
+    })
+}
+
+fn to_value<T: Serialize>(value: &T) -> Result<Value, ApiError> {
+    serde_json::to_value(value).map_err(|e| {
+        tracing::error!(error = %e, "serialising a response failed");
+        ApiError::internal()
+    })
+}
+
+fn table_view<G: Game>(row: &TableRow, game: &G) -> Result<TableView, ApiError> {
+    Ok(TableView {
+        id: row.id,
+        game: G::ID,
+        session_id: row.session_id,
+        players: row.players.clone(),
+        options: row.options.clone(),
+        version: row.version,
+        finished: row.finished,
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        state: to_value(&game.view())?,
+    })
+}
+
+async fn begin(pool: &PgPool) -> Result<Tx<'static>, ApiError> {
+    Ok(pool.begin().await.map_err(StoreError::from)?)
+}
+
+/// A read-only transaction that sees one consistent version of the table.
+async fn begin_snapshot(pool: &PgPool) -> Result<Tx<'static>, ApiError> {
+    let mut tx = begin(pool).await?;
+    sqlx::query("set transaction isolation level repeatable read, read only")
+        .execute(&mut *tx)
+        .await
+        .map_err(StoreError::from)?;
+    Ok(tx)
+}
+
+fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {
+    players
+        .iter()
+        .map(|name| {
+            let name = name.trim();
+            if name.is_empty() || name.chars().count() > 60 {
+                Err(ApiError::unprocessable(
+                    "invalid_player_name",
+                    "a player name is 1 to 60 characters",
+                ))
+            } else {
+                Ok(name.to_owned())
+            }
+        })
+        .collect()
+}
+
+fn new_game<G: Game>(players: usize, options: Option<Value>) -> Result<G, ApiError> {
+    let options: G::Options = match options {
+        None => G::Options::default(),
+        Some(value) => serde_json::from_value(value).map_err(|e| {
+            let inner = ApiError::from_json(&e);
+            ApiError::unprocessable(
+                "invalid_options",
+                format!("the options are not valid for this game: {}", inner.detail),
+            )
+        })?,
+    };
+    Ok(G::new(players, options)?)
+}
+
+async fn create<G: Game>(
+    pool: &PgPool,
+    owner: Uuid,
+    session: Option<Uuid>,
+    players: Vec<String>,
+    options: Option<Value>,
+) -> Result<TableView, ApiError> {
+    let game: G = new_game(players.len(), options)?;
+    let mut tx = begin(pool).await?;
+    super::sessions::ensure_user(&mut tx, owner).await?;
+    if let Some(session) = session {
+        let s = store::sessions::fetch(&mut tx, session).await?;
+        if s.owner_id != owner {
+            return Err(ApiError::forbidden("that session belongs to another organiser"));
+        }
+    }
+    let new = store::tables::NewTable {
+        owner,
+        session,
+        game: G::ID.as_str(),
+        players: &players,
+    };
+    let row = store::tables::insert(&mut tx, new, &game).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    table_view(&row, &game)
+}
+
+/// Opens a table for a game.
+#[utoipa::path(tag = "tables", request_body = CreateTable, security(("bearer" = [])), responses(
+    (status = 201, body = TableView),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token, or another organiser's session", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`unknown_game`, `invalid_player_count`, `invalid_player_name`, `invalid_options`, `invalid_option`", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/tables")]
+pub async fn create_table(
+    pool: web::Data<PgPool>,
+    who: Principal,
+    body: web::Json<CreateTable>,
+) -> Result<HttpResponse, ApiError> {
+    let owner = who.organiser()?;
+    let req = body.into_inner();
+    let game = GameId::parse(&req.game).ok_or_else(|| {
+        ApiError::unprocessable(
+            "unknown_game",
+            format!("there is no game `{}`; see GET /api/v1/games", req.game),
+        )
+    })?;
+    let players = validate_players(&req.players)?;
+    let view = with_game!(game, G => create::<G>(&pool, owner, req.session_id, players, req.options).await?);
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", format!("/api/v1/tables/{}", view.id)))
+        .json(view))
+}
+
+/// Tables of a session (public), or the caller's own tables.
+#[utoipa::path(tag = "tables", params(TableQuery), security((), ("bearer" = [])), responses(
+    (status = 200, body = TablePage),
+    (status = 401, description = "`missing_token` when no session is given", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tables")]
+pub async fn list_tables(
+    pool: web::Data<PgPool>,
+    who: MaybePrincipal,
+    query: web::Query<TableQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let limit = super::page_limit(query.limit)?;
+    let offset = query.offset.unwrap_or(0).max(0);
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let rows = match (query.session, who.0) {
+        (Some(session), _) => {
+            store::sessions::fetch(&mut conn, session).await?;
+            store::tables::list(&mut conn, None, Some(session), limit + 1, offset).await?
+        }
+        (None, Some(Principal::Organiser { user })) => {
+            store::tables::list(&mut conn, Some(user), None, limit + 1, offset).await?
+        }
+        (None, Some(Principal::Scorer { table })) => vec![store::tables::fetch(&mut conn, table).await?],
+        (None, None) => {
+            return Err(ApiError::unauthorized(
+                "missing_token",
+                "give a session, or a bearer token to list your tables",
+            ))
+        }
+    };
+    let more = rows.len() as i64 > limit;
+    let items = rows.into_iter().take(limit as usize).map(TableSummary::from).collect();
+    Ok(HttpResponse::Ok().json(TablePage {
+        items,
+        next_offset: more.then_some(offset + limit),
+    }))
+}
+
+async fn read_view<G: Game>(tx: &mut Tx<'_>, row: &TableRow) -> Result<TableView, ApiError> {
+    let game: G = store::tables::state(&mut **tx, row.id).await?;
+    table_view(row, &game)
+}
+
+/// The table's state: dealer, trumps, nominations, the trick, whose turn, legal moves, scores.
+#[utoipa::path(tag = "tables", params(("id" = Uuid, Path)), responses(
+    (status = 200, body = TableView),
+    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tables/{id}")]
+pub async fn get_table(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    let mut tx = begin_snapshot(&pool).await?;
+    let row = store::tables::fetch(&mut tx, *id).await?;
+    let view = with_game!(game_of(&row)?, G => read_view::<G>(&mut tx, &row).await?);
+    Ok(HttpResponse::Ok()
+        .insert_header(("ETag", format!("\"{}\"", row.version)))
+        .json(view))
+}
+
+/// The idempotency key of a request, if it sent one.
+fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
+    let Some(value) = req.headers().get("Idempotency-Key") else {
+        return Ok(None);
+    };
+    let key = value.to_str().map(str::trim).unwrap_or("");
+    if key.is_empty() || key.len() > 200 {
+        return Err(ApiError::bad_request(
+            "invalid_idempotency_key",
+            "an Idempotency-Key is 1 to 200 visible characters",
+        ));
+    }
+    Ok(Some(key.to_owned()))
+}
+
+/// A fingerprint of what was asked: the route and the body's canonical JSON (key order and
+/// white space do not matter).
+fn request_hash(route: &str, body: &Value) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(route.as_bytes());
+    hasher.update([0]);
+    hasher.update(body.to_string().as_bytes());
+    format!("{:x}", hasher.finalize())
+}
+
+/// What a recording endpoint does once the table is locked and the caller checked.
+enum Recording {
+    Move { mv: Value },
+    Undo,
+}
+
+async fn record<G: Game>(tx: &mut Tx<'_>, row: &TableRow, who: Principal, what: Recording) -> Result<Value, ApiError> {
+    let by = who.recorded_by();
+    match what {
+        Recording::Move { mv } => {
+            let mv: G::Move = serde_json::from_value(mv).map_err(|e| ApiError::from_json(&e))?;
+            let (entry, game) = store::tables::record_move::<G>(tx, row, &mv, &by).await?;
+            let row = store::tables::fetch(&mut **tx, row.id).await?;
+            to_value(&MoveResponse {
+                mv: entry.into(),
+                table: table_view(&row, &game)?,
+            })
+        }
+        Recording::Undo => {
+            let (void, undone, game) = store::tables::undo::<G>(tx, row, &by).await?;
+            let row = store::tables::fetch(&mut **tx, row.id).await?;
+            to_value(&UndoResponse {
+                void: void.into(),
+                undone: undone.into(),
+                table: table_view(&row, &game)?,
+            })
+        }
+    }
+}
+
+/// The shared path of moves and undos: lock, authorise, replay an idempotent retry, check the
+/// version, record, store the answer under the key, commit. All in one transaction.
+async fn recorded(
+    pool: &PgPool,
+    req: &HttpRequest,
+    table: Uuid,
+    who: Principal,
+    route: &str,
+    body: Value,
+    expected_version: Option<i64>,
+    what: Recording,
+) -> Result<HttpResponse, ApiError> {
+    let key = idempotency_key(req)?;
+    let mut tx = begin(pool).await?;
+    let row = store::tables::lock(&mut tx, table).await?;
+    who.may_record(&row)?;
+    let hash = request_hash(route, &body);
+    if let Some(key) = &key {
+        if let Some(stored) = store::tables::idempotent_response(&mut tx, row.id, key).await? {
+            if stored.request_hash != hash {
+                return Err(ApiError::unprocessable(
+                    "idempotency_key_reused",
+                    "this Idempotency-Key was used for a different request",
+                ));
+            }
+            let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
+            return Ok(HttpResponse::build(status)
+                .insert_header(("Idempotent-Replayed", "true"))
+                .json(stored.body));
+        }
+    }
+    store::tables::check_version(&row, expected_version)?;
+    let answer = with_game!(game_of(&row)?, G => record::<G>(&mut tx, &row, who, what).await?);
+    let status = match route {
+        "undo" => StatusCode::OK,
+        _ => StatusCode::CREATED,
+    };
+    if let Some(key) = &key {
+        let stored = StoredResponse {
+            request_hash: hash,
+            status: status.as_u16(),
+            body: answer.clone(),
+        };
+        store::tables::save_idempotent_response(&mut tx, row.id, key, &stored).await?;
+    }
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok(HttpResponse::build(status).json(answer))
+}
+
+/// Records one move. The engine checks it against the rules and works out its consequences
+/// (trick winners, next leader, scores). Send `expected_version` to be refused with 409 rather
+/// than apply a move to a table that changed, and an `Idempotency-Key` to retry safely.
+#[utoipa::path(tag = "tables", request_body = SubmitMove, security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer"),
+    ),
+    responses(
+        (status = 201, body = MoveResponse),
+        (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict`, `game_finished`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "a rule violation (`not_your_turn`, `card_already_played`, `hook_rule`, `tricks_do_not_add_up`, `no_such_seat`, `move_not_expected`, …), `unknown_card`, `unknown_field`, `unknown_variant`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[post("/tables/{id}/moves")]
+pub async fn submit_move(
+    pool: web::Data<PgPool>,
+    req: HttpRequest,
+    who: Principal,
+    id: web::Path<Uuid>,
+    body: web::Json<Value>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body.into_inner();
+    let submitted: SubmitMove = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
+    let what = Recording::Move { mv: submitted.mv };
+    recorded(&pool, &req, *id, who, "moves", body, submitted.expected_version, what).await
+}
+
+/// Voids the latest move that is not voided yet, by appending a void to the log; the log keeps
+/// both. Repeat to go further back.
+#[utoipa::path(tag = "tables", request_body(content = Option<UndoRequest>), security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key returns the first answer"),
+    ),
+    responses(
+        (status = 200, body = UndoResponse),
+        (status = 401, description = "`missing_token`, `invalid_token`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`forbidden`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict`, `nothing_to_undo`", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[post("/tables/{id}/undo")]
+pub async fn undo_move(
+    pool: web::Data<PgPool>,
+    req: HttpRequest,
+    who: Principal,
+    id: web::Path<Uuid>,
+    body: Option<web::Json<Value>>,
+) -> Result<HttpResponse, ApiError> {
+    let body = body
+        .map(web::Json::into_inner)
+        .unwrap_or(Value::Object(Default::default()));
+    let undo: UndoRequest = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
+    recorded(
+        &pool,
+        &req,
+        *id,
+        who,
+        "undo",
+        body,
+        undo.expected_version,
+        Recording::Undo,
+    )
+    .await
+}
+
+/// The move log, oldest first, with voids and what each move caused.
+#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), LogQuery), responses(
+    (status = 200, body = MovePage),
+    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tables/{id}/moves")]
+pub async fn list_moves(
+    pool: web::Data<PgPool>,
+    id: web::Path<Uuid>,
+    query: web::Query<LogQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let limit = super::page_limit(query.limit)?;
+    let after = query.after.unwrap_or(0).max(0);
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    store::tables::fetch(&mut conn, *id).await?;
+    let rows = store::tables::log(&mut conn, *id, after, limit + 1).await?;
+    let more = rows.len() as i64 > limit;
+    let items: Vec<MoveRecord> = rows.into_iter().take(limit as usize).map(MoveRecord::from).collect();
+    let next_after = if more { items.last().map(|m| m.seq) } else { None };
+    Ok(HttpResponse::Ok().json(MovePage { items, next_after }))
+}
+
+async fn read_scores<G: Game>(tx: &mut Tx<'_>, row: &TableRow) -> Result<Scores, ApiError> {
+    let game: G = store::tables::state(&mut **tx, row.id).await?;
+    Ok(Scores {
+        table_id: row.id,
+        game: G::ID,
+        players: row.players.clone(),
+        version: row.version,
+        sheet: to_value(&game.score_sheet())?,
+    })
+}
+
+/// The score sheet: every deal's nominations, tricks and points, running totals, and the
+/// winners once the game is over.
+#[utoipa::path(tag = "tables", params(("id" = Uuid, Path)), responses(
+    (status = 200, body = Scores),
+    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tables/{id}/scores")]
+pub async fn get_scores(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    let mut tx = begin_snapshot(&pool).await?;
+    let row = store::tables::fetch(&mut tx, *id).await?;
+    let scores = with_game!(game_of(&row)?, G => read_scores::<G>(&mut tx, &row).await?);
+    Ok(HttpResponse::Ok().json(scores))
+}
+
+/// Letters and digits that cannot be mistaken for one another on a phone keyboard.
+const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+const CODE_LENGTH: usize = 8;
+const CODE_LIFETIME_HOURS: i64 = 12;
+
+/// Mints a join code for the table: a phone that types it into `POST /auth/join` gets a scorer
+/// token that can record moves on this table and nothing else. Valid for 12 hours.
+#[utoipa::path(tag = "tables", params(("id" = Uuid, Path)), security(("bearer" = [])), responses(
+    (status = 201, body = JoinCode),
+    (status = 401, description = "`missing_token`, `invalid_token`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: not the table's organiser", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/tables/{id}/join-codes")]
+pub async fn create_join_code(
+    pool: web::Data<PgPool>,
+    who: Principal,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let user = who.organiser()?;
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let table = store::tables::fetch(&mut conn, *id).await?;
+    if table.owner_id != user {
+        return Err(ApiError::forbidden(
+            "only the table's organiser can hand out join codes",
+        ));
+    }
+    let expires_at = Utc::now() + Duration::hours(CODE_LIFETIME_HOURS);
+    for _ in 0..5 {
+        let code: String = {
+            let mut rng = rand::thread_rng();
+            (0..CODE_LENGTH)
+                .map(|_| char::from(CODE_ALPHABET[rng.gen_range(0..CODE_ALPHABET.len())]))
+                .collect()
+        };
+        if store::join_codes::insert(&mut conn, &code, table.id, user, expires_at).await? {
+            return Ok(HttpResponse::Created().json(JoinCode {
+                code,
+                table_id: table.id,
+                expires_at,
+            }));
+        }
+    }
+    Err(ApiError::internal())
+}

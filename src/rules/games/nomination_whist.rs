@@ -1,0 +1,850 @@
+//! Nomination Whist (`shared/rules/nomination-whist.txt`, resolved by `NOTES.md`).
+//!
+//! Invariants: a deal's cards are all distinct (the turned-up card included); nominations are
+//! made in order from the dealer's left, the dealer last; tricks won always add up to the tricks
+//! completed; `sheet` holds exactly the deals completed, in order, and `totals` is their sum.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::rules::cards::{Card, CardSet, Suit};
+use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::seat::{BySeat, Seat};
+use crate::rules::trick::{Play, Revoke, Trick, Voids};
+use crate::rules::{Game, GameId, OptionDoc};
+
+/// The trumps of a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Trumps {
+    Clubs,
+    Diamonds,
+    Hearts,
+    Spades,
+    NoTrumps,
+}
+
+impl Trumps {
+    pub fn suit(self) -> Option<Suit> {
+        match self {
+            Trumps::Clubs => Some(Suit::Clubs),
+            Trumps::Diamonds => Some(Suit::Diamonds),
+            Trumps::Hearts => Some(Suit::Hearts),
+            Trumps::Spades => Some(Suit::Spades),
+            Trumps::NoTrumps => None,
+        }
+    }
+
+    fn of(suit: Suit) -> Trumps {
+        match suit {
+            Suit::Clubs => Trumps::Clubs,
+            Suit::Diamonds => Trumps::Diamonds,
+            Suit::Hearts => Trumps::Hearts,
+            Suit::Spades => Trumps::Spades,
+        }
+    }
+}
+
+/// How each deal's trumps are chosen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "rule", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TrumpRule {
+    /// A fixed rotation by deal, repeating.
+    Rotation {
+        #[serde(default = "default_rotation")]
+        #[schema(example = json!(["spades", "hearts", "clubs", "diamonds", "no_trumps"]))]
+        order: Vec<Trumps>,
+    },
+    /// The next card of the pack is turned up (recorded with a `turn_up` move); no trumps when
+    /// every card was dealt.
+    TurnedUp,
+    /// Never any trumps.
+    NoTrumps,
+}
+
+fn default_rotation() -> Vec<Trumps> {
+    vec![
+        Trumps::Spades,
+        Trumps::Hearts,
+        Trumps::Clubs,
+        Trumps::Diamonds,
+        Trumps::NoTrumps,
+    ]
+}
+
+impl Default for TrumpRule {
+    fn default() -> TrumpRule {
+        TrumpRule::Rotation {
+            order: default_rotation(),
+        }
+    }
+}
+
+/// How a deal is scored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Scoring {
+    /// 1 per trick won, plus 10 when the tricks equal the nomination.
+    #[default]
+    TricksPlusTenForExact,
+    /// 10 plus the nomination when exact; nothing otherwise.
+    ExactOnly,
+    /// 10 plus the nomination when exact; minus the nomination otherwise.
+    MinusNominationForMiss,
+}
+
+impl Scoring {
+    fn points(self, nominated: u8, won: u8) -> i32 {
+        let (n, w) = (i32::from(nominated), i32::from(won));
+        let exact = nominated == won;
+        match self {
+            Scoring::TricksPlusTenForExact => w + if exact { 10 } else { 0 },
+            Scoring::ExactOnly => {
+                if exact {
+                    10 + n
+                } else {
+                    0
+                }
+            }
+            Scoring::MinusNominationForMiss => {
+                if exact {
+                    10 + n
+                } else {
+                    -n
+                }
+            }
+        }
+    }
+}
+
+/// Table options for Nomination Whist. Every field may be left out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schema(as = NominationWhistOptions)]
+pub struct Options {
+    /// Cards per hand, deal by deal. Left out: 1 up to the largest hand (13, or ⌊52/players⌋
+    /// when smaller) and back down to 1.
+    #[schema(example = json!([1, 2, 3, 2, 1]))]
+    pub hand_sizes: Option<Vec<u8>>,
+    pub trumps: TrumpRule,
+    /// The hook rule (the dealer may not make the nominations add up to the hand size) applies
+    /// to hands of this size and up: 1 applies it always, a size above the largest hand never.
+    pub hook_from_hand_size: u8,
+    pub scoring: Scoring,
+    /// The first dealer (the highest cut), as a seat.
+    pub first_dealer: u8,
+    /// Points taken off a player's deal score for each revoke proven against them.
+    pub revoke_penalty: u8,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hand_sizes: None,
+            trumps: TrumpRule::default(),
+            hook_from_hand_size: 4,
+            scoring: Scoring::default(),
+            first_dealer: 0,
+            revoke_penalty: 0,
+        }
+    }
+}
+
+const OPTION_DOCS: &[OptionDoc] = &[
+    OptionDoc {
+        name: "hand_sizes",
+        description: "cards per hand for each deal in turn; default 1 up to 13 (or 52/players) and back to 1",
+    },
+    OptionDoc {
+        name: "trumps",
+        description: "{\"rule\": \"rotation\", \"order\": [...]} (default ♠ ♥ ♣ ♦ no trumps), {\"rule\": \"turned_up\"} or {\"rule\": \"no_trumps\"}",
+    },
+    OptionDoc { name: "hook_from_hand_size", description: "the hook rule applies to hands of this size and up" },
+    OptionDoc {
+        name: "scoring",
+        description: "tricks_plus_ten_for_exact, exact_only (10 + nomination) or minus_nomination_for_miss",
+    },
+    OptionDoc { name: "first_dealer", description: "seat of the first dealer (highest cut)" },
+    OptionDoc { name: "revoke_penalty", description: "points deducted per proven revoke" },
+];
+
+/// A move at a Nomination Whist table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = NominationWhistMove)]
+pub enum Move {
+    /// The card the dealer turns up for trumps (trump rule `turned_up` only).
+    TurnUp { card: Card },
+    /// A player's nomination, in turn from the dealer's left.
+    Nominate { seat: Seat, tricks: u8 },
+    /// A card played to the current trick, in turn.
+    Play { seat: Seat, card: Card },
+    /// A whole deal at once: each seat's nomination and tricks won, in seat order.
+    Result {
+        nominations: Vec<u8>,
+        tricks: Vec<u8>,
+        /// The turned-up card, when the trump rule turns one up.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn_up: Option<Card>,
+    },
+}
+
+/// How a deal was recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Recording {
+    CardByCard,
+    ResultOnly,
+}
+
+/// What a move caused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "event", rename_all = "snake_case")]
+#[schema(as = NominationWhistEvent)]
+pub enum Event {
+    TrumpsTurnedUp {
+        card: Card,
+        trumps: Trumps,
+    },
+    Nominated {
+        seat: Seat,
+        tricks: u8,
+    },
+    CardPlayed {
+        seat: Seat,
+        card: Card,
+        trick: u8,
+    },
+    TrickWon {
+        trick: u8,
+        winner: Seat,
+        cards: Vec<Play<Card>>,
+    },
+    /// A player who showed void in a suit later played it.
+    RevokeDetected {
+        #[serde(flatten)]
+        revoke: Revoke<Suit>,
+    },
+    DealScored {
+        deal: u16,
+        points: Vec<i32>,
+        totals: Vec<i32>,
+    },
+    DealStarted {
+        deal: u16,
+        dealer: Seat,
+        hand_size: u8,
+        /// Null until the turned-up card is recorded.
+        trumps: Option<Trumps>,
+    },
+    GameFinished {
+        winners: Vec<Seat>,
+        totals: Vec<i32>,
+    },
+}
+
+/// One deal on the score sheet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = NominationWhistDealScore)]
+pub struct DealScore {
+    /// 1-based.
+    pub deal: u16,
+    pub dealer: Seat,
+    pub hand_size: u8,
+    /// Null when a result-only deal under the turned-up rule did not say.
+    pub trumps: Option<Trumps>,
+    pub nominations: Vec<u8>,
+    pub tricks: Vec<u8>,
+    pub points: Vec<i32>,
+    /// Running totals after this deal.
+    pub totals: Vec<i32>,
+    pub revokes: Vec<Revoke<Suit>>,
+    pub recording: Recording,
+}
+
+/// Scores per deal, totals, and the winners once the schedule is done.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = NominationWhistScoreSheet)]
+pub struct ScoreSheet {
+    pub deals: Vec<DealScore>,
+    pub totals: Vec<i32>,
+    pub deals_in_game: u16,
+    pub finished: bool,
+    /// Everyone on the highest total (ties share the win); empty until the game ends.
+    pub winners: Vec<Seat>,
+}
+
+/// Where a deal stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    TurnUp,
+    Nominating,
+    Playing,
+    Finished,
+}
+
+/// The trick being played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct CurrentTrick {
+    /// 1-based within the deal.
+    pub number: u8,
+    pub leader: Seat,
+    pub plays: Vec<Play<Card>>,
+}
+
+/// The table as a scorer's phone needs it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = NominationWhistView)]
+pub struct View {
+    pub phase: Phase,
+    /// 1-based; the last deal once finished.
+    pub deal: u16,
+    pub deals_in_game: u16,
+    pub dealer: Option<Seat>,
+    pub hand_size: Option<u8>,
+    /// Null while a turn-up is awaited, and once the game is over.
+    pub trumps: Option<Trumps>,
+    pub turn_up: Option<Card>,
+    /// Per seat; null until that seat has nominated.
+    pub nominations: Vec<Option<u8>>,
+    pub tricks_won: Vec<u8>,
+    pub current_trick: Option<CurrentTrick>,
+    /// The seat to act next; null when any seat may (a turn-up or a result) or the game is over.
+    pub to_act: Option<Seat>,
+    /// The move kinds accepted next.
+    pub legal_moves: Vec<&'static str>,
+    /// The nomination the hook rule forbids the dealer, when the dealer is to nominate.
+    pub forbidden_nomination: Option<u8>,
+    pub revokes: Vec<Revoke<Suit>>,
+    pub totals: Vec<i32>,
+    pub winners: Vec<Seat>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Deal {
+    /// 0-based index into the schedule.
+    index: u16,
+    dealer: Seat,
+    hand_size: u8,
+    /// None while a turn-up is awaited.
+    trumps: Option<Trumps>,
+    turn_up: Option<Card>,
+    nominations: BySeat<Option<u8>>,
+    tricks_won: BySeat<u8>,
+    tricks_done: u8,
+    trick: Trick<Card>,
+    played: CardSet,
+    voids: Voids,
+    revokes: Vec<Revoke<Suit>>,
+}
+
+impl Deal {
+    fn nominated(&self) -> usize {
+        self.nominations.values().iter().flatten().count()
+    }
+
+    fn nomination_total(&self) -> u32 {
+        self.nominations.values().iter().flatten().map(|&n| u32::from(n)).sum()
+    }
+
+    fn is_fresh(&self) -> bool {
+        self.turn_up.is_none() && self.nominated() == 0 && self.played.is_empty()
+    }
+}
+
+/// A game of Nomination Whist.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NominationWhist {
+    players: usize,
+    options: Options,
+    schedule: Vec<u8>,
+    sheet: Vec<DealScore>,
+    totals: BySeat<i32>,
+    /// None once the schedule is done.
+    deal: Option<Deal>,
+}
+
+/// The default schedule: 1 up to the largest hand and back to 1.
+fn default_schedule(players: usize) -> Vec<u8> {
+    let top = (52 / players).min(13) as u8;
+    (1..=top).chain((1..top).rev()).collect()
+}
+
+impl NominationWhist {
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    fn check_seat(&self, seat: Seat) -> Result<(), RuleViolation> {
+        if seat.index() < self.players {
+            Ok(())
+        } else {
+            Err(RuleViolation::NoSuchSeat {
+                seat,
+                players: self.players,
+            })
+        }
+    }
+
+    fn hook_applies(&self, hand_size: u8) -> bool {
+        hand_size >= self.options.hook_from_hand_size
+    }
+
+    fn start_deal(&self, index: u16) -> Option<Deal> {
+        let hand_size = *self.schedule.get(usize::from(index))?;
+        let dealer = Seat::new(self.options.first_dealer).left(usize::from(index), self.players);
+        let trumps = match &self.options.trumps {
+            TrumpRule::Rotation { order } => Some(order[usize::from(index) % order.len()]),
+            TrumpRule::NoTrumps => Some(Trumps::NoTrumps),
+            TrumpRule::TurnedUp if usize::from(hand_size) * self.players >= 52 => Some(Trumps::NoTrumps),
+            TrumpRule::TurnedUp => None,
+        };
+        Some(Deal {
+            index,
+            dealer,
+            hand_size,
+            trumps,
+            turn_up: None,
+            nominations: BySeat::filled(self.players, None),
+            tricks_won: BySeat::filled(self.players, 0),
+            tricks_done: 0,
+            trick: Trick::new(dealer.left(1, self.players)),
+            played: CardSet::default(),
+            voids: Voids::new(self.players),
+            revokes: Vec::new(),
+        })
+    }
+
+    fn phase(&self) -> Phase {
+        match &self.deal {
+            None => Phase::Finished,
+            Some(d) if d.trumps.is_none() => Phase::TurnUp,
+            Some(d) if d.nominated() < self.players => Phase::Nominating,
+            Some(_) => Phase::Playing,
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<&'static str> {
+        match (self.phase(), &self.deal) {
+            (Phase::TurnUp, _) => vec!["turn_up", "result"],
+            (Phase::Nominating, Some(d)) if d.nominated() == 0 => vec!["nominate", "result"],
+            (Phase::Nominating, _) => vec!["nominate"],
+            (Phase::Playing, _) => vec!["play"],
+            (Phase::Finished, _) => vec![],
+        }
+    }
+
+    fn not_expected(&self, kind: &'static str) -> RuleViolation {
+        if self.deal.is_none() {
+            RuleViolation::GameFinished
+        } else {
+            RuleViolation::MoveNotExpected {
+                kind,
+                expected: self.legal_moves(),
+            }
+        }
+    }
+
+    /// The seat due to nominate next.
+    fn next_nominator(deal: &Deal, players: usize) -> Seat {
+        deal.dealer.left(1 + deal.nominated(), players)
+    }
+
+    fn forbidden_nomination(&self, deal: &Deal) -> Option<u8> {
+        let last_to_nominate = deal.nominated() + 1 == self.players;
+        if !last_to_nominate || !self.hook_applies(deal.hand_size) {
+            return None;
+        }
+        u8::try_from(u32::from(deal.hand_size).checked_sub(deal.nomination_total())?).ok()
+    }
+
+    fn turn_up(&mut self, card: Card) -> Result<Vec<Event>, RuleViolation> {
+        if self.phase() != Phase::TurnUp {
+            return Err(self.not_expected("turn_up"));
+        }
+        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
+        let trumps = Trumps::of(card.suit);
+        deal.trumps = Some(trumps);
+        deal.turn_up = Some(card);
+        Ok(vec![Event::TrumpsTurnedUp { card, trumps }])
+    }
+
+    fn nominate(&mut self, seat: Seat, tricks: u8) -> Result<Vec<Event>, RuleViolation> {
+        self.check_seat(seat)?;
+        if self.phase() != Phase::Nominating {
+            return Err(self.not_expected("nominate"));
+        }
+        let deal = self.deal.as_ref().ok_or(RuleViolation::GameFinished)?;
+        let expected = Self::next_nominator(deal, self.players);
+        if seat != expected {
+            return Err(RuleViolation::NotYourTurn { expected, got: seat });
+        }
+        if tricks > deal.hand_size {
+            return Err(RuleViolation::NominationOutOfRange {
+                tricks,
+                hand_size: deal.hand_size,
+            });
+        }
+        if self.forbidden_nomination(deal) == Some(tricks) {
+            return Err(RuleViolation::HookRule {
+                seat,
+                forbidden: tricks,
+            });
+        }
+        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
+        deal.nominations[seat] = Some(tricks);
+        Ok(vec![Event::Nominated { seat, tricks }])
+    }
+
+    fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+        self.check_seat(seat)?;
+        if self.phase() != Phase::Playing {
+            return Err(self.not_expected("play"));
+        }
+        let players = self.players;
+        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
+        let expected = deal.trick.next_seat(players);
+        if seat != expected {
+            return Err(RuleViolation::NotYourTurn { expected, got: seat });
+        }
+        if deal.turn_up == Some(card) {
+            return Err(RuleViolation::CardTurnedUp(card));
+        }
+        if deal.played.contains(card) {
+            return Err(RuleViolation::CardAlreadyPlayed(card));
+        }
+
+        // Checked: from here on the move is legal and the state changes.
+        let trick_no = deal.tricks_done + 1;
+        let mut events = vec![Event::CardPlayed {
+            seat,
+            card,
+            trick: trick_no,
+        }];
+        if let Some(revoke) = deal.voids.revoke_proven(seat, card.suit, trick_no) {
+            deal.revokes.push(revoke);
+            events.push(Event::RevokeDetected { revoke });
+        }
+        let led = deal.trick.led().map(|c| c.suit);
+        deal.voids.record(seat, card.suit, led, trick_no);
+        deal.played.insert(card);
+        deal.trick.push(seat, card);
+        if !deal.trick.is_complete(players) {
+            return Ok(events);
+        }
+
+        let led = led.unwrap_or(card.suit);
+        let trump = deal.trumps.and_then(Trumps::suit);
+        let (_, winning) = deal
+            .trick
+            .winner_by(|c| (Some(c.suit) == trump, c.suit == led, c.rank))
+            .ok_or(RuleViolation::GameFinished)?;
+        let winner = winning.seat;
+        deal.tricks_won[winner] += 1;
+        deal.tricks_done = trick_no;
+        events.push(Event::TrickWon {
+            trick: trick_no,
+            winner,
+            cards: deal.trick.plays().to_vec(),
+        });
+        deal.trick = Trick::new(winner);
+        if deal.tricks_done == deal.hand_size {
+            events.extend(self.finish_deal(Recording::CardByCard));
+        }
+        Ok(events)
+    }
+
+    fn result(
+        &mut self,
+        nominations: &[u8],
+        tricks: &[u8],
+        turn_up: Option<Card>,
+    ) -> Result<Vec<Event>, RuleViolation> {
+        let fresh = self.deal.as_ref().is_some_and(Deal::is_fresh);
+        if !fresh {
+            return Err(self.not_expected("result"));
+        }
+        let deal = self.deal.as_ref().ok_or(RuleViolation::GameFinished)?;
+        let players = self.players;
+        for got in [nominations.len(), tricks.len()] {
+            if got != players {
+                return Err(RuleViolation::WrongNumberOfEntries { got, expected: players });
+            }
+        }
+        if let Some(&n) = nominations.iter().find(|&&n| n > deal.hand_size) {
+            return Err(RuleViolation::NominationOutOfRange {
+                tricks: n,
+                hand_size: deal.hand_size,
+            });
+        }
+        let nominated: u32 = nominations.iter().map(|&n| u32::from(n)).sum();
+        if self.hook_applies(deal.hand_size) && nominated == u32::from(deal.hand_size) {
+            return Err(RuleViolation::HookRule {
+                seat: deal.dealer,
+                forbidden: nominations[deal.dealer.index()],
+            });
+        }
+        let total: u32 = tricks.iter().map(|&t| u32::from(t)).sum();
+        if total != u32::from(deal.hand_size) {
+            return Err(RuleViolation::TricksDoNotAddUp {
+                total,
+                expected: u32::from(deal.hand_size),
+            });
+        }
+        if turn_up.is_some() && deal.trumps.is_some() {
+            return Err(RuleViolation::MoveNotExpected {
+                kind: "result with turn_up",
+                expected: self.legal_moves(),
+            });
+        }
+
+        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
+        if let Some(card) = turn_up {
+            deal.turn_up = Some(card);
+            deal.trumps = Some(Trumps::of(card.suit));
+        }
+        deal.nominations = BySeat::from_vec(nominations.iter().map(|&n| Some(n)).collect());
+        deal.tricks_won = BySeat::from_vec(tricks.to_vec());
+        deal.tricks_done = deal.hand_size;
+        Ok(self.finish_deal(Recording::ResultOnly))
+    }
+
+    /// Scores the current deal (whose tricks are all accounted for) and moves on.
+    fn finish_deal(&mut self, recording: Recording) -> Vec<Event> {
+        let Some(deal) = self.deal.take() else {
+            return Vec::new();
+        };
+        let penalty = i32::from(self.options.revoke_penalty);
+        let points: Vec<i32> = Seat::all(self.players)
+            .map(|seat| {
+                let nominated = deal.nominations[seat].unwrap_or(0);
+                let revokes = deal.revokes.iter().filter(|r| r.seat == seat).count() as i32;
+                self.options.scoring.points(nominated, deal.tricks_won[seat]) - penalty * revokes
+            })
+            .collect();
+        for (seat, p) in Seat::all(self.players).zip(&points) {
+            self.totals[seat] += p;
+        }
+        let number = deal.index + 1;
+        self.sheet.push(DealScore {
+            deal: number,
+            dealer: deal.dealer,
+            hand_size: deal.hand_size,
+            trumps: deal.trumps,
+            nominations: deal.nominations.values().iter().map(|n| n.unwrap_or(0)).collect(),
+            tricks: deal.tricks_won.values().to_vec(),
+            points: points.clone(),
+            totals: self.totals.values().to_vec(),
+            revokes: deal.revokes.clone(),
+            recording,
+        });
+        let mut events = vec![Event::DealScored {
+            deal: number,
+            points,
+            totals: self.totals.values().to_vec(),
+        }];
+        self.deal = self.start_deal(number);
+        match &self.deal {
+            Some(next) => events.push(Event::DealStarted {
+                deal: next.index + 1,
+                dealer: next.dealer,
+                hand_size: next.hand_size,
+                trumps: next.trumps,
+            }),
+            None => events.push(Event::GameFinished {
+                winners: self.winners(),
+                totals: self.totals.values().to_vec(),
+            }),
+        }
+        events
+    }
+
+    fn winners(&self) -> Vec<Seat> {
+        if self.deal.is_some() {
+            return Vec::new();
+        }
+        let best = self.totals.values().iter().copied().max().unwrap_or(0);
+        self.totals.iter().filter(|(_, &t)| t == best).map(|(s, _)| s).collect()
+    }
+}
+
+impl Game for NominationWhist {
+    const ID: GameId = GameId::NominationWhist;
+    const NAME: &'static str = "Nomination Whist";
+    const SEATS: std::ops::RangeInclusive<usize> = 3..=7;
+
+    type Options = Options;
+    type Move = Move;
+    type Event = Event;
+    type View = View;
+    type ScoreSheet = ScoreSheet;
+
+    fn option_docs() -> &'static [OptionDoc] {
+        OPTION_DOCS
+    }
+
+    fn new(players: usize, options: Options) -> Result<NominationWhist, SetupError> {
+        let (min, max) = (*Self::SEATS.start(), *Self::SEATS.end());
+        if !Self::SEATS.contains(&players) {
+            return Err(SetupError::PlayerCount { got: players, min, max });
+        }
+        let largest = (52 / players) as u8;
+        let schedule = options.hand_sizes.clone().unwrap_or_else(|| default_schedule(players));
+        if schedule.is_empty() || schedule.len() > 200 {
+            return Err(SetupError::InvalidOption {
+                option: "hand_sizes",
+                reason: "give between 1 and 200 hand sizes".into(),
+            });
+        }
+        if let Some(bad) = schedule.iter().find(|&&h| h == 0 || h > largest) {
+            return Err(SetupError::InvalidOption {
+                option: "hand_sizes",
+                reason: format!("a hand of {bad} is impossible: {players} players hold 1 to {largest} cards"),
+            });
+        }
+        if let TrumpRule::Rotation { order } = &options.trumps {
+            if order.is_empty() {
+                return Err(SetupError::InvalidOption {
+                    option: "trumps",
+                    reason: "a rotation needs at least one entry".into(),
+                });
+            }
+        }
+        if usize::from(options.first_dealer) >= players {
+            return Err(SetupError::InvalidOption {
+                option: "first_dealer",
+                reason: format!("there is no seat {} at a table of {players}", options.first_dealer),
+            });
+        }
+        let mut game = NominationWhist {
+            players,
+            options,
+            schedule,
+            sheet: Vec::new(),
+            totals: BySeat::filled(players, 0),
+            deal: None,
+        };
+        game.deal = game.start_deal(0);
+        Ok(game)
+    }
+
+    fn options(&self) -> Options {
+        Options {
+            hand_sizes: Some(self.schedule.clone()),
+            ..self.options.clone()
+        }
+    }
+
+    fn move_kind(mv: &Move) -> &'static str {
+        match mv {
+            Move::TurnUp { .. } => "turn_up",
+            Move::Nominate { .. } => "nominate",
+            Move::Play { .. } => "play",
+            Move::Result { .. } => "result",
+        }
+    }
+
+    fn move_seat(mv: &Move) -> Option<Seat> {
+        match mv {
+            Move::Nominate { seat, .. } | Move::Play { seat, .. } => Some(*seat),
+            Move::TurnUp { .. } | Move::Result { .. } => None,
+        }
+    }
+
+    fn apply(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
+        if self.deal.is_none() {
+            return Err(RuleViolation::GameFinished);
+        }
+        match mv {
+            Move::TurnUp { card } => self.turn_up(*card),
+            Move::Nominate { seat, tricks } => self.nominate(*seat, *tricks),
+            Move::Play { seat, card } => self.play(*seat, *card),
+            Move::Result {
+                nominations,
+                tricks,
+                turn_up,
+            } => self.result(nominations, tricks, *turn_up),
+        }
+    }
+
+    fn at_deal_boundary(&self) -> bool {
+        self.deal.as_ref().is_none_or(Deal::is_fresh)
+    }
+
+    fn is_finished(&self) -> bool {
+        self.deal.is_none()
+    }
+
+    fn view(&self) -> View {
+        let phase = self.phase();
+        let players = self.players;
+        let deals_in_game = self.schedule.len() as u16;
+        let Some(deal) = &self.deal else {
+            return View {
+                phase,
+                deal: deals_in_game,
+                deals_in_game,
+                dealer: None,
+                hand_size: None,
+                trumps: None,
+                turn_up: None,
+                nominations: vec![None; players],
+                tricks_won: vec![0; players],
+                current_trick: None,
+                to_act: None,
+                legal_moves: Vec::new(),
+                forbidden_nomination: None,
+                revokes: Vec::new(),
+                totals: self.totals.values().to_vec(),
+                winners: self.winners(),
+            };
+        };
+        let to_act = match phase {
+            Phase::Nominating => Some(Self::next_nominator(deal, players)),
+            Phase::Playing => Some(deal.trick.next_seat(players)),
+            Phase::TurnUp | Phase::Finished => None,
+        };
+        View {
+            phase,
+            deal: deal.index + 1,
+            deals_in_game,
+            dealer: Some(deal.dealer),
+            hand_size: Some(deal.hand_size),
+            trumps: deal.trumps,
+            turn_up: deal.turn_up,
+            nominations: deal.nominations.values().to_vec(),
+            tricks_won: deal.tricks_won.values().to_vec(),
+            current_trick: (phase == Phase::Playing).then(|| CurrentTrick {
+                number: deal.tricks_done + 1,
+                leader: deal.trick.leader(),
+                plays: deal.trick.plays().to_vec(),
+            }),
+            to_act,
+            legal_moves: self.legal_moves(),
+            forbidden_nomination: if phase == Phase::Nominating {
+                self.forbidden_nomination(deal)
+            } else {
+                None
+            },
+            revokes: deal.revokes.clone(),
+            totals: self.totals.values().to_vec(),
+            winners: Vec::new(),
+        }
+    }
+
+    fn score_sheet(&self) -> ScoreSheet {
+        ScoreSheet {
+            deals: self.sheet.clone(),
+            totals: self.totals.values().to_vec(),
+            deals_in_game: self.schedule.len() as u16,
+            finished: self.deal.is_none(),
+            winners: self.winners(),
+        }
+    }
+}
+
+pub mod sim;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,212 @@
+//! A random player of legal Nomination Whist deals, for tests and benchmarks.
+//!
+//! The engine does not see the hands, so the simulator deals them itself with the seeded
+//! shuffle (`rules::deck`) and plays the table: it turns up the next card of the pack when
+//! the trump rule needs one, nominates at random within the rules (never the number the hook
+//! rule forbids the dealer), and plays a random card that follows suit when it can. Every
+//! move goes through `Game::apply`, and the moves are returned so that they can be replayed.
+//!
+//! Invariants: the same game state and seed give the same moves; a move the simulator makes
+//! is legal, so the engine refusing one is a bug (reported as `SimError::Refused`); a
+//! simulated deal never revokes.
+
+use crate::rules::cards::Card;
+use crate::rules::deck::{self, SplitMix64};
+use crate::rules::error::RuleViolation;
+use crate::rules::seat::BySeat;
+use crate::rules::Game;
+
+use super::{Event, Move, NominationWhist, Phase};
+
+/// One deal as the simulator played it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DealRecord {
+    /// The hands as dealt, by seat.
+    pub hands: BySeat<Vec<Card>>,
+    /// The card turned up for trumps, when the trump rule needed one.
+    pub turn_up: Option<Card>,
+    /// The moves made, in order.
+    pub moves: Vec<Move>,
+    /// The events of each move: `events[i]` came from `moves[i]`.
+    pub events: Vec<Vec<Event>>,
+}
+
+/// Why the simulator stopped.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SimError {
+    #[error("the game has ended")]
+    GameFinished,
+    #[error("a deal is under way: the simulator deals the hands, so it starts at the beginning of a deal")]
+    MidDeal,
+    #[error("the engine refused the legal move {mv:?}: {violation}")]
+    Refused { mv: Move, violation: RuleViolation },
+    #[error("the view contradicts the game: {0}")]
+    Inconsistent(&'static str),
+}
+
+/// Deals the current deal with `seed` and plays it to the end card by card.
+///
+/// # Errors
+/// `GameFinished` or `MidDeal` when the game is not at the start of a deal; `Refused` when the
+/// engine turns down a legal move (an engine or simulator bug). The game keeps the moves
+/// applied before an error.
+pub fn random_deal(game: &mut NominationWhist, seed: u64) -> Result<DealRecord, SimError> {
+    let (mut rng, hands, pack) = deal_hands(game, seed)?;
+    let mut record = DealRecord {
+        hands: hands.clone(),
+        turn_up: None,
+        moves: Vec::new(),
+        events: Vec::new(),
+    };
+    let mut hands = hands;
+    loop {
+        let view = game.view();
+        let mv = match view.phase {
+            Phase::Finished => return Err(SimError::Inconsistent("the game ended before the deal was scored")),
+            Phase::TurnUp => {
+                let card = *pack
+                    .first()
+                    .ok_or(SimError::Inconsistent("a turn-up is awaited but the pack is empty"))?;
+                record.turn_up = Some(card);
+                Move::TurnUp { card }
+            }
+            Phase::Nominating => {
+                let seat = view.to_act.ok_or(SimError::Inconsistent("nobody is to nominate"))?;
+                let hand_size = view.hand_size.ok_or(SimError::Inconsistent("no hand size"))?;
+                Move::Nominate {
+                    seat,
+                    tricks: random_nomination(&mut rng, hand_size, view.forbidden_nomination),
+                }
+            }
+            Phase::Playing => {
+                let seat = view.to_act.ok_or(SimError::Inconsistent("nobody is to play"))?;
+                let led = view
+                    .current_trick
+                    .as_ref()
+                    .and_then(|t| t.plays.first())
+                    .map(|p| p.card.suit);
+                let hand = &mut hands[seat];
+                let following: Vec<usize> = (0..hand.len()).filter(|&i| Some(hand[i].suit) == led).collect();
+                let i = if following.is_empty() {
+                    if hand.is_empty() {
+                        return Err(SimError::Inconsistent("the seat to play has no cards left"));
+                    }
+                    rng.index(hand.len())
+                } else {
+                    following[rng.index(following.len())]
+                };
+                Move::Play {
+                    seat,
+                    card: hand.swap_remove(i),
+                }
+            }
+        };
+        let events = apply(game, &mv)?;
+        let scored = events.iter().any(|e| matches!(e, Event::DealScored { .. }));
+        record.moves.push(mv);
+        record.events.push(events);
+        if scored {
+            return Ok(record);
+        }
+    }
+}
+
+/// Deals the current deal with `seed` and enters only its result: random nominations within
+/// the rules and each trick to a random seat. The turn-up, when the trump rule needs one, is
+/// the next card of the pack.
+///
+/// # Errors
+/// As [`random_deal`].
+pub fn random_result(game: &mut NominationWhist, seed: u64) -> Result<DealRecord, SimError> {
+    let (mut rng, hands, pack) = deal_hands(game, seed)?;
+    let view = game.view();
+    let players = game.players();
+    let hand_size = view.hand_size.ok_or(SimError::Inconsistent("no hand size"))?;
+    let dealer = view.dealer.ok_or(SimError::Inconsistent("no dealer"))?;
+    let turn_up = if view.phase == Phase::TurnUp {
+        pack.first().copied()
+    } else {
+        None
+    };
+    let hook_from = game.options().hook_from_hand_size;
+
+    let mut nominations = vec![0; players];
+    let mut total = 0u32;
+    for seat in (1..=players).map(|step| dealer.left(step, players)) {
+        let forbidden = (seat == dealer && hand_size >= hook_from)
+            .then(|| u8::try_from(u32::from(hand_size).checked_sub(total)?).ok())
+            .flatten();
+        let tricks = random_nomination(&mut rng, hand_size, forbidden);
+        nominations[seat.index()] = tricks;
+        total += u32::from(tricks);
+    }
+    let mut tricks = vec![0; players];
+    for _ in 0..hand_size {
+        tricks[rng.index(players)] += 1;
+    }
+
+    let mv = Move::Result {
+        nominations,
+        tricks,
+        turn_up,
+    };
+    let events = apply(game, &mv)?;
+    Ok(DealRecord {
+        hands,
+        turn_up,
+        moves: vec![mv],
+        events: vec![events],
+    })
+}
+
+/// Plays every remaining deal card by card, each with a seed drawn from `seed`.
+///
+/// # Errors
+/// As [`random_deal`].
+pub fn random_game(game: &mut NominationWhist, seed: u64) -> Result<Vec<DealRecord>, SimError> {
+    let mut seeds = SplitMix64::new(seed);
+    let mut deals = Vec::new();
+    while !game.is_finished() {
+        deals.push(random_deal(game, seeds.next_u64())?);
+    }
+    Ok(deals)
+}
+
+/// The moves of `deals`, in order, for replaying.
+pub fn moves(deals: &[DealRecord]) -> Vec<Move> {
+    deals.iter().flat_map(|d| d.moves.iter().cloned()).collect()
+}
+
+/// Checks that a deal can start and deals it: the generator for the choices to come, the
+/// hands by seat, and the rest of the pack.
+fn deal_hands(game: &NominationWhist, seed: u64) -> Result<(SplitMix64, BySeat<Vec<Card>>, Vec<Card>), SimError> {
+    if game.is_finished() {
+        return Err(SimError::GameFinished);
+    }
+    if !game.at_deal_boundary() {
+        return Err(SimError::MidDeal);
+    }
+    let hand_size = game.view().hand_size.ok_or(SimError::Inconsistent("no hand size"))?;
+    let mut rng = SplitMix64::new(seed);
+    let (hands, pack) = deck::deal(rng.next_u64(), game.players(), usize::from(hand_size))
+        .ok_or(SimError::Inconsistent("the hands need more than 52 cards"))?;
+    Ok((rng, hands, pack))
+}
+
+/// A uniform nomination in `0..=hand_size` other than `forbidden`.
+fn random_nomination(rng: &mut SplitMix64, hand_size: u8, forbidden: Option<u8>) -> u8 {
+    let choices = u64::from(hand_size) + 1 - u64::from(forbidden.is_some_and(|f| f <= hand_size));
+    // Below hand_size + 1, so it fits in u8.
+    let pick = rng.below(choices) as u8;
+    match forbidden {
+        Some(f) if pick >= f => pick + 1,
+        _ => pick,
+    }
+}
+
+fn apply(game: &mut NominationWhist, mv: &Move) -> Result<Vec<Event>, SimError> {
+    game.apply(mv).map_err(|violation| SimError::Refused {
+        mv: mv.clone(),
+        violation,
+    })
+}

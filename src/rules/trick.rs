@@ -1,0 +1,175 @@
+//! Trick machinery shared by the trick-taking games: who plays next, who won, and revokes
+//! found after the fact.
+//!
+//! The server usually does not see the hands, so follow-suit cannot be checked when a card is
+//! played. What it can see is a player who failed to follow a suit and later plays that suit:
+//! that proves an earlier revoke, and `Voids` reports it.
+
+use serde::{Deserialize, Serialize};
+
+use super::seat::{BySeat, Seat};
+
+/// A card laid to a trick by a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Play<C> {
+    pub seat: Seat,
+    pub card: C,
+}
+
+/// A trick in progress: the leader and the cards laid so far, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trick<C> {
+    leader: Seat,
+    plays: Vec<Play<C>>,
+}
+
+impl<C: Copy> Trick<C> {
+    pub fn new(leader: Seat) -> Trick<C> {
+        Trick {
+            leader,
+            plays: Vec::new(),
+        }
+    }
+
+    pub fn leader(&self) -> Seat {
+        self.leader
+    }
+
+    pub fn plays(&self) -> &[Play<C>] {
+        &self.plays
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.plays.is_empty()
+    }
+
+    /// The card led, once there is one.
+    pub fn led(&self) -> Option<C> {
+        self.plays.first().map(|p| p.card)
+    }
+
+    /// The seat due to play next, going left from the leader.
+    pub fn next_seat(&self, players: usize) -> Seat {
+        self.leader.left(self.plays.len(), players)
+    }
+
+    pub fn is_complete(&self, players: usize) -> bool {
+        self.plays.len() >= players
+    }
+
+    pub fn push(&mut self, seat: Seat, card: C) {
+        self.plays.push(Play { seat, card });
+    }
+
+    /// The winning play: the one with the highest key, the earliest on equal keys.
+    /// Returns its position in the trick (0 = the lead) and the play.
+    pub fn winner_by<K: Ord>(&self, key: impl Fn(C) -> K) -> Option<(usize, Play<C>)> {
+        let mut best: Option<(usize, Play<C>, K)> = None;
+        for (i, play) in self.plays.iter().enumerate() {
+            let k = key(play.card);
+            if best.as_ref().is_none_or(|(_, _, b)| k > *b) {
+                best = Some((i, *play, k));
+            }
+        }
+        best.map(|(i, p, _)| (i, p))
+    }
+}
+
+/// A revoke proven after the fact: `seat` did not follow `suit` in trick `revoked_in_trick`,
+/// then played that suit in trick `proven_in_trick` (tricks numbered from 1 in the deal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Revoke<S> {
+    pub seat: Seat,
+    pub suit: S,
+    pub revoked_in_trick: u8,
+    pub proven_in_trick: u8,
+}
+
+/// Which suits each seat has shown void in this deal, and in which trick.
+///
+/// Suits are small indices (`S: Into<usize>`), so games whose "suits" are not the four of the
+/// pack (Tridge counts all trumps as one suit) can use it too.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Voids {
+    /// Per seat, per suit index: the trick in which the seat showed void, or 0.
+    shown: BySeat<[u8; 5]>,
+}
+
+impl Voids {
+    pub fn new(players: usize) -> Voids {
+        Voids {
+            shown: BySeat::filled(players, [0; 5]),
+        }
+    }
+
+    /// The revoke that playing a card of `suit` in trick `trick` by `seat` proves, if any.
+    pub fn revoke_proven<S: Copy + Into<usize>>(&self, seat: Seat, suit: S, trick: u8) -> Option<Revoke<S>> {
+        let revoked_in_trick = self.shown[seat][suit.into()];
+        (revoked_in_trick != 0).then_some(Revoke {
+            seat,
+            suit,
+            revoked_in_trick,
+            proven_in_trick: trick,
+        })
+    }
+
+    /// Records a play: a card off the led suit shows a void; a proven revoke is cleared so that
+    /// it is reported once.
+    pub fn record<S: Copy + Into<usize> + PartialEq>(&mut self, seat: Seat, suit: S, led: Option<S>, trick: u8) {
+        self.shown[seat][suit.into()] = 0;
+        if let Some(led) = led {
+            if led != suit && self.shown[seat][led.into()] == 0 {
+                self.shown[seat][led.into()] = trick;
+            }
+        }
+    }
+}
+
+impl From<super::cards::Suit> for usize {
+    fn from(suit: super::cards::Suit) -> usize {
+        suit.index()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::cards::{Card, Suit};
+
+    fn card(s: &str) -> Card {
+        s.parse().expect("card")
+    }
+
+    #[test]
+    fn next_seat_goes_left_from_the_leader() {
+        let mut trick = Trick::new(Seat::new(3));
+        assert_eq!(trick.next_seat(4), Seat::new(3));
+        trick.push(Seat::new(3), card("2C"));
+        assert_eq!(trick.next_seat(4), Seat::new(0));
+        assert!(!trick.is_complete(4));
+    }
+
+    #[test]
+    fn winner_is_the_highest_key_and_the_first_on_ties() {
+        let mut trick = Trick::new(Seat::new(0));
+        for (i, c) in ["5H", "KH", "2S", "AH"].iter().enumerate() {
+            trick.push(Seat::new(i as u8), card(c));
+        }
+        let (pos, play) = trick.winner_by(|c| c.rank).expect("winner");
+        assert_eq!((pos, play.seat), (3, Seat::new(3)));
+        let (pos, _) = trick.winner_by(|_| 0).expect("winner");
+        assert_eq!(pos, 0);
+    }
+
+    #[test]
+    fn a_void_then_a_play_of_that_suit_is_a_revoke_reported_once() {
+        let mut voids = Voids::new(4);
+        let seat = Seat::new(2);
+        voids.record(seat, Suit::Spades, Some(Suit::Hearts), 1);
+        assert_eq!(voids.revoke_proven(seat, Suit::Clubs, 2), None);
+        let revoke = voids.revoke_proven(seat, Suit::Hearts, 3).expect("revoke");
+        assert_eq!((revoke.revoked_in_trick, revoke.proven_in_trick), (1, 3));
+        voids.record(seat, Suit::Hearts, None, 3);
+        assert_eq!(voids.revoke_proven(seat, Suit::Hearts, 4), None);
+    }
+}

@@ -1,0 +1,121 @@
+//! Ledger rows: bookings and their postings, append-only (the database refuses updates and
+//! deletes, and a deferred trigger refuses a booking whose postings do not sum to zero).
+
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::StoreError;
+use crate::ledger::{Account, Balances, Booking, Chips, Posting};
+
+/// A booking as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredBooking {
+    pub id: i64,
+    pub move_seq: i64,
+    pub deal: Option<i32>,
+    pub memo: String,
+    pub reverses: Option<i64>,
+    pub created_at: DateTime<Utc>,
+    pub postings: Vec<Posting>,
+}
+
+/// Books `booking`, caused by move `move_seq` of the table, in the caller's transaction.
+///
+/// # Errors
+/// On database failure.
+pub async fn book(
+    conn: &mut PgConnection,
+    table: Uuid,
+    move_seq: i64,
+    deal: Option<i32>,
+    booking: &Booking,
+    reverses: Option<i64>,
+) -> Result<i64, StoreError> {
+    let id: i64 = sqlx::query_scalar(
+        "insert into ledger_bookings (table_id, move_seq, deal, memo, reverses) values ($1, $2, $3, $4, $5) returning id",
+    )
+    .bind(table)
+    .bind(move_seq)
+    .bind(deal)
+    .bind(booking.memo())
+    .bind(reverses)
+    .fetch_one(&mut *conn)
+    .await?;
+    let accounts: Vec<String> = booking.postings().iter().map(|p| p.account.to_string()).collect();
+    let amounts: Vec<i64> = booking.postings().iter().map(|p| p.amount.get()).collect();
+    sqlx::query(
+        "insert into ledger_postings (booking_id, account, amount) select $1, * from unnest($2::text[], $3::bigint[])",
+    )
+    .bind(id)
+    .bind(&accounts)
+    .bind(&amounts)
+    .execute(conn)
+    .await?;
+    Ok(id)
+}
+
+#[derive(sqlx::FromRow)]
+struct Row {
+    id: i64,
+    move_seq: i64,
+    deal: Option<i32>,
+    memo: String,
+    reverses: Option<i64>,
+    created_at: DateTime<Utc>,
+    account: String,
+    amount: i64,
+}
+
+/// The table's bookings in order, optionally those of one deal.
+///
+/// # Errors
+/// On database failure, or an account name that does not parse.
+pub async fn bookings(
+    conn: &mut PgConnection,
+    table: Uuid,
+    deal: Option<i32>,
+) -> Result<Vec<StoredBooking>, StoreError> {
+    let rows = sqlx::query_as::<_, Row>(
+        "select b.id, b.move_seq, b.deal, b.memo, b.reverses, b.created_at, p.account, p.amount
+         from ledger_bookings b join ledger_postings p on p.booking_id = b.id
+         where b.table_id = $1 and ($2::integer is null or b.deal = $2)
+         order by b.id, p.account",
+    )
+    .bind(table)
+    .bind(deal)
+    .fetch_all(conn)
+    .await?;
+    let mut out: Vec<StoredBooking> = Vec::new();
+    for row in rows {
+        let posting = Posting {
+            account: row.account.parse::<Account>().map_err(StoreError::corrupt)?,
+            amount: Chips::new(row.amount),
+        };
+        match out.last_mut() {
+            Some(last) if last.id == row.id => last.postings.push(posting),
+            _ => out.push(StoredBooking {
+                id: row.id,
+                move_seq: row.move_seq,
+                deal: row.deal,
+                memo: row.memo,
+                reverses: row.reverses,
+                created_at: row.created_at,
+                postings: vec![posting],
+            }),
+        }
+    }
+    Ok(out)
+}
+
+/// Balances per account over all of the table's bookings.
+///
+/// # Errors
+/// On database failure.
+pub async fn balances(conn: &mut PgConnection, table: Uuid) -> Result<Balances, StoreError> {
+    let mut balances = Balances::default();
+    for stored in bookings(conn, table, None).await? {
+        balances.apply(&Booking::new(stored.memo, stored.postings)?);
+    }
+    Ok(balances)
+}

@@ -1,0 +1,381 @@
+//! Game tables and their move log.
+//!
+//! The log is the source of truth: a table's state is the fold of its effective moves (those
+//! not voided) through the engine. Snapshots of that fold are kept at deal boundaries, so
+//! reading or extending a table replays at most one deal, however long its history.
+//!
+//! Invariants: `version` counts log entries; an undo voids the latest effective move, so voids
+//! are last-in first-out and a snapshot is valid exactly when the move that produced it is
+//! not voided.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::{StoreError, Tx};
+use crate::rules::{Game, Seat};
+
+/// A table as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct TableRow {
+    pub id: Uuid,
+    pub owner_id: Uuid,
+    pub session_id: Option<Uuid>,
+    pub game: String,
+    pub players: Vec<String>,
+    pub options: Value,
+    pub version: i64,
+    pub finished: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// One entry of the move log.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct MoveRow {
+    pub seq: i64,
+    /// `move` or `void`.
+    pub entry: String,
+    pub kind: String,
+    pub seat: Option<i16>,
+    pub body: Value,
+    pub events: Value,
+    pub voids_seq: Option<i64>,
+    pub voided_by: Option<i64>,
+    pub recorded_by: String,
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// A new table's row data.
+pub struct NewTable<'a> {
+    pub owner: Uuid,
+    pub session: Option<Uuid>,
+    pub game: &'a str,
+    pub players: &'a [String],
+}
+
+fn to_json<T: serde::Serialize>(value: &T) -> Result<Value, StoreError> {
+    serde_json::to_value(value).map_err(StoreError::corrupt)
+}
+
+/// Creates a table with its first snapshot.
+///
+/// # Errors
+/// On database failure.
+pub async fn insert<G: Game>(tx: &mut Tx<'_>, new: NewTable<'_>, game: &G) -> Result<TableRow, StoreError> {
+    let row = sqlx::query_as::<_, TableRow>(
+        "insert into game_tables (id, owner_id, session_id, game, players, options)
+         values ($1, $2, $3, $4, $5, $6) returning *",
+    )
+    .bind(Uuid::new_v4())
+    .bind(new.owner)
+    .bind(new.session)
+    .bind(new.game)
+    .bind(new.players)
+    .bind(to_json(&game.options())?)
+    .fetch_one(&mut **tx)
+    .await?;
+    save_snapshot(tx, row.id, 0, game).await?;
+    Ok(row)
+}
+
+/// # Errors
+/// `NotFound` when there is no such table.
+pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<TableRow, StoreError> {
+    sqlx::query_as::<_, TableRow>("select * from game_tables where id = $1")
+        .bind(id)
+        .fetch_optional(conn)
+        .await?
+        .ok_or(StoreError::NotFound("table"))
+}
+
+/// Fetches the table and locks it until the transaction ends: moves on one table are serial.
+///
+/// # Errors
+/// `NotFound` when there is no such table.
+pub async fn lock(tx: &mut Tx<'_>, id: Uuid) -> Result<TableRow, StoreError> {
+    sqlx::query_as::<_, TableRow>("select * from game_tables where id = $1 for update")
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or(StoreError::NotFound("table"))
+}
+
+/// Tables filtered by owner and/or session, oldest first.
+///
+/// # Errors
+/// On database failure.
+pub async fn list(
+    conn: &mut PgConnection,
+    owner: Option<Uuid>,
+    session: Option<Uuid>,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<TableRow>, StoreError> {
+    Ok(sqlx::query_as::<_, TableRow>(
+        "select * from game_tables
+         where ($1::uuid is null or owner_id = $1) and ($2::uuid is null or session_id = $2)
+         order by created_at, id limit $3 offset $4",
+    )
+    .bind(owner)
+    .bind(session)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(conn)
+    .await?)
+}
+
+async fn save_snapshot<G: Game>(tx: &mut Tx<'_>, table: Uuid, seq: i64, game: &G) -> Result<(), StoreError> {
+    sqlx::query("insert into snapshots (table_id, seq, state) values ($1, $2, $3)")
+        .bind(table)
+        .bind(seq)
+        .bind(to_json(game)?)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// The table's current state: the latest valid snapshot and the effective moves after it.
+///
+/// # Errors
+/// `Corrupt` when the stored log no longer replays (a bug, never a client's doing).
+pub async fn state<G: Game>(conn: &mut PgConnection, table: Uuid) -> Result<G, StoreError> {
+    let (seq, state): (i64, Value) = sqlx::query_as(
+        "select s.seq, s.state from snapshots s
+         where s.table_id = $1
+           and not exists (select 1 from moves v where v.table_id = s.table_id and v.voids_seq = s.seq)
+         order by s.seq desc limit 1",
+    )
+    .bind(table)
+    .fetch_optional(&mut *conn)
+    .await?
+    .ok_or_else(|| StoreError::Corrupt(format!("table {table} has no snapshot")))?;
+    let mut game: G = serde_json::from_value(state).map_err(StoreError::corrupt)?;
+    let bodies: Vec<(i64, Value)> = sqlx::query_as(
+        "select m.seq, m.body from moves m
+         where m.table_id = $1 and m.seq > $2 and m.entry = 'move'
+           and not exists (select 1 from moves v where v.table_id = m.table_id and v.voids_seq = m.seq)
+         order by m.seq",
+    )
+    .bind(table)
+    .bind(seq)
+    .fetch_all(conn)
+    .await?;
+    for (seq, body) in bodies {
+        let mv: G::Move = serde_json::from_value(body).map_err(StoreError::corrupt)?;
+        game.apply(&mv)
+            .map_err(|v| StoreError::Corrupt(format!("move {seq} no longer replays: {v}")))?;
+    }
+    Ok(game)
+}
+
+/// Replays the table's whole log from its first snapshot, ignoring later snapshots: what an
+/// audit compares the incremental state with.
+///
+/// # Errors
+/// `Corrupt` when the log does not replay.
+pub async fn replay<G: Game>(conn: &mut PgConnection, table: Uuid) -> Result<G, StoreError> {
+    let state: Value = sqlx::query_scalar("select state from snapshots where table_id = $1 and seq = 0")
+        .bind(table)
+        .fetch_one(&mut *conn)
+        .await?;
+    let mut game: G = serde_json::from_value(state).map_err(StoreError::corrupt)?;
+    for row in effective_moves(conn, table).await? {
+        let mv: G::Move = serde_json::from_value(row.body).map_err(StoreError::corrupt)?;
+        game.apply(&mv)
+            .map_err(|v| StoreError::Corrupt(format!("move {} no longer replays: {v}", row.seq)))?;
+    }
+    Ok(game)
+}
+
+const MOVE_COLUMNS: &str = "m.seq, m.entry, m.kind, m.seat, m.body, m.events, m.voids_seq,
+    (select v.seq from moves v where v.table_id = m.table_id and v.voids_seq = m.seq) as voided_by,
+    m.recorded_by, m.recorded_at";
+
+async fn effective_moves(conn: &mut PgConnection, table: Uuid) -> Result<Vec<MoveRow>, StoreError> {
+    let rows = sqlx::query_as::<_, MoveRow>(&format!(
+        "select {MOVE_COLUMNS} from moves m where m.table_id = $1 and m.entry = 'move' order by m.seq"
+    ))
+    .bind(table)
+    .fetch_all(conn)
+    .await?;
+    Ok(rows.into_iter().filter(|r| r.voided_by.is_none()).collect())
+}
+
+/// A page of the log, entries after `after`, oldest first.
+///
+/// # Errors
+/// On database failure.
+pub async fn log(conn: &mut PgConnection, table: Uuid, after: i64, limit: i64) -> Result<Vec<MoveRow>, StoreError> {
+    Ok(sqlx::query_as::<_, MoveRow>(&format!(
+        "select {MOVE_COLUMNS} from moves m where m.table_id = $1 and m.seq > $2 order by m.seq limit $3"
+    ))
+    .bind(table)
+    .bind(after)
+    .bind(limit)
+    .fetch_all(conn)
+    .await?)
+}
+
+async fn move_row(conn: &mut PgConnection, table: Uuid, seq: i64) -> Result<MoveRow, StoreError> {
+    Ok(sqlx::query_as::<_, MoveRow>(&format!(
+        "select {MOVE_COLUMNS} from moves m where m.table_id = $1 and m.seq = $2"
+    ))
+    .bind(table)
+    .bind(seq)
+    .fetch_one(conn)
+    .await?)
+}
+
+async fn bump_version(tx: &mut Tx<'_>, table: &TableRow, finished: bool) -> Result<(), StoreError> {
+    sqlx::query("update game_tables set version = version + 1, finished = $2, updated_at = now() where id = $1")
+        .bind(table.id)
+        .bind(finished)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Fails with `VersionConflict` unless the table is at `expected` (when given).
+///
+/// # Errors
+/// `VersionConflict`.
+pub fn check_version(table: &TableRow, expected: Option<i64>) -> Result<(), StoreError> {
+    match expected {
+        Some(expected) if expected != table.version => Err(StoreError::VersionConflict {
+            expected,
+            actual: table.version,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Checks and applies a move to a locked table, appending it to the log with its events.
+/// Returns the stored entry and the new state.
+///
+/// # Errors
+/// `Rule` when the engine refuses the move (nothing is written).
+pub async fn record_move<G: Game>(
+    tx: &mut Tx<'_>,
+    table: &TableRow,
+    mv: &G::Move,
+    recorded_by: &str,
+) -> Result<(MoveRow, G), StoreError> {
+    let mut game: G = state(&mut **tx, table.id).await?;
+    let events = game.apply(mv)?;
+    let seq = table.version + 1;
+    sqlx::query(
+        "insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by)
+         values ($1, $2, 'move', $3, $4, $5, $6, $7)",
+    )
+    .bind(table.id)
+    .bind(seq)
+    .bind(G::move_kind(mv))
+    .bind(G::move_seat(mv).map(|s: Seat| i16::from(s.number())))
+    .bind(to_json(mv)?)
+    .bind(to_json(&events)?)
+    .bind(recorded_by)
+    .execute(&mut **tx)
+    .await?;
+    if game.at_deal_boundary() {
+        save_snapshot(tx, table.id, seq, &game).await?;
+    }
+    bump_version(tx, table, game.is_finished()).await?;
+    Ok((move_row(&mut **tx, table.id, seq).await?, game))
+}
+
+/// Voids the latest effective move of a locked table. Returns the void entry, the voided
+/// move and the state without it.
+///
+/// # Errors
+/// `NothingToUndo` when every move is voided already.
+pub async fn undo<G: Game>(
+    tx: &mut Tx<'_>,
+    table: &TableRow,
+    recorded_by: &str,
+) -> Result<(MoveRow, MoveRow, G), StoreError> {
+    let target: i64 = sqlx::query_scalar(
+        "select m.seq from moves m
+         where m.table_id = $1 and m.entry = 'move'
+           and not exists (select 1 from moves v where v.table_id = m.table_id and v.voids_seq = m.seq)
+         order by m.seq desc limit 1",
+    )
+    .bind(table.id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or(StoreError::NothingToUndo)?;
+    let undone = move_row(&mut **tx, table.id, target).await?;
+    let seq = table.version + 1;
+    sqlx::query(
+        "insert into moves (table_id, seq, entry, kind, seat, body, events, voids_seq, recorded_by)
+         values ($1, $2, 'void', $3, $4, $5, '[]'::jsonb, $6, $7)",
+    )
+    .bind(table.id)
+    .bind(seq)
+    .bind(&undone.kind)
+    .bind(undone.seat)
+    .bind(&undone.body)
+    .bind(target)
+    .bind(recorded_by)
+    .execute(&mut **tx)
+    .await?;
+    let game: G = state(&mut **tx, table.id).await?;
+    bump_version(tx, table, game.is_finished()).await?;
+    let undone = move_row(&mut **tx, table.id, target).await?;
+    Ok((move_row(&mut **tx, table.id, seq).await?, undone, game))
+}
+
+/// A stored answer to an idempotent request.
+pub struct StoredResponse {
+    pub request_hash: String,
+    pub status: u16,
+    pub body: Value,
+}
+
+/// The answer stored under an idempotency key for this table, if any.
+///
+/// # Errors
+/// On database failure.
+pub async fn idempotent_response(
+    tx: &mut Tx<'_>,
+    table: Uuid,
+    key: &str,
+) -> Result<Option<StoredResponse>, StoreError> {
+    let row: Option<(String, i16, Value)> = sqlx::query_as(
+        "select request_hash, response_status, response_body from idempotency_keys where table_id = $1 and key = $2",
+    )
+    .bind(table)
+    .bind(key)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(row.map(|(request_hash, status, body)| StoredResponse {
+        request_hash,
+        status: u16::try_from(status).unwrap_or(200),
+        body,
+    }))
+}
+
+/// Stores the answer given under an idempotency key, in the move's transaction.
+///
+/// # Errors
+/// On database failure.
+pub async fn save_idempotent_response(
+    tx: &mut Tx<'_>,
+    table: Uuid,
+    key: &str,
+    response: &StoredResponse,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
+         values ($1, $2, $3, $4, $5)",
+    )
+    .bind(table)
+    .bind(key)
+    .bind(&response.request_hash)
+    .bind(i16::try_from(response.status).unwrap_or(200))
+    .bind(&response.body)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
