@@ -60,12 +60,13 @@ impl Application {
                 .app_data(api::error::json_config())
                 .app_data(api::error::query_config())
                 .app_data(api::error::path_config())
+                // Before the /api/v1 scope, which would otherwise answer the spec's path with 404.
+                .service(SwaggerUi::new("/docs/{_:.*}").url("/api/v1/openapi.json", openapi.clone()))
                 .configure(api::routes)
                 .route(
                     "/docs",
                     web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/docs/")).finish() }),
                 )
-                .service(SwaggerUi::new("/docs/{_:.*}").url("/api/v1/openapi.json", openapi.clone()))
                 .default_service(web::to(api::error::no_route))
         })
         .listen(listener)?;

@@ -381,7 +381,7 @@ pub async fn list_tables(
 }
 
 async fn read_view<G: Game>(tx: &mut Tx<'_>, row: &TableRow) -> Result<TableView, ApiError> {
-    let game: G = store::tables::state(&mut **tx, row.id).await?;
+    let game: G = store::tables::state(tx, row.id).await?;
     table_view(row, &game)
 }
 
@@ -431,13 +431,23 @@ enum Recording {
     Undo,
 }
 
+/// A request to one of the recording endpoints.
+struct Submission {
+    table: Uuid,
+    /// `moves` or `undo`: part of the idempotency fingerprint.
+    route: &'static str,
+    body: Value,
+    expected_version: Option<i64>,
+    what: Recording,
+}
+
 async fn record<G: Game>(tx: &mut Tx<'_>, row: &TableRow, who: Principal, what: Recording) -> Result<Value, ApiError> {
     let by = who.recorded_by();
     match what {
         Recording::Move { mv } => {
             let mv: G::Move = serde_json::from_value(mv).map_err(|e| ApiError::from_json(&e))?;
             let (entry, game) = store::tables::record_move::<G>(tx, row, &mv, &by).await?;
-            let row = store::tables::fetch(&mut **tx, row.id).await?;
+            let row = store::tables::fetch(tx, row.id).await?;
             to_value(&MoveResponse {
                 mv: entry.into(),
                 table: table_view(&row, &game)?,
@@ -445,7 +455,7 @@ async fn record<G: Game>(tx: &mut Tx<'_>, row: &TableRow, who: Principal, what: 
         }
         Recording::Undo => {
             let (void, undone, game) = store::tables::undo::<G>(tx, row, &by).await?;
-            let row = store::tables::fetch(&mut **tx, row.id).await?;
+            let row = store::tables::fetch(tx, row.id).await?;
             to_value(&UndoResponse {
                 void: void.into(),
                 undone: undone.into(),
@@ -457,16 +467,14 @@ async fn record<G: Game>(tx: &mut Tx<'_>, row: &TableRow, who: Principal, what: 
 
 /// The shared path of moves and undos: lock, authorise, replay an idempotent retry, check the
 /// version, record, store the answer under the key, commit. All in one transaction.
-async fn recorded(
-    pool: &PgPool,
-    req: &HttpRequest,
-    table: Uuid,
-    who: Principal,
-    route: &str,
-    body: Value,
-    expected_version: Option<i64>,
-    what: Recording,
-) -> Result<HttpResponse, ApiError> {
+async fn recorded(pool: &PgPool, req: &HttpRequest, who: Principal, sub: Submission) -> Result<HttpResponse, ApiError> {
+    let Submission {
+        table,
+        route,
+        body,
+        expected_version,
+        what,
+    } = sub;
     let key = idempotency_key(req)?;
     let mut tx = begin(pool).await?;
     let row = store::tables::lock(&mut tx, table).await?;
@@ -532,7 +540,14 @@ pub async fn submit_move(
     let body = body.into_inner();
     let submitted: SubmitMove = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
     let what = Recording::Move { mv: submitted.mv };
-    recorded(&pool, &req, *id, who, "moves", body, submitted.expected_version, what).await
+    let sub = Submission {
+        table: *id,
+        route: "moves",
+        body,
+        expected_version: submitted.expected_version,
+        what,
+    };
+    recorded(&pool, &req, who, sub).await
 }
 
 /// Voids the latest move that is not voided yet, by appending a void to the log; the log keeps
@@ -561,17 +576,14 @@ pub async fn undo_move(
         .map(web::Json::into_inner)
         .unwrap_or(Value::Object(Default::default()));
     let undo: UndoRequest = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
-    recorded(
-        &pool,
-        &req,
-        *id,
-        who,
-        "undo",
+    let sub = Submission {
+        table: *id,
+        route: "undo",
         body,
-        undo.expected_version,
-        Recording::Undo,
-    )
-    .await
+        expected_version: undo.expected_version,
+        what: Recording::Undo,
+    };
+    recorded(&pool, &req, who, sub).await
 }
 
 /// The move log, oldest first, with voids and what each move caused.
@@ -597,7 +609,7 @@ pub async fn list_moves(
 }
 
 async fn read_scores<G: Game>(tx: &mut Tx<'_>, row: &TableRow) -> Result<Scores, ApiError> {
-    let game: G = store::tables::state(&mut **tx, row.id).await?;
+    let game: G = store::tables::state(tx, row.id).await?;
     Ok(Scores {
         table_id: row.id,
         game: G::ID,

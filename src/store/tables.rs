@@ -262,7 +262,7 @@ pub async fn record_move<G: Game>(
     mv: &G::Move,
     recorded_by: &str,
 ) -> Result<(MoveRow, G), StoreError> {
-    let mut game: G = state(&mut **tx, table.id).await?;
+    let mut game: G = state(tx, table.id).await?;
     let events = game.apply(mv)?;
     let seq = table.version + 1;
     sqlx::query(
@@ -282,7 +282,7 @@ pub async fn record_move<G: Game>(
         save_snapshot(tx, table.id, seq, &game).await?;
     }
     bump_version(tx, table, game.is_finished()).await?;
-    Ok((move_row(&mut **tx, table.id, seq).await?, game))
+    Ok((move_row(tx, table.id, seq).await?, game))
 }
 
 /// Voids the latest effective move of a locked table. Returns the void entry, the voided
@@ -305,7 +305,7 @@ pub async fn undo<G: Game>(
     .fetch_optional(&mut **tx)
     .await?
     .ok_or(StoreError::NothingToUndo)?;
-    let undone = move_row(&mut **tx, table.id, target).await?;
+    let undone = move_row(tx, table.id, target).await?;
     let seq = table.version + 1;
     sqlx::query(
         "insert into moves (table_id, seq, entry, kind, seat, body, events, voids_seq, recorded_by)
@@ -320,10 +320,10 @@ pub async fn undo<G: Game>(
     .bind(recorded_by)
     .execute(&mut **tx)
     .await?;
-    let game: G = state(&mut **tx, table.id).await?;
+    let game: G = state(tx, table.id).await?;
     bump_version(tx, table, game.is_finished()).await?;
-    let undone = move_row(&mut **tx, table.id, target).await?;
-    Ok((move_row(&mut **tx, table.id, seq).await?, undone, game))
+    let undone = move_row(tx, table.id, target).await?;
+    Ok((move_row(tx, table.id, seq).await?, undone, game))
 }
 
 /// A stored answer to an idempotent request.

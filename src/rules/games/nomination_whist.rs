@@ -428,7 +428,8 @@ impl NominationWhist {
     fn legal_moves(&self) -> Vec<&'static str> {
         match (self.phase(), &self.deal) {
             (Phase::TurnUp, _) => vec!["turn_up", "result"],
-            (Phase::Nominating, Some(d)) if d.nominated() == 0 => vec!["nominate", "result"],
+            // A recorded turn-up commits the deal to card-by-card entry (`result` checks `is_fresh`).
+            (Phase::Nominating, Some(d)) if d.is_fresh() => vec!["nominate", "result"],
             (Phase::Nominating, _) => vec!["nominate"],
             (Phase::Playing, _) => vec!["play"],
             (Phase::Finished, _) => vec![],

@@ -23,6 +23,8 @@ use super::{Event, Move, NominationWhist, Phase};
 pub struct DealRecord {
     /// The hands as dealt, by seat.
     pub hands: BySeat<Vec<Card>>,
+    /// The rest of the pack after the hands were dealt, its next card first.
+    pub pack: Vec<Card>,
     /// The card turned up for trumps, when the trump rule needed one.
     pub turn_up: Option<Card>,
     /// The moves made, in order.
@@ -51,20 +53,15 @@ pub enum SimError {
 /// engine turns down a legal move (an engine or simulator bug). The game keeps the moves
 /// applied before an error.
 pub fn random_deal(game: &mut NominationWhist, seed: u64) -> Result<DealRecord, SimError> {
-    let (mut rng, hands, pack) = deal_hands(game, seed)?;
-    let mut record = DealRecord {
-        hands: hands.clone(),
-        turn_up: None,
-        moves: Vec::new(),
-        events: Vec::new(),
-    };
-    let mut hands = hands;
+    let (mut rng, mut record) = start_deal(game, seed)?;
+    let mut hands = record.hands.clone();
     loop {
         let view = game.view();
         let mv = match view.phase {
             Phase::Finished => return Err(SimError::Inconsistent("the game ended before the deal was scored")),
             Phase::TurnUp => {
-                let card = *pack
+                let card = *record
+                    .pack
                     .first()
                     .ok_or(SimError::Inconsistent("a turn-up is awaited but the pack is empty"))?;
                 record.turn_up = Some(card);
@@ -118,13 +115,13 @@ pub fn random_deal(game: &mut NominationWhist, seed: u64) -> Result<DealRecord, 
 /// # Errors
 /// As [`random_deal`].
 pub fn random_result(game: &mut NominationWhist, seed: u64) -> Result<DealRecord, SimError> {
-    let (mut rng, hands, pack) = deal_hands(game, seed)?;
+    let (mut rng, mut record) = start_deal(game, seed)?;
     let view = game.view();
     let players = game.players();
     let hand_size = view.hand_size.ok_or(SimError::Inconsistent("no hand size"))?;
     let dealer = view.dealer.ok_or(SimError::Inconsistent("no dealer"))?;
     let turn_up = if view.phase == Phase::TurnUp {
-        pack.first().copied()
+        record.pack.first().copied()
     } else {
         None
     };
@@ -151,12 +148,10 @@ pub fn random_result(game: &mut NominationWhist, seed: u64) -> Result<DealRecord
         turn_up,
     };
     let events = apply(game, &mv)?;
-    Ok(DealRecord {
-        hands,
-        turn_up,
-        moves: vec![mv],
-        events: vec![events],
-    })
+    record.turn_up = turn_up;
+    record.moves.push(mv);
+    record.events.push(events);
+    Ok(record)
 }
 
 /// Plays every remaining deal card by card, each with a seed drawn from `seed`.
@@ -177,9 +172,9 @@ pub fn moves(deals: &[DealRecord]) -> Vec<Move> {
     deals.iter().flat_map(|d| d.moves.iter().cloned()).collect()
 }
 
-/// Checks that a deal can start and deals it: the generator for the choices to come, the
-/// hands by seat, and the rest of the pack.
-fn deal_hands(game: &NominationWhist, seed: u64) -> Result<(SplitMix64, BySeat<Vec<Card>>, Vec<Card>), SimError> {
+/// Checks that a deal can start and deals it: the generator for the choices to come, and a
+/// record holding the hands and the rest of the pack, with no moves yet.
+fn start_deal(game: &NominationWhist, seed: u64) -> Result<(SplitMix64, DealRecord), SimError> {
     if game.is_finished() {
         return Err(SimError::GameFinished);
     }
@@ -190,7 +185,16 @@ fn deal_hands(game: &NominationWhist, seed: u64) -> Result<(SplitMix64, BySeat<V
     let mut rng = SplitMix64::new(seed);
     let (hands, pack) = deck::deal(rng.next_u64(), game.players(), usize::from(hand_size))
         .ok_or(SimError::Inconsistent("the hands need more than 52 cards"))?;
-    Ok((rng, hands, pack))
+    Ok((
+        rng,
+        DealRecord {
+            hands,
+            pack,
+            turn_up: None,
+            moves: Vec::new(),
+            events: Vec::new(),
+        },
+    ))
 }
 
 /// A uniform nomination in `0..=hand_size` other than `forbidden`.

@@ -1,0 +1,184 @@
+//! Spawning the app and talking to it.
+
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+use sqlx::PgPool;
+use tablekeeper::app::Application;
+use tablekeeper::config::Settings;
+
+pub const TEST_SECRET: &str = "test-secret-test-secret-test-secret-0123456789";
+
+pub struct TestApp {
+    pub base: String,
+    pub client: reqwest::Client,
+    pub pool: PgPool,
+}
+
+/// A response: status, content type and JSON body (Null when there is none).
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub content_type: String,
+    pub headers: reqwest::header::HeaderMap,
+    pub body: Value,
+}
+
+impl Answer {
+    /// Asserts a problem+json error with this status and code.
+    #[track_caller]
+    pub fn assert_problem(&self, status: u16, code: &str) {
+        assert_eq!(self.status.as_u16(), status, "status; body: {}", self.body);
+        assert_eq!(
+            self.content_type, "application/problem+json",
+            "content type; body: {}",
+            self.body
+        );
+        assert_eq!(self.body["code"], code, "code; body: {}", self.body);
+        assert_eq!(self.body["status"], status);
+        assert!(self.body["detail"].as_str().is_some_and(|d| !d.is_empty()), "detail");
+        assert_eq!(self.body["type"], format!("urn:tablekeeper:problem:{code}"));
+    }
+
+    #[track_caller]
+    pub fn assert_status(&self, status: u16) -> &Value {
+        assert_eq!(self.status.as_u16(), status, "body: {}", self.body);
+        &self.body
+    }
+}
+
+pub async fn spawn_app(pool: PgPool) -> TestApp {
+    let settings = Settings {
+        database_url: String::new(),
+        bind: "127.0.0.1:0".parse().expect("address"),
+        jwt_secret: Some(TEST_SECRET.into()),
+        token_ttl_hours: 1,
+        database_max_connections: 5,
+        workers: Some(1),
+    };
+    let app = Application::build_with_pool(&settings, pool.clone()).expect("app builds");
+    let base = format!("http://127.0.0.1:{}", app.port());
+    tokio::spawn(app.run());
+    TestApp {
+        base,
+        client: reqwest::Client::new(),
+        pool,
+    }
+}
+
+impl TestApp {
+    pub async fn request(&self, method: Method, path: &str, token: Option<&str>, body: Option<Value>) -> Answer {
+        self.send(method, path, token, body.map(|b| b.to_string()), &[]).await
+    }
+
+    /// Sends a raw body with extra headers.
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<String>,
+        headers: &[(&str, &str)],
+    ) -> Answer {
+        let mut req = self.client.request(method, format!("{}{path}", self.base));
+        if let Some(token) = token {
+            req = req.bearer_auth(token);
+        }
+        if let Some(body) = body {
+            if !headers
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case("content-type"))
+            {
+                req = req.header("content-type", "application/json");
+            }
+            req = req.body(body);
+        }
+        for (name, value) in headers {
+            req = req.header(*name, *value);
+        }
+        let res = req.send().await.expect("request sent");
+        let status = res.status();
+        let headers = res.headers().clone();
+        let content_type = headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        let text = res.text().await.expect("body");
+        let body = if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap_or(Value::String(text))
+        };
+        Answer {
+            status,
+            content_type,
+            headers,
+            body,
+        }
+    }
+
+    pub async fn get(&self, path: &str) -> Answer {
+        self.request(Method::GET, path, None, None).await
+    }
+
+    pub async fn post(&self, path: &str, token: &str, body: Value) -> Answer {
+        self.request(Method::POST, path, Some(token), Some(body)).await
+    }
+
+    /// Registers an organiser and returns the token.
+    pub async fn organiser(&self, email: &str) -> String {
+        let answer = self
+            .request(
+                Method::POST,
+                "/api/v1/auth/register",
+                None,
+                Some(json!({"email": email, "name": "Organiser", "password": "correct horse battery"})),
+            )
+            .await;
+        answer.assert_status(201)["token"].as_str().expect("token").to_owned()
+    }
+
+    /// Opens a table and returns its id.
+    pub async fn table(&self, token: &str, players: &[&str], options: Value) -> String {
+        let answer = self
+            .post(
+                "/api/v1/tables",
+                token,
+                json!({"game": "nomination-whist", "players": players, "options": options}),
+            )
+            .await;
+        answer.assert_status(201)["id"].as_str().expect("id").to_owned()
+    }
+
+    pub async fn state(&self, table: &str) -> Value {
+        self.get(&format!("/api/v1/tables/{table}"))
+            .await
+            .assert_status(200)
+            .clone()
+    }
+
+    pub async fn log(&self, table: &str) -> Value {
+        self.get(&format!("/api/v1/tables/{table}/moves?limit=500"))
+            .await
+            .assert_status(200)["items"]
+            .clone()
+    }
+
+    /// Submits a move (no version, no key).
+    pub async fn submit(&self, table: &str, token: &str, mv: Value) -> Answer {
+        self.post(&format!("/api/v1/tables/{table}/moves"), token, json!({"move": mv}))
+            .await
+    }
+
+    /// Everything a client can read about a table: for "nothing changed" assertions.
+    pub async fn snapshot(&self, table: &str) -> (Value, Value, Value) {
+        let state = self.state(table).await;
+        let log = self.log(table).await;
+        let scores = self
+            .get(&format!("/api/v1/tables/{table}/scores"))
+            .await
+            .assert_status(200)
+            .clone();
+        (state, log, scores)
+    }
+}

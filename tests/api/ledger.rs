@@ -1,0 +1,144 @@
+//! The ledger's guarantees hold in the database itself, not only in the Rust code.
+
+use serde_json::json;
+use sqlx::PgPool;
+use tablekeeper::ledger::{Account, Booking, Chips, Posting};
+use tablekeeper::rules::Seat;
+use tablekeeper::store;
+
+use crate::helpers::spawn_app;
+
+async fn a_table(app: &crate::helpers::TestApp) -> uuid::Uuid {
+    let token = app.organiser("ann@club.example").await;
+    app.table(&token, &["A", "B", "C"], json!({}))
+        .await
+        .parse()
+        .expect("uuid")
+}
+
+fn seat(n: u8) -> Account {
+    Account::Seat(Seat::new(n))
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn bookings_are_stored_balanced_and_reversals_restore_the_balances(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let table = a_table(&app).await;
+    let buy_in = Booking::new(
+        "buy-in",
+        [
+            Posting {
+                account: Account::Bank,
+                amount: Chips::new(-1000),
+            },
+            Posting {
+                account: seat(0),
+                amount: Chips::new(500),
+            },
+            Posting {
+                account: seat(1),
+                amount: Chips::new(500),
+            },
+        ],
+    )
+    .expect("balanced");
+    let stake = Booking::transfer("stake", seat(0), Account::GameFund, Chips::new(5)).expect("booking");
+
+    let mut tx = app.pool.begin().await.expect("tx");
+    store::ledger::book(&mut tx, table, 0, None, &buy_in, None)
+        .await
+        .expect("book");
+    let stake_id = store::ledger::book(&mut tx, table, 1, Some(1), &stake, None)
+        .await
+        .expect("book");
+    tx.commit().await.expect("commit");
+
+    let mut conn = app.pool.acquire().await.expect("conn");
+    let balances = store::ledger::balances(&mut conn, table).await.expect("balances");
+    assert_eq!(balances.of(&seat(0)), Chips::new(495));
+    assert_eq!(balances.of(&Account::GameFund), Chips::new(5));
+    assert_eq!(balances.total(), Chips::ZERO);
+    assert_eq!(
+        store::ledger::bookings(&mut conn, table, Some(1))
+            .await
+            .expect("deal 1")
+            .len(),
+        1
+    );
+
+    let mut tx = app.pool.begin().await.expect("tx");
+    store::ledger::book(&mut tx, table, 2, Some(1), &stake.reversal(), Some(stake_id))
+        .await
+        .expect("reversal");
+    tx.commit().await.expect("commit");
+    let balances = store::ledger::balances(&mut conn, table).await.expect("balances");
+    assert_eq!(balances.of(&seat(0)), Chips::new(500));
+    assert_eq!(balances.of(&Account::GameFund), Chips::ZERO);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_database_refuses_an_unbalanced_booking(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let table = a_table(&app).await;
+    let mut tx = app.pool.begin().await.expect("tx");
+    let id: i64 =
+        sqlx::query_scalar("insert into ledger_bookings (table_id, move_seq, memo) values ($1, 1, 'bad') returning id")
+            .bind(table)
+            .fetch_one(&mut *tx)
+            .await
+            .expect("booking row");
+    sqlx::query(
+        "insert into ledger_postings (booking_id, account, amount) values ($1, 'seat:0', -5), ($1, 'game_fund', 4)",
+    )
+    .bind(id)
+    .execute(&mut *tx)
+    .await
+    .expect("postings insert; the check is deferred");
+    let err = tx.commit().await.expect_err("unbalanced booking refused at commit");
+    assert!(err.to_string().contains("does not balance"), "{err}");
+    let count: i64 = sqlx::query_scalar("select count(*) from ledger_bookings")
+        .fetch_one(&app.pool)
+        .await
+        .expect("count");
+    assert_eq!(count, 0);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn ledger_rows_and_the_move_log_cannot_be_edited_or_deleted(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let table = a_table(&app).await;
+    let token = app.organiser("bob@club.example").await;
+    let _ = token;
+    let stake = Booking::transfer("stake", seat(0), Account::GameFund, Chips::new(5)).expect("booking");
+    let mut tx = app.pool.begin().await.expect("tx");
+    store::ledger::book(&mut tx, table, 1, None, &stake, None)
+        .await
+        .expect("book");
+    tx.commit().await.expect("commit");
+    let owner: uuid::Uuid = sqlx::query_scalar("select owner_id from game_tables")
+        .fetch_one(&app.pool)
+        .await
+        .expect("owner");
+    sqlx::query("insert into moves (table_id, seq, entry, kind, body, events, recorded_by) values ($1, 1, 'move', 'x', '{}', '[]', $2)")
+        .bind(table)
+        .bind(owner.to_string())
+        .execute(&app.pool)
+        .await
+        .expect("a log entry");
+
+    for statement in [
+        "update ledger_postings set amount = 50",
+        "delete from ledger_postings",
+        "update ledger_bookings set memo = 'edited'",
+        "delete from ledger_bookings",
+        "truncate ledger_postings",
+        "update moves set kind = 'edited'",
+        "delete from moves",
+    ] {
+        let err = sqlx::query(statement).execute(&app.pool).await.expect_err(statement);
+        assert!(err.to_string().contains("append-only"), "{statement}: {err}");
+    }
+    let mut conn = app.pool.acquire().await.expect("conn");
+    let balances = store::ledger::balances(&mut conn, table).await.expect("balances");
+    assert_eq!(balances.of(&Account::GameFund), Chips::new(5));
+}

@@ -1,0 +1,12 @@
+//! HTTP integration tests against a real PostgreSQL: every test gets its own database
+//! (`#[sqlx::test]`, from DATABASE_URL) and its own server on a free port.
+
+mod auth;
+mod games;
+mod health;
+mod helpers;
+mod ledger;
+mod moves;
+mod openapi;
+mod sessions;
+mod tables;

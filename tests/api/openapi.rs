@@ -1,0 +1,94 @@
+use serde_json::Value;
+use sqlx::PgPool;
+
+use crate::helpers::spawn_app;
+
+const COMMITTED: &str = include_str!("../../openapi/openapi.json");
+
+/// Fails when the code's spec and the committed file drift. To update the file:
+/// `cargo run --bin tablekeeper -- openapi > openapi/openapi.json`.
+#[test]
+fn the_committed_spec_matches_the_code() {
+    let generated = tablekeeper::api::openapi::spec_json();
+    if generated != COMMITTED {
+        if std::env::var_os("UPDATE_OPENAPI").is_some() {
+            std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/openapi/openapi.json"), &generated).expect("write");
+        }
+        panic!(
+            "openapi/openapi.json is out of date: run `cargo run --bin tablekeeper -- openapi > openapi/openapi.json` \
+             (or rerun this test with UPDATE_OPENAPI=1) and commit it"
+        );
+    }
+}
+
+#[test]
+fn the_spec_is_openapi_3_1_with_every_endpoint_and_the_bearer_scheme() {
+    let spec: Value = serde_json::from_str(COMMITTED).expect("json");
+    assert!(spec["openapi"].as_str().expect("version").starts_with("3.1"));
+    assert_eq!(spec["components"]["securitySchemes"]["bearer"]["scheme"], "bearer");
+    let paths = spec["paths"].as_object().expect("paths");
+    for (path, method) in [
+        ("/api/v1/auth/register", "post"),
+        ("/api/v1/auth/login", "post"),
+        ("/api/v1/auth/join", "post"),
+        ("/api/v1/games", "get"),
+        ("/api/v1/sessions", "post"),
+        ("/api/v1/sessions", "get"),
+        ("/api/v1/sessions/{id}", "get"),
+        ("/api/v1/tables", "post"),
+        ("/api/v1/tables", "get"),
+        ("/api/v1/tables/{id}", "get"),
+        ("/api/v1/tables/{id}/moves", "post"),
+        ("/api/v1/tables/{id}/moves", "get"),
+        ("/api/v1/tables/{id}/undo", "post"),
+        ("/api/v1/tables/{id}/scores", "get"),
+        ("/api/v1/tables/{id}/join-codes", "post"),
+        ("/api/v1/healthz", "get"),
+        ("/api/v1/readyz", "get"),
+    ] {
+        let operation = &paths.get(path).unwrap_or_else(|| panic!("{path} missing"))[method];
+        assert!(operation.is_object(), "{method} {path} missing");
+        assert!(
+            operation["operationId"].is_string(),
+            "{method} {path} has no operation id"
+        );
+        assert!(!operation["responses"].as_object().expect("responses").is_empty());
+    }
+    let writes = [
+        ("/api/v1/tables", "post"),
+        ("/api/v1/tables/{id}/moves", "post"),
+        ("/api/v1/sessions", "post"),
+    ];
+    for (path, method) in writes {
+        assert!(
+            paths[path][method]["security"].to_string().contains("bearer"),
+            "{method} {path} declares no bearer"
+        );
+    }
+    let schemas = spec["components"]["schemas"].as_object().expect("schemas");
+    for schema in [
+        "Problem",
+        "NominationWhistMove",
+        "NominationWhistView",
+        "Card",
+        "SubmitMove",
+    ] {
+        assert!(schemas.contains_key(schema), "{schema} missing");
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_server_serves_the_committed_spec_and_a_docs_page(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let served = app.get("/api/v1/openapi.json").await.assert_status(200).clone();
+    let committed: Value = serde_json::from_str(COMMITTED).expect("json");
+    assert_eq!(served, committed);
+    let docs = app
+        .client
+        .get(format!("{}/docs/", app.base))
+        .send()
+        .await
+        .expect("docs");
+    assert_eq!(docs.status(), 200);
+    assert!(docs.text().await.expect("html").contains("swagger"));
+}

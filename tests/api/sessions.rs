@@ -1,0 +1,78 @@
+use reqwest::Method;
+use serde_json::json;
+use sqlx::PgPool;
+
+use crate::helpers::spawn_app;
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_session_groups_its_tables(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = app
+        .post("/api/v1/sessions", &token, json!({"name": "Thursday club night"}))
+        .await;
+    let session = session.assert_status(201)["id"].as_str().expect("id").to_owned();
+    for players in [["A", "B", "C", "D"], ["E", "F", "G", "H"]] {
+        let body = json!({"game": "nomination-whist", "players": players, "session_id": session});
+        app.post("/api/v1/tables", &token, body).await.assert_status(201);
+    }
+    app.table(&token, &["X", "Y", "Z"], json!({})).await;
+
+    let view = app
+        .get(&format!("/api/v1/sessions/{session}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(view["name"], "Thursday club night");
+    assert_eq!(view["tables"].as_array().expect("tables").len(), 2);
+    let listed = app
+        .get(&format!("/api/v1/tables?session={session}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(listed["items"].as_array().expect("items").len(), 2);
+    assert_eq!(listed["items"][0]["players"][0], "A");
+
+    let mine = app
+        .request(Method::GET, "/api/v1/tables?limit=2", Some(&token), None)
+        .await;
+    let mine = mine.assert_status(200);
+    assert_eq!(mine["items"].as_array().expect("items").len(), 2);
+    assert_eq!(mine["next_offset"], 2);
+
+    let sessions = app.request(Method::GET, "/api/v1/sessions", Some(&token), None).await;
+    assert_eq!(sessions.assert_status(200)["items"].as_array().expect("items").len(), 1);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_table_cannot_join_another_organisers_session(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let ann = app.organiser("ann@club.example").await;
+    let bob = app.organiser("bob@club.example").await;
+    let session = app.post("/api/v1/sessions", &ann, json!({"name": "Ann's night"})).await;
+    let session = session.assert_status(201)["id"].as_str().expect("id").to_owned();
+    let body = json!({"game": "nomination-whist", "players": ["A", "B", "C"], "session_id": session});
+    app.post("/api/v1/tables", &bob, body)
+        .await
+        .assert_problem(403, "forbidden");
+    let unknown = json!({"game": "nomination-whist", "players": ["A", "B", "C"], "session_id": uuid::Uuid::new_v4()});
+    app.post("/api/v1/tables", &bob, unknown)
+        .await
+        .assert_problem(404, "session_not_found");
+    let tables: i64 = sqlx::query_scalar("select count(*) from game_tables")
+        .fetch_one(&app.pool)
+        .await
+        .expect("count");
+    assert_eq!(tables, 0);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_unknown_session_is_404(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    app.get(&format!("/api/v1/sessions/{}", uuid::Uuid::new_v4()))
+        .await
+        .assert_problem(404, "session_not_found");
+    app.get(&format!("/api/v1/tables?session={}", uuid::Uuid::new_v4()))
+        .await
+        .assert_problem(404, "session_not_found");
+}
