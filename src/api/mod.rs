@@ -5,6 +5,7 @@ pub mod auth;
 pub mod error;
 pub mod games;
 pub mod health;
+pub mod ledger;
 pub mod openapi;
 pub mod sessions;
 pub mod tables;
@@ -44,6 +45,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(tables::undo_move)
             .service(tables::get_scores)
             .service(tables::create_join_code)
+            .service(ledger::get_table_ledger)
             .service(health::healthz)
             .service(health::readyz),
     );

@@ -212,7 +212,7 @@ pub struct LogQuery {
     pub limit: Option<i64>,
 }
 
-fn game_of(row: &TableRow) -> Result<GameId, ApiError> {
+pub(crate) fn game_of(row: &TableRow) -> Result<GameId, ApiError> {
     GameId::parse(&row.game).ok_or_else(|| {
         tracing::error!(table = %row.id, game = %row.game, "stored table has an unknown game");
         ApiError::internal()
@@ -246,7 +246,7 @@ async fn begin(pool: &PgPool) -> Result<Tx<'static>, ApiError> {
 }
 
 /// A read-only transaction that sees one consistent version of the table.
-async fn begin_snapshot(pool: &PgPool) -> Result<Tx<'static>, ApiError> {
+pub(crate) async fn begin_snapshot(pool: &PgPool) -> Result<Tx<'static>, ApiError> {
     let mut tx = begin(pool).await?;
     sqlx::query("set transaction isolation level repeatable read, read only")
         .execute(&mut *tx)

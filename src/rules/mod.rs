@@ -18,7 +18,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 pub use cards::{Card, CardSet, Rank, Suit, UnknownCard};
-pub use chips::Chips;
+pub use chips::{Account, Chips, Settlement, UnknownAccount};
 pub use error::{RuleViolation, SetupError};
 pub use games::nomination_whist::NominationWhist;
 pub use seat::{BySeat, Seat};
@@ -32,7 +32,7 @@ pub enum GameId {
 }
 
 impl GameId {
-    pub const ALL: [GameId; 1] = [GameId::NominationWhist];
+    pub const ALL: &'static [GameId] = &[GameId::NominationWhist];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -41,7 +41,7 @@ impl GameId {
     }
 
     pub fn parse(id: &str) -> Option<GameId> {
-        GameId::ALL.into_iter().find(|g| g.as_str() == id)
+        GameId::ALL.iter().copied().find(|g| g.as_str() == id)
     }
 }
 
@@ -105,4 +105,18 @@ pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwn
     fn view(&self) -> Self::View;
 
     fn score_sheet(&self) -> Self::ScoreSheet;
+
+    /// The pool names this game books to (`Account::Pool`), for reading the ledger back.
+    const POOLS: &'static [&'static str] = &[];
+
+    /// The chips a new table moves before any move (opening chips from the bank, first stakes).
+    fn opening_settlements(&self) -> Vec<Settlement> {
+        Vec::new()
+    }
+
+    /// The chips that the events of one move move. A pure function of the events, so that the
+    /// ledger can be rebuilt from the log and checked against what was booked.
+    fn settlements(_events: &[Self::Event]) -> Vec<Settlement> {
+        Vec::new()
+    }
 }

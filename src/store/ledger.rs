@@ -67,7 +67,8 @@ struct Row {
     amount: i64,
 }
 
-/// The table's bookings in order, optionally those of one deal.
+/// The table's bookings in order, optionally those of one deal. `pools` are the pool names
+/// the table's game books to.
 ///
 /// # Errors
 /// On database failure, or an account name that does not parse.
@@ -75,6 +76,7 @@ pub async fn bookings(
     conn: &mut PgConnection,
     table: Uuid,
     deal: Option<i32>,
+    pools: &[&'static str],
 ) -> Result<Vec<StoredBooking>, StoreError> {
     let rows = sqlx::query_as::<_, Row>(
         "select b.id, b.move_seq, b.deal, b.memo, b.reverses, b.created_at, p.account, p.amount
@@ -89,7 +91,7 @@ pub async fn bookings(
     let mut out: Vec<StoredBooking> = Vec::new();
     for row in rows {
         let posting = Posting {
-            account: row.account.parse::<Account>().map_err(StoreError::corrupt)?,
+            account: Account::parse(&row.account, pools).map_err(StoreError::corrupt)?,
             amount: Chips::new(row.amount),
         };
         match out.last_mut() {
@@ -105,6 +107,9 @@ pub async fn bookings(
             }),
         }
     }
+    for booking in &mut out {
+        booking.postings.sort_by(|a, b| a.account.cmp(&b.account));
+    }
     Ok(out)
 }
 
@@ -112,10 +117,33 @@ pub async fn bookings(
 ///
 /// # Errors
 /// On database failure.
-pub async fn balances(conn: &mut PgConnection, table: Uuid) -> Result<Balances, StoreError> {
+pub async fn balances(conn: &mut PgConnection, table: Uuid, pools: &[&'static str]) -> Result<Balances, StoreError> {
     let mut balances = Balances::default();
-    for stored in bookings(conn, table, None).await? {
+    for stored in bookings(conn, table, None, pools).await? {
         balances.apply(&Booking::new(stored.memo, stored.postings)?);
     }
     Ok(balances)
+}
+
+/// Books the reversal of every booking move `move_seq` caused, as caused by the void `void_seq`.
+///
+/// # Errors
+/// On database failure.
+pub async fn reverse_move(
+    conn: &mut PgConnection,
+    table: Uuid,
+    move_seq: i64,
+    void_seq: i64,
+    pools: &[&'static str],
+) -> Result<usize, StoreError> {
+    let caused: Vec<StoredBooking> = bookings(&mut *conn, table, None, pools)
+        .await?
+        .into_iter()
+        .filter(|b| b.move_seq == move_seq && b.reverses.is_none())
+        .collect();
+    for original in &caused {
+        let booking = Booking::new(original.memo.clone(), original.postings.clone())?.reversal();
+        book(&mut *conn, table, void_seq, original.deal, &booking, Some(original.id)).await?;
+    }
+    Ok(caused.len())
 }

@@ -14,7 +14,8 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use super::{StoreError, Tx};
-use crate::rules::{Game, Seat};
+use crate::ledger::Booking;
+use crate::rules::{Game, Seat, Settlement};
 
 /// A table as stored.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -77,7 +78,21 @@ pub async fn insert<G: Game>(tx: &mut Tx<'_>, new: NewTable<'_>, game: &G) -> Re
     .fetch_one(&mut **tx)
     .await?;
     save_snapshot(tx, row.id, 0, game).await?;
+    book_settlements(tx, row.id, 0, &game.opening_settlements()).await?;
     Ok(row)
+}
+
+async fn book_settlements(
+    tx: &mut Tx<'_>,
+    table: Uuid,
+    seq: i64,
+    settlements: &[Settlement],
+) -> Result<(), StoreError> {
+    for settlement in settlements {
+        let booking = Booking::from_settlement(settlement)?;
+        super::ledger::book(tx, table, seq, settlement.deal.map(i32::from), &booking, None).await?;
+    }
+    Ok(())
 }
 
 /// # Errors
@@ -251,8 +266,8 @@ pub fn check_version(table: &TableRow, expected: Option<i64>) -> Result<(), Stor
     }
 }
 
-/// Checks and applies a move to a locked table, appending it to the log with its events.
-/// Returns the stored entry and the new state.
+/// Checks and applies a move to a locked table, appending it to the log with its events and
+/// booking the chips they move. Returns the stored entry and the new state.
 ///
 /// # Errors
 /// `Rule` when the engine refuses the move (nothing is written).
@@ -278,6 +293,7 @@ pub async fn record_move<G: Game>(
     .bind(recorded_by)
     .execute(&mut **tx)
     .await?;
+    book_settlements(tx, table.id, seq, &G::settlements(&events)).await?;
     if game.at_deal_boundary() {
         save_snapshot(tx, table.id, seq, &game).await?;
     }
@@ -285,8 +301,8 @@ pub async fn record_move<G: Game>(
     Ok((move_row(tx, table.id, seq).await?, game))
 }
 
-/// Voids the latest effective move of a locked table. Returns the void entry, the voided
-/// move and the state without it.
+/// Voids the latest effective move of a locked table and reverses its bookings. Returns the
+/// void entry, the voided move and the state without it.
 ///
 /// # Errors
 /// `NothingToUndo` when every move is voided already.
@@ -320,6 +336,7 @@ pub async fn undo<G: Game>(
     .bind(recorded_by)
     .execute(&mut **tx)
     .await?;
+    super::ledger::reverse_move(tx, table.id, target, seq, G::POOLS).await?;
     let game: G = state(tx, table.id).await?;
     bump_version(tx, table, game.is_finished()).await?;
     let undone = move_row(tx, table.id, target).await?;

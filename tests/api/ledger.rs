@@ -54,12 +54,12 @@ async fn bookings_are_stored_balanced_and_reversals_restore_the_balances(pool: P
     tx.commit().await.expect("commit");
 
     let mut conn = app.pool.acquire().await.expect("conn");
-    let balances = store::ledger::balances(&mut conn, table).await.expect("balances");
+    let balances = store::ledger::balances(&mut conn, table, &[]).await.expect("balances");
     assert_eq!(balances.of(&seat(0)), Chips::new(495));
     assert_eq!(balances.of(&Account::GameFund), Chips::new(5));
     assert_eq!(balances.total(), Chips::ZERO);
     assert_eq!(
-        store::ledger::bookings(&mut conn, table, Some(1))
+        store::ledger::bookings(&mut conn, table, Some(1), &[])
             .await
             .expect("deal 1")
             .len(),
@@ -71,7 +71,7 @@ async fn bookings_are_stored_balanced_and_reversals_restore_the_balances(pool: P
         .await
         .expect("reversal");
     tx.commit().await.expect("commit");
-    let balances = store::ledger::balances(&mut conn, table).await.expect("balances");
+    let balances = store::ledger::balances(&mut conn, table, &[]).await.expect("balances");
     assert_eq!(balances.of(&seat(0)), Chips::new(500));
     assert_eq!(balances.of(&Account::GameFund), Chips::ZERO);
 }
@@ -139,6 +139,44 @@ async fn ledger_rows_and_the_move_log_cannot_be_edited_or_deleted(pool: PgPool) 
         assert!(err.to_string().contains("append-only"), "{statement}: {err}");
     }
     let mut conn = app.pool.acquire().await.expect("conn");
-    let balances = store::ledger::balances(&mut conn, table).await.expect("balances");
+    let balances = store::ledger::balances(&mut conn, table, &[]).await.expect("balances");
     assert_eq!(balances.of(&Account::GameFund), Chips::new(5));
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_ledger_endpoint_lists_bookings_by_deal_and_balances(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let table = a_table(&app).await;
+    let empty = app
+        .get(&format!("/api/v1/tables/{table}/ledger"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(empty["bookings"], json!([]));
+    assert_eq!(empty["total"], 0);
+
+    let mut tx = app.pool.begin().await.expect("tx");
+    for (deal, amount) in [(1, 5), (2, 7)] {
+        let stake = Booking::transfer("stake", seat(0), Account::GameFund, Chips::new(amount)).expect("booking");
+        store::ledger::book(&mut tx, table, deal, Some(deal as i32), &stake, None)
+            .await
+            .expect("book");
+    }
+    tx.commit().await.expect("commit");
+
+    let ledger = app
+        .get(&format!("/api/v1/tables/{table}/ledger?deal=2"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(ledger["bookings"].as_array().expect("bookings").len(), 1);
+    assert_eq!(
+        ledger["bookings"][0]["postings"],
+        json!([{"account": "seat:0", "amount": -7}, {"account": "game_fund", "amount": 7}])
+    );
+    assert_eq!(
+        ledger["balances"],
+        json!([{"account": "seat:0", "balance": -12}, {"account": "game_fund", "balance": 12}])
+    );
+    assert_eq!(ledger["total"], 0);
 }

@@ -1,0 +1,114 @@
+//! The chip ledger of a table, for treasurers and auditors.
+
+use actix_web::{get, web, HttpResponse};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use super::error::{ApiError, Problem};
+use super::with_game;
+use crate::ledger::Chips;
+use crate::rules::Game;
+use crate::store::{self, StoreError};
+
+/// Chips into (positive) or out of (negative) one account.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct PostingView {
+    /// `bank`, `seat:<n>`, `game_fund`, `widows_fund`, `reserve:<n>` or `pool:<name>`.
+    #[schema(example = "seat:0")]
+    pub account: String,
+    pub amount: Chips,
+}
+
+/// A balanced set of postings and the move that caused it.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct BookingView {
+    pub id: i64,
+    /// The log entry that caused it (0: the table's opening).
+    pub move_seq: i64,
+    pub deal: Option<i32>,
+    pub memo: String,
+    /// The booking this one reverses (an undo).
+    pub reverses: Option<i64>,
+    pub created_at: DateTime<Utc>,
+    pub postings: Vec<PostingView>,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct BalanceView {
+    pub account: String,
+    pub balance: Chips,
+}
+
+/// Bookings and balances; `total` over every account (the bank included) is always zero.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct TableLedger {
+    pub table_id: Uuid,
+    pub bookings: Vec<BookingView>,
+    /// Over all bookings, whatever the deal filter.
+    pub balances: Vec<BalanceView>,
+    pub total: Chips,
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct LedgerQuery {
+    /// Only the bookings of this deal (1-based).
+    pub deal: Option<i32>,
+}
+
+/// The table's chip ledger: every booking with the move that caused it, and the balances.
+#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), LedgerQuery), responses(
+    (status = 200, body = TableLedger),
+    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tables/{id}/ledger")]
+pub async fn get_table_ledger(
+    pool: web::Data<PgPool>,
+    id: web::Path<Uuid>,
+    query: web::Query<LedgerQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let mut tx = super::tables::begin_snapshot(&pool).await?;
+    let row = store::tables::fetch(&mut tx, *id).await?;
+    let pools = with_game!(super::tables::game_of(&row)?, G => <G as Game>::POOLS);
+    let all = store::ledger::bookings(&mut tx, row.id, None, pools).await?;
+    let mut balances = crate::ledger::Balances::default();
+    for b in &all {
+        balances.apply(&crate::ledger::Booking::new(b.memo.clone(), b.postings.clone()).map_err(StoreError::from)?);
+    }
+    let bookings = all
+        .into_iter()
+        .filter(|b| query.deal.is_none() || b.deal == query.deal)
+        .map(|b| BookingView {
+            id: b.id,
+            move_seq: b.move_seq,
+            deal: b.deal,
+            memo: b.memo,
+            reverses: b.reverses,
+            created_at: b.created_at,
+            postings: b
+                .postings
+                .into_iter()
+                .map(|p| PostingView {
+                    account: p.account.to_string(),
+                    amount: p.amount,
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(HttpResponse::Ok().json(TableLedger {
+        table_id: row.id,
+        bookings,
+        total: balances.total(),
+        balances: balances
+            .iter()
+            .map(|(a, c)| BalanceView {
+                account: a.to_string(),
+                balance: c,
+            })
+            .collect(),
+    }))
+}
