@@ -138,16 +138,26 @@ impl TestApp {
         answer.assert_status(201)["token"].as_str().expect("token").to_owned()
     }
 
-    /// Opens a table and returns its id.
+    /// Opens a Nomination Whist table and returns its id.
     pub async fn table(&self, token: &str, players: &[&str], options: Value) -> String {
-        let answer = self
-            .post(
-                "/api/v1/tables",
-                token,
-                json!({"game": "nomination-whist", "players": players, "options": options}),
-            )
-            .await;
-        answer.assert_status(201)["id"].as_str().expect("id").to_owned()
+        self.game_table(token, "nomination-whist", players, options).await
+    }
+
+    /// Opens a table for `game` and returns its id.
+    pub async fn game_table(&self, token: &str, game: &str, players: &[&str], options: Value) -> String {
+        let body = json!({"game": game, "players": players, "options": options});
+        self.post("/api/v1/tables", token, body).await.assert_status(201)["id"]
+            .as_str()
+            .expect("id")
+            .to_owned()
+    }
+
+    /// The table's ledger.
+    pub async fn ledger(&self, table: &str) -> Value {
+        self.get(&format!("/api/v1/tables/{table}/ledger"))
+            .await
+            .assert_status(200)
+            .clone()
     }
 
     pub async fn state(&self, table: &str) -> Value {
