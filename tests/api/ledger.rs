@@ -147,11 +147,7 @@ async fn ledger_rows_and_the_move_log_cannot_be_edited_or_deleted(pool: PgPool) 
 async fn the_ledger_endpoint_lists_bookings_by_deal_and_balances(pool: PgPool) {
     let app = spawn_app(pool).await;
     let table = a_table(&app).await;
-    let empty = app
-        .get(&format!("/api/v1/tables/{table}/ledger"))
-        .await
-        .assert_status(200)
-        .clone();
+    let empty = app.ledger(&table.to_string()).await;
     assert_eq!(empty["bookings"], json!([]));
     assert_eq!(empty["total"], 0);
 
