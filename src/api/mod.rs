@@ -46,6 +46,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(tables::get_scores)
             .service(tables::create_join_code)
             .service(ledger::get_table_ledger)
+            .service(ledger::audit_table)
             .service(health::healthz)
             .service(health::readyz),
     );

@@ -81,7 +81,8 @@ pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwn
     /// When the player count is outside `SEATS` or an option is out of range.
     fn new(players: usize, options: Self::Options) -> Result<Self, SetupError>;
 
-    /// The options this game was set up with, defaults filled in.
+    /// The options this game was set up with, defaults filled in: `new(players, options())`
+    /// gives back this game as it was set up (the audit rebuilds games that way).
     fn options(&self) -> Self::Options;
 
     /// The move's kind, as named in `View`'s legal moves.

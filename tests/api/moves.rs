@@ -59,10 +59,20 @@ async fn a_whole_four_player_game_card_by_card_matches_the_engine(pool: PgPool) 
     // Replaying the whole log from the start gives the same state as the snapshots do.
     let id: uuid::Uuid = table.parse().expect("uuid");
     let mut conn = app.pool.acquire().await.expect("connection");
-    let replayed: NominationWhist = tablekeeper::store::tables::replay(&mut conn, id).await.expect("replay");
+    let row = tablekeeper::store::tables::fetch(&mut conn, id).await.expect("row");
+    let replayed: NominationWhist = tablekeeper::store::tables::replay(&mut conn, &row)
+        .await
+        .expect("replay");
     let incremental: NominationWhist = tablekeeper::store::tables::state(&mut conn, id).await.expect("state");
     assert_eq!(replayed, incremental);
     assert_eq!(replayed, engine);
+    let audit = app
+        .get(&format!("/api/v1/tables/{table}/audit"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(audit["consistent"], true, "{audit}");
+    assert_eq!(audit["moves_replayed"], moves.len());
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -572,4 +582,71 @@ async fn the_log_is_paginated(pool: PgPool) {
     app.get(&format!("/api/v1/tables/{table}/moves?limit=ten"))
         .await
         .assert_problem(400, "invalid_query");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_audit_finds_a_tampered_snapshot_and_tampered_events(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, table) = four_player_table(&app, json!({"hand_sizes": [1, 2]})).await;
+    accept(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "result", "nominations": [0, 1, 0, 1], "tricks": [0, 1, 0, 0]}),
+    )
+    .await;
+    accept(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "nominate", "seat": 2, "tricks": 0}),
+    )
+    .await;
+    let id: uuid::Uuid = table.parse().expect("uuid");
+    let clean = app
+        .get(&format!("/api/v1/tables/{table}/audit"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(clean["consistent"], true, "{clean}");
+
+    sqlx::query(
+        "update snapshots set state = jsonb_set(state, '{totals}', '[99, 0, 0, 0]') where table_id = $1 and seq = 1",
+    )
+    .bind(id)
+    .execute(&app.pool)
+    .await
+    .expect("tamper with the snapshot");
+    let audit = app
+        .get(&format!("/api/v1/tables/{table}/audit"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(audit["consistent"], false);
+    assert_eq!(audit["state_matches"], false);
+    assert_eq!(audit["events_match"], true);
+
+    // The log refuses edits; only someone who switches its guard off can tamper with it.
+    let mut tx = app.pool.begin().await.expect("tx");
+    sqlx::query("alter table moves disable trigger moves_append_only")
+        .execute(&mut *tx)
+        .await
+        .expect("disable");
+    sqlx::query("update moves set events = '[]' where table_id = $1 and seq = 2")
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .expect("tamper with the events");
+    sqlx::query("alter table moves enable trigger moves_append_only")
+        .execute(&mut *tx)
+        .await
+        .expect("enable");
+    tx.commit().await.expect("commit");
+    let audit = app
+        .get(&format!("/api/v1/tables/{table}/audit"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(audit["events_match"], false);
+    assert!(audit["problems"].as_array().expect("problems").len() >= 2);
 }

@@ -44,6 +44,7 @@ fn the_spec_is_openapi_3_1_with_every_endpoint_and_the_bearer_scheme() {
         ("/api/v1/tables/{id}/scores", "get"),
         ("/api/v1/tables/{id}/join-codes", "post"),
         ("/api/v1/tables/{id}/ledger", "get"),
+        ("/api/v1/tables/{id}/audit", "get"),
         ("/api/v1/healthz", "get"),
         ("/api/v1/readyz", "get"),
     ] {

@@ -720,7 +720,11 @@ impl Game for NominationWhist {
         }
         let mut game = NominationWhist {
             players,
-            options,
+            // Kept with the schedule filled in, so that `new(players, options())` is this game.
+            options: Options {
+                hand_sizes: Some(schedule.clone()),
+                ..options
+            },
             schedule,
             sheet: Vec::new(),
             totals: BySeat::filled(players, 0),

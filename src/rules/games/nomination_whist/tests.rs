@@ -1520,3 +1520,18 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_game_set_up_again_from_its_own_options_is_the_same_game() {
+    for options in [
+        Options::default(),
+        Options {
+            hand_sizes: Some(vec![3, 1]),
+            first_dealer: 2,
+            ..Options::default()
+        },
+    ] {
+        let game = NominationWhist::new(5, options).expect("game");
+        assert_eq!(NominationWhist::new(5, game.options()), Ok(game));
+    }
+}
