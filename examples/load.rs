@@ -1,0 +1,140 @@
+//! A load generator for a running tablekeeper: many phones recording Nomination Whist deals card
+//! by card at once, every move a real HTTP request with `expected_version`.
+//!
+//! `cargo run --release --example load -- [--base URL] [--tables N] [--deals D]`
+//! (`scripts/load` starts a release server on a scratch database and runs this against it).
+//!
+//! Each table is driven by its own task: the moves come from the engine's simulator, so they
+//! are legal, and each is sent only after the previous one was answered, like a scorer would.
+//! It prints moves per second and latency percentiles.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tablekeeper::rules::games::nomination_whist::{sim, NominationWhist, Options};
+use tablekeeper::rules::Game;
+
+struct Args {
+    base: String,
+    tables: usize,
+    deals: usize,
+}
+
+fn args() -> Args {
+    let mut args = Args {
+        base: "http://127.0.0.1:8080".into(),
+        tables: 32,
+        deals: 13,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let value = it.next().unwrap_or_default();
+        match flag.as_str() {
+            "--base" => args.base = value,
+            "--tables" => args.tables = value.parse().unwrap_or(args.tables),
+            "--deals" => args.deals = value.parse().unwrap_or(args.deals),
+            _ => eprintln!("ignoring unknown flag {flag}"),
+        }
+    }
+    args
+}
+
+async fn post(client: &reqwest::Client, url: &str, token: Option<&str>, body: Value) -> anyhow::Result<Value> {
+    let mut req = client.post(url).json(&body);
+    if let Some(token) = token {
+        req = req.bearer_auth(token);
+    }
+    let res = req.send().await?;
+    let status = res.status();
+    let body: Value = res.json().await?;
+    anyhow::ensure!(status.is_success(), "{url} answered {status}: {body}");
+    Ok(body)
+}
+
+/// Plays `deals` deals on a new table; returns each move's latency.
+async fn play(
+    client: reqwest::Client,
+    base: String,
+    token: String,
+    seed: u64,
+    deals: usize,
+) -> anyhow::Result<Vec<Duration>> {
+    let table = post(
+        &client,
+        &format!("{base}/api/v1/tables"),
+        Some(&token),
+        json!({"game": "nomination-whist", "players": ["A", "B", "C", "D"]}),
+    )
+    .await?;
+    let id = table["id"].as_str().unwrap_or_default().to_owned();
+    let mut game = NominationWhist::new(4, Options::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut latencies = Vec::new();
+    let mut version = 0;
+    for deal in 0..deals {
+        let record = sim::random_deal(&mut game, seed.wrapping_mul(1000).wrapping_add(deal as u64))?;
+        for mv in &record.moves {
+            let started = Instant::now();
+            let body = json!({"move": mv, "expected_version": version});
+            post(&client, &format!("{base}/api/v1/tables/{id}/moves"), Some(&token), body).await?;
+            latencies.push(started.elapsed());
+            version += 1;
+        }
+        if game.is_finished() {
+            break;
+        }
+    }
+    Ok(latencies)
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted.get(i).copied().unwrap_or_default()
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args = args();
+    let client = reqwest::Client::new();
+    let email = format!("load-{}@bench.invalid", std::process::id());
+    let registered = post(
+        &client,
+        &format!("{}/api/v1/auth/register", args.base),
+        None,
+        json!({"email": email, "name": "Load", "password": "load test password"}),
+    )
+    .await?;
+    let token = registered["token"].as_str().unwrap_or_default().to_owned();
+
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..args.tables)
+        .map(|i| {
+            tokio::spawn(play(
+                client.clone(),
+                args.base.clone(),
+                token.clone(),
+                i as u64 + 1,
+                args.deals,
+            ))
+        })
+        .collect();
+    let mut latencies = Vec::new();
+    for task in tasks {
+        latencies.extend(task.await??);
+    }
+    let elapsed = started.elapsed();
+    latencies.sort_unstable();
+    println!("tables (concurrent scorers): {}", args.tables);
+    println!(
+        "moves: {} in {:.2} s = {:.0} moves/s",
+        latencies.len(),
+        elapsed.as_secs_f64(),
+        latencies.len() as f64 / elapsed.as_secs_f64()
+    );
+    for (name, p) in [("p50", 0.5), ("p95", 0.95), ("p99", 0.99), ("max", 1.0)] {
+        println!(
+            "latency {name}: {:.2} ms",
+            percentile(&latencies, p).as_secs_f64() * 1000.0
+        );
+    }
+    Ok(())
+}
