@@ -120,7 +120,7 @@ impl Scoring {
 /// Table options for Nomination Whist. Every field may be left out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(default, deny_unknown_fields)]
-#[schema(as = NominationWhistOptions)]
+#[schema(as = NominationWhistOptions, example = json!({"hand_sizes": [1, 2, 3, 4, 5, 6, 7], "trumps": {"rule": "turned_up"}, "hook_from_hand_size": 1}))]
 pub struct Options {
     /// Cards per hand, deal by deal. Left out: 1 up to the largest hand (13, or ⌊52/players⌋
     /// when smaller) and back down to 1.
@@ -171,7 +171,7 @@ const OPTION_DOCS: &[OptionDoc] = &[
 /// A move at a Nomination Whist table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-#[schema(as = NominationWhistMove)]
+#[schema(as = NominationWhistMove, example = json!({"kind": "play", "seat": 1, "card": "QS"}))]
 pub enum Move {
     /// The card the dealer turns up for trumps (trump rule `turned_up` only).
     TurnUp { card: Card },
