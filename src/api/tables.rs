@@ -570,11 +570,14 @@ pub async fn undo_move(
     req: HttpRequest,
     who: Principal,
     id: web::Path<Uuid>,
-    body: Option<web::Json<Value>>,
+    body: web::Bytes,
 ) -> Result<HttpResponse, ApiError> {
-    let body = body
-        .map(web::Json::into_inner)
-        .unwrap_or(Value::Object(Default::default()));
+    // The body is optional, but when there is one it must be good JSON.
+    let body: Value = if body.iter().all(u8::is_ascii_whitespace) {
+        Value::Object(Default::default())
+    } else {
+        serde_json::from_slice(&body).map_err(|e| ApiError::from_json(&e))?
+    };
     let undo: UndoRequest = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
     let sub = Submission {
         table: *id,

@@ -537,6 +537,14 @@ async fn undo_voids_the_latest_move_and_the_log_keeps_both(pool: PgPool) {
     )
     .await
     .assert_problem(409, "version_conflict");
+    let undo_path = format!("/api/v1/tables/{table}/undo");
+    let oops = Some("{oops".to_owned());
+    app.send(Method::POST, &undo_path, Some(&token), oops, &[])
+        .await
+        .assert_problem(400, "malformed_json");
+    app.post(&undo_path, &token, json!({"steps": 2}))
+        .await
+        .assert_problem(422, "unknown_field");
     assert_eq!(app.snapshot(&table).await, before);
 
     // Recording goes on after an undo.
