@@ -52,8 +52,14 @@ impl Application {
         let listener = TcpListener::bind(settings.bind)?;
         let port = listener.local_addr()?.port();
         let openapi = ApiDoc::openapi();
+        // Prometheus metrics (request counts and latencies per route) at /metrics.
+        let metrics = actix_web_prom::PrometheusMetricsBuilder::new("tablekeeper")
+            .endpoint("/metrics")
+            .build()
+            .map_err(|e| anyhow::anyhow!("metrics: {e}"))?;
         let mut server = HttpServer::new(move || {
             App::new()
+                .wrap(metrics.clone())
                 .wrap(TracingLogger::default())
                 .app_data(pool.clone())
                 .app_data(tokens.clone())
