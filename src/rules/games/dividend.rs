@@ -151,11 +151,15 @@ pub enum Move {
         /// The trick's number in the deal (1–13), as the phone shows it: when given it must be
         /// the trick being recorded, which guards against a double tap.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(minimum = 1, maximum = 13)]
         number: Option<u8>,
     },
     /// The whole deal at once: the cards each seat won, in seat order, adding up to 52.
     #[schema(examples(json!({"kind": "result", "cards_won": [17, 11, 14, 10]})))]
-    Result { cards_won: Vec<u8> },
+    Result {
+        #[schema(min_items = 4, max_items = 4)]
+        cards_won: Vec<u8>,
+    },
 }
 
 /// How a deal was recorded.
