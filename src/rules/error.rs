@@ -32,6 +32,8 @@ pub enum RuleViolation {
     WrongNumberOfEntries { got: usize, expected: usize },
     #[error("the cards won add up to {total}, but a deal has {expected} cards")]
     CardsDoNotAddUp { total: u32, expected: u32 },
+    #[error("no 13 tricks with {leader} leading the first can share the cards out as {cards_won:?}")]
+    ImpossibleResult { cards_won: Vec<u8>, leader: Seat },
     #[error("there is no trick {number}: a deal has {tricks} tricks")]
     NoSuchTrick { number: u8, tricks: u8 },
     #[error("trick {got} is not the one being recorded: trick {expected} is next")]
@@ -53,6 +55,7 @@ impl RuleViolation {
             RuleViolation::TricksDoNotAddUp { .. } => "tricks_do_not_add_up",
             RuleViolation::WrongNumberOfEntries { .. } => "wrong_number_of_entries",
             RuleViolation::CardsDoNotAddUp { .. } => "cards_do_not_add_up",
+            RuleViolation::ImpossibleResult { .. } => "impossible_result",
             RuleViolation::NoSuchTrick { .. } => "no_such_trick",
             RuleViolation::TrickOutOfOrder { .. } => "trick_out_of_order",
         }

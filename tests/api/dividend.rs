@@ -219,6 +219,15 @@ async fn a_result_that_does_not_total_52_is_refused_and_changes_nothing(pool: Pg
         .await;
     answer.assert_problem(422, "cards_do_not_add_up");
     assert!(answer.body["detail"].as_str().expect("detail").contains("51"));
+    // 52 cards, but no 13 tricks share them so: opposite seats always win an even number.
+    let answer = app
+        .submit(&table, &token, json!({"kind": "result", "cards_won": [17, 11, 14, 10]}))
+        .await;
+    answer.assert_problem(422, "impossible_result");
+    assert!(answer.body["detail"].as_str().expect("detail").contains("seat 1"));
+    app.submit(&table, &token, json!({"kind": "result", "cards_won": [52, 0, 0, 0]}))
+        .await
+        .assert_problem(422, "impossible_result");
     app.submit(&table, &token, json!({"kind": "result", "cards_won": [20, 20, 12]}))
         .await
         .assert_problem(422, "wrong_number_of_entries");
@@ -364,7 +373,7 @@ async fn a_tie_for_first_adds_a_deal_and_the_state_says_so(pool: PgPool) {
         &app,
         &table,
         &token,
-        json!({"kind": "result", "cards_won": [14, 12, 13, 13]}),
+        json!({"kind": "result", "cards_won": [14, 12, 12, 14]}),
     )
     .await;
     assert_eq!(answer["table"]["finished"], true);

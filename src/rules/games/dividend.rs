@@ -12,6 +12,8 @@
 //! completed, in order, and `totals` is the sum of their points; in partnerships both partners
 //! always have the same points and totals.
 
+use std::collections::HashSet;
+
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -67,6 +69,41 @@ pub fn shares(leader: Seat, winner: Seat) -> [u8; PLAYERS] {
         _ => out[at(3)] = 4,
     }
     out
+}
+
+/// True when some 13 tricks, the first led by `leader`, share the cards out as `cards_won`.
+///
+/// Each trick's winner leads the next, so not every split of 52 can happen: every trick gives
+/// each pair of opposite seats 0, 2 or 4 cards, so their counts always add up to an even number
+/// (17, 11, 14, 10 is impossible), and the first leader wins at most 31 cards, the dealer at
+/// most 34. A depth-first search over the winners of the tricks left, remembering the (tricks
+/// left, leader, cards still to share) states that failed.
+pub fn reachable(leader: Seat, cards_won: [u8; PLAYERS]) -> bool {
+    type State = (u8, Seat, [u8; PLAYERS]);
+    fn search(tricks: u8, leader: Seat, left: [u8; PLAYERS], failed: &mut HashSet<State>) -> bool {
+        if tricks == 0 {
+            return left == [0; PLAYERS];
+        }
+        if failed.contains(&(tricks, leader, left)) {
+            return false;
+        }
+        for winner in Seat::all(PLAYERS) {
+            if less(left, shares(leader, winner)).is_some_and(|rest| search(tricks - 1, winner, rest, failed)) {
+                return true;
+            }
+        }
+        failed.insert((tricks, leader, left));
+        false
+    }
+    fn less(left: [u8; PLAYERS], share: [u8; PLAYERS]) -> Option<[u8; PLAYERS]> {
+        let mut rest = left;
+        for (r, s) in rest.iter_mut().zip(share) {
+            *r = r.checked_sub(s)?;
+        }
+        Some(rest)
+    }
+    let total: u32 = cards_won.iter().map(|&c| u32::from(c)).sum();
+    total == CARDS && search(TRICKS, leader, cards_won, &mut HashSet::new())
 }
 
 /// When a game ends.
@@ -154,8 +191,9 @@ pub enum Move {
         #[schema(minimum = 1, maximum = 13)]
         number: Option<u8>,
     },
-    /// The whole deal at once: the cards each seat won, in seat order, adding up to 52.
-    #[schema(examples(json!({"kind": "result", "cards_won": [17, 11, 14, 10]})))]
+    /// The whole deal at once: the cards each seat won, in seat order, adding up to 52 and
+    /// possible from the deal's first leader.
+    #[schema(examples(json!({"kind": "result", "cards_won": [17, 11, 13, 11]})))]
     Result {
         #[schema(min_items = 4, max_items = 4)]
         cards_won: Vec<u8>,
@@ -359,7 +397,7 @@ impl Dividend {
     }
 
     fn start_deal(&self, number: u16, tie_break: bool) -> Deal {
-        let dealer = Seat::new(self.options.first_dealer).left(usize::from(number - 1), PLAYERS);
+        let dealer = Seat::new(self.options.first_dealer).left(usize::from(number.saturating_sub(1)), PLAYERS);
         Deal {
             number,
             dealer,
@@ -483,15 +521,22 @@ impl Dividend {
 
     fn result(&mut self, cards_won: &[u8]) -> Result<Vec<Event>, RuleViolation> {
         self.deal_for("result", Recording::ResultOnly)?;
-        if cards_won.len() != PLAYERS {
+        let Ok(split) = <[u8; PLAYERS]>::try_from(cards_won) else {
             return Err(RuleViolation::WrongNumberOfEntries {
                 got: cards_won.len(),
                 expected: PLAYERS,
             });
-        }
+        };
         let total: u32 = cards_won.iter().map(|&c| u32::from(c)).sum();
         if total != CARDS {
             return Err(RuleViolation::CardsDoNotAddUp { total, expected: CARDS });
+        }
+        let leader = self.deal.as_ref().ok_or(RuleViolation::GameFinished)?.trick.leader();
+        if !reachable(leader, split) {
+            return Err(RuleViolation::ImpossibleResult {
+                cards_won: cards_won.to_vec(),
+                leader,
+            });
         }
         let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
         deal.recording = Some(Recording::ResultOnly);
@@ -545,13 +590,13 @@ impl Dividend {
         }];
         let leaders = self.leaders();
         if !self.end_reached() {
-            self.deal = Some(self.start_deal(deal.number + 1, false));
+            self.deal = Some(self.start_deal(deal.number.saturating_add(1), false));
         } else if self.is_tie(&leaders) {
             events.push(Event::TieForFirst {
                 seats: leaders,
                 totals: totals.clone(),
             });
-            self.deal = Some(self.start_deal(deal.number + 1, true));
+            self.deal = Some(self.start_deal(deal.number.saturating_add(1), true));
         } else {
             events.push(Event::GameFinished {
                 winners: leaders,

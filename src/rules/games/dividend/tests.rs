@@ -485,6 +485,74 @@ fn a_result_that_does_not_total_52_is_refused_and_changes_nothing() {
 }
 
 #[test]
+fn a_result_no_thirteen_tricks_can_give_is_refused_and_changes_nothing() {
+    let game = game();
+    // Seat 1 leads the first trick; seat 0 deals.
+    for impossible in [
+        [52, 0, 0, 0],
+        [0, 52, 0, 0],
+        [35, 17, 0, 0],
+        [14, 13, 13, 12],
+        [34, 6, 6, 6],
+    ] {
+        assert_refused(
+            &game,
+            result(&impossible),
+            RuleViolation::ImpossibleResult {
+                cards_won: impossible.to_vec(),
+                leader: seat(1),
+            },
+        );
+    }
+    apply(&mut game.clone(), result(&[34, 12, 6, 0]));
+    apply(&mut game.clone(), result(&[1, 31, 13, 7]));
+}
+
+/// Every split of 52 that gives `seat` exactly `n` cards.
+fn splits_giving(seat: usize, n: u8) -> Vec<[u8; 4]> {
+    let rest = 52 - n;
+    let mut out = Vec::new();
+    for a in 0..=rest {
+        for b in 0..=rest - a {
+            let mut others = [a, b, rest - a - b].into_iter();
+            let mut split = [0; 4];
+            for (i, count) in split.iter_mut().enumerate() {
+                *count = if i == seat {
+                    n
+                } else {
+                    others.next().expect("three others")
+                };
+            }
+            out.push(split);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_first_leader_can_win_at_most_31_cards_and_the_dealer_34() {
+    // The leader gets at most 1 from a trick he leads and 4 only from fourth place, after which
+    // he leads again; the dealer plays fourth to trick 1, so can take 4 in every odd trick.
+    let leader = seat(1);
+    assert!(splits_giving(0, 34).into_iter().any(|s| reachable(leader, s)));
+    assert!(!splits_giving(0, 35).into_iter().any(|s| reachable(leader, s)));
+    assert!(splits_giving(1, 31).into_iter().any(|s| reachable(leader, s)));
+    assert!(!splits_giving(1, 32).into_iter().any(|s| reachable(leader, s)));
+    assert!(reachable(leader, [13, 13, 13, 13]));
+    assert!(!reachable(leader, [13, 13, 13, 12]), "not 52 cards");
+}
+
+#[test]
+fn opposite_seats_always_win_an_even_number_of_cards_between_them() {
+    // Every trick gives each pair of opposite seats 0, 2 or 4 cards.
+    for leader in Seat::all(4) {
+        assert!(!reachable(leader, [14, 13, 13, 12]));
+        assert!(!reachable(leader, [17, 11, 14, 10]));
+        assert!(reachable(leader, [17, 11, 13, 11]));
+    }
+}
+
+#[test]
 fn a_trick_winner_not_at_the_table_is_refused_and_changes_nothing() {
     let mut game = game();
     assert_refused(
@@ -583,14 +651,14 @@ fn in_partnerships_each_partner_scores_the_higher_count_17_and_11_give_17() {
 fn solo_a_game_is_four_deals_and_the_highest_total_wins() {
     let mut game = game();
     for _ in 0..3 {
-        apply(&mut game, result(&[14, 13, 13, 12]));
+        apply(&mut game, result(&[16, 12, 12, 12]));
         assert!(!game.is_finished());
     }
-    let events = apply(&mut game, result(&[14, 13, 13, 12]));
+    let events = apply(&mut game, result(&[16, 12, 12, 12]));
     assert!(game.is_finished());
     assert!(events.contains(&Event::GameFinished {
         winners: seats(&[0]),
-        totals: vec![56, 52, 52, 48],
+        totals: vec![64, 48, 48, 48],
     }));
     let sheet = game.score_sheet();
     assert!(sheet.finished);
@@ -628,14 +696,14 @@ fn the_points_game_ends_after_the_deal_in_which_someone_reaches_the_target() {
     apply(&mut game, result(&[20, 12, 10, 10]));
     assert!(!game.is_finished());
     // Checked after the deal, not mid-deal: the game goes on to the end of deal 3.
-    let events = apply(&mut game, result(&[11, 21, 10, 10]));
+    let events = apply(&mut game, result(&[11, 21, 11, 9]));
     assert!(!game.is_finished(), "51 is not 52");
     assert!(deal_points(&events).is_some());
     let events = apply(&mut game, result(&[1, 25, 13, 13]));
     assert!(game.is_finished());
     assert!(events.contains(&Event::GameFinished {
         winners: seats(&[1]),
-        totals: vec![52, 70, 43, 43],
+        totals: vec![52, 70, 44, 42],
     }));
 }
 
@@ -667,11 +735,11 @@ fn a_tie_for_first_adds_deals_until_it_is_broken_and_the_state_says_so() {
     assert!(game.view().tie_break);
     assert_eq!(game.view().deal, 3);
 
-    let events = apply(&mut game, result(&[12, 14, 13, 13]));
+    let events = apply(&mut game, result(&[12, 14, 12, 14]));
     assert!(game.is_finished());
     assert!(events.contains(&Event::GameFinished {
         winners: seats(&[1]),
-        totals: vec![41, 43, 36, 36],
+        totals: vec![41, 43, 35, 37],
     }));
     let sheet = game.score_sheet();
     assert_eq!(
@@ -685,12 +753,13 @@ fn a_tie_for_first_adds_deals_until_it_is_broken_and_the_state_says_so() {
 fn in_a_points_game_a_tie_at_the_target_is_played_off() {
     let mut game = game_with(Options {
         game_length: points(20),
+        first_dealer: 1,
         ..Options::default()
     });
     let events = apply(&mut game, result(&[20, 20, 6, 6]));
     assert!(events.iter().any(|e| matches!(e, Event::TieForFirst { .. })));
     assert!(game.view().tie_break);
-    apply(&mut game, result(&[10, 12, 15, 15]));
+    apply(&mut game, result(&[10, 12, 14, 16]));
     assert_eq!(game.score_sheet().winners, seats(&[1]));
 }
 
@@ -708,14 +777,14 @@ fn partners_level_with_each_other_are_not_a_tie_but_two_level_sides_are() {
         game_length: deals(1),
         ..partnerships()
     });
-    let events = apply(&mut game, result(&[15, 10, 12, 15]));
+    let events = apply(&mut game, result(&[15, 15, 11, 11]));
     assert!(events.contains(&Event::TieForFirst {
         seats: seats(&[0, 1, 2, 3]),
         totals: vec![15, 15, 15, 15],
     }));
-    apply(&mut game, result(&[10, 17, 15, 10]));
+    apply(&mut game, result(&[10, 17, 14, 11]));
     assert_eq!(game.score_sheet().winners, seats(&[1, 3]));
-    assert_eq!(game.view().totals, [30, 32, 30, 32]);
+    assert_eq!(game.view().totals, [29, 32, 29, 32]);
 }
 
 #[test]
@@ -779,8 +848,8 @@ fn moves_read_from_the_documented_json() {
         numbered_trick(2, 5)
     );
     assert_eq!(
-        parse(serde_json::json!({"kind": "result", "cards_won": [17, 11, 14, 10]})),
-        result(&[17, 11, 14, 10])
+        parse(serde_json::json!({"kind": "result", "cards_won": [17, 11, 13, 11]})),
+        result(&[17, 11, 13, 11])
     );
 }
 
