@@ -30,6 +30,14 @@ pub enum RuleViolation {
     TricksDoNotAddUp { total: u32, expected: u32 },
     #[error("expected one entry per seat ({expected}), got {got}")]
     WrongNumberOfEntries { got: usize, expected: usize },
+    #[error("the cards won add up to {total}, but a deal has {expected} cards")]
+    CardsDoNotAddUp { total: u32, expected: u32 },
+    #[error("no 13 tricks with {leader} leading the first can share the cards out as {cards_won:?}")]
+    ImpossibleResult { cards_won: Vec<u8>, leader: Seat },
+    #[error("there is no trick {number}: a deal has {tricks} tricks")]
+    NoSuchTrick { number: u8, tricks: u8 },
+    #[error("trick {got} is not the one being recorded: trick {expected} is next")]
+    TrickOutOfOrder { expected: u8, got: u8 },
 }
 
 impl RuleViolation {
@@ -46,13 +54,20 @@ impl RuleViolation {
             RuleViolation::HookRule { .. } => "hook_rule",
             RuleViolation::TricksDoNotAddUp { .. } => "tricks_do_not_add_up",
             RuleViolation::WrongNumberOfEntries { .. } => "wrong_number_of_entries",
+            RuleViolation::CardsDoNotAddUp { .. } => "cards_do_not_add_up",
+            RuleViolation::ImpossibleResult { .. } => "impossible_result",
+            RuleViolation::NoSuchTrick { .. } => "no_such_trick",
+            RuleViolation::TrickOutOfOrder { .. } => "trick_out_of_order",
         }
     }
 
     /// True when the move conflicts with the table's state rather than being malformed
     /// (the API answers these with 409).
     pub fn is_conflict(&self) -> bool {
-        matches!(self, RuleViolation::GameFinished)
+        matches!(
+            self,
+            RuleViolation::GameFinished | RuleViolation::TrickOutOfOrder { .. }
+        )
     }
 }
 

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 pub use cards::{Card, CardSet, Rank, Suit, UnknownCard};
 pub use chips::{Account, Chips, Settlement, UnknownAccount};
 pub use error::{RuleViolation, SetupError};
+pub use games::dividend::Dividend;
 pub use games::nomination_whist::NominationWhist;
 pub use seat::{BySeat, Seat};
 pub use trick::{Play, Revoke, Trick, Voids};
@@ -29,14 +30,16 @@ pub use trick::{Play, Revoke, Trick, Voids};
 #[serde(rename_all = "kebab-case")]
 pub enum GameId {
     NominationWhist,
+    Dividend,
 }
 
 impl GameId {
-    pub const ALL: &'static [GameId] = &[GameId::NominationWhist];
+    pub const ALL: &'static [GameId] = &[GameId::NominationWhist, GameId::Dividend];
 
     pub fn as_str(self) -> &'static str {
         match self {
             GameId::NominationWhist => "nomination-whist",
+            GameId::Dividend => "dividend",
         }
     }
 

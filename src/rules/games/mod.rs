@@ -1,3 +1,4 @@
 //! One module per game.
 
+pub mod dividend;
 pub mod nomination_whist;
