@@ -96,8 +96,17 @@ async fn a_whole_game_card_by_card_matches_the_engine(pool: PgPool) {
 
     let id: uuid::Uuid = table.parse().expect("uuid");
     let mut conn = app.pool.acquire().await.expect("connection");
-    let replayed: Dividend = tablekeeper::store::tables::replay(&mut conn, id).await.expect("replay");
+    let row = tablekeeper::store::tables::fetch(&mut conn, id).await.expect("row");
+    let replayed: Dividend = tablekeeper::store::tables::replay(&mut conn, &row)
+        .await
+        .expect("replay");
     assert_eq!(replayed, engine);
+    let audit = app
+        .get(&format!("/api/v1/tables/{table}/audit"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(audit["consistent"], true, "{audit}");
 }
 
 #[sqlx::test(migrations = "./migrations")]
