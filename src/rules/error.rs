@@ -3,6 +3,7 @@
 
 use super::cards::Card;
 use super::seat::Seat;
+use super::squares::SquaresCard;
 
 /// A move the rules do not allow. The state it was offered to is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -30,6 +31,12 @@ pub enum RuleViolation {
     TricksDoNotAddUp { total: u32, expected: u32 },
     #[error("expected one entry per seat ({expected}), got {got}")]
     WrongNumberOfEntries { got: usize, expected: usize },
+    #[error("{0} has already been played in this deal")]
+    SquaresCardAlreadyPlayed(SquaresCard),
+    #[error("trick {trick} is complete: it already has a card from every seat (the current trick is {current})")]
+    TrickComplete { trick: u8, current: u8 },
+    #[error("trick {trick} has not started: the current trick is {current}")]
+    TrickNotStarted { trick: u8, current: u8 },
 }
 
 impl RuleViolation {
@@ -46,6 +53,9 @@ impl RuleViolation {
             RuleViolation::HookRule { .. } => "hook_rule",
             RuleViolation::TricksDoNotAddUp { .. } => "tricks_do_not_add_up",
             RuleViolation::WrongNumberOfEntries { .. } => "wrong_number_of_entries",
+            RuleViolation::SquaresCardAlreadyPlayed(_) => "card_already_played",
+            RuleViolation::TrickComplete { .. } => "trick_complete",
+            RuleViolation::TrickNotStarted { .. } => "trick_not_started",
         }
     }
 

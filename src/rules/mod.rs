@@ -10,6 +10,7 @@ pub mod deck;
 mod error;
 pub mod games;
 pub mod seat;
+pub mod squares;
 pub mod trick;
 
 use std::ops::RangeInclusive;
@@ -21,6 +22,7 @@ pub use cards::{Card, CardSet, Rank, Suit, UnknownCard};
 pub use chips::{Account, Chips, Settlement, UnknownAccount};
 pub use error::{RuleViolation, SetupError};
 pub use games::nomination_whist::NominationWhist;
+pub use games::tricky_dick::TrickyDick;
 pub use seat::{BySeat, Seat};
 pub use trick::{Play, Revoke, Trick, Voids};
 
@@ -29,14 +31,16 @@ pub use trick::{Play, Revoke, Trick, Voids};
 #[serde(rename_all = "kebab-case")]
 pub enum GameId {
     NominationWhist,
+    TrickyDick,
 }
 
 impl GameId {
-    pub const ALL: &'static [GameId] = &[GameId::NominationWhist];
+    pub const ALL: &'static [GameId] = &[GameId::NominationWhist, GameId::TrickyDick];
 
     pub fn as_str(self) -> &'static str {
         match self {
             GameId::NominationWhist => "nomination-whist",
+            GameId::TrickyDick => "tricky-dick",
         }
     }
 

@@ -1,0 +1,1 @@
+//! Tricky Dick tests.
