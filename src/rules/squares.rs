@@ -215,7 +215,13 @@ impl FromStr for SquaresCard {
 
 impl fmt::Display for SquaresCard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}{}", self.number.value(), self.colour.letter(), self.shape.letter())
+        write!(
+            f,
+            "{}{}{}",
+            self.number.value(),
+            self.colour.letter(),
+            self.shape.letter()
+        )
     }
 }
 

@@ -63,7 +63,10 @@ async fn full_hand(pool: PgPool, mode: Mode, mode_name: &str) -> (TestApp, Strin
         .await
         .assert_status(200)
         .clone();
-    assert_eq!(scores["sheet"], serde_json::to_value(engine.score_sheet()).expect("json"));
+    assert_eq!(
+        scores["sheet"],
+        serde_json::to_value(engine.score_sheet()).expect("json")
+    );
     assert_eq!(scores["sheet"]["finished"], true);
     let state = app.state(&table).await;
     assert_eq!(state["finished"], true);
@@ -78,7 +81,9 @@ async fn full_hand(pool: PgPool, mode: Mode, mode_name: &str) -> (TestApp, Strin
         assert_eq!(booking["memo"], settlement.memo);
         assert_eq!(booking["deal"], 1);
         assert!(
-            booking["memo"].as_str().is_some_and(|m| m.contains("trick value") || m.contains("penalty")),
+            booking["memo"]
+                .as_str()
+                .is_some_and(|m| m.contains("trick value") || m.contains("penalty")),
             "{booking}"
         );
     }
@@ -187,15 +192,18 @@ async fn the_ledger_books_each_trick_and_undo_reverses_it(pool: PgPool) {
     // Trick 2: seat 0 (had 4BC) lays 1RS and seat 1 (had 1BC) lays 3YT, sharing nothing. The
     // threes tie; red occurs twice, so 3RT wins with one square: −1 to the red seats 0 and 3.
     for (seat, card) in [(0, "1RS"), (1, "3YT"), (2, "2GH")] {
-        accept(&app, &table, &token, json!({"kind": "play", "seat": seat, "card": card})).await;
+        accept(
+            &app,
+            &table,
+            &token,
+            json!({"kind": "play", "seat": seat, "card": card}),
+        )
+        .await;
     }
     let answer = accept(&app, &table, &token, json!({"kind": "play", "seat": 3, "card": "3RT"})).await;
     assert_eq!(answer["move"]["events"][1]["winner"], 3);
     assert_eq!(answer["table"]["state"]["totals"], json!([0, 1, 0, -1]));
-    assert_eq!(
-        answer["table"]["state"]["chips"][3],
-        json!({"white": 0, "coloured": 1})
-    );
+    assert_eq!(answer["table"]["state"]["chips"][3], json!({"white": 0, "coloured": 1}));
     let ledger = app.ledger(&table).await;
     let bookings = ledger["bookings"].as_array().expect("bookings").clone();
     assert_eq!(bookings.len(), 3);
@@ -203,7 +211,10 @@ async fn the_ledger_books_each_trick_and_undo_reverses_it(pool: PgPool) {
         (bookings[1]["move_seq"].clone(), bookings[2]["move_seq"].clone()),
         (json!(5), json!(5))
     );
-    assert!(bookings[1]["memo"].as_str().expect("memo").contains("trick 2: trick value -1"));
+    assert!(bookings[1]["memo"]
+        .as_str()
+        .expect("memo")
+        .contains("trick 2: trick value -1"));
     assert!(bookings[2]["memo"].as_str().expect("memo").contains("trick 2: penalty"));
     assert_eq!(
         bookings[2]["postings"],
@@ -231,7 +242,10 @@ async fn the_ledger_books_each_trick_and_undo_reverses_it(pool: PgPool) {
     for (reversal, original) in after[3..].iter().zip(&bookings[1..]) {
         assert_eq!(reversal["reverses"], original["id"]);
         assert_eq!(reversal["move_seq"], 6, "booked by the void");
-        assert_eq!(reversal["memo"], format!("reversal: {}", original["memo"].as_str().expect("memo")));
+        assert_eq!(
+            reversal["memo"],
+            format!("reversal: {}", original["memo"].as_str().expect("memo"))
+        );
     }
     assert_eq!(ledger["total"], 0);
     assert_eq!(balance(&ledger, "seat:0"), 2);
@@ -286,7 +300,11 @@ async fn bad_cards_and_tricks_get_a_clear_error_and_change_nothing_not_even_the_
             .submit(&table, &token, json!({"kind": "play", "seat": 3, "card": bad}))
             .await;
         answer.assert_problem(422, "unknown_card");
-        assert!(answer.body["detail"].as_str().expect("detail").contains(bad), "{}", answer.body);
+        assert!(
+            answer.body["detail"].as_str().expect("detail").contains(bad),
+            "{}",
+            answer.body
+        );
     }
     let answer = app
         .submit(&table, &token, json!({"kind": "play", "seat": 3, "card": "3KS"}))
@@ -393,7 +411,10 @@ async fn a_move_after_the_hand_ended_is_refused_and_changes_nothing(pool: PgPool
         accept(&app, &table, &token, serde_json::to_value(mv).expect("json")).await;
     }
     let state = app.state(&table).await;
-    assert_eq!((state["state"]["hand"].clone(), state["state"]["dealer"].clone()), (json!(2), json!(1)));
+    assert_eq!(
+        (state["state"]["hand"].clone(), state["state"]["dealer"].clone()),
+        (json!(2), json!(1))
+    );
     let before = everything(&app, &table).await;
     let Some(tablekeeper::rules::games::tricky_dick::Move::Play { seat, card, .. }) = hands[0].moves.last() else {
         panic!("a hand ends with a play");
@@ -441,7 +462,10 @@ async fn the_catalogue_lists_tricky_dick_for_four_players_with_its_options(pool:
         .find(|g| g["id"] == "tricky-dick")
         .expect("listed")
         .clone();
-    assert_eq!((game["min_players"].clone(), game["max_players"].clone()), (json!(4), json!(4)));
+    assert_eq!(
+        (game["min_players"].clone(), game["max_players"].clone()),
+        (json!(4), json!(4))
+    );
     let defaults: Vec<(String, Value)> = game["options"]
         .as_array()
         .expect("options")

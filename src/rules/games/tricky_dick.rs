@@ -380,8 +380,12 @@ impl TrickyDick {
     }
 
     fn start_hand(&self, index: u16) -> Option<Hand> {
-        (index < self.options.hands)
-            .then(|| Hand::new(index, Seat::new(self.options.first_dealer).left(usize::from(index), PLAYERS)))
+        (index < self.options.hands).then(|| {
+            Hand::new(
+                index,
+                Seat::new(self.options.first_dealer).left(usize::from(index), PLAYERS),
+            )
+        })
     }
 
     fn phase(&self) -> Phase {
@@ -575,9 +579,7 @@ impl TrickyDick {
 
     /// Totals over the completed hands.
     fn sheet_totals(&self) -> Vec<i32> {
-        self.sheet
-            .last()
-            .map_or_else(|| vec![0; PLAYERS], |h| h.totals.clone())
+        self.sheet.last().map_or_else(|| vec![0; PLAYERS], |h| h.totals.clone())
     }
 
     fn team_totals(&self, totals: &[i32]) -> Option<Vec<i32>> {

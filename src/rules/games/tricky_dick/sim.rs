@@ -78,7 +78,11 @@ pub fn random_hand(game: &mut TrickyDick, seed: u64) -> Result<HandRecord, SimEr
             return Err(SimError::Inconsistent("the seat to play has no cards left"));
         }
         let card = hand.swap_remove(rng.index(hand.len()));
-        let trick = view.current_trick.as_ref().map(|t| t.number).filter(|_| rng.below(2) == 0);
+        let trick = view
+            .current_trick
+            .as_ref()
+            .map(|t| t.number)
+            .filter(|_| rng.below(2) == 0);
         let events = step(game, &mut record, Move::Play { seat, card, trick })?;
         if events.iter().any(|e| matches!(e, Event::HandScored { .. })) {
             return Ok(record);

@@ -70,11 +70,14 @@ fn play_in_turn(game: &mut TrickyDick, cards: &[&str]) -> Vec<Event> {
     let mut events = Vec::new();
     for text in cards {
         let seat = game.view().to_act.expect("a seat to play");
-        events = apply(game, Move::Play {
-            seat,
-            card: card(text),
-            trick: None,
-        });
+        events = apply(
+            game,
+            Move::Play {
+                seat,
+                card: card(text),
+                trick: None,
+            },
+        );
     }
     events
 }
@@ -102,7 +105,10 @@ fn expected_winner(plays: &[Play<SquaresCard>]) -> Option<Seat> {
     let tied: Vec<&Play<SquaresCard>> = plays.iter().filter(|p| p.card.number == top).collect();
     let occurrences = |c: Colour| plays.iter().filter(|p| p.card.colour == c).count();
     let most = tied.iter().map(|p| occurrences(p.card.colour)).max()?;
-    let tied: Vec<_> = tied.into_iter().filter(|p| occurrences(p.card.colour) == most).collect();
+    let tied: Vec<_> = tied
+        .into_iter()
+        .filter(|p| occurrences(p.card.colour) == most)
+        .collect();
     let colour_rank = |c: Colour| match c {
         Colour::Red => 1,
         Colour::Yellow => 2,
@@ -110,14 +116,19 @@ fn expected_winner(plays: &[Play<SquaresCard>]) -> Option<Seat> {
         Colour::Blue => 4,
     };
     let best = tied.iter().map(|p| colour_rank(p.card.colour)).max()?;
-    let tied: Vec<_> = tied.into_iter().filter(|p| colour_rank(p.card.colour) == best).collect();
+    let tied: Vec<_> = tied
+        .into_iter()
+        .filter(|p| colour_rank(p.card.colour) == best)
+        .collect();
     let shape_rank = |s: Shape| match s {
         Shape::Square => 4,
         Shape::Triangle => 3,
         Shape::Heart => 2,
         Shape::Circle => 1,
     };
-    tied.into_iter().max_by_key(|p| shape_rank(p.card.shape)).map(|p| p.seat)
+    tied.into_iter()
+        .max_by_key(|p| shape_rank(p.card.shape))
+        .map(|p| p.seat)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -128,7 +139,11 @@ fn a_table_seats_exactly_four_players() {
     for players in [3, 5] {
         assert_eq!(
             TrickyDick::new(players, Options::default()),
-            Err(SetupError::PlayerCount { got: players, min: 4, max: 4 })
+            Err(SetupError::PlayerCount {
+                got: players,
+                min: 4,
+                max: 4
+            })
         );
     }
     assert!(TrickyDick::new(4, Options::default()).is_ok());
@@ -149,9 +164,27 @@ fn the_defaults_are_individual_play_over_four_hands_dealt_first_by_seat_zero() {
 #[test]
 fn hands_and_first_dealer_must_be_in_range() {
     for (options, option) in [
-        (Options { hands: 0, ..Options::default() }, "hands"),
-        (Options { hands: 201, ..Options::default() }, "hands"),
-        (Options { first_dealer: 4, ..Options::default() }, "first_dealer"),
+        (
+            Options {
+                hands: 0,
+                ..Options::default()
+            },
+            "hands",
+        ),
+        (
+            Options {
+                hands: 201,
+                ..Options::default()
+            },
+            "hands",
+        ),
+        (
+            Options {
+                first_dealer: 4,
+                ..Options::default()
+            },
+            "first_dealer",
+        ),
     ] {
         match TrickyDick::new(4, options) {
             Err(SetupError::InvalidOption { option: got, .. }) => assert_eq!(got, option),
@@ -164,9 +197,12 @@ fn hands_and_first_dealer_must_be_in_range() {
 fn options_are_read_with_defaults_and_unknown_fields_refused() {
     let options: Options = serde_json::from_str(r#"{"mode": "partnerships"}"#).expect("options");
     assert_eq!(options, mode(Mode::Partnerships, 4));
-    let options: Options = serde_json::from_str(r#"{"mode": "cooperative", "hands": 2, "first_dealer": 3}"#)
-        .expect("options");
-    assert_eq!((options.mode, options.hands, options.first_dealer), (Mode::Cooperative, 2, 3));
+    let options: Options =
+        serde_json::from_str(r#"{"mode": "cooperative", "hands": 2, "first_dealer": 3}"#).expect("options");
+    assert_eq!(
+        (options.mode, options.hands, options.first_dealer),
+        (Mode::Cooperative, 2, 3)
+    );
     assert!(serde_json::from_str::<Options>(r#"{"mode": "teams"}"#).is_err());
     assert!(serde_json::from_str::<Options>(r#"{"penalty": 2}"#).is_err());
 }
@@ -306,7 +342,12 @@ fn a_trick_with_more_squares_than_circles_costs_its_scorers() {
     assert_eq!(game.view().totals, [0, -2, 0, -2]);
     assert_eq!(
         game.view().chips,
-        [ChipStack::of(0), ChipStack { white: 0, coloured: 2 }, ChipStack::of(0), ChipStack { white: 0, coloured: 2 }]
+        [
+            ChipStack::of(0),
+            ChipStack { white: 0, coloured: 2 },
+            ChipStack::of(0),
+            ChipStack { white: 0, coloured: 2 }
+        ]
     );
 }
 
@@ -465,10 +506,11 @@ fn a_first_trick_that_is_not_four_cards_is_refused() {
         first_trick(&["1BS", "4RC", "2GH", "3YT", "3YS"]),
         RuleViolation::WrongNumberOfEntries { got: 5, expected: 4 },
     );
-    assert_refused(&game, Move::FirstTrick { cards: Vec::new() }, RuleViolation::WrongNumberOfEntries {
-        got: 0,
-        expected: 4,
-    });
+    assert_refused(
+        &game,
+        Move::FirstTrick { cards: Vec::new() },
+        RuleViolation::WrongNumberOfEntries { got: 0, expected: 4 },
+    );
 }
 
 #[test]
@@ -484,10 +526,18 @@ fn the_same_card_twice_in_the_first_trick_is_refused() {
 fn a_card_already_played_in_the_hand_is_refused() {
     let mut game = after_first_trick();
     // From trick 1.
-    assert_refused(&game, play(0, "3GT"), RuleViolation::SquaresCardAlreadyPlayed(card("3GT")));
+    assert_refused(
+        &game,
+        play(0, "3GT"),
+        RuleViolation::SquaresCardAlreadyPlayed(card("3GT")),
+    );
     // From the trick in progress.
     apply(&mut game, play(0, "1RS"));
-    assert_refused(&game, play(1, "1RS"), RuleViolation::SquaresCardAlreadyPlayed(card("1RS")));
+    assert_refused(
+        &game,
+        play(1, "1RS"),
+        RuleViolation::SquaresCardAlreadyPlayed(card("1RS")),
+    );
 }
 
 #[test]
@@ -519,22 +569,34 @@ fn a_fifth_card_for_a_complete_trick_is_refused() {
 #[test]
 fn playing_out_of_turn_or_from_no_seat_is_refused() {
     let game = after_first_trick();
-    assert_refused(&game, play(1, "1RS"), RuleViolation::NotYourTurn {
-        expected: seat(0),
-        got: seat(1),
-    });
-    assert_refused(&game, play(4, "1RS"), RuleViolation::NoSuchSeat {
-        seat: seat(4),
-        players: 4,
-    });
+    assert_refused(
+        &game,
+        play(1, "1RS"),
+        RuleViolation::NotYourTurn {
+            expected: seat(0),
+            got: seat(1),
+        },
+    );
+    assert_refused(
+        &game,
+        play(4, "1RS"),
+        RuleViolation::NoSuchSeat {
+            seat: seat(4),
+            players: 4,
+        },
+    );
 }
 
 #[test]
 fn moves_of_the_wrong_kind_are_refused() {
-    assert_refused(&game(), play(1, "1RS"), RuleViolation::MoveNotExpected {
-        kind: "play",
-        expected: vec!["first_trick"],
-    });
+    assert_refused(
+        &game(),
+        play(1, "1RS"),
+        RuleViolation::MoveNotExpected {
+            kind: "play",
+            expected: vec!["first_trick"],
+        },
+    );
     assert_refused(
         &after_first_trick(),
         first_trick(&["1RS", "1RT", "1RH", "1RC"]),
@@ -586,12 +648,25 @@ fn a_hand_is_sixteen_tricks_and_the_deal_passes_to_the_left() {
     assert_eq!(tricks, (1..=16).collect::<Vec<_>>());
     let last = record.events.last().expect("events");
     assert!(matches!(last[last.len() - 2], Event::HandScored { hand: 1, .. }));
-    assert_eq!(last[last.len() - 1], Event::HandStarted { hand: 2, dealer: seat(0) });
+    assert_eq!(
+        last[last.len() - 1],
+        Event::HandStarted {
+            hand: 2,
+            dealer: seat(0)
+        }
+    );
     assert!(game.at_deal_boundary());
     let view = game.view();
-    assert_eq!((view.hand, view.phase, view.hand_points), (2, Phase::FirstTrick, vec![0; 4]));
+    assert_eq!(
+        (view.hand, view.phase, view.hand_points),
+        (2, Phase::FirstTrick, vec![0; 4])
+    );
     assert_eq!(view.last_trick, None);
-    assert_eq!(view.previous_lays, vec![None; 4], "a new hand starts without a previous lay");
+    assert_eq!(
+        view.previous_lays,
+        vec![None; 4],
+        "a new hand starts without a previous lay"
+    );
 }
 
 #[test]
@@ -616,19 +691,30 @@ fn the_game_ends_after_the_hands_and_refuses_any_further_move() {
         })
     );
     let view = game.view();
-    assert_eq!((view.phase, view.to_act, view.legal_moves.len()), (Phase::Finished, None, 0));
+    assert_eq!(
+        (view.phase, view.to_act, view.legal_moves.len()),
+        (Phase::Finished, None, 0)
+    );
     assert_refused(&game, play(0, "1RS"), RuleViolation::GameFinished);
-    assert_refused(&game, first_trick(&["1RS", "1RT", "1RH", "1RC"]), RuleViolation::GameFinished);
+    assert_refused(
+        &game,
+        first_trick(&["1RS", "1RT", "1RH", "1RC"]),
+        RuleViolation::GameFinished,
+    );
 }
 
 #[test]
 fn after_a_hand_ends_only_the_next_first_trick_is_accepted() {
     let mut game = game_with(mode(Mode::Individual, 2));
     finish_hand(&mut game, 5);
-    assert_refused(&game, play(1, "1RS"), RuleViolation::MoveNotExpected {
-        kind: "play",
-        expected: vec!["first_trick"],
-    });
+    assert_refused(
+        &game,
+        play(1, "1RS"),
+        RuleViolation::MoveNotExpected {
+            kind: "play",
+            expected: vec!["first_trick"],
+        },
+    );
 }
 
 #[test]
@@ -716,7 +802,10 @@ fn the_state_and_its_events_survive_a_round_trip_through_json() {
         trick: Some(3),
     };
     let json = serde_json::to_value(&mv).expect("json");
-    assert_eq!(json, serde_json::json!({"kind": "play", "seat": 0, "card": "2BC", "trick": 3}));
+    assert_eq!(
+        json,
+        serde_json::json!({"kind": "play", "seat": 0, "card": "2BC", "trick": 3})
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
