@@ -25,6 +25,10 @@ macro_rules! with_game {
                 type $g = $crate::rules::Dividend;
                 $body
             }
+            $crate::rules::GameId::TrickyDick => {
+                type $g = $crate::rules::TrickyDick;
+                $body
+            }
         }
     };
 }

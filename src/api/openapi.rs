@@ -4,7 +4,7 @@ use serde::Serialize;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use crate::rules::games::{dividend, nomination_whist};
+use crate::rules::games::{dividend, nomination_whist, tricky_dick};
 
 /// A move; its shape depends on the table's game.
 #[derive(Serialize, ToSchema)]
@@ -13,6 +13,7 @@ use crate::rules::games::{dividend, nomination_whist};
 pub enum AnyMove {
     NominationWhist(nomination_whist::Move),
     Dividend(dividend::Move),
+    TrickyDick(tricky_dick::Move),
 }
 
 /// What a move caused; its shape depends on the table's game.
@@ -22,6 +23,7 @@ pub enum AnyMove {
 pub enum AnyEvent {
     NominationWhist(nomination_whist::Event),
     Dividend(dividend::Event),
+    TrickyDick(tricky_dick::Event),
 }
 
 /// Table options; their shape depends on the table's game.
@@ -31,6 +33,7 @@ pub enum AnyEvent {
 pub enum AnyOptions {
     NominationWhist(nomination_whist::Options),
     Dividend(dividend::Options),
+    TrickyDick(tricky_dick::Options),
 }
 
 /// A table's state; its shape depends on the table's game.
@@ -40,6 +43,7 @@ pub enum AnyOptions {
 pub enum AnyView {
     NominationWhist(nomination_whist::View),
     Dividend(dividend::View),
+    TrickyDick(tricky_dick::View),
 }
 
 /// A score sheet; its shape depends on the table's game.
@@ -49,6 +53,7 @@ pub enum AnyView {
 pub enum AnyScoreSheet {
     NominationWhist(nomination_whist::ScoreSheet),
     Dividend(dividend::ScoreSheet),
+    TrickyDick(tricky_dick::ScoreSheet),
 }
 
 /// Handlers are declared relative to the `/api/v1` scope; the spec names full paths.

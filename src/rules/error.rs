@@ -3,6 +3,7 @@
 
 use super::cards::Card;
 use super::seat::Seat;
+use super::squares::SquaresCard;
 
 /// A move the rules do not allow. The state it was offered to is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -38,6 +39,12 @@ pub enum RuleViolation {
     NoSuchTrick { number: u8, tricks: u8 },
     #[error("trick {got} is not the one being recorded: trick {expected} is next")]
     TrickOutOfOrder { expected: u8, got: u8 },
+    #[error("{0} has already been played in this deal")]
+    SquaresCardAlreadyPlayed(SquaresCard),
+    #[error("trick {trick} is complete: it already has a card from every seat (the current trick is {current})")]
+    TrickComplete { trick: u8, current: u8 },
+    #[error("trick {trick} has not started: the current trick is {current}")]
+    TrickNotStarted { trick: u8, current: u8 },
 }
 
 impl RuleViolation {
@@ -58,6 +65,9 @@ impl RuleViolation {
             RuleViolation::ImpossibleResult { .. } => "impossible_result",
             RuleViolation::NoSuchTrick { .. } => "no_such_trick",
             RuleViolation::TrickOutOfOrder { .. } => "trick_out_of_order",
+            RuleViolation::SquaresCardAlreadyPlayed(_) => "card_already_played",
+            RuleViolation::TrickComplete { .. } => "trick_complete",
+            RuleViolation::TrickNotStarted { .. } => "trick_not_started",
         }
     }
 

@@ -10,6 +10,7 @@ pub mod deck;
 mod error;
 pub mod games;
 pub mod seat;
+pub mod squares;
 pub mod trick;
 
 use std::ops::RangeInclusive;
@@ -22,6 +23,7 @@ pub use chips::{Account, Chips, Settlement, UnknownAccount};
 pub use error::{RuleViolation, SetupError};
 pub use games::dividend::Dividend;
 pub use games::nomination_whist::NominationWhist;
+pub use games::tricky_dick::TrickyDick;
 pub use seat::{BySeat, Seat};
 pub use trick::{Play, Revoke, Trick, Voids};
 
@@ -31,15 +33,17 @@ pub use trick::{Play, Revoke, Trick, Voids};
 pub enum GameId {
     NominationWhist,
     Dividend,
+    TrickyDick,
 }
 
 impl GameId {
-    pub const ALL: &'static [GameId] = &[GameId::NominationWhist, GameId::Dividend];
+    pub const ALL: &'static [GameId] = &[GameId::NominationWhist, GameId::Dividend, GameId::TrickyDick];
 
     pub fn as_str(self) -> &'static str {
         match self {
             GameId::NominationWhist => "nomination-whist",
             GameId::Dividend => "dividend",
+            GameId::TrickyDick => "tricky-dick",
         }
     }
 

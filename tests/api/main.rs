@@ -11,3 +11,4 @@ mod moves;
 mod openapi;
 mod sessions;
 mod tables;
+mod tricky_dick;

@@ -2,3 +2,4 @@
 
 pub mod dividend;
 pub mod nomination_whist;
+pub mod tricky_dick;

@@ -1,0 +1,799 @@
+//! Tricky Dick (`shared/rules/tricky-dick.txt`, resolved by `NOTES.md`), played with the
+//! 64-card Squares deck (`rules::squares`).
+//!
+//! Four players, 16 cards each. Trick 1 is each player's sixteenth card, dealt face up and
+//! entered as one move; then 15 tricks, each led by the previous trick's winner, any card legal.
+//! The highest number wins; among cards tied on number, the one whose colour occurs most often in
+//! the trick; then colour rank blue > green > yellow > red; then shape square > triangle > heart >
+//! circle. A trick's value (circles − squares) goes to the winner and to everyone who laid the
+//! winner's colour; a lay that shares no attribute with the same player's lay to the previous
+//! trick costs 1. Each player's chips are one signed balance against the bank (white chips
+//! positive, coloured chips negative), booked trick by trick.
+//!
+//! Invariants: a hand's cards are all distinct; `totals` always equals the sum of everything
+//! booked so far (the chips each seat holds against the bank), so it is the sum of the completed
+//! hands on `sheet` plus the current hand's `points`; a hand has 16 tricks.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::rules::chips::{Account, Chips, Settlement};
+use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::seat::{BySeat, Seat};
+use crate::rules::squares::{Shape, SquaresCard, SquaresSet};
+use crate::rules::trick::{Play, Trick};
+use crate::rules::{Game, GameId, OptionDoc};
+
+/// Seats at a Tricky Dick table.
+pub const PLAYERS: usize = 4;
+/// Tricks in a hand: trick 1 face up, then 15 played.
+pub const TRICKS: u8 = 16;
+/// The most hands a table may be set up for.
+pub const MAX_HANDS: u16 = 200;
+
+/// Who plays with whom.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = TrickyDickMode)]
+pub enum Mode {
+    /// Everyone for themselves: the highest total wins.
+    #[default]
+    Individual,
+    /// 2-on-2, partners opposite (seats 0 and 2 against 1 and 3): a team's score is the sum of
+    /// its two players'.
+    Partnerships,
+    /// All four as one team: the score is the four totals added up, divided by the hands played.
+    Cooperative,
+}
+
+/// Table options for Tricky Dick. Every field may be left out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(default, deny_unknown_fields)]
+#[schema(as = TrickyDickOptions)]
+pub struct Options {
+    pub mode: Mode,
+    /// Hands to play (the deal passes to the left after each); 4 lets everyone deal once.
+    #[schema(example = 4, minimum = 1, maximum = 200)]
+    pub hands: u16,
+    /// The first dealer, as a seat.
+    pub first_dealer: u8,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            mode: Mode::Individual,
+            hands: 4,
+            first_dealer: 0,
+        }
+    }
+}
+
+const OPTION_DOCS: &[OptionDoc] = &[
+    OptionDoc {
+        name: "mode",
+        description: "individual, partnerships (2-on-2, partners opposite, team score = sum) or cooperative (score = total of all four ÷ hands played)",
+    },
+    OptionDoc { name: "hands", description: "hands to play, 1 to 200; the deal passes to the left after each" },
+    OptionDoc { name: "first_dealer", description: "seat of the first dealer" },
+];
+
+/// A move at a Tricky Dick table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = TrickyDickMove)]
+pub enum Move {
+    /// Trick 1: each seat's sixteenth card, dealt face up. Exactly four cards, in seat order
+    /// (`cards[0]` is seat 0's).
+    FirstTrick {
+        #[schema(example = json!(["3BS", "1RC", "4GH", "2YT"]))]
+        cards: Vec<SquaresCard>,
+    },
+    /// A card laid to the current trick (tricks 2 to 16), in turn from the leader. Any card is
+    /// legal.
+    Play {
+        seat: Seat,
+        card: SquaresCard,
+        /// The trick the card is meant for (1-based). Optional; when given it must be the
+        /// current trick, so that a phone that missed the end of a trick cannot lay a fifth card
+        /// to it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(example = 2)]
+        trick: Option<u8>,
+    },
+}
+
+/// A completed trick: who won, what it was worth and to whom.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = TrickyDickTrick)]
+pub struct TrickResult {
+    /// 1-based within the hand.
+    pub trick: u8,
+    pub winner: Seat,
+    /// The cards, from the leader (trick 1: from the dealer's left).
+    pub cards: Vec<Play<SquaresCard>>,
+    pub circles: u8,
+    pub squares: u8,
+    /// Circles − squares: what each scorer gets.
+    pub value: i32,
+    /// The winner and everyone else who laid the winner's colour, in seat order.
+    pub scorers: Vec<Seat>,
+    /// Seats whose card shares no number, colour or shape with their card in the previous
+    /// trick: 1 off each.
+    pub penalised: Vec<Seat>,
+}
+
+/// What a move caused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "event", rename_all = "snake_case")]
+#[schema(as = TrickyDickEvent)]
+pub enum Event {
+    /// A card laid to the current trick; `penalised` when it shares nothing with the seat's
+    /// card in the previous trick.
+    CardPlayed {
+        seat: Seat,
+        card: SquaresCard,
+        trick: u8,
+        penalised: bool,
+    },
+    /// A trick is complete. Its value and penalties are booked to the seats' chips.
+    TrickWon {
+        /// 1-based hand number.
+        hand: u16,
+        #[serde(flatten)]
+        result: TrickResult,
+    },
+    HandScored {
+        hand: u16,
+        points: Vec<i32>,
+        totals: Vec<i32>,
+    },
+    HandStarted {
+        hand: u16,
+        dealer: Seat,
+    },
+    GameFinished {
+        winners: Vec<Seat>,
+        totals: Vec<i32>,
+    },
+}
+
+/// A player's chips the way the table holds them: white chips when the balance is positive,
+/// coloured chips when it is negative, never both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = TrickyDickChips)]
+pub struct ChipStack {
+    pub white: u32,
+    pub coloured: u32,
+}
+
+impl ChipStack {
+    pub fn of(balance: i32) -> ChipStack {
+        ChipStack {
+            white: balance.max(0).unsigned_abs(),
+            coloured: balance.min(0).unsigned_abs(),
+        }
+    }
+}
+
+/// The cooperative score: the four players' points over the completed hands, and that total
+/// divided by the hands played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = TrickyDickCooperativeScore)]
+pub struct CooperativeScore {
+    /// All four players' points over the completed hands.
+    pub total: i32,
+    pub hands_played: u16,
+    /// `total ÷ hands_played` to two decimal places, rounded half away from zero, as a decimal
+    /// string (`"2.33"`, `"-0.50"`) so that no client-side float rounding creeps in; the exact
+    /// value is `total / hands_played`. Null before the first hand is complete.
+    #[schema(example = "2.33")]
+    pub average: Option<String>,
+}
+
+impl CooperativeScore {
+    fn new(total: i32, hands_played: u16) -> CooperativeScore {
+        CooperativeScore {
+            total,
+            hands_played,
+            average: average(total, hands_played),
+        }
+    }
+}
+
+/// `total ÷ hands` to two decimals, half away from zero; None for no hands.
+fn average(total: i32, hands: u16) -> Option<String> {
+    if hands == 0 {
+        return None;
+    }
+    let (num, den) = (i64::from(total).abs() * 100, i64::from(hands));
+    let hundredths = (2 * num + den) / (2 * den);
+    let sign = if total < 0 && hundredths != 0 { "-" } else { "" };
+    Some(format!("{sign}{}.{:02}", hundredths / 100, hundredths % 100))
+}
+
+/// One hand on the score sheet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = TrickyDickHandScore)]
+pub struct HandScore {
+    /// 1-based.
+    pub hand: u16,
+    pub dealer: Seat,
+    /// Per seat: trick values scored minus penalties.
+    pub points: Vec<i32>,
+    /// Per seat: how many lays were penalised.
+    pub penalties: Vec<u8>,
+    /// Running totals after this hand.
+    pub totals: Vec<i32>,
+}
+
+/// Scores per hand, totals, and the result once the last hand is played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = TrickyDickScoreSheet)]
+pub struct ScoreSheet {
+    pub mode: Mode,
+    pub hands: Vec<HandScore>,
+    /// Per seat, over the completed hands.
+    pub totals: Vec<i32>,
+    /// Partnerships only: [seats 0 + 2, seats 1 + 3] over the completed hands.
+    pub team_totals: Option<Vec<i32>>,
+    /// Cooperative only.
+    pub cooperative: Option<CooperativeScore>,
+    pub hands_in_game: u16,
+    pub finished: bool,
+    /// Once finished: individual, everyone on the highest total; partnerships, both seats of
+    /// the team (or teams) on the highest team total; cooperative, nobody (there is no
+    /// opponent: the score is the average). Empty until the game ends.
+    pub winners: Vec<Seat>,
+}
+
+/// Where a hand stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = TrickyDickPhase)]
+pub enum Phase {
+    /// Waiting for trick 1, the four face-up sixteenth cards.
+    FirstTrick,
+    Playing,
+    Finished,
+}
+
+/// The trick being played.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = TrickyDickCurrentTrick)]
+pub struct CurrentTrick {
+    /// 2 to 16.
+    pub number: u8,
+    pub leader: Seat,
+    pub plays: Vec<Play<SquaresCard>>,
+    /// Seats whose card so far shares nothing with their previous lay.
+    pub penalised: Vec<Seat>,
+}
+
+/// The table as a scorer's phone needs it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(as = TrickyDickView)]
+pub struct View {
+    pub phase: Phase,
+    pub mode: Mode,
+    /// 1-based; the last hand once finished.
+    pub hand: u16,
+    pub hands_in_game: u16,
+    pub dealer: Option<Seat>,
+    pub current_trick: Option<CurrentTrick>,
+    /// The trick completed last in this hand.
+    pub last_trick: Option<TrickResult>,
+    /// Per seat, its card in the last completed trick: a card sharing no number, colour or
+    /// shape with it costs 1. Null before trick 1.
+    pub previous_lays: Vec<Option<SquaresCard>>,
+    /// The seat to play next; null while trick 1 is awaited (it is entered whole) and at the end.
+    pub to_act: Option<Seat>,
+    /// The move kinds accepted next.
+    pub legal_moves: Vec<&'static str>,
+    /// Per seat, this hand so far.
+    pub hand_points: Vec<i32>,
+    /// Per seat, everything so far including the hand in progress: each player's chip balance
+    /// against the bank.
+    pub totals: Vec<i32>,
+    /// Per seat, `totals` as the table holds it: white (+) or coloured (−) chips.
+    pub chips: Vec<ChipStack>,
+    /// Partnerships only: [seats 0 + 2, seats 1 + 3], including the hand in progress.
+    pub team_totals: Option<Vec<i32>>,
+    /// Cooperative only: over the completed hands.
+    pub cooperative: Option<CooperativeScore>,
+    pub winners: Vec<Seat>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Hand {
+    /// 0-based.
+    index: u16,
+    dealer: Seat,
+    tricks_done: u8,
+    /// The trick in progress (tricks 2 to 16).
+    trick: Trick<SquaresCard>,
+    played: SquaresSet,
+    /// Each seat's card in the last completed trick.
+    previous: Option<BySeat<SquaresCard>>,
+    points: BySeat<i32>,
+    penalties: BySeat<u8>,
+    last_trick: Option<TrickResult>,
+}
+
+impl Hand {
+    fn new(index: u16, dealer: Seat) -> Hand {
+        Hand {
+            index,
+            dealer,
+            tricks_done: 0,
+            trick: Trick::new(dealer.left(1, PLAYERS)),
+            played: SquaresSet::default(),
+            previous: None,
+            points: BySeat::filled(PLAYERS, 0),
+            penalties: BySeat::filled(PLAYERS, 0),
+            last_trick: None,
+        }
+    }
+
+    fn number(&self) -> u16 {
+        self.index + 1
+    }
+
+    /// True when `card` laid by `seat` now shares nothing with that seat's previous lay.
+    fn penalised(&self, seat: Seat, card: SquaresCard) -> bool {
+        self.previous
+            .as_ref()
+            .is_some_and(|previous| !card.shares_an_attribute_with(previous[seat]))
+    }
+}
+
+/// The winning play of a complete trick and its position: the highest number; among cards
+/// tied on number, the colour that occurs most often in the whole trick; then colour rank
+/// (blue > green > yellow > red); then shape (square > triangle > heart > circle). The 64 cards
+/// are all different, so the key never ties.
+pub fn trick_winner(trick: &Trick<SquaresCard>) -> Option<(usize, Play<SquaresCard>)> {
+    let mut colour_count = [0u8; 4];
+    for play in trick.plays() {
+        colour_count[play.card.colour.index()] += 1;
+    }
+    trick.winner_by(|c| (c.number, colour_count[c.colour.index()], c.colour, c.shape.rank()))
+}
+
+/// A game of Tricky Dick.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrickyDick {
+    options: Options,
+    sheet: Vec<HandScore>,
+    /// Everything booked so far, the hand in progress included.
+    totals: BySeat<i32>,
+    /// None once every hand is played.
+    hand: Option<Hand>,
+}
+
+impl TrickyDick {
+    fn check_seat(seat: Seat) -> Result<(), RuleViolation> {
+        if seat.index() < PLAYERS {
+            Ok(())
+        } else {
+            Err(RuleViolation::NoSuchSeat { seat, players: PLAYERS })
+        }
+    }
+
+    fn start_hand(&self, index: u16) -> Option<Hand> {
+        (index < self.options.hands).then(|| {
+            Hand::new(
+                index,
+                Seat::new(self.options.first_dealer).left(usize::from(index), PLAYERS),
+            )
+        })
+    }
+
+    fn phase(&self) -> Phase {
+        match &self.hand {
+            None => Phase::Finished,
+            Some(h) if h.tricks_done == 0 => Phase::FirstTrick,
+            Some(_) => Phase::Playing,
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<&'static str> {
+        match self.phase() {
+            Phase::FirstTrick => vec!["first_trick"],
+            Phase::Playing => vec!["play"],
+            Phase::Finished => Vec::new(),
+        }
+    }
+
+    fn not_expected(&self, kind: &'static str) -> RuleViolation {
+        if self.hand.is_none() {
+            RuleViolation::GameFinished
+        } else {
+            RuleViolation::MoveNotExpected {
+                kind,
+                expected: self.legal_moves(),
+            }
+        }
+    }
+
+    fn first_trick(&mut self, cards: &[SquaresCard]) -> Result<Vec<Event>, RuleViolation> {
+        if self.phase() != Phase::FirstTrick {
+            return Err(self.not_expected("first_trick"));
+        }
+        if cards.len() != PLAYERS {
+            return Err(RuleViolation::WrongNumberOfEntries {
+                got: cards.len(),
+                expected: PLAYERS,
+            });
+        }
+        let mut seen = SquaresSet::default();
+        for &card in cards {
+            if seen.contains(card) {
+                return Err(RuleViolation::SquaresCardAlreadyPlayed(card));
+            }
+            seen.insert(card);
+        }
+
+        // Checked: from here on the move is legal and the state changes.
+        let hand = self.hand.as_mut().ok_or(RuleViolation::GameFinished)?;
+        let mut trick = Trick::new(hand.dealer.left(1, PLAYERS));
+        for _ in 0..PLAYERS {
+            let seat = trick.next_seat(PLAYERS);
+            trick.push(seat, cards[seat.index()]);
+        }
+        hand.played = seen;
+        Ok(self.complete_trick(trick, Vec::new()))
+    }
+
+    fn play(&mut self, seat: Seat, card: SquaresCard, trick: Option<u8>) -> Result<Vec<Event>, RuleViolation> {
+        Self::check_seat(seat)?;
+        if self.phase() != Phase::Playing {
+            return Err(self.not_expected("play"));
+        }
+        let hand = self.hand.as_mut().ok_or(RuleViolation::GameFinished)?;
+        let current = hand.tricks_done + 1;
+        match trick {
+            Some(t) if t < current => return Err(RuleViolation::TrickComplete { trick: t, current }),
+            Some(t) if t > current => return Err(RuleViolation::TrickNotStarted { trick: t, current }),
+            _ => {}
+        }
+        let expected = hand.trick.next_seat(PLAYERS);
+        if seat != expected {
+            return Err(RuleViolation::NotYourTurn { expected, got: seat });
+        }
+        if hand.played.contains(card) {
+            return Err(RuleViolation::SquaresCardAlreadyPlayed(card));
+        }
+
+        // Checked: from here on the move is legal and the state changes.
+        let penalised = hand.penalised(seat, card);
+        hand.played.insert(card);
+        hand.trick.push(seat, card);
+        let events = vec![Event::CardPlayed {
+            seat,
+            card,
+            trick: current,
+            penalised,
+        }];
+        if !hand.trick.is_complete(PLAYERS) {
+            return Ok(events);
+        }
+        let trick = hand.trick.clone();
+        Ok(self.complete_trick(trick, events))
+    }
+
+    /// Scores a complete trick of the current hand, books it to the seats and moves on: the
+    /// winner leads the next trick, or the hand ends after the sixteenth.
+    fn complete_trick(&mut self, trick: Trick<SquaresCard>, mut events: Vec<Event>) -> Vec<Event> {
+        let Some(hand) = self.hand.as_mut() else {
+            return events;
+        };
+        let Some((_, winning)) = trick_winner(&trick) else {
+            return events;
+        };
+        let plays = trick.plays().to_vec();
+        let circles = plays.iter().filter(|p| p.card.shape == Shape::Circle).count() as u8;
+        let squares = plays.iter().filter(|p| p.card.shape == Shape::Square).count() as u8;
+        let value = i32::from(circles) - i32::from(squares);
+        let mut scorers: Vec<Seat> = plays
+            .iter()
+            .filter(|p| p.seat == winning.seat || p.card.colour == winning.card.colour)
+            .map(|p| p.seat)
+            .collect();
+        scorers.sort();
+        let mut penalised: Vec<Seat> = plays
+            .iter()
+            .filter(|p| hand.penalised(p.seat, p.card))
+            .map(|p| p.seat)
+            .collect();
+        penalised.sort();
+
+        for &seat in &scorers {
+            hand.points[seat] += value;
+            self.totals[seat] += value;
+        }
+        for &seat in &penalised {
+            hand.points[seat] -= 1;
+            hand.penalties[seat] += 1;
+            self.totals[seat] -= 1;
+        }
+        let mut lays = BySeat::filled(PLAYERS, winning.card);
+        for play in &plays {
+            lays[play.seat] = play.card;
+        }
+        hand.previous = Some(lays);
+        hand.tricks_done += 1;
+        hand.trick = Trick::new(winning.seat);
+        let result = TrickResult {
+            trick: hand.tricks_done,
+            winner: winning.seat,
+            cards: plays,
+            circles,
+            squares,
+            value,
+            scorers,
+            penalised,
+        };
+        hand.last_trick = Some(result.clone());
+        events.push(Event::TrickWon {
+            hand: hand.number(),
+            result,
+        });
+        if hand.tricks_done == TRICKS {
+            events.extend(self.finish_hand());
+        }
+        events
+    }
+
+    /// Puts the completed hand on the sheet and deals the next, or ends the game.
+    fn finish_hand(&mut self) -> Vec<Event> {
+        let Some(hand) = self.hand.take() else {
+            return Vec::new();
+        };
+        let number = hand.number();
+        let points = hand.points.values().to_vec();
+        self.sheet.push(HandScore {
+            hand: number,
+            dealer: hand.dealer,
+            points: points.clone(),
+            penalties: hand.penalties.values().to_vec(),
+            totals: self.totals.values().to_vec(),
+        });
+        let mut events = vec![Event::HandScored {
+            hand: number,
+            points,
+            totals: self.totals.values().to_vec(),
+        }];
+        self.hand = self.start_hand(number);
+        match &self.hand {
+            Some(next) => events.push(Event::HandStarted {
+                hand: next.number(),
+                dealer: next.dealer,
+            }),
+            None => events.push(Event::GameFinished {
+                winners: self.winners(),
+                totals: self.totals.values().to_vec(),
+            }),
+        }
+        events
+    }
+
+    /// Totals over the completed hands.
+    fn sheet_totals(&self) -> Vec<i32> {
+        self.sheet.last().map_or_else(|| vec![0; PLAYERS], |h| h.totals.clone())
+    }
+
+    fn team_totals(&self, totals: &[i32]) -> Option<Vec<i32>> {
+        (self.options.mode == Mode::Partnerships).then(|| vec![totals[0] + totals[2], totals[1] + totals[3]])
+    }
+
+    fn cooperative(&self) -> Option<CooperativeScore> {
+        (self.options.mode == Mode::Cooperative).then(|| {
+            let total = self.sheet_totals().iter().sum();
+            CooperativeScore::new(total, self.sheet.len() as u16)
+        })
+    }
+
+    fn winners(&self) -> Vec<Seat> {
+        if self.hand.is_some() {
+            return Vec::new();
+        }
+        let totals = self.totals.values();
+        match self.options.mode {
+            Mode::Cooperative => Vec::new(),
+            Mode::Individual => {
+                let best = totals.iter().copied().max().unwrap_or(0);
+                self.totals.iter().filter(|(_, &t)| t == best).map(|(s, _)| s).collect()
+            }
+            Mode::Partnerships => {
+                let teams = [totals[0] + totals[2], totals[1] + totals[3]];
+                let best = teams[0].max(teams[1]);
+                Seat::all(PLAYERS).filter(|s| teams[s.index() % 2] == best).collect()
+            }
+        }
+    }
+}
+
+impl Game for TrickyDick {
+    const ID: GameId = GameId::TrickyDick;
+    const NAME: &'static str = "Tricky Dick";
+    const SEATS: std::ops::RangeInclusive<usize> = PLAYERS..=PLAYERS;
+
+    type Options = Options;
+    type Move = Move;
+    type Event = Event;
+    type View = View;
+    type ScoreSheet = ScoreSheet;
+
+    fn option_docs() -> &'static [OptionDoc] {
+        OPTION_DOCS
+    }
+
+    fn new(players: usize, options: Options) -> Result<TrickyDick, SetupError> {
+        if players != PLAYERS {
+            return Err(SetupError::PlayerCount {
+                got: players,
+                min: PLAYERS,
+                max: PLAYERS,
+            });
+        }
+        if !(1..=MAX_HANDS).contains(&options.hands) {
+            return Err(SetupError::InvalidOption {
+                option: "hands",
+                reason: format!("play 1 to {MAX_HANDS} hands, not {}", options.hands),
+            });
+        }
+        if usize::from(options.first_dealer) >= PLAYERS {
+            return Err(SetupError::InvalidOption {
+                option: "first_dealer",
+                reason: format!("there is no seat {} at a table of {PLAYERS}", options.first_dealer),
+            });
+        }
+        let mut game = TrickyDick {
+            options,
+            sheet: Vec::new(),
+            totals: BySeat::filled(PLAYERS, 0),
+            hand: None,
+        };
+        game.hand = game.start_hand(0);
+        Ok(game)
+    }
+
+    fn options(&self) -> Options {
+        self.options.clone()
+    }
+
+    fn move_kind(mv: &Move) -> &'static str {
+        match mv {
+            Move::FirstTrick { .. } => "first_trick",
+            Move::Play { .. } => "play",
+        }
+    }
+
+    fn move_seat(mv: &Move) -> Option<Seat> {
+        match mv {
+            Move::Play { seat, .. } => Some(*seat),
+            Move::FirstTrick { .. } => None,
+        }
+    }
+
+    fn apply(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
+        if self.hand.is_none() {
+            return Err(RuleViolation::GameFinished);
+        }
+        match mv {
+            Move::FirstTrick { cards } => self.first_trick(cards),
+            Move::Play { seat, card, trick } => self.play(*seat, *card, *trick),
+        }
+    }
+
+    fn at_deal_boundary(&self) -> bool {
+        self.hand.as_ref().is_none_or(|h| h.tricks_done == 0)
+    }
+
+    fn is_finished(&self) -> bool {
+        self.hand.is_none()
+    }
+
+    fn view(&self) -> View {
+        let totals = self.totals.values().to_vec();
+        let phase = self.phase();
+        let hand = self.hand.as_ref();
+        let current_trick = hand.filter(|_| phase == Phase::Playing).map(|h| CurrentTrick {
+            number: h.tricks_done + 1,
+            leader: h.trick.leader(),
+            plays: h.trick.plays().to_vec(),
+            penalised: h
+                .trick
+                .plays()
+                .iter()
+                .filter(|p| h.penalised(p.seat, p.card))
+                .map(|p| p.seat)
+                .collect(),
+        });
+        View {
+            phase,
+            mode: self.options.mode,
+            hand: hand.map_or(self.options.hands, Hand::number),
+            hands_in_game: self.options.hands,
+            dealer: hand.map(|h| h.dealer),
+            to_act: hand
+                .filter(|_| phase == Phase::Playing)
+                .map(|h| h.trick.next_seat(PLAYERS)),
+            current_trick,
+            last_trick: hand.and_then(|h| h.last_trick.clone()),
+            previous_lays: match hand.and_then(|h| h.previous.as_ref()) {
+                Some(previous) => previous.values().iter().copied().map(Some).collect(),
+                None => vec![None; PLAYERS],
+            },
+            legal_moves: self.legal_moves(),
+            hand_points: hand.map_or_else(|| vec![0; PLAYERS], |h| h.points.values().to_vec()),
+            chips: totals.iter().copied().map(ChipStack::of).collect(),
+            team_totals: self.team_totals(&totals),
+            cooperative: self.cooperative(),
+            totals,
+            winners: self.winners(),
+        }
+    }
+
+    fn score_sheet(&self) -> ScoreSheet {
+        let totals = self.sheet_totals();
+        ScoreSheet {
+            mode: self.options.mode,
+            hands: self.sheet.clone(),
+            team_totals: self.team_totals(&totals),
+            cooperative: self.cooperative(),
+            totals,
+            hands_in_game: self.options.hands,
+            finished: self.hand.is_none(),
+            winners: self.winners(),
+        }
+    }
+
+    /// Per completed trick: one settlement for its value (bank ↔ each scorer) and one for its
+    /// penalties (each penalised seat → bank), each only when chips move.
+    fn settlements(events: &[Event]) -> Vec<Settlement> {
+        let mut out = Vec::new();
+        for event in events {
+            let Event::TrickWon { hand, result } = event else {
+                continue;
+            };
+            let deal = Some(*hand);
+            if result.value != 0 && !result.scorers.is_empty() {
+                let each = Chips::new(i64::from(result.value));
+                let seats = seat_list(&result.scorers);
+                let memo = format!(
+                    "hand {hand}, trick {}: trick value {:+} ({} circles − {} squares) to {seats}",
+                    result.trick, result.value, result.circles, result.squares
+                );
+                let mut postings: Vec<(Account, Chips)> =
+                    result.scorers.iter().map(|&s| (Account::Seat(s), each)).collect();
+                postings.push((Account::Bank, -postings.iter().map(|(_, c)| *c).sum::<Chips>()));
+                out.push(Settlement { deal, memo, postings });
+            }
+            if !result.penalised.is_empty() {
+                let seats = seat_list(&result.penalised);
+                let memo = format!(
+                    "hand {hand}, trick {}: penalty −1 each for a card sharing nothing with the previous lay: {seats}",
+                    result.trick
+                );
+                let mut postings: Vec<(Account, Chips)> = result
+                    .penalised
+                    .iter()
+                    .map(|&s| (Account::Seat(s), Chips::new(-1)))
+                    .collect();
+                postings.push((Account::Bank, Chips::new(result.penalised.len() as i64)));
+                out.push(Settlement { deal, memo, postings });
+            }
+        }
+        out
+    }
+}
+
+fn seat_list(seats: &[Seat]) -> String {
+    seats.iter().map(Seat::to_string).collect::<Vec<_>>().join(", ")
+}
+
+pub mod sim;
+
+#[cfg(test)]
+mod tests;
