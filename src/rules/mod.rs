@@ -4,6 +4,7 @@
 //! machine; `Game::apply` checks a move completely before it changes anything, so a refused
 //! move leaves the state exactly as it was.
 
+pub mod bidding;
 pub mod cards;
 mod chips;
 pub mod deck;
@@ -21,6 +22,7 @@ pub use cards::{Card, CardSet, Rank, Suit, UnknownCard};
 pub use chips::{Account, Chips, Settlement, UnknownAccount};
 pub use error::{RuleViolation, SetupError};
 pub use games::nomination_whist::NominationWhist;
+pub use games::tridge::Tridge;
 pub use seat::{BySeat, Seat};
 pub use trick::{Play, Revoke, Trick, Voids};
 
@@ -29,14 +31,16 @@ pub use trick::{Play, Revoke, Trick, Voids};
 #[serde(rename_all = "kebab-case")]
 pub enum GameId {
     NominationWhist,
+    Tridge,
 }
 
 impl GameId {
-    pub const ALL: &'static [GameId] = &[GameId::NominationWhist];
+    pub const ALL: &'static [GameId] = &[GameId::NominationWhist, GameId::Tridge];
 
     pub fn as_str(self) -> &'static str {
         match self {
             GameId::NominationWhist => "nomination-whist",
+            GameId::Tridge => "tridge",
         }
     }
 
