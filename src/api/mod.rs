@@ -50,6 +50,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(tables::get_scores)
             .service(tables::create_join_code)
             .service(ledger::get_table_ledger)
+            .service(ledger::get_session_ledger)
             .service(health::healthz)
             .service(health::readyz),
     );

@@ -113,6 +113,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::tables::get_scores,
         super::tables::create_join_code,
         super::ledger::get_table_ledger,
+        super::ledger::get_session_ledger,
         super::health::healthz,
         super::health::readyz,
     ),

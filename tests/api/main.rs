@@ -10,3 +10,4 @@ mod moves;
 mod openapi;
 mod sessions;
 mod tables;
+mod tridge;
