@@ -758,7 +758,7 @@ impl Booker<'_> {
     }
 
     /// Payments into the Game Fund up to its cap; the excess fills Reserves in turn.
-    fn into_game_fund(&mut self, reason: &str, payments: &[(Seat, Chips)]) {
+    fn pay_game_fund(&mut self, reason: &str, payments: &[(Seat, Chips)]) {
         let mut room = Chips::new((self.cap - self.pots.game).get().max(0));
         let mut to_fund = Vec::new();
         let mut excess = Vec::new();
@@ -790,7 +790,7 @@ impl Booker<'_> {
         }
     }
 
-    fn each_to(&mut self, reason: &str, payers: &[Seat], to: Seat, amount: Chips) {
+    fn collect_from_each(&mut self, reason: &str, payers: &[Seat], to: Seat, amount: Chips) {
         let transfers = payers
             .iter()
             .map(|p| Transfer {
@@ -802,7 +802,7 @@ impl Booker<'_> {
         self.book(reason, transfers);
     }
 
-    fn to_each(&mut self, reason: &str, from: Seat, payees: &[Seat], amount: Chips) {
+    fn pay_each(&mut self, reason: &str, from: Seat, payees: &[Seat], amount: Chips) {
         let transfers = payees
             .iter()
             .map(|p| Transfer {
@@ -1511,8 +1511,8 @@ impl Tridge {
                     }),
                     _ => extra,
                 };
-                b.each_to(&format!("{name} won by {p}: {extra} from each"), &payers, p, extra);
-                b.each_to(&format!("{name} won by {p}: {h_reason} from each"), &payers, p, hm);
+                b.collect_from_each(&format!("{name} won by {p}: {extra} from each"), &payers, p, extra);
+                b.collect_from_each(&format!("{name} won by {p}: {h_reason} from each"), &payers, p, hm);
                 if let Some(made) = all_tricks_made {
                     let w = b.pots.widows;
                     if made {
@@ -1522,7 +1522,7 @@ impl Tridge {
                             Party::Seat(p),
                             w,
                         );
-                        b.each_to(
+                        b.collect_from_each(
                             &format!("All Tricks made by {p}: 40 from each"),
                             &payers,
                             p,
@@ -1535,7 +1535,7 @@ impl Tridge {
                             Party::WidowsFund,
                             w,
                         );
-                        b.to_each(
+                        b.pay_each(
                             &format!("All Tricks failed by {p}: 40 to each"),
                             p,
                             &payers,
@@ -1550,7 +1550,7 @@ impl Tridge {
                     Outcome::DoubleLoss { .. } => "lost (double loss)",
                     _ => "lost",
                 };
-                b.into_game_fund(&format!("{name} {what} by {p}: the Game Fund matched"), &[(p, f)]);
+                b.pay_game_fund(&format!("{name} {what} by {p}: the Game Fund matched"), &[(p, f)]);
                 b.pots.raised = true;
                 if let Outcome::DoubleLoss { defeating } = outcome {
                     b.one(
@@ -1568,7 +1568,7 @@ impl Tridge {
                         w,
                     );
                 }
-                b.to_each(&format!("{name} {what} by {p}: {extra} to each"), p, &payers, extra);
+                b.pay_each(&format!("{name} {what} by {p}: {extra} to each"), p, &payers, extra);
                 b.one(
                     format!("{name} {what} by {p}: {h_reason} into the Widow's Fund"),
                     Party::Seat(p),
@@ -1586,12 +1586,12 @@ impl Tridge {
                     Contract::FixedTrick { tricks: 2, .. } => 4,
                     _ => 3,
                 };
-                b.into_game_fund(
+                b.pay_game_fund(
                     &format!("{name} missed by two or more by {p}: the Game Fund matched"),
                     &[(p, f)],
                 );
                 b.pots.raised = true;
-                b.to_each(
+                b.pay_each(
                     &format!("{name} missed by two or more by {p}: {penalty} to each"),
                     p,
                     &payers,
@@ -1666,7 +1666,7 @@ impl Tridge {
                 b.pots.reserves.remove(0);
             } else {
                 let payments: Vec<(Seat, Chips)> = Seat::all(players).map(|s| (s, f_stake)).collect();
-                b.into_game_fund("the Game Fund re-seeded", &payments);
+                b.pay_game_fund("the Game Fund re-seeded", &payments);
             }
         }
         b.events
@@ -1695,7 +1695,7 @@ impl Tridge {
             let mut b = self.booker();
             b.deal = number + 1;
             let payments: Vec<(Seat, Chips)> = Seat::all(players).map(|s| (s, stake)).collect();
-            b.into_game_fund(
+            b.pay_game_fund(
                 &format!("all passed in deal {number}: the Game Fund topped up"),
                 &payments,
             );
