@@ -264,6 +264,10 @@ pub enum Move {
     },
     /// Everyone passed and nobody plays: the deal is passed out.
     PassOut,
+    /// With four participants, after everyone passed: the dealer comes in as a fourth player.
+    InCome { seat: Seat },
+    /// The In-comer declines to play after taking the nine cards (No Play).
+    GiveUp { seat: Seat },
     /// A card played to the current trick, in turn.
     Play { seat: Seat, card: Card },
     /// The Player stops after taking the first five tricks (a win); the top trumps still held
@@ -290,6 +294,10 @@ pub enum Move {
         /// The Player took the first five and played on for all nine.
         #[serde(default)]
         all_tricks_after_fifth: bool,
+        /// The Player is the dealer of four who came in after everyone passed (pays a quarter
+        /// of the Game Fund; all four take tricks).
+        #[serde(default)]
+        in_comer: bool,
     },
     /// The end of the session: what becomes of the Widow's Fund. No moves follow.
     SettleWidowsFund { choice: WidowsChoice },
@@ -442,6 +450,15 @@ pub enum Event {
     PassedOut {
         deal: u16,
     },
+    /// The dealer of four came in after everyone passed, paying a quarter of the Game Fund.
+    CameIn {
+        seat: Seat,
+        paid: Chips,
+    },
+    /// The In-comer gave up after seeing the nine cards (No Play).
+    GaveUp {
+        seat: Seat,
+    },
     /// Chips moved, for `reason`, in `deal` (1-based).
     ChipsMoved {
         deal: u16,
@@ -528,6 +545,8 @@ pub enum Phase {
     Defence,
     FirstDefenderExchange,
     SecondDefenderExchange,
+    /// One card each, the In-comer first.
+    InComerExchange,
     Playing,
     Finished,
 }
@@ -569,6 +588,8 @@ pub struct View {
     pub sitting_out: Option<Seat>,
     /// Dealer's left: bids first and leads the first trick.
     pub lead: Seat,
+    /// Who plays this deal, in order from the dealer's left (four with an In-comer).
+    pub active: Vec<Seat>,
     /// Null when any active seat may act, or the game is over.
     pub to_act: Option<Seat>,
     pub legal_moves: Vec<&'static str>,
@@ -606,6 +627,8 @@ enum Stage {
         bid: Bid,
     },
     Exchange(ExchangeStep),
+    /// The In-comer's one-card exchanges: the index into the order (In-comer first, clockwise).
+    InComerExchange(u8),
     Playing,
 }
 
@@ -630,6 +653,9 @@ struct Deal {
     player_cards: Vec<Card>,
     may_stop: bool,
     all_tricks_undertaken: bool,
+    /// The dealer of four came in after everyone passed and plays as a fourth.
+    #[serde(default)]
+    in_comer: bool,
 }
 
 impl Deal {
@@ -663,7 +689,7 @@ impl Deal {
 
     fn next_to_play(&self) -> Seat {
         let i = self.active.iter().position(|s| *s == self.trick.leader()).unwrap_or(0);
-        self.active[(i + self.trick.plays().len()) % 3]
+        self.active[(i + self.trick.plays().len()) % self.active.len()]
     }
 }
 
@@ -820,14 +846,17 @@ impl Booker<'_> {
 }
 
 /// Classifies a normal contract's trick split: Player's tricks against each defender's.
-pub fn classify(player: u8, defenders: [(Seat, u8); 2]) -> Outcome {
-    let [(s1, d1), (s2, d2)] = defenders;
-    if player > d1 && player > d2 {
+///
+/// A win when the Player has more than each defender; a double loss when one defender has more
+/// than every other player (that defender defeats the Player); otherwise a draw (4:4:1, 3:3:3,
+/// 1:4:4, and with an In-comer any tie for the most).
+pub fn classify(player: u8, defenders: &[(Seat, u8)]) -> Outcome {
+    let most = defenders.iter().map(|(_, t)| *t).max().unwrap_or(0);
+    let leaders: Vec<Seat> = defenders.iter().filter(|(_, t)| *t == most).map(|(s, _)| *s).collect();
+    if player > most {
         Outcome::Win
-    } else if d1 > player && d1 > d2 {
-        Outcome::DoubleLoss { defeating: s1 }
-    } else if d2 > player && d2 > d1 {
-        Outcome::DoubleLoss { defeating: s2 }
+    } else if most > player && leaders.len() == 1 {
+        Outcome::DoubleLoss { defeating: leaders[0] }
     } else {
         Outcome::Draw
     }
@@ -910,11 +939,12 @@ impl Tridge {
             player_cards: Vec::new(),
             may_stop: false,
             all_tricks_undertaken: false,
+            in_comer: false,
         }
     }
 
     fn sitting_out(&self) -> Option<Seat> {
-        (self.players == 4).then_some(self.deal.dealer)
+        (self.players == 4 && !self.deal.in_comer).then_some(self.deal.dealer)
     }
 
     fn phase(&self) -> Phase {
@@ -930,6 +960,7 @@ impl Tridge {
             Stage::Exchange(ExchangeStep::Defence) => Phase::Defence,
             Stage::Exchange(ExchangeStep::First) => Phase::FirstDefenderExchange,
             Stage::Exchange(ExchangeStep::Second) => Phase::SecondDefenderExchange,
+            Stage::InComerExchange(_) => Phase::InComerExchange,
             Stage::Playing => Phase::Playing,
         }
     }
@@ -940,13 +971,24 @@ impl Tridge {
             Phase::Finished => vec![],
             Phase::Auction if d.is_fresh() => vec!["bid", "pass", "pass_out", "result", "settle_widows_fund"],
             Phase::Auction => vec!["bid", "pass"],
-            Phase::AllPassed if self.options.fixed_trick => vec!["bid", "fixed_bid", "pass", "pass_out"],
-            Phase::AllPassed => vec!["bid", "pass_out"],
-            Phase::FixedAuction => vec!["fixed_bid", "pass"],
-            Phase::Declaring => vec!["declare"],
-            Phase::PlayerExchange | Phase::FirstDefenderExchange | Phase::SecondDefenderExchange => {
-                vec!["exchange"]
+            Phase::AllPassed => {
+                let mut moves = vec!["bid"];
+                if self.options.fixed_trick {
+                    moves.extend(["fixed_bid", "pass"]);
+                }
+                if self.players == 4 {
+                    moves.push("in_come");
+                }
+                moves.push("pass_out");
+                moves
             }
+            Phase::FixedAuction => vec!["fixed_bid", "pass"],
+            Phase::Declaring if d.in_comer => vec!["declare", "give_up"],
+            Phase::Declaring => vec!["declare"],
+            Phase::PlayerExchange
+            | Phase::FirstDefenderExchange
+            | Phase::SecondDefenderExchange
+            | Phase::InComerExchange => vec!["exchange"],
             Phase::Defence => vec!["defence"],
             Phase::Playing if d.may_stop => vec!["play", "stop"],
             Phase::Playing if d.tricks_done == 0 && d.trick.is_empty() => vec!["play", "count_stock"],
@@ -976,6 +1018,7 @@ impl Tridge {
             Stage::Exchange(ExchangeStep::Defence) => d.centre_and_rear().map(|(c, _)| c),
             Stage::Exchange(ExchangeStep::First) => d.first_defender,
             Stage::Exchange(ExchangeStep::Second) => d.second_defender(),
+            Stage::InComerExchange(k) => Some(d.dealer.left(usize::from(*k), self.players)),
             Stage::Playing => Some(d.next_to_play()),
         }
     }
@@ -1134,12 +1177,101 @@ impl Tridge {
         vec![Event::Declared { seat, contract, trumps }]
     }
 
+    /// The In-comer's contracts: Play (any suit), All Tricks, No Tricks.
+    fn check_in_comer_contract(contract: Contract) -> Result<(), RuleViolation> {
+        match contract {
+            Contract::Play { .. } | Contract::PlayDiamonds | Contract::NoTricks { .. } | Contract::AllTricks { .. } => {
+                Ok(())
+            }
+            _ => Err(RuleViolation::InvalidContract {
+                reason: "the In-comer may play Play, All Tricks or No Tricks only".into(),
+            }),
+        }
+    }
+
+    /// The dealer of four comes in after everyone passed: pays a quarter of the Game Fund
+    /// (rounded up; over the cap it goes to a Reserve) and takes 9 of the 13 stock cards.
+    fn come_in(&mut self, seat: Seat) -> Vec<Event> {
+        let quarter = Chips::new((self.pots.game.get() + 3) / 4);
+        let d = &mut self.deal;
+        d.in_comer = true;
+        d.player = Some(seat);
+        d.active.push(seat);
+        d.tricks = BySeat::filled(self.players, 0);
+        d.voids = Voids::new(self.players);
+        d.stock_left = STOCK - TRICKS;
+        d.stage = Stage::Declaring { bid: Bid::Play };
+        let mut b = self.booker();
+        b.pay_game_fund(
+            &format!("{seat} comes in: a quarter of the Game Fund"),
+            &[(seat, quarter)],
+        );
+        let mut events = vec![Event::CameIn { seat, paid: quarter }];
+        events.extend(b.events);
+        events
+    }
+
+    fn in_come(&mut self, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
+        if !(self.deal.stage == Stage::AllPassed && self.players == 4) {
+            return Err(self.not_expected("in_come"));
+        }
+        if seat.index() >= self.players {
+            return Err(RuleViolation::NoSuchSeat {
+                seat,
+                players: self.players,
+            });
+        }
+        if seat != self.deal.dealer {
+            return Err(RuleViolation::NotYourTurn {
+                expected: self.deal.dealer,
+                got: seat,
+            });
+        }
+        Ok(self.come_in(seat))
+    }
+
+    /// The In-comer gives up (No Play): the quarter stays in the fund, the next dealer deals.
+    fn give_up(&mut self, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
+        if !(self.deal.in_comer && matches!(self.deal.stage, Stage::Declaring { .. })) {
+            return Err(self.not_expected("give_up"));
+        }
+        self.check_turn(seat)?;
+        let number = self.deal.number;
+        self.sheet.push(DealLine {
+            deal: number,
+            dealer: self.deal.dealer,
+            player: None,
+            contract: None,
+            tricks: vec![0; self.players],
+            honours: 0,
+            outcome: None,
+            passed_out: true,
+            void: false,
+            revokes: Vec::new(),
+            recording: None,
+            chips: self.chips.values().to_vec(),
+        });
+        let mut events = vec![Event::GaveUp { seat }, Event::PassedOut { deal: number }];
+        events.extend(self.next_deal());
+        Ok(events)
+    }
+
     fn declare(&mut self, seat: Seat, contract: Contract) -> Result<Vec<Event>, RuleViolation> {
         let Stage::Declaring { bid } = self.deal.stage else {
             return Err(self.not_expected("declare"));
         };
         self.check_turn(seat)?;
         contract.check()?;
+        if self.deal.in_comer {
+            Self::check_in_comer_contract(contract)?;
+            self.deal.contract = Some(contract);
+            self.deal.stage = Stage::InComerExchange(0);
+            return Ok(vec![Event::Declared {
+                seat,
+                contract,
+                trumps: contract.trumps(),
+            }]);
+        }
         let Some(level) = contract.level() else {
             return Err(RuleViolation::InvalidContract {
                 reason: "Fixed Trick is bid with `fixed_bid` after everyone has passed".into(),
@@ -1170,6 +1302,25 @@ impl Tridge {
     }
 
     fn exchange(&mut self, seat: Seat, cards: u8) -> Result<Vec<Event>, RuleViolation> {
+        if let Stage::InComerExchange(k) = self.deal.stage {
+            self.check_turn(seat)?;
+            let max = self.deal.stock_left.min(1);
+            if cards > max {
+                return Err(RuleViolation::ExchangeCount { seat, cards, max });
+            }
+            let d = &mut self.deal;
+            d.stock_left -= cards;
+            d.stage = if k + 1 < 4 {
+                Stage::InComerExchange(k + 1)
+            } else {
+                Stage::Playing
+            };
+            return Ok(vec![Event::Exchanged {
+                seat,
+                cards,
+                stock_left: d.stock_left,
+            }]);
+        }
         let Stage::Exchange(step) = self.deal.stage else {
             return Err(self.not_expected("exchange"));
         };
@@ -1288,7 +1439,7 @@ impl Tridge {
             d.player_cards.push(card);
         }
         d.trick.push(seat, card);
-        if !d.trick.is_complete(3) {
+        if !d.trick.is_complete(d.active.len()) {
             return Ok(events);
         }
         let cards: Vec<Card> = d.trick.plays().iter().map(|p| p.card).collect();
@@ -1368,12 +1519,23 @@ impl Tridge {
         tricks: &[u8],
         stopped: bool,
         all_tricks_after_fifth: bool,
+        in_comer: bool,
     ) -> Result<Vec<Event>, RuleViolation> {
         if !(matches!(self.deal.stage, Stage::Auction(_)) && self.deal.is_fresh()) {
             return Err(self.not_expected("result"));
         }
-        self.check_active(player)?;
         contract.check()?;
+        let mut events = Vec::new();
+        if in_comer {
+            if self.players != 4 || player != self.deal.dealer {
+                return Err(RuleViolation::InvalidContract {
+                    reason: "only the dealer of four can come in".into(),
+                });
+            }
+            Self::check_in_comer_contract(contract)?;
+            events.extend(self.come_in(player));
+        }
+        self.check_active(player)?;
         if tricks.len() != self.players {
             return Err(RuleViolation::WrongNumberOfEntries {
                 got: tricks.len(),
@@ -1438,7 +1600,8 @@ impl Tridge {
             all_tricks_after_fifth,
             recording: Recording::ResultOnly,
         };
-        Ok(self.settle(summary))
+        events.extend(self.settle(summary));
+        Ok(events)
     }
 
     fn booker(&mut self) -> Booker<'_> {
@@ -1480,10 +1643,7 @@ impl Tridge {
                 _ => Outcome::OffByMore,
             },
             _ if s.stopped || s.all_tricks_after_fifth => Outcome::Win,
-            _ => match defenders.as_slice() {
-                [a, b] => classify(pt, [*a, *b]),
-                _ => Outcome::Draw,
-            },
+            _ => classify(pt, &defenders),
         };
         let all_tricks_made = s.all_tricks_after_fifth.then_some(pt == TRICKS);
         let name = contract_name(contract);
@@ -1881,6 +2041,7 @@ impl Game for Tridge {
                 player_cards: Vec::new(),
                 may_stop: false,
                 all_tricks_undertaken: false,
+                in_comer: false,
             },
             sheet: Vec::new(),
             finished: false,
@@ -1903,6 +2064,8 @@ impl Game for Tridge {
             Move::CountStock { .. } => "count_stock",
             Move::FixedBid { .. } => "fixed_bid",
             Move::PassOut => "pass_out",
+            Move::InCome { .. } => "in_come",
+            Move::GiveUp { .. } => "give_up",
             Move::Play { .. } => "play",
             Move::Stop { .. } => "stop",
             Move::Result { .. } => "result",
@@ -1918,7 +2081,9 @@ impl Game for Tridge {
             | Move::Exchange { seat, .. }
             | Move::FixedBid { seat, .. }
             | Move::Play { seat, .. }
-            | Move::Stop { seat, .. } => Some(*seat),
+            | Move::Stop { seat, .. }
+            | Move::InCome { seat }
+            | Move::GiveUp { seat } => Some(*seat),
             Move::Result { player, .. } => Some(*player),
             Move::Defence { .. } | Move::CountStock { .. } | Move::PassOut | Move::SettleWidowsFund { .. } => None,
         }
@@ -1940,6 +2105,8 @@ impl Game for Tridge {
             Move::CountStock { discards, stock } => trial.count_stock(*discards, *stock),
             Move::FixedBid { seat, tricks, trumps } => trial.fixed_bid(*seat, *tricks, *trumps),
             Move::PassOut => trial.pass_out(),
+            Move::InCome { seat } => trial.in_come(*seat),
+            Move::GiveUp { seat } => trial.give_up(*seat),
             Move::Play { seat, card } => trial.play(*seat, *card),
             Move::Stop { seat, top_trumps } => trial.stop(*seat, top_trumps),
             Move::Result {
@@ -1950,6 +2117,7 @@ impl Game for Tridge {
                 tricks,
                 stopped_after_five,
                 all_tricks_after_fifth,
+                in_comer,
             } => trial.result(
                 *player,
                 *contract,
@@ -1958,6 +2126,7 @@ impl Game for Tridge {
                 tricks,
                 *stopped_after_five,
                 *all_tricks_after_fifth,
+                *in_comer,
             ),
             Move::SettleWidowsFund { choice } => trial.settle_widows_fund(*choice),
         }?;
@@ -1988,6 +2157,7 @@ impl Game for Tridge {
             dealer: d.dealer,
             sitting_out: self.sitting_out(),
             lead: d.lead(),
+            active: d.active.clone(),
             to_act: self.to_act(),
             legal_moves: self.legal_moves(),
             standing_bid: match &d.stage {

@@ -83,6 +83,7 @@ fn result(player: u8, contract: Contract, honours: u8, tricks: [u8; 3]) -> Move 
         tricks: tricks.to_vec(),
         stopped_after_five: false,
         all_tricks_after_fifth: false,
+        in_comer: false,
     }
 }
 
@@ -266,7 +267,7 @@ fn half_the_fund_follows_the_texts_figures() {
 #[test]
 fn every_outcome_class_is_recognised_from_the_trick_split() {
     let (a, b) = (seat(2), seat(0));
-    let c = |p, d1, d2| classify(p, [(a, d1), (b, d2)]);
+    let c = |p, d1, d2| classify(p, &[(a, d1), (b, d2)]);
     for (p, d1, d2) in [(5, 4, 0), (5, 3, 1), (4, 3, 2), (5, 0, 4), (6, 2, 1), (9, 0, 0)] {
         assert_eq!(c(p, d1, d2), Outcome::Win, "{p}:{d1}:{d2}");
     }
@@ -546,6 +547,7 @@ fn the_dealer_of_four_sits_out_but_pays_and_collects() {
         tricks: vec![0, 5, 2, 2],
         stopped_after_five: false,
         all_tricks_after_fifth: false,
+        in_comer: false,
     };
     let events = apply(&mut g, mv);
     let (seats, f, _) = deltas(&events, 1, 4);
@@ -651,6 +653,7 @@ fn all_tricks_undertaken_after_the_fifth_and_failed_still_collects_the_fund() {
         tricks: vec![1, 8, 0],
         stopped_after_five: false,
         all_tricks_after_fifth: true,
+        in_comer: false,
     };
     let events = apply(&mut g, mv);
     let (seats, f, w) = deltas(&events, 1, 3);
@@ -666,6 +669,7 @@ fn all_tricks_undertaken_after_the_fifth_and_failed_still_collects_the_fund() {
         tricks: vec![0, 9, 0],
         stopped_after_five: false,
         all_tricks_after_fifth: true,
+        in_comer: false,
     };
     let events = apply(&mut g, mv);
     let (seats, f, w) = deltas(&events, 1, 3);
@@ -684,6 +688,7 @@ fn result_only_honours_can_be_given_as_the_top_trumps_held() {
         tricks: vec![2, 5, 2],
         stopped_after_five: false,
         all_tricks_after_fifth: false,
+        in_comer: false,
     };
     let events = apply(&mut g, mv);
     // A♠ and the manille count; A♣ is missing so the red ace does not.
@@ -863,6 +868,7 @@ fn honours_that_the_stated_trumps_cannot_give_are_refused_and_change_nothing() {
         tricks: vec![2, 5, 2],
         stopped_after_five: false,
         all_tricks_after_fifth: false,
+        in_comer: false,
     };
     assert_eq!(refused(&mut g, mv).code(), "honours_impossible");
 }
@@ -886,6 +892,7 @@ fn a_move_for_a_seat_that_is_sitting_out_is_refused_and_changes_nothing() {
         tricks: vec![5, 2, 2, 0],
         stopped_after_five: false,
         all_tricks_after_fifth: false,
+        in_comer: false,
     };
     assert_eq!(refused(&mut g, mv).code(), "seat_sitting_out");
 }
@@ -1183,6 +1190,171 @@ fn a_wrong_stock_count_voids_the_deal_and_moves_no_chips() {
     assert_eq!(g.view().chips, before);
     assert_eq!(g.view().deal, 2);
     assert!(g.score_sheet().deals[0].void);
+}
+
+// ---- the In-comer (four participants) ----
+
+fn all_pass_of_four(g: &mut Tridge) {
+    for s in [1, 2, 3] {
+        apply(g, Move::Pass { seat: seat(s) });
+    }
+}
+
+fn in_comer_result(contract: Contract, honours: u8, tricks: [u8; 4]) -> Move {
+    Move::Result {
+        player: seat(0),
+        contract,
+        honours: Some(honours),
+        top_trumps: None,
+        tricks: tricks.to_vec(),
+        stopped_after_five: false,
+        all_tricks_after_fifth: false,
+        in_comer: true,
+    }
+}
+
+#[test]
+fn the_in_comer_pays_a_quarter_of_the_fund_and_plays_four_card_tricks() {
+    let mut g = game(4);
+    all_pass_of_four(&mut g);
+    assert!(g.view().legal_moves.contains(&"in_come"));
+    assert_eq!(refused(&mut g, Move::InCome { seat: seat(1) }).code(), "not_your_turn");
+    let events = apply(&mut g, Move::InCome { seat: seat(0) });
+    let (seats, f, _) = deltas(&events, 1, 4);
+    assert_eq!((seats, f), (vec![-5, 0, 0, 0], 5), "a quarter of 20");
+    assert_eq!(g.view().sitting_out, None);
+    assert_eq!(g.view().active, vec![seat(1), seat(2), seat(3), seat(0)]);
+    assert_eq!(
+        refused(
+            &mut g,
+            Move::Declare {
+                seat: seat(0),
+                contract: Contract::NoChange { trumps: Suit::Hearts }
+            }
+        )
+        .code(),
+        "invalid_contract"
+    );
+    apply(
+        &mut g,
+        Move::Declare {
+            seat: seat(0),
+            contract: hearts(),
+        },
+    );
+    // One card each, the In-comer first, clockwise.
+    assert_eq!(g.view().to_act, Some(seat(0)));
+    assert_eq!(
+        refused(
+            &mut g,
+            Move::Exchange {
+                seat: seat(0),
+                cards: 2
+            }
+        )
+        .code(),
+        "exchange_count"
+    );
+    for s in [0, 1, 2, 3] {
+        apply(
+            &mut g,
+            Move::Exchange {
+                seat: seat(s),
+                cards: 1,
+            },
+        );
+    }
+    assert_eq!(g.view().phase, Phase::Playing);
+    assert_eq!(g.view().to_act, Some(seat(1)), "the dealer's left leads");
+    let events = play_tricks4(&mut g, &[["KS", "QS", "2S", "AS"]]);
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::TrickWon { winner, .. } if *winner == seat(0))));
+    assert_eq!(g.view().to_act, Some(seat(0)));
+}
+
+fn play_tricks4(g: &mut Tridge, tricks: &[[&str; 4]]) -> Vec<Event> {
+    let mut events = Vec::new();
+    for cards in tricks {
+        for c in cards {
+            let s = g.view().to_act.expect("to act");
+            events.extend(apply(g, Move::Play { seat: s, card: card(c) }));
+        }
+    }
+    events
+}
+
+#[test]
+fn the_in_comer_wins_with_most_tricks_draws_on_equal_most_and_loses_to_a_defender_with_more() {
+    // Win: the fund (20 + the quarter 5) and honours from each of three.
+    let mut g = game(4);
+    let events = apply(&mut g, in_comer_result(hearts(), 1, [4, 2, 2, 1]));
+    let (seats, f, _) = deltas(&events, 1, 4);
+    assert_eq!(seats, vec![-5 + 25 + 3, -1, -1, -1]);
+    assert_eq!(f, 5 - 25);
+    // Draw: equal most.
+    let mut g = game(4);
+    let events = apply(&mut g, in_comer_result(hearts(), 0, [3, 3, 2, 1]));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::DealScored {
+            outcome: Outcome::Draw,
+            ..
+        }
+    )));
+    assert_eq!(g.view().funds.game_fund, chips(50));
+    // Double loss: seat 2 has more than everyone.
+    let mut g = game(4);
+    let events = apply(&mut g, in_comer_result(hearts(), 0, [2, 1, 4, 2]));
+    let (seats, _, _) = deltas(&events, 1, 4);
+    assert_eq!(seats, vec![-5 - 25 - 25, 0, 25, 0]);
+}
+
+#[test]
+fn the_in_comer_may_give_up_and_the_quarter_stays_in_the_fund() {
+    let mut g = game(4);
+    all_pass_of_four(&mut g);
+    apply(&mut g, Move::InCome { seat: seat(0) });
+    let events = apply(&mut g, Move::GiveUp { seat: seat(0) });
+    assert!(events.contains(&Event::GaveUp { seat: seat(0) }));
+    assert_eq!(g.view().funds.game_fund, chips(25));
+    assert_eq!(g.view().deal, 2);
+    assert_eq!(g.view().sitting_out, Some(seat(1)));
+}
+
+#[test]
+fn an_in_comers_quarter_over_the_cap_goes_to_a_reserve() {
+    let mut g = game(4);
+    for _ in 0..3 {
+        apply(&mut g, Move::PassOut);
+    }
+    assert_eq!(g.view().funds.game_fund, chips(80));
+    // Deal 4: dealer seat 3.
+    for s in [0, 1, 2] {
+        apply(&mut g, Move::Pass { seat: seat(s) });
+    }
+    let events = apply(&mut g, Move::InCome { seat: seat(3) });
+    let (_, f, _) = deltas(&events, 4, 4);
+    assert_eq!(f, 0);
+    assert_eq!(
+        g.view().funds.reserves,
+        vec![Reserve {
+            number: 1,
+            chips: chips(20)
+        }]
+    );
+}
+
+#[test]
+fn nobody_comes_in_at_a_table_of_three() {
+    let mut g = game(3);
+    for s in [1, 2, 0] {
+        apply(&mut g, Move::Pass { seat: seat(s) });
+    }
+    assert_eq!(
+        refused(&mut g, Move::InCome { seat: seat(0) }).code(),
+        "move_not_expected"
+    );
 }
 
 // ---- card by card ----
@@ -1517,6 +1689,7 @@ fn random_deal(g: &mut Tridge, seed: u64) -> Vec<Move> {
             tricks: full,
             stopped_after_five: false,
             all_tricks_after_fifth: false,
+            in_comer: false,
         };
         step(g, mv, &mut moves);
         return moves;
@@ -1541,6 +1714,34 @@ fn random_deal(g: &mut Tridge, seed: u64) -> Vec<Move> {
                     }
                 } else {
                     Move::Pass { seat: s }
+                }
+            }
+            Phase::AllPassed if g.players() == 4 && rng.below(3) == 0 => {
+                // The dealer comes in with 9 of the stock; 4 are left for one-card exchanges.
+                let dealer = v.dealer;
+                hands[dealer] = stock.drain(..9).collect();
+                Move::InCome { seat: dealer }
+            }
+            Phase::Declaring if g.deal.in_comer && rng.below(4) == 0 => Move::GiveUp { seat: v.dealer },
+            Phase::Declaring if g.deal.in_comer => Move::Declare {
+                seat: v.dealer,
+                contract: [
+                    hearts(),
+                    Contract::PlayDiamonds,
+                    Contract::NoTricks { trumps: Suit::Spades },
+                ][rng.index(3)],
+            },
+            Phase::InComerExchange => {
+                let s = v.to_act.expect("exchanger");
+                let n = rng.below(2).min(u64::from(v.stock_left)) as usize;
+                if n == 1 {
+                    let i = rng.index(hands[s].len());
+                    hands[s].remove(i);
+                    hands[s].push(stock.remove(0));
+                }
+                Move::Exchange {
+                    seat: s,
+                    cards: n as u8,
                 }
             }
             Phase::AllPassed => match rng.below(3) {
