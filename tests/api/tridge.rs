@@ -389,3 +389,53 @@ async fn a_fixed_trick_deal_card_by_card_settles_through_the_ledger(pool: PgPool
     assert_eq!(balance(&ledger, "seat:0"), 370 - 8 - 5);
     assert_eq!(ledger["total"], 0);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn four_participants_rotate_the_sitting_out_dealer_and_the_in_comer_pays_a_quarter(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = app
+        .game_table(&token, "tridge", &["Ann", "Bob", "Cat", "Dan"], json!({}))
+        .await;
+    let ledger = app.ledger(&table).await;
+    assert_eq!(balance(&ledger, "game_fund"), 20);
+    assert_eq!(balance(&ledger, "widows_fund"), 100);
+
+    // Deal 1: Ann deals and sits out; everyone passes; Ann comes in.
+    for seat in [1, 2, 3] {
+        accept(&app, &table, &token, json!({"kind": "pass", "seat": seat})).await;
+    }
+    accept(&app, &table, &token, json!({"kind": "in_come", "seat": 0})).await;
+    assert_eq!(balance(&app.ledger(&table).await, "game_fund"), 25);
+    let state = app.state(&table).await;
+    assert_eq!(state["state"]["active"], json!([1, 2, 3, 0]));
+    assert_eq!(state["state"]["legal_moves"], json!(["declare", "give_up"]));
+    accept(&app, &table, &token, json!({"kind": "give_up", "seat": 0})).await;
+    // The quarter stays; deal 2: Bob deals and sits out.
+    let state = app.state(&table).await;
+    assert_eq!(state["state"]["sitting_out"], 1);
+    assert_eq!(balance(&app.ledger(&table).await, "game_fund"), 25);
+    refused(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "pass", "seat": 1}),
+        "seat_sitting_out",
+    )
+    .await;
+
+    // Deal 2, result only: Cat wins Play in diamonds with two honours; Bob, sitting out, pays too.
+    let win = json!({"kind": "result", "player": 2, "contract": {"contract": "play_diamonds"},
+                     "honours": 2, "tricks": [2, 0, 5, 2]});
+    accept(&app, &table, &token, win).await;
+    let ledger = app.ledger(&table).await;
+    assert_eq!(balance(&ledger, "seat:1"), 470 - 4 - 5);
+    assert_eq!(balance(&ledger, "seat:2"), 470 + 25 + 12 - 5);
+    assert_eq!(
+        balance(&ledger, "seat:0"),
+        470 - 5 - 4 - 5,
+        "the quarter, honours, the new stake"
+    );
+    assert_eq!(balance(&ledger, "game_fund"), 20);
+    assert_eq!(ledger["total"], 0);
+}
