@@ -13,6 +13,7 @@
 //! goes to a Reserve); a refused move changes nothing.
 
 pub mod ranking;
+pub mod sim;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
