@@ -439,3 +439,39 @@ async fn four_participants_rotate_the_sitting_out_dealer_and_the_in_comer_pays_a
     assert_eq!(balance(&ledger, "game_fund"), 20);
     assert_eq!(ledger["total"], 0);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn simulated_deals_through_http_book_exactly_the_engines_chips(pool: PgPool) {
+    use tablekeeper::rules::games::tridge::{sim, Options, Tridge};
+    use tablekeeper::rules::Game;
+
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = app
+        .game_table(&token, "tridge", &["Ann", "Bob", "Cat", "Dan"], json!({}))
+        .await;
+    let mut engine = Tridge::new(4, Options::default()).expect("game");
+    for seed in 0..6u64 {
+        for mv in sim::random_deal(&mut engine, 7_000 + seed).expect("legal deal") {
+            accept(&app, &table, &token, serde_json::to_value(&mv).expect("json")).await;
+        }
+    }
+    let view = engine.view();
+    let ledger = app.ledger(&table).await;
+    assert_eq!(ledger["total"], 0);
+    for (seat, chips) in view.chips.iter().enumerate() {
+        assert_eq!(balance(&ledger, &format!("seat:{seat}")), chips.get(), "seat {seat}");
+    }
+    assert_eq!(balance(&ledger, "game_fund"), view.funds.game_fund.get());
+    assert_eq!(balance(&ledger, "widows_fund"), view.funds.widows_fund.get());
+    for reserve in &view.funds.reserves {
+        assert_eq!(
+            balance(&ledger, &format!("reserve:{}", reserve.number)),
+            reserve.chips.get()
+        );
+    }
+    assert_eq!(
+        app.state(&table).await["state"],
+        serde_json::to_value(&view).expect("json")
+    );
+}
