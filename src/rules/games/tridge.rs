@@ -427,6 +427,11 @@ pub enum Event {
         #[serde(flatten)]
         revoke: Revoke<FollowSuit>,
     },
+    /// The No Tricks or Fixed Trick Player played out the deal without a trump, which the
+    /// contract requires holding (found after the fact; chips are settled as played).
+    TrumpNotHeld {
+        seat: Seat,
+    },
     /// The Player took the first five tricks and may stop (a win) or lead on for all nine.
     MayStop {
         seat: Seat,
@@ -1472,6 +1477,15 @@ impl Tridge {
                 all_tricks_after_fifth: self.deal.all_tricks_undertaken,
                 recording: Recording::CardByCard,
             };
+            // No Tricks and Fixed Trick need a trump in the Player's hand, which (no exchange)
+            // is exactly the nine cards played: report a bidder who held none.
+            let needs_trump = matches!(contract, Contract::NoTricks { .. } | Contract::FixedTrick { .. });
+            if needs_trump
+                && !self.deal.in_comer
+                && !self.deal.player_cards.iter().any(|c| ranking::is_trump(*c, trumps))
+            {
+                events.push(Event::TrumpNotHeld { seat: player });
+            }
             events.extend(self.settle(summary));
         }
         Ok(events)

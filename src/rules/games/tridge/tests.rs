@@ -1564,6 +1564,47 @@ fn a_full_deal_card_by_card_counts_honours_from_the_players_cards() {
 }
 
 #[test]
+fn a_fixed_trick_player_found_without_a_trump_is_reported() {
+    let mut g = game(3);
+    for s in [1, 2, 0] {
+        apply(&mut g, Move::Pass { seat: seat(s) });
+    }
+    apply(
+        &mut g,
+        Move::FixedBid {
+            seat: seat(1),
+            tricks: 3,
+            trumps: Some(Suit::Spades),
+        },
+    );
+    apply(&mut g, Move::Pass { seat: seat(2) });
+    apply(&mut g, Move::Pass { seat: seat(0) });
+    // Seat 1 never plays a spade nor a black ace.
+    let events = play_tricks(
+        &mut g,
+        &[
+            ["KH", "2H", "3H"],
+            ["QH", "4H", "5H"],
+            ["JH", "6H", "7H"],
+            ["KD", "2D", "3D"],
+            ["QD", "4D", "5D"],
+            ["JD", "6D", "7D"],
+            ["KC", "2C", "3C"],
+            ["QC", "4C", "5C"],
+            ["JC", "6C", "7C"],
+        ],
+    );
+    assert!(events.contains(&Event::TrumpNotHeld { seat: seat(1) }));
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::DealScored {
+            outcome: Outcome::OffByMore,
+            ..
+        }
+    )));
+}
+
+#[test]
 fn the_widows_fund_split_at_the_end_states_its_remainder_and_ends_the_game() {
     let mut g = game(3);
     apply(&mut g, result(1, Contract::NoChangeDiamonds, 1, [3, 3, 3]));
