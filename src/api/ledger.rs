@@ -152,3 +152,106 @@ pub async fn audit_table(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result
         problems: audit.problems,
     }))
 }
+
+/// One seat a player held, with its balance.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct PlayerSeatBalance {
+    pub table_id: Uuid,
+    pub seat: u8,
+    pub balance: Chips,
+}
+
+/// A player's chips across the session's tables (players are matched by name).
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct PlayerBalance {
+    #[schema(example = "Ann")]
+    pub player: String,
+    /// The sum over `seats`.
+    pub balance: Chips,
+    pub seats: Vec<PlayerSeatBalance>,
+}
+
+/// One table's balances within a session.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct SessionTableBalances {
+    pub table_id: Uuid,
+    pub game: String,
+    pub balances: Vec<BalanceView>,
+    pub total: Chips,
+}
+
+/// Chips per player across a session's tables, and each table's accounts (funds, pools, bank).
+/// `total` over every table's accounts is always zero.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct SessionLedger {
+    pub session_id: Uuid,
+    /// By name, in order of first appearance.
+    pub players: Vec<PlayerBalance>,
+    /// Oldest first.
+    pub tables: Vec<SessionTableBalances>,
+    pub total: Chips,
+}
+
+/// A session's chip ledger: each player's balance across its tables, and every table's accounts.
+#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), responses(
+    (status = 200, body = SessionLedger),
+    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/sessions/{id}/ledger")]
+pub async fn get_session_ledger(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    let mut tx = super::tables::begin_snapshot(&pool).await?;
+    let session = store::sessions::fetch(&mut tx, *id).await?;
+    let rows = store::tables::list(&mut tx, None, Some(session.id), 1000, 0).await?;
+    let mut players: Vec<PlayerBalance> = Vec::new();
+    let mut tables = Vec::new();
+    let mut total = Chips::ZERO;
+    for row in rows {
+        let pools = with_game!(super::tables::game_of(&row)?, G => <G as Game>::POOLS);
+        let balances = store::ledger::balances(&mut tx, row.id, pools).await?;
+        for (account, balance) in balances.iter() {
+            let crate::ledger::Account::Seat(seat) = account else {
+                continue;
+            };
+            let Some(name) = row.players.get(seat.index()) else {
+                continue;
+            };
+            let entry = match players.iter().position(|p| p.player == *name) {
+                Some(i) => &mut players[i],
+                None => {
+                    players.push(PlayerBalance {
+                        player: name.clone(),
+                        balance: Chips::ZERO,
+                        seats: Vec::new(),
+                    });
+                    let last = players.len() - 1;
+                    &mut players[last]
+                }
+            };
+            entry.balance += balance;
+            entry.seats.push(PlayerSeatBalance {
+                table_id: row.id,
+                seat: seat.number(),
+                balance,
+            });
+        }
+        total += balances.total();
+        tables.push(SessionTableBalances {
+            table_id: row.id,
+            game: row.game.clone(),
+            total: balances.total(),
+            balances: balances
+                .iter()
+                .map(|(a, c)| BalanceView {
+                    account: a.to_string(),
+                    balance: c,
+                })
+                .collect(),
+        });
+    }
+    Ok(HttpResponse::Ok().json(SessionLedger {
+        session_id: session.id,
+        players,
+        tables,
+        total,
+    }))
+}

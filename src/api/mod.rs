@@ -29,6 +29,10 @@ macro_rules! with_game {
                 type $g = $crate::rules::TrickyDick;
                 $body
             }
+            $crate::rules::GameId::Tridge => {
+                type $g = $crate::rules::Tridge;
+                $body
+            }
         }
     };
 }
@@ -55,6 +59,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(tables::create_join_code)
             .service(ledger::get_table_ledger)
             .service(ledger::audit_table)
+            .service(ledger::get_session_ledger)
             .service(health::healthz)
             .service(health::readyz),
     );

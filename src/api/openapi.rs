@@ -4,7 +4,7 @@ use serde::Serialize;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use crate::rules::games::{dividend, nomination_whist, tricky_dick};
+use crate::rules::games::{dividend, nomination_whist, tricky_dick, tridge};
 
 /// A move; its shape depends on the table's game.
 #[derive(Serialize, ToSchema)]
@@ -14,6 +14,7 @@ pub enum AnyMove {
     NominationWhist(nomination_whist::Move),
     Dividend(dividend::Move),
     TrickyDick(tricky_dick::Move),
+    Tridge(tridge::Move),
 }
 
 /// What a move caused; its shape depends on the table's game.
@@ -24,6 +25,7 @@ pub enum AnyEvent {
     NominationWhist(nomination_whist::Event),
     Dividend(dividend::Event),
     TrickyDick(tricky_dick::Event),
+    Tridge(tridge::Event),
 }
 
 /// Table options; their shape depends on the table's game.
@@ -34,6 +36,7 @@ pub enum AnyOptions {
     NominationWhist(nomination_whist::Options),
     Dividend(dividend::Options),
     TrickyDick(tricky_dick::Options),
+    Tridge(tridge::Options),
 }
 
 /// A table's state; its shape depends on the table's game.
@@ -44,6 +47,7 @@ pub enum AnyView {
     NominationWhist(nomination_whist::View),
     Dividend(dividend::View),
     TrickyDick(tricky_dick::View),
+    Tridge(tridge::View),
 }
 
 /// A score sheet; its shape depends on the table's game.
@@ -54,6 +58,7 @@ pub enum AnyScoreSheet {
     NominationWhist(nomination_whist::ScoreSheet),
     Dividend(dividend::ScoreSheet),
     TrickyDick(tricky_dick::ScoreSheet),
+    Tridge(tridge::ScoreSheet),
 }
 
 /// Handlers are declared relative to the `/api/v1` scope; the spec names full paths.
@@ -119,6 +124,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::tables::create_join_code,
         super::ledger::get_table_ledger,
         super::ledger::audit_table,
+        super::ledger::get_session_ledger,
         super::health::healthz,
         super::health::readyz,
     ),

@@ -45,6 +45,26 @@ pub enum RuleViolation {
     TrickComplete { trick: u8, current: u8 },
     #[error("trick {trick} has not started: the current trick is {current}")]
     TrickNotStarted { trick: u8, current: u8 },
+    #[error("{seat} is sitting out this deal (the dealer of four) and cannot act in it")]
+    SeatSittingOut { seat: Seat },
+    #[error("a bid of {bid} does not beat the standing bid of {standing}")]
+    BidTooLow { bid: String, standing: String },
+    #[error("No Tricks may only be bid once everyone has passed")]
+    NoTricksBeforeAllPassed,
+    #[error("a Fixed Trick bid must name trumps")]
+    TrumpsRequired,
+    #[error("{seat} cannot exchange {cards} cards: at most {max} may be taken now")]
+    ExchangeCount { seat: Seat, cards: u8, max: u8 },
+    #[error("impossible honours: {reason}")]
+    HonoursImpossible { reason: String },
+    #[error("invalid contract: {reason}")]
+    InvalidContract { reason: String },
+    #[error("a contract of {contract} is below the winning bid of {bid}")]
+    ContractBelowBid { contract: String, bid: String },
+    #[error("{seat} is not a defender of this deal")]
+    NotADefender { seat: Seat },
+    #[error("{0} is not in this game's pack")]
+    CardNotInPack(Card),
 }
 
 impl RuleViolation {
@@ -68,6 +88,16 @@ impl RuleViolation {
             RuleViolation::SquaresCardAlreadyPlayed(_) => "card_already_played",
             RuleViolation::TrickComplete { .. } => "trick_complete",
             RuleViolation::TrickNotStarted { .. } => "trick_not_started",
+            RuleViolation::SeatSittingOut { .. } => "seat_sitting_out",
+            RuleViolation::BidTooLow { .. } => "bid_too_low",
+            RuleViolation::NoTricksBeforeAllPassed => "no_tricks_before_all_passed",
+            RuleViolation::TrumpsRequired => "trumps_required",
+            RuleViolation::ExchangeCount { .. } => "exchange_count",
+            RuleViolation::HonoursImpossible { .. } => "honours_impossible",
+            RuleViolation::InvalidContract { .. } => "invalid_contract",
+            RuleViolation::ContractBelowBid { .. } => "contract_below_bid",
+            RuleViolation::NotADefender { .. } => "not_a_defender",
+            RuleViolation::CardNotInPack(_) => "card_not_in_pack",
         }
     }
 

@@ -4,6 +4,7 @@
 //! machine; `Game::apply` checks a move completely before it changes anything, so a refused
 //! move leaves the state exactly as it was.
 
+pub mod bidding;
 pub mod cards;
 mod chips;
 pub mod deck;
@@ -24,6 +25,7 @@ pub use error::{RuleViolation, SetupError};
 pub use games::dividend::Dividend;
 pub use games::nomination_whist::NominationWhist;
 pub use games::tricky_dick::TrickyDick;
+pub use games::tridge::Tridge;
 pub use seat::{BySeat, Seat};
 pub use trick::{Play, Revoke, Trick, Voids};
 
@@ -34,16 +36,23 @@ pub enum GameId {
     NominationWhist,
     Dividend,
     TrickyDick,
+    Tridge,
 }
 
 impl GameId {
-    pub const ALL: &'static [GameId] = &[GameId::NominationWhist, GameId::Dividend, GameId::TrickyDick];
+    pub const ALL: &'static [GameId] = &[
+        GameId::NominationWhist,
+        GameId::Dividend,
+        GameId::TrickyDick,
+        GameId::Tridge,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             GameId::NominationWhist => "nomination-whist",
             GameId::Dividend => "dividend",
             GameId::TrickyDick => "tricky-dick",
+            GameId::Tridge => "tridge",
         }
     }
 

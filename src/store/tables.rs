@@ -229,8 +229,12 @@ pub async fn replay<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Resul
 pub async fn audit<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<Audit, StoreError> {
     type Key = (i64, Option<i32>, String, Vec<(String, i64)>);
     fn key(seq: i64, deal: Option<i32>, memo: &str, postings: impl Iterator<Item = (String, i64)>) -> Key {
-        let mut postings: Vec<(String, i64)> = postings.filter(|(_, amount)| *amount != 0).collect();
-        postings.sort();
+        // As a booking stores them: one posting per account, none of zero.
+        let mut merged: std::collections::BTreeMap<String, i64> = std::collections::BTreeMap::new();
+        for (account, amount) in postings {
+            *merged.entry(account).or_default() += amount;
+        }
+        let postings = merged.into_iter().filter(|(_, amount)| *amount != 0).collect();
         (seq, deal, memo.to_owned(), postings)
     }
     let mut problems = Vec::new();

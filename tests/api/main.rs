@@ -12,3 +12,4 @@ mod openapi;
 mod sessions;
 mod tables;
 mod tricky_dick;
+mod tridge;

@@ -3,3 +3,4 @@
 pub mod dividend;
 pub mod nomination_whist;
 pub mod tricky_dick;
+pub mod tridge;
