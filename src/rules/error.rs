@@ -30,6 +30,18 @@ pub enum RuleViolation {
     TricksDoNotAddUp { total: u32, expected: u32 },
     #[error("expected one entry per seat ({expected}), got {got}")]
     WrongNumberOfEntries { got: usize, expected: usize },
+    #[error("{0} is not in this game's pack")]
+    CardNotInPack(Card),
+    #[error("{card} does not continue the run: the next card up is {expected}")]
+    NotInSequence { card: Card, expected: Card },
+    #[error("the run cannot be declared stopped: every card is dealt, so {next} is in a player's hand")]
+    RunContinues { next: Card },
+    #[error("{seat} was dealt {dealt} cards and has played them all")]
+    MoreCardsThanDealt { seat: Seat, dealt: u8 },
+    #[error("{0} is not a pool card laid out in this deal")]
+    NotAPoolCard(Card),
+    #[error("the result is inconsistent: {0}")]
+    InvalidResult(String),
 }
 
 impl RuleViolation {
@@ -46,6 +58,12 @@ impl RuleViolation {
             RuleViolation::HookRule { .. } => "hook_rule",
             RuleViolation::TricksDoNotAddUp { .. } => "tricks_do_not_add_up",
             RuleViolation::WrongNumberOfEntries { .. } => "wrong_number_of_entries",
+            RuleViolation::CardNotInPack(_) => "card_not_in_pack",
+            RuleViolation::NotInSequence { .. } => "not_in_sequence",
+            RuleViolation::RunContinues { .. } => "run_continues",
+            RuleViolation::MoreCardsThanDealt { .. } => "more_cards_than_dealt",
+            RuleViolation::NotAPoolCard(_) => "not_a_pool_card",
+            RuleViolation::InvalidResult(_) => "invalid_result",
         }
     }
 

@@ -10,6 +10,7 @@ pub mod deck;
 mod error;
 pub mod games;
 pub mod seat;
+pub mod stops;
 pub mod trick;
 
 use std::ops::RangeInclusive;
