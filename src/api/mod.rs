@@ -21,6 +21,10 @@ macro_rules! with_game {
                 type $g = $crate::rules::NominationWhist;
                 $body
             }
+            $crate::rules::GameId::PopeJoan => {
+                type $g = $crate::rules::PopeJoan;
+                $body
+            }
         }
     };
 }

@@ -4,7 +4,7 @@ use serde::Serialize;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use crate::rules::games::nomination_whist;
+use crate::rules::games::{nomination_whist, pope_joan};
 
 /// A move; its shape depends on the table's game.
 #[derive(Serialize, ToSchema)]
@@ -12,6 +12,7 @@ use crate::rules::games::nomination_whist;
 #[allow(dead_code)]
 pub enum AnyMove {
     NominationWhist(nomination_whist::Move),
+    PopeJoan(pope_joan::Move),
 }
 
 /// What a move caused; its shape depends on the table's game.
@@ -20,6 +21,7 @@ pub enum AnyMove {
 #[allow(dead_code)]
 pub enum AnyEvent {
     NominationWhist(nomination_whist::Event),
+    PopeJoan(pope_joan::Event),
 }
 
 /// Table options; their shape depends on the table's game.
@@ -28,6 +30,7 @@ pub enum AnyEvent {
 #[allow(dead_code)]
 pub enum AnyOptions {
     NominationWhist(nomination_whist::Options),
+    PopeJoan(pope_joan::Options),
 }
 
 /// A table's state; its shape depends on the table's game.
@@ -36,6 +39,7 @@ pub enum AnyOptions {
 #[allow(dead_code)]
 pub enum AnyView {
     NominationWhist(nomination_whist::View),
+    PopeJoan(pope_joan::View),
 }
 
 /// A score sheet; its shape depends on the table's game.
@@ -44,6 +48,7 @@ pub enum AnyView {
 #[allow(dead_code)]
 pub enum AnyScoreSheet {
     NominationWhist(nomination_whist::ScoreSheet),
+    PopeJoan(pope_joan::ScoreSheet),
 }
 
 /// Handlers are declared relative to the `/api/v1` scope; the spec names full paths.

@@ -22,6 +22,7 @@ pub use cards::{Card, CardSet, Rank, Suit, UnknownCard};
 pub use chips::{Account, Chips, Settlement, UnknownAccount};
 pub use error::{RuleViolation, SetupError};
 pub use games::nomination_whist::NominationWhist;
+pub use games::pope_joan::PopeJoan;
 pub use seat::{BySeat, Seat};
 pub use trick::{Play, Revoke, Trick, Voids};
 
@@ -30,14 +31,16 @@ pub use trick::{Play, Revoke, Trick, Voids};
 #[serde(rename_all = "kebab-case")]
 pub enum GameId {
     NominationWhist,
+    PopeJoan,
 }
 
 impl GameId {
-    pub const ALL: &'static [GameId] = &[GameId::NominationWhist];
+    pub const ALL: &'static [GameId] = &[GameId::NominationWhist, GameId::PopeJoan];
 
     pub fn as_str(self) -> &'static str {
         match self {
             GameId::NominationWhist => "nomination-whist",
+            GameId::PopeJoan => "pope-joan",
         }
     }
 

@@ -533,6 +533,31 @@ impl Holdings {
     }
 }
 
+/// Pays `payers` (each party and its amount) into `receivers` (each and its amount) pair by
+/// pair, in order. The two sides must have equal totals; whatever one side has beyond the
+/// other is left out.
+pub fn pour(payers: &[(Party, i64)], receivers: &[(Party, i64)]) -> Vec<Payment> {
+    let mut payments = Vec::new();
+    let mut givers = payers.iter().copied().filter(|(_, a)| *a > 0);
+    let mut takers = receivers.iter().copied().filter(|(_, a)| *a > 0);
+    let (mut giver, mut taker) = (givers.next(), takers.next());
+    while let (Some((from, left)), Some((to, want))) = (giver, taker) {
+        let amount = left.min(want);
+        payments.push(Payment::new(from, to, amount));
+        giver = if left > amount {
+            Some((from, left - amount))
+        } else {
+            givers.next()
+        };
+        taker = if want > amount {
+            Some((to, want - amount))
+        } else {
+            takers.next()
+        };
+    }
+    payments
+}
+
 /// One line of a board, for views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PoolBalance {
@@ -591,7 +616,13 @@ mod tests {
         );
         let played = r.play(Seat::new(3), card("6C"), false).expect("follow");
         assert!(!played.stop);
-        assert_eq!(r.state(), RunState::Live { last: card("6C"), by: Seat::new(3) });
+        assert_eq!(
+            r.state(),
+            RunState::Live {
+                last: card("6C"),
+                by: Seat::new(3)
+            }
+        );
     }
 
     #[test]
@@ -667,8 +698,12 @@ mod tests {
         )
         .expect("moves chips");
         h.apply(&opening);
-        let stake = ChipMovement::new(Some(1), "stake", vec![Payment::new(Party::Seat(Seat::new(0)), Party::Pool(Pool::Pope), 6)])
-            .expect("moves chips");
+        let stake = ChipMovement::new(
+            Some(1),
+            "stake",
+            vec![Payment::new(Party::Seat(Seat::new(0)), Party::Pool(Pool::Pope), 6)],
+        )
+        .expect("moves chips");
         h.apply(&stake);
         assert_eq!(h.on_table(), h.issued());
         assert_eq!(h.issued(), Chips::new(20));

@@ -8,5 +8,6 @@ mod helpers;
 mod ledger;
 mod moves;
 mod openapi;
+mod pope_joan;
 mod sessions;
 mod tables;

@@ -1,3 +1,4 @@
 //! One module per game.
 
 pub mod nomination_whist;
+pub mod pope_joan;
