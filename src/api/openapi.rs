@@ -4,7 +4,7 @@ use serde::Serialize;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use crate::rules::games::{nomination_whist, pope_joan};
+use crate::rules::games::{newmarket, nomination_whist, pope_joan};
 
 /// A move; its shape depends on the table's game.
 #[derive(Serialize, ToSchema)]
@@ -13,6 +13,7 @@ use crate::rules::games::{nomination_whist, pope_joan};
 pub enum AnyMove {
     NominationWhist(nomination_whist::Move),
     PopeJoan(pope_joan::Move),
+    Newmarket(newmarket::Move),
 }
 
 /// What a move caused; its shape depends on the table's game.
@@ -22,6 +23,7 @@ pub enum AnyMove {
 pub enum AnyEvent {
     NominationWhist(nomination_whist::Event),
     PopeJoan(pope_joan::Event),
+    Newmarket(newmarket::Event),
 }
 
 /// Table options; their shape depends on the table's game.
@@ -31,6 +33,7 @@ pub enum AnyEvent {
 pub enum AnyOptions {
     NominationWhist(nomination_whist::Options),
     PopeJoan(pope_joan::Options),
+    Newmarket(newmarket::Options),
 }
 
 /// A table's state; its shape depends on the table's game.
@@ -40,6 +43,7 @@ pub enum AnyOptions {
 pub enum AnyView {
     NominationWhist(nomination_whist::View),
     PopeJoan(pope_joan::View),
+    Newmarket(newmarket::View),
 }
 
 /// A score sheet; its shape depends on the table's game.
@@ -49,6 +53,7 @@ pub enum AnyView {
 pub enum AnyScoreSheet {
     NominationWhist(nomination_whist::ScoreSheet),
     PopeJoan(pope_joan::ScoreSheet),
+    Newmarket(newmarket::ScoreSheet),
 }
 
 /// Handlers are declared relative to the `/api/v1` scope; the spec names full paths.

@@ -42,6 +42,8 @@ pub enum RuleViolation {
     NotAPoolCard(Card),
     #[error("the result is inconsistent: {0}")]
     InvalidResult(String),
+    #[error("the layout is not valid: {0}")]
+    InvalidLayout(String),
 }
 
 impl RuleViolation {
@@ -64,6 +66,7 @@ impl RuleViolation {
             RuleViolation::MoreCardsThanDealt { .. } => "more_cards_than_dealt",
             RuleViolation::NotAPoolCard(_) => "not_a_pool_card",
             RuleViolation::InvalidResult(_) => "invalid_result",
+            RuleViolation::InvalidLayout(_) => "invalid_layout",
         }
     }
 

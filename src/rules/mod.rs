@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 pub use cards::{Card, CardSet, Rank, Suit, UnknownCard};
 pub use chips::{Account, Chips, Settlement, UnknownAccount};
 pub use error::{RuleViolation, SetupError};
+pub use games::newmarket::Newmarket;
 pub use games::nomination_whist::NominationWhist;
 pub use games::pope_joan::PopeJoan;
 pub use seat::{BySeat, Seat};
@@ -32,15 +33,17 @@ pub use trick::{Play, Revoke, Trick, Voids};
 pub enum GameId {
     NominationWhist,
     PopeJoan,
+    Newmarket,
 }
 
 impl GameId {
-    pub const ALL: &'static [GameId] = &[GameId::NominationWhist, GameId::PopeJoan];
+    pub const ALL: &'static [GameId] = &[GameId::NominationWhist, GameId::PopeJoan, GameId::Newmarket];
 
     pub fn as_str(self) -> &'static str {
         match self {
             GameId::NominationWhist => "nomination-whist",
             GameId::PopeJoan => "pope-joan",
+            GameId::Newmarket => "newmarket",
         }
     }
 

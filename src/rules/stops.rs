@@ -558,6 +558,32 @@ pub fn pour(payers: &[(Party, i64)], receivers: &[(Party, i64)]) -> Vec<Payment>
     payments
 }
 
+/// Cards dealt to each seat when `cards` are dealt out one at a time from the dealer's left:
+/// the first `cards % players` seats from the left get one more.
+pub fn even_hands(cards: usize, players: usize, dealer: Seat) -> BySeat<u8> {
+    let mut hands = BySeat::filled(players, (cards / players) as u8);
+    for step in 1..=cards % players {
+        hands[dealer.left(step, players)] += 1;
+    }
+    hands
+}
+
+/// One chip a card left from each seat (other than the winner and `exempt`) to the winner;
+/// `double` pays two a card.
+pub fn per_card_payments(winner: Seat, cards_left: &[u8], exempt: Option<Seat>, double: Option<Seat>) -> Vec<Payment> {
+    Seat::all(cards_left.len())
+        .filter(|&s| s != winner && Some(s) != exempt)
+        .map(|s| {
+            let per = if Some(s) == double { 2 } else { 1 };
+            Payment::new(
+                Party::Seat(s),
+                Party::Seat(winner),
+                per * i64::from(cards_left[s.index()]),
+            )
+        })
+        .collect()
+}
+
 /// One line of a board, for views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PoolBalance {
@@ -682,6 +708,26 @@ mod tests {
                 seat: Seat::new(1),
                 dealt: 1
             })
+        );
+    }
+
+    #[test]
+    fn cards_dealt_round_from_the_dealers_left_give_the_first_seats_the_odd_cards() {
+        let hands = even_hands(48, 5, Seat::new(3));
+        assert_eq!(hands.values(), [10, 9, 9, 9, 10]);
+        assert_eq!(hands.values().iter().map(|&n| usize::from(n)).sum::<usize>(), 48);
+        assert_eq!(even_hands(50, 5, Seat::new(0)).values(), [10; 5]);
+    }
+
+    #[test]
+    fn going_out_collects_a_chip_a_card_with_an_exemption_and_a_double() {
+        let payments = per_card_payments(Seat::new(0), &[0, 3, 2, 4], Some(Seat::new(2)), Some(Seat::new(3)));
+        assert_eq!(
+            payments,
+            [
+                Payment::new(Party::Seat(Seat::new(1)), Party::Seat(Seat::new(0)), 3),
+                Payment::new(Party::Seat(Seat::new(3)), Party::Seat(Seat::new(0)), 8),
+            ]
         );
     }
 

@@ -7,6 +7,7 @@ mod health;
 mod helpers;
 mod ledger;
 mod moves;
+mod newmarket;
 mod openapi;
 mod pope_joan;
 mod sessions;

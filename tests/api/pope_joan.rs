@@ -36,7 +36,17 @@ fn play(seat: u8, card: &str) -> Value {
 fn example_moves() -> Vec<Value> {
     let stop = json!({"kind": "stop"});
     let mut moves = vec![json!({"kind": "turn_up", "card": "7H"})];
-    for (seat, card) in [(1, "JS"), (3, "QS"), (1, "KS"), (1, "5D"), (2, "6D"), (1, "7D"), (1, "AC"), (2, "2C"), (3, "3C")] {
+    for (seat, card) in [
+        (1, "JS"),
+        (3, "QS"),
+        (1, "KS"),
+        (1, "5D"),
+        (2, "6D"),
+        (1, "7D"),
+        (1, "AC"),
+        (2, "2C"),
+        (3, "3C"),
+    ] {
         moves.push(play(seat, card));
     }
     moves.push(stop.clone());
@@ -267,7 +277,10 @@ async fn a_missed_play_is_flagged_and_undo_reverses_the_pope_s_bookings(pool: Pg
     let after = app.ledger(&table).await;
     assert_eq!(balance(&after, "pool:pope"), 0);
     // Seat 2 had played 3 of 8: the others pay 8, 7 (seat 1 played one), 8 and 8.
-    assert_eq!(balance(&after, "seat:2") - balance(&before, "seat:2"), 6 + 8 + 7 + 8 + 8);
+    assert_eq!(
+        balance(&after, "seat:2") - balance(&before, "seat:2"),
+        6 + 8 + 7 + 8 + 8
+    );
 
     app.post(&format!("/api/v1/tables/{table}/undo"), &token, json!({}))
         .await

@@ -15,7 +15,7 @@ use crate::rules::chips::{Chips, Settlement};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::stops::{
-    pour, ChipMovement, Holdings, MissedPlay, Party, Payment, Pool, PoolBalance, RunState, Runs,
+    per_card_payments, pour, ChipMovement, Holdings, MissedPlay, Party, Payment, Pool, PoolBalance, RunState, Runs,
 };
 use crate::rules::{Game, GameId, OptionDoc};
 
@@ -806,9 +806,7 @@ impl PopeJoan {
                 payments,
             )
         } else {
-            let payments = losers
-                .map(|s| Payment::new(Party::Seat(s), Party::Seat(winner), i64::from(cards_left[s.index()])))
-                .collect();
+            let payments = per_card_payments(winner, &cards_left, exempt, None);
             ChipMovement::new(
                 Some(number),
                 format!("deal {number}: {winner} went out: one a card left from each player"),
