@@ -4,7 +4,7 @@ use serde::Serialize;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use crate::rules::games::{newmarket, nomination_whist, pope_joan};
+use crate::rules::games::{newmarket, nomination_whist, pope_joan, spin};
 
 /// A move; its shape depends on the table's game.
 #[derive(Serialize, ToSchema)]
@@ -13,6 +13,7 @@ use crate::rules::games::{newmarket, nomination_whist, pope_joan};
 pub enum AnyMove {
     NominationWhist(nomination_whist::Move),
     PopeJoan(pope_joan::Move),
+    Spin(spin::Move),
     Newmarket(newmarket::Move),
 }
 
@@ -23,6 +24,7 @@ pub enum AnyMove {
 pub enum AnyEvent {
     NominationWhist(nomination_whist::Event),
     PopeJoan(pope_joan::Event),
+    Spin(spin::Event),
     Newmarket(newmarket::Event),
 }
 
@@ -33,6 +35,7 @@ pub enum AnyEvent {
 pub enum AnyOptions {
     NominationWhist(nomination_whist::Options),
     PopeJoan(pope_joan::Options),
+    Spin(spin::Options),
     Newmarket(newmarket::Options),
 }
 
@@ -43,6 +46,7 @@ pub enum AnyOptions {
 pub enum AnyView {
     NominationWhist(nomination_whist::View),
     PopeJoan(pope_joan::View),
+    Spin(spin::View),
     Newmarket(newmarket::View),
 }
 
@@ -53,6 +57,7 @@ pub enum AnyView {
 pub enum AnyScoreSheet {
     NominationWhist(nomination_whist::ScoreSheet),
     PopeJoan(pope_joan::ScoreSheet),
+    Spin(spin::ScoreSheet),
     Newmarket(newmarket::ScoreSheet),
 }
 

@@ -24,6 +24,7 @@ pub use error::{RuleViolation, SetupError};
 pub use games::newmarket::Newmarket;
 pub use games::nomination_whist::NominationWhist;
 pub use games::pope_joan::PopeJoan;
+pub use games::spin::Spin;
 pub use seat::{BySeat, Seat};
 pub use trick::{Play, Revoke, Trick, Voids};
 
@@ -33,16 +34,23 @@ pub use trick::{Play, Revoke, Trick, Voids};
 pub enum GameId {
     NominationWhist,
     PopeJoan,
+    Spin,
     Newmarket,
 }
 
 impl GameId {
-    pub const ALL: &'static [GameId] = &[GameId::NominationWhist, GameId::PopeJoan, GameId::Newmarket];
+    pub const ALL: &'static [GameId] = &[
+        GameId::NominationWhist,
+        GameId::PopeJoan,
+        GameId::Spin,
+        GameId::Newmarket,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             GameId::NominationWhist => "nomination-whist",
             GameId::PopeJoan => "pope-joan",
+            GameId::Spin => "spin",
             GameId::Newmarket => "newmarket",
         }
     }

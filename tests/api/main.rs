@@ -11,4 +11,5 @@ mod newmarket;
 mod openapi;
 mod pope_joan;
 mod sessions;
+mod spin;
 mod tables;

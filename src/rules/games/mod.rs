@@ -3,3 +3,4 @@
 pub mod newmarket;
 pub mod nomination_whist;
 pub mod pope_joan;
+pub mod spin;
