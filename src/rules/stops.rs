@@ -714,7 +714,7 @@ mod tests {
     #[test]
     fn cards_dealt_round_from_the_dealers_left_give_the_first_seats_the_odd_cards() {
         let hands = even_hands(48, 5, Seat::new(3));
-        assert_eq!(hands.values(), [10, 9, 9, 9, 10]);
+        assert_eq!(hands.values(), [10, 10, 9, 9, 10]);
         assert_eq!(hands.values().iter().map(|&n| usize::from(n)).sum::<usize>(), 48);
         assert_eq!(even_hands(50, 5, Seat::new(0)).values(), [10; 5]);
     }
