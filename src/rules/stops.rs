@@ -460,22 +460,6 @@ impl ChipMovement {
     }
 }
 
-/// Every pool name the stops games book to.
-pub const POOL_NAMES: &[&str] = &[
-    "pope",
-    "matrimony",
-    "intrigue",
-    "ace",
-    "king",
-    "queen",
-    "knave",
-    "game",
-    "pool_ace",
-    "pool_king",
-    "pool_queen",
-    "pool_knave",
-];
-
 /// The chips each seat and each pool holds, kept in step with the movements booked.
 ///
 /// Invariant: seats plus pools always equal what the bank has issued.

@@ -196,6 +196,7 @@ pub enum Move {
 /// How a deal was recorded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(as = PopeJoanRecording)]
 pub enum Recording {
     CardByCard,
     ResultOnly,
