@@ -138,6 +138,10 @@ async fn bad_layouts_and_cards_are_refused_and_change_nothing(pool: PgPool) {
     let uncovered = json!({"kind": "layout", "pool_cards": ["JD", "QH", "KC", "AS"], "stakes": ["AS", "AS", "AS", "AS"], "dealer_extra_on": "AS"});
     assert_refused(&app, &table, &token, uncovered, "invalid_layout").await;
     accept(&app, &table, &token, text_layout()).await;
+    // Seat 0 was dealt 12 and holds 11: it cannot have won two pools.
+    let two_pools =
+        json!({"kind": "result", "out": 1, "cards_left": [11, 0, 2, 2], "pool_winners": [0, 0, null, null]});
+    assert_refused(&app, &table, &token, two_pools.clone(), "more_cards_than_dealt").await;
 
     assert_refused(&app, &table, &token, play(1, "7S"), "card_not_in_pack").await;
     assert_refused(&app, &table, &token, play(4, "2S"), "no_such_seat").await;
@@ -145,7 +149,6 @@ async fn bad_layouts_and_cards_are_refused_and_change_nothing(pool: PgPool) {
     accept(&app, &table, &token, play(1, "2S")).await;
     assert_refused(&app, &table, &token, play(2, "4S"), "not_in_sequence").await;
     assert_refused(&app, &table, &token, play(2, "2S"), "card_already_played").await;
-    let two_pools =
-        json!({"kind": "result", "out": 1, "cards_left": [11, 0, 2, 2], "pool_winners": [0, 0, null, null]});
+    // A result once cards are played.
     assert_refused(&app, &table, &token, two_pools, "move_not_expected").await;
 }
