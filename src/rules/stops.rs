@@ -511,6 +511,12 @@ impl Holdings {
         self.issued
     }
 
+    /// The seats holding the most chips.
+    pub fn leaders(&self) -> Vec<Seat> {
+        let best = self.seats.values().iter().copied().max().unwrap_or_default();
+        self.seats.iter().filter(|(_, &c)| c == best).map(|(s, _)| s).collect()
+    }
+
     /// The sum over seats and pools.
     pub fn on_table(&self) -> Chips {
         self.seats.values().iter().copied().sum::<Chips>() + self.pools.values().copied().sum()
@@ -540,6 +546,17 @@ pub fn pour(payers: &[(Party, i64)], receivers: &[(Party, i64)]) -> Vec<Payment>
         };
     }
     payments
+}
+
+/// The bank's issue of `chips` to each of `players` seats when a table opens.
+pub fn opening_chips(players: usize, chips: u32) -> Option<ChipMovement> {
+    ChipMovement::new(
+        None,
+        "opening chips",
+        Seat::all(players)
+            .map(|s| Payment::new(Party::Bank, Party::Seat(s), i64::from(chips)))
+            .collect(),
+    )
 }
 
 /// Cards dealt to each seat when `cards` are dealt out one at a time from the dealer's left:

@@ -16,7 +16,8 @@ use crate::rules::chips::{Chips, Settlement};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::Seat;
 use crate::rules::stops::{
-    even_hands, next_up, per_card_payments, ChipMovement, Holdings, Party, Payment, Pool, PoolBalance, RunState, Runs,
+    even_hands, next_up, opening_chips, per_card_payments, ChipMovement, Holdings, Party, Payment, Pool, PoolBalance,
+    RunState, Runs,
 };
 use crate::rules::{Game, GameId, OptionDoc};
 
@@ -569,9 +570,7 @@ impl Newmarket {
         if self.deal.is_some() {
             return Vec::new();
         }
-        let seats = self.holdings.seats();
-        let best = seats.iter().copied().max().unwrap_or_default();
-        Seat::all(self.players).filter(|s| seats[s.index()] == best).collect()
+        self.holdings.leaders()
     }
 }
 
@@ -620,7 +619,6 @@ impl Game for Newmarket {
                 reason: "three players' stakes cannot cover four pools without the dealer's extra".into(),
             });
         }
-        let opening_chips = i64::from(options.opening_chips);
         let mut game = Newmarket {
             players,
             deals_in_game: u16::from(options.rounds) * players as u16,
@@ -631,13 +629,7 @@ impl Game for Newmarket {
             deal: None,
         };
         let mut events = Vec::new();
-        let opening = ChipMovement::new(
-            None,
-            "opening chips",
-            Seat::all(players)
-                .map(|s| Payment::new(Party::Bank, Party::Seat(s), opening_chips))
-                .collect(),
-        );
+        let opening = opening_chips(players, game.options.opening_chips);
         game.book(&mut events, opening);
         game.start_deal(0, &mut events);
         game.opening = events

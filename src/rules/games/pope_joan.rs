@@ -15,7 +15,8 @@ use crate::rules::chips::{Chips, Settlement};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::stops::{
-    per_card_payments, pour, ChipMovement, Holdings, MissedPlay, Party, Payment, Pool, PoolBalance, RunState, Runs,
+    opening_chips, per_card_payments, pour, ChipMovement, Holdings, MissedPlay, Party, Payment, Pool, PoolBalance,
+    RunState, Runs,
 };
 use crate::rules::{Game, GameId, OptionDoc};
 
@@ -963,9 +964,7 @@ impl PopeJoan {
         if self.deal.is_some() {
             return Vec::new();
         }
-        let seats = self.holdings.seats();
-        let best = seats.iter().copied().max().unwrap_or_default();
-        Seat::all(self.players).filter(|s| seats[s.index()] == best).collect()
+        self.holdings.leaders()
     }
 
     fn board(&self) -> Vec<PoolBalance> {
@@ -1032,7 +1031,6 @@ impl Game for PopeJoan {
                 reason: "a cap is at least 1".into(),
             });
         }
-        let opening_chips = i64::from(options.opening_chips);
         let mut game = PopeJoan {
             players,
             board_total,
@@ -1044,13 +1042,7 @@ impl Game for PopeJoan {
             deal: None,
         };
         let mut events = Vec::new();
-        let opening = ChipMovement::new(
-            None,
-            "opening chips",
-            Seat::all(players)
-                .map(|s| Payment::new(Party::Bank, Party::Seat(s), opening_chips))
-                .collect(),
-        );
+        let opening = opening_chips(players, game.options.opening_chips);
         game.book(&mut events, opening);
         game.start_deal(0, &mut events);
         game.opening = events

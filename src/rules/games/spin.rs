@@ -15,7 +15,8 @@ use crate::rules::chips::{Chips, Settlement};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::Seat;
 use crate::rules::stops::{
-    even_hands, next_up, per_card_payments, ChipMovement, Holdings, Party, Payment, Pool, PoolBalance, RunState, Runs,
+    even_hands, next_up, opening_chips, per_card_payments, ChipMovement, Holdings, Party, Payment, Pool, PoolBalance,
+    RunState, Runs,
 };
 use crate::rules::{Game, GameId, OptionDoc};
 
@@ -698,9 +699,7 @@ impl Spin {
         if self.deal.is_some() {
             return Vec::new();
         }
-        let seats = self.holdings.seats();
-        let best = seats.iter().copied().max().unwrap_or_default();
-        Seat::all(self.players).filter(|s| seats[s.index()] == best).collect()
+        self.holdings.leaders()
     }
 }
 
@@ -743,7 +742,6 @@ impl Game for Spin {
                 reason: "at most 1000000 chips each".into(),
             });
         }
-        let opening_chips = i64::from(options.opening_chips);
         let mut game = Spin {
             players,
             deals_in_game: u16::from(options.rounds) * players as u16,
@@ -755,13 +753,7 @@ impl Game for Spin {
             deal: None,
         };
         let mut events = Vec::new();
-        let opening = ChipMovement::new(
-            None,
-            "opening chips",
-            Seat::all(players)
-                .map(|s| Payment::new(Party::Bank, Party::Seat(s), opening_chips))
-                .collect(),
-        );
+        let opening = opening_chips(players, game.options.opening_chips);
         game.book(&mut events, opening);
         game.start_deal(0, &mut events);
         game.opening = events
