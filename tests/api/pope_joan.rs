@@ -6,6 +6,25 @@ use sqlx::PgPool;
 
 use crate::helpers::{spawn_app, TestApp};
 
+/// Replaying the log gives the stored state, and the ledger's seat balances are the chips the
+/// engine holds for each seat.
+async fn assert_replay_matches_ledger<G: tablekeeper::rules::Game>(app: &TestApp, table: &str, players: usize) {
+    let id: uuid::Uuid = table.parse().expect("uuid");
+    let mut conn = app.pool.acquire().await.expect("connection");
+    let replayed: G = tablekeeper::store::tables::replay(&mut conn, id).await.expect("replay");
+    let incremental: G = tablekeeper::store::tables::state(&mut conn, id).await.expect("state");
+    assert_eq!(replayed, incremental);
+    let sheet = serde_json::to_value(incremental.score_sheet()).expect("json");
+    let ledger = app.ledger(table).await;
+    for seat in 0..players {
+        assert_eq!(
+            Some(balance(&ledger, &format!("seat:{seat}"))),
+            sheet["chips"][seat].as_i64(),
+            "seat {seat}"
+        );
+    }
+}
+
 /// An organiser and a five-player Pope Joan table.
 async fn five_player_table(app: &TestApp, options: Value) -> (String, String) {
     let token = app.organiser("ann@club.example").await;
@@ -199,6 +218,7 @@ async fn a_five_deal_session_books_every_stake_and_carries_unwon_divisions(pool:
         .map(|b| b["chips"].as_i64().expect("number"))
         .sum();
     assert_eq!(chips + board, 500);
+    assert_replay_matches_ledger::<tablekeeper::rules::PopeJoan>(&app, &table, 5).await;
 }
 
 #[sqlx::test(migrations = "./migrations")]
