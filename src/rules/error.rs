@@ -44,6 +44,8 @@ pub enum RuleViolation {
     InvalidResult(String),
     #[error("the layout is not valid: {0}")]
     InvalidLayout(String),
+    #[error("{card} was shown by {holder}, so {seat} cannot hold it")]
+    CardHeldByAnother { card: Card, holder: Seat, seat: Seat },
 }
 
 impl RuleViolation {
@@ -67,6 +69,7 @@ impl RuleViolation {
             RuleViolation::NotAPoolCard(_) => "not_a_pool_card",
             RuleViolation::InvalidResult(_) => "invalid_result",
             RuleViolation::InvalidLayout(_) => "invalid_layout",
+            RuleViolation::CardHeldByAnother { .. } => "card_held_by_another",
         }
     }
 

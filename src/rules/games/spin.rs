@@ -277,6 +277,8 @@ struct Deal {
     runs: Runs,
     /// Pools won by showing this deal.
     shown: Vec<Combination>,
+    /// Cards shown, with the seat holding them: nobody else can play them.
+    held: Vec<(Card, Seat)>,
     /// The seat that went out, while Spin's holder is awaited.
     out: Option<Seat>,
     start_chips: Vec<Chips>,
@@ -415,6 +417,7 @@ impl Spin {
             dealer,
             runs: Runs::new(removed(), false, hands, dealer.left(1, self.players)),
             shown: Vec::new(),
+            held: Vec::new(),
             out: None,
             start_chips,
         });
@@ -439,6 +442,11 @@ impl Spin {
     fn win_pool(&mut self, events: &mut Vec<Event>, combination: Combination, seat: Seat) -> Result<(), RuleViolation> {
         let deal = self.deal_mut()?;
         deal.shown.push(combination);
+        for card in combination.cards() {
+            if !deal.held.iter().any(|(c, _)| *c == card) {
+                deal.held.push((card, seat));
+            }
+        }
         let number = deal.number;
         let pool = combination.pool();
         let amount = self.holdings.pool(pool).get();
@@ -461,6 +469,14 @@ impl Spin {
             return Err(RuleViolation::InvalidResult(
                 "`spin: true` plays Spin beside another card; play the A♦ alone without it".into(),
             ));
+        }
+        if let Some(&(_, holder)) = self
+            .deal_ref()?
+            .held
+            .iter()
+            .find(|(c, h)| *h != seat && (*c == card || (spin && *c == SPIN)))
+        {
+            return Err(RuleViolation::CardHeldByAnother { card, holder, seat });
         }
         let king_payment = self.options.king_payment;
         let spin_stake = self.options.spin_stake;
@@ -531,6 +547,9 @@ impl Spin {
         }
         for card in combination.cards() {
             deal.runs.check_card(card)?;
+            if let Some(&(_, holder)) = deal.held.iter().find(|(c, h)| *c == card && *h != seat) {
+                return Err(RuleViolation::CardHeldByAnother { card, holder, seat });
+            }
         }
         let mut events = Vec::new();
         self.win_pool(&mut events, combination, seat)?;

@@ -217,6 +217,51 @@ fn matrimony_and_intrigue_are_won_by_showing_after_a_stop() {
 }
 
 #[test]
+fn a_shown_card_cannot_be_played_or_shown_by_another_seat() {
+    let mut g = game(4);
+    apply(&mut g, play(1, "KS"));
+    apply(&mut g, show(1, Combination::Matrimony));
+    apply(&mut g, play(1, "10D"));
+    apply(&mut g, play(2, "JD"));
+    assert_refused(
+        &g,
+        play(3, "QD"),
+        RuleViolation::CardHeldByAnother {
+            card: card("QD"),
+            holder: seat(1),
+            seat: seat(3),
+        },
+    );
+    apply(&mut g, play(1, "QD"));
+    apply(&mut g, play(1, "KD"));
+    // Seat 2 played the knave, not seat 1: the king's stop is seat 1's, and the queen it showed
+    // is played, so Intrigue can no longer be shown.
+    assert_refused(
+        &g,
+        show(1, Combination::Intrigue),
+        RuleViolation::CardAlreadyPlayed(card("QD")),
+    );
+}
+
+#[test]
+fn the_queen_shown_for_matrimony_cannot_be_shown_by_another_seat_for_intrigue() {
+    let mut g = game(4);
+    apply(&mut g, play(1, "KS"));
+    apply(&mut g, show(1, Combination::Matrimony));
+    apply(&mut g, play(1, "QC"));
+    apply(&mut g, play(2, "KC"));
+    assert_refused(
+        &g,
+        show(2, Combination::Intrigue),
+        RuleViolation::CardHeldByAnother {
+            card: card("QD"),
+            holder: seat(1),
+            seat: seat(2),
+        },
+    );
+}
+
+#[test]
 fn a_pair_with_a_card_already_played_cannot_be_shown() {
     let mut g = game(4);
     apply(&mut g, play(1, "10D"));
