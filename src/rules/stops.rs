@@ -105,6 +105,8 @@ pub struct Runs {
     dealt: BySeat<u8>,
     played_by: BySeat<u8>,
     state: RunState,
+    /// The card the last run stopped at, while a lead is due after it.
+    stopped_at: Option<Card>,
     missed: Vec<MissedPlay>,
 }
 
@@ -121,6 +123,7 @@ impl Runs {
             dealt,
             played_by: BySeat::filled(players, 0),
             state: RunState::Lead { seat: leader },
+            stopped_at: None,
             missed: Vec::new(),
         }
     }
@@ -269,6 +272,7 @@ impl Runs {
         } else {
             RunState::Live { last: card, by: seat }
         };
+        self.stopped_at = stop.then_some(card);
         Ok(Played {
             stop,
             missed,
@@ -297,6 +301,55 @@ impl Runs {
         Ok(self.cards_left(seat))
     }
 
+    /// The card a stopped run would have needed next, while a lead is due after the stop.
+    pub fn missing_after_stop(&self) -> Option<Card> {
+        match self.state {
+            RunState::Lead { .. } => self.stopped_at.and_then(next_up),
+            RunState::Live { .. } => None,
+        }
+    }
+
+    /// Plays `card` in place of the card a stopped run needed next (Pope Joan's 9♦ "in lieu of
+    /// a stop"), from any seat: the run goes on from that card, and stops again at once when
+    /// its next card is accounted for.
+    ///
+    /// # Errors
+    /// `NoSuchSeat`, the card checks of `check_card`, `MoreCardsThanDealt`; `None` inside when
+    /// no stopped run is waiting for a lead.
+    pub fn play_in_lieu(&mut self, seat: Seat, card: Card) -> Result<Option<Played>, RuleViolation> {
+        let Some(missing) = self.missing_after_stop() else {
+            return Ok(None);
+        };
+        let players = self.dealt.len();
+        if seat.index() >= players {
+            return Err(RuleViolation::NoSuchSeat { seat, players });
+        }
+        self.check_card(card)?;
+        if self.cards_left(seat) == 0 {
+            return Err(RuleViolation::MoreCardsThanDealt {
+                seat,
+                dealt: self.dealt[seat],
+            });
+        }
+        self.played.insert(card);
+        self.played_by[seat] += 1;
+        let stop = self.is_certain_stop(missing);
+        self.state = if stop {
+            RunState::Lead { seat }
+        } else {
+            RunState::Live {
+                last: missing,
+                by: seat,
+            }
+        };
+        self.stopped_at = stop.then_some(missing);
+        Ok(Some(Played {
+            stop,
+            missed: None,
+            cards_left: self.cards_left(seat),
+        }))
+    }
+
     /// Ends the live run with a stop the engine cannot see (the next card up is taken to be in
     /// the spare hand). Returns the card stopped after and the seat that leads next.
     ///
@@ -315,14 +368,16 @@ impl Runs {
         }
         self.dead.insert(next);
         self.state = RunState::Lead { seat: by };
+        self.stopped_at = Some(last);
         Ok(Some((last, by)))
     }
 
     /// Forces the run to a stop at its current card, with its player to lead (after a stop
     /// made by a played card that the engine learns of separately).
     pub fn force_stop(&mut self) {
-        if let RunState::Live { by, .. } = self.state {
+        if let RunState::Live { last, by } = self.state {
             self.state = RunState::Lead { seat: by };
+            self.stopped_at = Some(last);
         }
     }
 }
@@ -688,6 +743,30 @@ mod tests {
             })
         );
         assert_eq!(r.missed_plays().len(), 1);
+    }
+
+    #[test]
+    fn a_card_played_in_lieu_of_a_stop_carries_the_run_on() {
+        let mut r = runs(4, 10, &["8D"], true);
+        r.play(Seat::new(1), card("8S"), false).expect("lead");
+        r.play(Seat::new(2), card("9S"), false).expect("follow");
+        assert_eq!(r.missing_after_stop(), None);
+        r.declare_stop().expect("stop");
+        assert_eq!(r.missing_after_stop(), Some(card("10S")));
+        let played = r
+            .play_in_lieu(Seat::new(3), card("9D"))
+            .expect("valid")
+            .expect("after a stop");
+        assert!(!played.stop);
+        assert_eq!(
+            r.state(),
+            RunState::Live {
+                last: card("10S"),
+                by: Seat::new(3)
+            }
+        );
+        r.play(Seat::new(3), card("JS"), false).expect("the knave follows on");
+        assert!(!r.played().contains(card("10S")));
     }
 
     #[test]

@@ -15,8 +15,8 @@ use crate::rules::chips::{Chips, Settlement};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::stops::{
-    opening_chips, per_card_payments, pour, ChipMovement, Holdings, MissedPlay, Party, Payment, Pool, PoolBalance,
-    RunState, Runs,
+    opening_chips, per_card_payments, pour, ChipMovement, Holdings, MissedPlay, Party, Payment, Played, Pool,
+    PoolBalance, RunState, Runs,
 };
 use crate::rules::{Game, GameId, OptionDoc};
 
@@ -63,6 +63,9 @@ pub struct Options {
     /// "The most popular variation": the winner takes Game only; the others pay their cards
     /// onto the board (emptiest division first), and the dealer alone dresses it with 1 chip.
     pub losers_pay_board: bool,
+    /// The 9♦ may be played after a stop in place of the card the run needed, from any seat;
+    /// the run goes on from there (`pope_in_lieu` move).
+    pub pope_in_lieu_of_stop: bool,
 }
 
 impl Default for Options {
@@ -78,6 +81,7 @@ impl Default for Options {
             pope_turn_up_wins_game: false,
             split_matrimony_and_intrigue: false,
             losers_pay_board: false,
+            pope_in_lieu_of_stop: false,
         }
     }
 }
@@ -122,6 +126,10 @@ const OPTION_DOCS: &[OptionDoc] = &[
     OptionDoc {
         name: "losers_pay_board",
         description: "the winner takes Game only; the others pay their cards onto the board",
+    },
+    OptionDoc {
+        name: "pope_in_lieu_of_stop",
+        description: "the 9♦ may be played after a stop in place of the card the run needed",
     },
 ];
 
@@ -175,6 +183,9 @@ pub enum Move {
     Play { seat: Seat, card: Card },
     /// Nobody can continue the live run (a stop the engine cannot see).
     Stop,
+    /// The 9♦ played after a stop in place of the card the run needed, from any seat (option
+    /// `pope_in_lieu_of_stop`); the run goes on from that card.
+    PopeInLieu { seat: Seat },
     /// After a player goes out with the 9♦ unplayed: who holds it (null: the spare hand).
     PopeHolder { seat: Option<Seat> },
     /// A whole deal at once, after the turn-up.
@@ -415,6 +426,13 @@ impl PopeJoan {
             (Phase::TurnUp, _) => vec!["turn_up"],
             (Phase::Playing, Some(d)) if d.runs.is_fresh() => vec!["play", "result"],
             (Phase::Playing, Some(d)) if d.runs.leader().is_none() => vec!["play", "stop"],
+            (Phase::Playing, Some(d))
+                if self.options.pope_in_lieu_of_stop
+                    && d.runs.missing_after_stop().is_some()
+                    && !d.runs.is_accounted_for(POPE) =>
+            {
+                vec!["play", "pope_in_lieu"]
+            }
             (Phase::Playing, _) => vec!["play"],
             (Phase::PopeHolder, _) => vec!["pope_holder"],
             (Phase::Finished, _) => vec![],
@@ -709,11 +727,28 @@ impl PopeJoan {
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("play"));
         }
-        let deal = self.deal_ref()?;
-        deal.runs.check_play(seat, card)?;
+        let played = self.deal_mut()?.runs.play(seat, card, false)?;
+        self.played(seat, card, card, played)
+    }
 
-        let deal = self.deal_mut()?;
-        let played = deal.runs.play(seat, card, false)?;
+    /// The 9♦ played in place of the card a stopped run needed (option `pope_in_lieu_of_stop`).
+    fn pope_in_lieu(&mut self, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
+        self.check_seat(seat)?;
+        let missing = self.deal.as_ref().and_then(|d| d.runs.missing_after_stop());
+        let (true, Phase::Playing, Some(missing)) = (self.options.pope_in_lieu_of_stop, self.phase(), missing) else {
+            return Err(self.not_expected("pope_in_lieu"));
+        };
+        let played = self
+            .deal_mut()?
+            .runs
+            .play_in_lieu(seat, POPE)?
+            .ok_or(RuleViolation::GameFinished)?;
+        self.played(seat, POPE, missing, played)
+    }
+
+    /// What follows a card played: a missed play, a stop at `stop_card`, a special's winnings,
+    /// going out.
+    fn played(&mut self, seat: Seat, card: Card, stop_card: Card, played: Played) -> Result<Vec<Event>, RuleViolation> {
         let mut events = vec![Event::CardPlayed {
             seat,
             card,
@@ -724,12 +759,12 @@ impl PopeJoan {
         }
         if played.stop && played.cards_left > 0 {
             events.push(Event::Stopped {
-                card,
+                card: stop_card,
                 leader: seat,
                 declared: false,
             });
         }
-        let cards_left = deal.runs.hands_left();
+        let cards_left = self.deal_ref()?.runs.hands_left();
         self.play_special(&mut events, seat, card, &cards_left)?;
         if played.cards_left == 0 {
             let deal = self.deal_ref()?;
@@ -1067,6 +1102,7 @@ impl Game for PopeJoan {
             Move::TurnUp { .. } => "turn_up",
             Move::Play { .. } => "play",
             Move::Stop => "stop",
+            Move::PopeInLieu { .. } => "pope_in_lieu",
             Move::PopeHolder { .. } => "pope_holder",
             Move::Result { .. } => "result",
         }
@@ -1074,7 +1110,7 @@ impl Game for PopeJoan {
 
     fn move_seat(mv: &Move) -> Option<Seat> {
         match mv {
-            Move::Play { seat, .. } => Some(*seat),
+            Move::Play { seat, .. } | Move::PopeInLieu { seat } => Some(*seat),
             _ => None,
         }
     }
@@ -1089,6 +1125,7 @@ impl Game for PopeJoan {
             Move::TurnUp { card } => next.turn_up(*card),
             Move::Play { seat, card } => next.play(*seat, *card),
             Move::Stop => next.stop(),
+            Move::PopeInLieu { seat } => next.pope_in_lieu(*seat),
             Move::PopeHolder { seat } => next.pope_holder(*seat),
             Move::Result {
                 out,

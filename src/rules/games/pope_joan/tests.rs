@@ -600,6 +600,73 @@ fn under_the_most_popular_variation_losers_pay_onto_the_board_and_the_dealer_sta
     assert_chips_constant(&g);
 }
 
+#[test]
+fn the_pope_may_be_played_in_lieu_of_a_stop_when_the_table_allows_it() {
+    // The text: the nine of spades proves a stop; the holder of Pope plays it in lieu of the
+    // ten and continues with his knave, first taking his winnings on Pope.
+    let options = Options {
+        pope_in_lieu_of_stop: true,
+        ..Options::default()
+    };
+    let mut g = game_with(5, options);
+    apply_all(&mut g, vec![turn_up("7H"), play(1, "8S"), play(2, "9S"), Move::Stop]);
+    assert_eq!(g.view().legal_moves, ["play", "pope_in_lieu"]);
+    let events = apply(&mut g, Move::PopeInLieu { seat: seat(3) });
+    assert!(events.contains(&Event::CardPlayed {
+        seat: seat(3),
+        card: POPE,
+        cards_left: 7
+    }));
+    assert_eq!(pool(&g, Pool::Pope), 0);
+    assert_eq!(
+        g.view().run,
+        Some(LiveRun {
+            last: card("10S"),
+            by: seat(3),
+            next: card("JS")
+        })
+    );
+    apply(&mut g, play(3, "JS"));
+    // Once played, the Pope cannot be played again.
+    apply(&mut g, Move::Stop);
+    assert_refused(
+        &g,
+        Move::PopeInLieu { seat: seat(0) },
+        RuleViolation::CardAlreadyPlayed(POPE),
+    );
+}
+
+#[test]
+fn the_pope_in_lieu_of_a_stop_needs_the_option_and_a_stop_short_of_a_king() {
+    let mut g = game(5);
+    apply_all(&mut g, vec![turn_up("7H"), play(1, "8S"), play(2, "9S"), Move::Stop]);
+    assert_refused(
+        &g,
+        Move::PopeInLieu { seat: seat(3) },
+        RuleViolation::MoveNotExpected {
+            kind: "pope_in_lieu",
+            expected: vec!["play"],
+        },
+    );
+    let mut g = game_with(
+        5,
+        Options {
+            pope_in_lieu_of_stop: true,
+            ..Options::default()
+        },
+    );
+    apply_all(&mut g, vec![turn_up("7H"), play(1, "KS")]);
+    assert_eq!(g.view().legal_moves, ["play"]);
+    assert_refused(
+        &g,
+        Move::PopeInLieu { seat: seat(3) },
+        RuleViolation::MoveNotExpected {
+            kind: "pope_in_lieu",
+            expected: vec!["play"],
+        },
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bad input changes nothing
 
@@ -945,10 +1012,14 @@ fn random_deal(game: &mut PopeJoan, rng: &mut SplitMix64) -> Vec<Move> {
     apply(game, Move::TurnUp { card: turn });
     while !game.is_finished() && game.view().deal == deal {
         let view = game.view();
+        let pope_holder = Seat::all(players).find(|s| hands[s.index()].contains(&POPE));
         let mv = match view.phase {
-            Phase::PopeHolder => Move::PopeHolder {
-                seat: Seat::all(players).find(|s| hands[s.index()].contains(&POPE)),
-            },
+            Phase::PopeHolder => Move::PopeHolder { seat: pope_holder },
+            _ if view.legal_moves.contains(&"pope_in_lieu") && pope_holder.is_some() && rng.below(2) == 0 => {
+                let seat = pope_holder.expect("checked");
+                hands[seat.index()].retain(|&c| c != POPE);
+                Move::PopeInLieu { seat }
+            }
             _ => match (view.to_act, view.run) {
                 (Some(leader), _) => {
                     let h = &hands[leader.index()];
@@ -1000,6 +1071,7 @@ fn table() -> impl Strategy<Value = (usize, Options)> {
                     losers_pay_board: losers,
                     pope_turn_up_wins_game: pope_game,
                     pope_turn_up_cap: cap,
+                    pope_in_lieu_of_stop: alone && five,
                     ..Options::default()
                 },
             )
@@ -1033,7 +1105,10 @@ proptest! {
             let last = sheet.deals.last().expect("a deal was scored");
             prop_assert_eq!(last.deal, deal);
             // Cards conserved: every card played by a seat or still in its hand.
-            let plays = moves.iter().filter(|m| matches!(m, Move::Play { .. })).count();
+            let plays = moves
+                .iter()
+                .filter(|m| matches!(m, Move::Play { .. } | Move::PopeInLieu { .. }))
+                .count();
             let left: usize = last.cards_left.iter().map(|&n| usize::from(n)).sum();
             if last.recording == Recording::CardByCard {
                 prop_assert_eq!(plays + left, usize::from(deal_sizes(players).0) * players);
