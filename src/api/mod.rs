@@ -33,6 +33,18 @@ macro_rules! with_game {
                 type $g = $crate::rules::Tridge;
                 $body
             }
+            $crate::rules::GameId::PopeJoan => {
+                type $g = $crate::rules::PopeJoan;
+                $body
+            }
+            $crate::rules::GameId::Spin => {
+                type $g = $crate::rules::Spin;
+                $body
+            }
+            $crate::rules::GameId::Newmarket => {
+                type $g = $crate::rules::Newmarket;
+                $body
+            }
         }
     };
 }

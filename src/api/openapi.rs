@@ -4,7 +4,7 @@ use serde::Serialize;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use crate::rules::games::{dividend, nomination_whist, tricky_dick, tridge};
+use crate::rules::games::{dividend, newmarket, nomination_whist, pope_joan, spin, tricky_dick, tridge};
 
 /// A move; its shape depends on the table's game.
 #[derive(Serialize, ToSchema)]
@@ -15,6 +15,9 @@ pub enum AnyMove {
     Dividend(dividend::Move),
     TrickyDick(tricky_dick::Move),
     Tridge(tridge::Move),
+    PopeJoan(pope_joan::Move),
+    Spin(spin::Move),
+    Newmarket(newmarket::Move),
 }
 
 /// What a move caused; its shape depends on the table's game.
@@ -26,6 +29,9 @@ pub enum AnyEvent {
     Dividend(dividend::Event),
     TrickyDick(tricky_dick::Event),
     Tridge(tridge::Event),
+    PopeJoan(pope_joan::Event),
+    Spin(spin::Event),
+    Newmarket(newmarket::Event),
 }
 
 /// Table options; their shape depends on the table's game.
@@ -37,6 +43,9 @@ pub enum AnyOptions {
     Dividend(dividend::Options),
     TrickyDick(tricky_dick::Options),
     Tridge(tridge::Options),
+    PopeJoan(pope_joan::Options),
+    Spin(spin::Options),
+    Newmarket(newmarket::Options),
 }
 
 /// A table's state; its shape depends on the table's game.
@@ -48,6 +57,9 @@ pub enum AnyView {
     Dividend(dividend::View),
     TrickyDick(tricky_dick::View),
     Tridge(tridge::View),
+    PopeJoan(pope_joan::View),
+    Spin(spin::View),
+    Newmarket(newmarket::View),
 }
 
 /// A score sheet; its shape depends on the table's game.
@@ -59,6 +71,9 @@ pub enum AnyScoreSheet {
     Dividend(dividend::ScoreSheet),
     TrickyDick(tricky_dick::ScoreSheet),
     Tridge(tridge::ScoreSheet),
+    PopeJoan(pope_joan::ScoreSheet),
+    Spin(spin::ScoreSheet),
+    Newmarket(newmarket::ScoreSheet),
 }
 
 /// Handlers are declared relative to the `/api/v1` scope; the spec names full paths.

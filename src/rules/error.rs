@@ -65,6 +65,20 @@ pub enum RuleViolation {
     NotADefender { seat: Seat },
     #[error("{0} is not in this game's pack")]
     CardNotInPack(Card),
+    #[error("{card} does not continue the run: the next card up is {expected}")]
+    NotInSequence { card: Card, expected: Card },
+    #[error("the run cannot be declared stopped: every card is dealt, so {next} is in a player's hand")]
+    RunContinues { next: Card },
+    #[error("{seat} was dealt {dealt} cards and has played them all")]
+    MoreCardsThanDealt { seat: Seat, dealt: u8 },
+    #[error("{0} is not a pool card laid out in this deal")]
+    NotAPoolCard(Card),
+    #[error("the result is inconsistent: {0}")]
+    InvalidResult(String),
+    #[error("the layout is not valid: {0}")]
+    InvalidLayout(String),
+    #[error("{card} was shown by {holder}, so {seat} cannot hold it")]
+    CardHeldByAnother { card: Card, holder: Seat, seat: Seat },
 }
 
 impl RuleViolation {
@@ -98,6 +112,13 @@ impl RuleViolation {
             RuleViolation::ContractBelowBid { .. } => "contract_below_bid",
             RuleViolation::NotADefender { .. } => "not_a_defender",
             RuleViolation::CardNotInPack(_) => "card_not_in_pack",
+            RuleViolation::NotInSequence { .. } => "not_in_sequence",
+            RuleViolation::RunContinues { .. } => "run_continues",
+            RuleViolation::MoreCardsThanDealt { .. } => "more_cards_than_dealt",
+            RuleViolation::NotAPoolCard(_) => "not_a_pool_card",
+            RuleViolation::InvalidResult(_) => "invalid_result",
+            RuleViolation::InvalidLayout(_) => "invalid_layout",
+            RuleViolation::CardHeldByAnother { .. } => "card_held_by_another",
         }
     }
 

@@ -12,6 +12,7 @@ mod error;
 pub mod games;
 pub mod seat;
 pub mod squares;
+pub mod stops;
 pub mod trick;
 
 use std::ops::RangeInclusive;
@@ -23,7 +24,10 @@ pub use cards::{Card, CardSet, Rank, Suit, UnknownCard};
 pub use chips::{Account, Chips, Settlement, UnknownAccount};
 pub use error::{RuleViolation, SetupError};
 pub use games::dividend::Dividend;
+pub use games::newmarket::Newmarket;
 pub use games::nomination_whist::NominationWhist;
+pub use games::pope_joan::PopeJoan;
+pub use games::spin::Spin;
 pub use games::tricky_dick::TrickyDick;
 pub use games::tridge::Tridge;
 pub use seat::{BySeat, Seat};
@@ -37,6 +41,9 @@ pub enum GameId {
     Dividend,
     TrickyDick,
     Tridge,
+    PopeJoan,
+    Spin,
+    Newmarket,
 }
 
 impl GameId {
@@ -45,6 +52,9 @@ impl GameId {
         GameId::Dividend,
         GameId::TrickyDick,
         GameId::Tridge,
+        GameId::PopeJoan,
+        GameId::Spin,
+        GameId::Newmarket,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -53,6 +63,9 @@ impl GameId {
             GameId::Dividend => "dividend",
             GameId::TrickyDick => "tricky-dick",
             GameId::Tridge => "tridge",
+            GameId::PopeJoan => "pope-joan",
+            GameId::Spin => "spin",
+            GameId::Newmarket => "newmarket",
         }
     }
 
@@ -135,5 +148,44 @@ pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwn
     /// ledger can be rebuilt from the log and checked against what was booked.
     fn settlements(_events: &[Self::Event]) -> Vec<Settlement> {
         Vec::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The audit rebuilds a table's game from its stored options, so they must set it up again
+    /// exactly as it was.
+    fn set_up_again<G: Game>() {
+        for players in G::SEATS {
+            let game = G::new(players, G::Options::default()).expect("default set-up");
+            assert_eq!(
+                G::new(players, game.options()).expect("set up again"),
+                game,
+                "{} with {players}",
+                G::NAME
+            );
+        }
+    }
+
+    #[test]
+    fn every_game_set_up_again_from_its_own_options_is_the_same_game() {
+        set_up_again::<NominationWhist>();
+        set_up_again::<Dividend>();
+        set_up_again::<TrickyDick>();
+        set_up_again::<Tridge>();
+        set_up_again::<PopeJoan>();
+        set_up_again::<Spin>();
+        set_up_again::<Newmarket>();
+    }
+
+    #[test]
+    fn game_ids_round_trip() {
+        for &id in GameId::ALL {
+            assert_eq!(GameId::parse(id.as_str()), Some(id));
+            assert_eq!(serde_json::to_value(id).expect("json"), serde_json::json!(id.as_str()));
+        }
+        assert_eq!(GameId::parse("snap"), None);
     }
 }

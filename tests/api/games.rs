@@ -29,3 +29,41 @@ async fn the_catalogue_lists_nomination_whist_with_its_options_and_defaults(pool
         "tricks_plus_ten_for_exact"
     );
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_catalogue_lists_the_three_stops_games_with_their_defaults(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let games = app.get("/api/v1/games").await.assert_status(200).clone();
+    let game = |id: &str| {
+        games
+            .as_array()
+            .expect("array")
+            .iter()
+            .find(|g| g["id"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("{id} listed"))
+    };
+    let default = |g: &serde_json::Value, name: &str| {
+        g["options"]
+            .as_array()
+            .expect("options")
+            .iter()
+            .find(|o| o["name"] == name)
+            .map(|o| o["default"].clone())
+            .unwrap_or_else(|| panic!("option {name}"))
+    };
+    for id in ["pope-joan", "spin", "newmarket"] {
+        let g = game(id);
+        assert_eq!(
+            (g["min_players"].as_u64(), g["max_players"].as_u64()),
+            (Some(3), Some(8)),
+            "{id}"
+        );
+        assert_eq!(default(&g, "opening_chips"), 100, "{id}");
+    }
+    let pope_joan = game("pope-joan");
+    assert_eq!(default(&pope_joan, "dressing"), "all_players");
+    assert_eq!(default(&pope_joan, "losers_pay_board"), false);
+    assert_eq!(default(&game("spin"), "spin_stake"), 3);
+    assert_eq!(default(&game("newmarket"), "dealer_extra"), 1);
+}

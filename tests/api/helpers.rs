@@ -192,3 +192,41 @@ impl TestApp {
         (state, log, scores)
     }
 }
+
+/// An account's balance in a ledger answer (0 when the account never moved).
+pub fn balance(ledger: &Value, account: &str) -> i64 {
+    ledger["balances"]
+        .as_array()
+        .expect("balances")
+        .iter()
+        .find(|b| b["account"] == account)
+        .map_or(0, |b| b["balance"].as_i64().expect("a number"))
+}
+
+/// Replaying the log gives the stored state, the ledger's seat balances are the chips the
+/// engine's score sheet holds for each seat, and the audit endpoint finds the table consistent.
+pub async fn assert_replay_matches_ledger<G: tablekeeper::rules::Game>(app: &TestApp, table: &str, players: usize) {
+    let id: uuid::Uuid = table.parse().expect("uuid");
+    let mut conn = app.pool.acquire().await.expect("connection");
+    let row = tablekeeper::store::tables::fetch(&mut conn, id).await.expect("row");
+    let replayed: G = tablekeeper::store::tables::replay(&mut conn, &row)
+        .await
+        .expect("replay");
+    let incremental: G = tablekeeper::store::tables::state(&mut conn, id).await.expect("state");
+    assert_eq!(replayed, incremental);
+    let sheet = serde_json::to_value(incremental.score_sheet()).expect("json");
+    let ledger = app.ledger(table).await;
+    for seat in 0..players {
+        assert_eq!(
+            Some(balance(&ledger, &format!("seat:{seat}"))),
+            sheet["chips"][seat].as_i64(),
+            "seat {seat}"
+        );
+    }
+    let audit = app
+        .get(&format!("/api/v1/tables/{table}/audit"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(audit["consistent"], true, "{audit}");
+}

@@ -6,7 +6,7 @@ use sqlx::PgPool;
 use tablekeeper::rules::games::tricky_dick::{sim, Mode, Options, TrickyDick};
 use tablekeeper::rules::Game;
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{balance, spawn_app, TestApp};
 
 async fn tricky_table(app: &TestApp, options: Value) -> (String, String) {
     let token = app.organiser("ann@club.example").await;
@@ -24,15 +24,6 @@ async fn accept(app: &TestApp, table: &str, token: &str, mv: Value) -> Value {
 async fn everything(app: &TestApp, table: &str) -> (Value, Value, Value, Value) {
     let (state, log, scores) = app.snapshot(table).await;
     (state, log, scores, app.ledger(table).await)
-}
-
-fn balance(ledger: &Value, account: &str) -> i64 {
-    ledger["balances"]
-        .as_array()
-        .expect("balances")
-        .iter()
-        .find(|b| b["account"] == account)
-        .map_or(0, |b| b["balance"].as_i64().expect("balance"))
 }
 
 /// Plays one simulated hand through HTTP and checks the table against the engine: score

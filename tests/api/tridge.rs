@@ -4,19 +4,10 @@
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{balance, spawn_app, TestApp};
 
 async fn accept(app: &TestApp, table: &str, token: &str, mv: Value) -> Value {
     app.submit(table, token, mv).await.assert_status(201).clone()
-}
-
-fn balance(ledger: &Value, account: &str) -> i64 {
-    ledger["balances"]
-        .as_array()
-        .expect("balances")
-        .iter()
-        .find(|b| b["account"] == account)
-        .map_or(0, |b| b["balance"].as_i64().expect("chips"))
 }
 
 fn draw(player: u8) -> Value {

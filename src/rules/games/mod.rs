@@ -1,6 +1,9 @@
 //! One module per game.
 
 pub mod dividend;
+pub mod newmarket;
 pub mod nomination_whist;
+pub mod pope_joan;
+pub mod spin;
 pub mod tricky_dick;
 pub mod tridge;
