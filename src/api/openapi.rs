@@ -89,6 +89,33 @@ impl Modify for UnderApiV1 {
     }
 }
 
+/// Lists every rule-violation code on the move endpoint's 422 answer, from the engine itself.
+struct RuleCodes;
+
+impl Modify for RuleCodes {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::RefOr;
+        let codes: Vec<String> = crate::rules::RuleViolation::CODES
+            .iter()
+            .map(|c| format!("`{c}`"))
+            .collect();
+        let description = format!(
+            "A move the rules refuse, with one of the codes {}; or a body that does not fit the game's \
+             moves: `unknown_card`, `unknown_field`, `unknown_variant`, `invalid_body`; or \
+             `idempotency_key_reused`. (`game_finished` and `trick_out_of_order` answer 409.)",
+            codes.join(", ")
+        );
+        let operation = openapi
+            .paths
+            .paths
+            .get_mut("/api/v1/tables/{id}/moves")
+            .and_then(|item| item.post.as_mut());
+        if let Some(RefOr::T(response)) = operation.and_then(|op| op.responses.responses.get_mut("422")) {
+            response.description = description;
+        }
+    }
+}
+
 struct BearerAuth;
 
 impl Modify for BearerAuth {
@@ -144,7 +171,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::health::readyz,
     ),
     components(schemas(AnyMove, AnyEvent, AnyOptions, AnyView, AnyScoreSheet)),
-    modifiers(&UnderApiV1, &BearerAuth),
+    modifiers(&UnderApiV1, &RuleCodes, &BearerAuth),
     tags(
         (name = "auth", description = "Organiser accounts and scorer join codes"),
         (name = "games", description = "The game catalogue"),

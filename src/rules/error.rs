@@ -82,6 +82,43 @@ pub enum RuleViolation {
 }
 
 impl RuleViolation {
+    /// Every code `code` can return, sorted (for the API's documentation).
+    pub const CODES: &'static [&'static str] = &[
+        "bid_too_low",
+        "card_already_played",
+        "card_held_by_another",
+        "card_not_in_pack",
+        "card_turned_up",
+        "cards_do_not_add_up",
+        "contract_below_bid",
+        "exchange_count",
+        "game_finished",
+        "honours_impossible",
+        "hook_rule",
+        "impossible_result",
+        "invalid_contract",
+        "invalid_layout",
+        "invalid_result",
+        "more_cards_than_dealt",
+        "move_not_expected",
+        "no_such_seat",
+        "no_such_trick",
+        "no_tricks_before_all_passed",
+        "nomination_out_of_range",
+        "not_a_defender",
+        "not_a_pool_card",
+        "not_in_sequence",
+        "not_your_turn",
+        "run_continues",
+        "seat_sitting_out",
+        "trick_complete",
+        "trick_not_started",
+        "trick_out_of_order",
+        "tricks_do_not_add_up",
+        "trumps_required",
+        "wrong_number_of_entries",
+    ];
+
     /// The stable machine-readable code for this violation.
     pub fn code(&self) -> &'static str {
         match self {
@@ -147,5 +184,25 @@ impl SetupError {
             SetupError::PlayerCount { .. } => "invalid_player_count",
             SetupError::InvalidOption { .. } => "invalid_option",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_list_of_codes_is_every_code_a_violation_can_have() {
+        let source = include_str!("error.rs");
+        let start = source.find("pub fn code(&self)").expect("code()");
+        let end = source.find("pub fn is_conflict").expect("is_conflict()");
+        let mut codes: Vec<&str> = source[start..end]
+            .split("=> \"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes, RuleViolation::CODES);
     }
 }

@@ -94,3 +94,14 @@ async fn the_server_serves_the_committed_spec_and_a_docs_page(pool: PgPool) {
     assert_eq!(docs.status(), 200);
     assert!(docs.text().await.expect("html").contains("swagger"));
 }
+
+#[test]
+fn the_move_endpoint_documents_every_rule_violation_code() {
+    let spec: Value = serde_json::from_str(COMMITTED).expect("json");
+    let description = spec["paths"]["/api/v1/tables/{id}/moves"]["post"]["responses"]["422"]["description"]
+        .as_str()
+        .expect("422 description");
+    for code in tablekeeper::rules::RuleViolation::CODES {
+        assert!(description.contains(&format!("`{code}`")), "{code} is not documented");
+    }
+}
