@@ -156,6 +156,15 @@ async fn save_snapshot<G: Game>(tx: &mut Tx<'_>, table: Uuid, seq: i64, game: &G
 /// # Errors
 /// `Corrupt` when the stored log no longer replays (a bug, never a client's doing).
 pub async fn state<G: Game>(conn: &mut PgConnection, table: Uuid) -> Result<G, StoreError> {
+    Ok(replayed_state(conn, table).await?.0)
+}
+
+/// A snapshot is also kept after this many moves replayed since the last one, so that a move
+/// within a long deal does not replay the whole deal either.
+const SNAPSHOT_EVERY: usize = 16;
+
+/// The current state and how many moves were replayed on top of the snapshot to reach it.
+async fn replayed_state<G: Game>(conn: &mut PgConnection, table: Uuid) -> Result<(G, usize), StoreError> {
     let (seq, state): (i64, Value) = sqlx::query_as(
         "select s.seq, s.state from snapshots s
          where s.table_id = $1
@@ -177,12 +186,13 @@ pub async fn state<G: Game>(conn: &mut PgConnection, table: Uuid) -> Result<G, S
     .bind(seq)
     .fetch_all(conn)
     .await?;
+    let replayed = bodies.len();
     for (seq, body) in bodies {
         let mv: G::Move = serde_json::from_value(body).map_err(StoreError::corrupt)?;
         game.apply(&mv)
             .map_err(|v| StoreError::Corrupt(format!("move {seq} no longer replays: {v}")))?;
     }
-    Ok(game)
+    Ok((game, replayed))
 }
 
 /// What a full replay of a table's log found.
@@ -378,7 +388,7 @@ pub async fn record_move<G: Game>(
     mv: &G::Move,
     recorded_by: &str,
 ) -> Result<(MoveRow, G), StoreError> {
-    let mut game: G = state(tx, table.id).await?;
+    let (mut game, replayed): (G, usize) = replayed_state(tx, table.id).await?;
     let events = game.apply(mv)?;
     let seq = table.version + 1;
     sqlx::query(
@@ -395,7 +405,7 @@ pub async fn record_move<G: Game>(
     .execute(&mut **tx)
     .await?;
     book_settlements(tx, table.id, seq, &G::settlements(&events)).await?;
-    if game.at_deal_boundary() {
+    if game.at_deal_boundary() || replayed + 1 >= SNAPSHOT_EVERY {
         save_snapshot(tx, table.id, seq, &game).await?;
     }
     bump_version(tx, table, game.is_finished()).await?;

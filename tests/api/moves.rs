@@ -49,12 +49,21 @@ async fn a_whole_four_player_game_card_by_card_matches_the_engine(pool: PgPool) 
     assert_eq!(state["state"]["phase"], "finished");
     assert_eq!(state["state"]["legal_moves"], json!([]));
 
-    // Every deal boundary keeps a snapshot, so no move replays more than one deal.
-    let snapshots: i64 = sqlx::query_scalar("select count(*) from snapshots")
-        .fetch_one(&app.pool)
+    // Snapshots at every deal boundary and at least every 16 moves: no move replays more than
+    // 15 others, however long the table's history.
+    let seqs: Vec<i64> = sqlx::query_scalar("select seq from snapshots order by seq")
+        .fetch_all(&app.pool)
         .await
-        .expect("count");
-    assert_eq!(snapshots, 26);
+        .expect("snapshots");
+    let mut boundary = 0;
+    for deal in &deals {
+        boundary += deal.moves.len() as i64;
+        assert!(
+            seqs.contains(&boundary),
+            "no snapshot at the end of a deal (move {boundary})"
+        );
+    }
+    assert!(seqs.windows(2).all(|w| w[1] - w[0] <= 16), "{seqs:?}");
 
     // Replaying the whole log from the start gives the same state as the snapshots do.
     let id: uuid::Uuid = table.parse().expect("uuid");
