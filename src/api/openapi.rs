@@ -116,6 +116,50 @@ impl Modify for RuleCodes {
     }
 }
 
+/// Answers every operation can give: 500 for anything unexpected, and for those with a JSON body
+/// 400 (`malformed_json`) and 415 (`unsupported_media_type`).
+struct CommonErrors;
+
+impl Modify for CommonErrors {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+        let problem = |description: &str| {
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/problem+json",
+                    ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("Problem")))
+                        .build(),
+                )
+                .build()
+        };
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.post,
+                &mut item.put,
+                &mut item.patch,
+                &mut item.delete,
+            ];
+            for operation in operations.into_iter().flatten() {
+                let responses = &mut operation.responses.responses;
+                if operation.request_body.is_some() {
+                    responses
+                        .entry("400".into())
+                        .or_insert_with(|| problem("`malformed_json`: the body is not JSON").into());
+                    responses.entry("415".into()).or_insert_with(|| {
+                        problem("`unsupported_media_type`: the body is not sent as application/json").into()
+                    });
+                }
+                responses
+                    .entry("500".into())
+                    .or_insert_with(|| problem("`internal_error`: a fault on the server's side, logged").into());
+            }
+        }
+    }
+}
+
 struct BearerAuth;
 
 impl Modify for BearerAuth {
@@ -171,7 +215,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::health::readyz,
     ),
     components(schemas(AnyMove, AnyEvent, AnyOptions, AnyView, AnyScoreSheet)),
-    modifiers(&UnderApiV1, &RuleCodes, &BearerAuth),
+    modifiers(&UnderApiV1, &RuleCodes, &CommonErrors, &BearerAuth),
     tags(
         (name = "auth", description = "Organiser accounts and scorer join codes"),
         (name = "games", description = "The game catalogue"),

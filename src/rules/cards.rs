@@ -223,7 +223,7 @@ impl utoipa::PartialSchema for Card {
                 "A card of the 52-card pack: rank (2-10, J, Q, K, A; T for ten) then suit \
                  (C, D, H, S or ♣ ♦ ♥ ♠), case-insensitive. Answers use the form `10H`.",
             ))
-            .pattern(Some("^(?i)(10|[2-9TJQKA])[CDHS♣♦♥♠]$"))
+            .pattern(Some("^(10|[2-9TtJjQqKkAa])[CcDdHhSs♣♦♥♠♧♢♡♤]$"))
             .examples([serde_json::json!("QS")])
             .into()
     }
