@@ -75,15 +75,18 @@ fn validate_registration(req: &RegisterRequest) -> Result<(), ApiError> {
         && email
             .split_once('@')
             .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'))
-        && !email.contains(char::is_whitespace);
+        && !email.contains(|c: char| c.is_whitespace() || c.is_control());
     if !plausible {
         return Err(ApiError::unprocessable(
             "invalid_email",
             "that does not look like an email address",
         ));
     }
-    if req.name.trim().is_empty() || req.name.chars().count() > 100 {
-        return Err(ApiError::unprocessable("invalid_name", "a name is 1 to 100 characters"));
+    if super::display_name(&req.name, 100).is_none() {
+        return Err(ApiError::unprocessable(
+            "invalid_name",
+            "a name is 1 to 100 characters, without control characters",
+        ));
     }
     let length = req.password.chars().count();
     if !(8..=256).contains(&length) {
@@ -150,11 +153,12 @@ pub async fn login(
     }
 }
 
-/// Normalises a typed join code: letters upper-cased, dashes and spaces dropped.
+/// Normalises a typed join code: letters upper-cased, anything but letters and digits (dashes,
+/// spaces) dropped.
 pub fn normalise_code(code: &str) -> String {
     code.chars()
-        .filter(|c| !matches!(c, '-' | ' '))
-        .flat_map(char::to_uppercase)
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_uppercase())
         .collect()
 }
 

@@ -155,6 +155,10 @@ impl From<StoreError> for ApiError {
             StoreError::Rule(v) => v.into(),
             StoreError::EmailTaken => ApiError::new(StatusCode::CONFLICT, "email_taken", e.to_string()),
             StoreError::NothingToUndo => ApiError::new(StatusCode::CONFLICT, "nothing_to_undo", e.to_string()),
+            // PostgreSQL text cannot hold NUL: whatever field a client smuggled one into, say so.
+            StoreError::Database(sqlx::Error::Database(db)) if db.code().as_deref() == Some("22021") => {
+                ApiError::unprocessable("invalid_text", "text must not contain NUL characters")
+            }
             StoreError::Corrupt(_) | StoreError::Ledger(_) | StoreError::Database(_) => {
                 tracing::error!(error = %e, "store failure");
                 ApiError::internal()

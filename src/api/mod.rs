@@ -88,3 +88,11 @@ pub(crate) fn page_limit(limit: Option<i64>) -> Result<i64, error::ApiError> {
         )),
     }
 }
+
+/// A name as typed: trimmed, 1 to `max` characters, no control characters (PostgreSQL text
+/// cannot hold NUL, and a name has no use for the others).
+pub(crate) fn display_name(text: &str, max: usize) -> Option<&str> {
+    let name = text.trim();
+    let length = name.chars().count();
+    ((1..=max).contains(&length) && !name.contains(char::is_control)).then_some(name)
+}

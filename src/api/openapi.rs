@@ -122,6 +122,7 @@ struct CommonErrors;
 
 impl Modify for CommonErrors {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::path::ParameterIn;
         use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
         let problem = |description: &str| {
             ResponseBuilder::new()
@@ -150,6 +151,19 @@ impl Modify for CommonErrors {
                         .or_insert_with(|| problem("`malformed_json`: the body is not JSON").into());
                     responses.entry("415".into()).or_insert_with(|| {
                         problem("`unsupported_media_type`: the body is not sent as application/json").into()
+                    });
+                    responses.entry("422".into()).or_insert_with(|| {
+                        problem("`unknown_field`, `invalid_body`: the body does not fit the schema").into()
+                    });
+                }
+                let queried = operation
+                    .parameters
+                    .iter()
+                    .flatten()
+                    .any(|p| p.parameter_in == ParameterIn::Query);
+                if queried {
+                    responses.entry("400".into()).or_insert_with(|| {
+                        problem("`invalid_query`: a query parameter is unknown or out of range").into()
                     });
                 }
                 responses

@@ -78,13 +78,12 @@ pub async fn create_session(
     body: web::Json<CreateSession>,
 ) -> Result<HttpResponse, ApiError> {
     let owner = who.organiser()?;
-    let name = body.name.trim();
-    if name.is_empty() || name.chars().count() > 200 {
-        return Err(ApiError::unprocessable(
+    let name = super::display_name(&body.name, 200).ok_or_else(|| {
+        ApiError::unprocessable(
             "invalid_name",
-            "a session name is 1 to 200 characters",
-        ));
-    }
+            "a session name is 1 to 200 characters, without control characters",
+        )
+    })?;
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     ensure_user(&mut conn, owner).await?;
     let session = store::sessions::insert(&mut conn, owner, name).await?;

@@ -259,15 +259,12 @@ fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {
     players
         .iter()
         .map(|name| {
-            let name = name.trim();
-            if name.is_empty() || name.chars().count() > 60 {
-                Err(ApiError::unprocessable(
+            super::display_name(name, 60).map(str::to_owned).ok_or_else(|| {
+                ApiError::unprocessable(
                     "invalid_player_name",
-                    "a player name is 1 to 60 characters",
-                ))
-            } else {
-                Ok(name.to_owned())
-            }
+                    "a player name is 1 to 60 characters, without control characters",
+                )
+            })
         })
         .collect()
 }
@@ -346,6 +343,7 @@ pub async fn create_table(
 #[utoipa::path(tag = "tables", params(TableQuery), security((), ("bearer" = [])), responses(
     (status = 200, body = TablePage),
     (status = 401, description = "`missing_token` when no session is given", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables")]
 pub async fn list_tables(

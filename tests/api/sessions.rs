@@ -76,3 +76,45 @@ async fn an_unknown_session_is_404(pool: PgPool) {
         .await
         .assert_problem(404, "session_not_found");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn control_characters_in_names_are_refused_not_a_server_error(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    app.post("/api/v1/sessions", &token, json!({"name": "Thurs\u{0}day"}))
+        .await
+        .assert_problem(422, "invalid_name");
+    let body = json!({"game": "nomination-whist", "players": ["A\u{0}", "B", "C"]});
+    app.post("/api/v1/tables", &token, body)
+        .await
+        .assert_problem(422, "invalid_player_name");
+    let register = json!({"email": "bob@club.example", "name": "B\u{7}ob", "password": "long enough pw"});
+    app.request(Method::POST, "/api/v1/auth/register", None, Some(register))
+        .await
+        .assert_problem(422, "invalid_name");
+    let login = json!({"email": "ann\u{0}@club.example", "password": "long enough pw"});
+    app.request(Method::POST, "/api/v1/auth/login", None, Some(login))
+        .await
+        .assert_problem(422, "invalid_text");
+    let join = json!({"code": "AB\u{0}CD"});
+    app.request(Method::POST, "/api/v1/auth/join", None, Some(join))
+        .await
+        .assert_problem(401, "invalid_join_code");
+    let count = |table: &'static str| {
+        let pool = app.pool.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(&format!("select count(*) from {table}"))
+                .fetch_one(&pool)
+                .await
+                .expect("count")
+        }
+    };
+    assert_eq!(
+        (
+            count("club_sessions").await,
+            count("game_tables").await,
+            count("users").await
+        ),
+        (0, 0, 1)
+    );
+}
