@@ -49,6 +49,9 @@ impl Application {
         };
         let tokens = web::Data::new(Tokens::new(&secret, chrono::Duration::hours(settings.token_ttl_hours)));
         let pool = web::Data::new(pool);
+        let attempts =
+            std::num::NonZeroU32::new(settings.auth_attempts_per_minute).unwrap_or(std::num::NonZeroU32::MIN);
+        let limiter = web::Data::new(api::limits::AuthLimiter::per_minute(attempts));
         let listener = TcpListener::bind(settings.bind)?;
         let port = listener.local_addr()?.port();
         let openapi = ApiDoc::openapi();
@@ -63,6 +66,7 @@ impl Application {
                 .wrap(TracingLogger::default())
                 .app_data(pool.clone())
                 .app_data(tokens.clone())
+                .app_data(limiter.clone())
                 .app_data(api::error::json_config())
                 .app_data(api::error::query_config())
                 .app_data(api::error::path_config())

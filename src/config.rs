@@ -13,6 +13,8 @@ pub struct Settings {
     pub token_ttl_hours: i64,
     pub database_max_connections: u32,
     pub workers: Option<usize>,
+    /// Attempts per minute per client address on `/auth/*` (password and join-code checks).
+    pub auth_attempts_per_minute: u32,
 }
 
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/tablekeeper";
@@ -81,6 +83,12 @@ impl Settings {
                 .map(|_| number("WORKERS", 1))
                 .transpose()?
                 .map(|n| n as usize),
+            auth_attempts_per_minute: u32::try_from(number("AUTH_ATTEMPTS_PER_MINUTE", 20)?).map_err(|_| {
+                ConfigError {
+                    variable: "AUTH_ATTEMPTS_PER_MINUTE",
+                    reason: "at most 4294967295".into(),
+                }
+            })?,
         })
     }
 }

@@ -10,7 +10,7 @@ const USAGE: &str = "usage: tablekeeper [serve | migrate | openapi]
   migrate   create the database if needed, apply migrations and exit
   openapi   print the OpenAPI document (as committed at openapi/openapi.json)
 
-configuration (environment): DATABASE_URL, BIND, JWT_SECRET, TOKEN_TTL_HOURS,
+configuration (environment): DATABASE_URL, BIND, JWT_SECRET, TOKEN_TTL_HOURS, AUTH_ATTEMPTS_PER_MINUTE,
 DATABASE_MAX_CONNECTIONS, WORKERS, RUST_LOG";
 
 #[tokio::main]

@@ -1,6 +1,6 @@
 //! Registration, login, and joining a table with a join code.
 
-use actix_web::{post, web, HttpResponse};
+use actix_web::{post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
@@ -9,6 +9,7 @@ use uuid::Uuid;
 
 use super::auth::{hash_password, verify_password, Role, Tokens};
 use super::error::{ApiError, Problem};
+use super::limits::AuthLimiter;
 use crate::store;
 
 #[derive(Deserialize, ToSchema)]
@@ -102,14 +103,18 @@ fn validate_registration(req: &RegisterRequest) -> Result<(), ApiError> {
 #[utoipa::path(tag = "auth", request_body = RegisterRequest, responses(
     (status = 201, body = TokenResponse),
     (status = 409, description = "`email_taken`", body = Problem, content_type = "application/problem+json"),
+    (status = 429, description = "`too_many_requests`: see Retry-After", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`invalid_email`, `invalid_name`, `weak_password`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/auth/register")]
 pub async fn register(
+    http: HttpRequest,
+    limiter: web::Data<AuthLimiter>,
     pool: web::Data<PgPool>,
     tokens: web::Data<Tokens>,
     body: web::Json<RegisterRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    limiter.check(&http)?;
     let req = body.into_inner();
     validate_registration(&req)?;
     let hash = hash_password(req.password).await?;
@@ -131,13 +136,17 @@ async fn dummy_hash() -> String {
 #[utoipa::path(tag = "auth", request_body = LoginRequest, responses(
     (status = 200, body = TokenResponse),
     (status = 401, description = "`invalid_credentials`", body = Problem, content_type = "application/problem+json"),
+    (status = 429, description = "`too_many_requests`: see Retry-After", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/auth/login")]
 pub async fn login(
+    http: HttpRequest,
+    limiter: web::Data<AuthLimiter>,
     pool: web::Data<PgPool>,
     tokens: web::Data<Tokens>,
     body: web::Json<LoginRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    limiter.check(&http)?;
     let req = body.into_inner();
     let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
     let user = store::users::by_email(&mut conn, req.email.trim()).await?;
@@ -166,13 +175,17 @@ pub fn normalise_code(code: &str) -> String {
 #[utoipa::path(tag = "auth", request_body = JoinRequest, responses(
     (status = 200, body = TokenResponse),
     (status = 401, description = "`invalid_join_code`: unknown or expired", body = Problem, content_type = "application/problem+json"),
+    (status = 429, description = "`too_many_requests`: see Retry-After", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/auth/join")]
 pub async fn join(
+    http: HttpRequest,
+    limiter: web::Data<AuthLimiter>,
     pool: web::Data<PgPool>,
     tokens: web::Data<Tokens>,
     body: web::Json<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    limiter.check(&http)?;
     let code = normalise_code(&body.code);
     let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
     let table = store::join_codes::table_for(&mut conn, &code, Utc::now())

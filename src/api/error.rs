@@ -35,6 +35,8 @@ pub struct ApiError {
     pub status: StatusCode,
     pub code: &'static str,
     pub detail: String,
+    /// Seconds to wait, sent as `Retry-After` (rate limits).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -43,6 +45,7 @@ impl ApiError {
             status,
             code,
             detail: detail.into(),
+            retry_after: None,
         }
     }
 
@@ -115,9 +118,11 @@ impl ResponseError for ApiError {
     }
 
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status)
-            .content_type("application/problem+json")
-            .json(self.problem())
+        let mut response = HttpResponse::build(self.status);
+        if let Some(seconds) = self.retry_after {
+            response.insert_header(("Retry-After", seconds.to_string()));
+        }
+        response.content_type("application/problem+json").json(self.problem())
     }
 }
 

@@ -6,6 +6,7 @@ pub mod error;
 pub mod games;
 pub mod health;
 pub mod ledger;
+pub mod limits;
 pub mod openapi;
 pub mod sessions;
 pub mod tables;

@@ -4,7 +4,7 @@ use reqwest::Method;
 use serde_json::json;
 use sqlx::PgPool;
 
-use crate::helpers::{spawn_app, TEST_SECRET};
+use crate::helpers::{spawn_app, spawn_app_with, TEST_SECRET};
 
 fn claims(sub: &str, role: &str, exp_offset: i64) -> serde_json::Value {
     let now = chrono::Utc::now().timestamp();
@@ -241,4 +241,30 @@ async fn another_organiser_cannot_record_on_my_table(pool: PgPool) {
         .await
         .assert_problem(403, "forbidden");
     assert_eq!(app.snapshot(&table).await, before);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn guessing_passwords_or_join_codes_is_rate_limited(pool: PgPool) {
+    let app = spawn_app_with(pool, |s| s.auth_attempts_per_minute = 3).await;
+    let login = json!({"email": "ann@club.example", "password": "wrong password"});
+    for _ in 0..3 {
+        let answer = app
+            .request(Method::POST, "/api/v1/auth/login", None, Some(login.clone()))
+            .await;
+        answer.assert_problem(401, "invalid_credentials");
+    }
+    let limited = app.request(Method::POST, "/api/v1/auth/login", None, Some(login)).await;
+    limited.assert_problem(429, "too_many_requests");
+    let wait: u64 = limited.headers["retry-after"]
+        .to_str()
+        .expect("header")
+        .parse()
+        .expect("seconds");
+    assert!((1..=60).contains(&wait), "{wait}");
+    let join = json!({"code": "ABCDEFGH"});
+    app.request(Method::POST, "/api/v1/auth/join", None, Some(join))
+        .await
+        .assert_problem(429, "too_many_requests");
+    // Reads and other writes are not limited.
+    app.get("/api/v1/games").await.assert_status(200);
 }

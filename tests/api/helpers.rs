@@ -47,14 +47,21 @@ impl Answer {
 }
 
 pub async fn spawn_app(pool: PgPool) -> TestApp {
-    let settings = Settings {
+    spawn_app_with(pool, |_| {}).await
+}
+
+/// A test app with adjusted settings.
+pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) -> TestApp {
+    let mut settings = Settings {
         database_url: String::new(),
         bind: "127.0.0.1:0".parse().expect("address"),
         jwt_secret: Some(TEST_SECRET.into()),
         token_ttl_hours: 1,
         database_max_connections: 5,
         workers: Some(1),
+        auth_attempts_per_minute: 1000,
     };
+    adjust(&mut settings);
     let app = Application::build_with_pool(&settings, pool.clone()).expect("app builds");
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run());
