@@ -572,6 +572,34 @@ impl Holdings {
         self.seats.iter().filter(|(_, &c)| c == best).map(|(s, _)| s).collect()
     }
 
+    /// Applies `movement`, when there is one, and records it as an event.
+    pub fn book<E: ChipEvent>(&mut self, events: &mut Vec<E>, movement: Option<ChipMovement>) {
+        if let Some(movement) = movement {
+            self.apply(&movement);
+            events.push(E::chips(movement));
+        }
+    }
+
+    /// The chips on each of `pools`, in their order, for views.
+    pub fn board(&self, pools: impl IntoIterator<Item = Pool>) -> Vec<PoolBalance> {
+        pools
+            .into_iter()
+            .map(|pool| PoolBalance {
+                pool,
+                chips: self.pool(pool),
+            })
+            .collect()
+    }
+
+    /// The winners: the seats holding the most chips once the game is `finished`, none before.
+    pub fn winners(&self, finished: bool) -> Vec<Seat> {
+        if finished {
+            self.leaders()
+        } else {
+            Vec::new()
+        }
+    }
+
     /// The sum over seats and pools.
     pub fn on_table(&self) -> Chips {
         self.seats.values().iter().copied().sum::<Chips>() + self.pools.values().copied().sum()
@@ -638,6 +666,53 @@ pub fn per_card_payments(winner: Seat, cards_left: &[u8], exempt: Option<Seat>, 
             )
         })
         .collect()
+}
+
+/// An event of a stops game, some of which record a chip movement.
+pub trait ChipEvent: Sized {
+    /// The event recording `movement`.
+    fn chips(movement: ChipMovement) -> Self;
+    /// The movement this event records, if it records one.
+    fn movement(&self) -> Option<&ChipMovement>;
+}
+
+/// The ledger settlements of the chip movements among one move's `events`.
+pub fn settlements<E: ChipEvent>(events: &[E]) -> Vec<Settlement> {
+    events
+        .iter()
+        .filter_map(ChipEvent::movement)
+        .map(ChipMovement::settlement)
+        .collect()
+}
+
+/// The chip movements among `events`: a new game keeps those of its opening.
+pub fn movements<E: ChipEvent>(events: &[E]) -> Vec<ChipMovement> {
+    events.iter().filter_map(ChipEvent::movement).cloned().collect()
+}
+
+/// Refuses a seat beyond a table of `players`.
+///
+/// # Errors
+/// `NoSuchSeat` when `seat` is not at the table.
+pub fn check_seat(seat: Seat, players: usize) -> Result<(), RuleViolation> {
+    if seat.index() < players {
+        Ok(())
+    } else {
+        Err(RuleViolation::NoSuchSeat { seat, players })
+    }
+}
+
+/// The refusal of a move of `kind` out of phase: `GameFinished` once the game is over,
+/// otherwise `MoveNotExpected` naming the `legal` moves.
+pub fn not_expected(finished: bool, kind: &'static str, legal: impl FnOnce() -> Vec<&'static str>) -> RuleViolation {
+    if finished {
+        RuleViolation::GameFinished
+    } else {
+        RuleViolation::MoveNotExpected {
+            kind,
+            expected: legal(),
+        }
+    }
 }
 
 /// One line of a board, for views.
@@ -837,5 +912,29 @@ mod tests {
         let settlement = stake.settlement();
         assert_eq!(settlement.postings.iter().map(|(_, c)| *c).sum::<Chips>(), Chips::ZERO);
         assert!(ChipMovement::new(Some(1), "nothing", vec![Payment::new(Party::Bank, Party::Bank, 3)]).is_none());
+    }
+
+    #[test]
+    fn a_seat_beyond_the_table_is_refused_and_winners_wait_for_the_end() {
+        assert_eq!(check_seat(Seat::new(2), 3), Ok(()));
+        assert_eq!(
+            check_seat(Seat::new(3), 3),
+            Err(RuleViolation::NoSuchSeat {
+                seat: Seat::new(3),
+                players: 3
+            })
+        );
+        assert_eq!(not_expected(true, "play", Vec::new), RuleViolation::GameFinished);
+        let mut h = Holdings::new(2);
+        h.apply(&opening_chips(2, 5).expect("moves chips"));
+        assert!(h.winners(false).is_empty());
+        assert_eq!(h.winners(true), [Seat::new(0), Seat::new(1)]);
+        assert_eq!(
+            h.board([Pool::Game]),
+            [PoolBalance {
+                pool: Pool::Game,
+                chips: Chips::ZERO
+            }]
+        );
     }
 }
