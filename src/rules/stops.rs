@@ -591,6 +591,16 @@ impl Holdings {
             .collect()
     }
 
+    /// Each seat's chips gained (or lost) since it held `start`.
+    pub fn net_since(&self, start: &[Chips]) -> Vec<Chips> {
+        self.seats
+            .values()
+            .iter()
+            .zip(start)
+            .map(|(&now, &then)| now - then)
+            .collect()
+    }
+
     /// The winners: the seats holding the most chips once the game is `finished`, none before.
     pub fn winners(&self, finished: bool) -> Vec<Seat> {
         if finished {

@@ -16,8 +16,8 @@ use crate::rules::chips::{Chips, Settlement};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::Seat;
 use crate::rules::stops::{
-    self, even_hands, next_up, opening_chips, per_card_payments, ChipEvent, ChipMovement, Holdings, Party, Payment,
-    Pool, PoolBalance, RunState, Runs,
+    self, even_hands, opening_chips, per_card_payments, ChipEvent, ChipMovement, Holdings, Party, Payment, Pool,
+    PoolBalance, Runs,
 };
 use crate::rules::{Game, GameId, OptionDoc};
 
@@ -536,7 +536,7 @@ impl Newmarket {
         );
         self.holdings.book(events, movement);
         let chips = self.holdings.seats();
-        let net: Vec<Chips> = chips.iter().zip(&deal.start_chips).map(|(&a, &b)| a - b).collect();
+        let net = self.holdings.net_since(&deal.start_chips);
         self.sheet.push(DealScore {
             deal: number,
             dealer: deal.dealer,
@@ -681,10 +681,7 @@ impl Game for Newmarket {
             dealer: deal.map(|d| d.dealer),
             pool_cards: deal.map(|d| d.pool_cards.clone()).unwrap_or_default(),
             to_act: deal.filter(|d| !d.pool_cards.is_empty()).and_then(|d| d.runs.leader()),
-            next_card: deal.and_then(|d| match d.runs.state() {
-                RunState::Live { last, .. } => next_up(last),
-                RunState::Lead { .. } => None,
-            }),
+            next_card: deal.and_then(|d| d.runs.next_card()),
             legal_moves: self.legal_moves(),
             cards_left: deal.map(|d| d.runs.hands_left()).unwrap_or_default(),
             played: deal.map(|d| d.runs.played().iter().collect()).unwrap_or_default(),

@@ -854,7 +854,7 @@ impl PopeJoan {
     ) -> Result<(), RuleViolation> {
         let deal = self.deal.take().ok_or(RuleViolation::GameFinished)?;
         let chips = self.holdings.seats();
-        let net: Vec<Chips> = chips.iter().zip(&deal.start_chips).map(|(&a, &b)| a - b).collect();
+        let net = self.holdings.net_since(&deal.start_chips);
         self.sheet.push(DealScore {
             deal: deal.number,
             dealer: deal.dealer,
