@@ -15,13 +15,14 @@
 //! is still unaccounted for (otherwise the run would have stopped).
 
 use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::cards::{Card, CardSet, Rank};
 use super::chips::{Account, Chips, Settlement};
-use super::error::RuleViolation;
+use super::error::{RuleViolation, SetupError};
 use super::seat::{BySeat, Seat};
 
 /// Ranks from low to high in the stops games: the ace is lowest.
@@ -203,10 +204,7 @@ impl Runs {
     /// `NoSuchSeat`, `CardNotInPack`, `CardTurnedUp`, `CardAlreadyPlayed`, `MoreCardsThanDealt`,
     /// `NotYourTurn` (a lead by another seat than the stop's player), `NotInSequence`.
     pub fn check_play(&self, seat: Seat, card: Card) -> Result<(), RuleViolation> {
-        let players = self.dealt.len();
-        if seat.index() >= players {
-            return Err(RuleViolation::NoSuchSeat { seat, players });
-        }
+        check_seat(seat, self.dealt.len())?;
         self.check_card(card)?;
         if self.cards_left(seat) == 0 {
             return Err(RuleViolation::MoreCardsThanDealt {
@@ -285,10 +283,7 @@ impl Runs {
     /// # Errors
     /// `NoSuchSeat`, the card checks of `check_card`, `MoreCardsThanDealt`.
     pub fn play_aside(&mut self, seat: Seat, card: Card) -> Result<u8, RuleViolation> {
-        let players = self.dealt.len();
-        if seat.index() >= players {
-            return Err(RuleViolation::NoSuchSeat { seat, players });
-        }
+        check_seat(seat, self.dealt.len())?;
         self.check_card(card)?;
         if self.cards_left(seat) == 0 {
             return Err(RuleViolation::MoreCardsThanDealt {
@@ -320,10 +315,7 @@ impl Runs {
         let Some(missing) = self.missing_after_stop() else {
             return Ok(None);
         };
-        let players = self.dealt.len();
-        if seat.index() >= players {
-            return Err(RuleViolation::NoSuchSeat { seat, players });
-        }
+        check_seat(seat, self.dealt.len())?;
         self.check_card(card)?;
         if self.cards_left(seat) == 0 {
             return Err(RuleViolation::MoreCardsThanDealt {
@@ -700,6 +692,51 @@ pub fn movements<E: ChipEvent>(events: &[E]) -> Vec<ChipMovement> {
     events.iter().filter_map(ChipEvent::movement).cloned().collect()
 }
 
+/// The most deals a stops game plays: rounds (each player deals once a round).
+pub const MAX_ROUNDS: u8 = 50;
+/// The most opening chips a seat receives.
+pub const MAX_OPENING_CHIPS: u32 = 1_000_000;
+
+/// Checks the setup every stops game shares: 3 to 8 players, the first dealer at the table,
+/// 1 to 50 rounds and at most a million opening chips each.
+///
+/// # Errors
+/// `PlayerCount` or `InvalidOption` naming the option.
+pub fn check_table(
+    players: usize,
+    seats: RangeInclusive<usize>,
+    first_dealer: u8,
+    rounds: u8,
+    opening_chips: u32,
+) -> Result<(), SetupError> {
+    if !seats.contains(&players) {
+        return Err(SetupError::PlayerCount {
+            got: players,
+            min: *seats.start(),
+            max: *seats.end(),
+        });
+    }
+    if usize::from(first_dealer) >= players {
+        return Err(SetupError::InvalidOption {
+            option: "first_dealer",
+            reason: format!("there is no seat {first_dealer} at a table of {players}"),
+        });
+    }
+    if rounds == 0 || rounds > MAX_ROUNDS {
+        return Err(SetupError::InvalidOption {
+            option: "rounds",
+            reason: format!("play 1 to {MAX_ROUNDS} rounds"),
+        });
+    }
+    if opening_chips > MAX_OPENING_CHIPS {
+        return Err(SetupError::InvalidOption {
+            option: "opening_chips",
+            reason: format!("at most {MAX_OPENING_CHIPS} chips each"),
+        });
+    }
+    Ok(())
+}
+
 /// Refuses a seat beyond a table of `players`.
 ///
 /// # Errors
@@ -946,5 +983,28 @@ mod tests {
                 chips: Chips::ZERO
             }]
         );
+    }
+
+    #[test]
+    fn a_stops_table_needs_three_to_eight_players_a_seated_dealer_and_bounded_rounds_and_chips() {
+        assert_eq!(check_table(3, 3..=8, 2, 1, 100), Ok(()));
+        assert_eq!(
+            check_table(2, 3..=8, 0, 1, 100),
+            Err(SetupError::PlayerCount { got: 2, min: 3, max: 8 })
+        );
+        for (first_dealer, rounds, chips, option) in [
+            (3, 1, 100, "first_dealer"),
+            (0, 0, 100, "rounds"),
+            (0, 51, 100, "rounds"),
+            (0, 1, 1_000_001, "opening_chips"),
+        ] {
+            assert!(
+                matches!(
+                    check_table(3, 3..=8, first_dealer, rounds, chips),
+                    Err(SetupError::InvalidOption { option: o, .. }) if o == option
+                ),
+                "{option}"
+            );
+        }
     }
 }

@@ -1012,28 +1012,13 @@ impl Game for PopeJoan {
     }
 
     fn new(players: usize, options: Options) -> Result<PopeJoan, SetupError> {
-        let (min, max) = (*Self::SEATS.start(), *Self::SEATS.end());
-        if !Self::SEATS.contains(&players) {
-            return Err(SetupError::PlayerCount { got: players, min, max });
-        }
-        if usize::from(options.first_dealer) >= players {
-            return Err(SetupError::InvalidOption {
-                option: "first_dealer",
-                reason: format!("there is no seat {} at a table of {players}", options.first_dealer),
-            });
-        }
-        if options.rounds == 0 || options.rounds > 50 {
-            return Err(SetupError::InvalidOption {
-                option: "rounds",
-                reason: "play 1 to 50 rounds".into(),
-            });
-        }
-        if options.opening_chips > 1_000_000 {
-            return Err(SetupError::InvalidOption {
-                option: "opening_chips",
-                reason: "at most 1000000 chips each".into(),
-            });
-        }
+        stops::check_table(
+            players,
+            Self::SEATS,
+            options.first_dealer,
+            options.rounds,
+            options.opening_chips,
+        )?;
         let least = if options.five_divisions { 12 } else { 15 };
         let board_total = options.board_total.unwrap_or(least);
         if board_total < least {
