@@ -15,13 +15,14 @@
 //! is still unaccounted for (otherwise the run would have stopped).
 
 use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::cards::{Card, CardSet, Rank};
 use super::chips::{Account, Chips, Settlement};
-use super::error::RuleViolation;
+use super::error::{RuleViolation, SetupError};
 use super::seat::{BySeat, Seat};
 
 /// Ranks from low to high in the stops games: the ace is lowest.
@@ -203,10 +204,7 @@ impl Runs {
     /// `NoSuchSeat`, `CardNotInPack`, `CardTurnedUp`, `CardAlreadyPlayed`, `MoreCardsThanDealt`,
     /// `NotYourTurn` (a lead by another seat than the stop's player), `NotInSequence`.
     pub fn check_play(&self, seat: Seat, card: Card) -> Result<(), RuleViolation> {
-        let players = self.dealt.len();
-        if seat.index() >= players {
-            return Err(RuleViolation::NoSuchSeat { seat, players });
-        }
+        check_seat(seat, self.dealt.len())?;
         self.check_card(card)?;
         if self.cards_left(seat) == 0 {
             return Err(RuleViolation::MoreCardsThanDealt {
@@ -285,10 +283,7 @@ impl Runs {
     /// # Errors
     /// `NoSuchSeat`, the card checks of `check_card`, `MoreCardsThanDealt`.
     pub fn play_aside(&mut self, seat: Seat, card: Card) -> Result<u8, RuleViolation> {
-        let players = self.dealt.len();
-        if seat.index() >= players {
-            return Err(RuleViolation::NoSuchSeat { seat, players });
-        }
+        check_seat(seat, self.dealt.len())?;
         self.check_card(card)?;
         if self.cards_left(seat) == 0 {
             return Err(RuleViolation::MoreCardsThanDealt {
@@ -320,10 +315,7 @@ impl Runs {
         let Some(missing) = self.missing_after_stop() else {
             return Ok(None);
         };
-        let players = self.dealt.len();
-        if seat.index() >= players {
-            return Err(RuleViolation::NoSuchSeat { seat, players });
-        }
+        check_seat(seat, self.dealt.len())?;
         self.check_card(card)?;
         if self.cards_left(seat) == 0 {
             return Err(RuleViolation::MoreCardsThanDealt {
@@ -572,6 +564,44 @@ impl Holdings {
         self.seats.iter().filter(|(_, &c)| c == best).map(|(s, _)| s).collect()
     }
 
+    /// Applies `movement`, when there is one, and records it as an event.
+    pub fn book<E: ChipEvent>(&mut self, events: &mut Vec<E>, movement: Option<ChipMovement>) {
+        if let Some(movement) = movement {
+            self.apply(&movement);
+            events.push(E::chips(movement));
+        }
+    }
+
+    /// The chips on each of `pools`, in their order, for views.
+    pub fn board(&self, pools: impl IntoIterator<Item = Pool>) -> Vec<PoolBalance> {
+        pools
+            .into_iter()
+            .map(|pool| PoolBalance {
+                pool,
+                chips: self.pool(pool),
+            })
+            .collect()
+    }
+
+    /// Each seat's chips gained (or lost) since it held `start`.
+    pub fn net_since(&self, start: &[Chips]) -> Vec<Chips> {
+        self.seats
+            .values()
+            .iter()
+            .zip(start)
+            .map(|(&now, &then)| now - then)
+            .collect()
+    }
+
+    /// The winners: the seats holding the most chips once the game is `finished`, none before.
+    pub fn winners(&self, finished: bool) -> Vec<Seat> {
+        if finished {
+            self.leaders()
+        } else {
+            Vec::new()
+        }
+    }
+
     /// The sum over seats and pools.
     pub fn on_table(&self) -> Chips {
         self.seats.values().iter().copied().sum::<Chips>() + self.pools.values().copied().sum()
@@ -640,11 +670,139 @@ pub fn per_card_payments(winner: Seat, cards_left: &[u8], exempt: Option<Seat>, 
         .collect()
 }
 
+/// An event of a stops game, some of which record a chip movement.
+pub trait ChipEvent: Sized {
+    /// The event recording `movement`.
+    fn chips(movement: ChipMovement) -> Self;
+    /// The movement this event records, if it records one.
+    fn movement(&self) -> Option<&ChipMovement>;
+}
+
+/// The ledger settlements of the chip movements among one move's `events`.
+pub fn settlements<E: ChipEvent>(events: &[E]) -> Vec<Settlement> {
+    events
+        .iter()
+        .filter_map(ChipEvent::movement)
+        .map(ChipMovement::settlement)
+        .collect()
+}
+
+/// The chip movements among `events`: a new game keeps those of its opening.
+pub fn movements<E: ChipEvent>(events: &[E]) -> Vec<ChipMovement> {
+    events.iter().filter_map(ChipEvent::movement).cloned().collect()
+}
+
+/// The most deals a stops game plays: rounds (each player deals once a round).
+pub const MAX_ROUNDS: u8 = 50;
+/// The most opening chips a seat receives.
+pub const MAX_OPENING_CHIPS: u32 = 1_000_000;
+
+/// Checks the setup every stops game shares: 3 to 8 players, the first dealer at the table,
+/// 1 to 50 rounds and at most a million opening chips each.
+///
+/// # Errors
+/// `PlayerCount` or `InvalidOption` naming the option.
+pub fn check_table(
+    players: usize,
+    seats: RangeInclusive<usize>,
+    first_dealer: u8,
+    rounds: u8,
+    opening_chips: u32,
+) -> Result<(), SetupError> {
+    if !seats.contains(&players) {
+        return Err(SetupError::PlayerCount {
+            got: players,
+            min: *seats.start(),
+            max: *seats.end(),
+        });
+    }
+    if usize::from(first_dealer) >= players {
+        return Err(SetupError::InvalidOption {
+            option: "first_dealer",
+            reason: format!("there is no seat {first_dealer} at a table of {players}"),
+        });
+    }
+    if rounds == 0 || rounds > MAX_ROUNDS {
+        return Err(SetupError::InvalidOption {
+            option: "rounds",
+            reason: format!("play 1 to {MAX_ROUNDS} rounds"),
+        });
+    }
+    if opening_chips > MAX_OPENING_CHIPS {
+        return Err(SetupError::InvalidOption {
+            option: "opening_chips",
+            reason: format!("at most {MAX_OPENING_CHIPS} chips each"),
+        });
+    }
+    Ok(())
+}
+
+/// Refuses a seat beyond a table of `players`.
+///
+/// # Errors
+/// `NoSuchSeat` when `seat` is not at the table.
+pub fn check_seat(seat: Seat, players: usize) -> Result<(), RuleViolation> {
+    if seat.index() < players {
+        Ok(())
+    } else {
+        Err(RuleViolation::NoSuchSeat { seat, players })
+    }
+}
+
+/// The refusal of a move of `kind` out of phase: `GameFinished` once the game is over,
+/// otherwise `MoveNotExpected` naming the `legal` moves.
+pub fn not_expected(finished: bool, kind: &'static str, legal: impl FnOnce() -> Vec<&'static str>) -> RuleViolation {
+    if finished {
+        RuleViolation::GameFinished
+    } else {
+        RuleViolation::MoveNotExpected {
+            kind,
+            expected: legal(),
+        }
+    }
+}
+
 /// One line of a board, for views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct PoolBalance {
     pub pool: Pool,
     pub chips: Chips,
+}
+
+/// Support for the stops games' property tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Holdings;
+    use crate::ledger::{Balances, Booking};
+    use crate::rules::{Account, Game};
+
+    /// Replays `moves` on `game` as the store books them: the opening chips, then each move's
+    /// settlements (each naming its deal). Returns the replayed game and the ledger's balances.
+    pub(crate) fn replay_booked<G: Game>(mut game: G, moves: &[G::Move]) -> (G, Balances) {
+        let mut ledger = Balances::default();
+        for s in game.opening_settlements() {
+            ledger.apply(&Booking::from_settlement(&s).expect("balanced"));
+        }
+        for mv in moves {
+            let events = game.apply(mv).unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"));
+            for s in G::settlements(&events) {
+                assert!(s.deal.is_some(), "{mv:?} booked {s:?} without its deal");
+                ledger.apply(&Booking::from_settlement(&s).expect("balanced"));
+            }
+        }
+        (game, ledger)
+    }
+
+    /// Asserts the ledger holds what `holdings` say for every seat and pool, and sums to zero.
+    pub(crate) fn assert_ledger_matches(ledger: &Balances, holdings: &Holdings) {
+        for (seat, &chips) in holdings.seats.iter() {
+            assert_eq!(ledger.of(&Account::Seat(seat)), chips, "{seat}");
+        }
+        for (pool, &chips) in &holdings.pools {
+            assert_eq!(ledger.of(&Account::Pool(pool.name())), chips, "{pool:?}");
+        }
+        assert_eq!(ledger.total(), crate::rules::Chips::ZERO);
+    }
 }
 
 #[cfg(test)]
@@ -837,5 +995,52 @@ mod tests {
         let settlement = stake.settlement();
         assert_eq!(settlement.postings.iter().map(|(_, c)| *c).sum::<Chips>(), Chips::ZERO);
         assert!(ChipMovement::new(Some(1), "nothing", vec![Payment::new(Party::Bank, Party::Bank, 3)]).is_none());
+    }
+
+    #[test]
+    fn a_seat_beyond_the_table_is_refused_and_winners_wait_for_the_end() {
+        assert_eq!(check_seat(Seat::new(2), 3), Ok(()));
+        assert_eq!(
+            check_seat(Seat::new(3), 3),
+            Err(RuleViolation::NoSuchSeat {
+                seat: Seat::new(3),
+                players: 3
+            })
+        );
+        assert_eq!(not_expected(true, "play", Vec::new), RuleViolation::GameFinished);
+        let mut h = Holdings::new(2);
+        h.apply(&opening_chips(2, 5).expect("moves chips"));
+        assert!(h.winners(false).is_empty());
+        assert_eq!(h.winners(true), [Seat::new(0), Seat::new(1)]);
+        assert_eq!(
+            h.board([Pool::Game]),
+            [PoolBalance {
+                pool: Pool::Game,
+                chips: Chips::ZERO
+            }]
+        );
+    }
+
+    #[test]
+    fn a_stops_table_needs_three_to_eight_players_a_seated_dealer_and_bounded_rounds_and_chips() {
+        assert_eq!(check_table(3, 3..=8, 2, 1, 100), Ok(()));
+        assert_eq!(
+            check_table(2, 3..=8, 0, 1, 100),
+            Err(SetupError::PlayerCount { got: 2, min: 3, max: 8 })
+        );
+        for (first_dealer, rounds, chips, option) in [
+            (3, 1, 100, "first_dealer"),
+            (0, 0, 100, "rounds"),
+            (0, 51, 100, "rounds"),
+            (0, 1, 1_000_001, "opening_chips"),
+        ] {
+            assert!(
+                matches!(
+                    check_table(3, 3..=8, first_dealer, rounds, chips),
+                    Err(SetupError::InvalidOption { option: o, .. }) if o == option
+                ),
+                "{option}"
+            );
+        }
     }
 }

@@ -50,11 +50,24 @@ async fn a_four_deal_session_wins_pools_with_the_cards_below_and_carries_the_res
     let answer = accept(&app, &table, &token, play(2, "KS")).await;
     assert_eq!(answer["table"]["state"]["to_act"], 2);
     accept(&app, &table, &token, play(2, "JC")).await;
+    let before_queen = app.ledger(&table).await;
     accept(&app, &table, &token, play(3, "QC")).await;
     let ledger = app.ledger(&table).await;
     assert_eq!(balance(&ledger, "pool:pool_ace"), 0);
     assert_eq!(balance(&ledger, "pool:pool_king"), 0);
     assert_eq!(balance(&ledger, "seat:2"), 99 + 2);
+    // Undo the queen of clubs: the king's pool goes back on its card; then play it again.
+    app.post(&format!("/api/v1/tables/{table}/undo"), &token, json!({}))
+        .await
+        .assert_status(200);
+    let undone = app.ledger(&table).await;
+    assert_eq!(
+        undone["balances"], before_queen["balances"],
+        "undo reverses the pool's win"
+    );
+    assert_eq!(balance(&undone, "pool:pool_king"), 1);
+    accept(&app, &table, &token, play(3, "QC")).await;
+    assert_eq!(app.ledger(&table).await["balances"], ledger["balances"]);
     // A result is only for a whole deal.
     assert_refused(
         &app,

@@ -16,8 +16,8 @@ use crate::rules::chips::{Chips, Settlement};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::Seat;
 use crate::rules::stops::{
-    even_hands, next_up, opening_chips, per_card_payments, ChipMovement, Holdings, Party, Payment, Pool, PoolBalance,
-    RunState, Runs,
+    self, even_hands, opening_chips, per_card_payments, ChipEvent, ChipMovement, Holdings, Party, Payment, Pool,
+    PoolBalance, Runs,
 };
 use crate::rules::{Game, GameId, OptionDoc};
 
@@ -170,6 +170,19 @@ pub enum Event {
     },
 }
 
+impl ChipEvent for Event {
+    fn chips(movement: ChipMovement) -> Event {
+        Event::Chips { movement }
+    }
+
+    fn movement(&self) -> Option<&ChipMovement> {
+        match self {
+            Event::Chips { movement } => Some(movement),
+            _ => None,
+        }
+    }
+}
+
 /// One deal on the score sheet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(as = NewmarketDealScore)]
@@ -280,36 +293,15 @@ impl Newmarket {
     }
 
     fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        if self.deal.is_none() {
-            RuleViolation::GameFinished
-        } else {
-            RuleViolation::MoveNotExpected {
-                kind,
-                expected: self.legal_moves(),
-            }
-        }
+        stops::not_expected(self.deal.is_none(), kind, || self.legal_moves())
     }
 
     fn deal_ref(&self) -> Result<&Deal, RuleViolation> {
         self.deal.as_ref().ok_or(RuleViolation::GameFinished)
     }
 
-    fn book(&mut self, events: &mut Vec<Event>, movement: Option<ChipMovement>) {
-        if let Some(movement) = movement {
-            self.holdings.apply(&movement);
-            events.push(Event::Chips { movement });
-        }
-    }
-
     fn pools(&self) -> Vec<PoolBalance> {
-        POOL_RANKS
-            .iter()
-            .filter_map(|&r| pool_of(r))
-            .map(|pool| PoolBalance {
-                pool,
-                chips: self.holdings.pool(pool),
-            })
-            .collect()
+        self.holdings.board(POOL_RANKS.iter().filter_map(|&r| pool_of(r)))
     }
 
     fn start_deal(&mut self, index: u16, events: &mut Vec<Event>) {
@@ -413,7 +405,7 @@ impl Newmarket {
             format!("deal {number}: stakes on the pool cards"),
             payments,
         );
-        self.book(&mut events, movement);
+        self.holdings.book(&mut events, movement);
         if let Some(deal) = self.deal.as_mut() {
             deal.pool_cards = pool_cards.to_vec();
         }
@@ -436,7 +428,7 @@ impl Newmarket {
             format!("deal {number}: {} won by {seat} with {card}", pool.title()),
             vec![Payment::new(Party::Pool(pool), Party::Seat(seat), amount)],
         );
-        self.book(events, movement);
+        self.holdings.book(events, movement);
         Ok(())
     }
 
@@ -477,9 +469,7 @@ impl Newmarket {
         }
         let players = self.players;
         for s in std::iter::once(out).chain(pool_winners.iter().flatten().copied()) {
-            if s.index() >= players {
-                return Err(RuleViolation::NoSuchSeat { seat: s, players });
-            }
+            stops::check_seat(s, players)?;
         }
         if cards_left.len() != players {
             return Err(RuleViolation::WrongNumberOfEntries {
@@ -544,9 +534,9 @@ impl Newmarket {
             format!("deal {number}: {winner} went out: one a card left from each player"),
             per_card_payments(winner, &cards_left, None, None),
         );
-        self.book(events, movement);
+        self.holdings.book(events, movement);
         let chips = self.holdings.seats();
-        let net: Vec<Chips> = chips.iter().zip(&deal.start_chips).map(|(&a, &b)| a - b).collect();
+        let net = self.holdings.net_since(&deal.start_chips);
         self.sheet.push(DealScore {
             deal: number,
             dealer: deal.dealer,
@@ -567,10 +557,7 @@ impl Newmarket {
     }
 
     fn winners(&self) -> Vec<Seat> {
-        if self.deal.is_some() {
-            return Vec::new();
-        }
-        self.holdings.leaders()
+        self.holdings.winners(self.deal.is_none())
     }
 }
 
@@ -591,28 +578,13 @@ impl Game for Newmarket {
     }
 
     fn new(players: usize, options: Options) -> Result<Newmarket, SetupError> {
-        let (min, max) = (*Self::SEATS.start(), *Self::SEATS.end());
-        if !Self::SEATS.contains(&players) {
-            return Err(SetupError::PlayerCount { got: players, min, max });
-        }
-        if usize::from(options.first_dealer) >= players {
-            return Err(SetupError::InvalidOption {
-                option: "first_dealer",
-                reason: format!("there is no seat {} at a table of {players}", options.first_dealer),
-            });
-        }
-        if options.rounds == 0 || options.rounds > 50 {
-            return Err(SetupError::InvalidOption {
-                option: "rounds",
-                reason: "play 1 to 50 rounds".into(),
-            });
-        }
-        if options.opening_chips > 1_000_000 {
-            return Err(SetupError::InvalidOption {
-                option: "opening_chips",
-                reason: "at most 1000000 chips each".into(),
-            });
-        }
+        stops::check_table(
+            players,
+            Self::SEATS,
+            options.first_dealer,
+            options.rounds,
+            options.opening_chips,
+        )?;
         if players == 3 && options.dealer_extra == 0 {
             return Err(SetupError::InvalidOption {
                 option: "dealer_extra",
@@ -630,15 +602,9 @@ impl Game for Newmarket {
         };
         let mut events = Vec::new();
         let opening = opening_chips(players, game.options.opening_chips);
-        game.book(&mut events, opening);
+        game.holdings.book(&mut events, opening);
         game.start_deal(0, &mut events);
-        game.opening = events
-            .into_iter()
-            .filter_map(|e| match e {
-                Event::Chips { movement } => Some(movement),
-                _ => None,
-            })
-            .collect();
+        game.opening = stops::movements(&events);
         Ok(game)
     }
 
@@ -700,10 +666,7 @@ impl Game for Newmarket {
             dealer: deal.map(|d| d.dealer),
             pool_cards: deal.map(|d| d.pool_cards.clone()).unwrap_or_default(),
             to_act: deal.filter(|d| !d.pool_cards.is_empty()).and_then(|d| d.runs.leader()),
-            next_card: deal.and_then(|d| match d.runs.state() {
-                RunState::Live { last, .. } => next_up(last),
-                RunState::Lead { .. } => None,
-            }),
+            next_card: deal.and_then(|d| d.runs.next_card()),
             legal_moves: self.legal_moves(),
             cards_left: deal.map(|d| d.runs.hands_left()).unwrap_or_default(),
             played: deal.map(|d| d.runs.played().iter().collect()).unwrap_or_default(),
@@ -729,13 +692,7 @@ impl Game for Newmarket {
     }
 
     fn settlements(events: &[Event]) -> Vec<Settlement> {
-        events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Chips { movement } => Some(movement.settlement()),
-                _ => None,
-            })
-            .collect()
+        stops::settlements(events)
     }
 }
 

@@ -15,8 +15,8 @@ use crate::rules::chips::{Chips, Settlement};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::stops::{
-    opening_chips, per_card_payments, pour, ChipMovement, Holdings, MissedPlay, Party, Payment, Played, Pool,
-    PoolBalance, RunState, Runs,
+    self, opening_chips, per_card_payments, pour, ChipEvent, ChipMovement, Holdings, MissedPlay, Party, Payment,
+    Played, Pool, PoolBalance, RunState, Runs,
 };
 use crate::rules::{Game, GameId, OptionDoc};
 
@@ -270,6 +270,19 @@ pub enum Event {
     },
 }
 
+impl ChipEvent for Event {
+    fn chips(movement: ChipMovement) -> Event {
+        Event::Chips { movement }
+    }
+
+    fn movement(&self) -> Option<&ChipMovement> {
+        match self {
+            Event::Chips { movement } => Some(movement),
+            _ => None,
+        }
+    }
+}
+
 /// One deal on the score sheet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(as = PopeJoanDealScore)]
@@ -440,25 +453,11 @@ impl PopeJoan {
     }
 
     fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        if self.deal.is_none() {
-            RuleViolation::GameFinished
-        } else {
-            RuleViolation::MoveNotExpected {
-                kind,
-                expected: self.legal_moves(),
-            }
-        }
+        stops::not_expected(self.deal.is_none(), kind, || self.legal_moves())
     }
 
     fn check_seat(&self, seat: Seat) -> Result<(), RuleViolation> {
-        if seat.index() < self.players {
-            Ok(())
-        } else {
-            Err(RuleViolation::NoSuchSeat {
-                seat,
-                players: self.players,
-            })
-        }
+        stops::check_seat(seat, self.players)
     }
 
     fn deal_ref(&self) -> Result<&Deal, RuleViolation> {
@@ -467,14 +466,6 @@ impl PopeJoan {
 
     fn deal_mut(&mut self) -> Result<&mut Deal, RuleViolation> {
         self.deal.as_mut().ok_or(RuleViolation::GameFinished)
-    }
-
-    /// Applies a chip movement to the holdings and records it as an event.
-    fn book(&mut self, events: &mut Vec<Event>, movement: Option<ChipMovement>) {
-        if let Some(movement) = movement {
-            self.holdings.apply(&movement);
-            events.push(Event::Chips { movement });
-        }
     }
 
     /// The dressing of deal `number` dealt by `dealer`.
@@ -561,7 +552,7 @@ impl PopeJoan {
         });
         let start_chips = self.holdings.seats();
         let dressing = self.dressing(number, dealer);
-        self.book(events, dressing);
+        self.holdings.book(events, dressing);
         let removed: CardSet = [EIGHT_OF_DIAMONDS].into_iter().collect();
         self.deal = Some(Deal {
             number,
@@ -604,7 +595,7 @@ impl PopeJoan {
             format!("deal {number}: {} won by {seat} ({why})", pool.title()),
             vec![Payment::new(Party::Pool(pool), Party::Seat(seat), amount)],
         );
-        self.book(events, movement);
+        self.holdings.book(events, movement);
         Ok(())
     }
 
@@ -639,7 +630,7 @@ impl PopeJoan {
                 format!("deal {number}: the Pope turned up: {each} from each player to the dealer ({dealer})"),
                 payments,
             );
-            self.book(&mut events, movement);
+            self.holdings.book(&mut events, movement);
             if self.options.pope_turn_up_wins_game {
                 self.win_division(&mut events, Pool::Game, dealer, "the Pope turned up")?;
                 let cards_left = vec![hand_size; self.players];
@@ -675,7 +666,7 @@ impl PopeJoan {
                 format!("deal {number}: the Pope played by {seat}: one a card left from each player"),
                 payments,
             );
-            self.book(events, movement);
+            self.holdings.book(events, movement);
             return Ok(());
         }
         if Some(card.suit) != trumps {
@@ -716,7 +707,7 @@ impl PopeJoan {
                         Payment::new(Party::Pool(combo), Party::Seat(b), half),
                     ],
                 );
-                self.book(events, movement);
+                self.holdings.book(events, movement);
             }
         }
         Ok(())
@@ -850,7 +841,7 @@ impl PopeJoan {
                 payments,
             )
         };
-        self.book(events, movement);
+        self.holdings.book(events, movement);
         self.finish_deal(events, winner, cards_left, recording)
     }
 
@@ -863,7 +854,7 @@ impl PopeJoan {
     ) -> Result<(), RuleViolation> {
         let deal = self.deal.take().ok_or(RuleViolation::GameFinished)?;
         let chips = self.holdings.seats();
-        let net: Vec<Chips> = chips.iter().zip(&deal.start_chips).map(|(&a, &b)| a - b).collect();
+        let net = self.holdings.net_since(&deal.start_chips);
         self.sheet.push(DealScore {
             deal: deal.number,
             dealer: deal.dealer,
@@ -996,20 +987,11 @@ impl PopeJoan {
     }
 
     fn winners(&self) -> Vec<Seat> {
-        if self.deal.is_some() {
-            return Vec::new();
-        }
-        self.holdings.leaders()
+        self.holdings.winners(self.deal.is_none())
     }
 
     fn board(&self) -> Vec<PoolBalance> {
-        self.divisions()
-            .iter()
-            .map(|&pool| PoolBalance {
-                pool,
-                chips: self.holdings.pool(pool),
-            })
-            .collect()
+        self.holdings.board(self.divisions().iter().copied())
     }
 }
 
@@ -1030,28 +1012,13 @@ impl Game for PopeJoan {
     }
 
     fn new(players: usize, options: Options) -> Result<PopeJoan, SetupError> {
-        let (min, max) = (*Self::SEATS.start(), *Self::SEATS.end());
-        if !Self::SEATS.contains(&players) {
-            return Err(SetupError::PlayerCount { got: players, min, max });
-        }
-        if usize::from(options.first_dealer) >= players {
-            return Err(SetupError::InvalidOption {
-                option: "first_dealer",
-                reason: format!("there is no seat {} at a table of {players}", options.first_dealer),
-            });
-        }
-        if options.rounds == 0 || options.rounds > 50 {
-            return Err(SetupError::InvalidOption {
-                option: "rounds",
-                reason: "play 1 to 50 rounds".into(),
-            });
-        }
-        if options.opening_chips > 1_000_000 {
-            return Err(SetupError::InvalidOption {
-                option: "opening_chips",
-                reason: "at most 1000000 chips each".into(),
-            });
-        }
+        stops::check_table(
+            players,
+            Self::SEATS,
+            options.first_dealer,
+            options.rounds,
+            options.opening_chips,
+        )?;
         let least = if options.five_divisions { 12 } else { 15 };
         let board_total = options.board_total.unwrap_or(least);
         if board_total < least {
@@ -1082,15 +1049,9 @@ impl Game for PopeJoan {
         };
         let mut events = Vec::new();
         let opening = opening_chips(players, game.options.opening_chips);
-        game.book(&mut events, opening);
+        game.holdings.book(&mut events, opening);
         game.start_deal(0, &mut events);
-        game.opening = events
-            .into_iter()
-            .filter_map(|e| match e {
-                Event::Chips { movement } => Some(movement),
-                _ => None,
-            })
-            .collect();
+        game.opening = stops::movements(&events);
         Ok(game)
     }
 
@@ -1192,13 +1153,7 @@ impl Game for PopeJoan {
     }
 
     fn settlements(events: &[Event]) -> Vec<Settlement> {
-        events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Chips { movement } => Some(movement.settlement()),
-                _ => None,
-            })
-            .collect()
+        stops::settlements(events)
     }
 }
 

@@ -15,8 +15,8 @@ use crate::rules::chips::{Chips, Settlement};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::Seat;
 use crate::rules::stops::{
-    even_hands, next_up, opening_chips, per_card_payments, ChipMovement, Holdings, Party, Payment, Pool, PoolBalance,
-    RunState, Runs,
+    self, even_hands, opening_chips, per_card_payments, ChipEvent, ChipMovement, Holdings, Party, Payment, Pool,
+    PoolBalance, Runs,
 };
 use crate::rules::{Game, GameId, OptionDoc};
 
@@ -217,6 +217,19 @@ pub enum Event {
     },
 }
 
+impl ChipEvent for Event {
+    fn chips(movement: ChipMovement) -> Event {
+        Event::Chips { movement }
+    }
+
+    fn movement(&self) -> Option<&ChipMovement> {
+        match self {
+            Event::Chips { movement } => Some(movement),
+            _ => None,
+        }
+    }
+}
+
 /// One deal on the score sheet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(as = SpinDealScore)]
@@ -334,25 +347,11 @@ impl Spin {
     }
 
     fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        if self.deal.is_none() {
-            RuleViolation::GameFinished
-        } else {
-            RuleViolation::MoveNotExpected {
-                kind,
-                expected: self.legal_moves(),
-            }
-        }
+        stops::not_expected(self.deal.is_none(), kind, || self.legal_moves())
     }
 
     fn check_seat(&self, seat: Seat) -> Result<(), RuleViolation> {
-        if seat.index() < self.players {
-            Ok(())
-        } else {
-            Err(RuleViolation::NoSuchSeat {
-                seat,
-                players: self.players,
-            })
-        }
+        stops::check_seat(seat, self.players)
     }
 
     fn deal_ref(&self) -> Result<&Deal, RuleViolation> {
@@ -363,21 +362,8 @@ impl Spin {
         self.deal.as_mut().ok_or(RuleViolation::GameFinished)
     }
 
-    fn book(&mut self, events: &mut Vec<Event>, movement: Option<ChipMovement>) {
-        if let Some(movement) = movement {
-            self.holdings.apply(&movement);
-            events.push(Event::Chips { movement });
-        }
-    }
-
     fn pools(&self) -> Vec<PoolBalance> {
-        POOLS
-            .iter()
-            .map(|&pool| PoolBalance {
-                pool,
-                chips: self.holdings.pool(pool),
-            })
-            .collect()
+        self.holdings.board(POOLS)
     }
 
     fn start_deal(&mut self, index: u16, events: &mut Vec<Event>) {
@@ -411,7 +397,7 @@ impl Spin {
             format!("deal {number}: stakes on Game, Matrimony and Intrigue"),
             payments,
         );
-        self.book(events, movement);
+        self.holdings.book(events, movement);
         self.deal = Some(Deal {
             number,
             dealer,
@@ -435,7 +421,7 @@ impl Spin {
             format!("deal {number}: {why}: {each} from each player to {seat}"),
             payments,
         );
-        self.book(events, movement);
+        self.holdings.book(events, movement);
         Ok(())
     }
 
@@ -456,7 +442,7 @@ impl Spin {
             format!("deal {number}: {} shown by {seat}", pool.title()),
             vec![Payment::new(Party::Pool(pool), Party::Seat(seat), amount)],
         );
-        self.book(events, movement);
+        self.holdings.book(events, movement);
         Ok(())
     }
 
@@ -597,10 +583,10 @@ impl Spin {
             format!("deal {number}: {winner} went out: Game and one a card left from each player"),
             payments,
         );
-        self.book(events, movement);
+        self.holdings.book(events, movement);
         let deal = self.deal.take().ok_or(RuleViolation::GameFinished)?;
         let chips = self.holdings.seats();
-        let net: Vec<Chips> = chips.iter().zip(&deal.start_chips).map(|(&a, &b)| a - b).collect();
+        let net = self.holdings.net_since(&deal.start_chips);
         self.sheet.push(DealScore {
             deal: number,
             dealer: deal.dealer,
@@ -715,10 +701,7 @@ impl Spin {
     }
 
     fn winners(&self) -> Vec<Seat> {
-        if self.deal.is_some() {
-            return Vec::new();
-        }
-        self.holdings.leaders()
+        self.holdings.winners(self.deal.is_none())
     }
 }
 
@@ -739,28 +722,13 @@ impl Game for Spin {
     }
 
     fn new(players: usize, options: Options) -> Result<Spin, SetupError> {
-        let (min, max) = (*Self::SEATS.start(), *Self::SEATS.end());
-        if !Self::SEATS.contains(&players) {
-            return Err(SetupError::PlayerCount { got: players, min, max });
-        }
-        if usize::from(options.first_dealer) >= players {
-            return Err(SetupError::InvalidOption {
-                option: "first_dealer",
-                reason: format!("there is no seat {} at a table of {players}", options.first_dealer),
-            });
-        }
-        if options.rounds == 0 || options.rounds > 50 {
-            return Err(SetupError::InvalidOption {
-                option: "rounds",
-                reason: "play 1 to 50 rounds".into(),
-            });
-        }
-        if options.opening_chips > 1_000_000 {
-            return Err(SetupError::InvalidOption {
-                option: "opening_chips",
-                reason: "at most 1000000 chips each".into(),
-            });
-        }
+        stops::check_table(
+            players,
+            Self::SEATS,
+            options.first_dealer,
+            options.rounds,
+            options.opening_chips,
+        )?;
         let mut game = Spin {
             players,
             deals_in_game: u16::from(options.rounds) * players as u16,
@@ -773,15 +741,9 @@ impl Game for Spin {
         };
         let mut events = Vec::new();
         let opening = opening_chips(players, game.options.opening_chips);
-        game.book(&mut events, opening);
+        game.holdings.book(&mut events, opening);
         game.start_deal(0, &mut events);
-        game.opening = events
-            .into_iter()
-            .filter_map(|e| match e {
-                Event::Chips { movement } => Some(movement),
-                _ => None,
-            })
-            .collect();
+        game.opening = stops::movements(&events);
         Ok(game)
     }
 
@@ -843,10 +805,7 @@ impl Game for Spin {
             deals_in_game: self.deals_in_game,
             dealer: deal.map(|d| d.dealer),
             to_act: deal.filter(|d| d.out.is_none()).and_then(|d| d.runs.leader()),
-            next_card: deal.and_then(|d| match d.runs.state() {
-                RunState::Live { last, .. } => next_up(last),
-                RunState::Lead { .. } => None,
-            }),
+            next_card: deal.and_then(|d| d.runs.next_card()),
             legal_moves: self.legal_moves(),
             cards_left: deal.map(|d| d.runs.hands_left()).unwrap_or_default(),
             played: deal.map(|d| d.runs.played().iter().collect()).unwrap_or_default(),
@@ -872,13 +831,7 @@ impl Game for Spin {
     }
 
     fn settlements(events: &[Event]) -> Vec<Settlement> {
-        events
-            .iter()
-            .filter_map(|e| match e {
-                Event::Chips { movement } => Some(movement.settlement()),
-                _ => None,
-            })
-            .collect()
+        stops::settlements(events)
     }
 }
 

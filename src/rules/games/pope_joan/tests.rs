@@ -5,6 +5,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::rules::deck::{shuffle_with, SplitMix64};
+use crate::rules::stops::testing::{assert_ledger_matches, replay_booked};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -1126,23 +1127,9 @@ proptest! {
         while !g.is_finished() {
             moves.extend(random_deal(&mut g, &mut rng));
         }
-        let mut replay = game_with(players, options);
-        let mut ledger = crate::ledger::Balances::default();
-        for s in replay.opening_settlements() {
-            ledger.apply(&crate::ledger::Booking::from_settlement(&s).expect("balanced"));
-        }
-        for mv in &moves {
-            let events = apply(&mut replay, mv.clone());
-            for s in PopeJoan::settlements(&events) {
-                prop_assert!(s.deal.is_some());
-                ledger.apply(&crate::ledger::Booking::from_settlement(&s).expect("balanced"));
-            }
-        }
+        let (replay, ledger) = replay_booked(game_with(players, options), &moves);
         prop_assert_eq!(&replay, &g);
-        prop_assert_eq!(ledger.total(), Chips::ZERO);
-        for s in Seat::all(players) {
-            prop_assert_eq!(ledger.of(&crate::rules::Account::Seat(s)), g.holdings().seat(s));
-        }
+        assert_ledger_matches(&ledger, g.holdings());
         for &p in g.divisions() {
             prop_assert_eq!(ledger.of(&crate::rules::Account::Pool(p.name())), g.holdings().pool(p));
         }

@@ -4,6 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::rules::deck::{shuffle_with, SplitMix64};
+use crate::rules::stops::testing::{assert_ledger_matches, replay_booked};
 
 fn card(text: &str) -> Card {
     text.parse().expect("card")
@@ -507,21 +508,9 @@ proptest! {
             prop_assert_eq!(plays + left, 50);
             all.extend(moves);
         }
-        let mut replay = game(players);
-        let mut ledger = crate::ledger::Balances::default();
-        for s in replay.opening_settlements() {
-            ledger.apply(&crate::ledger::Booking::from_settlement(&s).expect("balanced"));
-        }
-        for mv in &all {
-            for s in Spin::settlements(&apply(&mut replay, mv.clone())) {
-                ledger.apply(&crate::ledger::Booking::from_settlement(&s).expect("balanced"));
-            }
-        }
+        let (replay, ledger) = replay_booked(game(players), &all);
         prop_assert_eq!(&replay, &g);
-        for s in Seat::all(players) {
-            prop_assert_eq!(ledger.of(&crate::rules::Account::Seat(s)), g.holdings().seat(s));
-        }
-        prop_assert_eq!(ledger.total(), Chips::ZERO);
+        assert_ledger_matches(&ledger, g.holdings());
     }
 
     #[test]
