@@ -388,14 +388,6 @@ impl Dividend {
         PLAYERS
     }
 
-    fn check_seat(seat: Seat) -> Result<(), RuleViolation> {
-        if seat.index() < PLAYERS {
-            Ok(())
-        } else {
-            Err(RuleViolation::NoSuchSeat { seat, players: PLAYERS })
-        }
-    }
-
     fn start_deal(&self, number: u16, tie_break: bool) -> Deal {
         let dealer = Seat::new(self.options.first_dealer).left(usize::from(number.saturating_sub(1)), PLAYERS);
         Deal {
@@ -436,7 +428,7 @@ impl Dividend {
     }
 
     fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-        Self::check_seat(seat)?;
+        seat.check(PLAYERS)?;
         let deal = self.deal_for("play", Recording::CardByCard)?;
         let expected = deal.trick.next_seat(PLAYERS);
         if seat != expected {
@@ -472,7 +464,7 @@ impl Dividend {
     }
 
     fn trick(&mut self, winner: Seat, number: Option<u8>) -> Result<Vec<Event>, RuleViolation> {
-        Self::check_seat(winner)?;
+        winner.check(PLAYERS)?;
         if let Some(n) = number.filter(|n| !(1..=TRICKS).contains(n)) {
             return Err(RuleViolation::NoSuchTrick {
                 number: n,

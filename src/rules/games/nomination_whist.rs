@@ -376,17 +376,6 @@ impl NominationWhist {
         self.players
     }
 
-    fn check_seat(&self, seat: Seat) -> Result<(), RuleViolation> {
-        if seat.index() < self.players {
-            Ok(())
-        } else {
-            Err(RuleViolation::NoSuchSeat {
-                seat,
-                players: self.players,
-            })
-        }
-    }
-
     fn hook_applies(&self, hand_size: u8) -> bool {
         hand_size >= self.options.hook_from_hand_size
     }
@@ -472,7 +461,7 @@ impl NominationWhist {
     }
 
     fn nominate(&mut self, seat: Seat, tricks: u8) -> Result<Vec<Event>, RuleViolation> {
-        self.check_seat(seat)?;
+        seat.check(self.players)?;
         if self.phase() != Phase::Nominating {
             return Err(self.not_expected("nominate"));
         }
@@ -499,7 +488,7 @@ impl NominationWhist {
     }
 
     fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-        self.check_seat(seat)?;
+        seat.check(self.players)?;
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("play"));
         }
