@@ -5,5 +5,7 @@ pub mod newmarket;
 pub mod nomination_whist;
 pub mod pope_joan;
 pub mod spin;
+#[cfg(test)]
+mod testing;
 pub mod tricky_dick;
 pub mod tridge;
