@@ -512,23 +512,18 @@ impl NominationWhist {
             card,
             trick: trick_no,
         }];
-        if let Some(revoke) = deal.voids.revoke_proven(seat, card.suit, trick_no) {
+        if let Some(revoke) = deal.voids.lay(&mut deal.trick, seat, card, trick_no) {
             deal.revokes.push(revoke);
             events.push(Event::RevokeDetected { revoke });
         }
-        let led = deal.trick.led().map(|c| c.suit);
-        deal.voids.record(seat, card.suit, led, trick_no);
         deal.played.insert(card);
-        deal.trick.push(seat, card);
         if !deal.trick.is_complete(players) {
             return Ok(events);
         }
 
-        let led = led.unwrap_or(card.suit);
-        let trump = deal.trumps.and_then(Trumps::suit);
         let (_, winning) = deal
             .trick
-            .winner_by(|c| (Some(c.suit) == trump, c.suit == led, c.rank))
+            .winner_with_trumps(deal.trumps.and_then(Trumps::suit))
             .ok_or(RuleViolation::GameFinished)?;
         let winner = winning.seat;
         deal.tricks_won[winner] += 1;
