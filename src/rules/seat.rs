@@ -7,6 +7,8 @@ use std::ops::{Index, IndexMut};
 
 use serde::{Deserialize, Serialize};
 
+use super::error::RuleViolation;
+
 /// A seat at the table, 0-based in the order the players were named.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(transparent)]
@@ -34,6 +36,18 @@ impl Seat {
     /// How many places to the left of `from` this seat is.
     pub const fn distance_from(self, from: Seat, players: usize) -> usize {
         (self.0 as usize + players - from.0 as usize) % players
+    }
+
+    /// This seat, when it is at a table of `players`.
+    ///
+    /// # Errors
+    /// `NoSuchSeat` when the seat number is `players` or more.
+    pub fn check(self, players: usize) -> Result<Seat, RuleViolation> {
+        if self.index() < players {
+            Ok(self)
+        } else {
+            Err(RuleViolation::NoSuchSeat { seat: self, players })
+        }
     }
 
     /// All seats of a table of `players`.
@@ -109,5 +123,18 @@ mod tests {
         assert_eq!(Seat::new(1).left(6, 4), Seat::new(3));
         assert_eq!(Seat::new(0).distance_from(Seat::new(3), 4), 1);
         assert_eq!(Seat::new(2).distance_from(Seat::new(2), 4), 0);
+    }
+
+    #[test]
+    fn a_seat_is_checked_against_the_number_of_players() {
+        assert_eq!(Seat::new(3).check(4), Ok(Seat::new(3)));
+        assert_eq!(
+            Seat::new(4).check(4),
+            Err(RuleViolation::NoSuchSeat {
+                seat: Seat::new(4),
+                players: 4
+            })
+        );
+        assert!(Seat::new(255).check(7).is_err());
     }
 }

@@ -7,6 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::cards::{Card, Suit};
 use super::seat::{BySeat, Seat};
 
 /// A card laid to a trick by a seat.
@@ -75,6 +76,15 @@ impl<C: Copy> Trick<C> {
     }
 }
 
+impl Trick<Card> {
+    /// The winning play of a trick of the 52-card pack: the highest card of `trumps` if any
+    /// was played, else the highest card of the suit led; other suits are discards.
+    pub fn winner_with_trumps(&self, trumps: Option<Suit>) -> Option<(usize, Play<Card>)> {
+        let led = self.led()?.suit;
+        self.winner_by(|c| (Some(c.suit) == trumps, c.suit == led, c.rank))
+    }
+}
+
 /// A revoke proven after the fact: `seat` did not follow `suit` in trick `revoked_in_trick`,
 /// then played that suit in trick `proven_in_trick` (tricks numbered from 1 in the deal).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -125,8 +135,20 @@ impl Voids {
     }
 }
 
-impl From<super::cards::Suit> for usize {
-    fn from(suit: super::cards::Suit) -> usize {
+impl Voids {
+    /// Lays `card` for `seat` to `trick`, the `trick_no`-th trick of the deal (from 1): the
+    /// revoke that playing this suit proves is returned (and reported once), and a card off the
+    /// suit led is recorded as a void.
+    pub fn lay(&mut self, trick: &mut Trick<Card>, seat: Seat, card: Card, trick_no: u8) -> Option<Revoke<Suit>> {
+        let revoke = self.revoke_proven(seat, card.suit, trick_no);
+        self.record(seat, card.suit, trick.led().map(|c| c.suit), trick_no);
+        trick.push(seat, card);
+        revoke
+    }
+}
+
+impl From<Suit> for usize {
+    fn from(suit: Suit) -> usize {
         suit.index()
     }
 }
@@ -134,7 +156,6 @@ impl From<super::cards::Suit> for usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::cards::{Card, Suit};
 
     fn card(s: &str) -> Card {
         s.parse().expect("card")
@@ -171,5 +192,49 @@ mod tests {
         assert_eq!((revoke.revoked_in_trick, revoke.proven_in_trick), (1, 3));
         voids.record(seat, Suit::Hearts, None, 3);
         assert_eq!(voids.revoke_proven(seat, Suit::Hearts, 4), None);
+    }
+
+    #[test]
+    fn the_highest_trump_wins_else_the_highest_card_of_the_suit_led() {
+        let mut trick = Trick::new(Seat::new(0));
+        for (i, c) in ["5H", "KH", "2S", "AD"].iter().enumerate() {
+            trick.push(Seat::new(i as u8), card(c));
+        }
+        let seat_of = |trumps| trick.winner_with_trumps(trumps).map(|(_, p)| p.seat);
+        assert_eq!(seat_of(Some(Suit::Spades)), Some(Seat::new(2)));
+        assert_eq!(seat_of(Some(Suit::Diamonds)), Some(Seat::new(3)));
+        assert_eq!(
+            seat_of(Some(Suit::Clubs)),
+            Some(Seat::new(1)),
+            "no club: the suit led decides"
+        );
+        assert_eq!(seat_of(None), Some(Seat::new(1)));
+        assert_eq!(Trick::<Card>::new(Seat::new(0)).winner_with_trumps(None), None);
+    }
+
+    #[test]
+    fn laying_a_card_records_voids_and_reports_the_revoke_it_proves() {
+        let mut voids = Voids::new(4);
+        let mut first = Trick::new(Seat::new(0));
+        assert_eq!(voids.lay(&mut first, Seat::new(0), card("5H"), 1), None);
+        assert_eq!(
+            voids.lay(&mut first, Seat::new(1), card("2S"), 1),
+            None,
+            "a void in hearts, not a revoke"
+        );
+        assert_eq!(first.plays().len(), 2);
+        let mut second = Trick::new(Seat::new(1));
+        let revoke = voids.lay(&mut second, Seat::new(1), card("9H"), 2).expect("a revoke");
+        assert_eq!(
+            (
+                revoke.seat,
+                revoke.suit,
+                revoke.revoked_in_trick,
+                revoke.proven_in_trick
+            ),
+            (Seat::new(1), Suit::Hearts, 1, 2)
+        );
+        assert_eq!(voids.lay(&mut second, Seat::new(2), card("TH"), 2), None);
+        assert_eq!(second.led(), Some(card("9H")));
     }
 }

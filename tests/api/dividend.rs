@@ -6,7 +6,7 @@ use sqlx::PgPool;
 use tablekeeper::rules::games::dividend::{sim, Dividend, Options};
 use tablekeeper::rules::Game;
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{accept, assert_audit_consistent, spawn_app, TestApp};
 
 /// An organiser, and a Dividend table with the given options.
 async fn dividend_table(app: &TestApp, options: Value) -> (String, String) {
@@ -15,11 +15,6 @@ async fn dividend_table(app: &TestApp, options: Value) -> (String, String) {
         .game_table(&token, "dividend", &["Ann", "Bob", "Cat", "Dan"], options)
         .await;
     (token, table)
-}
-
-/// Posts a move and asserts it was accepted.
-async fn accept(app: &TestApp, table: &str, token: &str, mv: Value) -> Value {
-    app.submit(table, token, mv).await.assert_status(201).clone()
 }
 
 async fn sheet(app: &TestApp, table: &str) -> Value {
@@ -101,12 +96,7 @@ async fn a_whole_game_card_by_card_matches_the_engine(pool: PgPool) {
         .await
         .expect("replay");
     assert_eq!(replayed, engine);
-    let audit = app
-        .get(&format!("/api/v1/tables/{table}/audit"))
-        .await
-        .assert_status(200)
-        .clone();
-    assert_eq!(audit["consistent"], true, "{audit}");
+    assert_audit_consistent(&app, &table).await;
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -131,6 +121,7 @@ async fn a_whole_game_trick_by_trick_scores_the_same_as_card_by_card(pool: PgPoo
         .iter()
         .all(|d| d["recording"] == "trick_by_trick"));
     assert_eq!(app.log(&table).await.as_array().expect("log").len(), 4 * 13);
+    assert_audit_consistent(&app, &table).await;
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -163,6 +154,7 @@ async fn a_partnership_game_to_52_points_recorded_as_results(pool: PgPool) {
         winners[1].as_u64().expect("seat") % 2
     );
     assert_eq!(sheet["deals"][0]["dealer"], 3);
+    assert_audit_consistent(&app, &table).await;
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -388,6 +380,7 @@ async fn a_tie_for_first_adds_a_deal_and_the_state_says_so(pool: PgPool) {
     assert_eq!(answer["table"]["finished"], true);
     assert_eq!(answer["table"]["state"]["winners"], json!([0]));
     assert_eq!(sheet(&app, &table).await["deals"][1]["tie_break"], true);
+    assert_audit_consistent(&app, &table).await;
 }
 
 #[sqlx::test(migrations = "./migrations")]

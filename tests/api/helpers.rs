@@ -237,3 +237,20 @@ pub async fn assert_replay_matches_ledger<G: tablekeeper::rules::Game>(app: &Tes
         .clone();
     assert_eq!(audit["consistent"], true, "{audit}");
 }
+
+/// Posts a move and asserts it was accepted; the answer's body.
+pub async fn accept(app: &TestApp, table: &str, token: &str, mv: Value) -> Value {
+    app.submit(table, token, mv).await.assert_status(201).clone()
+}
+
+/// The audit of a table (its whole log replayed and checked against the stored events,
+/// snapshots and ledger), asserted consistent.
+pub async fn assert_audit_consistent(app: &TestApp, table: &str) -> Value {
+    let audit = app
+        .get(&format!("/api/v1/tables/{table}/audit"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(audit["consistent"], true, "{audit}");
+    audit
+}

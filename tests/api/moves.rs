@@ -4,18 +4,13 @@ use sqlx::PgPool;
 use tablekeeper::rules::games::nomination_whist::{sim, NominationWhist, Options};
 use tablekeeper::rules::Game;
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{accept, assert_audit_consistent, spawn_app, TestApp};
 
 /// An organiser, and a four-player table with the given options.
 async fn four_player_table(app: &TestApp, options: Value) -> (String, String) {
     let token = app.organiser("ann@club.example").await;
     let table = app.table(&token, &["Ann", "Bob", "Cat", "Dan"], options).await;
     (token, table)
-}
-
-/// Posts a move and asserts it was accepted.
-async fn accept(app: &TestApp, table: &str, token: &str, mv: Value) -> Value {
-    app.submit(table, token, mv).await.assert_status(201).clone()
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -75,12 +70,7 @@ async fn a_whole_four_player_game_card_by_card_matches_the_engine(pool: PgPool) 
     let incremental: NominationWhist = tablekeeper::store::tables::state(&mut conn, id).await.expect("state");
     assert_eq!(replayed, incremental);
     assert_eq!(replayed, engine);
-    let audit = app
-        .get(&format!("/api/v1/tables/{table}/audit"))
-        .await
-        .assert_status(200)
-        .clone();
-    assert_eq!(audit["consistent"], true, "{audit}");
+    let audit = assert_audit_consistent(&app, &table).await;
     assert_eq!(audit["moves_replayed"], moves.len());
 }
 
@@ -620,12 +610,7 @@ async fn an_audit_finds_a_tampered_snapshot_and_tampered_events(pool: PgPool) {
     )
     .await;
     let id: uuid::Uuid = table.parse().expect("uuid");
-    let clean = app
-        .get(&format!("/api/v1/tables/{table}/audit"))
-        .await
-        .assert_status(200)
-        .clone();
-    assert_eq!(clean["consistent"], true, "{clean}");
+    assert_audit_consistent(&app, &table).await;
 
     sqlx::query(
         "update snapshots set state = jsonb_set(state, '{totals}', '[99, 0, 0, 0]') where table_id = $1 and seq = 1",

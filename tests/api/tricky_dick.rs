@@ -6,7 +6,7 @@ use sqlx::PgPool;
 use tablekeeper::rules::games::tricky_dick::{sim, Mode, Options, TrickyDick};
 use tablekeeper::rules::Game;
 
-use crate::helpers::{balance, spawn_app, TestApp};
+use crate::helpers::{accept, assert_audit_consistent, balance, spawn_app, TestApp};
 
 async fn tricky_table(app: &TestApp, options: Value) -> (String, String) {
     let token = app.organiser("ann@club.example").await;
@@ -14,10 +14,6 @@ async fn tricky_table(app: &TestApp, options: Value) -> (String, String) {
         .game_table(&token, "tricky-dick", &["Ann", "Bob", "Cat", "Dan"], options)
         .await;
     (token, table)
-}
-
-async fn accept(app: &TestApp, table: &str, token: &str, mv: Value) -> Value {
-    app.submit(table, token, mv).await.assert_status(201).clone()
 }
 
 /// Everything a client can read about a table, the ledger included.
@@ -91,12 +87,7 @@ async fn full_hand(pool: PgPool, mode: Mode, mode_name: &str) -> (TestApp, Strin
         balance(&ledger, "bank"),
         -totals.iter().map(|&t| i64::from(t)).sum::<i64>()
     );
-    let audit = app
-        .get(&format!("/api/v1/tables/{table}/audit"))
-        .await
-        .assert_status(200)
-        .clone();
-    assert_eq!(audit["consistent"], true, "{audit}");
+    assert_audit_consistent(&app, &table).await;
     (app, table, engine)
 }
 
@@ -265,12 +256,7 @@ async fn the_ledger_books_each_trick_and_undo_reverses_it(pool: PgPool) {
     assert_eq!(state["state"]["phase"], "first_trick");
     assert_eq!(state["state"]["totals"], json!([0, 0, 0, 0]));
     // The reversals leave exactly what a replay of the (now empty) effective log books: nothing.
-    let audit = app
-        .get(&format!("/api/v1/tables/{table}/audit"))
-        .await
-        .assert_status(200)
-        .clone();
-    assert_eq!(audit["consistent"], true, "{audit}");
+    let audit = assert_audit_consistent(&app, &table).await;
     assert_eq!(audit["ledger_matches"], true);
 }
 
@@ -454,6 +440,7 @@ async fn a_move_after_the_hand_ended_is_refused_and_changes_nothing(pool: PgPool
     let scores = &before.2["sheet"];
     assert_eq!(scores, &serde_json::to_value(engine.score_sheet()).expect("json"));
     assert_eq!(scores["hands"].as_array().expect("hands").len(), 2);
+    assert_audit_consistent(&app, &table).await;
 }
 
 #[sqlx::test(migrations = "./migrations")]

@@ -44,9 +44,7 @@ pub const fn trump_for(led: Suit) -> Suit {
 /// The winning play of a complete trick and its position (0 = the lead): the highest card of
 /// the lead's trump if any was played, else the highest card of the suit led.
 pub fn trick_winner(trick: &Trick<Card>) -> Option<(usize, Play<Card>)> {
-    let led = trick.led()?.suit;
-    let trump = trump_for(led);
-    trick.winner_by(|c| (c.suit == trump, c.suit == led, c.rank))
+    trick.winner_with_trumps(Some(trump_for(trick.led()?.suit)))
 }
 
 /// How a trick's four cards are shared out, per seat, when `winner` wins a trick led by
@@ -388,14 +386,6 @@ impl Dividend {
         PLAYERS
     }
 
-    fn check_seat(seat: Seat) -> Result<(), RuleViolation> {
-        if seat.index() < PLAYERS {
-            Ok(())
-        } else {
-            Err(RuleViolation::NoSuchSeat { seat, players: PLAYERS })
-        }
-    }
-
     fn start_deal(&self, number: u16, tie_break: bool) -> Deal {
         let dealer = Seat::new(self.options.first_dealer).left(usize::from(number.saturating_sub(1)), PLAYERS);
         Deal {
@@ -436,7 +426,7 @@ impl Dividend {
     }
 
     fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-        Self::check_seat(seat)?;
+        seat.check(PLAYERS)?;
         let deal = self.deal_for("play", Recording::CardByCard)?;
         let expected = deal.trick.next_seat(PLAYERS);
         if seat != expected {
@@ -455,14 +445,11 @@ impl Dividend {
             card,
             trick: trick_no,
         }];
-        if let Some(revoke) = deal.voids.revoke_proven(seat, card.suit, trick_no) {
+        if let Some(revoke) = deal.voids.lay(&mut deal.trick, seat, card, trick_no) {
             deal.revokes.push(revoke);
             events.push(Event::RevokeDetected { revoke });
         }
-        let led = deal.trick.led().map(|c| c.suit);
-        deal.voids.record(seat, card.suit, led, trick_no);
         deal.played.insert(card);
-        deal.trick.push(seat, card);
         if !deal.trick.is_complete(PLAYERS) {
             return Ok(events);
         }
@@ -472,7 +459,7 @@ impl Dividend {
     }
 
     fn trick(&mut self, winner: Seat, number: Option<u8>) -> Result<Vec<Event>, RuleViolation> {
-        Self::check_seat(winner)?;
+        winner.check(PLAYERS)?;
         if let Some(n) = number.filter(|n| !(1..=TRICKS).contains(n)) {
             return Err(RuleViolation::NoSuchTrick {
                 number: n,

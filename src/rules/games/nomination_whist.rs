@@ -376,17 +376,6 @@ impl NominationWhist {
         self.players
     }
 
-    fn check_seat(&self, seat: Seat) -> Result<(), RuleViolation> {
-        if seat.index() < self.players {
-            Ok(())
-        } else {
-            Err(RuleViolation::NoSuchSeat {
-                seat,
-                players: self.players,
-            })
-        }
-    }
-
     fn hook_applies(&self, hand_size: u8) -> bool {
         hand_size >= self.options.hook_from_hand_size
     }
@@ -472,7 +461,7 @@ impl NominationWhist {
     }
 
     fn nominate(&mut self, seat: Seat, tricks: u8) -> Result<Vec<Event>, RuleViolation> {
-        self.check_seat(seat)?;
+        seat.check(self.players)?;
         if self.phase() != Phase::Nominating {
             return Err(self.not_expected("nominate"));
         }
@@ -499,7 +488,7 @@ impl NominationWhist {
     }
 
     fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-        self.check_seat(seat)?;
+        seat.check(self.players)?;
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("play"));
         }
@@ -523,23 +512,18 @@ impl NominationWhist {
             card,
             trick: trick_no,
         }];
-        if let Some(revoke) = deal.voids.revoke_proven(seat, card.suit, trick_no) {
+        if let Some(revoke) = deal.voids.lay(&mut deal.trick, seat, card, trick_no) {
             deal.revokes.push(revoke);
             events.push(Event::RevokeDetected { revoke });
         }
-        let led = deal.trick.led().map(|c| c.suit);
-        deal.voids.record(seat, card.suit, led, trick_no);
         deal.played.insert(card);
-        deal.trick.push(seat, card);
         if !deal.trick.is_complete(players) {
             return Ok(events);
         }
 
-        let led = led.unwrap_or(card.suit);
-        let trump = deal.trumps.and_then(Trumps::suit);
         let (_, winning) = deal
             .trick
-            .winner_by(|c| (Some(c.suit) == trump, c.suit == led, c.rank))
+            .winner_with_trumps(deal.trumps.and_then(Trumps::suit))
             .ok_or(RuleViolation::GameFinished)?;
         let winner = winning.seat;
         deal.tricks_won[winner] += 1;

@@ -371,14 +371,6 @@ pub struct TrickyDick {
 }
 
 impl TrickyDick {
-    fn check_seat(seat: Seat) -> Result<(), RuleViolation> {
-        if seat.index() < PLAYERS {
-            Ok(())
-        } else {
-            Err(RuleViolation::NoSuchSeat { seat, players: PLAYERS })
-        }
-    }
-
     fn start_hand(&self, index: u16) -> Option<Hand> {
         (index < self.options.hands).then(|| {
             Hand::new(
@@ -445,7 +437,7 @@ impl TrickyDick {
     }
 
     fn play(&mut self, seat: Seat, card: SquaresCard, trick: Option<u8>) -> Result<Vec<Event>, RuleViolation> {
-        Self::check_seat(seat)?;
+        seat.check(PLAYERS)?;
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("play"));
         }

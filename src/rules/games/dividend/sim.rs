@@ -12,7 +12,7 @@
 
 use crate::rules::cards::Card;
 use crate::rules::deck::{self, SplitMix64};
-use crate::rules::error::RuleViolation;
+use crate::rules::games::sim::{apply, check_deal_start};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::Game;
 
@@ -52,17 +52,7 @@ impl DealRecord {
 }
 
 /// Why the simulator stopped.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SimError {
-    #[error("the game has ended")]
-    GameFinished,
-    #[error("a deal is under way: the simulator deals the hands, so it starts at the beginning of a deal")]
-    MidDeal,
-    #[error("the engine refused the legal move {mv:?}: {violation}")]
-    Refused { mv: Move, violation: RuleViolation },
-    #[error("the view contradicts the game: {0}")]
-    Inconsistent(&'static str),
-}
+pub type SimError = crate::rules::games::sim::SimError<Move>;
 
 /// Deals the current deal with `seed` and plays it to the end card by card.
 ///
@@ -71,12 +61,7 @@ pub enum SimError {
 /// engine turns down a legal move (an engine or simulator bug). The game keeps the moves
 /// applied before an error.
 pub fn random_deal(game: &mut Dividend, seed: u64) -> Result<DealRecord, SimError> {
-    if game.is_finished() {
-        return Err(SimError::GameFinished);
-    }
-    if !game.at_deal_boundary() {
-        return Err(SimError::MidDeal);
-    }
+    check_deal_start(game)?;
     let mut rng = SplitMix64::new(seed);
     let (hands, _) = deck::deal(rng.next_u64(), PLAYERS, usize::from(TRICKS))
         .ok_or(SimError::Inconsistent("13 cards each need 52 cards"))?;
@@ -155,11 +140,4 @@ pub fn result_move(record: &DealRecord) -> Option<Move> {
 /// The moves of `deals` card by card, in order, for replaying.
 pub fn moves(deals: &[DealRecord]) -> Vec<Move> {
     deals.iter().flat_map(|d| d.moves.iter().cloned()).collect()
-}
-
-fn apply(game: &mut Dividend, mv: &Move) -> Result<Vec<Event>, SimError> {
-    game.apply(mv).map_err(|violation| SimError::Refused {
-        mv: mv.clone(),
-        violation,
-    })
 }

@@ -4,6 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::rules::deck::SplitMix64;
+use crate::rules::games::testing::{apply, assert_refused, not_expected};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -68,27 +69,6 @@ fn result(cards_won: &[u8]) -> Move {
     Move::Result {
         cards_won: cards_won.to_vec(),
     }
-}
-
-fn not_expected(kind: &'static str, expected: &[&'static str]) -> RuleViolation {
-    RuleViolation::MoveNotExpected {
-        kind,
-        expected: expected.to_vec(),
-    }
-}
-
-#[track_caller]
-fn apply(game: &mut Dividend, mv: Move) -> Vec<Event> {
-    game.apply(&mv).unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
-}
-
-/// Offers `mv` to a copy of `game` and checks that it is refused with `expected` and that the
-/// copy is exactly as it was.
-#[track_caller]
-fn assert_refused(game: &Dividend, mv: Move, expected: RuleViolation) {
-    let mut after = game.clone();
-    assert_eq!(after.apply(&mv), Err(expected), "{mv:?}");
-    assert_eq!(&after, game, "a refused {mv:?} changed the state");
 }
 
 /// Plays `cards` in turn, starting with the seat to play; returns the events of the last card.

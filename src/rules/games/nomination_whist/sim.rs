@@ -12,7 +12,7 @@
 
 use crate::rules::cards::Card;
 use crate::rules::deck::{self, SplitMix64};
-use crate::rules::error::RuleViolation;
+use crate::rules::games::sim::{apply, check_deal_start};
 use crate::rules::seat::BySeat;
 use crate::rules::Game;
 
@@ -34,17 +34,7 @@ pub struct DealRecord {
 }
 
 /// Why the simulator stopped.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SimError {
-    #[error("the game has ended")]
-    GameFinished,
-    #[error("a deal is under way: the simulator deals the hands, so it starts at the beginning of a deal")]
-    MidDeal,
-    #[error("the engine refused the legal move {mv:?}: {violation}")]
-    Refused { mv: Move, violation: RuleViolation },
-    #[error("the view contradicts the game: {0}")]
-    Inconsistent(&'static str),
-}
+pub type SimError = crate::rules::games::sim::SimError<Move>;
 
 /// Deals the current deal with `seed` and plays it to the end card by card.
 ///
@@ -175,12 +165,7 @@ pub fn moves(deals: &[DealRecord]) -> Vec<Move> {
 /// Checks that a deal can start and deals it: the generator for the choices to come, and a
 /// record holding the hands and the rest of the pack, with no moves yet.
 fn start_deal(game: &NominationWhist, seed: u64) -> Result<(SplitMix64, DealRecord), SimError> {
-    if game.is_finished() {
-        return Err(SimError::GameFinished);
-    }
-    if !game.at_deal_boundary() {
-        return Err(SimError::MidDeal);
-    }
+    check_deal_start(game)?;
     let hand_size = game.view().hand_size.ok_or(SimError::Inconsistent("no hand size"))?;
     let mut rng = SplitMix64::new(seed);
     let (hands, pack) = deck::deal(rng.next_u64(), game.players(), usize::from(hand_size))
@@ -206,11 +191,4 @@ fn random_nomination(rng: &mut SplitMix64, hand_size: u8, forbidden: Option<u8>)
         Some(f) if pick >= f => pick + 1,
         _ => pick,
     }
-}
-
-fn apply(game: &mut NominationWhist, mv: &Move) -> Result<Vec<Event>, SimError> {
-    game.apply(mv).map_err(|violation| SimError::Refused {
-        mv: mv.clone(),
-        violation,
-    })
 }

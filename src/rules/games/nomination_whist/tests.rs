@@ -4,6 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::rules::deck::SplitMix64;
+use crate::rules::games::testing::{apply, assert_refused, not_expected};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -55,27 +56,6 @@ fn result(nominations: &[u8], tricks: &[u8]) -> Move {
         tricks: tricks.to_vec(),
         turn_up: None,
     }
-}
-
-fn not_expected(kind: &'static str, expected: &[&'static str]) -> RuleViolation {
-    RuleViolation::MoveNotExpected {
-        kind,
-        expected: expected.to_vec(),
-    }
-}
-
-#[track_caller]
-fn apply(game: &mut NominationWhist, mv: Move) -> Vec<Event> {
-    game.apply(&mv).unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
-}
-
-/// Offers `mv` to a copy of `game` and checks that it is refused with `expected` and that the
-/// copy is exactly as it was.
-#[track_caller]
-fn assert_refused(game: &NominationWhist, mv: Move, expected: RuleViolation) {
-    let mut after = game.clone();
-    assert_eq!(after.apply(&mv), Err(expected), "{mv:?}");
-    assert_eq!(&after, game, "a refused {mv:?} changed the state");
 }
 
 /// Nominates for every seat in turn from the dealer's left: `tricks[i]` for the i-th to speak.

@@ -9,7 +9,7 @@
 //! makes is legal, so the engine refusing one is a bug (`SimError::Refused`).
 
 use crate::rules::deck::{self, SplitMix64};
-use crate::rules::error::RuleViolation;
+use crate::rules::games::sim::{apply, check_deal_start};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::squares::SquaresCard;
 use crate::rules::Game;
@@ -28,30 +28,15 @@ pub struct HandRecord {
 }
 
 /// Why the simulator stopped.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SimError {
-    #[error("the game has ended")]
-    GameFinished,
-    #[error("a hand is under way: the simulator deals the cards, so it starts at the beginning of a hand")]
-    MidHand,
-    #[error("the engine refused the legal move {mv:?}: {violation}")]
-    Refused { mv: Move, violation: RuleViolation },
-    #[error("the view contradicts the game: {0}")]
-    Inconsistent(&'static str),
-}
+pub type SimError = crate::rules::games::sim::SimError<Move>;
 
 /// Deals the current hand with `seed` and plays it to the end.
 ///
 /// # Errors
-/// `GameFinished` or `MidHand` when the game is not at the start of a hand; `Refused` when the
+/// `GameFinished` or `MidDeal` when the game is not at the start of a hand; `Refused` when the
 /// engine turns down a legal move. The game keeps the moves applied before an error.
 pub fn random_hand(game: &mut TrickyDick, seed: u64) -> Result<HandRecord, SimError> {
-    if game.is_finished() {
-        return Err(SimError::GameFinished);
-    }
-    if !game.at_deal_boundary() {
-        return Err(SimError::MidHand);
-    }
+    check_deal_start(game)?;
     let mut rng = SplitMix64::new(seed);
     let mut pack: Vec<SquaresCard> = SquaresCard::deck().collect();
     deck::shuffle_with(&mut pack, &mut rng);
@@ -109,10 +94,7 @@ pub fn moves(hands: &[HandRecord]) -> Vec<Move> {
 }
 
 fn step(game: &mut TrickyDick, record: &mut HandRecord, mv: Move) -> Result<Vec<Event>, SimError> {
-    let events = game.apply(&mv).map_err(|violation| SimError::Refused {
-        mv: mv.clone(),
-        violation,
-    })?;
+    let events = apply(game, &mv)?;
     record.moves.push(mv);
     record.events.push(events.clone());
     Ok(events)

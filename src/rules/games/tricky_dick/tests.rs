@@ -3,6 +3,7 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::rules::games::testing::{apply, assert_refused};
 use crate::rules::squares::Colour;
 
 // ---------------------------------------------------------------------------------------------
@@ -48,20 +49,6 @@ fn play(seat: u8, card_text: &str) -> Move {
         card: card(card_text),
         trick: None,
     }
-}
-
-#[track_caller]
-fn apply(game: &mut TrickyDick, mv: Move) -> Vec<Event> {
-    game.apply(&mv).unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
-}
-
-/// Offers `mv` to a copy of `game` and checks that it is refused with `expected` and that the
-/// copy is exactly as it was.
-#[track_caller]
-fn assert_refused(game: &TrickyDick, mv: Move, expected: RuleViolation) {
-    let mut after = game.clone();
-    assert_eq!(after.apply(&mv), Err(expected), "{mv:?}");
-    assert_eq!(&after, game, "a refused {mv:?} changed the state");
 }
 
 /// Plays `cards` in turn, starting with the seat to act; returns the events of the last card.
