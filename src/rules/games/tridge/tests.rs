@@ -897,6 +897,35 @@ fn a_move_for_a_seat_that_is_sitting_out_is_refused_and_changes_nothing() {
 }
 
 #[test]
+fn a_widows_fund_doubled_past_what_chips_can_hold_is_refused_and_changes_nothing() {
+    // Every failed No Tricks pays W into W: W doubles, and the Player's seat goes as far below.
+    let mut g = game(3);
+    let lost = result(1, Contract::NoTricks { trumps: Suit::Clubs }, 0, [4, 1, 4]);
+    let mut losses = 0;
+    while g.apply(&lost).is_ok() {
+        losses += 1;
+        assert!(losses < 80, "the Widow's Fund never stopped doubling");
+    }
+    assert!(losses > 50, "refused after only {losses} losses");
+    assert_eq!(refused(&mut g, lost), RuleViolation::ChipsOutOfRange);
+    assert_eq!(g.chips_on_table(), chips(1500));
+}
+
+#[test]
+fn the_deal_after_the_last_numbered_deal_is_refused_and_changes_nothing() {
+    let mut g = game(3);
+    g.deal.number = u16::MAX;
+    assert_eq!(
+        refused(&mut g, Move::PassOut),
+        RuleViolation::DealLimit { max: u16::MAX }
+    );
+    assert_eq!(
+        refused(&mut g, result(1, hearts(), 0, [2, 5, 2])),
+        RuleViolation::DealLimit { max: u16::MAX }
+    );
+}
+
+#[test]
 fn other_refusals_change_nothing() {
     let mut g = game(3);
     assert_eq!(
