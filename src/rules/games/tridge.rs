@@ -1703,13 +1703,14 @@ impl Tridge {
                 b.collect_from_each(&format!("{name} won by {p}: {extra} from each"), &payers, p, extra)?;
                 b.collect_from_each(&format!("{name} won by {p}: {h_reason} from each"), &payers, p, hm)?;
                 if let Some(made) = all_tricks_made {
-                    let w = b.pots.widows;
                     if made {
+                        // Whatever the Widow's Fund still holds (nothing if the contract won it).
+                        let left = b.pots.widows;
                         b.one(
                             format!("All Tricks made by {p}: the Widow's Fund"),
                             Party::WidowsFund,
                             Party::Seat(p),
-                            w,
+                            left,
                         )?;
                         b.collect_from_each(
                             &format!("All Tricks made by {p}: 40 from each"),
@@ -1789,7 +1790,9 @@ impl Tridge {
             }
         }
         let game_won = matches!(outcome, Outcome::Win | Outcome::Exact);
-        let widows_won = contract.with_widows() && game_won || all_tricks_made == Some(true);
+        // All Tricks undertaken decides the Widow's Fund: won if made; matched (not won) if failed,
+        // even when the contract had won it before the sixth trick.
+        let widows_won = all_tricks_made.unwrap_or(contract.with_widows() && game_won);
         let chip_events = b.events;
         let number = self.deal.number;
         let mut events = vec![Event::DealScored {

@@ -677,6 +677,28 @@ fn all_tricks_undertaken_after_the_fifth_and_failed_still_collects_the_fund() {
 }
 
 #[test]
+fn all_tricks_failed_after_a_no_change_diamonds_win_pays_back_the_widows_fund_it_took() {
+    let mut g = game(3);
+    let mv = Move::Result {
+        player: seat(1),
+        contract: Contract::NoChangeDiamonds,
+        honours: Some(0),
+        top_trumps: None,
+        tricks: vec![1, 8, 0],
+        stopped_after_five: false,
+        all_tricks_after_fifth: true,
+        in_comer: false,
+    };
+    let events = apply(&mut g, mv);
+    let (seats, f, w) = deltas(&events, 1, 3);
+    // +15 F, +75 W, +20 each; then W (75) matched and 40 to each.
+    assert_eq!(seats, vec![-20 + 40, 15 + 75 + 40 - 75 - 80, -20 + 40]);
+    assert_eq!((f, w), (-15, 0));
+    // Not won, so not re-seeded: the Widow's Fund holds its 75 into deal 2.
+    assert_eq!(g.score_sheet().funds.widows_fund, chips(75));
+}
+
+#[test]
 fn result_only_honours_can_be_given_as_the_top_trumps_held() {
     let mut g = game(3);
     let mv = Move::Result {
