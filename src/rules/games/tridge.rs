@@ -528,6 +528,15 @@ pub struct DealLine {
     pub chips: Vec<Chips>,
 }
 
+/// Why a deal ended without play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unplayed {
+    /// Everyone passed (or the In-comer gave up).
+    PassedOut,
+    /// The stock count was wrong.
+    Void,
+}
+
 /// The deals and each seat's chips.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(as = TridgeScoreSheet)]
@@ -1257,20 +1266,7 @@ impl Tridge {
         }
         self.check_turn(seat)?;
         let number = self.deal.number;
-        self.sheet.push(DealLine {
-            deal: number,
-            dealer: self.deal.dealer,
-            player: None,
-            contract: None,
-            tricks: vec![0; self.players],
-            honours: 0,
-            outcome: None,
-            passed_out: true,
-            void: false,
-            revokes: Vec::new(),
-            recording: None,
-            chips: self.chips.values().to_vec(),
-        });
+        self.sheet.push(self.unplayed_line(Unplayed::PassedOut));
         let mut events = vec![Event::GaveUp { seat }, Event::PassedOut { deal: number }];
         events.extend(self.next_deal()?);
         Ok(events)
@@ -1402,20 +1398,7 @@ impl Tridge {
         if u16::from(discards) + u16::from(stock) != u16::from(STOCK) {
             let number = d.number;
             events.push(Event::DealVoid { deal: number });
-            self.sheet.push(DealLine {
-                deal: number,
-                dealer: d.dealer,
-                player: None,
-                contract: None,
-                tricks: vec![0; self.players],
-                honours: 0,
-                outcome: None,
-                passed_out: false,
-                void: true,
-                revokes: Vec::new(),
-                recording: None,
-                chips: self.chips.values().to_vec(),
-            });
+            self.sheet.push(self.unplayed_line(Unplayed::Void));
             events.extend(self.next_deal()?);
         }
         Ok(events)
@@ -1894,22 +1877,27 @@ impl Tridge {
             )?;
             events.extend(b.events);
         }
-        self.sheet.push(DealLine {
-            deal: number,
+        self.sheet.push(self.unplayed_line(Unplayed::PassedOut));
+        events.extend(self.next_deal()?);
+        Ok(events)
+    }
+
+    /// The score sheet's line for the current deal when nobody played it.
+    fn unplayed_line(&self, why: Unplayed) -> DealLine {
+        DealLine {
+            deal: self.deal.number,
             dealer: self.deal.dealer,
             player: None,
             contract: None,
-            tricks: vec![0; players],
+            tricks: vec![0; self.players],
             honours: 0,
             outcome: None,
-            passed_out: true,
-            void: false,
+            passed_out: why == Unplayed::PassedOut,
+            void: why == Unplayed::Void,
             revokes: Vec::new(),
             recording: None,
             chips: self.chips.values().to_vec(),
-        });
-        events.extend(self.next_deal()?);
-        Ok(events)
+        }
     }
 
     fn next_deal(&mut self) -> Result<Vec<Event>, RuleViolation> {
