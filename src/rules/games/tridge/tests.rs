@@ -1370,6 +1370,21 @@ fn the_in_comer_may_give_up_and_the_quarter_stays_in_the_fund() {
     assert_eq!(g.view().funds.game_fund, chips(25));
     assert_eq!(g.view().deal, 2);
     assert_eq!(g.view().sitting_out, Some(seat(1)));
+    // Deal 2 passed out: 25 + 20 = 45. Deal 3's In-comer pays ⌈45 / 4⌉ = 12, rounded up.
+    for s in [2, 3, 0] {
+        apply(&mut g, Move::Pass { seat: seat(s) });
+    }
+    apply(&mut g, Move::PassOut);
+    assert_eq!(g.view().funds.game_fund, chips(45));
+    for s in [3, 0, 1] {
+        apply(&mut g, Move::Pass { seat: seat(s) });
+    }
+    let events = apply(&mut g, Move::InCome { seat: seat(2) });
+    assert!(events.contains(&Event::CameIn {
+        seat: seat(2),
+        paid: chips(12)
+    }));
+    assert_eq!(g.view().funds.game_fund, chips(57));
 }
 
 #[test]
