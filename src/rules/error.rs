@@ -79,6 +79,10 @@ pub enum RuleViolation {
     InvalidLayout(String),
     #[error("{card} was shown by {holder}, so {seat} cannot hold it")]
     CardHeldByAnother { card: Card, holder: Seat, seat: Seat },
+    #[error("the chips this move would move take an account beyond what the ledger can hold")]
+    ChipsOutOfRange,
+    #[error("the table has played the most deals one table can record ({max})")]
+    DealLimit { max: u16 },
 }
 
 impl RuleViolation {
@@ -156,6 +160,8 @@ impl RuleViolation {
             RuleViolation::InvalidResult(_) => "invalid_result",
             RuleViolation::InvalidLayout(_) => "invalid_layout",
             RuleViolation::CardHeldByAnother { .. } => "card_held_by_another",
+            RuleViolation::ChipsOutOfRange => "chips_out_of_range",
+            RuleViolation::DealLimit { .. } => "deal_limit",
         }
     }
 
@@ -164,7 +170,10 @@ impl RuleViolation {
     pub fn is_conflict(&self) -> bool {
         matches!(
             self,
-            RuleViolation::GameFinished | RuleViolation::TrickOutOfOrder { .. }
+            RuleViolation::GameFinished
+                | RuleViolation::TrickOutOfOrder { .. }
+                | RuleViolation::ChipsOutOfRange
+                | RuleViolation::DealLimit { .. }
         )
     }
 }

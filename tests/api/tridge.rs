@@ -480,3 +480,29 @@ async fn simulated_deals_through_http_book_exactly_the_engines_chips(pool: PgPoo
         .clone();
     assert_eq!(audit["consistent"], true, "{audit}");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_widows_fund_doubled_past_what_the_ledger_holds_is_refused_and_changes_nothing(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = app
+        .game_table(&token, "tridge", &["Ann", "Bob", "Cat"], json!({}))
+        .await;
+    // Every failed No Tricks pays the Widow's Fund into itself: it doubles each deal.
+    let lost = json!({"kind": "result", "player": 1, "contract": {"contract": "no_tricks", "trumps": "clubs"},
+                      "honours": 0, "tricks": [4, 1, 4]});
+    let mut losses = 0;
+    while app.submit(&table, &token, lost.clone()).await.status == 201 {
+        losses += 1;
+        assert!(losses < 80, "the Widow's Fund never stopped doubling");
+    }
+    assert!(losses > 50, "refused after only {losses} losses");
+    let before = app.snapshot(&table).await;
+    let ledger = app.ledger(&table).await;
+    app.submit(&table, &token, lost)
+        .await
+        .assert_problem(409, "chips_out_of_range");
+    assert_eq!(app.snapshot(&table).await, before);
+    assert_eq!(app.ledger(&table).await, ledger);
+    assert_eq!(ledger["total"], 0);
+}

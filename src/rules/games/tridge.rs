@@ -528,6 +528,15 @@ pub struct DealLine {
     pub chips: Vec<Chips>,
 }
 
+/// Why a deal ended without play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Unplayed {
+    /// Everyone passed (or the In-comer gave up).
+    PassedOut,
+    /// The stock count was wrong.
+    Void,
+}
+
 /// The deals and each seat's chips.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(as = TridgeScoreSheet)]
@@ -732,65 +741,72 @@ struct Booker<'a> {
 }
 
 impl Booker<'_> {
-    fn credit(&mut self, party: Party, amount: Chips) {
-        match party {
-            Party::Bank => {}
-            Party::Seat(s) => self.chips[s] += amount,
-            Party::GameFund => self.pots.game += amount,
-            Party::WidowsFund => self.pots.widows += amount,
-            Party::Reserve(n) => {
-                if let Some(r) = self.pots.reserves.iter_mut().find(|r| r.number == n) {
-                    r.chips += amount;
-                }
-            }
-        }
+    /// Adds `amount` to one party's chips; the bank issues and takes back without a balance.
+    ///
+    /// # Errors
+    /// `ChipsOutOfRange` when the balance would leave `i64` (a Widow's Fund doubled again and
+    /// again by failed contracts can get there); the caller's trial copy is then dropped.
+    fn credit(&mut self, party: Party, amount: Chips) -> Result<(), RuleViolation> {
+        let balance = match party {
+            Party::Bank => return Ok(()),
+            Party::Seat(s) => &mut self.chips[s],
+            Party::GameFund => &mut self.pots.game,
+            Party::WidowsFund => &mut self.pots.widows,
+            Party::Reserve(n) => match self.pots.reserves.iter_mut().find(|r| r.number == n) {
+                Some(r) => &mut r.chips,
+                None => return Err(RuleViolation::ChipsOutOfRange),
+            },
+        };
+        *balance = balance.checked_add(amount).ok_or(RuleViolation::ChipsOutOfRange)?;
+        Ok(())
     }
 
-    fn book(&mut self, reason: impl Into<String>, transfers: Vec<Transfer>) {
+    fn book(&mut self, reason: impl Into<String>, transfers: Vec<Transfer>) -> Result<(), RuleViolation> {
         let transfers: Vec<Transfer> = transfers
             .into_iter()
             .filter(|t| t.amount > Chips::ZERO && t.from != t.to)
             .collect();
         if transfers.is_empty() {
-            return;
+            return Ok(());
         }
         for t in &transfers {
-            self.credit(t.from, -t.amount);
-            self.credit(t.to, t.amount);
+            self.credit(t.from, -t.amount)?;
+            self.credit(t.to, t.amount)?;
         }
         self.events.push(Event::ChipsMoved {
             deal: self.deal,
             reason: reason.into(),
             transfers,
         });
+        Ok(())
     }
 
-    fn one(&mut self, reason: impl Into<String>, from: Party, to: Party, amount: Chips) {
-        self.book(reason, vec![Transfer { from, to, amount }]);
+    fn one(&mut self, reason: impl Into<String>, from: Party, to: Party, amount: Chips) -> Result<(), RuleViolation> {
+        self.book(reason, vec![Transfer { from, to, amount }])
     }
 
     /// The Reserve that overflow fills next: the one opened during this fund's life while it
     /// has room (a Reserve never exceeds the cap either), else a new one.
-    fn reserve(&mut self) -> (u16, Chips) {
+    fn reserve(&mut self) -> Result<(u16, Chips), RuleViolation> {
         if self.pots.reserve_open {
             if let Some(last) = self.pots.reserves.last() {
                 if last.chips < self.cap {
-                    return (last.number, self.cap - last.chips);
+                    return Ok((last.number, self.cap - last.chips));
                 }
             }
         }
         let number = self.pots.next_reserve;
-        self.pots.next_reserve += 1;
+        self.pots.next_reserve = number.checked_add(1).ok_or(RuleViolation::ChipsOutOfRange)?;
         self.pots.reserves.push(Reserve {
             number,
             chips: Chips::ZERO,
         });
         self.pots.reserve_open = true;
-        (number, self.cap)
+        Ok((number, self.cap))
     }
 
     /// Payments into the Game Fund up to its cap; the excess fills Reserves in turn.
-    fn pay_game_fund(&mut self, reason: &str, payments: &[(Seat, Chips)]) {
+    fn pay_game_fund(&mut self, reason: &str, payments: &[(Seat, Chips)]) -> Result<(), RuleViolation> {
         let mut room = Chips::new((self.cap - self.pots.game).get().max(0));
         let mut to_fund = Vec::new();
         let mut excess = Vec::new();
@@ -804,9 +820,9 @@ impl Booker<'_> {
             });
             excess.push((seat, amount - fund_part));
         }
-        self.book(reason, to_fund);
+        self.book(reason, to_fund)?;
         while excess.iter().any(|(_, a)| *a > Chips::ZERO) {
-            let (n, mut room) = self.reserve();
+            let (n, mut room) = self.reserve()?;
             let mut transfers = Vec::new();
             for (seat, amount) in excess.iter_mut() {
                 let part = (*amount).min(room);
@@ -818,11 +834,18 @@ impl Booker<'_> {
                     amount: part,
                 });
             }
-            self.book(format!("{reason}, over the cap: into Reserve {n}"), transfers);
+            self.book(format!("{reason}, over the cap: into Reserve {n}"), transfers)?;
         }
+        Ok(())
     }
 
-    fn collect_from_each(&mut self, reason: &str, payers: &[Seat], to: Seat, amount: Chips) {
+    fn collect_from_each(
+        &mut self,
+        reason: &str,
+        payers: &[Seat],
+        to: Seat,
+        amount: Chips,
+    ) -> Result<(), RuleViolation> {
         let transfers = payers
             .iter()
             .map(|p| Transfer {
@@ -831,10 +854,10 @@ impl Booker<'_> {
                 amount,
             })
             .collect();
-        self.book(reason, transfers);
+        self.book(reason, transfers)
     }
 
-    fn pay_each(&mut self, reason: &str, from: Seat, payees: &[Seat], amount: Chips) {
+    fn pay_each(&mut self, reason: &str, from: Seat, payees: &[Seat], amount: Chips) -> Result<(), RuleViolation> {
         let transfers = payees
             .iter()
             .map(|p| Transfer {
@@ -843,11 +866,11 @@ impl Booker<'_> {
                 amount,
             })
             .collect();
-        self.book(reason, transfers);
+        self.book(reason, transfers)
     }
 
-    fn game_fund_won(&mut self, reason: &str, player: Seat, amount: Chips) {
-        self.one(reason, Party::GameFund, Party::Seat(player), amount);
+    fn game_fund_won(&mut self, reason: &str, player: Seat, amount: Chips) -> Result<(), RuleViolation> {
+        self.one(reason, Party::GameFund, Party::Seat(player), amount)
     }
 }
 
@@ -1111,7 +1134,7 @@ impl Tridge {
                     .map_err(|r| Self::auction_error(seat, r, "pass".into()))?;
                 let mut events = vec![Event::Passed { seat }];
                 match auction.end() {
-                    Some(AuctionEnd::AllPassed) => events.extend(self.pass_out_deal()),
+                    Some(AuctionEnd::AllPassed) => events.extend(self.pass_out_deal()?),
                     Some(AuctionEnd::Won(s, key)) => {
                         let (tricks, trumps) = fixed_from_key(key);
                         events.extend(self.start_fixed(s, tricks, trumps));
@@ -1197,7 +1220,7 @@ impl Tridge {
 
     /// The dealer of four comes in after everyone passed: pays a quarter of the Game Fund
     /// (rounded up; over the cap it goes to a Reserve) and takes 9 of the 13 stock cards.
-    fn come_in(&mut self, seat: Seat) -> Vec<Event> {
+    fn come_in(&mut self, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
         let quarter = Chips::new((self.pots.game.get() + 3) / 4);
         let d = &mut self.deal;
         d.in_comer = true;
@@ -1211,10 +1234,10 @@ impl Tridge {
         b.pay_game_fund(
             &format!("{seat} comes in: a quarter of the Game Fund"),
             &[(seat, quarter)],
-        );
+        )?;
         let mut events = vec![Event::CameIn { seat, paid: quarter }];
         events.extend(b.events);
-        events
+        Ok(events)
     }
 
     fn in_come(&mut self, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
@@ -1233,7 +1256,7 @@ impl Tridge {
                 got: seat,
             });
         }
-        Ok(self.come_in(seat))
+        self.come_in(seat)
     }
 
     /// The In-comer gives up (No Play): the quarter stays in the fund, the next dealer deals.
@@ -1243,22 +1266,9 @@ impl Tridge {
         }
         self.check_turn(seat)?;
         let number = self.deal.number;
-        self.sheet.push(DealLine {
-            deal: number,
-            dealer: self.deal.dealer,
-            player: None,
-            contract: None,
-            tricks: vec![0; self.players],
-            honours: 0,
-            outcome: None,
-            passed_out: true,
-            void: false,
-            revokes: Vec::new(),
-            recording: None,
-            chips: self.chips.values().to_vec(),
-        });
+        self.sheet.push(self.unplayed_line(Unplayed::PassedOut));
         let mut events = vec![Event::GaveUp { seat }, Event::PassedOut { deal: number }];
-        events.extend(self.next_deal());
+        events.extend(self.next_deal()?);
         Ok(events)
     }
 
@@ -1388,21 +1398,8 @@ impl Tridge {
         if u16::from(discards) + u16::from(stock) != u16::from(STOCK) {
             let number = d.number;
             events.push(Event::DealVoid { deal: number });
-            self.sheet.push(DealLine {
-                deal: number,
-                dealer: d.dealer,
-                player: None,
-                contract: None,
-                tricks: vec![0; self.players],
-                honours: 0,
-                outcome: None,
-                passed_out: false,
-                void: true,
-                revokes: Vec::new(),
-                recording: None,
-                chips: self.chips.values().to_vec(),
-            });
-            events.extend(self.next_deal());
+            self.sheet.push(self.unplayed_line(Unplayed::Void));
+            events.extend(self.next_deal()?);
         }
         Ok(events)
     }
@@ -1486,7 +1483,7 @@ impl Tridge {
             {
                 events.push(Event::TrumpNotHeld { seat: player });
             }
-            events.extend(self.settle(summary));
+            events.extend(self.settle(summary)?);
         }
         Ok(events)
     }
@@ -1520,7 +1517,7 @@ impl Tridge {
             recording: Recording::CardByCard,
         };
         let mut events = vec![Event::Stopped { seat }];
-        events.extend(self.settle(summary));
+        events.extend(self.settle(summary)?);
         Ok(events)
     }
 
@@ -1548,7 +1545,7 @@ impl Tridge {
                 });
             }
             Self::check_in_comer_contract(contract)?;
-            events.extend(self.come_in(player));
+            events.extend(self.come_in(player)?);
         }
         self.check_active(player)?;
         if tricks.len() != self.players {
@@ -1615,7 +1612,7 @@ impl Tridge {
             all_tricks_after_fifth,
             recording: Recording::ResultOnly,
         };
-        events.extend(self.settle(summary));
+        events.extend(self.settle(summary)?);
         Ok(events)
     }
 
@@ -1631,7 +1628,7 @@ impl Tridge {
     }
 
     /// Scores a finished deal, books its chips, and starts the next deal.
-    fn settle(&mut self, s: Summary) -> Vec<Event> {
+    fn settle(&mut self, s: Summary) -> Result<Vec<Event>, RuleViolation> {
         let players = self.players;
         let p = s.player;
         let payers: Vec<Seat> = Seat::all(players).filter(|x| *x != p).collect();
@@ -1668,7 +1665,7 @@ impl Tridge {
         let extra = Chips::new(contract.extra());
         match outcome {
             Outcome::Win | Outcome::Exact => {
-                b.game_fund_won(&format!("{name} won by {p}: the Game Fund"), p, f);
+                b.game_fund_won(&format!("{name} won by {p}: the Game Fund"), p, f)?;
                 b.pots.raised = false;
                 if contract.with_widows() {
                     b.one(
@@ -1676,7 +1673,7 @@ impl Tridge {
                         Party::WidowsFund,
                         Party::Seat(p),
                         w,
-                    );
+                    )?;
                 }
                 let extra = match contract {
                     Contract::FixedTrick { tricks, .. } => Chips::new(match tricks {
@@ -1686,36 +1683,37 @@ impl Tridge {
                     }),
                     _ => extra,
                 };
-                b.collect_from_each(&format!("{name} won by {p}: {extra} from each"), &payers, p, extra);
-                b.collect_from_each(&format!("{name} won by {p}: {h_reason} from each"), &payers, p, hm);
+                b.collect_from_each(&format!("{name} won by {p}: {extra} from each"), &payers, p, extra)?;
+                b.collect_from_each(&format!("{name} won by {p}: {h_reason} from each"), &payers, p, hm)?;
                 if let Some(made) = all_tricks_made {
-                    let w = b.pots.widows;
                     if made {
+                        // Whatever the Widow's Fund still holds (nothing if the contract won it).
+                        let left = b.pots.widows;
                         b.one(
                             format!("All Tricks made by {p}: the Widow's Fund"),
                             Party::WidowsFund,
                             Party::Seat(p),
-                            w,
-                        );
+                            left,
+                        )?;
                         b.collect_from_each(
                             &format!("All Tricks made by {p}: 40 from each"),
                             &payers,
                             p,
                             Chips::new(40),
-                        );
+                        )?;
                     } else {
                         b.one(
                             format!("All Tricks failed by {p}: the Widow's Fund matched"),
                             Party::Seat(p),
                             Party::WidowsFund,
                             w,
-                        );
+                        )?;
                         b.pay_each(
                             &format!("All Tricks failed by {p}: 40 to each"),
                             p,
                             &payers,
                             Chips::new(40),
-                        );
+                        )?;
                     }
                 }
             }
@@ -1725,7 +1723,7 @@ impl Tridge {
                     Outcome::DoubleLoss { .. } => "lost (double loss)",
                     _ => "lost",
                 };
-                b.pay_game_fund(&format!("{name} {what} by {p}: the Game Fund matched"), &[(p, f)]);
+                b.pay_game_fund(&format!("{name} {what} by {p}: the Game Fund matched"), &[(p, f)])?;
                 b.pots.raised = true;
                 if let Outcome::DoubleLoss { defeating } = outcome {
                     b.one(
@@ -1733,7 +1731,7 @@ impl Tridge {
                         Party::Seat(p),
                         Party::Seat(defeating),
                         f,
-                    );
+                    )?;
                 }
                 if contract.with_widows() {
                     b.one(
@@ -1741,19 +1739,19 @@ impl Tridge {
                         Party::Seat(p),
                         Party::WidowsFund,
                         w,
-                    );
+                    )?;
                 }
-                b.pay_each(&format!("{name} {what} by {p}: {extra} to each"), p, &payers, extra);
+                b.pay_each(&format!("{name} {what} by {p}: {extra} to each"), p, &payers, extra)?;
                 b.one(
                     format!("{name} {what} by {p}: {h_reason} into the Widow's Fund"),
                     Party::Seat(p),
                     Party::WidowsFund,
                     hm,
-                );
+                )?;
             }
             Outcome::OffByOne => {
                 let half = half_fund(f).min(f);
-                b.game_fund_won(&format!("{name} missed by one by {p}: half the Game Fund"), p, half);
+                b.game_fund_won(&format!("{name} missed by one by {p}: half the Game Fund"), p, half)?;
             }
             Outcome::OffByMore => {
                 let penalty = match contract {
@@ -1764,18 +1762,20 @@ impl Tridge {
                 b.pay_game_fund(
                     &format!("{name} missed by two or more by {p}: the Game Fund matched"),
                     &[(p, f)],
-                );
+                )?;
                 b.pots.raised = true;
                 b.pay_each(
                     &format!("{name} missed by two or more by {p}: {penalty} to each"),
                     p,
                     &payers,
                     Chips::new(penalty),
-                );
+                )?;
             }
         }
         let game_won = matches!(outcome, Outcome::Win | Outcome::Exact);
-        let widows_won = contract.with_widows() && game_won || all_tricks_made == Some(true);
+        // All Tricks undertaken decides the Widow's Fund: won if made; matched (not won) if failed,
+        // even when the contract had won it before the sixth trick.
+        let widows_won = all_tricks_made.unwrap_or(contract.with_widows() && game_won);
         let chip_events = b.events;
         let number = self.deal.number;
         let mut events = vec![Event::DealScored {
@@ -1788,7 +1788,7 @@ impl Tridge {
             all_tricks_made,
         }];
         events.extend(chip_events);
-        events.extend(self.restake(game_won, widows_won));
+        events.extend(self.restake(game_won, widows_won)?);
         self.sheet.push(DealLine {
             deal: number,
             dealer: self.deal.dealer,
@@ -1803,15 +1803,15 @@ impl Tridge {
             recording: Some(s.recording),
             chips: self.chips.values().to_vec(),
         });
-        events.extend(self.next_deal());
-        events
+        events.extend(self.next_deal()?);
+        Ok(events)
     }
 
     /// Stakes for the next deal after a won fund: the Widow's Fund re-seeded after it was won;
     /// the Game Fund taken from the oldest Reserve, or re-seeded when none waits.
-    fn restake(&mut self, game_won: bool, widows_won: bool) -> Vec<Event> {
+    fn restake(&mut self, game_won: bool, widows_won: bool) -> Result<Vec<Event>, RuleViolation> {
         let players = self.players;
-        let next = self.deal.number + 1;
+        let next = self.next_number()?;
         let (w_stake, f_stake) = (
             Chips::new(self.options.widows_stake),
             Chips::new(self.options.fund_stake),
@@ -1826,7 +1826,7 @@ impl Tridge {
                     amount: w_stake,
                 })
                 .collect();
-            b.book("the Widow's Fund re-seeded", transfers);
+            b.book("the Widow's Fund re-seeded", transfers)?;
         }
         if game_won {
             b.pots.raised = false;
@@ -1837,14 +1837,14 @@ impl Tridge {
                     Party::Reserve(reserve.number),
                     Party::GameFund,
                     reserve.chips,
-                );
+                )?;
                 b.pots.reserves.remove(0);
             } else {
                 let payments: Vec<(Seat, Chips)> = Seat::all(players).map(|s| (s, f_stake)).collect();
-                b.pay_game_fund("the Game Fund re-seeded", &payments);
+                b.pay_game_fund("the Game Fund re-seeded", &payments)?;
             }
         }
-        b.events
+        Ok(b.events)
     }
 
     fn pass_out(&mut self) -> Result<Vec<Event>, RuleViolation> {
@@ -1856,51 +1856,68 @@ impl Tridge {
         if !ok {
             return Err(self.not_expected("pass_out"));
         }
-        Ok(self.pass_out_deal())
+        self.pass_out_deal()
     }
 
     /// Everyone passed and nobody plays: everyone adds to the fund, unless a raised fund or a
     /// Reserve waits.
-    fn pass_out_deal(&mut self) -> Vec<Event> {
+    fn pass_out_deal(&mut self) -> Result<Vec<Event>, RuleViolation> {
         let number = self.deal.number;
         let mut events = vec![Event::PassedOut { deal: number }];
         let players = self.players;
         let stake = Chips::new(self.options.fund_stake);
         if !self.pots.raised && self.pots.reserves.is_empty() {
+            let next = self.next_number()?;
             let mut b = self.booker();
-            b.deal = number + 1;
+            b.deal = next;
             let payments: Vec<(Seat, Chips)> = Seat::all(players).map(|s| (s, stake)).collect();
             b.pay_game_fund(
                 &format!("all passed in deal {number}: the Game Fund topped up"),
                 &payments,
-            );
+            )?;
             events.extend(b.events);
         }
-        self.sheet.push(DealLine {
-            deal: number,
+        self.sheet.push(self.unplayed_line(Unplayed::PassedOut));
+        events.extend(self.next_deal()?);
+        Ok(events)
+    }
+
+    /// The score sheet's line for the current deal when nobody played it.
+    fn unplayed_line(&self, why: Unplayed) -> DealLine {
+        DealLine {
+            deal: self.deal.number,
             dealer: self.deal.dealer,
             player: None,
             contract: None,
-            tricks: vec![0; players],
+            tricks: vec![0; self.players],
             honours: 0,
             outcome: None,
-            passed_out: true,
-            void: false,
+            passed_out: why == Unplayed::PassedOut,
+            void: why == Unplayed::Void,
             revokes: Vec::new(),
             recording: None,
             chips: self.chips.values().to_vec(),
-        });
-        events.extend(self.next_deal());
-        events
+        }
     }
 
-    fn next_deal(&mut self) -> Vec<Event> {
-        self.deal = self.new_deal(self.deal.number + 1);
-        vec![Event::DealStarted {
+    fn next_deal(&mut self) -> Result<Vec<Event>, RuleViolation> {
+        self.deal = self.new_deal(self.next_number()?);
+        Ok(vec![Event::DealStarted {
             deal: self.deal.number,
             dealer: self.deal.dealer,
             sitting_out: self.sitting_out(),
-        }]
+        }])
+    }
+
+    /// The next deal's number.
+    ///
+    /// # Errors
+    /// `DealLimit` after deal 65535 (deals are numbered in the ledger as `u16`).
+    fn next_number(&self) -> Result<u16, RuleViolation> {
+        self.deal
+            .number
+            .checked_add(1)
+            .ok_or(RuleViolation::DealLimit { max: u16::MAX })
     }
 
     fn settle_widows_fund(&mut self, choice: WidowsChoice) -> Result<Vec<Event>, RuleViolation> {
@@ -1928,7 +1945,7 @@ impl Tridge {
         b.book(
             format!("end of session: the Widow's Fund split, {share} each, {remainder} left in it"),
             transfers,
-        );
+        )?;
         let mut events = b.events;
         events.push(Event::WidowsFundSettled {
             choice,

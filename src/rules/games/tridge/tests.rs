@@ -677,6 +677,28 @@ fn all_tricks_undertaken_after_the_fifth_and_failed_still_collects_the_fund() {
 }
 
 #[test]
+fn all_tricks_failed_after_a_no_change_diamonds_win_pays_back_the_widows_fund_it_took() {
+    let mut g = game(3);
+    let mv = Move::Result {
+        player: seat(1),
+        contract: Contract::NoChangeDiamonds,
+        honours: Some(0),
+        top_trumps: None,
+        tricks: vec![1, 8, 0],
+        stopped_after_five: false,
+        all_tricks_after_fifth: true,
+        in_comer: false,
+    };
+    let events = apply(&mut g, mv);
+    let (seats, f, w) = deltas(&events, 1, 3);
+    // +15 F, +75 W, +20 each; then W (75) matched and 40 to each.
+    assert_eq!(seats, vec![-20 + 40, 15 + 75 + 40 - 75 - 80, -20 + 40]);
+    assert_eq!((f, w), (-15, 0));
+    // Not won, so not re-seeded: the Widow's Fund holds its 75 into deal 2.
+    assert_eq!(g.score_sheet().funds.widows_fund, chips(75));
+}
+
+#[test]
 fn result_only_honours_can_be_given_as_the_top_trumps_held() {
     let mut g = game(3);
     let mv = Move::Result {
@@ -894,6 +916,35 @@ fn a_move_for_a_seat_that_is_sitting_out_is_refused_and_changes_nothing() {
         in_comer: false,
     };
     assert_eq!(refused(&mut g, mv).code(), "seat_sitting_out");
+}
+
+#[test]
+fn a_widows_fund_doubled_past_what_chips_can_hold_is_refused_and_changes_nothing() {
+    // Every failed No Tricks pays W into W: W doubles, and the Player's seat goes as far below.
+    let mut g = game(3);
+    let lost = result(1, Contract::NoTricks { trumps: Suit::Clubs }, 0, [4, 1, 4]);
+    let mut losses = 0;
+    while g.apply(&lost).is_ok() {
+        losses += 1;
+        assert!(losses < 80, "the Widow's Fund never stopped doubling");
+    }
+    assert!(losses > 50, "refused after only {losses} losses");
+    assert_eq!(refused(&mut g, lost), RuleViolation::ChipsOutOfRange);
+    assert_eq!(g.chips_on_table(), chips(1500));
+}
+
+#[test]
+fn the_deal_after_the_last_numbered_deal_is_refused_and_changes_nothing() {
+    let mut g = game(3);
+    g.deal.number = u16::MAX;
+    assert_eq!(
+        refused(&mut g, Move::PassOut),
+        RuleViolation::DealLimit { max: u16::MAX }
+    );
+    assert_eq!(
+        refused(&mut g, result(1, hearts(), 0, [2, 5, 2])),
+        RuleViolation::DealLimit { max: u16::MAX }
+    );
 }
 
 #[test]
@@ -1319,6 +1370,21 @@ fn the_in_comer_may_give_up_and_the_quarter_stays_in_the_fund() {
     assert_eq!(g.view().funds.game_fund, chips(25));
     assert_eq!(g.view().deal, 2);
     assert_eq!(g.view().sitting_out, Some(seat(1)));
+    // Deal 2 passed out: 25 + 20 = 45. Deal 3's In-comer pays ⌈45 / 4⌉ = 12, rounded up.
+    for s in [2, 3, 0] {
+        apply(&mut g, Move::Pass { seat: seat(s) });
+    }
+    apply(&mut g, Move::PassOut);
+    assert_eq!(g.view().funds.game_fund, chips(45));
+    for s in [3, 0, 1] {
+        apply(&mut g, Move::Pass { seat: seat(s) });
+    }
+    let events = apply(&mut g, Move::InCome { seat: seat(2) });
+    assert!(events.contains(&Event::CameIn {
+        seat: seat(2),
+        paid: chips(12)
+    }));
+    assert_eq!(g.view().funds.game_fund, chips(57));
 }
 
 #[test]
