@@ -102,7 +102,8 @@ impl Modify for RuleCodes {
         let description = format!(
             "A move the rules refuse, with one of the codes {}; or a body that does not fit the game's \
              moves: `unknown_card`, `unknown_field`, `unknown_variant`, `invalid_body`; or \
-             `idempotency_key_reused`. (`game_finished` and `trick_out_of_order` answer 409.)",
+             `idempotency_key_reused`. (`game_finished`, `trick_out_of_order`, `chips_out_of_range` and `deal_limit` conflict with the table's \
+             state and answer 409.)",
             codes.join(", ")
         );
         let operation = openapi

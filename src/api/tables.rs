@@ -524,7 +524,7 @@ async fn recorded(pool: &PgPool, req: &HttpRequest, who: Principal, sub: Submiss
         (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`version_conflict`, `game_finished`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict`, `game_finished`, `trick_out_of_order`, `chips_out_of_range`, `deal_limit`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "a rule violation (`not_your_turn`, `card_already_played`, `hook_rule`, `tricks_do_not_add_up`, `no_such_seat`, `move_not_expected`, …), `unknown_card`, `unknown_field`, `unknown_variant`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/tables/{id}/moves")]
