@@ -230,12 +230,7 @@ pub async fn assert_replay_matches_ledger<G: tablekeeper::rules::Game>(app: &Tes
             "seat {seat}"
         );
     }
-    let audit = app
-        .get(&format!("/api/v1/tables/{table}/audit"))
-        .await
-        .assert_status(200)
-        .clone();
-    assert_eq!(audit["consistent"], true, "{audit}");
+    assert_audit_consistent(app, table).await;
 }
 
 /// Posts a move and asserts it was accepted; the answer's body.

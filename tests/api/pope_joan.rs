@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use crate::helpers::{assert_replay_matches_ledger, balance, spawn_app, TestApp};
+use crate::helpers::{accept, assert_replay_matches_ledger, balance, spawn_app, TestApp};
 
 /// An organiser and a five-player Pope Joan table.
 async fn five_player_table(app: &TestApp, options: Value) -> (String, String) {
@@ -13,10 +13,6 @@ async fn five_player_table(app: &TestApp, options: Value) -> (String, String) {
         .game_table(&token, "pope-joan", &["Ann", "Bob", "Cat", "Dan", "Eve"], options)
         .await;
     (token, table)
-}
-
-async fn accept(app: &TestApp, table: &str, token: &str, mv: Value) -> Value {
-    app.submit(table, token, mv).await.assert_status(201).clone()
 }
 
 fn play(seat: u8, card: &str) -> Value {

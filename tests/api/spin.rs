@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use crate::helpers::{assert_replay_matches_ledger, balance, spawn_app, TestApp};
+use crate::helpers::{accept, assert_replay_matches_ledger, balance, spawn_app, TestApp};
 
 async fn four_player_table(app: &TestApp) -> (String, String) {
     let token = app.organiser("ann@club.example").await;
@@ -12,10 +12,6 @@ async fn four_player_table(app: &TestApp) -> (String, String) {
         .game_table(&token, "spin", &["Ann", "Bob", "Cat", "Dan"], json!({}))
         .await;
     (token, table)
-}
-
-async fn accept(app: &TestApp, table: &str, token: &str, mv: Value) -> Value {
-    app.submit(table, token, mv).await.assert_status(201).clone()
 }
 
 fn play(seat: u8, card: &str) -> Value {

@@ -4,11 +4,7 @@
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use crate::helpers::{balance, spawn_app, TestApp};
-
-async fn accept(app: &TestApp, table: &str, token: &str, mv: Value) -> Value {
-    app.submit(table, token, mv).await.assert_status(201).clone()
-}
+use crate::helpers::{accept, balance, spawn_app, TestApp};
 
 fn draw(player: u8) -> Value {
     json!({"kind": "result", "player": player, "contract": {"contract": "play", "trumps": "hearts"},
