@@ -27,7 +27,7 @@ pub async fn healthz() -> HttpResponse {
 ))]
 #[get("/readyz")]
 pub async fn readyz(pool: web::Data<PgPool>) -> Result<HttpResponse, ApiError> {
-    sqlx::query("select 1").execute(pool.get_ref()).await.map_err(|e| {
+    crate::store::ping(pool.get_ref()).await.map_err(|e| {
         tracing::warn!(error = %e, "readiness check failed");
         ApiError::new(
             actix_web::http::StatusCode::SERVICE_UNAVAILABLE,

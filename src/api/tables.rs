@@ -247,12 +247,7 @@ async fn begin(pool: &PgPool) -> Result<Tx<'static>, ApiError> {
 
 /// A read-only transaction that sees one consistent version of the table.
 pub(crate) async fn begin_snapshot(pool: &PgPool) -> Result<Tx<'static>, ApiError> {
-    let mut tx = begin(pool).await?;
-    sqlx::query("set transaction isolation level repeatable read, read only")
-        .execute(&mut *tx)
-        .await
-        .map_err(StoreError::from)?;
-    Ok(tx)
+    Ok(store::begin_read_only(pool).await?)
 }
 
 fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {

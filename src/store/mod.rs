@@ -75,6 +75,28 @@ pub async fn migrate(pool: &PgPool) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
+/// A read-only transaction that sees one consistent snapshot of the database (a table's row,
+/// snapshots and moves read together agree on its version).
+///
+/// # Errors
+/// When no connection can be had.
+pub async fn begin_read_only(pool: &PgPool) -> Result<Tx<'static>, StoreError> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("set transaction isolation level repeatable read, read only")
+        .execute(&mut *tx)
+        .await?;
+    Ok(tx)
+}
+
+/// Whether the database answers.
+///
+/// # Errors
+/// When it does not.
+pub async fn ping(pool: &PgPool) -> Result<(), StoreError> {
+    sqlx::query("select 1").execute(pool).await?;
+    Ok(())
+}
+
 /// The name of the constraint a database error broke, if any.
 fn constraint(e: &sqlx::Error) -> Option<&str> {
     match e {
