@@ -190,6 +190,22 @@ pub enum SetupError {
 }
 
 impl SetupError {
+    /// Refuses a player count outside the game's seat range.
+    ///
+    /// # Errors
+    /// `PlayerCount` naming the range.
+    pub fn check_players(players: usize, seats: &std::ops::RangeInclusive<usize>) -> Result<(), SetupError> {
+        if seats.contains(&players) {
+            Ok(())
+        } else {
+            Err(SetupError::PlayerCount {
+                got: players,
+                min: *seats.start(),
+                max: *seats.end(),
+            })
+        }
+    }
+
     pub fn code(&self) -> &'static str {
         match self {
             SetupError::PlayerCount { .. } => "invalid_player_count",

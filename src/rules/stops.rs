@@ -709,13 +709,7 @@ pub fn check_table(
     rounds: u8,
     opening_chips: u32,
 ) -> Result<(), SetupError> {
-    if !seats.contains(&players) {
-        return Err(SetupError::PlayerCount {
-            got: players,
-            min: *seats.start(),
-            max: *seats.end(),
-        });
-    }
+    SetupError::check_players(players, &seats)?;
     if usize::from(first_dealer) >= players {
         return Err(SetupError::InvalidOption {
             option: "first_dealer",

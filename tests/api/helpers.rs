@@ -159,6 +159,14 @@ impl TestApp {
             .to_owned()
     }
 
+    /// The table's score sheet.
+    pub async fn scores(&self, table: &str) -> Value {
+        self.get(&format!("/api/v1/tables/{table}/scores"))
+            .await
+            .assert_status(200)
+            .clone()
+    }
+
     /// The table's ledger.
     pub async fn ledger(&self, table: &str) -> Value {
         self.get(&format!("/api/v1/tables/{table}/ledger"))
@@ -191,11 +199,7 @@ impl TestApp {
     pub async fn snapshot(&self, table: &str) -> (Value, Value, Value) {
         let state = self.state(table).await;
         let log = self.log(table).await;
-        let scores = self
-            .get(&format!("/api/v1/tables/{table}/scores"))
-            .await
-            .assert_status(200)
-            .clone();
+        let scores = self.scores(table).await;
         (state, log, scores)
     }
 }

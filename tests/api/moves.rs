@@ -27,11 +27,7 @@ async fn a_whole_four_player_game_card_by_card_matches_the_engine(pool: PgPool) 
         assert_eq!(answer["table"]["version"], i as i64 + 1);
     }
 
-    let scores = app
-        .get(&format!("/api/v1/tables/{table}/scores"))
-        .await
-        .assert_status(200)
-        .clone();
+    let scores = app.scores(&table).await;
     assert_eq!(
         scores["sheet"],
         serde_json::to_value(engine.score_sheet()).expect("json")
@@ -87,11 +83,7 @@ async fn a_whole_four_player_game_result_only(pool: PgPool) {
         }
         seed += 1;
     }
-    let scores = app
-        .get(&format!("/api/v1/tables/{table}/scores"))
-        .await
-        .assert_status(200)
-        .clone();
+    let scores = app.scores(&table).await;
     assert_eq!(
         scores["sheet"],
         serde_json::to_value(engine.score_sheet()).expect("json")
@@ -189,11 +181,7 @@ async fn a_revoke_is_reported_and_flagged_on_the_score_sheet(pool: PgPool) {
         )
         .await;
     }
-    let scores = app
-        .get(&format!("/api/v1/tables/{table}/scores"))
-        .await
-        .assert_status(200)
-        .clone();
+    let scores = app.scores(&table).await;
     assert_eq!(scores["sheet"]["deals"][0]["revokes"][0]["seat"], 2);
 }
 
@@ -506,11 +494,7 @@ async fn undo_voids_the_latest_move_and_the_log_keeps_both(pool: PgPool) {
     let state = &undo.assert_status(200)["table"]["state"];
     assert_eq!(state["deal"], 1);
     assert_eq!(state["totals"], json!([0, 0, 0, 0]));
-    let scores = app
-        .get(&format!("/api/v1/tables/{table}/scores"))
-        .await
-        .assert_status(200)
-        .clone();
+    let scores = app.scores(&table).await;
     assert_eq!(scores["sheet"]["deals"], json!([]));
 
     let log = app.log(&table).await;

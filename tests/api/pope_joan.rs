@@ -155,11 +155,7 @@ async fn a_five_deal_session_books_every_stake_and_carries_unwon_divisions(pool:
     }
     let state = app.state(&table).await;
     assert_eq!(state["finished"], true);
-    let scores = app
-        .get(&format!("/api/v1/tables/{table}/scores"))
-        .await
-        .assert_status(200)
-        .clone();
+    let scores = app.scores(&table).await;
     assert_eq!(scores["sheet"]["deals"].as_array().expect("deals").len(), 5);
     assert_eq!(scores["sheet"]["deals"][0]["recording"], "card_by_card");
     assert_eq!(scores["sheet"]["deals"][1]["recording"], "result_only");

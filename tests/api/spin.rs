@@ -96,11 +96,7 @@ async fn a_four_deal_session_books_kings_spin_shows_and_a_caught_spin(pool: PgPo
         json!({"kind": "result", "out": 2, "cards_left": [3, 1, 0, 4], "specials": [["KH"], [], [], []], "spin_holder": 3}),
     )
     .await;
-    let scores = app
-        .get(&format!("/api/v1/tables/{table}/scores"))
-        .await
-        .assert_status(200)
-        .clone();
+    let scores = app.scores(&table).await;
     // Seat 3: Game stake 1, the king 1, then caught with Spin: 2 × 4.
     assert_eq!(scores["sheet"]["deals"][1]["net"][3], -1 - 1 - 8);
     assert_eq!(scores["sheet"]["deals"][1]["spin_holder"], 3);

@@ -45,11 +45,7 @@ async fn full_hand(pool: PgPool, mode: Mode, mode_name: &str) -> (TestApp, Strin
     }
     assert_eq!(hand.moves.len(), 61, "trick 1 in one move, then 15 × 4 cards");
 
-    let scores = app
-        .get(&format!("/api/v1/tables/{table}/scores"))
-        .await
-        .assert_status(200)
-        .clone();
+    let scores = app.scores(&table).await;
     assert_eq!(
         scores["sheet"],
         serde_json::to_value(engine.score_sheet()).expect("json")
@@ -107,11 +103,7 @@ async fn a_full_two_on_two_hand_scores_partners_opposite_as_teams(pool: PgPool) 
     let (app, table, engine) = full_hand(pool, Mode::Partnerships, "partnerships").await;
     let totals = engine.score_sheet().totals;
     let teams = [totals[0] + totals[2], totals[1] + totals[3]];
-    let scores = app
-        .get(&format!("/api/v1/tables/{table}/scores"))
-        .await
-        .assert_status(200)
-        .clone();
+    let scores = app.scores(&table).await;
     assert_eq!(scores["sheet"]["team_totals"], json!(teams));
     assert_eq!(app.state(&table).await["state"]["team_totals"], json!(teams));
 }
@@ -120,11 +112,7 @@ async fn a_full_two_on_two_hand_scores_partners_opposite_as_teams(pool: PgPool) 
 async fn a_full_cooperative_hand_scores_the_total_over_the_hands_played(pool: PgPool) {
     let (app, table, engine) = full_hand(pool, Mode::Cooperative, "cooperative").await;
     let total: i32 = engine.score_sheet().totals.iter().sum();
-    let scores = app
-        .get(&format!("/api/v1/tables/{table}/scores"))
-        .await
-        .assert_status(200)
-        .clone();
+    let scores = app.scores(&table).await;
     let cooperative = &scores["sheet"]["cooperative"];
     assert_eq!(cooperative["total"], total);
     assert_eq!(cooperative["hands_played"], 1);

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use crate::helpers::{accept, balance, spawn_app, TestApp};
+use crate::helpers::{accept, assert_audit_consistent, balance, spawn_app, TestApp};
 
 fn draw(player: u8) -> Value {
     json!({"kind": "result", "player": player, "contract": {"contract": "play", "trumps": "hearts"},
@@ -193,12 +193,7 @@ async fn a_multi_deal_session_with_reserves_books_every_chip_and_settles_the_wid
         .await
         .assert_problem(409, "game_finished");
     for id in [&table, &other] {
-        let audit = app
-            .get(&format!("/api/v1/tables/{id}/audit"))
-            .await
-            .assert_status(200)
-            .clone();
-        assert_eq!(audit["consistent"], true, "{audit}");
+        assert_audit_consistent(&app, id).await;
     }
 }
 
@@ -370,11 +365,7 @@ async fn a_fixed_trick_deal_card_by_card_settles_through_the_ledger(pool: PgPool
             .await;
         }
     }
-    let sheet = app
-        .get(&format!("/api/v1/tables/{table}/scores"))
-        .await
-        .assert_status(200)
-        .clone();
+    let sheet = app.scores(&table).await;
     let line = &sheet["sheet"]["deals"][0];
     assert_eq!(line["tricks"][1], 3);
     assert_eq!(line["outcome"]["outcome"], "exact");
@@ -469,12 +460,7 @@ async fn simulated_deals_through_http_book_exactly_the_engines_chips(pool: PgPoo
         app.state(&table).await["state"],
         serde_json::to_value(&view).expect("json")
     );
-    let audit = app
-        .get(&format!("/api/v1/tables/{table}/audit"))
-        .await
-        .assert_status(200)
-        .clone();
-    assert_eq!(audit["consistent"], true, "{audit}");
+    assert_audit_consistent(&app, &table).await;
 }
 
 #[sqlx::test(migrations = "./migrations")]

@@ -654,13 +654,7 @@ impl Game for Dividend {
     }
 
     fn new(players: usize, options: Options) -> Result<Dividend, SetupError> {
-        if players != PLAYERS {
-            return Err(SetupError::PlayerCount {
-                got: players,
-                min: PLAYERS,
-                max: PLAYERS,
-            });
-        }
+        SetupError::check_players(players, &Self::SEATS)?;
         match options.game_length {
             GameLength::Deals { deals } if !(1..=100).contains(&deals) => {
                 return Err(SetupError::InvalidOption {

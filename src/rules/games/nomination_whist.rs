@@ -670,10 +670,7 @@ impl Game for NominationWhist {
     }
 
     fn new(players: usize, options: Options) -> Result<NominationWhist, SetupError> {
-        let (min, max) = (*Self::SEATS.start(), *Self::SEATS.end());
-        if !Self::SEATS.contains(&players) {
-            return Err(SetupError::PlayerCount { got: players, min, max });
-        }
+        SetupError::check_players(players, &Self::SEATS)?;
         let largest = (52 / players) as u8;
         let schedule = options.hand_sizes.clone().unwrap_or_else(|| default_schedule(players));
         if schedule.is_empty() || schedule.len() > 200 {

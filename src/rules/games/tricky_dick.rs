@@ -621,13 +621,7 @@ impl Game for TrickyDick {
     }
 
     fn new(players: usize, options: Options) -> Result<TrickyDick, SetupError> {
-        if players != PLAYERS {
-            return Err(SetupError::PlayerCount {
-                got: players,
-                min: PLAYERS,
-                max: PLAYERS,
-            });
-        }
+        SetupError::check_players(players, &Self::SEATS)?;
         if !(1..=MAX_HANDS).contains(&options.hands) {
             return Err(SetupError::InvalidOption {
                 option: "hands",

@@ -2015,10 +2015,7 @@ impl Game for Tridge {
     }
 
     fn new(players: usize, options: Options) -> Result<Tridge, SetupError> {
-        let (min, max) = (*Self::SEATS.start(), *Self::SEATS.end());
-        if !Self::SEATS.contains(&players) {
-            return Err(SetupError::PlayerCount { got: players, min, max });
-        }
+        SetupError::check_players(players, &Self::SEATS)?;
         let bad = |option, reason: &str| {
             Err(SetupError::InvalidOption {
                 option,
