@@ -5,7 +5,7 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::with_game;
+use crate::rules::games::with_game;
 use crate::rules::{Game, GameId};
 
 /// One table option with its default.

@@ -8,8 +8,8 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::error::{ApiError, Problem};
-use super::with_game;
 use crate::ledger::Chips;
+use crate::rules::games::with_game;
 use crate::rules::Game;
 use crate::store::{self, StoreError};
 

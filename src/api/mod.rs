@@ -13,44 +13,6 @@ pub mod tables;
 
 use actix_web::web;
 
-/// Runs `$body` with `$g` bound to the engine type of game `$id`: the one place a game id
-/// becomes a type.
-macro_rules! with_game {
-    ($id:expr, $g:ident => $body:expr) => {
-        match $id {
-            $crate::rules::GameId::NominationWhist => {
-                type $g = $crate::rules::NominationWhist;
-                $body
-            }
-            $crate::rules::GameId::Dividend => {
-                type $g = $crate::rules::Dividend;
-                $body
-            }
-            $crate::rules::GameId::TrickyDick => {
-                type $g = $crate::rules::TrickyDick;
-                $body
-            }
-            $crate::rules::GameId::Tridge => {
-                type $g = $crate::rules::Tridge;
-                $body
-            }
-            $crate::rules::GameId::PopeJoan => {
-                type $g = $crate::rules::PopeJoan;
-                $body
-            }
-            $crate::rules::GameId::Spin => {
-                type $g = $crate::rules::Spin;
-                $body
-            }
-            $crate::rules::GameId::Newmarket => {
-                type $g = $crate::rules::Newmarket;
-                $body
-            }
-        }
-    };
-}
-pub(crate) use with_game;
-
 /// Registers every route.
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(

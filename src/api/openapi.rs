@@ -4,77 +4,49 @@ use serde::Serialize;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use crate::rules::games::{dividend, newmarket, nomination_whist, pope_joan, spin, tricky_dick, tridge};
+use crate::rules::games;
 
-/// A move; its shape depends on the table's game.
-#[derive(Serialize, ToSchema)]
-#[serde(untagged)]
-#[allow(dead_code)]
-pub enum AnyMove {
-    NominationWhist(nomination_whist::Move),
-    Dividend(dividend::Move),
-    TrickyDick(tricky_dick::Move),
-    Tridge(tridge::Move),
-    PopeJoan(pope_joan::Move),
-    Spin(spin::Move),
-    Newmarket(newmarket::Move),
+/// The spec's per-game schemas, one variant per game of the list of games.
+macro_rules! any_schemas {
+    ({} $($module:ident :: $game:ident = $id:literal),+ $(,)?) => {
+        /// A move; its shape depends on the table's game.
+        #[derive(Serialize, ToSchema)]
+        #[serde(untagged)]
+        pub enum AnyMove {
+            $($game(games::$module::Move),)+
+        }
+
+        /// What a move caused; its shape depends on the table's game.
+        #[derive(Serialize, ToSchema)]
+        #[serde(untagged)]
+        pub enum AnyEvent {
+            $($game(games::$module::Event),)+
+        }
+
+        /// Table options; their shape depends on the table's game.
+        #[derive(Serialize, ToSchema)]
+        #[serde(untagged)]
+        pub enum AnyOptions {
+            $($game(games::$module::Options),)+
+        }
+
+        /// A table's state; its shape depends on the table's game.
+        #[derive(Serialize, ToSchema)]
+        #[serde(untagged)]
+        pub enum AnyView {
+            $($game(games::$module::View),)+
+        }
+
+        /// A score sheet; its shape depends on the table's game.
+        #[derive(Serialize, ToSchema)]
+        #[serde(untagged)]
+        pub enum AnyScoreSheet {
+            $($game(games::$module::ScoreSheet),)+
+        }
+    };
 }
 
-/// What a move caused; its shape depends on the table's game.
-#[derive(Serialize, ToSchema)]
-#[serde(untagged)]
-#[allow(dead_code)]
-pub enum AnyEvent {
-    NominationWhist(nomination_whist::Event),
-    Dividend(dividend::Event),
-    TrickyDick(tricky_dick::Event),
-    Tridge(tridge::Event),
-    PopeJoan(pope_joan::Event),
-    Spin(spin::Event),
-    Newmarket(newmarket::Event),
-}
-
-/// Table options; their shape depends on the table's game.
-#[derive(Serialize, ToSchema)]
-#[serde(untagged)]
-#[allow(dead_code)]
-pub enum AnyOptions {
-    NominationWhist(nomination_whist::Options),
-    Dividend(dividend::Options),
-    TrickyDick(tricky_dick::Options),
-    Tridge(tridge::Options),
-    PopeJoan(pope_joan::Options),
-    Spin(spin::Options),
-    Newmarket(newmarket::Options),
-}
-
-/// A table's state; its shape depends on the table's game.
-#[derive(Serialize, ToSchema)]
-#[serde(untagged)]
-#[allow(dead_code)]
-pub enum AnyView {
-    NominationWhist(nomination_whist::View),
-    Dividend(dividend::View),
-    TrickyDick(tricky_dick::View),
-    Tridge(tridge::View),
-    PopeJoan(pope_joan::View),
-    Spin(spin::View),
-    Newmarket(newmarket::View),
-}
-
-/// A score sheet; its shape depends on the table's game.
-#[derive(Serialize, ToSchema)]
-#[serde(untagged)]
-#[allow(dead_code)]
-pub enum AnyScoreSheet {
-    NominationWhist(nomination_whist::ScoreSheet),
-    Dividend(dividend::ScoreSheet),
-    TrickyDick(tricky_dick::ScoreSheet),
-    Tridge(tridge::ScoreSheet),
-    PopeJoan(pope_joan::ScoreSheet),
-    Spin(spin::ScoreSheet),
-    Newmarket(newmarket::ScoreSheet),
-}
+games::all_games!(any_schemas {});
 
 /// Handlers are declared relative to the `/api/v1` scope; the spec names full paths.
 struct UnderApiV1;

@@ -14,7 +14,7 @@ use uuid::Uuid;
 use super::auth::{MaybePrincipal, Principal};
 use super::error::{ApiError, Problem};
 use super::openapi::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
-use super::with_game;
+use crate::rules::games::with_game;
 use crate::rules::{Game, GameId};
 use crate::store::tables::{MoveRow, StoredResponse, TableRow};
 use crate::store::{self, StoreError, Tx};

@@ -705,10 +705,7 @@ impl Game for Dividend {
         }
     }
 
-    fn apply(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
-        if self.deal.is_none() {
-            return Err(RuleViolation::GameFinished);
-        }
+    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
         match mv {
             Move::Play { seat, card } => self.play(*seat, *card),
             Move::Trick { winner, number } => self.trick(*winner, *number),

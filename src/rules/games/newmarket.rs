@@ -627,26 +627,20 @@ impl Game for Newmarket {
         }
     }
 
-    fn apply(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
-        if self.deal.is_none() {
-            return Err(RuleViolation::GameFinished);
-        }
-        let mut next = self.clone();
-        let events = match mv {
+    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
+        match mv {
             Move::Layout {
                 pool_cards,
                 stakes,
                 dealer_extra_on,
-            } => next.layout(pool_cards, stakes, *dealer_extra_on),
-            Move::Play { seat, card } => next.play(*seat, *card),
+            } => self.layout(pool_cards, stakes, *dealer_extra_on),
+            Move::Play { seat, card } => self.play(*seat, *card),
             Move::Result {
                 out,
                 cards_left,
                 pool_winners,
-            } => next.result(*out, cards_left, pool_winners),
-        }?;
-        *self = next;
-        Ok(events)
+            } => self.result(*out, cards_left, pool_winners),
+        }
     }
 
     fn at_deal_boundary(&self) -> bool {

@@ -738,10 +738,7 @@ impl Game for NominationWhist {
         }
     }
 
-    fn apply(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
-        if self.deal.is_none() {
-            return Err(RuleViolation::GameFinished);
-        }
+    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
         match mv {
             Move::TurnUp { card } => self.turn_up(*card),
             Move::Nominate { seat, tricks } => self.nominate(*seat, *tricks),

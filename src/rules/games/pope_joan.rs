@@ -1077,28 +1077,21 @@ impl Game for PopeJoan {
         }
     }
 
-    fn apply(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
-        if self.deal.is_none() {
-            return Err(RuleViolation::GameFinished);
-        }
-        // Every path checks before it changes anything; a clone guards the multi-step ones.
-        let mut next = self.clone();
-        let events = match mv {
-            Move::TurnUp { card } => next.turn_up(*card),
-            Move::Play { seat, card } => next.play(*seat, *card),
-            Move::Stop => next.stop(),
-            Move::PopeInLieu { seat } => next.pope_in_lieu(*seat),
-            Move::PopeHolder { seat } => next.pope_holder(*seat),
+    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
+        match mv {
+            Move::TurnUp { card } => self.turn_up(*card),
+            Move::Play { seat, card } => self.play(*seat, *card),
+            Move::Stop => self.stop(),
+            Move::PopeInLieu { seat } => self.pope_in_lieu(*seat),
+            Move::PopeHolder { seat } => self.pope_holder(*seat),
             Move::Result {
                 out,
                 cards_left,
                 specials,
                 pope_cards_left,
                 pope_holder,
-            } => next.result(*out, cards_left, specials, pope_cards_left.as_deref(), *pope_holder),
-        }?;
-        *self = next;
-        Ok(events)
+            } => self.result(*out, cards_left, specials, pope_cards_left.as_deref(), *pope_holder),
+        }
     }
 
     fn at_deal_boundary(&self) -> bool {

@@ -767,15 +767,11 @@ impl Game for Spin {
         }
     }
 
-    fn apply(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
-        if self.deal.is_none() {
-            return Err(RuleViolation::GameFinished);
-        }
-        let mut next = self.clone();
-        let events = match mv {
-            Move::Play { seat, card, spin } => next.play(*seat, *card, *spin),
-            Move::Show { seat, combination } => next.show(*seat, *combination),
-            Move::SpinHolder { seat } => next.spin_holder(*seat),
+    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
+        match mv {
+            Move::Play { seat, card, spin } => self.play(*seat, *card, *spin),
+            Move::Show { seat, combination } => self.show(*seat, *combination),
+            Move::SpinHolder { seat } => self.spin_holder(*seat),
             Move::Result {
                 out,
                 cards_left,
@@ -783,10 +779,8 @@ impl Game for Spin {
                 matrimony,
                 intrigue,
                 spin_holder,
-            } => next.result(*out, cards_left, specials, [*matrimony, *intrigue], *spin_holder),
-        }?;
-        *self = next;
-        Ok(events)
+            } => self.result(*out, cards_left, specials, [*matrimony, *intrigue], *spin_holder),
+        }
     }
 
     fn at_deal_boundary(&self) -> bool {

@@ -25,3 +25,17 @@ pub fn not_expected(kind: &'static str, expected: &[&'static str]) -> RuleViolat
         expected: expected.to_vec(),
     }
 }
+
+/// The audit rebuilds a table's game from its stored options, so they must set it up again
+/// exactly as it was.
+pub fn set_up_again<G: Game>() {
+    for players in G::SEATS {
+        let game = G::new(players, G::Options::default()).expect("default set-up");
+        assert_eq!(
+            G::new(players, game.options()).expect("set up again"),
+            game,
+            "{} with {players}",
+            G::NAME
+        );
+    }
+}

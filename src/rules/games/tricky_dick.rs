@@ -662,10 +662,7 @@ impl Game for TrickyDick {
         }
     }
 
-    fn apply(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
-        if self.hand.is_none() {
-            return Err(RuleViolation::GameFinished);
-        }
+    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
         match mv {
             Move::FirstTrick { cards } => self.first_trick(cards),
             Move::Play { seat, card, trick } => self.play(*seat, *card, *trick),

@@ -2118,26 +2118,20 @@ impl Game for Tridge {
         }
     }
 
-    fn apply(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
-        if self.finished {
-            return Err(RuleViolation::GameFinished);
-        }
-        // Every handler checks before it changes; a trial copy keeps that true for the
-        // multi-step ones whatever path they take.
-        let mut trial = self.clone();
-        let events = match mv {
-            Move::Bid { seat, bid } => trial.bid(*seat, *bid),
-            Move::Pass { seat } => trial.pass(*seat),
-            Move::Declare { seat, contract } => trial.declare(*seat, *contract),
-            Move::Exchange { seat, cards } => trial.exchange(*seat, *cards),
-            Move::Defence { first_defender } => trial.defence(*first_defender),
-            Move::CountStock { discards, stock } => trial.count_stock(*discards, *stock),
-            Move::FixedBid { seat, tricks, trumps } => trial.fixed_bid(*seat, *tricks, *trumps),
-            Move::PassOut => trial.pass_out(),
-            Move::InCome { seat } => trial.in_come(*seat),
-            Move::GiveUp { seat } => trial.give_up(*seat),
-            Move::Play { seat, card } => trial.play(*seat, *card),
-            Move::Stop { seat, top_trumps } => trial.stop(*seat, top_trumps),
+    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
+        match mv {
+            Move::Bid { seat, bid } => self.bid(*seat, *bid),
+            Move::Pass { seat } => self.pass(*seat),
+            Move::Declare { seat, contract } => self.declare(*seat, *contract),
+            Move::Exchange { seat, cards } => self.exchange(*seat, *cards),
+            Move::Defence { first_defender } => self.defence(*first_defender),
+            Move::CountStock { discards, stock } => self.count_stock(*discards, *stock),
+            Move::FixedBid { seat, tricks, trumps } => self.fixed_bid(*seat, *tricks, *trumps),
+            Move::PassOut => self.pass_out(),
+            Move::InCome { seat } => self.in_come(*seat),
+            Move::GiveUp { seat } => self.give_up(*seat),
+            Move::Play { seat, card } => self.play(*seat, *card),
+            Move::Stop { seat, top_trumps } => self.stop(*seat, top_trumps),
             Move::Result {
                 player,
                 contract,
@@ -2147,7 +2141,7 @@ impl Game for Tridge {
                 stopped_after_five,
                 all_tricks_after_fifth,
                 in_comer,
-            } => trial.result(
+            } => self.result(
                 *player,
                 *contract,
                 *honours,
@@ -2157,10 +2151,8 @@ impl Game for Tridge {
                 *all_tricks_after_fifth,
                 *in_comer,
             ),
-            Move::SettleWidowsFund { choice } => trial.settle_widows_fund(*choice),
-        }?;
-        *self = trial;
-        Ok(events)
+            Move::SettleWidowsFund { choice } => self.settle_widows_fund(*choice),
+        }
     }
 
     fn at_deal_boundary(&self) -> bool {

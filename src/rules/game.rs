@@ -1,0 +1,103 @@
+//! The `Game` trait: what every game implements, and the one place where a refused move is
+//! guaranteed to change nothing.
+
+use std::ops::RangeInclusive;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::chips::Settlement;
+use super::error::{RuleViolation, SetupError};
+use super::games::GameId;
+use super::seat::Seat;
+
+/// One table option, for the catalogue.
+#[derive(Clone, Copy, Debug)]
+pub struct OptionDoc {
+    pub name: &'static str,
+    pub description: &'static str,
+}
+
+/// A game as a state machine over moves. Implemented once per game; a game writes its rules in
+/// `play`, and `apply` (provided) makes every move all-or-nothing.
+pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned + Send + Sync + 'static {
+    const ID: GameId;
+    const NAME: &'static str;
+    const SEATS: RangeInclusive<usize>;
+
+    /// Table options as a client sends them; every field has a default.
+    type Options: Clone + Default + Serialize + DeserializeOwned;
+    type Move: Clone + std::fmt::Debug + Serialize + DeserializeOwned;
+    type Event: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned;
+    /// The state as a scorer's phone needs it.
+    type View: Serialize;
+    /// Scores per deal and totals.
+    type ScoreSheet: Serialize;
+
+    fn option_docs() -> &'static [OptionDoc];
+
+    /// A new game at the start of its first deal.
+    ///
+    /// # Errors
+    /// When the player count is outside `SEATS` or an option is out of range.
+    fn new(players: usize, options: Self::Options) -> Result<Self, SetupError>;
+
+    /// The options this game was set up with, defaults filled in: `new(players, options())`
+    /// gives back this game as it was set up (the audit rebuilds games that way).
+    fn options(&self) -> Self::Options;
+
+    /// The move's kind, as named in `View`'s legal moves.
+    fn move_kind(mv: &Self::Move) -> &'static str;
+
+    /// The seat a move is for, when it is one seat's.
+    fn move_seat(mv: &Self::Move) -> Option<Seat>;
+
+    /// The game's rules for one move of a game not yet finished: checks it and carries it out,
+    /// returning the events it caused. It may leave `self` half-changed when it refuses the move;
+    /// callers use `apply`, which never does.
+    ///
+    /// # Errors
+    /// The rule the move breaks.
+    fn play_move(&mut self, mv: &Self::Move) -> Result<Vec<Self::Event>, RuleViolation>;
+
+    /// Checks a move and applies it, returning the events it caused.
+    ///
+    /// # Errors
+    /// `GameFinished` once the game is over, or the rule the move breaks; the state is then
+    /// unchanged.
+    fn apply(&mut self, mv: &Self::Move) -> Result<Vec<Self::Event>, RuleViolation> {
+        if self.is_finished() {
+            return Err(RuleViolation::GameFinished);
+        }
+        // The one place "a refused move changes nothing" is made true: the rules run on a copy
+        // that replaces the state only when they accept the move.
+        let mut next = self.clone();
+        let events = next.play_move(mv)?;
+        *self = next;
+        Ok(events)
+    }
+
+    /// True between deals (and at the end): a good place to keep a snapshot, since no move of
+    /// the current deal needs replaying from here.
+    fn at_deal_boundary(&self) -> bool;
+
+    fn is_finished(&self) -> bool;
+
+    fn view(&self) -> Self::View;
+
+    fn score_sheet(&self) -> Self::ScoreSheet;
+
+    /// The pool names this game books to (`Account::Pool`), for reading the ledger back.
+    const POOLS: &'static [&'static str] = &[];
+
+    /// The chips a new table moves before any move (opening chips from the bank, first stakes).
+    fn opening_settlements(&self) -> Vec<Settlement> {
+        Vec::new()
+    }
+
+    /// The chips that the events of one move move. A pure function of the events, so that the
+    /// ledger can be rebuilt from the log and checked against what was booked.
+    fn settlements(_events: &[Self::Event]) -> Vec<Settlement> {
+        Vec::new()
+    }
+}
