@@ -10,7 +10,6 @@ use uuid::Uuid;
 use super::error::{ApiError, Problem};
 use crate::ledger::Chips;
 use crate::rules::games::with_game;
-use crate::rules::Game;
 use crate::store::{self, StoreError};
 
 /// Chips into (positive) or out of (negative) one account.
@@ -73,8 +72,7 @@ pub async fn get_table_ledger(
 ) -> Result<HttpResponse, ApiError> {
     let mut tx = super::tables::begin_snapshot(&pool).await?;
     let row = store::tables::fetch(&mut tx, *id).await?;
-    let pools = with_game!(super::tables::game_of(&row)?, G => <G as Game>::POOLS);
-    let all = store::ledger::bookings(&mut tx, row.id, None, pools).await?;
+    let all = store::ledger::bookings(&mut tx, row.id, None).await?;
     let mut balances = crate::ledger::Balances::default();
     for b in &all {
         balances.apply(&crate::ledger::Booking::new(b.memo.clone(), b.postings.clone()).map_err(StoreError::from)?);
@@ -206,8 +204,7 @@ pub async fn get_session_ledger(pool: web::Data<PgPool>, id: web::Path<Uuid>) ->
     let mut tables = Vec::new();
     let mut total = Chips::ZERO;
     for row in rows {
-        let pools = with_game!(super::tables::game_of(&row)?, G => <G as Game>::POOLS);
-        let balances = store::ledger::balances(&mut tx, row.id, pools).await?;
+        let balances = store::ledger::balances(&mut tx, row.id).await?;
         for (account, balance) in balances.iter() {
             let crate::ledger::Account::Seat(seat) = account else {
                 continue;

@@ -2,6 +2,7 @@
 //! a fund says how it rounds.
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use super::seat::Seat;
 
@@ -72,18 +73,103 @@ impl std::fmt::Display for Chips {
     }
 }
 
-/// Where chips can be: the bank that issues them, a player, or a pot on the table.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A division of a staking board, or a pool card's stake: each is a ledger account
+/// `pool:<name>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Pool {
+    Pope,
+    Matrimony,
+    Intrigue,
+    Ace,
+    King,
+    Queen,
+    Knave,
+    Game,
+    /// Newmarket's pool cards, by rank.
+    PoolAce,
+    PoolKing,
+    PoolQueen,
+    PoolKnave,
+}
+
+impl Pool {
+    /// The pool's ledger name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Pool::Pope => "pope",
+            Pool::Matrimony => "matrimony",
+            Pool::Intrigue => "intrigue",
+            Pool::Ace => "ace",
+            Pool::King => "king",
+            Pool::Queen => "queen",
+            Pool::Knave => "knave",
+            Pool::Game => "game",
+            Pool::PoolAce => "pool_ace",
+            Pool::PoolKing => "pool_king",
+            Pool::PoolQueen => "pool_queen",
+            Pool::PoolKnave => "pool_knave",
+        }
+    }
+
+    /// The board account's words, for memos.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Pool::Pope => "Pope",
+            Pool::Matrimony => "Matrimony",
+            Pool::Intrigue => "Intrigue",
+            Pool::Ace => "Ace",
+            Pool::King => "King",
+            Pool::Queen => "Queen",
+            Pool::Knave => "Knave",
+            Pool::Game => "Game",
+            Pool::PoolAce => "the ace's pool",
+            Pool::PoolKing => "the king's pool",
+            Pool::PoolQueen => "the queen's pool",
+            Pool::PoolKnave => "the knave's pool",
+        }
+    }
+}
+
+impl Pool {
+    pub const ALL: [Pool; 12] = [
+        Pool::Pope,
+        Pool::Matrimony,
+        Pool::Intrigue,
+        Pool::Ace,
+        Pool::King,
+        Pool::Queen,
+        Pool::Knave,
+        Pool::Game,
+        Pool::PoolAce,
+        Pool::PoolKing,
+        Pool::PoolQueen,
+        Pool::PoolKnave,
+    ];
+
+    /// The pool of a ledger name.
+    pub fn parse(name: &str) -> Option<Pool> {
+        Pool::ALL.into_iter().find(|p| p.name() == name)
+    }
+}
+
+/// Where chips can be: the bank that issues them, a player, or a pot on the table. Every chip
+/// movement of every game is between two of these.
+///
+/// In events it is written `"bank"`, `{"seat": 1}`, `"game_fund"`, `{"reserve": 2}`,
+/// `{"pool": "pope"}`; in the ledger by its `Display` name (`seat:1`, `pool:pope`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
 pub enum Account {
     /// Issues opening chips and takes back what is cashed in.
     Bank,
     Seat(Seat),
     GameFund,
     WidowsFund,
-    /// Reserve Funds, numbered in creation order from 1.
+    /// A Reserve Fund, numbered in creation order from 1.
     Reserve(u16),
-    /// A named division of a staking board (`pope`, `matrimony`, …): lowercase letters and `_`.
-    Pool(&'static str),
+    /// A division of a staking board or a pool card's stake.
+    Pool(Pool),
 }
 
 /// Text that names no account.
@@ -99,18 +185,17 @@ impl std::fmt::Display for Account {
             Account::GameFund => f.write_str("game_fund"),
             Account::WidowsFund => f.write_str("widows_fund"),
             Account::Reserve(n) => write!(f, "reserve:{n}"),
-            Account::Pool(name) => write!(f, "pool:{name}"),
+            Account::Pool(pool) => write!(f, "pool:{}", pool.name()),
         }
     }
 }
 
 impl Account {
-    /// Parses an account name; pool names must be among `pools` (the names games use), so that
-    /// a parsed account is always one a game could have booked.
+    /// Parses a ledger account name, the inverse of `Display`.
     ///
     /// # Errors
     /// `UnknownAccount` for anything else.
-    pub fn parse(s: &str, pools: &[&'static str]) -> Result<Account, UnknownAccount> {
+    pub fn parse(s: &str) -> Result<Account, UnknownAccount> {
         let err = || UnknownAccount(s.to_owned());
         let account = match s.split_once(':') {
             None if s == "bank" => Account::Bank,
@@ -118,16 +203,24 @@ impl Account {
             None if s == "widows_fund" => Account::WidowsFund,
             Some(("seat", n)) => Account::Seat(Seat::new(n.parse().map_err(|_| err())?)),
             Some(("reserve", n)) => Account::Reserve(n.parse().map_err(|_| err())?),
-            Some(("pool", name)) => Account::Pool(pools.iter().copied().find(|p| *p == name).ok_or_else(err)?),
+            Some(("pool", name)) => Account::Pool(Pool::parse(name).ok_or_else(err)?),
             _ => return Err(err()),
         };
         Ok(account)
     }
 }
 
-impl Serialize for Account {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+/// Chips from one account to another: the one shape of a chip movement in every game's events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct Transfer {
+    pub from: Account,
+    pub to: Account,
+    pub amount: Chips,
+}
+
+impl Transfer {
+    pub fn new(from: Account, to: Account, amount: Chips) -> Transfer {
+        Transfer { from, to, amount }
     }
 }
 
@@ -154,6 +247,18 @@ impl Settlement {
             deal,
             memo: memo.into(),
             postings: vec![(from, -amount), (to, amount)],
+        }
+    }
+
+    /// The settlement of a list of transfers.
+    pub fn of_transfers(deal: Option<u16>, memo: impl Into<String>, transfers: &[Transfer]) -> Settlement {
+        Settlement {
+            deal,
+            memo: memo.into(),
+            postings: transfers
+                .iter()
+                .flat_map(|t| [(t.from, -t.amount), (t.to, t.amount)])
+                .collect(),
         }
     }
 }

@@ -87,9 +87,6 @@ pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwn
 
     fn score_sheet(&self) -> Self::ScoreSheet;
 
-    /// The pool names this game books to (`Account::Pool`), for reading the ledger back.
-    const POOLS: &'static [&'static str] = &[];
-
     /// The chips a new table moves before any move (opening chips from the bank, first stakes).
     fn opening_settlements(&self) -> Vec<Settlement> {
         Vec::new()

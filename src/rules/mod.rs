@@ -17,7 +17,7 @@ pub mod stops;
 pub mod trick;
 
 pub use cards::{Card, CardSet, Rank, Suit, UnknownCard};
-pub use chips::{Account, Chips, Settlement, UnknownAccount};
+pub use chips::{Account, Chips, Pool, Settlement, Transfer, UnknownAccount};
 pub use error::{RuleViolation, SetupError};
 pub use game::{Game, OptionDoc};
 pub use games::*;

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::cards::{Card, CardSet, Rank};
+pub use super::chips::Pool;
 use super::chips::{Account, Chips, Settlement};
 use super::error::{RuleViolation, SetupError};
 use super::seat::{BySeat, Seat};
@@ -374,64 +375,6 @@ impl Runs {
     }
 }
 
-/// A division of a staking board, or a pool card's stake: each is a ledger account
-/// `pool:<name>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Pool {
-    Pope,
-    Matrimony,
-    Intrigue,
-    Ace,
-    King,
-    Queen,
-    Knave,
-    Game,
-    /// Newmarket's pool cards, by rank.
-    PoolAce,
-    PoolKing,
-    PoolQueen,
-    PoolKnave,
-}
-
-impl Pool {
-    /// The pool's ledger name.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Pool::Pope => "pope",
-            Pool::Matrimony => "matrimony",
-            Pool::Intrigue => "intrigue",
-            Pool::Ace => "ace",
-            Pool::King => "king",
-            Pool::Queen => "queen",
-            Pool::Knave => "knave",
-            Pool::Game => "game",
-            Pool::PoolAce => "pool_ace",
-            Pool::PoolKing => "pool_king",
-            Pool::PoolQueen => "pool_queen",
-            Pool::PoolKnave => "pool_knave",
-        }
-    }
-
-    /// The board account's words, for memos.
-    pub const fn title(self) -> &'static str {
-        match self {
-            Pool::Pope => "Pope",
-            Pool::Matrimony => "Matrimony",
-            Pool::Intrigue => "Intrigue",
-            Pool::Ace => "Ace",
-            Pool::King => "King",
-            Pool::Queen => "Queen",
-            Pool::Knave => "Knave",
-            Pool::Game => "Game",
-            Pool::PoolAce => "the ace's pool",
-            Pool::PoolKing => "the king's pool",
-            Pool::PoolQueen => "the queen's pool",
-            Pool::PoolKnave => "the knave's pool",
-        }
-    }
-}
-
 /// Who pays or is paid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -447,7 +390,7 @@ impl Party {
         match self {
             Party::Bank => Account::Bank,
             Party::Seat(seat) => Account::Seat(seat),
-            Party::Pool(pool) => Account::Pool(pool.name()),
+            Party::Pool(pool) => Account::Pool(pool),
         }
     }
 }
@@ -793,7 +736,7 @@ pub(crate) mod testing {
             assert_eq!(ledger.of(&Account::Seat(seat)), chips, "{seat}");
         }
         for (pool, &chips) in &holdings.pools {
-            assert_eq!(ledger.of(&Account::Pool(pool.name())), chips, "{pool:?}");
+            assert_eq!(ledger.of(&Account::Pool(*pool)), chips, "{pool:?}");
         }
         assert_eq!(ledger.total(), crate::rules::Chips::ZERO);
     }

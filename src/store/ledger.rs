@@ -67,8 +67,7 @@ struct Row {
     amount: i64,
 }
 
-/// The table's bookings in order, optionally those of one deal. `pools` are the pool names
-/// the table's game books to.
+/// The table's bookings in order, optionally those of one deal.
 ///
 /// # Errors
 /// On database failure, or an account name that does not parse.
@@ -76,7 +75,6 @@ pub async fn bookings(
     conn: &mut PgConnection,
     table: Uuid,
     deal: Option<i32>,
-    pools: &[&'static str],
 ) -> Result<Vec<StoredBooking>, StoreError> {
     let rows = sqlx::query_as::<_, Row>(
         "select b.id, b.move_seq, b.deal, b.memo, b.reverses, b.created_at, p.account, p.amount
@@ -91,7 +89,7 @@ pub async fn bookings(
     let mut out: Vec<StoredBooking> = Vec::new();
     for row in rows {
         let posting = Posting {
-            account: Account::parse(&row.account, pools).map_err(StoreError::corrupt)?,
+            account: Account::parse(&row.account).map_err(StoreError::corrupt)?,
             amount: Chips::new(row.amount),
         };
         match out.last_mut() {
@@ -117,9 +115,9 @@ pub async fn bookings(
 ///
 /// # Errors
 /// On database failure.
-pub async fn balances(conn: &mut PgConnection, table: Uuid, pools: &[&'static str]) -> Result<Balances, StoreError> {
+pub async fn balances(conn: &mut PgConnection, table: Uuid) -> Result<Balances, StoreError> {
     let mut balances = Balances::default();
-    for stored in bookings(conn, table, None, pools).await? {
+    for stored in bookings(conn, table, None).await? {
         balances.apply(&Booking::new(stored.memo, stored.postings)?);
     }
     Ok(balances)
@@ -134,9 +132,8 @@ pub async fn reverse_move(
     table: Uuid,
     move_seq: i64,
     void_seq: i64,
-    pools: &[&'static str],
 ) -> Result<usize, StoreError> {
-    let caused: Vec<StoredBooking> = bookings(&mut *conn, table, None, pools)
+    let caused: Vec<StoredBooking> = bookings(&mut *conn, table, None)
         .await?
         .into_iter()
         .filter(|b| b.move_seq == move_seq && b.reverses.is_none())

@@ -164,6 +164,9 @@ pub async fn state<G: Game>(conn: &mut PgConnection, table: Uuid) -> Result<G, S
 const SNAPSHOT_EVERY: usize = 16;
 
 /// The current state and how many moves were replayed on top of the snapshot to reach it.
+///
+/// A snapshot is a cache of the fold: one written by an earlier version whose state no longer
+/// reads (a changed shape) is passed over, and the fold starts again from the table's set-up.
 async fn replayed_state<G: Game>(conn: &mut PgConnection, table: Uuid) -> Result<(G, usize), StoreError> {
     let (seq, state): (i64, Value) = sqlx::query_as(
         "select s.seq, s.state from snapshots s
@@ -174,8 +177,11 @@ async fn replayed_state<G: Game>(conn: &mut PgConnection, table: Uuid) -> Result
     .bind(table)
     .fetch_optional(&mut *conn)
     .await?
-    .ok_or_else(|| StoreError::Corrupt(format!("table {table} has no snapshot")))?;
-    let mut game: G = serde_json::from_value(state).map_err(StoreError::corrupt)?;
+    .unwrap_or((0, Value::Null));
+    let (seq, mut game): (i64, G) = match serde_json::from_value(state) {
+        Ok(game) => (seq, game),
+        Err(_) => (0, initial(&fetch(&mut *conn, table).await?)?),
+    };
     let bodies: Vec<(i64, Value)> = sqlx::query_as(
         "select m.seq, m.body from moves m
          where m.table_id = $1 and m.seq > $2 and m.entry = 'move'
@@ -277,7 +283,7 @@ pub async fn audit<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result
             }
         }
     }
-    let stored = super::ledger::bookings(&mut *conn, table.id, None, G::POOLS).await?;
+    let stored = super::ledger::bookings(&mut *conn, table.id, None).await?;
     let reversed: std::collections::HashSet<i64> = stored.iter().filter_map(|b| b.reverses).collect();
     let mut in_force: Vec<Key> = stored
         .iter()
@@ -447,7 +453,7 @@ pub async fn undo<G: Game>(
     .bind(recorded_by)
     .execute(&mut **tx)
     .await?;
-    super::ledger::reverse_move(tx, table.id, target, seq, G::POOLS).await?;
+    super::ledger::reverse_move(tx, table.id, target, seq).await?;
     let game: G = state(tx, table.id).await?;
     bump_version(tx, table, game.is_finished()).await?;
     let undone = move_row(tx, table.id, target).await?;

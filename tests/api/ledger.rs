@@ -54,12 +54,12 @@ async fn bookings_are_stored_balanced_and_reversals_restore_the_balances(pool: P
     tx.commit().await.expect("commit");
 
     let mut conn = app.pool.acquire().await.expect("conn");
-    let balances = store::ledger::balances(&mut conn, table, &[]).await.expect("balances");
+    let balances = store::ledger::balances(&mut conn, table).await.expect("balances");
     assert_eq!(balances.of(&seat(0)), Chips::new(495));
     assert_eq!(balances.of(&Account::GameFund), Chips::new(5));
     assert_eq!(balances.total(), Chips::ZERO);
     assert_eq!(
-        store::ledger::bookings(&mut conn, table, Some(1), &[])
+        store::ledger::bookings(&mut conn, table, Some(1))
             .await
             .expect("deal 1")
             .len(),
@@ -71,7 +71,7 @@ async fn bookings_are_stored_balanced_and_reversals_restore_the_balances(pool: P
         .await
         .expect("reversal");
     tx.commit().await.expect("commit");
-    let balances = store::ledger::balances(&mut conn, table, &[]).await.expect("balances");
+    let balances = store::ledger::balances(&mut conn, table).await.expect("balances");
     assert_eq!(balances.of(&seat(0)), Chips::new(500));
     assert_eq!(balances.of(&Account::GameFund), Chips::ZERO);
 }
@@ -139,7 +139,7 @@ async fn ledger_rows_and_the_move_log_cannot_be_edited_or_deleted(pool: PgPool) 
         assert!(err.to_string().contains("append-only"), "{statement}: {err}");
     }
     let mut conn = app.pool.acquire().await.expect("conn");
-    let balances = store::ledger::balances(&mut conn, table, &[]).await.expect("balances");
+    let balances = store::ledger::balances(&mut conn, table).await.expect("balances");
     assert_eq!(balances.of(&Account::GameFund), Chips::new(5));
 }
 

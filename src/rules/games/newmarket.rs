@@ -565,7 +565,6 @@ impl Game for Newmarket {
     const ID: GameId = GameId::Newmarket;
     const NAME: &'static str = "Newmarket";
     const SEATS: std::ops::RangeInclusive<usize> = 3..=8;
-    const POOLS: &'static [&'static str] = &["pool_ace", "pool_king", "pool_queen", "pool_knave"];
 
     type Options = Options;
     type Move = Move;

@@ -999,7 +999,6 @@ impl Game for PopeJoan {
     const ID: GameId = GameId::PopeJoan;
     const NAME: &'static str = "Pope Joan";
     const SEATS: std::ops::RangeInclusive<usize> = 3..=8;
-    const POOLS: &'static [&'static str] = &["pope", "matrimony", "intrigue", "ace", "king", "queen", "knave", "game"];
 
     type Options = Options;
     type Move = Move;

@@ -709,7 +709,6 @@ impl Game for Spin {
     const ID: GameId = GameId::Spin;
     const NAME: &'static str = "Spin";
     const SEATS: std::ops::RangeInclusive<usize> = 3..=8;
-    const POOLS: &'static [&'static str] = &["game", "matrimony", "intrigue"];
 
     type Options = Options;
     type Move = Move;

@@ -1131,7 +1131,7 @@ proptest! {
         prop_assert_eq!(&replay, &g);
         assert_ledger_matches(&ledger, g.holdings());
         for &p in g.divisions() {
-            prop_assert_eq!(ledger.of(&crate::rules::Account::Pool(p.name())), g.holdings().pool(p));
+            prop_assert_eq!(ledger.of(&crate::rules::Account::Pool(p)), g.holdings().pool(p));
         }
     }
 
