@@ -68,7 +68,7 @@ impl Booking {
     /// As `new`: a settlement that does not balance is an engine bug, refused here.
     pub fn from_settlement(settlement: &Settlement) -> Result<Booking, LedgerError> {
         let postings = settlement.postings.iter().map(|(account, amount)| Posting {
-            account: account.clone(),
+            account: *account,
             amount: *amount,
         });
         Booking::new(settlement.memo.clone(), postings)
@@ -104,7 +104,7 @@ impl Booking {
                 .postings
                 .iter()
                 .map(|p| Posting {
-                    account: p.account.clone(),
+                    account: p.account,
                     amount: -p.amount,
                 })
                 .collect(),
@@ -127,7 +127,7 @@ pub struct Balances(BTreeMap<Account, Chips>);
 impl Balances {
     pub fn apply(&mut self, booking: &Booking) {
         for p in &booking.postings {
-            *self.0.entry(p.account.clone()).or_default() += p.amount;
+            *self.0.entry(p.account).or_default() += p.amount;
         }
     }
 
