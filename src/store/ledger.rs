@@ -106,7 +106,7 @@ pub async fn bookings(
         }
     }
     for booking in &mut out {
-        booking.postings.sort_by(|a, b| a.account.cmp(&b.account));
+        booking.postings.sort_by_key(|p| p.account);
     }
     Ok(out)
 }
