@@ -67,3 +67,38 @@ async fn the_catalogue_lists_the_three_stops_games_with_their_defaults(pool: PgP
     assert_eq!(default(&game("spin"), "spin_stake"), 3);
     assert_eq!(default(&game("newmarket"), "dealer_extra"), 1);
 }
+
+/// Every game of the engine's one list is in the catalogue, in the list's order, and a table of
+/// it opens with its defaults at each end of its seat range and audits consistent.
+#[sqlx::test(migrations = "./migrations")]
+async fn every_game_of_the_list_is_in_the_catalogue_and_opens_with_its_defaults(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("list@example.com").await;
+    let games = app.get("/api/v1/games").await.assert_status(200).clone();
+    let listed: Vec<&str> = games
+        .as_array()
+        .expect("array")
+        .iter()
+        .map(|g| g["id"].as_str().expect("id"))
+        .collect();
+    let engine: Vec<&str> = tablekeeper::rules::GameId::ALL.iter().map(|g| g.as_str()).collect();
+    assert_eq!(listed, engine);
+    let names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"];
+    for game in games.as_array().expect("array") {
+        let id = game["id"].as_str().expect("id");
+        for players in [&game["min_players"], &game["max_players"]] {
+            let players = usize::try_from(players.as_u64().expect("count")).expect("small");
+            let table = app
+                .game_table(&token, id, &names[..players], serde_json::json!({}))
+                .await;
+            let view = app
+                .get(&format!("/api/v1/tables/{table}"))
+                .await
+                .assert_status(200)
+                .clone();
+            assert_eq!(view["game"], id);
+            assert_eq!(view["players"].as_array().map(Vec::len), Some(players));
+            crate::helpers::assert_audit_consistent(&app, &table).await;
+        }
+    }
+}
