@@ -48,6 +48,9 @@ impl Application {
             }
         };
         let tokens = web::Data::new(Tokens::new(&secret, chrono::Duration::hours(settings.token_ttl_hours)));
+        let hub = crate::live::Hub::new(pool.clone());
+        tokio::spawn(hub.clone().listen());
+        let hub = web::Data::new(hub);
         let pool = web::Data::new(pool);
         let attempts =
             std::num::NonZeroU32::new(settings.auth_attempts_per_minute).unwrap_or(std::num::NonZeroU32::MIN);
@@ -66,6 +69,7 @@ impl Application {
                 .wrap(TracingLogger::default())
                 .app_data(pool.clone())
                 .app_data(tokens.clone())
+                .app_data(hub.clone())
                 .app_data(limiter.clone())
                 .app_data(api::error::json_config())
                 .app_data(api::error::query_config())

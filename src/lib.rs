@@ -6,5 +6,6 @@ pub mod api;
 pub mod app;
 pub mod config;
 pub mod ledger;
+pub mod live;
 pub mod rules;
 pub mod store;

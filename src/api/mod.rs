@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod auth;
 pub mod error;
+pub mod events;
 pub mod games;
 pub mod health;
 pub mod ledger;
@@ -35,6 +36,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(ledger::get_table_ledger)
             .service(ledger::audit_table)
             .service(ledger::get_session_ledger)
+            .service(events::stream_table_events)
+            .service(events::stream_session_events)
             .service(health::healthz)
             .service(health::readyz),
     );

@@ -198,6 +198,8 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::ledger::get_table_ledger,
         super::ledger::audit_table,
         super::ledger::get_session_ledger,
+        super::events::stream_table_events,
+        super::events::stream_session_events,
         super::health::healthz,
         super::health::readyz,
     ),
@@ -208,6 +210,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         (name = "games", description = "The game catalogue"),
         (name = "sessions", description = "Club sittings grouping tables"),
         (name = "tables", description = "Tables, moves, undo and scores"),
+        (name = "live", description = "Server-Sent Events streams of tables and sessions as they are played"),
         (name = "health", description = "Probes"),
     ),
 )]

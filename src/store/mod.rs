@@ -3,6 +3,7 @@
 
 pub mod join_codes;
 pub mod ledger;
+pub mod live;
 pub mod sessions;
 pub mod tables;
 pub mod users;

@@ -369,6 +369,15 @@ async fn bump_version(tx: &mut Tx<'_>, table: &TableRow, finished: bool) -> Resu
     Ok(())
 }
 
+async fn announce(tx: &mut Tx<'_>, table: &TableRow, seq: i64) -> Result<(), StoreError> {
+    let announcement = super::live::Announcement {
+        table: table.id,
+        session: table.session_id,
+        seq,
+    };
+    super::live::announce(tx, announcement).await
+}
+
 /// Fails with `VersionConflict` unless the table is at `expected` (when given).
 ///
 /// # Errors
@@ -415,6 +424,7 @@ pub async fn record_move<G: Game>(
         save_snapshot(tx, table.id, seq, &game).await?;
     }
     bump_version(tx, table, game.is_finished()).await?;
+    announce(tx, table, seq).await?;
     Ok((move_row(tx, table.id, seq).await?, game))
 }
 
@@ -456,6 +466,7 @@ pub async fn undo<G: Game>(
     super::ledger::reverse_move(tx, table.id, target, seq).await?;
     let game: G = state(tx, table.id).await?;
     bump_version(tx, table, game.is_finished()).await?;
+    announce(tx, table, seq).await?;
     let undone = move_row(tx, table.id, target).await?;
     Ok((move_row(tx, table.id, seq).await?, undone, game))
 }

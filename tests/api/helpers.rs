@@ -73,6 +73,15 @@ pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) ->
 }
 
 impl TestApp {
+    /// A client of a server already running at `base` (a server process, say).
+    pub fn at(base: &str, pool: PgPool) -> TestApp {
+        TestApp {
+            base: base.to_owned(),
+            client: reqwest::Client::new(),
+            pool,
+        }
+    }
+
     pub async fn request(&self, method: Method, path: &str, token: Option<&str>, body: Option<Value>) -> Answer {
         self.send(method, path, token, body.map(|b| b.to_string()), &[]).await
     }

@@ -7,6 +7,7 @@ mod games;
 mod health;
 mod helpers;
 mod ledger;
+mod live;
 mod moves;
 mod newmarket;
 mod openapi;

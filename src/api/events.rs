@@ -1,0 +1,226 @@
+//! Server-Sent Events: a table's log as it grows, and a session's tables as they change.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::{get, web, HttpRequest, Responder};
+use actix_web_lab::sse;
+use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
+use tokio::sync::{broadcast, mpsc};
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use super::error::{ApiError, Problem};
+use super::tables::MoveRecord;
+use crate::live::{self, Hub, TableChange, TableSignal};
+use crate::store::{self, StoreError};
+
+/// Proxies close idle connections; a comment this often keeps the stream open.
+const HEARTBEAT: Duration = Duration::from_secs(15);
+
+/// One log entry as streamed: the event's `id` is its `seq`.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct LiveEntry {
+    pub entry: MoveRecord,
+    /// The table's version once this entry is in (a version counts log entries).
+    pub version: i64,
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct ResumeQuery {
+    /// Resume after this entry, as the `Last-Event-ID` header does (for clients that cannot set
+    /// headers, such as `EventSource`'s first connection).
+    pub last_event_id: Option<i64>,
+}
+
+/// Where a reconnecting client left off: the `Last-Event-ID` header, else the query, else 0.
+fn resume_point(req: &HttpRequest, query: &ResumeQuery) -> Result<i64, ApiError> {
+    let header = match req.headers().get("Last-Event-ID") {
+        None => None,
+        Some(value) => Some(
+            value
+                .to_str()
+                .ok()
+                .and_then(|v| v.trim().parse::<i64>().ok())
+                .filter(|n| *n >= 0)
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        "invalid_last_event_id",
+                        "Last-Event-ID is the seq of a log entry, 0 or more",
+                    )
+                })?,
+        ),
+    };
+    match header.or(query.last_event_id) {
+        Some(n) if n < 0 => Err(ApiError::bad_request(
+            "invalid_last_event_id",
+            "last_event_id is the seq of a log entry, 0 or more",
+        )),
+        n => Ok(n.unwrap_or(0)),
+    }
+}
+
+fn entry_event(row: &store::tables::MoveRow) -> Option<sse::Event> {
+    let seq = row.seq;
+    let live = LiveEntry {
+        entry: MoveRecord::from(row.clone()),
+        version: seq,
+    };
+    let data = sse::Data::new_json(&live).ok()?;
+    Some(data.id(seq.to_string()).event("entry").into())
+}
+
+/// Sends the table's entries after `sent` from the log; returns the last seq sent, or None
+/// when the client has gone.
+async fn send_from_log(pool: &PgPool, table: Uuid, mut sent: i64, tx: &mpsc::Sender<sse::Event>) -> Option<i64> {
+    loop {
+        let rows = match live::read_log(pool, table, sent).await {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::warn!(error = %e, %table, "reading the log for a stream failed");
+                return Some(sent);
+            }
+        };
+        let full = rows.len() >= 500;
+        for row in &rows {
+            tx.send(entry_event(row)?).await.ok()?;
+            sent = row.seq;
+        }
+        if !full {
+            return Some(sent);
+        }
+    }
+}
+
+/// Feeds one subscriber: the backlog from the log, then each new entry once, in order.
+async fn follow_table(
+    pool: PgPool,
+    table: Uuid,
+    mut sent: i64,
+    mut rx: broadcast::Receiver<TableSignal>,
+    tx: mpsc::Sender<sse::Event>,
+) {
+    let Some(caught_up) = send_from_log(&pool, table, sent, &tx).await else {
+        return;
+    };
+    sent = caught_up;
+    loop {
+        let signal = tokio::select! {
+            signal = rx.recv() => signal,
+            () = tx.closed() => return,
+        };
+        let next = match signal {
+            Ok(TableSignal::Entry(row)) if row.seq <= sent => continue,
+            Ok(TableSignal::Entry(row)) if row.seq == sent + 1 => match entry_event(&row) {
+                Some(event) => {
+                    if tx.send(event).await.is_err() {
+                        return;
+                    }
+                    Some(row.seq)
+                }
+                None => None,
+            },
+            // A gap, a lagging buffer or a listener that reconnected: the log has it all.
+            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => send_from_log(&pool, table, sent, &tx).await,
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        match next {
+            Some(seq) => sent = seq,
+            None => return,
+        }
+    }
+}
+
+/// The table's log as it grows, as Server-Sent Events: one `entry` event per log entry (move,
+/// void or correction) with the entry, its events and the table's new version; `id` is the
+/// entry's `seq`. Reconnect with `Last-Event-ID` (or `?last_event_id=`) to resume with no gap and
+/// no repeat; without it the stream starts from the first entry. Comments keep it open.
+#[utoipa::path(tag = "live", params(
+        ("id" = Uuid, Path),
+        ("Last-Event-ID" = Option<i64>, Header, description = "the seq of the last entry received"),
+        ResumeQuery,
+    ),
+    responses(
+        (status = 200, description = "an event stream of `entry` events", content_type = "text/event-stream", body = LiveEntry),
+        (status = 400, description = "`invalid_last_event_id`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[get("/tables/{id}/events")]
+pub async fn stream_table_events(
+    pool: web::Data<PgPool>,
+    hub: web::Data<Arc<Hub>>,
+    req: HttpRequest,
+    id: web::Path<Uuid>,
+    query: web::Query<ResumeQuery>,
+) -> Result<impl Responder, ApiError> {
+    let after = resume_point(&req, &query)?;
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let row = store::tables::fetch(&mut conn, *id).await?;
+    drop(conn);
+    // Followed before the backlog is read, so nothing committed in between is missed.
+    let rx = hub.follow_table(row.id, row.version);
+    let (tx, events) = mpsc::channel(64);
+    tokio::spawn(follow_table(pool.get_ref().clone(), row.id, after, rx, tx));
+    Ok(sse::Sse::from_infallible_receiver(events).with_keep_alive(HEARTBEAT))
+}
+
+/// Every table of a session as it changes, as Server-Sent Events: first a `table` event for each
+/// table as it is, then one each time a table's log grows (its version, whether it is finished,
+/// running totals). For the club's big screen.
+#[utoipa::path(tag = "live", params(("id" = Uuid, Path)), responses(
+    (status = 200, description = "an event stream of `table` events", content_type = "text/event-stream", body = TableChange),
+    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/sessions/{id}/events")]
+pub async fn stream_session_events(
+    pool: web::Data<PgPool>,
+    hub: web::Data<Arc<Hub>>,
+    id: web::Path<Uuid>,
+) -> Result<impl Responder, ApiError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    store::sessions::fetch(&mut conn, *id).await?;
+    let mut rx = hub.follow_session(*id);
+    let tables = store::tables::list(&mut conn, None, Some(*id), 10_000, 0).await?;
+    drop(conn);
+    let (tx, events) = mpsc::channel(64);
+    let pool = pool.get_ref().clone();
+    tokio::spawn(async move {
+        let send = |change: &TableChange| {
+            sse::Data::new_json(change)
+                .ok()
+                .map(|data| sse::Event::from(data.event("table")))
+        };
+        for table in tables {
+            match live::table_change(&pool, table.id).await {
+                Ok(change) => {
+                    let Some(event) = send(&change) else { return };
+                    if tx.send(event).await.is_err() {
+                        return;
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, table = %table.id, "reading a table for a session stream failed"),
+            }
+        }
+        loop {
+            let change = tokio::select! {
+                change = rx.recv() => change,
+                () = tx.closed() => return,
+            };
+            match change {
+                Ok(change) => {
+                    let Some(event) = send(&change) else { return };
+                    if tx.send(event).await.is_err() {
+                        return;
+                    }
+                }
+                // A board only needs each table's latest line; the next change brings it.
+                Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => return,
+            }
+        }
+    });
+    Ok(sse::Sse::from_infallible_receiver(events).with_keep_alive(HEARTBEAT))
+}

@@ -1,0 +1,234 @@
+//! Live tables: every committed log entry reaches the phones and boards that follow its table,
+//! whichever replica they are connected to.
+//!
+//! A move's transaction announces its entry with `NOTIFY` (`store::live::announce`), so only
+//! committed entries are announced. Each replica keeps one `LISTEN` connection and, for the tables
+//! and sessions someone follows on it, reads each new entry once from the log and fans it out to
+//! its local subscribers. The log stays the source of truth: a subscriber that sees a gap in the
+//! sequence numbers, falls behind its buffer, or hears that the listener reconnected (and so may
+//! have missed notifications) reads what it missed from the log itself, so nothing is lost or
+//! repeated, and a client resuming with `Last-Event-ID` starts from the log too.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use serde_json::Value;
+use sqlx::postgres::PgListener;
+use sqlx::PgPool;
+use tokio::sync::broadcast;
+use uuid::Uuid;
+
+use crate::rules::games::with_game;
+use crate::rules::{Game, GameId};
+use crate::store::tables::MoveRow;
+use crate::store::{self, StoreError};
+
+/// How many entries a subscriber may fall behind before it reads from the log instead.
+const BUFFER: usize = 256;
+
+/// What a table's followers hear.
+#[derive(Clone, Debug)]
+pub enum TableSignal {
+    /// A committed log entry.
+    Entry(Arc<MoveRow>),
+    /// Notifications may have been missed: read the log from where you are.
+    CatchUp,
+}
+
+/// A line of a session's stream: one table changed.
+#[derive(Clone, Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct TableChange {
+    pub table_id: Uuid,
+    pub game: GameId,
+    /// The table's version after the change (its number of log entries).
+    pub version: i64,
+    pub finished: bool,
+    /// Each seat's running total (points or chips), in seat order, when the game keeps totals.
+    #[schema(value_type = Option<Vec<i64>>)]
+    pub totals: Value,
+}
+
+#[derive(Default)]
+struct Feeds {
+    tables: HashMap<Uuid, TableFeed>,
+    sessions: HashMap<Uuid, broadcast::Sender<Arc<TableChange>>>,
+}
+
+struct TableFeed {
+    sender: broadcast::Sender<TableSignal>,
+    /// The last entry fanned out; the next notification reads the log after it.
+    last_seq: i64,
+}
+
+/// One per replica: its LISTEN connection's fan-out.
+pub struct Hub {
+    pool: PgPool,
+    feeds: Mutex<Feeds>,
+}
+
+impl Hub {
+    /// A hub on `pool`; `listen` must run for it to hear anything.
+    pub fn new(pool: PgPool) -> Arc<Hub> {
+        Arc::new(Hub {
+            pool,
+            feeds: Mutex::new(Feeds::default()),
+        })
+    }
+
+    fn feeds(&self) -> std::sync::MutexGuard<'_, Feeds> {
+        // A panic while holding the lock leaves only a map of senders behind: still usable.
+        self.feeds.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Follows a table whose log is at `version` now (read by the caller before reading its
+    /// backlog, so the feed starts no later than what the caller will read).
+    pub fn follow_table(&self, table: Uuid, version: i64) -> broadcast::Receiver<TableSignal> {
+        let mut feeds = self.feeds();
+        let feed = feeds.tables.entry(table).or_insert_with(|| TableFeed {
+            sender: broadcast::channel(BUFFER).0,
+            last_seq: version,
+        });
+        feed.sender.subscribe()
+    }
+
+    /// Follows every table of a session.
+    pub fn follow_session(&self, session: Uuid) -> broadcast::Receiver<Arc<TableChange>> {
+        self.feeds()
+            .sessions
+            .entry(session)
+            .or_insert_with(|| broadcast::channel(BUFFER).0)
+            .subscribe()
+    }
+
+    /// Hears committed entries until the process ends, reconnecting when the connection drops.
+    pub async fn listen(self: Arc<Hub>) {
+        loop {
+            match PgListener::connect_with(&self.pool).await {
+                Ok(mut listener) => {
+                    if let Err(e) = listener.listen(store::live::CHANNEL).await {
+                        tracing::warn!(error = %e, "LISTEN failed; retrying");
+                    } else {
+                        // Whatever was committed while nobody listened is in the log.
+                        self.catch_up_all().await;
+                        self.hear(&mut listener).await;
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "the live-tables listener cannot connect; retrying"),
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        }
+    }
+
+    async fn hear(&self, listener: &mut PgListener) {
+        loop {
+            match listener.try_recv().await {
+                Ok(Some(notification)) => match store::live::Announcement::parse(notification.payload()) {
+                    Some(announced) => self.announced(announced).await,
+                    None => tracing::warn!(payload = notification.payload(), "an unreadable announcement"),
+                },
+                // The connection dropped: sqlx reconnects on the next call, but what was
+                // announced in between is gone, so everyone catches up from the log.
+                Ok(None) => self.catch_up_all().await,
+                Err(e) => {
+                    tracing::warn!(error = %e, "the live-tables listener failed");
+                    return;
+                }
+            }
+        }
+    }
+
+    async fn announced(&self, announced: store::live::Announcement) {
+        self.drop_unfollowed();
+        let followed = self.feeds().tables.contains_key(&announced.table);
+        if followed {
+            self.fan_out(announced.table).await;
+        }
+        if let Some(session) = announced.session {
+            let watched = self.feeds().sessions.contains_key(&session);
+            if watched {
+                match table_change(&self.pool, announced.table).await {
+                    Ok(change) => {
+                        if let Some(sender) = self.feeds().sessions.get(&session) {
+                            // No receiver left is not an error: the feed goes at the next tidy-up.
+                            let _ = sender.send(Arc::new(change));
+                        }
+                    }
+                    Err(e) => tracing::warn!(error = %e, table = %announced.table, "reading a table change failed"),
+                }
+            }
+        }
+    }
+
+    /// Reads the table's entries after the last one fanned out and sends them on.
+    async fn fan_out(&self, table: Uuid) {
+        let Some(after) = self.feeds().tables.get(&table).map(|f| f.last_seq) else {
+            return;
+        };
+        let rows = match read_log(&self.pool, table, after).await {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::warn!(error = %e, %table, "reading announced entries failed");
+                return;
+            }
+        };
+        let mut feeds = self.feeds();
+        if let Some(feed) = feeds.tables.get_mut(&table) {
+            for row in rows {
+                if row.seq > feed.last_seq {
+                    feed.last_seq = row.seq;
+                    let _ = feed.sender.send(TableSignal::Entry(Arc::new(row)));
+                }
+            }
+        }
+    }
+
+    async fn catch_up_all(&self) {
+        let tables: Vec<Uuid> = self.feeds().tables.keys().copied().collect();
+        for table in tables {
+            self.fan_out(table).await;
+            if let Some(feed) = self.feeds().tables.get(&table) {
+                let _ = feed.sender.send(TableSignal::CatchUp);
+            }
+        }
+    }
+
+    fn drop_unfollowed(&self) {
+        let mut feeds = self.feeds();
+        feeds.tables.retain(|_, feed| feed.sender.receiver_count() > 0);
+        feeds.sessions.retain(|_, sender| sender.receiver_count() > 0);
+    }
+}
+
+/// The table's log entries after `after`, oldest first.
+///
+/// # Errors
+/// On database failure.
+pub async fn read_log(pool: &PgPool, table: Uuid, after: i64) -> Result<Vec<MoveRow>, StoreError> {
+    let mut conn = pool.acquire().await?;
+    store::tables::log(&mut conn, table, after, 500).await
+}
+
+/// The session line of a table as it is now.
+///
+/// # Errors
+/// On database failure or an unreadable table.
+pub async fn table_change(pool: &PgPool, table: Uuid) -> Result<TableChange, StoreError> {
+    let mut tx = store::begin_read_only(pool).await?;
+    let row = store::tables::fetch(&mut tx, table).await?;
+    let game = GameId::parse(&row.game).ok_or_else(|| StoreError::Corrupt(format!("unknown game {}", row.game)))?;
+    let totals = with_game!(game, G => totals::<G>(&mut tx, table).await?);
+    Ok(TableChange {
+        table_id: row.id,
+        game,
+        version: row.version,
+        finished: row.finished,
+        totals,
+    })
+}
+
+async fn totals<G: Game>(conn: &mut sqlx::PgConnection, table: Uuid) -> Result<Value, StoreError> {
+    let game: G = store::tables::state(conn, table).await?;
+    let sheet = serde_json::to_value(game.score_sheet()).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    Ok(sheet.get("totals").cloned().unwrap_or(Value::Null))
+}

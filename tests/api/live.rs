@@ -1,0 +1,322 @@
+//! Live tables across replicas: two server processes of the real binary on one database.
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+use crate::helpers::{spawn_app, TestApp, TEST_SECRET};
+
+/// A server process of the real binary, killed when dropped.
+struct Replica {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The URL of the test's own database: DATABASE_URL with the database name replaced.
+fn database_url(pool: &PgPool) -> String {
+    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL");
+    let name = pool
+        .connect_options()
+        .get_database()
+        .expect("a database name")
+        .to_owned();
+    let (head, query) = base
+        .split_once('?')
+        .map_or((base.as_str(), None), |(h, q)| (h, Some(q)));
+    let authority = head.find("://").map_or(0, |i| i + 3);
+    let path = head[authority..].find('/').map_or(head.len(), |i| authority + i);
+    let mut url = format!("{}/{name}", &head[..path]);
+    if let Some(query) = query {
+        url = format!("{url}?{query}");
+    }
+    url
+}
+
+async fn replica(pool: &PgPool) -> Replica {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+        listener.local_addr().expect("address").port()
+    };
+    let child = Command::new(env!("CARGO_BIN_EXE_tablekeeper"))
+        .arg("serve")
+        .env("DATABASE_URL", database_url(pool))
+        .env("BIND", format!("127.0.0.1:{port}"))
+        .env("JWT_SECRET", TEST_SECRET)
+        .env("WORKERS", "1")
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the server starts");
+    let replica = Replica {
+        child,
+        base: format!("http://127.0.0.1:{port}"),
+    };
+    let client = reqwest::Client::new();
+    for _ in 0..300 {
+        if let Ok(res) = client.get(format!("{}/api/v1/healthz", replica.base)).send().await {
+            if res.status().is_success() {
+                return replica;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the replica on port {port} did not come up");
+}
+
+/// One Server-Sent Event as received.
+#[derive(Debug, Clone)]
+struct Received {
+    id: Option<String>,
+    event: Option<String>,
+    data: Value,
+}
+
+/// An open event stream, read event by event.
+struct Stream {
+    response: reqwest::Response,
+    buffer: String,
+}
+
+impl Stream {
+    async fn open(url: &str, last_event_id: Option<i64>) -> Stream {
+        let mut req = reqwest::Client::new().get(url);
+        if let Some(id) = last_event_id {
+            req = req.header("Last-Event-ID", id.to_string());
+        }
+        let response = req.send().await.expect("stream opens");
+        assert_eq!(response.status(), 200);
+        let content_type = response
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .to_owned();
+        assert!(content_type.starts_with("text/event-stream"), "{content_type}");
+        Stream {
+            response,
+            buffer: String::new(),
+        }
+    }
+
+    /// The next event (comments skipped), or None when none comes within `wait`.
+    async fn next(&mut self, wait: Duration) -> Option<Received> {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            while let Some(end) = self.buffer.find("\n\n") {
+                let block: String = self.buffer.drain(..end + 2).collect();
+                let mut event = Received {
+                    id: None,
+                    event: None,
+                    data: Value::Null,
+                };
+                let mut data = String::new();
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("id:") {
+                        event.id = Some(v.trim().to_owned());
+                    } else if let Some(v) = line.strip_prefix("event:") {
+                        event.event = Some(v.trim().to_owned());
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data.push_str(v.trim_start());
+                    }
+                }
+                if !data.is_empty() {
+                    event.data = serde_json::from_str(&data).expect("JSON data");
+                    return Some(event);
+                }
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.response.chunk()).await.ok()?;
+            let bytes = chunk.expect("stream readable")?;
+            self.buffer
+                .push_str(&String::from_utf8_lossy(&bytes).replace("\r\n", "\n"));
+        }
+    }
+}
+
+const WAIT: Duration = Duration::from_secs(10);
+
+/// Opens a one-card-deal Nomination Whist table through `app` and returns (token, table).
+async fn one_card_table(app: &TestApp, session: Option<&str>) -> (String, String) {
+    let token = app.organiser("live@example.com").await;
+    let mut body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"],
+        "options": {"hand_sizes": [1, 1, 1], "hook_from_hand_size": 9}});
+    if let Some(session) = session {
+        body["session_id"] = json!(session);
+    }
+    let table = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    (token, table)
+}
+
+/// The moves of a one-card deal: nominations from the dealer's left (seat 1), then the plays.
+fn one_card_deal(cards: [&str; 4]) -> Vec<Value> {
+    let mut moves: Vec<Value> = [1, 2, 3, 0]
+        .iter()
+        .map(|seat| json!({"kind": "nominate", "seat": seat, "tricks": 0}))
+        .collect();
+    moves.extend(
+        [1, 2, 3, 0]
+            .iter()
+            .zip(cards)
+            .map(|(seat, card)| json!({"kind": "play", "seat": seat, "card": card})),
+    );
+    moves
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_move_on_one_replica_reaches_a_subscriber_on_the_other(pool: PgPool) {
+    let (a, b) = (replica(&pool).await, replica(&pool).await);
+    let app = TestApp::at(&a.base, pool.clone());
+    let (token, table) = one_card_table(&app, None).await;
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", b.base), None).await;
+
+    let first = &one_card_deal(["2C", "3C", "4C", "5C"])[0];
+    app.submit(&table, &token, first.clone()).await.assert_status(201);
+
+    let event = stream.next(WAIT).await.expect("the entry arrives on the other replica");
+    assert_eq!(event.id.as_deref(), Some("1"));
+    assert_eq!(event.event.as_deref(), Some("entry"));
+    assert_eq!(event.data["version"], 1);
+    assert_eq!(event.data["entry"]["seq"], 1);
+    assert_eq!(event.data["entry"]["entry"], "move");
+    assert_eq!(event.data["entry"]["move"], *first);
+    assert!(event.data["entry"]["events"].as_array().is_some_and(|e| !e.is_empty()));
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_dropped_subscriber_resumes_with_last_event_id_missing_and_repeating_nothing(pool: PgPool) {
+    let (a, b) = (replica(&pool).await, replica(&pool).await);
+    let app = TestApp::at(&a.base, pool.clone());
+    let (token, table) = one_card_table(&app, None).await;
+    let moves = one_card_deal(["2C", "3C", "4C", "5C"]);
+    let url = format!("{}/api/v1/tables/{table}/events", b.base);
+
+    let mut stream = Stream::open(&url, None).await;
+    for mv in &moves[..2] {
+        app.submit(&table, &token, mv.clone()).await.assert_status(201);
+    }
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        seen.push(stream.next(WAIT).await.expect("entry").id.expect("id"));
+    }
+    drop(stream);
+    for mv in &moves[2..5] {
+        app.submit(&table, &token, mv.clone()).await.assert_status(201);
+    }
+    app.request(
+        reqwest::Method::POST,
+        &format!("/api/v1/tables/{table}/undo"),
+        Some(&token),
+        None,
+    )
+    .await
+    .assert_status(200);
+
+    let mut resumed = Stream::open(&url, Some(2)).await;
+    while let Some(event) = resumed.next(Duration::from_millis(1500)).await {
+        seen.push(event.id.expect("id"));
+    }
+    assert_eq!(seen, ["1", "2", "3", "4", "5", "6"]);
+
+    // The query parameter resumes the same way, for EventSource's first connection.
+    let mut by_query = Stream::open(&format!("{url}?last_event_id=5"), None).await;
+    let void = by_query.next(WAIT).await.expect("the void");
+    assert_eq!(void.id.as_deref(), Some("6"));
+    assert_eq!(void.data["entry"]["entry"], "void");
+    assert_eq!(void.data["entry"]["voids"], 5);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_refused_move_announces_nothing(pool: PgPool) {
+    let (a, b) = (replica(&pool).await, replica(&pool).await);
+    let app = TestApp::at(&a.base, pool.clone());
+    let (token, table) = one_card_table(&app, None).await;
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", b.base), None).await;
+
+    let out_of_turn = json!({"kind": "nominate", "seat": 3, "tricks": 0});
+    app.submit(&table, &token, out_of_turn)
+        .await
+        .assert_problem(422, "not_your_turn");
+    assert!(
+        stream.next(Duration::from_millis(1500)).await.is_none(),
+        "nothing was announced"
+    );
+
+    let legal = one_card_deal(["2C", "3C", "4C", "5C"])[0].clone();
+    app.submit(&table, &token, legal).await.assert_status(201);
+    let event = stream.next(WAIT).await.expect("the legal move");
+    assert_eq!(event.id.as_deref(), Some("1"));
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_session_stream_shows_each_table_and_each_change(pool: PgPool) {
+    let (a, b) = (replica(&pool).await, replica(&pool).await);
+    let app = TestApp::at(&a.base, pool.clone());
+    let token = app.organiser("board@example.com").await;
+    let session = app
+        .post("/api/v1/sessions", &token, json!({"name": "Thursday"}))
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session,
+        "options": {"hand_sizes": [1], "hook_from_hand_size": 9}});
+    let table = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+
+    let mut board = Stream::open(&format!("{}/api/v1/sessions/{session}/events", b.base), None).await;
+    let opening = board.next(WAIT).await.expect("the table as it is");
+    assert_eq!(opening.event.as_deref(), Some("table"));
+    assert_eq!(opening.data["table_id"], table);
+    assert_eq!(opening.data["version"], 0);
+    assert_eq!(opening.data["game"], "nomination-whist");
+
+    for mv in one_card_deal(["2C", "3C", "4C", "5C"]) {
+        app.submit(&table, &token, mv).await.assert_status(201);
+    }
+    let mut last = opening;
+    while last.data["version"] != 8 {
+        last = board.next(WAIT).await.expect("a change");
+        assert_eq!(last.data["table_id"], table);
+    }
+    assert_eq!(last.data["finished"], true);
+    let scores = app.scores(&table).await;
+    assert_eq!(last.data["totals"], scores["sheet"]["totals"]);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_stream_of_a_missing_table_or_with_a_bad_last_event_id_is_refused(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let missing = uuid::Uuid::new_v4();
+    app.get(&format!("/api/v1/tables/{missing}/events"))
+        .await
+        .assert_problem(404, "table_not_found");
+    let (_, table) = one_card_table(&app, None).await;
+    let answer = app
+        .send(
+            reqwest::Method::GET,
+            &format!("/api/v1/tables/{table}/events"),
+            None,
+            None,
+            &[("Last-Event-ID", "yesterday")],
+        )
+        .await;
+    answer.assert_problem(400, "invalid_last_event_id");
+    app.get(&format!("/api/v1/sessions/{missing}/events"))
+        .await
+        .assert_problem(404, "session_not_found");
+}
