@@ -16,3 +16,4 @@ mod spin;
 mod tables;
 mod tricky_dick;
 mod tridge;
+mod upgrade;
