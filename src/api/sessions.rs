@@ -78,7 +78,7 @@ pub async fn create_session(
     body: web::Json<CreateSession>,
 ) -> Result<HttpResponse, ApiError> {
     let owner = who.organiser()?;
-    let name = super::display_name(&body.name, 200).ok_or_else(|| {
+    let name = super::input::display_name(&body.name, 200).ok_or_else(|| {
         ApiError::unprocessable(
             "invalid_name",
             "a session name is 1 to 200 characters, without control characters",
@@ -116,7 +116,7 @@ pub async fn list_sessions(
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let owner = who.organiser()?;
-    let limit = super::page_limit(query.limit)?;
+    let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let rows = store::sessions::list(&mut conn, owner, limit + 1, offset).await?;

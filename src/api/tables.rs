@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 use super::auth::{MaybePrincipal, Principal};
 use super::error::{ApiError, Problem};
-use super::openapi::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
+use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId};
 use crate::store::tables::{MoveRow, StoredResponse, TableRow};
@@ -254,7 +254,7 @@ fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {
     players
         .iter()
         .map(|name| {
-            super::display_name(name, 60).map(str::to_owned).ok_or_else(|| {
+            super::input::display_name(name, 60).map(str::to_owned).ok_or_else(|| {
                 ApiError::unprocessable(
                     "invalid_player_name",
                     "a player name is 1 to 60 characters, without control characters",
@@ -346,7 +346,7 @@ pub async fn list_tables(
     who: MaybePrincipal,
     query: web::Query<TableQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = super::page_limit(query.limit)?;
+    let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let rows = match (query.session, who.0) {
@@ -593,7 +593,7 @@ pub async fn list_moves(
     id: web::Path<Uuid>,
     query: web::Query<LogQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = super::page_limit(query.limit)?;
+    let limit = super::input::page_limit(query.limit)?;
     let after = query.after.unwrap_or(0).max(0);
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     store::tables::fetch(&mut conn, *id).await?;
