@@ -1,4 +1,12 @@
 //! The HTTP API under `/api/v1`: handlers, request and response types, auth and errors.
+//!
+//! Invariants: this layer only translates HTTP. A handler parses the path, query, headers and
+//! body, calls a use case of `crate::service` (or, for a plain listing, a store read), and
+//! renders the result; transactions, the engine and the ledger are the use cases' business.
+//! Errors become problem+json in `error` alone. Modules depend on `auth`, `error`, `input` and
+//! `game_schemas`, which depend on none of the others; beyond those, `accounts` uses `limits`,
+//! `sessions` names `tables::TableSummary` and `openapi` lists every handler, so no two modules
+//! depend on each other.
 
 pub mod accounts;
 pub mod auth;

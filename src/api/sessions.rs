@@ -84,24 +84,10 @@ pub async fn create_session(
             "a session name is 1 to 200 characters, without control characters",
         )
     })?;
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    ensure_user(&mut conn, owner).await?;
-    let session = store::sessions::insert(&mut conn, owner, name).await?;
+    let session = crate::service::sessions::create(&pool, owner, name).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/sessions/{}", session.id)))
         .json(SessionSummary::from(session)))
-}
-
-/// Refuses a valid token whose user no longer exists.
-pub(crate) async fn ensure_user(conn: &mut sqlx::PgConnection, user: Uuid) -> Result<(), ApiError> {
-    if store::users::exists(conn, user).await? {
-        Ok(())
-    } else {
-        Err(ApiError::unauthorized(
-            "invalid_token",
-            "the bearer token names an unknown user",
-        ))
-    }
 }
 
 /// The caller's sessions, newest first.
