@@ -48,7 +48,7 @@ impl Application {
             }
         };
         let tokens = web::Data::new(Tokens::new(&secret, chrono::Duration::hours(settings.token_ttl_hours)));
-        let hub = crate::live::Hub::new(pool.clone());
+        let hub = crate::service::live::Hub::new(pool.clone());
         tokio::spawn(hub.clone().listen());
         let hub = web::Data::new(hub);
         let pool = web::Data::new(pool);

@@ -83,7 +83,7 @@ fn validate_registration(req: &RegisterRequest) -> Result<(), ApiError> {
             "that does not look like an email address",
         ));
     }
-    if super::display_name(&req.name, 100).is_none() {
+    if super::input::display_name(&req.name, 100).is_none() {
         return Err(ApiError::unprocessable(
             "invalid_name",
             "a name is 1 to 100 characters, without control characters",

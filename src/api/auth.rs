@@ -14,7 +14,6 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::error::ApiError;
-use crate::store::tables::TableRow;
 
 /// What a token says about its bearer.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -84,12 +83,8 @@ impl Tokens {
     }
 }
 
-/// The authenticated caller.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Principal {
-    Organiser { user: Uuid },
-    Scorer { table: Uuid },
-}
+// The caller is the application layer's notion (it checks who may record); here it is extracted.
+pub use crate::service::Principal;
 
 impl Principal {
     /// The organiser's user id, or 403 for a scorer token.
@@ -100,29 +95,6 @@ impl Principal {
         match self {
             Principal::Organiser { user } => Ok(user),
             Principal::Scorer { .. } => Err(ApiError::forbidden("a scorer token can only record moves on its table")),
-        }
-    }
-
-    /// Whether the caller may record moves on the table.
-    ///
-    /// # Errors
-    /// 403 `forbidden` for anyone but the table's owner and its scorers.
-    pub fn may_record(self, table: &TableRow) -> Result<(), ApiError> {
-        match self {
-            Principal::Organiser { user } if user == table.owner_id => Ok(()),
-            Principal::Scorer { table: t } if t == table.id => Ok(()),
-            Principal::Organiser { .. } => Err(ApiError::forbidden(
-                "only the table's organiser or its scorers can record here",
-            )),
-            Principal::Scorer { .. } => Err(ApiError::forbidden("this scorer token is for another table")),
-        }
-    }
-
-    /// How the move log names who recorded an entry.
-    pub fn recorded_by(self) -> String {
-        match self {
-            Principal::Organiser { user } => format!("organiser:{user}"),
-            Principal::Scorer { table } => format!("scorer:{table}"),
         }
     }
 }

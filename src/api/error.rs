@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::rules::{RuleViolation, SetupError};
+use crate::service::ServiceError;
 use crate::store::StoreError;
 
 /// An RFC 9457 problem document.
@@ -154,18 +155,45 @@ impl From<StoreError> for ApiError {
                 };
                 ApiError::not_found(code, format!("no such {what}"))
             }
-            StoreError::VersionConflict { .. } => {
-                ApiError::new(StatusCode::CONFLICT, "version_conflict", e.to_string())
-            }
-            StoreError::Rule(v) => v.into(),
             StoreError::EmailTaken => ApiError::new(StatusCode::CONFLICT, "email_taken", e.to_string()),
-            StoreError::NothingToUndo => ApiError::new(StatusCode::CONFLICT, "nothing_to_undo", e.to_string()),
             // PostgreSQL text cannot hold NUL: whatever field a client smuggled one into, say so.
             StoreError::Database(sqlx::Error::Database(db)) if db.code().as_deref() == Some("22021") => {
                 ApiError::unprocessable("invalid_text", "text must not contain NUL characters")
             }
             StoreError::Corrupt(_) | StoreError::Ledger(_) | StoreError::Database(_) => {
                 tracing::error!(error = %e, "store failure");
+                ApiError::internal()
+            }
+        }
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> ApiError {
+        match e {
+            ServiceError::Store(e) => e.into(),
+            ServiceError::Rule(v) => v.into(),
+            ServiceError::Setup(e) => e.into(),
+            ServiceError::InvalidOptions(json) => ApiError::unprocessable(
+                "invalid_options",
+                format!(
+                    "the options are not valid for this game: {}",
+                    ApiError::from_json(&json).detail
+                ),
+            ),
+            ServiceError::InvalidMove(json) => ApiError::from_json(&json),
+            ServiceError::Forbidden(detail) => ApiError::forbidden(detail),
+            ServiceError::UnknownUser => ApiError::unauthorized("invalid_token", e.to_string()),
+            ServiceError::VersionConflict { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "version_conflict", e.to_string())
+            }
+            ServiceError::NothingToUndo => ApiError::new(StatusCode::CONFLICT, "nothing_to_undo", e.to_string()),
+            ServiceError::IdempotencyKeyReused => ApiError::unprocessable("idempotency_key_reused", e.to_string()),
+            ServiceError::UnknownGame { .. }
+            | ServiceError::Corrupt(_)
+            | ServiceError::Encode(_)
+            | ServiceError::Ledger(_) => {
+                tracing::error!(error = %e, "service failure");
                 ApiError::internal()
             }
         }

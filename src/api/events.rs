@@ -13,8 +13,8 @@ use uuid::Uuid;
 
 use super::error::{ApiError, Problem};
 use super::tables::MoveRecord;
-use crate::live::{self, Hub, TableChange, TableSignal};
-use crate::store::{self, StoreError};
+use crate::service::live::{self, Hub, TableChange, TableSignal};
+use crate::store;
 
 /// Proxies close idle connections; a comment this often keeps the stream open.
 const HEARTBEAT: Duration = Duration::from_secs(15);
@@ -84,7 +84,7 @@ async fn send_from_log(pool: &PgPool, table: Uuid, mut sent: i64, tx: &mpsc::Sen
                 return Some(sent);
             }
         };
-        let full = rows.len() >= 500;
+        let full = rows.len() as i64 >= live::LOG_PAGE;
         for row in &rows {
             tx.send(entry_event(row)?).await.ok()?;
             sent = row.seq;
@@ -157,9 +157,7 @@ pub async fn stream_table_events(
     query: web::Query<ResumeQuery>,
 ) -> Result<impl Responder, ApiError> {
     let after = resume_point(&req, &query)?;
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let row = store::tables::fetch(&mut conn, *id).await?;
-    drop(conn);
+    let row = live::table(&pool, *id).await?;
     // Followed before the backlog is read, so nothing committed in between is missed.
     let rx = hub.follow_table(row.id, row.version);
     let (tx, events) = mpsc::channel(64);
@@ -180,11 +178,8 @@ pub async fn stream_session_events(
     hub: web::Data<Arc<Hub>>,
     id: web::Path<Uuid>,
 ) -> Result<impl Responder, ApiError> {
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    store::sessions::fetch(&mut conn, *id).await?;
     let mut rx = hub.follow_session(*id);
-    let tables = store::tables::list(&mut conn, None, Some(*id), 10_000, 0).await?;
-    drop(conn);
+    let tables = live::session_tables(&pool, *id).await?;
     let (tx, events) = mpsc::channel(64);
     let pool = pool.get_ref().clone();
     tokio::spawn(async move {
@@ -194,14 +189,14 @@ pub async fn stream_session_events(
                 .map(|data| sse::Event::from(data.event("table")))
         };
         for table in tables {
-            match live::table_change(&pool, table.id).await {
+            match live::table_change(&pool, table).await {
                 Ok(change) => {
                     let Some(event) = send(&change) else { return };
                     if tx.send(event).await.is_err() {
                         return;
                     }
                 }
-                Err(e) => tracing::warn!(error = %e, table = %table.id, "reading a table for a session stream failed"),
+                Err(e) => tracing::warn!(error = %e, %table, "reading a table for a session stream failed"),
             }
         }
         loop {

@@ -8,9 +8,8 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::error::{ApiError, Problem};
-use crate::ledger::Chips;
-use crate::rules::games::with_game;
-use crate::store::{self, StoreError};
+use crate::ledger::{Account, Balances, Chips};
+use crate::service;
 
 /// Chips into (positive) or out of (negative) one account.
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -70,16 +69,10 @@ pub async fn get_table_ledger(
     id: web::Path<Uuid>,
     query: web::Query<LedgerQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let mut tx = super::tables::begin_snapshot(&pool).await?;
-    let row = store::tables::fetch(&mut tx, *id).await?;
-    let all = store::ledger::bookings(&mut tx, row.id, None).await?;
-    let mut balances = crate::ledger::Balances::default();
-    for b in &all {
-        balances.apply(&crate::ledger::Booking::new(b.memo.clone(), b.postings.clone()).map_err(StoreError::from)?);
-    }
-    let bookings = all
+    let ledger = service::ledger::table_ledger(&pool, *id, query.deal).await?;
+    let bookings = ledger
+        .bookings
         .into_iter()
-        .filter(|b| query.deal.is_none() || b.deal == query.deal)
         .map(|b| BookingView {
             id: b.id,
             move_seq: b.move_seq,
@@ -98,17 +91,21 @@ pub async fn get_table_ledger(
         })
         .collect();
     Ok(HttpResponse::Ok().json(TableLedger {
-        table_id: row.id,
+        table_id: ledger.table.id,
         bookings,
-        total: balances.total(),
-        balances: balances
-            .iter()
-            .map(|(a, c)| BalanceView {
-                account: a.to_string(),
-                balance: c,
-            })
-            .collect(),
+        total: ledger.balances.total(),
+        balances: balance_views(&ledger.balances),
     }))
+}
+
+fn balance_views(balances: &Balances) -> Vec<BalanceView> {
+    balances
+        .iter()
+        .map(|(a, c)| BalanceView {
+            account: a.to_string(),
+            balance: c,
+        })
+        .collect()
 }
 
 /// The result of replaying a table's whole log.
@@ -136,9 +133,7 @@ pub struct AuditReport {
 ))]
 #[get("/tables/{id}/audit")]
 pub async fn audit_table(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
-    let mut tx = super::tables::begin_snapshot(&pool).await?;
-    let row = store::tables::fetch(&mut tx, *id).await?;
-    let audit = with_game!(super::tables::game_of(&row)?, G => store::tables::audit::<G>(&mut tx, &row).await?);
+    let (row, audit) = service::audit::audit(&pool, *id).await?;
     Ok(HttpResponse::Ok().json(AuditReport {
         table_id: row.id,
         version: row.version,
@@ -197,16 +192,13 @@ pub struct SessionLedger {
 ))]
 #[get("/sessions/{id}/ledger")]
 pub async fn get_session_ledger(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
-    let mut tx = super::tables::begin_snapshot(&pool).await?;
-    let session = store::sessions::fetch(&mut tx, *id).await?;
-    let rows = store::tables::list(&mut tx, None, Some(session.id), 1000, 0).await?;
+    let ledger = service::ledger::session_ledger(&pool, *id).await?;
     let mut players: Vec<PlayerBalance> = Vec::new();
     let mut tables = Vec::new();
     let mut total = Chips::ZERO;
-    for row in rows {
-        let balances = store::ledger::balances(&mut tx, row.id).await?;
+    for (row, balances) in ledger.tables {
         for (account, balance) in balances.iter() {
-            let crate::ledger::Account::Seat(seat) = account else {
+            let Account::Seat(seat) = account else {
                 continue;
             };
             let Some(name) = row.players.get(seat.index()) else {
@@ -236,17 +228,11 @@ pub async fn get_session_ledger(pool: web::Data<PgPool>, id: web::Path<Uuid>) ->
             table_id: row.id,
             game: row.game.clone(),
             total: balances.total(),
-            balances: balances
-                .iter()
-                .map(|(a, c)| BalanceView {
-                    account: a.to_string(),
-                    balance: c,
-                })
-                .collect(),
+            balances: balance_views(&balances),
         });
     }
     Ok(HttpResponse::Ok().json(SessionLedger {
-        session_id: session.id,
+        session_id: ledger.session.id,
         players,
         tables,
         total,

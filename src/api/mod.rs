@@ -1,11 +1,21 @@
 //! The HTTP API under `/api/v1`: handlers, request and response types, auth and errors.
+//!
+//! Invariants: this layer only translates HTTP. A handler parses the path, query, headers and
+//! body, calls a use case of `crate::service` (or, for a plain listing, a store read), and
+//! renders the result; transactions, the engine and the ledger are the use cases' business.
+//! Errors become problem+json in `error` alone. Modules depend on `auth`, `error`, `input` and
+//! `game_schemas`, which depend on none of the others; beyond those, `accounts` uses `limits`,
+//! `sessions` names `tables::TableSummary` and `openapi` lists every handler, so no two modules
+//! depend on each other.
 
 pub mod accounts;
 pub mod auth;
 pub mod error;
 pub mod events;
+pub mod game_schemas;
 pub mod games;
 pub mod health;
+pub mod input;
 pub mod ledger;
 pub mod limits;
 pub mod openapi;
@@ -41,24 +51,4 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(health::healthz)
             .service(health::readyz),
     );
-}
-
-/// Page size bounds shared by the list endpoints.
-pub(crate) fn page_limit(limit: Option<i64>) -> Result<i64, error::ApiError> {
-    match limit {
-        None => Ok(100),
-        Some(n) if (1..=500).contains(&n) => Ok(n),
-        Some(n) => Err(error::ApiError::bad_request(
-            "invalid_query",
-            format!("limit must be 1 to 500, not {n}"),
-        )),
-    }
-}
-
-/// A name as typed: trimmed, 1 to `max` characters, no control characters (PostgreSQL text
-/// cannot hold NUL, and a name has no use for the others).
-pub(crate) fn display_name(text: &str, max: usize) -> Option<&str> {
-    let name = text.trim();
-    let length = name.chars().count();
-    ((1..=max).contains(&length) && !name.contains(char::is_control)).then_some(name)
 }

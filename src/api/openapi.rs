@@ -1,52 +1,9 @@
 //! The OpenAPI 3.1 document, generated from the handlers and types.
 
-use serde::Serialize;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, OpenApi, ToSchema};
+use utoipa::{Modify, OpenApi};
 
-use crate::rules::games;
-
-/// The spec's per-game schemas, one variant per game of the list of games.
-macro_rules! any_schemas {
-    ({} $($module:ident :: $game:ident = $id:literal),+ $(,)?) => {
-        /// A move; its shape depends on the table's game.
-        #[derive(Serialize, ToSchema)]
-        #[serde(untagged)]
-        pub enum AnyMove {
-            $($game(games::$module::Move),)+
-        }
-
-        /// What a move caused; its shape depends on the table's game.
-        #[derive(Serialize, ToSchema)]
-        #[serde(untagged)]
-        pub enum AnyEvent {
-            $($game(games::$module::Event),)+
-        }
-
-        /// Table options; their shape depends on the table's game.
-        #[derive(Serialize, ToSchema)]
-        #[serde(untagged)]
-        pub enum AnyOptions {
-            $($game(games::$module::Options),)+
-        }
-
-        /// A table's state; its shape depends on the table's game.
-        #[derive(Serialize, ToSchema)]
-        #[serde(untagged)]
-        pub enum AnyView {
-            $($game(games::$module::View),)+
-        }
-
-        /// A score sheet; its shape depends on the table's game.
-        #[derive(Serialize, ToSchema)]
-        #[serde(untagged)]
-        pub enum AnyScoreSheet {
-            $($game(games::$module::ScoreSheet),)+
-        }
-    };
-}
-
-games::all_games!(any_schemas {});
+use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
 
 /// Handlers are declared relative to the `/api/v1` scope; the spec names full paths.
 struct UnderApiV1;

@@ -78,30 +78,16 @@ pub async fn create_session(
     body: web::Json<CreateSession>,
 ) -> Result<HttpResponse, ApiError> {
     let owner = who.organiser()?;
-    let name = super::display_name(&body.name, 200).ok_or_else(|| {
+    let name = super::input::display_name(&body.name, 200).ok_or_else(|| {
         ApiError::unprocessable(
             "invalid_name",
             "a session name is 1 to 200 characters, without control characters",
         )
     })?;
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    ensure_user(&mut conn, owner).await?;
-    let session = store::sessions::insert(&mut conn, owner, name).await?;
+    let session = crate::service::sessions::create(&pool, owner, name).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/sessions/{}", session.id)))
         .json(SessionSummary::from(session)))
-}
-
-/// Refuses a valid token whose user no longer exists.
-pub(crate) async fn ensure_user(conn: &mut sqlx::PgConnection, user: Uuid) -> Result<(), ApiError> {
-    if store::users::exists(conn, user).await? {
-        Ok(())
-    } else {
-        Err(ApiError::unauthorized(
-            "invalid_token",
-            "the bearer token names an unknown user",
-        ))
-    }
 }
 
 /// The caller's sessions, newest first.
@@ -116,7 +102,7 @@ pub async fn list_sessions(
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let owner = who.organiser()?;
-    let limit = super::page_limit(query.limit)?;
+    let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let rows = store::sessions::list(&mut conn, owner, limit + 1, offset).await?;

@@ -1,4 +1,6 @@
 //! Tables: creation, state, the move log, undo, scores and join codes.
+//!
+//! Handlers parse and render; opening, reading and recording are `crate::service` use cases.
 
 use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
@@ -6,18 +8,18 @@ use chrono::{DateTime, Duration, Utc};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::auth::{MaybePrincipal, Principal};
 use super::error::{ApiError, Problem};
-use super::openapi::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
-use crate::rules::games::with_game;
-use crate::rules::{Game, GameId};
-use crate::store::tables::{MoveRow, StoredResponse, TableRow};
-use crate::store::{self, StoreError, Tx};
+use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
+use crate::rules::GameId;
+use crate::service::recording::{self, Answer, Outcome, Recorded, Recording};
+use crate::service::tables::{self as use_case, NewTable, ScoreSheet, TableState};
+use crate::store::tables::{MoveRow, TableRow};
+use crate::store::{self, StoreError};
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -53,6 +55,24 @@ pub struct TableView {
     /// The game's state: whose turn, what is legal next, running scores.
     #[schema(value_type = AnyView)]
     pub state: Value,
+}
+
+impl From<TableState> for TableView {
+    fn from(t: TableState) -> TableView {
+        let TableState { row, game, view } = t;
+        TableView {
+            id: row.id,
+            game,
+            session_id: row.session_id,
+            players: row.players,
+            options: row.options,
+            version: row.version,
+            finished: row.finished,
+            created_at: row.created_at,
+            updated_at: row.updated_at,
+            state: view,
+        }
+    }
 }
 
 /// A table in a list.
@@ -183,6 +203,18 @@ pub struct Scores {
     pub sheet: Value,
 }
 
+impl From<ScoreSheet> for Scores {
+    fn from(s: ScoreSheet) -> Scores {
+        Scores {
+            table_id: s.row.id,
+            game: s.game,
+            players: s.row.players,
+            version: s.row.version,
+            sheet: s.sheet,
+        }
+    }
+}
+
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct JoinCode {
     /// Type it into `POST /auth/join`.
@@ -212,49 +244,11 @@ pub struct LogQuery {
     pub limit: Option<i64>,
 }
 
-pub(crate) fn game_of(row: &TableRow) -> Result<GameId, ApiError> {
-    GameId::parse(&row.game).ok_or_else(|| {
-        tracing::error!(table = %row.id, game = %row.game, "stored table has an unknown game");
-        ApiError::internal()
-    })
-}
-
-fn to_value<T: Serialize>(value: &T) -> Result<Value, ApiError> {
-    serde_json::to_value(value).map_err(|e| {
-        tracing::error!(error = %e, "serialising a response failed");
-        ApiError::internal()
-    })
-}
-
-fn table_view<G: Game>(row: &TableRow, game: &G) -> Result<TableView, ApiError> {
-    Ok(TableView {
-        id: row.id,
-        game: G::ID,
-        session_id: row.session_id,
-        players: row.players.clone(),
-        options: row.options.clone(),
-        version: row.version,
-        finished: row.finished,
-        created_at: row.created_at,
-        updated_at: row.updated_at,
-        state: to_value(&game.view())?,
-    })
-}
-
-async fn begin(pool: &PgPool) -> Result<Tx<'static>, ApiError> {
-    Ok(pool.begin().await.map_err(StoreError::from)?)
-}
-
-/// A read-only transaction that sees one consistent version of the table.
-pub(crate) async fn begin_snapshot(pool: &PgPool) -> Result<Tx<'static>, ApiError> {
-    Ok(store::begin_read_only(pool).await?)
-}
-
 fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {
     players
         .iter()
         .map(|name| {
-            super::display_name(name, 60).map(str::to_owned).ok_or_else(|| {
+            super::input::display_name(name, 60).map(str::to_owned).ok_or_else(|| {
                 ApiError::unprocessable(
                     "invalid_player_name",
                     "a player name is 1 to 60 characters, without control characters",
@@ -262,47 +256,6 @@ fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {
             })
         })
         .collect()
-}
-
-fn new_game<G: Game>(players: usize, options: Option<Value>) -> Result<G, ApiError> {
-    let options: G::Options = match options {
-        None => G::Options::default(),
-        Some(value) => serde_json::from_value(value).map_err(|e| {
-            let inner = ApiError::from_json(&e);
-            ApiError::unprocessable(
-                "invalid_options",
-                format!("the options are not valid for this game: {}", inner.detail),
-            )
-        })?,
-    };
-    Ok(G::new(players, options)?)
-}
-
-async fn create<G: Game>(
-    pool: &PgPool,
-    owner: Uuid,
-    session: Option<Uuid>,
-    players: Vec<String>,
-    options: Option<Value>,
-) -> Result<TableView, ApiError> {
-    let game: G = new_game(players.len(), options)?;
-    let mut tx = begin(pool).await?;
-    super::sessions::ensure_user(&mut tx, owner).await?;
-    if let Some(session) = session {
-        let s = store::sessions::fetch(&mut tx, session).await?;
-        if s.owner_id != owner {
-            return Err(ApiError::forbidden("that session belongs to another organiser"));
-        }
-    }
-    let new = store::tables::NewTable {
-        owner,
-        session,
-        game: G::ID.as_str(),
-        players: &players,
-    };
-    let row = store::tables::insert(&mut tx, new, &game).await?;
-    tx.commit().await.map_err(StoreError::from)?;
-    table_view(&row, &game)
 }
 
 /// Opens a table for a game.
@@ -327,8 +280,13 @@ pub async fn create_table(
             format!("there is no game `{}`; see GET /api/v1/games", req.game),
         )
     })?;
-    let players = validate_players(&req.players)?;
-    let view = with_game!(game, G => create::<G>(&pool, owner, req.session_id, players, req.options).await?);
+    let new = NewTable {
+        game,
+        players: validate_players(&req.players)?,
+        options: req.options,
+        session: req.session_id,
+    };
+    let view = TableView::from(use_case::create(&pool, owner, new).await?);
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/tables/{}", view.id)))
         .json(view))
@@ -346,7 +304,7 @@ pub async fn list_tables(
     who: MaybePrincipal,
     query: web::Query<TableQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = super::page_limit(query.limit)?;
+    let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let rows = match (query.session, who.0) {
@@ -373,11 +331,6 @@ pub async fn list_tables(
     }))
 }
 
-async fn read_view<G: Game>(tx: &mut Tx<'_>, row: &TableRow) -> Result<TableView, ApiError> {
-    let game: G = store::tables::state(tx, row.id).await?;
-    table_view(row, &game)
-}
-
 /// The table's state: dealer, trumps, nominations, the trick, whose turn, legal moves, scores.
 #[utoipa::path(tag = "tables", params(("id" = Uuid, Path)), responses(
     (status = 200, body = TableView),
@@ -385,11 +338,9 @@ async fn read_view<G: Game>(tx: &mut Tx<'_>, row: &TableRow) -> Result<TableView
 ))]
 #[get("/tables/{id}")]
 pub async fn get_table(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
-    let mut tx = begin_snapshot(&pool).await?;
-    let row = store::tables::fetch(&mut tx, *id).await?;
-    let view = with_game!(game_of(&row)?, G => read_view::<G>(&mut tx, &row).await?);
+    let view = TableView::from(use_case::state(&pool, *id).await?);
     Ok(HttpResponse::Ok()
-        .insert_header(("ETag", format!("\"{}\"", row.version)))
+        .insert_header(("ETag", format!("\"{}\"", view.version)))
         .json(view))
 }
 
@@ -408,101 +359,58 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
     Ok(Some(key.to_owned()))
 }
 
-/// A fingerprint of what was asked: the route and the body's canonical JSON (key order and
-/// white space do not matter).
-fn request_hash(route: &str, body: &Value) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(route.as_bytes());
-    hasher.update([0]);
-    hasher.update(body.to_string().as_bytes());
-    format!("{:x}", hasher.finalize())
-}
-
-/// What a recording endpoint does once the table is locked and the caller checked.
-enum Recording {
-    Move { mv: Value },
-    Undo,
-}
-
-/// A request to one of the recording endpoints.
-struct Submission {
-    table: Uuid,
-    /// `moves` or `undo`: part of the idempotency fingerprint.
-    route: &'static str,
-    body: Value,
-    expected_version: Option<i64>,
-    what: Recording,
-}
-
-async fn record<G: Game>(tx: &mut Tx<'_>, row: &TableRow, who: Principal, what: Recording) -> Result<Value, ApiError> {
-    let by = who.recorded_by();
-    match what {
-        Recording::Move { mv } => {
-            let mv: G::Move = serde_json::from_value(mv).map_err(|e| ApiError::from_json(&e))?;
-            let (entry, game) = store::tables::record_move::<G>(tx, row, &mv, &by).await?;
-            let row = store::tables::fetch(tx, row.id).await?;
-            to_value(&MoveResponse {
+/// The answer to what was recorded; its status comes from what it was.
+fn render(recorded: Recorded) -> Result<Answer, serde_json::Error> {
+    let (status, body) = match recorded {
+        Recorded::Move { entry, table } => (
+            StatusCode::CREATED,
+            serde_json::to_value(MoveResponse {
                 mv: entry.into(),
-                table: table_view(&row, &game)?,
-            })
-        }
-        Recording::Undo => {
-            let (void, undone, game) = store::tables::undo::<G>(tx, row, &by).await?;
-            let row = store::tables::fetch(tx, row.id).await?;
-            to_value(&UndoResponse {
+                table: table.into(),
+            })?,
+        ),
+        Recorded::Undo { void, undone, table } => (
+            StatusCode::OK,
+            serde_json::to_value(UndoResponse {
                 void: void.into(),
                 undone: undone.into(),
-                table: table_view(&row, &game)?,
-            })
-        }
-    }
+                table: table.into(),
+            })?,
+        ),
+    };
+    Ok(Answer {
+        status: status.as_u16(),
+        body,
+    })
 }
 
-/// The shared path of moves and undos: lock, authorise, replay an idempotent retry, check the
-/// version, record, store the answer under the key, commit. All in one transaction.
-async fn recorded(pool: &PgPool, req: &HttpRequest, who: Principal, sub: Submission) -> Result<HttpResponse, ApiError> {
-    let Submission {
+/// Records at a table and answers; a retry is answered as the first request was, marked.
+async fn record(
+    pool: &PgPool,
+    req: &HttpRequest,
+    table: Uuid,
+    by: Principal,
+    what: Recording,
+    expected_version: Option<i64>,
+    sent: Value,
+) -> Result<HttpResponse, ApiError> {
+    let request = recording::Request {
         table,
-        route,
-        body,
-        expected_version,
+        by,
         what,
-    } = sub;
-    let key = idempotency_key(req)?;
-    let mut tx = begin(pool).await?;
-    let row = store::tables::lock(&mut tx, table).await?;
-    who.may_record(&row)?;
-    let hash = request_hash(route, &body);
-    if let Some(key) = &key {
-        if let Some(stored) = store::tables::idempotent_response(&mut tx, row.id, key).await? {
-            if stored.request_hash != hash {
-                return Err(ApiError::unprocessable(
-                    "idempotency_key_reused",
-                    "this Idempotency-Key was used for a different request",
-                ));
-            }
-            let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
-            return Ok(HttpResponse::build(status)
-                .insert_header(("Idempotent-Replayed", "true"))
-                .json(stored.body));
-        }
-    }
-    store::tables::check_version(&row, expected_version)?;
-    let answer = with_game!(game_of(&row)?, G => record::<G>(&mut tx, &row, who, what).await?);
-    let status = match route {
-        "undo" => StatusCode::OK,
-        _ => StatusCode::CREATED,
+        expected_version,
+        idempotency_key: idempotency_key(req)?,
+        sent,
     };
-    if let Some(key) = &key {
-        let stored = StoredResponse {
-            request_hash: hash,
-            status: status.as_u16(),
-            body: answer.clone(),
-        };
-        store::tables::save_idempotent_response(&mut tx, row.id, key, &stored).await?;
+    let (answer, replayed) = match recording::record(pool, request, render).await? {
+        Outcome::Fresh(answer) => (answer, false),
+        Outcome::Replayed(answer) => (answer, true),
+    };
+    let mut response = HttpResponse::build(StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK));
+    if replayed {
+        response.insert_header(("Idempotent-Replayed", "true"));
     }
-    tx.commit().await.map_err(StoreError::from)?;
-    Ok(HttpResponse::build(status).json(answer))
+    Ok(response.json(answer.body))
 }
 
 /// Records one move. The engine checks it against the rules and works out its consequences
@@ -532,15 +440,8 @@ pub async fn submit_move(
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let submitted: SubmitMove = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
-    let what = Recording::Move { mv: submitted.mv };
-    let sub = Submission {
-        table: *id,
-        route: "moves",
-        body,
-        expected_version: submitted.expected_version,
-        what,
-    };
-    recorded(&pool, &req, who, sub).await
+    let what = Recording::Move(submitted.mv);
+    record(&pool, &req, *id, who, what, submitted.expected_version, body).await
 }
 
 /// Voids the latest move that is not voided yet, by appending a void to the log; the log keeps
@@ -572,14 +473,7 @@ pub async fn undo_move(
         serde_json::from_slice(&body).map_err(|e| ApiError::from_json(&e))?
     };
     let undo: UndoRequest = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
-    let sub = Submission {
-        table: *id,
-        route: "undo",
-        body,
-        expected_version: undo.expected_version,
-        what: Recording::Undo,
-    };
-    recorded(&pool, &req, who, sub).await
+    record(&pool, &req, *id, who, Recording::Undo, undo.expected_version, body).await
 }
 
 /// The move log, oldest first, with voids and what each move caused.
@@ -593,7 +487,7 @@ pub async fn list_moves(
     id: web::Path<Uuid>,
     query: web::Query<LogQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let limit = super::page_limit(query.limit)?;
+    let limit = super::input::page_limit(query.limit)?;
     let after = query.after.unwrap_or(0).max(0);
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     store::tables::fetch(&mut conn, *id).await?;
@@ -604,17 +498,6 @@ pub async fn list_moves(
     Ok(HttpResponse::Ok().json(MovePage { items, next_after }))
 }
 
-async fn read_scores<G: Game>(tx: &mut Tx<'_>, row: &TableRow) -> Result<Scores, ApiError> {
-    let game: G = store::tables::state(tx, row.id).await?;
-    Ok(Scores {
-        table_id: row.id,
-        game: G::ID,
-        players: row.players.clone(),
-        version: row.version,
-        sheet: to_value(&game.score_sheet())?,
-    })
-}
-
 /// The score sheet: every deal's nominations, tricks and points, running totals, and the
 /// winners once the game is over.
 #[utoipa::path(tag = "tables", params(("id" = Uuid, Path)), responses(
@@ -623,10 +506,7 @@ async fn read_scores<G: Game>(tx: &mut Tx<'_>, row: &TableRow) -> Result<Scores,
 ))]
 #[get("/tables/{id}/scores")]
 pub async fn get_scores(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
-    let mut tx = begin_snapshot(&pool).await?;
-    let row = store::tables::fetch(&mut tx, *id).await?;
-    let scores = with_game!(game_of(&row)?, G => read_scores::<G>(&mut tx, &row).await?);
-    Ok(HttpResponse::Ok().json(scores))
+    Ok(HttpResponse::Ok().json(Scores::from(use_case::score_sheet(&pool, *id).await?)))
 }
 
 /// Letters and digits that cannot be mistaken for one another on a phone keyboard.

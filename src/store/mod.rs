@@ -1,5 +1,9 @@
 //! PostgreSQL persistence: all SQL lives here, one module per aggregate. Functions take a
-//! connection or a transaction; the caller decides the transaction's extent (one per move).
+//! connection or a transaction; the caller (the application layer) decides the transaction's
+//! extent (one per move).
+//!
+//! Invariants: no game logic (nothing here applies a move or knows a game's types); a row that
+//! no longer reads is `Corrupt`, never a panic; named constraints become typed errors.
 
 pub mod join_codes;
 pub mod ledger;
@@ -12,7 +16,6 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::PgPool;
 
 use crate::ledger::LedgerError;
-use crate::rules::RuleViolation;
 
 pub type Tx<'a> = sqlx::Transaction<'a, sqlx::Postgres>;
 
@@ -21,14 +24,8 @@ pub type Tx<'a> = sqlx::Transaction<'a, sqlx::Postgres>;
 pub enum StoreError {
     #[error("{0} not found")]
     NotFound(&'static str),
-    #[error("the table is at version {actual}, not {expected}")]
-    VersionConflict { expected: i64, actual: i64 },
-    #[error(transparent)]
-    Rule(#[from] RuleViolation),
     #[error("that email address is already registered")]
     EmailTaken,
-    #[error("there is no move left to undo")]
-    NothingToUndo,
     #[error("stored data could not be read back: {0}")]
     Corrupt(String),
     #[error(transparent)]

@@ -92,7 +92,7 @@ async fn a_whole_game_card_by_card_matches_the_engine(pool: PgPool) {
     let id: uuid::Uuid = table.parse().expect("uuid");
     let mut conn = app.pool.acquire().await.expect("connection");
     let row = tablekeeper::store::tables::fetch(&mut conn, id).await.expect("row");
-    let replayed: Dividend = tablekeeper::store::tables::replay(&mut conn, &row)
+    let replayed: Dividend = tablekeeper::service::fold::replay(&mut conn, &row)
         .await
         .expect("replay");
     assert_eq!(replayed, engine);

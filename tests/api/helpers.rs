@@ -229,10 +229,12 @@ pub async fn assert_replay_matches_ledger<G: tablekeeper::rules::Game>(app: &Tes
     let id: uuid::Uuid = table.parse().expect("uuid");
     let mut conn = app.pool.acquire().await.expect("connection");
     let row = tablekeeper::store::tables::fetch(&mut conn, id).await.expect("row");
-    let replayed: G = tablekeeper::store::tables::replay(&mut conn, &row)
+    let replayed: G = tablekeeper::service::fold::replay(&mut conn, &row)
         .await
         .expect("replay");
-    let incremental: G = tablekeeper::store::tables::state(&mut conn, id).await.expect("state");
+    let incremental: G = tablekeeper::service::fold::current(&mut conn, &row)
+        .await
+        .expect("state");
     assert_eq!(replayed, incremental);
     let sheet = serde_json::to_value(incremental.score_sheet()).expect("json");
     let ledger = app.ledger(table).await;

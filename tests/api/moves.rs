@@ -60,10 +60,12 @@ async fn a_whole_four_player_game_card_by_card_matches_the_engine(pool: PgPool) 
     let id: uuid::Uuid = table.parse().expect("uuid");
     let mut conn = app.pool.acquire().await.expect("connection");
     let row = tablekeeper::store::tables::fetch(&mut conn, id).await.expect("row");
-    let replayed: NominationWhist = tablekeeper::store::tables::replay(&mut conn, &row)
+    let replayed: NominationWhist = tablekeeper::service::fold::replay(&mut conn, &row)
         .await
         .expect("replay");
-    let incremental: NominationWhist = tablekeeper::store::tables::state(&mut conn, id).await.expect("state");
+    let incremental: NominationWhist = tablekeeper::service::fold::current(&mut conn, &row)
+        .await
+        .expect("state");
     assert_eq!(replayed, incremental);
     assert_eq!(replayed, engine);
     let audit = assert_audit_consistent(&app, &table).await;

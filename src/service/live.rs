@@ -19,10 +19,11 @@ use sqlx::PgPool;
 use tokio::sync::broadcast;
 use uuid::Uuid;
 
+use super::{fold, game_of, ServiceError};
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId};
-use crate::store::tables::MoveRow;
-use crate::store::{self, StoreError};
+use crate::store::tables::{MoveRow, TableRow};
+use crate::store::{self, Tx};
 
 /// How many entries a subscriber may fall behind before it reads from the log instead.
 const BUFFER: usize = 256;
@@ -200,24 +201,61 @@ impl Hub {
     }
 }
 
-/// The table's log entries after `after`, oldest first.
+/// The most a stream reads from the log at once.
+pub const LOG_PAGE: i64 = 500;
+
+/// Announces a committed entry to every replica; called inside the entry's transaction, so a
+/// refused or rolled-back move announces nothing.
 ///
 /// # Errors
 /// On database failure.
-pub async fn read_log(pool: &PgPool, table: Uuid, after: i64) -> Result<Vec<MoveRow>, StoreError> {
-    let mut conn = pool.acquire().await?;
-    store::tables::log(&mut conn, table, after, 500).await
+pub async fn announce(tx: &mut Tx<'_>, table: &TableRow, seq: i64) -> Result<(), ServiceError> {
+    let announcement = store::live::Announcement {
+        table: table.id,
+        session: table.session_id,
+        seq,
+    };
+    Ok(store::live::announce(tx, announcement).await?)
+}
+
+/// The table's entries after `after`, oldest first, at most `LOG_PAGE`.
+///
+/// # Errors
+/// On database failure.
+pub async fn read_log(pool: &PgPool, table: Uuid, after: i64) -> Result<Vec<MoveRow>, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
+    Ok(store::tables::log(&mut conn, table, after, LOG_PAGE).await?)
+}
+
+/// The table, for a stream about to follow it.
+///
+/// # Errors
+/// `NotFound` when there is no such table.
+pub async fn table(pool: &PgPool, table: Uuid) -> Result<TableRow, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
+    Ok(store::tables::fetch(&mut conn, table).await?)
+}
+
+/// The ids of a session's tables, for a board about to follow it.
+///
+/// # Errors
+/// `NotFound` when there is no such session.
+pub async fn session_tables(pool: &PgPool, session: Uuid) -> Result<Vec<Uuid>, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
+    store::sessions::fetch(&mut conn, session).await?;
+    let rows = store::tables::list(&mut conn, None, Some(session), 10_000, 0).await?;
+    Ok(rows.into_iter().map(|r| r.id).collect())
 }
 
 /// The session line of a table as it is now.
 ///
 /// # Errors
 /// On database failure or an unreadable table.
-pub async fn table_change(pool: &PgPool, table: Uuid) -> Result<TableChange, StoreError> {
+pub async fn table_change(pool: &PgPool, table: Uuid) -> Result<TableChange, ServiceError> {
     let mut tx = store::begin_read_only(pool).await?;
     let row = store::tables::fetch(&mut tx, table).await?;
-    let game = GameId::parse(&row.game).ok_or_else(|| StoreError::Corrupt(format!("unknown game {}", row.game)))?;
-    let totals = with_game!(game, G => totals::<G>(&mut tx, table).await?);
+    let game = game_of(&row)?;
+    let totals = with_game!(game, G => totals::<G>(&mut tx, &row).await?);
     Ok(TableChange {
         table_id: row.id,
         game,
@@ -227,8 +265,8 @@ pub async fn table_change(pool: &PgPool, table: Uuid) -> Result<TableChange, Sto
     })
 }
 
-async fn totals<G: Game>(conn: &mut sqlx::PgConnection, table: Uuid) -> Result<Value, StoreError> {
-    let game: G = store::tables::state(conn, table).await?;
-    let sheet = serde_json::to_value(game.score_sheet()).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+async fn totals<G: Game>(conn: &mut sqlx::PgConnection, table: &TableRow) -> Result<Value, ServiceError> {
+    let game: G = fold::current(conn, table).await?;
+    let sheet = super::to_json(&game.score_sheet())?;
     Ok(sheet.get("totals").cloned().unwrap_or(Value::Null))
 }

@@ -1,0 +1,47 @@
+//! The one error type of the application layer.
+
+use uuid::Uuid;
+
+use crate::ledger::LedgerError;
+use crate::rules::{RuleViolation, SetupError};
+use crate::store::StoreError;
+
+/// Everything a use case can fail with. Variants name what went wrong in the domain's words;
+/// the API decides how each is answered.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The engine refused a move; nothing was written.
+    #[error(transparent)]
+    Rule(#[from] RuleViolation),
+    /// The players or options do not set up a game.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The options do not have the game's shape.
+    #[error("the options are not valid for this game: {0}")]
+    InvalidOptions(serde_json::Error),
+    /// The move does not have the shape of the table's game's moves.
+    #[error("{0}")]
+    InvalidMove(serde_json::Error),
+    #[error("{0}")]
+    Forbidden(&'static str),
+    /// The caller's user no longer exists.
+    #[error("the bearer token names an unknown user")]
+    UnknownUser,
+    #[error("the table is at version {actual}, not {expected}")]
+    VersionConflict { expected: i64, actual: i64 },
+    #[error("there is no move left to undo")]
+    NothingToUndo,
+    #[error("this Idempotency-Key was used for a different request")]
+    IdempotencyKeyReused,
+    #[error("table {table} plays `{game}`, which this build does not know")]
+    UnknownGame { table: Uuid, game: String },
+    /// The stored log no longer replays or reads (a bug, never a client's doing).
+    #[error("stored data could not be read back: {0}")]
+    Corrupt(String),
+    #[error("a value could not be written as JSON: {0}")]
+    Encode(serde_json::Error),
+    #[error(transparent)]
+    Ledger(#[from] LedgerError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}

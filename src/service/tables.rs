@@ -1,0 +1,120 @@
+//! Opening a table and reading its state and score sheet.
+//!
+//! Invariants: a table is created with its set-up snapshot (seq 0) and its opening bookings in
+//! one transaction, so a table never exists without the state its log folds from; reads run in
+//! one read-only snapshot of the database, so the row, snapshots and moves they fold agree on
+//! the table's version.
+
+use serde_json::Value;
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use super::{book_settlements, ensure_user, fold, game_of, read_table, to_json, ServiceError};
+use crate::rules::games::with_game;
+use crate::rules::{Game, GameId};
+use crate::store::tables::TableRow;
+use crate::store::{self, StoreError};
+
+/// A table with its state as the engine shows it.
+#[derive(Debug, Clone)]
+pub struct TableState {
+    pub row: TableRow,
+    pub game: GameId,
+    /// The game's view: whose turn, what is legal next, running scores.
+    pub view: Value,
+}
+
+impl TableState {
+    pub(super) fn new<G: Game>(row: TableRow, game: &G) -> Result<TableState, ServiceError> {
+        Ok(TableState {
+            view: to_json(&game.view())?,
+            game: G::ID,
+            row,
+        })
+    }
+}
+
+/// A table's score sheet.
+#[derive(Debug, Clone)]
+pub struct ScoreSheet {
+    pub row: TableRow,
+    pub game: GameId,
+    pub sheet: Value,
+}
+
+/// What an organiser asks for when opening a table.
+#[derive(Debug, Clone)]
+pub struct NewTable {
+    pub game: GameId,
+    /// Names in seat order, already checked.
+    pub players: Vec<String>,
+    /// The game's options as sent; `None` takes every default.
+    pub options: Option<Value>,
+    /// The session it belongs to; it must be the owner's.
+    pub session: Option<Uuid>,
+}
+
+/// Opens a table for `owner`.
+///
+/// # Errors
+/// `InvalidOptions` or `Setup` when the options or players do not set up the game (checked
+/// before anything is read); `UnknownUser`; `Store(NotFound)` for an unknown session,
+/// `Forbidden` for another organiser's.
+pub async fn create(pool: &PgPool, owner: Uuid, new: NewTable) -> Result<TableState, ServiceError> {
+    with_game!(new.game, G => create_as::<G>(pool, owner, new).await)
+}
+
+async fn create_as<G: Game>(pool: &PgPool, owner: Uuid, new: NewTable) -> Result<TableState, ServiceError> {
+    let options: G::Options = match new.options {
+        None => G::Options::default(),
+        Some(value) => serde_json::from_value(value).map_err(ServiceError::InvalidOptions)?,
+    };
+    let game = G::new(new.players.len(), options)?;
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    ensure_user(&mut tx, owner).await?;
+    if let Some(session) = new.session {
+        if store::sessions::fetch(&mut tx, session).await?.owner_id != owner {
+            return Err(ServiceError::Forbidden("that session belongs to another organiser"));
+        }
+    }
+    let stored = store::tables::NewTable {
+        owner,
+        session: new.session,
+        game: G::ID.as_str(),
+        players: &new.players,
+        options: &to_json(&game.options())?,
+    };
+    let row = store::tables::insert(&mut tx, stored).await?;
+    store::tables::save_snapshot(&mut tx, row.id, 0, &to_json(&game)?).await?;
+    book_settlements(&mut tx, row.id, 0, &game.opening_settlements()).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    TableState::new(row, &game)
+}
+
+/// The table's current state.
+///
+/// # Errors
+/// `Store(NotFound)` when there is no such table.
+pub async fn state(pool: &PgPool, id: Uuid) -> Result<TableState, ServiceError> {
+    let (mut tx, row) = read_table(pool, id).await?;
+    with_game!(game_of(&row)?, G => {
+        let game: G = fold::current(&mut tx, &row).await?;
+        TableState::new(row, &game)
+    })
+}
+
+/// The table's score sheet.
+///
+/// # Errors
+/// `Store(NotFound)` when there is no such table.
+pub async fn score_sheet(pool: &PgPool, id: Uuid) -> Result<ScoreSheet, ServiceError> {
+    let (mut tx, row) = read_table(pool, id).await?;
+    with_game!(game_of(&row)?, G => {
+        let game: G = fold::current(&mut tx, &row).await?;
+        Ok(ScoreSheet {
+            sheet: to_json(&game.score_sheet())?,
+            game: G::ID,
+            row,
+        })
+    })
+}
