@@ -1010,3 +1010,54 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Stored logs and the ledger
+
+/// Each account's net amount in a settlement, the way the ledger books it.
+fn per_account(settlement: &Settlement) -> std::collections::BTreeMap<String, i64> {
+    let mut sums = std::collections::BTreeMap::new();
+    for (account, amount) in &settlement.postings {
+        *sums.entry(account.to_string()).or_insert(0) += amount.get();
+    }
+    sums.retain(|_, amount| *amount != 0);
+    sums
+}
+
+/// Stored logs are replayed and their events compared with the engine's JSON, and the audit
+/// compares stored bookings with the engine's settlements by memo, deal and per-account sums:
+/// none of these may change. Literals taken from the engine as it was.
+#[test]
+fn the_json_of_moves_and_events_and_the_bookings_are_what_stored_logs_and_the_ledger_hold() {
+    let mut game = after_first_trick();
+    play_in_turn(&mut game, &["1RS", "3YT", "2YH"]);
+    let mv = Move::Play {
+        seat: seat(3),
+        card: card("4RT"),
+        trick: Some(2),
+    };
+    let events = apply(&mut game, mv.clone());
+    assert_eq!(serde_json::to_string(&mv).expect("json"), r#"{"kind":"play","seat":3,"card":"4RT","trick":2}"#);
+    assert_eq!(serde_json::to_string(&events).expect("json"), r#"[{"event":"card_played","seat":3,"card":"4RT","trick":2,"penalised":false},{"event":"trick_won","hand":1,"trick":2,"winner":3,"cards":[{"seat":0,"card":"1RS"},{"seat":1,"card":"3YT"},{"seat":2,"card":"2YH"},{"seat":3,"card":"4RT"}],"circles":0,"squares":1,"value":-1,"scorers":[0,3],"penalised":[0,1]}]"#);
+    let bookings: Vec<_> = TrickyDick::settlements(&events)
+        .iter()
+        .map(|s| (s.deal, s.memo.clone(), per_account(s)))
+        .collect();
+    let sums = |pairs: &[(&str, i64)]| pairs.iter().map(|&(a, c)| (a.to_owned(), c)).collect();
+    assert_eq!(
+        bookings,
+        [
+            (
+                Some(1),
+                "hand 1, trick 2: trick value -1 (0 circles − 1 squares) to seat 0, seat 3".to_owned(),
+                sums(&[("bank", 2), ("seat:0", -1), ("seat:3", -1)]),
+            ),
+            (
+                Some(1),
+                "hand 1, trick 2: penalty −1 each for a card sharing nothing with the previous lay: seat 0, seat 1"
+                    .to_owned(),
+                sums(&[("bank", 2), ("seat:0", -1), ("seat:1", -1)]),
+            ),
+        ]
+    );
+}
