@@ -2,9 +2,11 @@
 
 use proptest::prelude::*;
 
+use super::score_sheet::average;
 use super::*;
 use crate::rules::games::testing::{apply, assert_refused};
-use crate::rules::squares::Colour;
+use crate::rules::chips::{Account, Chips};
+use crate::rules::squares::{Colour, Shape};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
