@@ -351,12 +351,7 @@ impl Game for Dividend {
             }
             _ => {}
         }
-        if usize::from(options.first_dealer) >= players {
-            return Err(SetupError::InvalidOption {
-                option: "first_dealer",
-                reason: format!("there is no seat {} at a table of {players}", options.first_dealer),
-            });
-        }
+        SetupError::check_first_dealer(options.first_dealer, players)?;
         let mut game = Dividend {
             options,
             sheet: Vec::new(),

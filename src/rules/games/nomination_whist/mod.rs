@@ -406,12 +406,7 @@ impl Game for NominationWhist {
                 });
             }
         }
-        if usize::from(options.first_dealer) >= players {
-            return Err(SetupError::InvalidOption {
-                option: "first_dealer",
-                reason: format!("there is no seat {} at a table of {players}", options.first_dealer),
-            });
-        }
+        SetupError::check_first_dealer(options.first_dealer, players)?;
         let mut game = NominationWhist {
             players,
             // Kept with the schedule filled in, so that `new(players, options())` is this game.

@@ -344,12 +344,7 @@ impl Game for TrickyDick {
                 reason: format!("play 1 to {MAX_HANDS} hands, not {}", options.hands),
             });
         }
-        if usize::from(options.first_dealer) >= PLAYERS {
-            return Err(SetupError::InvalidOption {
-                option: "first_dealer",
-                reason: format!("there is no seat {} at a table of {PLAYERS}", options.first_dealer),
-            });
-        }
+        SetupError::check_first_dealer(options.first_dealer, PLAYERS)?;
         let mut game = TrickyDick {
             options,
             sheet: Vec::new(),
