@@ -11,7 +11,7 @@ use crate::rules::cards::{Card, CardSet, Suit};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{Play, Revoke, Trick, Voids};
-use crate::rules::{Game, GameId, OptionDoc};
+use crate::rules::{stops, Game, GameId, OptionDoc};
 
 pub use score_sheet::{DealScore, ScoreSheet, Scoring};
 
@@ -356,14 +356,7 @@ impl NominationWhist {
     }
 
     fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        if self.deal.is_none() {
-            RuleViolation::GameFinished
-        } else {
-            RuleViolation::MoveNotExpected {
-                kind,
-                expected: self.legal_moves(),
-            }
-        }
+        stops::not_expected(self.deal.is_none(), kind, || self.legal_moves())
     }
 }
 

@@ -22,7 +22,7 @@ use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::squares::{SquaresCard, SquaresSet};
 use crate::rules::trick::{Play, Trick};
-use crate::rules::{Game, GameId, OptionDoc};
+use crate::rules::{stops, Game, GameId, OptionDoc};
 
 pub use play::trick_winner;
 pub use score_sheet::{CooperativeScore, HandScore, ScoreSheet};
@@ -310,14 +310,7 @@ impl TrickyDick {
     }
 
     fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        if self.hand.is_none() {
-            RuleViolation::GameFinished
-        } else {
-            RuleViolation::MoveNotExpected {
-                kind,
-                expected: self.legal_moves(),
-            }
-        }
+        stops::not_expected(self.hand.is_none(), kind, || self.legal_moves())
     }
 }
 
