@@ -206,6 +206,19 @@ impl SetupError {
         }
     }
 
+    /// The first dealer's seat, checked with `Seat::check` like every seat of a move.
+    ///
+    /// # Errors
+    /// `InvalidOption` on `first_dealer` when that seat is not at a table of `players`.
+    pub fn check_first_dealer(first_dealer: u8, players: usize) -> Result<Seat, SetupError> {
+        Seat::new(first_dealer)
+            .check(players)
+            .map_err(|_| SetupError::InvalidOption {
+                option: "first_dealer",
+                reason: format!("there is no seat {first_dealer} at a table of {players}"),
+            })
+    }
+
     pub fn code(&self) -> &'static str {
         match self {
             SetupError::PlayerCount { .. } => "invalid_player_count",

@@ -1515,3 +1515,37 @@ fn a_game_set_up_again_from_its_own_options_is_the_same_game() {
         assert_eq!(NominationWhist::new(5, game.options()), Ok(game));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Stored logs
+
+/// Stored logs are replayed and their events compared with the engine's JSON, so the JSON of
+/// moves and events must never change. Literals taken from the engine as it was.
+#[test]
+fn the_json_of_moves_and_events_is_what_stored_logs_hold() {
+    let mut game = game_with(
+        3,
+        Options {
+            trumps: TrumpRule::TurnedUp,
+            ..hand_sizes(&[1, 1])
+        },
+    );
+    let moves = [
+        Move::TurnUp { card: card("QS") },
+        nominate(1, 1),
+        nominate(2, 0),
+        nominate(0, 0),
+        play(1, "KH"),
+        play(2, "2S"),
+        play(0, "AH"),
+    ];
+    let mut events = Vec::new();
+    for mv in &moves {
+        events = apply(&mut game, mv.clone());
+    }
+    assert_eq!(
+        serde_json::to_string(&moves).expect("json"),
+        r#"[{"kind":"turn_up","card":"QS"},{"kind":"nominate","seat":1,"tricks":1},{"kind":"nominate","seat":2,"tricks":0},{"kind":"nominate","seat":0,"tricks":0},{"kind":"play","seat":1,"card":"KH"},{"kind":"play","seat":2,"card":"2S"},{"kind":"play","seat":0,"card":"AH"}]"#
+    );
+    assert_eq!(serde_json::to_string(&events).expect("json"), r#"[{"event":"card_played","seat":0,"card":"AH","trick":1},{"event":"trick_won","trick":1,"winner":2,"cards":[{"seat":1,"card":"KH"},{"seat":2,"card":"2S"},{"seat":0,"card":"AH"}]},{"event":"deal_scored","deal":1,"points":[10,0,1],"totals":[10,0,1]},{"event":"deal_started","deal":2,"dealer":1,"hand_size":1,"trumps":null}]"#);
+}

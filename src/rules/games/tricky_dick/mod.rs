@@ -17,12 +17,15 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::rules::chips::{Account, Chips, Settlement};
+use crate::rules::chips::Settlement;
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
-use crate::rules::squares::{Shape, SquaresCard, SquaresSet};
+use crate::rules::squares::{SquaresCard, SquaresSet};
 use crate::rules::trick::{Play, Trick};
-use crate::rules::{Game, GameId, OptionDoc};
+use crate::rules::{stops, Game, GameId, OptionDoc};
+
+pub use play::trick_winner;
+pub use score_sheet::{CooperativeScore, HandScore, ScoreSheet};
 
 /// Seats at a Tricky Dick table.
 pub const PLAYERS: usize = 4;
@@ -176,77 +179,6 @@ impl ChipStack {
     }
 }
 
-/// The cooperative score: the four players' points over the completed hands, and that total
-/// divided by the hands played.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = TrickyDickCooperativeScore)]
-pub struct CooperativeScore {
-    /// All four players' points over the completed hands.
-    pub total: i32,
-    pub hands_played: u16,
-    /// `total ÷ hands_played` to two decimal places, rounded half away from zero, as a decimal
-    /// string (`"2.33"`, `"-0.50"`) so that no client-side float rounding creeps in; the exact
-    /// value is `total / hands_played`. Null before the first hand is complete.
-    #[schema(example = "2.33")]
-    pub average: Option<String>,
-}
-
-impl CooperativeScore {
-    fn new(total: i32, hands_played: u16) -> CooperativeScore {
-        CooperativeScore {
-            total,
-            hands_played,
-            average: average(total, hands_played),
-        }
-    }
-}
-
-/// `total ÷ hands` to two decimals, half away from zero; None for no hands.
-fn average(total: i32, hands: u16) -> Option<String> {
-    if hands == 0 {
-        return None;
-    }
-    let (num, den) = (i64::from(total).abs() * 100, i64::from(hands));
-    let hundredths = (2 * num + den) / (2 * den);
-    let sign = if total < 0 && hundredths != 0 { "-" } else { "" };
-    Some(format!("{sign}{}.{:02}", hundredths / 100, hundredths % 100))
-}
-
-/// One hand on the score sheet.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = TrickyDickHandScore)]
-pub struct HandScore {
-    /// 1-based.
-    pub hand: u16,
-    pub dealer: Seat,
-    /// Per seat: trick values scored minus penalties.
-    pub points: Vec<i32>,
-    /// Per seat: how many lays were penalised.
-    pub penalties: Vec<u8>,
-    /// Running totals after this hand.
-    pub totals: Vec<i32>,
-}
-
-/// Scores per hand, totals, and the result once the last hand is played.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = TrickyDickScoreSheet)]
-pub struct ScoreSheet {
-    pub mode: Mode,
-    pub hands: Vec<HandScore>,
-    /// Per seat, over the completed hands.
-    pub totals: Vec<i32>,
-    /// Partnerships only: [seats 0 + 2, seats 1 + 3] over the completed hands.
-    pub team_totals: Option<Vec<i32>>,
-    /// Cooperative only.
-    pub cooperative: Option<CooperativeScore>,
-    pub hands_in_game: u16,
-    pub finished: bool,
-    /// Once finished: individual, everyone on the highest total; partnerships, both seats of
-    /// the team (or teams) on the highest team total; cooperative, nobody (there is no
-    /// opponent: the score is the average). Empty until the game ends.
-    pub winners: Vec<Seat>,
-}
-
 /// Where a hand stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -338,25 +270,6 @@ impl Hand {
     fn number(&self) -> u16 {
         self.index + 1
     }
-
-    /// True when `card` laid by `seat` now shares nothing with that seat's previous lay.
-    fn penalised(&self, seat: Seat, card: SquaresCard) -> bool {
-        self.previous
-            .as_ref()
-            .is_some_and(|previous| !card.shares_an_attribute_with(previous[seat]))
-    }
-}
-
-/// The winning play of a complete trick and its position: the highest number; among cards
-/// tied on number, the colour that occurs most often in the whole trick; then colour rank
-/// (blue > green > yellow > red); then shape (square > triangle > heart > circle). The 64 cards
-/// are all different, so the key never ties.
-pub fn trick_winner(trick: &Trick<SquaresCard>) -> Option<(usize, Play<SquaresCard>)> {
-    let mut colour_count = [0u8; 4];
-    for play in trick.plays() {
-        colour_count[play.card.colour.index()] += 1;
-    }
-    trick.winner_by(|c| (c.number, colour_count[c.colour.index()], c.colour, c.shape.rank()))
 }
 
 /// A game of Tricky Dick.
@@ -397,211 +310,7 @@ impl TrickyDick {
     }
 
     fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        if self.hand.is_none() {
-            RuleViolation::GameFinished
-        } else {
-            RuleViolation::MoveNotExpected {
-                kind,
-                expected: self.legal_moves(),
-            }
-        }
-    }
-
-    fn first_trick(&mut self, cards: &[SquaresCard]) -> Result<Vec<Event>, RuleViolation> {
-        if self.phase() != Phase::FirstTrick {
-            return Err(self.not_expected("first_trick"));
-        }
-        if cards.len() != PLAYERS {
-            return Err(RuleViolation::WrongNumberOfEntries {
-                got: cards.len(),
-                expected: PLAYERS,
-            });
-        }
-        let mut seen = SquaresSet::default();
-        for &card in cards {
-            if seen.contains(card) {
-                return Err(RuleViolation::SquaresCardAlreadyPlayed(card));
-            }
-            seen.insert(card);
-        }
-
-        // Checked: from here on the move is legal and the state changes.
-        let hand = self.hand.as_mut().ok_or(RuleViolation::GameFinished)?;
-        let mut trick = Trick::new(hand.dealer.left(1, PLAYERS));
-        for _ in 0..PLAYERS {
-            let seat = trick.next_seat(PLAYERS);
-            trick.push(seat, cards[seat.index()]);
-        }
-        hand.played = seen;
-        Ok(self.complete_trick(trick, Vec::new()))
-    }
-
-    fn play(&mut self, seat: Seat, card: SquaresCard, trick: Option<u8>) -> Result<Vec<Event>, RuleViolation> {
-        seat.check(PLAYERS)?;
-        if self.phase() != Phase::Playing {
-            return Err(self.not_expected("play"));
-        }
-        let hand = self.hand.as_mut().ok_or(RuleViolation::GameFinished)?;
-        let current = hand.tricks_done + 1;
-        match trick {
-            Some(t) if t < current => return Err(RuleViolation::TrickComplete { trick: t, current }),
-            Some(t) if t > current => return Err(RuleViolation::TrickNotStarted { trick: t, current }),
-            _ => {}
-        }
-        let expected = hand.trick.next_seat(PLAYERS);
-        if seat != expected {
-            return Err(RuleViolation::NotYourTurn { expected, got: seat });
-        }
-        if hand.played.contains(card) {
-            return Err(RuleViolation::SquaresCardAlreadyPlayed(card));
-        }
-
-        // Checked: from here on the move is legal and the state changes.
-        let penalised = hand.penalised(seat, card);
-        hand.played.insert(card);
-        hand.trick.push(seat, card);
-        let events = vec![Event::CardPlayed {
-            seat,
-            card,
-            trick: current,
-            penalised,
-        }];
-        if !hand.trick.is_complete(PLAYERS) {
-            return Ok(events);
-        }
-        let trick = hand.trick.clone();
-        Ok(self.complete_trick(trick, events))
-    }
-
-    /// Scores a complete trick of the current hand, books it to the seats and moves on: the
-    /// winner leads the next trick, or the hand ends after the sixteenth.
-    fn complete_trick(&mut self, trick: Trick<SquaresCard>, mut events: Vec<Event>) -> Vec<Event> {
-        let Some(hand) = self.hand.as_mut() else {
-            return events;
-        };
-        let Some((_, winning)) = trick_winner(&trick) else {
-            return events;
-        };
-        let plays = trick.plays().to_vec();
-        let circles = plays.iter().filter(|p| p.card.shape == Shape::Circle).count() as u8;
-        let squares = plays.iter().filter(|p| p.card.shape == Shape::Square).count() as u8;
-        let value = i32::from(circles) - i32::from(squares);
-        let mut scorers: Vec<Seat> = plays
-            .iter()
-            .filter(|p| p.seat == winning.seat || p.card.colour == winning.card.colour)
-            .map(|p| p.seat)
-            .collect();
-        scorers.sort();
-        let mut penalised: Vec<Seat> = plays
-            .iter()
-            .filter(|p| hand.penalised(p.seat, p.card))
-            .map(|p| p.seat)
-            .collect();
-        penalised.sort();
-
-        for &seat in &scorers {
-            hand.points[seat] += value;
-            self.totals[seat] += value;
-        }
-        for &seat in &penalised {
-            hand.points[seat] -= 1;
-            hand.penalties[seat] += 1;
-            self.totals[seat] -= 1;
-        }
-        let mut lays = BySeat::filled(PLAYERS, winning.card);
-        for play in &plays {
-            lays[play.seat] = play.card;
-        }
-        hand.previous = Some(lays);
-        hand.tricks_done += 1;
-        hand.trick = Trick::new(winning.seat);
-        let result = TrickResult {
-            trick: hand.tricks_done,
-            winner: winning.seat,
-            cards: plays,
-            circles,
-            squares,
-            value,
-            scorers,
-            penalised,
-        };
-        hand.last_trick = Some(result.clone());
-        events.push(Event::TrickWon {
-            hand: hand.number(),
-            result,
-        });
-        if hand.tricks_done == TRICKS {
-            events.extend(self.finish_hand());
-        }
-        events
-    }
-
-    /// Puts the completed hand on the sheet and deals the next, or ends the game.
-    fn finish_hand(&mut self) -> Vec<Event> {
-        let Some(hand) = self.hand.take() else {
-            return Vec::new();
-        };
-        let number = hand.number();
-        let points = hand.points.values().to_vec();
-        self.sheet.push(HandScore {
-            hand: number,
-            dealer: hand.dealer,
-            points: points.clone(),
-            penalties: hand.penalties.values().to_vec(),
-            totals: self.totals.values().to_vec(),
-        });
-        let mut events = vec![Event::HandScored {
-            hand: number,
-            points,
-            totals: self.totals.values().to_vec(),
-        }];
-        self.hand = self.start_hand(number);
-        match &self.hand {
-            Some(next) => events.push(Event::HandStarted {
-                hand: next.number(),
-                dealer: next.dealer,
-            }),
-            None => events.push(Event::GameFinished {
-                winners: self.winners(),
-                totals: self.totals.values().to_vec(),
-            }),
-        }
-        events
-    }
-
-    /// Totals over the completed hands.
-    fn sheet_totals(&self) -> Vec<i32> {
-        self.sheet.last().map_or_else(|| vec![0; PLAYERS], |h| h.totals.clone())
-    }
-
-    fn team_totals(&self, totals: &[i32]) -> Option<Vec<i32>> {
-        (self.options.mode == Mode::Partnerships).then(|| vec![totals[0] + totals[2], totals[1] + totals[3]])
-    }
-
-    fn cooperative(&self) -> Option<CooperativeScore> {
-        (self.options.mode == Mode::Cooperative).then(|| {
-            let total = self.sheet_totals().iter().sum();
-            CooperativeScore::new(total, self.sheet.len() as u16)
-        })
-    }
-
-    fn winners(&self) -> Vec<Seat> {
-        if self.hand.is_some() {
-            return Vec::new();
-        }
-        let totals = self.totals.values();
-        match self.options.mode {
-            Mode::Cooperative => Vec::new(),
-            Mode::Individual => {
-                let best = totals.iter().copied().max().unwrap_or(0);
-                self.totals.iter().filter(|(_, &t)| t == best).map(|(s, _)| s).collect()
-            }
-            Mode::Partnerships => {
-                let teams = [totals[0] + totals[2], totals[1] + totals[3]];
-                let best = teams[0].max(teams[1]);
-                Seat::all(PLAYERS).filter(|s| teams[s.index() % 2] == best).collect()
-            }
-        }
+        stops::not_expected(self.hand.is_none(), kind, || self.legal_moves())
     }
 }
 
@@ -628,12 +337,7 @@ impl Game for TrickyDick {
                 reason: format!("play 1 to {MAX_HANDS} hands, not {}", options.hands),
             });
         }
-        if usize::from(options.first_dealer) >= PLAYERS {
-            return Err(SetupError::InvalidOption {
-                option: "first_dealer",
-                reason: format!("there is no seat {} at a table of {PLAYERS}", options.first_dealer),
-            });
-        }
+        SetupError::check_first_dealer(options.first_dealer, PLAYERS)?;
         let mut game = TrickyDick {
             options,
             sheet: Vec::new(),
@@ -685,13 +389,7 @@ impl Game for TrickyDick {
             number: h.tricks_done + 1,
             leader: h.trick.leader(),
             plays: h.trick.plays().to_vec(),
-            penalised: h
-                .trick
-                .plays()
-                .iter()
-                .filter(|p| h.penalised(p.seat, p.card))
-                .map(|p| p.seat)
-                .collect(),
+            penalised: h.penalised_seats(h.trick.plays()),
         });
         View {
             phase,
@@ -735,47 +433,14 @@ impl Game for TrickyDick {
     /// Per completed trick: one settlement for its value (bank ↔ each scorer) and one for its
     /// penalties (each penalised seat → bank), each only when chips move.
     fn settlements(events: &[Event]) -> Vec<Settlement> {
-        let mut out = Vec::new();
-        for event in events {
-            let Event::TrickWon { hand, result } = event else {
-                continue;
-            };
-            let deal = Some(*hand);
-            if result.value != 0 && !result.scorers.is_empty() {
-                let each = Chips::new(i64::from(result.value));
-                let seats = seat_list(&result.scorers);
-                let memo = format!(
-                    "hand {hand}, trick {}: trick value {:+} ({} circles − {} squares) to {seats}",
-                    result.trick, result.value, result.circles, result.squares
-                );
-                let mut postings: Vec<(Account, Chips)> =
-                    result.scorers.iter().map(|&s| (Account::Seat(s), each)).collect();
-                postings.push((Account::Bank, -postings.iter().map(|(_, c)| *c).sum::<Chips>()));
-                out.push(Settlement { deal, memo, postings });
-            }
-            if !result.penalised.is_empty() {
-                let seats = seat_list(&result.penalised);
-                let memo = format!(
-                    "hand {hand}, trick {}: penalty −1 each for a card sharing nothing with the previous lay: {seats}",
-                    result.trick
-                );
-                let mut postings: Vec<(Account, Chips)> = result
-                    .penalised
-                    .iter()
-                    .map(|&s| (Account::Seat(s), Chips::new(-1)))
-                    .collect();
-                postings.push((Account::Bank, Chips::new(result.penalised.len() as i64)));
-                out.push(Settlement { deal, memo, postings });
-            }
-        }
-        out
+        settlement::settlements(events)
     }
 }
 
-fn seat_list(seats: &[Seat]) -> String {
-    seats.iter().map(Seat::to_string).collect::<Vec<_>>().join(", ")
-}
-
+mod penalties;
+mod play;
+mod score_sheet;
+mod settlement;
 pub mod sim;
 
 #[cfg(test)]

@@ -12,8 +12,6 @@
 //! completed, in order, and `totals` is the sum of their points; in partnerships both partners
 //! always have the same points and totals.
 
-use std::collections::HashSet;
-
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -23,86 +21,16 @@ use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{Play, Revoke, Trick, Voids};
 use crate::rules::{Game, GameId, OptionDoc};
 
+pub use distribution::{reachable, shares};
+pub use play::{trick_winner, trump_for};
+pub use score_sheet::{DealScore, ScoreSheet};
+
 /// Players at a Dividend table: always four.
 pub const PLAYERS: usize = 4;
 /// Tricks in a deal.
 pub const TRICKS: u8 = 13;
 /// Cards in a deal, all of which are won by someone.
 pub const CARDS: u32 = 52;
-
-/// The suit that trumps a trick led in `led`: spades beat hearts beat clubs beat diamonds
-/// beat spades. Any other suit played to the trick is a discard.
-pub const fn trump_for(led: Suit) -> Suit {
-    match led {
-        Suit::Hearts => Suit::Spades,
-        Suit::Clubs => Suit::Hearts,
-        Suit::Diamonds => Suit::Clubs,
-        Suit::Spades => Suit::Diamonds,
-    }
-}
-
-/// The winning play of a complete trick and its position (0 = the lead): the highest card of
-/// the lead's trump if any was played, else the highest card of the suit led.
-pub fn trick_winner(trick: &Trick<Card>) -> Option<(usize, Play<Card>)> {
-    trick.winner_with_trumps(Some(trump_for(trick.led()?.suit)))
-}
-
-/// How a trick's four cards are shared out, per seat, when `winner` wins a trick led by
-/// `leader`. By the winner's position p (leader = 1): p=1 → every player 1; p=2 → winner 2,
-/// leader 1, third player 1; p=3 → winner 3, leader 1; p=4 → winner 4.
-pub fn shares(leader: Seat, winner: Seat) -> [u8; PLAYERS] {
-    let mut out = [0u8; PLAYERS];
-    let at = |position: usize| leader.left(position, PLAYERS).index();
-    match winner.distance_from(leader, PLAYERS) {
-        0 => out = [1; PLAYERS],
-        1 => {
-            out[at(1)] = 2;
-            out[at(0)] = 1;
-            out[at(2)] = 1;
-        }
-        2 => {
-            out[at(2)] = 3;
-            out[at(0)] = 1;
-        }
-        _ => out[at(3)] = 4,
-    }
-    out
-}
-
-/// True when some 13 tricks, the first led by `leader`, share the cards out as `cards_won`.
-///
-/// Each trick's winner leads the next, so not every split of 52 can happen: every trick gives
-/// each pair of opposite seats 0, 2 or 4 cards, so their counts always add up to an even number
-/// (17, 11, 14, 10 is impossible), and the first leader wins at most 31 cards, the dealer at
-/// most 34. A depth-first search over the winners of the tricks left, remembering the (tricks
-/// left, leader, cards still to share) states that failed.
-pub fn reachable(leader: Seat, cards_won: [u8; PLAYERS]) -> bool {
-    type State = (u8, Seat, [u8; PLAYERS]);
-    fn search(tricks: u8, leader: Seat, left: [u8; PLAYERS], failed: &mut HashSet<State>) -> bool {
-        if tricks == 0 {
-            return left == [0; PLAYERS];
-        }
-        if failed.contains(&(tricks, leader, left)) {
-            return false;
-        }
-        for winner in Seat::all(PLAYERS) {
-            if less(left, shares(leader, winner)).is_some_and(|rest| search(tricks - 1, winner, rest, failed)) {
-                return true;
-            }
-        }
-        failed.insert((tricks, leader, left));
-        false
-    }
-    fn less(left: [u8; PLAYERS], share: [u8; PLAYERS]) -> Option<[u8; PLAYERS]> {
-        let mut rest = left;
-        for (r, s) in rest.iter_mut().zip(share) {
-            *r = r.checked_sub(s)?;
-        }
-        Some(rest)
-    }
-    let total: u32 = cards_won.iter().map(|&c| u32::from(c)).sum();
-    total == CARDS && search(TRICKS, leader, cards_won, &mut HashSet::new())
-}
 
 /// When a game ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -260,41 +188,6 @@ pub enum Event {
     },
 }
 
-/// One deal on the score sheet.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = DividendDealScore)]
-pub struct DealScore {
-    /// 1-based.
-    pub deal: u16,
-    pub dealer: Seat,
-    /// Cards each seat won; they add up to 52.
-    pub cards_won: Vec<u8>,
-    /// Points per seat: the cards won (in partnerships the higher of the partners' counts),
-    /// less any revoke penalty.
-    pub points: Vec<i32>,
-    /// Running totals after this deal.
-    pub totals: Vec<i32>,
-    pub revokes: Vec<Revoke<Suit>>,
-    pub recording: Recording,
-    /// True for a deal added to break a tie for first.
-    pub tie_break: bool,
-}
-
-/// Scores per deal, totals, and the winners once the game is over.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = DividendScoreSheet)]
-pub struct ScoreSheet {
-    pub deals: Vec<DealScore>,
-    pub totals: Vec<i32>,
-    pub partnerships: bool,
-    pub game_length: GameLength,
-    /// True while deals are being added to break a tie for first.
-    pub tie_break: bool,
-    pub finished: bool,
-    /// The winning seat (both partners in partnerships); empty until the game ends.
-    pub winners: Vec<Seat>,
-}
-
 /// Where the game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -424,218 +317,6 @@ impl Dividend {
         }
         Ok(deal)
     }
-
-    fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-        seat.check(PLAYERS)?;
-        let deal = self.deal_for("play", Recording::CardByCard)?;
-        let expected = deal.trick.next_seat(PLAYERS);
-        if seat != expected {
-            return Err(RuleViolation::NotYourTurn { expected, got: seat });
-        }
-        if deal.played.contains(card) {
-            return Err(RuleViolation::CardAlreadyPlayed(card));
-        }
-
-        // Checked: from here on the move is legal and the state changes.
-        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
-        deal.recording = Some(Recording::CardByCard);
-        let trick_no = deal.tricks_done + 1;
-        let mut events = vec![Event::CardPlayed {
-            seat,
-            card,
-            trick: trick_no,
-        }];
-        if let Some(revoke) = deal.voids.lay(&mut deal.trick, seat, card, trick_no) {
-            deal.revokes.push(revoke);
-            events.push(Event::RevokeDetected { revoke });
-        }
-        deal.played.insert(card);
-        if !deal.trick.is_complete(PLAYERS) {
-            return Ok(events);
-        }
-        let (_, winning) = trick_winner(&deal.trick).ok_or(RuleViolation::GameFinished)?;
-        events.extend(self.award_trick(winning.seat));
-        Ok(events)
-    }
-
-    fn trick(&mut self, winner: Seat, number: Option<u8>) -> Result<Vec<Event>, RuleViolation> {
-        winner.check(PLAYERS)?;
-        if let Some(n) = number.filter(|n| !(1..=TRICKS).contains(n)) {
-            return Err(RuleViolation::NoSuchTrick {
-                number: n,
-                tricks: TRICKS,
-            });
-        }
-        let deal = self.deal_for("trick", Recording::TrickByTrick)?;
-        let expected = deal.tricks_done + 1;
-        if let Some(got) = number.filter(|&n| n != expected) {
-            return Err(RuleViolation::TrickOutOfOrder { expected, got });
-        }
-        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
-        deal.recording = Some(Recording::TrickByTrick);
-        Ok(self.award_trick(winner))
-    }
-
-    /// Shares the current trick's cards out by `winner`'s position, makes the winner the next
-    /// leader, and scores the deal after the 13th trick. Card-by-card and trick-by-trick
-    /// recording both end every trick here.
-    fn award_trick(&mut self, winner: Seat) -> Vec<Event> {
-        let Some(deal) = self.deal.as_mut() else {
-            return Vec::new();
-        };
-        let leader = deal.trick.leader();
-        let shares = shares(leader, winner);
-        for (seat, share) in Seat::all(PLAYERS).zip(shares) {
-            deal.cards_won[seat] += share;
-        }
-        deal.tricks_done += 1;
-        let mut events = vec![Event::TrickWon {
-            trick: deal.tricks_done,
-            leader,
-            winner,
-            position: winner.distance_from(leader, PLAYERS) as u8 + 1,
-            shares: shares.to_vec(),
-            cards: deal.trick.plays().to_vec(),
-        }];
-        deal.trick = Trick::new(winner);
-        if deal.tricks_done == TRICKS {
-            let cards_won = deal.cards_won.clone();
-            let recording = deal.recording.unwrap_or(Recording::TrickByTrick);
-            events.extend(self.finish_deal(recording, cards_won));
-        }
-        events
-    }
-
-    fn result(&mut self, cards_won: &[u8]) -> Result<Vec<Event>, RuleViolation> {
-        self.deal_for("result", Recording::ResultOnly)?;
-        let Ok(split) = <[u8; PLAYERS]>::try_from(cards_won) else {
-            return Err(RuleViolation::WrongNumberOfEntries {
-                got: cards_won.len(),
-                expected: PLAYERS,
-            });
-        };
-        let total: u32 = cards_won.iter().map(|&c| u32::from(c)).sum();
-        if total != CARDS {
-            return Err(RuleViolation::CardsDoNotAddUp { total, expected: CARDS });
-        }
-        let leader = self.deal.as_ref().ok_or(RuleViolation::GameFinished)?.trick.leader();
-        if !reachable(leader, split) {
-            return Err(RuleViolation::ImpossibleResult {
-                cards_won: cards_won.to_vec(),
-                leader,
-            });
-        }
-        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
-        deal.recording = Some(Recording::ResultOnly);
-        deal.tricks_done = TRICKS;
-        Ok(self.finish_deal(Recording::ResultOnly, BySeat::from_vec(cards_won.to_vec())))
-    }
-
-    /// The points of a deal per seat: the cards won (in partnerships, the higher count of the
-    /// two partners), less the revoke penalty (in partnerships, for either partner's revokes).
-    fn deal_points(&self, cards_won: &BySeat<u8>, revokes: &[Revoke<Suit>]) -> Vec<i32> {
-        let penalty = i32::from(self.options.revoke_penalty);
-        Seat::all(PLAYERS)
-            .map(|seat| {
-                let mut side = vec![seat];
-                if self.options.partnerships {
-                    side.push(seat.left(2, PLAYERS));
-                }
-                let cards = side.iter().map(|&s| i32::from(cards_won[s])).max().unwrap_or(0);
-                let revokes = revokes.iter().filter(|r| side.contains(&r.seat)).count() as i32;
-                cards - penalty * revokes
-            })
-            .collect()
-    }
-
-    /// Scores the current deal from the cards each seat won, however it was recorded, and moves
-    /// on: to the next deal, to a tie-break deal, or to the end of the game.
-    fn finish_deal(&mut self, recording: Recording, cards_won: BySeat<u8>) -> Vec<Event> {
-        let Some(deal) = self.deal.take() else {
-            return Vec::new();
-        };
-        let points = self.deal_points(&cards_won, &deal.revokes);
-        for (seat, p) in Seat::all(PLAYERS).zip(&points) {
-            self.totals[seat] += p;
-        }
-        let totals = self.totals.values().to_vec();
-        self.sheet.push(DealScore {
-            deal: deal.number,
-            dealer: deal.dealer,
-            cards_won: cards_won.values().to_vec(),
-            points: points.clone(),
-            totals: totals.clone(),
-            revokes: deal.revokes.clone(),
-            recording,
-            tie_break: deal.tie_break,
-        });
-        let mut events = vec![Event::DealScored {
-            deal: deal.number,
-            cards_won: cards_won.into_vec(),
-            points,
-            totals: totals.clone(),
-        }];
-        let leaders = self.leaders();
-        if !self.end_reached() {
-            self.deal = Some(self.start_deal(deal.number.saturating_add(1), false));
-        } else if self.is_tie(&leaders) {
-            events.push(Event::TieForFirst {
-                seats: leaders,
-                totals: totals.clone(),
-            });
-            self.deal = Some(self.start_deal(deal.number.saturating_add(1), true));
-        } else {
-            events.push(Event::GameFinished {
-                winners: leaders,
-                totals,
-            });
-            return events;
-        }
-        if let Some(next) = &self.deal {
-            events.push(Event::DealStarted {
-                deal: next.number,
-                dealer: next.dealer,
-                leader: next.trick.leader(),
-                tie_break: next.tie_break,
-            });
-        }
-        events
-    }
-
-    /// True when the chosen length of game has been played (a tie may still extend it).
-    fn end_reached(&self) -> bool {
-        match self.options.game_length {
-            GameLength::Deals { deals } => self.sheet.len() >= usize::from(deals),
-            GameLength::Points { target } => self.totals.values().iter().any(|&t| t >= i32::from(target)),
-        }
-    }
-
-    /// Every seat on the highest total.
-    fn leaders(&self) -> Vec<Seat> {
-        let best = self.totals.values().iter().copied().max().unwrap_or(0);
-        self.totals.iter().filter(|(_, &t)| t == best).map(|(s, _)| s).collect()
-    }
-
-    /// True when `leaders` are more than one player, or in partnerships more than one side.
-    fn is_tie(&self, leaders: &[Seat]) -> bool {
-        if self.options.partnerships {
-            leaders.iter().any(|s| s.index() % 2 != leaders[0].index() % 2)
-        } else {
-            leaders.len() > 1
-        }
-    }
-
-    fn winners(&self) -> Vec<Seat> {
-        if self.deal.is_some() {
-            Vec::new()
-        } else {
-            self.leaders()
-        }
-    }
-
-    fn tie_break(&self) -> bool {
-        self.deal.as_ref().is_some_and(|d| d.tie_break)
-    }
 }
 
 impl Game for Dividend {
@@ -670,12 +351,7 @@ impl Game for Dividend {
             }
             _ => {}
         }
-        if usize::from(options.first_dealer) >= players {
-            return Err(SetupError::InvalidOption {
-                option: "first_dealer",
-                reason: format!("there is no seat {} at a table of {players}", options.first_dealer),
-            });
-        }
+        SetupError::check_first_dealer(options.first_dealer, players)?;
         let mut game = Dividend {
             options,
             sheet: Vec::new(),
@@ -782,7 +458,12 @@ impl Game for Dividend {
     }
 }
 
+mod distribution;
+mod play;
+mod result;
+mod score_sheet;
 pub mod sim;
+mod tricks;
 
 #[cfg(test)]
 mod tests;

@@ -11,7 +11,9 @@ use crate::rules::cards::{Card, CardSet, Suit};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{Play, Revoke, Trick, Voids};
-use crate::rules::{Game, GameId, OptionDoc};
+use crate::rules::{stops, Game, GameId, OptionDoc};
+
+pub use score_sheet::{DealScore, ScoreSheet, Scoring};
 
 /// The trumps of a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -76,43 +78,6 @@ impl Default for TrumpRule {
     fn default() -> TrumpRule {
         TrumpRule::Rotation {
             order: default_rotation(),
-        }
-    }
-}
-
-/// How a deal is scored.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Scoring {
-    /// 1 per trick won, plus 10 when the tricks equal the nomination.
-    #[default]
-    TricksPlusTenForExact,
-    /// 10 plus the nomination when exact; nothing otherwise.
-    ExactOnly,
-    /// 10 plus the nomination when exact; minus the nomination otherwise.
-    MinusNominationForMiss,
-}
-
-impl Scoring {
-    fn points(self, nominated: u8, won: u8) -> i32 {
-        let (n, w) = (i32::from(nominated), i32::from(won));
-        let exact = nominated == won;
-        match self {
-            Scoring::TricksPlusTenForExact => w + if exact { 10 } else { 0 },
-            Scoring::ExactOnly => {
-                if exact {
-                    10 + n
-                } else {
-                    0
-                }
-            }
-            Scoring::MinusNominationForMiss => {
-                if exact {
-                    10 + n
-                } else {
-                    -n
-                }
-            }
         }
     }
 }
@@ -243,37 +208,6 @@ pub enum Event {
     },
 }
 
-/// One deal on the score sheet.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = NominationWhistDealScore)]
-pub struct DealScore {
-    /// 1-based.
-    pub deal: u16,
-    pub dealer: Seat,
-    pub hand_size: u8,
-    /// Null when a result-only deal under the turned-up rule did not say.
-    pub trumps: Option<Trumps>,
-    pub nominations: Vec<u8>,
-    pub tricks: Vec<u8>,
-    pub points: Vec<i32>,
-    /// Running totals after this deal.
-    pub totals: Vec<i32>,
-    pub revokes: Vec<Revoke<Suit>>,
-    pub recording: Recording,
-}
-
-/// Scores per deal, totals, and the winners once the schedule is done.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = NominationWhistScoreSheet)]
-pub struct ScoreSheet {
-    pub deals: Vec<DealScore>,
-    pub totals: Vec<i32>,
-    pub deals_in_game: u16,
-    pub finished: bool,
-    /// Everyone on the highest total (ties share the win); empty until the game ends.
-    pub winners: Vec<Seat>,
-}
-
 /// Where a deal stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
@@ -376,10 +310,6 @@ impl NominationWhist {
         self.players
     }
 
-    fn hook_applies(&self, hand_size: u8) -> bool {
-        hand_size >= self.options.hook_from_hand_size
-    }
-
     fn start_deal(&self, index: u16) -> Option<Deal> {
         let hand_size = *self.schedule.get(usize::from(index))?;
         let dealer = Seat::new(self.options.first_dealer).left(usize::from(index), self.players);
@@ -426,231 +356,7 @@ impl NominationWhist {
     }
 
     fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        if self.deal.is_none() {
-            RuleViolation::GameFinished
-        } else {
-            RuleViolation::MoveNotExpected {
-                kind,
-                expected: self.legal_moves(),
-            }
-        }
-    }
-
-    /// The seat due to nominate next.
-    fn next_nominator(deal: &Deal, players: usize) -> Seat {
-        deal.dealer.left(1 + deal.nominated(), players)
-    }
-
-    fn forbidden_nomination(&self, deal: &Deal) -> Option<u8> {
-        let last_to_nominate = deal.nominated() + 1 == self.players;
-        if !last_to_nominate || !self.hook_applies(deal.hand_size) {
-            return None;
-        }
-        u8::try_from(u32::from(deal.hand_size).checked_sub(deal.nomination_total())?).ok()
-    }
-
-    fn turn_up(&mut self, card: Card) -> Result<Vec<Event>, RuleViolation> {
-        if self.phase() != Phase::TurnUp {
-            return Err(self.not_expected("turn_up"));
-        }
-        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
-        let trumps = Trumps::of(card.suit);
-        deal.trumps = Some(trumps);
-        deal.turn_up = Some(card);
-        Ok(vec![Event::TrumpsTurnedUp { card, trumps }])
-    }
-
-    fn nominate(&mut self, seat: Seat, tricks: u8) -> Result<Vec<Event>, RuleViolation> {
-        seat.check(self.players)?;
-        if self.phase() != Phase::Nominating {
-            return Err(self.not_expected("nominate"));
-        }
-        let deal = self.deal.as_ref().ok_or(RuleViolation::GameFinished)?;
-        let expected = Self::next_nominator(deal, self.players);
-        if seat != expected {
-            return Err(RuleViolation::NotYourTurn { expected, got: seat });
-        }
-        if tricks > deal.hand_size {
-            return Err(RuleViolation::NominationOutOfRange {
-                tricks,
-                hand_size: deal.hand_size,
-            });
-        }
-        if self.forbidden_nomination(deal) == Some(tricks) {
-            return Err(RuleViolation::HookRule {
-                seat,
-                forbidden: tricks,
-            });
-        }
-        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
-        deal.nominations[seat] = Some(tricks);
-        Ok(vec![Event::Nominated { seat, tricks }])
-    }
-
-    fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-        seat.check(self.players)?;
-        if self.phase() != Phase::Playing {
-            return Err(self.not_expected("play"));
-        }
-        let players = self.players;
-        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
-        let expected = deal.trick.next_seat(players);
-        if seat != expected {
-            return Err(RuleViolation::NotYourTurn { expected, got: seat });
-        }
-        if deal.turn_up == Some(card) {
-            return Err(RuleViolation::CardTurnedUp(card));
-        }
-        if deal.played.contains(card) {
-            return Err(RuleViolation::CardAlreadyPlayed(card));
-        }
-
-        // Checked: from here on the move is legal and the state changes.
-        let trick_no = deal.tricks_done + 1;
-        let mut events = vec![Event::CardPlayed {
-            seat,
-            card,
-            trick: trick_no,
-        }];
-        if let Some(revoke) = deal.voids.lay(&mut deal.trick, seat, card, trick_no) {
-            deal.revokes.push(revoke);
-            events.push(Event::RevokeDetected { revoke });
-        }
-        deal.played.insert(card);
-        if !deal.trick.is_complete(players) {
-            return Ok(events);
-        }
-
-        let (_, winning) = deal
-            .trick
-            .winner_with_trumps(deal.trumps.and_then(Trumps::suit))
-            .ok_or(RuleViolation::GameFinished)?;
-        let winner = winning.seat;
-        deal.tricks_won[winner] += 1;
-        deal.tricks_done = trick_no;
-        events.push(Event::TrickWon {
-            trick: trick_no,
-            winner,
-            cards: deal.trick.plays().to_vec(),
-        });
-        deal.trick = Trick::new(winner);
-        if deal.tricks_done == deal.hand_size {
-            events.extend(self.finish_deal(Recording::CardByCard));
-        }
-        Ok(events)
-    }
-
-    fn result(
-        &mut self,
-        nominations: &[u8],
-        tricks: &[u8],
-        turn_up: Option<Card>,
-    ) -> Result<Vec<Event>, RuleViolation> {
-        let fresh = self.deal.as_ref().is_some_and(Deal::is_fresh);
-        if !fresh {
-            return Err(self.not_expected("result"));
-        }
-        let deal = self.deal.as_ref().ok_or(RuleViolation::GameFinished)?;
-        let players = self.players;
-        for got in [nominations.len(), tricks.len()] {
-            if got != players {
-                return Err(RuleViolation::WrongNumberOfEntries { got, expected: players });
-            }
-        }
-        if let Some(&n) = nominations.iter().find(|&&n| n > deal.hand_size) {
-            return Err(RuleViolation::NominationOutOfRange {
-                tricks: n,
-                hand_size: deal.hand_size,
-            });
-        }
-        let nominated: u32 = nominations.iter().map(|&n| u32::from(n)).sum();
-        if self.hook_applies(deal.hand_size) && nominated == u32::from(deal.hand_size) {
-            return Err(RuleViolation::HookRule {
-                seat: deal.dealer,
-                forbidden: nominations[deal.dealer.index()],
-            });
-        }
-        let total: u32 = tricks.iter().map(|&t| u32::from(t)).sum();
-        if total != u32::from(deal.hand_size) {
-            return Err(RuleViolation::TricksDoNotAddUp {
-                total,
-                expected: u32::from(deal.hand_size),
-            });
-        }
-        if turn_up.is_some() && deal.trumps.is_some() {
-            return Err(RuleViolation::MoveNotExpected {
-                kind: "result with turn_up",
-                expected: self.legal_moves(),
-            });
-        }
-
-        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
-        if let Some(card) = turn_up {
-            deal.turn_up = Some(card);
-            deal.trumps = Some(Trumps::of(card.suit));
-        }
-        deal.nominations = BySeat::from_vec(nominations.iter().map(|&n| Some(n)).collect());
-        deal.tricks_won = BySeat::from_vec(tricks.to_vec());
-        deal.tricks_done = deal.hand_size;
-        Ok(self.finish_deal(Recording::ResultOnly))
-    }
-
-    /// Scores the current deal (whose tricks are all accounted for) and moves on.
-    fn finish_deal(&mut self, recording: Recording) -> Vec<Event> {
-        let Some(deal) = self.deal.take() else {
-            return Vec::new();
-        };
-        let penalty = i32::from(self.options.revoke_penalty);
-        let points: Vec<i32> = Seat::all(self.players)
-            .map(|seat| {
-                let nominated = deal.nominations[seat].unwrap_or(0);
-                let revokes = deal.revokes.iter().filter(|r| r.seat == seat).count() as i32;
-                self.options.scoring.points(nominated, deal.tricks_won[seat]) - penalty * revokes
-            })
-            .collect();
-        for (seat, p) in Seat::all(self.players).zip(&points) {
-            self.totals[seat] += p;
-        }
-        let number = deal.index + 1;
-        self.sheet.push(DealScore {
-            deal: number,
-            dealer: deal.dealer,
-            hand_size: deal.hand_size,
-            trumps: deal.trumps,
-            nominations: deal.nominations.values().iter().map(|n| n.unwrap_or(0)).collect(),
-            tricks: deal.tricks_won.values().to_vec(),
-            points: points.clone(),
-            totals: self.totals.values().to_vec(),
-            revokes: deal.revokes.clone(),
-            recording,
-        });
-        let mut events = vec![Event::DealScored {
-            deal: number,
-            points,
-            totals: self.totals.values().to_vec(),
-        }];
-        self.deal = self.start_deal(number);
-        match &self.deal {
-            Some(next) => events.push(Event::DealStarted {
-                deal: next.index + 1,
-                dealer: next.dealer,
-                hand_size: next.hand_size,
-                trumps: next.trumps,
-            }),
-            None => events.push(Event::GameFinished {
-                winners: self.winners(),
-                totals: self.totals.values().to_vec(),
-            }),
-        }
-        events
-    }
-
-    fn winners(&self) -> Vec<Seat> {
-        if self.deal.is_some() {
-            return Vec::new();
-        }
-        let best = self.totals.values().iter().copied().max().unwrap_or(0);
-        self.totals.iter().filter(|(_, &t)| t == best).map(|(s, _)| s).collect()
+        stops::not_expected(self.deal.is_none(), kind, || self.legal_moves())
     }
 }
 
@@ -693,12 +399,7 @@ impl Game for NominationWhist {
                 });
             }
         }
-        if usize::from(options.first_dealer) >= players {
-            return Err(SetupError::InvalidOption {
-                option: "first_dealer",
-                reason: format!("there is no seat {} at a table of {players}", options.first_dealer),
-            });
-        }
+        SetupError::check_first_dealer(options.first_dealer, players)?;
         let mut game = NominationWhist {
             players,
             // Kept with the schedule filled in, so that `new(players, options())` is this game.
@@ -827,6 +528,10 @@ impl Game for NominationWhist {
     }
 }
 
+mod nomination;
+mod play;
+mod result;
+mod score_sheet;
 pub mod sim;
 
 #[cfg(test)]

@@ -1,0 +1,64 @@
+//! A deal recorded card by card: each card in turn, revokes detected as they are proven, the
+//! trick's winner leading the next; the deal is scored after its last trick.
+
+use crate::rules::cards::Card;
+use crate::rules::error::RuleViolation;
+use crate::rules::seat::Seat;
+use crate::rules::trick::Trick;
+
+use super::{Event, NominationWhist, Phase, Recording, Trumps};
+
+impl NominationWhist {
+    pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+        seat.check(self.players)?;
+        if self.phase() != Phase::Playing {
+            return Err(self.not_expected("play"));
+        }
+        let players = self.players;
+        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
+        let expected = deal.trick.next_seat(players);
+        if seat != expected {
+            return Err(RuleViolation::NotYourTurn { expected, got: seat });
+        }
+        if deal.turn_up == Some(card) {
+            return Err(RuleViolation::CardTurnedUp(card));
+        }
+        if deal.played.contains(card) {
+            return Err(RuleViolation::CardAlreadyPlayed(card));
+        }
+
+        // Checked: from here on the move is legal and the state changes.
+        let trick_no = deal.tricks_done + 1;
+        let mut events = vec![Event::CardPlayed {
+            seat,
+            card,
+            trick: trick_no,
+        }];
+        if let Some(revoke) = deal.voids.lay(&mut deal.trick, seat, card, trick_no) {
+            deal.revokes.push(revoke);
+            events.push(Event::RevokeDetected { revoke });
+        }
+        deal.played.insert(card);
+        if !deal.trick.is_complete(players) {
+            return Ok(events);
+        }
+
+        let (_, winning) = deal
+            .trick
+            .winner_with_trumps(deal.trumps.and_then(Trumps::suit))
+            .ok_or(RuleViolation::GameFinished)?;
+        let winner = winning.seat;
+        deal.tricks_won[winner] += 1;
+        deal.tricks_done = trick_no;
+        events.push(Event::TrickWon {
+            trick: trick_no,
+            winner,
+            cards: deal.trick.plays().to_vec(),
+        });
+        deal.trick = Trick::new(winner);
+        if deal.tricks_done == deal.hand_size {
+            events.extend(self.finish_deal(Recording::CardByCard));
+        }
+        Ok(events)
+    }
+}
