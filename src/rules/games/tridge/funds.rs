@@ -8,45 +8,11 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::rules::chips::{Account, Chips};
+use crate::rules::chips::{Account, Chips, Transfer};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::{BySeat, Seat};
 
 use super::{Event, Tridge};
-
-/// An account chips move between.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-#[schema(as = TridgeParty)]
-pub enum Party {
-    Bank,
-    Seat(Seat),
-    GameFund,
-    WidowsFund,
-    /// A Reserve Fund by its number (creation order, from 1).
-    Reserve(u16),
-}
-
-impl Party {
-    pub(super) fn account(self) -> Account {
-        match self {
-            Party::Bank => Account::Bank,
-            Party::Seat(s) => Account::Seat(s),
-            Party::GameFund => Account::GameFund,
-            Party::WidowsFund => Account::WidowsFund,
-            Party::Reserve(n) => Account::Reserve(n),
-        }
-    }
-}
-
-/// Chips from one account to another.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[schema(as = TridgeTransfer)]
-pub struct Transfer {
-    pub from: Party,
-    pub to: Party,
-    pub amount: Chips,
-}
 
 /// A Reserve Fund waiting to be played for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -91,26 +57,29 @@ pub(super) struct Booker<'a> {
 }
 
 impl Booker<'_> {
-    /// Adds `amount` to one party's chips; the bank issues and takes back without a balance.
+    /// Adds `amount` to one account's chips; the bank issues and takes back without a balance.
     ///
     /// # Errors
     /// `ChipsOutOfRange` when the balance would leave `i64` (a Widow's Fund doubled again and
     /// again by failed contracts can get there); the caller's trial copy is then dropped.
-    fn credit(&mut self, party: Party, amount: Chips) -> Result<(), RuleViolation> {
-        let balance = match party {
-            Party::Bank => return Ok(()),
-            Party::Seat(s) => &mut self.chips[s],
-            Party::GameFund => &mut self.pots.game,
-            Party::WidowsFund => &mut self.pots.widows,
-            Party::Reserve(n) => match self.pots.reserves.iter_mut().find(|r| r.number == n) {
+    fn credit(&mut self, account: Account, amount: Chips) -> Result<(), RuleViolation> {
+        let balance = match account {
+            Account::Bank => return Ok(()),
+            Account::Seat(s) => &mut self.chips[s],
+            Account::GameFund => &mut self.pots.game,
+            Account::WidowsFund => &mut self.pots.widows,
+            Account::Reserve(n) => match self.pots.reserves.iter_mut().find(|r| r.number == n) {
                 Some(r) => &mut r.chips,
                 None => return Err(RuleViolation::ChipsOutOfRange),
             },
+            // Tridge has no staking board: nothing here books to a pool.
+            Account::Pool(_) => return Err(RuleViolation::ChipsOutOfRange),
         };
         *balance = balance.checked_add(amount).ok_or(RuleViolation::ChipsOutOfRange)?;
         Ok(())
     }
 
+    /// Books the transfers that move something as one `ChipsMoved` event.
     pub(super) fn book(&mut self, reason: impl Into<String>, transfers: Vec<Transfer>) -> Result<(), RuleViolation> {
         let transfers: Vec<Transfer> = transfers
             .into_iter()
@@ -131,8 +100,14 @@ impl Booker<'_> {
         Ok(())
     }
 
-    pub(super) fn one(&mut self, reason: impl Into<String>, from: Party, to: Party, amount: Chips) -> Result<(), RuleViolation> {
-        self.book(reason, vec![Transfer { from, to, amount }])
+    pub(super) fn one(
+        &mut self,
+        reason: impl Into<String>,
+        from: Account,
+        to: Account,
+        amount: Chips,
+    ) -> Result<(), RuleViolation> {
+        self.book(reason, vec![Transfer::new(from, to, amount)])
     }
 
     /// The Reserve that overflow fills next: the one opened during this fund's life while it
@@ -163,11 +138,7 @@ impl Booker<'_> {
         for &(seat, amount) in payments {
             let fund_part = amount.min(room);
             room = room - fund_part;
-            to_fund.push(Transfer {
-                from: Party::Seat(seat),
-                to: Party::GameFund,
-                amount: fund_part,
-            });
+            to_fund.push(Transfer::new(Account::Seat(seat), Account::GameFund, fund_part));
             excess.push((seat, amount - fund_part));
         }
         self.book(reason, to_fund)?;
@@ -178,11 +149,7 @@ impl Booker<'_> {
                 let part = (*amount).min(room);
                 room = room - part;
                 *amount = *amount - part;
-                transfers.push(Transfer {
-                    from: Party::Seat(*seat),
-                    to: Party::Reserve(n),
-                    amount: part,
-                });
+                transfers.push(Transfer::new(Account::Seat(*seat), Account::Reserve(n), part));
             }
             self.book(format!("{reason}, over the cap: into Reserve {n}"), transfers)?;
         }
@@ -196,32 +163,32 @@ impl Booker<'_> {
         to: Seat,
         amount: Chips,
     ) -> Result<(), RuleViolation> {
-        let transfers = payers
-            .iter()
-            .map(|p| Transfer {
-                from: Party::Seat(*p),
-                to: Party::Seat(to),
-                amount,
-            })
-            .collect();
-        self.book(reason, transfers)
+        self.book(reason, from_each(payers.iter().copied(), Account::Seat(to), amount))
     }
 
     pub(super) fn pay_each(&mut self, reason: &str, from: Seat, payees: &[Seat], amount: Chips) -> Result<(), RuleViolation> {
-        let transfers = payees
-            .iter()
-            .map(|p| Transfer {
-                from: Party::Seat(from),
-                to: Party::Seat(*p),
-                amount,
-            })
-            .collect();
-        self.book(reason, transfers)
+        self.book(reason, to_each(Account::Seat(from), payees.iter().copied(), amount))
     }
 
     pub(super) fn game_fund_won(&mut self, reason: &str, player: Seat, amount: Chips) -> Result<(), RuleViolation> {
-        self.one(reason, Party::GameFund, Party::Seat(player), amount)
+        self.one(reason, Account::GameFund, Account::Seat(player), amount)
     }
+}
+
+/// `amount` from each of `payers` to one account.
+pub(super) fn from_each(payers: impl IntoIterator<Item = Seat>, to: Account, amount: Chips) -> Vec<Transfer> {
+    payers
+        .into_iter()
+        .map(|p| Transfer::new(Account::Seat(p), to, amount))
+        .collect()
+}
+
+/// `amount` from one account to each of `payees`.
+pub(super) fn to_each(from: Account, payees: impl IntoIterator<Item = Seat>, amount: Chips) -> Vec<Transfer> {
+    payees
+        .into_iter()
+        .map(|p| Transfer::new(from, Account::Seat(p), amount))
+        .collect()
 }
 
 impl Tridge {

@@ -6,9 +6,9 @@
 //! Rear, 1st Defender up to 8, 2nd Defender the rest) → nine tricks → settlement. When everyone
 //! passes: No Tricks, the Fixed Trick reverse auction, or a pass-out with the fund topped up.
 //!
-//! Chips: every movement is a `ChipsMoved` event (balanced transfers between seats, the Game
-//! Fund, the Widow's Fund, Reserve Funds and the bank), so `settlements` is a pure function of
-//! the events. Invariants: the chips on the table (seats, funds, reserves) always equal the
+//! Chips: every movement is a `ChipsMoved` event of `rules::Transfer`s between `rules::Account`s
+//! (seats, the Game Fund, the Widow's Fund, Reserve Funds and the bank), so `settlements` is a
+//! pure function of the events. Invariants: the chips on the table (seats, funds, reserves) always equal the
 //! opening chips issued; the Game Fund never exceeds four times its opening value (the excess
 //! goes to a Reserve); a refused move changes nothing.
 //!
@@ -31,7 +31,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, Suit};
-use crate::rules::chips::{Account, Chips, Settlement};
+use crate::rules::chips::{Account, Chips, Settlement, Transfer};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{Play, Revoke};
@@ -41,8 +41,8 @@ use auction::fixed_from_key;
 pub use auction::Bid;
 pub use contract::Contract;
 use deal::{Deal, Stage};
-pub use funds::{Funds, Party, Reserve, Transfer};
-use funds::Pots;
+pub use funds::{Funds, Reserve};
+use funds::{from_each, to_each, Pots};
 use ranking::FollowSuit;
 pub use score_sheet::{DealLine, Recording, ScoreSheet};
 pub use settlement::{classify, half_fund, Outcome};
@@ -592,34 +592,24 @@ impl Game for Tridge {
     }
 
     fn opening_settlements(&self) -> Vec<Settlement> {
-        let players = self.players;
-        let opening = Chips::new(self.options.opening_chips);
-        let mut issue = vec![(Account::Bank, Chips::new(-opening.get() * players as i64))];
-        issue.extend(Seat::all(players).map(|s| (Account::Seat(s), opening)));
-        let stake = |amount: i64, fund: Account| {
-            let mut postings: Vec<(Account, Chips)> = Seat::all(players)
-                .map(|s| (Account::Seat(s), Chips::new(-amount)))
-                .collect();
-            postings.push((fund, Chips::new(amount * players as i64)));
-            postings
-        };
-        let mut out = vec![Settlement {
-            deal: None,
-            memo: "opening chips from the bank".into(),
-            postings: issue,
-        }];
+        let seats = || Seat::all(self.players);
+        let mut out = vec![Settlement::of_transfers(
+            None,
+            "opening chips from the bank",
+            &to_each(Account::Bank, seats(), Chips::new(self.options.opening_chips)),
+        )];
         if self.options.widows_stake > 0 {
-            out.push(Settlement {
-                deal: Some(1),
-                memo: "the Widow's Fund seeded".into(),
-                postings: stake(self.options.widows_stake, Account::WidowsFund),
-            });
+            out.push(Settlement::of_transfers(
+                Some(1),
+                "the Widow's Fund seeded",
+                &from_each(seats(), Account::WidowsFund, Chips::new(self.options.widows_stake)),
+            ));
         }
-        out.push(Settlement {
-            deal: Some(1),
-            memo: "the Game Fund seeded".into(),
-            postings: stake(self.options.fund_stake, Account::GameFund),
-        });
+        out.push(Settlement::of_transfers(
+            Some(1),
+            "the Game Fund seeded",
+            &from_each(seats(), Account::GameFund, Chips::new(self.options.fund_stake)),
+        ));
         out
     }
 
@@ -631,14 +621,11 @@ impl Game for Tridge {
                     deal,
                     reason,
                     transfers,
-                } => Some(Settlement {
-                    deal: Some(*deal),
-                    memo: format!("deal {deal}: {reason}"),
-                    postings: transfers
-                        .iter()
-                        .flat_map(|t| [(t.from.account(), -t.amount), (t.to.account(), t.amount)])
-                        .collect(),
-                }),
+                } => Some(Settlement::of_transfers(
+                    Some(*deal),
+                    format!("deal {deal}: {reason}"),
+                    transfers,
+                )),
                 _ => None,
             })
             .collect()

@@ -5,12 +5,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::rules::cards::Suit;
-use crate::rules::chips::Chips;
+use crate::rules::chips::{Account, Chips};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::{BySeat, Seat};
 
-use super::funds::{Party, Transfer};
 use super::contract::contract_name;
+use super::funds::{from_each, to_each};
 use super::{Contract, DealLine, Event, Recording, Tridge, WidowsChoice, TRICKS};
 
 /// How a deal ended for the Player.
@@ -120,8 +120,8 @@ impl Tridge {
                 if contract.with_widows() {
                     b.one(
                         format!("{name} won by {p}: the Widow's Fund"),
-                        Party::WidowsFund,
-                        Party::Seat(p),
+                        Account::WidowsFund,
+                        Account::Seat(p),
                         w,
                     )?;
                 }
@@ -141,8 +141,8 @@ impl Tridge {
                         let left = b.pots.widows;
                         b.one(
                             format!("All Tricks made by {p}: the Widow's Fund"),
-                            Party::WidowsFund,
-                            Party::Seat(p),
+                            Account::WidowsFund,
+                            Account::Seat(p),
                             left,
                         )?;
                         b.collect_from_each(
@@ -154,8 +154,8 @@ impl Tridge {
                     } else {
                         b.one(
                             format!("All Tricks failed by {p}: the Widow's Fund matched"),
-                            Party::Seat(p),
-                            Party::WidowsFund,
+                            Account::Seat(p),
+                            Account::WidowsFund,
                             w,
                         )?;
                         b.pay_each(
@@ -178,24 +178,24 @@ impl Tridge {
                 if let Outcome::DoubleLoss { defeating } = outcome {
                     b.one(
                         format!("{name} lost by {p}: the Game Fund's value to the defeating Defender"),
-                        Party::Seat(p),
-                        Party::Seat(defeating),
+                        Account::Seat(p),
+                        Account::Seat(defeating),
                         f,
                     )?;
                 }
                 if contract.with_widows() {
                     b.one(
                         format!("{name} {what} by {p}: the Widow's Fund matched"),
-                        Party::Seat(p),
-                        Party::WidowsFund,
+                        Account::Seat(p),
+                        Account::WidowsFund,
                         w,
                     )?;
                 }
                 b.pay_each(&format!("{name} {what} by {p}: {extra} to each"), p, &payers, extra)?;
                 b.one(
                     format!("{name} {what} by {p}: {h_reason} into the Widow's Fund"),
-                    Party::Seat(p),
-                    Party::WidowsFund,
+                    Account::Seat(p),
+                    Account::WidowsFund,
                     hm,
                 )?;
             }
@@ -269,14 +269,10 @@ impl Tridge {
         let mut b = self.booker();
         b.deal = next;
         if widows_won {
-            let transfers = Seat::all(players)
-                .map(|s| Transfer {
-                    from: Party::Seat(s),
-                    to: Party::WidowsFund,
-                    amount: w_stake,
-                })
-                .collect();
-            b.book("the Widow's Fund re-seeded", transfers)?;
+            b.book(
+                "the Widow's Fund re-seeded",
+                from_each(Seat::all(players), Account::WidowsFund, w_stake),
+            )?;
         }
         if game_won {
             b.pots.raised = false;
@@ -284,8 +280,8 @@ impl Tridge {
             if let Some(reserve) = b.pots.reserves.first().copied() {
                 b.one(
                     format!("Reserve {} brought into play as the Game Fund", reserve.number),
-                    Party::Reserve(reserve.number),
-                    Party::GameFund,
+                    Account::Reserve(reserve.number),
+                    Account::GameFund,
                     reserve.chips,
                 )?;
                 b.pots.reserves.remove(0);
@@ -312,16 +308,9 @@ impl Tridge {
         };
         let mut b = self.booker();
         b.deal = b.deal.saturating_sub(1).max(1);
-        let transfers = Seat::all(players)
-            .map(|s| Transfer {
-                from: Party::WidowsFund,
-                to: Party::Seat(s),
-                amount: share,
-            })
-            .collect();
         b.book(
             format!("end of session: the Widow's Fund split, {share} each, {remainder} left in it"),
-            transfers,
+            to_each(Account::WidowsFund, Seat::all(players), share),
         )?;
         let mut events = b.events;
         events.push(Event::WidowsFundSettled {
