@@ -212,12 +212,7 @@ impl Tridge {
         if !(self.deal.stage == Stage::AllPassed && self.players == 4) {
             return Err(self.not_expected("in_come"));
         }
-        if seat.index() >= self.players {
-            return Err(RuleViolation::NoSuchSeat {
-                seat,
-                players: self.players,
-            });
-        }
+        seat.check(self.players)?;
         if seat != self.deal.dealer {
             return Err(RuleViolation::NotYourTurn {
                 expected: self.deal.dealer,

@@ -200,12 +200,7 @@ impl Tridge {
 
     /// Refuses a seat outside the table or sitting out this deal.
     pub(super) fn check_active(&self, seat: Seat) -> Result<(), RuleViolation> {
-        if seat.index() >= self.players {
-            return Err(RuleViolation::NoSuchSeat {
-                seat,
-                players: self.players,
-            });
-        }
+        seat.check(self.players)?;
         if self.sitting_out() == Some(seat) {
             return Err(RuleViolation::SeatSittingOut { seat });
         }

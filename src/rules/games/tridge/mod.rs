@@ -431,13 +431,12 @@ impl Game for Tridge {
         if !(1..=100).contains(&options.fund_cap_multiple) {
             return bad("fund_cap_multiple", "give a multiple of 1 to 100");
         }
-        if usize::from(options.first_dealer) >= players {
+        let Ok(first_dealer) = Seat::new(options.first_dealer).check(players) else {
             return bad("first_dealer", "there is no such seat at this table");
-        }
+        };
         let opening = Chips::new(options.opening_chips);
         let stakes = Chips::new(options.widows_stake + options.fund_stake);
         let n = players as i64;
-        let first_dealer = Seat::new(options.first_dealer);
         Ok(Tridge {
             players,
             pots: Pots {
