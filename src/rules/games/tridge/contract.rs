@@ -1,0 +1,201 @@
+//! The contract the Player declares: its trumps, what it pays, and whether it may be declared
+//! after the auction that was won.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::rules::cards::{Card, Suit};
+use crate::rules::error::RuleViolation;
+use crate::rules::seat::Seat;
+
+use super::exchange::ExchangeStep;
+use super::{ranking, Bid, Event, Stage, Tridge};
+
+/// The contract the Player declares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "contract", rename_all = "snake_case", deny_unknown_fields)]
+#[schema(as = TridgeContract)]
+pub enum Contract {
+    /// Hearts, spades or clubs as trumps.
+    Play {
+        trumps: Suit,
+    },
+    PlayDiamonds,
+    /// Trumps are the suit of the stock's top card, turned up (a black ace by its printed suit).
+    Flip {
+        turned: Card,
+    },
+    /// Hearts, spades or clubs; only the defenders exchange.
+    NoChange {
+        trumps: Suit,
+    },
+    NoChangeDiamonds,
+    /// Take no trick; only after everyone has passed; the defenders exchange.
+    NoTricks {
+        trumps: Suit,
+    },
+    /// Take all nine tricks.
+    AllTricks {
+        trumps: Suit,
+    },
+    /// The all-pass reverse auction's contract: exactly this many tricks, no exchange.
+    FixedTrick {
+        tricks: u8,
+        trumps: Suit,
+    },
+}
+
+impl Contract {
+    pub fn trumps(self) -> Suit {
+        match self {
+            Contract::Play { trumps }
+            | Contract::NoChange { trumps }
+            | Contract::NoTricks { trumps }
+            | Contract::AllTricks { trumps }
+            | Contract::FixedTrick { trumps, .. } => trumps,
+            Contract::PlayDiamonds | Contract::NoChangeDiamonds => Suit::Diamonds,
+            Contract::Flip { turned } => turned.suit,
+        }
+    }
+
+    /// The auction call this contract fulfils (None for Fixed Trick).
+    fn level(self) -> Option<Bid> {
+        match self {
+            Contract::Play { .. } => Some(Bid::Play),
+            Contract::PlayDiamonds => Some(Bid::PlayMore),
+            Contract::Flip { .. } => Some(Bid::Flip),
+            Contract::NoChange { .. } => Some(Bid::NoChange),
+            Contract::NoChangeDiamonds => Some(Bid::NoChangeDiamonds),
+            Contract::NoTricks { .. } => Some(Bid::NoTricks),
+            Contract::AllTricks { .. } => Some(Bid::AllTricks),
+            Contract::FixedTrick { .. } => None,
+        }
+    }
+
+    fn player_exchanges(self) -> bool {
+        matches!(
+            self,
+            Contract::Play { .. } | Contract::PlayDiamonds | Contract::Flip { .. } | Contract::AllTricks { .. }
+        )
+    }
+
+    /// Chips per payer on top of the fund: collected on a win, paid on a draw or loss.
+    pub(super) fn extra(self) -> i64 {
+        match self {
+            Contract::Play { .. } | Contract::PlayDiamonds | Contract::FixedTrick { .. } => 0,
+            Contract::Flip { .. } => 5,
+            Contract::NoChange { .. } => 10,
+            Contract::NoChangeDiamonds => 20,
+            Contract::NoTricks { .. } | Contract::AllTricks { .. } => 40,
+        }
+    }
+
+    /// Whether the Widow's Fund is won (or matched) with this contract.
+    pub(super) fn with_widows(self) -> bool {
+        matches!(
+            self,
+            Contract::NoChangeDiamonds | Contract::NoTricks { .. } | Contract::AllTricks { .. }
+        )
+    }
+
+    /// Contracts after which the Player may stop on taking the first five tricks.
+    pub(super) fn may_stop_after_five(self) -> bool {
+        matches!(
+            self,
+            Contract::Play { .. }
+                | Contract::PlayDiamonds
+                | Contract::Flip { .. }
+                | Contract::NoChange { .. }
+                | Contract::NoChangeDiamonds
+        )
+    }
+
+    pub(super) fn check(self) -> Result<(), RuleViolation> {
+        let bad = |reason: &str| {
+            Err(RuleViolation::InvalidContract {
+                reason: reason.to_owned(),
+            })
+        };
+        match self {
+            Contract::Play { trumps: Suit::Diamonds } => bad("Play with diamonds is `play_diamonds`"),
+            Contract::NoChange { trumps: Suit::Diamonds } => bad("No Change with diamonds is `no_change_diamonds`"),
+            Contract::Flip { turned } if !ranking::in_pack(turned) => bad("the turned card is not in the 40-card pack"),
+            Contract::FixedTrick { tricks, .. } if !(1..=3).contains(&tricks) => {
+                bad("a Fixed Trick contract is for 1, 2 or 3 tricks")
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+pub(super) fn contract_name(contract: Contract) -> String {
+    match contract {
+        Contract::Play { trumps } => format!("Play in {trumps}"),
+        Contract::PlayDiamonds => "Play in diamonds".into(),
+        Contract::Flip { turned } => format!("Flip ({turned} turned)"),
+        Contract::NoChange { trumps } => format!("No Change in {trumps}"),
+        Contract::NoChangeDiamonds => "No Change in diamonds".into(),
+        Contract::NoTricks { trumps } => format!("No Tricks in {trumps}"),
+        Contract::AllTricks { trumps } => format!("All Tricks in {trumps}"),
+        Contract::FixedTrick { tricks, trumps } => format!("Fixed Trick ({tricks} in {trumps})"),
+    }
+}
+
+impl Tridge {
+    /// The In-comer's contracts: Play (any suit), All Tricks, No Tricks.
+    pub(super) fn check_in_comer_contract(contract: Contract) -> Result<(), RuleViolation> {
+        match contract {
+            Contract::Play { .. } | Contract::PlayDiamonds | Contract::NoTricks { .. } | Contract::AllTricks { .. } => {
+                Ok(())
+            }
+            _ => Err(RuleViolation::InvalidContract {
+                reason: "the In-comer may play Play, All Tricks or No Tricks only".into(),
+            }),
+        }
+    }
+
+    pub(super) fn declare(&mut self, seat: Seat, contract: Contract) -> Result<Vec<Event>, RuleViolation> {
+        let Stage::Declaring { bid } = self.deal.stage else {
+            return Err(self.not_expected("declare"));
+        };
+        self.check_turn(seat)?;
+        contract.check()?;
+        if self.deal.in_comer {
+            Self::check_in_comer_contract(contract)?;
+            self.deal.contract = Some(contract);
+            self.deal.stage = Stage::InComerExchange(0);
+            return Ok(vec![Event::Declared {
+                seat,
+                contract,
+                trumps: contract.trumps(),
+            }]);
+        }
+        let Some(level) = contract.level() else {
+            return Err(RuleViolation::InvalidContract {
+                reason: "Fixed Trick is bid with `fixed_bid` after everyone has passed".into(),
+            });
+        };
+        if level == Bid::NoTricks && bid != Bid::NoTricks {
+            return Err(RuleViolation::NoTricksBeforeAllPassed);
+        }
+        if bid == Bid::NoTricks && level != Bid::NoTricks {
+            return Err(RuleViolation::InvalidContract {
+                reason: "the No Tricks bidder must declare No Tricks".into(),
+            });
+        }
+        if level < bid {
+            return Err(RuleViolation::ContractBelowBid {
+                contract: format!("{level:?}"),
+                bid: format!("{bid:?}"),
+            });
+        }
+        let trumps = contract.trumps();
+        self.deal.contract = Some(contract);
+        self.deal.stage = Stage::Exchange(if contract.player_exchanges() {
+            ExchangeStep::Player
+        } else {
+            ExchangeStep::Defence
+        });
+        Ok(vec![Event::Declared { seat, contract, trumps }])
+    }
+}
