@@ -959,6 +959,15 @@ mod tests {
     }
 
     #[test]
+    fn the_opening_chips_are_written_exactly_as_stored_logs_hold_them() {
+        let opening = opening_chips(2, 5).expect("moves chips");
+        assert_eq!(
+            serde_json::to_string(&opening).expect("json"),
+            r#"{"deal":null,"memo":"opening chips","payments":[{"from":"bank","to":{"seat":0},"amount":5},{"from":"bank","to":{"seat":1},"amount":5}]}"#
+        );
+    }
+
+    #[test]
     fn a_stops_table_needs_three_to_eight_players_a_seated_dealer_and_bounded_rounds_and_chips() {
         assert_eq!(check_table(3, 3..=8, 2, 1, 100), Ok(()));
         assert_eq!(
