@@ -12,11 +12,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, CardSet, Rank, Suit};
-use crate::rules::chips::{Chips, Settlement};
+use crate::rules::chips::{Account, Chips, Settlement, Transfer};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::Seat;
 use crate::rules::stops::{
-    self, even_hands, opening_chips, per_card_payments, ChipEvent, ChipMovement, Holdings, Party, Payment, Pool,
+    self, even_hands, opening_chips, per_card_payments, ChipEvent, ChipMovement, Holdings, Pool,
     PoolBalance, Runs,
 };
 use crate::rules::{Game, GameId, OptionDoc};
@@ -366,14 +366,14 @@ impl Newmarket {
         };
         let mut payments = Vec::new();
         for (seat, &card) in Seat::all(self.players).zip(stakes) {
-            payments.push(Payment::new(Party::Seat(seat), Party::Pool(pool_for(card)?), 1));
+            payments.push(Transfer::new(Account::Seat(seat), Account::Pool(pool_for(card)?), Chips::new(1)));
         }
         let extra = i64::from(self.options.dealer_extra);
-        let covered = |pool: Pool, payments: &[Payment]| {
+        let covered = |pool: Pool, payments: &[Transfer]| {
             self.holdings.pool(pool).get()
                 + payments
                     .iter()
-                    .filter(|p| p.to == Party::Pool(pool))
+                    .filter(|p| p.to == Account::Pool(pool))
                     .map(|p| p.amount.get())
                     .sum::<i64>()
         };
@@ -385,7 +385,7 @@ impl Newmarket {
                 .min_by_key(|&p| covered(p, &payments))
                 .ok_or_else(|| bad("no pool".into()))?,
         };
-        payments.push(Payment::new(Party::Seat(dealer), Party::Pool(extra_pool), extra));
+        payments.push(Transfer::new(Account::Seat(dealer), Account::Pool(extra_pool), Chips::new(extra)));
         if let Some(empty) = POOL_RANKS
             .iter()
             .filter_map(|&r| pool_of(r))
@@ -426,7 +426,7 @@ impl Newmarket {
         let movement = ChipMovement::new(
             Some(number),
             format!("deal {number}: {} won by {seat} with {card}", pool.title()),
-            vec![Payment::new(Party::Pool(pool), Party::Seat(seat), amount)],
+            vec![Transfer::new(Account::Pool(pool), Account::Seat(seat), Chips::new(amount))],
         );
         self.holdings.book(events, movement);
         Ok(())
@@ -469,7 +469,7 @@ impl Newmarket {
         }
         let players = self.players;
         for s in std::iter::once(out).chain(pool_winners.iter().flatten().copied()) {
-            stops::check_seat(s, players)?;
+            s.check(players)?;
         }
         if cards_left.len() != players {
             return Err(RuleViolation::WrongNumberOfEntries {

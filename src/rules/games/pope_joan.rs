@@ -11,11 +11,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, CardSet, Rank, Suit};
-use crate::rules::chips::{Chips, Settlement};
+use crate::rules::chips::{Account, Chips, Settlement, Transfer};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::stops::{
-    self, opening_chips, per_card_payments, pour, ChipEvent, ChipMovement, Holdings, MissedPlay, Party, Payment,
+    self, opening_chips, per_card_payments, pour, ChipEvent, ChipMovement, Holdings, MissedPlay,
     Played, Pool, PoolBalance, RunState, Runs,
 };
 use crate::rules::{Game, GameId, OptionDoc};
@@ -456,10 +456,6 @@ impl PopeJoan {
         stops::not_expected(self.deal.is_none(), kind, || self.legal_moves())
     }
 
-    fn check_seat(&self, seat: Seat) -> Result<(), RuleViolation> {
-        stops::check_seat(seat, self.players)
-    }
-
     fn deal_ref(&self) -> Result<&Deal, RuleViolation> {
         self.deal.as_ref().ok_or(RuleViolation::GameFinished)
     }
@@ -472,28 +468,28 @@ impl PopeJoan {
     fn dressing(&self, number: u16, dealer: Seat) -> Option<ChipMovement> {
         let memo = format!("deal {number}: the board is dressed");
         if self.options.losers_pay_board {
-            let payments = self.spread(Party::Seat(dealer), 1, &mut Vec::new());
+            let payments = self.spread(Account::Seat(dealer), 1, &mut Vec::new());
             return ChipMovement::new(Some(number), memo, payments);
         }
         let total = i64::from(self.board_total);
-        let payers: Vec<(Party, i64)> = match self.options.dressing {
-            Dressing::DealerAlone => vec![(Party::Seat(dealer), total)],
+        let payers: Vec<(Account, i64)> = match self.options.dressing {
+            Dressing::DealerAlone => vec![(Account::Seat(dealer), total)],
             Dressing::AllPlayers => {
                 let units = self.players as i64 + 1;
                 let unit = (total + units - 1) / units;
                 Seat::all(self.players)
-                    .map(|s| (Party::Seat(s), if s == dealer { 2 * unit } else { unit }))
+                    .map(|s| (Account::Seat(s), if s == dealer { 2 * unit } else { unit }))
                     .collect()
             }
         };
         let paid: i64 = payers.iter().map(|(_, a)| a).sum();
         let fixed: i64 = self.divisions().iter().map(|&p| fixed_stake(p)).sum();
-        let receivers: Vec<(Party, i64)> = self
+        let receivers: Vec<(Account, i64)> = self
             .divisions()
             .iter()
             .map(|&p| {
                 (
-                    Party::Pool(p),
+                    Account::Pool(p),
                     if p == Pool::Game { paid - fixed } else { fixed_stake(p) },
                 )
             })
@@ -504,7 +500,7 @@ impl PopeJoan {
     /// Payments of `amount` chips from `payer` onto the board, a chip at a time on the
     /// division holding least (ties in board order). `placed` keeps what earlier payments of
     /// the same movement put down.
-    fn spread(&self, payer: Party, amount: i64, placed: &mut Vec<(Pool, i64)>) -> Vec<Payment> {
+    fn spread(&self, payer: Account, amount: i64, placed: &mut Vec<(Pool, i64)>) -> Vec<Transfer> {
         let mut mine: Vec<(Pool, i64)> = Vec::new();
         for _ in 0..amount.max(0) {
             let balance = |p: Pool, placed: &[(Pool, i64)], mine: &[(Pool, i64)]| {
@@ -526,7 +522,7 @@ impl PopeJoan {
         }
         placed.extend(mine.iter().copied());
         mine.into_iter()
-            .map(|(pool, a)| Payment::new(payer, Party::Pool(pool), a))
+            .map(|(pool, a)| Transfer::new(payer, Account::Pool(pool), Chips::new(a)))
             .collect()
     }
 
@@ -593,7 +589,7 @@ impl PopeJoan {
         let movement = ChipMovement::new(
             Some(number),
             format!("deal {number}: {} won by {seat} ({why})", pool.title()),
-            vec![Payment::new(Party::Pool(pool), Party::Seat(seat), amount)],
+            vec![Transfer::new(Account::Pool(pool), Account::Seat(seat), Chips::new(amount))],
         );
         self.holdings.book(events, movement);
         Ok(())
@@ -623,7 +619,7 @@ impl PopeJoan {
             );
             let payments = Seat::all(self.players)
                 .filter(|&s| s != dealer)
-                .map(|s| Payment::new(Party::Seat(s), Party::Seat(dealer), each))
+                .map(|s| Transfer::new(Account::Seat(s), Account::Seat(dealer), Chips::new(each)))
                 .collect();
             let movement = ChipMovement::new(
                 Some(number),
@@ -659,7 +655,7 @@ impl PopeJoan {
             self.win_division(events, Pool::Pope, seat, "9D played")?;
             let payments = Seat::all(self.players)
                 .filter(|&s| s != seat)
-                .map(|s| Payment::new(Party::Seat(s), Party::Seat(seat), i64::from(cards_left[s.index()])))
+                .map(|s| Transfer::new(Account::Seat(s), Account::Seat(seat), Chips::new(i64::from(cards_left[s.index()]))))
                 .collect();
             let movement = ChipMovement::new(
                 Some(number),
@@ -703,8 +699,8 @@ impl PopeJoan {
                     Some(number),
                     format!("deal {number}: {} split between {a} and {b}", combo.title()),
                     vec![
-                        Payment::new(Party::Pool(combo), Party::Seat(a), half),
-                        Payment::new(Party::Pool(combo), Party::Seat(b), half),
+                        Transfer::new(Account::Pool(combo), Account::Seat(a), Chips::new(half)),
+                        Transfer::new(Account::Pool(combo), Account::Seat(b), Chips::new(half)),
                     ],
                 );
                 self.holdings.book(events, movement);
@@ -714,7 +710,7 @@ impl PopeJoan {
     }
 
     fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
-        self.check_seat(seat)?;
+        seat.check(self.players)?;
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("play"));
         }
@@ -724,7 +720,7 @@ impl PopeJoan {
 
     /// The 9♦ played in place of the card a stopped run needed (option `pope_in_lieu_of_stop`).
     fn pope_in_lieu(&mut self, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
-        self.check_seat(seat)?;
+        seat.check(self.players)?;
         let missing = self.deal.as_ref().and_then(|d| d.runs.missing_after_stop());
         let (true, Phase::Playing, Some(missing)) = (self.options.pope_in_lieu_of_stop, self.phase(), missing) else {
             return Err(self.not_expected("pope_in_lieu"));
@@ -792,7 +788,7 @@ impl PopeJoan {
         let deal = self.deal_ref()?;
         let out = deal.out.ok_or(RuleViolation::GameFinished)?;
         if let Some(h) = holder {
-            self.check_seat(h)?;
+            h.check(self.players)?;
             if h == out {
                 return Err(RuleViolation::InvalidResult(format!(
                     "{h} went out and holds no cards, so cannot hold the 9D"
@@ -826,7 +822,7 @@ impl PopeJoan {
         let movement = if self.options.losers_pay_board {
             let mut placed = Vec::new();
             let payments = losers
-                .flat_map(|s| self.spread(Party::Seat(s), i64::from(cards_left[s.index()]), &mut placed))
+                .flat_map(|s| self.spread(Account::Seat(s), i64::from(cards_left[s.index()]), &mut placed))
                 .collect();
             ChipMovement::new(
                 Some(number),
@@ -888,9 +884,9 @@ impl PopeJoan {
             return Err(self.not_expected("result"));
         }
         let players = self.players;
-        self.check_seat(out)?;
+        out.check(self.players)?;
         if let Some(h) = pope_holder {
-            self.check_seat(h)?;
+            h.check(self.players)?;
         }
         for got in [cards_left.len(), specials.len()] {
             if got != players {

@@ -11,11 +11,11 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, CardSet, Rank, Suit};
-use crate::rules::chips::{Chips, Settlement};
+use crate::rules::chips::{Account, Chips, Settlement, Transfer};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::Seat;
 use crate::rules::stops::{
-    self, even_hands, opening_chips, per_card_payments, ChipEvent, ChipMovement, Holdings, Party, Payment, Pool,
+    self, even_hands, opening_chips, per_card_payments, ChipEvent, ChipMovement, Holdings, Pool,
     PoolBalance, Runs,
 };
 use crate::rules::{Game, GameId, OptionDoc};
@@ -350,10 +350,6 @@ impl Spin {
         stops::not_expected(self.deal.is_none(), kind, || self.legal_moves())
     }
 
-    fn check_seat(&self, seat: Seat) -> Result<(), RuleViolation> {
-        stops::check_seat(seat, self.players)
-    }
-
     fn deal_ref(&self) -> Result<&Deal, RuleViolation> {
         self.deal.as_ref().ok_or(RuleViolation::GameFinished)
     }
@@ -386,12 +382,12 @@ impl Spin {
             exempt,
         });
         let start_chips = self.holdings.seats();
-        let mut payments: Vec<Payment> = Seat::all(self.players)
+        let mut payments: Vec<Transfer> = Seat::all(self.players)
             .filter(|&s| (s != dealer || self.options.dealer_pays_game) && Some(s) != exempt)
-            .map(|s| Payment::new(Party::Seat(s), Party::Pool(Pool::Game), 1))
+            .map(|s| Transfer::new(Account::Seat(s), Account::Pool(Pool::Game), Chips::new(1)))
             .collect();
-        payments.push(Payment::new(Party::Seat(dealer), Party::Pool(Pool::Matrimony), 2));
-        payments.push(Payment::new(Party::Seat(dealer), Party::Pool(Pool::Intrigue), 1));
+        payments.push(Transfer::new(Account::Seat(dealer), Account::Pool(Pool::Matrimony), Chips::new(2)));
+        payments.push(Transfer::new(Account::Seat(dealer), Account::Pool(Pool::Intrigue), Chips::new(1)));
         let movement = ChipMovement::new(
             Some(number),
             format!("deal {number}: stakes on Game, Matrimony and Intrigue"),
@@ -414,7 +410,7 @@ impl Spin {
         let number = self.deal_ref()?.number;
         let payments = Seat::all(self.players)
             .filter(|&s| s != seat)
-            .map(|s| Payment::new(Party::Seat(s), Party::Seat(seat), i64::from(each)))
+            .map(|s| Transfer::new(Account::Seat(s), Account::Seat(seat), Chips::new(i64::from(each))))
             .collect();
         let movement = ChipMovement::new(
             Some(number),
@@ -440,14 +436,14 @@ impl Spin {
         let movement = ChipMovement::new(
             Some(number),
             format!("deal {number}: {} shown by {seat}", pool.title()),
-            vec![Payment::new(Party::Pool(pool), Party::Seat(seat), amount)],
+            vec![Transfer::new(Account::Pool(pool), Account::Seat(seat), Chips::new(amount))],
         );
         self.holdings.book(events, movement);
         Ok(())
     }
 
     fn play(&mut self, seat: Seat, card: Card, spin: bool) -> Result<Vec<Event>, RuleViolation> {
-        self.check_seat(seat)?;
+        seat.check(self.players)?;
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("play"));
         }
@@ -506,7 +502,7 @@ impl Spin {
     }
 
     fn show(&mut self, seat: Seat, combination: Combination) -> Result<Vec<Event>, RuleViolation> {
-        self.check_seat(seat)?;
+        seat.check(self.players)?;
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("show"));
         }
@@ -543,7 +539,7 @@ impl Spin {
     }
 
     fn spin_holder(&mut self, holder: Seat) -> Result<Vec<Event>, RuleViolation> {
-        self.check_seat(holder)?;
+        holder.check(self.players)?;
         if self.phase() != Phase::SpinHolder {
             return Err(self.not_expected("spin_holder"));
         }
@@ -576,7 +572,7 @@ impl Spin {
             spin_holder,
         });
         let game = self.holdings.pool(Pool::Game).get();
-        let mut payments = vec![Payment::new(Party::Pool(Pool::Game), Party::Seat(winner), game)];
+        let mut payments = vec![Transfer::new(Account::Pool(Pool::Game), Account::Seat(winner), Chips::new(game))];
         payments.extend(per_card_payments(winner, &cards_left, None, spin_holder));
         let movement = ChipMovement::new(
             Some(number),
@@ -621,7 +617,7 @@ impl Spin {
         }
         let players = self.players;
         for s in [Some(out), shown[0], shown[1], spin_holder].into_iter().flatten() {
-            self.check_seat(s)?;
+            s.check(self.players)?;
         }
         for got in [cards_left.len(), specials.len()] {
             if got != players {

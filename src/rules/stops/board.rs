@@ -2,6 +2,9 @@
 //! the holdings they add up to, and the usual ways of paying (pouring stakes onto a board, a chip
 //! a card left).
 //!
+//! Every movement is a list of `rules::Transfer`s between `rules::Account`s (pools are
+//! `Account::Pool`), booked through `Settlement::of_transfers`.
+//!
 //! Invariant: seats plus pools always equal what the bank has issued.
 
 use std::collections::BTreeMap;
@@ -9,62 +12,27 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::rules::chips::{Account, Chips, Pool, Settlement};
-use crate::rules::seat::{BySeat, Seat};
+use crate::rules::chips::{Account, Chips, Pool, Settlement, Transfer, UnknownAccount};
+use crate::rules::seat::Seat;
 
-/// Who pays or is paid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Party {
-    /// Issues the opening chips.
-    Bank,
-    Seat(Seat),
-    Pool(Pool),
-}
-
-impl Party {
-    pub fn account(self) -> Account {
-        match self {
-            Party::Bank => Account::Bank,
-            Party::Seat(seat) => Account::Seat(seat),
-            Party::Pool(pool) => Account::Pool(pool),
-        }
-    }
-}
-
-/// Chips from one party to another.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-pub struct Payment {
-    pub from: Party,
-    pub to: Party,
-    pub amount: Chips,
-}
-
-impl Payment {
-    pub fn new(from: Party, to: Party, amount: i64) -> Payment {
-        Payment {
-            from,
-            to,
-            amount: Chips::new(amount),
-        }
-    }
-}
-
-/// A balanced chip movement: its reason, the deal it belongs to and its payments.
+/// A balanced chip movement: its reason, the deal it belongs to and its transfers.
+///
+/// Written `{"deal": …, "memo": …, "payments": [{"from": …, "to": …, "amount": …}]}`, as stored
+/// logs hold it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct ChipMovement {
     /// 1-based; null for the opening chips.
     pub deal: Option<u16>,
     pub memo: String,
-    pub payments: Vec<Payment>,
+    pub payments: Vec<Transfer>,
 }
 
 impl ChipMovement {
-    /// A movement of the payments that move something; None when none does.
-    pub fn new(deal: Option<u16>, memo: impl Into<String>, payments: Vec<Payment>) -> Option<ChipMovement> {
-        let payments: Vec<Payment> = payments
+    /// A movement of the transfers that move something; None when none does.
+    pub fn new(deal: Option<u16>, memo: impl Into<String>, payments: Vec<Transfer>) -> Option<ChipMovement> {
+        let payments: Vec<Transfer> = payments
             .into_iter()
-            .filter(|p| p.amount.get() > 0 && p.from != p.to)
+            .filter(|t| t.amount > Chips::ZERO && t.from != t.to)
             .collect();
         (!payments.is_empty()).then(|| ChipMovement {
             deal,
@@ -75,73 +43,74 @@ impl ChipMovement {
 
     /// The ledger settlement of this movement.
     pub fn settlement(&self) -> Settlement {
-        Settlement {
-            deal: self.deal,
-            memo: self.memo.clone(),
-            postings: self
-                .payments
-                .iter()
-                .flat_map(|p| [(p.from.account(), -p.amount), (p.to.account(), p.amount)])
-                .collect(),
-        }
+        Settlement::of_transfers(self.deal, self.memo.clone(), &self.payments)
     }
 }
 
-/// The chips each seat and each pool holds, kept in step with the movements booked.
+/// The chips each account at the table holds (the bank's negative: what it has issued), kept in
+/// step with the movements booked.
 ///
-/// Invariant: seats plus pools always equal what the bank has issued.
+/// Invariant: the accounts sum to zero, so seats plus pools always equal what the bank has
+/// issued. Kept by the accounts' ledger names (`{"bank": -400, "seat:0": 100, …}`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Holdings {
-    pub(super) seats: BySeat<Chips>,
-    pub(super) pools: BTreeMap<Pool, Chips>,
-    issued: Chips,
-}
+#[serde(into = "BTreeMap<String, Chips>", try_from = "BTreeMap<String, Chips>")]
+pub struct Holdings(BTreeMap<Account, Chips>);
 
 impl Holdings {
+    /// Every seat of a table of `players`, holding nothing yet.
     pub fn new(players: usize) -> Holdings {
-        Holdings {
-            seats: BySeat::filled(players, Chips::ZERO),
-            pools: BTreeMap::new(),
-            issued: Chips::ZERO,
-        }
+        Holdings(Seat::all(players).map(|s| (Account::Seat(s), Chips::ZERO)).collect())
     }
 
     pub fn apply(&mut self, movement: &ChipMovement) {
-        for p in &movement.payments {
-            self.add(p.from, -p.amount);
-            self.add(p.to, p.amount);
+        for t in &movement.payments {
+            *self.0.entry(t.from).or_default() += -t.amount;
+            *self.0.entry(t.to).or_default() += t.amount;
         }
     }
 
-    fn add(&mut self, party: Party, amount: Chips) {
-        match party {
-            Party::Bank => self.issued += -amount,
-            Party::Seat(seat) => self.seats[seat] += amount,
-            Party::Pool(pool) => *self.pools.entry(pool).or_default() += amount,
-        }
+    /// What `account` holds.
+    pub fn of(&self, account: Account) -> Chips {
+        self.0.get(&account).copied().unwrap_or_default()
+    }
+
+    /// Every account that has held chips, with what it holds now.
+    pub fn iter(&self) -> impl Iterator<Item = (Account, Chips)> + '_ {
+        self.0.iter().map(|(&a, &c)| (a, c))
     }
 
     pub fn seat(&self, seat: Seat) -> Chips {
-        self.seats[seat]
+        self.of(Account::Seat(seat))
     }
 
     pub fn pool(&self, pool: Pool) -> Chips {
-        self.pools.get(&pool).copied().unwrap_or_default()
+        self.of(Account::Pool(pool))
     }
 
+    fn seat_balances(&self) -> impl Iterator<Item = (Seat, Chips)> + '_ {
+        self.iter().filter_map(|(a, c)| match a {
+            Account::Seat(seat) => Some((seat, c)),
+            _ => None,
+        })
+    }
+
+    /// Each seat's chips, by seat.
     pub fn seats(&self) -> Vec<Chips> {
-        self.seats.values().to_vec()
+        self.seat_balances().map(|(_, c)| c).collect()
     }
 
     /// What the bank has issued: always the sum of the seats and the pools.
     pub fn issued(&self) -> Chips {
-        self.issued
+        -self.of(Account::Bank)
     }
 
     /// The seats holding the most chips.
     pub fn leaders(&self) -> Vec<Seat> {
-        let best = self.seats.values().iter().copied().max().unwrap_or_default();
-        self.seats.iter().filter(|(_, &c)| c == best).map(|(s, _)| s).collect()
+        let best = self.seat_balances().map(|(_, c)| c).max().unwrap_or_default();
+        self.seat_balances()
+            .filter(|&(_, c)| c == best)
+            .map(|(s, _)| s)
+            .collect()
     }
 
     /// Applies `movement`, when there is one, and records it as an event.
@@ -165,11 +134,9 @@ impl Holdings {
 
     /// Each seat's chips gained (or lost) since it held `start`.
     pub fn net_since(&self, start: &[Chips]) -> Vec<Chips> {
-        self.seats
-            .values()
-            .iter()
+        self.seat_balances()
             .zip(start)
-            .map(|(&now, &then)| now - then)
+            .map(|((_, now), &then)| now - then)
             .collect()
     }
 
@@ -182,23 +149,41 @@ impl Holdings {
         }
     }
 
-    /// The sum over seats and pools.
+    /// The sum over seats and pools: every account but the bank.
     pub fn on_table(&self) -> Chips {
-        self.seats.values().iter().copied().sum::<Chips>() + self.pools.values().copied().sum()
+        self.iter().filter(|(a, _)| *a != Account::Bank).map(|(_, c)| c).sum()
     }
 }
 
-/// Pays `payers` (each party and its amount) into `receivers` (each and its amount) pair by
+impl From<Holdings> for BTreeMap<String, Chips> {
+    fn from(holdings: Holdings) -> BTreeMap<String, Chips> {
+        holdings.0.into_iter().map(|(a, c)| (a.to_string(), c)).collect()
+    }
+}
+
+impl TryFrom<BTreeMap<String, Chips>> for Holdings {
+    type Error = UnknownAccount;
+
+    fn try_from(names: BTreeMap<String, Chips>) -> Result<Holdings, UnknownAccount> {
+        names
+            .into_iter()
+            .map(|(name, c)| Ok((Account::parse(&name)?, c)))
+            .collect::<Result<_, _>>()
+            .map(Holdings)
+    }
+}
+
+/// Pays `payers` (each account and its amount) into `receivers` (each and its amount) pair by
 /// pair, in order. The two sides must have equal totals; whatever one side has beyond the
 /// other is left out.
-pub fn pour(payers: &[(Party, i64)], receivers: &[(Party, i64)]) -> Vec<Payment> {
+pub fn pour(payers: &[(Account, i64)], receivers: &[(Account, i64)]) -> Vec<Transfer> {
     let mut payments = Vec::new();
     let mut givers = payers.iter().copied().filter(|(_, a)| *a > 0);
     let mut takers = receivers.iter().copied().filter(|(_, a)| *a > 0);
     let (mut giver, mut taker) = (givers.next(), takers.next());
     while let (Some((from, left)), Some((to, want))) = (giver, taker) {
         let amount = left.min(want);
-        payments.push(Payment::new(from, to, amount));
+        payments.push(Transfer::new(from, to, Chips::new(amount)));
         giver = if left > amount {
             Some((from, left - amount))
         } else {
@@ -219,22 +204,22 @@ pub fn opening_chips(players: usize, chips: u32) -> Option<ChipMovement> {
         None,
         "opening chips",
         Seat::all(players)
-            .map(|s| Payment::new(Party::Bank, Party::Seat(s), i64::from(chips)))
+            .map(|s| Transfer::new(Account::Bank, Account::Seat(s), Chips::new(i64::from(chips))))
             .collect(),
     )
 }
 
 /// One chip a card left from each seat (other than the winner and `exempt`) to the winner;
 /// `double` pays two a card.
-pub fn per_card_payments(winner: Seat, cards_left: &[u8], exempt: Option<Seat>, double: Option<Seat>) -> Vec<Payment> {
+pub fn per_card_payments(winner: Seat, cards_left: &[u8], exempt: Option<Seat>, double: Option<Seat>) -> Vec<Transfer> {
     Seat::all(cards_left.len())
         .filter(|&s| s != winner && Some(s) != exempt)
         .map(|s| {
             let per = if Some(s) == double { 2 } else { 1 };
-            Payment::new(
-                Party::Seat(s),
-                Party::Seat(winner),
-                per * i64::from(cards_left[s.index()]),
+            Transfer::new(
+                Account::Seat(s),
+                Account::Seat(winner),
+                Chips::new(per * i64::from(cards_left[s.index()])),
             )
         })
         .collect()

@@ -27,11 +27,10 @@ mod tests;
 
 pub use crate::rules::chips::Pool;
 pub use board::{
-    movements, opening_chips, per_card_payments, pour, settlements, ChipEvent, ChipMovement, Holdings, Party, Payment,
-    PoolBalance,
+    movements, opening_chips, per_card_payments, pour, settlements, ChipEvent, ChipMovement, Holdings, PoolBalance,
 };
 pub use runs::{next_down, next_up, MissedPlay, Played, RunState, Runs, ACE_LOW};
-pub use setup::{check_seat, check_table, even_hands, MAX_OPENING_CHIPS, MAX_ROUNDS};
+pub use setup::{check_table, even_hands, MAX_OPENING_CHIPS, MAX_ROUNDS};
 
 use crate::rules::error::RuleViolation;
 

@@ -8,7 +8,6 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::setup::check_seat;
 use crate::rules::cards::{Card, CardSet, Rank};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::{BySeat, Seat};
@@ -192,7 +191,7 @@ impl Runs {
     /// `NoSuchSeat`, `CardNotInPack`, `CardTurnedUp`, `CardAlreadyPlayed`, `MoreCardsThanDealt`,
     /// `NotYourTurn` (a lead by another seat than the stop's player), `NotInSequence`.
     pub fn check_play(&self, seat: Seat, card: Card) -> Result<(), RuleViolation> {
-        check_seat(seat, self.dealt.len())?;
+        seat.check(self.dealt.len())?;
         self.check_card(card)?;
         if self.cards_left(seat) == 0 {
             return Err(RuleViolation::MoreCardsThanDealt {
@@ -271,7 +270,7 @@ impl Runs {
     /// # Errors
     /// `NoSuchSeat`, the card checks of `check_card`, `MoreCardsThanDealt`.
     pub fn play_aside(&mut self, seat: Seat, card: Card) -> Result<u8, RuleViolation> {
-        check_seat(seat, self.dealt.len())?;
+        seat.check(self.dealt.len())?;
         self.check_card(card)?;
         if self.cards_left(seat) == 0 {
             return Err(RuleViolation::MoreCardsThanDealt {
@@ -303,7 +302,7 @@ impl Runs {
         let Some(missing) = self.missing_after_stop() else {
             return Ok(None);
         };
-        check_seat(seat, self.dealt.len())?;
+        seat.check(self.dealt.len())?;
         self.check_card(card)?;
         if self.cards_left(seat) == 0 {
             return Err(RuleViolation::MoreCardsThanDealt {

@@ -3,7 +3,7 @@
 
 use std::ops::RangeInclusive;
 
-use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::error::SetupError;
 use crate::rules::seat::{BySeat, Seat};
 
 /// Cards dealt to each seat when `cards` are dealt out one at a time from the dealer's left:
@@ -53,16 +53,4 @@ pub fn check_table(
         });
     }
     Ok(())
-}
-
-/// Refuses a seat beyond a table of `players`.
-///
-/// # Errors
-/// `NoSuchSeat` when `seat` is not at the table.
-pub fn check_seat(seat: Seat, players: usize) -> Result<(), RuleViolation> {
-    if seat.index() < players {
-        Ok(())
-    } else {
-        Err(RuleViolation::NoSuchSeat { seat, players })
-    }
 }

@@ -2,7 +2,7 @@
 
 use super::Holdings;
 use crate::ledger::{Balances, Booking};
-use crate::rules::{Account, Game};
+use crate::rules::Game;
 
 /// Replays `moves` on `game` as the store books them: the opening chips, then each move's
 /// settlements (each naming its deal). Returns the replayed game and the ledger's balances.
@@ -21,13 +21,11 @@ pub(crate) fn replay_booked<G: Game>(mut game: G, moves: &[G::Move]) -> (G, Bala
     (game, ledger)
 }
 
-/// Asserts the ledger holds what `holdings` say for every seat and pool, and sums to zero.
+/// Asserts the ledger holds what `holdings` say for every account (the bank, seats and pools),
+/// and sums to zero.
 pub(crate) fn assert_ledger_matches(ledger: &Balances, holdings: &Holdings) {
-    for (seat, &chips) in holdings.seats.iter() {
-        assert_eq!(ledger.of(&Account::Seat(seat)), chips, "{seat}");
-    }
-    for (pool, &chips) in &holdings.pools {
-        assert_eq!(ledger.of(&Account::Pool(*pool)), chips, "{pool:?}");
+    for (account, chips) in holdings.iter() {
+        assert_eq!(ledger.of(&account), chips, "{account}");
     }
     assert_eq!(ledger.total(), crate::rules::Chips::ZERO);
 }

@@ -1,11 +1,19 @@
 use super::*;
 use crate::rules::cards::Card;
-use crate::rules::chips::Chips;
+use crate::rules::chips::{Account, Chips, Transfer};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
 
 fn card(s: &str) -> Card {
     s.parse().expect("card")
+}
+
+fn seat(n: u8) -> Account {
+    Account::Seat(Seat::new(n))
+}
+
+fn transfer(from: Account, to: Account, amount: i64) -> Transfer {
+    Transfer::new(from, to, Chips::new(amount))
 }
 
 fn runs(players: usize, dealt: u8, removed: &[&str], spare: bool) -> Runs {
@@ -157,10 +165,7 @@ fn going_out_collects_a_chip_a_card_with_an_exemption_and_a_double() {
     let payments = per_card_payments(Seat::new(0), &[0, 3, 2, 4], Some(Seat::new(2)), Some(Seat::new(3)));
     assert_eq!(
         payments,
-        [
-            Payment::new(Party::Seat(Seat::new(1)), Party::Seat(Seat::new(0)), 3),
-            Payment::new(Party::Seat(Seat::new(3)), Party::Seat(Seat::new(0)), 8),
-        ]
+        [transfer(seat(1), seat(0), 3), transfer(seat(3), seat(0), 8),]
     );
 }
 
@@ -171,32 +176,29 @@ fn holdings_always_sum_to_what_the_bank_issued() {
         None,
         "opening",
         vec![
-            Payment::new(Party::Bank, Party::Seat(Seat::new(0)), 10),
-            Payment::new(Party::Bank, Party::Seat(Seat::new(1)), 10),
+            transfer(Account::Bank, seat(0), 10),
+            transfer(Account::Bank, seat(1), 10),
         ],
     )
     .expect("moves chips");
     h.apply(&opening);
-    let stake = ChipMovement::new(
-        Some(1),
-        "stake",
-        vec![Payment::new(Party::Seat(Seat::new(0)), Party::Pool(Pool::Pope), 6)],
-    )
-    .expect("moves chips");
+    let stake = ChipMovement::new(Some(1), "stake", vec![transfer(seat(0), Account::Pool(Pool::Pope), 6)])
+        .expect("moves chips");
     h.apply(&stake);
     assert_eq!(h.on_table(), h.issued());
     assert_eq!(h.issued(), Chips::new(20));
     assert_eq!(h.pool(Pool::Pope), Chips::new(6));
     let settlement = stake.settlement();
     assert_eq!(settlement.postings.iter().map(|(_, c)| *c).sum::<Chips>(), Chips::ZERO);
-    assert!(ChipMovement::new(Some(1), "nothing", vec![Payment::new(Party::Bank, Party::Bank, 3)]).is_none());
+    assert_eq!(h.iter().map(|(_, c)| c).sum::<Chips>(), Chips::ZERO);
+    assert!(ChipMovement::new(Some(1), "nothing", vec![transfer(Account::Bank, Account::Bank, 3)]).is_none());
 }
 
 #[test]
 fn a_seat_beyond_the_table_is_refused_and_winners_wait_for_the_end() {
-    assert_eq!(check_seat(Seat::new(2), 3), Ok(()));
+    assert_eq!(Seat::new(2).check(3), Ok(Seat::new(2)));
     assert_eq!(
-        check_seat(Seat::new(3), 3),
+        Seat::new(3).check(3),
         Err(RuleViolation::NoSuchSeat {
             seat: Seat::new(3),
             players: 3
@@ -246,4 +248,18 @@ fn a_stops_table_needs_three_to_eight_players_a_seated_dealer_and_bounded_rounds
             "{option}"
         );
     }
+}
+
+#[test]
+fn holdings_are_kept_by_ledger_names_and_read_back_whole() {
+    let mut h = Holdings::new(2);
+    h.apply(&opening_chips(2, 5).expect("moves chips"));
+    h.apply(
+        &ChipMovement::new(Some(1), "stake", vec![transfer(seat(1), Account::Pool(Pool::Pope), 2)])
+            .expect("moves chips"),
+    );
+    let json = serde_json::to_string(&h).expect("json");
+    assert_eq!(json, r#"{"bank":-10,"pool:pope":2,"seat:0":5,"seat:1":3}"#);
+    assert_eq!(serde_json::from_str::<Holdings>(&json).expect("reads back"), h);
+    assert!(serde_json::from_str::<Holdings>(r#"{"purse":1}"#).is_err());
 }

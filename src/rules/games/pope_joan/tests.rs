@@ -486,9 +486,9 @@ fn playing_the_pope_wins_its_division_and_one_a_card_left_from_each_player() {
     assert_eq!(
         pope.payments,
         [
-            Payment::new(Party::Seat(seat(0)), Party::Seat(seat(2)), 10),
-            Payment::new(Party::Seat(seat(1)), Party::Seat(seat(2)), 9),
-            Payment::new(Party::Seat(seat(3)), Party::Seat(seat(2)), 10),
+            Transfer::new(Account::Seat(seat(0)), Account::Seat(seat(2)), Chips::new(10)),
+            Transfer::new(Account::Seat(seat(1)), Account::Seat(seat(2)), Chips::new(9)),
+            Transfer::new(Account::Seat(seat(3)), Account::Seat(seat(2)), Chips::new(10)),
         ]
     );
     assert_eq!(seat_chips(&g), [84, 88, 132, 87]);
