@@ -233,6 +233,26 @@ pub trait ChipEvent: Sized {
     fn movement(&self) -> Option<&ChipMovement>;
 }
 
+/// Implements `ChipEvent` for a game's event enum whose `Chips { movement }` variant records a
+/// chip movement.
+macro_rules! impl_chip_event {
+    ($event:ident) => {
+        impl $crate::rules::stops::ChipEvent for $event {
+            fn chips(movement: $crate::rules::stops::ChipMovement) -> $event {
+                $event::Chips { movement }
+            }
+
+            fn movement(&self) -> Option<&$crate::rules::stops::ChipMovement> {
+                match self {
+                    $event::Chips { movement } => Some(movement),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+pub(crate) use impl_chip_event;
+
 /// The ledger settlements of the chip movements among one move's `events`.
 pub fn settlements<E: ChipEvent>(events: &[E]) -> Vec<Settlement> {
     events

@@ -26,11 +26,14 @@ pub(crate) mod testing;
 mod tests;
 
 pub use crate::rules::chips::Pool;
+pub(crate) use board::impl_chip_event;
 pub use board::{
     movements, opening_chips, per_card_payments, pour, settlements, ChipEvent, ChipMovement, Holdings, PoolBalance,
 };
 pub use runs::{next_down, next_up, MissedPlay, Played, RunState, Runs, ACE_LOW};
-pub use setup::{check_table, even_hands, MAX_OPENING_CHIPS, MAX_ROUNDS};
+pub use setup::{
+    check_table, even_hands, FIRST_DEALER_DOC, MAX_OPENING_CHIPS, MAX_ROUNDS, OPENING_CHIPS_DOC, ROUNDS_DOC,
+};
 
 use crate::rules::error::RuleViolation;
 

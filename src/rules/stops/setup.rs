@@ -5,6 +5,7 @@ use std::ops::RangeInclusive;
 
 use crate::rules::error::SetupError;
 use crate::rules::seat::{BySeat, Seat};
+use crate::rules::OptionDoc;
 
 /// Cards dealt to each seat when `cards` are dealt out one at a time from the dealer's left:
 /// the first `cards % players` seats from the left get one more.
@@ -54,3 +55,17 @@ pub fn check_table(
     }
     Ok(())
 }
+
+/// The catalogue's words for the options every stops table has (`check_table` checks them).
+pub const OPENING_CHIPS_DOC: OptionDoc = OptionDoc {
+    name: "opening_chips",
+    description: "chips each player gets from the bank at the start (default 100)",
+};
+pub const FIRST_DEALER_DOC: OptionDoc = OptionDoc {
+    name: "first_dealer",
+    description: "seat of the first dealer",
+};
+pub const ROUNDS_DOC: OptionDoc = OptionDoc {
+    name: "rounds",
+    description: "rounds of deals, each player dealing once a round (default 1)",
+};

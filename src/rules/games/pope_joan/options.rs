@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::rules::stops;
 use crate::rules::OptionDoc;
 
 /// Who dresses the board at the start of each deal.
@@ -67,18 +68,9 @@ impl Default for Options {
 }
 
 pub(super) const OPTION_DOCS: &[OptionDoc] = &[
-    OptionDoc {
-        name: "opening_chips",
-        description: "chips each player gets from the bank at the start (default 100)",
-    },
-    OptionDoc {
-        name: "first_dealer",
-        description: "seat of the first dealer",
-    },
-    OptionDoc {
-        name: "rounds",
-        description: "rounds of deals, each player dealing once a round (default 1)",
-    },
+    stops::OPENING_CHIPS_DOC,
+    stops::FIRST_DEALER_DOC,
+    stops::ROUNDS_DOC,
     OptionDoc {
         name: "dressing",
         description: "all_players (the dealer paying double; default) or dealer_alone",

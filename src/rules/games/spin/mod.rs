@@ -19,7 +19,7 @@ use crate::rules::cards::{Card, CardSet, Rank, Suit};
 use crate::rules::chips::{Chips, Settlement};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::Seat;
-use crate::rules::stops::{self, opening_chips, ChipEvent, ChipMovement, Holdings, Pool, Runs};
+use crate::rules::stops::{self, opening_chips, ChipMovement, Holdings, Pool, Runs};
 use crate::rules::{Game, GameId, OptionDoc};
 
 mod options;
@@ -173,18 +173,7 @@ pub enum Event {
     },
 }
 
-impl ChipEvent for Event {
-    fn chips(movement: ChipMovement) -> Event {
-        Event::Chips { movement }
-    }
-
-    fn movement(&self) -> Option<&ChipMovement> {
-        match self {
-            Event::Chips { movement } => Some(movement),
-            _ => None,
-        }
-    }
-}
+stops::impl_chip_event!(Event);
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 struct Deal {

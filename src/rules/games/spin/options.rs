@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::rules::stops;
 use crate::rules::OptionDoc;
 
 /// Table options for Spin. Every field may be left out.
@@ -37,18 +38,9 @@ impl Default for Options {
 }
 
 pub(super) const OPTION_DOCS: &[OptionDoc] = &[
-    OptionDoc {
-        name: "opening_chips",
-        description: "chips each player gets from the bank at the start (default 100)",
-    },
-    OptionDoc {
-        name: "first_dealer",
-        description: "seat of the first dealer",
-    },
-    OptionDoc {
-        name: "rounds",
-        description: "rounds of deals, each player dealing once a round (default 1)",
-    },
+    stops::OPENING_CHIPS_DOC,
+    stops::FIRST_DEALER_DOC,
+    stops::ROUNDS_DOC,
     OptionDoc {
         name: "spin_stake",
         description: "what Spin (A♦) collects from each other player (default 3)",
