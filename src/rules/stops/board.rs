@@ -121,6 +121,20 @@ impl Holdings {
         }
     }
 
+    /// Books `pool`'s whole balance to `seat` in deal `deal`, when it holds any, and records
+    /// it as an event.
+    pub fn book_pool_won<E: ChipEvent>(
+        &mut self,
+        events: &mut Vec<E>,
+        deal: u16,
+        memo: String,
+        pool: Pool,
+        seat: Seat,
+    ) {
+        let won = Transfer::new(Account::Pool(pool), Account::Seat(seat), self.pool(pool));
+        self.book(events, ChipMovement::new(Some(deal), memo, vec![won]));
+    }
+
     /// The chips on each of `pools`, in their order, for views.
     pub fn board(&self, pools: impl IntoIterator<Item = Pool>) -> Vec<PoolBalance> {
         pools

@@ -2,7 +2,6 @@
 //! score sheet and the next deal.
 
 use crate::rules::cards::Card;
-use crate::rules::chips::{Account, Chips, Transfer};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::stops::{per_card_payments, ChipMovement, Pool};
@@ -18,17 +17,8 @@ impl Newmarket {
         card: Card,
     ) -> Result<(), RuleViolation> {
         let number = self.deal_ref()?.number;
-        let amount = self.holdings.pool(pool).get();
-        let movement = ChipMovement::new(
-            Some(number),
-            format!("deal {number}: {} won by {seat} with {card}", pool.title()),
-            vec![Transfer::new(
-                Account::Pool(pool),
-                Account::Seat(seat),
-                Chips::new(amount),
-            )],
-        );
-        self.holdings.book(events, movement);
+        let memo = format!("deal {number}: {} won by {seat} with {card}", pool.title());
+        self.holdings.book_pool_won(events, number, memo, pool, seat);
         Ok(())
     }
 

@@ -168,17 +168,8 @@ impl PopeJoan {
         }
         deal.won.push(pool);
         let number = deal.number;
-        let amount = self.holdings.pool(pool).get();
-        let movement = ChipMovement::new(
-            Some(number),
-            format!("deal {number}: {} won by {seat} ({why})", pool.title()),
-            vec![Transfer::new(
-                Account::Pool(pool),
-                Account::Seat(seat),
-                Chips::new(amount),
-            )],
-        );
-        self.holdings.book(events, movement);
+        let memo = format!("deal {number}: {} won by {seat} ({why})", pool.title());
+        self.holdings.book_pool_won(events, number, memo, pool, seat);
         Ok(())
     }
 }

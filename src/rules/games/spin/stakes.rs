@@ -97,18 +97,9 @@ impl Spin {
         }
         let number = deal.number;
         let pool = combination.pool();
-        let amount = self.holdings.pool(pool).get();
         events.push(Event::Shown { seat, combination });
-        let movement = ChipMovement::new(
-            Some(number),
-            format!("deal {number}: {} shown by {seat}", pool.title()),
-            vec![Transfer::new(
-                Account::Pool(pool),
-                Account::Seat(seat),
-                Chips::new(amount),
-            )],
-        );
-        self.holdings.book(events, movement);
+        let memo = format!("deal {number}: {} shown by {seat}", pool.title());
+        self.holdings.book_pool_won(events, number, memo, pool, seat);
         Ok(())
     }
 }
