@@ -451,3 +451,25 @@ proptest! {
         }
     }
 }
+
+/// Stored logs are replayed and their events compared with the engine's JSON: a layout's stakes
+/// (seat to pool) and a result's winnings (pool to seat, seat to seat) must be written exactly
+/// as they always were.
+#[test]
+fn a_layout_a_result_and_their_chip_movements_are_written_exactly_as_stored_logs_hold_them() {
+    let mut g = game(4);
+    let layout = text_layout(&["AS", "AS", "QH", "JD"]);
+    let result = Move::Result {
+        out: seat(2),
+        cards_left: vec![3, 1, 0, 4],
+        pool_winners: vec![None, Some(seat(0)), None, None],
+    };
+    let moves_json = serde_json::to_string(&[&layout, &result]).expect("json");
+    let events = [apply(&mut g, layout), apply(&mut g, result)];
+    let events_json = serde_json::to_string(&events).expect("json");
+    assert_eq!(moves_json, PINNED_MOVES);
+    assert_eq!(events_json, PINNED_EVENTS);
+}
+
+const PINNED_MOVES: &str = r#"[{"kind":"layout","pool_cards":["JD","QH","KC","AS"],"stakes":["AS","AS","QH","JD"]},{"kind":"result","out":2,"cards_left":[3,1,0,4],"pool_winners":[null,0,null,null]}]"#;
+const PINNED_EVENTS: &str = r#"[[{"event":"laid_out","pool_cards":["JD","QH","KC","AS"]},{"event":"chips","deal":1,"memo":"deal 1: stakes on the pool cards","payments":[{"from":{"seat":0},"to":{"pool":"pool_ace"},"amount":1},{"from":{"seat":1},"to":{"pool":"pool_ace"},"amount":1},{"from":{"seat":2},"to":{"pool":"pool_queen"},"amount":1},{"from":{"seat":3},"to":{"pool":"pool_knave"},"amount":1},{"from":{"seat":0},"to":{"pool":"pool_king"},"amount":1}]}],[{"event":"chips","deal":1,"memo":"deal 1: the queen's pool won by seat 0 with JH","payments":[{"from":{"pool":"pool_queen"},"to":{"seat":0},"amount":1}]},{"event":"went_out","seat":2,"cards_left":[3,1,0,4]},{"event":"chips","deal":1,"memo":"deal 1: seat 2 went out: one a card left from each player","payments":[{"from":{"seat":0},"to":{"seat":2},"amount":3},{"from":{"seat":1},"to":{"seat":2},"amount":1},{"from":{"seat":3},"to":{"seat":2},"amount":4}]},{"event":"deal_ended","deal":1,"winner":2,"net":[-4,-2,7,-5]},{"event":"deal_started","deal":2,"dealer":1,"hands":[12,12,12,12]}]]"#;

@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use super::*;
 use crate::rules::deck::{shuffle_with, SplitMix64};
 use crate::rules::stops::testing::{assert_ledger_matches, replay_booked};
+use crate::rules::{Account, Transfer};
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -486,9 +487,9 @@ fn playing_the_pope_wins_its_division_and_one_a_card_left_from_each_player() {
     assert_eq!(
         pope.payments,
         [
-            Payment::new(Party::Seat(seat(0)), Party::Seat(seat(2)), 10),
-            Payment::new(Party::Seat(seat(1)), Party::Seat(seat(2)), 9),
-            Payment::new(Party::Seat(seat(3)), Party::Seat(seat(2)), 10),
+            Transfer::new(Account::Seat(seat(0)), Account::Seat(seat(2)), Chips::new(10)),
+            Transfer::new(Account::Seat(seat(1)), Account::Seat(seat(2)), Chips::new(9)),
+            Transfer::new(Account::Seat(seat(3)), Account::Seat(seat(2)), Chips::new(10)),
         ]
     );
     assert_eq!(seat_chips(&g), [84, 88, 132, 87]);
@@ -1155,3 +1156,31 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Stored logs
+
+/// Stored logs are replayed and their events compared with the engine's JSON: a deal's result
+/// and the chips it moves (board to seat, seat to seat, the next dressing onto the board) must
+/// be written exactly as they always were.
+#[test]
+fn a_results_move_and_chip_movements_are_written_exactly_as_stored_logs_hold_them() {
+    let mut g = game(4);
+    apply(&mut g, turn_up("3S"));
+    let mv = Move::Result {
+        out: seat(1),
+        cards_left: vec![3, 0, 5, 2],
+        specials: vec![vec![], vec![card("AS")], vec![], vec![]],
+        pope_cards_left: None,
+        pope_holder: Some(seat(2)),
+    };
+    let move_json = serde_json::to_string(&mv).expect("json");
+    let events = apply(&mut g, mv);
+    let events_json = serde_json::to_string(&events).expect("json");
+    assert_eq!(move_json, PINNED_MOVE);
+    assert_eq!(events_json, PINNED_EVENTS);
+}
+
+const PINNED_MOVE: &str =
+    r#"{"kind":"result","out":1,"cards_left":[3,0,5,2],"specials":[[],["AS"],[],[]],"pope_holder":2}"#;
+const PINNED_EVENTS: &str = r#"[{"event":"chips","deal":1,"memo":"deal 1: Ace won by seat 1 (AS played)","payments":[{"from":{"pool":"ace"},"to":{"seat":1},"amount":1}]},{"event":"went_out","seat":1,"cards_left":[3,0,5,2],"exempt":2},{"event":"chips","deal":1,"memo":"deal 1: Game won by seat 1 (first out)","payments":[{"from":{"pool":"game"},"to":{"seat":1},"amount":1}]},{"event":"chips","deal":1,"memo":"deal 1: seat 1 went out: one a card left from each player","payments":[{"from":{"seat":0},"to":{"seat":1},"amount":3},{"from":{"seat":3},"to":{"seat":1},"amount":2}]},{"event":"deal_ended","deal":1,"winner":1,"net":[-9,4,-3,-5]},{"event":"deal_started","deal":2,"dealer":1,"hand_size":10,"spare_hand":10},{"event":"chips","deal":2,"memo":"deal 2: the board is dressed","payments":[{"from":{"seat":0},"to":{"pool":"pope"},"amount":3},{"from":{"seat":1},"to":{"pool":"pope"},"amount":3},{"from":{"seat":1},"to":{"pool":"matrimony"},"amount":2},{"from":{"seat":1},"to":{"pool":"intrigue"},"amount":1},{"from":{"seat":2},"to":{"pool":"intrigue"},"amount":1},{"from":{"seat":2},"to":{"pool":"ace"},"amount":1},{"from":{"seat":2},"to":{"pool":"king"},"amount":1},{"from":{"seat":3},"to":{"pool":"queen"},"amount":1},{"from":{"seat":3},"to":{"pool":"knave"},"amount":1},{"from":{"seat":3},"to":{"pool":"game"},"amount":1}]}]"#;

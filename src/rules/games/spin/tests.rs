@@ -535,3 +535,28 @@ proptest! {
         }
     }
 }
+
+/// Stored logs are replayed and their events compared with the engine's JSON: a deal's result
+/// and the chips it moves (seat to seat, pool to seat, the next stakes onto the pools) must be
+/// written exactly as they always were.
+#[test]
+fn a_results_move_and_chip_movements_are_written_exactly_as_stored_logs_hold_them() {
+    let mut g = game(4);
+    let mv = Move::Result {
+        out: seat(1),
+        cards_left: vec![2, 0, 3, 1],
+        specials: vec![vec![card("KS")], vec![card("AD")], vec![], vec![]],
+        matrimony: Some(seat(3)),
+        intrigue: None,
+        spin_holder: None,
+    };
+    let move_json = serde_json::to_string(&mv).expect("json");
+    let events = apply(&mut g, mv);
+    let events_json = serde_json::to_string(&events).expect("json");
+    assert_eq!(move_json, PINNED_MOVE);
+    assert_eq!(events_json, PINNED_EVENTS);
+}
+
+const PINNED_MOVE: &str =
+    r#"{"kind":"result","out":1,"cards_left":[2,0,3,1],"specials":[["KS"],["AD"],[],[]],"matrimony":3}"#;
+const PINNED_EVENTS: &str = r#"[{"event":"chips","deal":1,"memo":"deal 1: KS played: 1 from each player to seat 0","payments":[{"from":{"seat":1},"to":{"seat":0},"amount":1},{"from":{"seat":2},"to":{"seat":0},"amount":1},{"from":{"seat":3},"to":{"seat":0},"amount":1}]},{"event":"chips","deal":1,"memo":"deal 1: Spin played: 3 from each player to seat 1","payments":[{"from":{"seat":0},"to":{"seat":1},"amount":3},{"from":{"seat":2},"to":{"seat":1},"amount":3},{"from":{"seat":3},"to":{"seat":1},"amount":3}]},{"event":"shown","seat":3,"combination":"matrimony"},{"event":"chips","deal":1,"memo":"deal 1: Matrimony shown by seat 3","payments":[{"from":{"pool":"matrimony"},"to":{"seat":3},"amount":2}]},{"event":"went_out","seat":1,"cards_left":[2,0,3,1],"spin_holder":null},{"event":"chips","deal":1,"memo":"deal 1: seat 1 went out: Game and one a card left from each player","payments":[{"from":{"pool":"game"},"to":{"seat":1},"amount":3},{"from":{"seat":0},"to":{"seat":1},"amount":2},{"from":{"seat":2},"to":{"seat":1},"amount":3},{"from":{"seat":3},"to":{"seat":1},"amount":1}]},{"event":"deal_ended","deal":1,"winner":1,"net":[-5,16,-8,-4]},{"event":"deal_started","deal":2,"dealer":1,"hands":[12,12,13,13],"exempt":1},{"event":"chips","deal":2,"memo":"deal 2: stakes on Game, Matrimony and Intrigue","payments":[{"from":{"seat":0},"to":{"pool":"game"},"amount":1},{"from":{"seat":2},"to":{"pool":"game"},"amount":1},{"from":{"seat":3},"to":{"pool":"game"},"amount":1},{"from":{"seat":1},"to":{"pool":"matrimony"},"amount":2},{"from":{"seat":1},"to":{"pool":"intrigue"},"amount":1}]}]"#;

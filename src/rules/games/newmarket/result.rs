@@ -1,0 +1,68 @@
+//! A whole deal entered at once: checked completely, then settled as card-by-card play would.
+
+use crate::rules::cards::Card;
+use crate::rules::error::RuleViolation;
+use crate::rules::seat::Seat;
+
+use super::{pool_of, winning_card, Event, Newmarket, Phase, Recording};
+
+impl Newmarket {
+    pub(super) fn result(
+        &mut self,
+        out: Seat,
+        cards_left: &[u8],
+        pool_winners: &[Option<Seat>],
+    ) -> Result<Vec<Event>, RuleViolation> {
+        let fresh = self.phase() == Phase::Playing && self.deal.as_ref().is_some_and(|d| d.runs.is_fresh());
+        if !fresh {
+            return Err(self.not_expected("result"));
+        }
+        let players = self.players;
+        for s in std::iter::once(out).chain(pool_winners.iter().flatten().copied()) {
+            s.check(players)?;
+        }
+        if cards_left.len() != players {
+            return Err(RuleViolation::WrongNumberOfEntries {
+                got: cards_left.len(),
+                expected: players,
+            });
+        }
+        if pool_winners.len() != 4 {
+            return Err(RuleViolation::WrongNumberOfEntries {
+                got: pool_winners.len(),
+                expected: 4,
+            });
+        }
+        let deal = self.deal_ref()?;
+        for (seat, &left) in Seat::all(players).zip(cards_left) {
+            let dealt = deal.runs.dealt(seat);
+            if (seat == out) != (left == 0) || left > dealt {
+                return Err(RuleViolation::InvalidResult(format!(
+                    "{seat} cannot have {left} cards left: it was dealt {dealt}, and only {out} went out"
+                )));
+            }
+        }
+        for s in Seat::all(players) {
+            let won = pool_winners.iter().filter(|w| **w == Some(s)).count();
+            let dealt = deal.runs.dealt(s);
+            if won > usize::from(dealt - cards_left[s.index()]) {
+                return Err(RuleViolation::MoreCardsThanDealt { seat: s, dealt });
+            }
+        }
+
+        let mut events = Vec::new();
+        let wins: Vec<(Card, Seat)> = deal
+            .pool_cards
+            .iter()
+            .zip(pool_winners)
+            .filter_map(|(&p, w)| Some((p, (*w)?)))
+            .collect();
+        for (pool_card, seat) in wins {
+            if let (Some(pool), Some(card)) = (pool_of(pool_card.rank), winning_card(pool_card)) {
+                self.win_pool(&mut events, pool, seat, card)?;
+            }
+        }
+        self.go_out(&mut events, out, cards_left.to_vec(), Recording::ResultOnly)?;
+        Ok(events)
+    }
+}

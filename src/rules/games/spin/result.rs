@@ -1,0 +1,102 @@
+//! A whole deal entered at once: checked completely, then settled as card-by-card play would.
+
+use crate::rules::cards::{Card, CardSet, Rank};
+use crate::rules::error::RuleViolation;
+use crate::rules::seat::Seat;
+
+use super::{Combination, Event, Phase, Recording, Spin, SPIN};
+
+impl Spin {
+    pub(super) fn result(
+        &mut self,
+        out: Seat,
+        cards_left: &[u8],
+        specials: &[Vec<Card>],
+        shown: [Option<Seat>; 2],
+        spin_holder: Option<Seat>,
+    ) -> Result<Vec<Event>, RuleViolation> {
+        let fresh = self.phase() == Phase::Playing && self.deal.as_ref().is_some_and(|d| d.runs.is_fresh());
+        if !fresh {
+            return Err(self.not_expected("result"));
+        }
+        let players = self.players;
+        for s in [Some(out), shown[0], shown[1], spin_holder].into_iter().flatten() {
+            s.check(self.players)?;
+        }
+        for got in [cards_left.len(), specials.len()] {
+            if got != players {
+                return Err(RuleViolation::WrongNumberOfEntries { got, expected: players });
+            }
+        }
+        let deal = self.deal_ref()?;
+        for (seat, &left) in Seat::all(players).zip(cards_left) {
+            let dealt = deal.runs.dealt(seat);
+            if (seat == out) != (left == 0) || left > dealt {
+                return Err(RuleViolation::InvalidResult(format!(
+                    "{seat} cannot have {left} cards left: it was dealt {dealt}, and only {out} went out"
+                )));
+            }
+        }
+        let mut seen = CardSet::default();
+        for (seat, cards) in Seat::all(players).zip(specials) {
+            for &card in cards {
+                deal.runs.check_card(card)?;
+                if seen.contains(card) {
+                    return Err(RuleViolation::CardAlreadyPlayed(card));
+                }
+                seen.insert(card);
+                if card != SPIN && card.rank != Rank::King {
+                    return Err(RuleViolation::InvalidResult(format!(
+                        "{card} is neither a king nor Spin"
+                    )));
+                }
+            }
+            let dealt = deal.runs.dealt(seat);
+            if cards.len() > usize::from(dealt - cards_left[seat.index()]) {
+                return Err(RuleViolation::MoreCardsThanDealt { seat, dealt });
+            }
+        }
+        match (seen.contains(SPIN), spin_holder) {
+            (true, Some(h)) => {
+                return Err(RuleViolation::InvalidResult(format!(
+                    "Spin was played, so {h} cannot hold it"
+                )));
+            }
+            (false, None) => {
+                return Err(RuleViolation::InvalidResult(
+                    "every card is dealt: name the spin_holder when Spin was not played".into(),
+                ));
+            }
+            (false, Some(h)) if h == out => {
+                return Err(RuleViolation::InvalidResult(format!(
+                    "{h} went out, so cannot hold Spin"
+                )));
+            }
+            _ => {}
+        }
+
+        let mut events = Vec::new();
+        for (seat, cards) in Seat::all(players).zip(specials) {
+            for &card in cards {
+                if card == SPIN {
+                    self.collect(&mut events, seat, self.options.spin_stake, "Spin played")?;
+                } else {
+                    self.collect(&mut events, seat, self.options.king_payment, &format!("{card} played"))?;
+                }
+            }
+        }
+        for (combination, seat) in [Combination::Matrimony, Combination::Intrigue].into_iter().zip(shown) {
+            if let Some(seat) = seat {
+                self.win_pool(&mut events, combination, seat)?;
+            }
+        }
+        self.go_out(
+            &mut events,
+            out,
+            cards_left.to_vec(),
+            spin_holder,
+            Recording::ResultOnly,
+        )?;
+        Ok(events)
+    }
+}

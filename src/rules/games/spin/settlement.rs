@@ -1,0 +1,61 @@
+//! Going out: Game and the per-card payments (double from Spin's holder), then the deal's line on the
+//! score sheet and the next deal.
+
+use crate::rules::chips::{Account, Chips, Transfer};
+use crate::rules::error::RuleViolation;
+use crate::rules::seat::Seat;
+use crate::rules::stops::{per_card_payments, ChipMovement, Pool};
+
+use super::{DealScore, Event, Recording, Spin};
+
+impl Spin {
+    pub(super) fn go_out(
+        &mut self,
+        events: &mut Vec<Event>,
+        winner: Seat,
+        cards_left: Vec<u8>,
+        spin_holder: Option<Seat>,
+        recording: Recording,
+    ) -> Result<(), RuleViolation> {
+        let number = self.deal_ref()?.number;
+        events.push(Event::WentOut {
+            seat: winner,
+            cards_left: cards_left.clone(),
+            spin_holder,
+        });
+        let game = self.holdings.pool(Pool::Game).get();
+        let mut payments = vec![Transfer::new(
+            Account::Pool(Pool::Game),
+            Account::Seat(winner),
+            Chips::new(game),
+        )];
+        payments.extend(per_card_payments(winner, &cards_left, None, spin_holder));
+        let movement = ChipMovement::new(
+            Some(number),
+            format!("deal {number}: {winner} went out: Game and one a card left from each player"),
+            payments,
+        );
+        self.holdings.book(events, movement);
+        let deal = self.deal.take().ok_or(RuleViolation::GameFinished)?;
+        let chips = self.holdings.seats();
+        let net = self.holdings.net_since(&deal.start_chips);
+        self.sheet.push(DealScore {
+            deal: number,
+            dealer: deal.dealer,
+            winner,
+            cards_left,
+            spin_holder,
+            net: net.clone(),
+            chips,
+            recording,
+        });
+        events.push(Event::DealEnded {
+            deal: number,
+            winner,
+            net,
+        });
+        self.last_winner = Some(winner);
+        self.start_deal(number, events);
+        Ok(())
+    }
+}
