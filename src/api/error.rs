@@ -187,6 +187,9 @@ impl From<ServiceError> for ApiError {
             ServiceError::VersionConflict { .. } => {
                 ApiError::new(StatusCode::CONFLICT, "version_conflict", e.to_string())
             }
+            ServiceError::PreconditionFailed { .. } => {
+                ApiError::new(StatusCode::PRECONDITION_FAILED, "precondition_failed", e.to_string())
+            }
             ServiceError::NothingToUndo => ApiError::new(StatusCode::CONFLICT, "nothing_to_undo", e.to_string()),
             ServiceError::IdempotencyKeyReused => ApiError::unprocessable("idempotency_key_reused", e.to_string()),
             ServiceError::UnknownGame { .. }

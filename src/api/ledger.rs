@@ -1,6 +1,6 @@
 //! The chip ledger of a table, for treasurers and auditors.
 
-use actix_web::{get, web, HttpResponse};
+use actix_web::{get, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
@@ -44,6 +44,8 @@ pub struct BalanceView {
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct TableLedger {
     pub table_id: Uuid,
+    /// The table's version these bookings are as of (also the answer's `ETag`).
+    pub version: i64,
     pub bookings: Vec<BookingView>,
     /// Over all bookings, whatever the deal filter.
     pub balances: Vec<BalanceView>,
@@ -59,13 +61,15 @@ pub struct LedgerQuery {
 }
 
 /// The table's chip ledger: every booking with the move that caused it, and the balances.
-#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), LedgerQuery), responses(
-    (status = 200, body = TableLedger),
+#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), LedgerQuery, ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
+    (status = 200, body = TableLedger, headers(("ETag" = String, description = "the table's version, quoted"))),
+    (status = 304, description = "not modified: `If-None-Match` names the current `ETag`"),
     (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}/ledger")]
 pub async fn get_table_ledger(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     id: web::Path<Uuid>,
     query: web::Query<LedgerQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -90,12 +94,17 @@ pub async fn get_table_ledger(
                 .collect(),
         })
         .collect();
-    Ok(HttpResponse::Ok().json(TableLedger {
+    let body = TableLedger {
         table_id: ledger.table.id,
+        version: ledger.table.version,
         bookings,
         total: ledger.balances.total(),
         balances: balance_views(&ledger.balances),
-    }))
+    };
+    Ok(match super::conditional::ok_unless_fresh(&req, body.version) {
+        Ok(mut ok) => ok.json(body),
+        Err(not_modified) => not_modified,
+    })
 }
 
 fn balance_views(balances: &Balances) -> Vec<BalanceView> {

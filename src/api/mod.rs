@@ -10,6 +10,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod conditional;
 pub mod error;
 pub mod events;
 pub mod game_schemas;

@@ -332,16 +332,22 @@ pub async fn list_tables(
 }
 
 /// The table's state: dealer, trumps, nominations, the trick, whose turn, legal moves, scores.
-#[utoipa::path(tag = "tables", params(("id" = Uuid, Path)), responses(
-    (status = 200, body = TableView),
+#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
+    (status = 200, body = TableView, headers(("ETag" = String, description = "the table's version, quoted"))),
+    (status = 304, description = "not modified: `If-None-Match` names the current `ETag`"),
     (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}")]
-pub async fn get_table(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+pub async fn get_table(
+    pool: web::Data<PgPool>,
+    req: HttpRequest,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
     let view = TableView::from(use_case::state(&pool, *id).await?);
-    Ok(HttpResponse::Ok()
-        .insert_header(("ETag", format!("\"{}\"", view.version)))
-        .json(view))
+    Ok(match super::conditional::ok_unless_fresh(&req, view.version) {
+        Ok(mut ok) => ok.json(view),
+        Err(not_modified) => not_modified,
+    })
 }
 
 /// The idempotency key of a request, if it sent one.
@@ -399,6 +405,7 @@ async fn record(
         by,
         what,
         expected_version,
+        if_match: super::conditional::if_match(req),
         idempotency_key: idempotency_key(req)?,
         sent,
     };
@@ -420,6 +427,7 @@ async fn record(
     params(
         ("id" = Uuid, Path),
         ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer"),
+        ("If-Match" = Option<String>, Header, description = "the `ETag` of the table as the client saw it: a table that changed since is refused with 412"),
     ),
     responses(
         (status = 201, body = MoveResponse),
@@ -427,6 +435,7 @@ async fn record(
         (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "`precondition_failed`: the table's `ETag` is not one `If-Match` names", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`version_conflict`, `game_finished`, `trick_out_of_order`, `chips_out_of_range`, `deal_limit`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "a rule violation (`not_your_turn`, `card_already_played`, `hook_rule`, `tricks_do_not_add_up`, `no_such_seat`, `move_not_expected`, …), `unknown_card`, `unknown_field`, `unknown_variant`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     ))]
@@ -450,6 +459,7 @@ pub async fn submit_move(
     params(
         ("id" = Uuid, Path),
         ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key returns the first answer"),
+        ("If-Match" = Option<String>, Header, description = "the `ETag` of the table as the client saw it: a table that changed since is refused with 412"),
     ),
     responses(
         (status = 200, body = UndoResponse),
@@ -457,6 +467,7 @@ pub async fn submit_move(
         (status = 403, description = "`forbidden`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`version_conflict`, `nothing_to_undo`", body = Problem, content_type = "application/problem+json"),
+        (status = 412, description = "`precondition_failed`: the table's `ETag` is not one `If-Match` names", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/tables/{id}/undo")]
 pub async fn undo_move(
@@ -500,13 +511,22 @@ pub async fn list_moves(
 
 /// The score sheet: every deal's nominations, tricks and points, running totals, and the
 /// winners once the game is over.
-#[utoipa::path(tag = "tables", params(("id" = Uuid, Path)), responses(
-    (status = 200, body = Scores),
+#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
+    (status = 200, body = Scores, headers(("ETag" = String, description = "the table's version, quoted"))),
+    (status = 304, description = "not modified: `If-None-Match` names the current `ETag`"),
     (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}/scores")]
-pub async fn get_scores(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
-    Ok(HttpResponse::Ok().json(Scores::from(use_case::score_sheet(&pool, *id).await?)))
+pub async fn get_scores(
+    pool: web::Data<PgPool>,
+    req: HttpRequest,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let scores = Scores::from(use_case::score_sheet(&pool, *id).await?);
+    Ok(match super::conditional::ok_unless_fresh(&req, scores.version) {
+        Ok(mut ok) => ok.json(scores),
+        Err(not_modified) => not_modified,
+    })
 }
 
 /// Letters and digits that cannot be mistaken for one another on a phone keyboard.

@@ -29,6 +29,8 @@ pub enum ServiceError {
     UnknownUser,
     #[error("the table is at version {actual}, not {expected}")]
     VersionConflict { expected: i64, actual: i64 },
+    #[error("the table is at version {actual}, which the request's If-Match does not name")]
+    PreconditionFailed { actual: i64 },
     #[error("there is no move left to undo")]
     NothingToUndo,
     #[error("this Idempotency-Key was used for a different request")]

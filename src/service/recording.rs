@@ -52,6 +52,8 @@ pub struct Request {
     pub what: Recording,
     /// The table version the client saw; a stale one is refused.
     pub expected_version: Option<i64>,
+    /// The versions the client's precondition accepts (`If-Match`); None when any will do.
+    pub if_match: Option<Vec<i64>>,
     /// The client's key for retrying safely, checked already.
     pub idempotency_key: Option<String>,
     /// The request as sent, for the fingerprint kept with the key.
@@ -92,7 +94,7 @@ pub enum Outcome {
 /// Records a move or an undo; `render` turns what was recorded into the answer to keep.
 ///
 /// # Errors
-/// `Store(NotFound)`, `Forbidden`, `IdempotencyKeyReused`, `VersionConflict`, `InvalidMove`,
+/// `Store(NotFound)`, `Forbidden`, `IdempotencyKeyReused`, `PreconditionFailed`, `VersionConflict`, `InvalidMove`,
 /// `Rule` (the engine refused the move), `NothingToUndo`; in every case nothing is written.
 pub async fn record(
     pool: &PgPool,
@@ -112,6 +114,11 @@ pub async fn record(
                 status: stored.status,
                 body: stored.body,
             }));
+        }
+    }
+    if let Some(accepted) = &request.if_match {
+        if !accepted.contains(&row.version) {
+            return Err(ServiceError::PreconditionFailed { actual: row.version });
         }
     }
     check_version(&row, request.expected_version)?;

@@ -2,6 +2,7 @@
 //! (`#[sqlx::test]`, from DATABASE_URL) and its own server on a free port.
 
 mod auth;
+mod conditional;
 mod dividend;
 mod games;
 mod health;

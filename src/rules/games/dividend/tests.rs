@@ -1059,23 +1059,30 @@ fn arbitrary_move() -> impl Strategy<Value = Move> {
 #[test]
 fn the_json_of_moves_and_events_is_what_stored_logs_hold() {
     let mut game = game();
-    let moves = [
-        play(1, "5H"),
-        play(2, "KH"),
-        play(3, "2S"),
-        play(0, "AH"),
-    ];
+    let moves = [play(1, "5H"), play(2, "KH"), play(3, "2S"), play(0, "AH")];
     let mut events = Vec::new();
     for mv in &moves {
         events = apply(&mut game, mv.clone());
     }
-    assert_eq!(serde_json::to_string(&moves).expect("json"), r#"[{"kind":"play","seat":1,"card":"5H"},{"kind":"play","seat":2,"card":"KH"},{"kind":"play","seat":3,"card":"2S"},{"kind":"play","seat":0,"card":"AH"}]"#);
-    assert_eq!(serde_json::to_string(&events).expect("json"), r#"[{"event":"card_played","seat":0,"card":"AH","trick":1},{"event":"trick_won","trick":1,"leader":1,"winner":3,"position":3,"shares":[0,1,0,3],"cards":[{"seat":1,"card":"5H"},{"seat":2,"card":"KH"},{"seat":3,"card":"2S"},{"seat":0,"card":"AH"}]}]"#);
+    assert_eq!(
+        serde_json::to_string(&moves).expect("json"),
+        r#"[{"kind":"play","seat":1,"card":"5H"},{"kind":"play","seat":2,"card":"KH"},{"kind":"play","seat":3,"card":"2S"},{"kind":"play","seat":0,"card":"AH"}]"#
+    );
+    assert_eq!(
+        serde_json::to_string(&events).expect("json"),
+        r#"[{"event":"card_played","seat":0,"card":"AH","trick":1},{"event":"trick_won","trick":1,"leader":1,"winner":3,"position":3,"shares":[0,1,0,3],"cards":[{"seat":1,"card":"5H"},{"seat":2,"card":"KH"},{"seat":3,"card":"2S"},{"seat":0,"card":"AH"}]}]"#
+    );
     let mut game = self::game();
     let mv = Move::Result {
         cards_won: vec![13, 13, 13, 13],
     };
     let events = apply(&mut game, mv.clone());
-    assert_eq!(serde_json::to_string(&mv).expect("json"), r#"{"kind":"result","cards_won":[13,13,13,13]}"#);
-    assert_eq!(serde_json::to_string(&events).expect("json"), r#"[{"event":"deal_scored","deal":1,"cards_won":[13,13,13,13],"points":[13,13,13,13],"totals":[13,13,13,13]},{"event":"deal_started","deal":2,"dealer":1,"leader":2,"tie_break":false}]"#);
+    assert_eq!(
+        serde_json::to_string(&mv).expect("json"),
+        r#"{"kind":"result","cards_won":[13,13,13,13]}"#
+    );
+    assert_eq!(
+        serde_json::to_string(&events).expect("json"),
+        r#"[{"event":"deal_scored","deal":1,"cards_won":[13,13,13,13],"points":[13,13,13,13],"totals":[13,13,13,13]},{"event":"deal_started","deal":2,"dealer":1,"leader":2,"tie_break":false}]"#
+    );
 }

@@ -5,7 +5,7 @@ use crate::rules::cards::Card;
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::BySeat;
 
-use super::{Deal, NominationWhist, Recording, Trumps, Event};
+use super::{Deal, Event, NominationWhist, Recording, Trumps};
 
 impl NominationWhist {
     pub(super) fn result(

@@ -1547,5 +1547,8 @@ fn the_json_of_moves_and_events_is_what_stored_logs_hold() {
         serde_json::to_string(&moves).expect("json"),
         r#"[{"kind":"turn_up","card":"QS"},{"kind":"nominate","seat":1,"tricks":1},{"kind":"nominate","seat":2,"tricks":0},{"kind":"nominate","seat":0,"tricks":0},{"kind":"play","seat":1,"card":"KH"},{"kind":"play","seat":2,"card":"2S"},{"kind":"play","seat":0,"card":"AH"}]"#
     );
-    assert_eq!(serde_json::to_string(&events).expect("json"), r#"[{"event":"card_played","seat":0,"card":"AH","trick":1},{"event":"trick_won","trick":1,"winner":2,"cards":[{"seat":1,"card":"KH"},{"seat":2,"card":"2S"},{"seat":0,"card":"AH"}]},{"event":"deal_scored","deal":1,"points":[10,0,1],"totals":[10,0,1]},{"event":"deal_started","deal":2,"dealer":1,"hand_size":1,"trumps":null}]"#);
+    assert_eq!(
+        serde_json::to_string(&events).expect("json"),
+        r#"[{"event":"card_played","seat":0,"card":"AH","trick":1},{"event":"trick_won","trick":1,"winner":2,"cards":[{"seat":1,"card":"KH"},{"seat":2,"card":"2S"},{"seat":0,"card":"AH"}]},{"event":"deal_scored","deal":1,"points":[10,0,1],"totals":[10,0,1]},{"event":"deal_started","deal":2,"dealer":1,"hand_size":1,"trumps":null}]"#
+    );
 }

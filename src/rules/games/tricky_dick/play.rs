@@ -51,7 +51,12 @@ impl TrickyDick {
         Ok(self.complete_trick(trick, Vec::new()))
     }
 
-    pub(super) fn play(&mut self, seat: Seat, card: SquaresCard, trick: Option<u8>) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn play(
+        &mut self,
+        seat: Seat,
+        card: SquaresCard,
+        trick: Option<u8>,
+    ) -> Result<Vec<Event>, RuleViolation> {
         seat.check(PLAYERS)?;
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("play"));

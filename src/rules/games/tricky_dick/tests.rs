@@ -4,8 +4,8 @@ use proptest::prelude::*;
 
 use super::score_sheet::average;
 use super::*;
-use crate::rules::games::testing::{apply, assert_refused};
 use crate::rules::chips::{Account, Chips};
+use crate::rules::games::testing::{apply, assert_refused};
 use crate::rules::squares::{Colour, Shape};
 
 // ---------------------------------------------------------------------------------------------
@@ -1040,8 +1040,14 @@ fn the_json_of_moves_and_events_and_the_bookings_are_what_stored_logs_and_the_le
         trick: Some(2),
     };
     let events = apply(&mut game, mv.clone());
-    assert_eq!(serde_json::to_string(&mv).expect("json"), r#"{"kind":"play","seat":3,"card":"4RT","trick":2}"#);
-    assert_eq!(serde_json::to_string(&events).expect("json"), r#"[{"event":"card_played","seat":3,"card":"4RT","trick":2,"penalised":false},{"event":"trick_won","hand":1,"trick":2,"winner":3,"cards":[{"seat":0,"card":"1RS"},{"seat":1,"card":"3YT"},{"seat":2,"card":"2YH"},{"seat":3,"card":"4RT"}],"circles":0,"squares":1,"value":-1,"scorers":[0,3],"penalised":[0,1]}]"#);
+    assert_eq!(
+        serde_json::to_string(&mv).expect("json"),
+        r#"{"kind":"play","seat":3,"card":"4RT","trick":2}"#
+    );
+    assert_eq!(
+        serde_json::to_string(&events).expect("json"),
+        r#"[{"event":"card_played","seat":3,"card":"4RT","trick":2,"penalised":false},{"event":"trick_won","hand":1,"trick":2,"winner":3,"cards":[{"seat":0,"card":"1RS"},{"seat":1,"card":"3YT"},{"seat":2,"card":"2YH"},{"seat":3,"card":"4RT"}],"circles":0,"squares":1,"value":-1,"scorers":[0,3],"penalised":[0,1]}]"#
+    );
     let bookings: Vec<_> = TrickyDick::settlements(&events)
         .iter()
         .map(|s| (s.deal, s.memo.clone(), per_account(&s.postings)))

@@ -145,7 +145,12 @@ impl Tridge {
         }
     }
 
-    pub(super) fn fixed_bid(&mut self, seat: Seat, tricks: u8, trumps: Option<Suit>) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn fixed_bid(
+        &mut self,
+        seat: Seat,
+        tricks: u8,
+        trumps: Option<Suit>,
+    ) -> Result<Vec<Event>, RuleViolation> {
         self.check_active(seat)?;
         let in_fixed = matches!(self.deal.stage, Stage::FixedAuction(_));
         if !(in_fixed || self.deal.stage == Stage::AllPassed && self.options.fixed_trick) {

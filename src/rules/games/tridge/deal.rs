@@ -13,7 +13,6 @@ use super::exchange::ExchangeStep;
 use super::ranking::FollowSuit;
 use super::{Bid, Contract, Event, Phase, Tridge, STOCK};
 
-
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) enum Stage {
     Auction(Auction<Bid>),
@@ -234,7 +233,6 @@ impl Tridge {
             .checked_add(1)
             .ok_or(RuleViolation::DealLimit { max: u16::MAX })
     }
-
 
     pub fn players(&self) -> usize {
         self.players

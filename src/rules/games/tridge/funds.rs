@@ -166,7 +166,13 @@ impl Booker<'_> {
         self.book(reason, from_each(payers.iter().copied(), Account::Seat(to), amount))
     }
 
-    pub(super) fn pay_each(&mut self, reason: &str, from: Seat, payees: &[Seat], amount: Chips) -> Result<(), RuleViolation> {
+    pub(super) fn pay_each(
+        &mut self,
+        reason: &str,
+        from: Seat,
+        payees: &[Seat],
+        amount: Chips,
+    ) -> Result<(), RuleViolation> {
         self.book(reason, to_each(Account::Seat(from), payees.iter().copied(), amount))
     }
 

@@ -20,7 +20,6 @@ pub enum Recording {
     ResultOnly,
 }
 
-
 /// One deal on the score sheet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[schema(as = TridgeDealLine)]
@@ -59,7 +58,6 @@ pub struct ScoreSheet {
     pub funds: Funds,
     pub finished: bool,
 }
-
 
 impl Tridge {
     /// The score sheet's line for the current deal when nobody played it.

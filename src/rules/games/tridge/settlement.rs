@@ -34,7 +34,6 @@ pub enum Outcome {
     OffByMore,
 }
 
-
 /// Classifies a normal contract's trick split: Player's tricks against each defender's.
 ///
 /// A win when the Player has more than each defender; a double loss when one defender has more
