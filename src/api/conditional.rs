@@ -3,7 +3,7 @@
 //! `If-Match` keeps a writer from recording on a table that changed since it looked.
 
 use actix_web::http::header::{HeaderMap, ETAG, IF_MATCH, IF_NONE_MATCH};
-use actix_web::{HttpRequest, HttpResponse, HttpResponseBuilder};
+use actix_web::{HttpRequest, HttpResponse};
 
 /// The entity tag of a table at `version`.
 pub fn etag(version: i64) -> String {
@@ -27,18 +27,16 @@ fn tags(headers: &HeaderMap, name: actix_web::http::header::HeaderName) -> Optio
     )
 }
 
-/// A 200 carrying `version`'s tag, or a bodiless 304 when the client's `If-None-Match` already
-/// names it.
-pub fn ok_unless_fresh(req: &HttpRequest, version: i64) -> Result<HttpResponseBuilder, HttpResponse> {
+/// A 200 with `body` and `version`'s tag, or a bodiless 304 when the client's `If-None-Match`
+/// already names that tag.
+pub fn respond(req: &HttpRequest, version: i64, body: &impl serde::Serialize) -> HttpResponse {
     let tag = etag(version);
     if let Some(tags) = tags(req.headers(), IF_NONE_MATCH) {
         if tags.iter().any(|t| *t == tag || t == "*") {
-            return Err(HttpResponse::NotModified().insert_header((ETAG, tag)).finish());
+            return HttpResponse::NotModified().insert_header((ETAG, tag)).finish();
         }
     }
-    let mut ok = HttpResponse::Ok();
-    ok.insert_header((ETAG, tag));
-    Ok(ok)
+    HttpResponse::Ok().insert_header((ETAG, tag)).json(body)
 }
 
 /// The versions an `If-Match` header accepts: None when any will do (no header, or `*`); an

@@ -101,10 +101,7 @@ pub async fn get_table_ledger(
         total: ledger.balances.total(),
         balances: balance_views(&ledger.balances),
     };
-    Ok(match super::conditional::ok_unless_fresh(&req, body.version) {
-        Ok(mut ok) => ok.json(body),
-        Err(not_modified) => not_modified,
-    })
+    Ok(super::conditional::respond(&req, body.version, &body))
 }
 
 fn balance_views(balances: &Balances) -> Vec<BalanceView> {

@@ -344,10 +344,7 @@ pub async fn get_table(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let view = TableView::from(use_case::state(&pool, *id).await?);
-    Ok(match super::conditional::ok_unless_fresh(&req, view.version) {
-        Ok(mut ok) => ok.json(view),
-        Err(not_modified) => not_modified,
-    })
+    Ok(super::conditional::respond(&req, view.version, &view))
 }
 
 /// The idempotency key of a request, if it sent one.
@@ -523,10 +520,7 @@ pub async fn get_scores(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let scores = Scores::from(use_case::score_sheet(&pool, *id).await?);
-    Ok(match super::conditional::ok_unless_fresh(&req, scores.version) {
-        Ok(mut ok) => ok.json(scores),
-        Err(not_modified) => not_modified,
-    })
+    Ok(super::conditional::respond(&req, scores.version, &scores))
 }
 
 /// Letters and digits that cannot be mistaken for one another on a phone keyboard.
