@@ -190,6 +190,7 @@ impl From<ServiceError> for ApiError {
             ServiceError::PreconditionFailed { .. } => {
                 ApiError::new(StatusCode::PRECONDITION_FAILED, "precondition_failed", e.to_string())
             }
+            ServiceError::DealMismatch { .. } => ApiError::new(StatusCode::CONFLICT, "deal_mismatch", e.to_string()),
             ServiceError::NothingToUndo => ApiError::new(StatusCode::CONFLICT, "nothing_to_undo", e.to_string()),
             ServiceError::IdempotencyKeyReused => ApiError::unprocessable("idempotency_key_reused", e.to_string()),
             ServiceError::UnknownGame { .. }

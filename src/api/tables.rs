@@ -118,6 +118,11 @@ pub struct SubmitMove {
     pub mv: Value,
     /// The table version the client saw; when it is stale the move is refused with 409.
     pub expected_version: Option<i64>,
+    /// The deal (1-based, as on the score sheet) the move is meant for; when another deal is
+    /// being recorded the move is refused with `409 deal_mismatch`. Send it with a result entry
+    /// and the first move of a deal, so a result posted twice is not booked as the next deal.
+    #[schema(minimum = 1, example = 3)]
+    pub deal: Option<u16>,
 }
 
 #[derive(Deserialize, ToSchema, Default)]
@@ -433,7 +438,7 @@ async fn record(
         (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`precondition_failed`: the table's `ETag` is not one `If-Match` names", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`version_conflict`, `game_finished`, `trick_out_of_order`, `chips_out_of_range`, `deal_limit`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict`, `deal_mismatch`, `game_finished`, `trick_out_of_order`, `chips_out_of_range`, `deal_limit`", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "a rule violation (`not_your_turn`, `card_already_played`, `hook_rule`, `tricks_do_not_add_up`, `no_such_seat`, `move_not_expected`, …), `unknown_card`, `unknown_field`, `unknown_variant`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/tables/{id}/moves")]
@@ -446,7 +451,7 @@ pub async fn submit_move(
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let submitted: SubmitMove = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
-    let what = Recording::Move(submitted.mv);
+    let what = Recording::Move(submitted.mv, submitted.deal);
     record(&pool, &req, *id, who, what, submitted.expected_version, body).await
 }
 

@@ -77,6 +77,10 @@ pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwn
         Ok(events)
     }
 
+    /// The 1-based number of the deal being recorded, as the score sheet numbers deals; None once
+    /// the game is over. A client names it to guard against recording into the wrong deal.
+    fn deal_number(&self) -> Option<u16>;
+
     /// True between deals (and at the end): a good place to keep a snapshot, since no move of
     /// the current deal needs replaying from here.
     fn at_deal_boundary(&self) -> bool;

@@ -31,6 +31,8 @@ pub enum ServiceError {
     VersionConflict { expected: i64, actual: i64 },
     #[error("the table is at version {actual}, which the request's If-Match does not name")]
     PreconditionFailed { actual: i64 },
+    #[error("{}", deal_mismatch(*named, *recording))]
+    DealMismatch { named: u16, recording: Option<u16> },
     #[error("there is no move left to undo")]
     NothingToUndo,
     #[error("this Idempotency-Key was used for a different request")]
@@ -46,4 +48,11 @@ pub enum ServiceError {
     Ledger(#[from] LedgerError),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+fn deal_mismatch(named: u16, recording: Option<u16>) -> String {
+    match recording {
+        Some(n) => format!("the move is for deal {named}, but deal {n} is being recorded"),
+        None => format!("the move is for deal {named}, but the game is over"),
+    }
 }

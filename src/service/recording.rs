@@ -27,8 +27,9 @@ use crate::store::{self, StoreError, Tx};
 /// What is to be recorded.
 #[derive(Debug, Clone)]
 pub enum Recording {
-    /// A move, in the shape of the table's game's moves (checked once the table is known).
-    Move(Value),
+    /// A move, in the shape of the table's game's moves (checked once the table is known), and
+    /// the deal the client means it for, when it names one.
+    Move(Value, Option<u16>),
     /// A void of the latest move that is not voided yet.
     Undo,
 }
@@ -38,7 +39,7 @@ impl Recording {
     /// names are in stored fingerprints: never change them.
     fn fingerprint_name(&self) -> &'static str {
         match self {
-            Recording::Move(_) => "moves",
+            Recording::Move(..) => "moves",
             Recording::Undo => "undo",
         }
     }
@@ -124,7 +125,7 @@ pub async fn record(
     check_version(&row, request.expected_version)?;
     let by = request.by.recorded_by();
     let recorded = with_game!(game_of(&row)?, G => match request.what {
-        Recording::Move(mv) => record_move::<G>(&mut tx, &row, mv, &by).await?,
+        Recording::Move(mv, deal) => record_move::<G>(&mut tx, &row, mv, deal, &by).await?,
         Recording::Undo => undo::<G>(&mut tx, &row, &by).await?,
     });
     let answer = render(recorded).map_err(ServiceError::Encode)?;
@@ -164,10 +165,21 @@ async fn record_move<G: Game>(
     tx: &mut Tx<'_>,
     table: &TableRow,
     mv: Value,
+    deal: Option<u16>,
     by: &str,
 ) -> Result<Recorded, ServiceError> {
     let mv: G::Move = serde_json::from_value(mv).map_err(ServiceError::InvalidMove)?;
     let (mut game, replayed): (G, usize) = current_and_replayed(tx, table).await?;
+    // The deal guard: a second phone posting the same result again, or a result meant for a
+    // deal already entered, is refused rather than booked as the next deal.
+    if let Some(named) = deal {
+        if game.deal_number() != Some(named) {
+            return Err(ServiceError::DealMismatch {
+                named,
+                recording: game.deal_number(),
+            });
+        }
+    }
     let events = game.apply(&mv)?;
     let seq = table.version + 1;
     let new = NewMove {

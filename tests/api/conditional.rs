@@ -126,3 +126,59 @@ async fn a_move_or_undo_with_a_stale_if_match_is_refused_with_412_and_changes_no
     undo.assert_status(200);
     assert_eq!(undo.body["table"]["version"], 3);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_move_naming_another_deal_is_refused_with_deal_mismatch_and_a_result_posted_twice_books_once(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("guard@example.com").await;
+    let table = app
+        .table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({"hand_sizes": [1, 1, 1]}))
+        .await;
+    let moves = format!("/api/v1/tables/{table}/moves");
+    let result = json!({"kind": "result", "nominations": [0, 1, 0, 1], "tricks": [0, 1, 0, 0]});
+
+    let before = app.snapshot(&table).await;
+    app.post(&moves, &token, json!({"move": result, "deal": 2}))
+        .await
+        .assert_problem(409, "deal_mismatch");
+    assert_eq!(
+        app.snapshot(&table).await,
+        before,
+        "a refused deal guard changed nothing"
+    );
+
+    app.post(&moves, &token, json!({"move": result, "deal": 1}))
+        .await
+        .assert_status(201);
+    // A second phone posts the same deal's result again: refused, not booked as deal 2.
+    let before = app.snapshot(&table).await;
+    let twice = app.post(&moves, &token, json!({"move": result, "deal": 1})).await;
+    twice.assert_problem(409, "deal_mismatch");
+    assert!(
+        twice.body["detail"].as_str().is_some_and(|d| d.contains("deal 2")),
+        "{}",
+        twice.body
+    );
+    assert_eq!(app.snapshot(&table).await, before);
+
+    app.post(&moves, &token, json!({"move": result, "deal": 2}))
+        .await
+        .assert_status(201);
+    let scores = app.scores(&table).await;
+    assert_eq!(scores["sheet"]["deals"].as_array().map(Vec::len), Some(2), "{scores}");
+    // The first move of a deal may name it too; a move without it is not guarded.
+    app.post(
+        &moves,
+        &token,
+        json!({"move": {"kind": "nominate", "seat": 3, "tricks": 0}, "deal": 3}),
+    )
+    .await
+    .assert_status(201);
+    app.post(
+        &moves,
+        &token,
+        json!({"move": {"kind": "nominate", "seat": 0, "tricks": 0}}),
+    )
+    .await
+    .assert_status(201);
+}

@@ -389,6 +389,10 @@ impl Game for Dividend {
         }
     }
 
+    fn deal_number(&self) -> Option<u16> {
+        self.deal.as_ref().map(|d| d.number)
+    }
+
     fn at_deal_boundary(&self) -> bool {
         self.deal.as_ref().is_none_or(Deal::is_fresh)
     }

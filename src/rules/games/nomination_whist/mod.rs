@@ -452,6 +452,10 @@ impl Game for NominationWhist {
         }
     }
 
+    fn deal_number(&self) -> Option<u16> {
+        self.deal.as_ref().map(|d| d.index + 1)
+    }
+
     fn at_deal_boundary(&self) -> bool {
         self.deal.as_ref().is_none_or(Deal::is_fresh)
     }

@@ -373,6 +373,10 @@ impl Game for TrickyDick {
         }
     }
 
+    fn deal_number(&self) -> Option<u16> {
+        self.hand.as_ref().map(Hand::number)
+    }
+
     fn at_deal_boundary(&self) -> bool {
         self.hand.as_ref().is_none_or(|h| h.tricks_done == 0)
     }

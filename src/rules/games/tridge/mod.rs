@@ -531,6 +531,10 @@ impl Game for Tridge {
         }
     }
 
+    fn deal_number(&self) -> Option<u16> {
+        (!self.finished).then_some(self.deal.number)
+    }
+
     fn at_deal_boundary(&self) -> bool {
         self.finished || self.deal.is_fresh()
     }
