@@ -7,6 +7,8 @@ pub mod games;
 pub mod health;
 pub mod ledger;
 pub mod limits;
+pub mod metrics;
+pub mod middleware;
 pub mod openapi;
 pub mod sessions;
 pub mod tables;

@@ -471,6 +471,7 @@ async fn recorded(pool: &PgPool, req: &HttpRequest, who: Principal, sub: Submiss
     let key = idempotency_key(req)?;
     let mut tx = begin(pool).await?;
     let row = store::tables::lock(&mut tx, table).await?;
+    super::metrics::note_game(req, game_of(&row)?);
     who.may_record(&row)?;
     let hash = request_hash(route, &body);
     if let Some(key) = &key {
@@ -540,7 +541,9 @@ pub async fn submit_move(
         expected_version: submitted.expected_version,
         what,
     };
-    recorded(&pool, &req, who, sub).await
+    let answer = recorded(&pool, &req, who, sub).await;
+    super::metrics::count_move(&req, &answer);
+    answer
 }
 
 /// Voids the latest move that is not voided yet, by appending a void to the log; the log keeps

@@ -10,6 +10,7 @@ mod ledger;
 mod moves;
 mod newmarket;
 mod openapi;
+mod ops;
 mod pope_joan;
 mod sessions;
 mod spin;
