@@ -2,20 +2,70 @@
 
 use std::net::TcpListener;
 
+use actix_cors::Cors;
 use actix_web::dev::Server;
+use actix_web::http::{header, Method};
+use actix_web::middleware::{from_fn, Condition};
 use actix_web::{web, App, HttpResponse, HttpServer};
+use anyhow::Context;
 use sqlx::PgPool;
-use tracing_actix_web::TracingLogger;
 use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
+use crate::api::metrics::Metrics;
 use crate::api::{self, auth::Tokens, openapi::ApiDoc};
-use crate::config::Settings;
+use crate::config::{CorsOrigins, Settings};
 
-/// A bound, not yet running server.
+/// A bound, not yet running server (and its metrics server when `METRICS_BIND` is set).
 pub struct Application {
     port: u16,
+    metrics_port: Option<u16>,
     server: Server,
+    metrics_server: Option<Server>,
+}
+
+/// Headers a browser client may send cross-origin.
+const CORS_REQUEST_HEADERS: [&str; 6] = [
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-match",
+    "if-none-match",
+    "last-event-id",
+];
+
+/// Headers a browser client may read cross-origin.
+const CORS_EXPOSED_HEADERS: [&str; 9] = [
+    "etag",
+    "location",
+    "retry-after",
+    "x-request-id",
+    "idempotent-replayed",
+    "ratelimit-limit",
+    "ratelimit-remaining",
+    "ratelimit-reset",
+    "ratelimit-policy",
+];
+
+/// The CORS middleware for the configured origins (unused when there are none).
+fn cors(origins: &CorsOrigins) -> Cors {
+    let mut cors = Cors::default()
+        .allowed_methods([Method::GET, Method::POST, Method::PUT, Method::PATCH, Method::DELETE])
+        .allowed_headers(CORS_REQUEST_HEADERS.map(header::HeaderName::from_static))
+        .expose_headers(CORS_EXPOSED_HEADERS.map(header::HeaderName::from_static))
+        .max_age(3600)
+        // A same-origin page also sends `Origin`: let it through, just without CORS headers.
+        .block_on_origin_mismatch(false);
+    match origins {
+        CorsOrigins::None => {}
+        CorsOrigins::Any => cors = cors.allow_any_origin(),
+        CorsOrigins::Some(list) => {
+            for origin in list {
+                cors = cors.allowed_origin(origin);
+            }
+        }
+    }
+    cors
 }
 
 impl Application {
@@ -24,15 +74,29 @@ impl Application {
     /// # Errors
     /// When the database cannot be prepared or the address cannot be bound.
     pub async fn build(settings: &Settings) -> anyhow::Result<Application> {
-        let pool = crate::store::pool(&settings.database_url, settings.database_max_connections)?;
-        crate::store::prepare(&settings.database_url, &pool).await?;
+        let url = crate::store::redacted(&settings.database_url);
+        let pool = crate::store::pool(
+            &settings.database_url,
+            settings.database_max_connections,
+            settings.database_acquire_timeout,
+        )
+        .with_context(|| format!("DATABASE_URL `{url}` is not a PostgreSQL URL"))?;
+        crate::store::prepare(&settings.database_url, &pool)
+            .await
+            .map_err(|e| {
+                if crate::store::unavailable(&e) {
+                    anyhow::anyhow!("cannot reach the database at {url} ({e}); start PostgreSQL or set DATABASE_URL")
+                } else {
+                    anyhow::anyhow!("cannot prepare the database at {url}: {e}")
+                }
+            })?;
         Application::build_with_pool(settings, pool)
     }
 
     /// Binds a server on an already prepared pool.
     ///
     /// # Errors
-    /// When the address cannot be bound.
+    /// When an address cannot be bound.
     pub fn build_with_pool(settings: &Settings, pool: PgPool) -> anyhow::Result<Application> {
         let secret = match &settings.jwt_secret {
             Some(secret) => secret.clone().into_bytes(),
@@ -51,26 +115,35 @@ impl Application {
         let hub = crate::service::live::Hub::new(pool.clone());
         tokio::spawn(hub.clone().listen());
         let hub = web::Data::new(hub);
+        let metrics = Metrics::new(pool.clone()).context("metrics")?;
         let pool = web::Data::new(pool);
         let attempts =
             std::num::NonZeroU32::new(settings.auth_attempts_per_minute).unwrap_or(std::num::NonZeroU32::MIN);
-        let limiter = web::Data::new(api::limits::AuthLimiter::per_minute(attempts));
-        let listener = TcpListener::bind(settings.bind)?;
+        let limiter = web::Data::new(api::limits::AuthLimiter::per_minute(
+            attempts,
+            settings.trusted_proxies.clone(),
+        ));
+        let listener = TcpListener::bind(settings.bind).with_context(|| format!("BIND {}", settings.bind))?;
         let port = listener.local_addr()?.port();
         let openapi = ApiDoc::openapi();
-        // Prometheus metrics (request counts and latencies per route) at /metrics.
-        let metrics = actix_web_prom::PrometheusMetricsBuilder::new("tablekeeper")
-            .endpoint("/metrics")
-            .build()
-            .map_err(|e| anyhow::anyhow!("metrics: {e}"))?;
+        // Requests and latencies per route pattern; /metrics on the API's port unless METRICS_BIND moves it.
+        let endpoint = settings.metrics_bind.is_none().then_some("/metrics");
+        let http_metrics = metrics.http(endpoint).map_err(|e| anyhow::anyhow!("metrics: {e}"))?;
+        let cors_enabled = settings.cors_allowed_origins != CorsOrigins::None;
+        let origins = settings.cors_allowed_origins.clone();
+        let metrics_data = web::Data::new(metrics);
+        let app_metrics = metrics_data.clone();
         let mut server = HttpServer::new(move || {
             App::new()
-                .wrap(metrics.clone())
-                .wrap(TracingLogger::default())
+                .wrap(from_fn(api::limits::rate_limit_headers))
+                .wrap(Condition::new(cors_enabled, cors(&origins)))
+                .wrap(http_metrics.clone())
+                .wrap(from_fn(api::middleware::request_context))
                 .app_data(pool.clone())
                 .app_data(tokens.clone())
                 .app_data(hub.clone())
                 .app_data(limiter.clone())
+                .app_data(app_metrics.clone())
                 .app_data(api::error::json_config())
                 .app_data(api::error::query_config())
                 .app_data(api::error::path_config())
@@ -87,9 +160,28 @@ impl Application {
         if let Some(workers) = settings.workers {
             server = server.workers(workers);
         }
+        let (metrics_server, metrics_port) = match settings.metrics_bind {
+            Some(address) => {
+                let listener = TcpListener::bind(address).with_context(|| format!("METRICS_BIND {address}"))?;
+                let port = listener.local_addr()?.port();
+                let server = HttpServer::new(move || {
+                    App::new()
+                        .app_data(metrics_data.clone())
+                        .route("/metrics", web::get().to(render_metrics))
+                        .default_service(web::to(api::error::no_route))
+                })
+                .workers(1)
+                .listen(listener)?
+                .run();
+                (Some(server), Some(port))
+            }
+            None => (None, None),
+        };
         Ok(Application {
             port,
+            metrics_port,
             server: server.run(),
+            metrics_server,
         })
     }
 
@@ -97,11 +189,25 @@ impl Application {
         self.port
     }
 
+    /// The port of the separate metrics server, when `METRICS_BIND` is set.
+    pub fn metrics_port(&self) -> Option<u16> {
+        self.metrics_port
+    }
+
     /// Serves until the process is told to stop (SIGINT/SIGTERM shut down gracefully).
     ///
     /// # Errors
-    /// When the server fails.
+    /// When a server fails.
     pub async fn run(self) -> std::io::Result<()> {
-        self.server.await
+        match self.metrics_server {
+            Some(metrics) => tokio::try_join!(self.server, metrics).map(|_| ()),
+            None => self.server.await,
+        }
     }
+}
+
+async fn render_metrics(metrics: web::Data<Metrics>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(prometheus::TEXT_FORMAT)
+        .body(metrics.render())
 }

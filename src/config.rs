@@ -2,6 +2,9 @@
 //! with the variable's name.
 
 use std::net::SocketAddr;
+use std::time::Duration;
+
+use ipnet::IpNet;
 
 /// Everything the server needs to start.
 #[derive(Clone, Debug)]
@@ -15,7 +18,83 @@ pub struct Settings {
     pub workers: Option<usize>,
     /// Attempts per minute per client address on `/auth/*` (password and join-code checks).
     pub auth_attempts_per_minute: u32,
+    /// How long a request waits for a database connection before answering 503.
+    pub database_acquire_timeout: Duration,
+    /// Browser origins allowed to call the API cross-origin (CORS); empty: none.
+    pub cors_allowed_origins: CorsOrigins,
+    /// Where `/metrics` is served; None: on the API's own address.
+    pub metrics_bind: Option<SocketAddr>,
+    /// Peers whose `X-Forwarded-For` is believed (reverse proxies, load balancers).
+    pub trusted_proxies: Vec<IpNet>,
+    pub log_format: LogFormat,
 }
+
+/// The origins CORS allows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum CorsOrigins {
+    /// No CORS headers at all: browsers on other origins cannot call the API.
+    #[default]
+    None,
+    /// `*`: any origin (the API takes bearer tokens, never cookies, so no credentials are involved).
+    Any,
+    /// Exactly these origins (`https://app.example.org`).
+    Some(Vec<String>),
+}
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    /// Human-readable text, coloured only on a terminal.
+    #[default]
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Every variable the server reads, with its default, for `--help` and the README.
+pub const VARIABLES: &[(&str, &str, &str)] = &[
+    (
+        "DATABASE_URL",
+        DEFAULT_DATABASE_URL,
+        "the database (created if missing)",
+    ),
+    ("BIND", "127.0.0.1:8080", "the API's listen address"),
+    (
+        "JWT_SECRET",
+        "none",
+        "HS256 signing key, 32+ bytes; without it: loopback only, random per-process key",
+    ),
+    ("TOKEN_TTL_HOURS", "12", "lifetime of bearer tokens"),
+    ("DATABASE_MAX_CONNECTIONS", "10", "database pool size"),
+    (
+        "DATABASE_ACQUIRE_TIMEOUT_MS",
+        "2000",
+        "wait for a pooled connection before answering 503 database_unavailable",
+    ),
+    ("WORKERS", "one per core", "HTTP worker threads"),
+    (
+        "AUTH_ATTEMPTS_PER_MINUTE",
+        "20",
+        "register/login/join attempts per client address per minute",
+    ),
+    (
+        "TRUSTED_PROXIES",
+        "none",
+        "comma-separated IPs/CIDRs whose X-Forwarded-For names the client",
+    ),
+    (
+        "CORS_ALLOWED_ORIGINS",
+        "none",
+        "comma-separated browser origins allowed cross-origin, or *",
+    ),
+    (
+        "METRICS_BIND",
+        "none",
+        "serve /metrics on this address instead of the API's",
+    ),
+    ("LOG_FORMAT", "text", "text, or json (one object per line)"),
+    ("RUST_LOG", "info", "log filter (tracing EnvFilter syntax)"),
+];
 
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/tablekeeper";
 
@@ -73,6 +152,57 @@ impl Settings {
                 })
             })
         };
+        let cors_allowed_origins = match var("CORS_ALLOWED_ORIGINS") {
+            None => CorsOrigins::None,
+            Some(list) if list.trim() == "*" => CorsOrigins::Any,
+            Some(list) => CorsOrigins::Some(
+                list.split(',')
+                    .map(str::trim)
+                    .filter(|o| !o.is_empty())
+                    .map(|o| {
+                        origin(o).ok_or_else(|| ConfigError {
+                            variable: "CORS_ALLOWED_ORIGINS",
+                            reason: format!("`{o}` is not an origin like https://app.example.org (scheme, host, optional port; no path)"),
+                        })
+                    })
+                    .collect::<Result<_, _>>()?,
+            ),
+        };
+        let metrics_bind = var("METRICS_BIND")
+            .map(|v| {
+                v.parse::<SocketAddr>().map_err(|e| ConfigError {
+                    variable: "METRICS_BIND",
+                    reason: format!("not a socket address ({e})"),
+                })
+            })
+            .transpose()?;
+        let trusted_proxies = var("TRUSTED_PROXIES")
+            .map(|list| {
+                list.split(',')
+                    .map(str::trim)
+                    .filter(|p| !p.is_empty())
+                    .map(|p| {
+                        p.parse::<IpNet>()
+                            .or_else(|_| p.parse::<std::net::IpAddr>().map(IpNet::from))
+                            .map_err(|_| ConfigError {
+                                variable: "TRUSTED_PROXIES",
+                                reason: format!("`{p}` is neither an IP address nor a CIDR block"),
+                            })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?
+            .unwrap_or_default();
+        let log_format = match var("LOG_FORMAT").map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+            None | Some("text") => LogFormat::Text,
+            Some("json") => LogFormat::Json,
+            Some(other) => {
+                return Err(ConfigError {
+                    variable: "LOG_FORMAT",
+                    reason: format!("`{other}` is neither `text` nor `json`"),
+                })
+            }
+        };
         Ok(Settings {
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into()),
             bind,
@@ -89,8 +219,23 @@ impl Settings {
                     reason: "at most 4294967295".into(),
                 }
             })?,
+            database_acquire_timeout: Duration::from_millis(number("DATABASE_ACQUIRE_TIMEOUT_MS", 2000)?),
+            cors_allowed_origins,
+            metrics_bind,
+            trusted_proxies,
+            log_format,
         })
     }
+}
+
+/// `o` when it is a serialised origin (`scheme://host[:port]`), as browsers send in `Origin`.
+fn origin(o: &str) -> Option<String> {
+    let (scheme, rest) = o.split_once("://")?;
+    let host_ok = !rest.is_empty()
+        && rest
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
+    (matches!(scheme, "http" | "https") && host_ok).then(|| o.to_ascii_lowercase())
 }
 
 #[cfg(test)]
@@ -130,5 +275,44 @@ mod tests {
             settings(&[("TOKEN_TTL_HOURS", "-1")]).expect_err("ttl").variable,
             "TOKEN_TTL_HOURS"
         );
+        for (variable, value) in [
+            ("CORS_ALLOWED_ORIGINS", "https://app.example.org/path"),
+            ("CORS_ALLOWED_ORIGINS", "app.example.org"),
+            ("METRICS_BIND", "9090"),
+            ("TRUSTED_PROXIES", "10.0.0.0/33"),
+            ("LOG_FORMAT", "yaml"),
+            ("DATABASE_ACQUIRE_TIMEOUT_MS", "0"),
+        ] {
+            assert_eq!(settings(&[(variable, value)]).expect_err(value).variable, variable);
+        }
+    }
+
+    #[test]
+    fn operations_settings_parse() {
+        let s = settings(&[
+            ("CORS_ALLOWED_ORIGINS", "https://App.example.org, http://localhost:5173"),
+            ("METRICS_BIND", "127.0.0.1:9090"),
+            ("TRUSTED_PROXIES", "10.0.0.0/8, 192.168.1.7 ,::1"),
+            ("LOG_FORMAT", "JSON"),
+            ("DATABASE_ACQUIRE_TIMEOUT_MS", "750"),
+        ])
+        .expect("settings");
+        assert_eq!(
+            s.cors_allowed_origins,
+            CorsOrigins::Some(vec!["https://app.example.org".into(), "http://localhost:5173".into()])
+        );
+        assert_eq!(s.metrics_bind, Some("127.0.0.1:9090".parse().expect("addr")));
+        assert_eq!(s.trusted_proxies.len(), 3);
+        assert_eq!(s.log_format, LogFormat::Json);
+        assert_eq!(s.database_acquire_timeout, Duration::from_millis(750));
+        assert_eq!(
+            settings(&[("CORS_ALLOWED_ORIGINS", "*")])
+                .expect("any")
+                .cors_allowed_origins,
+            CorsOrigins::Any
+        );
+        let defaults = settings(&[]).expect("defaults");
+        assert_eq!(defaults.cors_allowed_origins, CorsOrigins::None);
+        assert!(defaults.trusted_proxies.is_empty() && defaults.metrics_bind.is_none());
     }
 }

@@ -9,3 +9,4 @@ pub mod ledger;
 pub mod rules;
 pub mod service;
 pub mod store;
+pub mod telemetry;

@@ -1,46 +1,110 @@
-//! The `tablekeeper` binary: `serve` (the default), `migrate`, `openapi`.
+//! The `tablekeeper` binary: `serve` (the default), `migrate`, `openapi`, `healthcheck`.
+//!
+//! A failure to start is one sentence on stderr and a non-zero exit status, never a backtrace.
 
-use anyhow::Context;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::ExitCode;
+use std::time::Duration;
+
 use tablekeeper::{app::Application, config::Settings};
-use tracing_subscriber::EnvFilter;
 
-const USAGE: &str = "usage: tablekeeper [serve | migrate | openapi]
+fn usage() -> String {
+    let mut text = String::from(
+        "usage: tablekeeper [serve | migrate | openapi | healthcheck | help]
 
-  serve     run the HTTP server (the default); creates the database and applies migrations
-  migrate   create the database if needed, apply migrations and exit
-  openapi   print the OpenAPI document (as committed at openapi/openapi.json)
+  serve        run the HTTP server (the default); creates the database and applies migrations
+  migrate      create the database if needed, apply migrations and exit
+  openapi      print the OpenAPI document (as committed at openapi/openapi.json)
+  healthcheck  ask the server on BIND whether it is ready (exit status 0 if so); for container probes
+  help         print this
 
-configuration (environment): DATABASE_URL, BIND, JWT_SECRET, TOKEN_TTL_HOURS, AUTH_ATTEMPTS_PER_MINUTE,
-DATABASE_MAX_CONNECTIONS, WORKERS, RUST_LOG";
+configuration (environment variables, default in brackets):
+",
+    );
+    for (name, default, meaning) in tablekeeper::config::VARIABLES {
+        text.push_str(&format!("  {name:<28} {meaning} [{default}]\n"));
+    }
+    text
+}
 
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let command = std::env::args().nth(1).unwrap_or_else(|| "serve".into());
-    if command == "openapi" {
-        print!("{}", tablekeeper::api::openapi::spec_json());
-        return Ok(());
+async fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| matches!(a.as_str(), "help" | "--help" | "-h")) {
+        print!("{}", usage());
+        return ExitCode::SUCCESS;
     }
-    if !matches!(command.as_str(), "serve" | "migrate") {
-        println!("{USAGE}");
-        if matches!(command.as_str(), "help" | "--help" | "-h") {
-            return Ok(());
+    let command = args.first().map_or("serve", String::as_str);
+    let outcome = match command {
+        "openapi" => {
+            print!("{}", tablekeeper::api::openapi::spec_json());
+            Ok(())
         }
-        anyhow::bail!("unknown command `{command}`");
+        "healthcheck" => healthcheck(),
+        "serve" | "migrate" => start(command).await,
+        other => {
+            eprint!("{}", usage());
+            Err(anyhow::anyhow!("unknown command `{other}`"))
+        }
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            // `{:#}` puts the causes on the same line: one sentence, no backtrace.
+            eprintln!("tablekeeper: {e:#}");
+            ExitCode::FAILURE
+        }
     }
-    tracing_subscriber::fmt()
-        .with_env_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")))
-        .init();
-    let settings = Settings::from_env().context("configuration")?;
+}
+
+async fn start(command: &str) -> anyhow::Result<()> {
+    let settings = Settings::from_env().map_err(|e| anyhow::anyhow!("configuration: {e}"))?;
+    tablekeeper::telemetry::init(settings.log_format).map_err(|e| anyhow::anyhow!("logging: {e}"))?;
     if command == "migrate" {
-        let pool = tablekeeper::store::pool(&settings.database_url, 1)?;
+        let url = tablekeeper::store::redacted(&settings.database_url);
+        let pool = tablekeeper::store::pool(&settings.database_url, 1, settings.database_acquire_timeout)
+            .map_err(|e| anyhow::anyhow!("DATABASE_URL `{url}` is not a PostgreSQL URL ({e})"))?;
         tablekeeper::store::prepare(&settings.database_url, &pool)
             .await
-            .context("migrating the database")?;
+            .map_err(|e| anyhow::anyhow!("cannot migrate the database at {url} ({e})"))?;
         tracing::info!("migrations applied");
         return Ok(());
     }
-    let app = Application::build(&settings).await.context("starting the server")?;
-    tracing::info!(bind = %settings.bind, port = app.port(), "tablekeeper listening; docs at /docs/");
+    let app = Application::build(&settings).await?;
+    tracing::info!(bind = %settings.bind, port = app.port(), metrics_port = app.metrics_port(), "tablekeeper listening; docs at /docs/");
     app.run().await?;
     Ok(())
+}
+
+/// `GET /api/v1/readyz` on the local server, without curl (the runtime image has none).
+fn healthcheck() -> anyhow::Result<()> {
+    let bind: SocketAddr = std::env::var("BIND")
+        .ok()
+        .filter(|b| !b.trim().is_empty())
+        .unwrap_or_else(|| "127.0.0.1:8080".into())
+        .parse()
+        .map_err(|e| anyhow::anyhow!("BIND is not a socket address ({e})"))?;
+    let mut target = bind;
+    if target.ip().is_unspecified() {
+        target.set_ip(if bind.is_ipv4() {
+            std::net::Ipv4Addr::LOCALHOST.into()
+        } else {
+            std::net::Ipv6Addr::LOCALHOST.into()
+        });
+    }
+    let timeout = Duration::from_secs(3);
+    let mut stream = TcpStream::connect_timeout(&target, timeout)
+        .map_err(|e| anyhow::anyhow!("no server answers on {target} ({e})"))?;
+    stream.set_read_timeout(Some(timeout))?;
+    stream.set_write_timeout(Some(timeout))?;
+    stream.write_all(b"GET /api/v1/readyz HTTP/1.0\r\nHost: localhost\r\nConnection: close\r\n\r\n")?;
+    let mut head = [0u8; 12];
+    stream.read_exact(&mut head)?;
+    let status_line = String::from_utf8_lossy(&head);
+    if status_line.ends_with(" 200") {
+        Ok(())
+    } else {
+        Err(anyhow::anyhow!("the server on {target} is not ready ({status_line})"))
+    }
 }

@@ -23,7 +23,13 @@ pub struct Claims {
     pub role: Role,
     pub iat: i64,
     pub exp: i64,
+    /// Not before: tokens this service issues leave it out, but one that says so is honoured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nbf: Option<i64>,
 }
+
+/// How far in the future `iat` or `nbf` may lie (clock skew between machines) before a token is refused.
+pub const CLOCK_SKEW_SECONDS: i64 = 60;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -59,6 +65,7 @@ impl Tokens {
             role,
             iat: now.timestamp(),
             exp: expires.timestamp(),
+            nbf: None,
         };
         let token = encode(&Header::new(Algorithm::HS256), &claims, &self.encoding).map_err(|e| {
             tracing::error!(error = %e, "token signing failed");
@@ -72,14 +79,24 @@ impl Tokens {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.leeway = 5;
         validation.set_required_spec_claims(&["exp", "sub"]);
-        decode::<Claims>(token, &self.decoding, &validation)
+        let claims = decode::<Claims>(token, &self.decoding, &validation)
             .map(|data| data.claims)
             .map_err(|e| match e.kind() {
                 jsonwebtoken::errors::ErrorKind::ExpiredSignature => {
                     ApiError::unauthorized("token_expired", "the bearer token has expired; log in again")
                 }
                 _ => ApiError::unauthorized("invalid_token", "the bearer token is not valid"),
-            })
+            })?;
+        // A token issued, or valid only, in the future was not made by this service's clock:
+        // refuse it rather than let it live longer than its lifetime says.
+        let latest = Utc::now().timestamp() + CLOCK_SKEW_SECONDS;
+        if claims.iat > latest || claims.nbf.is_some_and(|nbf| nbf > latest) {
+            return Err(ApiError::unauthorized(
+                "invalid_token",
+                "the bearer token is not valid yet (issued or valid from a time in the future)",
+            ));
+        }
+        Ok(claims)
     }
 }
 

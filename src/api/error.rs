@@ -30,6 +30,9 @@ pub struct Problem {
     pub code: String,
 }
 
+/// What `Retry-After` says when the database is unavailable.
+pub const DATABASE_RETRY_AFTER_SECONDS: u64 = 2;
+
 /// An error answered to the client.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
@@ -76,6 +79,17 @@ impl ApiError {
             "internal_error",
             "something went wrong on our side",
         )
+    }
+
+    /// 503 `database_unavailable` with `Retry-After`: the request changed nothing and may be retried.
+    pub fn database_unavailable() -> ApiError {
+        let mut error = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "database_unavailable",
+            "the database cannot be reached just now; nothing was changed, retry shortly",
+        );
+        error.retry_after = Some(DATABASE_RETRY_AFTER_SECONDS);
+        error
     }
 
     pub fn problem(&self) -> Problem {
@@ -159,6 +173,10 @@ impl From<StoreError> for ApiError {
             // PostgreSQL text cannot hold NUL: whatever field a client smuggled one into, say so.
             StoreError::Database(sqlx::Error::Database(db)) if db.code().as_deref() == Some("22021") => {
                 ApiError::unprocessable("invalid_text", "text must not contain NUL characters")
+            }
+            StoreError::Unavailable(_) => {
+                tracing::warn!(error = %e, "database unavailable");
+                ApiError::database_unavailable()
             }
             StoreError::Corrupt(_) | StoreError::Ledger(_) | StoreError::Database(_) => {
                 tracing::error!(error = %e, "store failure");

@@ -23,17 +23,13 @@ pub async fn healthz() -> HttpResponse {
 /// Readiness: the database answers.
 #[utoipa::path(tag = "health", responses(
     (status = 200, body = Health),
-    (status = 503, description = "the database does not answer", body = Problem, content_type = "application/problem+json"),
+    (status = 503, description = "`database_unavailable`: the database does not answer (with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/readyz")]
 pub async fn readyz(pool: web::Data<PgPool>) -> Result<HttpResponse, ApiError> {
     crate::store::ping(pool.get_ref()).await.map_err(|e| {
         tracing::warn!(error = %e, "readiness check failed");
-        ApiError::new(
-            actix_web::http::StatusCode::SERVICE_UNAVAILABLE,
-            "database_unavailable",
-            "the database does not answer",
-        )
+        ApiError::database_unavailable()
     })?;
     Ok(HttpResponse::Ok().json(Health { status: "ready" }))
 }

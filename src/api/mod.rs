@@ -19,6 +19,8 @@ pub mod health;
 pub mod input;
 pub mod ledger;
 pub mod limits;
+pub mod metrics;
+pub mod middleware;
 pub mod openapi;
 pub mod sessions;
 pub mod tables;

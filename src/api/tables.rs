@@ -234,9 +234,27 @@ pub struct JoinCode {
 #[serde(deny_unknown_fields)]
 pub struct TableQuery {
     /// Only this session's tables (no token needed).
+    pub session_id: Option<Uuid>,
+    /// Deprecated: the old name of `session_id`, still accepted.
+    #[deprecated(note = "use session_id")]
     pub session: Option<Uuid>,
     pub limit: Option<i64>,
     pub offset: Option<i64>,
+}
+
+impl TableQuery {
+    /// The session filter under either name; 400 `invalid_query` when the two disagree.
+    fn session_filter(&self) -> Result<Option<Uuid>, ApiError> {
+        #[expect(deprecated, reason = "the old name is still accepted")]
+        let old = self.session;
+        match (self.session_id, old) {
+            (Some(new), Some(old)) if new != old => Err(ApiError::bad_request(
+                "invalid_query",
+                "session and session_id name different sessions; send session_id only",
+            )),
+            (new, old) => Ok(new.or(old)),
+        }
+    }
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -312,7 +330,7 @@ pub async fn list_tables(
     let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let rows = match (query.session, who.0) {
+    let rows = match (query.session_filter()?, who.0) {
         (Some(session), _) => {
             store::sessions::fetch(&mut conn, session).await?;
             store::tables::list(&mut conn, None, Some(session), limit + 1, offset).await?
@@ -411,7 +429,8 @@ async fn record(
         idempotency_key: idempotency_key(req)?,
         sent,
     };
-    let (answer, replayed) = match recording::record(pool, request, render).await? {
+    let noted = |game| super::metrics::note_game(req, game);
+    let (answer, replayed) = match recording::record(pool, request, render, noted).await? {
         Outcome::Fresh(answer) => (answer, false),
         Outcome::Replayed(answer) => (answer, true),
     };
@@ -452,7 +471,9 @@ pub async fn submit_move(
     let body = body.into_inner();
     let submitted: SubmitMove = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
     let what = Recording::Move(submitted.mv, submitted.deal);
-    record(&pool, &req, *id, who, what, submitted.expected_version, body).await
+    let answer = record(&pool, &req, *id, who, what, submitted.expected_version, body).await;
+    super::metrics::count_move(&req, &answer);
+    answer
 }
 
 /// Voids the latest move that is not voided yet, by appending a void to the log; the log keeps

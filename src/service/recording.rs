@@ -20,7 +20,7 @@ use super::fold::{self, current_and_replayed, snapshot_if_due};
 use super::tables::TableState;
 use super::{book_settlements, game_of, to_json, Principal, ServiceError};
 use crate::rules::games::with_game;
-use crate::rules::{Game, Seat};
+use crate::rules::{Game, GameId, Seat};
 use crate::store::tables::{MoveRow, NewMove, StoredResponse, TableRow};
 use crate::store::{self, StoreError, Tx};
 
@@ -92,7 +92,8 @@ pub enum Outcome {
     Replayed(Answer),
 }
 
-/// Records a move or an undo; `render` turns what was recorded into the answer to keep.
+/// Records a move or an undo; `render` turns what was recorded into the answer to keep, and
+/// `noted` hears which game the table plays as soon as that is known.
 ///
 /// # Errors
 /// `Store(NotFound)`, `Forbidden`, `IdempotencyKeyReused`, `PreconditionFailed`, `VersionConflict`, `InvalidMove`,
@@ -101,9 +102,12 @@ pub async fn record(
     pool: &PgPool,
     request: Request,
     render: impl FnOnce(Recorded) -> Result<Answer, serde_json::Error>,
+    noted: impl FnOnce(GameId),
 ) -> Result<Outcome, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, request.table).await?;
+    // For the caller's metrics: the game is known only once the table is read.
+    noted(game_of(&row)?);
     request.by.may_record(&row)?;
     let fingerprint = fingerprint(request.what.fingerprint_name(), &request.sent);
     if let Some(key) = &request.idempotency_key {

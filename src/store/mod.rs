@@ -30,8 +30,36 @@ pub enum StoreError {
     Corrupt(String),
     #[error(transparent)]
     Ledger(#[from] LedgerError),
+    /// The database cannot be reached, or no connection freed up in time: worth retrying.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(sqlx::Error),
     #[error(transparent)]
-    Database(#[from] sqlx::Error),
+    Database(sqlx::Error),
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        if unavailable(&e) {
+            StoreError::Unavailable(e)
+        } else {
+            StoreError::Database(e)
+        }
+    }
+}
+
+/// Whether an error says the database cannot be reached now (rather than that a query is wrong):
+/// no connection within the acquire timeout, a refused or broken connection, or a server that is
+/// shutting down, starting up or out of connections.
+pub fn unavailable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+            // Class 08: connection exceptions; 57P01–57P03: admin shutdown, crash shutdown,
+            // cannot connect now; 53300: too many connections.
+            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
+        }),
+        _ => false,
+    }
 }
 
 impl StoreError {
@@ -40,16 +68,36 @@ impl StoreError {
     }
 }
 
-/// A lazily connecting pool.
+/// A lazily connecting pool. A request waits at most `acquire_timeout` for a connection, so an
+/// outage answers quickly instead of piling requests up.
 ///
 /// # Errors
 /// When the URL cannot be parsed.
-pub fn pool(database_url: &str, max_connections: u32) -> Result<PgPool, sqlx::Error> {
+pub fn pool(
+    database_url: &str,
+    max_connections: u32,
+    acquire_timeout: std::time::Duration,
+) -> Result<PgPool, sqlx::Error> {
     let options: PgConnectOptions = database_url.parse()?;
     Ok(PgPoolOptions::new()
         .max_connections(max_connections)
-        .acquire_timeout(std::time::Duration::from_secs(5))
+        .acquire_timeout(acquire_timeout)
         .connect_lazy_with(options))
+}
+
+/// The URL with its password masked, for messages.
+pub fn redacted(database_url: &str) -> String {
+    match database_url.split_once("://") {
+        Some((scheme, rest)) => match rest.rsplit_once('@') {
+            Some((userinfo, host)) => {
+                let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
+                let masked = if userinfo.contains(':') { ":***" } else { "" };
+                format!("{scheme}://{user}{masked}@{host}")
+            }
+            None => database_url.to_owned(),
+        },
+        None => "(unparsable URL)".to_owned(),
+    }
 }
 
 /// Creates the database when it does not exist yet, then applies pending migrations.

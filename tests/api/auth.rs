@@ -268,3 +268,48 @@ async fn guessing_passwords_or_join_codes_is_rate_limited(pool: PgPool) {
     // Reads and other writes are not limited.
     app.get("/api/v1/games").await.assert_status(200);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn tokens_issued_or_valid_only_in_the_future_are_refused_and_change_nothing(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = app.table(&token, &["A", "B", "C", "D"], json!({})).await;
+    let before = app.snapshot(&table).await;
+    let user: uuid::Uuid = sqlx::query_scalar("select id from users")
+        .fetch_one(&app.pool)
+        .await
+        .expect("user");
+    let now = chrono::Utc::now().timestamp();
+    let sign = |claims: serde_json::Value| {
+        encode(
+            &Header::default(),
+            &claims,
+            &EncodingKey::from_secret(TEST_SECRET.as_bytes()),
+        )
+        .expect("token")
+    };
+    let day = 24 * 3600;
+    let not_yet = sign(json!({"sub": user, "role": "organiser", "iat": now, "nbf": now + day, "exp": now + 2 * day}));
+    let from_the_future = sign(json!({"sub": user, "role": "organiser", "iat": now + day, "exp": now + 2 * day}));
+    let skewed = sign(json!({"sub": user, "role": "organiser", "iat": now + 30, "nbf": now + 30, "exp": now + 600}));
+
+    let mv = json!({"kind": "nominate", "seat": 1, "tricks": 0});
+    app.submit(&table, &not_yet, mv.clone())
+        .await
+        .assert_problem(401, "invalid_token");
+    app.submit(&table, &from_the_future, mv.clone())
+        .await
+        .assert_problem(401, "invalid_token");
+    app.post("/api/v1/sessions", &not_yet, json!({"name": "Later"}))
+        .await
+        .assert_problem(401, "invalid_token");
+    assert_eq!(app.snapshot(&table).await, before);
+    let sessions: i64 = sqlx::query_scalar("select count(*) from club_sessions")
+        .fetch_one(&app.pool)
+        .await
+        .expect("count");
+    assert_eq!(sessions, 0);
+
+    // Within the clock-skew leeway a token is still good.
+    app.submit(&table, &skewed, mv).await.assert_status(201);
+}

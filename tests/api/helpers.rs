@@ -10,6 +10,8 @@ pub const TEST_SECRET: &str = "test-secret-test-secret-test-secret-0123456789";
 
 pub struct TestApp {
     pub base: String,
+    /// The separate metrics server's address, when the app was given METRICS_BIND.
+    pub metrics_base: Option<String>,
     pub client: reqwest::Client,
     pub pool: PgPool,
 }
@@ -52,21 +54,27 @@ pub async fn spawn_app(pool: PgPool) -> TestApp {
 
 /// A test app with adjusted settings.
 pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) -> TestApp {
-    let mut settings = Settings {
-        database_url: String::new(),
-        bind: "127.0.0.1:0".parse().expect("address"),
-        jwt_secret: Some(TEST_SECRET.into()),
-        token_ttl_hours: 1,
-        database_max_connections: 5,
-        workers: Some(1),
-        auth_attempts_per_minute: 1000,
-    };
+    let mut settings = Settings::from_lookup(|name| {
+        match name {
+            "BIND" => Some("127.0.0.1:0"),
+            "JWT_SECRET" => Some(TEST_SECRET),
+            "TOKEN_TTL_HOURS" => Some("1"),
+            "DATABASE_MAX_CONNECTIONS" => Some("5"),
+            "WORKERS" => Some("1"),
+            "AUTH_ATTEMPTS_PER_MINUTE" => Some("1000"),
+            _ => None,
+        }
+        .map(str::to_owned)
+    })
+    .expect("test settings");
     adjust(&mut settings);
     let app = Application::build_with_pool(&settings, pool.clone()).expect("app builds");
     let base = format!("http://127.0.0.1:{}", app.port());
+    let metrics_base = app.metrics_port().map(|port| format!("http://127.0.0.1:{port}"));
     tokio::spawn(app.run());
     TestApp {
         base,
+        metrics_base,
         client: reqwest::Client::new(),
         pool,
     }
@@ -79,6 +87,7 @@ impl TestApp {
             base: base.to_owned(),
             client: reqwest::Client::new(),
             pool,
+            metrics_base: None,
         }
     }
 

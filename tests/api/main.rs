@@ -12,6 +12,7 @@ mod live;
 mod moves;
 mod newmarket;
 mod openapi;
+mod ops;
 mod pope_joan;
 mod sessions;
 mod spin;

@@ -26,7 +26,7 @@ async fn a_session_groups_its_tables(pool: PgPool) {
     assert_eq!(view["name"], "Thursday club night");
     assert_eq!(view["tables"].as_array().expect("tables").len(), 2);
     let listed = app
-        .get(&format!("/api/v1/tables?session={session}"))
+        .get(&format!("/api/v1/tables?session_id={session}"))
         .await
         .assert_status(200)
         .clone();
@@ -75,6 +75,30 @@ async fn an_unknown_session_is_404(pool: PgPool) {
     app.get(&format!("/api/v1/tables?session={}", uuid::Uuid::new_v4()))
         .await
         .assert_problem(404, "session_not_found");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn tables_filter_by_session_id_and_still_by_the_old_session_name(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = app.post("/api/v1/sessions", &token, json!({"name": "Thursday"})).await;
+    let session = session.assert_status(201)["id"].as_str().expect("id").to_owned();
+    let body = json!({"game": "nomination-whist", "players": ["A", "B", "C"], "session_id": session});
+    app.post("/api/v1/tables", &token, body).await.assert_status(201);
+    app.table(&token, &["D", "E", "F"], json!({})).await;
+
+    for name in ["session_id", "session"] {
+        let listed = app.get(&format!("/api/v1/tables?{name}={session}")).await;
+        assert_eq!(
+            listed.assert_status(200)["items"].as_array().expect("items").len(),
+            1,
+            "{name}"
+        );
+    }
+    let other = uuid::Uuid::new_v4();
+    app.get(&format!("/api/v1/tables?session_id={session}&session={other}"))
+        .await
+        .assert_problem(400, "invalid_query");
 }
 
 #[sqlx::test(migrations = "./migrations")]
