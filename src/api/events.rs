@@ -134,6 +134,11 @@ async fn follow_table(
     }
 }
 
+/// nginx buffers proxied answers unless told not to; a buffered stream would arrive in lumps.
+fn unbuffered(stream: impl Responder) -> impl Responder {
+    stream.customize().insert_header(("X-Accel-Buffering", "no"))
+}
+
 /// The table's log as it grows, as Server-Sent Events: one `entry` event per log entry (move,
 /// void or correction) with the entry, its events and the table's new version; `id` is the
 /// entry's `seq`. Reconnect with `Last-Event-ID` (or `?last_event_id=`) to resume with no gap and
@@ -162,7 +167,9 @@ pub async fn stream_table_events(
     let rx = hub.follow_table(row.id, row.version);
     let (tx, events) = mpsc::channel(64);
     tokio::spawn(follow_table(pool.get_ref().clone(), row.id, after, rx, tx));
-    Ok(sse::Sse::from_infallible_receiver(events).with_keep_alive(HEARTBEAT))
+    Ok(unbuffered(
+        sse::Sse::from_infallible_receiver(events).with_keep_alive(HEARTBEAT),
+    ))
 }
 
 /// Every table of a session as it changes, as Server-Sent Events: first a `table` event for each
@@ -217,5 +224,7 @@ pub async fn stream_session_events(
             }
         }
     });
-    Ok(sse::Sse::from_infallible_receiver(events).with_keep_alive(HEARTBEAT))
+    Ok(unbuffered(
+        sse::Sse::from_infallible_receiver(events).with_keep_alive(HEARTBEAT),
+    ))
 }

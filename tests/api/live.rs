@@ -102,6 +102,14 @@ impl Stream {
             .unwrap_or_default()
             .to_owned();
         assert!(content_type.starts_with("text/event-stream"), "{content_type}");
+        assert_eq!(
+            response
+                .headers()
+                .get("x-accel-buffering")
+                .and_then(|v| v.to_str().ok()),
+            Some("no"),
+            "proxies are told not to buffer the stream"
+        );
         Stream {
             response,
             buffer: String::new(),
