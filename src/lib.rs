@@ -8,3 +8,4 @@ pub mod config;
 pub mod ledger;
 pub mod rules;
 pub mod store;
+pub mod web;
