@@ -2,6 +2,7 @@
 //! (`#[sqlx::test]`, from DATABASE_URL) and its own server on a free port.
 
 mod auth;
+mod browser;
 mod dividend;
 mod games;
 mod health;

@@ -154,7 +154,7 @@ function render(state) {
   if (current !== state || !state.table) return;
   const t = state.table;
   const v = t.state;
-  const header = h('header', { class: 'table-head' },
+  const header = h('header', { class: 'table-head', 'data-version': t.version },
     h('div', { class: 'head-line' },
       h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the start' }, '‹'),
       h('h1', {}, gameName(t.game)),
@@ -180,7 +180,7 @@ function facts(t) {
   if (v.dealer != null) out.push(`Dealer ${name(v.dealer)}`);
   if (v.hand_size != null) out.push(`${v.hand_size} card${v.hand_size === 1 ? '' : 's'}`);
   if (v.trumps) out.push(`Trumps ${suitWord(v.trumps)}`);
-  else if (v.phase && 'trumps' in v && t.game !== 'dividend') out.push('Trumps not known yet');
+  else if (v.phase === 'turn_up' || (v.phase === 'nominating' && 'turn_up' in v && !v.trumps)) out.push('Trumps not known yet');
   if (v.contract) out.push(`${name(v.player)}: ${contractText(v.contract)}`);
   if (t.finished || v.phase === 'finished') out.push('Game over');
   return out;
@@ -280,12 +280,12 @@ async function sheetTab(state, body) {
 }
 
 function cell(d, seat) {
-  const bits = [];
-  if (d.nominations) bits.push(`${d.nominations[seat]}/${d.tricks?.[seat] ?? ''}`);
+  const out = [];
+  if (d.nominations) out.push(h('small', { title: 'nominated / won' }, `${d.nominations[seat]}/${d.tricks?.[seat] ?? ''} `));
   const pts = d.points ?? d.scores ?? d.chips ?? d.delta ?? d.net;
-  if (Array.isArray(pts)) bits.push(String(pts[seat]));
-  if (d.totals) bits.push(`Σ ${d.totals[seat]}`);
-  return bits.join(' ') || '·';
+  if (Array.isArray(pts)) out.push(h('b', {}, `${pts[seat] > 0 ? '+' : ''}${pts[seat]}`));
+  if (d.totals) out.push(h('small', { class: 'running' }, String(d.totals[seat])));
+  return out.length ? out : '·';
 }
 
 async function ledgerTab(state, body) {
