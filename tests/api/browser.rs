@@ -219,7 +219,10 @@ impl Phone {
 
     /// Types into the field a label names.
     async fn fill(&self, label: &str, value: &str) {
-        let xpath = format!("//*[@id=//label[normalize-space()={n}]/@for or @aria-label={n}]", n = lit(label));
+        let xpath = format!(
+            "//*[(self::input or self::select or self::textarea) and (@id=//label[normalize-space()={n}]/@for or @aria-label={n})]",
+            n = lit(label)
+        );
         let el = self.client.wait().at_most(PATIENCE).for_element(Locator::XPath(&xpath)).await.expect(label);
         el.clear().await.expect("clear");
         el.send_keys(value).await.expect("type");
@@ -408,7 +411,8 @@ async fn a_scorer_joins_by_code_and_records_a_two_deal_nomination_whist_game_car
 async fn undo_takes_back_the_last_entry_and_a_refusal_shows_its_sentence(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig.app.table(&rig.organiser, &["Ann", "Bob", "Cat", "Dan"], json!({"hand_sizes": [1, 2]})).await;
+    let options = json!({"hand_sizes": [1, 2], "hook_from_hand_size": 1});
+    let table = rig.app.table(&rig.organiser, &["Ann", "Bob", "Cat", "Dan"], options).await;
     let phone = rig.scorer(&table).await;
     phone.record("Nominate 1").await;
     phone.wait_for_text("Cat nominates").await;
@@ -418,15 +422,18 @@ async fn undo_takes_back_the_last_entry_and_a_refusal_shows_its_sentence(pool: P
     assert_eq!(log[0]["voided_by"], 2, "{log}");
     assert_eq!(rig.app.state(&table).await["state"]["nominations"][1], Value::Null);
 
-    // The result form checks totals as you go and the server's refusal is shown in words.
+    // The result form checks the tricks as you go; the server's refusal (here the hook rule:
+    // the dealer's nomination makes them add up to the hand size) is shown in words.
     phone.tap("Result").await;
     phone.fill("Ann tricks", "1").await;
     phone.wait_for_text("Adds up.").await;
-    phone.fill("Bob nominations", "3").await;
+    phone.fill("Ann nominations", "1").await;
+    let before = rig.app.snapshot(&table).await;
     phone.tap("Record result").await;
-    phone.wait_for_text("nomination").await;
+    phone.wait_for_text("the hook rule forbids the dealer").await;
     let body = phone.body_text().await;
-    assert!(!body.contains("invalid_") && !body.contains("_"), "no raw codes: {body}");
+    assert!(!body.contains("hook_rule"), "no raw codes: {body}");
+    assert_eq!(rig.app.snapshot(&table).await, before, "nothing changed");
     phone.close().await;
 }
 
