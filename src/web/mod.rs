@@ -27,7 +27,6 @@ macro_rules! assets {
     };
 }
 
-
 static ASSETS: &[Asset] = assets! {
     "/" => "index.html", "text/html; charset=utf-8";
     "/sw.js" => "sw.js", "text/javascript; charset=utf-8";

@@ -173,7 +173,10 @@ fn lit(text: &str) -> String {
 
 impl Phone {
     async fn open(&self, path: &str) {
-        self.client.goto(&format!("{}{path}", self.base)).await.expect("page opens");
+        self.client
+            .goto(&format!("{}{path}", self.base))
+            .await
+            .expect("page opens");
     }
 
     /// A button or link by its accessible name (aria-label or text), once it is there.
@@ -200,7 +203,10 @@ impl Phone {
         assert!(el.is_enabled().await.expect("enabled?"), "{name:?} is disabled");
         // As a thumb would: scroll it into the middle of the screen (clear of the sticky tabs).
         self.client
-            .execute("arguments[0].scrollIntoView({block: 'center'})", vec![serde_json::to_value(&el).expect("element")])
+            .execute(
+                "arguments[0].scrollIntoView({block: 'center'})",
+                vec![serde_json::to_value(&el).expect("element")],
+            )
             .await
             .expect("scroll");
         el.click().await.expect("tap");
@@ -223,7 +229,13 @@ impl Phone {
             "//*[(self::input or self::select or self::textarea) and (@id=//label[normalize-space()={n}]/@for or @aria-label={n})]",
             n = lit(label)
         );
-        let el = self.client.wait().at_most(PATIENCE).for_element(Locator::XPath(&xpath)).await.expect(label);
+        let el = self
+            .client
+            .wait()
+            .at_most(PATIENCE)
+            .for_element(Locator::XPath(&xpath))
+            .await
+            .expect(label);
         el.clear().await.expect("clear");
         el.send_keys(value).await.expect("type");
     }
@@ -258,14 +270,22 @@ impl Phone {
             .for_element(Locator::Css("[data-version]"))
             .await
             .expect("a table on the page");
-        el.attr("data-version").await.ok().flatten().and_then(|v| v.parse().ok()).unwrap_or(-1)
+        el.attr("data-version")
+            .await
+            .ok()
+            .flatten()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(-1)
     }
 
     async fn wait_for_version(&self, at_least: i64) {
         let deadline = tokio::time::Instant::now() + PATIENCE;
         while self.version().await < at_least {
             if tokio::time::Instant::now() > deadline {
-                panic!("the table never reached version {at_least}:\n{}", self.body_text().await);
+                panic!(
+                    "the table never reached version {at_least}:\n{}",
+                    self.body_text().await
+                );
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -275,7 +295,14 @@ impl Phone {
     async fn totals(&self) -> Vec<i64> {
         let mut out = Vec::new();
         for el in self.client.find_all(Locator::Css(".seat-total")).await.expect("seats") {
-            out.push(el.attr("data-total").await.ok().flatten().and_then(|v| v.parse().ok()).unwrap_or(i64::MIN));
+            out.push(
+                el.attr("data-total")
+                    .await
+                    .ok()
+                    .flatten()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(i64::MIN),
+            );
         }
         out
     }
@@ -324,7 +351,11 @@ impl Rig {
 
     async fn join_code(&self, table: &str) -> String {
         self.app
-            .post(&format!("/api/v1/tables/{table}/join-codes"), &self.organiser, json!({}))
+            .post(
+                &format!("/api/v1/tables/{table}/join-codes"),
+                &self.organiser,
+                json!({}),
+            )
             .await
             .assert_status(201)["code"]
             .as_str()
@@ -346,8 +377,17 @@ impl Rig {
 
     async fn totals(&self, table: &str) -> Vec<i64> {
         let sheet = &self.app.scores(table).await["sheet"];
-        let totals = if sheet["totals"].is_array() { &sheet["totals"] } else { &sheet["chips"] };
-        totals.as_array().expect("totals").iter().map(|v| v.as_i64().expect("number")).collect()
+        let totals = if sheet["totals"].is_array() {
+            &sheet["totals"]
+        } else {
+            &sheet["chips"]
+        };
+        totals
+            .as_array()
+            .expect("totals")
+            .iter()
+            .map(|v| v.as_i64().expect("number"))
+            .collect()
     }
 
     async fn log_len(&self, table: &str) -> usize {
@@ -363,7 +403,14 @@ fn seat_name(seat: usize) -> &'static str {
 async fn a_scorer_joins_by_code_and_records_a_two_deal_nomination_whist_game_card_by_card(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig.app.table(&rig.organiser, &["Ann", "Bob", "Cat", "Dan"], json!({"hand_sizes": [1, 2]})).await;
+    let table = rig
+        .app
+        .table(
+            &rig.organiser,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 2]}),
+        )
+        .await;
     let phone = rig.scorer(&table).await;
     phone.wait_for_text("Deal 1 of 2").await;
     phone.wait_for_text("Trumps ♠ spades").await;
@@ -389,7 +436,10 @@ async fn a_scorer_joins_by_code_and_records_a_two_deal_nomination_whist_game_car
         phone.record(card).await;
     }
     // An illegal tap is impossible: the cards played this deal are disabled.
-    assert!(!phone.enabled("king of hearts").await, "a card played this deal is not tappable");
+    assert!(
+        !phone.enabled("king of hearts").await,
+        "a card played this deal is not tappable"
+    );
     assert!(!phone.enabled("three of hearts").await);
     for card in ["two of clubs", "five of clubs", "ace of hearts", "six of clubs"] {
         phone.record(card).await;
@@ -412,7 +462,10 @@ async fn undo_takes_back_the_last_entry_and_a_refusal_shows_its_sentence(pool: P
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
     let options = json!({"hand_sizes": [1, 2], "hook_from_hand_size": 1});
-    let table = rig.app.table(&rig.organiser, &["Ann", "Bob", "Cat", "Dan"], options).await;
+    let table = rig
+        .app
+        .table(&rig.organiser, &["Ann", "Bob", "Cat", "Dan"], options)
+        .await;
     let phone = rig.scorer(&table).await;
     phone.record("Nominate 1").await;
     phone.wait_for_text("Cat nominates").await;
@@ -441,14 +494,23 @@ async fn undo_takes_back_the_last_entry_and_a_refusal_shows_its_sentence(pool: P
 async fn a_second_phone_records_first_and_the_first_phone_is_told_what_it_recorded(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig.app.table(&rig.organiser, &["Ann", "Bob", "Cat", "Dan"], json!({"hand_sizes": [1, 2]})).await;
+    let table = rig
+        .app
+        .table(
+            &rig.organiser,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 2]}),
+        )
+        .await;
     let first = rig.scorer(&table).await;
     let second = rig.scorer(&table).await;
     second.record("Nominate 1").await;
     // The first phone still shows Bob to nominate; its entry meets the other phone's.
     first.tap("Nominate 0").await;
     first.wait_for_text("Another phone recorded Bob nominated 1.").await;
-    first.wait_for_text("Your entry (Bob nominated 0) was not recorded").await;
+    first
+        .wait_for_text("Your entry (Bob nominated 0) was not recorded")
+        .await;
     first.wait_for_text("Cat nominates").await;
     assert_eq!(rig.log_len(&table).await, 1, "only the second phone's entry is stored");
     first.close().await;
@@ -459,7 +521,14 @@ async fn a_second_phone_records_first_and_the_first_phone_is_told_what_it_record
 async fn a_move_made_while_the_server_is_unreachable_is_queued_and_stored_once(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig.app.table(&rig.organiser, &["Ann", "Bob", "Cat", "Dan"], json!({"hand_sizes": [1, 2]})).await;
+    let table = rig
+        .app
+        .table(
+            &rig.organiser,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 2]}),
+        )
+        .await;
     let phone = rig.scorer(&table).await;
 
     // The request reaches the server but its answer is lost: the phone keeps the entry.
@@ -494,7 +563,10 @@ async fn a_pope_joan_deal_is_turned_up_and_entered_as_a_result_and_a_run_is_play
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
     let players = ["Ann", "Bob", "Cat", "Dan"];
-    let table = rig.app.game_table(&rig.organiser, "pope-joan", &players, json!({})).await;
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "pope-joan", &players, json!({}))
+        .await;
     let phone = rig.scorer(&table).await;
     phone.wait_for_text("Turn-up card").await;
     phone.record("five of clubs").await;
@@ -514,7 +586,10 @@ async fn a_pope_joan_deal_is_turned_up_and_entered_as_a_result_and_a_run_is_play
     phone.close().await;
 
     // Card by card: Bob leads, the run's next card is offered to every seat, then a stop.
-    let table = rig.app.game_table(&rig.organiser, "pope-joan", &players, json!({})).await;
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "pope-joan", &players, json!({}))
+        .await;
     let phone = rig.scorer(&table).await;
     phone.record("five of clubs").await;
     phone.wait_for_text("Bob to play").await;
@@ -533,14 +608,32 @@ async fn a_pope_joan_deal_is_turned_up_and_entered_as_a_result_and_a_run_is_play
 async fn a_tridge_deal_is_entered_as_a_result(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig.app.game_table(&rig.organiser, "tridge", &["Ann", "Bob", "Cat"], json!({})).await;
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "tridge", &["Ann", "Bob", "Cat"], json!({}))
+        .await;
     let phone = rig.scorer(&table).await;
     phone.wait_for_text("Game Fund").await;
     phone.tap("Result").await;
     let form = |id: &'static str| phone.client.find(Locator::Id(id));
-    form("r-player").await.expect("player").select_by_label("Bob").await.expect("Bob");
-    form("r-contract").await.expect("contract").select_by_label("play").await.expect("play");
-    form("r-trumps").await.expect("trumps").select_by_label("♥ hearts").await.expect("hearts");
+    form("r-player")
+        .await
+        .expect("player")
+        .select_by_label("Bob")
+        .await
+        .expect("Bob");
+    form("r-contract")
+        .await
+        .expect("contract")
+        .select_by_label("play")
+        .await
+        .expect("play");
+    form("r-trumps")
+        .await
+        .expect("trumps")
+        .select_by_label("♥ hearts")
+        .await
+        .expect("hearts");
     for (who, tricks) in [("Ann", "2"), ("Bob", "5"), ("Cat", "2")] {
         phone.fill(&format!("{who} tricks"), tricks).await;
     }
@@ -555,7 +648,10 @@ async fn a_tridge_deal_is_entered_as_a_result(pool: PgPool) {
 async fn a_dividend_deal_is_recorded_trick_by_trick(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig.app.game_table(&rig.organiser, "dividend", &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "dividend", &["Ann", "Bob", "Cat", "Dan"], json!({}))
+        .await;
     let phone = rig.scorer(&table).await;
     let winners = [1, 1, 2, 3, 0, 0, 1, 2, 2, 3, 0, 1, 1];
     for (i, seat) in winners.iter().enumerate() {
