@@ -52,15 +52,25 @@ pub fn asset_paths() -> impl Iterator<Item = &'static str> {
     ASSETS.iter().map(|a| a.path)
 }
 
-fn etags() -> &'static [String] {
-    static TAGS: OnceLock<Vec<String>> = OnceLock::new();
-    TAGS.get_or_init(|| {
+/// What each asset answers (the service worker gets the shell list written in) and its ETag.
+fn served() -> &'static [(Vec<u8>, String)] {
+    static SERVED: OnceLock<Vec<(Vec<u8>, String)>> = OnceLock::new();
+    SERVED.get_or_init(|| {
+        let shell: Vec<&str> = asset_paths().filter(|p| *p != "/sw.js").collect();
+        let shell = serde_json::to_string(&shell).unwrap_or_else(|_| "[]".into());
         ASSETS
             .iter()
             .map(|a| {
-                let digest = Sha256::digest(a.body);
+                let body = if a.path == "/sw.js" {
+                    String::from_utf8_lossy(a.body)
+                        .replace("[/* SHELL */]", &shell)
+                        .into_bytes()
+                } else {
+                    a.body.to_vec()
+                };
+                let digest = Sha256::digest(&body);
                 let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
-                format!("\"{hex}\"")
+                (body, format!("\"{hex}\""))
             })
             .collect()
     })
@@ -72,7 +82,7 @@ async fn serve(req: HttpRequest) -> HttpResponse {
         return crate::api::error::no_route().await;
     };
     let asset = &ASSETS[index];
-    let etag = &etags()[index];
+    let (body, etag) = &served()[index];
     let fresh = req
         .headers()
         .get(header::IF_NONE_MATCH)
@@ -94,7 +104,7 @@ async fn serve(req: HttpRequest) -> HttpResponse {
     if fresh {
         return answer.finish();
     }
-    answer.content_type(asset.content_type).body(asset.body)
+    answer.content_type(asset.content_type).body(body.clone())
 }
 
 /// Registers the page's routes (before the API's catch-all).

@@ -2,11 +2,8 @@
 // shell is small and revalidated by ETag), the cache when there is no answer. The API is never
 // cached here: the page's own queue handles moves made offline.
 const CACHE = 'tablekeeper-shell-v1';
-const SHELL = [
-  '/', '/manifest.webmanifest', '/app/style.css', '/app/icon.svg', '/app/main.js', '/app/api.js',
-  '/app/dom.js', '/app/cards.js', '/app/legal.js', '/app/table.js', '/app/queue.js', '/app/panels.js',
-  '/app/organiser.js', '/app/vendor/qrcode.mjs',
-];
+// Every asset the server embeds, written in by the server (src/web/mod.rs) from its one list.
+const SHELL = [/* SHELL */];
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));

@@ -17,3 +17,4 @@ mod spin;
 mod tables;
 mod tricky_dick;
 mod tridge;
+mod web;

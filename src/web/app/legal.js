@@ -52,6 +52,7 @@ export function playableCards(game, view, log) {
   if (server) return new Set(server.flatMap((m) => m.cards || (m.card ? [m.card] : [])));
   if (!kinds(view).has('play')) return new Set();
   if (view.run && view.run.next) return new Set([view.run.next]);
+  if (view.next_card) return new Set([view.next_card]);
   const seen = seenThisDeal(view, log);
   return new Set(deckOf(game).filter((c) => !seen.has(c)));
 }

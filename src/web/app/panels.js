@@ -20,10 +20,25 @@ export function entryPanel(ctx) {
     case 'dividend': body = resultMode ? dividendResult(ctx) : dividend(ctx, k); break;
     case 'tridge': body = resultMode ? tridgeResult(ctx) : tridge(ctx, k); break;
     case 'pope-joan': body = resultMode ? stopsResult(ctx) : stops(ctx, k); break;
+    case 'spin': case 'newmarket': body = resultMode ? null : stops(ctx, k); break;
     default: body = null;
   }
-  return [toggle, body ?? generic(ctx, k)];
+  if (!body) return [toggle, generic(ctx, k)];
+  // Kinds this game's panel has no control for yet: the move as JSON, checked by the server.
+  const handled = resultMode ? new Set(['result']) : new Set([...(PANEL_KINDS[ctx.game] || []), 'result']);
+  const rest = new Set([...k].filter((x) => !handled.has(x)));
+  return [toggle, body, rest.size ? h('details', { class: 'other' }, h('summary', {}, 'Other entries'), generic(ctx, rest)) : null];
 }
+
+/// The move kinds each game's panel offers controls for.
+const PANEL_KINDS = {
+  'nomination-whist': ['turn_up', 'nominate', 'play'],
+  dividend: ['play', 'trick'],
+  tridge: ['bid', 'pass', 'pass_out', 'declare', 'exchange', 'defence', 'play', 'stop', 'settle_widows_fund'],
+  'pope-joan': ['turn_up', 'play', 'stop', 'pope_in_lieu', 'pope_holder'],
+  spin: ['play', 'stop'],
+  newmarket: ['play', 'stop'],
+};
 
 const name = (ctx, s) => ctx.players[s] ?? `seat ${s}`;
 

@@ -244,8 +244,11 @@ function centreOf(t) {
   }
   if (v.turn_up) out.push(h('p', { class: 'turnup' }, 'Turned up ', cardFace(v.turn_up)));
   if (v.run) out.push(h('p', { class: 'run' }, 'Run: ', cardFace(v.run.last), ` by ${name(v.run.by)}, next `, cardFace(v.run.next)));
-  if (v.board) {
-    out.push(h('ul', { class: 'pools', 'aria-label': 'Board' }, v.board.map((p) =>
+  if (v.next_card) out.push(h('p', { class: 'run' }, 'Next card: ', cardFace(v.next_card)));
+  if (v.pool_cards?.length) out.push(h('p', { class: 'run' }, 'Pool cards: ', v.pool_cards.map((c) => cardFace(c))));
+  const board = v.board || v.pools;
+  if (board) {
+    out.push(h('ul', { class: 'pools', 'aria-label': 'Board' }, board.map((p) =>
       h('li', {}, h('span', {}, String(p.pool).replaceAll('_', ' ')), h('b', {}, String(p.chips))))));
   }
   if (v.funds) {
