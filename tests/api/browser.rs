@@ -534,7 +534,7 @@ async fn a_move_made_while_the_server_is_unreachable_is_queued_and_stored_once(p
     // The request reaches the server but its answer is lost: the phone keeps the entry.
     rig.proxy.set(LOSE_ANSWERS);
     phone.tap("Nominate 1").await;
-    phone.wait_for_text("1 pending").await;
+    phone.wait_for_text("offline · 1 pending").await;
     phone.wait_for_text("Bob nominated 1 — pending").await;
     phone.screenshot("offline-pending").await;
     assert_eq!(rig.log_len(&table).await, 1, "stored by the server, unanswered");
@@ -679,8 +679,13 @@ async fn an_organiser_opens_a_session_and_a_table_and_shows_its_join_code(pool: 
     phone.tap("New table").await;
     phone.fill("hand sizes", "[1,2]").await;
     phone.tap("Open the table").await;
-    phone.wait_for_text("join code").await;
-    let code = phone.client.find(Locator::Css("[data-code]")).await.expect("code");
+    let code = phone
+        .client
+        .wait()
+        .at_most(PATIENCE)
+        .for_element(Locator::Css("[data-code]"))
+        .await
+        .expect("code");
     let code = code.attr("data-code").await.expect("attr").expect("a code");
     assert_eq!(code.len(), 8);
     assert!(phone.client.find(Locator::Css("svg.qr")).await.is_ok(), "a QR code");

@@ -82,20 +82,20 @@ export function nominations(view) {
   return out;
 }
 
-/// Bounds of a result form: per seat 0…max, and the total they must reach.
-export function resultBounds(game, view) {
-  const server = concrete(view, 'result')?.[0];
-  if (server?.bounds) return server.bounds;
-  switch (game) {
-    case 'nomination-whist':
-      return { tricks: { max: view.hand_size ?? 0, total: view.hand_size ?? 0 }, nominations: { max: view.hand_size ?? 0 } };
-    case 'dividend':
-      return { cards_won: { max: 52, total: 52 } };
-    case 'tridge':
-      return { tricks: { max: 9, total: 9 } };
-    default:
-      return {};
+/// Tridge: the calls of the auction, in rank order, each open or not for the seat to act.
+export const TRIDGE_BIDS = ['play', 'play_more', 'flip', 'no_change', 'no_change_diamonds', 'all_tricks', 'no_tricks'];
+
+export function tridgeBids(view) {
+  const server = concrete(view, 'bid');
+  if (server) {
+    const open = new Set(server.flatMap((m) => m.bids || (m.bid ? [m.bid] : [])));
+    return TRIDGE_BIDS.map((bid) => ({ bid, ok: open.has(bid) }));
   }
+  if (!kinds(view).has('bid') || view.to_act == null) return TRIDGE_BIDS.map((bid) => ({ bid, ok: false }));
+  const standing = view.standing_bid ? TRIDGE_BIDS.indexOf(view.standing_bid.bid) : -1;
+  const allPassed = view.phase === 'all_passed';
+  // No Tricks only once everyone has passed; otherwise a call must beat the standing one.
+  return TRIDGE_BIDS.map((bid, i) => ({ bid, ok: bid === 'no_tricks' ? allPassed : !allPassed && i > standing }));
 }
 
 export { RANKS, SUITS };

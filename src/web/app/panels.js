@@ -3,7 +3,7 @@
 
 import { cardText, picker, suitWord, SUITS } from './cards.js';
 import { button, h, message } from './dom.js';
-import { deckOf, kinds, nominations, playableCards, resultBounds, seenThisDeal, turnUpCards } from './legal.js';
+import { deckOf, kinds, nominations, playableCards, seenThisDeal, tridgeBids, turnUpCards } from './legal.js';
 
 export function entryPanel(ctx) {
   const k = kinds(ctx.view);
@@ -183,7 +183,6 @@ function dividendResult(ctx) {
 
 // ---- Tridge -----------------------------------------------------------------------------------
 
-const BIDS = ['play', 'play_more', 'flip', 'no_change', 'no_change_diamonds', 'all_tricks', 'no_tricks'];
 const CONTRACTS = [
   ['play', true], ['play_diamonds', false], ['no_change', true], ['no_change_diamonds', false],
   ['all_tricks', true], ['no_tricks', true],
@@ -196,13 +195,10 @@ function tridge(ctx, k) {
   const who = seat == null ? null : name(ctx, seat);
   const parts = [];
   if (k.has('bid') || k.has('pass')) {
-    const standing = v.standing_bid ? BIDS.indexOf(v.standing_bid.bid) : -1;
     parts.push(prompt(`${who ?? 'Any active seat'} to bid`),
       h('div', { class: 'choices', role: 'group', 'aria-label': 'Bids' },
-        k.has('bid') ? BIDS.map((b, i) => {
-          const ok = (b === 'no_tricks') === (v.phase === 'all_passed') && (b === 'no_tricks' || i > standing);
-          return button(words(b), () => ctx.send({ kind: 'bid', seat: seat ?? v.lead, bid: b }, `${who} bid ${words(b)}`), { disabled: !ok || seat == null });
-        }) : null,
+        k.has('bid') ? tridgeBids(v).map(({ bid, ok }) =>
+          button(words(bid), () => ctx.send({ kind: 'bid', seat, bid }, `${who} bid ${words(bid)}`), { disabled: !ok })) : null,
         k.has('pass') && seat != null ? button('Pass', () => ctx.send({ kind: 'pass', seat }, `${who} passed`)) : null,
         k.has('pass_out') ? button('Pass out', () => ctx.send({ kind: 'pass_out' }, 'passed out')) : null));
   }

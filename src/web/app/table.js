@@ -159,7 +159,8 @@ function render(state) {
       h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the start' }, '‹'),
       h('h1', {}, gameName(t.game)),
       h('span', { class: `conn ${state.queue.pending ? 'pending' : state.queue.offline ? 'offline' : 'live'}`, role: 'status', 'aria-label': 'Connection' }, connection(state))),
-    h('p', { class: 'facts' }, facts(t).join(' · ')));
+    h('p', { class: 'facts' }, facts(t).join(' · ')),
+    phone.name ? h('p', { class: 'facts' }, `Scoring as ${phone.name}`) : null);
   const tabs = h('nav', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' },
     [['table', 'Table'], ['sheet', 'Score sheet'], ['ledger', 'Ledger'], ['deals', 'Deals']].map(([key, label]) =>
       h('button', { type: 'button', role: 'tab', 'aria-selected': String(state.tab === key), onclick: () => { state.tab = key; render(state); } }, label)));
