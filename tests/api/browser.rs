@@ -548,6 +548,10 @@ async fn a_move_made_while_the_server_is_unreachable_is_queued_and_stored_once(p
     phone.tap("Nominate 0").await;
     phone.wait_for_text("offline · 1 pending").await;
     assert_eq!(rig.log_len(&table).await, 1);
+    // Reopened without a signal: the service worker has the page, the phone its table and queue.
+    phone.client.refresh().await.expect("reload");
+    phone.wait_for_text("offline · 1 pending").await;
+    phone.wait_for_text("Cat nominated 0 — pending").await;
     rig.proxy.set(UP);
     phone.tap("Retry now").await;
     phone.wait_for_text("Dan nominates").await;

@@ -38,11 +38,42 @@ export async function openTable(id, root) {
   try {
     await reload(state);
   } catch (err) {
-    mount(root, message(err.message, 'error'), h('p', {}, h('a', { href: '#/' }, 'Back to the start')));
-    return;
+    // No signal: show the table as this phone last saw it, with its pending entries.
+    const saved = JSON.parse(localStorage.getItem(`tk.table.${id}`) || 'null');
+    if (!(err instanceof Unreachable) || !saved) {
+      mount(root, message(err.message, 'error'), h('p', {}, h('a', { href: '#/' }, 'Back to the start')));
+      return;
+    }
+    state.table = saved.table;
+    state.log = saved.log;
+    state.queue.offline = true;
+    retryLoad(state, 1000);
   }
   render(state);
   state.queue.flush();
+}
+
+/// Reads the table again once the server answers (a retry with back-off, not a polling loop).
+function retryLoad(state, delay) {
+  setTimeout(async () => {
+    if (current !== state) return;
+    try {
+      await reload(state);
+      state.queue.offline = false;
+      render(state);
+    } catch {
+      retryLoad(state, Math.min(delay * 2, 8000));
+    }
+  }, delay);
+}
+
+/// The last table and log this phone saw, for opening the page without a signal.
+function remember(state) {
+  try {
+    localStorage.setItem(`tk.table.${state.id}`, JSON.stringify({ table: state.table, log: state.log }));
+  } catch {
+    // Storage full: the page still works online.
+  }
 }
 
 async function reload(state) {
@@ -70,6 +101,7 @@ async function readLog(id, after) {
 export function feed(state, table) {
   if (state.table && table.version < state.table.version) return;
   state.table = table;
+  remember(state);
 }
 
 function answered(state, item, body) {
@@ -286,9 +318,11 @@ async function sheetTab(state, body) {
 function cell(d, seat) {
   const out = [];
   if (d.nominations) out.push(h('small', { title: 'nominated / won' }, `${d.nominations[seat]}/${d.tricks?.[seat] ?? ''} `));
-  const pts = d.points ?? d.scores ?? d.chips ?? d.delta ?? d.net;
+  const pts = d.points ?? d.net ?? d.delta;
   if (Array.isArray(pts)) out.push(h('b', {}, `${pts[seat] > 0 ? '+' : ''}${pts[seat]}`));
-  if (d.totals) out.push(h('small', { class: 'running' }, String(d.totals[seat])));
+  if (d.tricks && !d.nominations) out.push(h('small', {}, `${d.tricks[seat]} tricks `));
+  const running = d.totals ?? d.chips;
+  if (Array.isArray(running)) out.push(h('small', { class: 'running' }, String(running[seat])));
   return out.length ? out : '·';
 }
 
