@@ -641,10 +641,29 @@ async fn a_tridge_deal_is_entered_as_a_result(pool: PgPool) {
     for (who, tricks) in [("Ann", "2"), ("Bob", "5"), ("Cat", "2")] {
         phone.fill(&format!("{who} tricks"), tricks).await;
     }
-    phone.screenshot("table-tridge-result").await;
     phone.record("Record result").await;
     assert_eq!(phone.totals().await, rig.totals(&table).await);
     assert_eq!(rig.totals(&table).await, vec![465, 480, 465]);
+
+    // Deal 2 card by card: Cat (the dealer's left) wins the auction and declares, the
+    // exchanges and the defence are tapped, then the first card.
+    phone.tap("Card by card").await;
+    phone.wait_for_text("Cat to bid").await;
+    phone.record("play").await;
+    phone.record("Pass").await;
+    phone.record("Pass").await;
+    phone.wait_for_text("Cat declares").await;
+    phone.record("play ♥ hearts").await;
+    phone.record("Exchange 3").await;
+    phone.wait_for_text("Who is 1st Defender?").await;
+    phone.record("Ann").await;
+    phone.record("Exchange 3").await;
+    phone.record("Exchange 2").await;
+    phone.wait_for_text("Cat to play").await;
+    phone.record("ace of hearts").await;
+    phone.wait_for_text("Ann to play").await;
+    assert!(!phone.enabled("ace of hearts").await, "a played card is not tappable");
+    phone.screenshot("table-tridge-play").await;
     phone.close().await;
 }
 
