@@ -487,6 +487,12 @@ async fn undo_takes_back_the_last_entry_and_a_refusal_shows_its_sentence(pool: P
     let body = phone.body_text().await;
     assert!(!body.contains("hook_rule"), "no raw codes: {body}");
     assert_eq!(rig.app.snapshot(&table).await, before, "nothing changed");
+    // Nothing typed is lost: corrected, the same form records the deal.
+    phone.fill("Ann nominations", "0").await;
+    phone.record("Record result").await;
+    phone.wait_for_text("Deal 2 of 2").await;
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    assert_eq!(rig.totals(&table).await, vec![1, 10, 10, 10]);
     phone.close().await;
 }
 

@@ -98,12 +98,24 @@ function stepper(label, id, { min = 0, max, value = 0 }) {
     button('+', step(1), { 'aria-label': `${label} plus one`, class: 'step' }));
 }
 
+/// Result forms being filled in, by table and label ("Result of deal 3").
+const drafts = new Map();
+
 function resultForm(ctx, { fields, check, build, label, extra = [] }) {
   const note = h('p', { class: 'msg', role: 'status' });
   const submit = h('button', { type: 'submit' }, 'Record result');
   const form = h('form', { class: 'result', 'aria-label': label },
     extra, fields, note, submit);
   const values = (key) => ctx.players.map((_, s) => Number(form.querySelector(`#r-${key}-${s}`)?.value || 0));
+  // What was typed survives a re-render (a refusal, an answer for another entry): nothing is lost.
+  const fieldsOf = () => form.querySelectorAll('input[id], select[id]');
+  for (const el of fieldsOf()) {
+    const saved = drafts.get(`${ctx.table.id} ${label}`)?.[el.id];
+    if (saved !== undefined) el.value = saved;
+  }
+  const keep = () => drafts.set(`${ctx.table.id} ${label}`, Object.fromEntries([...fieldsOf()].map((el) => [el.id, el.value])));
+  form.addEventListener('input', keep);
+  form.addEventListener('change', keep);
   const update = () => {
     const problem = check(values, form);
     note.textContent = problem || 'Adds up.';
