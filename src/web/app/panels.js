@@ -20,7 +20,8 @@ export function entryPanel(ctx) {
     case 'dividend': body = resultMode ? dividendResult(ctx) : dividend(ctx, k); break;
     case 'tridge': body = resultMode ? tridgeResult(ctx) : tridge(ctx, k); break;
     case 'pope-joan': body = resultMode ? stopsResult(ctx) : stops(ctx, k); break;
-    case 'spin': case 'newmarket': body = resultMode ? null : stops(ctx, k); break;
+    case 'spin': body = resultMode ? stopsResult(ctx) : stops(ctx, k); break;
+    case 'newmarket': body = resultMode ? null : stops(ctx, k); break;
     default: body = null;
   }
   if (!body) return [toggle, generic(ctx, k)];
