@@ -191,8 +191,7 @@ function render(state) {
       h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the start' }, '‹'),
       h('h1', {}, gameName(t.game)),
       h('span', { class: `conn ${state.queue.pending ? 'pending' : state.queue.offline ? 'offline' : 'live'}`, role: 'status', 'aria-label': 'Connection' }, connection(state))),
-    h('p', { class: 'facts' }, facts(t).join(' · ')),
-    phone.name ? h('p', { class: 'facts' }, `Scoring as ${phone.name}`) : null);
+    h('p', { class: 'facts' }, [...facts(t), phone.name ? `scoring as ${phone.name}` : null].filter(Boolean).join(' · ')));
   const tabs = h('nav', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' },
     [['table', 'Table'], ['sheet', 'Score sheet'], ['ledger', 'Ledger'], ['deals', 'Deals']].map(([key, label]) =>
       h('button', { type: 'button', role: 'tab', 'aria-selected': String(state.tab === key), onclick: () => { state.tab = key; render(state); } }, label)));
@@ -231,7 +230,7 @@ function tableBody(state) {
   const seats = h('ol', { class: 'seats', 'aria-label': 'Seats' }, t.players.map((name, s) => {
     const acting = v.to_act === s;
     const bits = [];
-    if (v.nominations && v.nominations[s] != null) bits.push(`nominated ${v.nominations[s]}`);
+    if (v.nominations && v.nominations[s] != null) bits.push(`nom. ${v.nominations[s]}`);
     if (v.standing_bid?.seat === s) bits.push(`bid ${v.standing_bid.bid.replaceAll('_', ' ')}`);
     if (v.player === s) bits.push('Player');
     if (v.sitting_out === s) bits.push('sits out');
