@@ -150,6 +150,7 @@ impl Application {
                 // Before the /api/v1 scope, which would otherwise answer the spec's path with 404.
                 .service(SwaggerUi::new("/docs/{_:.*}").url("/api/v1/openapi.json", openapi.clone()))
                 .configure(api::routes)
+                .configure(crate::web::routes)
                 .route(
                     "/docs",
                     web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/docs/")).finish() }),

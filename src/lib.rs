@@ -10,3 +10,4 @@ pub mod rules;
 pub mod service;
 pub mod store;
 pub mod telemetry;
+pub mod web;

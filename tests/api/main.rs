@@ -2,6 +2,7 @@
 //! (`#[sqlx::test]`, from DATABASE_URL) and its own server on a free port.
 
 mod auth;
+mod browser;
 mod conditional;
 mod dividend;
 mod games;
@@ -20,3 +21,4 @@ mod tables;
 mod tricky_dick;
 mod tridge;
 mod upgrade;
+mod web;

@@ -1,0 +1,58 @@
+// The phone page: start (join a table, organiser sign-in), the organiser's screens and the
+// table. Hash routes: #/ · #/organiser · #/session/<id> · #/session/<id>/new · #/code/<table> · #/table/<id>.
+// A QR code opens /?join=CODE: the start screen with the code filled in.
+
+import { organiser, phone, post, setScorerToken } from './api.js';
+import { h, message, mount } from './dom.js';
+import { organiserRoute } from './organiser.js';
+import { openTable } from './table.js';
+
+const root = document.getElementById('app');
+
+function start(note) {
+  const params = new URLSearchParams(location.search);
+  const code = h('input', {
+    id: 'join-code', name: 'code', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false',
+    maxlength: 9, inputmode: 'text', required: true, value: params.get('join') || '', placeholder: 'K7QPM2XD',
+  });
+  const name = h('input', { id: 'phone-name', name: 'phone', autocomplete: 'off', required: true, value: phone.name, placeholder: "Ann's phone" });
+  const status = h('div', { 'aria-live': 'polite' }, note ? message(note, 'error') : null);
+  const form = h('form', { class: 'card-box', 'aria-label': 'Join a table', onsubmit: join },
+    h('h2', {}, 'Join a table'),
+    h('label', { for: 'join-code' }, 'Join code'), code,
+    h('label', { for: 'phone-name' }, "This phone's name"), name,
+    status,
+    h('button', { type: 'submit', class: 'primary' }, 'Join'));
+  async function join(e) {
+    e.preventDefault();
+    phone.name = name.value.trim();
+    try {
+      const answer = await post('/auth/join', { code: code.value.trim().toUpperCase() });
+      setScorerToken(answer.subject, answer.token);
+      history.replaceState(null, '', `/#/table/${answer.subject}`);
+      route();
+    } catch (err) {
+      mount(status, message(err.message, 'error'));
+    }
+  }
+  mount(root,
+    h('header', { class: 'brand' }, h('img', { src: '/app/icon.svg', alt: '', width: 40, height: 40 }), h('h1', {}, 'Tablekeeper')),
+    form,
+    h('section', { class: 'card-box' }, h('h2', {}, 'Organiser'),
+      h('a', { class: 'button', href: '#/organiser' }, organiser.token ? 'Your sessions' : 'Organiser sign-in')));
+  if (!code.value) code.focus();
+}
+
+export function route() {
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  if (parts[0] === 'table' && parts[1]) return openTable(parts[1], root);
+  if (['organiser', 'session', 'code'].includes(parts[0])) return organiserRoute(parts, root);
+  return start();
+}
+
+window.addEventListener('hashchange', route);
+route();
+
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register('/sw.js').catch(() => { /* the page works without it */ });
+}

@@ -1,0 +1,369 @@
+// The scorer's home: one table, its header, seats, centre, entry panel, undo and tabs.
+// Everything on screen is drawn from `state.table` (the server's TableView) and `state.log`
+// (the move log). `feed` takes a new TableView from any source: a move's answer today, an
+// event stream later.
+
+import { Refusal, Unreachable, get, phone, recordingToken } from './api.js';
+import { cardFace, cardText, suitWord } from './cards.js';
+import { button, h, message, mount } from './dom.js';
+import { kinds } from './legal.js';
+import { entryPanel } from './panels.js';
+import { MoveQueue } from './queue.js';
+
+const GAME_NAMES = {
+  'nomination-whist': 'Nomination Whist', dividend: 'Dividend', tridge: 'Tridge',
+  'tricky-dick': 'Tricky Dick', 'pope-joan': 'Pope Joan', spin: 'Spin', newmarket: 'Newmarket',
+};
+
+export function gameName(id) {
+  return GAME_NAMES[id] || id;
+}
+
+let current = null;
+
+export async function openTable(id, root) {
+  current?.queue.close();
+  const state = { id, root, table: null, log: [], tab: 'table', note: null, mode: null, busy: false };
+  current = state;
+  state.queue = new MoveQueue(id, {
+    changed: () => render(state),
+    answered: (item, body) => answered(state, item, body),
+    refused: (item, err, dropped) => {
+      state.note = { kind: 'error', text: err.message + (dropped.length ? ` (${dropped.length} later entries not sent)` : '') };
+      render(state);
+    },
+    conflict: (items, err) => conflict(state, items, err),
+  });
+  mount(root, message('Loading the table…'));
+  try {
+    await reload(state);
+  } catch (err) {
+    // No signal: show the table as this phone last saw it, with its pending entries.
+    const saved = JSON.parse(localStorage.getItem(`tk.table.${id}`) || 'null');
+    if (!(err instanceof Unreachable) || !saved) {
+      mount(root, message(err.message, 'error'), h('p', {}, h('a', { href: '#/' }, 'Back to the start')));
+      return;
+    }
+    state.table = saved.table;
+    state.log = saved.log;
+    state.queue.offline = true;
+    retryLoad(state, 1000);
+  }
+  render(state);
+  state.queue.flush();
+}
+
+/// Reads the table again once the server answers (a retry with back-off, not a polling loop).
+function retryLoad(state, delay) {
+  setTimeout(async () => {
+    if (current !== state) return;
+    try {
+      await reload(state);
+      state.queue.offline = false;
+      render(state);
+    } catch {
+      retryLoad(state, Math.min(delay * 2, 8000));
+    }
+  }, delay);
+}
+
+/// The last table and log this phone saw, for opening the page without a signal.
+function remember(state) {
+  try {
+    localStorage.setItem(`tk.table.${state.id}`, JSON.stringify({ table: state.table, log: state.log }));
+  } catch {
+    // Storage full: the page still works online.
+  }
+}
+
+async function reload(state) {
+  const table = await get(`/tables/${state.id}`);
+  const after = state.log.length ? state.log[state.log.length - 1].seq : 0;
+  const fresh = await readLog(state.id, after);
+  // Undo marks older entries as voided: re-read the whole log when one appears.
+  state.log = fresh.some((e) => e.voids) ? await readLog(state.id, 0) : state.log.concat(fresh);
+  feed(state, table);
+  return fresh;
+}
+
+async function readLog(id, after) {
+  const out = [];
+  let next = after;
+  for (;;) {
+    const page = await get(`/tables/${id}/moves?after=${next}&limit=500`);
+    out.push(...page.items);
+    if (page.next_after == null) return out;
+    next = page.next_after;
+  }
+}
+
+/// A new TableView, from whatever source.
+export function feed(state, table) {
+  if (state.table && table.version < state.table.version) return;
+  state.table = table;
+  remember(state);
+}
+
+function answered(state, item, body) {
+  if (body.move) state.log.push(body.move);
+  if (body.void) {
+    state.log.push(body.void);
+    const undone = state.log.find((e) => e.seq === body.undone.seq);
+    if (undone) undone.voided_by = body.void.seq;
+  }
+  feed(state, body.table);
+  state.note = { kind: 'ok', text: `Recorded: ${item.label}` };
+  render(state);
+}
+
+async function conflict(state, items, err) {
+  let fresh = [];
+  try {
+    fresh = await reload(state);
+  } catch (e) {
+    // shown below
+  }
+  const players = state.table.players;
+  const said = fresh.filter((e) => e.entry === 'move' || e.entry === 'void').map((e) => describe(e, players));
+  const others = said.length ? `Another phone recorded ${said.join('; ')}.` : err.message;
+  const lost = items.map((i) => i.label).join('; ');
+  state.note = { kind: 'error', text: `${others} Your entry (${lost}) was not recorded: check the table and enter it again if it still stands.` };
+  render(state);
+}
+
+/// A log entry in words: "7♦ for Cat", "Bob nominated 2", "undo of …".
+export function describe(entry, players) {
+  const m = entry.move || {};
+  const who = (s) => (s == null ? 'the spare hand' : players[s] ?? `seat ${s}`);
+  if (entry.entry === 'void') return `an undo of ${describeMove(m, who)}`;
+  return describeMove(m, who);
+}
+
+function describeMove(m, who) {
+  switch (m.kind) {
+    case 'play': return `${cardText(m.card)} for ${who(m.seat)}`;
+    case 'turn_up': return `${cardText(m.card)} turned up`;
+    case 'nominate': return `${who(m.seat)} nominated ${m.tricks}`;
+    case 'trick': return `trick ${m.number ?? ''} won by ${who(m.winner)}`.replace('  ', ' ');
+    case 'bid': return `${who(m.seat)} bid ${String(m.bid).replaceAll('_', ' ')}`;
+    case 'pass': return `${who(m.seat)} passed`;
+    case 'declare': return `${who(m.seat)} declared ${contractText(m.contract)}`;
+    case 'exchange': return `${who(m.seat)} exchanged ${m.cards}`;
+    case 'stop': return m.seat == null ? 'stop' : `${who(m.seat)} stopped`;
+    case 'pope_holder': return `the Pope held by ${who(m.seat)}`;
+    case 'result': return 'a deal result';
+    default: return `${String(m.kind).replaceAll('_', ' ')}${m.seat != null ? ` for ${who(m.seat)}` : ''}`;
+  }
+}
+
+export function contractText(c) {
+  if (!c) return '';
+  const name = String(c.contract).replaceAll('_', ' ');
+  const trumps = c.trumps ? ` in ${suitWord(c.trumps)}` : c.turned ? ` (${cardText(c.turned)} turned)` : '';
+  return `${c.tricks != null ? `${c.tricks} tricks ` : ''}${name}${trumps}`;
+}
+
+/// Sends a move through the queue.
+function send(state, move, label) {
+  state.note = null;
+  state.queue.add('moves', { move }, label, state.table.version);
+  render(state);
+}
+
+function undo(state, label) {
+  state.note = null;
+  state.queue.add('undo', {}, `undo of ${label}`, state.table.version);
+  render(state);
+}
+
+function connection(state) {
+  const q = state.queue;
+  if (q.pending) return `${q.offline ? 'offline · ' : ''}${q.pending} pending`;
+  return q.offline ? 'offline' : 'live';
+}
+
+function render(state) {
+  if (current !== state || !state.table) return;
+  const t = state.table;
+  const v = t.state;
+  const header = h('header', { class: 'table-head', 'data-version': t.version },
+    h('div', { class: 'head-line' },
+      h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the start' }, '‹'),
+      h('h1', {}, gameName(t.game)),
+      h('span', { class: `conn ${state.queue.pending ? 'pending' : state.queue.offline ? 'offline' : 'live'}`, role: 'status', 'aria-label': 'Connection' }, connection(state))),
+    h('p', { class: 'facts' }, [...facts(t), phone.name ? `scoring as ${phone.name}` : null].filter(Boolean).join(' · ')));
+  const tabs = h('nav', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' },
+    [['table', 'Table'], ['sheet', 'Score sheet'], ['ledger', 'Ledger'], ['deals', 'Deals']].map(([key, label]) =>
+      h('button', { type: 'button', role: 'tab', 'aria-selected': String(state.tab === key), onclick: () => { state.tab = key; render(state); } }, label)));
+  let body;
+  if (state.tab === 'table') body = tableBody(state);
+  else body = h('div', { class: 'tab-body', 'data-tab': state.tab }, message('Loading…'));
+  mount(state.root, header, body, tabs);
+  if (state.tab === 'sheet') sheetTab(state, body);
+  if (state.tab === 'ledger') ledgerTab(state, body);
+  if (state.tab === 'deals') dealsTab(state, body);
+}
+
+function facts(t) {
+  const v = t.state;
+  const name = (s) => t.players[s] ?? '';
+  const out = [];
+  if (v.deal != null) out.push(`Deal ${v.deal}${v.deals_in_game ? ` of ${v.deals_in_game}` : ''}`);
+  if (v.dealer != null) out.push(`Dealer ${name(v.dealer)}`);
+  if (v.hand_size != null) out.push(`${v.hand_size} card${v.hand_size === 1 ? '' : 's'}`);
+  if (v.trumps) out.push(`Trumps ${suitWord(v.trumps)}`);
+  else if (v.phase === 'turn_up' || (v.phase === 'nominating' && 'turn_up' in v && !v.trumps)) out.push('Trumps not known yet');
+  if (v.contract) out.push(`${name(v.player)}: ${contractText(v.contract)}`);
+  if (t.finished || v.phase === 'finished') out.push('Game over');
+  return out;
+}
+
+function totalsOf(v) {
+  return v.totals || v.chips || [];
+}
+
+function tableBody(state) {
+  const t = state.table;
+  const v = t.state;
+  const totals = totalsOf(v);
+  const unit = v.totals ? 'points' : 'chips';
+  const seats = h('ol', { class: 'seats', 'aria-label': 'Seats' }, t.players.map((name, s) => {
+    const acting = v.to_act === s;
+    const bits = [];
+    if (v.nominations && v.nominations[s] != null) bits.push(`nom. ${v.nominations[s]}`);
+    if (v.standing_bid?.seat === s) bits.push(`bid ${v.standing_bid.bid.replaceAll('_', ' ')}`);
+    if (v.player === s) bits.push('Player');
+    if (v.sitting_out === s) bits.push('sits out');
+    if (v.tricks_won && (v.phase === 'playing' || v.tricks_won.some((x) => x))) bits.push(`${v.tricks_won[s] ?? 0} tricks`);
+    if (v.cards_won) bits.push(`${v.cards_won[s]} cards won`);
+    if (v.cards_left && v.phase === 'playing') bits.push(`${v.cards_left[s]} left`);
+    return h('li', { class: `seat${acting ? ' acting' : ''}${v.dealer === s ? ' dealer' : ''}`, 'aria-current': acting ? 'true' : null, 'data-seat': s },
+      h('span', { class: 'seat-name' }, name, v.dealer === s ? h('abbr', { title: 'dealer', class: 'dealer-mark' }, ' D') : null),
+      h('span', { class: 'seat-total', 'aria-label': `${name}'s total`, 'data-total': totals[s] }, `${totals[s] ?? ''}`),
+      h('span', { class: 'seat-bits' }, bits.join(' · ') || (acting ? 'to act' : '')));
+  }));
+  const centre = h('section', { class: 'centre', 'aria-label': 'Centre' }, centreOf(t));
+  const pending = state.queue.items;
+  const queueList = pending.length
+    ? h('section', { class: 'queue', 'aria-label': 'Pending entries' },
+      h('ul', {}, pending.map((i) => h('li', {}, `${i.label} — pending`))),
+      button('Retry now', () => state.queue.retryNow()))
+    : null;
+  const note = state.note ? message(state.note.text, state.note.kind) : null;
+  const panel = pending.length
+    ? message('Waiting for the pending entry to be answered before the next one.')
+    : entryPanel({
+      game: t.game, view: v, table: t, log: state.log, players: t.players, mode: state.mode,
+      setMode: (m) => { state.mode = m; render(state); },
+      send: (move, label) => send(state, move, label),
+    });
+  const last = [...state.log].reverse().find((e) => e.entry === 'move' && !e.voided_by);
+  const undoButton = last
+    ? button(`Undo ${describe(last, t.players)}`, () => undo(state, describe(last, t.players)), { class: 'undo', disabled: pending.length > 0 })
+    : null;
+  return h('div', { class: 'tab-body', 'data-tab': 'table' }, seats, centre, note, queueList, h('section', { class: 'entry', 'aria-label': 'Entry' }, panel), undoButton);
+}
+
+function centreOf(t) {
+  const v = t.state;
+  const name = (s) => t.players[s] ?? '';
+  const out = [];
+  if (v.current_trick) {
+    const trick = v.current_trick;
+    out.push(h('div', { class: 'trick', 'aria-label': `Trick ${trick.number}` },
+      h('span', { class: 'trick-no' }, `Trick ${trick.number}`),
+      (trick.plays || []).map((p) => h('span', { class: 'played' }, h('small', {}, name(p.seat)), cardFace(p.card)))));
+  }
+  if (v.turn_up) out.push(h('p', { class: 'turnup' }, 'Turned up ', cardFace(v.turn_up)));
+  if (v.run) out.push(h('p', { class: 'run' }, 'Run: ', cardFace(v.run.last), ` by ${name(v.run.by)}, next `, cardFace(v.run.next)));
+  if (v.next_card) out.push(h('p', { class: 'run' }, 'Next card: ', cardFace(v.next_card)));
+  if (v.pool_cards?.length) out.push(h('p', { class: 'run' }, 'Pool cards: ', v.pool_cards.map((c) => cardFace(c))));
+  const board = v.board || v.pools;
+  if (board) {
+    out.push(h('ul', { class: 'pools', 'aria-label': 'Board' }, board.map((p) =>
+      h('li', {}, h('span', {}, String(p.pool).replaceAll('_', ' ')), h('b', {}, String(p.chips))))));
+  }
+  if (v.funds) {
+    const f = v.funds;
+    out.push(h('ul', { class: 'pools', 'aria-label': 'Funds' },
+      h('li', {}, h('span', {}, 'Game Fund'), h('b', {}, String(f.game_fund))),
+      h('li', {}, h('span', {}, "Widow's Fund"), h('b', {}, String(f.widows_fund))),
+      (f.reserves || []).map((r, i) => h('li', {}, h('span', {}, `Reserve ${i + 1}`), h('b', {}, String(r.chips ?? r))))));
+  }
+  for (const r of v.revokes || []) out.push(message(`Revoke: ${name(r.seat)} showed void and later played ${r.suit ? suitWord(r.suit) : ''}`, 'warn'));
+  for (const m of v.missed_plays || []) out.push(message(`Missed play: ${name(m.seat)} held ${cardText(m.card)}`, 'warn'));
+  if (v.winners?.length) out.push(h('p', { class: 'winners' }, `Winner${v.winners.length > 1 ? 's' : ''}: ${v.winners.map(name).join(', ')}`));
+  return out;
+}
+
+async function sheetTab(state, body) {
+  try {
+    const s = await get(`/tables/${state.id}/scores`);
+    const sheet = s.sheet;
+    const totals = sheet.totals || sheet.chips || [];
+    const rows = (sheet.deals || []).map((d, i) => h('tr', {},
+      h('th', { scope: 'row' }, String(d.deal ?? i + 1)),
+      s.players.map((_, seat) => h('td', {}, cell(d, seat)))));
+    mount(body, h('table', { class: 'sheet', 'aria-label': 'Score sheet' },
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Deal'), s.players.map((p) => h('th', { scope: 'col' }, p)))),
+      h('tbody', {}, rows),
+      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), totals.map((x, seat) => h('td', { 'data-total': x, 'aria-label': `${s.players[seat]} total` }, String(x)))))),
+    sheet.winners?.length ? h('p', { class: 'winners' }, `Winners: ${sheet.winners.map((w) => s.players[w]).join(', ')}`) : null);
+  } catch (err) {
+    mount(body, message(err.message, 'error'));
+  }
+}
+
+function cell(d, seat) {
+  const out = [];
+  if (d.nominations) out.push(h('small', { title: 'nominated / won' }, `${d.nominations[seat]}/${d.tricks?.[seat] ?? ''} `));
+  const pts = d.points ?? d.net ?? d.delta;
+  if (Array.isArray(pts)) out.push(h('b', {}, `${pts[seat] > 0 ? '+' : ''}${pts[seat]}`));
+  if (d.tricks && !d.nominations) out.push(h('small', {}, `${d.tricks[seat]} tricks `));
+  const running = d.totals ?? d.chips;
+  if (Array.isArray(running)) out.push(h('small', { class: 'running' }, String(running[seat])));
+  return out.length ? out : '·';
+}
+
+async function ledgerTab(state, body) {
+  try {
+    const l = await get(`/tables/${state.id}/ledger`);
+    const players = state.table.players;
+    const account = (a) => (a.startsWith('seat:') ? players[Number(a.slice(5))] ?? a : a.replaceAll('_', ' '));
+    mount(body,
+      h('h2', {}, 'Balances'),
+      h('ul', { class: 'pools' }, l.balances.map((b) => h('li', {}, h('span', {}, account(b.account)), h('b', {}, String(b.balance))))),
+      h('h2', {}, 'Bookings'),
+      l.bookings.length ? h('ol', { class: 'bookings' }, l.bookings.map((b) => h('li', {},
+        h('p', {}, `${b.deal ? `Deal ${b.deal}: ` : ''}${b.memo}${b.reverses ? ' (reversal)' : ''}`),
+        h('p', { class: 'postings' }, b.postings.map((p) => `${account(p.account)} ${p.amount > 0 ? '+' : ''}${p.amount}`).join(' · ')))))
+        : message('No bookings: this game keeps points, not chips.'));
+  } catch (err) {
+    mount(body, message(err.message, 'error'));
+  }
+}
+
+function dealsTab(state, body) {
+  const players = state.table.players;
+  const groups = [];
+  let deal = 1;
+  let group = { deal, entries: [] };
+  groups.push(group);
+  for (const e of state.log) {
+    group.entries.push(e);
+    for (const ev of e.events || []) {
+      if (ev.event === 'deal_started' && e.entry === 'move' && !e.voided_by) {
+        deal = ev.deal;
+        group = { deal, entries: [] };
+        groups.push(group);
+      }
+    }
+  }
+  mount(body, groups.filter((g) => g.entries.length).reverse().map((g) => h('details', { open: g.deal === deal },
+    h('summary', {}, `Deal ${g.deal}`),
+    h('ol', { class: 'log' }, g.entries.map((e) => h('li', { class: e.voided_by ? 'voided' : '' },
+      `${e.seq}. ${describe(e, players)}${e.voided_by ? ' (undone)' : ''}`))))),
+  state.log.length ? null : message('Nothing recorded yet.'));
+}
+
+export { Refusal, Unreachable, kinds, phone, recordingToken };

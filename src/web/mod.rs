@@ -1,0 +1,115 @@
+//! The phone page: static assets compiled into the binary and served at `/`, `/app/…`,
+//! `/manifest.webmanifest` and `/sw.js`. The page is a client of the public JSON API like any
+//! other; nothing here reads the database. Every answer carries a `Content-Security-Policy`
+//! that allows only this origin, so the page can make no request to any other host.
+
+use std::sync::OnceLock;
+
+use actix_web::http::header;
+use actix_web::{web, HttpRequest, HttpResponse};
+use sha2::{Digest, Sha256};
+
+/// Only this origin: scripts, styles, images (and `data:` for the QR code), fetches, the worker.
+const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
+                   connect-src 'self'; worker-src 'self'; manifest-src 'self'; base-uri 'none'; \
+                   form-action 'self'; frame-ancestors 'none'; object-src 'none'";
+
+/// An asset: where it is served, its content type and its bytes.
+struct Asset {
+    path: &'static str,
+    content_type: &'static str,
+    body: &'static [u8],
+}
+
+macro_rules! assets {
+    ($($path:literal => $file:literal, $type:literal;)*) => {
+        &[$(Asset { path: $path, content_type: $type, body: include_bytes!($file) }),*]
+    };
+}
+
+static ASSETS: &[Asset] = assets! {
+    "/" => "index.html", "text/html; charset=utf-8";
+    "/sw.js" => "sw.js", "text/javascript; charset=utf-8";
+    "/manifest.webmanifest" => "manifest.webmanifest", "application/manifest+json";
+    "/app/style.css" => "app/style.css", "text/css; charset=utf-8";
+    "/app/icon.svg" => "app/icon.svg", "image/svg+xml";
+    "/app/icon-192.png" => "app/icon-192.png", "image/png";
+    "/app/icon-512.png" => "app/icon-512.png", "image/png";
+    "/app/main.js" => "app/main.js", "text/javascript; charset=utf-8";
+    "/app/api.js" => "app/api.js", "text/javascript; charset=utf-8";
+    "/app/dom.js" => "app/dom.js", "text/javascript; charset=utf-8";
+    "/app/cards.js" => "app/cards.js", "text/javascript; charset=utf-8";
+    "/app/legal.js" => "app/legal.js", "text/javascript; charset=utf-8";
+    "/app/table.js" => "app/table.js", "text/javascript; charset=utf-8";
+    "/app/queue.js" => "app/queue.js", "text/javascript; charset=utf-8";
+    "/app/panels.js" => "app/panels.js", "text/javascript; charset=utf-8";
+    "/app/organiser.js" => "app/organiser.js", "text/javascript; charset=utf-8";
+    "/app/vendor/qrcode.mjs" => "app/vendor/qrcode.mjs", "text/javascript; charset=utf-8";
+};
+
+/// The asset paths, for the service worker's shell list and tests.
+pub fn asset_paths() -> impl Iterator<Item = &'static str> {
+    ASSETS.iter().map(|a| a.path)
+}
+
+/// What each asset answers (the service worker gets the shell list written in) and its ETag.
+fn served() -> &'static [(Vec<u8>, String)] {
+    static SERVED: OnceLock<Vec<(Vec<u8>, String)>> = OnceLock::new();
+    SERVED.get_or_init(|| {
+        let shell: Vec<&str> = asset_paths().filter(|p| *p != "/sw.js").collect();
+        let shell = serde_json::to_string(&shell).unwrap_or_else(|_| "[]".into());
+        ASSETS
+            .iter()
+            .map(|a| {
+                let body = if a.path == "/sw.js" {
+                    String::from_utf8_lossy(a.body)
+                        .replace("[/* SHELL */]", &shell)
+                        .into_bytes()
+                } else {
+                    a.body.to_vec()
+                };
+                let digest = Sha256::digest(&body);
+                let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+                (body, format!("\"{hex}\""))
+            })
+            .collect()
+    })
+}
+
+async fn serve(req: HttpRequest) -> HttpResponse {
+    let path = req.path();
+    let Some(index) = ASSETS.iter().position(|a| a.path == path) else {
+        return crate::api::error::no_route().await;
+    };
+    let asset = &ASSETS[index];
+    let (body, etag) = &served()[index];
+    let fresh = req
+        .headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
+    let mut answer = if fresh {
+        HttpResponse::NotModified()
+    } else {
+        HttpResponse::Ok()
+    };
+    answer
+        .insert_header((header::CONTENT_SECURITY_POLICY, CSP))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .insert_header((header::REFERRER_POLICY, "no-referrer"))
+        // Not fingerprinted: always revalidate (cheap, thanks to the ETag); the service
+        // worker keeps the shell for offline use.
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header((header::ETAG, etag.as_str()));
+    if fresh {
+        return answer.finish();
+    }
+    answer.content_type(asset.content_type).body(body.clone())
+}
+
+/// Registers the page's routes (before the API's catch-all).
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    for asset in ASSETS {
+        cfg.route(asset.path, web::get().to(serve));
+    }
+}

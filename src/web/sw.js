@@ -1,0 +1,32 @@
+// The service worker keeps the page's shell so it opens without a signal. Network first (the
+// shell is small and revalidated by ETag), the cache when there is no answer. The API is never
+// cached here: the page's own queue handles moves made offline.
+const CACHE = 'tablekeeper-shell-v1';
+// Every asset the server embeds, written in by the server (src/web/mod.rs) from its one list.
+const SHELL = [/* SHELL */];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((c) => c.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== 'GET' || url.origin !== location.origin || url.pathname.startsWith('/api/')) return;
+  const key = event.request.mode === 'navigate' ? '/' : url.pathname;
+  if (!SHELL.includes(key)) return;
+  event.respondWith(fetch(event.request)
+    .then((res) => {
+      if (res.ok) {
+        const copy = res.clone();
+        caches.open(CACHE).then((c) => c.put(key, copy));
+      }
+      return res;
+    })
+    .catch(() => caches.match(key)));
+});

@@ -1,0 +1,731 @@
+//! The phone page in a real headless Chromium (Debian's `chromium` and `chromium-driver`,
+//! installed by `scripts/test` when missing), at 390×844, driven by its labels as a person
+//! would. The browser reaches the app through a small TCP proxy the test can pause, so "the
+//! server is unreachable" is real to the page. One browser at a time: the tests take a lock.
+//!
+//! `SCREENSHOTS=1` (see `scripts/screenshots`) saves the main screens to `docs/screenshots/`.
+
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use sqlx::PgPool;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+use crate::helpers::{spawn_app, TestApp};
+
+/// One browser at a time (2 cores are shared by everything).
+static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+const UP: u8 = 0;
+/// Connections are cut before anything is forwarded.
+const DOWN: u8 = 1;
+/// Requests reach the server, answers are lost on the way back.
+const LOSE_ANSWERS: u8 = 2;
+
+/// A TCP proxy in front of the test app that the test can pause.
+struct Proxy {
+    addr: SocketAddr,
+    mode: Arc<AtomicU8>,
+}
+
+impl Proxy {
+    async fn start(upstream: SocketAddr) -> Proxy {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("proxy binds");
+        let addr = listener.local_addr().expect("proxy address");
+        let mode = Arc::new(AtomicU8::new(UP));
+        let shared = mode.clone();
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                tokio::spawn(pipe(client, upstream, shared.clone()));
+            }
+        });
+        Proxy { addr, mode }
+    }
+
+    fn set(&self, mode: u8) {
+        self.mode.store(mode, Ordering::SeqCst);
+    }
+}
+
+async fn pipe(mut client: TcpStream, upstream: SocketAddr, mode: Arc<AtomicU8>) {
+    if mode.load(Ordering::SeqCst) == DOWN {
+        return;
+    }
+    let Ok(mut server) = TcpStream::connect(upstream).await else {
+        return;
+    };
+    let (mut client_read, mut client_write) = client.split();
+    let (mut server_read, mut server_write) = server.split();
+    let mut up = vec![0u8; 64 * 1024];
+    let mut down = vec![0u8; 64 * 1024];
+    loop {
+        tokio::select! {
+            n = client_read.read(&mut up) => {
+                let n = n.unwrap_or(0);
+                if n == 0 || mode.load(Ordering::SeqCst) == DOWN || server_write.write_all(&up[..n]).await.is_err() {
+                    return;
+                }
+            }
+            n = server_read.read(&mut down) => {
+                let n = n.unwrap_or(0);
+                if n == 0 || mode.load(Ordering::SeqCst) != UP || client_write.write_all(&down[..n]).await.is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// chromedriver, stopped when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+    _profiles: Vec<std::path::PathBuf>,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        for dir in &self._profiles {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+async fn driver() -> Driver {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").expect("free port");
+        l.local_addr().expect("port").port()
+    };
+    let child = Command::new("chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver is not installed: run `bash scripts/test` (it installs chromium and chromium-driver)");
+    for _ in 0..100 {
+        if TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Driver {
+        child,
+        port,
+        _profiles: Vec::new(),
+    }
+}
+
+/// A phone: a browser window at 390×844 on the page.
+struct Phone {
+    client: Client,
+    base: String,
+}
+
+impl Driver {
+    async fn phone(&mut self, base: &str) -> Phone {
+        let profile = std::env::temp_dir().join(format!("tk-chromium-{}", uuid::Uuid::new_v4()));
+        self._profiles.push(profile.clone());
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=390,844",
+                    format!("--user-data-dir={}", profile.display()),
+                ],
+                // Headless windows are at least 500 px wide: emulate the phone's screen.
+                "mobileEmulation": {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1.0, "touch": true}},
+            }),
+        );
+        let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{}", self.port))
+            .await
+            .expect("chromedriver session");
+        Phone {
+            client,
+            base: base.to_owned(),
+        }
+    }
+}
+
+const PATIENCE: Duration = Duration::from_secs(15);
+
+/// An XPath string literal for any text.
+fn lit(text: &str) -> String {
+    if !text.contains('\'') {
+        return format!("'{text}'");
+    }
+    let parts: Vec<String> = text.split('\'').map(|p| format!("'{p}'")).collect();
+    format!("concat({})", parts.join(", \"'\", "))
+}
+
+impl Phone {
+    async fn open(&self, path: &str) {
+        self.client
+            .goto(&format!("{}{path}", self.base))
+            .await
+            .expect("page opens");
+    }
+
+    /// A button or link by its accessible name (aria-label or text), once it is there.
+    async fn control(&self, name: &str) -> Element {
+        let xpath = format!(
+            "//*[(self::button or self::a) and (@aria-label={n} or normalize-space()={n})]",
+            n = lit(name)
+        );
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            if let Ok(el) = self.client.find(Locator::XPath(&xpath)).await {
+                return el;
+            }
+            if tokio::time::Instant::now() > deadline {
+                let body = self.body_text().await;
+                panic!("no control named {name:?} on the page:\n{body}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    async fn tap(&self, name: &str) {
+        let el = self.control(name).await;
+        assert!(el.is_enabled().await.expect("enabled?"), "{name:?} is disabled");
+        // As a thumb would: scroll it into the middle of the screen (clear of the sticky tabs).
+        self.client
+            .execute(
+                "arguments[0].scrollIntoView({block: 'center'})",
+                vec![serde_json::to_value(&el).expect("element")],
+            )
+            .await
+            .expect("scroll");
+        el.click().await.expect("tap");
+    }
+
+    /// Taps a control that records an entry and waits for the table to move on.
+    async fn record(&self, name: &str) {
+        let before = self.version().await;
+        self.tap(name).await;
+        self.wait_for_version(before + 1).await;
+    }
+
+    async fn enabled(&self, name: &str) -> bool {
+        self.control(name).await.is_enabled().await.expect("enabled?")
+    }
+
+    /// Types into the field a label names.
+    async fn fill(&self, label: &str, value: &str) {
+        let xpath = format!(
+            "//*[(self::input or self::select or self::textarea) and (@id=//label[normalize-space()={n}]/@for or @aria-label={n})]",
+            n = lit(label)
+        );
+        let el = self
+            .client
+            .wait()
+            .at_most(PATIENCE)
+            .for_element(Locator::XPath(&xpath))
+            .await
+            .expect(label);
+        el.clear().await.expect("clear");
+        el.send_keys(value).await.expect("type");
+    }
+
+    async fn body_text(&self) -> String {
+        match self.client.find(Locator::Css("body")).await {
+            Ok(body) => body.text().await.unwrap_or_default(),
+            Err(_) => String::new(),
+        }
+    }
+
+    async fn wait_for_text(&self, text: &str) {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let body = self.body_text().await;
+            if body.contains(text) {
+                return;
+            }
+            if tokio::time::Instant::now() > deadline {
+                panic!("{text:?} never appeared; the page says:\n{body}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// The table version the page shows (its header's data-version).
+    async fn version(&self) -> i64 {
+        let el = self
+            .client
+            .wait()
+            .at_most(PATIENCE)
+            .for_element(Locator::Css("[data-version]"))
+            .await
+            .expect("a table on the page");
+        el.attr("data-version")
+            .await
+            .ok()
+            .flatten()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(-1)
+    }
+
+    async fn wait_for_version(&self, at_least: i64) {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        while self.version().await < at_least {
+            if tokio::time::Instant::now() > deadline {
+                panic!(
+                    "the table never reached version {at_least}:\n{}",
+                    self.body_text().await
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// The running totals the seats show.
+    async fn totals(&self) -> Vec<i64> {
+        let mut out = Vec::new();
+        for el in self.client.find_all(Locator::Css(".seat-total")).await.expect("seats") {
+            out.push(
+                el.attr("data-total")
+                    .await
+                    .ok()
+                    .flatten()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(i64::MIN),
+            );
+        }
+        out
+    }
+
+    async fn screenshot(&self, name: &str) {
+        if std::env::var_os("SCREENSHOTS").is_none() {
+            return;
+        }
+        let png = self.client.screenshot().await.expect("screenshot");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/screenshots");
+        std::fs::create_dir_all(&dir).expect("screenshot folder");
+        std::fs::write(dir.join(format!("{name}.png")), png).expect("screenshot saved");
+    }
+
+    async fn close(self) {
+        let _ = self.client.close().await;
+    }
+}
+
+struct Rig {
+    app: TestApp,
+    proxy: Proxy,
+    driver: Driver,
+    organiser: String,
+}
+
+async fn rig(pool: PgPool) -> Rig {
+    let app = spawn_app(pool).await;
+    let upstream: SocketAddr = app.base.trim_start_matches("http://").parse().expect("app address");
+    let proxy = Proxy::start(upstream).await;
+    let driver = driver().await;
+    let organiser = app.organiser("org@example.com").await;
+    Rig {
+        app,
+        proxy,
+        driver,
+        organiser,
+    }
+}
+
+impl Rig {
+    async fn phone(&mut self) -> Phone {
+        let base = format!("http://{}", self.proxy.addr);
+        self.driver.phone(&base).await
+    }
+
+    async fn join_code(&self, table: &str) -> String {
+        self.app
+            .post(
+                &format!("/api/v1/tables/{table}/join-codes"),
+                &self.organiser,
+                json!({}),
+            )
+            .await
+            .assert_status(201)["code"]
+            .as_str()
+            .expect("code")
+            .to_owned()
+    }
+
+    /// A phone that joined the table by its code, as "Ann's phone".
+    async fn scorer(&mut self, table: &str) -> Phone {
+        let code = self.join_code(table).await;
+        let phone = self.phone().await;
+        phone.open("/").await;
+        phone.fill("Join code", &code).await;
+        phone.fill("This phone's name", "Ann's phone").await;
+        phone.tap("Join").await;
+        phone.version().await;
+        phone
+    }
+
+    async fn totals(&self, table: &str) -> Vec<i64> {
+        let sheet = &self.app.scores(table).await["sheet"];
+        let totals = if sheet["totals"].is_array() {
+            &sheet["totals"]
+        } else {
+            &sheet["chips"]
+        };
+        totals
+            .as_array()
+            .expect("totals")
+            .iter()
+            .map(|v| v.as_i64().expect("number"))
+            .collect()
+    }
+
+    async fn log_len(&self, table: &str) -> usize {
+        self.app.log(table).await.as_array().expect("log").len()
+    }
+}
+
+fn seat_name(seat: usize) -> &'static str {
+    ["Ann", "Bob", "Cat", "Dan"][seat]
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_scorer_joins_by_code_and_records_a_two_deal_nomination_whist_game_card_by_card(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .table(
+            &rig.organiser,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 2]}),
+        )
+        .await;
+    let phone = rig.scorer(&table).await;
+    phone.wait_for_text("Deal 1 of 2").await;
+    phone.wait_for_text("Trumps ♠ spades").await;
+
+    // Deal 1, one card each: Bob, Cat, Dan, then Ann (the dealer) nominate; Bob leads.
+    for (seat, n) in [(1, 1), (2, 0), (3, 0), (0, 1)] {
+        phone.wait_for_text(&format!("{} nominates", seat_name(seat))).await;
+        phone.record(&format!("Nominate {n}")).await;
+    }
+    phone.screenshot("table-nomination-whist").await;
+    for card in ["ace of spades", "two of spades", "three of hearts", "four of diamonds"] {
+        phone.record(card).await;
+    }
+    // Deal 2, two cards each, hearts trumps; Cat leads.
+    phone.wait_for_text("Deal 2 of 2").await;
+    phone.wait_for_text("Trumps ♥ hearts").await;
+    for n in [1, 0, 1, 0] {
+        phone.record(&format!("Nominate {n}")).await;
+    }
+    phone.wait_for_text("Cat to play").await;
+    // Cat ♥K wins the first trick, then leads ♣2; Ann's ♥A trumps it.
+    for card in ["king of hearts", "two of hearts", "three of hearts", "four of hearts"] {
+        phone.record(card).await;
+    }
+    // An illegal tap is impossible: the cards played this deal are disabled.
+    assert!(
+        !phone.enabled("king of hearts").await,
+        "a card played this deal is not tappable"
+    );
+    assert!(!phone.enabled("three of hearts").await);
+    for card in ["two of clubs", "five of clubs", "ace of hearts", "six of clubs"] {
+        phone.record(card).await;
+    }
+    phone.wait_for_text("Game over").await;
+    phone.wait_for_text("The game is over").await;
+
+    // The page's totals are the server's.
+    let server = rig.totals(&table).await;
+    assert_eq!(phone.totals().await, server);
+    assert_eq!(server, vec![11, 21, 21, 20]);
+    phone.tap("Score sheet").await;
+    phone.wait_for_text("Total").await;
+    phone.screenshot("score-sheet").await;
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn undo_takes_back_the_last_entry_and_a_refusal_shows_its_sentence(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let options = json!({"hand_sizes": [1, 2], "hook_from_hand_size": 1});
+    let table = rig
+        .app
+        .table(&rig.organiser, &["Ann", "Bob", "Cat", "Dan"], options)
+        .await;
+    let phone = rig.scorer(&table).await;
+    phone.record("Nominate 1").await;
+    phone.wait_for_text("Cat nominates").await;
+    phone.record("Undo Bob nominated 1").await;
+    phone.wait_for_text("Bob nominates").await;
+    let log = rig.app.log(&table).await;
+    assert_eq!(log[0]["voided_by"], 2, "{log}");
+    assert_eq!(rig.app.state(&table).await["state"]["nominations"][1], Value::Null);
+
+    // The result form checks the tricks as you go; the server's refusal (here the hook rule:
+    // the dealer's nomination makes them add up to the hand size) is shown in words.
+    phone.tap("Result").await;
+    phone.fill("Ann tricks", "1").await;
+    phone.wait_for_text("Adds up.").await;
+    phone.fill("Ann nominations", "1").await;
+    let before = rig.app.snapshot(&table).await;
+    phone.tap("Record result").await;
+    phone.wait_for_text("the hook rule forbids the dealer").await;
+    let body = phone.body_text().await;
+    assert!(!body.contains("hook_rule"), "no raw codes: {body}");
+    assert_eq!(rig.app.snapshot(&table).await, before, "nothing changed");
+    // Nothing typed is lost: corrected, the same form records the deal.
+    phone.fill("Ann nominations", "0").await;
+    phone.record("Record result").await;
+    phone.wait_for_text("Deal 2 of 2").await;
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    assert_eq!(rig.totals(&table).await, vec![1, 10, 10, 10]);
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_second_phone_records_first_and_the_first_phone_is_told_what_it_recorded(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .table(
+            &rig.organiser,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 2]}),
+        )
+        .await;
+    let first = rig.scorer(&table).await;
+    let second = rig.scorer(&table).await;
+    second.record("Nominate 1").await;
+    // The first phone still shows Bob to nominate; its entry meets the other phone's.
+    first.tap("Nominate 0").await;
+    first.wait_for_text("Another phone recorded Bob nominated 1.").await;
+    first
+        .wait_for_text("Your entry (Bob nominated 0) was not recorded")
+        .await;
+    first.wait_for_text("Cat nominates").await;
+    assert_eq!(rig.log_len(&table).await, 1, "only the second phone's entry is stored");
+    first.close().await;
+    second.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_move_made_while_the_server_is_unreachable_is_queued_and_stored_once(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .table(
+            &rig.organiser,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 2]}),
+        )
+        .await;
+    let phone = rig.scorer(&table).await;
+
+    // The request reaches the server but its answer is lost: the phone keeps the entry.
+    rig.proxy.set(LOSE_ANSWERS);
+    phone.tap("Nominate 1").await;
+    phone.wait_for_text("offline · 1 pending").await;
+    phone.wait_for_text("Bob nominated 1 — pending").await;
+    phone.screenshot("offline-pending").await;
+    assert_eq!(rig.log_len(&table).await, 1, "stored by the server, unanswered");
+    // The connection returns: the retry with the same key is answered, not stored again.
+    rig.proxy.set(UP);
+    phone.wait_for_text("Cat nominates").await;
+    phone.wait_for_text("live").await;
+
+    // Unreachable altogether: nothing arrives until the server is back.
+    rig.proxy.set(DOWN);
+    phone.tap("Nominate 0").await;
+    phone.wait_for_text("offline · 1 pending").await;
+    assert_eq!(rig.log_len(&table).await, 1);
+    // Reopened without a signal: the service worker has the page, the phone its table and queue.
+    phone.client.refresh().await.expect("reload");
+    phone.wait_for_text("offline · 1 pending").await;
+    phone.wait_for_text("Cat nominated 0 — pending").await;
+    rig.proxy.set(UP);
+    phone.tap("Retry now").await;
+    phone.wait_for_text("Dan nominates").await;
+    let log = rig.app.log(&table).await;
+    assert_eq!(log.as_array().expect("log").len(), 2, "each entry stored once: {log}");
+    assert_eq!(log[0]["move"], json!({"kind": "nominate", "seat": 1, "tricks": 1}));
+    assert_eq!(log[1]["move"], json!({"kind": "nominate", "seat": 2, "tricks": 0}));
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_pope_joan_deal_is_turned_up_and_entered_as_a_result_and_a_run_is_played(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let players = ["Ann", "Bob", "Cat", "Dan"];
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "pope-joan", &players, json!({}))
+        .await;
+    let phone = rig.scorer(&table).await;
+    phone.wait_for_text("Turn-up card").await;
+    phone.record("five of clubs").await;
+    phone.wait_for_text("Trumps ♣ clubs").await;
+    phone.tap("Result").await;
+    let select = phone.client.find(Locator::Id("r-out")).await.expect("went out");
+    select.select_by_label("Bob").await.expect("Bob went out");
+    for (who, left) in [("Ann", "3"), ("Bob", "0"), ("Cat", "4"), ("Dan", "5")] {
+        phone.fill(&format!("{who} cards left"), left).await;
+    }
+    phone.record("Record result").await;
+    phone.wait_for_text("Deal 2 of 4").await;
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    assert_eq!(rig.totals(&table).await, vec![88, 104, 90, 89]);
+    phone.tap("Ledger").await;
+    phone.wait_for_text("Balances").await;
+    phone.close().await;
+
+    // Card by card: Bob leads, the run's next card is offered to every seat, then a stop.
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "pope-joan", &players, json!({}))
+        .await;
+    let phone = rig.scorer(&table).await;
+    phone.record("five of clubs").await;
+    phone.wait_for_text("Bob to play").await;
+    phone.record("seven of hearts").await;
+    phone.wait_for_text("Next card: 8♥").await;
+    phone.record("Cat plays 8♥").await;
+    phone.screenshot("table-pope-joan").await;
+    phone.record("Stop (nobody can go on)").await;
+    phone.wait_for_text("Cat to play").await;
+    assert!(!phone.enabled("seven of hearts").await, "a played card is not tappable");
+    assert!(phone.enabled("nine of hearts").await);
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_tridge_deal_is_entered_as_a_result(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "tridge", &["Ann", "Bob", "Cat"], json!({}))
+        .await;
+    let phone = rig.scorer(&table).await;
+    phone.wait_for_text("Game Fund").await;
+    phone.tap("Result").await;
+    let form = |id: &'static str| phone.client.find(Locator::Id(id));
+    form("r-player")
+        .await
+        .expect("player")
+        .select_by_label("Bob")
+        .await
+        .expect("Bob");
+    form("r-contract")
+        .await
+        .expect("contract")
+        .select_by_label("play")
+        .await
+        .expect("play");
+    form("r-trumps")
+        .await
+        .expect("trumps")
+        .select_by_label("♥ hearts")
+        .await
+        .expect("hearts");
+    for (who, tricks) in [("Ann", "2"), ("Bob", "5"), ("Cat", "2")] {
+        phone.fill(&format!("{who} tricks"), tricks).await;
+    }
+    phone.record("Record result").await;
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    assert_eq!(rig.totals(&table).await, vec![465, 480, 465]);
+
+    // Deal 2 card by card: Cat (the dealer's left) wins the auction and declares, the
+    // exchanges and the defence are tapped, then the first card.
+    phone.tap("Card by card").await;
+    phone.wait_for_text("Cat to bid").await;
+    phone.record("play").await;
+    phone.record("Pass").await;
+    phone.record("Pass").await;
+    phone.wait_for_text("Cat declares").await;
+    phone.record("play ♥ hearts").await;
+    phone.record("Exchange 3").await;
+    phone.wait_for_text("Who is 1st Defender?").await;
+    phone.record("Ann").await;
+    phone.record("Exchange 3").await;
+    phone.record("Exchange 2").await;
+    phone.wait_for_text("Cat to play").await;
+    phone.record("ace of hearts").await;
+    phone.wait_for_text("Ann to play").await;
+    assert!(!phone.enabled("ace of hearts").await, "a played card is not tappable");
+    phone.screenshot("table-tridge-play").await;
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_dividend_deal_is_recorded_trick_by_trick(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "dividend", &["Ann", "Bob", "Cat", "Dan"], json!({}))
+        .await;
+    let phone = rig.scorer(&table).await;
+    let winners = [1, 1, 2, 3, 0, 0, 1, 2, 2, 3, 0, 1, 1];
+    for (i, seat) in winners.iter().enumerate() {
+        phone.record(&format!("{} won trick {}", seat_name(*seat), i + 1)).await;
+    }
+    phone.wait_for_text("Deal 2").await;
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_organiser_opens_a_session_and_a_table_and_shows_its_join_code(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let phone = rig.phone().await;
+    phone.open("/").await;
+    phone.wait_for_text("Join a table").await;
+    phone.screenshot("start").await;
+    phone.tap("Organiser sign-in").await;
+    phone.fill("Email", "org@example.com").await;
+    phone.fill("Password", "correct horse battery").await;
+    phone.tap("Log in").await;
+    phone.fill("New session", "Tuesday club night").await;
+    phone.tap("Create session").await;
+    phone.tap("New table").await;
+    phone.fill("hand sizes", "[1,2]").await;
+    phone.tap("Open the table").await;
+    let code = phone
+        .client
+        .wait()
+        .at_most(PATIENCE)
+        .for_element(Locator::Css("[data-code]"))
+        .await
+        .expect("code");
+    let code = code.attr("data-code").await.expect("attr").expect("a code");
+    assert_eq!(code.len(), 8);
+    assert!(phone.client.find(Locator::Css("svg.qr")).await.is_ok(), "a QR code");
+    phone.screenshot("join-code").await;
+    phone.tap("Back to the session").await;
+    phone.wait_for_text("Table 1: Nomination Whist").await;
+    phone.screenshot("session").await;
+    // The QR link opens the start screen with the code filled in.
+    phone.open(&format!("/?join={code}")).await;
+    phone.fill("This phone's name", "Bob's phone").await;
+    phone.tap("Join").await;
+    phone.wait_for_text("Deal 1 of 2").await;
+    phone.close().await;
+}
