@@ -7,7 +7,7 @@
 
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -33,6 +33,9 @@ const LOSE_ANSWERS: u8 = 2;
 struct Proxy {
     addr: SocketAddr,
     mode: Arc<AtomicU8>,
+    /// While set, what the server sends on event streams is held back (not lost), so a page
+    /// does not hear of another phone's entry until the test lets it.
+    hold_streams: Arc<AtomicBool>,
 }
 
 impl Proxy {
@@ -40,13 +43,22 @@ impl Proxy {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("proxy binds");
         let addr = listener.local_addr().expect("proxy address");
         let mode = Arc::new(AtomicU8::new(UP));
-        let shared = mode.clone();
+        let hold_streams = Arc::new(AtomicBool::new(false));
+        let (shared, held) = (mode.clone(), hold_streams.clone());
         tokio::spawn(async move {
             while let Ok((client, _)) = listener.accept().await {
-                tokio::spawn(pipe(client, upstream, shared.clone()));
+                tokio::spawn(pipe(client, upstream, shared.clone(), held.clone()));
             }
         });
-        Proxy { addr, mode }
+        Proxy {
+            addr,
+            mode,
+            hold_streams,
+        }
+    }
+
+    fn hold_streams(&self, hold: bool) {
+        self.hold_streams.store(hold, Ordering::SeqCst);
     }
 
     fn set(&self, mode: u8) {
@@ -54,7 +66,7 @@ impl Proxy {
     }
 }
 
-async fn pipe(mut client: TcpStream, upstream: SocketAddr, mode: Arc<AtomicU8>) {
+async fn pipe(mut client: TcpStream, upstream: SocketAddr, mode: Arc<AtomicU8>, hold: Arc<AtomicBool>) {
     if mode.load(Ordering::SeqCst) == DOWN {
         return;
     }
@@ -65,20 +77,32 @@ async fn pipe(mut client: TcpStream, upstream: SocketAddr, mode: Arc<AtomicU8>) 
     let (mut server_read, mut server_write) = server.split();
     let mut up = vec![0u8; 64 * 1024];
     let mut down = vec![0u8; 64 * 1024];
+    let mut stream = false;
+    let mut held: Vec<u8> = Vec::new();
+    let mut tick = tokio::time::interval(Duration::from_millis(50));
     loop {
         tokio::select! {
             n = client_read.read(&mut up) => {
                 let n = n.unwrap_or(0);
+                stream |= up[..n].windows(7).any(|w| w == b"/events");
                 if n == 0 || mode.load(Ordering::SeqCst) == DOWN || server_write.write_all(&up[..n]).await.is_err() {
                     return;
                 }
             }
             n = server_read.read(&mut down) => {
                 let n = n.unwrap_or(0);
-                if n == 0 || mode.load(Ordering::SeqCst) != UP || client_write.write_all(&down[..n]).await.is_err() {
+                if n == 0 || mode.load(Ordering::SeqCst) != UP {
                     return;
                 }
+                held.extend_from_slice(&down[..n]);
             }
+            _ = tick.tick() => {}
+        }
+        if !held.is_empty() && !(stream && hold.load(Ordering::SeqCst)) {
+            if client_write.write_all(&held).await.is_err() {
+                return;
+            }
+            held.clear();
         }
     }
 }
@@ -510,6 +534,8 @@ async fn a_second_phone_records_first_and_the_first_phone_is_told_what_it_record
         .await;
     let first = rig.scorer(&table).await;
     let second = rig.scorer(&table).await;
+    // The two phones tap at once: the first has not heard of the second's entry yet.
+    rig.proxy.hold_streams(true);
     second.record("Nominate 1").await;
     // The first phone still shows Bob to nominate; its entry meets the other phone's.
     first.tap("Nominate 0").await;
@@ -519,8 +545,42 @@ async fn a_second_phone_records_first_and_the_first_phone_is_told_what_it_record
         .await;
     first.wait_for_text("Cat nominates").await;
     assert_eq!(rig.log_len(&table).await, 1, "only the second phone's entry is stored");
+    rig.proxy.hold_streams(false);
     first.close().await;
     second.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_phone_follows_the_table_live_when_another_phone_records(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .table(
+            &rig.organiser,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 2]}),
+        )
+        .await;
+    let watching = rig.scorer(&table).await;
+    let recording = rig.scorer(&table).await;
+    recording.record("Nominate 1").await;
+    // No tap, no reload: the stream brings the other phone's entry.
+    watching.wait_for_text("Recorded at the table: Bob nominated 1").await;
+    watching.wait_for_text("Cat nominates").await;
+    // And an entry recorded through the API by anyone else arrives the same way.
+    rig.app
+        .post(
+            &format!("/api/v1/tables/{table}/moves"),
+            &rig.organiser,
+            json!({"move": {"kind": "nominate", "seat": 2, "tricks": 0}}),
+        )
+        .await
+        .assert_status(201);
+    watching.wait_for_text("Dan nominates").await;
+    recording.wait_for_text("Dan nominates").await;
+    watching.close().await;
+    recording.close().await;
 }
 
 #[sqlx::test(migrations = "./migrations")]

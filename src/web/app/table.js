@@ -1,7 +1,7 @@
 // The scorer's home: one table, its header, seats, centre, entry panel, undo and tabs.
 // Everything on screen is drawn from `state.table` (the server's TableView) and `state.log`
-// (the move log). `feed` takes a new TableView from any source: a move's answer today, an
-// event stream later.
+// (the move log). `feed` takes a new TableView from any source: a move's answer, or the
+// table's event stream, which the page follows instead of polling.
 
 import { Refusal, Unreachable, get, phone, recordingToken } from './api.js';
 import { cardFace, cardText, suitWord } from './cards.js';
@@ -23,6 +23,7 @@ let current = null;
 
 export async function openTable(id, root) {
   current?.queue.close();
+  current?.stream?.close();
   const state = { id, root, table: null, log: [], tab: 'table', note: null, mode: null, busy: false };
   current = state;
   state.queue = new MoveQueue(id, {
@@ -51,6 +52,51 @@ export async function openTable(id, root) {
   }
   render(state);
   state.queue.flush();
+  follow(state);
+}
+
+/// Follows the table's event stream: every entry recorded by any phone, on any replica, arrives
+/// here. EventSource reconnects by itself and resumes with Last-Event-ID, so nothing is missed.
+function follow(state) {
+  if (typeof EventSource === 'undefined') return;
+  const last = state.log.length ? state.log[state.log.length - 1].seq : 0;
+  const stream = new EventSource(`/api/v1/tables/${state.id}/events?last_event_id=${last}`);
+  state.stream = stream;
+  stream.addEventListener('entry', (e) => {
+    if (current !== state) {
+      stream.close();
+      return;
+    }
+    let data;
+    try {
+      data = JSON.parse(e.data);
+    } catch {
+      return;
+    }
+    streamed(state, data.entry);
+  });
+}
+
+/// An entry from the stream: known already (this phone's own answer came first), or another
+/// phone's, which is added to the log and read into the table.
+async function streamed(state, entry) {
+  const lastSeq = state.log.length ? state.log[state.log.length - 1].seq : 0;
+  if (entry.seq <= lastSeq) return;
+  state.log.push(entry);
+  if (entry.voids) {
+    const undone = state.log.find((x) => x.seq === entry.voids);
+    if (undone) undone.voided_by = entry.seq;
+  }
+  try {
+    const table = await get(`/tables/${state.id}`);
+    feed(state, table);
+  } catch {
+    return;
+  }
+  if (!state.queue.pending) {
+    state.note = { kind: 'ok', text: `Recorded at the table: ${describe(entry, state.table.players)}` };
+  }
+  render(state);
 }
 
 /// Reads the table again once the server answers (a retry with back-off, not a polling loop).
@@ -105,9 +151,11 @@ export function feed(state, table) {
 }
 
 function answered(state, item, body) {
-  if (body.move) state.log.push(body.move);
+  // The stream may have brought the entry already.
+  const known = (entry) => state.log.some((e) => e.seq === entry.seq);
+  if (body.move && !known(body.move)) state.log.push(body.move);
   if (body.void) {
-    state.log.push(body.void);
+    if (!known(body.void)) state.log.push(body.void);
     const undone = state.log.find((e) => e.seq === body.undone.seq);
     if (undone) undone.voided_by = body.void.seq;
   }
