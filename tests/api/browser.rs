@@ -98,7 +98,8 @@ async fn pipe(mut client: TcpStream, upstream: SocketAddr, mode: Arc<AtomicU8>, 
             }
             _ = tick.tick() => {}
         }
-        if !held.is_empty() && !(stream && hold.load(Ordering::SeqCst)) {
+        let holding = stream && hold.load(Ordering::SeqCst);
+        if !held.is_empty() && !holding {
             if client_write.write_all(&held).await.is_err() {
                 return;
             }
