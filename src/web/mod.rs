@@ -44,6 +44,7 @@ static ASSETS: &[Asset] = assets! {
     "/app/queue.js" => "app/queue.js", "text/javascript; charset=utf-8";
     "/app/panels.js" => "app/panels.js", "text/javascript; charset=utf-8";
     "/app/organiser.js" => "app/organiser.js", "text/javascript; charset=utf-8";
+    "/app/board.js" => "app/board.js", "text/javascript; charset=utf-8";
     "/app/vendor/qrcode.mjs" => "app/vendor/qrcode.mjs", "text/javascript; charset=utf-8";
 };
 

@@ -790,3 +790,55 @@ async fn an_organiser_opens_a_session_and_a_table_and_shows_its_join_code(pool: 
     phone.wait_for_text("Deal 1 of 2").await;
     phone.close().await;
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_big_screen_shows_every_table_of_a_session_and_follows_each_move(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let session = rig
+        .app
+        .post("/api/v1/sessions", &rig.organiser, json!({"name": "Thursday"}))
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let mut tables = Vec::new();
+    for game in ["nomination-whist", "pope-joan"] {
+        let body = json!({"game": game, "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session,
+            "options": if game == "nomination-whist" { json!({"hand_sizes": [1, 2]}) } else { json!({}) }});
+        let id = rig
+            .app
+            .post("/api/v1/tables", &rig.organiser, body)
+            .await
+            .assert_status(201)["id"]
+            .as_str()
+            .expect("id")
+            .to_owned();
+        tables.push(id);
+    }
+    let board = rig.phone().await;
+    board.open(&format!("/#/board/{session}")).await;
+    board.wait_for_text("Table 1: Nomination Whist").await;
+    board.wait_for_text("Table 2: Pope Joan").await;
+    board.wait_for_text("Bob to act").await;
+
+    // A move recorded elsewhere reaches the screen through the session's stream.
+    let result = json!({"move": {"kind": "result", "nominations": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}});
+    rig.app
+        .post(&format!("/api/v1/tables/{}/moves", tables[0]), &rig.organiser, result)
+        .await
+        .assert_status(201);
+    board.wait_for_text("Deal 2 of 2").await;
+    let totals = rig.totals(&tables[0]).await;
+    assert_eq!(totals, [10, 11, 10, 10]);
+    board.wait_for_text("Cat to act").await;
+    let shown = board
+        .client
+        .find(Locator::Css("[data-table] .seat-total"))
+        .await
+        .expect("totals shown");
+    assert!(!shown.text().await.expect("text").is_empty());
+    board.screenshot("board").await;
+    board.close().await;
+}

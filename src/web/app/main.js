@@ -1,10 +1,12 @@
 // The phone page: start (join a table, organiser sign-in), the organiser's screens and the
-// table. Hash routes: #/ · #/organiser · #/session/<id> · #/session/<id>/new · #/code/<table> · #/table/<id>.
+// table. Hash routes: #/ · #/organiser · #/session/<id> · #/session/<id>/new · #/code/<table> · #/table/<id>
+// · #/board/<session> (the big screen).
 // A QR code opens /?join=CODE: the start screen with the code filled in.
 
 import { organiser, phone, post, setScorerToken } from './api.js';
 import { h, message, mount } from './dom.js';
 import { organiserRoute } from './organiser.js';
+import { openBoard } from './board.js';
 import { openTable } from './table.js';
 
 const root = document.getElementById('app');
@@ -46,6 +48,7 @@ function start(note) {
 export function route() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   if (parts[0] === 'table' && parts[1]) return openTable(parts[1], root);
+  if (parts[0] === 'board' && parts[1]) return openBoard(parts[1], root);
   if (['organiser', 'session', 'code'].includes(parts[0])) return organiserRoute(parts, root);
   return start();
 }

@@ -97,7 +97,9 @@ async function session(id, root) {
     const s = await get(`/sessions/${id}`, { token: organiser.token });
     const states = await Promise.all(s.tables.map((t) => get(`/tables/${t.id}`).catch(() => null)));
     mount(root, top(s.name, '#/organiser'),
-      h('a', { class: 'button primary', href: `#/session/${id}/new` }, 'New table'),
+      h('div', { class: 'row' },
+        h('a', { class: 'button primary', href: `#/session/${id}/new` }, 'New table'),
+        h('a', { class: 'button', href: `#/board/${id}` }, 'Big screen')),
       s.tables.length
         ? h('ul', { class: 'tables', 'aria-label': 'Tables' }, s.tables.map((t, i) => {
           const v = states[i]?.state || {};

@@ -252,7 +252,7 @@ function render(state) {
   if (state.tab === 'deals') dealsTab(state, body);
 }
 
-function facts(t) {
+export function facts(t) {
   const v = t.state;
   const name = (s) => t.players[s] ?? '';
   const out = [];
@@ -266,7 +266,7 @@ function facts(t) {
   return out;
 }
 
-function totalsOf(v) {
+export function totalsOf(v) {
   return v.totals || v.chips || [];
 }
 
@@ -312,7 +312,7 @@ function tableBody(state) {
   return h('div', { class: 'tab-body', 'data-tab': 'table' }, seats, centre, note, queueList, h('section', { class: 'entry', 'aria-label': 'Entry' }, panel), undoButton);
 }
 
-function centreOf(t) {
+export function centreOf(t) {
   const v = t.state;
   const name = (s) => t.players[s] ?? '';
   const out = [];
