@@ -328,3 +328,40 @@ async fn a_stream_of_a_missing_table_or_with_a_bad_last_event_id_is_refused(pool
         .await
         .assert_problem(404, "session_not_found");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_replica_whose_listener_was_cut_catches_its_subscribers_up_from_the_log(pool: PgPool) {
+    let (a, b) = (replica(&pool).await, replica(&pool).await);
+    let app = TestApp::at(&a.base, pool.clone());
+    let (token, table) = one_card_table(&app, None).await;
+    let moves = one_card_deal(["2C", "3C", "4C", "5C"]);
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", b.base), None).await;
+    app.submit(&table, &token, moves[0].clone()).await.assert_status(201);
+    assert_eq!(stream.next(WAIT).await.expect("entry").id.as_deref(), Some("1"));
+
+    // Cut every LISTEN connection (both replicas'): notifications sent meanwhile are lost.
+    let cut: Vec<i32> = sqlx::query_scalar(
+        "select pg_terminate_backend(pid)::int from pg_stat_activity
+         where datname = current_database() and query ilike 'listen%'",
+    )
+    .fetch_all(&pool)
+    .await
+    .expect("listeners cut");
+    assert!(!cut.is_empty(), "the replicas were listening");
+    for mv in &moves[1..4] {
+        app.submit(&table, &token, mv.clone()).await.assert_status(201);
+    }
+
+    // The replica reconnects and catches its subscribers up from the log: nothing missed or repeated.
+    let mut seen = Vec::new();
+    while seen.len() < 3 {
+        seen.push(stream.next(WAIT).await.expect("caught up").id.expect("id"));
+    }
+    assert_eq!(seen, ["2", "3", "4"]);
+    app.submit(&table, &token, moves[4].clone()).await.assert_status(201);
+    assert_eq!(stream.next(WAIT).await.expect("live again").id.as_deref(), Some("5"));
+    assert!(
+        stream.next(Duration::from_millis(1000)).await.is_none(),
+        "nothing repeated"
+    );
+}
