@@ -45,8 +45,10 @@ pub async fn book(
     let accounts: Vec<String> = booking.postings().iter().map(|p| p.account.to_string()).collect();
     let amounts: Vec<i64> = booking.postings().iter().map(|p| p.amount.get()).collect();
     sqlx::query(
-        "insert into ledger_postings (booking_id, account, amount) select $1, * from unnest($2::text[], $3::bigint[])",
+        "insert into ledger_postings (table_id, booking_id, account, amount)
+         select $1, $2, * from unnest($3::text[], $4::bigint[])",
     )
+    .bind(table)
     .bind(id)
     .bind(&accounts)
     .bind(&amounts)
@@ -78,7 +80,7 @@ pub async fn bookings(
 ) -> Result<Vec<StoredBooking>, StoreError> {
     let rows = sqlx::query_as::<_, Row>(
         "select b.id, b.move_seq, b.deal, b.memo, b.reverses, b.created_at, p.account, p.amount
-         from ledger_bookings b join ledger_postings p on p.booking_id = b.id
+         from ledger_bookings b join ledger_postings p on p.table_id = b.table_id and p.booking_id = b.id
          where b.table_id = $1 and ($2::integer is null or b.deal = $2)
          order by b.id, p.account",
     )

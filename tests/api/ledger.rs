@@ -88,9 +88,11 @@ async fn the_database_refuses_an_unbalanced_booking(pool: PgPool) {
             .await
             .expect("booking row");
     sqlx::query(
-        "insert into ledger_postings (booking_id, account, amount) values ($1, 'seat:0', -5), ($1, 'game_fund', 4)",
+        "insert into ledger_postings (table_id, booking_id, account, amount)
+         values ($2, $1, 'seat:0', -5), ($2, $1, 'game_fund', 4)",
     )
     .bind(id)
+    .bind(table)
     .execute(&mut *tx)
     .await
     .expect("postings insert; the check is deferred");
@@ -175,4 +177,37 @@ async fn the_ledger_endpoint_lists_bookings_by_deal_and_balances(pool: PgPool) {
         json!([{"account": "seat:0", "balance": -12}, {"account": "game_fund", "balance": 12}])
     );
     assert_eq!(ledger["total"], 0);
+}
+
+/// Past one PostgreSQL every per-table relation is distributed by its table id (deploy/README.md),
+/// which needs the table id first in each one's primary key.
+#[sqlx::test(migrations = "./migrations")]
+async fn every_per_table_relation_is_keyed_by_its_table_id_first(pool: PgPool) {
+    let keys: Vec<(String, String)> = sqlx::query_as(
+        "select c.relname::text, a.attname::text
+         from pg_index i
+         join pg_class c on c.oid = i.indrelid
+         join pg_attribute a on a.attrelid = c.oid and a.attnum = i.indkey[0]
+         where i.indisprimary and c.relnamespace = 'public'::regnamespace
+           and exists (select 1 from pg_attribute t where t.attrelid = c.oid and t.attname = 'table_id')",
+    )
+    .fetch_all(&pool)
+    .await
+    .expect("primary keys");
+    let relations: Vec<&str> = keys.iter().map(|(r, _)| r.as_str()).collect();
+    for expected in [
+        "moves",
+        "snapshots",
+        "idempotency_keys",
+        "ledger_bookings",
+        "ledger_postings",
+    ] {
+        assert!(relations.contains(&expected), "{expected} in {relations:?}");
+    }
+    for (relation, first) in &keys {
+        // join_codes is looked up by its code alone: a reference table, not a per-table one.
+        if relation != "join_codes" {
+            assert_eq!(first, "table_id", "{relation}'s primary key starts with {first}");
+        }
+    }
 }
