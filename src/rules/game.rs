@@ -18,6 +18,48 @@ pub struct OptionDoc {
     pub description: &'static str,
 }
 
+/// Score-sheet lines a game has finished and not yet handed over: history kept beside the
+/// state, not in it. It is skipped by serde (`#[serde(skip)]` on the field) and equal to every
+/// other, so snapshots, equality and the audit see only the state the rules need.
+#[derive(Clone, Debug)]
+pub struct DealLines<T>(Vec<T>);
+
+impl<T> Default for DealLines<T> {
+    fn default() -> Self {
+        DealLines(Vec::new())
+    }
+}
+
+impl<T> PartialEq for DealLines<T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl<T> Eq for DealLines<T> {}
+
+impl<T> DealLines<T> {
+    /// Adds the line of a deal just finished.
+    pub fn push(&mut self, line: T) {
+        self.0.push(line);
+    }
+
+    /// The lines held, oldest first.
+    pub fn as_slice(&self) -> &[T] {
+        &self.0
+    }
+
+    fn take(&mut self) -> Vec<T> {
+        std::mem::take(&mut self.0)
+    }
+
+    /// Puts back `kept` followed by `finished`.
+    fn restore(&mut self, mut kept: Vec<T>, finished: Vec<T>) {
+        kept.extend(finished);
+        self.0 = kept;
+    }
+}
+
 /// A game as a state machine over moves. Implemented once per game; a game writes its rules in
 /// `play`, and `apply` (provided) makes every move all-or-nothing.
 pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned + Send + Sync + 'static {
@@ -33,6 +75,9 @@ pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwn
     type View: Serialize;
     /// Scores per deal and totals.
     type ScoreSheet: Serialize;
+    /// One line of the score sheet: a finished deal. History, not state: the rules never read
+    /// it, so it is kept out of the state that is cloned and snapshotted per move.
+    type DealLine: Clone + std::fmt::Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
 
     fn option_docs() -> &'static [OptionDoc];
 
@@ -71,10 +116,34 @@ pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwn
         }
         // The one place "a refused move changes nothing" is made true: the rules run on a copy
         // that replaces the state only when they accept the move.
+        // The lines kept so far are moved out around the copy, so a move never copies history.
+        let kept = self.deal_lines_mut().take();
         let mut next = self.clone();
-        let events = next.play_move(mv)?;
-        *self = next;
-        Ok(events)
+        match next.play_move(mv) {
+            Ok(events) => {
+                let finished = next.deal_lines_mut().take();
+                *self = next;
+                self.deal_lines_mut().restore(kept, finished);
+                Ok(events)
+            }
+            Err(violation) => {
+                self.deal_lines_mut().restore(kept, Vec::new());
+                Err(violation)
+            }
+        }
+    }
+
+    /// The score-sheet lines finished and not yet taken out. Never serialized, never part of
+    /// the state's equality.
+    fn deal_lines(&self) -> &DealLines<Self::DealLine>;
+
+    fn deal_lines_mut(&mut self) -> &mut DealLines<Self::DealLine>;
+
+    /// Takes out the lines the moves applied since the last call finished, oldest first. The
+    /// service takes them after every move and stores them as rows, so the state it clones and
+    /// snapshots holds at most one move's lines.
+    fn take_deal_lines(&mut self) -> Vec<Self::DealLine> {
+        self.deal_lines_mut().take()
     }
 
     /// The 1-based number of the deal being recorded, as the score sheet numbers deals; None once
@@ -89,7 +158,15 @@ pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwn
 
     fn view(&self) -> Self::View;
 
-    fn score_sheet(&self) -> Self::ScoreSheet;
+    /// The score sheet from the lines of the deals finished (`lines`, oldest first, as taken out
+    /// by `take_deal_lines`) and the state (totals, winners).
+    fn score_sheet_of(&self, lines: &[Self::DealLine]) -> Self::ScoreSheet;
+
+    /// The score sheet from the lines this value still holds: the whole sheet for an engine used
+    /// on its own (tests, simulations), whose lines are never taken out.
+    fn score_sheet(&self) -> Self::ScoreSheet {
+        self.score_sheet_of(self.deal_lines().as_slice())
+    }
 
     /// The chips a new table moves before any move (opening chips from the bank, first stakes).
     fn opening_settlements(&self) -> Vec<Settlement> {

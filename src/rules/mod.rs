@@ -19,7 +19,7 @@ pub mod trick;
 pub use cards::{Card, CardSet, Rank, Suit, UnknownCard};
 pub use chips::{Account, Chips, Pool, Settlement, Transfer, UnknownAccount};
 pub use error::{RuleViolation, SetupError};
-pub use game::{Game, OptionDoc};
+pub use game::{DealLines, Game, OptionDoc};
 pub use games::*;
 pub use seat::{BySeat, Seat};
 pub use trick::{Play, Revoke, Trick, Voids};

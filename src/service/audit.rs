@@ -3,7 +3,8 @@
 //! Invariants: read-only, in one consistent snapshot of the database; a discrepancy is a
 //! finding (a sentence in `problems`), never an error, so an auditor always gets a report.
 //! What the ledger should hold is worked out from the replay's events alone, since settlements
-//! are a pure function of the events.
+//! are a pure function of the events. The score-sheet lines stored with the moves are checked
+//! against the lines the replay finishes, as part of the state.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -68,6 +69,7 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
     let moves = store::tables::effective_moves(&mut *conn, table.id, 0).await?;
     let mut events_match = true;
     let mut replayed = 0;
+    let mut lines: Vec<G::DealLine> = Vec::new();
     for row in &moves {
         match game.apply(&stored_move::<G>(row)?) {
             Ok(events) => {
@@ -77,6 +79,7 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
                     problems.push(format!("move {}: the stored events differ from the replay's", row.seq));
                 }
                 settled(row.seq, G::settlements(&events), &mut expected);
+                lines.extend(game.take_deal_lines());
             }
             Err(v) => {
                 problems.push(fold::no_longer_replays(row.seq, &v));
@@ -109,9 +112,13 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
         ));
     }
     let incremental: G = fold::current(conn, table).await?;
-    let state_matches = incremental == game;
+    let mut state_matches = incremental == game;
     if !state_matches {
         problems.push("the state read through snapshots differs from the full replay".into());
+    }
+    if super::history::in_force::<G>(conn, table).await? != lines {
+        state_matches = false;
+        problems.push("the score-sheet lines stored differ from the full replay's".into());
     }
     Ok(Audit {
         moves_replayed: replayed,

@@ -78,6 +78,8 @@ fn apply_all<G: Game>(game: &mut G, moves: &[MoveRow]) -> Result<(), ServiceErro
     for row in moves {
         game.apply(&stored_move::<G>(row)?)
             .map_err(|v| ServiceError::Corrupt(no_longer_replays(row.seq, &v)))?;
+        // Lines are history, stored as rows when their move was recorded: the fold holds none.
+        game.take_deal_lines();
     }
     Ok(())
 }

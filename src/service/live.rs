@@ -267,6 +267,7 @@ pub async fn table_change(pool: &PgPool, table: Uuid) -> Result<TableChange, Ser
 
 async fn totals<G: Game>(conn: &mut sqlx::PgConnection, table: &TableRow) -> Result<Value, ServiceError> {
     let game: G = fold::current(conn, table).await?;
-    let sheet = super::to_json(&game.score_sheet())?;
+    // Totals come from the state, not from the deals' lines, so none are read for them.
+    let sheet = super::to_json(&game.score_sheet_of(&[]))?;
     Ok(sheet.get("totals").cloned().unwrap_or(Value::Null))
 }

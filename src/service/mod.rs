@@ -15,6 +15,7 @@
 pub mod audit;
 mod error;
 pub mod fold;
+pub mod history;
 pub mod ledger;
 pub mod live;
 pub mod recording;

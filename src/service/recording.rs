@@ -185,6 +185,8 @@ async fn record_move<G: Game>(
         }
     }
     let events = game.apply(&mv)?;
+    let lines = game.take_deal_lines();
+    super::history::back_fill::<G>(tx, table).await?;
     let seq = table.version + 1;
     let new = NewMove {
         seq,
@@ -195,6 +197,7 @@ async fn record_move<G: Game>(
         recorded_by: by,
     };
     store::tables::append_move(tx, table.id, new).await?;
+    super::history::keep::<G>(tx, table, seq, &lines).await?;
     book_settlements(tx, table.id, seq, &G::settlements(&events)).await?;
     snapshot_if_due(tx, table, seq, &game, replayed).await?;
     store::tables::bump_version(tx, table.id, game.is_finished()).await?;
@@ -209,6 +212,7 @@ async fn undo<G: Game>(tx: &mut Tx<'_>, table: &TableRow, by: &str) -> Result<Re
     let target = store::tables::latest_effective_seq(tx, table.id)
         .await?
         .ok_or(ServiceError::NothingToUndo)?;
+    super::history::back_fill::<G>(tx, table).await?;
     let seq = table.version + 1;
     let voided = store::tables::move_row(tx, table.id, target).await?;
     store::tables::append_void(tx, table.id, seq, &voided, by).await?;

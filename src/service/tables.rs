@@ -111,8 +111,9 @@ pub async fn score_sheet(pool: &PgPool, id: Uuid) -> Result<ScoreSheet, ServiceE
     let (mut tx, row) = read_table(pool, id).await?;
     with_game!(game_of(&row)?, G => {
         let game: G = fold::current(&mut tx, &row).await?;
+        let lines = super::history::in_force::<G>(&mut tx, &row).await?;
         Ok(ScoreSheet {
-            sheet: to_json(&game.score_sheet())?,
+            sheet: to_json(&game.score_sheet_of(&lines))?,
             game: G::ID,
             row,
         })

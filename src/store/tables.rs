@@ -25,6 +25,8 @@ pub struct TableRow {
     pub options: Value,
     pub version: i64,
     pub finished: bool,
+    /// False for a table stored before score-sheet lines were rows, until its lines are rebuilt.
+    pub deal_lines_kept: bool,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }

@@ -33,12 +33,18 @@ pub fn check_deal_start<G: Game>(game: &G) -> Result<(), SimError<G::Move>> {
     }
 }
 
-/// Applies a move the simulator made.
+/// Applies a move the simulator made, through the rules (`Game::play_move`) on the simulator's
+/// own state rather than `Game::apply`: a simulator makes legal moves only, so the copy `apply`
+/// takes to undo a refusal is not paid per move. A refusal is a bug, and the game it leaves
+/// (maybe half-changed) is then only good for reporting it.
 ///
 /// # Errors
-/// `Refused` when the engine turns it down.
+/// `GameFinished` once the game is over; `Refused` when the engine turns the move down.
 pub fn apply<G: Game>(game: &mut G, mv: &G::Move) -> Result<Vec<G::Event>, SimError<G::Move>> {
-    game.apply(mv).map_err(|violation| SimError::Refused {
+    if game.is_finished() {
+        return Err(SimError::GameFinished);
+    }
+    game.play_move(mv).map_err(|violation| SimError::Refused {
         mv: mv.clone(),
         violation,
     })

@@ -12,6 +12,7 @@
 //! completed, in order, and `totals` is the sum of their points; in partnerships both partners
 //! always have the same points and totals.
 
+use crate::rules::DealLines;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -268,7 +269,11 @@ impl Deal {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dividend {
     options: Options,
-    sheet: Vec<DealScore>,
+    /// Lines of finished deals not yet taken out: history beside the state, never serialized.
+    #[serde(skip)]
+    sheet: DealLines<DealScore>,
+    /// How many deals are scored: what the game length counts, and the last deal's number.
+    deals_scored: u16,
     totals: BySeat<i32>,
     /// None once the game is over.
     deal: Option<Deal>,
@@ -329,6 +334,7 @@ impl Game for Dividend {
     type Event = Event;
     type View = View;
     type ScoreSheet = ScoreSheet;
+    type DealLine = DealScore;
 
     fn option_docs() -> &'static [OptionDoc] {
         OPTION_DOCS
@@ -354,7 +360,8 @@ impl Game for Dividend {
         SetupError::check_first_dealer(options.first_dealer, players)?;
         let mut game = Dividend {
             options,
-            sheet: Vec::new(),
+            sheet: DealLines::default(),
+            deals_scored: 0,
             totals: BySeat::filled(players, 0),
             deal: None,
         };
@@ -407,7 +414,7 @@ impl Game for Dividend {
         let Some(deal) = &self.deal else {
             return View {
                 phase: Phase::Finished,
-                deal: self.sheet.last().map_or(0, |d| d.deal),
+                deal: self.deals_scored,
                 dealer: None,
                 partnerships: self.options.partnerships,
                 game_length: self.options.game_length,
@@ -449,9 +456,17 @@ impl Game for Dividend {
         }
     }
 
-    fn score_sheet(&self) -> ScoreSheet {
+    fn deal_lines(&self) -> &DealLines<DealScore> {
+        &self.sheet
+    }
+
+    fn deal_lines_mut(&mut self) -> &mut DealLines<DealScore> {
+        &mut self.sheet
+    }
+
+    fn score_sheet_of(&self, lines: &[DealScore]) -> ScoreSheet {
         ScoreSheet {
-            deals: self.sheet.clone(),
+            deals: lines.to_vec(),
             totals: self.totals.values().to_vec(),
             partnerships: self.options.partnerships,
             game_length: self.options.game_length,

@@ -74,6 +74,7 @@ impl Dividend {
             self.totals[seat] += p;
         }
         let totals = self.totals.values().to_vec();
+        self.deals_scored = deal.number;
         self.sheet.push(DealScore {
             deal: deal.number,
             dealer: deal.dealer,
@@ -120,7 +121,7 @@ impl Dividend {
     /// True when the chosen length of game has been played (a tie may still extend it).
     pub(super) fn end_reached(&self) -> bool {
         match self.options.game_length {
-            GameLength::Deals { deals } => self.sheet.len() >= usize::from(deals),
+            GameLength::Deals { deals } => self.deals_scored >= deals,
             GameLength::Points { target } => self.totals.values().iter().any(|&t| t >= i32::from(target)),
         }
     }

@@ -12,6 +12,7 @@
 //! `play` (card by card), `result` (a whole deal at once), `settlement` (a pool won, going out
 //! and the end of a deal), `view` (the phone's view and the score sheet).
 
+use crate::rules::DealLines;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -135,7 +136,9 @@ pub struct Newmarket {
     deals_in_game: u16,
     holdings: Holdings,
     opening: Vec<ChipMovement>,
-    sheet: Vec<DealScore>,
+    /// Lines of finished deals not yet taken out: history beside the state, never serialized.
+    #[serde(skip)]
+    sheet: DealLines<DealScore>,
     deal: Option<Deal>,
 }
 
@@ -200,6 +203,7 @@ impl Game for Newmarket {
     type Event = Event;
     type View = View;
     type ScoreSheet = ScoreSheet;
+    type DealLine = DealScore;
 
     fn option_docs() -> &'static [OptionDoc] {
         OPTION_DOCS
@@ -225,7 +229,7 @@ impl Game for Newmarket {
             options,
             holdings: Holdings::new(players),
             opening: Vec::new(),
-            sheet: Vec::new(),
+            sheet: DealLines::default(),
             deal: None,
         };
         let mut events = Vec::new();
@@ -302,9 +306,17 @@ impl Game for Newmarket {
         }
     }
 
-    fn score_sheet(&self) -> ScoreSheet {
+    fn deal_lines(&self) -> &DealLines<DealScore> {
+        &self.sheet
+    }
+
+    fn deal_lines_mut(&mut self) -> &mut DealLines<DealScore> {
+        &mut self.sheet
+    }
+
+    fn score_sheet_of(&self, lines: &[DealScore]) -> ScoreSheet {
         ScoreSheet {
-            deals: self.sheet.clone(),
+            deals: lines.to_vec(),
             chips: self.holdings.seats(),
             pools: self.pools(),
             deals_in_game: self.deals_in_game,

@@ -4,6 +4,7 @@
 //! made in order from the dealer's left, the dealer last; tricks won always add up to the tricks
 //! completed; `sheet` holds exactly the deals completed, in order, and `totals` is their sum.
 
+use crate::rules::DealLines;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -293,7 +294,9 @@ pub struct NominationWhist {
     players: usize,
     options: Options,
     schedule: Vec<u8>,
-    sheet: Vec<DealScore>,
+    /// Lines of finished deals not yet taken out: history beside the state, never serialized.
+    #[serde(skip)]
+    sheet: DealLines<DealScore>,
     totals: BySeat<i32>,
     /// None once the schedule is done.
     deal: Option<Deal>,
@@ -370,6 +373,7 @@ impl Game for NominationWhist {
     type Event = Event;
     type View = View;
     type ScoreSheet = ScoreSheet;
+    type DealLine = DealScore;
 
     fn option_docs() -> &'static [OptionDoc] {
         OPTION_DOCS
@@ -408,7 +412,7 @@ impl Game for NominationWhist {
                 ..options
             },
             schedule,
-            sheet: Vec::new(),
+            sheet: DealLines::default(),
             totals: BySeat::filled(players, 0),
             deal: None,
         };
@@ -521,9 +525,17 @@ impl Game for NominationWhist {
         }
     }
 
-    fn score_sheet(&self) -> ScoreSheet {
+    fn deal_lines(&self) -> &DealLines<DealScore> {
+        &self.sheet
+    }
+
+    fn deal_lines_mut(&mut self) -> &mut DealLines<DealScore> {
+        &mut self.sheet
+    }
+
+    fn score_sheet_of(&self, lines: &[DealScore]) -> ScoreSheet {
         ScoreSheet {
-            deals: self.sheet.clone(),
+            deals: lines.to_vec(),
             totals: self.totals.values().to_vec(),
             deals_in_game: self.schedule.len() as u16,
             finished: self.deal.is_none(),

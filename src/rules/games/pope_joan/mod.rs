@@ -12,6 +12,7 @@
 //! (what the 9♦ and the honours of trumps win), `result` (a whole deal at once), `settlement`
 //! (going out and the end of a deal), `view` (the phone's view and the score sheet).
 
+use crate::rules::DealLines;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -186,7 +187,9 @@ pub struct PopeJoan {
     holdings: Holdings,
     /// The table's opening movements (opening chips, the first dressing).
     opening: Vec<ChipMovement>,
-    sheet: Vec<DealScore>,
+    /// Lines of finished deals not yet taken out: history beside the state, never serialized.
+    #[serde(skip)]
+    sheet: DealLines<DealScore>,
     deal: Option<Deal>,
 }
 
@@ -227,6 +230,7 @@ impl Game for PopeJoan {
     type Event = Event;
     type View = View;
     type ScoreSheet = ScoreSheet;
+    type DealLine = DealScore;
 
     fn option_docs() -> &'static [OptionDoc] {
         OPTION_DOCS
@@ -265,7 +269,7 @@ impl Game for PopeJoan {
             },
             holdings: Holdings::new(players),
             opening: Vec::new(),
-            sheet: Vec::new(),
+            sheet: DealLines::default(),
             deal: None,
         };
         let mut events = Vec::new();
@@ -355,9 +359,17 @@ impl Game for PopeJoan {
         }
     }
 
-    fn score_sheet(&self) -> ScoreSheet {
+    fn deal_lines(&self) -> &DealLines<DealScore> {
+        &self.sheet
+    }
+
+    fn deal_lines_mut(&mut self) -> &mut DealLines<DealScore> {
+        &mut self.sheet
+    }
+
+    fn score_sheet_of(&self, lines: &[DealScore]) -> ScoreSheet {
         ScoreSheet {
-            deals: self.sheet.clone(),
+            deals: lines.to_vec(),
             chips: self.holdings.seats(),
             board: self.board(),
             deals_in_game: self.deals_in_game,

@@ -12,6 +12,7 @@
 //! `result` (a whole deal at once), `settlement` (going out and the end of a deal), `view` (the
 //! phone's view and the score sheet).
 
+use crate::rules::DealLines;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -199,7 +200,9 @@ pub struct Spin {
     opening: Vec<ChipMovement>,
     /// The last deal's winner: exempt from the next Game stake.
     last_winner: Option<Seat>,
-    sheet: Vec<DealScore>,
+    /// Lines of finished deals not yet taken out: history beside the state, never serialized.
+    #[serde(skip)]
+    sheet: DealLines<DealScore>,
     deal: Option<Deal>,
 }
 
@@ -243,6 +246,7 @@ impl Game for Spin {
     type Event = Event;
     type View = View;
     type ScoreSheet = ScoreSheet;
+    type DealLine = DealScore;
 
     fn option_docs() -> &'static [OptionDoc] {
         OPTION_DOCS
@@ -263,7 +267,7 @@ impl Game for Spin {
             holdings: Holdings::new(players),
             opening: Vec::new(),
             last_winner: None,
-            sheet: Vec::new(),
+            sheet: DealLines::default(),
             deal: None,
         };
         let mut events = Vec::new();
@@ -340,9 +344,17 @@ impl Game for Spin {
         }
     }
 
-    fn score_sheet(&self) -> ScoreSheet {
+    fn deal_lines(&self) -> &DealLines<DealScore> {
+        &self.sheet
+    }
+
+    fn deal_lines_mut(&mut self) -> &mut DealLines<DealScore> {
+        &mut self.sheet
+    }
+
+    fn score_sheet_of(&self, lines: &[DealScore]) -> ScoreSheet {
         ScoreSheet {
-            deals: self.sheet.clone(),
+            deals: lines.to_vec(),
             chips: self.holdings.seats(),
             pools: self.pools(),
             deals_in_game: self.deals_in_game,

@@ -14,6 +14,7 @@
 //! booked so far (the chips each seat holds against the bank), so it is the sum of the completed
 //! hands on `sheet` plus the current hand's `points`; a hand has 16 tricks.
 
+use crate::rules::DealLines;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -276,7 +277,13 @@ impl Hand {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TrickyDick {
     options: Options,
-    sheet: Vec<HandScore>,
+    /// Lines of finished deals not yet taken out: history beside the state, never serialized.
+    #[serde(skip)]
+    sheet: DealLines<HandScore>,
+    /// Totals over the completed hands, and how many hands are completed: what the sheet's
+    /// totals and the cooperative score read.
+    completed_totals: Vec<i32>,
+    hands_completed: u16,
     /// Everything booked so far, the hand in progress included.
     totals: BySeat<i32>,
     /// None once every hand is played.
@@ -324,6 +331,7 @@ impl Game for TrickyDick {
     type Event = Event;
     type View = View;
     type ScoreSheet = ScoreSheet;
+    type DealLine = HandScore;
 
     fn option_docs() -> &'static [OptionDoc] {
         OPTION_DOCS
@@ -340,7 +348,9 @@ impl Game for TrickyDick {
         SetupError::check_first_dealer(options.first_dealer, PLAYERS)?;
         let mut game = TrickyDick {
             options,
-            sheet: Vec::new(),
+            sheet: DealLines::default(),
+            completed_totals: vec![0; PLAYERS],
+            hands_completed: 0,
             totals: BySeat::filled(PLAYERS, 0),
             hand: None,
         };
@@ -420,11 +430,19 @@ impl Game for TrickyDick {
         }
     }
 
-    fn score_sheet(&self) -> ScoreSheet {
+    fn deal_lines(&self) -> &DealLines<HandScore> {
+        &self.sheet
+    }
+
+    fn deal_lines_mut(&mut self) -> &mut DealLines<HandScore> {
+        &mut self.sheet
+    }
+
+    fn score_sheet_of(&self, lines: &[HandScore]) -> ScoreSheet {
         let totals = self.sheet_totals();
         ScoreSheet {
             mode: self.options.mode,
-            hands: self.sheet.clone(),
+            hands: lines.to_vec(),
             team_totals: self.team_totals(&totals),
             cooperative: self.cooperative(),
             totals,

@@ -87,6 +87,8 @@ impl TrickyDick {
         };
         let number = hand.number();
         let points = hand.points.values().to_vec();
+        self.completed_totals = self.totals.values().to_vec();
+        self.hands_completed += 1;
         self.sheet.push(HandScore {
             hand: number,
             dealer: hand.dealer,
@@ -115,7 +117,7 @@ impl TrickyDick {
 
     /// Totals over the completed hands.
     pub(super) fn sheet_totals(&self) -> Vec<i32> {
-        self.sheet.last().map_or_else(|| vec![0; PLAYERS], |h| h.totals.clone())
+        self.completed_totals.clone()
     }
 
     pub(super) fn team_totals(&self, totals: &[i32]) -> Option<Vec<i32>> {
@@ -125,7 +127,7 @@ impl TrickyDick {
     pub(super) fn cooperative(&self) -> Option<CooperativeScore> {
         (self.options.mode == Mode::Cooperative).then(|| {
             let total = self.sheet_totals().iter().sum();
-            CooperativeScore::new(total, self.sheet.len() as u16)
+            CooperativeScore::new(total, self.hands_completed)
         })
     }
 

@@ -27,6 +27,7 @@ mod score_sheet;
 mod settlement;
 pub mod sim;
 
+use crate::rules::DealLines;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -392,7 +393,9 @@ pub struct Tridge {
     pots: Pots,
     chips: BySeat<Chips>,
     deal: Deal,
-    sheet: Vec<DealLine>,
+    /// Lines of finished deals not yet taken out: history beside the state, never serialized.
+    #[serde(skip)]
+    sheet: DealLines<DealLine>,
     finished: bool,
 }
 
@@ -406,6 +409,7 @@ impl Game for Tridge {
     type Event = Event;
     type View = View;
     type ScoreSheet = ScoreSheet;
+    type DealLine = DealLine;
 
     fn option_docs() -> &'static [OptionDoc] {
         OPTION_DOCS
@@ -450,7 +454,7 @@ impl Game for Tridge {
             chips: BySeat::filled(players, opening - stakes),
             options,
             deal: Deal::new(1, first_dealer, players),
-            sheet: Vec::new(),
+            sheet: DealLines::default(),
             finished: false,
         })
     }
@@ -585,9 +589,17 @@ impl Game for Tridge {
         }
     }
 
-    fn score_sheet(&self) -> ScoreSheet {
+    fn deal_lines(&self) -> &DealLines<DealLine> {
+        &self.sheet
+    }
+
+    fn deal_lines_mut(&mut self) -> &mut DealLines<DealLine> {
+        &mut self.sheet
+    }
+
+    fn score_sheet_of(&self, lines: &[DealLine]) -> ScoreSheet {
         ScoreSheet {
-            deals: self.sheet.clone(),
+            deals: lines.to_vec(),
             chips: self.chips.values().to_vec(),
             funds: self.funds(),
             finished: self.finished,

@@ -1,0 +1,83 @@
+//! Score-sheet lines, one row per finished deal, written in the transaction of the move that
+//! finished it.
+//!
+//! Invariants: append-only (a trigger refuses changes); a line is in force exactly when its move
+//! is not voided, so an undo takes a line off the sheet through the log, deleting nothing; the
+//! lines in force, by (seq, idx), are the sheet's deals in order.
+
+use serde_json::Value;
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::{StoreError, Tx};
+
+/// Appends the lines move `seq` finished, in order.
+///
+/// # Errors
+/// On database failure.
+pub async fn append(tx: &mut Tx<'_>, table: Uuid, seq: i64, lines: &[Value]) -> Result<(), StoreError> {
+    if lines.is_empty() {
+        return Ok(());
+    }
+    let idx: Vec<i16> = (0..lines.len()).map(|i| i16::try_from(i).unwrap_or(i16::MAX)).collect();
+    sqlx::query(
+        "insert into deal_lines (table_id, seq, idx, line)
+         select $1, $2, i, l from unnest($3::smallint[], $4::jsonb[]) as t(i, l)",
+    )
+    .bind(table)
+    .bind(seq)
+    .bind(&idx)
+    .bind(lines)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Appends lines of several moves at once, as `(seq, lines)`: the back-fill of a table stored
+/// before lines were rows.
+///
+/// # Errors
+/// On database failure.
+pub async fn append_all(tx: &mut Tx<'_>, table: Uuid, lines: &[(i64, Vec<Value>)]) -> Result<(), StoreError> {
+    let mut seqs = Vec::new();
+    let mut idxs = Vec::new();
+    let mut values = Vec::new();
+    for (seq, of_move) in lines {
+        for (i, line) in of_move.iter().enumerate() {
+            seqs.push(*seq);
+            idxs.push(i16::try_from(i).unwrap_or(i16::MAX));
+            values.push(line.clone());
+        }
+    }
+    sqlx::query(
+        "insert into deal_lines (table_id, seq, idx, line)
+         select $1, s, i, l from unnest($2::bigint[], $3::smallint[], $4::jsonb[]) as t(s, i, l)",
+    )
+    .bind(table)
+    .bind(&seqs)
+    .bind(&idxs)
+    .bind(&values)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query("update game_tables set deal_lines_kept = true where id = $1")
+        .bind(table)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// The lines in force (their move not voided), oldest first.
+///
+/// # Errors
+/// On database failure.
+pub async fn in_force(conn: &mut PgConnection, table: Uuid) -> Result<Vec<Value>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "select l.line from deal_lines l
+         where l.table_id = $1
+           and not exists (select 1 from moves v where v.table_id = l.table_id and v.voids_seq = l.seq)
+         order by l.seq, l.idx",
+    )
+    .bind(table)
+    .fetch_all(conn)
+    .await?)
+}
