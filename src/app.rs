@@ -9,11 +9,10 @@ use actix_web::middleware::{from_fn, Condition};
 use actix_web::{web, App, HttpResponse, HttpServer};
 use anyhow::Context;
 use sqlx::PgPool;
-use utoipa::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
 use crate::api::metrics::Metrics;
-use crate::api::{self, auth::Tokens, openapi::ApiDoc};
+use crate::api::{self, auth::Tokens};
 use crate::config::{CorsOrigins, Settings};
 
 /// A bound, not yet running server (and its metrics server when `METRICS_BIND` is set).
@@ -125,7 +124,7 @@ impl Application {
         ));
         let listener = TcpListener::bind(settings.bind).with_context(|| format!("BIND {}", settings.bind))?;
         let port = listener.local_addr()?.port();
-        let openapi = ApiDoc::openapi();
+        let openapi = api::openapi::spec();
         // Requests and latencies per route pattern; /metrics on the API's port unless METRICS_BIND moves it.
         let endpoint = settings.metrics_bind.is_none().then_some("/metrics");
         let http_metrics = metrics.http(endpoint).map_err(|e| anyhow::anyhow!("metrics: {e}"))?;
@@ -148,7 +147,7 @@ impl Application {
                 .app_data(api::error::query_config())
                 .app_data(api::error::path_config())
                 // Before the /api/v1 scope, which would otherwise answer the spec's path with 404.
-                .service(SwaggerUi::new("/docs/{_:.*}").url("/api/v1/openapi.json", openapi.clone()))
+                .service(SwaggerUi::new("/docs/{_:.*}").external_url_unchecked("/api/v1/openapi.json", openapi.clone()))
                 .configure(api::routes)
                 .configure(crate::web::routes)
                 .route(

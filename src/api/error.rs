@@ -44,6 +44,60 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// Every code the API layer answers with, besides the engine's (`RuleViolation::CODES`), the
+    /// set-up's included; tests read the source and build every `SetupError` to check none is
+    /// missing.
+    pub const CODES: &'static [&'static str] = &[
+        "body_too_large",
+        "cors_refused",
+        "database_unavailable",
+        "deal_mismatch",
+        "email_taken",
+        "forbidden",
+        "idempotency_key_reused",
+        "internal_error",
+        "invalid_body",
+        "invalid_credentials",
+        "invalid_email",
+        "invalid_idempotency_key",
+        "invalid_join_code",
+        "invalid_last_event_id",
+        "invalid_name",
+        "invalid_option",
+        "invalid_options",
+        "invalid_player_count",
+        "invalid_player_name",
+        "invalid_query",
+        "invalid_text",
+        "invalid_token",
+        "malformed_json",
+        "method_not_implemented",
+        "missing_token",
+        "no_route",
+        "not_found",
+        "nothing_to_undo",
+        "precondition_failed",
+        "session_not_found",
+        "table_not_found",
+        "token_expired",
+        "too_many_requests",
+        "unknown_card",
+        "unknown_field",
+        "unknown_game",
+        "unknown_variant",
+        "unsupported_media_type",
+        "version_conflict",
+        "weak_password",
+    ];
+
+    /// Every code a problem can carry, sorted: the spec's enum for `Problem.code`.
+    pub fn all_codes() -> Vec<&'static str> {
+        let mut codes: Vec<&'static str> = Self::CODES.iter().chain(RuleViolation::CODES).copied().collect();
+        codes.sort_unstable();
+        codes.dedup();
+        codes
+    }
+
     pub fn new(status: StatusCode, code: &'static str, detail: impl Into<String>) -> ApiError {
         ApiError {
             status,
@@ -259,4 +313,64 @@ pub fn path_config() -> actix_web::web::PathConfig {
 /// Answers unknown routes with problem+json too.
 pub async fn no_route() -> HttpResponse {
     ApiError::not_found("no_route", "there is no such endpoint").error_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ApiError;
+
+    /// The first snake_case string literal in `text`.
+    fn first_code(text: &str) -> Option<&str> {
+        text.split('"')
+            .skip(1)
+            .step_by(2)
+            .find(|s| s.contains('_') || *s == "forbidden")
+            .filter(|s| s.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+    }
+
+    #[test]
+    fn every_set_up_code_is_listed() {
+        let errors = [
+            crate::rules::SetupError::PlayerCount { got: 1, min: 2, max: 4 },
+            crate::rules::SetupError::InvalidOption {
+                option: "x",
+                reason: String::new(),
+            },
+        ];
+        for e in errors {
+            assert!(ApiError::all_codes().contains(&e.code()), "{}", e.code());
+        }
+    }
+
+    #[test]
+    fn every_code_the_api_layer_answers_with_is_listed() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/api");
+        let codes = ApiError::all_codes();
+        for entry in std::fs::read_dir(dir).expect("src/api") {
+            let path = entry.expect("entry").path();
+            let source = std::fs::read_to_string(&path).expect("source");
+            let lines: Vec<&str> = source.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                let called = [
+                    "ApiError::new(",
+                    "ApiError::bad_request(",
+                    "ApiError::unprocessable(",
+                    "ApiError::unauthorized(",
+                    "ApiError::not_found(",
+                ];
+                if !called.iter().any(|c| line.contains(c)) || line.contains("fn ") {
+                    continue;
+                }
+                let window = lines[i..lines.len().min(i + 3)].join(" ");
+                let after = &window[window.find("ApiError::").unwrap_or(0)..];
+                if let Some(code) = first_code(after) {
+                    assert!(
+                        codes.contains(&code),
+                        "{}: `{code}` is missing from ApiError::CODES",
+                        path.display()
+                    );
+                }
+            }
+        }
+    }
 }

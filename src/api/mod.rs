@@ -11,6 +11,7 @@
 pub mod accounts;
 pub mod auth;
 pub mod conditional;
+pub mod contract;
 pub mod error;
 pub mod events;
 pub mod game_schemas;

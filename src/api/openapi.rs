@@ -173,9 +173,20 @@ order the players were named; play passes to the next seat. Cards are written ra
 )]
 pub struct ApiDoc;
 
+/// The spec as served and committed: utoipa's document shaped for client generators (see
+/// `contract`), with every code a problem can carry as `Problem.code`'s enum.
+pub fn spec() -> serde_json::Value {
+    let mut spec = serde_json::to_value(ApiDoc::openapi()).unwrap_or_default();
+    if let Some(code) = spec.pointer_mut("/components/schemas/Problem/properties/code") {
+        code["enum"] = serde_json::json!(super::error::ApiError::all_codes());
+    }
+    super::contract::shape(&mut spec);
+    spec
+}
+
 /// The spec as committed at `openapi/openapi.json`.
 pub fn spec_json() -> String {
-    let mut text = ApiDoc::openapi().to_pretty_json().unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(&spec()).unwrap_or_default();
     text.push('\n');
     text
 }

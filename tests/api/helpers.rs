@@ -36,6 +36,10 @@ impl Answer {
             self.body
         );
         assert_eq!(self.body["code"], code, "code; body: {}", self.body);
+        assert!(
+            tablekeeper::api::error::ApiError::all_codes().contains(&code),
+            "`{code}` is answered but missing from the spec's Problem.code enum"
+        );
         assert_eq!(self.body["status"], status);
         assert!(self.body["detail"].as_str().is_some_and(|d| !d.is_empty()), "detail");
         assert_eq!(self.body["type"], format!("urn:tablekeeper:problem:{code}"));

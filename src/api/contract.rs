@@ -1,0 +1,461 @@
+//! Shapes the generated spec into a contract client generators take as is.
+//!
+//! utoipa writes a serde-tagged enum as a `oneOf` of inline objects and a generic type as
+//! `Name_Param`; it knows nothing of which schema a request uses and which a response. These
+//! passes work on the finished document, so every rule below holds for every schema, games
+//! included, without a list of them:
+//!
+//! - a `oneOf` whose members all carry one required single-valued string property (a serde tag)
+//!   gets one named schema per member (`<Union><Tag value in PascalCase>`) and a `discriminator`
+//!   with a mapping;
+//! - a schema with a `game` property and per-game unions (`AnyView`, `AnyOptions`, …) becomes a
+//!   `oneOf` of per-game schemas (`NominationWhistTableView`) discriminated by `game`; the games
+//!   are the members of those unions, in the order of the one list of games;
+//! - a schema with defaults that requests and responses share is split: the request copy
+//!   (`…Request`) leaves every defaulted field optional with the default in its description,
+//!   the response copy requires them (the server always fills them in);
+//! - generic names `Play_Card` become `CardPlay`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{json, Map, Value};
+
+const REF_PREFIX: &str = "#/components/schemas/";
+
+/// Runs every pass over the spec's JSON.
+pub fn shape(spec: &mut Value) {
+    rename_generics(spec);
+    discriminate_by_game(spec);
+    discriminate_tagged_unions(spec);
+    name_externally_tagged_members(spec);
+    split_defaults(spec);
+}
+
+/// What an inline member of an externally tagged union is called: its one value (`"bank"`) or
+/// its one property (`{"seat": 1}`).
+fn member_name(member: &Value) -> Option<String> {
+    if let Some(value) = pinned(member) {
+        return Some(pascal(value));
+    }
+    let properties = member.get("properties")?.as_object()?;
+    match properties.keys().collect::<Vec<_>>().as_slice() {
+        [only] => Some(pascal(only)),
+        _ => None,
+    }
+}
+
+/// The remaining unions with inline members (serde's external tagging, `"bank"` or
+/// `{"seat": 1}`) get their members named `<Union><Variant>`.
+fn name_externally_tagged_members(spec: &mut Value) {
+    let all = schemas(spec);
+    let names: Vec<String> = all.keys().cloned().collect();
+    for name in names {
+        let Some(members) = all[&name].get("oneOf").and_then(Value::as_array).cloned() else {
+            continue;
+        };
+        if members.iter().any(|m| m.get("$ref").is_some()) {
+            continue;
+        }
+        let Some(member_names) = members.iter().map(member_name).collect::<Option<Vec<_>>>() else {
+            continue;
+        };
+        let mut refs = Vec::new();
+        for (member, variant) in members.into_iter().zip(member_names) {
+            let full = format!("{name}{variant}");
+            all.insert(full.clone(), member);
+            refs.push(schema_ref(&full));
+        }
+        all[&name]["oneOf"] = Value::Array(refs);
+    }
+}
+
+fn schemas(spec: &mut Value) -> &mut Map<String, Value> {
+    spec.pointer_mut("/components/schemas")
+        .and_then(Value::as_object_mut)
+        .expect("the spec has component schemas")
+}
+
+fn schema_ref(name: &str) -> Value {
+    json!({ "$ref": format!("{REF_PREFIX}{name}") })
+}
+
+/// Rewrites every `$ref` in `value` through `rename`.
+fn rewrite_refs(value: &mut Value, rename: &dyn Fn(&str) -> Option<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(Value::String(target)) = map.get_mut("$ref") {
+                if let Some(name) = target.strip_prefix(REF_PREFIX) {
+                    if let Some(new) = rename(name) {
+                        *target = format!("{REF_PREFIX}{new}");
+                    }
+                }
+            }
+            map.values_mut().for_each(|v| rewrite_refs(v, rename));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| rewrite_refs(v, rename)),
+        _ => {}
+    }
+}
+
+/// Names referenced (directly) from `value`.
+fn refs_in(value: &Value, out: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(name) = map
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix(REF_PREFIX))
+            {
+                out.insert(name.to_owned());
+            }
+            map.values().for_each(|v| refs_in(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| refs_in(v, out)),
+        _ => {}
+    }
+}
+
+fn pascal(snake: &str) -> String {
+    snake
+        .split(['_', '-'])
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// `Play_Card` (utoipa's name for `Play<Card>`) becomes `CardPlay`.
+fn rename_generics(spec: &mut Value) {
+    let renames: BTreeMap<String, String> = schemas(spec)
+        .keys()
+        .filter_map(|name| {
+            let (outer, inner) = name.split_once('_')?;
+            Some((name.clone(), format!("{inner}{outer}")))
+        })
+        .collect();
+    let all = schemas(spec);
+    for (old, new) in &renames {
+        if let Some(schema) = all.remove(old) {
+            all.insert(new.clone(), schema);
+        }
+    }
+    rewrite_refs(spec, &|name| renames.get(name).cloned());
+}
+
+/// The single string value a property is pinned to (`{"type": "string", "enum": [v]}`).
+fn pinned(property: &Value) -> Option<&str> {
+    match property.get("enum")?.as_array()?.as_slice() {
+        [Value::String(v)] => Some(v),
+        _ => None,
+    }
+}
+
+/// The properties and required names of an inline object member, looking into `allOf` parts.
+fn tag_of<'a>(member: &'a Value, tag: &str) -> Option<&'a str> {
+    if let Some(parts) = member.get("allOf").and_then(Value::as_array) {
+        return parts.iter().find_map(|part| tag_of(part, tag));
+    }
+    let required = member.get("required")?.as_array()?;
+    if !required.iter().any(|r| r == tag) {
+        return None;
+    }
+    pinned(member.get("properties")?.get(tag)?)
+}
+
+/// The property every member of a `oneOf` is tagged by, if there is one.
+fn common_tag(members: &[Value]) -> Option<String> {
+    let first = members.first()?;
+    let candidates: Vec<String> = if let Some(parts) = first.get("allOf").and_then(Value::as_array) {
+        parts
+            .iter()
+            .filter_map(|p| p.get("properties").and_then(Value::as_object))
+            .flat_map(|p| p.keys().cloned())
+            .collect()
+    } else {
+        first
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default()
+    };
+    candidates.into_iter().find(|tag| {
+        let values: Vec<&str> = members.iter().filter_map(|m| tag_of(m, tag)).collect();
+        values.len() == members.len() && values.iter().collect::<BTreeSet<_>>().len() == members.len()
+    })
+}
+
+/// Gives every serde-tagged union named members and a discriminator with a mapping.
+fn discriminate_tagged_unions(spec: &mut Value) {
+    let all = schemas(spec);
+    let names: Vec<String> = all.keys().cloned().collect();
+    for name in names {
+        let Some(members) = all[&name].get("oneOf").and_then(Value::as_array).cloned() else {
+            continue;
+        };
+        if members.iter().any(|m| m.get("$ref").is_some()) {
+            continue;
+        }
+        let Some(tag) = common_tag(&members) else { continue };
+        let mut mapping = Map::new();
+        let mut refs = Vec::new();
+        for mut member in members {
+            let value = tag_of(&member, &tag).expect("every member is tagged").to_owned();
+            let member_name = format!("{name}{}", pascal(&value));
+            if let Some(object) = member.as_object_mut() {
+                object
+                    .entry("title")
+                    .or_insert_with(|| Value::String(member_name.clone()));
+            }
+            all.insert(member_name.clone(), member);
+            mapping.insert(value, Value::String(format!("{REF_PREFIX}{member_name}")));
+            refs.push(schema_ref(&member_name));
+        }
+        let union = all.get_mut(&name).and_then(Value::as_object_mut).expect("the union");
+        union.insert("oneOf".into(), Value::Array(refs));
+        union.insert(
+            "discriminator".into(),
+            json!({ "propertyName": tag, "mapping": mapping }),
+        );
+    }
+}
+
+/// The per-game unions (`AnyView`, …): their name and members, one per game in list order.
+fn per_game_unions(all: &Map<String, Value>) -> BTreeMap<String, Vec<String>> {
+    all.iter()
+        .filter(|(name, _)| name.starts_with("Any"))
+        .filter_map(|(name, schema)| {
+            let members = schema.get("oneOf")?.as_array()?;
+            let names = members
+                .iter()
+                .map(|m| m.get("$ref")?.as_str()?.strip_prefix(REF_PREFIX).map(str::to_owned))
+                .collect::<Option<Vec<_>>>()?;
+            Some((name.clone(), names))
+        })
+        .collect()
+}
+
+/// A schema whose properties include `game` and a per-game union becomes a `oneOf` of per-game
+/// schemas discriminated by `game`.
+fn discriminate_by_game(spec: &mut Value) {
+    let games: Vec<String> = spec
+        .pointer("/components/schemas/GameId/enum")
+        .and_then(Value::as_array)
+        .map(|ids| ids.iter().filter_map(|id| id.as_str().map(str::to_owned)).collect())
+        .unwrap_or_default();
+    let all = schemas(spec);
+    let unions = per_game_unions(all);
+    for (union, members) in &unions {
+        assert_eq!(members.len(), games.len(), "{union} has one member per game");
+    }
+    let names: Vec<String> = all.keys().cloned().collect();
+    for name in names {
+        let schema = &all[&name];
+        let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+            continue;
+        };
+        if !properties.contains_key("game") {
+            continue;
+        }
+        let mut used = BTreeSet::new();
+        refs_in(&Value::Object(properties.clone()), &mut used);
+        if !used.iter().any(|u| unions.contains_key(u)) {
+            continue;
+        }
+        let template = schema.clone();
+        let mut mapping = Map::new();
+        let mut refs = Vec::new();
+        for (index, game) in games.iter().enumerate() {
+            let game_name = pascal(game);
+            let variant_name = format!("{game_name}{name}");
+            let mut variant = template.clone();
+            variant["properties"]["game"] = json!({ "type": "string", "enum": [game] });
+            variant["title"] = Value::String(variant_name.clone());
+            rewrite_refs(&mut variant, &|r| unions.get(r).map(|m| m[index].clone()));
+            all.insert(variant_name.clone(), variant);
+            mapping.insert(game.clone(), Value::String(format!("{REF_PREFIX}{variant_name}")));
+            refs.push(schema_ref(&variant_name));
+        }
+        let mut union = Map::new();
+        if let Some(description) = template.get("description") {
+            union.insert("description".into(), description.clone());
+        }
+        union.insert("oneOf".into(), Value::Array(refs));
+        union.insert(
+            "discriminator".into(),
+            json!({ "propertyName": "game", "mapping": mapping }),
+        );
+        all.insert(name, Value::Object(union));
+    }
+}
+
+/// Schemas reachable from `roots`, following references.
+fn reachable(all: &Map<String, Value>, roots: BTreeSet<String>) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut todo: Vec<String> = roots.into_iter().collect();
+    while let Some(name) = todo.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let mut next = BTreeSet::new();
+        if let Some(schema) = all.get(&name) {
+            refs_in(schema, &mut next);
+        }
+        todo.extend(next.into_iter().filter(|n| !seen.contains(n)));
+    }
+    seen
+}
+
+/// Whether an object schema (or one of its `allOf` parts) has a property with a `default`.
+fn has_defaults(schema: &Value) -> bool {
+    let direct = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| p.values().any(|v| v.get("default").is_some()));
+    direct
+        || schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .is_some_and(|parts| parts.iter().any(has_defaults))
+}
+
+/// Moves each property's `default` into its description; with `require`, lists the property as
+/// required (the server always sends it).
+fn strip_defaults(schema: &mut Value, require: bool) {
+    if let Some(parts) = schema.get_mut("allOf").and_then(Value::as_array_mut) {
+        parts.iter_mut().for_each(|p| strip_defaults(p, require));
+    }
+    let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let mut defaulted = Vec::new();
+    for (key, property) in properties.iter_mut() {
+        let Some(object) = property.as_object_mut() else {
+            continue;
+        };
+        let Some(default) = object.remove("default") else {
+            continue;
+        };
+        if !require {
+            let said = format!("Default: `{default}`.");
+            let description = match object.get("description").and_then(Value::as_str) {
+                Some(d) => format!("{d}\n\n{said}"),
+                None => said,
+            };
+            object.insert("description".into(), Value::String(description));
+        }
+        defaulted.push(key.clone());
+    }
+    if require && !defaulted.is_empty() {
+        let required = schema
+            .as_object_mut()
+            .expect("an object schema")
+            .entry("required")
+            .or_insert_with(|| json!([]));
+        if let Some(list) = required.as_array_mut() {
+            for key in defaulted {
+                if !list.iter().any(|r| r == &Value::String(key.clone())) {
+                    list.push(Value::String(key));
+                }
+            }
+        }
+    }
+}
+
+/// Request bodies name request schemas, responses response schemas; a schema both use that has
+/// defaults (or leads to one that has) is split into `…Request` and itself.
+fn split_defaults(spec: &mut Value) {
+    let mut request_roots = BTreeSet::new();
+    let mut response_roots = BTreeSet::new();
+    if let Some(paths) = spec.get("paths").and_then(Value::as_object) {
+        for item in paths.values().filter_map(Value::as_object) {
+            for operation in item.values() {
+                if let Some(body) = operation.get("requestBody") {
+                    refs_in(body, &mut request_roots);
+                }
+                if let Some(responses) = operation.get("responses") {
+                    refs_in(responses, &mut response_roots);
+                }
+            }
+        }
+    }
+    let all = schemas(spec);
+    let requests = reachable(all, request_roots);
+    let responses = reachable(all, response_roots);
+    // A shared schema needs a request copy when it has defaults or refers to one that does.
+    let mut split: BTreeSet<String> = requests
+        .intersection(&responses)
+        .filter(|n| all.get(*n).is_some_and(has_defaults))
+        .cloned()
+        .collect();
+    loop {
+        let more: Vec<String> = requests
+            .intersection(&responses)
+            .filter(|n| !split.contains(*n))
+            .filter(|n| {
+                let mut used = BTreeSet::new();
+                refs_in(&all[n.as_str()], &mut used);
+                used.iter().any(|u| split.contains(u))
+            })
+            .cloned()
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        split.extend(more);
+    }
+    let request_name = |name: &str| split.contains(name).then(|| format!("{name}Request"));
+    for name in &split {
+        let mut copy = all[name].clone();
+        rewrite_refs(&mut copy, &request_name);
+        strip_defaults(&mut copy, false);
+        if let Some(title) = copy.get_mut("title") {
+            *title = Value::String(format!("{name}Request"));
+        }
+        retarget_mapping(&mut copy, &request_name);
+        all.insert(format!("{name}Request"), copy);
+        if let Some(schema) = all.get_mut(name) {
+            strip_defaults(schema, true);
+        }
+    }
+    for name in requests.difference(&responses) {
+        if let Some(schema) = all.get_mut(name) {
+            rewrite_refs(schema, &request_name);
+            retarget_mapping(schema, &request_name);
+            strip_defaults(schema, false);
+        }
+    }
+    for name in responses.difference(&requests) {
+        if let Some(schema) = all.get_mut(name) {
+            strip_defaults(schema, true);
+        }
+    }
+    if let Some(paths) = spec.get_mut("paths").and_then(Value::as_object_mut) {
+        for item in paths.values_mut().filter_map(Value::as_object_mut) {
+            for operation in item.values_mut() {
+                if let Some(body) = operation.get_mut("requestBody") {
+                    rewrite_refs(body, &request_name);
+                }
+            }
+        }
+    }
+}
+
+/// A discriminator's mapping names schemas too.
+fn retarget_mapping(schema: &mut Value, rename: &dyn Fn(&str) -> Option<String>) {
+    if let Some(mapping) = schema
+        .pointer_mut("/discriminator/mapping")
+        .and_then(Value::as_object_mut)
+    {
+        for target in mapping.values_mut() {
+            if let Some(name) = target.as_str().and_then(|t| t.strip_prefix(REF_PREFIX)) {
+                if let Some(new) = rename(name) {
+                    *target = Value::String(format!("{REF_PREFIX}{new}"));
+                }
+            }
+        }
+    }
+}
