@@ -394,7 +394,7 @@ fn the_example_hands_known_stops_are_found_by_the_engine() {
 fn the_card_below_the_turn_up_is_a_certain_stop() {
     let mut g = game(5);
     apply_all(&mut g, vec![turn_up("7H"), play(1, "5H")]);
-    assert_eq!(g.view().legal_moves, ["play", "stop"]);
+    assert_eq!(crate::rules::legal::kinds(&g.view().legal_moves), ["play", "stop"]);
     let events = apply(&mut g, play(2, "6H"));
     assert!(events.contains(&Event::Stopped {
         card: card("6H"),
@@ -417,7 +417,7 @@ fn the_example_hand_settles_matrimony_the_honours_and_going_out_with_the_pope_ho
     );
     // The 9♦ was never played: who holds it?
     assert_eq!(g.view().phase, Phase::PopeHolder);
-    assert_eq!(g.view().legal_moves, ["pope_holder"]);
+    assert_eq!(crate::rules::legal::kinds(&g.view().legal_moves), ["pope_holder"]);
     let events = apply(&mut g, Move::PopeHolder { seat: Some(seat(2)) });
     assert!(events.contains(&Event::WentOut {
         seat: seat(1),
@@ -612,7 +612,10 @@ fn the_pope_may_be_played_in_lieu_of_a_stop_when_the_table_allows_it() {
     };
     let mut g = game_with(5, options);
     apply_all(&mut g, vec![turn_up("7H"), play(1, "8S"), play(2, "9S"), Move::Stop]);
-    assert_eq!(g.view().legal_moves, ["play", "pope_in_lieu"]);
+    assert_eq!(
+        crate::rules::legal::kinds(&g.view().legal_moves),
+        ["play", "pope_in_lieu"]
+    );
     let events = apply(&mut g, Move::PopeInLieu { seat: seat(3) });
     assert!(events.contains(&Event::CardPlayed {
         seat: seat(3),
@@ -658,7 +661,7 @@ fn the_pope_in_lieu_of_a_stop_needs_the_option_and_a_stop_short_of_a_king() {
         },
     );
     apply_all(&mut g, vec![turn_up("7H"), play(1, "KS")]);
-    assert_eq!(g.view().legal_moves, ["play"]);
+    assert_eq!(crate::rules::legal::kinds(&g.view().legal_moves), ["play"]);
     assert_refused(
         &g,
         Move::PopeInLieu { seat: seat(3) },
@@ -1017,7 +1020,10 @@ fn random_deal(game: &mut PopeJoan, rng: &mut SplitMix64) -> Vec<Move> {
         let pope_holder = Seat::all(players).find(|s| hands[s.index()].contains(&POPE));
         let mv = match view.phase {
             Phase::PopeHolder => Move::PopeHolder { seat: pope_holder },
-            _ if view.legal_moves.contains(&"pope_in_lieu") && pope_holder.is_some() && rng.below(2) == 0 => {
+            _ if crate::rules::legal::kinds(&view.legal_moves).contains(&"pope_in_lieu")
+                && pope_holder.is_some()
+                && rng.below(2) == 0 =>
+            {
                 let seat = pope_holder.expect("checked");
                 hands[seat.index()].retain(|&c| c != POPE);
                 Move::PopeInLieu { seat }
