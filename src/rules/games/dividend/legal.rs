@@ -66,3 +66,69 @@ impl Dividend {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::games::dividend::{sim, Options};
+    use crate::rules::games::testing::assert_legal_moves_along;
+    use crate::rules::Game;
+
+    /// The moves the view lists, and the rest of each kind's candidates (refused).
+    fn expand(g: &Dividend) -> (Vec<Move>, Vec<Move>) {
+        let (mut listed, mut unlisted) = (Vec::new(), Vec::new());
+        for m in g.view().legal_moves {
+            match m {
+                LegalMove::Play { seat, trick: _, cards } => {
+                    for card in Card::deck() {
+                        let mv = Move::Play { seat, card };
+                        if cards.contains(&card) {
+                            listed.push(mv)
+                        } else {
+                            unlisted.push(mv)
+                        }
+                    }
+                    unlisted.push(Move::Play {
+                        seat: seat.left(1, PLAYERS),
+                        card: cards[0],
+                    });
+                }
+                LegalMove::Trick { number, winners } => {
+                    for winner in Seat::all(PLAYERS) {
+                        let mv = Move::Trick {
+                            winner,
+                            number: Some(number),
+                        };
+                        if winners.contains(&winner) {
+                            listed.push(mv)
+                        } else {
+                            unlisted.push(mv)
+                        }
+                    }
+                    unlisted.push(Move::Trick {
+                        winner: winners[0],
+                        number: Some(number + 1),
+                    });
+                }
+                LegalMove::Result { cards_total } => unlisted.push(Move::Result {
+                    cards_won: vec![cards_total + 1, 0, 0, 0],
+                }),
+            }
+        }
+        (listed, unlisted)
+    }
+
+    #[test]
+    fn every_listed_move_is_accepted_and_the_others_refused_through_whole_games() {
+        for seed in [1, 2] {
+            let start = Dividend::new(PLAYERS, Options::default()).expect("set up");
+            let mut g = start.clone();
+            let deals = sim::random_game(&mut g, seed).expect("a random game");
+            let tried = assert_legal_moves_along(start.clone(), &sim::moves(&deals), &["play"], expand);
+            assert!(tried > 0);
+            // The same deals trick by trick: every winner the sim names is listed.
+            let by_trick: Vec<Move> = deals.iter().flat_map(|d| sim::trick_moves(d, true)).collect();
+            assert_legal_moves_along(start, &by_trick, &["trick"], expand);
+        }
+    }
+}

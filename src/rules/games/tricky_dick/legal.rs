@@ -61,3 +61,69 @@ impl TrickyDick {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::games::testing::assert_legal_moves_along;
+    use crate::rules::games::tricky_dick::{sim, Options};
+    use crate::rules::Game;
+
+    /// The moves the view lists, and the rest of each kind's candidates (refused).
+    fn expand(g: &TrickyDick) -> (Vec<Move>, Vec<Move>) {
+        let (mut listed, mut unlisted) = (Vec::new(), Vec::new());
+        for m in g.view().legal_moves {
+            match m {
+                LegalMove::FirstTrick { cards } => {
+                    assert_eq!(cards.len(), 64, "a hand starts with the whole deck");
+                    listed.push(Move::FirstTrick {
+                        cards: cards[..4].to_vec(),
+                    });
+                    unlisted.push(Move::FirstTrick {
+                        cards: vec![cards[0]; 4],
+                    });
+                }
+                LegalMove::Play { seat, trick, cards } => {
+                    for card in SquaresCard::deck() {
+                        let mv = Move::Play {
+                            seat,
+                            card,
+                            trick: Some(trick),
+                        };
+                        if cards.contains(&card) {
+                            listed.push(mv)
+                        } else {
+                            unlisted.push(mv)
+                        }
+                    }
+                    unlisted.push(Move::Play {
+                        seat: seat.left(1, PLAYERS),
+                        card: cards[0],
+                        trick: Some(trick),
+                    });
+                    unlisted.push(Move::Play {
+                        seat,
+                        card: cards[0],
+                        trick: Some(trick + 1),
+                    });
+                }
+            }
+        }
+        (listed, unlisted)
+    }
+
+    #[test]
+    fn every_listed_move_is_accepted_and_the_others_refused_through_whole_games() {
+        let start = TrickyDick::new(
+            PLAYERS,
+            Options {
+                hands: 2,
+                ..Options::default()
+            },
+        )
+        .expect("set up");
+        let mut g = start.clone();
+        let moves = sim::moves(&sim::random_game(&mut g, 7).expect("a random game"));
+        assert!(assert_legal_moves_along(start, &moves, &[], expand) > 0);
+    }
+}

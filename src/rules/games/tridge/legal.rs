@@ -199,7 +199,7 @@ impl Tridge {
                     (!cards.is_empty()).then_some(LegalMove::Exchange { seat, cards })
                 })),
                 "defence" => out.push(LegalMove::Defence {
-                    first_defenders: accepted(self, seats.iter().copied(), |&first_defender| Move::Defence {
+                    first_defenders: accepted(self, Seat::all(self.players), |&first_defender| Move::Defence {
                         first_defender,
                     }),
                 }),
@@ -231,5 +231,133 @@ impl Tridge {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::games::testing::assert_legal_moves_along;
+    use crate::rules::games::tridge::{sim, Options};
+    use crate::rules::Game;
+
+    /// Every value of `all` as a move: listed when `open` holds it, else refused.
+    fn split<T: PartialEq>(
+        all: impl IntoIterator<Item = T>,
+        open: &[T],
+        mv: impl Fn(T) -> Move,
+        out: &mut (Vec<Move>, Vec<Move>),
+    ) {
+        for v in all {
+            if open.contains(&v) {
+                out.0.push(mv(v))
+            } else {
+                out.1.push(mv(v))
+            }
+        }
+    }
+
+    /// The moves the view lists, and the rest of each kind's candidates (refused).
+    fn expand(g: &Tridge) -> (Vec<Move>, Vec<Move>) {
+        let mut out = (Vec::new(), Vec::new());
+        let seats = || Seat::all(g.players);
+        for m in g.view().legal_moves {
+            match m {
+                LegalMove::Bid { seat, bids } => split(BIDS, &bids, |bid| Move::Bid { seat, bid }, &mut out),
+                LegalMove::Pass { seat } => out.0.push(Move::Pass { seat }),
+                LegalMove::PassOut => out.0.push(Move::PassOut),
+                LegalMove::Result { .. } | LegalMove::CountStock { .. } => {}
+                LegalMove::SettleWidowsFund { choices } => split(
+                    [WidowsChoice::Split, WidowsChoice::Leave],
+                    &choices,
+                    |choice| Move::SettleWidowsFund { choice },
+                    &mut out,
+                ),
+                LegalMove::FixedBid { seat, bids } => {
+                    let all = (0..=TRICKS).flat_map(|tricks| Suit::ALL.map(|trumps| FixedBidChoice { tricks, trumps }));
+                    split(
+                        all,
+                        &bids,
+                        |c| Move::FixedBid {
+                            seat,
+                            tricks: c.tricks,
+                            trumps: Some(c.trumps),
+                        },
+                        &mut out,
+                    )
+                }
+                LegalMove::InCome { seat } => out.0.push(Move::InCome { seat }),
+                LegalMove::Declare {
+                    seat,
+                    contracts: open,
+                    flip_cards,
+                } => {
+                    split(
+                        contracts(),
+                        &open,
+                        |contract| Move::Declare { seat, contract },
+                        &mut out,
+                    );
+                    split(
+                        Card::deck(),
+                        &flip_cards,
+                        |turned| Move::Declare {
+                            seat,
+                            contract: Contract::Flip { turned },
+                        },
+                        &mut out,
+                    );
+                }
+                LegalMove::GiveUp { seat } => out.0.push(Move::GiveUp { seat }),
+                LegalMove::Exchange { seat, cards } => {
+                    split(0..=TRICKS, &cards, |n| Move::Exchange { seat, cards: n }, &mut out)
+                }
+                LegalMove::Defence { first_defenders } => split(
+                    seats(),
+                    &first_defenders,
+                    |first_defender| Move::Defence { first_defender },
+                    &mut out,
+                ),
+                LegalMove::Play { seat, trick: _, cards } => {
+                    split(Card::deck(), &cards, |card| Move::Play { seat, card }, &mut out);
+                    out.1.push(Move::Play {
+                        seat: seat.left(1, g.players),
+                        card: cards[0],
+                    });
+                }
+                LegalMove::Stop { seat } => out.0.push(Move::Stop {
+                    seat,
+                    top_trumps: Vec::new(),
+                }),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_listed_move_is_accepted_and_the_others_refused_through_many_deals() {
+        let exact = [
+            "bid",
+            "pass",
+            "pass_out",
+            "declare",
+            "exchange",
+            "defence",
+            "play",
+            "fixed_bid",
+            "in_come",
+            "give_up",
+        ];
+        for players in [3, 4] {
+            let mut g = Tridge::new(players, Options::default()).expect("set up");
+            for seed in 0..12 {
+                let start = g.clone();
+                let moves = sim::random_deal(&mut g, 100 + seed).expect("a random deal");
+                assert_legal_moves_along(start, &moves, &exact, expand);
+                if g.is_finished() {
+                    break;
+                }
+            }
+        }
     }
 }
