@@ -269,7 +269,7 @@ function tridge(ctx, k) {
   if (k.has('defence')) {
     parts.push(prompt('Who is 1st Defender?'),
       h('div', { class: 'choices', role: 'group', 'aria-label': '1st Defender' },
-        (seatsFor(v, 'defence').length ? (openTo(v, 'defence').first_defenders) : v.active.filter((s) => s !== v.player)).map((s) => button(name(ctx, s), () => ctx.send({ kind: 'defence', first_defender: s }, `${name(ctx, s)} 1st Defender`)))));
+        (openTo(v, 'defence')?.first_defenders ?? v.active.filter((s) => s !== v.player)).map((s) => button(name(ctx, s), () => ctx.send({ kind: 'defence', first_defender: s }, `${name(ctx, s)} 1st Defender`)))));
   }
   if (k.has('count_stock')) {
     const total = openTo(v, 'count_stock')?.total ?? 13;
