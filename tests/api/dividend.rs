@@ -192,7 +192,7 @@ async fn a_trick_entered_by_its_winner_is_shared_by_position_and_the_winner_lead
     assert_eq!(state["current_trick"]["leader"], 3);
     assert_eq!(state["current_trick"]["number"], 2);
     assert_eq!(state["recording"], "trick_by_trick");
-    assert_eq!(crate::helpers::legal_kinds(&state), json!(["trick"]));
+    assert_eq!(crate::helpers::legal_kinds(state), json!(["trick"]));
 }
 
 #[sqlx::test(migrations = "./migrations")]
