@@ -430,7 +430,8 @@ async fn record(
         sent,
     };
     let noted = |game| super::metrics::note_game(req, game);
-    let (answer, replayed) = match recording::record(pool, request, render, noted).await? {
+    let hot = req.app_data().map(web::Data::<crate::service::hot::HotStates>::get_ref);
+    let (answer, replayed) = match recording::record(pool, hot, request, render, noted).await? {
         Outcome::Fresh(answer) => (answer, false),
         Outcome::Replayed(answer) => (answer, true),
     };
