@@ -324,7 +324,11 @@ async fn apply_move<G: Game>(
     }
     let events = game.apply(&mv)?;
     // Lines are history, kept as rows: the state that is cached and snapshotted holds none.
-    let lines = game.take_deal_lines().iter().map(to_json).collect::<Result<Vec<_>, _>>()?;
+    let lines = game
+        .take_deal_lines()
+        .iter()
+        .map(to_json)
+        .collect::<Result<Vec<_>, _>>()?;
     let bookings = G::settlements(&events)
         .iter()
         .map(|s| Ok((Booking::from_settlement(s)?, s.deal.map(i32::from))))

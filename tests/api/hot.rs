@@ -103,3 +103,66 @@ async fn a_refused_move_or_a_cleared_cache_leaves_the_kept_state_right(pool: PgP
     assert_kept_state_is_the_fold(&app, &table, &expected).await;
     assert_audit_consistent(&app, &table).await;
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn undoing_a_deal_ending_move_takes_its_line_off_the_sheet_and_keeps_the_row(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = app
+        .game_table(&token, "dividend", &["Ann", "Bob", "Cat", "Dan"], json!({}))
+        .await;
+    accept(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "result", "cards_won": [17, 12, 11, 12]}),
+    )
+    .await;
+    accept(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "result", "cards_won": [13, 13, 13, 13]}),
+    )
+    .await;
+    let deals = |sheet: &serde_json::Value| sheet["sheet"]["deals"].as_array().expect("deals").len();
+    let lines = |app: &TestApp| {
+        let pool = app.pool.clone();
+        let id: uuid::Uuid = table.parse().expect("uuid");
+        async move {
+            sqlx::query_scalar::<_, i64>("select count(*) from deal_lines where table_id = $1")
+                .bind(id)
+                .fetch_one(&pool)
+                .await
+                .expect("count")
+        }
+    };
+    assert_eq!(deals(&app.scores(&table).await), 2);
+    assert_eq!(lines(&app).await, 2);
+
+    app.post(&format!("/api/v1/tables/{table}/undo"), &token, json!({}))
+        .await
+        .assert_status(200);
+    let sheet = app.scores(&table).await;
+    assert_eq!(deals(&sheet), 1, "the undone deal is off the sheet");
+    assert_eq!(sheet["sheet"]["totals"], json!([17, 12, 11, 12]));
+    assert_eq!(
+        lines(&app).await,
+        2,
+        "its line is passed over through the void, not deleted"
+    );
+
+    // Entered again, differently: the sheet shows the new line only.
+    accept(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "result", "cards_won": [17, 11, 17, 7]}),
+    )
+    .await;
+    let sheet = app.scores(&table).await;
+    assert_eq!(deals(&sheet), 2);
+    assert_eq!(sheet["sheet"]["deals"][1]["cards_won"], json!([17, 11, 17, 7]));
+    assert_eq!(lines(&app).await, 3);
+    assert_audit_consistent(&app, &table).await;
+}
