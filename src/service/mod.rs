@@ -16,6 +16,7 @@ pub mod audit;
 mod error;
 pub mod fold;
 pub mod history;
+pub mod hot;
 pub mod ledger;
 pub mod live;
 pub mod recording;
