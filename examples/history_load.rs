@@ -7,6 +7,11 @@
 //! prints the mean move latency of the last ten deals ÷ the first ten, and the audit time of the
 //! Tridge table at 100 deals and at N deals (median of 5) with their ratio.
 
+// The rules engine and the service allocate many small, short-lived values (events, plays,
+// JSON); mimalloc serves them markedly faster than the system allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};

@@ -2,6 +2,11 @@
 //!
 //! A failure to start is one sentence on stderr and a non-zero exit status, never a backtrace.
 
+// The rules engine and the service allocate many small, short-lived values (events, plays,
+// JSON); mimalloc serves them markedly faster than the system allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::ExitCode;
