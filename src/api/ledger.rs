@@ -128,6 +128,14 @@ pub struct AuditReport {
     pub events_match: bool,
     /// The bookings in force (not reversed) are exactly those the replay produces.
     pub ledger_matches: bool,
+    /// The hash chain recomputed from the set-up, the log and the ledger equals the links
+    /// stored and ends at the table's head (true, with `chained` false, for a table stored
+    /// before the chain that no entry has linked yet).
+    pub chain_intact: bool,
+    pub chained: bool,
+    /// The head of the chain recomputed from the entries (hex SHA-256).
+    pub chain_head: String,
+    /// A sentence per discrepancy; a broken chain names the first entry that breaks it.
     pub problems: Vec<String>,
 }
 
@@ -148,6 +156,9 @@ pub async fn audit_table(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result
         state_matches: audit.state_matches,
         events_match: audit.events_match,
         ledger_matches: audit.ledger_matches,
+        chain_intact: audit.chain_intact,
+        chained: audit.chained,
+        chain_head: audit.chain_head,
         problems: audit.problems,
     }))
 }

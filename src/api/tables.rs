@@ -50,6 +50,10 @@ pub struct TableView {
     /// Bumped by every entry in the move log; send it back as `expected_version`.
     pub version: i64,
     pub finished: bool,
+    /// The hash (hex SHA-256) of the last link of the table's hash chain over its set-up, log
+    /// and ledger; null for a table stored before the chain until its next entry. See
+    /// `GET /tables/{id}/audit`.
+    pub chain_head: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     /// The game's state: whose turn, what is legal next, running scores.
@@ -68,6 +72,7 @@ impl From<TableState> for TableView {
             options: row.options,
             version: row.version,
             finished: row.finished,
+            chain_head: row.chain_head.as_deref().map(crate::service::chain::hex),
             created_at: row.created_at,
             updated_at: row.updated_at,
             state: view,

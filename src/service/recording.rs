@@ -200,6 +200,7 @@ async fn record_move<G: Game>(
     super::history::keep::<G>(tx, table, seq, &lines).await?;
     book_settlements(tx, table.id, seq, &G::settlements(&events)).await?;
     snapshot_if_due(tx, table, seq, &game, replayed).await?;
+    super::chain::extend(tx, table).await?;
     store::tables::bump_version(tx, table.id, game.is_finished()).await?;
     super::live::announce(tx, table, seq).await?;
     Ok(Recorded::Move {
@@ -217,6 +218,7 @@ async fn undo<G: Game>(tx: &mut Tx<'_>, table: &TableRow, by: &str) -> Result<Re
     let voided = store::tables::move_row(tx, table.id, target).await?;
     store::tables::append_void(tx, table.id, seq, &voided, by).await?;
     store::ledger::reverse_move(tx, table.id, target, seq).await?;
+    super::chain::extend(tx, table).await?;
     // The snapshot the voided move left is passed over now, so this folds from an earlier one.
     let game: G = fold::current(tx, table).await?;
     store::tables::bump_version(tx, table.id, game.is_finished()).await?;

@@ -87,6 +87,8 @@ async fn create_as<G: Game>(pool: &PgPool, owner: Uuid, new: NewTable) -> Result
     let row = store::tables::insert(&mut tx, stored).await?;
     store::tables::save_snapshot(&mut tx, row.id, 0, &to_json(&game)?).await?;
     book_settlements(&mut tx, row.id, 0, &game.opening_settlements()).await?;
+    super::chain::extend(&mut tx, &row).await?;
+    let row = store::tables::fetch(&mut tx, row.id).await?;
     tx.commit().await.map_err(StoreError::from)?;
     TableState::new(row, &game)
 }

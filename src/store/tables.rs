@@ -27,12 +27,15 @@ pub struct TableRow {
     pub finished: bool,
     /// False for a table stored before score-sheet lines were rows, until its lines are rebuilt.
     pub deal_lines_kept: bool,
+    /// The hash of the last link of the table's hash chain; None for a table stored before the
+    /// chain existed, until its next entry links it.
+    pub chain_head: Option<Vec<u8>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
 
 /// One entry of the move log.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, serde::Serialize, serde::Deserialize)]
 pub struct MoveRow {
     pub seq: i64,
     /// `move` or `void`.

@@ -3,6 +3,7 @@
 
 mod auth;
 mod browser;
+mod chain;
 mod conditional;
 mod dividend;
 mod games;

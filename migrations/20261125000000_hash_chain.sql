@@ -1,0 +1,28 @@
+-- The hash chain (issue #14): a table's set-up, every entry of its move log and every booking
+-- of its ledger are linked in one chain. Link `pos` holds the SHA-256 of the entry's canonical
+-- content (`content_hash`), the hash of the link before it (`prev_hash`, zeros for the set-up)
+-- and the SHA-256 of the two (`hash`); the table's row keeps the last link's hash as its head.
+-- The canonical content and the order of entries are defined in src/service/chain.rs, where
+-- the audit and the offline verifier recompute them.
+--
+-- Links are append-only like the entries they cover. Tables stored before this migration have
+-- no links and no head: their chain is computed from the set-up with their next recorded entry,
+-- in that entry's transaction (until then the audit reports them as not chained yet).
+create table chain_links (
+    table_id     uuid not null references game_tables (id),
+    pos          bigint not null check (pos >= 0),
+    entry        text not null check (entry in ('table', 'move', 'booking')),
+    ref          bigint not null,
+    content_hash bytea not null check (length(content_hash) = 32),
+    prev_hash    bytea not null check (length(prev_hash) = 32),
+    hash         bytea not null check (length(hash) = 32),
+    primary key (table_id, pos),
+    constraint chain_links_entry_once unique (table_id, entry, ref)
+);
+
+create trigger chain_links_append_only before update or delete on chain_links
+    for each row execute function refuse_change();
+create trigger chain_links_no_truncate before truncate on chain_links
+    for each statement execute function refuse_change();
+
+alter table game_tables add column chain_head bytea check (length(chain_head) = 32);
