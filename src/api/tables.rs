@@ -538,9 +538,10 @@ pub async fn list_moves(
 }
 
 /// The score sheet: every deal's nominations, tricks and points, running totals, and the
-/// winners once the game is over.
-#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
-    (status = 200, body = Scores, headers(("ETag" = String, description = "the table's version, quoted"))),
+/// winners once the game is over; as CSV (one row per deal, a column per player for per-seat
+/// figures) for `Accept: text/csv` or `?format=csv`.
+#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), super::export::FormatQuery, ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
+    (status = 200, content((Scores = "application/json"), (String = "text/csv")), headers(("ETag" = String, description = "the table's version, quoted"))),
     (status = 304, description = "not modified: `If-None-Match` names the current `ETag`"),
     (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
 ))]
@@ -549,8 +550,14 @@ pub async fn get_scores(
     pool: web::Data<PgPool>,
     req: HttpRequest,
     id: web::Path<Uuid>,
+    query: web::Query<super::export::FormatQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let scores = Scores::from(use_case::score_sheet(&pool, *id).await?);
+    let sheet = use_case::score_sheet(&pool, *id).await?;
+    if super::export::wants_csv(&req, query.format) {
+        let (header, rows) = super::export::sheet_rows(&sheet.row.players, &sheet.sheet);
+        return super::export::respond(&format!("table-{}-scores.csv", sheet.row.id), &header, &rows);
+    }
+    let scores = Scores::from(sheet);
     Ok(super::conditional::respond(&req, scores.version, &scores))
 }
 

@@ -6,6 +6,7 @@ mod browser;
 mod chain;
 mod conditional;
 mod dividend;
+mod exports;
 mod games;
 mod health;
 mod helpers;
