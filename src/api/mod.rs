@@ -40,6 +40,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(sessions::create_session)
             .service(sessions::list_sessions)
             .service(sessions::get_session)
+            .service(sessions::get_session_standings)
+            .service(sessions::get_session_settlement)
             .service(tables::create_table)
             .service(tables::list_tables)
             .service(tables::get_table)

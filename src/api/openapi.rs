@@ -144,6 +144,8 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::sessions::create_session,
         super::sessions::list_sessions,
         super::sessions::get_session,
+        super::sessions::get_session_standings,
+        super::sessions::get_session_settlement,
         super::tables::create_table,
         super::tables::list_tables,
         super::tables::get_table,

@@ -35,6 +35,11 @@ pub struct CreateTable {
     pub options: Option<Value>,
     /// The session the table belongs to, if any (it must be the caller's).
     pub session_id: Option<Uuid>,
+    /// The session's member (`GET /sessions/{id}`) at each seat, so that a player is the same
+    /// person at every table however the name is typed. Left out (or null for a seat), the
+    /// player's name finds the member of that name (case and spacing aside), or joins the
+    /// roster as a new one.
+    pub members: Option<Vec<Option<Uuid>>>,
 }
 
 /// A table with its state as a scorer's phone needs it.
@@ -54,6 +59,9 @@ pub struct TableView {
     /// and ledger; null for a table stored before the chain until its next entry. See
     /// `GET /tables/{id}/audit`.
     pub chain_head: Option<String>,
+    /// The session's members in seat order (null outside a session, or for a table stored
+    /// before the roster).
+    pub members: Option<Vec<Uuid>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     /// The game's state: whose turn, what is legal next, running scores.
@@ -73,6 +81,7 @@ impl From<TableState> for TableView {
             version: row.version,
             finished: row.finished,
             chain_head: row.chain_head.as_deref().map(crate::service::chain::hex),
+            members: row.members,
             created_at: row.created_at,
             updated_at: row.updated_at,
             state: view,
@@ -292,7 +301,7 @@ fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or another organiser's session", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`unknown_game`, `invalid_player_count`, `invalid_player_name`, `invalid_options`, `invalid_option`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`unknown_game`, `invalid_player_count`, `invalid_player_name`, `invalid_options`, `invalid_option`, `invalid_members`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/tables")]
 pub async fn create_table(
@@ -313,6 +322,7 @@ pub async fn create_table(
         players: validate_players(&req.players)?,
         options: req.options,
         session: req.session_id,
+        members: req.members,
     };
     let view = TableView::from(use_case::create(&pool, owner, new).await?);
     Ok(HttpResponse::Created()

@@ -18,6 +18,7 @@ mod openapi;
 mod ops;
 mod pope_joan;
 mod sessions;
+mod settlement;
 mod spin;
 mod tables;
 mod tricky_dick;
