@@ -52,3 +52,11 @@ alter table club_sessions add constraint club_sessions_chip_value_not_negative c
 alter table club_sessions add constraint club_sessions_currency_code check (currency ~ '^[A-Z]{3}$');
 alter table club_sessions add constraint club_sessions_chip_value_with_currency
     check ((chip_value is null) = (currency is null));
+
+-- The Ed25519 seed that signs audit bundles when AUDIT_SIGNING_KEY is not configured: made once
+-- by the first bundle and kept, so that its public key (GET /api/v1/audit-key) stays the same.
+create table audit_signing_key (
+    only_one   boolean primary key default true check (only_one),
+    seed       bytea not null check (length(seed) = 32),
+    created_at timestamptz not null default now()
+);

@@ -116,6 +116,7 @@ impl Application {
         let hub = web::Data::new(hub);
         let metrics = Metrics::new(pool.clone()).context("metrics")?;
         let pool = web::Data::new(pool);
+        let signing = web::Data::new(api::bundle::SigningSeed(settings.audit_signing_key));
         let attempts =
             std::num::NonZeroU32::new(settings.auth_attempts_per_minute).unwrap_or(std::num::NonZeroU32::MIN);
         let limiter = web::Data::new(api::limits::AuthLimiter::per_minute(
@@ -139,6 +140,7 @@ impl Application {
                 .wrap(http_metrics.clone())
                 .wrap(from_fn(api::middleware::request_context))
                 .app_data(pool.clone())
+                .app_data(signing.clone())
                 .app_data(tokens.clone())
                 .app_data(hub.clone())
                 .app_data(limiter.clone())

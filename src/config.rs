@@ -27,6 +27,8 @@ pub struct Settings {
     /// Peers whose `X-Forwarded-For` is believed (reverse proxies, load balancers).
     pub trusted_proxies: Vec<IpNet>,
     pub log_format: LogFormat,
+    /// The Ed25519 seed that signs audit bundles; None: one made once and kept in the database.
+    pub audit_signing_key: Option<[u8; 32]>,
 }
 
 /// The origins CORS allows.
@@ -93,6 +95,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "serve /metrics on this address instead of the API's",
     ),
     ("LOG_FORMAT", "text", "text, or json (one object per line)"),
+    (
+        "AUDIT_SIGNING_KEY",
+        "none",
+        "Ed25519 seed (64 hex digits) signing audit bundles; without it one is made once and kept in the database",
+    ),
     ("RUST_LOG", "info", "log filter (tracing EnvFilter syntax)"),
 ];
 
@@ -203,6 +210,14 @@ impl Settings {
                 })
             }
         };
+        let audit_signing_key = var("AUDIT_SIGNING_KEY")
+            .map(|v| {
+                crate::service::bundle::unhex::<32>(v.trim()).ok_or_else(|| ConfigError {
+                    variable: "AUDIT_SIGNING_KEY",
+                    reason: "not 64 lower-case hex digits (a 32-byte Ed25519 seed)".into(),
+                })
+            })
+            .transpose()?;
         Ok(Settings {
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into()),
             bind,
@@ -224,6 +239,7 @@ impl Settings {
             metrics_bind,
             trusted_proxies,
             log_format,
+            audit_signing_key,
         })
     }
 }

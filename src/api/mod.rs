@@ -10,6 +10,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod bundle;
 pub mod conditional;
 pub mod contract;
 pub mod error;
@@ -42,6 +43,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(sessions::get_session)
             .service(sessions::get_session_standings)
             .service(sessions::get_session_settlement)
+            .service(bundle::get_audit_bundle)
+            .service(bundle::get_audit_key)
             .service(tables::create_table)
             .service(tables::list_tables)
             .service(tables::get_table)

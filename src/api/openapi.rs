@@ -146,6 +146,8 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::sessions::get_session,
         super::sessions::get_session_standings,
         super::sessions::get_session_settlement,
+        super::bundle::get_audit_bundle,
+        super::bundle::get_audit_key,
         super::tables::create_table,
         super::tables::list_tables,
         super::tables::get_table,

@@ -16,7 +16,9 @@ use super::fold::{self, stored_move};
 use super::{game_of, read_table, to_json, ServiceError};
 use crate::rules::games::with_game;
 use crate::rules::{Game, Settlement};
-use crate::store::{self, tables::TableRow};
+use crate::store;
+use crate::store::ledger::StoredBooking;
+use crate::store::tables::{MoveRow, TableRow};
 
 /// What a full replay of a table's log found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,7 +54,7 @@ pub async fn audit(pool: &PgPool, id: Uuid) -> Result<(TableRow, Audit), Service
 
 /// A booking as compared: its cause, deal, memo and postings, one per account, none of zero
 /// (as a booking stores them).
-type Key = (i64, Option<i32>, String, Vec<(String, i64)>);
+pub type Key = (i64, Option<i32>, String, Vec<(String, i64)>);
 
 fn key(seq: i64, deal: Option<i32>, memo: &str, postings: impl Iterator<Item = (String, i64)>) -> Key {
     let mut merged: BTreeMap<String, i64> = BTreeMap::new();
@@ -70,17 +72,41 @@ fn settled(seq: i64, settlements: Vec<Settlement>, into: &mut Vec<Key>) {
     }
 }
 
-async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<Audit, ServiceError> {
+/// What replaying a table's effective moves from its set-up gives; pure, so that the offline
+/// verifier runs it on a bundle as the audit runs it on the database.
+pub struct Replayed<G: Game> {
+    pub game: G,
+    pub replayed: usize,
+    pub events_match: bool,
+    /// The bookings the replay's settlements make, sorted.
+    pub expected: Vec<Key>,
+    /// The score-sheet lines the replay finishes.
+    pub lines: Vec<G::DealLine>,
+    pub problems: Vec<String>,
+}
+
+/// Replays `effective` (the moves not voided, in order) from the table's set-up, comparing each
+/// move's stored events with the engine's.
+///
+/// # Errors
+/// `Corrupt` when the stored options no longer set up the game; `Encode` on a fault.
+pub fn replay_log<G: Game>(table: &TableRow, effective: &[MoveRow]) -> Result<Replayed<G>, ServiceError> {
     let mut problems = Vec::new();
     let mut game: G = fold::initial(table)?;
     let mut expected: Vec<Key> = Vec::new();
     settled(0, game.opening_settlements(), &mut expected);
-    let moves = store::tables::effective_moves(&mut *conn, table.id, 0).await?;
     let mut events_match = true;
     let mut replayed = 0;
     let mut lines: Vec<G::DealLine> = Vec::new();
-    for row in &moves {
-        match game.apply(&stored_move::<G>(row)?) {
+    for row in effective {
+        let mv = match stored_move::<G>(row) {
+            Ok(mv) => mv,
+            Err(e) => {
+                problems.push(format!("move {} no longer reads: {e}", row.seq));
+                break;
+            }
+        };
+        match game.apply(&mv) {
             Ok(events) => {
                 replayed += 1;
                 if to_json(&events)? != row.events {
@@ -96,6 +122,55 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
             }
         }
     }
+    expected.sort();
+    Ok(Replayed {
+        game,
+        replayed,
+        events_match,
+        expected,
+        lines,
+        problems,
+    })
+}
+
+/// The moves of a whole log that no void names, in order.
+pub fn effective(log: &[MoveRow]) -> Vec<MoveRow> {
+    let voided: HashSet<i64> = log.iter().filter_map(|m| m.voids_seq).collect();
+    log.iter()
+        .filter(|m| m.entry == "move" && !voided.contains(&m.seq))
+        .cloned()
+        .collect()
+}
+
+/// The bookings in force (neither a reversal nor reversed), as compared, sorted.
+pub fn in_force(stored: &[StoredBooking]) -> Vec<Key> {
+    let reversed: HashSet<i64> = stored.iter().filter_map(|b| b.reverses).collect();
+    let mut keys: Vec<Key> = stored
+        .iter()
+        .filter(|b| b.reverses.is_none() && !reversed.contains(&b.id))
+        .map(|b| {
+            key(
+                b.move_seq,
+                b.deal,
+                &b.memo,
+                b.postings.iter().map(|p| (p.account.to_string(), p.amount.get())),
+            )
+        })
+        .collect();
+    keys.sort();
+    keys
+}
+
+async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<Audit, ServiceError> {
+    let moves = store::tables::effective_moves(&mut *conn, table.id, 0).await?;
+    let Replayed {
+        game,
+        replayed,
+        events_match,
+        expected,
+        lines,
+        mut problems,
+    } = replay_log::<G>(table, &moves)?;
     let stored = store::ledger::bookings(&mut *conn, table.id, None).await?;
     let log = store::tables::log(&mut *conn, table.id, 0, i64::MAX).await?;
     let recomputed = chain::link(None, &chain::entries(table, &log, &stored));
@@ -108,21 +183,7 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
             problems.push(found);
         }
     }
-    let reversed: HashSet<i64> = stored.iter().filter_map(|b| b.reverses).collect();
-    let mut in_force: Vec<Key> = stored
-        .iter()
-        .filter(|b| b.reverses.is_none() && !reversed.contains(&b.id))
-        .map(|b| {
-            key(
-                b.move_seq,
-                b.deal,
-                &b.memo,
-                b.postings.iter().map(|p| (p.account.to_string(), p.amount.get())),
-            )
-        })
-        .collect();
-    in_force.sort();
-    expected.sort();
+    let in_force = in_force(&stored);
     let ledger_matches = in_force == expected;
     if !ledger_matches {
         problems.push(format!(

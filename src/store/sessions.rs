@@ -116,3 +116,18 @@ pub async fn list(
     .fetch_all(conn)
     .await?)
 }
+
+/// The signing key's seed kept for a server given none: `fresh` the first time, the same ever
+/// after.
+///
+/// # Errors
+/// On database failure.
+pub async fn local_signing_seed(conn: &mut PgConnection, fresh: [u8; 32]) -> Result<Vec<u8>, StoreError> {
+    sqlx::query("insert into audit_signing_key (seed) values ($1) on conflict (only_one) do nothing")
+        .bind(fresh.as_slice())
+        .execute(&mut *conn)
+        .await?;
+    Ok(sqlx::query_scalar("select seed from audit_signing_key")
+        .fetch_one(conn)
+        .await?)
+}

@@ -3,6 +3,7 @@
 
 mod auth;
 mod browser;
+mod bundle;
 mod chain;
 mod conditional;
 mod dividend;
