@@ -180,10 +180,9 @@ pub fn entries(table: &TableRow, log: &[MoveRow], bookings: &[StoredBooking]) ->
 
 /// The links for `entries`, following `after` (or starting the chain when there is none).
 pub fn link(after: Option<&LinkRow>, entries: &[Entry]) -> Vec<LinkRow> {
-    let mut pos = after.map_or(0, |l| l.pos + 1);
     let mut prev: Vec<u8> = after.map_or_else(|| vec![0; 32], |l| l.hash.clone());
     let mut out = Vec::with_capacity(entries.len());
-    for entry in entries {
+    for (pos, entry) in (after.map_or(0, |l| l.pos + 1)..).zip(entries) {
         let content_hash = sha256(canonical(&entry.content).as_bytes());
         let mut joined = prev.clone();
         joined.extend_from_slice(&content_hash);
@@ -197,7 +196,6 @@ pub fn link(after: Option<&LinkRow>, entries: &[Entry]) -> Vec<LinkRow> {
             hash: hash.clone(),
         });
         prev = hash;
-        pos += 1;
     }
     out
 }
