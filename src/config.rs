@@ -29,6 +29,8 @@ pub struct Settings {
     pub log_format: LogFormat,
     /// The Ed25519 seed that signs audit bundles; None: one made once and kept in the database.
     pub audit_signing_key: Option<[u8; 32]>,
+    /// How many tables' latest states a replica keeps in memory for their next move.
+    pub hot_tables: usize,
 }
 
 /// The origins CORS allows.
@@ -93,6 +95,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "METRICS_BIND",
         "none",
         "serve /metrics on this address instead of the API's",
+    ),
+    (
+        "HOT_TABLES",
+        "10000",
+        "tables whose latest state a replica keeps in memory for the next move",
     ),
     ("LOG_FORMAT", "text", "text, or json (one object per line)"),
     (
@@ -240,6 +247,12 @@ impl Settings {
             trusted_proxies,
             log_format,
             audit_signing_key,
+            hot_tables: usize::try_from(number("HOT_TABLES", crate::service::hot::DEFAULT_CAPACITY as u64)?).map_err(
+                |_| ConfigError {
+                    variable: "HOT_TABLES",
+                    reason: "too large for this machine".into(),
+                },
+            )?,
         })
     }
 }

@@ -18,6 +18,7 @@ pub mod chain;
 mod error;
 pub mod fold;
 pub mod history;
+pub mod hot;
 pub mod ledger;
 pub mod live;
 pub mod recording;

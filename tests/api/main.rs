@@ -11,6 +11,7 @@ mod exports;
 mod games;
 mod health;
 mod helpers;
+mod hot;
 mod ledger;
 mod live;
 mod moves;
