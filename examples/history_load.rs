@@ -110,6 +110,7 @@ async fn main() -> anyhow::Result<()> {
             players: vec!["Ann".into(), "Bob".into(), "Cat".into()],
             options: Some(json!({"opening_chips": 1_000_000})),
             session: None,
+            members: None,
         },
     )
     .await?
@@ -144,6 +145,7 @@ async fn main() -> anyhow::Result<()> {
             players,
             options: Some(json!({"opening_chips": 1_000_000, "rounds": 50})),
             session: None,
+            members: None,
         },
     )
     .await?

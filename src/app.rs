@@ -118,6 +118,7 @@ impl Application {
         let hub = web::Data::new(hub);
         let metrics = Metrics::new(pool.clone()).context("metrics")?;
         let pool = web::Data::new(pool);
+        let signing = web::Data::new(api::bundle::SigningSeed(settings.audit_signing_key));
         let hot = web::Data::new(HotStates::new(settings.hot_tables));
         let app_hot = hot.clone();
         let attempts =
@@ -143,6 +144,7 @@ impl Application {
                 .wrap(http_metrics.clone())
                 .wrap(from_fn(api::middleware::request_context))
                 .app_data(pool.clone())
+                .app_data(signing.clone())
                 .app_data(tokens.clone())
                 .app_data(hub.clone())
                 .app_data(app_hot.clone())

@@ -27,6 +27,8 @@ pub struct Settings {
     /// Peers whose `X-Forwarded-For` is believed (reverse proxies, load balancers).
     pub trusted_proxies: Vec<IpNet>,
     pub log_format: LogFormat,
+    /// The Ed25519 seed that signs audit bundles; None: one made once and kept in the database.
+    pub audit_signing_key: Option<[u8; 32]>,
     /// How many tables' latest states a replica keeps in memory for their next move.
     pub hot_tables: usize,
 }
@@ -100,6 +102,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "tables whose latest state a replica keeps in memory for the next move",
     ),
     ("LOG_FORMAT", "text", "text, or json (one object per line)"),
+    (
+        "AUDIT_SIGNING_KEY",
+        "none",
+        "Ed25519 seed (64 hex digits) signing audit bundles; without it one is made once and kept in the database",
+    ),
     ("RUST_LOG", "info", "log filter (tracing EnvFilter syntax)"),
 ];
 
@@ -210,6 +217,14 @@ impl Settings {
                 })
             }
         };
+        let audit_signing_key = var("AUDIT_SIGNING_KEY")
+            .map(|v| {
+                crate::service::bundle::unhex::<32>(v.trim()).ok_or_else(|| ConfigError {
+                    variable: "AUDIT_SIGNING_KEY",
+                    reason: "not 64 lower-case hex digits (a 32-byte Ed25519 seed)".into(),
+                })
+            })
+            .transpose()?;
         Ok(Settings {
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into()),
             bind,
@@ -231,6 +246,7 @@ impl Settings {
             metrics_bind,
             trusted_proxies,
             log_format,
+            audit_signing_key,
             hot_tables: usize::try_from(number("HOT_TABLES", crate::service::hot::DEFAULT_CAPACITY as u64)?).map_err(
                 |_| ConfigError {
                     variable: "HOT_TABLES",

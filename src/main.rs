@@ -1,4 +1,4 @@
-//! The `tablekeeper` binary: `serve` (the default), `migrate`, `openapi`, `healthcheck`.
+//! The `tablekeeper` binary: `serve` (the default), `migrate`, `openapi`, `healthcheck`, `verify`.
 //!
 //! A failure to start is one sentence on stderr and a non-zero exit status, never a backtrace.
 
@@ -16,12 +16,15 @@ use tablekeeper::{app::Application, config::Settings};
 
 fn usage() -> String {
     let mut text = String::from(
-        "usage: tablekeeper [serve | migrate | openapi | healthcheck | help]
+        "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY] | help]
 
   serve        run the HTTP server (the default); creates the database and applies migrations
   migrate      create the database if needed, apply migrations and exit
   openapi      print the OpenAPI document (as committed at openapi/openapi.json)
   healthcheck  ask the server on BIND whether it is ready (exit status 0 if so); for container probes
+  verify       check a session's audit bundle offline (no database, no network): its signature
+               (against PUBLIC_KEY, hex, when given), its hash chains, and a replay of every table;
+               exit status 0 with a one-line summary, or 1 naming the first discrepancy
   help         print this
 
 configuration (environment variables, default in brackets):
@@ -47,6 +50,7 @@ async fn main() -> ExitCode {
             Ok(())
         }
         "healthcheck" => healthcheck(),
+        "verify" => return verify(&args[1..]),
         "serve" | "migrate" => start(command).await,
         other => {
             eprint!("{}", usage());
@@ -111,5 +115,31 @@ fn healthcheck() -> anyhow::Result<()> {
         Ok(())
     } else {
         Err(anyhow::anyhow!("the server on {target} is not ready ({status_line})"))
+    }
+}
+
+/// `verify FILE [--key PUBLIC_KEY]`: the summary on stdout and status 0, or the first
+/// discrepancy on stderr and status 1.
+fn verify(args: &[String]) -> ExitCode {
+    let (file, key) = match args {
+        [file] => (file, None),
+        [file, flag, key] | [flag, key, file] if flag == "--key" => (file, Some(key.as_str())),
+        _ => {
+            eprintln!("usage: tablekeeper verify FILE [--key PUBLIC_KEY]");
+            return ExitCode::FAILURE;
+        }
+    };
+    let outcome = std::fs::read(file)
+        .map_err(|e| format!("cannot read {file}: {e}"))
+        .and_then(|bytes| tablekeeper::service::bundle::verify(&bytes, key));
+    match outcome {
+        Ok(summary) => {
+            println!("{summary}");
+            ExitCode::SUCCESS
+        }
+        Err(discrepancy) => {
+            eprintln!("tablekeeper verify: FAILED: {discrepancy}");
+            ExitCode::FAILURE
+        }
     }
 }

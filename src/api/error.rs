@@ -57,11 +57,13 @@ impl ApiError {
         "idempotency_key_reused",
         "internal_error",
         "invalid_body",
+        "invalid_chip_value",
         "invalid_credentials",
         "invalid_email",
         "invalid_idempotency_key",
         "invalid_join_code",
         "invalid_last_event_id",
+        "invalid_members",
         "invalid_name",
         "invalid_option",
         "invalid_options",
@@ -263,6 +265,7 @@ impl From<ServiceError> for ApiError {
                 ApiError::new(StatusCode::PRECONDITION_FAILED, "precondition_failed", e.to_string())
             }
             ServiceError::DealMismatch { .. } => ApiError::new(StatusCode::CONFLICT, "deal_mismatch", e.to_string()),
+            ServiceError::InvalidMembers(_) => ApiError::unprocessable("invalid_members", e.to_string()),
             ServiceError::NothingToUndo => ApiError::new(StatusCode::CONFLICT, "nothing_to_undo", e.to_string()),
             ServiceError::IdempotencyKeyReused => ApiError::unprocessable("idempotency_key_reused", e.to_string()),
             ServiceError::UnknownGame { .. }

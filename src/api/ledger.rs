@@ -8,6 +8,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::error::{ApiError, Problem};
+use super::export::{self, Format, FormatQuery};
 use crate::ledger::{Account, Balances, Chips};
 use crate::service;
 
@@ -58,11 +59,14 @@ pub struct TableLedger {
 pub struct LedgerQuery {
     /// Only the bookings of this deal (1-based).
     pub deal: Option<i32>,
+    /// `csv` for a CSV download (one row per posting), as `Accept: text/csv` asks too.
+    pub format: Option<Format>,
 }
 
-/// The table's chip ledger: every booking with the move that caused it, and the balances.
+/// The table's chip ledger: every booking with the move that caused it, and the balances; as CSV
+/// (one row per posting) for `Accept: text/csv` or `?format=csv`.
 #[utoipa::path(tag = "tables", params(("id" = Uuid, Path), LedgerQuery, ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
-    (status = 200, body = TableLedger, headers(("ETag" = String, description = "the table's version, quoted"))),
+    (status = 200, content((TableLedger = "application/json"), (String = "text/csv")), headers(("ETag" = String, description = "the table's version, quoted"))),
     (status = 304, description = "not modified: `If-None-Match` names the current `ETag`"),
     (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
 ))]
@@ -74,6 +78,35 @@ pub async fn get_table_ledger(
     query: web::Query<LedgerQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let ledger = service::ledger::table_ledger(&pool, *id, query.deal).await?;
+    if export::wants_csv(&req, query.format) {
+        let header = [
+            "booking",
+            "move_seq",
+            "deal",
+            "memo",
+            "reverses",
+            "created_at",
+            "account",
+            "amount",
+        ]
+        .map(String::from);
+        let mut rows = Vec::new();
+        for b in &ledger.bookings {
+            for p in &b.postings {
+                rows.push(vec![
+                    b.id.to_string(),
+                    b.move_seq.to_string(),
+                    b.deal.map(|d| d.to_string()).unwrap_or_default(),
+                    b.memo.clone(),
+                    b.reverses.map(|r| r.to_string()).unwrap_or_default(),
+                    b.created_at.to_rfc3339(),
+                    p.account.to_string(),
+                    p.amount.get().to_string(),
+                ]);
+            }
+        }
+        return export::respond(&format!("table-{}-ledger.csv", ledger.table.id), &header, &rows);
+    }
     let bookings = ledger
         .bookings
         .into_iter()
@@ -128,6 +161,14 @@ pub struct AuditReport {
     pub events_match: bool,
     /// The bookings in force (not reversed) are exactly those the replay produces.
     pub ledger_matches: bool,
+    /// The hash chain recomputed from the set-up, the log and the ledger equals the links
+    /// stored and ends at the table's head (true, with `chained` false, for a table stored
+    /// before the chain that no entry has linked yet).
+    pub chain_intact: bool,
+    pub chained: bool,
+    /// The head of the chain recomputed from the entries (hex SHA-256).
+    pub chain_head: String,
+    /// A sentence per discrepancy; a broken chain names the first entry that breaks it.
     pub problems: Vec<String>,
 }
 
@@ -148,6 +189,9 @@ pub async fn audit_table(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result
         state_matches: audit.state_matches,
         events_match: audit.events_match,
         ledger_matches: audit.ledger_matches,
+        chain_intact: audit.chain_intact,
+        chained: audit.chained,
+        chain_head: audit.chain_head,
         problems: audit.problems,
     }))
 }
@@ -191,14 +235,40 @@ pub struct SessionLedger {
     pub total: Chips,
 }
 
-/// A session's chip ledger: each player's balance across its tables, and every table's accounts.
-#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), responses(
-    (status = 200, body = SessionLedger),
+/// A session's chip ledger: each player's balance across its tables, and every table's accounts;
+/// as CSV (one row per account of each table) for `Accept: text/csv` or `?format=csv`.
+#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path), FormatQuery), responses(
+    (status = 200, content((SessionLedger = "application/json"), (String = "text/csv"))),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}/ledger")]
-pub async fn get_session_ledger(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+pub async fn get_session_ledger(
+    pool: web::Data<PgPool>,
+    req: HttpRequest,
+    id: web::Path<Uuid>,
+    query: web::Query<FormatQuery>,
+) -> Result<HttpResponse, ApiError> {
     let ledger = service::ledger::session_ledger(&pool, *id).await?;
+    if export::wants_csv(&req, query.format) {
+        let header = ["table_id", "game", "account", "player", "balance"].map(String::from);
+        let mut rows = Vec::new();
+        for (row, balances) in &ledger.tables {
+            for (account, balance) in balances.iter() {
+                let player = match account {
+                    Account::Seat(seat) => row.players.get(seat.index()).cloned().unwrap_or_default(),
+                    _ => String::new(),
+                };
+                rows.push(vec![
+                    row.id.to_string(),
+                    row.game.clone(),
+                    account.to_string(),
+                    player,
+                    balance.get().to_string(),
+                ]);
+            }
+        }
+        return export::respond(&format!("session-{}-ledger.csv", ledger.session.id), &header, &rows);
+    }
     let mut players: Vec<PlayerBalance> = Vec::new();
     let mut tables = Vec::new();
     let mut total = Chips::ZERO;

@@ -3,17 +3,19 @@
 //! Invariants: this layer only translates HTTP. A handler parses the path, query, headers and
 //! body, calls a use case of `crate::service` (or, for a plain listing, a store read), and
 //! renders the result; transactions, the engine and the ledger are the use cases' business.
-//! Errors become problem+json in `error` alone. Modules depend on `auth`, `error`, `input` and
-//! `game_schemas`, which depend on none of the others; beyond those, `accounts` uses `limits`,
+//! Errors become problem+json in `error` alone. Modules depend on `auth`, `error`, `input`,
+//! `export` and `game_schemas`, which depend on none of the others; beyond those, `accounts` uses `limits`,
 //! `sessions` names `tables::TableSummary` and `openapi` lists every handler, so no two modules
 //! depend on each other.
 
 pub mod accounts;
 pub mod auth;
+pub mod bundle;
 pub mod conditional;
 pub mod contract;
 pub mod error;
 pub mod events;
+pub mod export;
 pub mod game_schemas;
 pub mod games;
 pub mod health;
@@ -39,6 +41,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(sessions::create_session)
             .service(sessions::list_sessions)
             .service(sessions::get_session)
+            .service(sessions::get_session_standings)
+            .service(sessions::get_session_settlement)
+            .service(bundle::get_audit_bundle)
+            .service(bundle::get_audit_key)
             .service(tables::create_table)
             .service(tables::list_tables)
             .service(tables::get_table)

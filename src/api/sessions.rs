@@ -17,6 +17,36 @@ use crate::store::{self, StoreError};
 pub struct CreateSession {
     #[schema(example = "Thursday club night")]
     pub name: String,
+    /// What a chip is worth, for settling up in money; left out, the settle-up is in chips only.
+    pub chip_value: Option<ChipValue>,
+}
+
+/// What a chip is worth: an integer number of minor units (pence, cents) of a currency.
+#[derive(Serialize, Deserialize, ToSchema, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct ChipValue {
+    /// Zero or more.
+    #[schema(minimum = 0, example = 5)]
+    pub minor_units: i64,
+    /// ISO 4217, three capital letters.
+    #[schema(example = "GBP")]
+    pub currency: String,
+}
+
+impl ChipValue {
+    fn of(session: &store::sessions::ClubSession) -> Option<ChipValue> {
+        Some(ChipValue {
+            minor_units: session.chip_value?,
+            currency: session.currency.clone()?,
+        })
+    }
+}
+
+/// A member of a session's roster: the same person at every table of the session.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct MemberView {
+    pub id: Uuid,
+    pub name: String,
 }
 
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -33,6 +63,9 @@ pub struct SessionView {
     pub name: String,
     pub owner_id: Uuid,
     pub created_at: DateTime<Utc>,
+    pub chip_value: Option<ChipValue>,
+    /// The roster: who sits at the session's tables, in the order they joined.
+    pub members: Vec<MemberView>,
     /// The session's tables, oldest first.
     pub tables: Vec<TableSummary>,
 }
@@ -69,7 +102,7 @@ impl From<store::sessions::ClubSession> for SessionSummary {
     (status = 201, body = SessionSummary),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`invalid_name`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_name`, `invalid_chip_value`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/sessions")]
 pub async fn create_session(
@@ -84,7 +117,20 @@ pub async fn create_session(
             "a session name is 1 to 200 characters, without control characters",
         )
     })?;
-    let session = crate::service::sessions::create(&pool, owner, name).await?;
+    let chip_value = match &body.chip_value {
+        Some(value) => {
+            let currency = value.currency.as_str();
+            if value.minor_units < 0 || currency.len() != 3 || !currency.bytes().all(|b| b.is_ascii_uppercase()) {
+                return Err(ApiError::unprocessable(
+                    "invalid_chip_value",
+                    "a chip value is a whole number of minor units, zero or more, and a currency of three capital letters (ISO 4217)",
+                ));
+            }
+            Some((value.minor_units, currency))
+        }
+        None => None,
+    };
+    let session = crate::service::sessions::create(&pool, owner, name, chip_value).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/sessions/{}", session.id)))
         .json(SessionSummary::from(session)))
@@ -124,11 +170,184 @@ pub async fn get_session(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let session = store::sessions::fetch(&mut conn, *id).await?;
     let tables = store::tables::list(&mut conn, None, Some(session.id), 1000, 0).await?;
+    let members = store::sessions::members(&mut conn, session.id).await?;
     Ok(HttpResponse::Ok().json(SessionView {
+        chip_value: ChipValue::of(&session),
+        members: members
+            .into_iter()
+            .map(|m| MemberView { id: m.id, name: m.name })
+            .collect(),
         id: session.id,
         name: session.name,
         owner_id: session.owner_id,
         created_at: session.created_at,
         tables: tables.into_iter().map(TableSummary::from).collect(),
+    }))
+}
+
+/// One seat a player held, with what it won or lost there.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct SeatResult {
+    pub table_id: Uuid,
+    pub game: String,
+    pub seat: u8,
+    /// The name as typed at that table.
+    pub name: String,
+    /// Chips won (positive) or lost, net of the chips the seat opened with; null at a table
+    /// that books no chips to seats.
+    pub chips: Option<i64>,
+    /// The score sheet's total at a points game (Nomination Whist, Dividend, Tricky Dick); null
+    /// at a chips game.
+    pub points: Option<i64>,
+}
+
+/// Points over a game's tables.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct GamePoints {
+    pub game: String,
+    pub points: i64,
+}
+
+/// A player across the session.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct PlayerStanding {
+    /// The roster member; null for a player of a table stored before the roster whose name
+    /// matches no member.
+    pub member_id: Option<Uuid>,
+    pub player: String,
+    /// Chips won or lost over every table, net of opening chips.
+    pub chips: i64,
+    /// Points per game, over that game's tables.
+    pub points: Vec<GamePoints>,
+    pub seats: Vec<SeatResult>,
+}
+
+/// Every player's net chips and points across the session's tables, matched by roster member.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct SessionStandings {
+    pub session_id: Uuid,
+    /// In order of first seat.
+    pub players: Vec<PlayerStanding>,
+    /// Over every player; always zero, since every chip won was lost by someone.
+    pub total_chips: i64,
+}
+
+fn standing(p: &crate::service::sessions::Standing) -> PlayerStanding {
+    use crate::service::sessions::Identity;
+    PlayerStanding {
+        member_id: match p.identity {
+            Identity::Member(id) => Some(id),
+            Identity::Name(_) => None,
+        },
+        player: p.name.clone(),
+        chips: p.chips,
+        points: p
+            .points
+            .iter()
+            .map(|(game, points)| GamePoints {
+                game: game.clone(),
+                points: *points,
+            })
+            .collect(),
+        seats: p
+            .seats
+            .iter()
+            .map(|s| SeatResult {
+                table_id: s.table,
+                game: s.game.clone(),
+                seat: s.seat,
+                name: s.name.clone(),
+                chips: s.chips,
+                points: s.points,
+            })
+            .collect(),
+    }
+}
+
+/// The session's standings: each player's chips won or lost (net of opening chips) and points
+/// across its tables, a player being a roster member whatever the spelling at each table.
+#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), responses(
+    (status = 200, body = SessionStandings),
+    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/sessions/{id}/standings")]
+pub async fn get_session_standings(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    let standings = crate::service::sessions::standings(&pool, *id).await?;
+    Ok(HttpResponse::Ok().json(SessionStandings {
+        session_id: standings.session.id,
+        total_chips: standings.players.iter().map(|p| p.chips).sum(),
+        players: standings.players.iter().map(standing).collect(),
+    }))
+}
+
+/// A player in a payment, or the tables' pools and funds (`pools`), which hold chips that no
+/// player has won yet.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct Party {
+    pub member_id: Option<Uuid>,
+    /// Empty for the pools.
+    pub player: String,
+    pub pools: bool,
+}
+
+/// One payment: `from` pays `to`.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct PaymentView {
+    pub from: Party,
+    pub to: Party,
+    /// Positive.
+    pub chips: i64,
+    /// In minor units of the session's currency; null when the session sets no chip value.
+    pub minor_units: Option<i64>,
+    pub currency: Option<String>,
+}
+
+/// Who pays whom.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct Settlement {
+    pub session_id: Uuid,
+    pub chip_value: Option<ChipValue>,
+    /// The fewest payments that bring every player's net chips to zero.
+    pub payments: Vec<PaymentView>,
+}
+
+/// Settle-up: who pays whom at the end of the night, in as few payments as can be, from each
+/// player's chips net of opening chips; in money too when the session sets a chip value.
+#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), responses(
+    (status = 200, body = Settlement),
+    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/sessions/{id}/settlement")]
+pub async fn get_session_settlement(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    let (standings, payments) = crate::service::sessions::settlement(&pool, *id).await?;
+    let chip_value = ChipValue::of(&standings.session);
+    let party = |s: &Option<crate::service::sessions::Standing>| match s {
+        Some(s) => {
+            let p = standing(s);
+            Party {
+                member_id: p.member_id,
+                player: p.player,
+                pools: false,
+            }
+        }
+        None => Party {
+            member_id: None,
+            player: String::new(),
+            pools: true,
+        },
+    };
+    Ok(HttpResponse::Ok().json(Settlement {
+        session_id: standings.session.id,
+        payments: payments
+            .iter()
+            .map(|p| PaymentView {
+                from: party(&p.from),
+                to: party(&p.to),
+                chips: p.chips,
+                minor_units: p.money,
+                currency: p.money.and(chip_value.as_ref().map(|c| c.currency.clone())),
+            })
+            .collect(),
+        chip_value,
     }))
 }

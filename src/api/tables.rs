@@ -36,6 +36,11 @@ pub struct CreateTable {
     pub options: Option<Value>,
     /// The session the table belongs to, if any (it must be the caller's).
     pub session_id: Option<Uuid>,
+    /// The session's member (`GET /sessions/{id}`) at each seat, so that a player is the same
+    /// person at every table however the name is typed. Left out (or null for a seat), the
+    /// player's name finds the member of that name (case and spacing aside), or joins the
+    /// roster as a new one.
+    pub members: Option<Vec<Option<Uuid>>>,
 }
 
 /// A table with its state as a scorer's phone needs it.
@@ -51,6 +56,14 @@ pub struct TableView {
     /// Bumped by every entry in the move log; send it back as `expected_version`.
     pub version: i64,
     pub finished: bool,
+    /// The hash (hex SHA-256) of the last link of the table's hash chain over its set-up, log
+    /// and ledger; null for a table stored before the chain until its next entry, and in the
+    /// answer to a move (whose links are written after its answer: read the table again). See
+    /// `GET /tables/{id}/audit`.
+    pub chain_head: Option<String>,
+    /// The session's members in seat order (null outside a session, or for a table stored
+    /// before the roster).
+    pub members: Option<Vec<Uuid>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
     /// The game's state: whose turn, what is legal next, running scores.
@@ -69,6 +82,8 @@ impl From<TableState> for TableView {
             options: row.options,
             version: row.version,
             finished: row.finished,
+            chain_head: row.chain_head.as_deref().map(crate::service::chain::hex),
+            members: row.members,
             created_at: row.created_at,
             updated_at: row.updated_at,
             state: view,
@@ -292,7 +307,7 @@ fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or another organiser's session", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`unknown_game`, `invalid_player_count`, `invalid_player_name`, `invalid_options`, `invalid_option`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`unknown_game`, `invalid_player_count`, `invalid_player_name`, `invalid_options`, `invalid_option`, `invalid_members`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/tables")]
 pub async fn create_table(
@@ -313,6 +328,7 @@ pub async fn create_table(
         players: validate_players(&req.players)?,
         options: req.options,
         session: req.session_id,
+        members: req.members,
     };
     let view = TableView::from(use_case::create(&pool, owner, new).await?);
     Ok(HttpResponse::Created()
@@ -543,9 +559,10 @@ pub async fn list_moves(
 }
 
 /// The score sheet: every deal's nominations, tricks and points, running totals, and the
-/// winners once the game is over.
-#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
-    (status = 200, body = Scores, headers(("ETag" = String, description = "the table's version, quoted"))),
+/// winners once the game is over; as CSV (one row per deal, a column per player for per-seat
+/// figures) for `Accept: text/csv` or `?format=csv`.
+#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), super::export::FormatQuery, ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
+    (status = 200, content((Scores = "application/json"), (String = "text/csv")), headers(("ETag" = String, description = "the table's version, quoted"))),
     (status = 304, description = "not modified: `If-None-Match` names the current `ETag`"),
     (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
 ))]
@@ -554,8 +571,14 @@ pub async fn get_scores(
     pool: web::Data<PgPool>,
     req: HttpRequest,
     id: web::Path<Uuid>,
+    query: web::Query<super::export::FormatQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let scores = Scores::from(use_case::score_sheet(&pool, *id).await?);
+    let sheet = use_case::score_sheet(&pool, *id).await?;
+    if super::export::wants_csv(&req, query.format) {
+        let (header, rows) = super::export::sheet_rows(&sheet.row.players, &sheet.sheet);
+        return super::export::respond(&format!("table-{}-scores.csv", sheet.row.id), &header, &rows);
+    }
+    let scores = Scores::from(sheet);
     Ok(super::conditional::respond(&req, scores.version, &scores))
 }
 

@@ -5,6 +5,8 @@
 //! included; the chips in play are what the bank has issued. A correction is the reversal of a
 //! booking, never an edit.
 
+pub mod settle;
+
 use std::collections::BTreeMap;
 
 use serde::Serialize;

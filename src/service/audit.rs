@@ -11,11 +11,14 @@ use std::collections::{BTreeMap, HashSet};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
+use super::chain;
 use super::fold::{self, stored_move};
 use super::{game_of, read_table, to_json, ServiceError};
 use crate::rules::games::with_game;
 use crate::rules::{Game, Settlement};
-use crate::store::{self, tables::TableRow};
+use crate::store;
+use crate::store::ledger::StoredBooking;
+use crate::store::tables::{MoveRow, TableRow};
 
 /// What a full replay of a table's log found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +30,14 @@ pub struct Audit {
     pub events_match: bool,
     /// The bookings in force (not reversed) equal the settlements the replay produces.
     pub ledger_matches: bool,
+    /// The hash chain recomputed from the set-up, the log and the ledger equals the links
+    /// stored and ends at the table's head (true, with `chained` false, for a table stored
+    /// before the chain that has not been linked yet).
+    pub chain_intact: bool,
+    /// Whether the table has a chain yet.
+    pub chained: bool,
+    /// The head of the chain recomputed from the entries, hex.
+    pub chain_head: String,
     /// A sentence per discrepancy.
     pub problems: Vec<String>,
 }
@@ -43,7 +54,7 @@ pub async fn audit(pool: &PgPool, id: Uuid) -> Result<(TableRow, Audit), Service
 
 /// A booking as compared: its cause, deal, memo and postings, one per account, none of zero
 /// (as a booking stores them).
-type Key = (i64, Option<i32>, String, Vec<(String, i64)>);
+pub type Key = (i64, Option<i32>, String, Vec<(String, i64)>);
 
 fn key(seq: i64, deal: Option<i32>, memo: &str, postings: impl Iterator<Item = (String, i64)>) -> Key {
     let mut merged: BTreeMap<String, i64> = BTreeMap::new();
@@ -61,17 +72,41 @@ fn settled(seq: i64, settlements: Vec<Settlement>, into: &mut Vec<Key>) {
     }
 }
 
-async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<Audit, ServiceError> {
+/// What replaying a table's effective moves from its set-up gives; pure, so that the offline
+/// verifier runs it on a bundle as the audit runs it on the database.
+pub struct Replayed<G: Game> {
+    pub game: G,
+    pub replayed: usize,
+    pub events_match: bool,
+    /// The bookings the replay's settlements make, sorted.
+    pub expected: Vec<Key>,
+    /// The score-sheet lines the replay finishes.
+    pub lines: Vec<G::DealLine>,
+    pub problems: Vec<String>,
+}
+
+/// Replays `effective` (the moves not voided, in order) from the table's set-up, comparing each
+/// move's stored events with the engine's.
+///
+/// # Errors
+/// `Corrupt` when the stored options no longer set up the game; `Encode` on a fault.
+pub fn replay_log<G: Game>(table: &TableRow, effective: &[MoveRow]) -> Result<Replayed<G>, ServiceError> {
     let mut problems = Vec::new();
     let mut game: G = fold::initial(table)?;
     let mut expected: Vec<Key> = Vec::new();
     settled(0, game.opening_settlements(), &mut expected);
-    let moves = store::tables::effective_moves(&mut *conn, table.id, 0).await?;
     let mut events_match = true;
     let mut replayed = 0;
     let mut lines: Vec<G::DealLine> = Vec::new();
-    for row in &moves {
-        match game.apply(&stored_move::<G>(row)?) {
+    for row in effective {
+        let mv = match stored_move::<G>(row) {
+            Ok(mv) => mv,
+            Err(e) => {
+                problems.push(format!("move {} no longer reads: {e}", row.seq));
+                break;
+            }
+        };
+        match game.apply(&mv) {
             Ok(events) => {
                 replayed += 1;
                 if to_json(&events)? != row.events {
@@ -87,9 +122,30 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
             }
         }
     }
-    let stored = store::ledger::bookings(&mut *conn, table.id, None).await?;
+    expected.sort();
+    Ok(Replayed {
+        game,
+        replayed,
+        events_match,
+        expected,
+        lines,
+        problems,
+    })
+}
+
+/// The moves of a whole log that no void names, in order.
+pub fn effective(log: &[MoveRow]) -> Vec<MoveRow> {
+    let voided: HashSet<i64> = log.iter().filter_map(|m| m.voids_seq).collect();
+    log.iter()
+        .filter(|m| m.entry == "move" && !voided.contains(&m.seq))
+        .cloned()
+        .collect()
+}
+
+/// The bookings in force (neither a reversal nor reversed), as compared, sorted.
+pub fn in_force(stored: &[StoredBooking]) -> Vec<Key> {
     let reversed: HashSet<i64> = stored.iter().filter_map(|b| b.reverses).collect();
-    let mut in_force: Vec<Key> = stored
+    let mut keys: Vec<Key> = stored
         .iter()
         .filter(|b| b.reverses.is_none() && !reversed.contains(&b.id))
         .map(|b| {
@@ -101,8 +157,33 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
             )
         })
         .collect();
-    in_force.sort();
-    expected.sort();
+    keys.sort();
+    keys
+}
+
+async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<Audit, ServiceError> {
+    let moves = store::tables::effective_moves(&mut *conn, table.id, 0).await?;
+    let Replayed {
+        game,
+        replayed,
+        events_match,
+        expected,
+        lines,
+        mut problems,
+    } = replay_log::<G>(table, &moves)?;
+    let stored = store::ledger::bookings(&mut *conn, table.id, None).await?;
+    let log = store::tables::log(&mut *conn, table.id, 0, i64::MAX).await?;
+    let recomputed = chain::link(None, &chain::entries(table, &log, &stored));
+    let links = store::chain::links(&mut *conn, table.id).await?;
+    let chained = !links.is_empty() || table.chain_head.is_some();
+    let mut chain_intact = true;
+    if chained {
+        if let Some(found) = chain::first_break(&recomputed, Some(&links), table.chain_head.as_deref()) {
+            chain_intact = false;
+            problems.push(found);
+        }
+    }
+    let in_force = in_force(&stored);
     let ledger_matches = in_force == expected;
     if !ledger_matches {
         problems.push(format!(
@@ -111,20 +192,39 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
             expected.len()
         ));
     }
-    let incremental: G = fold::current(conn, table).await?;
-    let mut state_matches = incremental == game;
-    if !state_matches {
-        problems.push("the state read through snapshots differs from the full replay".into());
-    }
-    if super::history::in_force::<G>(conn, table).await? != lines {
-        state_matches = false;
-        problems.push("the score-sheet lines stored differ from the full replay's".into());
+    // A log that no longer replays is a finding here, not a failure: the auditor gets a report.
+    let mut state_matches = match fold::current::<G>(&mut *conn, table).await {
+        Ok(incremental) if incremental == game => true,
+        Ok(_) => {
+            problems.push("the state read through snapshots differs from the full replay".into());
+            false
+        }
+        Err(ServiceError::Corrupt(why)) => {
+            problems.push(format!("the state cannot be read through snapshots: {why}"));
+            false
+        }
+        Err(e) => return Err(e),
+    };
+    match super::history::in_force::<G>(conn, table).await {
+        Ok(stored_lines) if stored_lines == lines => {}
+        Ok(_) => {
+            state_matches = false;
+            problems.push("the score-sheet lines stored differ from the full replay's".into());
+        }
+        Err(ServiceError::Corrupt(why)) => {
+            state_matches = false;
+            problems.push(format!("the score-sheet lines cannot be read: {why}"));
+        }
+        Err(e) => return Err(e),
     }
     Ok(Audit {
         moves_replayed: replayed,
         state_matches,
         events_match,
         ledger_matches,
+        chain_intact,
+        chained,
+        chain_head: recomputed.last().map(|l| chain::hex(&l.hash)).unwrap_or_default(),
         problems,
     })
 }

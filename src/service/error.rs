@@ -33,6 +33,9 @@ pub enum ServiceError {
     PreconditionFailed { actual: i64 },
     #[error("{}", deal_mismatch(*named, *recording))]
     DealMismatch { named: u16, recording: Option<u16> },
+    /// A table's seats name members that are not the session's, or not one per seat.
+    #[error("{0}")]
+    InvalidMembers(String),
     #[error("there is no move left to undo")]
     NothingToUndo,
     #[error("this Idempotency-Key was used for a different request")]

@@ -13,6 +13,8 @@
 //!   lists games.
 
 pub mod audit;
+pub mod bundle;
+pub mod chain;
 mod error;
 pub mod fold;
 pub mod history;

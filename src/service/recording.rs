@@ -177,6 +177,9 @@ async fn record_as<G: Game>(
                 version: seq,
                 finished: moved.game.is_finished(),
                 updated_at: locked.now,
+                // The head after this move is known once its links are written, after the
+                // answer is: the answer names none (GET /tables/{id} does).
+                chain_head: None,
                 ..row.clone()
             };
             let recorded = Recorded::Move {
@@ -221,6 +224,7 @@ async fn record_as<G: Game>(
                 answer: key.map(|key| (key, &stored)),
             };
             store::tables::write_move(&mut tx, row.id, write).await?;
+            super::chain::extend(&mut tx, row).await?;
             tx.commit().await.map_err(StoreError::from)?;
             // Only now: a state goes back only once what produced it has committed.
             if let Some(hot) = hot {
@@ -355,6 +359,7 @@ async fn undo<G: Game>(tx: &mut Tx<'_>, table: &TableRow, by: &str) -> Result<Re
     let voided = store::tables::move_row(tx, table.id, target).await?;
     store::tables::append_void(tx, table.id, seq, &voided, by).await?;
     store::ledger::reverse_move(tx, table.id, target, seq).await?;
+    super::chain::extend(tx, table).await?;
     // The snapshot the voided move left is passed over now, so this folds from an earlier one.
     let game: G = fold::current(tx, table).await?;
     store::tables::bump_version(tx, table.id, game.is_finished()).await?;

@@ -1,11 +1,14 @@
-//! Starting a club session.
+//! Club sessions: starting one, its standings across its tables and the settle-up.
 //!
-//! Invariant: only an organiser who still exists owns a session.
+//! Invariants: only an organiser who still exists owns a session; standings are net of the chips
+//! each seat opened with, and the settle-up's payments sum to zero for every player.
 
 use sqlx::PgPool;
 use uuid::Uuid;
 
 use super::{ensure_user, ServiceError};
+use crate::ledger::Account;
+use crate::rules::Seat;
 use crate::store::sessions::ClubSession;
 use crate::store::{self, StoreError};
 
@@ -13,8 +16,183 @@ use crate::store::{self, StoreError};
 ///
 /// # Errors
 /// `UnknownUser`; on database failure.
-pub async fn create(pool: &PgPool, owner: Uuid, name: &str) -> Result<ClubSession, ServiceError> {
+pub async fn create(
+    pool: &PgPool,
+    owner: Uuid,
+    name: &str,
+    chip_value: Option<(i64, &str)>,
+) -> Result<ClubSession, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     ensure_user(&mut conn, owner).await?;
-    Ok(store::sessions::insert(&mut conn, owner, name).await?)
+    Ok(store::sessions::insert(&mut conn, owner, name, chip_value).await?)
+}
+
+/// Who a seat is across the session: a roster member, or (for a table stored before the
+/// roster) the name folded, matched to the member of that name when there is one.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Identity {
+    Member(Uuid),
+    Name(String),
+}
+
+/// One seat's part in the standings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatStanding {
+    pub table: Uuid,
+    pub game: String,
+    pub seat: u8,
+    /// As typed at that table.
+    pub name: String,
+    /// Chips won or lost there: the seat's balance less the chips it opened with; None at a
+    /// table that books no chips to seats.
+    pub chips: Option<i64>,
+    /// The score sheet's total for the seat at a points game; None at a chips game.
+    pub points: Option<i64>,
+}
+
+/// A player across the session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Standing {
+    pub identity: Identity,
+    pub name: String,
+    /// Net of opening chips, over every table.
+    pub chips: i64,
+    /// Points per game id, over that game's tables.
+    pub points: Vec<(String, i64)>,
+    pub seats: Vec<SeatStanding>,
+}
+
+/// A session's standings: every player's net chips and points, in order of first seat.
+#[derive(Debug, Clone)]
+pub struct Standings {
+    pub session: ClubSession,
+    pub players: Vec<Standing>,
+}
+
+/// The session's standings.
+///
+/// # Errors
+/// `Store(NotFound)` for an unknown session; `Corrupt` when a table's log no longer replays.
+pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceError> {
+    let mut tx = store::begin_read_only(pool).await?;
+    let session = store::sessions::fetch(&mut tx, id).await?;
+    let roster = store::sessions::members(&mut tx, session.id).await?;
+    let tables = store::tables::list(&mut tx, None, Some(session.id), 1000, 0).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    let mut players: Vec<Standing> = Vec::new();
+    for row in tables {
+        let ledger = super::ledger::table_ledger(pool, row.id, None).await?;
+        let sheet = super::tables::score_sheet(pool, row.id).await?.sheet;
+        let points_game = sheet.get("chips").is_none();
+        let totals = sheet.get("totals").and_then(serde_json::Value::as_array);
+        for (index, name) in row.players.iter().enumerate() {
+            let Ok(number) = u8::try_from(index) else { continue };
+            let seat = Account::Seat(Seat::new(number));
+            let booked = ledger
+                .bookings
+                .iter()
+                .any(|b| b.postings.iter().any(|p| p.account == seat));
+            let opening: i64 = ledger
+                .bookings
+                .iter()
+                .filter(|b| b.move_seq == 0 && b.reverses.is_none())
+                .flat_map(|b| b.postings.iter())
+                .filter(|p| p.account == seat)
+                .map(|p| p.amount.get())
+                .sum();
+            let points = if points_game {
+                totals.and_then(|t| t.get(index)).and_then(serde_json::Value::as_i64)
+            } else {
+                None
+            };
+            let identity = match row.members.as_ref().and_then(|m| m.get(index)) {
+                Some(member) => Identity::Member(*member),
+                None => {
+                    let key = store::sessions::name_key(name);
+                    match roster.iter().find(|m| store::sessions::name_key(&m.name) == key) {
+                        Some(member) => Identity::Member(member.id),
+                        None => Identity::Name(key),
+                    }
+                }
+            };
+            let part = SeatStanding {
+                table: row.id,
+                game: row.game.clone(),
+                seat: number,
+                name: name.clone(),
+                chips: booked.then(|| ledger.balances.of(&seat).get() - opening),
+                points,
+            };
+            let at = match players.iter().position(|p| p.identity == identity) {
+                Some(at) => at,
+                None => {
+                    let shown = match &identity {
+                        Identity::Member(m) => roster.iter().find(|r| r.id == *m).map_or(name, |r| &r.name),
+                        Identity::Name(_) => name,
+                    };
+                    players.push(Standing {
+                        identity,
+                        name: shown.clone(),
+                        chips: 0,
+                        points: Vec::new(),
+                        seats: Vec::new(),
+                    });
+                    players.len() - 1
+                }
+            };
+            let player = &mut players[at];
+            player.chips += part.chips.unwrap_or(0);
+            if let Some(p) = part.points {
+                match player.points.iter_mut().find(|(g, _)| *g == row.game) {
+                    Some((_, total)) => *total += p,
+                    None => player.points.push((row.game.clone(), p)),
+                }
+            }
+            player.seats.push(part);
+        }
+    }
+    Ok(Standings { session, players })
+}
+
+/// One payment of the settle-up, between players or (while chips are still held in a table's
+/// pools or funds, which belong to no player yet) with the pools: `None`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payment {
+    pub from: Option<Standing>,
+    pub to: Option<Standing>,
+    pub chips: i64,
+    /// In minor units of the session's currency, when it sets a chip value.
+    pub money: Option<i64>,
+}
+
+/// Who pays whom at the end of the night: net chips per player, settled in the fewest transfers.
+///
+/// # Errors
+/// `Store(NotFound)` for an unknown session; `Corrupt` when the standings do not sum to zero or
+/// a sum in money does not fit.
+pub async fn settlement(pool: &PgPool, id: Uuid) -> Result<(Standings, Vec<Payment>), ServiceError> {
+    let standings = standings(pool, id).await?;
+    let mut balances: Vec<(usize, i64)> = standings.players.iter().map(|p| p.chips).enumerate().collect();
+    // What the players won or lost together is what the pools and funds hold: the opening
+    // chips came from the bank, and every booking sums to zero.
+    balances.push((standings.players.len(), -balances.iter().map(|(_, c)| c).sum::<i64>()));
+    let transfers = crate::ledger::settle::settle_up(&balances).map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+    let mut payments = Vec::with_capacity(transfers.len());
+    for t in transfers {
+        let money = match standings.session.chip_value {
+            Some(value) => Some(
+                t.amount
+                    .checked_mul(value)
+                    .ok_or_else(|| ServiceError::Corrupt("a payment in money does not fit in 64 bits".into()))?,
+            ),
+            None => None,
+        };
+        payments.push(Payment {
+            from: standings.players.get(t.from).cloned(),
+            to: standings.players.get(t.to).cloned(),
+            chips: t.amount,
+            money,
+        });
+    }
+    Ok((standings, payments))
 }

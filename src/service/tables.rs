@@ -52,6 +52,9 @@ pub struct NewTable {
     pub options: Option<Value>,
     /// The session it belongs to; it must be the owner's.
     pub session: Option<Uuid>,
+    /// The session's member at each seat; None (for the table or a seat) to find the player's
+    /// member by name.
+    pub members: Option<Vec<Option<Uuid>>>,
 }
 
 /// Opens a table for `owner`.
@@ -72,10 +75,16 @@ async fn create_as<G: Game>(pool: &PgPool, owner: Uuid, new: NewTable) -> Result
     let game = G::new(new.players.len(), options)?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, owner).await?;
+    let mut members = None;
     if let Some(session) = new.session {
         if store::sessions::fetch(&mut tx, session).await?.owner_id != owner {
             return Err(ServiceError::Forbidden("that session belongs to another organiser"));
         }
+        members = Some(seat_members(&mut tx, session, &new.players, new.members.as_deref()).await?);
+    } else if new.members.is_some() {
+        return Err(ServiceError::InvalidMembers(
+            "members name a session's roster: give the session_id too".into(),
+        ));
     }
     let stored = store::tables::NewTable {
         owner,
@@ -83,12 +92,54 @@ async fn create_as<G: Game>(pool: &PgPool, owner: Uuid, new: NewTable) -> Result
         game: G::ID.as_str(),
         players: &new.players,
         options: &to_json(&game.options())?,
+        members: members.as_deref(),
     };
     let row = store::tables::insert(&mut tx, stored).await?;
     store::tables::save_snapshot(&mut tx, row.id, 0, &to_json(&game)?).await?;
     book_settlements(&mut tx, row.id, 0, &game.opening_settlements()).await?;
+    super::chain::extend(&mut tx, &row).await?;
+    let row = store::tables::fetch(&mut tx, row.id).await?;
     tx.commit().await.map_err(StoreError::from)?;
     TableState::new(row, &game)
+}
+
+/// The member at each seat: the one named, checked against the roster, or else the player's
+/// member by name (added to the roster when new); never one member at two seats.
+async fn seat_members(
+    conn: &mut sqlx::PgConnection,
+    session: Uuid,
+    players: &[String],
+    named: Option<&[Option<Uuid>]>,
+) -> Result<Vec<Uuid>, ServiceError> {
+    if let Some(named) = named {
+        if named.len() != players.len() {
+            return Err(ServiceError::InvalidMembers(format!(
+                "{} members for {} players: give one per seat (null to find the player by name)",
+                named.len(),
+                players.len()
+            )));
+        }
+    }
+    let roster = store::sessions::members(&mut *conn, session).await?;
+    let mut ids: Vec<Uuid> = Vec::with_capacity(players.len());
+    for (seat, name) in players.iter().enumerate() {
+        let id = match named.and_then(|n| n.get(seat).copied().flatten()) {
+            Some(id) if roster.iter().any(|m| m.id == id) => id,
+            Some(id) => {
+                return Err(ServiceError::InvalidMembers(format!(
+                    "{id} is not on this session's roster"
+                )))
+            }
+            None => store::sessions::member_named(&mut *conn, session, name).await?.id,
+        };
+        if ids.contains(&id) {
+            return Err(ServiceError::InvalidMembers(format!(
+                "seat {seat} ({name}) is a member already seated at this table"
+            )));
+        }
+        ids.push(id);
+    }
+    Ok(ids)
 }
 
 /// The table's current state.

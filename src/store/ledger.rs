@@ -78,14 +78,36 @@ pub async fn bookings(
     table: Uuid,
     deal: Option<i32>,
 ) -> Result<Vec<StoredBooking>, StoreError> {
+    bookings_where(conn, table, deal, 0).await
+}
+
+/// The table's bookings after booking `after`, in order.
+///
+/// # Errors
+/// On database failure, or an account name that does not parse.
+pub async fn bookings_after(
+    conn: &mut PgConnection,
+    table: Uuid,
+    after: i64,
+) -> Result<Vec<StoredBooking>, StoreError> {
+    bookings_where(conn, table, None, after).await
+}
+
+async fn bookings_where(
+    conn: &mut PgConnection,
+    table: Uuid,
+    deal: Option<i32>,
+    after: i64,
+) -> Result<Vec<StoredBooking>, StoreError> {
     let rows = sqlx::query_as::<_, Row>(
         "select b.id, b.move_seq, b.deal, b.memo, b.reverses, b.created_at, p.account, p.amount
          from ledger_bookings b join ledger_postings p on p.table_id = b.table_id and p.booking_id = b.id
-         where b.table_id = $1 and ($2::integer is null or b.deal = $2)
+         where b.table_id = $1 and ($2::integer is null or b.deal = $2) and b.id > $3
          order by b.id, p.account",
     )
     .bind(table)
     .bind(deal)
+    .bind(after)
     .fetch_all(conn)
     .await?;
     let mut out: Vec<StoredBooking> = Vec::new();

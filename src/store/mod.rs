@@ -5,6 +5,7 @@
 //! Invariants: no game logic (nothing here applies a move or knows a game's types); a row that
 //! no longer reads is `Corrupt`, never a panic; named constraints become typed errors.
 
+pub mod chain;
 pub mod deal_lines;
 pub mod join_codes;
 pub mod ledger;

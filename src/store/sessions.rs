@@ -12,17 +12,77 @@ pub struct ClubSession {
     pub owner_id: Uuid,
     pub name: String,
     pub created_at: DateTime<Utc>,
+    /// What a chip is worth, in minor units of `currency` (both or neither).
+    pub chip_value: Option<i64>,
+    pub currency: Option<String>,
+}
+
+/// A member of a session's roster.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct Member {
+    pub id: Uuid,
+    pub name: String,
+}
+
+/// A name folded for matching: lower case, white space collapsed.
+pub fn name_key(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+/// The session's roster, in the order members joined.
+///
+/// # Errors
+/// On database failure.
+pub async fn members(conn: &mut PgConnection, session: Uuid) -> Result<Vec<Member>, StoreError> {
+    Ok(sqlx::query_as::<_, Member>(
+        "select id, name from session_members where session_id = $1 order by created_at, name_key",
+    )
+    .bind(session)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// The member a name finds (its folded form), added to the roster when there is none yet.
+///
+/// # Errors
+/// On database failure.
+pub async fn member_named(conn: &mut PgConnection, session: Uuid, name: &str) -> Result<Member, StoreError> {
+    let key = name_key(name);
+    sqlx::query(
+        "insert into session_members (session_id, id, name, name_key) values ($1, $2, $3, $4)
+         on conflict on constraint session_members_name_once do nothing",
+    )
+    .bind(session)
+    .bind(Uuid::new_v4())
+    .bind(name)
+    .bind(&key)
+    .execute(&mut *conn)
+    .await?;
+    Ok(
+        sqlx::query_as::<_, Member>("select id, name from session_members where session_id = $1 and name_key = $2")
+            .bind(session)
+            .bind(&key)
+            .fetch_one(conn)
+            .await?,
+    )
 }
 
 /// # Errors
 /// On database failure.
-pub async fn insert(conn: &mut PgConnection, owner: Uuid, name: &str) -> Result<ClubSession, StoreError> {
+pub async fn insert(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    name: &str,
+    chip_value: Option<(i64, &str)>,
+) -> Result<ClubSession, StoreError> {
     Ok(sqlx::query_as::<_, ClubSession>(
-        "insert into club_sessions (id, owner_id, name) values ($1, $2, $3) returning *",
+        "insert into club_sessions (id, owner_id, name, chip_value, currency) values ($1, $2, $3, $4, $5) returning *",
     )
     .bind(Uuid::new_v4())
     .bind(owner)
     .bind(name)
+    .bind(chip_value.map(|(v, _)| v))
+    .bind(chip_value.map(|(_, c)| c))
     .fetch_one(conn)
     .await?)
 }
@@ -55,4 +115,19 @@ pub async fn list(
     .bind(offset)
     .fetch_all(conn)
     .await?)
+}
+
+/// The signing key's seed kept for a server given none: `fresh` the first time, the same ever
+/// after.
+///
+/// # Errors
+/// On database failure.
+pub async fn local_signing_seed(conn: &mut PgConnection, fresh: [u8; 32]) -> Result<Vec<u8>, StoreError> {
+    sqlx::query("insert into audit_signing_key (seed) values ($1) on conflict (only_one) do nothing")
+        .bind(fresh.as_slice())
+        .execute(&mut *conn)
+        .await?;
+    Ok(sqlx::query_scalar("select seed from audit_signing_key")
+        .fetch_one(conn)
+        .await?)
 }

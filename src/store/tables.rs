@@ -27,12 +27,18 @@ pub struct TableRow {
     pub finished: bool,
     /// False for a table stored before score-sheet lines were rows, until its lines are rebuilt.
     pub deal_lines_kept: bool,
+    /// The hash of the last link of the table's hash chain; None for a table stored before the
+    /// chain existed, until its next entry links it.
+    pub chain_head: Option<Vec<u8>>,
+    /// The session's members in seat order; None for a table outside a session or stored
+    /// before the roster.
+    pub members: Option<Vec<Uuid>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
 }
 
 /// One entry of the move log.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone, sqlx::FromRow, serde::Serialize, serde::Deserialize)]
 pub struct MoveRow {
     pub seq: i64,
     /// `move` or `void`.
@@ -55,6 +61,8 @@ pub struct NewTable<'a> {
     pub players: &'a [String],
     /// The options in force, defaults filled in.
     pub options: &'a Value,
+    /// The session's members in seat order.
+    pub members: Option<&'a [Uuid]>,
 }
 
 /// Inserts a table's row (its first snapshot and opening bookings are the caller's to add in
@@ -64,8 +72,8 @@ pub struct NewTable<'a> {
 /// On database failure.
 pub async fn insert(tx: &mut Tx<'_>, new: NewTable<'_>) -> Result<TableRow, StoreError> {
     let row = sqlx::query_as::<_, TableRow>(
-        "insert into game_tables (id, owner_id, session_id, game, players, options)
-         values ($1, $2, $3, $4, $5, $6) returning *",
+        "insert into game_tables (id, owner_id, session_id, game, players, options, members)
+         values ($1, $2, $3, $4, $5, $6, $7) returning *",
     )
     .bind(Uuid::new_v4())
     .bind(new.owner)
@@ -73,6 +81,7 @@ pub async fn insert(tx: &mut Tx<'_>, new: NewTable<'_>) -> Result<TableRow, Stor
     .bind(new.game)
     .bind(new.players)
     .bind(new.options)
+    .bind(new.members)
     .fetch_one(&mut **tx)
     .await?;
     Ok(row)

@@ -686,6 +686,21 @@ async fn a_pope_joan_deal_is_turned_up_and_entered_as_a_result_and_a_run_is_play
     assert_eq!(rig.totals(&table).await, vec![88, 104, 90, 89]);
     phone.tap("Ledger").await;
     phone.wait_for_text("Balances").await;
+    // The treasurer's download: a plain link the browser follows.
+    let link = phone.client.find(Locator::Css("a.csv")).await.expect("a CSV link");
+    let href = link.attr("href").await.expect("href").expect("an href");
+    assert_eq!(href, format!("/api/v1/tables/{table}/ledger?format=csv"));
+    let download = rig
+        .app
+        .client
+        .get(format!("{}{href}", rig.app.base))
+        .send()
+        .await
+        .expect("download");
+    assert!(download.headers()["content-type"]
+        .to_str()
+        .expect("type")
+        .starts_with("text/csv"));
     phone.close().await;
 
     // Card by card: Bob leads, the run's next card is offered to every seat, then a stop.

@@ -3,8 +3,11 @@
 
 mod auth;
 mod browser;
+mod bundle;
+mod chain;
 mod conditional;
 mod dividend;
+mod exports;
 mod games;
 mod health;
 mod helpers;
@@ -17,6 +20,7 @@ mod openapi;
 mod ops;
 mod pope_joan;
 mod sessions;
+mod settlement;
 mod spin;
 mod tables;
 mod tricky_dick;

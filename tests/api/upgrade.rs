@@ -132,7 +132,8 @@ async fn a_database_written_by_v0_1_still_loads_takes_moves_and_audits_consisten
         assert_eq!(app.scores(id).await, table.scores, "{game}: scores");
         let expected_balances = by_account(&table.ledger_balances);
         assert_eq!(balances(&app, id).await, expected_balances, "{game}: ledger balances");
-        assert_audit_consistent(&app, id).await;
+        let audit = assert_audit_consistent(&app, id).await;
+        assert_eq!(audit["chained"], false, "{game}: stored before the hash chain");
 
         // A further move.
         let answer = app
@@ -148,7 +149,11 @@ async fn a_database_written_by_v0_1_still_loads_takes_moves_and_audits_consisten
             table.version + 1,
             "{game}: version after a move"
         );
-        assert_audit_consistent(&app, id).await;
+        // The move links the whole table, set-up and v0.1 entries included, into its chain.
+        let audit = assert_audit_consistent(&app, id).await;
+        assert_eq!(audit["chained"], true, "{game}: chained by its next move");
+        assert_eq!(audit["chain_intact"], true, "{game}: {audit}");
+        assert_eq!(app.state(id).await["chain_head"], audit["chain_head"], "{game}: head");
 
         // Its undo: the table is back where v0.1 left it, a version on.
         let undo = app

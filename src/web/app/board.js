@@ -25,7 +25,9 @@ export async function openBoard(sessionId, root) {
   mount(root,
     h('header', { class: 'table-head' },
       h('div', { class: 'head-line' }, h('h1', {}, session.name), h('span', { class: 'conn live' }, state))),
-    grid);
+    grid,
+    h('p', { class: 'export' },
+      h('a', { href: `/api/v1/sessions/${sessionId}/ledger?format=csv`, download: '', class: 'csv' }, 'Session ledger (CSV)')));
   const draw = () => mount(grid, ...order.filter((id) => tables.has(id)).map((id, i) => card(i, tables.get(id))));
   const read = async (id) => {
     try {

@@ -356,10 +356,16 @@ async function sheetTab(state, body) {
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Deal'), s.players.map((p) => h('th', { scope: 'col' }, p)))),
       h('tbody', {}, rows),
       h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), totals.map((x, seat) => h('td', { 'data-total': x, 'aria-label': `${s.players[seat]} total` }, String(x)))))),
-    sheet.winners?.length ? h('p', { class: 'winners' }, `Winners: ${sheet.winners.map((w) => s.players[w]).join(', ')}`) : null);
+    sheet.winners?.length ? h('p', { class: 'winners' }, `Winners: ${sheet.winners.map((w) => s.players[w]).join(', ')}`) : null,
+    csvLink(`/api/v1/tables/${state.id}/scores?format=csv`, 'Download the score sheet (CSV)'));
   } catch (err) {
     mount(body, message(err.message, 'error'));
   }
+}
+
+// A plain link the browser follows: the server answers it as a CSV download.
+function csvLink(href, label) {
+  return h('p', { class: 'export' }, h('a', { href, download: '', class: 'csv' }, label));
 }
 
 function cell(d, seat) {
@@ -385,7 +391,8 @@ async function ledgerTab(state, body) {
       l.bookings.length ? h('ol', { class: 'bookings' }, l.bookings.map((b) => h('li', {},
         h('p', {}, `${b.deal ? `Deal ${b.deal}: ` : ''}${b.memo}${b.reverses ? ' (reversal)' : ''}`),
         h('p', { class: 'postings' }, b.postings.map((p) => `${account(p.account)} ${p.amount > 0 ? '+' : ''}${p.amount}`).join(' · ')))))
-        : message('No bookings: this game keeps points, not chips.'));
+        : message('No bookings: this game keeps points, not chips.'),
+      csvLink(`/api/v1/tables/${state.id}/ledger?format=csv`, 'Download the ledger (CSV)'));
   } catch (err) {
     mount(body, message(err.message, 'error'));
   }

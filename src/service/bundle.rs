@@ -1,0 +1,427 @@
+//! The signed audit bundle of a session, and its offline verification.
+//!
+//! Invariants:
+//! - A bundle is one JSON document holding everything needed to check a session without the
+//!   server: the session, and for every table its set-up, whole log (voids included), ledger,
+//!   score sheet and chain head, with the engine's version; signed with Ed25519 over the
+//!   canonical encoding (`chain::canonical`) of the document without its `signature`.
+//! - The file is written in that canonical form, and the verifier refuses any other, so a
+//!   change of one byte anywhere (white space included) fails verification.
+//! - Verification needs no database and no network: it checks the form, the signature, each
+//!   table's chain, then replays each table with the engine ([`audit::replay_log`]) and compares
+//!   events, bookings and the score sheet. The first discrepancy is the answer.
+
+use chrono::{DateTime, Utc};
+use ed25519_dalek::{Signer, SigningKey, Verifier, VerifyingKey};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use super::audit::{self, Replayed};
+use super::chain;
+use super::{to_json, ServiceError};
+use crate::ledger::{Account, Chips, Posting};
+use crate::rules::games::with_game;
+use crate::rules::{Game, GameId};
+use crate::store::chain::LinkRow;
+use crate::store::ledger::StoredBooking;
+use crate::store::tables::{MoveRow, TableRow};
+use crate::store::{self, StoreError};
+
+/// Names the bundle's shape; a verifier refuses shapes it does not know.
+pub const FORMAT: &str = "tablekeeper-audit-bundle/1";
+
+/// The engine that wrote a bundle.
+pub fn engine() -> String {
+    format!("tablekeeper {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The session as bundled.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionPart {
+    pub id: Uuid,
+    pub name: String,
+    pub owner_id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub chip_value: Option<i64>,
+    pub currency: Option<String>,
+    pub members: Vec<MemberPart>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemberPart {
+    pub id: Uuid,
+    pub name: String,
+}
+
+/// A booking as bundled: its postings as `[account, chips]`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BookingPart {
+    pub id: i64,
+    pub move_seq: i64,
+    pub deal: Option<i32>,
+    pub memo: String,
+    pub reverses: Option<i64>,
+    pub created_at: DateTime<Utc>,
+    pub postings: Vec<(String, i64)>,
+}
+
+/// A table as bundled.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TablePart {
+    pub id: Uuid,
+    pub owner_id: Uuid,
+    pub session_id: Option<Uuid>,
+    pub game: String,
+    pub players: Vec<String>,
+    pub options: Value,
+    pub members: Option<Vec<Uuid>>,
+    pub version: i64,
+    pub finished: bool,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+    /// The head stored with the table (hex); null for a table not chained yet.
+    pub chain_head: Option<String>,
+    /// The chain's links as stored, so that a break is named by its entry.
+    pub chain: Vec<LinkPart>,
+    pub log: Vec<MoveRow>,
+    pub ledger: Vec<BookingPart>,
+    /// The score sheet as the server shows it.
+    pub scores: Value,
+}
+
+/// A link of a table's hash chain, hashes in hex.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkPart {
+    pub pos: i64,
+    pub entry: String,
+    #[serde(rename = "ref")]
+    pub reference: i64,
+    pub content_hash: String,
+    pub prev_hash: String,
+    pub hash: String,
+}
+
+/// Everything the signature covers.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Payload {
+    pub format: String,
+    pub engine: String,
+    pub created_at: DateTime<Utc>,
+    pub session: SessionPart,
+    pub tables: Vec<TablePart>,
+}
+
+/// The signature: Ed25519 over the canonical encoding of the payload.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Signature {
+    pub algorithm: String,
+    /// Hex, 32 bytes.
+    pub public_key: String,
+    /// Hex, 64 bytes.
+    pub value: String,
+}
+
+/// The server's signing key: the configured seed, or one made once and kept in the database.
+///
+/// # Errors
+/// On database failure.
+pub async fn signing_key(pool: &PgPool, configured: Option<[u8; 32]>) -> Result<SigningKey, ServiceError> {
+    if let Some(seed) = configured {
+        return Ok(SigningKey::from_bytes(&seed));
+    }
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let seed = store::sessions::local_signing_seed(&mut conn, {
+        use rand::RngCore;
+        let mut fresh = [0u8; 32];
+        rand::rngs::OsRng.fill_bytes(&mut fresh);
+        fresh
+    })
+    .await?;
+    let seed: [u8; 32] = seed
+        .try_into()
+        .map_err(|_| ServiceError::Corrupt("the kept signing key is not 32 bytes".into()))?;
+    Ok(SigningKey::from_bytes(&seed))
+}
+
+/// The bundle of a session, signed, as the bytes of its file.
+///
+/// # Errors
+/// `Store(NotFound)` for an unknown session; `Corrupt` when a table no longer replays.
+pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec<u8>, ServiceError> {
+    let mut tx = store::begin_read_only(pool).await?;
+    let row = store::sessions::fetch(&mut tx, session).await?;
+    let members = store::sessions::members(&mut tx, session).await?;
+    let mut tables = Vec::new();
+    for t in store::tables::list(&mut tx, None, Some(session), 1000, 0).await? {
+        let log = store::tables::log(&mut tx, t.id, 0, i64::MAX).await?;
+        let ledger = store::ledger::bookings(&mut tx, t.id, None).await?;
+        let links = store::chain::links(&mut tx, t.id).await?;
+        let scores = with_game!(super::game_of(&t)?, G => {
+            let game: G = super::fold::current(&mut tx, &t).await?;
+            let lines = super::history::in_force::<G>(&mut tx, &t).await?;
+            to_json(&game.score_sheet_of(&lines))?
+        });
+        tables.push(TablePart {
+            id: t.id,
+            owner_id: t.owner_id,
+            session_id: t.session_id,
+            game: t.game.clone(),
+            players: t.players.clone(),
+            options: t.options.clone(),
+            members: t.members.clone(),
+            version: t.version,
+            finished: t.finished,
+            created_at: t.created_at,
+            updated_at: t.updated_at,
+            chain_head: t.chain_head.as_deref().map(chain::hex),
+            chain: links
+                .into_iter()
+                .map(|l| LinkPart {
+                    pos: l.pos,
+                    entry: l.entry,
+                    reference: l.reference,
+                    content_hash: chain::hex(&l.content_hash),
+                    prev_hash: chain::hex(&l.prev_hash),
+                    hash: chain::hex(&l.hash),
+                })
+                .collect(),
+            log,
+            ledger: ledger
+                .into_iter()
+                .map(|b| BookingPart {
+                    id: b.id,
+                    move_seq: b.move_seq,
+                    deal: b.deal,
+                    memo: b.memo,
+                    reverses: b.reverses,
+                    created_at: b.created_at,
+                    postings: b
+                        .postings
+                        .iter()
+                        .map(|p| (p.account.to_string(), p.amount.get()))
+                        .collect(),
+                })
+                .collect(),
+            scores,
+        });
+    }
+    let payload = Payload {
+        format: FORMAT.into(),
+        engine: engine(),
+        created_at: Utc::now(),
+        session: SessionPart {
+            id: row.id,
+            name: row.name,
+            owner_id: row.owner_id,
+            created_at: row.created_at,
+            chip_value: row.chip_value,
+            currency: row.currency,
+            members: members
+                .into_iter()
+                .map(|m| MemberPart { id: m.id, name: m.name })
+                .collect(),
+        },
+        tables,
+    };
+    let mut document = to_json(&payload)?;
+    let signed = chain::canonical(&document);
+    let signature = Signature {
+        algorithm: "ed25519".into(),
+        public_key: chain::hex(key.verifying_key().as_bytes()),
+        value: chain::hex(&key.sign(signed.as_bytes()).to_bytes()),
+    };
+    if let Value::Object(map) = &mut document {
+        map.insert("signature".into(), to_json(&signature)?);
+    }
+    Ok(chain::canonical(&document).into_bytes())
+}
+
+/// Bytes from lower-case hex of exactly `N` bytes.
+pub fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
+    if text.len() != 2 * N || !text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        return None;
+    }
+    let mut out = [0u8; N];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// Verifies a bundle's bytes, optionally against a public key (hex) the verifier trusts; the
+/// one-line summary, or the first discrepancy.
+///
+/// # Errors
+/// A sentence naming the first discrepancy.
+pub fn verify(bytes: &[u8], trusted_key: Option<&str>) -> Result<String, String> {
+    let trusted = match trusted_key {
+        Some(hex) => Some(
+            unhex::<32>(hex.trim())
+                .and_then(|k| VerifyingKey::from_bytes(&k).ok())
+                .ok_or("the public key is not 64 lower-case hex digits of an Ed25519 key")?,
+        ),
+        None => None,
+    };
+    let document: Value = serde_json::from_slice(bytes).map_err(|e| format!("the bundle is not JSON: {e}"))?;
+    if chain::canonical(&document).as_bytes() != bytes {
+        return Err("the bundle is not in its canonical form: it was changed after it was written".into());
+    }
+    let Value::Object(mut map) = document else {
+        return Err("the bundle is not a JSON object".into());
+    };
+    let signature: Signature = map
+        .remove("signature")
+        .ok_or("the bundle is not signed")
+        .and_then(|s| serde_json::from_value(s).map_err(|_| "the signature does not read"))?;
+    if signature.algorithm != "ed25519" {
+        return Err(format!(
+            "the signature's algorithm is `{}`, not ed25519",
+            signature.algorithm
+        ));
+    }
+    let key = unhex::<32>(&signature.public_key)
+        .and_then(|k| VerifyingKey::from_bytes(&k).ok())
+        .ok_or("the bundle's public key is not an Ed25519 key")?;
+    if let Some(trusted) = trusted {
+        if trusted != key {
+            return Err("the bundle is signed with another key than the one given".into());
+        }
+    }
+    let value = unhex::<64>(&signature.value).ok_or("the signature is not 128 lower-case hex digits")?;
+    let payload = Value::Object(map);
+    key.verify(
+        chain::canonical(&payload).as_bytes(),
+        &ed25519_dalek::Signature::from_bytes(&value),
+    )
+    .map_err(|_| "the signature does not match the bundle's content".to_owned())?;
+    let payload: Payload =
+        serde_json::from_value(payload).map_err(|e| format!("the bundle's content does not read: {e}"))?;
+    if payload.format != FORMAT {
+        return Err(format!("the bundle's format is `{}`, not {FORMAT}", payload.format));
+    }
+    let mut moves = 0;
+    let mut bookings = 0;
+    for table in &payload.tables {
+        check_table(table)?;
+        moves += table.log.len();
+        bookings += table.ledger.len();
+    }
+    Ok(format!(
+        "ok: session {} ({}), {} tables, {moves} log entries and {bookings} bookings replayed and chained; signed by {} with {}",
+        payload.session.id,
+        payload.session.name,
+        payload.tables.len(),
+        signature.public_key,
+        payload.engine,
+    ))
+}
+
+fn check_table(t: &TablePart) -> Result<(), String> {
+    let at = |what: String| format!("table {}: {what}", t.id);
+    let row = TableRow {
+        id: t.id,
+        owner_id: t.owner_id,
+        session_id: t.session_id,
+        game: t.game.clone(),
+        players: t.players.clone(),
+        options: t.options.clone(),
+        version: t.version,
+        finished: t.finished,
+        deal_lines_kept: true,
+        chain_head: None,
+        members: t.members.clone(),
+        created_at: t.created_at,
+        updated_at: t.updated_at,
+    };
+    let mut stored = Vec::with_capacity(t.ledger.len());
+    for b in &t.ledger {
+        let mut postings = Vec::with_capacity(b.postings.len());
+        for (account, amount) in &b.postings {
+            let account = Account::parse(account).map_err(|e| at(format!("booking {}: {e}", b.id)))?;
+            postings.push(Posting {
+                account,
+                amount: Chips::new(*amount),
+            });
+        }
+        if postings.iter().map(|p| i128::from(p.amount.get())).sum::<i128>() != 0 {
+            return Err(at(format!("booking {} does not sum to zero", b.id)));
+        }
+        stored.push(StoredBooking {
+            id: b.id,
+            move_seq: b.move_seq,
+            deal: b.deal,
+            memo: b.memo.clone(),
+            reverses: b.reverses,
+            created_at: b.created_at,
+            postings,
+        });
+    }
+    if t.log.len() as i64 != t.version || t.log.iter().enumerate().any(|(i, m)| m.seq != i as i64 + 1) {
+        return Err(at(format!("the log is not entries 1 to {} in order", t.version)));
+    }
+    // The chain first: it names the entry that was changed.
+    let links = chain::link(None, &chain::entries(&row, &t.log, &stored));
+    let mut stored_links = Vec::with_capacity(t.chain.len());
+    for l in &t.chain {
+        let bad = || at(format!("link {} does not read", l.pos));
+        stored_links.push(LinkRow {
+            pos: l.pos,
+            entry: l.entry.clone(),
+            reference: l.reference,
+            content_hash: unhex::<32>(&l.content_hash).ok_or_else(bad)?.to_vec(),
+            prev_hash: unhex::<32>(&l.prev_hash).ok_or_else(bad)?.to_vec(),
+            hash: unhex::<32>(&l.hash).ok_or_else(bad)?.to_vec(),
+        });
+    }
+    let head = match &t.chain_head {
+        Some(head) => Some(unhex::<32>(head).ok_or_else(|| at("the chain head is not 64 hex digits".into()))?),
+        None if stored_links.is_empty() => None,
+        None => return Err(at("the table has chain links but no head".into())),
+    };
+    if let Some(head) = head {
+        if let Some(found) = chain::first_break(&links, Some(&stored_links), Some(&head)) {
+            return Err(at(found));
+        }
+    }
+    let game = GameId::parse(&t.game).ok_or_else(|| at(format!("this engine has no game `{}`", t.game)))?;
+    with_game!(game, G => replay_and_compare::<G>(&row, t, &stored).map_err(at))
+}
+
+fn replay_and_compare<G: Game>(row: &TableRow, t: &TablePart, stored: &[StoredBooking]) -> Result<(), String> {
+    let effective = audit::effective(&t.log);
+    let Replayed {
+        game,
+        replayed,
+        expected,
+        lines,
+        problems,
+        ..
+    } = audit::replay_log::<G>(row, &effective).map_err(|e| e.to_string())?;
+    if let Some(first) = problems.into_iter().next() {
+        return Err(first);
+    }
+    debug_assert_eq!(replayed, effective.len());
+    let in_force = audit::in_force(stored);
+    if let Some(i) = (0..in_force.len().max(expected.len())).find(|&i| in_force.get(i) != expected.get(i)) {
+        let named = in_force.get(i).or(expected.get(i)).map_or(0, |k| k.0);
+        return Err(format!(
+            "the ledger differs from the replay's bookings at those of log entry {named} ({} in force, {} replayed)",
+            in_force.len(),
+            expected.len()
+        ));
+    }
+    let sheet = serde_json::to_value(game.score_sheet_of(&lines)).map_err(|e| e.to_string())?;
+    if sheet != t.scores {
+        return Err("the score sheet differs from the replay's".into());
+    }
+    Ok(())
+}

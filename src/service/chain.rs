@@ -1,0 +1,268 @@
+//! The hash chain of a table: its set-up, every move-log entry and every ledger booking linked
+//! by SHA-256, so that an entry changed, removed, added or moved after the fact is found.
+//!
+//! Invariants:
+//! - The chain's order: the set-up first, then the bookings caused by entry 0 (the opening),
+//!   then for every log entry (moves and voids) in seq order the entry and the bookings it
+//!   caused in id order. An entry's canonical content is the compact JSON of its stored fields
+//!   with object keys sorted ([`canonical`]); timestamps as RFC 3339 in microseconds (what
+//!   PostgreSQL keeps).
+//! - A link's `hash` is SHA-256(`prev_hash` ‖ `content_hash`); the set-up's `prev_hash` is 32
+//!   zero bytes. The table's head is the last link's hash.
+//! - Links are written in the transaction of the entries they cover ([`extend`]), after them;
+//!   a table stored before the chain existed is linked from its set-up by its next entry.
+//! - Everything but [`extend`] is pure, so the offline verifier recomputes chains without a
+//!   database.
+
+use chrono::{DateTime, SecondsFormat, Utc};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use sqlx::PgConnection;
+
+use super::ServiceError;
+use crate::store;
+use crate::store::chain::LinkRow;
+use crate::store::ledger::StoredBooking;
+use crate::store::tables::{MoveRow, TableRow};
+
+/// A SHA-256 digest.
+pub type Hash = [u8; 32];
+
+/// What a link covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// `table`, `move` or `booking`.
+    pub kind: &'static str,
+    /// The move's seq, the booking's id, 0 for the set-up.
+    pub reference: i64,
+    pub content: Value,
+    order: (i64, u8, i64),
+}
+
+impl Entry {
+    /// The table's set-up: what it was opened as.
+    pub fn table(row: &TableRow) -> Entry {
+        Entry {
+            kind: "table",
+            reference: 0,
+            content: json!({
+                "table": row.id,
+                "owner": row.owner_id,
+                "session": row.session_id,
+                "game": row.game,
+                "players": row.players,
+                "options": row.options,
+                "created_at": timestamp(&row.created_at),
+            }),
+            order: (-1, 0, 0),
+        }
+    }
+
+    /// A log entry (a move or a void), as stored; who recorded it and when included.
+    pub fn log(table: &TableRow, m: &MoveRow) -> Entry {
+        Entry {
+            kind: "move",
+            reference: m.seq,
+            content: json!({
+                "table": table.id,
+                "seq": m.seq,
+                "entry": m.entry,
+                "kind": m.kind,
+                "seat": m.seat,
+                "body": m.body,
+                "events": m.events,
+                "voids_seq": m.voids_seq,
+                "recorded_by": m.recorded_by,
+                "recorded_at": timestamp(&m.recorded_at),
+            }),
+            order: (m.seq, 0, m.seq),
+        }
+    }
+
+    /// A booking with its postings, as stored.
+    pub fn booking(table: &TableRow, b: &StoredBooking) -> Entry {
+        let mut postings: Vec<(String, i64)> = b
+            .postings
+            .iter()
+            .map(|p| (p.account.to_string(), p.amount.get()))
+            .collect();
+        postings.sort();
+        Entry {
+            kind: "booking",
+            reference: b.id,
+            content: json!({
+                "table": table.id,
+                "id": b.id,
+                "move_seq": b.move_seq,
+                "deal": b.deal,
+                "memo": b.memo,
+                "reverses": b.reverses,
+                "created_at": timestamp(&b.created_at),
+                "postings": postings,
+            }),
+            order: (b.move_seq, 1, b.id),
+        }
+    }
+
+    /// How findings name the entry.
+    pub fn describe(kind: &str, reference: i64) -> String {
+        match kind {
+            "table" => "the table's set-up".to_owned(),
+            "move" => format!("log entry {reference}"),
+            _ => format!("booking {reference}"),
+        }
+    }
+}
+
+fn timestamp(t: &DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(SecondsFormat::Micros, true)
+}
+
+/// The compact JSON of a value with every object's keys sorted: the same bytes for the same
+/// content however it was stored or sent.
+pub fn canonical(value: &Value) -> String {
+    let mut out = String::new();
+    write_canonical(value, &mut out);
+    out
+}
+
+fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                if let Some(v) = map.get(key) {
+                    write_canonical(v, out);
+                }
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_canonical(v, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// SHA-256 of bytes.
+pub fn sha256(bytes: &[u8]) -> Hash {
+    Sha256::digest(bytes).into()
+}
+
+/// Lower-case hex of bytes.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The entries of a table in chain order.
+pub fn entries(table: &TableRow, log: &[MoveRow], bookings: &[StoredBooking]) -> Vec<Entry> {
+    let mut all: Vec<Entry> = Vec::with_capacity(1 + log.len() + bookings.len());
+    all.push(Entry::table(table));
+    all.extend(log.iter().map(|m| Entry::log(table, m)));
+    all.extend(bookings.iter().map(|b| Entry::booking(table, b)));
+    all.sort_by_key(|e| e.order);
+    all
+}
+
+/// The links for `entries`, following `after` (or starting the chain when there is none).
+pub fn link(after: Option<&LinkRow>, entries: &[Entry]) -> Vec<LinkRow> {
+    let mut prev: Vec<u8> = after.map_or_else(|| vec![0; 32], |l| l.hash.clone());
+    let mut out = Vec::with_capacity(entries.len());
+    for (pos, entry) in (after.map_or(0, |l| l.pos + 1)..).zip(entries) {
+        let content_hash = sha256(canonical(&entry.content).as_bytes());
+        let mut joined = prev.clone();
+        joined.extend_from_slice(&content_hash);
+        let hash = sha256(&joined).to_vec();
+        out.push(LinkRow {
+            pos,
+            entry: entry.kind.to_owned(),
+            reference: entry.reference,
+            content_hash: content_hash.to_vec(),
+            prev_hash: prev,
+            hash: hash.clone(),
+        });
+        prev = hash;
+    }
+    out
+}
+
+/// The first discrepancy between the chain recomputed from the entries and the links stored
+/// (or, with no links, the head alone), as a sentence; `None` when they agree.
+pub fn first_break(recomputed: &[LinkRow], stored: Option<&[LinkRow]>, head: Option<&[u8]>) -> Option<String> {
+    if let Some(stored) = stored {
+        for i in 0..recomputed.len().max(stored.len()) {
+            match (recomputed.get(i), stored.get(i)) {
+                (Some(now), Some(then)) if now != then => {
+                    let name = Entry::describe(&now.entry, now.reference);
+                    return Some(
+                        if (now.entry.as_str(), now.reference) != (then.entry.as_str(), then.reference) {
+                            format!(
+                            "the chain breaks at link {i}: it was made for {} but {name} is there now (entries removed, added or reordered)",
+                            Entry::describe(&then.entry, then.reference)
+                        )
+                        } else if now.content_hash != then.content_hash {
+                            format!("the chain breaks at link {i}: {name} was changed after it was recorded")
+                        } else {
+                            format!("the chain breaks at link {i} ({name}): the stored link does not follow the link before it")
+                        },
+                    );
+                }
+                (Some(now), None) => {
+                    return Some(format!(
+                        "the chain breaks at link {i}: {} is not in the chain",
+                        Entry::describe(&now.entry, now.reference)
+                    ))
+                }
+                (None, Some(then)) => {
+                    return Some(format!(
+                        "the chain breaks at link {i}: {} was linked but is missing",
+                        Entry::describe(&then.entry, then.reference)
+                    ))
+                }
+                _ => {}
+            }
+        }
+    }
+    let last = recomputed.last().map(|l| l.hash.as_slice());
+    if last != head {
+        let end = recomputed
+            .last()
+            .map_or_else(|| "nothing".to_owned(), |l| Entry::describe(&l.entry, l.reference));
+        return Some(format!(
+            "the table's head hash is not the hash of the chain's last entry ({end}): entries after it are missing, or it was altered"
+        ));
+    }
+    None
+}
+
+/// Links the table's entries not linked yet (from its set-up when it has no chain), and moves
+/// its head to the last; in the transaction that wrote them, with the table's row locked or new.
+///
+/// # Errors
+/// On database failure.
+pub async fn extend(conn: &mut PgConnection, table: &TableRow) -> Result<(), ServiceError> {
+    let end = store::chain::end(&mut *conn, table.id).await?;
+    let log = store::tables::log(&mut *conn, table.id, end.last_move, i64::MAX).await?;
+    let bookings = store::ledger::bookings_after(&mut *conn, table.id, end.last_booking).await?;
+    let mut new = entries(table, &log, &bookings);
+    if end.last.is_some() {
+        new.retain(|e| e.kind != "table");
+    }
+    let links = link(end.last.as_ref(), &new);
+    store::chain::append(conn, table.id, &links).await?;
+    Ok(())
+}

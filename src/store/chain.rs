@@ -1,0 +1,105 @@
+//! The links of a table's hash chain: rows in, rows out (the hashing is `crate::service::chain`'s).
+//!
+//! Invariants: links are append-only (the database refuses updates and deletes) and numbered
+//! from 0 without gaps; the table's `chain_head` is the hash of its last link.
+
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::StoreError;
+
+/// A link as stored.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct LinkRow {
+    pub pos: i64,
+    /// `table`, `move` or `booking`.
+    pub entry: String,
+    /// The move's seq or the booking's id (0 for the table's set-up).
+    #[sqlx(rename = "ref")]
+    pub reference: i64,
+    pub content_hash: Vec<u8>,
+    pub prev_hash: Vec<u8>,
+    pub hash: Vec<u8>,
+}
+
+/// Where the chain of a table ends: its last link, and the last move seq and booking id linked.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChainEnd {
+    pub last: Option<LinkRow>,
+    pub last_move: i64,
+    pub last_booking: i64,
+}
+
+/// The end of the table's chain (all zeros and no link when it has none yet).
+///
+/// # Errors
+/// On database failure.
+pub async fn end(conn: &mut PgConnection, table: Uuid) -> Result<ChainEnd, StoreError> {
+    let last = sqlx::query_as::<_, LinkRow>(
+        "select pos, entry, ref, content_hash, prev_hash, hash from chain_links
+         where table_id = $1 order by pos desc limit 1",
+    )
+    .bind(table)
+    .fetch_optional(&mut *conn)
+    .await?;
+    let (last_move, last_booking): (Option<i64>, Option<i64>) = sqlx::query_as(
+        "select max(ref) filter (where entry = 'move'), max(ref) filter (where entry = 'booking')
+         from chain_links where table_id = $1",
+    )
+    .bind(table)
+    .fetch_one(conn)
+    .await?;
+    Ok(ChainEnd {
+        last,
+        last_move: last_move.unwrap_or(0),
+        last_booking: last_booking.unwrap_or(0),
+    })
+}
+
+/// Every link of the table, in order.
+///
+/// # Errors
+/// On database failure.
+pub async fn links(conn: &mut PgConnection, table: Uuid) -> Result<Vec<LinkRow>, StoreError> {
+    Ok(sqlx::query_as::<_, LinkRow>(
+        "select pos, entry, ref, content_hash, prev_hash, hash from chain_links where table_id = $1 order by pos",
+    )
+    .bind(table)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// Appends links and sets the table's head to the last one's hash, in the caller's transaction.
+///
+/// # Errors
+/// On database failure (a position taken already breaks the primary key).
+pub async fn append(conn: &mut PgConnection, table: Uuid, new: &[LinkRow]) -> Result<(), StoreError> {
+    let Some(head) = new.last() else {
+        return Ok(());
+    };
+    let positions: Vec<i64> = new.iter().map(|l| l.pos).collect();
+    let entries: Vec<&str> = new.iter().map(|l| l.entry.as_str()).collect();
+    let references: Vec<i64> = new.iter().map(|l| l.reference).collect();
+    let contents: Vec<&[u8]> = new.iter().map(|l| l.content_hash.as_slice()).collect();
+    let prevs: Vec<&[u8]> = new.iter().map(|l| l.prev_hash.as_slice()).collect();
+    let hashes: Vec<&[u8]> = new.iter().map(|l| l.hash.as_slice()).collect();
+    sqlx::query(
+        "insert into chain_links (table_id, pos, entry, ref, content_hash, prev_hash, hash)
+         select $1, * from unnest($2::bigint[], $3::text[], $4::bigint[], $5::bytea[], $6::bytea[], $7::bytea[])",
+    )
+    .bind(table)
+    .bind(&positions)
+    .bind(&entries)
+    .bind(&references)
+    .bind(&contents)
+    .bind(&prevs)
+    .bind(&hashes)
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("update game_tables set chain_head = $2 where id = $1")
+        .bind(table)
+        .bind(&head.hash)
+        .execute(conn)
+        .await?;
+    Ok(())
+}

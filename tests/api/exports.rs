@@ -1,0 +1,167 @@
+//! CSV exports: a table's ledger and score sheet and a session's ledger, by `Accept: text/csv`
+//! and by `?format=csv`; RFC 4180 with a header row; a bad format changes nothing and says why.
+
+use reqwest::header::ACCEPT;
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+use crate::helpers::{accept, spawn_app, TestApp};
+
+async fn csv(app: &TestApp, path: &str, accept_csv: bool) -> (String, String) {
+    let mut request = app.client.get(format!("{}{path}", app.base));
+    if accept_csv {
+        request = request.header(ACCEPT, "text/csv");
+    }
+    let response = request.send().await.expect("request");
+    assert_eq!(response.status(), 200, "{path}");
+    let content_type = response.headers()[reqwest::header::CONTENT_TYPE]
+        .to_str()
+        .expect("content type")
+        .to_owned();
+    (content_type, response.text().await.expect("body"))
+}
+
+/// Parses RFC 4180 text: CRLF line ends, quoted fields where needed.
+fn parse(text: &str) -> Vec<Vec<String>> {
+    assert!(text.ends_with("\r\n"), "CRLF line ends: {text:?}");
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes());
+    reader
+        .records()
+        .map(|r| r.expect("a record").iter().map(str::to_owned).collect())
+        .collect()
+}
+
+async fn session_with_a_newmarket_table(app: &TestApp) -> (String, String, String) {
+    let token = app.organiser("ann@club.example").await;
+    let session = app
+        .post("/api/v1/sessions", &token, json!({"name": "Friday, \"late\" table"}))
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let body = json!({"game": "newmarket", "players": ["Ann", "Bob, Jr.", "Cat", "Dan"], "options": {}, "session_id": session});
+    let table = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let layout = json!({"kind": "layout", "pool_cards": ["JD", "QH", "KC", "AS"], "stakes": ["AS", "KC", "QH", "JD"]});
+    accept(app, &table, &token, layout).await;
+    (token, session, table)
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_tables_ledger_downloads_as_csv_by_accept_and_by_link_with_a_row_per_posting(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (_, _, table) = session_with_a_newmarket_table(&app).await;
+    let json = app.ledger(&table).await;
+
+    let (content_type, by_accept) = csv(&app, &format!("/api/v1/tables/{table}/ledger"), true).await;
+    let (_, by_link) = csv(&app, &format!("/api/v1/tables/{table}/ledger?format=csv"), false).await;
+
+    assert!(content_type.starts_with("text/csv"), "{content_type}");
+    assert_eq!(by_accept, by_link);
+    let rows = parse(&by_link);
+    assert_eq!(
+        rows[0],
+        [
+            "booking",
+            "move_seq",
+            "deal",
+            "memo",
+            "reverses",
+            "created_at",
+            "account",
+            "amount"
+        ]
+    );
+    let postings: usize = json["bookings"]
+        .as_array()
+        .expect("bookings")
+        .iter()
+        .map(|b| b["postings"].as_array().expect("postings").len())
+        .sum();
+    assert_eq!(rows.len() - 1, postings);
+    let sum: i64 = rows[1..].iter().map(|r| r[7].parse::<i64>().expect("chips")).sum();
+    assert_eq!(sum, 0, "every booking sums to zero, so the whole file does");
+    // JSON stays the default.
+    assert_eq!(
+        app.get(&format!("/api/v1/tables/{table}/ledger")).await.content_type,
+        "application/json"
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_score_sheet_downloads_as_csv_with_a_row_per_deal_and_a_column_per_player(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = app
+        .table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({"hand_sizes": [1, 4, 4]}))
+        .await;
+    let result = json!({"kind": "result", "nominations": [0, 1, 0, 1], "tricks": [0, 1, 0, 0]});
+    accept(&app, &table, &token, result).await;
+    let sheet = app.scores(&table).await;
+
+    let (_, text) = csv(&app, &format!("/api/v1/tables/{table}/scores"), true).await;
+
+    let rows = parse(&text);
+    assert_eq!(rows.len(), 2, "a header and one deal: {text}");
+    assert_eq!(rows[0][0], "deal");
+    let column = |name: &str| {
+        rows[0]
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("{name} in {:?}", rows[0]))
+    };
+    assert_eq!(rows[1][column("deal")], "1");
+    for (seat, player) in ["Ann", "Bob", "Cat", "Dan"].iter().enumerate() {
+        assert_eq!(
+            Value::String(rows[1][column(&format!("points {player}"))].clone()),
+            Value::String(sheet["sheet"]["deals"][0]["points"][seat].to_string())
+        );
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_sessions_ledger_downloads_as_csv_with_names_quoted_as_rfc_4180_says(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (_, session, table) = session_with_a_newmarket_table(&app).await;
+
+    let (_, text) = csv(&app, &format!("/api/v1/sessions/{session}/ledger?format=csv"), false).await;
+
+    assert!(text.contains("\"Bob, Jr.\""), "a comma in a name is quoted: {text}");
+    let rows = parse(&text);
+    assert_eq!(rows[0], ["table_id", "game", "account", "player", "balance"]);
+    assert!(rows[1..].iter().all(|r| r[0] == table));
+    let bob = rows.iter().find(|r| r[2] == "seat:1").expect("seat 1");
+    assert_eq!(bob[3], "Bob, Jr.");
+    let sum: i64 = rows[1..].iter().map(|r| r[4].parse::<i64>().expect("chips")).sum();
+    assert_eq!(sum, 0);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_unknown_format_is_refused_and_an_unknown_table_is_not_found(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (_, session, table) = session_with_a_newmarket_table(&app).await;
+    let before = app.snapshot(&table).await;
+
+    app.get(&format!("/api/v1/tables/{table}/ledger?format=xls"))
+        .await
+        .assert_problem(400, "invalid_query");
+    app.get(&format!("/api/v1/tables/{table}/scores?format=pdf"))
+        .await
+        .assert_problem(400, "invalid_query");
+    app.get(&format!("/api/v1/sessions/{session}/ledger?format=1"))
+        .await
+        .assert_problem(400, "invalid_query");
+    app.get(&format!("/api/v1/sessions/{}/ledger?format=csv", uuid::Uuid::new_v4()))
+        .await
+        .assert_problem(404, "session_not_found");
+    app.get(&format!("/api/v1/tables/{}/scores?format=csv", uuid::Uuid::new_v4()))
+        .await
+        .assert_problem(404, "table_not_found");
+
+    assert_eq!(app.snapshot(&table).await, before);
+}

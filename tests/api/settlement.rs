@@ -1,0 +1,291 @@
+//! Session standings (net of opening chips, points games included, players matched by roster
+//! member) and the settle-up (fewest payments, summing to zero, in money when a chip is priced).
+
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+use crate::helpers::{accept, balance, spawn_app, TestApp};
+
+async fn session(app: &TestApp, token: &str, body: Value) -> String {
+    app.post("/api/v1/sessions", token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned()
+}
+
+async fn table(app: &TestApp, token: &str, body: Value) -> String {
+    app.post("/api/v1/tables", token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned()
+}
+
+/// A Newmarket deal entered as a result: seat `out` went out, the others hold two cards each.
+async fn newmarket_deal(app: &TestApp, token: &str, table: &str, out: usize) {
+    let layout = json!({"kind": "layout", "pool_cards": ["JD", "QH", "KC", "AS"], "stakes": ["AS", "KC", "QH", "JD"]});
+    accept(app, table, token, layout).await;
+    let cards_left: Vec<u8> = (0..4).map(|s| if s == out { 0 } else { 2 }).collect();
+    let result = json!({"kind": "result", "out": out, "cards_left": cards_left, "pool_winners": [null, null, 3, null]});
+    accept(app, table, token, result).await;
+}
+
+/// A session with two Newmarket tables (Bob is "Robert" at the second, tied by his member id;
+/// Ann is " ann ", found by her name) and a Nomination Whist table.
+async fn an_evening(app: &TestApp, token: &str, chip_value: Value) -> (String, Vec<String>) {
+    let session = session(app, token, json!({"name": "Friday", "chip_value": chip_value})).await;
+    let first = table(
+        app,
+        token,
+        json!({"game": "newmarket", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session}),
+    )
+    .await;
+    let roster = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["members"].clone();
+    let id_of = |name: &str| {
+        roster
+            .as_array()
+            .expect("roster")
+            .iter()
+            .find(|m| m["name"] == name)
+            .expect(name)["id"]
+            .clone()
+    };
+    // Robert is Bob by his member id; the others are found by name (" ann " is Ann).
+    let second = table(
+        app,
+        token,
+        json!({"game": "newmarket", "players": ["Robert", " ann ", "Eve", "Fay"], "session_id": session,
+               "members": [id_of("Bob"), null, null, null]}),
+    )
+    .await;
+    let whist = table(
+        app,
+        token,
+        json!({"game": "nomination-whist", "players": ["Cat", "Eve", "Bob"], "session_id": session, "options": {"hand_sizes": [1, 2]}}),
+    )
+    .await;
+    newmarket_deal(app, token, &first, 0).await;
+    newmarket_deal(app, token, &second, 2).await;
+    let result = json!({"kind": "result", "nominations": [1, 0, 1], "tricks": [1, 0, 0]});
+    accept(app, &whist, token, result).await;
+    (session, vec![first, second, whist])
+}
+
+fn player<'a>(standings: &'a Value, name: &str) -> &'a Value {
+    standings["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .find(|p| p["player"] == name)
+        .unwrap_or_else(|| panic!("{name} in {standings}"))
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn standings_are_net_of_opening_chips_include_points_and_follow_the_member_not_the_spelling(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let (session, tables) = an_evening(&app, &token, Value::Null).await;
+    let (first, second) = (app.ledger(&tables[0]).await, app.ledger(&tables[1]).await);
+    let whist = app.scores(&tables[2]).await;
+
+    let standings = app
+        .get(&format!("/api/v1/sessions/{session}/standings"))
+        .await
+        .assert_status(200)
+        .clone();
+
+    let bob = player(&standings, "Bob");
+    assert_eq!(
+        bob["seats"].as_array().map(Vec::len),
+        Some(3),
+        "Bob, Robert and Bob again: {bob}"
+    );
+    assert_eq!(
+        bob["chips"].as_i64(),
+        Some(balance(&first, "seat:1") - 100 + balance(&second, "seat:0") - 100),
+        "net of the 100 chips each seat opened with"
+    );
+    assert_eq!(
+        bob["points"],
+        json!([{"game": "nomination-whist", "points": whist["sheet"]["totals"][2]}])
+    );
+    let ann = player(&standings, "Ann");
+    assert_eq!(ann["seats"].as_array().map(Vec::len), Some(2), "` ann ` is Ann: {ann}");
+    assert_eq!(
+        ann["chips"].as_i64(),
+        Some(balance(&first, "seat:0") - 100 + balance(&second, "seat:1") - 100)
+    );
+    assert_eq!(
+        standings["players"].as_array().map(Vec::len),
+        Some(6),
+        "Ann, Bob, Cat, Dan, Eve, Fay"
+    );
+    let pools: i64 = [&first, &second]
+        .iter()
+        .flat_map(|l| l["balances"].as_array().expect("balances").iter())
+        .filter(|b| b["account"].as_str().is_some_and(|a| a.starts_with("pool:")))
+        .map(|b| b["balance"].as_i64().expect("chips"))
+        .sum();
+    assert_eq!(
+        standings["total_chips"].as_i64(),
+        Some(-pools),
+        "what the players lost is in the pools"
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_settle_up_squares_everyone_in_few_payments_and_in_money_at_the_chip_value(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let (session, _) = an_evening(&app, &token, json!({"minor_units": 5, "currency": "GBP"})).await;
+    let standings = app
+        .get(&format!("/api/v1/sessions/{session}/standings"))
+        .await
+        .assert_status(200)
+        .clone();
+
+    let settlement = app
+        .get(&format!("/api/v1/sessions/{session}/settlement"))
+        .await
+        .assert_status(200)
+        .clone();
+
+    assert_eq!(settlement["chip_value"], json!({"minor_units": 5, "currency": "GBP"}));
+    let payments = settlement["payments"].as_array().expect("payments");
+    let parties = standings["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .filter(|p| p["chips"] != 0)
+        .count()
+        + 1;
+    assert!(payments.len() < parties, "fewer payments than parties: {settlement}");
+    for p in payments {
+        let chips = p["chips"].as_i64().expect("chips");
+        assert!(chips > 0);
+        assert_eq!(p["minor_units"].as_i64(), Some(chips * 5));
+        assert_eq!(p["currency"], "GBP");
+    }
+    let mut pools = 0;
+    for party in standings["players"].as_array().expect("players") {
+        let name = &party["player"];
+        let paid: i64 = payments
+            .iter()
+            .filter(|p| p["from"]["player"] == *name)
+            .map(|p| p["chips"].as_i64().expect("chips"))
+            .sum();
+        let got: i64 = payments
+            .iter()
+            .filter(|p| p["to"]["player"] == *name)
+            .map(|p| p["chips"].as_i64().expect("chips"))
+            .sum();
+        assert_eq!(
+            party["chips"].as_i64().expect("chips") + paid - got,
+            0,
+            "{name} is square: {settlement}"
+        );
+        pools += party["chips"].as_i64().expect("chips");
+    }
+    let to_pools: i64 = payments
+        .iter()
+        .filter(|p| p["to"]["pools"] == true)
+        .map(|p| p["chips"].as_i64().expect("chips"))
+        .sum();
+    let from_pools: i64 = payments
+        .iter()
+        .filter(|p| p["from"]["pools"] == true)
+        .map(|p| p["chips"].as_i64().expect("chips"))
+        .sum();
+    assert_eq!(to_pools - from_pools, -pools, "the pools are squared too");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_session_without_a_chip_value_settles_in_chips_only(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let (session, _) = an_evening(&app, &token, Value::Null).await;
+
+    let settlement = app
+        .get(&format!("/api/v1/sessions/{session}/settlement"))
+        .await
+        .assert_status(200)
+        .clone();
+
+    assert_eq!(settlement["chip_value"], Value::Null);
+    let payments = settlement["payments"].as_array().expect("payments");
+    assert!(!payments.is_empty());
+    assert!(payments
+        .iter()
+        .all(|p| p["minor_units"].is_null() && p["currency"].is_null()));
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn bad_chip_values_members_and_sessions_are_refused_and_change_nothing(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let count = || async {
+        let sessions = app
+            .request(reqwest::Method::GET, "/api/v1/sessions", Some(&token), None)
+            .await;
+        sessions.assert_status(200)["items"].as_array().map(Vec::len)
+    };
+    let before = count().await;
+
+    for (value, status, code) in [
+        (json!({"minor_units": -5, "currency": "GBP"}), 422, "invalid_chip_value"),
+        (json!({"minor_units": 5, "currency": "gbp"}), 422, "invalid_chip_value"),
+        (
+            json!({"minor_units": 5, "currency": "POUNDS"}),
+            422,
+            "invalid_chip_value",
+        ),
+    ] {
+        app.post(
+            "/api/v1/sessions",
+            &token,
+            json!({"name": "Friday", "chip_value": value}),
+        )
+        .await
+        .assert_problem(status, code);
+    }
+    app.post(
+        "/api/v1/sessions",
+        &token,
+        json!({"name": "Friday", "chip_value": {"minor_units": 2.5, "currency": "GBP"}}),
+    )
+    .await
+    .assert_problem(422, "invalid_body");
+    assert_eq!(count().await, before, "no session was started");
+
+    let session = session(&app, &token, json!({"name": "Friday"})).await;
+    let tables =
+        || async { app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["tables"].clone() };
+    let stranger = uuid::Uuid::new_v4();
+    for members in [json!([stranger, stranger, stranger, stranger]), json!([stranger])] {
+        app.post(
+            "/api/v1/tables",
+            &token,
+            json!({"game": "newmarket", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session, "members": members}),
+        )
+        .await
+        .assert_problem(422, "invalid_members");
+    }
+    app.post(
+        "/api/v1/tables",
+        &token,
+        json!({"game": "newmarket", "players": ["Ann", "Bob", "Cat", "Dan"], "members": [stranger]}),
+    )
+    .await
+    .assert_problem(422, "invalid_members");
+    assert_eq!(tables().await, json!([]));
+    assert_eq!(
+        app.get(&format!("/api/v1/sessions/{session}")).await.body["members"],
+        json!([])
+    );
+
+    let unknown = uuid::Uuid::new_v4();
+    for what in ["standings", "settlement"] {
+        app.get(&format!("/api/v1/sessions/{unknown}/{what}"))
+            .await
+            .assert_problem(404, "session_not_found");
+    }
+}
