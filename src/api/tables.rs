@@ -338,7 +338,7 @@ pub async fn list_tables(
         (None, Some(Principal::Organiser { user })) => {
             store::tables::list(&mut conn, Some(user), None, limit + 1, offset).await?
         }
-        (None, Some(Principal::Scorer { table })) => vec![store::tables::fetch(&mut conn, table).await?],
+        (None, Some(Principal::Scorer { table, .. })) => vec![store::tables::fetch(&mut conn, table).await?],
         (None, None) => {
             return Err(ApiError::unauthorized(
                 "missing_token",

@@ -43,9 +43,9 @@ pub async fn audit(pool: &PgPool, id: Uuid) -> Result<(TableRow, Audit), Service
 
 /// A booking as compared: its cause, deal, memo and postings, one per account, none of zero
 /// (as a booking stores them).
-type Key = (i64, Option<i32>, String, Vec<(String, i64)>);
+pub(super) type Key = (i64, Option<i32>, String, Vec<(String, i64)>);
 
-fn key(seq: i64, deal: Option<i32>, memo: &str, postings: impl Iterator<Item = (String, i64)>) -> Key {
+pub(super) fn key(seq: i64, deal: Option<i32>, memo: &str, postings: impl Iterator<Item = (String, i64)>) -> Key {
     let mut merged: BTreeMap<String, i64> = BTreeMap::new();
     for (account, amount) in postings {
         *merged.entry(account).or_default() += amount;

@@ -216,7 +216,7 @@ async fn undo<G: Game>(tx: &mut Tx<'_>, table: &TableRow, by: &str) -> Result<Re
     let seq = table.version + 1;
     let voided = store::tables::move_row(tx, table.id, target).await?;
     store::tables::append_void(tx, table.id, seq, &voided, by).await?;
-    store::ledger::reverse_move(tx, table.id, target, seq).await?;
+    super::corrections::reverse_entry(tx, table.id, &voided, seq).await?;
     // The snapshot the voided move left is passed over now, so this folds from an earlier one.
     let game: G = fold::current(tx, table).await?;
     store::tables::bump_version(tx, table.id, game.is_finished()).await?;

@@ -125,7 +125,8 @@ pub async fn balances(conn: &mut PgConnection, table: Uuid) -> Result<Balances, 
     Ok(balances)
 }
 
-/// Books the reversal of every booking move `move_seq` caused, as caused by the void `void_seq`.
+/// Books the reversal of every booking move `move_seq` caused and that is still in force, as
+/// caused by the void `void_seq`.
 ///
 /// # Errors
 /// On database failure.
@@ -135,10 +136,12 @@ pub async fn reverse_move(
     move_seq: i64,
     void_seq: i64,
 ) -> Result<usize, StoreError> {
-    let caused: Vec<StoredBooking> = bookings(&mut *conn, table, None)
-        .await?
+    let all = bookings(&mut *conn, table, None).await?;
+    // A correction may have reversed some already (and re-booked them anew).
+    let reversed: std::collections::HashSet<i64> = all.iter().filter_map(|b| b.reverses).collect();
+    let caused: Vec<StoredBooking> = all
         .into_iter()
-        .filter(|b| b.move_seq == move_seq && b.reverses.is_none())
+        .filter(|b| b.move_seq == move_seq && b.reverses.is_none() && !reversed.contains(&b.id))
         .collect();
     for original in &caused {
         let booking = Booking::new(original.memo.clone(), original.postings.clone())?.reversal();

@@ -6,9 +6,11 @@
 //! no longer reads is `Corrupt`, never a panic; named constraints become typed errors.
 
 pub mod deal_lines;
+pub mod deals;
 pub mod join_codes;
 pub mod ledger;
 pub mod live;
+pub mod scorers;
 pub mod sessions;
 pub mod tables;
 pub mod users;
