@@ -45,6 +45,9 @@ create table corrections (
     reason        text not null,
     first_booking bigint,
     last_booking  bigint,
+    -- The events of the later moves it replayed whose events changed, by seq: a log entry is
+    -- never edited, so the audit reads a move's events in force here.
+    events        jsonb not null default '{}',
     primary key (table_id, seq),
     foreign key (table_id, seq) references moves (table_id, seq)
 );

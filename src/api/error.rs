@@ -275,9 +275,7 @@ impl From<ServiceError> for ApiError {
             ServiceError::DealMismatch { .. } => ApiError::new(StatusCode::CONFLICT, "deal_mismatch", e.to_string()),
             ServiceError::NothingToUndo => ApiError::new(StatusCode::CONFLICT, "nothing_to_undo", e.to_string()),
             ServiceError::DealNotFound(_) => ApiError::not_found("deal_not_found", e.to_string()),
-            ServiceError::DealNotFinished(_) => {
-                ApiError::new(StatusCode::CONFLICT, "deal_not_finished", e.to_string())
-            }
+            ServiceError::DealNotFinished(_) => ApiError::new(StatusCode::CONFLICT, "deal_not_finished", e.to_string()),
             ServiceError::NotTheDeal(_) => ApiError::unprocessable("not_the_deal", e.to_string()),
             ServiceError::CorrectionConflicts { .. } => {
                 ApiError::new(StatusCode::CONFLICT, "correction_conflicts", e.to_string())

@@ -70,11 +70,14 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
     let mut events_match = true;
     let mut replayed = 0;
     let mut lines: Vec<G::DealLine> = Vec::new();
+    let corrections = store::deals::corrections(&mut *conn, table.id, None).await?;
+    let mut deal = None;
     for row in &moves {
+        deal = game.deal_number().or(deal);
         match game.apply(&stored_move::<G>(row)?) {
             Ok(events) => {
                 replayed += 1;
-                if to_json(&events)? != row.events {
+                if &to_json(&events)? != super::corrections::events_in_force(&corrections, row.seq, deal, &row.events) {
                     events_match = false;
                     problems.push(format!("move {}: the stored events differ from the replay's", row.seq));
                 }

@@ -40,7 +40,9 @@ pub enum Verification {
     Unverified,
     Verified,
     /// Disputed, with the fields of the score-sheet line that the dispute's result changes.
-    Disputed { differs: Vec<String> },
+    Disputed {
+        differs: Vec<String>,
+    },
 }
 
 /// A deal as the score sheet numbers it, with who recorded, corrected and verified it.
@@ -181,7 +183,9 @@ pub(super) fn replay_deal<G: Game>(
     moves: &[Value],
 ) -> Result<(Vec<(G::Move, Vec<G::Event>)>, Vec<G::DealLine>), ServiceError> {
     if moves.is_empty() {
-        return Err(ServiceError::NotTheDeal(format!("give the moves of deal {deal}, at least one")));
+        return Err(ServiceError::NotTheDeal(format!(
+            "give the moves of deal {deal}, at least one"
+        )));
     }
     let mut applied = Vec::new();
     let mut lines = Vec::new();
@@ -238,6 +242,7 @@ async fn correct_as<G: Game>(tx: &mut Tx<'_>, table: &TableRow, c: &Correction) 
             events: to_json(&events)?,
         });
     }
+    let mut changed = serde_json::Map::new();
     for row in after {
         let events = game
             .apply(&stored_move::<G>(row)?)
@@ -245,6 +250,10 @@ async fn correct_as<G: Game>(tx: &mut Tx<'_>, table: &TableRow, c: &Correction) 
                 seq: row.seq,
                 violation,
             })?;
+        let now = to_json(&events)?;
+        if now != row.events {
+            changed.insert(row.seq.to_string(), now);
+        }
         expected.extend(G::settlements(&events).into_iter().map(|s| (row.seq, s)));
         lines.extend(game.take_deal_lines());
     }
@@ -267,7 +276,8 @@ async fn correct_as<G: Game>(tx: &mut Tx<'_>, table: &TableRow, c: &Correction) 
     };
     store::deals::append_correction(tx, table.id, &new).await?;
     let booked = rebook(tx, table.id, correction_seq, expected).await?;
-    store::deals::keep_correction(tx, table.id, correction_seq, new.deal, &c.reason, booked).await?;
+    let changed = Value::Object(changed);
+    store::deals::keep_correction(tx, table.id, correction_seq, new.deal, &c.reason, booked, &changed).await?;
     super::history::keep::<G>(tx, table, correction_seq, &lines).await?;
     store::tables::save_snapshot(tx, table.id, correction_seq, &to_json(&game)?).await?;
     store::deals::set_version(tx, table.id, correction_seq, game.is_finished()).await?;
@@ -370,6 +380,22 @@ pub(super) async fn reverse_entry(
         }
     }
     Ok(())
+}
+
+/// The events in force of move `seq` of deal `deal`, stored as `stored`: those of the latest
+/// correction in force that replayed it (a correction of an earlier deal, after it in the log),
+/// when that changed them.
+pub(super) fn events_in_force<'a>(
+    corrections: &'a [CorrectionRow],
+    seq: i64,
+    deal: Option<u16>,
+    stored: &'a Value,
+) -> &'a Value {
+    corrections
+        .iter()
+        .filter(|c| c.voided_by.is_none() && c.seq > seq && deal.is_some_and(|d| i32::from(d) > c.deal))
+        .max_by_key(|c| c.seq)
+        .map_or(stored, |c| c.events.get(seq.to_string()).unwrap_or(stored))
 }
 
 /// The correction in force for `deal` (0: none).

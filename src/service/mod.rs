@@ -39,10 +39,15 @@ use crate::store::{self, Tx};
 /// The authenticated caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Principal {
-    Organiser { user: Uuid },
+    Organiser {
+        user: Uuid,
+    },
     /// A phone that joined the table; `scorer` is None for a token minted before scorers had
     /// identities of their own.
-    Scorer { table: Uuid, scorer: Option<Uuid> },
+    Scorer {
+        table: Uuid,
+        scorer: Option<Uuid>,
+    },
 }
 
 impl Principal {

@@ -105,7 +105,12 @@ fn differences(a: &Value, b: &Value, at: &str, out: &mut Vec<String>) {
             keys.dedup();
             for k in keys {
                 let path = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
-                differences(x.get(k).unwrap_or(&Value::Null), y.get(k).unwrap_or(&Value::Null), &path, out);
+                differences(
+                    x.get(k).unwrap_or(&Value::Null),
+                    y.get(k).unwrap_or(&Value::Null),
+                    &path,
+                    out,
+                );
             }
         }
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {

@@ -112,7 +112,8 @@ pub async fn append_correction(tx: &mut Tx<'_>, table: Uuid, new: &NewCorrection
     Ok(())
 }
 
-/// Keeps the booking ids a correction made (none: `None`), once its bookings are written.
+/// Keeps the booking ids a correction made (none: `None`), once its bookings are written, and
+/// the events of the later moves that changed (by seq).
 ///
 /// # Errors
 /// On database failure.
@@ -123,9 +124,11 @@ pub async fn keep_correction(
     deal: i32,
     reason: &str,
     bookings: Option<(i64, i64)>,
+    events: &Value,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "insert into corrections (table_id, seq, deal, reason, first_booking, last_booking) values ($1, $2, $3, $4, $5, $6)",
+        "insert into corrections (table_id, seq, deal, reason, first_booking, last_booking, events)
+         values ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(table)
     .bind(seq)
@@ -133,6 +136,7 @@ pub async fn keep_correction(
     .bind(reason)
     .bind(bookings.map(|b| b.0))
     .bind(bookings.map(|b| b.1))
+    .bind(events)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -160,6 +164,8 @@ pub struct CorrectionRow {
     pub reason: String,
     pub first_booking: Option<i64>,
     pub last_booking: Option<i64>,
+    /// The later moves' events it changed, by seq.
+    pub events: Value,
     pub recorded_by: String,
     pub recorded_at: DateTime<Utc>,
     pub voided_by: Option<i64>,
@@ -167,7 +173,8 @@ pub struct CorrectionRow {
     pub supersedes: Vec<i64>,
 }
 
-const CORRECTION_COLUMNS: &str = "c.seq, c.deal, c.reason, c.first_booking, c.last_booking, m.recorded_by, m.recorded_at,
+const CORRECTION_COLUMNS: &str =
+    "c.seq, c.deal, c.reason, c.first_booking, c.last_booking, c.events, m.recorded_by, m.recorded_at,
     (select v.seq from moves v where v.table_id = c.table_id and v.voids_seq = c.seq) as voided_by,
     array(select s.seq from superseded_moves s where s.table_id = c.table_id and s.correction_seq = c.seq
           order by s.seq) as supersedes";

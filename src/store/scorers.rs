@@ -21,14 +21,14 @@ pub struct ScorerRow {
 /// # Errors
 /// On database failure.
 pub async fn insert(conn: &mut PgConnection, table: Uuid, name: &str) -> Result<ScorerRow, StoreError> {
-    Ok(sqlx::query_as::<_, ScorerRow>(
-        "insert into scorers (id, table_id, name) values ($1, $2, $3) returning *",
+    Ok(
+        sqlx::query_as::<_, ScorerRow>("insert into scorers (id, table_id, name) values ($1, $2, $3) returning *")
+            .bind(Uuid::new_v4())
+            .bind(table)
+            .bind(name)
+            .fetch_one(conn)
+            .await?,
     )
-    .bind(Uuid::new_v4())
-    .bind(table)
-    .bind(name)
-    .fetch_one(conn)
-    .await?)
 }
 
 /// How many scorers the table has had.

@@ -99,7 +99,12 @@ async fn correcting_deal_one_of_three_gives_the_table_as_if_it_had_been_recorded
     assert_ne!(outcome(&app, &table).await, wrong);
     // The log keeps the original and appends the correction.
     let log = app.log(&table).await;
-    let entries: Vec<&str> = log.as_array().expect("log").iter().map(|e| e["entry"].as_str().expect("entry")).collect();
+    let entries: Vec<&str> = log
+        .as_array()
+        .expect("log")
+        .iter()
+        .map(|e| e["entry"].as_str().expect("entry"))
+        .collect();
     assert_eq!(entries, ["move", "move", "move", "move", "correction"]);
     assert_eq!(log[0]["move"]["player"], 1);
     assert_eq!(log[0]["superseded_by"], 5);
@@ -108,7 +113,10 @@ async fn correcting_deal_one_of_three_gives_the_table_as_if_it_had_been_recorded
     // and every new one balances.
     let ledger = app.ledger(&table).await;
     let bookings = ledger["bookings"].as_array().expect("bookings");
-    assert_eq!(&bookings[..bookings_before.as_array().expect("before").len()], bookings_before.as_array().expect("before").as_slice());
+    assert_eq!(
+        &bookings[..bookings_before.as_array().expect("before").len()],
+        bookings_before.as_array().expect("before").as_slice()
+    );
     assert!(bookings.iter().any(|b| !b["reverses"].is_null()));
     assert_eq!(ledger["total"], 0);
     assert_audit_consistent(&app, &table).await;
@@ -122,7 +130,9 @@ async fn correcting_deal_one_of_three_gives_the_table_as_if_it_had_been_recorded
     // Undo takes back the deal after it, then the whole correction.
     let undo = |v: i64| json!({"expected_version": v});
     let v = version(&app, &table).await;
-    app.post(&format!("/api/v1/tables/{table}/undo"), &token, undo(v)).await.assert_status(200);
+    app.post(&format!("/api/v1/tables/{table}/undo"), &token, undo(v))
+        .await
+        .assert_status(200);
     let undone = app
         .post(&format!("/api/v1/tables/{table}/undo"), &token, undo(v + 1))
         .await
@@ -156,9 +166,15 @@ async fn a_deal_corrected_twice_and_a_later_deal_corrected_stay_consistent(pool:
         accept(&app, &table, &token, mv).await;
     }
     let body = |mv: Value, v: i64| json!({"moves": [mv], "expected_version": v, "reason": "slip"});
-    correct(&app, &table, &token, 2, body(cat_wins(), 3)).await.assert_status(200);
-    correct(&app, &table, &token, 1, body(draw(2), 5)).await.assert_status(200);
-    correct(&app, &table, &token, 1, body(draw(0), 7)).await.assert_status(200);
+    correct(&app, &table, &token, 2, body(cat_wins(), 3))
+        .await
+        .assert_status(200);
+    correct(&app, &table, &token, 1, body(draw(2), 5))
+        .await
+        .assert_status(200);
+    correct(&app, &table, &token, 1, body(draw(0), 7))
+        .await
+        .assert_status(200);
     assert_eq!(outcome(&app, &table).await, outcome(&app, &right).await);
     assert_audit_consistent(&app, &table).await;
     let deal = app
@@ -195,7 +211,10 @@ async fn a_correction_a_later_deal_no_longer_fits_is_refused_whole(pool: PgPool)
     .await;
     answer.assert_problem(409, "correction_conflicts");
     assert!(
-        answer.body["detail"].as_str().expect("detail").contains(&format!("move {v}")),
+        answer.body["detail"]
+            .as_str()
+            .expect("detail")
+            .contains(&format!("move {v}")),
         "{}",
         answer.body
     );
@@ -212,7 +231,13 @@ async fn every_bad_correction_is_refused_and_changes_nothing(pool: PgPool) {
     accept(&app, &table, &token, draw(0)).await;
     // Deal 3 is being recorded card by card.
     let seat = app.state(&table).await["state"]["to_act"].clone();
-    accept(&app, &table, &token, json!({"kind": "bid", "seat": seat, "bid": "play"})).await;
+    accept(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "bid", "seat": seat, "bid": "play"}),
+    )
+    .await;
     let before = app.snapshot(&table).await;
     let ledger = app.ledger(&table).await;
     let good = |v: i64| json!({"moves": [cat_wins()], "expected_version": v, "reason": "slip"});
@@ -229,13 +254,48 @@ async fn every_bad_correction_is_refused_and_changes_nothing(pool: PgPool) {
         (4, good(3), 404, "deal_not_found"),
         (0, good(3), 404, "deal_not_found"),
         (1, good(2), 409, "version_conflict"),
-        (1, json!({"moves": [short], "expected_version": 3, "reason": "slip"}), 422, &code),
-        (1, json!({"moves": [cat_wins(), draw(0)], "expected_version": 3, "reason": "slip"}), 422, "not_the_deal"),
-        (1, json!({"moves": [], "expected_version": 3, "reason": "slip"}), 422, "not_the_deal"),
-        (1, json!({"moves": [{"kind": "bid", "seat": 0, "bid": "play"}], "expected_version": 3, "reason": "slip"}), 422, "not_the_deal"),
-        (1, json!({"moves": [{"kind": "fly"}], "expected_version": 3, "reason": "slip"}), 422, "unknown_variant"),
-        (1, json!({"moves": [cat_wins()], "expected_version": 3, "reason": " "}), 422, "invalid_text"),
-        (1, json!({"moves": [cat_wins()], "expected_version": 3}), 422, "unknown_field"),
+        (
+            1,
+            json!({"moves": [short], "expected_version": 3, "reason": "slip"}),
+            422,
+            &code,
+        ),
+        (
+            1,
+            json!({"moves": [cat_wins(), draw(0)], "expected_version": 3, "reason": "slip"}),
+            422,
+            "not_the_deal",
+        ),
+        (
+            1,
+            json!({"moves": [], "expected_version": 3, "reason": "slip"}),
+            422,
+            "not_the_deal",
+        ),
+        (
+            1,
+            json!({"moves": [{"kind": "bid", "seat": 1, "bid": "play"}], "expected_version": 3, "reason": "slip"}),
+            422,
+            "not_the_deal",
+        ),
+        (
+            1,
+            json!({"moves": [{"kind": "fly"}], "expected_version": 3, "reason": "slip"}),
+            422,
+            "unknown_variant",
+        ),
+        (
+            1,
+            json!({"moves": [cat_wins()], "expected_version": 3, "reason": " "}),
+            422,
+            "invalid_text",
+        ),
+        (
+            1,
+            json!({"moves": [cat_wins()], "expected_version": 3}),
+            422,
+            "unknown_field",
+        ),
     ];
     for (deal, body, status, code) in cases {
         let answer = correct(&app, &table, &token, deal, body.clone()).await;
@@ -251,7 +311,9 @@ async fn every_bad_correction_is_refused_and_changes_nothing(pool: PgPool) {
     // Another table's scorer, and nobody at all.
     let other = tridge(&app, &token).await;
     let (stranger, _) = crate::scorers::scorer(&app, &token, &other, "Eve's phone").await;
-    correct(&app, &table, &stranger, 1, good(3)).await.assert_problem(403, "forbidden");
+    correct(&app, &table, &stranger, 1, good(3))
+        .await
+        .assert_problem(403, "forbidden");
     app.request(
         reqwest::Method::PUT,
         &format!("/api/v1/tables/{table}/deals/1"),

@@ -52,7 +52,10 @@ async fn each_join_is_a_named_scorer_and_the_log_says_which_recorded_what(pool: 
         .await
         .assert_status(201);
     let log = app.log(&table).await;
-    assert_eq!(log[0]["recorded_by"], format!("scorer:{}", ann["scorer_id"].as_str().expect("id")));
+    assert_eq!(
+        log[0]["recorded_by"],
+        format!("scorer:{}", ann["scorer_id"].as_str().expect("id"))
+    );
 
     let scorers = app
         .get(&format!("/api/v1/tables/{table}/scorers"))

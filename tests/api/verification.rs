@@ -12,15 +12,16 @@ fn result(nominations: [u8; 4]) -> Value {
 }
 
 async fn verify(app: &TestApp, table: &str, token: &str, deal: u16, body: Value) -> crate::helpers::Answer {
-    app.post(&format!("/api/v1/tables/{table}/deals/{deal}/verification"), token, body)
-        .await
+    app.post(
+        &format!("/api/v1/tables/{table}/deals/{deal}/verification"),
+        token,
+        body,
+    )
+    .await
 }
 
 async fn session_counts(app: &TestApp, session: &str) -> Value {
-    app.get(&format!("/api/v1/sessions/{session}"))
-        .await
-        .assert_status(200)["verification"][0]
-        .clone()
+    app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["verification"][0].clone()
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -66,10 +67,16 @@ async fn a_second_phone_verifies_or_disputes_and_the_session_counts_them(pool: P
     );
 
     // The organiser disputes with their own result: the fields that differ are listed.
-    let disputed = verify(&app, &table, &organiser, 1, json!({"agree": false, "moves": [result([0, 1, 0, 1])]}))
-        .await
-        .assert_status(201)
-        .clone();
+    let disputed = verify(
+        &app,
+        &table,
+        &organiser,
+        1,
+        json!({"agree": false, "moves": [result([0, 1, 0, 1])]}),
+    )
+    .await
+    .assert_status(201)
+    .clone();
     assert_eq!(disputed["status"], "disputed");
     let differs: Vec<&str> = disputed["differs"]
         .as_array()
@@ -124,16 +131,38 @@ async fn every_bad_verification_is_refused_and_changes_nothing(pool: PgPool) {
         (&bob, 2, json!({"agree": true}), 409, "deal_not_finished"),
         (&bob, 9, json!({"agree": true}), 404, "deal_not_found"),
         (&stranger, 1, json!({"agree": true}), 403, "forbidden"),
-        (&bob, 1, json!({"agree": true, "moves": [result([0, 1, 0, 0])]}), 422, "invalid_verification"),
+        (
+            &bob,
+            1,
+            json!({"agree": true, "moves": [result([0, 1, 0, 0])]}),
+            422,
+            "invalid_verification",
+        ),
         (&bob, 1, json!({"agree": false}), 422, "invalid_verification"),
-        (&bob, 1, json!({"agree": false, "moves": [result([0, 1, 0, 0])]}), 422, "dispute_matches_record"),
-        (&bob, 1, json!({"agree": false, "moves": [{"kind": "result", "nominations": [0, 1, 0, 0], "tricks": [1, 1, 0, 0]}]}), 422, "tricks_do_not_add_up"),
+        (
+            &bob,
+            1,
+            json!({"agree": false, "moves": [result([0, 1, 0, 0])]}),
+            422,
+            "dispute_matches_record",
+        ),
+        (
+            &bob,
+            1,
+            json!({"agree": false, "moves": [{"kind": "result", "nominations": [0, 1, 0, 0], "tricks": [1, 1, 0, 0]}]}),
+            422,
+            "tricks_do_not_add_up",
+        ),
     ];
     for (token, deal, body, status, code) in cases {
         verify(&app, &table, token, deal, body.clone())
             .await
             .assert_problem(status, code);
-        assert_eq!(app.get(&format!("/api/v1/tables/{table}/deals/1")).await.body, before, "{body}");
+        assert_eq!(
+            app.get(&format!("/api/v1/tables/{table}/deals/1")).await.body,
+            before,
+            "{body}"
+        );
     }
     assert_eq!(app.snapshot(&table).await, snapshot);
 }
