@@ -172,16 +172,18 @@ pub(super) async fn played<G: Game>(
     })
 }
 
+/// A deal's moves applied, each with its events, and the lines they finished.
+pub(super) type Replayed<G> = (
+    Vec<(<G as Game>::Move, Vec<<G as Game>::Event>)>,
+    Vec<<G as Game>::DealLine>,
+);
+
 /// Applies a recording of deal `deal` to the state at its start: the moves must stay within
 /// the deal and finish it. Returns each move's events and the lines it finished.
 ///
 /// # Errors
 /// `InvalidMove`, `Rule`, `NotTheDeal`.
-pub(super) fn replay_deal<G: Game>(
-    game: &mut G,
-    deal: u16,
-    moves: &[Value],
-) -> Result<(Vec<(G::Move, Vec<G::Event>)>, Vec<G::DealLine>), ServiceError> {
+pub(super) fn replay_deal<G: Game>(game: &mut G, deal: u16, moves: &[Value]) -> Result<Replayed<G>, ServiceError> {
     if moves.is_empty() {
         return Err(ServiceError::NotTheDeal(format!(
             "give the moves of deal {deal}, at least one"
@@ -312,7 +314,7 @@ async fn rebook(
     correction: i64,
     expected: Vec<(i64, Settlement)>,
 ) -> Result<Option<(i64, i64)>, ServiceError> {
-    let stored = store::ledger::bookings(&mut **tx, table, None).await?;
+    let stored = store::ledger::bookings(tx, table, None).await?;
     let mut unmatched: HashMap<Key, Vec<&StoredBooking>> = HashMap::new();
     for b in in_force(&stored) {
         unmatched.entry(stored_key(b)).or_default().push(b);
@@ -331,11 +333,11 @@ async fn rebook(
     let mut ids = Vec::new();
     for b in stale {
         let reversal = Booking::new(b.memo.clone(), b.postings.clone())?.reversal();
-        ids.push(store::ledger::book(&mut **tx, table, correction, b.deal, &reversal, Some(b.id)).await?);
+        ids.push(store::ledger::book(tx, table, correction, b.deal, &reversal, Some(b.id)).await?);
     }
     for (seq, s) in &missing {
         let booking = Booking::from_settlement(s)?;
-        ids.push(store::ledger::book(&mut **tx, table, *seq, s.deal.map(i32::from), &booking, None).await?);
+        ids.push(store::ledger::book(tx, table, *seq, s.deal.map(i32::from), &booking, None).await?);
     }
     Ok(ids.iter().min().copied().zip(ids.iter().max().copied()))
 }
@@ -353,14 +355,14 @@ pub(super) async fn reverse_entry(
     void_seq: i64,
 ) -> Result<(), ServiceError> {
     if voided.entry != "correction" {
-        store::ledger::reverse_move(&mut **tx, table, voided.seq, void_seq).await?;
+        store::ledger::reverse_move(tx, table, voided.seq, void_seq).await?;
         return Ok(());
     }
-    let correction = store::deals::correction(&mut **tx, table, voided.seq).await?;
+    let correction = store::deals::correction(tx, table, voided.seq).await?;
     let (Some(first), Some(last)) = (correction.first_booking, correction.last_booking) else {
         return Ok(());
     };
-    let stored = store::ledger::bookings(&mut **tx, table, None).await?;
+    let stored = store::ledger::bookings(tx, table, None).await?;
     let by_id: HashMap<i64, &StoredBooking> = stored.iter().map(|b| (b.id, b)).collect();
     let reversed: HashSet<i64> = stored.iter().filter_map(|b| b.reverses).collect();
     for b in stored.iter().filter(|b| (first..=last).contains(&b.id)) {
@@ -370,11 +372,11 @@ pub(super) async fn reverse_entry(
                     .get(&original)
                     .ok_or_else(|| ServiceError::Corrupt(format!("booking {original} is missing")))?;
                 let again = Booking::new(original.memo.clone(), original.postings.clone())?;
-                store::ledger::book(&mut **tx, table, original.move_seq, original.deal, &again, None).await?;
+                store::ledger::book(tx, table, original.move_seq, original.deal, &again, None).await?;
             }
             None if !reversed.contains(&b.id) => {
                 let reversal = Booking::new(b.memo.clone(), b.postings.clone())?.reversal();
-                store::ledger::book(&mut **tx, table, void_seq, b.deal, &reversal, Some(b.id)).await?;
+                store::ledger::book(tx, table, void_seq, b.deal, &reversal, Some(b.id)).await?;
             }
             None => {}
         }

@@ -63,6 +63,7 @@ pub struct Request {
 
 /// What was recorded, with the table as it is now.
 #[derive(Debug, Clone)]
+#[expect(clippy::large_enum_variant, reason = "one value per request, rendered at once")]
 pub enum Recorded {
     Move {
         entry: MoveRow,
