@@ -30,7 +30,7 @@ use crate::ledger::Booking;
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId, Settlement};
 use crate::store::deals::{CorrectedMove, CorrectionRow, NewCorrection, Placement, VerificationRow};
-use crate::store::ledger::StoredBooking;
+use crate::store::ledger::{NewBooking, StoredBooking};
 use crate::store::tables::{MoveRow, TableRow};
 use crate::store::{self, StoreError, Tx};
 
@@ -330,16 +330,25 @@ async fn rebook(
     }
     let mut stale: Vec<&StoredBooking> = unmatched.into_values().flatten().collect();
     stale.sort_by_key(|b| b.id);
-    let mut ids = Vec::new();
+    let mut new = Vec::with_capacity(stale.len() + missing.len());
     for b in stale {
-        let reversal = Booking::new(b.memo.clone(), b.postings.clone())?.reversal();
-        ids.push(store::ledger::book(tx, table, correction, b.deal, &reversal, Some(b.id)).await?);
+        new.push(NewBooking {
+            move_seq: correction,
+            deal: b.deal,
+            booking: Booking::new(b.memo.clone(), b.postings.clone())?.reversal(),
+            reverses: Some(b.id),
+        });
     }
     for (seq, s) in &missing {
-        let booking = Booking::from_settlement(s)?;
-        ids.push(store::ledger::book(tx, table, *seq, s.deal.map(i32::from), &booking, None).await?);
+        new.push(NewBooking {
+            move_seq: *seq,
+            deal: s.deal.map(i32::from),
+            booking: Booking::from_settlement(s)?,
+            reverses: None,
+        });
     }
-    Ok(ids.iter().min().copied().zip(ids.iter().max().copied()))
+    let ids = store::ledger::book_many(tx, table, &new).await?;
+    Ok(ids.first().copied().zip(ids.last().copied()))
 }
 
 /// Reverses in the ledger what a voided entry booked, as caused by the void `void_seq`: a

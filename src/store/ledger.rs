@@ -149,3 +149,65 @@ pub async fn reverse_move(
     }
     Ok(caused.len())
 }
+
+/// A booking to write with others at once.
+pub struct NewBooking {
+    pub move_seq: i64,
+    pub deal: Option<i32>,
+    pub booking: Booking,
+    pub reverses: Option<i64>,
+}
+
+/// Books many bookings in three statements, in order (ids ascending); their ids.
+///
+/// # Errors
+/// On database failure.
+pub async fn book_many(conn: &mut PgConnection, table: Uuid, new: &[NewBooking]) -> Result<Vec<i64>, StoreError> {
+    if new.is_empty() {
+        return Ok(Vec::new());
+    }
+    let n = i64::try_from(new.len()).unwrap_or(i64::MAX);
+    let mut ids: Vec<i64> = sqlx::query_scalar(
+        "select nextval(pg_get_serial_sequence('ledger_bookings', 'id')) from generate_series(1, $1)",
+    )
+    .bind(n)
+    .fetch_all(&mut *conn)
+    .await?;
+    ids.sort_unstable();
+    let seqs: Vec<i64> = new.iter().map(|b| b.move_seq).collect();
+    let deals: Vec<Option<i32>> = new.iter().map(|b| b.deal).collect();
+    let memos: Vec<&str> = new.iter().map(|b| b.booking.memo()).collect();
+    let reverses: Vec<Option<i64>> = new.iter().map(|b| b.reverses).collect();
+    sqlx::query(
+        "insert into ledger_bookings (id, table_id, move_seq, deal, memo, reverses) overriding system value
+         select t.id, $1, t.s, t.d, t.m, t.r from unnest($2::bigint[], $3::bigint[], $4::integer[], $5::text[], $6::bigint[])
+              as t(id, s, d, m, r)",
+    )
+    .bind(table)
+    .bind(&ids)
+    .bind(&seqs)
+    .bind(&deals)
+    .bind(&memos)
+    .bind(&reverses)
+    .execute(&mut *conn)
+    .await?;
+    let (mut booking_ids, mut accounts, mut amounts) = (Vec::new(), Vec::new(), Vec::new());
+    for (id, b) in ids.iter().zip(new) {
+        for p in b.booking.postings() {
+            booking_ids.push(*id);
+            accounts.push(p.account.to_string());
+            amounts.push(p.amount.get());
+        }
+    }
+    sqlx::query(
+        "insert into ledger_postings (table_id, booking_id, account, amount)
+         select $1, * from unnest($2::bigint[], $3::text[], $4::bigint[])",
+    )
+    .bind(table)
+    .bind(&booking_ids)
+    .bind(&accounts)
+    .bind(&amounts)
+    .execute(conn)
+    .await?;
+    Ok(ids)
+}
