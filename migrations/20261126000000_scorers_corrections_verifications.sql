@@ -4,13 +4,14 @@
 -- revoke it, and a revoked scorer's token is refused. Tokens minted before scorers had ids carry
 -- none and keep naming the table (`scorer:<table id>`).
 create table scorers (
-    id         uuid primary key,
     table_id   uuid not null references game_tables (id),
+    id         uuid not null,
     name       text not null,
     created_at timestamptz not null default now(),
-    revoked_at timestamptz
+    revoked_at timestamptz,
+    -- Keyed by table first like every per-table relation; a token names both.
+    primary key (table_id, id)
 );
-create index scorers_table_idx on scorers (table_id, created_at);
 
 -- A correction is a log entry too. It comes after the moves it brings (the deal's moves as
 -- corrected, `part_of` the correction) and supersedes the deal's moves it replaces, which stay in

@@ -169,10 +169,14 @@ fn claimed(req: &HttpRequest) -> Result<Principal, ApiError> {
 /// `scorer_revoked`, however long its token has to run.
 async fn principal(req: HttpRequest) -> Result<Principal, ApiError> {
     let who = claimed(&req)?;
-    if let Principal::Scorer { scorer: Some(id), .. } = who {
+    if let Principal::Scorer {
+        table,
+        scorer: Some(id),
+    } = who
+    {
         let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
         let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-        if !crate::store::scorers::is_active(&mut conn, id).await? {
+        if !crate::store::scorers::is_active(&mut conn, table, id).await? {
             return Err(ApiError::unauthorized(
                 "scorer_revoked",
                 "this scorer was revoked by the table's organiser; ask for a new join code",

@@ -42,16 +42,6 @@ pub async fn count(conn: &mut PgConnection, table: Uuid) -> Result<i64, StoreErr
         .await?)
 }
 
-/// # Errors
-/// `NotFound("scorer")` when there is no such scorer.
-pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<ScorerRow, StoreError> {
-    sqlx::query_as::<_, ScorerRow>("select * from scorers where id = $1")
-        .bind(id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(StoreError::NotFound("scorer"))
-}
-
 /// The table's scorers, oldest first.
 ///
 /// # Errors
@@ -71,7 +61,7 @@ pub async fn list(conn: &mut PgConnection, table: Uuid) -> Result<Vec<ScorerRow>
 /// `NotFound("scorer")` when the table has no such scorer.
 pub async fn revoke(conn: &mut PgConnection, table: Uuid, id: Uuid) -> Result<ScorerRow, StoreError> {
     sqlx::query_as::<_, ScorerRow>(
-        "update scorers set revoked_at = coalesce(revoked_at, now()) where id = $1 and table_id = $2 returning *",
+        "update scorers set revoked_at = coalesce(revoked_at, now()) where table_id = $2 and id = $1 returning *",
     )
     .bind(id)
     .bind(table)
@@ -80,13 +70,14 @@ pub async fn revoke(conn: &mut PgConnection, table: Uuid, id: Uuid) -> Result<Sc
     .ok_or(StoreError::NotFound("scorer"))
 }
 
-/// Whether the scorer may still act: it exists and is not revoked.
+/// Whether the table's scorer may still act: it exists and is not revoked.
 ///
 /// # Errors
 /// On database failure.
-pub async fn is_active(conn: &mut PgConnection, id: Uuid) -> Result<bool, StoreError> {
+pub async fn is_active(conn: &mut PgConnection, table: Uuid, id: Uuid) -> Result<bool, StoreError> {
     Ok(
-        sqlx::query_scalar::<_, bool>("select revoked_at is null from scorers where id = $1")
+        sqlx::query_scalar::<_, bool>("select revoked_at is null from scorers where table_id = $1 and id = $2")
+            .bind(table)
             .bind(id)
             .fetch_optional(conn)
             .await?
