@@ -82,7 +82,7 @@ async fn main() -> anyhow::Result<()> {
                 body: Value::Null,
             })
         };
-        recording::record(&pool, request, render, |_| {}).await?;
+        recording::record(&pool, None, request, render, |_| {}).await?;
     }
     let mut times = Vec::new();
     for run in 0..runs {

@@ -14,6 +14,7 @@ use utoipa_swagger_ui::SwaggerUi;
 use crate::api::metrics::Metrics;
 use crate::api::{self, auth::Tokens};
 use crate::config::{CorsOrigins, Settings};
+use crate::service::hot::HotStates;
 
 /// A bound, not yet running server (and its metrics server when `METRICS_BIND` is set).
 pub struct Application {
@@ -21,6 +22,7 @@ pub struct Application {
     metrics_port: Option<u16>,
     server: Server,
     metrics_server: Option<Server>,
+    hot: web::Data<HotStates>,
 }
 
 /// Headers a browser client may send cross-origin.
@@ -116,6 +118,8 @@ impl Application {
         let hub = web::Data::new(hub);
         let metrics = Metrics::new(pool.clone()).context("metrics")?;
         let pool = web::Data::new(pool);
+        let hot = web::Data::new(HotStates::new(settings.hot_tables));
+        let app_hot = hot.clone();
         let attempts =
             std::num::NonZeroU32::new(settings.auth_attempts_per_minute).unwrap_or(std::num::NonZeroU32::MIN);
         let limiter = web::Data::new(api::limits::AuthLimiter::per_minute(
@@ -141,6 +145,7 @@ impl Application {
                 .app_data(pool.clone())
                 .app_data(tokens.clone())
                 .app_data(hub.clone())
+                .app_data(app_hot.clone())
                 .app_data(limiter.clone())
                 .app_data(app_metrics.clone())
                 .app_data(api::error::json_config())
@@ -182,11 +187,17 @@ impl Application {
             metrics_port,
             server: server.run(),
             metrics_server,
+            hot,
         })
     }
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// This replica's hot states (the latest state of tables recorded on lately).
+    pub fn hot_states(&self) -> std::sync::Arc<HotStates> {
+        self.hot.clone().into_inner()
     }
 
     /// The port of the separate metrics server, when `METRICS_BIND` is set.

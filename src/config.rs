@@ -27,6 +27,8 @@ pub struct Settings {
     /// Peers whose `X-Forwarded-For` is believed (reverse proxies, load balancers).
     pub trusted_proxies: Vec<IpNet>,
     pub log_format: LogFormat,
+    /// How many tables' latest states a replica keeps in memory for their next move.
+    pub hot_tables: usize,
 }
 
 /// The origins CORS allows.
@@ -91,6 +93,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "METRICS_BIND",
         "none",
         "serve /metrics on this address instead of the API's",
+    ),
+    (
+        "HOT_TABLES",
+        "10000",
+        "tables whose latest state a replica keeps in memory for the next move",
     ),
     ("LOG_FORMAT", "text", "text, or json (one object per line)"),
     ("RUST_LOG", "info", "log filter (tracing EnvFilter syntax)"),
@@ -224,6 +231,12 @@ impl Settings {
             metrics_bind,
             trusted_proxies,
             log_format,
+            hot_tables: usize::try_from(number("HOT_TABLES", crate::service::hot::DEFAULT_CAPACITY as u64)?).map_err(
+                |_| ConfigError {
+                    variable: "HOT_TABLES",
+                    reason: "too large for this machine".into(),
+                },
+            )?,
         })
     }
 }

@@ -13,6 +13,8 @@ use uuid::Uuid;
 
 use super::error::{ApiError, Problem};
 use super::tables::MoveRecord;
+use crate::rules::GameId;
+use crate::service;
 use crate::service::live::{self, Hub, TableChange, TableSignal};
 use crate::store;
 
@@ -63,10 +65,10 @@ fn resume_point(req: &HttpRequest, query: &ResumeQuery) -> Result<i64, ApiError>
     }
 }
 
-fn entry_event(row: &store::tables::MoveRow) -> Option<sse::Event> {
+fn entry_event(game: GameId, row: &store::tables::MoveRow) -> Option<sse::Event> {
     let seq = row.seq;
     let live = LiveEntry {
-        entry: MoveRecord::from(row.clone()),
+        entry: MoveRecord::new(game, row.clone()),
         version: seq,
     };
     let data = sse::Data::new_json(&live).ok()?;
@@ -75,7 +77,12 @@ fn entry_event(row: &store::tables::MoveRow) -> Option<sse::Event> {
 
 /// Sends the table's entries after `sent` from the log; returns the last seq sent, or None
 /// when the client has gone.
-async fn send_from_log(pool: &PgPool, table: Uuid, mut sent: i64, tx: &mpsc::Sender<sse::Event>) -> Option<i64> {
+async fn send_from_log(
+    pool: &PgPool,
+    (table, game): (Uuid, GameId),
+    mut sent: i64,
+    tx: &mpsc::Sender<sse::Event>,
+) -> Option<i64> {
     loop {
         let rows = match live::read_log(pool, table, sent).await {
             Ok(rows) => rows,
@@ -86,7 +93,7 @@ async fn send_from_log(pool: &PgPool, table: Uuid, mut sent: i64, tx: &mpsc::Sen
         };
         let full = rows.len() as i64 >= live::LOG_PAGE;
         for row in &rows {
-            tx.send(entry_event(row)?).await.ok()?;
+            tx.send(entry_event(game, row)?).await.ok()?;
             sent = row.seq;
         }
         if !full {
@@ -98,7 +105,7 @@ async fn send_from_log(pool: &PgPool, table: Uuid, mut sent: i64, tx: &mpsc::Sen
 /// Feeds one subscriber: the backlog from the log, then each new entry once, in order.
 async fn follow_table(
     pool: PgPool,
-    table: Uuid,
+    table: (Uuid, GameId),
     mut sent: i64,
     mut rx: broadcast::Receiver<TableSignal>,
     tx: mpsc::Sender<sse::Event>,
@@ -114,7 +121,7 @@ async fn follow_table(
         };
         let next = match signal {
             Ok(TableSignal::Entry(row)) if row.seq <= sent => continue,
-            Ok(TableSignal::Entry(row)) if row.seq == sent + 1 => match entry_event(&row) {
+            Ok(TableSignal::Entry(row)) if row.seq == sent + 1 => match entry_event(table.1, &row) {
                 Some(event) => {
                     if tx.send(event).await.is_err() {
                         return;
@@ -166,7 +173,8 @@ pub async fn stream_table_events(
     // Followed before the backlog is read, so nothing committed in between is missed.
     let rx = hub.follow_table(row.id, row.version);
     let (tx, events) = mpsc::channel(64);
-    tokio::spawn(follow_table(pool.get_ref().clone(), row.id, after, rx, tx));
+    let game = service::game_of(&row)?;
+    tokio::spawn(follow_table(pool.get_ref().clone(), (row.id, game), after, rx, tx));
     Ok(unbuffered(
         sse::Sse::from_infallible_receiver(events).with_keep_alive(HEARTBEAT),
     ))

@@ -16,6 +16,7 @@ use super::auth::{MaybePrincipal, Principal};
 use super::error::{ApiError, Problem};
 use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
 use crate::rules::GameId;
+use crate::service;
 use crate::service::recording::{self, Answer, Outcome, Recorded, Recording};
 use crate::service::tables::{self as use_case, NewTable, ScoreSheet, TableState};
 use crate::store::tables::{MoveRow, TableRow};
@@ -134,6 +135,8 @@ pub struct UndoRequest {
 /// An entry of the move log.
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct MoveRecord {
+    /// The table's game: what `move` and `events` are shaped by.
+    pub game: GameId,
     /// Position in the log, from 1.
     pub seq: i64,
     /// `move`, `void` for an undo, or `correction` (of a finished deal: its `move` is
@@ -164,9 +167,11 @@ pub struct MoveRecord {
     pub recorded_at: DateTime<Utc>,
 }
 
-impl From<MoveRow> for MoveRecord {
-    fn from(m: MoveRow) -> MoveRecord {
+impl MoveRecord {
+    /// A log entry of a table that plays `game`.
+    pub fn new(game: GameId, m: MoveRow) -> MoveRecord {
         MoveRecord {
+            game,
             seq: m.seq,
             entry: m.entry,
             kind: m.kind,
@@ -399,15 +404,15 @@ fn render(recorded: Recorded) -> Result<Answer, serde_json::Error> {
         Recorded::Move { entry, table } => (
             StatusCode::CREATED,
             serde_json::to_value(MoveResponse {
-                mv: entry.into(),
+                mv: MoveRecord::new(table.game, entry),
                 table: table.into(),
             })?,
         ),
         Recorded::Undo { void, undone, table } => (
             StatusCode::OK,
             serde_json::to_value(UndoResponse {
-                void: void.into(),
-                undone: undone.into(),
+                void: MoveRecord::new(table.game, void),
+                undone: MoveRecord::new(table.game, undone),
                 table: table.into(),
             })?,
         ),
@@ -438,7 +443,8 @@ async fn record(
         sent,
     };
     let noted = |game| super::metrics::note_game(req, game);
-    let (answer, replayed) = match recording::record(pool, request, render, noted).await? {
+    let hot = req.app_data().map(web::Data::<crate::service::hot::HotStates>::get_ref);
+    let (answer, replayed) = match recording::record(pool, hot, request, render, noted).await? {
         Outcome::Fresh(answer) => (answer, false),
         Outcome::Replayed(answer) => (answer, true),
     };
@@ -532,10 +538,14 @@ pub async fn list_moves(
     let limit = super::input::page_limit(query.limit)?;
     let after = query.after.unwrap_or(0).max(0);
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    store::tables::fetch(&mut conn, *id).await?;
+    let game = service::game_of(&store::tables::fetch(&mut conn, *id).await?)?;
     let rows = store::tables::log(&mut conn, *id, after, limit + 1).await?;
     let more = rows.len() as i64 > limit;
-    let items: Vec<MoveRecord> = rows.into_iter().take(limit as usize).map(MoveRecord::from).collect();
+    let items: Vec<MoveRecord> = rows
+        .into_iter()
+        .take(limit as usize)
+        .map(|row| MoveRecord::new(game, row))
+        .collect();
     let next_after = if more { items.last().map(|m| m.seq) } else { None };
     Ok(HttpResponse::Ok().json(MovePage { items, next_after }))
 }

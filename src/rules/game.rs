@@ -156,6 +156,10 @@ pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwn
 
     fn is_finished(&self) -> bool;
 
+    /// Each seat's running total, in seat order: points in a points game, chips held in a chip
+    /// game. What a board or a session's standings show for the table.
+    fn running_totals(&self) -> Vec<i64>;
+
     fn view(&self) -> Self::View;
 
     /// The score sheet from the lines of the deals finished (`lines`, oldest first, as taken out

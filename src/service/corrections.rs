@@ -280,7 +280,8 @@ async fn correct_as<G: Game>(tx: &mut Tx<'_>, table: &TableRow, c: &Correction) 
     let booked = rebook(tx, table.id, correction_seq, expected).await?;
     let changed = Value::Object(changed);
     store::deals::keep_correction(tx, table.id, correction_seq, new.deal, &c.reason, booked, &changed).await?;
-    super::history::keep::<G>(tx, table, correction_seq, &lines).await?;
+    let lines = lines.iter().map(to_json).collect::<Result<Vec<_>, _>>()?;
+    store::deal_lines::append(tx, table.id, correction_seq, &lines).await?;
     store::tables::save_snapshot(tx, table.id, correction_seq, &to_json(&game)?).await?;
     store::deals::set_version(tx, table.id, correction_seq, game.is_finished()).await?;
     super::live::announce(tx, table, correction_seq).await?;

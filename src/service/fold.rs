@@ -8,10 +8,10 @@
 
 use sqlx::PgConnection;
 
-use super::{to_json, ServiceError};
+use super::ServiceError;
 use crate::rules::{Game, RuleViolation};
-use crate::store::tables::{MoveRow, TableRow};
-use crate::store::{self, Tx};
+use crate::store;
+use crate::store::tables::{FoldRows, MoveRow, TableRow};
 
 /// A snapshot is also kept after this many moves replayed since the last one, so that a move
 /// within a long deal does not replay the whole deal either.
@@ -49,6 +49,29 @@ pub(super) async fn current_and_replayed<G: Game>(
     Ok((game, moves.len()))
 }
 
+/// The state folded from rows read with the table's lock (`store::tables::lock_for_move`), and
+/// how many moves were replayed onto the snapshot; None when the snapshot no longer reads, so
+/// the caller folds with [`current_and_replayed`], which passes over it.
+///
+/// # Errors
+/// `Corrupt` when the stored moves no longer replay.
+pub(super) fn from_rows<G: Game>(table: &TableRow, rows: &FoldRows) -> Result<Option<(G, usize)>, ServiceError> {
+    let mut game = match &rows.snapshot {
+        Some((_, state)) => match serde_json::from_str::<G>(state) {
+            Ok(game) => game,
+            Err(_) => return Ok(None),
+        },
+        None => initial(table)?,
+    };
+    let moves: Vec<(i64, G::Move)> = serde_json::from_str(&rows.moves).map_err(corrupt)?;
+    for (seq, mv) in &moves {
+        game.apply(mv)
+            .map_err(|v| ServiceError::Corrupt(no_longer_replays(*seq, &v)))?;
+        game.take_deal_lines();
+    }
+    Ok(Some((game, moves.len())))
+}
+
 /// Replays the table's whole log from its set-up, ignoring snapshots.
 ///
 /// # Errors
@@ -59,19 +82,9 @@ pub async fn replay<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Resul
     Ok(game)
 }
 
-/// Keeps a snapshot of `game` as left by entry `seq` when one is due: at a deal boundary, or
-/// when `replayed` moves had to be folded onto the last one to reach the state before it.
-pub(super) async fn snapshot_if_due<G: Game>(
-    tx: &mut Tx<'_>,
-    table: &TableRow,
-    seq: i64,
-    game: &G,
-    replayed: usize,
-) -> Result<(), ServiceError> {
-    if game.at_deal_boundary() || replayed + 1 >= SNAPSHOT_EVERY {
-        store::tables::save_snapshot(tx, table.id, seq, &to_json(game)?).await?;
-    }
-    Ok(())
+/// Whether a move that leaves `game`, `replayed` moves after the latest snapshot, keeps one.
+pub(super) fn snapshot_due<G: Game>(game: &G, replayed: usize) -> bool {
+    game.at_deal_boundary() || replayed + 1 >= SNAPSHOT_EVERY
 }
 
 fn apply_all<G: Game>(game: &mut G, moves: &[MoveRow]) -> Result<(), ServiceError> {

@@ -38,21 +38,6 @@ pub async fn in_force<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Res
         .collect()
 }
 
-/// Stores the lines move `seq` finished, in the move's transaction.
-///
-/// # Errors
-/// On database failure.
-pub(super) async fn keep<G: Game>(
-    tx: &mut Tx<'_>,
-    table: &TableRow,
-    seq: i64,
-    lines: &[G::DealLine],
-) -> Result<(), ServiceError> {
-    let lines = lines.iter().map(to_json).collect::<Result<Vec<_>, _>>()?;
-    store::deal_lines::append(tx, table.id, seq, &lines).await?;
-    Ok(())
-}
-
 /// Rebuilds and stores the lines of a table stored before lines were rows; nothing to do for
 /// any other table. Called before the move or undo that follows is written.
 ///

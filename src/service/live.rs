@@ -13,7 +13,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use serde_json::Value;
 use sqlx::postgres::PgListener;
 use sqlx::PgPool;
 use tokio::sync::broadcast;
@@ -45,9 +44,9 @@ pub struct TableChange {
     /// The table's version after the change (its number of log entries).
     pub version: i64,
     pub finished: bool,
-    /// Each seat's running total (points or chips), in seat order, when the game keeps totals.
-    #[schema(value_type = Option<Vec<i64>>)]
-    pub totals: Value,
+    /// Each seat's running total, in seat order: points in a points game, chips held in a chip
+    /// game.
+    pub totals: Vec<i64>,
 }
 
 #[derive(Default)]
@@ -265,9 +264,7 @@ pub async fn table_change(pool: &PgPool, table: Uuid) -> Result<TableChange, Ser
     })
 }
 
-async fn totals<G: Game>(conn: &mut sqlx::PgConnection, table: &TableRow) -> Result<Value, ServiceError> {
+async fn totals<G: Game>(conn: &mut sqlx::PgConnection, table: &TableRow) -> Result<Vec<i64>, ServiceError> {
     let game: G = fold::current(conn, table).await?;
-    // Totals come from the state, not from the deals' lines, so none are read for them.
-    let sheet = super::to_json(&game.score_sheet_of(&[]))?;
-    Ok(sheet.get("totals").cloned().unwrap_or(Value::Null))
+    Ok(game.running_totals())
 }

@@ -17,6 +17,7 @@ pub mod corrections;
 mod error;
 pub mod fold;
 pub mod history;
+pub mod hot;
 pub mod ledger;
 pub mod live;
 pub mod recording;

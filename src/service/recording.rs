@@ -16,12 +16,14 @@ use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::fold::{self, current_and_replayed, snapshot_if_due};
+use super::fold::{self, current_and_replayed, snapshot_due};
+use super::hot::{Hot, HotStates};
 use super::tables::TableState;
-use super::{book_settlements, game_of, to_json, Principal, ServiceError};
+use super::{game_of, to_json, Principal, ServiceError};
+use crate::ledger::Booking;
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId, Seat};
-use crate::store::tables::{MoveRow, NewMove, StoredResponse, TableRow};
+use crate::store::tables::{FoldRows, Locked, MoveRow, MoveWrite, NewMove, StoredResponse, TableRow};
 use crate::store::{self, StoreError, Tx};
 
 /// What is to be recorded.
@@ -101,49 +103,157 @@ pub enum Outcome {
 /// `Rule` (the engine refused the move), `NothingToUndo`; in every case nothing is written.
 pub async fn record(
     pool: &PgPool,
+    hot: Option<&HotStates>,
     request: Request,
     render: impl FnOnce(Recorded) -> Result<Answer, serde_json::Error>,
     noted: impl FnOnce(GameId),
 ) -> Result<Outcome, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
-    let row = store::tables::lock(&mut tx, request.table).await?;
+    let is_move = matches!(request.what, Recording::Move(..));
+    let kept = hot.filter(|_| is_move).and_then(|h| h.version(request.table));
+    let key = request.idempotency_key.as_deref();
+    let mut locked = store::tables::lock_for_move(&mut tx, request.table, key, is_move, kept).await?;
+    if locked.seen_version != Some(locked.row.version) {
+        // The lock waited for a move that committed meanwhile: what this statement read besides
+        // the row predates that move, so read it again.
+        locked.fold = None;
+        locked.answer = match key {
+            Some(key) => store::tables::idempotent_response(&mut tx, request.table, key).await?,
+            None => None,
+        };
+    }
     // For the caller's metrics: the game is known only once the table is read.
-    noted(game_of(&row)?);
-    request.by.may_record(&row)?;
+    let game = game_of(&locked.row)?;
+    noted(game);
+    request.by.may_record(&locked.row)?;
+    with_game!(game, G => record_as::<G>(tx, locked, hot, request, render).await)
+}
+
+/// `record` once the table is locked and its game known.
+async fn record_as<G: Game>(
+    mut tx: Tx<'_>,
+    locked: Locked,
+    hot: Option<&HotStates>,
+    request: Request,
+    render: impl FnOnce(Recorded) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
+    let row = &locked.row;
     let fingerprint = fingerprint(request.what.fingerprint_name(), &request.sent);
-    if let Some(key) = &request.idempotency_key {
-        if let Some(stored) = store::tables::idempotent_response(&mut tx, row.id, key).await? {
-            if stored.request_hash != fingerprint {
-                return Err(ServiceError::IdempotencyKeyReused);
-            }
-            return Ok(Outcome::Replayed(Answer {
-                status: stored.status,
-                body: stored.body,
-            }));
+    if let Some(stored) = locked.answer {
+        if stored.request_hash != fingerprint {
+            return Err(ServiceError::IdempotencyKeyReused);
         }
+        return Ok(Outcome::Replayed(Answer {
+            status: stored.status,
+            body: stored.body,
+        }));
     }
     if let Some(accepted) = &request.if_match {
         if !accepted.contains(&row.version) {
             return Err(ServiceError::PreconditionFailed { actual: row.version });
         }
     }
-    check_version(&row, request.expected_version)?;
+    check_version(row, request.expected_version)?;
     let by = request.by.recorded_by();
-    let recorded = with_game!(game_of(&row)?, G => match request.what {
-        Recording::Move(mv, deal) => record_move::<G>(&mut tx, &row, mv, deal, &by).await?,
-        Recording::Undo => undo::<G>(&mut tx, &row, &by).await?,
-    });
-    let answer = render(recorded).map_err(ServiceError::Encode)?;
-    if let Some(key) = &request.idempotency_key {
-        let stored = StoredResponse {
-            request_hash: fingerprint,
-            status: answer.status,
-            body: answer.body.clone(),
-        };
-        store::tables::save_idempotent_response(&mut tx, row.id, key, &stored).await?;
+    let key = request.idempotency_key.as_deref();
+    match request.what {
+        Recording::Move(mv, deal) => {
+            let moved = apply_move::<G>(&mut tx, row, locked.fold.as_ref(), hot, mv, deal).await?;
+            super::history::back_fill::<G>(&mut tx, row).await?;
+            let seq = row.version + 1;
+            let entry = MoveRow {
+                seq,
+                entry: "move".to_owned(),
+                kind: moved.kind.to_owned(),
+                seat: moved.seat,
+                body: moved.body.clone(),
+                events: moved.events.clone(),
+                voids_seq: None,
+                voided_by: None,
+                part_of: None,
+                superseded_by: None,
+                recorded_by: by.clone(),
+                recorded_at: locked.now,
+            };
+            // The row as the write leaves it: the answer is built from what is known already.
+            let after = TableRow {
+                version: seq,
+                finished: moved.game.is_finished(),
+                updated_at: locked.now,
+                ..row.clone()
+            };
+            let recorded = Recorded::Move {
+                entry,
+                table: TableState::new(after, &moved.game)?,
+            };
+            let answer = render(recorded).map_err(ServiceError::Encode)?;
+            let stored = StoredResponse {
+                request_hash: fingerprint,
+                status: answer.status,
+                body: answer.body.clone(),
+            };
+            let announcement = store::live::Announcement {
+                table: row.id,
+                session: row.session_id,
+                seq,
+            };
+            let write = MoveWrite {
+                new: NewMove {
+                    seq,
+                    kind: moved.kind,
+                    seat: moved.seat,
+                    body: &moved.body,
+                    events: &moved.events,
+                    recorded_by: &by,
+                },
+                finished: moved.game.is_finished(),
+                bookings: moved.bookings.iter().map(|(b, deal)| (b.memo(), *deal)).collect(),
+                postings: moved
+                    .bookings
+                    .iter()
+                    .zip(1i64..)
+                    .flat_map(|((b, _), place)| {
+                        b.postings()
+                            .iter()
+                            .map(move |p| (place, p.account.to_string(), p.amount.get()))
+                    })
+                    .collect(),
+                lines: &moved.lines,
+                snapshot: moved.snapshot.then_some(&moved.game),
+                announce: (store::live::CHANNEL, announcement.payload()),
+                answer: key.map(|key| (key, &stored)),
+            };
+            store::tables::write_move(&mut tx, row.id, write).await?;
+            tx.commit().await.map_err(StoreError::from)?;
+            // Only now: a state goes back only once what produced it has committed.
+            if let Some(hot) = hot {
+                let since_snapshot = if moved.snapshot { 0 } else { moved.replayed + 1 };
+                hot.put(
+                    row.id,
+                    Hot {
+                        version: seq,
+                        game: moved.game,
+                        since_snapshot,
+                    },
+                );
+            }
+            Ok(Outcome::Fresh(answer))
+        }
+        Recording::Undo => {
+            let recorded = undo::<G>(&mut tx, row, &by).await?;
+            let answer = render(recorded).map_err(ServiceError::Encode)?;
+            if let Some(key) = key {
+                let stored = StoredResponse {
+                    request_hash: fingerprint,
+                    status: answer.status,
+                    body: answer.body.clone(),
+                };
+                store::tables::save_idempotent_response(&mut tx, row.id, key, &stored).await?;
+            }
+            tx.commit().await.map_err(StoreError::from)?;
+            Ok(Outcome::Fresh(answer))
+        }
     }
-    tx.commit().await.map_err(StoreError::from)?;
-    Ok(Outcome::Fresh(answer))
 }
 
 /// A fingerprint of what was asked: what is recorded and the body's canonical JSON (key order
@@ -166,15 +276,45 @@ fn check_version(table: &TableRow, expected: Option<i64>) -> Result<(), ServiceE
     }
 }
 
-async fn record_move<G: Game>(
+/// A move applied, with what it causes, not written yet.
+struct Moved<G: Game> {
+    game: G,
+    /// Moves replayed onto the latest snapshot to reach the state before this one.
+    replayed: usize,
+    kind: &'static str,
+    seat: Option<i16>,
+    body: Value,
+    events: Value,
+    bookings: Vec<(Booking, Option<i32>)>,
+    /// The score-sheet lines this move finished.
+    lines: Vec<Value>,
+    /// Whether a snapshot of the state it leaves is due.
+    snapshot: bool,
+}
+
+/// Reaches the table's state (kept in memory, folded from the rows read with the lock, or
+/// read now) and applies the move to it.
+async fn apply_move<G: Game>(
     tx: &mut Tx<'_>,
     table: &TableRow,
+    rows: Option<&FoldRows>,
+    hot: Option<&HotStates>,
     mv: Value,
     deal: Option<u16>,
-    by: &str,
-) -> Result<Recorded, ServiceError> {
+) -> Result<Moved<G>, ServiceError> {
     let mv: G::Move = serde_json::from_value(mv).map_err(ServiceError::InvalidMove)?;
-    let (mut game, replayed): (G, usize) = current_and_replayed(tx, table).await?;
+    // A kept state is taken out: if this move is refused or fails it is simply gone, and the
+    // next move folds from the database.
+    let kept = hot.and_then(|h| h.take::<G>(table.id, table.version));
+    let folded = match (kept, rows) {
+        (Some(kept), _) => Some((kept.game, kept.since_snapshot)),
+        (None, Some(rows)) => fold::from_rows(table, rows)?,
+        (None, None) => None,
+    };
+    let (mut game, replayed): (G, usize) = match folded {
+        Some(found) => found,
+        None => current_and_replayed(tx, table).await?,
+    };
     // The deal guard: a second phone posting the same result again, or a result meant for a
     // deal already entered, is refused rather than booked as the next deal.
     if let Some(named) = deal {
@@ -186,26 +326,26 @@ async fn record_move<G: Game>(
         }
     }
     let events = game.apply(&mv)?;
-    let lines = game.take_deal_lines();
-    super::history::back_fill::<G>(tx, table).await?;
-    let seq = table.version + 1;
-    let new = NewMove {
-        seq,
+    // Lines are history, kept as rows: the state that is cached and snapshotted holds none.
+    let lines = game
+        .take_deal_lines()
+        .iter()
+        .map(to_json)
+        .collect::<Result<Vec<_>, _>>()?;
+    let bookings = G::settlements(&events)
+        .iter()
+        .map(|s| Ok((Booking::from_settlement(s)?, s.deal.map(i32::from))))
+        .collect::<Result<Vec<_>, ServiceError>>()?;
+    Ok(Moved {
         kind: G::move_kind(&mv),
         seat: G::move_seat(&mv).map(|s: Seat| i16::from(s.number())),
-        body: &to_json(&mv)?,
-        events: &to_json(&events)?,
-        recorded_by: by,
-    };
-    store::tables::append_move(tx, table.id, new).await?;
-    super::history::keep::<G>(tx, table, seq, &lines).await?;
-    book_settlements(tx, table.id, seq, &G::settlements(&events)).await?;
-    snapshot_if_due(tx, table, seq, &game, replayed).await?;
-    store::tables::bump_version(tx, table.id, game.is_finished()).await?;
-    super::live::announce(tx, table, seq).await?;
-    Ok(Recorded::Move {
-        entry: store::tables::move_row(tx, table.id, seq).await?,
-        table: TableState::new(store::tables::fetch(tx, table.id).await?, &game)?,
+        body: to_json(&mv)?,
+        events: to_json(&events)?,
+        bookings,
+        lines,
+        snapshot: snapshot_due(&game, replayed),
+        replayed,
+        game,
     })
 }
 

@@ -366,3 +366,205 @@ pub async fn save_idempotent_response(
     .await?;
     Ok(())
 }
+
+/// What a move reads with its table's lock, in one statement.
+pub struct Locked {
+    pub row: TableRow,
+    /// The row's version in the statement's snapshot. When it is not `row.version`, the lock
+    /// waited for a move that committed meanwhile, and everything else read here may be older
+    /// than the row: read it again.
+    pub seen_version: Option<i64>,
+    /// The transaction's time (`now()`), which the rows it writes take.
+    pub now: DateTime<Utc>,
+    /// The answer kept under the request's idempotency key, if any.
+    pub answer: Option<StoredResponse>,
+    /// The latest usable snapshot as `(seq, state)`, and the effective moves after it as a JSON
+    /// array of `[seq, body]`, oldest first; read only when asked for and the row's version is
+    /// not the one whose state the caller already has.
+    pub fold: Option<FoldRows>,
+}
+
+/// What a fold starts from, as stored.
+pub struct FoldRows {
+    pub snapshot: Option<(i64, String)>,
+    pub moves: String,
+}
+
+#[derive(sqlx::FromRow)]
+struct LockedExtra {
+    seen_version: Option<i64>,
+    locked_at: DateTime<Utc>,
+    request_hash: Option<String>,
+    response_status: Option<i16>,
+    response_body: Option<Value>,
+    snapshot_seq: Option<i64>,
+    snapshot_state: Option<String>,
+    fold_moves: Option<String>,
+}
+
+/// Locks the table (moves on one table are serial) and reads, in the same statement, the answer
+/// kept under `key` and, when `fold` and the row's version is not `kept`, what its state folds
+/// from.
+///
+/// # Errors
+/// `NotFound` when there is no such table.
+pub async fn lock_for_move(
+    tx: &mut Tx<'_>,
+    id: Uuid,
+    key: Option<&str>,
+    fold: bool,
+    kept: Option<i64>,
+) -> Result<Locked, StoreError> {
+    use sqlx::FromRow;
+    let row = sqlx::query(&format!(
+        "select t.*, seen.version as seen_version, now() as locked_at,
+                k.request_hash, k.response_status, k.response_body,
+                s.seq as snapshot_seq, s.state::text as snapshot_state, f.fold_moves
+         from (select * from game_tables where id = $1 for update) t
+         left join lateral (select g.version from game_tables g where g.id = t.id) seen on true
+         left join idempotency_keys k on k.table_id = t.id and k.key = $2
+         left join lateral (
+             select s.seq, s.state from snapshots s
+             where $3 and t.version is distinct from $4 and s.table_id = t.id
+               and not exists (select 1 from moves v where v.table_id = s.table_id and v.voids_seq = s.seq)
+             order by s.seq desc limit 1) s on true
+         left join lateral (
+             select coalesce(json_agg(json_build_array(m.seq, m.body) order by {IN_PLAY_ORDER}), '[]')::text
+                 as fold_moves
+             from moves m
+             where $3 and t.version is distinct from $4 and m.table_id = t.id
+               and m.seq > coalesce(s.seq, 0) and {EFFECTIVE}) f on true"
+    ))
+    .bind(id)
+    .bind(key)
+    .bind(fold)
+    .bind(kept)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or(StoreError::NotFound("table"))?;
+    let table = TableRow::from_row(&row)?;
+    let extra = LockedExtra::from_row(&row)?;
+    let loaded = fold && kept != Some(table.version);
+    let answer = match (extra.request_hash, extra.response_status, extra.response_body) {
+        (Some(request_hash), Some(status), Some(body)) => Some(StoredResponse {
+            request_hash,
+            status: u16::try_from(status).unwrap_or(200),
+            body,
+        }),
+        _ => None,
+    };
+    Ok(Locked {
+        seen_version: extra.seen_version,
+        now: extra.locked_at,
+        answer,
+        fold: loaded.then(|| FoldRows {
+            snapshot: extra.snapshot_seq.zip(extra.snapshot_state),
+            moves: extra.fold_moves.unwrap_or_else(|| "[]".to_owned()),
+        }),
+        row: table,
+    })
+}
+
+/// A move and everything it causes, written in one statement.
+pub struct MoveWrite<'a, S: serde::Serialize> {
+    pub new: NewMove<'a>,
+    /// Whether the game is over after it.
+    pub finished: bool,
+    /// Its bookings, in order: memo and deal.
+    pub bookings: Vec<(&'a str, Option<i32>)>,
+    /// Their postings: the booking's place in `bookings` (from 1), account, amount.
+    pub postings: Vec<(i64, String, i64)>,
+    /// The score-sheet lines it finished, in order.
+    pub lines: &'a [Value],
+    /// The state it leaves, when a snapshot is due.
+    pub snapshot: Option<&'a S>,
+    /// The `NOTIFY` channel and payload announcing it.
+    pub announce: (&'a str, String),
+    /// The answer to keep under the request's idempotency key.
+    pub answer: Option<(&'a str, &'a StoredResponse)>,
+}
+
+/// Appends the move, books its bookings, keeps the lines it finished and the snapshot when one is due, counts the entry
+/// in the table's version, announces it and keeps the idempotent answer: one round trip. The
+/// postings' balance is still checked by the deferred trigger at commit.
+///
+/// # Errors
+/// On database failure.
+pub async fn write_move<S: serde::Serialize + Sync>(
+    tx: &mut Tx<'_>,
+    table: Uuid,
+    write: MoveWrite<'_, S>,
+) -> Result<(), StoreError> {
+    use sqlx::types::Json;
+    let (memos, deals): (Vec<&str>, Vec<Option<i32>>) = write.bookings.iter().copied().unzip();
+    let mut places = Vec::with_capacity(write.postings.len());
+    let mut accounts = Vec::with_capacity(write.postings.len());
+    let mut amounts = Vec::with_capacity(write.postings.len());
+    for (place, account, amount) in write.postings {
+        places.push(place);
+        accounts.push(account);
+        amounts.push(amount);
+    }
+    let (key, answer) = match write.answer {
+        Some((key, answer)) => (Some(key), Some(answer)),
+        None => (None, None),
+    };
+    // Booking ids are drawn first and handed out in order, so bookings get ids in the order the
+    // game settled them, as when they were inserted one by one.
+    sqlx::query(
+        "with mv as (
+             insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by)
+             values ($1, $2, 'move', $3, $4, $5, $6, $7)),
+         ids as (
+             select id, row_number() over (order by id) as place
+             from (select nextval(pg_get_serial_sequence('ledger_bookings', 'id')) as id
+                   from generate_series(1, cardinality($9::text[]))) drawn),
+         bk as (
+             insert into ledger_bookings (id, table_id, move_seq, deal, memo) overriding system value
+             select ids.id, $1, $2, b.deal, b.memo
+             from unnest($9::text[], $10::int4[]) with ordinality as b(memo, deal, place)
+             join ids using (place)
+             order by ids.id),
+         ps as (
+             insert into ledger_postings (table_id, booking_id, account, amount)
+             select $1, ids.id, p.account, p.amount
+             from unnest($11::int8[], $12::text[], $13::int8[]) as p(place, account, amount)
+             join ids using (place)),
+         sn as (
+             insert into snapshots (table_id, seq, state)
+             select $1, $2, $14::jsonb where $14::jsonb is not null),
+         up as (
+             update game_tables set version = version + 1, finished = $8, updated_at = now() where id = $1),
+         ik as (
+             insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
+             select $1, $17::text, $18::text, $19::int2, $20::jsonb where $17::text is not null),
+         dl as (
+             insert into deal_lines (table_id, seq, idx, line)
+             select $1, $2, (i - 1)::smallint, l from unnest($21::jsonb[]) with ordinality as t(l, i))
+         select pg_notify($15, $16)",
+    )
+    .bind(table)
+    .bind(write.new.seq)
+    .bind(write.new.kind)
+    .bind(write.new.seat)
+    .bind(write.new.body)
+    .bind(write.new.events)
+    .bind(write.new.recorded_by)
+    .bind(write.finished)
+    .bind(&memos)
+    .bind(&deals)
+    .bind(&places)
+    .bind(&accounts)
+    .bind(&amounts)
+    .bind(write.snapshot.map(Json))
+    .bind(write.announce.0)
+    .bind(&write.announce.1)
+    .bind(key)
+    .bind(answer.map(|a| a.request_hash.as_str()))
+    .bind(answer.map(|a| i16::try_from(a.status).unwrap_or(200)))
+    .bind(answer.map(|a| &a.body))
+    .bind(write.lines)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}

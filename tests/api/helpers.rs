@@ -14,6 +14,8 @@ pub struct TestApp {
     pub metrics_base: Option<String>,
     pub client: reqwest::Client,
     pub pool: PgPool,
+    /// The app's hot states (none for a server in another process).
+    pub hot: Option<std::sync::Arc<tablekeeper::service::hot::HotStates>>,
 }
 
 /// A response: status, content type and JSON body (Null when there is none).
@@ -75,12 +77,14 @@ pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) ->
     let app = Application::build_with_pool(&settings, pool.clone()).expect("app builds");
     let base = format!("http://127.0.0.1:{}", app.port());
     let metrics_base = app.metrics_port().map(|port| format!("http://127.0.0.1:{port}"));
+    let hot = Some(app.hot_states());
     tokio::spawn(app.run());
     TestApp {
         base,
         metrics_base,
         client: reqwest::Client::new(),
         pool,
+        hot,
     }
 }
 
@@ -92,6 +96,7 @@ impl TestApp {
             client: reqwest::Client::new(),
             pool,
             metrics_base: None,
+            hot: None,
         }
     }
 

@@ -285,13 +285,29 @@ async fn a_session_stream_shows_each_table_and_each_change(pool: PgPool) {
         .as_str()
         .expect("id")
         .to_owned();
+    let body = json!({"game": "pope-joan", "players": ["Eve", "Fay", "Gus"], "session_id": session});
+    let chip_table = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
 
     let mut board = Stream::open(&format!("{}/api/v1/sessions/{session}/events", b.base), None).await;
-    let opening = board.next(WAIT).await.expect("the table as it is");
+    let mut openings = vec![
+        board.next(WAIT).await.expect("a table as it is"),
+        board.next(WAIT).await.expect("a table as it is"),
+    ];
+    openings.sort_by_key(|o| o.data["table_id"] != table.as_str());
+    let [opening, chips_opening] = <[_; 2]>::try_from(openings).expect("two tables");
     assert_eq!(opening.event.as_deref(), Some("table"));
     assert_eq!(opening.data["table_id"], table);
     assert_eq!(opening.data["version"], 0);
     assert_eq!(opening.data["game"], "nomination-whist");
+    assert_eq!(opening.data["totals"], json!([0, 0, 0, 0]));
+    // A chip game's totals are the chips each seat holds, as its table shows them.
+    assert_eq!(chips_opening.data["table_id"], chip_table);
+    let held = app.state(&chip_table).await["state"]["chips"].clone();
+    assert_eq!(held.as_array().map(Vec::len), Some(3));
+    assert_eq!(chips_opening.data["totals"], held);
 
     for mv in one_card_deal(["2C", "3C", "4C", "5C"]) {
         app.submit(&table, &token, mv).await.assert_status(201);

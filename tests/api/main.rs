@@ -9,6 +9,7 @@ mod dividend;
 mod games;
 mod health;
 mod helpers;
+mod hot;
 mod ledger;
 mod live;
 mod moves;

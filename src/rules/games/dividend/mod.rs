@@ -408,6 +408,10 @@ impl Game for Dividend {
         self.deal.is_none()
     }
 
+    fn running_totals(&self) -> Vec<i64> {
+        self.totals.values().iter().map(|&t| i64::from(t)).collect()
+    }
+
     fn view(&self) -> View {
         let totals = self.totals.values().to_vec();
         let tie_break = self.tie_break();

@@ -287,6 +287,10 @@ impl Game for Newmarket {
         self.deal.is_none()
     }
 
+    fn running_totals(&self) -> Vec<i64> {
+        self.holdings.seats().into_iter().map(Chips::get).collect()
+    }
+
     fn view(&self) -> View {
         let deal = self.deal.as_ref();
         View {

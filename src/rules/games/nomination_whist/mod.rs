@@ -468,6 +468,10 @@ impl Game for NominationWhist {
         self.deal.is_none()
     }
 
+    fn running_totals(&self) -> Vec<i64> {
+        self.totals.values().iter().map(|&t| i64::from(t)).collect()
+    }
+
     fn view(&self) -> View {
         let phase = self.phase();
         let players = self.players;

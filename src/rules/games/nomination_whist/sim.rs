@@ -10,10 +10,10 @@
 //! is legal, so the engine refusing one is a bug (reported as `SimError::Refused`); a
 //! simulated deal never revokes.
 
-use crate::rules::cards::Card;
+use crate::rules::cards::{Card, Suit};
 use crate::rules::deck::{self, SplitMix64};
 use crate::rules::games::sim::{apply, check_deal_start};
-use crate::rules::seat::BySeat;
+use crate::rules::seat::{BySeat, Seat};
 use crate::rules::Game;
 
 use super::{Event, Move, NominationWhist, Phase};
@@ -46,10 +46,9 @@ pub fn random_deal(game: &mut NominationWhist, seed: u64) -> Result<DealRecord, 
     let (mut rng, mut record) = start_deal(game, seed)?;
     let mut hands = record.hands.clone();
     loop {
-        let view = game.view();
-        let mv = match view.phase {
-            Phase::Finished => return Err(SimError::Inconsistent("the game ended before the deal was scored")),
-            Phase::TurnUp => {
+        let mv = match turn(game) {
+            Turn::Finished => return Err(SimError::Inconsistent("the game ended before the deal was scored")),
+            Turn::TurnUp => {
                 let card = *record
                     .pack
                     .first()
@@ -57,30 +56,29 @@ pub fn random_deal(game: &mut NominationWhist, seed: u64) -> Result<DealRecord, 
                 record.turn_up = Some(card);
                 Move::TurnUp { card }
             }
-            Phase::Nominating => {
-                let seat = view.to_act.ok_or(SimError::Inconsistent("nobody is to nominate"))?;
-                let hand_size = view.hand_size.ok_or(SimError::Inconsistent("no hand size"))?;
-                Move::Nominate {
-                    seat,
-                    tricks: random_nomination(&mut rng, hand_size, view.forbidden_nomination),
-                }
-            }
-            Phase::Playing => {
-                let seat = view.to_act.ok_or(SimError::Inconsistent("nobody is to play"))?;
-                let led = view
-                    .current_trick
-                    .as_ref()
-                    .and_then(|t| t.plays.first())
-                    .map(|p| p.card.suit);
+            Turn::Nominate {
+                seat,
+                hand_size,
+                forbidden,
+            } => Move::Nominate {
+                seat,
+                tricks: random_nomination(&mut rng, hand_size, forbidden),
+            },
+            Turn::Play { seat, led } => {
                 let hand = &mut hands[seat];
-                let following: Vec<usize> = (0..hand.len()).filter(|&i| Some(hand[i].suit) == led).collect();
-                let i = if following.is_empty() {
+                let following = hand.iter().filter(|c| Some(c.suit) == led).count();
+                let i = if following == 0 {
                     if hand.is_empty() {
                         return Err(SimError::Inconsistent("the seat to play has no cards left"));
                     }
                     rng.index(hand.len())
                 } else {
-                    following[rng.index(following.len())]
+                    let nth = rng.index(following);
+                    hand.iter()
+                        .enumerate()
+                        .filter(|(_, c)| Some(c.suit) == led)
+                        .nth(nth)
+                        .map_or(0, |(i, _)| i)
                 };
                 Move::Play {
                     seat,
@@ -166,7 +164,11 @@ pub fn moves(deals: &[DealRecord]) -> Vec<Move> {
 /// record holding the hands and the rest of the pack, with no moves yet.
 fn start_deal(game: &NominationWhist, seed: u64) -> Result<(SplitMix64, DealRecord), SimError> {
     check_deal_start(game)?;
-    let hand_size = game.view().hand_size.ok_or(SimError::Inconsistent("no hand size"))?;
+    let hand_size = game
+        .deal
+        .as_ref()
+        .map(|d| d.hand_size)
+        .ok_or(SimError::Inconsistent("no hand size"))?;
     let mut rng = SplitMix64::new(seed);
     let (hands, pack) = deck::deal(rng.next_u64(), game.players(), usize::from(hand_size))
         .ok_or(SimError::Inconsistent("the hands need more than 52 cards"))?;
@@ -180,6 +182,41 @@ fn start_deal(game: &NominationWhist, seed: u64) -> Result<(SplitMix64, DealReco
             events: Vec::new(),
         },
     ))
+}
+
+/// Who acts next and with what choice, read straight off the state: what the view tells a
+/// phone, without building the view (its lists and totals) on every simulated move.
+enum Turn {
+    Finished,
+    TurnUp,
+    Nominate {
+        seat: Seat,
+        hand_size: u8,
+        forbidden: Option<u8>,
+    },
+    Play {
+        seat: Seat,
+        led: Option<Suit>,
+    },
+}
+
+fn turn(game: &NominationWhist) -> Turn {
+    let Some(deal) = &game.deal else {
+        return Turn::Finished;
+    };
+    match game.phase() {
+        Phase::Finished => Turn::Finished,
+        Phase::TurnUp => Turn::TurnUp,
+        Phase::Nominating => Turn::Nominate {
+            seat: NominationWhist::next_nominator(deal, game.players),
+            hand_size: deal.hand_size,
+            forbidden: game.forbidden_nomination(deal),
+        },
+        Phase::Playing => Turn::Play {
+            seat: deal.trick.next_seat(game.players),
+            led: deal.trick.plays().first().map(|p| p.card.suit),
+        },
+    }
 }
 
 /// A uniform nomination in `0..=hand_size` other than `forbidden`.

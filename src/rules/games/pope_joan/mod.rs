@@ -331,6 +331,10 @@ impl Game for PopeJoan {
         self.deal.is_none()
     }
 
+    fn running_totals(&self) -> Vec<i64> {
+        self.holdings.seats().into_iter().map(Chips::get).collect()
+    }
+
     fn view(&self) -> View {
         let phase = self.phase();
         let deal = self.deal.as_ref();

@@ -326,6 +326,10 @@ impl Game for Spin {
         self.deal.is_none()
     }
 
+    fn running_totals(&self) -> Vec<i64> {
+        self.holdings.seats().into_iter().map(Chips::get).collect()
+    }
+
     fn view(&self) -> View {
         let deal = self.deal.as_ref();
         View {

@@ -395,6 +395,10 @@ impl Game for TrickyDick {
         self.hand.is_none()
     }
 
+    fn running_totals(&self) -> Vec<i64> {
+        self.totals.values().iter().map(|&t| i64::from(t)).collect()
+    }
+
     fn view(&self) -> View {
         let totals = self.totals.values().to_vec();
         let phase = self.phase();

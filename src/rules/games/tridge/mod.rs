@@ -547,6 +547,10 @@ impl Game for Tridge {
         self.finished
     }
 
+    fn running_totals(&self) -> Vec<i64> {
+        self.chips.values().iter().map(|c| c.get()).collect()
+    }
+
     fn view(&self) -> View {
         let d = &self.deal;
         let standing_fixed_bid = match &d.stage {

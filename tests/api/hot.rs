@@ -1,0 +1,168 @@
+//! Hot states: a replica keeps a table's latest state for its next move, and stays correct when
+//! other replicas record on the same table.
+
+use serde_json::json;
+use sqlx::PgPool;
+use tablekeeper::rules::games::nomination_whist::{sim, NominationWhist, Options};
+use tablekeeper::rules::Game;
+use tablekeeper::service::hot::HotStates;
+
+use crate::helpers::{accept, assert_audit_consistent, spawn_app, TestApp};
+
+/// The state `app` keeps for the table, asserted equal to the fold of the log from the
+/// database (from snapshots, and from the set-up) and to `engine`.
+async fn assert_kept_state_is_the_fold(app: &TestApp, table: &str, engine: &NominationWhist) {
+    let id: uuid::Uuid = table.parse().expect("uuid");
+    let mut conn = app.pool.acquire().await.expect("connection");
+    let row = tablekeeper::store::tables::fetch(&mut conn, id).await.expect("row");
+    let (version, kept) = hot(app).peek::<NominationWhist>(id).expect("a kept state");
+    assert_eq!(version, row.version, "the kept state is of the table's version");
+    let folded: NominationWhist = tablekeeper::service::fold::current(&mut conn, &row)
+        .await
+        .expect("fold");
+    let replayed: NominationWhist = tablekeeper::service::fold::replay(&mut conn, &row)
+        .await
+        .expect("replay");
+    assert_eq!(kept, folded);
+    assert_eq!(kept, replayed);
+    assert_eq!(&kept, engine);
+}
+
+fn hot(app: &TestApp) -> &HotStates {
+    app.hot.as_deref().expect("an app in this process")
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn two_replicas_alternating_moves_on_one_table_stay_correct(pool: PgPool) {
+    // Arrange: two replicas on one database, a table, and a game the engine plays alone.
+    let a = spawn_app(pool.clone()).await;
+    let b = spawn_app(pool).await;
+    let token = a.organiser("ann@club.example").await;
+    let table = a.table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
+    let mut engine = NominationWhist::new(4, Options::default()).expect("game");
+    let deals = sim::random_game(&mut engine, 7).expect("simulated game");
+    let moves: Vec<_> = sim::moves(&deals).into_iter().take(400).collect();
+    let mut expected = NominationWhist::new(4, Options::default()).expect("game");
+
+    // Act: runs of moves of different lengths on either replica, so each keeps a state the
+    // other has since moved past.
+    for (i, mv) in moves.iter().enumerate() {
+        let app = if (i / 3 + i / 7) % 2 == 0 { &a } else { &b };
+        let answer = accept(app, &table, &token, serde_json::to_value(mv).expect("json")).await;
+        expected.apply(mv).expect("a legal move");
+        assert_eq!(answer["move"]["seq"], i as i64 + 1);
+        assert_eq!(answer["table"]["version"], i as i64 + 1);
+        if i % 50 == 49 {
+            assert_kept_state_is_the_fold(app, &table, &expected).await;
+        }
+    }
+
+    // Assert: both replicas used their kept states and moved on when the other had moved.
+    for app in [&a, &b] {
+        let (hits, misses) = hot(app).hits_and_misses();
+        assert!(hits > 0, "hits {hits}");
+        assert!(misses > 0, "misses {misses}");
+    }
+    let state = a.state(&table).await;
+    assert_eq!(state["state"], serde_json::to_value(expected.view()).expect("json"));
+    assert_audit_consistent(&a, &table).await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_refused_move_or_a_cleared_cache_leaves_the_kept_state_right(pool: PgPool) {
+    // Arrange
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = app.table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
+    let mut engine = NominationWhist::new(4, Options::default()).expect("game");
+    let deals = sim::random_game(&mut engine, 11).expect("simulated game");
+    let moves: Vec<_> = sim::moves(&deals).into_iter().take(120).collect();
+    let mut expected = NominationWhist::new(4, Options::default()).expect("game");
+
+    // Act: every move is also sent again (refused: a card played twice, a bid out of turn),
+    // and now and then the replica forgets everything, as a restarted one would.
+    for (i, mv) in moves.iter().enumerate() {
+        let body = serde_json::to_value(mv).expect("json");
+        accept(&app, &table, &token, body.clone()).await;
+        expected.apply(mv).expect("a legal move");
+        let again = app.submit(&table, &token, body).await;
+        assert!(again.status.is_client_error(), "{}", again.body);
+        if i % 17 == 16 {
+            hot(&app).clear();
+        }
+    }
+    // One more legal move, so the last refusal is followed by a move that uses what is kept.
+    let undo = app
+        .post(&format!("/api/v1/tables/{table}/undo"), &token, json!({}))
+        .await;
+    undo.assert_status(200);
+    let last = moves.last().expect("a move");
+    accept(&app, &table, &token, serde_json::to_value(last).expect("json")).await;
+
+    // Assert
+    assert_kept_state_is_the_fold(&app, &table, &expected).await;
+    assert_audit_consistent(&app, &table).await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn undoing_a_deal_ending_move_takes_its_line_off_the_sheet_and_keeps_the_row(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = app
+        .game_table(&token, "dividend", &["Ann", "Bob", "Cat", "Dan"], json!({}))
+        .await;
+    accept(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "result", "cards_won": [17, 12, 11, 12]}),
+    )
+    .await;
+    accept(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "result", "cards_won": [13, 13, 13, 13]}),
+    )
+    .await;
+    let deals = |sheet: &serde_json::Value| sheet["sheet"]["deals"].as_array().expect("deals").len();
+    let lines = |app: &TestApp| {
+        let pool = app.pool.clone();
+        let id: uuid::Uuid = table.parse().expect("uuid");
+        async move {
+            sqlx::query_scalar::<_, i64>("select count(*) from deal_lines where table_id = $1")
+                .bind(id)
+                .fetch_one(&pool)
+                .await
+                .expect("count")
+        }
+    };
+    assert_eq!(deals(&app.scores(&table).await), 2);
+    assert_eq!(lines(&app).await, 2);
+
+    app.post(&format!("/api/v1/tables/{table}/undo"), &token, json!({}))
+        .await
+        .assert_status(200);
+    let sheet = app.scores(&table).await;
+    assert_eq!(deals(&sheet), 1, "the undone deal is off the sheet");
+    assert_eq!(sheet["sheet"]["totals"], json!([17, 12, 11, 12]));
+    assert_eq!(
+        lines(&app).await,
+        2,
+        "its line is passed over through the void, not deleted"
+    );
+
+    // Entered again, differently: the sheet shows the new line only.
+    accept(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "result", "cards_won": [17, 11, 17, 7]}),
+    )
+    .await;
+    let sheet = app.scores(&table).await;
+    assert_eq!(deals(&sheet), 2);
+    assert_eq!(sheet["sheet"]["deals"][1]["cards_won"], json!([17, 11, 17, 7]));
+    assert_eq!(lines(&app).await, 3);
+    assert_audit_consistent(&app, &table).await;
+}
