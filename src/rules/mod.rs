@@ -11,6 +11,7 @@ pub mod deck;
 mod error;
 mod game;
 pub mod games;
+pub mod legal;
 pub mod seat;
 pub mod squares;
 pub mod stops;

@@ -187,6 +187,11 @@ impl Driver {
 
 const PATIENCE: Duration = Duration::from_secs(15);
 
+/// True when a command failed because the element left the page (it was re-rendered).
+fn is_stale(e: &fantoccini::error::CmdError) -> bool {
+    matches!(e, fantoccini::error::CmdError::Standard(w) if w.error == fantoccini::error::ErrorStatus::StaleElementReference)
+}
+
 /// An XPath string literal for any text.
 fn lit(text: &str) -> String {
     if !text.contains('\'') {
@@ -224,17 +229,38 @@ impl Phone {
     }
 
     async fn tap(&self, name: &str) {
-        let el = self.control(name).await;
-        assert!(el.is_enabled().await.expect("enabled?"), "{name:?} is disabled");
+        // The page re-renders when the table's stream says something: a control found just
+        // before may be replaced before it is tapped. Find it again then.
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let el = self.control(name).await;
+            match self.try_tap(&el).await {
+                Ok(enabled) => {
+                    assert!(enabled, "{name:?} is disabled");
+                    return;
+                }
+                Err(e) if is_stale(&e) && tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                Err(e) => panic!("tapping {name:?}: {e}"),
+            }
+        }
+    }
+
+    /// Taps `el` when it is enabled; false when it is disabled.
+    async fn try_tap(&self, el: &Element) -> Result<bool, fantoccini::error::CmdError> {
+        if !el.is_enabled().await? {
+            return Ok(false);
+        }
         // As a thumb would: scroll it into the middle of the screen (clear of the sticky tabs).
         self.client
             .execute(
                 "arguments[0].scrollIntoView({block: 'center'})",
-                vec![serde_json::to_value(&el).expect("element")],
+                vec![serde_json::to_value(el).expect("element")],
             )
-            .await
-            .expect("scroll");
-        el.click().await.expect("tap");
+            .await?;
+        el.click().await?;
+        Ok(true)
     }
 
     /// Taps a control that records an entry and waits for the table to move on.
@@ -245,7 +271,13 @@ impl Phone {
     }
 
     async fn enabled(&self, name: &str) -> bool {
-        self.control(name).await.is_enabled().await.expect("enabled?")
+        loop {
+            match self.control(name).await.is_enabled().await {
+                Ok(enabled) => return enabled,
+                Err(e) if is_stale(&e) => tokio::time::sleep(Duration::from_millis(50)).await,
+                Err(e) => panic!("is {name:?} enabled: {e}"),
+            }
+        }
     }
 
     /// Types into the field a label names.
@@ -748,6 +780,125 @@ async fn a_dividend_deal_is_recorded_trick_by_trick(pool: PgPool) {
         phone.record(&format!("{} won trick {}", seat_name(*seat), i + 1)).await;
     }
     phone.wait_for_text("Deal 2").await;
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_newmarket_deal_is_laid_out_and_entered_as_a_result_and_the_next_is_played_from_the_legal_cards(
+    pool: PgPool,
+) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "newmarket", &["Ann", "Bob", "Cat", "Dan"], json!({}))
+        .await;
+    let phone = rig.scorer(&table).await;
+    // The layout form starts on four pool cards of different suits, one stake on each.
+    phone.wait_for_text("The layout").await;
+    phone.record("Record layout").await;
+    let pools = rig.app.state(&table).await["state"]["pool_cards"].clone();
+    assert_eq!(pools, json!(["AC", "KD", "QH", "JS"]));
+
+    phone.tap("Result").await;
+    let out = phone.client.find(Locator::Id("r-out")).await.expect("went out");
+    out.select_by_label("Bob").await.expect("Bob went out");
+    for (who, left) in [("Ann", "3"), ("Bob", "0"), ("Cat", "2"), ("Dan", "4")] {
+        phone.fill(&format!("{who} cards left"), left).await;
+    }
+    let won = phone.client.find(Locator::Id("r-pool-0")).await.expect("ace's pool");
+    won.select_by_label("Bob").await.expect("Bob won the ace's pool");
+    phone.record("Record result").await;
+    phone.wait_for_text("Deal 2").await;
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+
+    // Deal 2 card by card. The sevens are out of the pack: the server does not list them, so
+    // the picker does not offer them although nobody has played them.
+    phone.record("Record layout").await;
+    phone.tap("Card by card").await;
+    let state = rig.app.state(&table).await;
+    let leader = state["state"]["to_act"].as_u64().expect("a seat leads") as usize;
+    phone.wait_for_text(&format!("{} to play", seat_name(leader))).await;
+    let legal = &state["state"]["legal_moves"][0];
+    assert_eq!(legal["kind"], "play");
+    assert!(!legal["cards"].as_array().expect("cards").contains(&json!("7S")));
+    assert!(
+        !phone.enabled("seven of spades").await,
+        "a card not in legal_moves cannot be tapped"
+    );
+    phone.record("two of clubs").await;
+    phone.wait_for_text("Next card: 3♣").await;
+    phone.record("Cat plays 3♣").await;
+    phone.wait_for_text("Next card: 4♣").await;
+    phone.screenshot("table-newmarket").await;
+    assert_eq!(rig.app.state(&table).await["state"]["played"], json!(["2C", "3C"]));
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_spin_run_is_played_and_stopped_with_spin_beside_a_card(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "spin", &["Ann", "Bob", "Cat", "Dan"], json!({}))
+        .await;
+    let phone = rig.scorer(&table).await;
+    phone.wait_for_text("Bob to play").await;
+    // The 8♦ and 2♥ are out of Spin's pack: not offered, though unplayed.
+    assert!(
+        !phone.enabled("eight of diamonds").await,
+        "a card not in legal_moves cannot be tapped"
+    );
+    assert!(!phone.enabled("two of hearts").await);
+    phone.record("five of clubs").await;
+    phone.wait_for_text("Next card: 6♣").await;
+    phone.record("Dan plays 6♣").await;
+    // The holder of the seven and Spin says "seven and Spin": a stop, and three from each.
+    phone.record("Cat plays 7♣ with Spin").await;
+    phone.wait_for_text("Cat to play").await;
+    let state = rig.app.state(&table).await;
+    assert_eq!(state["state"]["cards_left"], json!([12, 12, 11, 11]));
+    assert_eq!(state["state"]["chips"], json!([94, 96, 108, 96]));
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_tricky_dick_first_trick_and_a_lay_are_tapped_on_the_squares_deck(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "tricky-dick", &["Ann", "Bob", "Cat", "Dan"], json!({}))
+        .await;
+    let phone = rig.scorer(&table).await;
+    phone.wait_for_text("Trick 1: Ann's face-up card").await;
+    for card in ["3 blue square", "1 red circle", "4 green heart"] {
+        phone.tap(card).await;
+    }
+    phone.wait_for_text("Trick 1: Dan's face-up card").await;
+    assert!(
+        !phone.enabled("3 blue square").await,
+        "a card already chosen cannot be tapped again"
+    );
+    phone.record("2 yellow triangle").await;
+    let state = rig.app.state(&table).await;
+    assert_eq!(
+        state["state"]["last_trick"]["cards"].as_array().expect("trick 1").len(),
+        4
+    );
+    let next = state["state"]["to_act"].as_u64().expect("the winner leads") as usize;
+    phone
+        .wait_for_text(&format!("{} to lay a card to trick 2", seat_name(next)))
+        .await;
+    assert!(
+        !phone.enabled("4 green heart").await,
+        "a card laid this hand is not listed"
+    );
+    phone.record("4 blue square").await;
+    phone.screenshot("table-tricky-dick").await;
     assert_eq!(phone.totals().await, rig.totals(&table).await);
     phone.close().await;
 }

@@ -282,3 +282,17 @@ pub async fn assert_audit_consistent(app: &TestApp, table: &str) -> Value {
     assert_eq!(audit["consistent"], true, "{audit}");
     audit
 }
+
+/// The kinds of a view's `legal_moves` (concrete moves tagged by `kind`), in order, without
+/// repeats: what a test compares when it does not look at the choices.
+pub fn legal_kinds(view: &Value) -> Value {
+    let mut kinds: Vec<Value> = Vec::new();
+    for m in view["legal_moves"].as_array().expect("legal_moves is a list") {
+        let kind = m["kind"].clone();
+        assert!(kind.is_string(), "every legal move has a kind: {m}");
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    Value::Array(kinds)
+}

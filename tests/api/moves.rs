@@ -193,7 +193,10 @@ async fn the_turned_up_trump_rule_asks_for_the_turn_up(pool: PgPool) {
     let (token, table) = four_player_table(&app, json!({"trumps": {"rule": "turned_up"}})).await;
     let state = app.state(&table).await;
     assert_eq!(state["state"]["phase"], "turn_up");
-    assert_eq!(state["state"]["legal_moves"], json!(["turn_up", "result"]));
+    assert_eq!(
+        crate::helpers::legal_kinds(&state["state"]),
+        json!(["turn_up", "result"])
+    );
     let before = app.snapshot(&table).await;
     app.submit(&table, &token, json!({"kind": "nominate", "seat": 1, "tricks": 0}))
         .await

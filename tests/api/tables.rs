@@ -25,7 +25,14 @@ async fn a_new_table_shows_what_the_phone_needs(pool: PgPool) {
     assert_eq!(state["hand_size"], 1);
     assert_eq!(state["trumps"], "spades");
     assert_eq!(state["phase"], "nominating");
-    assert_eq!(state["legal_moves"], json!(["nominate", "result"]));
+    assert_eq!(
+        state["legal_moves"],
+        json!([
+            {"kind": "nominate", "seat": 3, "tricks": [0, 1]},
+            {"kind": "result", "hand_size": 1, "turn_up_required": false},
+        ]),
+        "the concrete choices, as the spec's NominationWhistLegalMove has them"
+    );
     assert_eq!(state["totals"], json!([0, 0, 0, 0]));
     assert_eq!(app.state(id).await, body);
 }

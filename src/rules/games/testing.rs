@@ -39,3 +39,38 @@ pub fn set_up_again<G: Game>() {
         );
     }
 }
+
+/// Replays `moves` on `game` and, before each, checks the view's legal moves against `apply`:
+/// `expand` turns them into the concrete moves they list and a sample of moves they leave out;
+/// every listed move is accepted, every left-out one refused (on copies), and the move about to
+/// be made is listed when its kind is one of `exact`. Returns how many listed moves were tried.
+#[track_caller]
+pub fn assert_legal_moves_along<G: Game>(
+    mut game: G,
+    moves: &[G::Move],
+    exact: &[&str],
+    expand: impl Fn(&G) -> (Vec<G::Move>, Vec<G::Move>),
+) -> usize
+where
+    G::Move: PartialEq,
+{
+    let mut tried = 0;
+    for mv in moves {
+        let (listed, unlisted) = expand(&game);
+        for ok in &listed {
+            assert!(crate::rules::legal::accepts(&game, ok), "listed but refused: {ok:?}");
+        }
+        for refused in &unlisted {
+            assert!(
+                !crate::rules::legal::accepts(&game, refused),
+                "not listed but accepted: {refused:?}"
+            );
+        }
+        if exact.contains(&G::move_kind(mv)) {
+            assert!(listed.contains(mv), "made but not listed: {mv:?} (listed {listed:?})");
+        }
+        tried += listed.len();
+        apply(&mut game, mv.clone());
+    }
+    tried
+}

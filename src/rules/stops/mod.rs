@@ -35,7 +35,10 @@ pub use setup::{
     check_table, even_hands, FIRST_DEALER_DOC, MAX_OPENING_CHIPS, MAX_ROUNDS, OPENING_CHIPS_DOC, ROUNDS_DOC,
 };
 
+use crate::rules::cards::Card;
 use crate::rules::error::RuleViolation;
+use crate::rules::seat::Seat;
+use crate::rules::Game;
 
 /// The refusal of a move of `kind` out of phase: `GameFinished` once the game is over,
 /// otherwise `MoveNotExpected` naming the `legal` moves.
@@ -48,4 +51,11 @@ pub fn not_expected(finished: bool, kind: &'static str, legal: impl FnOnce() -> 
             expected: legal(),
         }
     }
+}
+
+/// Per seat that may play now, the cards `game` accepts from it (`rules::legal`): the seat to
+/// lead any card still in a hand, or every seat with cards left the next card of the live run.
+pub fn legal_plays<G: Game>(game: &G, runs: &Runs, mv: impl Fn(Seat, Card) -> G::Move) -> Vec<(Seat, Vec<Card>)> {
+    let (seats, cards) = runs.playable();
+    crate::rules::legal::cards_by_seat(game, seats, &cards, mv)
 }

@@ -185,6 +185,20 @@ impl Runs {
         }
     }
 
+    /// The seats that may play now and the cards they may play, before a game's own checks: the
+    /// seat to lead any card that could still be in a hand; while a run is live, every seat
+    /// with cards left the next card up.
+    pub fn playable(&self) -> (Vec<Seat>, Vec<Card>) {
+        let seats = Seat::all(self.dealt.len()).filter(|&s| self.cards_left(s) > 0);
+        match self.state {
+            RunState::Lead { seat } => (
+                seats.filter(|&s| s == seat).collect(),
+                Card::deck().filter(|&c| self.check_card(c).is_ok()).collect(),
+            ),
+            RunState::Live { last, .. } => (seats.collect(), next_up(last).into_iter().collect()),
+        }
+    }
+
     /// Checks that `seat` may play `card` now.
     ///
     /// # Errors

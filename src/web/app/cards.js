@@ -80,3 +80,50 @@ export function picker({ deck, legal, seen = new Set(), onPick, label = 'Card' }
 }
 
 export const DECK52 = SUITS.flatMap((s) => RANKS.map((r) => r + s.letter));
+
+// ---- The 64-card Squares deck (Tricky Dick): "3BS" = number, colour, shape ----------------------
+
+export const SQ_COLOURS = [
+  { letter: 'R', word: 'red' }, { letter: 'Y', word: 'yellow' },
+  { letter: 'G', word: 'green' }, { letter: 'B', word: 'blue' },
+];
+export const SQ_SHAPES = [
+  { letter: 'S', word: 'square', symbol: '■' }, { letter: 'T', word: 'triangle', symbol: '▲' },
+  { letter: 'H', word: 'heart', symbol: '♥' }, { letter: 'C', word: 'circle', symbol: '●' },
+];
+export const SQUARES64 = [1, 2, 3, 4].flatMap((n) => SQ_COLOURS.flatMap((c) => SQ_SHAPES.map((s) => `${n}${c.letter}${s.letter}`)));
+
+/// "3 blue square"
+export function squaresName(card) {
+  const [n, c, s] = String(card).toUpperCase();
+  const colour = SQ_COLOURS.find((x) => x.letter === c);
+  const shape = SQ_SHAPES.find((x) => x.letter === s);
+  return colour && shape ? `${n} ${colour.word} ${shape.word}` : String(card);
+}
+
+/// "3▲" in its colour.
+export function squaresFace(card) {
+  const [n, c, s] = String(card).toUpperCase();
+  const colour = SQ_COLOURS.find((x) => x.letter === c);
+  return h('span', { class: `sq sq-${colour?.word ?? 'none'}`, role: 'img', 'aria-label': squaresName(card) },
+    `${n}${SQ_SHAPES.find((x) => x.letter === s)?.symbol ?? s}`);
+}
+
+/// The Squares picker: one 4×4 block per colour (numbers as rows, shapes as columns), two
+/// blocks a row on a phone; only the cards of `legal` are tappable, `chosen` are marked.
+export function squaresPicker({ legal, chosen = [], onPick, label = 'Card' }) {
+  return h('div', { class: 'sq-picker', role: 'group', 'aria-label': label },
+    SQ_COLOURS.map((c) => h('div', { class: `sq-block sq-${c.word}`, role: 'group', 'aria-label': c.word },
+      [1, 2, 3, 4].flatMap((n) => SQ_SHAPES.map((s) => {
+        const card = `${n}${c.letter}${s.letter}`;
+        const ok = legal.has(card) && !chosen.includes(card);
+        return h('button', {
+          type: 'button',
+          class: `pick sq-pick${chosen.includes(card) ? ' seen' : ''}`,
+          'aria-label': squaresName(card),
+          disabled: !ok,
+          'data-card': card,
+          onclick: ok ? () => onPick(card) : null,
+        }, `${n}${s.symbol}`);
+      })))));
+}

@@ -1,8 +1,9 @@
-// What may be tapped now. The server's view lists the move *kinds* accepted next in
-// `legal_moves`; the concrete choices (which cards, which nominations) are worked out here
-// from the rest of the view and the deal's move log. When the server lists concrete moves
-// (objects with a `kind` in `legal_moves`, e.g. {"kind":"play","seat":1,"cards":["QS",…]}),
-// those are preferred and nothing is guessed: see `concrete` below.
+// What may be tapped now. The server's view lists the moves accepted next in `legal_moves`,
+// concrete and typed (the spec's `<Game>LegalMove`): objects tagged by `kind` with the choices
+// open, e.g. {"kind":"play","seat":1,"trick":3,"cards":["QS",…]}, {"kind":"nominate","seat":2,
+// "tricks":[0,1,3]}, {"kind":"bid","seat":0,"bids":["play","flip"]}, {"kind":"result",…bounds}.
+// Those are used as they are (`concrete`); the guesses below from the view and the deal's log
+// are only for a server that names bare kinds.
 
 import { DECK52, RANKS, SUITS } from './cards.js';
 
@@ -63,6 +64,18 @@ export function turnUpCards(game, view, log) {
   if (server) return new Set(server.flatMap((m) => m.cards || (m.card ? [m.card] : [])));
   const seen = seenThisDeal(view, log);
   return new Set(deckOf(game).filter((c) => !seen.has(c)));
+}
+
+/// The seats a kind of move is open to, from the server's concrete moves (`seat` or `seats`).
+export function seatsFor(view, kind) {
+  const found = concrete(view, kind) || [];
+  return [...new Set(found.flatMap((m) => (m.seats ? m.seats : m.seat != null ? [m.seat] : [])))];
+}
+
+/// The server's one concrete move of a kind for a seat (or the first, without a seat).
+export function openTo(view, kind, seat = null) {
+  const found = concrete(view, kind) || [];
+  return found.find((m) => seat == null || m.seat === seat || (m.seats || []).includes(seat)) || null;
 }
 
 /// Nomination Whist: each count 0…hand size, the hook-rule number refused with a reason.

@@ -23,6 +23,7 @@ use crate::rules::trick::{Play, Revoke, Trick, Voids};
 use crate::rules::{Game, GameId, OptionDoc};
 
 pub use distribution::{reachable, shares};
+pub use legal::LegalMove;
 pub use play::{trick_winner, trump_for};
 pub use score_sheet::{DealScore, ScoreSheet};
 
@@ -231,8 +232,8 @@ pub struct View {
     /// The seat to play the next card (the leader at the start of a trick); null once the game
     /// is over.
     pub to_act: Option<Seat>,
-    /// The move kinds accepted next.
-    pub legal_moves: Vec<&'static str>,
+    /// The moves accepted next, with their concrete choices.
+    pub legal_moves: Vec<LegalMove>,
     pub revokes: Vec<Revoke<Suit>>,
     pub totals: Vec<i32>,
     /// True while deals are being added to break a tie for first.
@@ -300,7 +301,7 @@ impl Dividend {
         }
     }
 
-    fn legal_moves(&self) -> Vec<&'static str> {
+    fn legal_kinds(&self) -> Vec<&'static str> {
         match self.deal.as_ref().map(|d| d.recording) {
             None => Vec::new(),
             Some(None) => vec!["play", "trick", "result"],
@@ -317,7 +318,7 @@ impl Dividend {
         if deal.recording.is_some_and(|r| r != recording) || (recording == Recording::ResultOnly && !deal.is_fresh()) {
             return Err(RuleViolation::MoveNotExpected {
                 kind,
-                expected: self.legal_moves(),
+                expected: self.legal_kinds(),
             });
         }
         Ok(deal)
@@ -482,6 +483,7 @@ impl Game for Dividend {
 }
 
 mod distribution;
+mod legal;
 mod play;
 mod result;
 mod score_sheet;

@@ -24,6 +24,7 @@ use crate::rules::stops::{self, even_hands, opening_chips, ChipMovement, Holding
 use crate::rules::{Game, GameId, OptionDoc};
 
 mod layout;
+mod legal;
 mod options;
 mod play;
 mod result;
@@ -31,6 +32,7 @@ mod settlement;
 mod view;
 
 pub use layout::winning_card;
+pub use legal::LegalMove;
 pub use options::Options;
 pub use view::{DealScore, Phase, ScoreSheet, View};
 
@@ -160,7 +162,7 @@ impl Newmarket {
     }
 
     fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        stops::not_expected(self.deal.is_none(), kind, || self.legal_moves())
+        stops::not_expected(self.deal.is_none(), kind, || self.legal_kinds())
     }
 
     fn deal_ref(&self) -> Result<&Deal, RuleViolation> {

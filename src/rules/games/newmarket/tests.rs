@@ -92,7 +92,7 @@ fn forty_eight_cards_are_dealt_round_from_the_dealers_left() {
     // 48 = 5 × 9 + 3: the three seats left of the dealer (seat 0) get ten.
     assert_eq!(g.hands(), [9, 10, 10, 10, 9]);
     assert_eq!(g.view().phase, Phase::Layout);
-    assert_eq!(g.view().legal_moves, ["layout"]);
+    assert_eq!(crate::rules::legal::kinds(&g.view().legal_moves), ["layout"]);
 }
 
 #[test]
@@ -473,3 +473,64 @@ fn a_layout_a_result_and_their_chip_movements_are_written_exactly_as_stored_logs
 
 const PINNED_MOVES: &str = r#"[{"kind":"layout","pool_cards":["JD","QH","KC","AS"],"stakes":["AS","AS","QH","JD"]},{"kind":"result","out":2,"cards_left":[3,1,0,4],"pool_winners":[null,0,null,null]}]"#;
 const PINNED_EVENTS: &str = r#"[[{"event":"laid_out","pool_cards":["JD","QH","KC","AS"]},{"event":"chips","deal":1,"memo":"deal 1: stakes on the pool cards","payments":[{"from":{"seat":0},"to":{"pool":"pool_ace"},"amount":1},{"from":{"seat":1},"to":{"pool":"pool_ace"},"amount":1},{"from":{"seat":2},"to":{"pool":"pool_queen"},"amount":1},{"from":{"seat":3},"to":{"pool":"pool_knave"},"amount":1},{"from":{"seat":0},"to":{"pool":"pool_king"},"amount":1}]}],[{"event":"chips","deal":1,"memo":"deal 1: the queen's pool won by seat 0 with JH","payments":[{"from":{"pool":"pool_queen"},"to":{"seat":0},"amount":1}]},{"event":"went_out","seat":2,"cards_left":[3,1,0,4]},{"event":"chips","deal":1,"memo":"deal 1: seat 2 went out: one a card left from each player","payments":[{"from":{"seat":0},"to":{"seat":2},"amount":3},{"from":{"seat":1},"to":{"seat":2},"amount":1},{"from":{"seat":3},"to":{"seat":2},"amount":4}]},{"event":"deal_ended","deal":1,"winner":2,"net":[-4,-2,7,-5]},{"event":"deal_started","deal":2,"dealer":1,"hands":[12,12,12,12]}]]"#;
+
+// ---------------------------------------------------------------------------------------------
+// Legal moves
+
+/// The moves the view lists, and the rest of each kind's candidates (refused).
+fn expand_legal(g: &Newmarket) -> (Vec<Move>, Vec<Move>) {
+    let (mut listed, mut unlisted) = (Vec::new(), Vec::new());
+    let players = g.players();
+    let mut playing = Vec::new();
+    for m in g.view().legal_moves {
+        match m {
+            LegalMove::Layout { pool_cards, seats } => {
+                assert_eq!(usize::from(seats), players);
+                assert_eq!(pool_cards.len(), 16, "an ace, king, queen and knave of each suit");
+            }
+            LegalMove::Play { seat, cards } => {
+                playing.push(seat);
+                for card in Card::deck() {
+                    let mv = Move::Play { seat, card };
+                    if cards.contains(&card) {
+                        listed.push(mv)
+                    } else {
+                        unlisted.push(mv)
+                    }
+                }
+            }
+            LegalMove::Result { hand_sizes, pool_cards } => {
+                let mut cards_left = hand_sizes.clone();
+                cards_left[0] = 0;
+                cards_left[1] = hand_sizes[1] + 1;
+                unlisted.push(Move::Result {
+                    out: seat(0),
+                    cards_left,
+                    pool_winners: vec![None; pool_cards.len()],
+                });
+            }
+        }
+    }
+    if !playing.is_empty() {
+        for s in Seat::all(players).filter(|s| !playing.contains(s)) {
+            unlisted.extend(Card::deck().map(|card| Move::Play { seat: s, card }));
+        }
+    }
+    (listed, unlisted)
+}
+
+#[test]
+fn every_listed_move_is_accepted_and_the_others_refused_through_random_deals() {
+    for (players, seed) in [(3, 31), (6, 32)] {
+        let mut g = game(players);
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..3 {
+            if g.is_finished() {
+                break;
+            }
+            let start = g.clone();
+            let moves = random_deal(&mut g, &mut rng);
+            crate::rules::games::testing::assert_legal_moves_along(start, &moves, &["play"], expand_legal);
+        }
+    }
+}

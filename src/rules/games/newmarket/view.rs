@@ -8,7 +8,7 @@ use crate::rules::chips::Chips;
 use crate::rules::seat::Seat;
 use crate::rules::stops::PoolBalance;
 
-use super::{pool_of, Newmarket, Recording, POOL_RANKS};
+use super::{pool_of, LegalMove, Newmarket, Recording, POOL_RANKS};
 
 /// One deal on the score sheet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -56,7 +56,8 @@ pub struct View {
     /// The seat to lead; null while a run is live (the holder of `next_card` plays it).
     pub to_act: Option<Seat>,
     pub next_card: Option<Card>,
-    pub legal_moves: Vec<&'static str>,
+    /// The moves accepted next, with their concrete choices.
+    pub legal_moves: Vec<LegalMove>,
     pub cards_left: Vec<u8>,
     pub played: Vec<Card>,
     pub pools: Vec<PoolBalance>,
@@ -73,7 +74,7 @@ impl Newmarket {
         }
     }
 
-    pub(super) fn legal_moves(&self) -> Vec<&'static str> {
+    pub(super) fn legal_kinds(&self) -> Vec<&'static str> {
         match (self.phase(), &self.deal) {
             (Phase::Layout, _) => vec!["layout"],
             (Phase::Playing, Some(d)) if d.runs.is_fresh() => vec!["play", "result"],

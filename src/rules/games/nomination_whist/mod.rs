@@ -14,6 +14,7 @@ use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{Play, Revoke, Trick, Voids};
 use crate::rules::{stops, Game, GameId, OptionDoc};
 
+pub use legal::LegalMove;
 pub use score_sheet::{DealScore, ScoreSheet, Scoring};
 
 /// The trumps of a deal.
@@ -247,8 +248,8 @@ pub struct View {
     pub current_trick: Option<CurrentTrick>,
     /// The seat to act next; null when any seat may (a turn-up or a result) or the game is over.
     pub to_act: Option<Seat>,
-    /// The move kinds accepted next.
-    pub legal_moves: Vec<&'static str>,
+    /// The moves accepted next, with their concrete choices.
+    pub legal_moves: Vec<LegalMove>,
     /// The nomination the hook rule forbids the dealer, when the dealer is to nominate.
     pub forbidden_nomination: Option<u8>,
     pub revokes: Vec<Revoke<Suit>>,
@@ -347,7 +348,7 @@ impl NominationWhist {
         }
     }
 
-    fn legal_moves(&self) -> Vec<&'static str> {
+    fn legal_kinds(&self) -> Vec<&'static str> {
         match (self.phase(), &self.deal) {
             (Phase::TurnUp, _) => vec!["turn_up", "result"],
             // A recorded turn-up commits the deal to card-by-card entry (`result` checks `is_fresh`).
@@ -359,7 +360,7 @@ impl NominationWhist {
     }
 
     fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        stops::not_expected(self.deal.is_none(), kind, || self.legal_moves())
+        stops::not_expected(self.deal.is_none(), kind, || self.legal_kinds())
     }
 }
 
@@ -548,6 +549,7 @@ impl Game for NominationWhist {
     }
 }
 
+mod legal;
 mod nomination;
 mod play;
 mod result;

@@ -48,7 +48,7 @@ impl NominationWhist {
         if turn_up.is_some() && deal.trumps.is_some() {
             return Err(RuleViolation::MoveNotExpected {
                 kind: "result with turn_up",
-                expected: self.legal_moves(),
+                expected: self.legal_kinds(),
             });
         }
 

@@ -186,6 +186,7 @@ fn start_deal(game: &NominationWhist, seed: u64) -> Result<(SplitMix64, DealReco
 
 /// Who acts next and with what choice, read straight off the state: what the view tells a
 /// phone, without building the view (its lists and totals) on every simulated move.
+#[expect(clippy::enum_variant_names, reason = "`TurnUp` is the move's name in the rules")]
 enum Turn {
     Finished,
     TurnUp,

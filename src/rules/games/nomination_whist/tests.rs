@@ -310,7 +310,7 @@ fn the_turned_up_rule_waits_for_a_turn_up_and_takes_trumps_from_its_suit() {
     );
     let view = game.view();
     assert_eq!((view.phase, view.trumps, view.to_act), (Phase::TurnUp, None, None));
-    assert_eq!(view.legal_moves, ["turn_up", "result"]);
+    assert_eq!(crate::rules::legal::kinds(&view.legal_moves), ["turn_up", "result"]);
     assert_refused(&game, nominate(1, 0), not_expected("nominate", &["turn_up", "result"]));
     assert_refused(&game, play(1, "2C"), not_expected("play", &["turn_up", "result"]));
 
@@ -329,7 +329,7 @@ fn the_turned_up_rule_waits_for_a_turn_up_and_takes_trumps_from_its_suit() {
         (Phase::Nominating, Some(Trumps::Diamonds), Some(card("7D")))
     );
     assert_eq!(view.to_act, Some(seat(1)));
-    assert_eq!(view.legal_moves, ["nominate"]);
+    assert_eq!(crate::rules::legal::kinds(&view.legal_moves), ["nominate"]);
     assert_refused(
         &game,
         Move::TurnUp { card: card("8D") },
@@ -974,7 +974,7 @@ fn a_result_obeys_the_hook_rule_and_the_nomination_range() {
 fn a_result_is_accepted_only_at_the_start_of_a_deal() {
     let mut game = game_with(4, hand_sizes(&[2]));
     nominate_in_turn(&mut game, &[0]);
-    assert_eq!(game.view().legal_moves, ["nominate"]);
+    assert_eq!(crate::rules::legal::kinds(&game.view().legal_moves), ["nominate"]);
     assert_refused(
         &game,
         result(&[0; 4], &[2, 0, 0, 0]),
@@ -996,7 +996,7 @@ fn a_result_is_not_offered_once_a_card_is_turned_up() {
     );
     apply(&mut game, Move::TurnUp { card: card("7D") });
     assert!(!game.at_deal_boundary());
-    assert_eq!(game.view().legal_moves, ["nominate"]);
+    assert_eq!(crate::rules::legal::kinds(&game.view().legal_moves), ["nominate"]);
     assert_refused(
         &game,
         result(&[0; 4], &[1, 0, 0, 0]),
@@ -1058,7 +1058,7 @@ fn the_game_ends_after_the_schedule_with_the_highest_total_winning() {
     assert_eq!(sheet.winners, [seat(1)]);
     let view = game.view();
     assert_eq!((view.phase, view.to_act, view.deal), (Phase::Finished, None, 2));
-    assert_eq!(view.legal_moves, Vec::<&str>::new());
+    assert_eq!(crate::rules::legal::kinds(&view.legal_moves), Vec::<&str>::new());
     assert_eq!(view.winners, [seat(1)]);
 }
 

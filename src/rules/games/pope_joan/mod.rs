@@ -24,6 +24,7 @@ use crate::rules::stops::{self, opening_chips, ChipMovement, Holdings, MissedPla
 use crate::rules::{Game, GameId, OptionDoc};
 
 mod board;
+mod legal;
 mod options;
 mod play;
 mod result;
@@ -32,6 +33,7 @@ mod specials;
 mod turn_up;
 mod view;
 
+pub use legal::LegalMove;
 pub use options::{Dressing, Options};
 pub use view::{DealScore, LiveRun, Phase, ScoreSheet, View};
 
@@ -208,7 +210,7 @@ impl PopeJoan {
     }
 
     fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        stops::not_expected(self.deal.is_none(), kind, || self.legal_moves())
+        stops::not_expected(self.deal.is_none(), kind, || self.legal_kinds())
     }
 
     fn deal_ref(&self) -> Result<&Deal, RuleViolation> {

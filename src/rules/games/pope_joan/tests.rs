@@ -394,7 +394,7 @@ fn the_example_hands_known_stops_are_found_by_the_engine() {
 fn the_card_below_the_turn_up_is_a_certain_stop() {
     let mut g = game(5);
     apply_all(&mut g, vec![turn_up("7H"), play(1, "5H")]);
-    assert_eq!(g.view().legal_moves, ["play", "stop"]);
+    assert_eq!(crate::rules::legal::kinds(&g.view().legal_moves), ["play", "stop"]);
     let events = apply(&mut g, play(2, "6H"));
     assert!(events.contains(&Event::Stopped {
         card: card("6H"),
@@ -417,7 +417,7 @@ fn the_example_hand_settles_matrimony_the_honours_and_going_out_with_the_pope_ho
     );
     // The 9♦ was never played: who holds it?
     assert_eq!(g.view().phase, Phase::PopeHolder);
-    assert_eq!(g.view().legal_moves, ["pope_holder"]);
+    assert_eq!(crate::rules::legal::kinds(&g.view().legal_moves), ["pope_holder"]);
     let events = apply(&mut g, Move::PopeHolder { seat: Some(seat(2)) });
     assert!(events.contains(&Event::WentOut {
         seat: seat(1),
@@ -612,7 +612,10 @@ fn the_pope_may_be_played_in_lieu_of_a_stop_when_the_table_allows_it() {
     };
     let mut g = game_with(5, options);
     apply_all(&mut g, vec![turn_up("7H"), play(1, "8S"), play(2, "9S"), Move::Stop]);
-    assert_eq!(g.view().legal_moves, ["play", "pope_in_lieu"]);
+    assert_eq!(
+        crate::rules::legal::kinds(&g.view().legal_moves),
+        ["play", "pope_in_lieu"]
+    );
     let events = apply(&mut g, Move::PopeInLieu { seat: seat(3) });
     assert!(events.contains(&Event::CardPlayed {
         seat: seat(3),
@@ -658,7 +661,7 @@ fn the_pope_in_lieu_of_a_stop_needs_the_option_and_a_stop_short_of_a_king() {
         },
     );
     apply_all(&mut g, vec![turn_up("7H"), play(1, "KS")]);
-    assert_eq!(g.view().legal_moves, ["play"]);
+    assert_eq!(crate::rules::legal::kinds(&g.view().legal_moves), ["play"]);
     assert_refused(
         &g,
         Move::PopeInLieu { seat: seat(3) },
@@ -1017,7 +1020,10 @@ fn random_deal(game: &mut PopeJoan, rng: &mut SplitMix64) -> Vec<Move> {
         let pope_holder = Seat::all(players).find(|s| hands[s.index()].contains(&POPE));
         let mv = match view.phase {
             Phase::PopeHolder => Move::PopeHolder { seat: pope_holder },
-            _ if view.legal_moves.contains(&"pope_in_lieu") && pope_holder.is_some() && rng.below(2) == 0 => {
+            _ if crate::rules::legal::kinds(&view.legal_moves).contains(&"pope_in_lieu")
+                && pope_holder.is_some()
+                && rng.below(2) == 0 =>
+            {
                 let seat = pope_holder.expect("checked");
                 hands[seat.index()].retain(|&c| c != POPE);
                 Move::PopeInLieu { seat }
@@ -1184,3 +1190,112 @@ fn a_results_move_and_chip_movements_are_written_exactly_as_stored_logs_hold_the
 const PINNED_MOVE: &str =
     r#"{"kind":"result","out":1,"cards_left":[3,0,5,2],"specials":[[],["AS"],[],[]],"pope_holder":2}"#;
 const PINNED_EVENTS: &str = r#"[{"event":"chips","deal":1,"memo":"deal 1: Ace won by seat 1 (AS played)","payments":[{"from":{"pool":"ace"},"to":{"seat":1},"amount":1}]},{"event":"went_out","seat":1,"cards_left":[3,0,5,2],"exempt":2},{"event":"chips","deal":1,"memo":"deal 1: Game won by seat 1 (first out)","payments":[{"from":{"pool":"game"},"to":{"seat":1},"amount":1}]},{"event":"chips","deal":1,"memo":"deal 1: seat 1 went out: one a card left from each player","payments":[{"from":{"seat":0},"to":{"seat":1},"amount":3},{"from":{"seat":3},"to":{"seat":1},"amount":2}]},{"event":"deal_ended","deal":1,"winner":1,"net":[-9,4,-3,-5]},{"event":"deal_started","deal":2,"dealer":1,"hand_size":10,"spare_hand":10},{"event":"chips","deal":2,"memo":"deal 2: the board is dressed","payments":[{"from":{"seat":0},"to":{"pool":"pope"},"amount":3},{"from":{"seat":1},"to":{"pool":"pope"},"amount":3},{"from":{"seat":1},"to":{"pool":"matrimony"},"amount":2},{"from":{"seat":1},"to":{"pool":"intrigue"},"amount":1},{"from":{"seat":2},"to":{"pool":"intrigue"},"amount":1},{"from":{"seat":2},"to":{"pool":"ace"},"amount":1},{"from":{"seat":2},"to":{"pool":"king"},"amount":1},{"from":{"seat":3},"to":{"pool":"queen"},"amount":1},{"from":{"seat":3},"to":{"pool":"knave"},"amount":1},{"from":{"seat":3},"to":{"pool":"game"},"amount":1}]}]"#;
+
+// ---------------------------------------------------------------------------------------------
+// Legal moves
+
+/// The moves the view lists, and the rest of each kind's candidates (refused).
+fn expand_legal(g: &PopeJoan) -> (Vec<Move>, Vec<Move>) {
+    let (mut listed, mut unlisted) = (Vec::new(), Vec::new());
+    let players = g.players();
+    let mut playing = Vec::new();
+    for m in g.view().legal_moves {
+        match m {
+            LegalMove::TurnUp { cards } => {
+                for card in Card::deck() {
+                    let mv = Move::TurnUp { card };
+                    if cards.contains(&card) {
+                        listed.push(mv)
+                    } else {
+                        unlisted.push(mv)
+                    }
+                }
+            }
+            LegalMove::Play { seat, cards } => {
+                playing.push(seat);
+                for card in Card::deck() {
+                    let mv = Move::Play { seat, card };
+                    if cards.contains(&card) {
+                        listed.push(mv)
+                    } else {
+                        unlisted.push(mv)
+                    }
+                }
+            }
+            LegalMove::Stop => listed.push(Move::Stop),
+            LegalMove::PopeInLieu { seats } => listed.extend(seats.into_iter().map(|seat| Move::PopeInLieu { seat })),
+            LegalMove::PopeHolder { seats } => {
+                for seat in Seat::all(players).map(Some).chain([None]) {
+                    let mv = Move::PopeHolder { seat };
+                    if seats.contains(&seat) {
+                        listed.push(mv)
+                    } else {
+                        unlisted.push(mv)
+                    }
+                }
+            }
+            LegalMove::Result { hand_sizes, .. } => {
+                let mut cards_left = hand_sizes.clone();
+                cards_left[0] = 0;
+                cards_left[1] = hand_sizes[1] + 1;
+                unlisted.push(Move::Result {
+                    out: seat(0),
+                    cards_left,
+                    specials: vec![Vec::new(); players],
+                    pope_cards_left: None,
+                    pope_holder: None,
+                });
+            }
+        }
+    }
+    // A seat not listed for play may play nothing.
+    if !playing.is_empty() {
+        for s in Seat::all(players).filter(|s| !playing.contains(s)) {
+            unlisted.extend(Card::deck().map(|card| Move::Play { seat: s, card }));
+        }
+    }
+    (listed, unlisted)
+}
+
+#[test]
+fn every_listed_move_is_accepted_and_the_others_refused_through_random_deals() {
+    for (players, seed) in [(3, 11), (4, 12), (6, 13)] {
+        let options = Options {
+            pope_in_lieu_of_stop: true,
+            ..Options::default()
+        };
+        let mut g = game_with(players, options);
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..3 {
+            if g.is_finished() {
+                break;
+            }
+            let start = g.clone();
+            let moves = random_deal(&mut g, &mut rng);
+            crate::rules::games::testing::assert_legal_moves_along(
+                start,
+                &moves,
+                &["turn_up", "play", "stop", "pope_in_lieu", "pope_holder"],
+                expand_legal,
+            );
+        }
+    }
+}
+
+#[test]
+fn while_a_run_is_live_every_seat_with_cards_is_offered_only_its_next_card() {
+    let mut g = game(4);
+    apply_all(&mut g, example_moves().into_iter().take(2).collect());
+    let view = g.view();
+    let next = view.run.expect("a live run").next;
+    let plays: Vec<_> = view
+        .legal_moves
+        .iter()
+        .filter_map(|m| match m {
+            LegalMove::Play { seat, cards } => Some((*seat, cards.clone())),
+            _ => None,
+        })
+        .collect();
+    assert!(plays.len() > 1, "any seat may hold the next card: {plays:?}");
+    assert!(plays.iter().all(|(_, cards)| cards == &[next]));
+}

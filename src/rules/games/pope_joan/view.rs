@@ -8,7 +8,7 @@ use crate::rules::chips::Chips;
 use crate::rules::seat::Seat;
 use crate::rules::stops::{MissedPlay, PoolBalance};
 
-use super::{PopeJoan, Recording, POPE};
+use super::{LegalMove, PopeJoan, Recording, POPE};
 
 /// One deal on the score sheet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -74,7 +74,8 @@ pub struct View {
     /// The seat to lead; null while a run is live (any seat may continue it) or between deals.
     pub to_act: Option<Seat>,
     pub run: Option<LiveRun>,
-    pub legal_moves: Vec<&'static str>,
+    /// The moves accepted next, with their concrete choices.
+    pub legal_moves: Vec<LegalMove>,
     pub cards_left: Vec<u8>,
     pub played: Vec<Card>,
     pub missed_plays: Vec<MissedPlay>,
@@ -93,7 +94,7 @@ impl PopeJoan {
         }
     }
 
-    pub(super) fn legal_moves(&self) -> Vec<&'static str> {
+    pub(super) fn legal_kinds(&self) -> Vec<&'static str> {
         match (self.phase(), &self.deal) {
             (Phase::TurnUp, _) => vec!["turn_up"],
             (Phase::Playing, Some(d)) if d.runs.is_fresh() => vec!["play", "result"],

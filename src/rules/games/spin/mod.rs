@@ -23,6 +23,7 @@ use crate::rules::seat::Seat;
 use crate::rules::stops::{self, opening_chips, ChipMovement, Holdings, Pool, Runs};
 use crate::rules::{Game, GameId, OptionDoc};
 
+mod legal;
 mod options;
 mod play;
 mod result;
@@ -30,6 +31,7 @@ mod settlement;
 mod stakes;
 mod view;
 
+pub use legal::LegalMove;
 pub use options::Options;
 pub use view::{DealScore, Phase, ScoreSheet, View};
 
@@ -224,7 +226,7 @@ impl Spin {
     }
 
     fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        stops::not_expected(self.deal.is_none(), kind, || self.legal_moves())
+        stops::not_expected(self.deal.is_none(), kind, || self.legal_kinds())
     }
 
     fn deal_ref(&self) -> Result<&Deal, RuleViolation> {

@@ -200,7 +200,7 @@ fn matrimony_and_intrigue_are_won_by_showing_after_a_stop() {
         },
     );
     apply(&mut g, play(1, "KS"));
-    assert_eq!(g.view().legal_moves, ["play", "show"]);
+    assert_eq!(crate::rules::legal::kinds(&g.view().legal_moves), ["play", "show"]);
     assert_refused(
         &g,
         show(2, Combination::Matrimony),
@@ -320,7 +320,7 @@ fn going_out_card_by_card_with_spin_unplayed_asks_who_holds_it() {
     }
     apply(&mut g, play(1, "QS"));
     assert_eq!(g.view().phase, Phase::SpinHolder);
-    assert_eq!(g.view().legal_moves, ["spin_holder"]);
+    assert_eq!(crate::rules::legal::kinds(&g.view().legal_moves), ["spin_holder"]);
     assert_invalid(&g, Move::SpinHolder { seat: seat(1) });
     assert_refused(
         &g,
@@ -560,3 +560,85 @@ fn a_results_move_and_chip_movements_are_written_exactly_as_stored_logs_hold_the
 const PINNED_MOVE: &str =
     r#"{"kind":"result","out":1,"cards_left":[2,0,3,1],"specials":[["KS"],["AD"],[],[]],"matrimony":3}"#;
 const PINNED_EVENTS: &str = r#"[{"event":"chips","deal":1,"memo":"deal 1: KS played: 1 from each player to seat 0","payments":[{"from":{"seat":1},"to":{"seat":0},"amount":1},{"from":{"seat":2},"to":{"seat":0},"amount":1},{"from":{"seat":3},"to":{"seat":0},"amount":1}]},{"event":"chips","deal":1,"memo":"deal 1: Spin played: 3 from each player to seat 1","payments":[{"from":{"seat":0},"to":{"seat":1},"amount":3},{"from":{"seat":2},"to":{"seat":1},"amount":3},{"from":{"seat":3},"to":{"seat":1},"amount":3}]},{"event":"shown","seat":3,"combination":"matrimony"},{"event":"chips","deal":1,"memo":"deal 1: Matrimony shown by seat 3","payments":[{"from":{"pool":"matrimony"},"to":{"seat":3},"amount":2}]},{"event":"went_out","seat":1,"cards_left":[2,0,3,1],"spin_holder":null},{"event":"chips","deal":1,"memo":"deal 1: seat 1 went out: Game and one a card left from each player","payments":[{"from":{"pool":"game"},"to":{"seat":1},"amount":3},{"from":{"seat":0},"to":{"seat":1},"amount":2},{"from":{"seat":2},"to":{"seat":1},"amount":3},{"from":{"seat":3},"to":{"seat":1},"amount":1}]},{"event":"deal_ended","deal":1,"winner":1,"net":[-5,16,-8,-4]},{"event":"deal_started","deal":2,"dealer":1,"hands":[12,12,13,13],"exempt":1},{"event":"chips","deal":2,"memo":"deal 2: stakes on Game, Matrimony and Intrigue","payments":[{"from":{"seat":0},"to":{"pool":"game"},"amount":1},{"from":{"seat":2},"to":{"pool":"game"},"amount":1},{"from":{"seat":3},"to":{"pool":"game"},"amount":1},{"from":{"seat":1},"to":{"pool":"matrimony"},"amount":2},{"from":{"seat":1},"to":{"pool":"intrigue"},"amount":1}]}]"#;
+
+// ---------------------------------------------------------------------------------------------
+// Legal moves
+
+/// The moves the view lists, and the rest of each kind's candidates (refused).
+fn expand_legal(g: &Spin) -> (Vec<Move>, Vec<Move>) {
+    let (mut listed, mut unlisted) = (Vec::new(), Vec::new());
+    let players = g.players();
+    let mut playing = Vec::new();
+    for m in g.view().legal_moves {
+        match m {
+            LegalMove::Play { seat, cards, with_spin } => {
+                playing.push(seat);
+                for card in Card::deck() {
+                    for spin in [false, true] {
+                        let open = if spin { &with_spin } else { &cards };
+                        let mv = Move::Play { seat, card, spin };
+                        if open.contains(&card) {
+                            listed.push(mv)
+                        } else {
+                            unlisted.push(mv)
+                        }
+                    }
+                }
+            }
+            LegalMove::Show { seat, combinations } => {
+                listed.extend(
+                    combinations
+                        .into_iter()
+                        .map(|combination| Move::Show { seat, combination }),
+                );
+            }
+            LegalMove::SpinHolder { seats } => {
+                for s in Seat::all(players) {
+                    let mv = Move::SpinHolder { seat: s };
+                    if seats.contains(&s) {
+                        listed.push(mv)
+                    } else {
+                        unlisted.push(mv)
+                    }
+                }
+            }
+            LegalMove::Result { hand_sizes, .. } => {
+                let mut cards_left = hand_sizes.clone();
+                cards_left[0] = 0;
+                cards_left[1] = hand_sizes[1] + 1;
+                unlisted.push(result(0, cards_left, None));
+            }
+        }
+    }
+    if !playing.is_empty() {
+        for s in Seat::all(players).filter(|s| !playing.contains(s)) {
+            unlisted.extend(Card::deck().map(|card| Move::Play {
+                seat: s,
+                card,
+                spin: false,
+            }));
+        }
+    }
+    (listed, unlisted)
+}
+
+#[test]
+fn every_listed_move_is_accepted_and_the_others_refused_through_random_deals() {
+    for (players, seed) in [(3, 21), (5, 22)] {
+        let mut g = game(players);
+        let mut rng = SplitMix64::new(seed);
+        for _ in 0..3 {
+            if g.is_finished() {
+                break;
+            }
+            let start = g.clone();
+            let moves = random_deal(&mut g, &mut rng);
+            crate::rules::games::testing::assert_legal_moves_along(
+                start,
+                &moves,
+                &["play", "show", "spin_holder"],
+                expand_legal,
+            );
+        }
+    }
+}

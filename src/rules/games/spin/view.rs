@@ -8,7 +8,7 @@ use crate::rules::chips::Chips;
 use crate::rules::seat::Seat;
 use crate::rules::stops::PoolBalance;
 
-use super::{Recording, Spin, POOLS};
+use super::{LegalMove, Recording, Spin, POOLS};
 
 /// One deal on the score sheet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -55,7 +55,8 @@ pub struct View {
     /// The seat to lead; null while a run is live (the holder of `next_card` plays it).
     pub to_act: Option<Seat>,
     pub next_card: Option<Card>,
-    pub legal_moves: Vec<&'static str>,
+    /// The moves accepted next, with their concrete choices.
+    pub legal_moves: Vec<LegalMove>,
     pub cards_left: Vec<u8>,
     pub played: Vec<Card>,
     pub pools: Vec<PoolBalance>,
@@ -72,7 +73,7 @@ impl Spin {
         }
     }
 
-    pub(super) fn legal_moves(&self) -> Vec<&'static str> {
+    pub(super) fn legal_kinds(&self) -> Vec<&'static str> {
         match (self.phase(), &self.deal) {
             (Phase::Playing, Some(d)) if d.runs.is_fresh() => vec!["play", "result"],
             (Phase::Playing, Some(d)) if d.runs.leader().is_some() => vec!["play", "show"],

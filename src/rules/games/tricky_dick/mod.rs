@@ -25,6 +25,7 @@ use crate::rules::squares::{SquaresCard, SquaresSet};
 use crate::rules::trick::{Play, Trick};
 use crate::rules::{stops, Game, GameId, OptionDoc};
 
+pub use legal::LegalMove;
 pub use play::trick_winner;
 pub use score_sheet::{CooperativeScore, HandScore, ScoreSheet};
 
@@ -221,8 +222,8 @@ pub struct View {
     pub previous_lays: Vec<Option<SquaresCard>>,
     /// The seat to play next; null while trick 1 is awaited (it is entered whole) and at the end.
     pub to_act: Option<Seat>,
-    /// The move kinds accepted next.
-    pub legal_moves: Vec<&'static str>,
+    /// The moves accepted next, with their concrete choices.
+    pub legal_moves: Vec<LegalMove>,
     /// Per seat, this hand so far.
     pub hand_points: Vec<i32>,
     /// Per seat, everything so far including the hand in progress: each player's chip balance
@@ -308,7 +309,7 @@ impl TrickyDick {
         }
     }
 
-    fn legal_moves(&self) -> Vec<&'static str> {
+    fn legal_kinds(&self) -> Vec<&'static str> {
         match self.phase() {
             Phase::FirstTrick => vec!["first_trick"],
             Phase::Playing => vec!["play"],
@@ -317,7 +318,7 @@ impl TrickyDick {
     }
 
     fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        stops::not_expected(self.hand.is_none(), kind, || self.legal_moves())
+        stops::not_expected(self.hand.is_none(), kind, || self.legal_kinds())
     }
 }
 
@@ -463,6 +464,7 @@ impl Game for TrickyDick {
     }
 }
 
+mod legal;
 mod penalties;
 mod play;
 mod score_sheet;

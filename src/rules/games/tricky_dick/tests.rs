@@ -144,7 +144,7 @@ fn the_defaults_are_individual_play_over_four_hands_dealt_first_by_seat_zero() {
     assert_eq!(view.mode, Mode::Individual);
     assert_eq!((view.hand, view.hands_in_game, view.dealer), (1, 4, Some(seat(0))));
     assert_eq!(view.phase, Phase::FirstTrick);
-    assert_eq!(view.legal_moves, ["first_trick"]);
+    assert_eq!(crate::rules::legal::kinds(&view.legal_moves), ["first_trick"]);
     assert_eq!(view.to_act, None);
     assert_eq!(view.team_totals, None);
     assert_eq!(view.cooperative, None);
@@ -270,7 +270,7 @@ fn the_first_trick_is_the_four_face_up_cards_entered_at_once() {
     assert_eq!(order, seats(&[1, 2, 3, 0]));
     let view = game.view();
     assert_eq!(view.phase, Phase::Playing);
-    assert_eq!(view.legal_moves, ["play"]);
+    assert_eq!(crate::rules::legal::kinds(&view.legal_moves), ["play"]);
     assert_eq!(view.to_act, Some(seat(1)), "the winner leads trick 2");
     let current = view.current_trick.expect("trick 2");
     assert_eq!((current.number, current.leader), (2, seat(1)));

@@ -139,7 +139,7 @@ impl Tridge {
         }
     }
 
-    pub(super) fn legal_moves(&self) -> Vec<&'static str> {
+    pub(super) fn legal_kinds(&self) -> Vec<&'static str> {
         let d = &self.deal;
         match self.phase() {
             Phase::Finished => vec![],
@@ -176,7 +176,7 @@ impl Tridge {
         } else {
             RuleViolation::MoveNotExpected {
                 kind,
-                expected: self.legal_moves(),
+                expected: self.legal_kinds(),
             }
         }
     }

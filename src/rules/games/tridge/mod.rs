@@ -21,6 +21,7 @@ mod contract;
 mod deal;
 mod exchange;
 mod funds;
+mod legal;
 mod play;
 pub mod ranking;
 mod score_sheet;
@@ -44,6 +45,7 @@ pub use contract::Contract;
 use deal::{Deal, Stage};
 use funds::{from_each, to_each, Pots};
 pub use funds::{Funds, Reserve};
+pub use legal::{FixedBidChoice, LegalMove};
 use ranking::FollowSuit;
 pub use score_sheet::{DealLine, Recording, ScoreSheet};
 pub use settlement::{classify, half_fund, Outcome};
@@ -368,7 +370,8 @@ pub struct View {
     pub active: Vec<Seat>,
     /// Null when any active seat may act, or the game is over.
     pub to_act: Option<Seat>,
-    pub legal_moves: Vec<&'static str>,
+    /// The moves accepted next, with their concrete choices.
+    pub legal_moves: Vec<LegalMove>,
     pub standing_bid: Option<StandingBid>,
     pub standing_fixed_bid: Option<StandingFixedBid>,
     pub player: Option<Seat>,

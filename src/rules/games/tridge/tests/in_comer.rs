@@ -25,7 +25,7 @@ fn in_comer_result(contract: Contract, honours: u8, tricks: [u8; 4]) -> Move {
 fn the_in_comer_pays_a_quarter_of_the_fund_and_plays_four_card_tricks() {
     let mut g = game(4);
     all_pass_of_four(&mut g);
-    assert!(g.view().legal_moves.contains(&"in_come"));
+    assert!(crate::rules::legal::kinds(&g.view().legal_moves).contains(&"in_come"));
     assert_eq!(refused(&mut g, Move::InCome { seat: seat(1) }).code(), "not_your_turn");
     let events = apply(&mut g, Move::InCome { seat: seat(0) });
     let (seats, f, _) = deltas(&events, 1, 4);
