@@ -39,6 +39,10 @@ pub struct JoinRequest {
     /// The join code shown to the organiser (case and dashes do not matter).
     #[schema(example = "K7QP-M2XD")]
     pub code: String,
+    /// What the log, the deal view and the ledger call this phone: 1 to 60 characters. Left
+    /// out, the phone is `Scorer <n>`, n counting the table's scorers.
+    #[schema(example = "Ann's phone")]
+    pub name: Option<String>,
 }
 
 /// A bearer token.
@@ -53,21 +57,34 @@ pub struct TokenResponse {
     pub role: String,
     /// The organiser's user id, or the scorer's table id.
     pub subject: Uuid,
+    /// A scorer's own id: the log names what it records `scorer:<scorer_id>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scorer_id: Option<Uuid>,
+    /// A scorer's name, as given at the join.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = "Ann's phone")]
+    pub scorer_name: Option<String>,
 }
 
 fn token_response(tokens: &Tokens, sub: Uuid, role: Role) -> Result<TokenResponse, ApiError> {
     let (token, expires_at) = tokens.issue(sub, role)?;
+    Ok(token_response_with(token, expires_at, sub, role))
+}
+
+fn token_response_with(token: String, expires_at: DateTime<Utc>, sub: Uuid, role: Role) -> TokenResponse {
     let role = match role {
         Role::Organiser => "organiser",
         Role::Scorer => "scorer",
     };
-    Ok(TokenResponse {
+    TokenResponse {
         token,
         token_type: "Bearer".into(),
         expires_at,
         role: role.into(),
         subject: sub,
-    })
+        scorer_id: None,
+        scorer_name: None,
+    }
 }
 
 fn validate_registration(req: &RegisterRequest) -> Result<(), ApiError> {
@@ -171,10 +188,13 @@ pub fn normalise_code(code: &str) -> String {
         .collect()
 }
 
-/// Exchanges a join code for a scorer token that records moves on that table only.
+/// Exchanges a join code for a scorer token that records moves on that table only. Every join
+/// makes a scorer of its own, named as the phone asks: the log says which scorer recorded,
+/// corrected or verified what, and the organiser can revoke one scorer.
 #[utoipa::path(tag = "auth", request_body = JoinRequest, responses(
     (status = 200, body = TokenResponse),
     (status = 401, description = "`invalid_join_code`: unknown or expired", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_name`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
     (status = 429, description = "`too_many_requests`: see Retry-After", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/auth/join")]
@@ -187,9 +207,31 @@ pub async fn join(
 ) -> Result<HttpResponse, ApiError> {
     limiter.check(&http)?;
     let code = normalise_code(&body.code);
+    let name = match &body.name {
+        Some(name) => Some(
+            super::input::display_name(name, 60)
+                .ok_or_else(|| {
+                    ApiError::unprocessable(
+                        "invalid_name",
+                        "a scorer's name is 1 to 60 characters, without control characters",
+                    )
+                })?
+                .to_owned(),
+        ),
+        None => None,
+    };
     let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
     let table = store::join_codes::table_for(&mut conn, &code, Utc::now())
         .await?
         .ok_or_else(|| ApiError::unauthorized("invalid_join_code", "that join code is unknown or has expired"))?;
-    Ok(HttpResponse::Ok().json(token_response(&tokens, table, Role::Scorer)?))
+    let name = match name {
+        Some(name) => name,
+        None => format!("Scorer {}", store::scorers::count(&mut conn, table).await? + 1),
+    };
+    let scorer = store::scorers::insert(&mut conn, table, &name).await?;
+    let (token, expires_at) = tokens.issue_for(table, Role::Scorer, Some(scorer.id))?;
+    let mut answer = token_response_with(token, expires_at, table, Role::Scorer);
+    answer.scorer_id = Some(scorer.id);
+    answer.scorer_name = Some(scorer.name);
+    Ok(HttpResponse::Ok().json(answer))
 }

@@ -3,7 +3,8 @@
 //! Two kinds of principal: an organiser (a registered user), who owns sessions and tables, and
 //! a scorer, whose token was minted from a join code and records moves on one table only.
 
-use std::future::{ready, Ready};
+use std::future::Future;
+use std::pin::Pin;
 
 use actix_web::{web, FromRequest, HttpRequest};
 use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -11,9 +12,11 @@ use argon2::Argon2;
 use chrono::{Duration, Utc};
 use jsonwebtoken::{decode, encode, Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
 use uuid::Uuid;
 
 use super::error::ApiError;
+use crate::store::StoreError;
 
 /// What a token says about its bearer.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -23,6 +26,10 @@ pub struct Claims {
     pub role: Role,
     pub iat: i64,
     pub exp: i64,
+    /// A scorer token's scorer (each join makes one); absent from tokens minted before scorers
+    /// had identities, which then stand for the table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scorer: Option<Uuid>,
     /// Not before: tokens this service issues leave it out, but one that says so is honoured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nbf: Option<i64>,
@@ -58,11 +65,25 @@ impl Tokens {
     /// # Errors
     /// Only if signing fails, which HS256 does not.
     pub fn issue(&self, sub: Uuid, role: Role) -> Result<(String, chrono::DateTime<Utc>), ApiError> {
+        self.issue_for(sub, role, None)
+    }
+
+    /// A token, for a scorer naming its scorer id.
+    ///
+    /// # Errors
+    /// Only if signing fails, which HS256 does not.
+    pub fn issue_for(
+        &self,
+        sub: Uuid,
+        role: Role,
+        scorer: Option<Uuid>,
+    ) -> Result<(String, chrono::DateTime<Utc>), ApiError> {
         let now = Utc::now();
         let expires = now + self.ttl;
         let claims = Claims {
             sub,
             role,
+            scorer,
             iat: now.timestamp(),
             exp: expires.timestamp(),
             nbf: None,
@@ -100,6 +121,9 @@ impl Tokens {
     }
 }
 
+/// An extractor's future (actix runs extractors on one thread).
+type LocalBoxFuture<T> = Pin<Box<dyn Future<Output = T>>>;
+
 // The caller is the application layer's notion (it checks who may record); here it is extracted.
 pub use crate::service::Principal;
 
@@ -116,7 +140,9 @@ impl Principal {
     }
 }
 
-fn principal(req: &HttpRequest) -> Result<Principal, ApiError> {
+/// The principal a request's token names, signature and times checked; a scorer's revocation
+/// is checked by [`principal`].
+fn claimed(req: &HttpRequest) -> Result<Principal, ApiError> {
     let header = req
         .headers()
         .get(actix_web::http::header::AUTHORIZATION)
@@ -132,16 +158,40 @@ fn principal(req: &HttpRequest) -> Result<Principal, ApiError> {
     let claims = tokens.check(token.trim())?;
     Ok(match claims.role {
         Role::Organiser => Principal::Organiser { user: claims.sub },
-        Role::Scorer => Principal::Scorer { table: claims.sub },
+        Role::Scorer => Principal::Scorer {
+            table: claims.sub,
+            scorer: claims.scorer,
+        },
     })
+}
+
+/// The request's principal: a scorer the organiser revoked is refused with 401
+/// `scorer_revoked`, however long its token has to run.
+async fn principal(req: HttpRequest) -> Result<Principal, ApiError> {
+    let who = claimed(&req)?;
+    if let Principal::Scorer {
+        table,
+        scorer: Some(id),
+    } = who
+    {
+        let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
+        let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+        if !crate::store::scorers::is_active(&mut conn, table, id).await? {
+            return Err(ApiError::unauthorized(
+                "scorer_revoked",
+                "this scorer was revoked by the table's organiser; ask for a new join code",
+            ));
+        }
+    }
+    Ok(who)
 }
 
 impl FromRequest for Principal {
     type Error = ApiError;
-    type Future = Ready<Result<Principal, ApiError>>;
+    type Future = LocalBoxFuture<Result<Principal, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        ready(principal(req))
+        Box::pin(principal(req.clone()))
     }
 }
 
@@ -150,14 +200,17 @@ pub struct MaybePrincipal(pub Option<Principal>);
 
 impl FromRequest for MaybePrincipal {
     type Error = ApiError;
-    type Future = Ready<Result<MaybePrincipal, ApiError>>;
+    type Future = LocalBoxFuture<Result<MaybePrincipal, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
         let present = req.headers().contains_key(actix_web::http::header::AUTHORIZATION);
-        ready(if present {
-            principal(req).map(|p| MaybePrincipal(Some(p)))
-        } else {
-            Ok(MaybePrincipal(None))
+        let req = req.clone();
+        Box::pin(async move {
+            if present {
+                principal(req).await.map(|p| MaybePrincipal(Some(p)))
+            } else {
+                Ok(MaybePrincipal(None))
+            }
         })
     }
 }

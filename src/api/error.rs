@@ -49,9 +49,13 @@ impl ApiError {
     /// missing.
     pub const CODES: &'static [&'static str] = &[
         "body_too_large",
+        "correction_conflicts",
         "cors_refused",
         "database_unavailable",
         "deal_mismatch",
+        "deal_not_finished",
+        "deal_not_found",
+        "dispute_matches_record",
         "email_taken",
         "forbidden",
         "idempotency_key_reused",
@@ -72,13 +76,18 @@ impl ApiError {
         "invalid_query",
         "invalid_text",
         "invalid_token",
+        "invalid_verification",
         "malformed_json",
         "method_not_implemented",
         "missing_token",
         "no_route",
         "not_found",
+        "not_the_deal",
         "nothing_to_undo",
+        "own_deal",
         "precondition_failed",
+        "scorer_not_found",
+        "scorer_revoked",
         "session_not_found",
         "table_not_found",
         "token_expired",
@@ -221,6 +230,7 @@ impl From<StoreError> for ApiError {
                 let code = match what {
                     "table" => "table_not_found",
                     "session" => "session_not_found",
+                    "scorer" => "scorer_not_found",
                     _ => "not_found",
                 };
                 ApiError::not_found(code, format!("no such {what}"))
@@ -267,6 +277,15 @@ impl From<ServiceError> for ApiError {
             ServiceError::DealMismatch { .. } => ApiError::new(StatusCode::CONFLICT, "deal_mismatch", e.to_string()),
             ServiceError::InvalidMembers(_) => ApiError::unprocessable("invalid_members", e.to_string()),
             ServiceError::NothingToUndo => ApiError::new(StatusCode::CONFLICT, "nothing_to_undo", e.to_string()),
+            ServiceError::DealNotFound(_) => ApiError::not_found("deal_not_found", e.to_string()),
+            ServiceError::DealNotFinished(_) => ApiError::new(StatusCode::CONFLICT, "deal_not_finished", e.to_string()),
+            ServiceError::NotTheDeal(_) => ApiError::unprocessable("not_the_deal", e.to_string()),
+            ServiceError::CorrectionConflicts { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "correction_conflicts", e.to_string())
+            }
+            ServiceError::InvalidVerification(detail) => ApiError::unprocessable("invalid_verification", detail),
+            ServiceError::DisputeMatchesRecord => ApiError::unprocessable("dispute_matches_record", e.to_string()),
+            ServiceError::OwnDeal => ApiError::new(StatusCode::FORBIDDEN, "own_deal", e.to_string()),
             ServiceError::IdempotencyKeyReused => ApiError::unprocessable("idempotency_key_reused", e.to_string()),
             ServiceError::UnknownGame { .. }
             | ServiceError::Corrupt(_)

@@ -13,6 +13,7 @@ pub mod auth;
 pub mod bundle;
 pub mod conditional;
 pub mod contract;
+pub mod deals;
 pub mod error;
 pub mod events;
 pub mod export;
@@ -53,6 +54,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(tables::undo_move)
             .service(tables::get_scores)
             .service(tables::create_join_code)
+            .service(deals::get_deal)
+            .service(deals::correct_deal)
+            .service(deals::verify_deal)
+            .service(deals::list_scorers)
+            .service(deals::revoke_scorer)
             .service(ledger::get_table_ledger)
             .service(ledger::audit_table)
             .service(ledger::get_session_ledger)

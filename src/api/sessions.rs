@@ -68,6 +68,18 @@ pub struct SessionView {
     pub members: Vec<MemberView>,
     /// The session's tables, oldest first.
     pub tables: Vec<TableSummary>,
+    /// Per table (in the order of `tables`), its finished deals and how many of them no second
+    /// phone has verified yet, or are disputed.
+    pub verification: Vec<TableVerification>,
+}
+
+/// How far a table's finished deals are verified.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct TableVerification {
+    pub table_id: Uuid,
+    pub deals: usize,
+    pub unverified: usize,
+    pub disputed: usize,
 }
 
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -171,6 +183,16 @@ pub async fn get_session(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result
     let session = store::sessions::fetch(&mut conn, *id).await?;
     let tables = store::tables::list(&mut conn, None, Some(session.id), 1000, 0).await?;
     let members = store::sessions::members(&mut conn, session.id).await?;
+    let mut verification = Vec::with_capacity(tables.len());
+    for table in &tables {
+        let (deals, unverified, disputed) = crate::service::verification::counts(&mut conn, table).await?;
+        verification.push(TableVerification {
+            table_id: table.id,
+            deals,
+            unverified,
+            disputed,
+        });
+    }
     Ok(HttpResponse::Ok().json(SessionView {
         chip_value: ChipValue::of(&session),
         members: members
@@ -182,6 +204,7 @@ pub async fn get_session(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result
         owner_id: session.owner_id,
         created_at: session.created_at,
         tables: tables.into_iter().map(TableSummary::from).collect(),
+        verification,
     }))
 }
 

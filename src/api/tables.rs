@@ -154,7 +154,8 @@ pub struct MoveRecord {
     pub game: GameId,
     /// Position in the log, from 1.
     pub seq: i64,
-    /// `move`, or `void` for an undo.
+    /// `move`, `void` for an undo, or `correction` (of a finished deal: its `move` is
+    /// `{"deal", "moves", "reason"}`; the moves it brought come just before it).
     #[schema(example = "move")]
     pub entry: String,
     #[schema(example = "play")]
@@ -171,6 +172,11 @@ pub struct MoveRecord {
     pub voids: Option<i64>,
     /// For a move that was undone: the seq of the void.
     pub voided_by: Option<i64>,
+    /// For a move a correction brought: the correction's seq.
+    pub part_of: Option<i64>,
+    /// For a move a correction replaced: the latest correction that did (see its `voided_by`
+    /// for whether that still holds).
+    pub superseded_by: Option<i64>,
     #[schema(example = "organiser:6f1c0d1e-5b1a-4f55-9d6e-0a4c4f6d2b11")]
     pub recorded_by: String,
     pub recorded_at: DateTime<Utc>,
@@ -189,6 +195,8 @@ impl MoveRecord {
             events: m.events,
             voids: m.voids_seq,
             voided_by: m.voided_by,
+            part_of: m.part_of,
+            superseded_by: m.superseded_by,
             recorded_by: m.recorded_by,
             recorded_at: m.recorded_at,
         }
@@ -359,7 +367,7 @@ pub async fn list_tables(
         (None, Some(Principal::Organiser { user })) => {
             store::tables::list(&mut conn, Some(user), None, limit + 1, offset).await?
         }
-        (None, Some(Principal::Scorer { table })) => vec![store::tables::fetch(&mut conn, table).await?],
+        (None, Some(Principal::Scorer { table, .. })) => vec![store::tables::fetch(&mut conn, table).await?],
         (None, None) => {
             return Err(ApiError::unauthorized(
                 "missing_token",

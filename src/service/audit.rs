@@ -17,6 +17,7 @@ use super::{game_of, read_table, to_json, ServiceError};
 use crate::rules::games::with_game;
 use crate::rules::{Game, Settlement};
 use crate::store;
+use crate::store::deals::CorrectionRow;
 use crate::store::ledger::StoredBooking;
 use crate::store::tables::{MoveRow, TableRow};
 
@@ -56,7 +57,7 @@ pub async fn audit(pool: &PgPool, id: Uuid) -> Result<(TableRow, Audit), Service
 /// (as a booking stores them).
 pub type Key = (i64, Option<i32>, String, Vec<(String, i64)>);
 
-fn key(seq: i64, deal: Option<i32>, memo: &str, postings: impl Iterator<Item = (String, i64)>) -> Key {
+pub(super) fn key(seq: i64, deal: Option<i32>, memo: &str, postings: impl Iterator<Item = (String, i64)>) -> Key {
     let mut merged: BTreeMap<String, i64> = BTreeMap::new();
     for (account, amount) in postings {
         *merged.entry(account).or_default() += amount;
@@ -85,12 +86,17 @@ pub struct Replayed<G: Game> {
     pub problems: Vec<String>,
 }
 
-/// Replays `effective` (the moves not voided, in order) from the table's set-up, comparing each
-/// move's stored events with the engine's.
+/// Replays `effective` (the moves not voided nor superseded, in play order) from the table's
+/// set-up, comparing each move's events in force (as stored, or as the latest correction of an
+/// earlier deal re-derived them) with the engine's.
 ///
 /// # Errors
 /// `Corrupt` when the stored options no longer set up the game; `Encode` on a fault.
-pub fn replay_log<G: Game>(table: &TableRow, effective: &[MoveRow]) -> Result<Replayed<G>, ServiceError> {
+pub fn replay_log<G: Game>(
+    table: &TableRow,
+    effective: &[MoveRow],
+    corrections: &[CorrectionRow],
+) -> Result<Replayed<G>, ServiceError> {
     let mut problems = Vec::new();
     let mut game: G = fold::initial(table)?;
     let mut expected: Vec<Key> = Vec::new();
@@ -98,7 +104,9 @@ pub fn replay_log<G: Game>(table: &TableRow, effective: &[MoveRow]) -> Result<Re
     let mut events_match = true;
     let mut replayed = 0;
     let mut lines: Vec<G::DealLine> = Vec::new();
+    let mut deal = None;
     for row in effective {
+        deal = game.deal_number().or(deal);
         let mv = match stored_move::<G>(row) {
             Ok(mv) => mv,
             Err(e) => {
@@ -109,7 +117,7 @@ pub fn replay_log<G: Game>(table: &TableRow, effective: &[MoveRow]) -> Result<Re
         match game.apply(&mv) {
             Ok(events) => {
                 replayed += 1;
-                if to_json(&events)? != row.events {
+                if &to_json(&events)? != super::corrections::events_in_force(&corrections, row.seq, deal, &row.events) {
                     events_match = false;
                     problems.push(format!("move {}: the stored events differ from the replay's", row.seq));
                 }
@@ -163,6 +171,7 @@ pub fn in_force(stored: &[StoredBooking]) -> Vec<Key> {
 
 async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<Audit, ServiceError> {
     let moves = store::tables::effective_moves(&mut *conn, table.id, 0).await?;
+    let corrections = store::deals::corrections(&mut *conn, table.id, None).await?;
     let Replayed {
         game,
         replayed,
@@ -170,7 +179,7 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
         expected,
         lines,
         mut problems,
-    } = replay_log::<G>(table, &moves)?;
+    } = replay_log::<G>(table, &moves, &corrections)?;
     let stored = store::ledger::bookings(&mut *conn, table.id, None).await?;
     let log = store::tables::log(&mut *conn, table.id, 0, i64::MAX).await?;
     let recomputed = chain::link(None, &chain::entries(table, &log, &stored));

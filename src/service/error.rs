@@ -38,6 +38,23 @@ pub enum ServiceError {
     InvalidMembers(String),
     #[error("there is no move left to undo")]
     NothingToUndo,
+    #[error("deal {0} has not been played at this table")]
+    DealNotFound(u16),
+    #[error("deal {0} is still being recorded: undo its moves instead of correcting it")]
+    DealNotFinished(u16),
+    /// A correction's (or a dispute's) own moves go beyond the deal, or do not finish it.
+    #[error("{0}")]
+    NotTheDeal(String),
+    /// A later entry no longer fits the corrected history; nothing was written.
+    #[error("the correction conflicts with move {seq}, recorded later: {violation}")]
+    CorrectionConflicts { seq: i64, violation: RuleViolation },
+    /// A verification's body does not say one thing (an agreement with moves, a dispute without).
+    #[error("{0}")]
+    InvalidVerification(&'static str),
+    #[error("that result is the deal as recorded: send {{\"agree\": true}} instead")]
+    DisputeMatchesRecord,
+    #[error("a deal is verified by another scorer or the organiser, not by whoever recorded it")]
+    OwnDeal,
     #[error("this Idempotency-Key was used for a different request")]
     IdempotencyKeyReused,
     #[error("table {table} plays `{game}`, which this build does not know")]

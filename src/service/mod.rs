@@ -15,6 +15,7 @@
 pub mod audit;
 pub mod bundle;
 pub mod chain;
+pub mod corrections;
 mod error;
 pub mod fold;
 pub mod history;
@@ -24,6 +25,7 @@ pub mod live;
 pub mod recording;
 pub mod sessions;
 pub mod tables;
+pub mod verification;
 
 pub use error::ServiceError;
 
@@ -40,8 +42,15 @@ use crate::store::{self, Tx};
 /// The authenticated caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Principal {
-    Organiser { user: Uuid },
-    Scorer { table: Uuid },
+    Organiser {
+        user: Uuid,
+    },
+    /// A phone that joined the table; `scorer` is None for a token minted before scorers had
+    /// identities of their own.
+    Scorer {
+        table: Uuid,
+        scorer: Option<Uuid>,
+    },
 }
 
 impl Principal {
@@ -52,7 +61,7 @@ impl Principal {
     pub fn may_record(self, table: &TableRow) -> Result<(), ServiceError> {
         match self {
             Principal::Organiser { user } if user == table.owner_id => Ok(()),
-            Principal::Scorer { table: t } if t == table.id => Ok(()),
+            Principal::Scorer { table: t, .. } if t == table.id => Ok(()),
             Principal::Organiser { .. } => Err(ServiceError::Forbidden(
                 "only the table's organiser or its scorers can record here",
             )),
@@ -64,7 +73,8 @@ impl Principal {
     pub fn recorded_by(self) -> String {
         match self {
             Principal::Organiser { user } => format!("organiser:{user}"),
-            Principal::Scorer { table } => format!("scorer:{table}"),
+            Principal::Scorer { scorer: Some(id), .. } => format!("scorer:{id}"),
+            Principal::Scorer { table, scorer: None } => format!("scorer:{table}"),
         }
     }
 }

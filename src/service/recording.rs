@@ -65,6 +65,7 @@ pub struct Request {
 
 /// What was recorded, with the table as it is now.
 #[derive(Debug, Clone)]
+#[expect(clippy::large_enum_variant, reason = "one value per request, rendered at once")]
 pub enum Recorded {
     Move {
         entry: MoveRow,
@@ -169,6 +170,8 @@ async fn record_as<G: Game>(
                 events: moved.events.clone(),
                 voids_seq: None,
                 voided_by: None,
+                part_of: None,
+                superseded_by: None,
                 recorded_by: by.clone(),
                 recorded_at: locked.now,
             };
@@ -358,7 +361,7 @@ async fn undo<G: Game>(tx: &mut Tx<'_>, table: &TableRow, by: &str) -> Result<Re
     let seq = table.version + 1;
     let voided = store::tables::move_row(tx, table.id, target).await?;
     store::tables::append_void(tx, table.id, seq, &voided, by).await?;
-    store::ledger::reverse_move(tx, table.id, target, seq).await?;
+    super::corrections::reverse_entry(tx, table.id, &voided, seq).await?;
     super::chain::extend(tx, table).await?;
     // The snapshot the voided move left is passed over now, so this folds from an earlier one.
     let game: G = fold::current(tx, table).await?;

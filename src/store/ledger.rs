@@ -147,7 +147,8 @@ pub async fn balances(conn: &mut PgConnection, table: Uuid) -> Result<Balances, 
     Ok(balances)
 }
 
-/// Books the reversal of every booking move `move_seq` caused, as caused by the void `void_seq`.
+/// Books the reversal of every booking move `move_seq` caused and that is still in force, as
+/// caused by the void `void_seq`.
 ///
 /// # Errors
 /// On database failure.
@@ -157,14 +158,78 @@ pub async fn reverse_move(
     move_seq: i64,
     void_seq: i64,
 ) -> Result<usize, StoreError> {
-    let caused: Vec<StoredBooking> = bookings(&mut *conn, table, None)
-        .await?
+    let all = bookings(&mut *conn, table, None).await?;
+    // A correction may have reversed some already (and re-booked them anew).
+    let reversed: std::collections::HashSet<i64> = all.iter().filter_map(|b| b.reverses).collect();
+    let caused: Vec<StoredBooking> = all
         .into_iter()
-        .filter(|b| b.move_seq == move_seq && b.reverses.is_none())
+        .filter(|b| b.move_seq == move_seq && b.reverses.is_none() && !reversed.contains(&b.id))
         .collect();
     for original in &caused {
         let booking = Booking::new(original.memo.clone(), original.postings.clone())?.reversal();
         book(&mut *conn, table, void_seq, original.deal, &booking, Some(original.id)).await?;
     }
     Ok(caused.len())
+}
+
+/// A booking to write with others at once.
+pub struct NewBooking {
+    pub move_seq: i64,
+    pub deal: Option<i32>,
+    pub booking: Booking,
+    pub reverses: Option<i64>,
+}
+
+/// Books many bookings in three statements, in order (ids ascending); their ids.
+///
+/// # Errors
+/// On database failure.
+pub async fn book_many(conn: &mut PgConnection, table: Uuid, new: &[NewBooking]) -> Result<Vec<i64>, StoreError> {
+    if new.is_empty() {
+        return Ok(Vec::new());
+    }
+    let n = i64::try_from(new.len()).unwrap_or(i64::MAX);
+    let mut ids: Vec<i64> = sqlx::query_scalar(
+        "select nextval(pg_get_serial_sequence('ledger_bookings', 'id')) from generate_series(1, $1)",
+    )
+    .bind(n)
+    .fetch_all(&mut *conn)
+    .await?;
+    ids.sort_unstable();
+    let seqs: Vec<i64> = new.iter().map(|b| b.move_seq).collect();
+    let deals: Vec<Option<i32>> = new.iter().map(|b| b.deal).collect();
+    let memos: Vec<&str> = new.iter().map(|b| b.booking.memo()).collect();
+    let reverses: Vec<Option<i64>> = new.iter().map(|b| b.reverses).collect();
+    sqlx::query(
+        "insert into ledger_bookings (id, table_id, move_seq, deal, memo, reverses) overriding system value
+         select t.id, $1, t.s, t.d, t.m, t.r from unnest($2::bigint[], $3::bigint[], $4::integer[], $5::text[], $6::bigint[])
+              as t(id, s, d, m, r)",
+    )
+    .bind(table)
+    .bind(&ids)
+    .bind(&seqs)
+    .bind(&deals)
+    .bind(&memos)
+    .bind(&reverses)
+    .execute(&mut *conn)
+    .await?;
+    let (mut booking_ids, mut accounts, mut amounts) = (Vec::new(), Vec::new(), Vec::new());
+    for (id, b) in ids.iter().zip(new) {
+        for p in b.booking.postings() {
+            booking_ids.push(*id);
+            accounts.push(p.account.to_string());
+            amounts.push(p.amount.get());
+        }
+    }
+    sqlx::query(
+        "insert into ledger_postings (table_id, booking_id, account, amount)
+         select $1, * from unnest($2::bigint[], $3::text[], $4::bigint[])",
+    )
+    .bind(table)
+    .bind(&booking_ids)
+    .bind(&accounts)
+    .bind(&amounts)
+    .execute(conn)
+    .await?;
+    Ok(ids)
 }

@@ -7,9 +7,11 @@
 
 pub mod chain;
 pub mod deal_lines;
+pub mod deals;
 pub mod join_codes;
 pub mod ledger;
 pub mod live;
+pub mod scorers;
 pub mod sessions;
 pub mod tables;
 pub mod users;

@@ -49,6 +49,11 @@ pub struct MoveRow {
     pub events: Value,
     pub voids_seq: Option<i64>,
     pub voided_by: Option<i64>,
+    /// For a move a correction brought: the correction's seq.
+    pub part_of: Option<i64>,
+    /// For a move a correction replaced: the latest correction that supersedes it (a voided
+    /// correction included: the void says it no longer does).
+    pub superseded_by: Option<i64>,
     pub recorded_by: String,
     pub recorded_at: DateTime<Utc>,
 }
@@ -165,19 +170,32 @@ pub async fn latest_snapshot(conn: &mut PgConnection, table: Uuid) -> Result<Opt
 
 const MOVE_COLUMNS: &str = "m.seq, m.entry, m.kind, m.seat, m.body, m.events, m.voids_seq,
     (select v.seq from moves v where v.table_id = m.table_id and v.voids_seq = m.seq) as voided_by,
+    m.part_of,
+    (select max(s.correction_seq) from superseded_moves s where s.table_id = m.table_id and s.seq = m.seq)
+        as superseded_by,
     m.recorded_by, m.recorded_at";
 
-/// The voids of a table are few and recent, so "not voided" is a lookup per move.
-const EFFECTIVE: &str =
-    "m.entry = 'move' and not exists (select 1 from moves v where v.table_id = m.table_id and v.voids_seq = m.seq)";
+/// The voids of a table are few and recent, so "not voided" is a lookup per move. A move a
+/// correction brought is effective while the correction is not voided; a move a correction
+/// replaced is not, while that correction is not voided.
+pub(crate) const EFFECTIVE: &str = "m.entry = 'move'
+    and not exists (select 1 from moves v where v.table_id = m.table_id and v.voids_seq = m.seq)
+    and (m.part_of is null
+         or not exists (select 1 from moves v where v.table_id = m.table_id and v.voids_seq = m.part_of))
+    and not exists (select 1 from superseded_moves s where s.table_id = m.table_id and s.seq = m.seq
+         and not exists (select 1 from moves v where v.table_id = s.table_id and v.voids_seq = s.correction_seq))";
 
-/// The moves after entry `after` that are not voided, oldest first.
+/// The order of the effective moves: a correction's moves take the place of those they replace.
+pub(crate) const IN_PLAY_ORDER: &str = "coalesce(m.position, m.seq::numeric), m.seq";
+
+/// The moves after entry `after` that are not voided or superseded, in the order they were
+/// played.
 ///
 /// # Errors
 /// On database failure.
 pub async fn effective_moves(conn: &mut PgConnection, table: Uuid, after: i64) -> Result<Vec<MoveRow>, StoreError> {
     Ok(sqlx::query_as::<_, MoveRow>(&format!(
-        "select {MOVE_COLUMNS} from moves m where m.table_id = $1 and m.seq > $2 and {EFFECTIVE} order by m.seq"
+        "select {MOVE_COLUMNS} from moves m where m.table_id = $1 and m.seq > $2 and {EFFECTIVE} order by {IN_PLAY_ORDER}"
     ))
     .bind(table)
     .bind(after)
@@ -185,13 +203,18 @@ pub async fn effective_moves(conn: &mut PgConnection, table: Uuid, after: i64) -
     .await?)
 }
 
-/// The seq of the latest move that is not voided, if any.
+/// The seq of the latest entry that an undo voids, if any: the latest move that is not voided
+/// or superseded, or the latest correction in force when that comes after it (a correction is
+/// undone whole, with the moves it brought).
 ///
 /// # Errors
 /// On database failure.
 pub async fn latest_effective_seq(conn: &mut PgConnection, table: Uuid) -> Result<Option<i64>, StoreError> {
     Ok(sqlx::query_scalar(&format!(
-        "select m.seq from moves m where m.table_id = $1 and {EFFECTIVE} order by m.seq desc limit 1"
+        "select m.seq from moves m where m.table_id = $1
+           and (({EFFECTIVE}) or (m.entry = 'correction'
+                and not exists (select 1 from moves v where v.table_id = m.table_id and v.voids_seq = m.seq)))
+         order by m.seq desc limit 1"
     ))
     .bind(table)
     .fetch_optional(conn)
@@ -415,7 +438,8 @@ pub async fn lock_for_move(
                and not exists (select 1 from moves v where v.table_id = s.table_id and v.voids_seq = s.seq)
              order by s.seq desc limit 1) s on true
          left join lateral (
-             select coalesce(json_agg(json_build_array(m.seq, m.body) order by m.seq), '[]')::text as fold_moves
+             select coalesce(json_agg(json_build_array(m.seq, m.body) order by {IN_PLAY_ORDER}), '[]')::text
+                 as fold_moves
              from moves m
              where $3 and t.version is distinct from $4 and m.table_id = t.id
                and m.seq > coalesce(s.seq, 0) and {EFFECTIVE}) f on true"

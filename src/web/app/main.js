@@ -29,7 +29,7 @@ function start(note) {
     e.preventDefault();
     phone.name = name.value.trim();
     try {
-      const answer = await post('/auth/join', { code: code.value.trim().toUpperCase() });
+      const answer = await post('/auth/join', { code: code.value.trim().toUpperCase(), name: phone.name || undefined });
       setScorerToken(answer.subject, answer.token);
       history.replaceState(null, '', `/#/table/${answer.subject}`);
       route();

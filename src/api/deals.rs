@@ -1,0 +1,382 @@
+//! Deals of a table as the score sheet numbers them: reading one, correcting a finished one,
+//! verifying one; and the table's scorers, whom the organiser can revoke.
+//!
+//! Handlers parse and render; the use cases are `crate::service::corrections` and
+//! `crate::service::verification`.
+
+use actix_web::{delete, get, post, put, web, HttpResponse};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sqlx::PgPool;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::auth::Principal;
+use super::error::{ApiError, Problem};
+use super::game_schemas::{AnyEvent, AnyMove};
+use crate::rules::GameId;
+use crate::service::corrections::{self, Correction, DealRecord, Verification};
+use crate::service::verification;
+use crate::store::deals::{CorrectionRow, VerificationRow};
+use crate::store::scorers::ScorerRow;
+use crate::store::tables::MoveRow;
+use crate::store::{self, StoreError};
+
+/// A deal's move, with who recorded it.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct DealMove {
+    pub seq: i64,
+    #[schema(example = "result")]
+    pub kind: String,
+    pub seat: Option<i16>,
+    #[serde(rename = "move")]
+    #[schema(value_type = AnyMove)]
+    pub mv: Value,
+    #[schema(value_type = Vec<AnyEvent>)]
+    pub events: Value,
+    /// For a move a correction brought: the correction's seq.
+    pub part_of: Option<i64>,
+    #[schema(example = "scorer:0b8e2c1a-3f4d-4e5f-8a9b-1c2d3e4f5a6b")]
+    pub recorded_by: String,
+    /// The scorer's name, or `organiser`.
+    #[schema(example = "Ann's phone")]
+    pub recorded_by_name: String,
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// A correction of the deal.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct DealCorrection {
+    /// Its log entry.
+    pub seq: i64,
+    pub reason: String,
+    /// The moves it replaced (they stay in the log).
+    pub supersedes: Vec<i64>,
+    /// The void that undid it, if it was undone.
+    pub voided_by: Option<i64>,
+    pub recorded_by: String,
+    pub recorded_by_name: String,
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// A verification of the deal.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct DealVerification {
+    pub id: i64,
+    pub agree: bool,
+    /// A dispute's own recording of the deal.
+    #[schema(value_type = Option<Vec<AnyMove>>)]
+    pub moves: Option<Value>,
+    /// For a dispute: JSON pointers into `lines` of the fields its result changes.
+    #[schema(example = json!(["/0/tricks/1", "/0/tricks/2"]))]
+    pub differs: Vec<String>,
+    /// The correction in force when it was given (0: the deal as first recorded); only those
+    /// given about the deal as it stands count.
+    pub correction: i64,
+    /// Whether it is about the deal as it stands.
+    pub current: bool,
+    pub verified_by: String,
+    pub verified_by_name: String,
+    pub verified_at: DateTime<Utc>,
+}
+
+/// `verified`, `unverified` or `disputed`.
+#[derive(Serialize, Deserialize, ToSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "snake_case")]
+pub enum DealStatus {
+    Verified,
+    Unverified,
+    Disputed,
+}
+
+/// One deal: its effective moves, its score-sheet line, and its correction and verification
+/// history.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct DealView {
+    pub table_id: Uuid,
+    pub game: GameId,
+    /// 1-based, as on the score sheet.
+    pub deal: u16,
+    /// The table's version: send it as `expected_version` to correct the deal.
+    pub version: i64,
+    /// False for the deal being recorded.
+    pub finished: bool,
+    pub moves: Vec<DealMove>,
+    /// The score-sheet line(s) the deal finished (the game's `DealLine`).
+    #[schema(value_type = Vec<Object>)]
+    pub lines: Vec<Value>,
+    pub status: DealStatus,
+    /// For a disputed deal: the fields of `lines` the dispute changes.
+    pub differs: Vec<String>,
+    pub corrections: Vec<DealCorrection>,
+    pub verifications: Vec<DealVerification>,
+}
+
+fn name(names: &std::collections::HashMap<String, String>, by: &str) -> String {
+    match names.get(by) {
+        Some(name) => name.clone(),
+        None if by.starts_with("organiser:") => "organiser".into(),
+        None => "scorer".into(),
+    }
+}
+
+impl From<DealRecord> for DealView {
+    fn from(r: DealRecord) -> DealView {
+        let names = &r.names;
+        let (status, differs) = match r.verification {
+            Verification::Verified => (DealStatus::Verified, Vec::new()),
+            Verification::Unverified => (DealStatus::Unverified, Vec::new()),
+            Verification::Disputed { differs } => (DealStatus::Disputed, differs),
+        };
+        let moves = r
+            .moves
+            .into_iter()
+            .map(|m: MoveRow| DealMove {
+                recorded_by_name: name(names, &m.recorded_by),
+                seq: m.seq,
+                kind: m.kind,
+                seat: m.seat,
+                mv: m.body,
+                events: m.events,
+                part_of: m.part_of,
+                recorded_by: m.recorded_by,
+                recorded_at: m.recorded_at,
+            })
+            .collect();
+        let corrections = r
+            .corrections
+            .into_iter()
+            .map(|c: CorrectionRow| DealCorrection {
+                recorded_by_name: name(names, &c.recorded_by),
+                seq: c.seq,
+                reason: c.reason,
+                supersedes: c.supersedes,
+                voided_by: c.voided_by,
+                recorded_by: c.recorded_by,
+                recorded_at: c.recorded_at,
+            })
+            .collect();
+        let in_force = r.correction_in_force;
+        let verifications = r
+            .verifications
+            .into_iter()
+            .map(|v: VerificationRow| DealVerification {
+                verified_by_name: name(names, &v.verified_by),
+                id: v.id,
+                agree: v.agree,
+                moves: v.moves,
+                differs: v.differs,
+                correction: v.correction_seq,
+                current: v.correction_seq == in_force,
+                verified_by: v.verified_by,
+                verified_at: v.verified_at,
+            })
+            .collect();
+        DealView {
+            table_id: r.table.id,
+            game: r.game,
+            deal: r.deal,
+            version: r.table.version,
+            finished: r.finished,
+            moves,
+            lines: r.lines,
+            status,
+            differs,
+            corrections,
+            verifications,
+        }
+    }
+}
+
+/// A correction of a finished deal.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"moves": [{"kind": "result", "nominations": [3, 4, 2, 3], "tricks": [3, 4, 3, 3]}], "expected_version": 12, "reason": "that was Bob's 4, not Cat's"}))]
+pub struct CorrectDeal {
+    /// The deal's moves as they should have been recorded: card by card or a result, as for any
+    /// deal of the game.
+    #[schema(value_type = Vec<AnyMove>)]
+    pub moves: Vec<Value>,
+    /// The table version the client saw.
+    pub expected_version: i64,
+    /// Why, for the log: 1 to 500 characters.
+    #[schema(example = "that was Bob's 7, not Ann's")]
+    pub reason: String,
+}
+
+/// A verification: an agreement, or a dispute with the verifier's own result.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"agree": true}))]
+pub struct VerifyDeal {
+    pub agree: bool,
+    /// A dispute's recording of the deal (usually one result entry); none with an agreement.
+    #[schema(value_type = Option<Vec<AnyMove>>)]
+    pub moves: Option<Vec<Value>>,
+}
+
+fn deal_number(n: i64) -> Result<u16, ApiError> {
+    u16::try_from(n)
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| ApiError::not_found("deal_not_found", format!("there is no deal {n}: deals count from 1")))
+}
+
+/// One deal: its effective moves in order with who recorded each, its score-sheet line, its
+/// corrections and verifications, and whether it is verified, unverified or disputed.
+#[utoipa::path(tag = "deals", params(("id" = Uuid, Path), ("n" = i64, Path, description = "the deal, from 1, as on the score sheet")), responses(
+    (status = 200, body = DealView),
+    (status = 404, description = "`table_not_found`, `deal_not_found`", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tables/{id}/deals/{n}")]
+pub async fn get_deal(pool: web::Data<PgPool>, path: web::Path<(Uuid, i64)>) -> Result<HttpResponse, ApiError> {
+    let (id, n) = path.into_inner();
+    let record = corrections::deal(&pool, id, deal_number(n)?).await?;
+    Ok(HttpResponse::Ok().json(DealView::from(record)))
+}
+
+/// Corrects a finished deal: its moves are replaced by those sent, the log keeps both, the
+/// engine replays every later move on the corrected history, and each booking that changes is
+/// reversed and booked anew. Refused whole (`409 correction_conflicts`, naming the move) when a
+/// later move no longer fits. `POST /undo` undoes a correction like a move.
+#[utoipa::path(tag = "deals", request_body = CorrectDeal, security(("bearer" = [])),
+    params(("id" = Uuid, Path), ("n" = i64, Path, description = "the deal, from 1, as on the score sheet")),
+    responses(
+        (status = 200, body = DealView),
+        (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`table_not_found`, `deal_not_found`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict`, `deal_not_finished` (undo instead), `correction_conflicts`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "a rule violation of the correction's own moves (`tricks_do_not_add_up`, …), `not_the_deal`, `invalid_text`, `unknown_field`, `unknown_variant`", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[put("/tables/{id}/deals/{n}")]
+pub async fn correct_deal(
+    pool: web::Data<PgPool>,
+    who: Principal,
+    path: web::Path<(Uuid, i64)>,
+    body: web::Json<CorrectDeal>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, n) = path.into_inner();
+    let body = body.into_inner();
+    let reason = super::input::display_name(&body.reason, 500)
+        .ok_or_else(|| {
+            ApiError::unprocessable(
+                "invalid_text",
+                "a correction's reason is 1 to 500 characters, without control characters",
+            )
+        })?
+        .to_owned();
+    let correction = Correction {
+        table: id,
+        by: who,
+        deal: deal_number(n)?,
+        moves: body.moves,
+        expected_version: body.expected_version,
+        reason,
+    };
+    let record = corrections::correct(&pool, correction).await?;
+    Ok(HttpResponse::Ok().json(DealView::from(record)))
+}
+
+/// Verifies a finished deal, by a scorer who did not record it or by the organiser:
+/// `{"agree": true}`, or a dispute with the verifier's own result, which is checked by the
+/// engine and kept with the fields that differ (the deal is not changed).
+#[utoipa::path(tag = "deals", request_body = VerifyDeal, security(("bearer" = [])),
+    params(("id" = Uuid, Path), ("n" = i64, Path, description = "the deal, from 1, as on the score sheet")),
+    responses(
+        (status = 201, body = DealView),
+        (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`forbidden`: another table's scorer; `own_deal`: the verifier recorded the deal", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`table_not_found`, `deal_not_found`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`deal_not_finished`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_verification`, `dispute_matches_record`, `not_the_deal`, a rule violation of the dispute's result, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[post("/tables/{id}/deals/{n}/verification")]
+pub async fn verify_deal(
+    pool: web::Data<PgPool>,
+    who: Principal,
+    path: web::Path<(Uuid, i64)>,
+    body: web::Json<VerifyDeal>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, n) = path.into_inner();
+    let body = body.into_inner();
+    let request = verification::Request {
+        table: id,
+        by: who,
+        deal: deal_number(n)?,
+        agree: body.agree,
+        moves: body.moves,
+    };
+    let record = verification::verify(&pool, request).await?;
+    Ok(HttpResponse::Created().json(DealView::from(record)))
+}
+
+/// A scorer of a table: one phone that joined it.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct Scorer {
+    pub id: Uuid,
+    /// What the log's `recorded_by` says for it.
+    #[schema(example = "scorer:0b8e2c1a-3f4d-4e5f-8a9b-1c2d3e4f5a6b")]
+    pub recorded_by: String,
+    #[schema(example = "Ann's phone")]
+    pub name: String,
+    pub joined_at: DateTime<Utc>,
+    /// Set once the organiser revoked it: its token is refused from then on.
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+impl From<ScorerRow> for Scorer {
+    fn from(s: ScorerRow) -> Scorer {
+        Scorer {
+            recorded_by: format!("scorer:{}", s.id),
+            id: s.id,
+            name: s.name,
+            joined_at: s.created_at,
+            revoked_at: s.revoked_at,
+        }
+    }
+}
+
+/// The table's scorers, oldest first, revoked ones included: the names behind `recorded_by`.
+#[utoipa::path(tag = "deals", params(("id" = Uuid, Path)), responses(
+    (status = 200, body = Vec<Scorer>),
+    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tables/{id}/scorers")]
+pub async fn list_scorers(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    store::tables::fetch(&mut conn, *id).await?;
+    let scorers: Vec<Scorer> = store::scorers::list(&mut conn, *id)
+        .await?
+        .into_iter()
+        .map(Scorer::from)
+        .collect();
+    Ok(HttpResponse::Ok().json(scorers))
+}
+
+/// Revokes a scorer (the table's organiser only): its token is refused from now on with
+/// `401 scorer_revoked`; what it recorded stays, under its name.
+#[utoipa::path(tag = "deals", params(("id" = Uuid, Path), ("scorer_id" = Uuid, Path)), security(("bearer" = [])), responses(
+    (status = 200, body = Scorer),
+    (status = 401, description = "`missing_token`, `invalid_token`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: not the table's organiser", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`, `scorer_not_found`", body = Problem, content_type = "application/problem+json"),
+))]
+#[delete("/tables/{id}/scorers/{scorer_id}")]
+pub async fn revoke_scorer(
+    pool: web::Data<PgPool>,
+    who: Principal,
+    path: web::Path<(Uuid, Uuid)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, scorer) = path.into_inner();
+    let user = who.organiser()?;
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let table = store::tables::fetch(&mut conn, id).await?;
+    if table.owner_id != user {
+        return Err(ApiError::forbidden("only the table's organiser can revoke its scorers"));
+    }
+    let revoked = store::scorers::revoke(&mut conn, table.id, scorer).await?;
+    Ok(HttpResponse::Ok().json(Scorer::from(revoked)))
+}

@@ -1,0 +1,162 @@
+//! Verification of finished deals by a second phone, as clubs do it with Bridgemate: another
+//! scorer (or the organiser) confirms the deal, or disputes it with their own result.
+//!
+//! Invariants: a verification is a row of its own, never a change to the log or the ledger; a
+//! dispute is checked by the engine from the deal's start (its result must make up the deal) and
+//! stored with the fields of the score-sheet line it changes; whoever recorded one of the deal's
+//! moves cannot verify it. A verification is about the deal as it stands (the correction in
+//! force), so a correction leaves the deal unverified until someone verifies it again.
+
+use serde_json::Value;
+use sqlx::{PgConnection, PgPool};
+use uuid::Uuid;
+
+use super::corrections::{self, correction_in_force, played, record_of, replay_deal, DealRecord};
+use super::{game_of, to_json, Principal, ServiceError};
+use crate::rules::games::with_game;
+use crate::rules::Game;
+use crate::store::deals::NewVerification;
+use crate::store::tables::TableRow;
+use crate::store::{self, StoreError};
+
+/// A verification asked for.
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub table: Uuid,
+    pub by: Principal,
+    pub deal: u16,
+    pub agree: bool,
+    /// A dispute's own recording of the deal (usually one result entry).
+    pub moves: Option<Vec<Value>>,
+}
+
+/// Verifies a finished deal; the deal as it stands now.
+///
+/// # Errors
+/// `Store(NotFound)`, `Forbidden` (another table's scorer), `DealNotFound`, `DealNotFinished`,
+/// `OwnDeal`, `InvalidVerification`, and for a dispute `InvalidMove`, `Rule` or `NotTheDeal`.
+pub async fn verify(pool: &PgPool, request: Request) -> Result<DealRecord, ServiceError> {
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    let row = store::tables::lock(&mut tx, request.table).await?;
+    request.by.may_record(&row)?;
+    let record = with_game!(game_of(&row)?, G => {
+        verify_as::<G>(&mut tx, &row, &request).await?;
+        record_of::<G>(&mut tx, &row, request.deal).await?
+    });
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok(record)
+}
+
+async fn verify_as<G: Game>(conn: &mut PgConnection, table: &TableRow, request: &Request) -> Result<(), ServiceError> {
+    let played = played::<G>(&mut *conn, table, request.deal).await?;
+    if !played.finished {
+        return Err(ServiceError::DealNotFinished(request.deal));
+    }
+    let by = request.by.recorded_by();
+    if played.moves[played.range.clone()].iter().any(|m| m.recorded_by == by) {
+        return Err(ServiceError::OwnDeal);
+    }
+    let differs = match (request.agree, &request.moves) {
+        (true, None) => Vec::new(),
+        (true, Some(_)) => {
+            return Err(ServiceError::InvalidVerification(
+                "an agreement carries no moves: send {\"agree\": true}, or a dispute with your result",
+            ))
+        }
+        (false, None) => {
+            return Err(ServiceError::InvalidVerification(
+                "a dispute carries the deal as you saw it: {\"agree\": false, \"moves\": [...]}",
+            ))
+        }
+        (false, Some(moves)) => {
+            let mut game = played.start.clone();
+            let (_, theirs) = replay_deal(&mut game, request.deal, moves)?;
+            let recorded = to_json(&played.lines)?;
+            let theirs = to_json(&theirs)?;
+            let mut differs = Vec::new();
+            differences(&recorded, &theirs, "", &mut differs);
+            if differs.is_empty() {
+                return Err(ServiceError::DisputeMatchesRecord);
+            }
+            differs
+        }
+    };
+    let corrections = store::deals::corrections(&mut *conn, table.id, Some(i32::from(request.deal))).await?;
+    let moves = request.moves.clone().map(Value::Array);
+    let new = NewVerification {
+        deal: i32::from(request.deal),
+        correction_seq: correction_in_force(&corrections, request.deal),
+        agree: request.agree,
+        moves: moves.as_ref(),
+        differs: &differs,
+        verified_by: &by,
+    };
+    store::deals::append_verification(&mut *conn, table.id, &new).await?;
+    Ok(())
+}
+
+/// The JSON pointers (RFC 6901) at which two score-sheet line lists differ; a deal's one line
+/// is `/0`, so its fields read `/0/tricks/2`.
+fn differences(a: &Value, b: &Value, at: &str, out: &mut Vec<String>) {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                let path = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+                differences(
+                    x.get(k).unwrap_or(&Value::Null),
+                    y.get(k).unwrap_or(&Value::Null),
+                    &path,
+                    out,
+                );
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (p, q)) in x.iter().zip(y).enumerate() {
+                differences(p, q, &format!("{at}/{i}"), out);
+            }
+        }
+        _ if a != b => out.push(if at.is_empty() { "/".into() } else { at.into() }),
+        _ => {}
+    }
+}
+
+/// How many of a table's finished deals are unverified and disputed: `(deals, unverified,
+/// disputed)`.
+///
+/// # Errors
+/// On database failure, or a log that no longer replays.
+pub async fn counts(conn: &mut PgConnection, table: &TableRow) -> Result<(usize, usize, usize), ServiceError> {
+    let deals = with_game!(game_of(table)?, G => super::history::in_force::<G>(&mut *conn, table).await?.len());
+    let all_corrections = store::deals::corrections(&mut *conn, table.id, None).await?;
+    let verifications = store::deals::verifications(&mut *conn, table.id, None).await?;
+    let (mut unverified, mut disputed) = (0, 0);
+    for deal in 1..=u16::try_from(deals).unwrap_or(u16::MAX) {
+        let correction = correction_in_force(&all_corrections, deal);
+        match corrections::verification_of(&verifications, deal, correction) {
+            corrections::Verification::Unverified => unverified += 1,
+            corrections::Verification::Disputed { .. } => disputed += 1,
+            corrections::Verification::Verified => {}
+        }
+    }
+    Ok((deals, unverified, disputed))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn differences_name_the_fields_that_differ() {
+        let mut out = Vec::new();
+        super::differences(
+            &json!([{"tricks": [3, 4, 6], "dealer": 1, "a/b": 1}]),
+            &json!([{"tricks": [3, 5, 5], "dealer": 1, "a/b": 2}]),
+            "",
+            &mut out,
+        );
+        assert_eq!(out, ["/0/a~1b", "/0/tricks/1", "/0/tricks/2"]);
+    }
+}

@@ -1,0 +1,86 @@
+//! Scorers: one row per phone that joined a table, named, revocable.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::StoreError;
+
+/// A scorer as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct ScorerRow {
+    pub id: Uuid,
+    pub table_id: Uuid,
+    pub name: String,
+    pub created_at: DateTime<Utc>,
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+/// Makes a scorer for the table.
+///
+/// # Errors
+/// On database failure.
+pub async fn insert(conn: &mut PgConnection, table: Uuid, name: &str) -> Result<ScorerRow, StoreError> {
+    Ok(
+        sqlx::query_as::<_, ScorerRow>("insert into scorers (id, table_id, name) values ($1, $2, $3) returning *")
+            .bind(Uuid::new_v4())
+            .bind(table)
+            .bind(name)
+            .fetch_one(conn)
+            .await?,
+    )
+}
+
+/// How many scorers the table has had.
+///
+/// # Errors
+/// On database failure.
+pub async fn count(conn: &mut PgConnection, table: Uuid) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar("select count(*) from scorers where table_id = $1")
+        .bind(table)
+        .fetch_one(conn)
+        .await?)
+}
+
+/// The table's scorers, oldest first.
+///
+/// # Errors
+/// On database failure.
+pub async fn list(conn: &mut PgConnection, table: Uuid) -> Result<Vec<ScorerRow>, StoreError> {
+    Ok(
+        sqlx::query_as::<_, ScorerRow>("select * from scorers where table_id = $1 order by created_at, id")
+            .bind(table)
+            .fetch_all(conn)
+            .await?,
+    )
+}
+
+/// Revokes a scorer of the table (a second revoke keeps the first time); the row as it is now.
+///
+/// # Errors
+/// `NotFound("scorer")` when the table has no such scorer.
+pub async fn revoke(conn: &mut PgConnection, table: Uuid, id: Uuid) -> Result<ScorerRow, StoreError> {
+    sqlx::query_as::<_, ScorerRow>(
+        "update scorers set revoked_at = coalesce(revoked_at, now()) where table_id = $2 and id = $1 returning *",
+    )
+    .bind(id)
+    .bind(table)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("scorer"))
+}
+
+/// Whether the table's scorer may still act: it exists and is not revoked.
+///
+/// # Errors
+/// On database failure.
+pub async fn is_active(conn: &mut PgConnection, table: Uuid, id: Uuid) -> Result<bool, StoreError> {
+    Ok(
+        sqlx::query_scalar::<_, bool>("select revoked_at is null from scorers where table_id = $1 and id = $2")
+            .bind(table)
+            .bind(id)
+            .fetch_optional(conn)
+            .await?
+            .unwrap_or(false),
+    )
+}

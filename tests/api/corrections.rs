@@ -1,0 +1,327 @@
+//! Correcting a finished deal (issue #13): the log keeps the original and appends the
+//! correction, later deals are replayed, changed bookings are reversed and booked anew, a
+//! correction can be undone, and every bad correction is refused and changes nothing.
+
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+use crate::helpers::{accept, assert_audit_consistent, balance, spawn_app, TestApp};
+
+fn draw(player: u8) -> Value {
+    json!({"kind": "result", "player": player, "contract": {"contract": "play", "trumps": "hearts"},
+           "honours": 0, "tricks": [3, 3, 3]})
+}
+
+fn cat_wins() -> Value {
+    json!({"kind": "result", "player": 2, "contract": {"contract": "play_diamonds"},
+           "honours": 2, "tricks": [2, 2, 5]})
+}
+
+async fn tridge(app: &TestApp, token: &str) -> String {
+    app.game_table(token, "tridge", &["Ann", "Bob", "Cat"], json!({})).await
+}
+
+async fn correct(app: &TestApp, table: &str, token: &str, deal: u16, body: Value) -> crate::helpers::Answer {
+    app.request(
+        reqwest::Method::PUT,
+        &format!("/api/v1/tables/{table}/deals/{deal}"),
+        Some(token),
+        Some(body),
+    )
+    .await
+}
+
+async fn version(app: &TestApp, table: &str) -> i64 {
+    app.state(table).await["version"].as_i64().expect("version")
+}
+
+/// Everything a client reads about a table's chips and scores, without its log.
+async fn outcome(app: &TestApp, table: &str) -> (Value, Value, Value) {
+    let state = app.state(table).await["state"].clone();
+    let scores = app.scores(table).await["sheet"].clone();
+    // An account that moved and came back to nothing reads as none at all.
+    let balances: Vec<Value> = app.ledger(table).await["balances"]
+        .as_array()
+        .expect("balances")
+        .iter()
+        .filter(|b| b["balance"] != 0)
+        .cloned()
+        .collect();
+    (state, scores, Value::Array(balances))
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn correcting_deal_one_of_three_gives_the_table_as_if_it_had_been_recorded_right(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    // What the table should have been: Cat won deal 1, then two draws.
+    let right = tridge(&app, &token).await;
+    for mv in [cat_wins(), draw(0), draw(1)] {
+        accept(&app, &right, &token, mv).await;
+    }
+    // What was recorded: three draws.
+    let table = tridge(&app, &token).await;
+    for mv in [draw(1), draw(0), draw(1)] {
+        accept(&app, &table, &token, mv).await;
+    }
+    let wrong = outcome(&app, &table).await;
+    let bookings_before = app.ledger(&table).await["bookings"].clone();
+    let deal = app
+        .get(&format!("/api/v1/tables/{table}/deals/1"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(deal["moves"].as_array().expect("moves").len(), 1);
+    assert_eq!(deal["moves"][0]["move"]["player"], 1);
+    assert_eq!(deal["status"], "unverified");
+    assert_eq!(deal["finished"], true);
+
+    let corrected = correct(
+        &app,
+        &table,
+        &token,
+        1,
+        json!({"moves": [cat_wins()], "expected_version": 3, "reason": "Cat won that one"}),
+    )
+    .await
+    .assert_status(200)
+    .clone();
+    assert_eq!(corrected["version"], 5);
+    assert_eq!(corrected["moves"][0]["move"]["player"], 2);
+    assert_eq!(corrected["moves"][0]["move"]["tricks"], json!([2, 2, 5]));
+    assert_eq!(corrected["moves"][0]["part_of"], 5);
+    assert_eq!(corrected["corrections"][0]["supersedes"], json!([1]));
+    assert_eq!(corrected["corrections"][0]["reason"], "Cat won that one");
+    assert_eq!(corrected["corrections"][0]["recorded_by_name"], "organiser");
+
+    // The table is as if deal 1 had been recorded right; the later deals followed.
+    assert_eq!(outcome(&app, &table).await, outcome(&app, &right).await);
+    assert_ne!(outcome(&app, &table).await, wrong);
+    // The log keeps the original and appends the correction.
+    let log = app.log(&table).await;
+    let entries: Vec<&str> = log
+        .as_array()
+        .expect("log")
+        .iter()
+        .map(|e| e["entry"].as_str().expect("entry"))
+        .collect();
+    assert_eq!(entries, ["move", "move", "move", "move", "correction"]);
+    assert_eq!(log[0]["move"]["player"], 1);
+    assert_eq!(log[0]["superseded_by"], 5);
+    assert_eq!(log[3]["part_of"], 5);
+    // Nothing in the ledger was edited: the bookings before are still there as they were,
+    // and every new one balances.
+    let ledger = app.ledger(&table).await;
+    let bookings = ledger["bookings"].as_array().expect("bookings");
+    assert_eq!(
+        &bookings[..bookings_before.as_array().expect("before").len()],
+        bookings_before.as_array().expect("before").as_slice()
+    );
+    assert!(bookings.iter().any(|b| !b["reverses"].is_null()));
+    assert_eq!(ledger["total"], 0);
+    assert_audit_consistent(&app, &table).await;
+
+    // Recording goes on after the correction.
+    accept(&app, &table, &token, draw(2)).await;
+    accept(&app, &right, &token, draw(2)).await;
+    assert_eq!(outcome(&app, &table).await, outcome(&app, &right).await);
+    assert_audit_consistent(&app, &table).await;
+
+    // Undo takes back the deal after it, then the whole correction.
+    let undo = |v: i64| json!({"expected_version": v});
+    let v = version(&app, &table).await;
+    app.post(&format!("/api/v1/tables/{table}/undo"), &token, undo(v))
+        .await
+        .assert_status(200);
+    let undone = app
+        .post(&format!("/api/v1/tables/{table}/undo"), &token, undo(v + 1))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(undone["undone"]["entry"], "correction");
+    assert_eq!(outcome(&app, &table).await, wrong);
+    assert_audit_consistent(&app, &table).await;
+    let deal = app
+        .get(&format!("/api/v1/tables/{table}/deals/1"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(deal["moves"][0]["move"]["player"], 1);
+    assert_eq!(deal["corrections"][0]["voided_by"], v + 2);
+    // And recording goes on from there too.
+    accept(&app, &table, &token, draw(2)).await;
+    assert_audit_consistent(&app, &table).await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_deal_corrected_twice_and_a_later_deal_corrected_stay_consistent(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let right = tridge(&app, &token).await;
+    for mv in [draw(0), cat_wins(), draw(1)] {
+        accept(&app, &right, &token, mv).await;
+    }
+    let table = tridge(&app, &token).await;
+    for mv in [draw(1), draw(0), draw(1)] {
+        accept(&app, &table, &token, mv).await;
+    }
+    let body = |mv: Value, v: i64| json!({"moves": [mv], "expected_version": v, "reason": "slip"});
+    correct(&app, &table, &token, 2, body(cat_wins(), 3))
+        .await
+        .assert_status(200);
+    correct(&app, &table, &token, 1, body(draw(2), 5))
+        .await
+        .assert_status(200);
+    correct(&app, &table, &token, 1, body(draw(0), 7))
+        .await
+        .assert_status(200);
+    assert_eq!(outcome(&app, &table).await, outcome(&app, &right).await);
+    assert_audit_consistent(&app, &table).await;
+    let deal = app
+        .get(&format!("/api/v1/tables/{table}/deals/1"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(deal["corrections"].as_array().expect("corrections").len(), 2);
+    assert_eq!(deal["moves"][0]["move"]["player"], 0);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_correction_a_later_deal_no_longer_fits_is_refused_whole(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = tridge(&app, &token).await;
+    // Every failed No Tricks doubles the Widow's Fund, until it would overflow: with deal 1 a
+    // draw, the last loss recorded is the last that fits.
+    let lost = json!({"kind": "result", "player": 1, "contract": {"contract": "no_tricks", "trumps": "clubs"},
+                      "honours": 0, "tricks": [4, 1, 4]});
+    accept(&app, &table, &token, draw(1)).await;
+    while app.submit(&table, &token, lost.clone()).await.status == 201 {}
+    let v = version(&app, &table).await;
+    let before = app.snapshot(&table).await;
+    let ledger = app.ledger(&table).await;
+
+    let answer = correct(
+        &app,
+        &table,
+        &token,
+        1,
+        json!({"moves": [lost], "expected_version": v, "reason": "Bob lost that one too"}),
+    )
+    .await;
+    answer.assert_problem(409, "correction_conflicts");
+    assert!(
+        answer.body["detail"]
+            .as_str()
+            .expect("detail")
+            .contains(&format!("move {v}")),
+        "{}",
+        answer.body
+    );
+    assert_eq!(app.snapshot(&table).await, before);
+    assert_eq!(app.ledger(&table).await, ledger);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn every_bad_correction_is_refused_and_changes_nothing(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = tridge(&app, &token).await;
+    accept(&app, &table, &token, draw(1)).await;
+    accept(&app, &table, &token, draw(0)).await;
+    // Deal 3 is being recorded card by card.
+    let seat = app.state(&table).await["state"]["to_act"].clone();
+    accept(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "bid", "seat": seat, "bid": "play"}),
+    )
+    .await;
+    let before = app.snapshot(&table).await;
+    let ledger = app.ledger(&table).await;
+    let good = |v: i64| json!({"moves": [cat_wins()], "expected_version": v, "reason": "slip"});
+
+    // A move that breaks a rule answers with the rule's code, as it would when recorded.
+    let short = json!({"kind": "result", "player": 1, "contract": {"contract": "play", "trumps": "hearts"},
+                       "honours": 0, "tricks": [3, 3, 2]});
+    let fresh = tridge(&app, &token).await;
+    let refused = app.submit(&fresh, &token, short.clone()).await;
+    assert_eq!(refused.status.as_u16(), 422, "{}", refused.body);
+    let code = refused.body["code"].as_str().expect("code").to_owned();
+    let cases: Vec<(u16, Value, u16, &str)> = vec![
+        (3, good(3), 409, "deal_not_finished"),
+        (4, good(3), 404, "deal_not_found"),
+        (0, good(3), 404, "deal_not_found"),
+        (1, good(2), 409, "version_conflict"),
+        (
+            1,
+            json!({"moves": [short], "expected_version": 3, "reason": "slip"}),
+            422,
+            &code,
+        ),
+        (
+            1,
+            json!({"moves": [cat_wins(), draw(0)], "expected_version": 3, "reason": "slip"}),
+            422,
+            "not_the_deal",
+        ),
+        (
+            1,
+            json!({"moves": [], "expected_version": 3, "reason": "slip"}),
+            422,
+            "not_the_deal",
+        ),
+        (
+            1,
+            json!({"moves": [{"kind": "bid", "seat": 1, "bid": "play"}], "expected_version": 3, "reason": "slip"}),
+            422,
+            "not_the_deal",
+        ),
+        (
+            1,
+            json!({"moves": [{"kind": "fly"}], "expected_version": 3, "reason": "slip"}),
+            422,
+            "unknown_variant",
+        ),
+        (
+            1,
+            json!({"moves": [cat_wins()], "expected_version": 3, "reason": " "}),
+            422,
+            "invalid_text",
+        ),
+        (
+            1,
+            json!({"moves": [cat_wins()], "expected_version": 3}),
+            422,
+            "unknown_field",
+        ),
+    ];
+    for (deal, body, status, code) in cases {
+        let answer = correct(&app, &table, &token, deal, body.clone()).await;
+        if code == "unknown_field" {
+            // A missing field is reported as a bad body by the JSON extractor.
+            assert_eq!(answer.status.as_u16(), 422, "{body}: {}", answer.body);
+        } else {
+            answer.assert_problem(status, code);
+        }
+        assert_eq!(app.snapshot(&table).await, before, "{body}");
+        assert_eq!(app.ledger(&table).await, ledger, "{body}");
+    }
+    // Another table's scorer, and nobody at all.
+    let other = tridge(&app, &token).await;
+    let (stranger, _) = crate::scorers::scorer(&app, &token, &other, "Eve's phone").await;
+    correct(&app, &table, &stranger, 1, good(3))
+        .await
+        .assert_problem(403, "forbidden");
+    app.request(
+        reqwest::Method::PUT,
+        &format!("/api/v1/tables/{table}/deals/1"),
+        None,
+        Some(good(3)),
+    )
+    .await
+    .assert_problem(401, "missing_token");
+    assert_eq!(app.snapshot(&table).await, before);
+    assert_eq!(balance(&app.ledger(&table).await, "bank"), balance(&ledger, "bank"));
+}
