@@ -182,8 +182,11 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
     } = replay_log::<G>(table, &moves, &corrections)?;
     let stored = store::ledger::bookings(&mut *conn, table.id, None).await?;
     let log = store::tables::log(&mut *conn, table.id, 0, i64::MAX).await?;
-    let recomputed = chain::link(None, &chain::entries(table, &log, &stored));
     let links = store::chain::links(&mut *conn, table.id).await?;
+    let recomputed = chain::link(
+        None,
+        &chain::in_link_order(chain::entries(table, &log, &stored), &links),
+    );
     let chained = !links.is_empty() || table.chain_head.is_some();
     let mut chain_intact = true;
     if chained {

@@ -369,7 +369,6 @@ fn check_table(t: &TablePart) -> Result<(), String> {
         return Err(at(format!("the log is not entries 1 to {} in order", t.version)));
     }
     // The chain first: it names the entry that was changed.
-    let links = chain::link(None, &chain::entries(&row, &t.log, &stored));
     let mut stored_links = Vec::with_capacity(t.chain.len());
     for l in &t.chain {
         let bad = || at(format!("link {} does not read", l.pos));
@@ -382,6 +381,10 @@ fn check_table(t: &TablePart) -> Result<(), String> {
             hash: unhex::<32>(&l.hash).ok_or_else(bad)?.to_vec(),
         });
     }
+    let links = chain::link(
+        None,
+        &chain::in_link_order(chain::entries(&row, &t.log, &stored), &stored_links),
+    );
     let head = match &t.chain_head {
         Some(head) => Some(unhex::<32>(head).ok_or_else(|| at("the chain head is not 64 hex digits".into()))?),
         None if stored_links.is_empty() => None,

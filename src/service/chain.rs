@@ -178,6 +178,18 @@ pub fn entries(table: &TableRow, log: &[MoveRow], bookings: &[StoredBooking]) ->
     all
 }
 
+/// `entries` (as [`entries`] sorts them) in the order the table's links hold them, the
+/// unlinked ones after, in their own order. The chain grows in the order entries were written,
+/// which a sort on the entries alone cannot always tell: a correction books, in its own
+/// transaction, for moves recorded long before it. A changed order is still caught: the links'
+/// hashes follow each other, and every entry's content names its seq or id.
+pub fn in_link_order(mut entries: Vec<Entry>, links: &[LinkRow]) -> Vec<Entry> {
+    let at: std::collections::HashMap<(&str, i64), i64> =
+        links.iter().map(|l| ((l.entry.as_str(), l.reference), l.pos)).collect();
+    entries.sort_by_key(|e| at.get(&(e.kind, e.reference)).copied().unwrap_or(i64::MAX));
+    entries
+}
+
 /// The links for `entries`, following `after` (or starting the chain when there is none).
 pub fn link(after: Option<&LinkRow>, entries: &[Entry]) -> Vec<LinkRow> {
     let mut prev: Vec<u8> = after.map_or_else(|| vec![0; 32], |l| l.hash.clone());
