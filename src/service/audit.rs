@@ -117,7 +117,7 @@ pub fn replay_log<G: Game>(
         match game.apply(&mv) {
             Ok(events) => {
                 replayed += 1;
-                if &to_json(&events)? != super::corrections::events_in_force(&corrections, row.seq, deal, &row.events) {
+                if &to_json(&events)? != super::corrections::events_in_force(corrections, row.seq, deal, &row.events) {
                     events_match = false;
                     problems.push(format!("move {}: the stored events differ from the replay's", row.seq));
                 }
