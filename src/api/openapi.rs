@@ -169,7 +169,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::health::healthz,
         super::health::readyz,
     ),
-    components(schemas(AnyMove, AnyEvent, AnyOptions, AnyView, AnyScoreSheet)),
+    components(schemas(AnyMove, AnyEvent, AnyOptions, AnyView, AnyScoreSheet, super::export::Format)),
     modifiers(&UnderApiV1, &RuleCodes, &CommonErrors, &BearerAuth),
     tags(
         (name = "auth", description = "Organiser accounts and scorer join codes"),
