@@ -15,7 +15,7 @@ use super::error::{ApiError, Problem};
 use super::tables::MoveRecord;
 use crate::rules::GameId;
 use crate::service;
-use crate::service::live::{self, Hub, TableChange, TableSignal};
+use crate::service::live::{self, Hub, LiveRow, TableChange, TableSignal};
 use crate::store;
 
 /// Proxies close idle connections; a comment this often keeps the stream open.
@@ -65,14 +65,26 @@ fn resume_point(req: &HttpRequest, query: &ResumeQuery) -> Result<i64, ApiError>
     }
 }
 
-fn entry_event(game: GameId, row: &store::tables::MoveRow) -> Option<sse::Event> {
-    let seq = row.seq;
+fn entry_json(game: GameId, row: &store::tables::MoveRow) -> Option<String> {
     let live = LiveEntry {
         entry: MoveRecord::new(game, row.clone()),
-        version: seq,
+        version: row.seq,
     };
-    let data = sse::Data::new_json(&live).ok()?;
-    Some(data.id(seq.to_string()).event("entry").into())
+    serde_json::to_string(&live).ok()
+}
+
+fn entry_event(game: GameId, row: &store::tables::MoveRow) -> Option<sse::Event> {
+    sse_entry(row.seq, entry_json(game, row)?)
+}
+
+/// An entry fanned out live: rendered once, by whichever of its followers sends it first.
+fn live_entry_event(game: GameId, live: &LiveRow) -> Option<sse::Event> {
+    let json = live.rendered.get_or_init(|| entry_json(game, &live.row)).clone()?;
+    sse_entry(live.seq, json)
+}
+
+fn sse_entry(seq: i64, json: String) -> Option<sse::Event> {
+    Some(sse::Data::new(json).id(seq.to_string()).event("entry").into())
 }
 
 /// Sends the table's entries after `sent` from the log; returns the last seq sent, or None
@@ -121,7 +133,7 @@ async fn follow_table(
         };
         let next = match signal {
             Ok(TableSignal::Entry(row)) if row.seq <= sent => continue,
-            Ok(TableSignal::Entry(row)) if row.seq == sent + 1 => match entry_event(table.1, &row) {
+            Ok(TableSignal::Entry(row)) if row.seq == sent + 1 => match live_entry_event(table.1, &row) {
                 Some(event) => {
                     if tx.send(event).await.is_err() {
                         return;

@@ -31,9 +31,24 @@ const BUFFER: usize = 256;
 #[derive(Clone, Debug)]
 pub enum TableSignal {
     /// A committed log entry.
-    Entry(Arc<MoveRow>),
+    Entry(Arc<LiveRow>),
     /// Notifications may have been missed: read the log from where you are.
     CatchUp,
+}
+
+/// A committed log entry as fanned out to every follower of its table, with room for its
+/// rendering: the first follower to send it renders it once for all the others.
+#[derive(Debug)]
+pub struct LiveRow {
+    pub row: MoveRow,
+    pub rendered: std::sync::OnceLock<Option<String>>,
+}
+
+impl std::ops::Deref for LiveRow {
+    type Target = MoveRow;
+    fn deref(&self) -> &MoveRow {
+        &self.row
+    }
 }
 
 /// A line of a session's stream: one table changed.
@@ -177,7 +192,10 @@ impl Hub {
             for row in rows {
                 if row.seq > feed.last_seq {
                     feed.last_seq = row.seq;
-                    let _ = feed.sender.send(TableSignal::Entry(Arc::new(row)));
+                    let _ = feed.sender.send(TableSignal::Entry(Arc::new(LiveRow {
+                        row,
+                        rendered: std::sync::OnceLock::new(),
+                    })));
                 }
             }
         }
