@@ -70,14 +70,16 @@ async function main(baseUrl: string): Promise<void> {
   await play(2, "KS"); await play(0, "4S"); await play(1, "5S");
   check(finished, "the game is finished after two deals");
 
-  const scores = await api.GET("/api/v1/tables/{id}/scores", { params: { path: { id } } });
-  check(scores.data?.game === "nomination-whist", "scores");
-  const sheet = scores.data.sheet;
-  const ledger = await api.GET("/api/v1/tables/{id}/ledger", { params: { path: { id } } });
-  check(ledger.data, "ledger");
+  // Both answer JSON or, when asked, CSV: the types say so, and a JSON answer is an object.
+  const scores = (await api.GET("/api/v1/tables/{id}/scores", { params: { path: { id } } })).data;
+  if (scores === undefined || typeof scores === "string") throw new Error("scores: no JSON answer");
+  check(scores.game === "nomination-whist", "scores");
+  const sheet = scores.sheet;
+  const ledger = (await api.GET("/api/v1/tables/{id}/ledger", { params: { path: { id } } })).data;
+  if (ledger === undefined || typeof ledger === "string") throw new Error("ledger: no JSON answer");
   console.log(
     `typescript client: ${sheet.deals.length} deals, totals ${JSON.stringify(sheet.totals)}, ` +
-      `${ledger.data.bookings.length} bookings, out-of-turn move refused with ${problem.code}`,
+      `${ledger.bookings.length} bookings, out-of-turn move refused with ${problem.code}`,
   );
 }
 
