@@ -20,6 +20,7 @@ use sha2::{Digest, Sha256};
 use sqlx::PgConnection;
 
 use super::ServiceError;
+use crate::ledger::Booking;
 use crate::store;
 use crate::store::chain::LinkRow;
 use crate::store::ledger::StoredBooking;
@@ -192,9 +193,17 @@ pub fn in_link_order(mut entries: Vec<Entry>, links: &[LinkRow]) -> Vec<Entry> {
 
 /// The links for `entries`, following `after` (or starting the chain when there is none).
 pub fn link(after: Option<&LinkRow>, entries: &[Entry]) -> Vec<LinkRow> {
-    let mut prev: Vec<u8> = after.map_or_else(|| vec![0; 32], |l| l.hash.clone());
+    match after {
+        Some(last) => link_after(last.pos, &last.hash, entries),
+        None => link_after(-1, &[0; 32], entries),
+    }
+}
+
+/// The links for `entries`, following the link at `pos` whose hash is `hash`.
+pub fn link_after(pos: i64, hash: &[u8], entries: &[Entry]) -> Vec<LinkRow> {
+    let mut prev: Vec<u8> = hash.to_vec();
     let mut out = Vec::with_capacity(entries.len());
-    for (pos, entry) in (after.map_or(0, |l| l.pos + 1)..).zip(entries) {
+    for (pos, entry) in (pos + 1..).zip(entries) {
         let content_hash = sha256(canonical(&entry.content).as_bytes());
         let mut joined = prev.clone();
         joined.extend_from_slice(&content_hash);
@@ -259,6 +268,35 @@ pub fn first_break(recomputed: &[LinkRow], stored: Option<&[LinkRow]>, head: Opt
         ));
     }
     None
+}
+
+/// The links of a move about to be written and of its bookings (`ids` drawn for them, in
+/// order), following the chain's last link `end` = `(pos, hash)`: what [`extend`] would link
+/// after the write, computed before it so that the write carries them.
+pub fn links_for_move(
+    table: &TableRow,
+    entry: &MoveRow,
+    bookings: &[(Booking, Option<i32>)],
+    ids: &[i64],
+    end: (i64, &[u8]),
+) -> Vec<LinkRow> {
+    let mut new = Vec::with_capacity(1 + bookings.len());
+    new.push(Entry::log(table, entry));
+    new.extend(bookings.iter().zip(ids).map(|((booking, deal), &id)| {
+        Entry::booking(
+            table,
+            &StoredBooking {
+                id,
+                move_seq: entry.seq,
+                deal: *deal,
+                memo: booking.memo().to_owned(),
+                reverses: None,
+                created_at: entry.recorded_at,
+                postings: booking.postings().to_vec(),
+            },
+        )
+    }));
+    link_after(end.0, end.1, &new)
 }
 
 /// Links the table's entries not linked yet (from its set-up when it has no chain), and moves

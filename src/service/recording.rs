@@ -117,6 +117,7 @@ pub async fn record(
         // The lock waited for a move that committed meanwhile: what this statement read besides
         // the row predates that move, so read it again.
         locked.fold = None;
+        locked.chain_end = None;
         locked.answer = match key {
             Some(key) => store::tables::idempotent_response(&mut tx, request.table, key).await?,
             None => None,
@@ -175,14 +176,21 @@ async fn record_as<G: Game>(
                 recorded_by: by.clone(),
                 recorded_at: locked.now,
             };
+            let booking_ids = store::tables::draw_booking_ids(&mut tx, moved.bookings.len()).await?;
+            // A table whose entries are all linked gets the links of this move in its write; an
+            // older one is linked from where its chain ends once the move is written.
+            let links = match &locked.chain_end {
+                Some((pos, hash)) => {
+                    super::chain::links_for_move(row, &entry, &moved.bookings, &booking_ids, (*pos, hash))
+                }
+                None => Vec::new(),
+            };
             // The row as the write leaves it: the answer is built from what is known already.
             let after = TableRow {
                 version: seq,
                 finished: moved.game.is_finished(),
                 updated_at: locked.now,
-                // The head after this move is known once its links are written, after the
-                // answer is: the answer names none (GET /tables/{id} does).
-                chain_head: None,
+                chain_head: links.last().map(|l| l.hash.clone()),
                 ..row.clone()
             };
             let recorded = Recorded::Move {
@@ -225,9 +233,13 @@ async fn record_as<G: Game>(
                 snapshot: moved.snapshot.then_some(&moved.game),
                 announce: (store::live::CHANNEL, announcement.payload()),
                 answer: key.map(|key| (key, &stored)),
+                booking_ids: &booking_ids,
+                links: &links,
             };
             store::tables::write_move(&mut tx, row.id, write).await?;
-            super::chain::extend(&mut tx, row).await?;
+            if links.is_empty() {
+                super::chain::extend(&mut tx, row).await?;
+            }
             tx.commit().await.map_err(StoreError::from)?;
             // Only now: a state goes back only once what produced it has committed.
             if let Some(hot) = hot {

@@ -391,6 +391,9 @@ pub struct Locked {
     /// array of `[seq, body]`, oldest first; read only when asked for and the row's version is
     /// not the one whose state the caller already has.
     pub fold: Option<FoldRows>,
+    /// The last link of the table's hash chain as `(pos, hash)`, when every entry so far is
+    /// linked (the table has a head); the move's links then follow it in the move's own write.
+    pub chain_end: Option<(i64, Vec<u8>)>,
 }
 
 /// What a fold starts from, as stored.
@@ -409,6 +412,7 @@ struct LockedExtra {
     snapshot_seq: Option<i64>,
     snapshot_state: Option<String>,
     fold_moves: Option<String>,
+    chain_pos: Option<i64>,
 }
 
 /// Locks the table (moves on one table are serial) and reads, in the same statement, the answer
@@ -428,7 +432,8 @@ pub async fn lock_for_move(
     let row = sqlx::query(&format!(
         "select t.*, seen.version as seen_version, now() as locked_at,
                 k.request_hash, k.response_status, k.response_body,
-                s.seq as snapshot_seq, s.state::text as snapshot_state, f.fold_moves
+                s.seq as snapshot_seq, s.state::text as snapshot_state, f.fold_moves,
+                (select l.pos from chain_links l where l.table_id = t.id order by l.pos desc limit 1) as chain_pos
          from (select * from game_tables where id = $1 for update) t
          left join lateral (select g.version from game_tables g where g.id = t.id) seen on true
          left join idempotency_keys k on k.table_id = t.id and k.key = $2
@@ -462,7 +467,9 @@ pub async fn lock_for_move(
         }),
         _ => None,
     };
+    let chain_end = extra.chain_pos.zip(table.chain_head.clone());
     Ok(Locked {
+        chain_end,
         seen_version: extra.seen_version,
         now: extra.locked_at,
         answer,
@@ -481,6 +488,8 @@ pub struct MoveWrite<'a, S: serde::Serialize> {
     pub finished: bool,
     /// Its bookings, in order: memo and deal.
     pub bookings: Vec<(&'a str, Option<i32>)>,
+    /// Their ids, drawn beforehand ([`draw_booking_ids`]) so that their links can be hashed.
+    pub booking_ids: &'a [i64],
     /// Their postings: the booking's place in `bookings` (from 1), account, amount.
     pub postings: Vec<(i64, String, i64)>,
     /// The score-sheet lines it finished, in order.
@@ -491,11 +500,31 @@ pub struct MoveWrite<'a, S: serde::Serialize> {
     pub announce: (&'a str, String),
     /// The answer to keep under the request's idempotency key.
     pub answer: Option<(&'a str, &'a StoredResponse)>,
+    /// The hash-chain links of the move and its bookings, following the table's last link; empty
+    /// when the caller links them afterwards.
+    pub links: &'a [crate::store::chain::LinkRow],
 }
 
-/// Appends the move, books its bookings, keeps the lines it finished and the snapshot when one is due, counts the entry
-/// in the table's version, announces it and keeps the idempotent answer: one round trip. The
-/// postings' balance is still checked by the deferred trigger at commit.
+/// `n` booking ids, increasing, so that bookings get ids in the order the game settled them.
+///
+/// # Errors
+/// On database failure.
+pub async fn draw_booking_ids(tx: &mut Tx<'_>, n: usize) -> Result<Vec<i64>, StoreError> {
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    Ok(sqlx::query_scalar(
+        "select nextval(pg_get_serial_sequence('ledger_bookings', 'id')) from generate_series(1, $1) order by 1",
+    )
+    .bind(i32::try_from(n).unwrap_or(i32::MAX))
+    .fetch_all(&mut **tx)
+    .await?)
+}
+
+/// Appends the move, books its bookings, links them into the hash chain, keeps the lines it
+/// finished and the snapshot when one is due, counts the entry in the table's version,
+/// announces it and keeps the idempotent answer: one round trip. The postings' balance is still
+/// checked by the deferred trigger at commit.
 ///
 /// # Errors
 /// On database failure.
@@ -518,16 +547,11 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         Some((key, answer)) => (Some(key), Some(answer)),
         None => (None, None),
     };
-    // Booking ids are drawn first and handed out in order, so bookings get ids in the order the
-    // game settled them, as when they were inserted one by one.
     sqlx::query(
         "with mv as (
              insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by)
              values ($1, $2, 'move', $3, $4, $5, $6, $7)),
-         ids as (
-             select id, row_number() over (order by id) as place
-             from (select nextval(pg_get_serial_sequence('ledger_bookings', 'id')) as id
-                   from generate_series(1, cardinality($9::text[]))) drawn),
+         ids as (select id, place from unnest($22::int8[]) with ordinality as i(id, place)),
          bk as (
              insert into ledger_bookings (id, table_id, move_seq, deal, memo) overriding system value
              select ids.id, $1, $2, b.deal, b.memo
@@ -543,7 +567,12 @@ pub async fn write_move<S: serde::Serialize + Sync>(
              insert into snapshots (table_id, seq, state)
              select $1, $2, $14::jsonb where $14::jsonb is not null),
          up as (
-             update game_tables set version = version + 1, finished = $8, updated_at = now() where id = $1),
+             update game_tables set version = version + 1, finished = $8, updated_at = now(),
+                 chain_head = coalesce($29::bytea, chain_head)
+             where id = $1),
+         ln as (
+             insert into chain_links (table_id, pos, entry, ref, content_hash, prev_hash, hash)
+             select $1, * from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $27::bytea[], $28::bytea[])),
          ik as (
              insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
              select $1, $17::text, $18::text, $19::int2, $20::jsonb where $17::text is not null),
@@ -573,6 +602,20 @@ pub async fn write_move<S: serde::Serialize + Sync>(
     .bind(answer.map(|a| i16::try_from(a.status).unwrap_or(200)))
     .bind(answer.map(|a| &a.body))
     .bind(write.lines)
+    .bind(write.booking_ids)
+    .bind(write.links.iter().map(|l| l.pos).collect::<Vec<_>>())
+    .bind(write.links.iter().map(|l| l.entry.as_str()).collect::<Vec<_>>())
+    .bind(write.links.iter().map(|l| l.reference).collect::<Vec<_>>())
+    .bind(
+        write
+            .links
+            .iter()
+            .map(|l| l.content_hash.as_slice())
+            .collect::<Vec<_>>(),
+    )
+    .bind(write.links.iter().map(|l| l.prev_hash.as_slice()).collect::<Vec<_>>())
+    .bind(write.links.iter().map(|l| l.hash.as_slice()).collect::<Vec<_>>())
+    .bind(write.links.last().map(|l| l.hash.as_slice()))
     .execute(&mut **tx)
     .await?;
     Ok(())
