@@ -647,6 +647,16 @@ async fn a_move_made_while_the_server_is_unreachable_is_queued_and_stored_once(p
     phone.tap("Nominate 0").await;
     phone.wait_for_text("offline · 1 pending").await;
     assert_eq!(rig.log_len(&table).await, 1);
+    // Every move the page sends names the deal it was entered for (the server's deal guard).
+    let queued = phone
+        .client
+        .execute(
+            "return JSON.parse(localStorage.getItem(arguments[0]))",
+            vec![json!(format!("tk.queue.{table}"))],
+        )
+        .await
+        .expect("the queue");
+    assert_eq!(queued[0]["body"]["deal"], 1, "{queued}");
     // Reopened without a signal: the service worker has the page, the phone its table and queue.
     phone.client.refresh().await.expect("reload");
     phone.wait_for_text("offline · 1 pending").await;

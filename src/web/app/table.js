@@ -6,7 +6,7 @@
 import { Refusal, Unreachable, get, phone, recordingToken } from './api.js';
 import { cardFace, cardPart, cardText, plainText, suitWord } from './cards.js';
 import { button, h, message, mount } from './dom.js';
-import { kinds } from './legal.js';
+import { dealOf, kinds } from './legal.js';
 import { entryPanel } from './panels.js';
 import { MoveQueue } from './queue.js';
 
@@ -222,11 +222,12 @@ export function contractText(c) {
   return `${c.tricks != null ? `${c.tricks} tricks ` : ''}${name}${trumps}`;
 }
 
-/// Sends a move through the queue; `extra` adds to the request (`deal`, the guard that a result
-/// or a deal's first move is booked to the deal it was entered for, and no other).
+/// Sends a move through the queue, always naming the deal it was entered for (`deal`): a move
+/// that waited in the queue, or a second phone's copy of a result, is then refused with
+/// `deal_mismatch` rather than booked to the next deal. `extra` adds to the request.
 function send(state, move, label, extra = {}) {
   state.note = null;
-  state.queue.add('moves', { move, ...extra }, label, state.table.version);
+  state.queue.add('moves', { move, deal: dealOf(state.table.state), ...extra }, label, state.table.version);
   render(state);
 }
 
