@@ -9,7 +9,7 @@ use actix_web::middleware::{from_fn, Condition};
 use actix_web::{web, App, HttpResponse, HttpServer};
 use anyhow::Context;
 use sqlx::PgPool;
-use utoipa_swagger_ui::SwaggerUi;
+use utoipa_swagger_ui::{Config as SwaggerConfig, SwaggerUi};
 
 use crate::api::metrics::Metrics;
 use crate::api::{self, auth::Tokens};
@@ -67,6 +67,20 @@ fn cors(origins: &CorsOrigins) -> Cors {
         }
     }
     cors
+}
+
+/// Where the spec is served, and where the docs page reads it.
+const OPENAPI_PATH: &str = "/api/v1/openapi.json";
+
+/// Serves the spec as rendered at start-up.
+fn serve_spec(spec: web::Bytes) -> impl Fn() -> std::future::Ready<HttpResponse> + Clone + 'static {
+    move || {
+        std::future::ready(
+            HttpResponse::Ok()
+                .content_type(header::ContentType::json())
+                .body(spec.clone()),
+        )
+    }
 }
 
 impl Application {
@@ -129,7 +143,9 @@ impl Application {
         ));
         let listener = TcpListener::bind(settings.bind).with_context(|| format!("BIND {}", settings.bind))?;
         let port = listener.local_addr()?.port();
-        let openapi = api::openapi::spec();
+        // Rendered once and shared by every worker: a copy of the spec per worker, rendered per
+        // request, cost each replica megabytes.
+        let openapi = web::Bytes::from(serde_json::to_vec(&serde_json::to_value(api::openapi::spec())?)?);
         // Requests and latencies per route pattern; /metrics on the API's port unless METRICS_BIND moves it.
         let endpoint = settings.metrics_bind.is_none().then_some("/metrics");
         let http_metrics = metrics.http(endpoint).map_err(|e| anyhow::anyhow!("metrics: {e}"))?;
@@ -154,7 +170,8 @@ impl Application {
                 .app_data(api::error::query_config())
                 .app_data(api::error::path_config())
                 // Before the /api/v1 scope, which would otherwise answer the spec's path with 404.
-                .service(SwaggerUi::new("/docs/{_:.*}").external_url_unchecked("/api/v1/openapi.json", openapi.clone()))
+                .service(SwaggerUi::new("/docs/{_:.*}").config(SwaggerConfig::from(OPENAPI_PATH)))
+                .route(OPENAPI_PATH, web::get().to(serve_spec(openapi.clone())))
                 .configure(api::routes)
                 .configure(crate::web::routes)
                 .route(
