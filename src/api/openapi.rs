@@ -144,6 +144,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::sessions::create_session,
         super::sessions::list_sessions,
         super::sessions::get_session,
+        super::sessions::update_session,
         super::sessions::get_session_standings,
         super::sessions::get_session_settlement,
         super::bundle::get_audit_bundle,
