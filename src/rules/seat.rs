@@ -6,6 +6,7 @@
 use std::ops::{Index, IndexMut};
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use super::error::RuleViolation;
 
@@ -62,20 +63,24 @@ impl std::fmt::Display for Seat {
     }
 }
 
-/// One value per seat, indexed by `Seat`.
+/// The most seats any game has; per-seat data up to this many is held inline.
+pub const MAX_SEATS: usize = 8;
+
+/// One value per seat, indexed by `Seat`. Held inline (no allocation) for up to `MAX_SEATS`
+/// seats, because every move copies the state it is applied to (`Game::apply`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct BySeat<T>(Vec<T>);
+pub struct BySeat<T>(SmallVec<[T; MAX_SEATS]>);
 
 impl<T: Clone> BySeat<T> {
     pub fn filled(players: usize, value: T) -> BySeat<T> {
-        BySeat(vec![value; players])
+        BySeat(SmallVec::from_elem(value, players))
     }
 }
 
 impl<T> BySeat<T> {
     pub fn from_vec(values: Vec<T>) -> BySeat<T> {
-        BySeat(values)
+        BySeat(values.into_iter().collect())
     }
 
     pub fn len(&self) -> usize {
@@ -95,7 +100,7 @@ impl<T> BySeat<T> {
     }
 
     pub fn into_vec(self) -> Vec<T> {
-        self.0
+        self.0.into_vec()
     }
 }
 

@@ -6,9 +6,10 @@
 //! that proves an earlier revoke, and `Voids` reports it.
 
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 
 use super::cards::{Card, Suit};
-use super::seat::{BySeat, Seat};
+use super::seat::{BySeat, Seat, MAX_SEATS};
 
 /// A card laid to a trick by a seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
@@ -21,14 +22,15 @@ pub struct Play<C> {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trick<C> {
     leader: Seat,
-    plays: Vec<Play<C>>,
+    /// At most one card per seat, held inline: a trick is copied with every move.
+    plays: SmallVec<[Play<C>; MAX_SEATS]>,
 }
 
 impl<C: Copy> Trick<C> {
     pub fn new(leader: Seat) -> Trick<C> {
         Trick {
             leader,
-            plays: Vec::new(),
+            plays: SmallVec::new(),
         }
     }
 

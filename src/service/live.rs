@@ -139,7 +139,7 @@ impl Hub {
         loop {
             match listener.try_recv().await {
                 Ok(Some(notification)) => match store::live::Announcement::parse(notification.payload()) {
-                    Some(announced) => self.announced(announced).await,
+                    Some((announced, entry)) => self.announced(announced, entry).await,
                     None => tracing::warn!(payload = notification.payload(), "an unreadable announcement"),
                 },
                 // The connection dropped: sqlx reconnects on the next call, but what was
@@ -153,11 +153,11 @@ impl Hub {
         }
     }
 
-    async fn announced(&self, announced: store::live::Announcement) {
+    async fn announced(&self, announced: store::live::Announcement, entry: Option<MoveRow>) {
         self.drop_unfollowed();
         let followed = self.feeds().tables.contains_key(&announced.table);
         if followed {
-            self.fan_out(announced.table).await;
+            self.fan_out(announced.table, entry).await;
         }
         if let Some(session) = announced.session {
             let watched = self.feeds().sessions.contains_key(&session);
@@ -175,17 +175,23 @@ impl Hub {
         }
     }
 
-    /// Reads the table's entries after the last one fanned out and sends them on.
-    async fn fan_out(&self, table: Uuid) {
+    /// Sends on the table's entries after the last one fanned out: `heard`, the entry the
+    /// announcement carried, when it is the next one; else those read from the log.
+    async fn fan_out(&self, table: Uuid, heard: Option<MoveRow>) {
         let Some(after) = self.feeds().tables.get(&table).map(|f| f.last_seq) else {
             return;
         };
-        let rows = match read_log(&self.pool, table, after).await {
-            Ok(rows) => rows,
-            Err(e) => {
-                tracing::warn!(error = %e, %table, "reading announced entries failed");
-                return;
-            }
+        let rows = match heard {
+            // The common case, with no read: each replica would otherwise read every announced
+            // entry back, one read after another, on its one listening task.
+            Some(row) if row.seq == after + 1 => vec![row],
+            _ => match read_log(&self.pool, table, after).await {
+                Ok(rows) => rows,
+                Err(e) => {
+                    tracing::warn!(error = %e, %table, "reading announced entries failed");
+                    return;
+                }
+            },
         };
         let mut feeds = self.feeds();
         if let Some(feed) = feeds.tables.get_mut(&table) {
@@ -204,7 +210,7 @@ impl Hub {
     async fn catch_up_all(&self) {
         let tables: Vec<Uuid> = self.feeds().tables.keys().copied().collect();
         for table in tables {
-            self.fan_out(table).await;
+            self.fan_out(table, None).await;
             if let Some(feed) = self.feeds().tables.get(&table) {
                 let _ = feed.sender.send(TableSignal::CatchUp);
             }

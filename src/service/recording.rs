@@ -193,6 +193,12 @@ async fn record_as<G: Game>(
                 chain_head: links.last().map(|l| l.hash.clone()),
                 ..row.clone()
             };
+            let announcement = store::live::Announcement {
+                table: row.id,
+                session: row.session_id,
+                seq,
+            }
+            .payload_with(&entry);
             let recorded = Recorded::Move {
                 entry,
                 table: TableState::new(after, &moved.game)?,
@@ -202,11 +208,6 @@ async fn record_as<G: Game>(
                 request_hash: fingerprint,
                 status: answer.status,
                 body: answer.body.clone(),
-            };
-            let announcement = store::live::Announcement {
-                table: row.id,
-                session: row.session_id,
-                seq,
             };
             let write = MoveWrite {
                 new: NewMove {
@@ -231,7 +232,7 @@ async fn record_as<G: Game>(
                     .collect(),
                 lines: &moved.lines,
                 snapshot: moved.snapshot.then_some(&moved.game),
-                announce: (store::live::CHANNEL, announcement.payload()),
+                announce: (store::live::CHANNEL, announcement),
                 answer: key.map(|key| (key, &stored)),
                 booking_ids: &booking_ids,
                 links: &links,

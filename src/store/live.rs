@@ -2,7 +2,12 @@
 
 use uuid::Uuid;
 
+use super::tables::MoveRow;
 use super::{StoreError, Tx};
+
+/// PostgreSQL refuses a payload of 8000 bytes or more; an entry that would not fit is left out
+/// of its announcement and read from the log instead.
+const MAX_PAYLOAD: usize = 7900;
 
 /// The channel every replica listens on.
 pub const CHANNEL: &str = "tablekeeper_log";
@@ -22,16 +27,30 @@ impl Announcement {
         format!("{} {session} {}", self.table, self.seq)
     }
 
-    /// Reads a payload back; None for anything else.
-    pub fn parse(payload: &str) -> Option<Announcement> {
-        let mut parts = payload.split(' ');
+    /// The payload carrying the entry itself (`<table> <session or -> <seq> <entry as JSON>`)
+    /// when it fits, so that a replica fans it out without reading it back; else `payload()`.
+    pub fn payload_with(&self, entry: &MoveRow) -> String {
+        let bare = self.payload();
+        match serde_json::to_string(entry) {
+            Ok(json) if entry.seq == self.seq && bare.len() + 1 + json.len() < MAX_PAYLOAD => format!("{bare} {json}"),
+            _ => bare,
+        }
+    }
+
+    /// Reads a payload back, with the entry when it carries one; None for anything else.
+    pub fn parse(payload: &str) -> Option<(Announcement, Option<MoveRow>)> {
+        let mut parts = payload.splitn(4, ' ');
         let table = parts.next()?.parse().ok()?;
         let session = match parts.next()? {
             "-" => None,
             s => Some(s.parse().ok()?),
         };
         let seq = parts.next()?.parse().ok()?;
-        parts.next().is_none().then_some(Announcement { table, session, seq })
+        let entry = match parts.next() {
+            None => None,
+            Some(json) => Some(serde_json::from_str::<MoveRow>(json).ok().filter(|e| e.seq == seq)?),
+        };
+        Some((Announcement { table, session, seq }, entry))
     }
 }
 
@@ -61,15 +80,50 @@ mod tests {
                 session,
                 seq: 42,
             };
-            assert_eq!(Announcement::parse(&a.payload()), Some(a));
+            assert_eq!(
+                Announcement::parse(&a.payload()).map(|(a, e)| (a, e.is_none())),
+                Some((a, true))
+            );
+            let entry = MoveRow {
+                seq: 42,
+                entry: "move".into(),
+                kind: "play".into(),
+                seat: Some(1),
+                body: serde_json::json!({"kind": "play", "seat": 1, "card": "QH"}),
+                events: serde_json::json!([{"kind": "card_played", "note": "a b"}]),
+                voids_seq: None,
+                voided_by: None,
+                part_of: None,
+                superseded_by: None,
+                recorded_by: "scorer:Ann's phone".into(),
+                recorded_at: chrono::Utc::now(),
+            };
+            let (back, carried) = Announcement::parse(&a.payload_with(&entry)).expect("reads back");
+            assert_eq!(back, a);
+            let carried = carried.expect("the entry travels with it");
+            assert_eq!(
+                (carried.seq, &carried.body, &carried.recorded_by),
+                (42, &entry.body, &entry.recorded_by)
+            );
+            assert_eq!(carried.recorded_at, entry.recorded_at);
+            // Too big to travel: announced bare, read from the log.
+            let big = MoveRow {
+                events: serde_json::json!("x".repeat(MAX_PAYLOAD)),
+                ..entry
+            };
+            assert!(Announcement::parse(&a.payload_with(&big))
+                .expect("reads back")
+                .1
+                .is_none());
         }
         for bad in [
             "",
             "x - 1",
             "00000000-0000-0000-0000-000000000000 - x",
             "00000000-0000-0000-0000-000000000000 - 1 2",
+            "00000000-0000-0000-0000-000000000000 - 1 {\"seq\": 2}",
         ] {
-            assert_eq!(Announcement::parse(bad), None, "{bad}");
+            assert!(Announcement::parse(bad).is_none(), "{bad}");
         }
     }
 }

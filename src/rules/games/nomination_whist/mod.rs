@@ -5,6 +5,8 @@
 //! completed; `sheet` holds exactly the deals completed, in order, and `totals` is their sum.
 
 use crate::rules::DealLines;
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -293,8 +295,9 @@ impl Deal {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NominationWhist {
     players: usize,
-    options: Options,
-    schedule: Vec<u8>,
+    // Shared, not copied, by the copy each move is applied to: they never change in a game.
+    options: Arc<Options>,
+    schedule: Arc<[u8]>,
     /// Lines of finished deals not yet taken out: history beside the state, never serialized.
     #[serde(skip)]
     sheet: DealLines<DealScore>,
@@ -408,11 +411,11 @@ impl Game for NominationWhist {
         let mut game = NominationWhist {
             players,
             // Kept with the schedule filled in, so that `new(players, options())` is this game.
-            options: Options {
+            options: Arc::new(Options {
                 hand_sizes: Some(schedule.clone()),
                 ..options
-            },
-            schedule,
+            }),
+            schedule: schedule.into(),
             sheet: DealLines::default(),
             totals: BySeat::filled(players, 0),
             deal: None,
@@ -423,8 +426,8 @@ impl Game for NominationWhist {
 
     fn options(&self) -> Options {
         Options {
-            hand_sizes: Some(self.schedule.clone()),
-            ..self.options.clone()
+            hand_sizes: Some(self.schedule.to_vec()),
+            ..Options::clone(&self.options)
         }
     }
 
