@@ -83,6 +83,12 @@ pub enum RuleViolation {
     ChipsOutOfRange,
     #[error("the table has played the most deals one table can record ({max})")]
     DealLimit { max: u16 },
+    #[error("{seat}'s trick chips of {chips} are out of range: a hand's tricks hold {max} circles and {max} squares, so a player's trick chips are −{max} to {max}")]
+    TrickChipsOutOfRange { seat: Seat, chips: i32, max: i32 },
+    #[error("the trick chips add up to {total}, which no hand can give: a trick's value reaches one to four players and a hand's trick values add up to nothing, so the players' trick chips add up to −{max} to {max}")]
+    TrickChipsDoNotAddUp { total: i64, max: i64 },
+    #[error("{seat}'s {penalties} penalties are out of range: one lay per trick after the first may be penalised, so 0 to {max}")]
+    PenaltiesOutOfRange { seat: Seat, penalties: u8, max: u8 },
 }
 
 impl RuleViolation {
@@ -115,8 +121,11 @@ impl RuleViolation {
         "not_a_pool_card",
         "not_in_sequence",
         "not_your_turn",
+        "penalties_out_of_range",
         "run_continues",
         "seat_sitting_out",
+        "trick_chips_do_not_add_up",
+        "trick_chips_out_of_range",
         "trick_complete",
         "trick_not_started",
         "trick_out_of_order",
@@ -164,6 +173,9 @@ impl RuleViolation {
             RuleViolation::CardHeldByAnother { .. } => "card_held_by_another",
             RuleViolation::ChipsOutOfRange => "chips_out_of_range",
             RuleViolation::DealLimit { .. } => "deal_limit",
+            RuleViolation::TrickChipsOutOfRange { .. } => "trick_chips_out_of_range",
+            RuleViolation::TrickChipsDoNotAddUp { .. } => "trick_chips_do_not_add_up",
+            RuleViolation::PenaltiesOutOfRange { .. } => "penalties_out_of_range",
         }
     }
 

@@ -647,6 +647,16 @@ async fn a_move_made_while_the_server_is_unreachable_is_queued_and_stored_once(p
     phone.tap("Nominate 0").await;
     phone.wait_for_text("offline · 1 pending").await;
     assert_eq!(rig.log_len(&table).await, 1);
+    // Every move the page sends names the deal it was entered for (the server's deal guard).
+    let queued = phone
+        .client
+        .execute(
+            "return JSON.parse(localStorage.getItem(arguments[0]))",
+            vec![json!(format!("tk.queue.{table}"))],
+        )
+        .await
+        .expect("the queue");
+    assert_eq!(queued[0]["body"]["deal"], 1, "{queued}");
     // Reopened without a signal: the service worker has the page, the phone its table and queue.
     phone.client.refresh().await.expect("reload");
     phone.wait_for_text("offline · 1 pending").await;
@@ -778,6 +788,46 @@ async fn a_tridge_deal_is_entered_as_a_result(pool: PgPool) {
     phone.wait_for_text("Ann to play").await;
     assert!(!phone.enabled("ace of hearts").await, "a played card is not tappable");
     phone.screenshot("table-tridge-play").await;
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_tridge_deal_everyone_passes_is_passed_out_from_the_page(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "tridge", &["Ann", "Bob", "Cat"], json!({}))
+        .await;
+    let phone = rig.scorer(&table).await;
+    phone.wait_for_text("Bob to bid").await;
+    for who in ["Bob", "Cat", "Ann"] {
+        phone.wait_for_text(&format!("{who} to bid")).await;
+        phone.record("Pass").await;
+    }
+    // Everyone passed: No Tricks for each seat, the Fixed Trick auction from the dealer's left
+    // (a bid or a pass), or pass out.
+    phone.wait_for_text("Everyone passed").await;
+    for who in ["Ann", "Bob", "Cat"] {
+        assert!(phone.enabled(&format!("{who}: no tricks")).await);
+    }
+    assert!(phone.enabled("Bob passes").await);
+    phone.wait_for_text("Bob: Fixed Trick bid").await;
+    let state = rig.app.state(&table).await;
+    assert_eq!(state["state"]["phase"], "all_passed");
+    phone.record("Pass out").await;
+    phone.wait_for_text("Deal 2").await;
+    let state = rig.app.state(&table).await;
+    assert_eq!(state["state"]["deal"], 2);
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    let log = rig.app.log(&table).await;
+    let kinds: Vec<&str> = log
+        .as_array()
+        .expect("log")
+        .iter()
+        .map(|e| e["move"]["kind"].as_str().expect("kind"))
+        .collect();
+    assert_eq!(kinds, ["pass", "pass", "pass", "pass_out"]);
     phone.close().await;
 }
 
@@ -915,6 +965,117 @@ async fn a_tricky_dick_first_trick_and_a_lay_are_tapped_on_the_squares_deck(pool
     phone.record("4 blue square").await;
     phone.screenshot("table-tricky-dick").await;
     assert_eq!(phone.totals().await, rig.totals(&table).await);
+    // Cards show as a number and a coloured shape, never in their notation: in the trick, the
+    // last trick and the log.
+    phone
+        .client
+        .find(Locator::Css(".trick .sq.sq-blue[aria-label='4 blue square']"))
+        .await
+        .expect("the card laid shows in the trick");
+    phone
+        .client
+        .find(Locator::Css(
+            ".last-trick .sq.sq-yellow[aria-label='2 yellow triangle']",
+        ))
+        .await
+        .expect("trick 1 shows as the last trick");
+    phone.tap("Deals").await;
+    phone.wait_for_text("trick 1: Ann").await;
+    let log = phone.client.find_all(Locator::Css(".log .sq")).await.expect("faces");
+    assert_eq!(log.len(), 5, "trick 1's four cards and the lay");
+    let text = phone.body_text().await;
+    for raw in ["3BS", "1RC", "4GH", "2YT", "4BS"] {
+        assert!(!text.contains(raw), "{raw} shown raw:\n{text}");
+    }
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_tricky_dick_hand_is_entered_as_a_result_and_the_page_totals_are_the_servers(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .game_table(
+            &rig.organiser,
+            "tricky-dick",
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hands": 2}),
+        )
+        .await;
+    let phone = rig.scorer(&table).await;
+    phone.wait_for_text("Hand 1 of 2").await;
+    phone.tap("Result").await;
+    // Trick chips no hand can give are not sent: four players at +16 add up to more than 48.
+    for who in ["Ann", "Bob", "Cat", "Dan"] {
+        phone.fill(&format!("{who} trick chips"), "16").await;
+    }
+    phone.wait_for_text("the trick chips add up to 64").await;
+    phone.screenshot("table-tricky-dick-result").await;
+    assert!(
+        !phone.enabled("Record result").await,
+        "an impossible result cannot be sent"
+    );
+    for (who, chips, penalties) in [
+        ("Ann", "5", "2"),
+        ("Bob", "-3", "0"),
+        ("Cat", "0", "1"),
+        ("Dan", "2", "0"),
+    ] {
+        phone.fill(&format!("{who} trick chips"), chips).await;
+        phone.fill(&format!("{who} penalties"), penalties).await;
+    }
+    // Entered without a signal, so that what the page will send can be read from its queue:
+    // the result carries the hand it was entered for, which the server guards.
+    let before = phone.version().await;
+    rig.proxy.set(DOWN);
+    phone.tap("Record result").await;
+    phone.wait_for_text("offline · 1 pending").await;
+    let queued = phone
+        .client
+        .execute(
+            "return JSON.parse(localStorage.getItem(arguments[0]))",
+            vec![json!(format!("tk.queue.{table}"))],
+        )
+        .await
+        .expect("the queue");
+    assert_eq!(queued[0]["body"]["deal"], 1, "{queued}");
+    assert_eq!(queued[0]["body"]["move"]["kind"], "result");
+    rig.proxy.set(UP);
+    phone.tap("Retry now").await;
+    phone.wait_for_version(before + 1).await;
+    phone.wait_for_text("Hand 2 of 2").await;
+    assert_eq!(rig.totals(&table).await, vec![3, -3, -1, 2]);
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    let log = rig.app.log(&table).await;
+    assert_eq!(
+        log[0]["move"],
+        json!({"kind": "result", "trick_chips": [5, -3, 0, 2], "penalties": [2, 0, 1, 0]})
+    );
+    // The next hand starts from trick 1 again, and the score sheet lists the hand.
+    phone.tap("Card by card").await;
+    phone.wait_for_text("Trick 1: Ann's face-up card").await;
+    phone.tap("Score sheet").await;
+    phone.wait_for_text("Total").await;
+    let sheet_totals = phone
+        .client
+        .find_all(Locator::Css(".sheet tfoot td"))
+        .await
+        .expect("totals row");
+    let mut shown = Vec::new();
+    for cell in sheet_totals {
+        shown.push(cell.text().await.expect("text").parse::<i64>().expect("a number"));
+    }
+    assert_eq!(shown, rig.totals(&table).await);
+    assert_eq!(
+        phone
+            .client
+            .find_all(Locator::Css(".sheet tbody tr"))
+            .await
+            .expect("rows")
+            .len(),
+        1
+    );
     phone.close().await;
 }
 

@@ -493,3 +493,260 @@ fn the_spec_documents_the_squares_card_notation() {
         .iter()
         .any(|m| m.to_string().contains("#/components/schemas/SquaresCard")));
 }
+
+// ---------------------------------------------------------------------------------------------
+// A hand entered as its result
+
+fn result(trick_chips: [i32; 4], penalties: [u8; 4]) -> Value {
+    json!({"kind": "result", "trick_chips": trick_chips, "penalties": penalties})
+}
+
+/// Posts a move guarded by the deal (hand) it is meant for.
+async fn submit_for(app: &TestApp, table: &str, token: &str, mv: Value, deal: u16) -> crate::helpers::Answer {
+    app.post(
+        &format!("/api/v1/tables/{table}/moves"),
+        token,
+        json!({"move": mv, "deal": deal}),
+    )
+    .await
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_hand_entered_as_a_result_is_scored_and_booked_as_the_engine_books_it(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, table) = tricky_table(&app, json!({"mode": "partnerships", "hands": 2})).await;
+    let state = app.state(&table).await;
+    let form = state["state"]["legal_moves"]
+        .as_array()
+        .expect("legal moves")
+        .iter()
+        .find(|m| m["kind"] == "result")
+        .cloned()
+        .expect("the result form is offered at the start of a hand");
+    assert_eq!(
+        form,
+        json!({"kind": "result", "trick_chips_min": -16, "trick_chips_max": 16,
+               "trick_chips_total_min": -48, "trick_chips_total_max": 48, "penalties_max": 15})
+    );
+
+    let mv = result([5, -3, 0, 2], [2, 0, 1, 0]);
+    let answer = submit_for(&app, &table, &token, mv.clone(), 1)
+        .await
+        .assert_status(201)
+        .clone();
+    let mut engine = TrickyDick::new(
+        4,
+        Options {
+            mode: Mode::Partnerships,
+            hands: 2,
+            ..Options::default()
+        },
+    )
+    .expect("game");
+    let events = engine
+        .apply(&serde_json::from_value(mv).expect("a move"))
+        .expect("accepted");
+    assert_eq!(answer["move"]["events"], serde_json::to_value(&events).expect("json"));
+    assert_eq!(
+        answer["table"]["state"],
+        serde_json::to_value(engine.view()).expect("json")
+    );
+    assert_eq!(answer["table"]["state"]["hand"], 2);
+    assert_eq!(answer["table"]["state"]["totals"], json!([3, -3, -1, 2]));
+    let scores = app.scores(&table).await;
+    assert_eq!(
+        scores["sheet"],
+        serde_json::to_value(engine.score_sheet()).expect("json")
+    );
+    assert_eq!(
+        scores["sheet"]["hands"][0],
+        json!({"hand": 1, "dealer": 0, "points": [3, -3, -1, 2], "penalties": [2, 0, 1, 0],
+               "totals": [3, -3, -1, 2]})
+    );
+    assert_eq!(scores["sheet"]["team_totals"], json!([2, -1]));
+
+    // Two bookings, each balanced: the trick chips, then the penalties.
+    let ledger = app.ledger(&table).await;
+    let bookings = ledger["bookings"].as_array().expect("bookings");
+    let settlements = TrickyDick::settlements(&events);
+    assert_eq!(bookings.len(), 2);
+    for (booking, settlement) in bookings.iter().zip(&settlements) {
+        assert_eq!(booking["memo"], settlement.memo);
+        assert_eq!(booking["deal"], 1);
+        let sum: i64 = booking["postings"]
+            .as_array()
+            .expect("postings")
+            .iter()
+            .map(|p| p["amount"].as_i64().expect("amount"))
+            .sum();
+        assert_eq!(sum, 0, "{booking}");
+    }
+    assert_eq!(ledger["total"], 0);
+    for (seat, total) in [3, -3, -1, 2].into_iter().enumerate() {
+        assert_eq!(balance(&ledger, &format!("seat:{seat}")), total);
+    }
+    assert_eq!(balance(&ledger, "bank"), -1);
+    assert_audit_consistent(&app, &table).await;
+
+    // The last hand by result ends the game.
+    let answer = submit_for(&app, &table, &token, result([0, 4, 0, 4], [0; 4]), 2)
+        .await
+        .assert_status(201)
+        .clone();
+    assert_eq!(answer["table"]["finished"], true);
+    assert_eq!(answer["table"]["state"]["winners"], json!([1, 3]));
+    assert_audit_consistent(&app, &table).await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_result_posted_twice_is_refused_by_the_deal_guard_and_changes_nothing(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, table) = tricky_table(&app, json!({})).await;
+    let mv = result([2, 2, 0, -1], [1, 0, 0, 3]);
+    submit_for(&app, &table, &token, mv.clone(), 1).await.assert_status(201);
+    let before = everything(&app, &table).await;
+    let again = submit_for(&app, &table, &token, mv, 1).await;
+    again.assert_problem(409, "deal_mismatch");
+    assert_eq!(everything(&app, &table).await, before);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn results_no_hand_can_give_are_refused_with_their_code_and_change_nothing(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, table) = tricky_table(&app, json!({"hands": 2})).await;
+    // Hand 1 is booked, so "nothing changed" covers a ledger with bookings in it.
+    accept(&app, &table, &token, result([3, 0, -1, 0], [0, 2, 0, 0])).await;
+    let before = everything(&app, &table).await;
+    let refusals = [
+        (
+            json!({"kind": "result", "trick_chips": [0, 0, 0], "penalties": [0, 0, 0, 0]}),
+            422,
+            "wrong_number_of_entries",
+        ),
+        (
+            json!({"kind": "result", "trick_chips": [0, 0, 0, 0], "penalties": [0, 0, 0, 0, 0]}),
+            422,
+            "wrong_number_of_entries",
+        ),
+        (result([0, 17, 0, 0], [0; 4]), 422, "trick_chips_out_of_range"),
+        (result([-17, 0, 0, 0], [0; 4]), 422, "trick_chips_out_of_range"),
+        (result([16, 16, 16, 1], [0; 4]), 422, "trick_chips_do_not_add_up"),
+        (result([-16, -16, -16, -16], [0; 4]), 422, "trick_chips_do_not_add_up"),
+        (result([0; 4], [0, 0, 0, 16]), 422, "penalties_out_of_range"),
+        (
+            json!({"kind": "result", "trick_chips": [0, 0, 0, 0]}),
+            422,
+            "invalid_body",
+        ),
+        (
+            json!({"kind": "result", "trick_chips": [0, 0, 0, 0], "penalties": [0, -1, 0, 0]}),
+            422,
+            "invalid_body",
+        ),
+    ];
+    for (mv, status, code) in refusals {
+        let answer = app.submit(&table, &token, mv.clone()).await;
+        answer.assert_problem(status, code);
+        assert!(!answer.body["detail"].as_str().unwrap_or("").is_empty(), "{mv}");
+    }
+    let answer = app.submit(&table, &token, result([0, 17, 0, 0], [0; 4])).await;
+    assert_eq!(
+        answer.body["detail"],
+        "seat 1's trick chips of 17 are out of range: a hand's tricks hold 16 circles and 16 squares, so a player's trick chips are −16 to 16"
+    );
+    // A result guarded for another hand, and one after trick 1 was played.
+    submit_for(&app, &table, &token, result([0; 4], [0; 4]), 1)
+        .await
+        .assert_problem(409, "deal_mismatch");
+    assert_eq!(everything(&app, &table).await, before);
+    accept(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "first_trick", "cards": ["4BC", "1BH", "2RS", "3GT"]}),
+    )
+    .await;
+    let before = everything(&app, &table).await;
+    app.submit(&table, &token, result([0; 4], [0; 4]))
+        .await
+        .assert_problem(422, "move_not_expected");
+    assert_eq!(everything(&app, &table).await, before);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_hand_played_card_by_card_is_corrected_by_its_result(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, table) = tricky_table(&app, json!({"hands": 2})).await;
+    // Recorded: hand 1 card by card, hand 2 as a result.
+    let mut engine = TrickyDick::new(
+        4,
+        Options {
+            hands: 2,
+            ..Options::default()
+        },
+    )
+    .expect("game");
+    let hand = sim::random_hand(&mut engine, 31).expect("a simulated hand");
+    for mv in &hand.moves {
+        accept(&app, &table, &token, serde_json::to_value(mv).expect("json")).await;
+    }
+    let later = result([1, 1, -2, 0], [0, 3, 0, 1]);
+    accept(&app, &table, &token, later.clone()).await;
+    let bookings_before = app.ledger(&table).await["bookings"]
+        .as_array()
+        .expect("bookings")
+        .clone();
+
+    // What it should have been: hand 1 was this result.
+    let right_hand = result([4, -4, 0, 2], [1, 1, 0, 5]);
+    let right = app
+        .game_table(
+            &token,
+            "tricky-dick",
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hands": 2}),
+        )
+        .await;
+    accept(&app, &right, &token, right_hand.clone()).await;
+    accept(&app, &right, &token, later).await;
+
+    let version = app.state(&table).await["version"].as_i64().expect("version");
+    let corrected = app
+        .request(
+            reqwest::Method::PUT,
+            &format!("/api/v1/tables/{table}/deals/1"),
+            Some(&token),
+            Some(json!({"moves": [right_hand], "expected_version": version, "reason": "entered from the slip"})),
+        )
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(corrected["moves"].as_array().expect("moves").len(), 1);
+    assert_eq!(corrected["moves"][0]["move"]["kind"], "result");
+    assert_eq!(
+        corrected["corrections"][0]["supersedes"]
+            .as_array()
+            .expect("superseded")
+            .len(),
+        61
+    );
+
+    // The table, its sheet and its balances are as if hand 1 had been entered right.
+    let state = app.state(&table).await["state"].clone();
+    assert_eq!(state, app.state(&right).await["state"]);
+    assert_eq!(app.scores(&table).await["sheet"], app.scores(&right).await["sheet"]);
+    assert_eq!(state["totals"], json!([4, -7, -2, -4]));
+    let ledger = app.ledger(&table).await;
+    let right_ledger = app.ledger(&right).await;
+    for account in ["bank", "seat:0", "seat:1", "seat:2", "seat:3"] {
+        assert_eq!(balance(&ledger, account), balance(&right_ledger, account), "{account}");
+    }
+    // Nothing booked before was edited; the changed bookings are reversed and booked anew.
+    let bookings = ledger["bookings"].as_array().expect("bookings");
+    assert_eq!(&bookings[..bookings_before.len()], bookings_before.as_slice());
+    assert!(bookings[bookings_before.len()..]
+        .iter()
+        .any(|b| !b["reverses"].is_null()));
+    assert_eq!(ledger["total"], 0);
+    assert_audit_consistent(&app, &table).await;
+}

@@ -1,5 +1,7 @@
-// Cards as the API writes them ("QS", "10H", "7D"), their symbols, their spoken names, and the
-// card picker: suits as rows, ranks as columns, red suits red, only legal cards tappable.
+// Cards as the API writes them ("QS", "10H", "7D"; Tricky Dick's Squares cards "3BS"), their
+// symbols, their spoken names, and the card picker: suits as rows, ranks as columns, red suits
+// red, only legal cards tappable. `cardFace` and `cardPart` show either kind of card, so a
+// Squares card is never shown in its raw notation.
 
 import { h } from './dom.js';
 
@@ -29,8 +31,9 @@ export function cardName(card) {
   return c ? `${RANK_WORDS[c.rank]} of ${c.suit.word}` : String(card);
 }
 
-/// "7♦"
+/// "7♦" (a Squares card in words: "3 blue square")
 export function cardText(card) {
+  if (isSquares(card)) return squaresName(card);
   const c = parse(card);
   return c ? `${c.rank}${c.suit.symbol}` : String(card);
 }
@@ -48,8 +51,9 @@ export function isRed(suit) {
   return SUITS.find((x) => x.word === suit || x.letter === suit)?.red ?? false;
 }
 
-/// A card shown face up, with its accessible name.
+/// A card shown face up, with its accessible name: a Squares card as its number and coloured shape.
 export function cardFace(card, extra = {}) {
+  if (isSquares(card)) return squaresFace(card);
   const c = parse(card);
   return h('span', { class: `card${c?.suit.red ? ' red' : ''}`, role: 'img', 'aria-label': cardName(card), ...extra },
     cardText(card));
@@ -93,6 +97,23 @@ export const SQ_SHAPES = [
 ];
 export const SQUARES64 = [1, 2, 3, 4].flatMap((n) => SQ_COLOURS.flatMap((c) => SQ_SHAPES.map((s) => `${n}${c.letter}${s.letter}`)));
 
+/// True for a Squares card ("3BS": number 1–4, colour R Y G B, shape S T H C; any case). The
+/// notations cannot be confused: a 52-card card ends in its suit after a rank with no colour.
+export function isSquares(card) {
+  return /^[1-4][RYGB][STHC]$/i.test(String(card));
+}
+
+/// A card inside a sentence: a Squares card as its face (number and coloured shape), any other
+/// as text ("7♦"). `plainText` turns such a sentence back into words.
+export function cardPart(card) {
+  return isSquares(card) ? squaresFace(card) : cardText(card);
+}
+
+/// A sentence of strings and card faces as plain text, for labels kept as strings.
+export function plainText(parts) {
+  return [parts].flat(Infinity).map((p) => (typeof p === 'string' ? p : p?.getAttribute?.('aria-label') ?? p?.textContent ?? '')).join('');
+}
+
 /// "3 blue square"
 export function squaresName(card) {
   const [n, c, s] = String(card).toUpperCase();
@@ -101,12 +122,19 @@ export function squaresName(card) {
   return colour && shape ? `${n} ${colour.word} ${shape.word}` : String(card);
 }
 
+/// A shape's symbol as text, never as a coloured emoji (♥ would be drawn red on some phones
+/// whatever the card's colour): U+FE0E asks for the text presentation.
+function shapeSymbol(letter) {
+  const symbol = SQ_SHAPES.find((x) => x.letter === letter)?.symbol;
+  return symbol ? `${symbol}\uFE0E` : letter;
+}
+
 /// "3▲" in its colour.
 export function squaresFace(card) {
   const [n, c, s] = String(card).toUpperCase();
   const colour = SQ_COLOURS.find((x) => x.letter === c);
-  return h('span', { class: `sq sq-${colour?.word ?? 'none'}`, role: 'img', 'aria-label': squaresName(card) },
-    `${n}${SQ_SHAPES.find((x) => x.letter === s)?.symbol ?? s}`);
+  return h('span', { class: `sq sq-${colour?.word ?? 'none'}`, role: 'img', 'aria-label': squaresName(card), title: squaresName(card) },
+    `${n}${shapeSymbol(s)}`);
 }
 
 /// The Squares picker: one 4×4 block per colour (numbers as rows, shapes as columns), two
@@ -124,6 +152,6 @@ export function squaresPicker({ legal, chosen = [], onPick, label = 'Card' }) {
           disabled: !ok,
           'data-card': card,
           onclick: ok ? () => onPick(card) : null,
-        }, `${n}${s.symbol}`);
+        }, `${n}${shapeSymbol(s.letter)}`);
       })))));
 }

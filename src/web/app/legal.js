@@ -18,6 +18,11 @@ export function concrete(view, kind) {
   return found.length ? found : null;
 }
 
+/// The deal being recorded, as the score sheet numbers it (Tricky Dick's views call it the hand).
+export function dealOf(view) {
+  return view.deal ?? view.hand ?? undefined;
+}
+
 /// The cards of a game's deck, in picker order.
 export function deckOf(game) {
   switch (game) {

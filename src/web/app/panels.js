@@ -1,9 +1,11 @@
 // The entry panel for the next move, per game. Only legal choices are enabled; the choices
-// come from legal.js. `ctx` = { game, view, table, log, players, mode, setMode, send(move, label) }.
+// come from legal.js. `ctx` = { game, view, table, log, players, mode, setMode,
+// send(move, label, extra) }; a result, and a deal's first move where the panel knows it, is
+// sent with `extra.deal`, the deal it was entered for (the server refuses it for any other).
 
 import { cardText, picker, squaresFace, squaresName, squaresPicker, SQUARES64, suitWord, SUITS } from './cards.js';
 import { button, h, message } from './dom.js';
-import { concrete, deckOf, kinds, nominations, openTo, playableCards, seatsFor, seenThisDeal, tridgeBids, turnUpCards } from './legal.js';
+import { concrete, dealOf, deckOf, kinds, nominations, openTo, playableCards, seatsFor, seenThisDeal, tridgeBids, turnUpCards } from './legal.js';
 
 export function entryPanel(ctx) {
   const k = kinds(ctx.view);
@@ -22,7 +24,7 @@ export function entryPanel(ctx) {
     case 'pope-joan': body = resultMode ? stopsResult(ctx) : stops(ctx, k); break;
     case 'spin': body = resultMode ? stopsResult(ctx) : stops(ctx, k); break;
     case 'newmarket': body = resultMode ? newmarketResult(ctx) : stops(ctx, k); break;
-    case 'tricky-dick': body = trickyDick(ctx, k); break;
+    case 'tricky-dick': body = resultMode ? trickyDickResult(ctx) : trickyDick(ctx, k); break;
     default: body = null;
   }
   if (!body) return [toggle, generic(ctx, k)];
@@ -131,7 +133,7 @@ function resultForm(ctx, { fields, check, build, label, extra = [] }) {
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     if (check(values, form)) return;
-    ctx.send(build(values, form), label);
+    ctx.send(build(values, form), label, { deal: dealOf(ctx.view) });
   });
   queueMicrotask(update);
   return form;
@@ -562,7 +564,7 @@ function trickyDick(ctx, k) {
           const next = [...chosen, card];
           if (next.length === 4) {
             firstTricks.delete(ctx.table.id);
-            ctx.send({ kind: 'first_trick', cards: next }, `trick 1: ${next.map(squaresName).join(', ')}`);
+            ctx.send({ kind: 'first_trick', cards: next }, `trick 1: ${next.map(squaresName).join(', ')}`, { deal: dealOf(v) });
           } else {
             firstTricks.set(ctx.table.id, next);
             rerender();
@@ -581,6 +583,41 @@ function trickyDick(ctx, k) {
       })];
   }
   return null;
+}
+
+/// The whole hand at once: each player's trick chips (circles − squares of the tricks they
+/// scored) and penalties, within the bounds of the server's result form.
+function trickyDickResult(ctx) {
+  const v = ctx.view;
+  const b = openTo(v, 'result') || {};
+  const [min, max] = [b.trick_chips_min ?? -16, b.trick_chips_max ?? 16];
+  const [totalMin, totalMax] = [b.trick_chips_total_min ?? -48, b.trick_chips_total_max ?? 48];
+  const penaltiesMax = b.penalties_max ?? 15;
+  const hand = dealOf(v);
+  const signed = (n) => (n < 0 ? `−${-n}` : String(n));
+  return resultForm(ctx, {
+    label: `Result of hand ${hand}`,
+    extra: [h('p', { class: 'why' },
+      `Trick chips: circles − squares of the tricks each player scored, ${signed(min)} to ${max}. `
+      + `Penalties: lays sharing nothing with the player's previous lay, 0 to ${penaltiesMax}.`)],
+    fields: [
+      h('fieldset', {}, h('legend', {}, 'Trick chips'),
+        ctx.players.map((p, s) => stepper(`${p} trick chips`, `r-chips-${s}`, { min, max }))),
+      h('fieldset', {}, h('legend', {}, 'Penalties'),
+        ctx.players.map((p, s) => stepper(`${p} penalties`, `r-pen-${s}`, { max: penaltiesMax }))),
+    ],
+    check: (values) => {
+      const chips = values('chips');
+      const off = chips.findIndex((c) => !Number.isInteger(c) || c < min || c > max);
+      if (off >= 0) return `${name(ctx, off)}'s trick chips are ${signed(min)} to ${max}`;
+      const total = chips.reduce((a, c) => a + c, 0);
+      if (total < totalMin || total > totalMax) return `the trick chips add up to ${signed(total)}: no hand gives more than ${totalMax} or less than ${signed(totalMin)}`;
+      const pen = values('pen').findIndex((n) => !Number.isInteger(n) || n < 0 || n > penaltiesMax);
+      if (pen >= 0) return `${name(ctx, pen)}'s penalties are 0 to ${penaltiesMax}`;
+      return null;
+    },
+    build: (values) => ({ kind: 'result', trick_chips: values('chips'), penalties: values('pen') }),
+  });
 }
 
 // ---- Any other move ---------------------------------------------------------------------------

@@ -4,9 +4,9 @@
 // table's event stream, which the page follows instead of polling.
 
 import { Refusal, Unreachable, get, phone, recordingToken } from './api.js';
-import { cardFace, cardText, suitWord } from './cards.js';
+import { cardFace, cardPart, cardText, plainText, suitWord } from './cards.js';
 import { button, h, message, mount } from './dom.js';
-import { kinds } from './legal.js';
+import { dealOf, kinds } from './legal.js';
 import { entryPanel } from './panels.js';
 import { MoveQueue } from './queue.js';
 
@@ -94,7 +94,7 @@ async function streamed(state, entry) {
     return;
   }
   if (!state.queue.pending) {
-    state.note = { kind: 'ok', text: `Recorded at the table: ${describe(entry, state.table.players)}` };
+    state.note = { kind: 'ok', text: ['Recorded at the table: ', describeParts(entry, state.table.players)] };
   }
   render(state);
 }
@@ -179,18 +179,29 @@ async function conflict(state, items, err) {
   render(state);
 }
 
-/// A log entry in words: "7♦ for Cat", "Bob nominated 2", "undo of …".
+/// A log entry in words: "7♦ for Cat", "Bob nominated 2", "undo of …"; a Squares card in words.
 export function describe(entry, players) {
+  return plainText(describeParts(entry, players));
+}
+
+/// A log entry as a sentence of strings and card faces (a Squares card as its coloured shape).
+export function describeParts(entry, players) {
   const m = entry.move || {};
   const who = (s) => (s == null ? 'the spare hand' : players[s] ?? `seat ${s}`);
-  if (entry.entry === 'void') return `an undo of ${describeMove(m, who)}`;
+  if (entry.entry === 'void') return ['an undo of ', describeMove(m, who)];
   return describeMove(m, who);
+}
+
+/// "Ann 4■, Bob 1●, …": cards laid in seat order.
+function cardsBySeat(cards, who) {
+  return (cards || []).flatMap((c, s) => [s ? ', ' : '', `${who(s)} `, cardPart(c)]);
 }
 
 function describeMove(m, who) {
   switch (m.kind) {
-    case 'play': return `${cardText(m.card)} for ${who(m.seat)}`;
-    case 'turn_up': return `${cardText(m.card)} turned up`;
+    case 'play': return [cardPart(m.card), ` for ${who(m.seat)}`];
+    case 'first_trick': return ['trick 1: ', cardsBySeat(m.cards, who)];
+    case 'turn_up': return [cardPart(m.card), ' turned up'];
     case 'nominate': return `${who(m.seat)} nominated ${m.tricks}`;
     case 'trick': return `trick ${m.number ?? ''} won by ${who(m.winner)}`.replace('  ', ' ');
     case 'bid': return `${who(m.seat)} bid ${String(m.bid).replaceAll('_', ' ')}`;
@@ -211,10 +222,12 @@ export function contractText(c) {
   return `${c.tricks != null ? `${c.tricks} tricks ` : ''}${name}${trumps}`;
 }
 
-/// Sends a move through the queue.
-function send(state, move, label) {
+/// Sends a move through the queue, always naming the deal it was entered for (`deal`): a move
+/// that waited in the queue, or a second phone's copy of a result, is then refused with
+/// `deal_mismatch` rather than booked to the next deal. `extra` adds to the request.
+function send(state, move, label, extra = {}) {
   state.note = null;
-  state.queue.add('moves', { move }, label, state.table.version);
+  state.queue.add('moves', { move, deal: dealOf(state.table.state), ...extra }, label, state.table.version);
   render(state);
 }
 
@@ -257,6 +270,7 @@ export function facts(t) {
   const name = (s) => t.players[s] ?? '';
   const out = [];
   if (v.deal != null) out.push(`Deal ${v.deal}${v.deals_in_game ? ` of ${v.deals_in_game}` : ''}`);
+  else if (v.hand != null && v.hands_in_game != null) out.push(`Hand ${v.hand} of ${v.hands_in_game}`);
   if (v.dealer != null) out.push(`Dealer ${name(v.dealer)}`);
   if (v.hand_size != null) out.push(`${v.hand_size} card${v.hand_size === 1 ? '' : 's'}`);
   if (v.trumps) out.push(`Trumps ${suitWord(v.trumps)}`);
@@ -303,11 +317,12 @@ function tableBody(state) {
     : entryPanel({
       game: t.game, view: v, table: t, log: state.log, players: t.players, mode: state.mode,
       setMode: (m) => { state.mode = m; render(state); },
-      send: (move, label) => send(state, move, label),
+      send: (move, label, extra) => send(state, move, label, extra),
     });
   const last = [...state.log].reverse().find((e) => e.entry === 'move' && !e.voided_by);
   const undoButton = last
-    ? button(`Undo ${describe(last, t.players)}`, () => undo(state, describe(last, t.players)), { class: 'undo', disabled: pending.length > 0 })
+    ? button(['Undo ', describeParts(last, t.players)], () => undo(state, describe(last, t.players)),
+      { class: 'undo', disabled: pending.length > 0, 'aria-label': `Undo ${describe(last, t.players)}` })
     : null;
   return h('div', { class: 'tab-body', 'data-tab': 'table' }, seats, centre, note, queueList, h('section', { class: 'entry', 'aria-label': 'Entry' }, panel), undoButton);
 }
@@ -321,6 +336,16 @@ export function centreOf(t) {
     out.push(h('div', { class: 'trick', 'aria-label': `Trick ${trick.number}` },
       h('span', { class: 'trick-no' }, `Trick ${trick.number}`),
       (trick.plays || []).map((p) => h('span', { class: 'played' }, h('small', {}, name(p.seat)), cardFace(p.card)))));
+  }
+  if (v.last_trick?.cards) {
+    // Tricky Dick: what the last trick was worth and to whom.
+    const last = v.last_trick;
+    const worth = last.value ? `${last.value > 0 ? '+' : ''}${last.value} to ${last.scorers.map(name).join(', ')}` : 'worth nothing';
+    const penalised = last.penalised?.length ? `; −1 to ${last.penalised.map(name).join(', ')}` : '';
+    out.push(h('p', { class: 'last-trick', 'aria-label': `Trick ${last.trick}, won by ${name(last.winner)}` },
+      `Trick ${last.trick} won by ${name(last.winner)}: `,
+      last.cards.map((p) => [cardFace(p.card), ' ']),
+      `${worth}${penalised}`));
   }
   if (v.turn_up) out.push(h('p', { class: 'turnup' }, 'Turned up ', cardFace(v.turn_up)));
   if (v.run) out.push(h('p', { class: 'run' }, 'Run: ', cardFace(v.run.last), ` by ${name(v.run.by)}, next `, cardFace(v.run.next)));
@@ -349,8 +374,9 @@ async function sheetTab(state, body) {
     const s = await get(`/tables/${state.id}/scores`);
     const sheet = s.sheet;
     const totals = sheet.totals || sheet.chips || [];
-    const rows = (sheet.deals || []).map((d, i) => h('tr', {},
-      h('th', { scope: 'row' }, String(d.deal ?? i + 1)),
+    // Tricky Dick's sheet lists hands, the others' deals.
+    const rows = (sheet.deals || sheet.hands || []).map((d, i) => h('tr', {},
+      h('th', { scope: 'row' }, String(d.deal ?? d.hand ?? i + 1)),
       s.players.map((_, seat) => h('td', {}, cell(d, seat)))));
     mount(body, h('table', { class: 'sheet', 'aria-label': 'Score sheet' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Deal'), s.players.map((p) => h('th', { scope: 'col' }, p)))),
@@ -400,6 +426,7 @@ async function ledgerTab(state, body) {
 
 function dealsTab(state, body) {
   const players = state.table.players;
+  const word = state.table.state.hand != null && state.table.state.deal == null ? 'Hand' : 'Deal';
   const groups = [];
   let deal = 1;
   let group = { deal, entries: [] };
@@ -407,17 +434,18 @@ function dealsTab(state, body) {
   for (const e of state.log) {
     group.entries.push(e);
     for (const ev of e.events || []) {
-      if (ev.event === 'deal_started' && e.entry === 'move' && !e.voided_by) {
-        deal = ev.deal;
+      const started = ev.event === 'deal_started' ? ev.deal : ev.event === 'hand_started' ? ev.hand : null;
+      if (started != null && e.entry === 'move' && !e.voided_by) {
+        deal = started;
         group = { deal, entries: [] };
         groups.push(group);
       }
     }
   }
   mount(body, groups.filter((g) => g.entries.length).reverse().map((g) => h('details', { open: g.deal === deal },
-    h('summary', {}, `Deal ${g.deal}`),
+    h('summary', {}, `${word} ${g.deal}`),
     h('ol', { class: 'log' }, g.entries.map((e) => h('li', { class: e.voided_by ? 'voided' : '' },
-      `${e.seq}. ${describe(e, players)}${e.voided_by ? ' (undone)' : ''}`))))),
+      `${e.seq}. `, describeParts(e, players), e.voided_by ? ' (undone)' : ''))))),
   state.log.length ? null : message('Nothing recorded yet.'));
 }
 

@@ -1,4 +1,5 @@
-//! The concrete moves open next (`rules::legal`): the Squares cards not yet laid this hand.
+//! The concrete moves open next (`rules::legal`): the Squares cards not yet laid this hand, a
+//! result form's bounds.
 
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -7,7 +8,7 @@ use crate::rules::legal::{accepted, LegalKind};
 use crate::rules::seat::Seat;
 use crate::rules::squares::SquaresCard;
 
-use super::{Move, TrickyDick, PLAYERS};
+use super::{Move, TrickyDick, MAX_PENALTIES, MAX_TRICK_CHIPS, MAX_TRICK_CHIPS_TOTAL, PLAYERS};
 
 /// A move open next, with its concrete choices; `kind` names the move it stands for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -23,6 +24,21 @@ pub enum LegalMove {
         trick: u8,
         cards: Vec<SquaresCard>,
     },
+    /// The whole hand at once: per seat its trick chips, `trick_chips_min` to `trick_chips_max`,
+    /// the four adding up to `trick_chips_total_min` to `trick_chips_total_max`; and its
+    /// penalties, 0 to `penalties_max`.
+    Result {
+        #[schema(example = -16)]
+        trick_chips_min: i32,
+        #[schema(example = 16)]
+        trick_chips_max: i32,
+        #[schema(example = -48)]
+        trick_chips_total_min: i64,
+        #[schema(example = 48)]
+        trick_chips_total_max: i64,
+        #[schema(example = 15)]
+        penalties_max: u8,
+    },
 }
 
 impl LegalKind for LegalMove {
@@ -30,6 +46,7 @@ impl LegalKind for LegalMove {
         match self {
             LegalMove::FirstTrick { .. } => "first_trick",
             LegalMove::Play { .. } => "play",
+            LegalMove::Result { .. } => "result",
         }
     }
 }
@@ -56,6 +73,13 @@ impl TrickyDick {
                         }),
                     })
                 }
+                "result" => Some(LegalMove::Result {
+                    trick_chips_min: -MAX_TRICK_CHIPS,
+                    trick_chips_max: MAX_TRICK_CHIPS,
+                    trick_chips_total_min: -MAX_TRICK_CHIPS_TOTAL,
+                    trick_chips_total_max: MAX_TRICK_CHIPS_TOTAL,
+                    penalties_max: MAX_PENALTIES,
+                }),
                 _ => None,
             })
             .collect()
@@ -107,6 +131,39 @@ mod tests {
                         trick: Some(trick + 1),
                     });
                 }
+                LegalMove::Result {
+                    trick_chips_min,
+                    trick_chips_max,
+                    trick_chips_total_min,
+                    trick_chips_total_max,
+                    penalties_max,
+                } => {
+                    // The corners of the bounds are accepted; one step past any of them is not.
+                    let (top, bottom) = (trick_chips_total_max / 3, trick_chips_total_min / 3);
+                    let top = i32::try_from(top).expect("small");
+                    let bottom = i32::try_from(bottom).expect("small");
+                    for (trick_chips, penalties) in [
+                        (vec![trick_chips_max, top, top, 0], vec![penalties_max; 4]),
+                        (vec![trick_chips_min, bottom, bottom, 0], vec![0; 4]),
+                        (
+                            vec![trick_chips_max, trick_chips_min, 0, 0],
+                            vec![0, penalties_max, 0, 1],
+                        ),
+                    ] {
+                        listed.push(Move::Result { trick_chips, penalties });
+                    }
+                    for (trick_chips, penalties) in [
+                        (vec![trick_chips_max + 1, 0, 0, 0], vec![0; 4]),
+                        (vec![0, trick_chips_min - 1, 0, 0], vec![0; 4]),
+                        (vec![trick_chips_max, top, top, 1], vec![0; 4]),
+                        (vec![trick_chips_min, bottom, bottom, -1], vec![0; 4]),
+                        (vec![0; 4], vec![0, 0, penalties_max + 1, 0]),
+                        (vec![0; 3], vec![0; 4]),
+                        (vec![0; 4], vec![0; 5]),
+                    ] {
+                        unlisted.push(Move::Result { trick_chips, penalties });
+                    }
+                }
             }
         }
         (listed, unlisted)
@@ -124,6 +181,17 @@ mod tests {
         .expect("set up");
         let mut g = start.clone();
         let moves = sim::moves(&sim::random_game(&mut g, 7).expect("a random game"));
+        assert!(assert_legal_moves_along(start.clone(), &moves, &[], expand) > 0);
+
+        // Hand 1 entered as a result, hand 2 card by card.
+        let result = Move::Result {
+            trick_chips: vec![4, -2, 0, 1],
+            penalties: vec![3, 0, 2, 0],
+        };
+        let mut g = start.clone();
+        g.apply(&result).expect("a result in range");
+        let mut moves = vec![result];
+        moves.extend(sim::moves(&sim::random_game(&mut g, 8).expect("a random hand")));
         assert!(assert_legal_moves_along(start, &moves, &[], expand) > 0);
     }
 }

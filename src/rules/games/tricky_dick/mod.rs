@@ -12,7 +12,8 @@
 //!
 //! Invariants: a hand's cards are all distinct; `totals` always equals the sum of everything
 //! booked so far (the chips each seat holds against the bank), so it is the sum of the completed
-//! hands on `sheet` plus the current hand's `points`; a hand has 16 tricks.
+//! hands on `sheet` plus the current hand's `points`; a hand has 16 tricks. A hand entered as a
+//! result (each seat's trick chips and penalties) is booked by the same code as a trick.
 
 use crate::rules::DealLines;
 use serde::{Deserialize, Serialize};
@@ -35,6 +36,16 @@ pub const PLAYERS: usize = 4;
 pub const TRICKS: u8 = 16;
 /// The most hands a table may be set up for.
 pub const MAX_HANDS: u16 = 200;
+/// A seat's trick chips in one hand lie in `-MAX_TRICK_CHIPS..=MAX_TRICK_CHIPS`: the deck holds
+/// 16 circles and 16 squares, and a seat scores each trick at most once.
+pub const MAX_TRICK_CHIPS: i32 = 16;
+/// The four seats' trick chips of one hand add up to `-MAX_TRICK_CHIPS_TOTAL..=MAX_TRICK_CHIPS_TOTAL`:
+/// a hand's trick values add up to 0 (16 circles, 16 squares), at most 16 on either side, and a
+/// trick's value reaches one to four seats; so the positive tricks give the seats at most 4 × 16
+/// and the negative ones take at least 16 (and the other way round).
+pub const MAX_TRICK_CHIPS_TOTAL: i64 = 48;
+/// Penalties of a seat in one hand: one per trick after the first at most.
+pub const MAX_PENALTIES: u8 = TRICKS - 1;
 
 /// Who plays with whom.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -106,6 +117,16 @@ pub enum Move {
         #[schema(example = 2)]
         trick: Option<u8>,
     },
+    /// The whole hand at once, instead of trick 1 and the plays: per seat, in seat order, the
+    /// trick chips it scored (circles − squares of each trick it scored, summed: −16 to 16, the
+    /// four adding up to −48 to 48) and how many of its lays were penalised (0 to 15). Booked
+    /// as a hand played card by card would be: each seat's chips less one per penalty.
+    Result {
+        #[schema(example = json!([3, -2, 3, 0]))]
+        trick_chips: Vec<i32>,
+        #[schema(example = json!([1, 0, 2, 4]))]
+        penalties: Vec<u8>,
+    },
 }
 
 /// A completed trick: who won, what it was worth and to whom.
@@ -148,6 +169,13 @@ pub enum Event {
         #[serde(flatten)]
         result: TrickResult,
     },
+    /// A hand entered as its result: per seat its trick chips and penalties, booked to the
+    /// seats' chips.
+    ResultEntered {
+        hand: u16,
+        trick_chips: Vec<i32>,
+        penalties: Vec<u8>,
+    },
     HandScored {
         hand: u16,
         points: Vec<i32>,
@@ -186,7 +214,7 @@ impl ChipStack {
 #[serde(rename_all = "snake_case")]
 #[schema(as = TrickyDickPhase)]
 pub enum Phase {
-    /// Waiting for trick 1, the four face-up sixteenth cards.
+    /// Waiting for trick 1, the four face-up sixteenth cards, or the hand's result.
     FirstTrick,
     Playing,
     Finished,
@@ -311,7 +339,7 @@ impl TrickyDick {
 
     fn legal_kinds(&self) -> Vec<&'static str> {
         match self.phase() {
-            Phase::FirstTrick => vec!["first_trick"],
+            Phase::FirstTrick => vec!["first_trick", "result"],
             Phase::Playing => vec!["play"],
             Phase::Finished => Vec::new(),
         }
@@ -319,6 +347,18 @@ impl TrickyDick {
 
     fn not_expected(&self, kind: &'static str) -> RuleViolation {
         stops::not_expected(self.hand.is_none(), kind, || self.legal_kinds())
+    }
+
+    /// Books chips to the hand in progress and to the totals: to each seat its trick chips less
+    /// one per penalty. The one place a trick played and a hand entered as a result both score.
+    fn book(&mut self, chips: &BySeat<i32>, penalties: &BySeat<u8>) {
+        let Some(hand) = self.hand.as_mut() else { return };
+        for seat in Seat::all(PLAYERS) {
+            let points = chips[seat] - i32::from(penalties[seat]);
+            hand.points[seat] += points;
+            hand.penalties[seat] += penalties[seat];
+            self.totals[seat] += points;
+        }
     }
 }
 
@@ -367,13 +407,14 @@ impl Game for TrickyDick {
         match mv {
             Move::FirstTrick { .. } => "first_trick",
             Move::Play { .. } => "play",
+            Move::Result { .. } => "result",
         }
     }
 
     fn move_seat(mv: &Move) -> Option<Seat> {
         match mv {
             Move::Play { seat, .. } => Some(*seat),
-            Move::FirstTrick { .. } => None,
+            Move::FirstTrick { .. } | Move::Result { .. } => None,
         }
     }
 
@@ -381,6 +422,7 @@ impl Game for TrickyDick {
         match mv {
             Move::FirstTrick { cards } => self.first_trick(cards),
             Move::Play { seat, card, trick } => self.play(*seat, *card, *trick),
+            Move::Result { trick_chips, penalties } => self.result(trick_chips, penalties),
         }
     }
 
@@ -458,7 +500,8 @@ impl Game for TrickyDick {
     }
 
     /// Per completed trick: one settlement for its value (bank ↔ each scorer) and one for its
-    /// penalties (each penalised seat → bank), each only when chips move.
+    /// penalties (each penalised seat → bank), each only when chips move; a hand entered as a
+    /// result likewise, its trick chips and its penalties.
     fn settlements(events: &[Event]) -> Vec<Settlement> {
         settlement::settlements(events)
     }
@@ -467,6 +510,7 @@ impl Game for TrickyDick {
 mod legal;
 mod penalties;
 mod play;
+mod result;
 mod score_sheet;
 mod settlement;
 pub mod sim;

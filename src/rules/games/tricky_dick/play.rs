@@ -3,7 +3,7 @@
 //! (its value to the winner and everyone who laid the winner's colour) and booked to the seats.
 
 use crate::rules::error::RuleViolation;
-use crate::rules::seat::Seat;
+use crate::rules::seat::{BySeat, Seat};
 use crate::rules::squares::{Shape, SquaresCard, SquaresSet};
 use crate::rules::trick::{Play, Trick};
 
@@ -115,14 +115,13 @@ impl TrickyDick {
         let mut penalised = hand.penalised_seats(&plays);
         penalised.sort();
 
+        let mut chips = BySeat::filled(PLAYERS, 0);
         for &seat in &scorers {
-            hand.points[seat] += value;
-            self.totals[seat] += value;
+            chips[seat] = value;
         }
+        let mut penalties = BySeat::filled(PLAYERS, 0);
         for &seat in &penalised {
-            hand.points[seat] -= 1;
-            hand.penalties[seat] += 1;
-            self.totals[seat] -= 1;
+            penalties[seat] = 1;
         }
         hand.remember_lays(&plays);
         hand.tricks_done += 1;
@@ -138,11 +137,10 @@ impl TrickyDick {
             penalised,
         };
         hand.last_trick = Some(result.clone());
-        events.push(Event::TrickWon {
-            hand: hand.number(),
-            result,
-        });
-        if hand.tricks_done == TRICKS {
+        let (number, done) = (hand.number(), hand.tricks_done);
+        self.book(&chips, &penalties);
+        events.push(Event::TrickWon { hand: number, result });
+        if done == TRICKS {
             events.extend(self.finish_hand());
         }
         events

@@ -144,7 +144,7 @@ fn the_defaults_are_individual_play_over_four_hands_dealt_first_by_seat_zero() {
     assert_eq!(view.mode, Mode::Individual);
     assert_eq!((view.hand, view.hands_in_game, view.dealer), (1, 4, Some(seat(0))));
     assert_eq!(view.phase, Phase::FirstTrick);
-    assert_eq!(crate::rules::legal::kinds(&view.legal_moves), ["first_trick"]);
+    assert_eq!(crate::rules::legal::kinds(&view.legal_moves), ["first_trick", "result"]);
     assert_eq!(view.to_act, None);
     assert_eq!(view.team_totals, None);
     assert_eq!(view.cooperative, None);
@@ -594,7 +594,7 @@ fn moves_of_the_wrong_kind_are_refused() {
         play(1, "1RS"),
         RuleViolation::MoveNotExpected {
             kind: "play",
-            expected: vec!["first_trick"],
+            expected: vec!["first_trick", "result"],
         },
     );
     assert_refused(
@@ -712,7 +712,7 @@ fn after_a_hand_ends_only_the_next_first_trick_is_accepted() {
         play(1, "1RS"),
         RuleViolation::MoveNotExpected {
             kind: "play",
-            expected: vec!["first_trick"],
+            expected: vec!["first_trick", "result"],
         },
     );
 }
@@ -809,6 +809,283 @@ fn the_state_and_its_events_survive_a_round_trip_through_json() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A hand entered as its result
+
+fn result(trick_chips: [i32; 4], penalties: [u8; 4]) -> Move {
+    Move::Result {
+        trick_chips: trick_chips.to_vec(),
+        penalties: penalties.to_vec(),
+    }
+}
+
+/// The result that stands for a hand played card by card: each seat's trick chips (its points
+/// with its penalties given back) and penalties, read from the hand's score-sheet line.
+fn result_of(line: &HandScore) -> Move {
+    Move::Result {
+        trick_chips: line
+            .points
+            .iter()
+            .zip(&line.penalties)
+            .map(|(&p, &n)| p + i32::from(n))
+            .collect(),
+        penalties: line.penalties.clone(),
+    }
+}
+
+#[test]
+fn a_hand_entered_as_a_result_scores_trick_chips_less_penalties_and_deals_the_next() {
+    let mut game = game_with(mode(Mode::Partnerships, 2));
+    let events = apply(&mut game, result([5, -3, 5, 0], [2, 0, 1, 4]));
+    assert_eq!(
+        events,
+        [
+            Event::ResultEntered {
+                hand: 1,
+                trick_chips: vec![5, -3, 5, 0],
+                penalties: vec![2, 0, 1, 4],
+            },
+            Event::HandScored {
+                hand: 1,
+                points: vec![3, -3, 4, -4],
+                totals: vec![3, -3, 4, -4],
+            },
+            Event::HandStarted {
+                hand: 2,
+                dealer: seat(1)
+            },
+        ]
+    );
+    let sheet = game.score_sheet();
+    assert_eq!(
+        sheet.hands,
+        [HandScore {
+            hand: 1,
+            dealer: seat(0),
+            points: vec![3, -3, 4, -4],
+            penalties: vec![2, 0, 1, 4],
+            totals: vec![3, -3, 4, -4],
+        }]
+    );
+    assert_eq!(sheet.team_totals, Some(vec![7, -7]));
+    assert_eq!(game.running_totals(), [3, -3, 4, -4]);
+    let view = game.view();
+    assert_eq!(
+        (view.hand, view.phase, view.hand_points),
+        (2, Phase::FirstTrick, vec![0; 4])
+    );
+    assert_eq!(view.chips[1], ChipStack { white: 0, coloured: 3 });
+    assert!(game.at_deal_boundary());
+    assert_eq!(game.deal_number(), Some(2));
+}
+
+#[test]
+fn the_last_hand_entered_as_a_result_ends_the_game_with_its_winners() {
+    let mut game = game_with(mode(Mode::Individual, 1));
+    let events = apply(&mut game, result([16, 16, 16, 0], [0, 15, 0, 0]));
+    assert_eq!(
+        events.last(),
+        Some(&Event::GameFinished {
+            winners: seats(&[0, 2]),
+            totals: vec![16, 1, 16, 0]
+        })
+    );
+    assert!(game.is_finished());
+    assert_eq!(game.score_sheet().winners, seats(&[0, 2]));
+    assert_refused(&game, result([0; 4], [0; 4]), RuleViolation::GameFinished);
+}
+
+#[test]
+fn a_result_books_its_trick_chips_and_its_penalties_as_two_balanced_settlements() {
+    let mut game = game();
+    let events = apply(&mut game, result([5, -3, 0, 2], [2, 0, 1, 0]));
+    let settlements = TrickyDick::settlements(&events);
+    assert_eq!(settlements.len(), 2);
+    assert_eq!(
+        settlements[0].memo,
+        "hand 1, entered as a result: trick chips (circles − squares of the tricks scored) seat 0 +5, seat 1 -3, seat 3 +2"
+    );
+    assert_eq!(
+        per_account(&settlements[0].postings),
+        per_account(&[
+            (Account::Seat(seat(0)), Chips::new(5)),
+            (Account::Seat(seat(1)), Chips::new(-3)),
+            (Account::Seat(seat(3)), Chips::new(2)),
+            (Account::Bank, Chips::new(-4)),
+        ])
+    );
+    assert_eq!(
+        settlements[1].memo,
+        "hand 1, entered as a result: penalties, −1 each for a card sharing nothing with the previous lay, seat 0 -2, seat 2 -1"
+    );
+    assert_eq!(
+        per_account(&settlements[1].postings),
+        per_account(&[
+            (Account::Seat(seat(0)), Chips::new(-2)),
+            (Account::Seat(seat(2)), Chips::new(-1)),
+            (Account::Bank, Chips::new(3)),
+        ])
+    );
+    for s in &settlements {
+        assert_eq!(s.deal, Some(1));
+        assert_eq!(s.postings.iter().map(|(_, c)| *c).sum::<Chips>(), Chips::ZERO);
+        assert!(s.postings.iter().all(|(_, c)| !c.is_zero()));
+    }
+    // A hand worth nothing to anybody books nothing.
+    assert_eq!(
+        TrickyDick::settlements(&apply(&mut game, result([0; 4], [0; 4]))),
+        Vec::new()
+    );
+}
+
+#[test]
+fn a_result_is_refused_once_trick_one_is_entered() {
+    assert_refused(
+        &after_first_trick(),
+        result([0; 4], [0; 4]),
+        RuleViolation::MoveNotExpected {
+            kind: "result",
+            expected: vec!["play"],
+        },
+    );
+}
+
+#[test]
+fn a_result_that_no_hand_can_give_is_refused_with_its_reason() {
+    let game = game();
+    let cases = [
+        (
+            Move::Result {
+                trick_chips: vec![0; 3],
+                penalties: vec![0; 4],
+            },
+            RuleViolation::WrongNumberOfEntries { got: 3, expected: 4 },
+        ),
+        (
+            Move::Result {
+                trick_chips: vec![0; 4],
+                penalties: vec![0; 5],
+            },
+            RuleViolation::WrongNumberOfEntries { got: 5, expected: 4 },
+        ),
+        (
+            result([0, 17, 0, 0], [0; 4]),
+            RuleViolation::TrickChipsOutOfRange {
+                seat: seat(1),
+                chips: 17,
+                max: 16,
+            },
+        ),
+        (
+            result([0, 0, 0, -17], [0; 4]),
+            RuleViolation::TrickChipsOutOfRange {
+                seat: seat(3),
+                chips: -17,
+                max: 16,
+            },
+        ),
+        (
+            result([i32::MIN, 0, 0, 0], [0; 4]),
+            RuleViolation::TrickChipsOutOfRange {
+                seat: seat(0),
+                chips: i32::MIN,
+                max: 16,
+            },
+        ),
+        // Each seat in range, but no hand gives all four that much.
+        (
+            result([16, 16, 16, 1], [0; 4]),
+            RuleViolation::TrickChipsDoNotAddUp { total: 49, max: 48 },
+        ),
+        (
+            result([-16, -16, -16, -16], [0; 4]),
+            RuleViolation::TrickChipsDoNotAddUp { total: -64, max: 48 },
+        ),
+        (
+            result([0; 4], [0, 0, 16, 0]),
+            RuleViolation::PenaltiesOutOfRange {
+                seat: seat(2),
+                penalties: 16,
+                max: 15,
+            },
+        ),
+    ];
+    for (mv, violation) in cases {
+        assert_refused(&game, mv, violation);
+    }
+    let message = RuleViolation::TrickChipsOutOfRange {
+        seat: seat(1),
+        chips: 17,
+        max: 16,
+    }
+    .to_string();
+    assert_eq!(
+        message,
+        "seat 1's trick chips of 17 are out of range: a hand's tricks hold 16 circles and 16 squares, so a player's trick chips are −16 to 16"
+    );
+    // A negative count is not a number of penalties at all.
+    let json = r#"{"kind": "result", "trick_chips": [0, 0, 0, 0], "penalties": [0, -1, 0, 0]}"#;
+    assert!(serde_json::from_str::<Move>(json).is_err());
+}
+
+/// A hand whose four tricks of `shared` (one colour each) every seat scores, and whose four
+/// tricks of `alone` seat 3 wins with a 4 while the others lay other colours, so it scores them
+/// alone; the other eight tricks (triangles and hearts) are worth nothing. Cards in seat order.
+fn lopsided_hand(shared: char, alone: char) -> Vec<[String; 4]> {
+    let colours = ['R', 'Y', 'G', 'B'];
+    let mut tricks: Vec<[String; 4]> = colours
+        .iter()
+        .map(|c| [4, 3, 2, 1].map(|n| format!("{n}{c}{shared}")))
+        .collect();
+    for k in 0..4 {
+        let colour = |i: usize| colours[(k + i) % 4];
+        tricks.push([
+            format!("3{}{alone}", colour(1)),
+            format!("2{}{alone}", colour(2)),
+            format!("1{}{alone}", colour(3)),
+            format!("4{}{alone}", colour(0)),
+        ]);
+    }
+    for n in 1..=4 {
+        for shape in ['T', 'H'] {
+            tricks.push(colours.map(|c| format!("{n}{c}{shape}")));
+        }
+    }
+    tricks
+}
+
+/// Plays a hand given as each trick's cards in seat order, each trick laid in turn from its
+/// leader; returns each seat's trick chips (points with the penalties given back).
+fn trick_chips_of(tricks: &[[String; 4]]) -> Vec<i32> {
+    let mut game = game_with(mode(Mode::Individual, 1));
+    let first = tricks[0].each_ref().map(String::as_str);
+    apply(&mut game, first_trick(&first));
+    for trick in &tricks[1..] {
+        for _ in 0..4 {
+            let seat = game.view().to_act.expect("a seat to lay");
+            apply(&mut game, play(seat.number(), &trick[seat.index()]));
+        }
+    }
+    assert!(game.is_finished());
+    let line = &game.score_sheet().hands[0];
+    line.points
+        .iter()
+        .zip(&line.penalties)
+        .map(|(&p, &n)| p + i32::from(n))
+        .collect()
+}
+
+/// The bounds refuse nothing a hand can give: their extremes are played here, each seat at ±16
+/// and the four adding up to ±48.
+#[test]
+fn the_extreme_results_the_bounds_allow_are_hands_that_can_be_played() {
+    assert_eq!(trick_chips_of(&lopsided_hand('C', 'S')), [16, 16, 16, 0]);
+    assert_eq!(trick_chips_of(&lopsided_hand('S', 'C')), [-16, -16, -16, 0]);
+    for chips in [[16, 16, 16, 0], [-16, -16, -16, 0]] {
+        apply(&mut game(), result(chips, [15; 4]));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // Properties over random legal games
 
 fn options() -> impl Strategy<Value = Options> {
@@ -838,6 +1115,8 @@ fn arbitrary_move() -> impl Strategy<Value = (Move, bool)> {
         4 => (0u8..6, a_card.clone(), prop::option::weighted(0.3, 0u8..18))
             .prop_map(|(seat, card, trick)| Move::Play { seat: Seat::new(seat), card, trick }),
         1 => prop::collection::vec(a_card, 3..=5).prop_map(|cards| Move::FirstTrick { cards }),
+        1 => (prop::collection::vec(-20i32..=20, 3..=5), prop::collection::vec(0u8..=17, 3..=5))
+            .prop_map(|(trick_chips, penalties)| Move::Result { trick_chips, penalties }),
     ];
     (mv, prop::bool::weighted(0.6))
 }
@@ -898,6 +1177,7 @@ proptest! {
                         played.insert(*card);
                         count += 1;
                     }
+                    Move::Result { .. } => prop_assert!(false, "the simulator plays card by card"),
                 }
             }
             prop_assert_eq!(count, 64);
@@ -978,6 +1258,60 @@ proptest! {
                 prop_assert!(chips.white == 0 || chips.coloured == 0);
                 prop_assert_eq!(i64::from(chips.white) - i64::from(chips.coloured), i64::from(*total));
             }
+        }
+    }
+
+    #[test]
+    fn a_hand_entered_as_its_result_scores_and_books_as_the_hand_played_card_by_card(
+        options in options(),
+        seed in any::<u64>(),
+        by_result in prop::collection::vec(any::<bool>(), 3),
+    ) {
+        let (mut mixed, mut by_cards) = (game_with(options.clone()), game_with(options.clone()));
+        let (mut mixed_balances, mut card_balances) = ([0i64; 5], [0i64; 5]);
+        for (hand_seed, &as_result) in (0..).map(|i| seed.wrapping_add(i)).zip(&by_result) {
+            if by_cards.is_finished() {
+                break;
+            }
+            let record = sim::random_hand(&mut by_cards, hand_seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            for events in &record.events {
+                booked(events, &mut card_balances)?;
+            }
+            if as_result {
+                let line = by_cards.score_sheet().hands.last().cloned().ok_or_else(|| TestCaseError::fail("no line"))?;
+                let events = mixed.apply(&result_of(&line)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                booked(&events, &mut mixed_balances)?;
+            } else {
+                for mv in &record.moves {
+                    let events = mixed.apply(mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                    booked(&events, &mut mixed_balances)?;
+                }
+            }
+            prop_assert_eq!(&mixed, &by_cards);
+            prop_assert_eq!(mixed.view(), by_cards.view());
+            prop_assert_eq!(mixed.score_sheet(), by_cards.score_sheet());
+            prop_assert_eq!(mixed.running_totals(), by_cards.running_totals());
+            prop_assert_eq!(mixed_balances, card_balances);
+        }
+        prop_assert!(mixed.is_finished());
+    }
+
+    #[test]
+    fn every_result_within_the_bounds_is_accepted(
+        chips in prop::array::uniform4(-16i32..=16),
+        penalties in prop::array::uniform4(0u8..=15),
+    ) {
+        let mut game = game();
+        let total: i32 = chips.iter().sum();
+        let outcome = game.apply(&result(chips, penalties));
+        if total.abs() <= 48 {
+            let events = outcome.map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let mut balances = [0i64; 5];
+            booked(&events, &mut balances)?;
+            let expected: Vec<i64> = chips.iter().zip(&penalties).map(|(&c, &p)| i64::from(c) - i64::from(p)).collect();
+            prop_assert_eq!(&balances[..4], &expected[..]);
+        } else {
+            prop_assert_eq!(outcome, Err(RuleViolation::TrickChipsDoNotAddUp { total: i64::from(total), max: 48 }));
         }
     }
 
