@@ -9,7 +9,7 @@ use uuid::Uuid;
 
 use super::error::{ApiError, Problem};
 use super::export::{self, Format, FormatQuery};
-use crate::ledger::{Account, Balances, Chips};
+use crate::ledger::{Balances, Chips};
 use crate::service;
 
 /// Chips into (positive) or out of (negative) one account.
@@ -196,22 +196,47 @@ pub async fn audit_table(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result
     }))
 }
 
-/// One seat a player held, with its balance.
+/// One seat a player held: what it holds, what it opened with, and the difference.
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct PlayerSeatBalance {
     pub table_id: Uuid,
     pub seat: u8,
+    /// The name as typed at that table.
+    pub name: String,
     pub balance: Chips,
+    pub opening: Chips,
+    /// Won (positive) or lost there: `balance` less `opening`.
+    pub net: Chips,
 }
 
-/// A player's chips across the session's tables (players are matched by name).
+/// A player's chips across the session's tables: a roster member, whatever the spelling of the
+/// name at each table (as in the standings).
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct PlayerBalance {
+    /// The roster member; null for a player of a table stored before the roster whose name
+    /// matches no member.
+    pub member_id: Option<Uuid>,
+    /// The roster's name.
     #[schema(example = "Ann")]
     pub player: String,
-    /// The sum over `seats`.
+    /// What the player's seats hold, the chips they opened with included: the sum over `seats`.
     pub balance: Chips,
+    /// The chips the seats opened with.
+    pub opening: Chips,
+    /// Won (positive) or lost over the session: `balance` less `opening`; the standings' `chips`.
+    pub net: Chips,
     pub seats: Vec<PlayerSeatBalance>,
+}
+
+/// One account of a table within a session.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct SessionBalanceView {
+    pub account: String,
+    pub balance: Chips,
+    /// What the table's opening booked to it.
+    pub opening: Chips,
+    /// `balance` less `opening`.
+    pub net: Chips,
 }
 
 /// One table's balances within a session.
@@ -219,7 +244,7 @@ pub struct PlayerBalance {
 pub struct SessionTableBalances {
     pub table_id: Uuid,
     pub game: String,
-    pub balances: Vec<BalanceView>,
+    pub balances: Vec<SessionBalanceView>,
     pub total: Chips,
 }
 
@@ -228,15 +253,17 @@ pub struct SessionTableBalances {
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct SessionLedger {
     pub session_id: Uuid,
-    /// By name, in order of first appearance.
+    /// By roster member, in order of first seat; at tables that book chips to seats.
     pub players: Vec<PlayerBalance>,
     /// Oldest first.
     pub tables: Vec<SessionTableBalances>,
     pub total: Chips,
 }
 
-/// A session's chip ledger: each player's balance across its tables, and every table's accounts;
-/// as CSV (one row per account of each table) for `Accept: text/csv` or `?format=csv`.
+/// A session's chip ledger: each player's chips across its tables (what the seats hold, what
+/// they opened with, and the net won or lost, per roster member as in the standings), and every
+/// table's accounts; as CSV (one row per account of each table) for `Accept: text/csv` or
+/// `?format=csv`.
 #[utoipa::path(tag = "sessions", params(("id" = Uuid, Path), FormatQuery), responses(
     (status = 200, content((SessionLedger = "application/json"), (String = "text/csv"))),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
@@ -250,61 +277,88 @@ pub async fn get_session_ledger(
 ) -> Result<HttpResponse, ApiError> {
     let ledger = service::ledger::session_ledger(&pool, *id).await?;
     if export::wants_csv(&req, query.format) {
-        let header = ["table_id", "game", "account", "player", "balance"].map(String::from);
+        // Columns are only ever added at the end, so that a sheet reading them by place still works.
+        let header = [
+            "table_id",
+            "game",
+            "account",
+            "player",
+            "balance",
+            "member_id",
+            "opening",
+            "net",
+        ]
+        .map(String::from);
         let mut rows = Vec::new();
-        for (row, balances) in &ledger.tables {
-            for (account, balance) in balances.iter() {
-                let player = match account {
-                    Account::Seat(seat) => row.players.get(seat.index()).cloned().unwrap_or_default(),
-                    _ => String::new(),
-                };
+        for part in &ledger.tables {
+            for (account, balance) in part.balances.iter() {
+                let seat = part.seat_of(account);
+                let member = seat.and_then(|(seat, _)| {
+                    ledger
+                        .players
+                        .iter()
+                        .find(|p| p.seats.iter().any(|s| s.table == part.table.id && s.seat == seat))
+                        .and_then(|p| p.identity.member())
+                });
+                let opening = part.opening.of(account);
                 rows.push(vec![
-                    row.id.to_string(),
-                    row.game.clone(),
+                    part.table.id.to_string(),
+                    part.table.game.clone(),
                     account.to_string(),
-                    player,
+                    seat.map(|(_, name)| name.to_owned()).unwrap_or_default(),
                     balance.get().to_string(),
+                    member.map(|m| m.to_string()).unwrap_or_default(),
+                    opening.get().to_string(),
+                    (balance - opening).get().to_string(),
                 ]);
             }
         }
         return export::respond(&format!("session-{}-ledger.csv", ledger.session.id), &header, &rows);
     }
-    let mut players: Vec<PlayerBalance> = Vec::new();
+    let players = ledger
+        .players
+        .iter()
+        .map(|p| PlayerBalance {
+            member_id: p.identity.member(),
+            player: p.name.clone(),
+            balance: p.balance(),
+            opening: p.opening(),
+            net: p.balance() - p.opening(),
+            seats: p
+                .seats
+                .iter()
+                .map(|s| PlayerSeatBalance {
+                    table_id: s.table,
+                    seat: s.seat,
+                    name: s.name.clone(),
+                    balance: s.balance,
+                    opening: s.opening,
+                    net: s.balance - s.opening,
+                })
+                .collect(),
+        })
+        .collect();
     let mut tables = Vec::new();
     let mut total = Chips::ZERO;
-    for (row, balances) in ledger.tables {
-        for (account, balance) in balances.iter() {
-            let Account::Seat(seat) = account else {
-                continue;
-            };
-            let Some(name) = row.players.get(seat.index()) else {
-                continue;
-            };
-            let entry = match players.iter().position(|p| p.player == *name) {
-                Some(i) => &mut players[i],
-                None => {
-                    players.push(PlayerBalance {
-                        player: name.clone(),
-                        balance: Chips::ZERO,
-                        seats: Vec::new(),
-                    });
-                    let last = players.len() - 1;
-                    &mut players[last]
-                }
-            };
-            entry.balance += balance;
-            entry.seats.push(PlayerSeatBalance {
-                table_id: row.id,
-                seat: seat.number(),
-                balance,
-            });
-        }
-        total += balances.total();
+    for part in &ledger.tables {
+        total += part.balances.total();
         tables.push(SessionTableBalances {
-            table_id: row.id,
-            game: row.game.clone(),
-            total: balances.total(),
-            balances: balance_views(&balances),
+            table_id: part.table.id,
+            game: part.table.game.clone(),
+            total: part.balances.total(),
+            balances: part
+                .balances
+                .iter()
+                .map(|(account, balance)| {
+                    let opening = part.opening.of(account);
+                    SessionBalanceView {
+                        account: account.to_string(),
+                        balance,
+                        opening,
+                        net: balance - opening,
+                    }
+                })
+                .collect(),
         });
     }
     Ok(HttpResponse::Ok().json(SessionLedger {

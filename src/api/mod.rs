@@ -42,6 +42,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(sessions::create_session)
             .service(sessions::list_sessions)
             .service(sessions::get_session)
+            .service(sessions::update_session)
             .service(sessions::get_session_standings)
             .service(sessions::get_session_settlement)
             .service(bundle::get_audit_bundle)

@@ -3,7 +3,7 @@
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
-use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
+use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView, CorrectionMove};
 
 /// Handlers are declared relative to the `/api/v1` scope; the spec names full paths.
 struct UnderApiV1;
@@ -144,6 +144,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::sessions::create_session,
         super::sessions::list_sessions,
         super::sessions::get_session,
+        super::sessions::update_session,
         super::sessions::get_session_standings,
         super::sessions::get_session_settlement,
         super::bundle::get_audit_bundle,
@@ -169,7 +170,15 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::health::healthz,
         super::health::readyz,
     ),
-    components(schemas(AnyMove, AnyEvent, AnyOptions, AnyView, AnyScoreSheet, super::export::Format)),
+    components(schemas(
+        AnyMove,
+        AnyEvent,
+        AnyOptions,
+        AnyView,
+        AnyScoreSheet,
+        CorrectionMove,
+        super::export::Format
+    )),
     modifiers(&UnderApiV1, &RuleCodes, &CommonErrors, &BearerAuth),
     tags(
         (name = "auth", description = "Organiser accounts and scorer join codes"),
@@ -190,6 +199,7 @@ pub fn spec() -> serde_json::Value {
     if let Some(code) = spec.pointer_mut("/components/schemas/Problem/properties/code") {
         code["enum"] = serde_json::json!(super::error::ApiError::all_codes());
     }
+    super::game_schemas::correction_moves_per_game(&mut spec);
     super::contract::shape(&mut spec);
     spec
 }

@@ -1,6 +1,6 @@
 //! Club sessions: a sitting that groups tables.
 
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, patch, post, web, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
@@ -40,6 +40,35 @@ impl ChipValue {
             currency: session.currency.clone()?,
         })
     }
+
+    /// The value as the store keeps it, once checked.
+    ///
+    /// # Errors
+    /// `invalid_chip_value` for a negative number of minor units or a currency that is not three
+    /// capital letters. (A number that is not an integer never gets here: `invalid_body`.)
+    fn checked(&self) -> Result<(i64, &str), ApiError> {
+        let currency = self.currency.as_str();
+        if self.minor_units < 0 || currency.len() != 3 || !currency.bytes().all(|b| b.is_ascii_uppercase()) {
+            return Err(ApiError::unprocessable(
+                "invalid_chip_value",
+                "a chip value is a whole number of minor units, zero or more, and a currency of three capital letters (ISO 4217)",
+            ));
+        }
+        Ok((self.minor_units, currency))
+    }
+}
+
+/// A change to a session: what a chip is worth.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"chip_value": {"minor_units": 10, "currency": "EUR"}}))]
+pub struct UpdateSession {
+    /// What a chip is worth from now on; null clears it (the settle-up is then in chips only).
+    /// Required: send null to clear, so that a body that forgot it changes nothing.
+    // `deserialize_with` makes serde require the field: an absent one is `invalid_body`.
+    #[serde(deserialize_with = "Option::deserialize")]
+    #[schema(required = true)]
+    pub chip_value: Option<ChipValue>,
 }
 
 /// A member of a session's roster: the same person at every table of the session.
@@ -129,19 +158,7 @@ pub async fn create_session(
             "a session name is 1 to 200 characters, without control characters",
         )
     })?;
-    let chip_value = match &body.chip_value {
-        Some(value) => {
-            let currency = value.currency.as_str();
-            if value.minor_units < 0 || currency.len() != 3 || !currency.bytes().all(|b| b.is_ascii_uppercase()) {
-                return Err(ApiError::unprocessable(
-                    "invalid_chip_value",
-                    "a chip value is a whole number of minor units, zero or more, and a currency of three capital letters (ISO 4217)",
-                ));
-            }
-            Some((value.minor_units, currency))
-        }
-        None => None,
-    };
+    let chip_value = body.chip_value.as_ref().map(ChipValue::checked).transpose()?;
     let session = crate::service::sessions::create(&pool, owner, name, chip_value).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/sessions/{}", session.id)))
@@ -179,8 +196,34 @@ pub async fn list_sessions(
 ))]
 #[get("/sessions/{id}")]
 pub async fn get_session(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    Ok(HttpResponse::Ok().json(session_view(&pool, *id).await?))
+}
+
+/// Sets, changes or clears what a chip is worth at the session (its organiser only), so that the
+/// settle-up gives money; the chips booked are not touched.
+#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), request_body = UpdateSession, security(("bearer" = [])), responses(
+    (status = 200, body = SessionView),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token, or another organiser's session", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_chip_value` (negative, or not a currency of three capital letters), `invalid_body` (minor units that are not an integer, or no `chip_value`), `unknown_field`", body = Problem, content_type = "application/problem+json"),
+))]
+#[patch("/sessions/{id}")]
+pub async fn update_session(
+    pool: web::Data<PgPool>,
+    who: Principal,
+    id: web::Path<Uuid>,
+    body: web::Json<UpdateSession>,
+) -> Result<HttpResponse, ApiError> {
+    let owner = who.organiser()?;
+    let chip_value = body.chip_value.as_ref().map(ChipValue::checked).transpose()?;
+    crate::service::sessions::set_chip_value(&pool, owner, *id, chip_value).await?;
+    Ok(HttpResponse::Ok().json(session_view(&pool, *id).await?))
+}
+
+async fn session_view(pool: &PgPool, id: Uuid) -> Result<SessionView, ApiError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let session = store::sessions::fetch(&mut conn, *id).await?;
+    let session = store::sessions::fetch(&mut conn, id).await?;
     let tables = store::tables::list(&mut conn, None, Some(session.id), 1000, 0).await?;
     let members = store::sessions::members(&mut conn, session.id).await?;
     let mut verification = Vec::with_capacity(tables.len());
@@ -193,7 +236,7 @@ pub async fn get_session(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result
             disputed,
         });
     }
-    Ok(HttpResponse::Ok().json(SessionView {
+    Ok(SessionView {
         chip_value: ChipValue::of(&session),
         members: members
             .into_iter()
@@ -205,7 +248,7 @@ pub async fn get_session(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result
         created_at: session.created_at,
         tables: tables.into_iter().map(TableSummary::from).collect(),
         verification,
-    }))
+    })
 }
 
 /// One seat a player held, with what it won or lost there.
@@ -256,12 +299,8 @@ pub struct SessionStandings {
 }
 
 fn standing(p: &crate::service::sessions::Standing) -> PlayerStanding {
-    use crate::service::sessions::Identity;
     PlayerStanding {
-        member_id: match p.identity {
-            Identity::Member(id) => Some(id),
-            Identity::Name(_) => None,
-        },
+        member_id: p.identity.member(),
         player: p.name.clone(),
         chips: p.chips,
         points: p

@@ -161,9 +161,10 @@ pub struct MoveRecord {
     #[schema(example = "play")]
     pub kind: String,
     pub seat: Option<i16>,
-    /// The move as submitted (for a void: the move it voids).
+    /// The move as submitted; for a correction entry its correction; for a void, the entry it
+    /// voids.
     #[serde(rename = "move")]
-    #[schema(value_type = AnyMove)]
+    #[schema(schema_with = super::game_schemas::logged_move)]
     pub mv: Value,
     /// What the move caused, in order.
     #[schema(value_type = Vec<AnyEvent>)]

@@ -17,6 +17,7 @@ use super::{game_of, read_table, to_json, ServiceError};
 use crate::rules::games::with_game;
 use crate::rules::{Game, Settlement};
 use crate::store;
+use crate::store::chain::LoggedEntry;
 use crate::store::deals::CorrectionRow;
 use crate::store::ledger::StoredBooking;
 use crate::store::tables::{MoveRow, TableRow};
@@ -141,13 +142,124 @@ pub fn replay_log<G: Game>(
     })
 }
 
-/// The moves of a whole log that no void names, in order.
-pub fn effective(log: &[MoveRow]) -> Vec<MoveRow> {
+/// A stored `position` (a non-negative `numeric` as PostgreSQL writes it) in a form that orders
+/// as the number does: the integer digits without leading zeros, the fraction's without
+/// trailing ones.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Place {
+    digits: usize,
+    whole: String,
+    fraction: String,
+}
+
+impl Place {
+    fn parse(text: &str) -> Option<Place> {
+        let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+        if whole.is_empty() || !whole.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let whole = whole.trim_start_matches('0').to_owned();
+        Some(Place {
+            digits: whole.len(),
+            whole,
+            fraction: fraction.trim_end_matches('0').to_owned(),
+        })
+    }
+
+    fn of_seq(seq: i64) -> Place {
+        let whole = seq.to_string();
+        Place {
+            digits: whole.len(),
+            whole,
+            fraction: String::new(),
+        }
+    }
+}
+
+/// The seqs of the moves in force of a whole log, in play order: what the store's
+/// `effective_moves` gives (`EFFECTIVE` and `IN_PLAY_ORDER` in `crate::store::tables`), worked
+/// out from the entries alone so that the offline verifier orders a bundle's log as the server
+/// does. A move is in force when no void names it, the correction it is `part_of` (if any) is
+/// not voided, and no correction in force supersedes it; the order is by `position` (the seq
+/// when none), then seq.
+///
+/// # Errors
+/// A sentence naming an entry whose position is not a non-negative decimal.
+pub fn play_order(log: &[LoggedEntry], corrections: &[CorrectionRow]) -> Result<Vec<i64>, String> {
     let voided: HashSet<i64> = log.iter().filter_map(|m| m.voids_seq).collect();
-    log.iter()
-        .filter(|m| m.entry == "move" && !voided.contains(&m.seq))
-        .cloned()
-        .collect()
+    let superseded: HashSet<i64> = corrections
+        .iter()
+        .filter(|c| !voided.contains(&c.seq))
+        .flat_map(|c| c.supersedes.iter().copied())
+        .collect();
+    let mut order = Vec::new();
+    for m in log {
+        let in_force = m.entry == "move"
+            && !voided.contains(&m.seq)
+            && m.part_of.is_none_or(|c| !voided.contains(&c))
+            && !superseded.contains(&m.seq);
+        if !in_force {
+            continue;
+        }
+        let place = match &m.position {
+            Some(text) => Place::parse(text).ok_or_else(|| {
+                format!(
+                    "log entry {}: its position `{text}` is not a non-negative decimal",
+                    m.seq
+                )
+            })?,
+            None => Place::of_seq(m.seq),
+        };
+        order.push((place, m.seq));
+    }
+    order.sort();
+    Ok(order.into_iter().map(|(_, seq)| seq).collect())
+}
+
+/// The first reversal that is not the exact undoing of the booking it names (same deal, memo
+/// `reversal: …`, every posting negated), caused by a void or a correction, and the only one
+/// of that booking; a sentence naming it.
+pub fn reversal_problem(stored: &[StoredBooking], log: &[LoggedEntry]) -> Option<String> {
+    let by_id: std::collections::HashMap<i64, &StoredBooking> = stored.iter().map(|b| (b.id, b)).collect();
+    let mut reversed = HashSet::new();
+    for b in stored {
+        let Some(original) = b.reverses else { continue };
+        let cause = log.iter().find(|m| m.seq == b.move_seq).map(|m| m.entry.as_str());
+        let Some(o) = by_id.get(&original).filter(|o| o.id < b.id && o.reverses.is_none()) else {
+            return Some(format!(
+                "booking {} reverses booking {original}, which is not an earlier booking in force",
+                b.id
+            ));
+        };
+        let negated = key(
+            b.move_seq,
+            o.deal,
+            &format!("reversal: {}", o.memo),
+            o.postings.iter().map(|p| (p.account.to_string(), -p.amount.get())),
+        );
+        let as_booked = key(
+            b.move_seq,
+            b.deal,
+            &b.memo,
+            b.postings.iter().map(|p| (p.account.to_string(), p.amount.get())),
+        );
+        if negated != as_booked {
+            return Some(format!("booking {} is not the reversal of booking {original}", b.id));
+        }
+        if !matches!(cause, Some("void" | "correction")) {
+            return Some(format!(
+                "booking {} reverses booking {original} but log entry {} is neither an undo nor a correction",
+                b.id, b.move_seq
+            ));
+        }
+        if !reversed.insert(original) {
+            return Some(format!(
+                "booking {original} is reversed twice (again by booking {})",
+                b.id
+            ));
+        }
+    }
+    None
 }
 
 /// The bookings in force (neither a reversal nor reversed), as compared, sorted.
@@ -170,22 +282,43 @@ pub fn in_force(stored: &[StoredBooking]) -> Vec<Key> {
 }
 
 async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<Audit, ServiceError> {
-    let moves = store::tables::effective_moves(&mut *conn, table.id, 0).await?;
+    let log = store::tables::log(&mut *conn, table.id, 0, i64::MAX).await?;
+    let logged = store::chain::log_after(&mut *conn, table.id, 0).await?;
     let corrections = store::deals::corrections(&mut *conn, table.id, None).await?;
+    let stored_order = store::tables::effective_moves(&mut *conn, table.id, 0).await?;
+    // The replay follows the play order worked out from the entries, as the offline verifier
+    // does; the store's own order (which the move path folds) must be the same.
+    let mut problems = Vec::new();
+    let moves = match play_order(&logged, &corrections) {
+        Ok(order) => {
+            if order.iter().ne(stored_order.iter().map(|m| &m.seq)) {
+                problems.push("the moves in force, in play order, differ from those the store reads".to_owned());
+            }
+            let by_seq: std::collections::HashMap<i64, &MoveRow> = log.iter().map(|m| (m.seq, m)).collect();
+            order
+                .iter()
+                .filter_map(|seq| by_seq.get(seq).map(|m| (*m).clone()))
+                .collect()
+        }
+        Err(found) => {
+            problems.push(found);
+            stored_order
+        }
+    };
     let Replayed {
         game,
         replayed,
         events_match,
         expected,
         lines,
-        mut problems,
+        problems: found,
     } = replay_log::<G>(table, &moves, &corrections)?;
+    problems.extend(found);
     let stored = store::ledger::bookings(&mut *conn, table.id, None).await?;
-    let log = store::tables::log(&mut *conn, table.id, 0, i64::MAX).await?;
     let links = store::chain::links(&mut *conn, table.id).await?;
     let recomputed = chain::link(
         None,
-        &chain::in_link_order(chain::entries(table, &log, &stored), &links),
+        &chain::in_link_order(chain::entries(table, &logged, &corrections, &stored), &links),
     );
     let chained = !links.is_empty() || table.chain_head.is_some();
     let mut chain_intact = true;
@@ -196,13 +329,17 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
         }
     }
     let in_force = in_force(&stored);
-    let ledger_matches = in_force == expected;
+    let mut ledger_matches = in_force == expected;
     if !ledger_matches {
         problems.push(format!(
             "the ledger holds {} bookings in force where the replay books {}, or they differ",
             in_force.len(),
             expected.len()
         ));
+    }
+    if let Some(found) = reversal_problem(&stored, &logged) {
+        ledger_matches = false;
+        problems.push(found);
     }
     // A log that no longer replays is a finding here, not a failure: the auditor gets a report.
     let mut state_matches = match fold::current::<G>(&mut *conn, table).await {

@@ -2,14 +2,20 @@
 //!
 //! Invariants:
 //! - A bundle is one JSON document holding everything needed to check a session without the
-//!   server: the session, and for every table its set-up, whole log (voids included), ledger,
-//!   score sheet and chain head, with the engine's version; signed with Ed25519 over the
-//!   canonical encoding (`chain::canonical`) of the document without its `signature`.
+//!   server: the session, and for every table its set-up, whole log (voids and corrections
+//!   included, each entry with its place in play order), its corrections' rows (the moves each
+//!   supersedes, the later moves' events each re-derived, the bookings each made), ledger,
+//!   score sheet and chain, with the engine's version; signed with Ed25519 over the canonical
+//!   encoding (`chain::canonical`) of the document without its `signature`.
 //! - The file is written in that canonical form, and the verifier refuses any other, so a
 //!   change of one byte anywhere (white space included) fails verification.
-//! - Verification needs no database and no network: it checks the form, the signature, each
-//!   table's chain, then replays each table with the engine ([`audit::replay_log`]) and compares
-//!   events, bookings and the score sheet. The first discrepancy is the answer.
+//! - Verification needs no database and no network: it checks the form, the signature, that
+//!   each log's derived fields follow from its entries, each table's chain, then replays each
+//!   table with the same pure code as the server's audit ([`audit::play_order`],
+//!   [`audit::replay_log`], [`audit::reversal_problem`]) and compares events, every booking
+//!   and the score sheet. The first discrepancy is the answer.
+//! - Bundles of [`FORMAT_1`] (written before corrections were carried) still verify: they read
+//!   as format 2 without corrections or positions, their links at content version 1.
 
 use chrono::{DateTime, Utc};
 use ed25519_dalek::{Signer, SigningKey, Verifier, VerifyingKey};
@@ -24,13 +30,17 @@ use super::{to_json, ServiceError};
 use crate::ledger::{Account, Chips, Posting};
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId};
-use crate::store::chain::LinkRow;
+use crate::store::chain::{LinkRow, LoggedEntry};
+use crate::store::deals::CorrectionRow;
 use crate::store::ledger::StoredBooking;
 use crate::store::tables::{MoveRow, TableRow};
 use crate::store::{self, StoreError};
 
 /// Names the bundle's shape; a verifier refuses shapes it does not know.
-pub const FORMAT: &str = "tablekeeper-audit-bundle/1";
+pub const FORMAT: &str = "tablekeeper-audit-bundle/2";
+
+/// The shape written before bundles carried corrections and play order; still verified.
+pub const FORMAT_1: &str = "tablekeeper-audit-bundle/1";
 
 /// The engine that wrote a bundle.
 pub fn engine() -> String {
@@ -89,10 +99,56 @@ pub struct TablePart {
     pub chain_head: Option<String>,
     /// The chain's links as stored, so that a break is named by its entry.
     pub chain: Vec<LinkPart>,
-    pub log: Vec<MoveRow>,
+    pub log: Vec<LogPart>,
+    /// The rows of the log's correction entries, oldest first (none in format 1).
+    #[serde(default)]
+    pub corrections: Vec<CorrectionPart>,
     pub ledger: Vec<BookingPart>,
     /// The score sheet as the server shows it.
     pub scores: Value,
+}
+
+/// An entry of a table's log as bundled: as `GET /tables/{id}/moves` lists it (`body` being the
+/// move), with its place in play order.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogPart {
+    pub seq: i64,
+    /// `move`, `void` or `correction`.
+    pub entry: String,
+    pub kind: String,
+    pub seat: Option<i16>,
+    pub body: Value,
+    pub events: Value,
+    pub voids_seq: Option<i64>,
+    /// Derived: the void naming this entry (the verifier checks it against the log).
+    pub voided_by: Option<i64>,
+    /// For a move a correction brought: the correction's seq.
+    pub part_of: Option<i64>,
+    /// Derived: the latest correction superseding this move (checked against `corrections`).
+    pub superseded_by: Option<i64>,
+    /// Where a correction's move stands in play order (an exact decimal between its
+    /// neighbours' places, a move's place being its seq); null for a move in its seq's place.
+    pub position: Option<String>,
+    pub recorded_by: String,
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// A correction's row as bundled; who recorded it and when are its log entry's.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CorrectionPart {
+    /// Its log entry.
+    pub seq: i64,
+    pub deal: i32,
+    pub reason: String,
+    /// The moves it took out of play.
+    pub supersedes: Vec<i64>,
+    /// The later moves' events as its replay re-derived them, by seq, where they changed.
+    pub events: Value,
+    /// The ids of the bookings it made (reversals and new bookings), none when null.
+    pub first_booking: Option<i64>,
+    pub last_booking: Option<i64>,
 }
 
 /// A link of a table's hash chain, hashes in hex.
@@ -103,9 +159,16 @@ pub struct LinkPart {
     pub entry: String,
     #[serde(rename = "ref")]
     pub reference: i64,
+    /// The version of the canonical content hashed (`chain::CONTENT_VERSION`; 1 in format 1).
+    #[serde(default = "content_version_1")]
+    pub content_version: i16,
     pub content_hash: String,
     pub prev_hash: String,
     pub hash: String,
+}
+
+fn content_version_1() -> i16 {
+    1
 }
 
 /// Everything the signature covers.
@@ -163,6 +226,8 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
     let mut tables = Vec::new();
     for t in store::tables::list(&mut tx, None, Some(session), 1000, 0).await? {
         let log = store::tables::log(&mut tx, t.id, 0, i64::MAX).await?;
+        let places = store::chain::log_after(&mut tx, t.id, 0).await?;
+        let corrections = store::deals::corrections(&mut tx, t.id, None).await?;
         let ledger = store::ledger::bookings(&mut tx, t.id, None).await?;
         let links = store::chain::links(&mut tx, t.id).await?;
         let scores = with_game!(super::game_of(&t)?, G => {
@@ -189,12 +254,25 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
                     pos: l.pos,
                     entry: l.entry,
                     reference: l.reference,
+                    content_version: l.version,
                     content_hash: chain::hex(&l.content_hash),
                     prev_hash: chain::hex(&l.prev_hash),
                     hash: chain::hex(&l.hash),
                 })
                 .collect(),
-            log,
+            log: log_parts(log, &places)?,
+            corrections: corrections
+                .into_iter()
+                .map(|c| CorrectionPart {
+                    seq: c.seq,
+                    deal: c.deal,
+                    reason: c.reason,
+                    supersedes: c.supersedes,
+                    events: c.events,
+                    first_booking: c.first_booking,
+                    last_booking: c.last_booking,
+                })
+                .collect(),
             ledger: ledger
                 .into_iter()
                 .map(|b| BookingPart {
@@ -243,6 +321,35 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
         map.insert("signature".into(), to_json(&signature)?);
     }
     Ok(chain::canonical(&document).into_bytes())
+}
+
+/// The log as bundled: each entry with its place in play order (`places`, the same entries as
+/// the chain reads them, in the same read).
+fn log_parts(log: Vec<MoveRow>, places: &[LoggedEntry]) -> Result<Vec<LogPart>, ServiceError> {
+    if log.len() != places.len() || log.iter().zip(places).any(|(m, p)| m.seq != p.seq) {
+        return Err(ServiceError::Corrupt(
+            "the log read twice in one snapshot differs".into(),
+        ));
+    }
+    Ok(log
+        .into_iter()
+        .zip(places)
+        .map(|(m, p)| LogPart {
+            seq: m.seq,
+            entry: m.entry,
+            kind: m.kind,
+            seat: m.seat,
+            body: m.body,
+            events: m.events,
+            voids_seq: m.voids_seq,
+            voided_by: m.voided_by,
+            part_of: m.part_of,
+            superseded_by: m.superseded_by,
+            position: p.position.clone(),
+            recorded_by: m.recorded_by,
+            recorded_at: m.recorded_at,
+        })
+        .collect())
 }
 
 /// Bytes from lower-case hex of exactly `N` bytes.
@@ -305,8 +412,11 @@ pub fn verify(bytes: &[u8], trusted_key: Option<&str>) -> Result<String, String>
     .map_err(|_| "the signature does not match the bundle's content".to_owned())?;
     let payload: Payload =
         serde_json::from_value(payload).map_err(|e| format!("the bundle's content does not read: {e}"))?;
-    if payload.format != FORMAT {
-        return Err(format!("the bundle's format is `{}`, not {FORMAT}", payload.format));
+    if payload.format != FORMAT && payload.format != FORMAT_1 {
+        return Err(format!(
+            "the bundle's format is `{}`, not {FORMAT} (nor {FORMAT_1})",
+            payload.format
+        ));
     }
     let mut moves = 0;
     let mut bookings = 0;
@@ -368,6 +478,24 @@ fn check_table(t: &TablePart) -> Result<(), String> {
     if t.log.len() as i64 != t.version || t.log.iter().enumerate().any(|(i, m)| m.seq != i as i64 + 1) {
         return Err(at(format!("the log is not entries 1 to {} in order", t.version)));
     }
+    let logged: Vec<LoggedEntry> = t
+        .log
+        .iter()
+        .map(|m| LoggedEntry {
+            seq: m.seq,
+            entry: m.entry.clone(),
+            kind: m.kind.clone(),
+            seat: m.seat,
+            body: m.body.clone(),
+            events: m.events.clone(),
+            voids_seq: m.voids_seq,
+            part_of: m.part_of,
+            position: m.position.clone(),
+            recorded_by: m.recorded_by.clone(),
+            recorded_at: m.recorded_at,
+        })
+        .collect();
+    let corrections = corrections_of(t).map_err(at)?;
     // The chain first: it names the entry that was changed.
     let mut stored_links = Vec::with_capacity(t.chain.len());
     for l in &t.chain {
@@ -376,6 +504,7 @@ fn check_table(t: &TablePart) -> Result<(), String> {
             pos: l.pos,
             entry: l.entry.clone(),
             reference: l.reference,
+            version: l.content_version,
             content_hash: unhex::<32>(&l.content_hash).ok_or_else(bad)?.to_vec(),
             prev_hash: unhex::<32>(&l.prev_hash).ok_or_else(bad)?.to_vec(),
             hash: unhex::<32>(&l.hash).ok_or_else(bad)?.to_vec(),
@@ -383,7 +512,7 @@ fn check_table(t: &TablePart) -> Result<(), String> {
     }
     let links = chain::link(
         None,
-        &chain::in_link_order(chain::entries(&row, &t.log, &stored), &stored_links),
+        &chain::in_link_order(chain::entries(&row, &logged, &corrections, &stored), &stored_links),
     );
     let head = match &t.chain_head {
         Some(head) => Some(unhex::<32>(head).ok_or_else(|| at("the chain head is not 64 hex digits".into()))?),
@@ -395,12 +524,112 @@ fn check_table(t: &TablePart) -> Result<(), String> {
             return Err(at(found));
         }
     }
+    derived_fields_follow(t, &corrections).map_err(at)?;
+    let order = audit::play_order(&logged, &corrections).map_err(at)?;
+    let effective: Vec<MoveRow> = order
+        .iter()
+        .filter_map(|seq| t.log.get(usize::try_from(seq - 1).ok()?))
+        .map(move_row)
+        .collect();
+    if let Some(found) = audit::reversal_problem(&stored, &logged) {
+        return Err(at(found));
+    }
     let game = GameId::parse(&t.game).ok_or_else(|| at(format!("this engine has no game `{}`", t.game)))?;
-    with_game!(game, G => replay_and_compare::<G>(&row, t, &stored).map_err(at))
+    with_game!(game, G => replay_and_compare::<G>(&row, t, &effective, &corrections, &stored).map_err(at))
 }
 
-fn replay_and_compare<G: Game>(row: &TableRow, t: &TablePart, stored: &[StoredBooking]) -> Result<(), String> {
-    let effective = audit::effective(&t.log);
+fn move_row(m: &LogPart) -> MoveRow {
+    MoveRow {
+        seq: m.seq,
+        entry: m.entry.clone(),
+        kind: m.kind.clone(),
+        seat: m.seat,
+        body: m.body.clone(),
+        events: m.events.clone(),
+        voids_seq: m.voids_seq,
+        voided_by: m.voided_by,
+        part_of: m.part_of,
+        superseded_by: m.superseded_by,
+        recorded_by: m.recorded_by.clone(),
+        recorded_at: m.recorded_at,
+    }
+}
+
+/// The table's corrections as the audit reads them, each the row of a correction entry of the
+/// log and every such entry with its row; who recorded it, when, and the void that undid it
+/// taken from the log.
+fn corrections_of(t: &TablePart) -> Result<Vec<CorrectionRow>, String> {
+    let mut rows: Vec<CorrectionRow> = Vec::with_capacity(t.corrections.len());
+    for c in &t.corrections {
+        let entry = usize::try_from(c.seq - 1)
+            .ok()
+            .and_then(|i| t.log.get(i))
+            .filter(|m| m.entry == "correction")
+            .ok_or_else(|| format!("correction {} is not a correction entry of the log", c.seq))?;
+        if rows.iter().any(|r| r.seq == c.seq) {
+            return Err(format!("correction {} is given twice", c.seq));
+        }
+        rows.push(CorrectionRow {
+            seq: c.seq,
+            deal: c.deal,
+            reason: c.reason.clone(),
+            first_booking: c.first_booking,
+            last_booking: c.last_booking,
+            events: c.events.clone(),
+            recorded_by: entry.recorded_by.clone(),
+            recorded_at: entry.recorded_at,
+            voided_by: t.log.iter().find(|v| v.voids_seq == Some(c.seq)).map(|v| v.seq),
+            supersedes: c.supersedes.clone(),
+        });
+    }
+    if let Some(m) = t
+        .log
+        .iter()
+        .find(|m| m.entry == "correction" && !rows.iter().any(|r| r.seq == m.seq))
+    {
+        return Err(format!(
+            "log entry {} is a correction the bundle gives no row for (the bundle's format is older than corrections, or it was cut)",
+            m.seq
+        ));
+    }
+    rows.sort_by_key(|r| r.seq);
+    Ok(rows)
+}
+
+/// The log's derived fields (`voided_by`, `superseded_by`, `part_of`) say what its entries and
+/// corrections say, so that a reader of the bundle is not misled by them.
+fn derived_fields_follow(t: &TablePart, corrections: &[CorrectionRow]) -> Result<(), String> {
+    for m in &t.log {
+        let voided_by = t.log.iter().find(|v| v.voids_seq == Some(m.seq)).map(|v| v.seq);
+        let superseded_by = corrections
+            .iter()
+            .filter(|c| c.supersedes.contains(&m.seq))
+            .map(|c| c.seq)
+            .max();
+        let part_of_a_correction = m.part_of.is_none_or(|c| corrections.iter().any(|r| r.seq == c));
+        if m.voided_by != voided_by {
+            return Err(format!("log entry {}: `voided_by` does not follow from the log", m.seq));
+        }
+        if m.superseded_by != superseded_by {
+            return Err(format!(
+                "log entry {}: `superseded_by` does not follow from the corrections",
+                m.seq
+            ));
+        }
+        if !part_of_a_correction {
+            return Err(format!("log entry {}: `part_of` names no correction", m.seq));
+        }
+    }
+    Ok(())
+}
+
+fn replay_and_compare<G: Game>(
+    row: &TableRow,
+    t: &TablePart,
+    effective: &[MoveRow],
+    corrections: &[CorrectionRow],
+    stored: &[StoredBooking],
+) -> Result<(), String> {
     let Replayed {
         game,
         replayed,
@@ -408,9 +637,7 @@ fn replay_and_compare<G: Game>(row: &TableRow, t: &TablePart, stored: &[StoredBo
         lines,
         problems,
         ..
-    // The bundle does not carry deal corrections yet (their play order and re-derived events),
-    // so a corrected table is replayed as first recorded and reported as a discrepancy.
-    } = audit::replay_log::<G>(row, &effective, &[]).map_err(|e| e.to_string())?;
+    } = audit::replay_log::<G>(row, effective, corrections).map_err(|e| e.to_string())?;
     if let Some(first) = problems.into_iter().next() {
         return Err(first);
     }

@@ -7,6 +7,9 @@
 //!   caused in id order. An entry's canonical content is the compact JSON of its stored fields
 //!   with object keys sorted ([`canonical`]); timestamps as RFC 3339 in microseconds (what
 //!   PostgreSQL keeps).
+//! - The canonical content is versioned and every link keeps the version it hashed
+//!   ([`CONTENT_VERSION`]); a link is recomputed with its own version's content, so chains
+//!   stored before a version stay intact, and new links cover what the new version adds.
 //! - A link's `hash` is SHA-256(`prev_hash` ‖ `content_hash`); the set-up's `prev_hash` is 32
 //!   zero bytes. The table's head is the last link's hash.
 //! - Links are written in the transaction of the entries they cover ([`extend`]), after them;
@@ -22,12 +25,26 @@ use sqlx::PgConnection;
 use super::ServiceError;
 use crate::ledger::Booking;
 use crate::store;
-use crate::store::chain::LinkRow;
+use crate::store::chain::{LinkRow, LoggedEntry};
+use crate::store::deals::CorrectionRow;
 use crate::store::ledger::StoredBooking;
 use crate::store::tables::{MoveRow, TableRow};
 
 /// A SHA-256 digest.
 pub type Hash = [u8; 32];
+
+/// The version of the canonical content that new links hash.
+///
+/// 1. A log entry's stored fields: kind, seat, body, events, the entry it voids, who recorded
+///    it and when.
+/// 2. Adds what decides play order once a deal is corrected: the entry's `position` and
+///    `part_of`, and for a correction entry its own row (`correction`: the deal, the reason, the
+///    moves it supersedes, the later moves' events it re-derived, the bookings it made), so that
+///    a corrected entry moved, re-parented or un-superseded breaks the chain at that entry.
+///
+/// The set-up and bookings read the same in both. (The move path's one statement relies on
+/// `chain_links.content_version`'s default being this number.)
+pub const CONTENT_VERSION: i16 = 2;
 
 /// What a link covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,10 +53,12 @@ pub struct Entry {
     pub kind: &'static str,
     /// The move's seq, the booking's id, 0 for the set-up.
     pub reference: i64,
+    /// The canonical content at [`CONTENT_VERSION`].
     pub content: Value,
+    /// Version 1's content, where it differs.
+    legacy: Option<Value>,
     order: (i64, u8, i64),
 }
-
 impl Entry {
     /// The table's set-up: what it was opened as.
     pub fn table(row: &TableRow) -> Entry {
@@ -55,27 +74,50 @@ impl Entry {
                 "options": row.options,
                 "created_at": timestamp(&row.created_at),
             }),
+            legacy: None,
             order: (-1, 0, 0),
         }
     }
 
-    /// A log entry (a move or a void), as stored; who recorded it and when included.
-    pub fn log(table: &TableRow, m: &MoveRow) -> Entry {
+    /// A log entry (a move, a void or a correction), as stored; who recorded it and when
+    /// included, and (from version 2) its place in play order and, for a correction entry,
+    /// `correction`: its row.
+    pub fn log(table: &TableRow, m: &LoggedEntry, correction: Option<&CorrectionRow>) -> Entry {
+        let mut content = json!({
+            "table": table.id,
+            "seq": m.seq,
+            "entry": m.entry,
+            "kind": m.kind,
+            "seat": m.seat,
+            "body": m.body,
+            "events": m.events,
+            "voids_seq": m.voids_seq,
+            "recorded_by": m.recorded_by,
+            "recorded_at": timestamp(&m.recorded_at),
+        });
+        let legacy = content.clone();
+        if let Value::Object(fields) = &mut content {
+            fields.insert("position".into(), json!(m.position));
+            fields.insert("part_of".into(), json!(m.part_of));
+            fields.insert(
+                "correction".into(),
+                correction.map_or(Value::Null, |c| {
+                    json!({
+                        "deal": c.deal,
+                        "reason": c.reason,
+                        "supersedes": c.supersedes,
+                        "events": c.events,
+                        "first_booking": c.first_booking,
+                        "last_booking": c.last_booking,
+                    })
+                }),
+            );
+        }
         Entry {
             kind: "move",
             reference: m.seq,
-            content: json!({
-                "table": table.id,
-                "seq": m.seq,
-                "entry": m.entry,
-                "kind": m.kind,
-                "seat": m.seat,
-                "body": m.body,
-                "events": m.events,
-                "voids_seq": m.voids_seq,
-                "recorded_by": m.recorded_by,
-                "recorded_at": timestamp(&m.recorded_at),
-            }),
+            content,
+            legacy: Some(legacy),
             order: (m.seq, 0, m.seq),
         }
     }
@@ -101,7 +143,18 @@ impl Entry {
                 "created_at": timestamp(&b.created_at),
                 "postings": postings,
             }),
+            legacy: None,
             order: (b.move_seq, 1, b.id),
+        }
+    }
+
+    /// The content as version `version` of the canonical form has it; None for a version this
+    /// engine does not know.
+    pub fn content(&self, version: i16) -> Option<&Value> {
+        match version {
+            1 => Some(self.legacy.as_ref().unwrap_or(&self.content)),
+            CONTENT_VERSION => Some(&self.content),
+            _ => None,
         }
     }
 
@@ -169,30 +222,55 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// The entries of a table in chain order.
-pub fn entries(table: &TableRow, log: &[MoveRow], bookings: &[StoredBooking]) -> Vec<Entry> {
+/// The entries of a table in chain order; `corrections` holds the rows of the correction
+/// entries among `log` (others are not looked at).
+pub fn entries(
+    table: &TableRow,
+    log: &[LoggedEntry],
+    corrections: &[CorrectionRow],
+    bookings: &[StoredBooking],
+) -> Vec<Entry> {
     let mut all: Vec<Entry> = Vec::with_capacity(1 + log.len() + bookings.len());
     all.push(Entry::table(table));
-    all.extend(log.iter().map(|m| Entry::log(table, m)));
+    all.extend(log.iter().map(|m| {
+        let correction = (m.entry == "correction")
+            .then(|| corrections.iter().find(|c| c.seq == m.seq))
+            .flatten();
+        Entry::log(table, m, correction)
+    }));
     all.extend(bookings.iter().map(|b| Entry::booking(table, b)));
     all.sort_by_key(|e| e.order);
     all
 }
 
-/// `entries` (as [`entries`] sorts them) in the order the table's links hold them, the
-/// unlinked ones after, in their own order. The chain grows in the order entries were written,
-/// which a sort on the entries alone cannot always tell: a correction books, in its own
-/// transaction, for moves recorded long before it. A changed order is still caught: the links'
-/// hashes follow each other, and every entry's content names its seq or id.
-pub fn in_link_order(mut entries: Vec<Entry>, links: &[LinkRow]) -> Vec<Entry> {
-    let at: std::collections::HashMap<(&str, i64), i64> =
-        links.iter().map(|l| ((l.entry.as_str(), l.reference), l.pos)).collect();
-    entries.sort_by_key(|e| at.get(&(e.kind, e.reference)).copied().unwrap_or(i64::MAX));
-    entries
+/// `entries` (as [`entries`] sorts them) in the order the table's links hold them, each with
+/// the content version of its link, the unlinked ones after, in their own order and at
+/// [`CONTENT_VERSION`]. The chain grows in the order entries were written, which a sort on the
+/// entries alone cannot always tell: a correction books, in its own transaction, for moves
+/// recorded long before it. A changed order is still caught: the links' hashes follow each
+/// other, and every entry's content names its seq or id.
+pub fn in_link_order(entries: Vec<Entry>, links: &[LinkRow]) -> Vec<(Entry, i16)> {
+    let at: std::collections::HashMap<(&str, i64), (i64, i16)> = links
+        .iter()
+        .map(|l| ((l.entry.as_str(), l.reference), (l.pos, l.version)))
+        .collect();
+    let mut placed: Vec<(i64, Entry, i16)> = entries
+        .into_iter()
+        .map(|e| {
+            let (pos, version) = at
+                .get(&(e.kind, e.reference))
+                .copied()
+                .unwrap_or((i64::MAX, CONTENT_VERSION));
+            (pos, e, version)
+        })
+        .collect();
+    placed.sort_by_key(|(pos, _, _)| *pos);
+    placed.into_iter().map(|(_, e, version)| (e, version)).collect()
 }
 
-/// The links for `entries`, following `after` (or starting the chain when there is none).
-pub fn link(after: Option<&LinkRow>, entries: &[Entry]) -> Vec<LinkRow> {
+/// The links for `entries` (each with the content version to hash), following `after` (or
+/// starting the chain when there is none).
+pub fn link(after: Option<&LinkRow>, entries: &[(Entry, i16)]) -> Vec<LinkRow> {
     match after {
         Some(last) => link_after(last.pos, &last.hash, entries),
         None => link_after(-1, &[0; 32], entries),
@@ -200,11 +278,13 @@ pub fn link(after: Option<&LinkRow>, entries: &[Entry]) -> Vec<LinkRow> {
 }
 
 /// The links for `entries`, following the link at `pos` whose hash is `hash`.
-pub fn link_after(pos: i64, hash: &[u8], entries: &[Entry]) -> Vec<LinkRow> {
+pub fn link_after(pos: i64, hash: &[u8], entries: &[(Entry, i16)]) -> Vec<LinkRow> {
     let mut prev: Vec<u8> = hash.to_vec();
     let mut out = Vec::with_capacity(entries.len());
-    for (pos, entry) in (pos + 1..).zip(entries) {
-        let content_hash = sha256(canonical(&entry.content).as_bytes());
+    for (pos, (entry, version)) in (pos + 1..).zip(entries) {
+        // A version this engine does not know is named by `first_break`; the hash is moot.
+        let content = entry.content(*version).unwrap_or(&entry.content);
+        let content_hash = sha256(canonical(content).as_bytes());
         let mut joined = prev.clone();
         joined.extend_from_slice(&content_hash);
         let hash = sha256(&joined).to_vec();
@@ -212,6 +292,7 @@ pub fn link_after(pos: i64, hash: &[u8], entries: &[Entry]) -> Vec<LinkRow> {
             pos,
             entry: entry.kind.to_owned(),
             reference: entry.reference,
+            version: *version,
             content_hash: content_hash.to_vec(),
             prev_hash: prev,
             hash: hash.clone(),
@@ -227,6 +308,13 @@ pub fn first_break(recomputed: &[LinkRow], stored: Option<&[LinkRow]>, head: Opt
     if let Some(stored) = stored {
         for i in 0..recomputed.len().max(stored.len()) {
             match (recomputed.get(i), stored.get(i)) {
+                (_, Some(then)) if !(1..=CONTENT_VERSION).contains(&then.version) => {
+                    return Some(format!(
+                        "the chain breaks at link {i}: {} was linked with content version {}, which this engine does not know",
+                        Entry::describe(&then.entry, then.reference),
+                        then.version
+                    ));
+                }
                 (Some(now), Some(then)) if now != then => {
                     let name = Entry::describe(&now.entry, now.reference);
                     return Some(
@@ -280,10 +368,24 @@ pub fn links_for_move(
     ids: &[i64],
     end: (i64, &[u8]),
 ) -> Vec<LinkRow> {
+    // A move the move path writes keeps its seq's place and is no correction's.
+    let logged = LoggedEntry {
+        seq: entry.seq,
+        entry: entry.entry.clone(),
+        kind: entry.kind.clone(),
+        seat: entry.seat,
+        body: entry.body.clone(),
+        events: entry.events.clone(),
+        voids_seq: entry.voids_seq,
+        part_of: entry.part_of,
+        position: None,
+        recorded_by: entry.recorded_by.clone(),
+        recorded_at: entry.recorded_at,
+    };
     let mut new = Vec::with_capacity(1 + bookings.len());
-    new.push(Entry::log(table, entry));
+    new.push((Entry::log(table, &logged, None), CONTENT_VERSION));
     new.extend(bookings.iter().zip(ids).map(|((booking, deal), &id)| {
-        Entry::booking(
+        let entry = Entry::booking(
             table,
             &StoredBooking {
                 id,
@@ -294,7 +396,8 @@ pub fn links_for_move(
                 created_at: entry.recorded_at,
                 postings: booking.postings().to_vec(),
             },
-        )
+        );
+        (entry, CONTENT_VERSION)
     }));
     link_after(end.0, end.1, &new)
 }
@@ -306,12 +409,19 @@ pub fn links_for_move(
 /// On database failure.
 pub async fn extend(conn: &mut PgConnection, table: &TableRow) -> Result<(), ServiceError> {
     let end = store::chain::end(&mut *conn, table.id).await?;
-    let log = store::tables::log(&mut *conn, table.id, end.last_move, i64::MAX).await?;
+    let log = store::chain::log_after(&mut *conn, table.id, end.last_move).await?;
+    // Only a correction's own transaction links a correction entry: the rows are read then.
+    let corrections = if log.iter().any(|m| m.entry == "correction") {
+        store::deals::corrections(&mut *conn, table.id, None).await?
+    } else {
+        Vec::new()
+    };
     let bookings = store::ledger::bookings_after(&mut *conn, table.id, end.last_booking).await?;
-    let mut new = entries(table, &log, &bookings);
+    let mut new = entries(table, &log, &corrections, &bookings);
     if end.last.is_some() {
         new.retain(|e| e.kind != "table");
     }
+    let new: Vec<(Entry, i16)> = new.into_iter().map(|e| (e, CONTENT_VERSION)).collect();
     let links = link(end.last.as_ref(), &new);
     store::chain::append(conn, table.id, &links).await?;
     Ok(())

@@ -9,7 +9,8 @@ use uuid::Uuid;
 use super::{ensure_user, ServiceError};
 use crate::ledger::Account;
 use crate::rules::Seat;
-use crate::store::sessions::ClubSession;
+use crate::store::sessions::{ClubSession, Member};
+use crate::store::tables::TableRow;
 use crate::store::{self, StoreError};
 
 /// Starts a session named `name` (already checked) for `owner`.
@@ -27,12 +28,71 @@ pub async fn create(
     Ok(store::sessions::insert(&mut conn, owner, name, chip_value).await?)
 }
 
+/// Sets (or, with None, clears) what a chip is worth at the session, in minor units (already
+/// checked: zero or more) of a currency; only the organiser who owns the session may.
+///
+/// # Errors
+/// `Store(NotFound)` for an unknown session; `Forbidden` for another organiser; `UnknownUser`.
+pub async fn set_chip_value(
+    pool: &PgPool,
+    who: Uuid,
+    id: Uuid,
+    chip_value: Option<(i64, &str)>,
+) -> Result<ClubSession, ServiceError> {
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    ensure_user(&mut tx, who).await?;
+    let session = store::sessions::lock(&mut tx, id).await?;
+    if session.owner_id != who {
+        return Err(ServiceError::Forbidden(
+            "only the organiser who started the session changes it",
+        ));
+    }
+    let session = store::sessions::set_chip_value(&mut tx, id, chip_value).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok(session)
+}
+
 /// Who a seat is across the session: a roster member, or (for a table stored before the
 /// roster) the name folded, matched to the member of that name when there is one.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Identity {
     Member(Uuid),
     Name(String),
+}
+
+impl Identity {
+    /// Who sits in seat `index` of `table`: the member its seat names, else the roster member of
+    /// that name (case and spacing aside), else the name.
+    pub fn of_seat(table: &TableRow, index: usize, roster: &[Member]) -> Identity {
+        if let Some(member) = table.members.as_ref().and_then(|m| m.get(index)) {
+            return Identity::Member(*member);
+        }
+        let key = table
+            .players
+            .get(index)
+            .map(|name| store::sessions::name_key(name))
+            .unwrap_or_default();
+        match roster.iter().find(|m| store::sessions::name_key(&m.name) == key) {
+            Some(member) => Identity::Member(member.id),
+            None => Identity::Name(key),
+        }
+    }
+
+    /// The member's name on the roster, or `typed` (the name at the seat).
+    pub fn name<'a>(&self, typed: &'a str, roster: &'a [Member]) -> &'a str {
+        match self {
+            Identity::Member(m) => roster.iter().find(|r| r.id == *m).map_or(typed, |r| &r.name),
+            Identity::Name(_) => typed,
+        }
+    }
+
+    /// The roster member, if it is one.
+    pub fn member(&self) -> Option<Uuid> {
+        match self {
+            Identity::Member(id) => Some(*id),
+            Identity::Name(_) => None,
+        }
+    }
 }
 
 /// One seat's part in the standings.
@@ -105,16 +165,7 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
             } else {
                 None
             };
-            let identity = match row.members.as_ref().and_then(|m| m.get(index)) {
-                Some(member) => Identity::Member(*member),
-                None => {
-                    let key = store::sessions::name_key(name);
-                    match roster.iter().find(|m| store::sessions::name_key(&m.name) == key) {
-                        Some(member) => Identity::Member(member.id),
-                        None => Identity::Name(key),
-                    }
-                }
-            };
+            let identity = Identity::of_seat(&row, index, &roster);
             let part = SeatStanding {
                 table: row.id,
                 game: row.game.clone(),
@@ -126,13 +177,10 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
             let at = match players.iter().position(|p| p.identity == identity) {
                 Some(at) => at,
                 None => {
-                    let shown = match &identity {
-                        Identity::Member(m) => roster.iter().find(|r| r.id == *m).map_or(name, |r| &r.name),
-                        Identity::Name(_) => name,
-                    };
+                    let shown = identity.name(name, &roster).to_owned();
                     players.push(Standing {
                         identity,
-                        name: shown.clone(),
+                        name: shown,
                         chips: 0,
                         points: Vec::new(),
                         seats: Vec::new(),

@@ -1,8 +1,11 @@
 //! The links of a table's hash chain: rows in, rows out (the hashing is `crate::service::chain`'s).
 //!
 //! Invariants: links are append-only (the database refuses updates and deletes) and numbered
-//! from 0 without gaps; the table's `chain_head` is the hash of its last link.
+//! from 0 without gaps; the table's `chain_head` is the hash of its last link; a link keeps the
+//! version of the canonical content its `content_hash` was made from.
 
+use chrono::{DateTime, Utc};
+use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
@@ -17,6 +20,9 @@ pub struct LinkRow {
     /// The move's seq or the booking's id (0 for the table's set-up).
     #[sqlx(rename = "ref")]
     pub reference: i64,
+    /// The version of the canonical content hashed (`crate::service::chain::CONTENT_VERSION`).
+    #[sqlx(rename = "content_version")]
+    pub version: i16,
     pub content_hash: Vec<u8>,
     pub prev_hash: Vec<u8>,
     pub hash: Vec<u8>,
@@ -36,7 +42,7 @@ pub struct ChainEnd {
 /// On database failure.
 pub async fn end(conn: &mut PgConnection, table: Uuid) -> Result<ChainEnd, StoreError> {
     let last = sqlx::query_as::<_, LinkRow>(
-        "select pos, entry, ref, content_hash, prev_hash, hash from chain_links
+        "select pos, entry, ref, content_version, content_hash, prev_hash, hash from chain_links
          where table_id = $1 order by pos desc limit 1",
     )
     .bind(table)
@@ -62,7 +68,7 @@ pub async fn end(conn: &mut PgConnection, table: Uuid) -> Result<ChainEnd, Store
 /// On database failure.
 pub async fn links(conn: &mut PgConnection, table: Uuid) -> Result<Vec<LinkRow>, StoreError> {
     Ok(sqlx::query_as::<_, LinkRow>(
-        "select pos, entry, ref, content_hash, prev_hash, hash from chain_links where table_id = $1 order by pos",
+        "select pos, entry, ref, content_version, content_hash, prev_hash, hash from chain_links where table_id = $1 order by pos",
     )
     .bind(table)
     .fetch_all(conn)
@@ -80,12 +86,14 @@ pub async fn append(conn: &mut PgConnection, table: Uuid, new: &[LinkRow]) -> Re
     let positions: Vec<i64> = new.iter().map(|l| l.pos).collect();
     let entries: Vec<&str> = new.iter().map(|l| l.entry.as_str()).collect();
     let references: Vec<i64> = new.iter().map(|l| l.reference).collect();
+    let versions: Vec<i16> = new.iter().map(|l| l.version).collect();
     let contents: Vec<&[u8]> = new.iter().map(|l| l.content_hash.as_slice()).collect();
     let prevs: Vec<&[u8]> = new.iter().map(|l| l.prev_hash.as_slice()).collect();
     let hashes: Vec<&[u8]> = new.iter().map(|l| l.hash.as_slice()).collect();
     sqlx::query(
-        "insert into chain_links (table_id, pos, entry, ref, content_hash, prev_hash, hash)
-         select $1, * from unnest($2::bigint[], $3::text[], $4::bigint[], $5::bytea[], $6::bytea[], $7::bytea[])",
+        "insert into chain_links (table_id, pos, entry, ref, content_hash, prev_hash, hash, content_version)
+         select $1, * from unnest($2::bigint[], $3::text[], $4::bigint[], $5::bytea[], $6::bytea[], $7::bytea[],
+                                  $8::smallint[])",
     )
     .bind(table)
     .bind(&positions)
@@ -94,6 +102,7 @@ pub async fn append(conn: &mut PgConnection, table: Uuid, new: &[LinkRow]) -> Re
     .bind(&contents)
     .bind(&prevs)
     .bind(&hashes)
+    .bind(&versions)
     .execute(&mut *conn)
     .await?;
     sqlx::query("update game_tables set chain_head = $2 where id = $1")
@@ -102,4 +111,39 @@ pub async fn append(conn: &mut PgConnection, table: Uuid, new: &[LinkRow]) -> Re
         .execute(conn)
         .await?;
     Ok(())
+}
+
+/// A log entry as the chain covers it: its stored fields, with its place in play order (which
+/// `crate::store::tables::MoveRow` leaves out).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct LoggedEntry {
+    pub seq: i64,
+    pub entry: String,
+    pub kind: String,
+    pub seat: Option<i16>,
+    pub body: Value,
+    pub events: Value,
+    pub voids_seq: Option<i64>,
+    pub part_of: Option<i64>,
+    /// The stored `numeric` as PostgreSQL writes it (exact, scale included); null for a move
+    /// that keeps its seq's place.
+    pub position: Option<String>,
+    pub recorded_by: String,
+    pub recorded_at: DateTime<Utc>,
+}
+
+/// The table's log entries after `after`, in seq order, as the chain covers them.
+///
+/// # Errors
+/// On database failure.
+pub async fn log_after(conn: &mut PgConnection, table: Uuid, after: i64) -> Result<Vec<LoggedEntry>, StoreError> {
+    Ok(sqlx::query_as::<_, LoggedEntry>(
+        "select seq, entry, kind, seat, body, events, voids_seq, part_of, position::text as position,
+                recorded_by, recorded_at
+         from moves where table_id = $1 and seq > $2 order by seq",
+    )
+    .bind(table)
+    .bind(after)
+    .fetch_all(conn)
+    .await?)
 }

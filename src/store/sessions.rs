@@ -97,6 +97,38 @@ pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<ClubSession, Sto
         .ok_or(StoreError::NotFound("session"))
 }
 
+/// The session, its row locked until the transaction ends.
+///
+/// # Errors
+/// `NotFound` when there is no such session.
+pub async fn lock(conn: &mut PgConnection, id: Uuid) -> Result<ClubSession, StoreError> {
+    sqlx::query_as::<_, ClubSession>("select * from club_sessions where id = $1 for update")
+        .bind(id)
+        .fetch_optional(conn)
+        .await?
+        .ok_or(StoreError::NotFound("session"))
+}
+
+/// Sets what a chip is worth at the session (minor units and currency), or clears it.
+///
+/// # Errors
+/// `NotFound` when there is no such session.
+pub async fn set_chip_value(
+    conn: &mut PgConnection,
+    id: Uuid,
+    chip_value: Option<(i64, &str)>,
+) -> Result<ClubSession, StoreError> {
+    sqlx::query_as::<_, ClubSession>(
+        "update club_sessions set chip_value = $2, currency = $3 where id = $1 returning *",
+    )
+    .bind(id)
+    .bind(chip_value.map(|(v, _)| v))
+    .bind(chip_value.map(|(_, c)| c))
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("session"))
+}
+
 /// The owner's sessions, newest first.
 ///
 /// # Errors

@@ -105,7 +105,7 @@ async fn a_bundle_holds_the_whole_session_and_verifies_offline_with_the_servers_
     let bytes = download(&app, &session).await;
 
     let document: Value = serde_json::from_slice(&bytes).expect("json");
-    assert_eq!(document["format"], "tablekeeper-audit-bundle/1");
+    assert_eq!(document["format"], "tablekeeper-audit-bundle/2");
     assert!(document["engine"]
         .as_str()
         .is_some_and(|e| e.starts_with("tablekeeper ")));
@@ -271,4 +271,230 @@ async fn a_configured_signing_key_signs_the_bundles(pool: PgPool) {
     assert_eq!(public_key(&app).await, expected);
     let bytes = download(&app, &session).await;
     verify(&bytes, Some(&expected)).expect("verifies with the configured key");
+}
+
+fn draw(player: u8) -> Value {
+    json!({"kind": "result", "player": player, "contract": {"contract": "play", "trumps": "hearts"},
+           "honours": 0, "tricks": [3, 3, 3]})
+}
+
+fn cat_wins() -> Value {
+    json!({"kind": "result", "player": 2, "contract": {"contract": "play_diamonds"},
+           "honours": 2, "tricks": [2, 2, 5]})
+}
+
+async fn correct(app: &TestApp, table: &str, token: &str, deal: u16, mv: Value, version: i64) {
+    app.request(
+        reqwest::Method::PUT,
+        &format!("/api/v1/tables/{table}/deals/{deal}"),
+        Some(token),
+        Some(json!({"moves": [mv], "expected_version": version, "reason": "Cat won that one"})),
+    )
+    .await
+    .assert_status(200);
+}
+
+/// A session of two Tridge tables: the first with deal 1 of three corrected (log entries 1–3
+/// the draws, 4 the deal as corrected, 5 the correction) and a deal recorded after (6); the
+/// second with a correction that was undone (its void is entry 6), then a deal recorded (7).
+async fn a_corrected_evening(app: &TestApp) -> (String, String, String) {
+    let token = app.organiser("ann@club.example").await;
+    let session = app
+        .post("/api/v1/sessions", &token, json!({"name": "Friday"}))
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let mut tables = Vec::new();
+    for _ in 0..2 {
+        let body = json!({"game": "tridge", "players": ["Ann", "Bob", "Cat"], "session_id": session});
+        let table = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
+            .as_str()
+            .expect("id")
+            .to_owned();
+        for player in [1, 0, 1] {
+            accept(app, &table, &token, draw(player)).await;
+        }
+        correct(app, &table, &token, 1, cat_wins(), 3).await;
+        tables.push(table);
+    }
+    accept(app, &tables[0], &token, draw(2)).await;
+    app.post(
+        &format!("/api/v1/tables/{}/undo", tables[1]),
+        &token,
+        json!({"expected_version": 5}),
+    )
+    .await
+    .assert_status(200);
+    accept(app, &tables[1], &token, draw(2)).await;
+    let undone = tables.pop().expect("second");
+    let corrected = tables.pop().expect("first");
+    (session, corrected, undone)
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_session_with_a_corrected_deal_and_an_undone_correction_verifies_offline(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (session, corrected, undone) = a_corrected_evening(&app).await;
+    let key = public_key(&app).await;
+    for table in [&corrected, &undone] {
+        crate::helpers::assert_audit_consistent(&app, table).await;
+    }
+
+    let bytes = download(&app, &session).await;
+
+    let summary = verify(&bytes, Some(&key)).expect("the bundle verifies");
+    assert!(summary.starts_with("ok: "), "{summary}");
+    let document: Value = serde_json::from_slice(&bytes).expect("json");
+    assert_eq!(document["format"], "tablekeeper-audit-bundle/2");
+    let table = &document["tables"][0];
+    assert_eq!(table["id"], corrected.as_str());
+    let correction = &table["corrections"][0];
+    assert_eq!(correction["seq"], 5);
+    assert_eq!(correction["deal"], 1);
+    assert_eq!(correction["supersedes"], json!([1]));
+    assert_eq!(correction["reason"], "Cat won that one");
+    assert!(correction["first_booking"].is_i64(), "{correction}");
+    assert_eq!(table["log"][3]["part_of"], 5);
+    assert!(table["log"][3]["position"].is_string(), "{}", table["log"][3]);
+    assert!(table["log"][0]["position"].is_null());
+    assert_eq!(table["log"][4]["entry"], "correction");
+    assert!(
+        table["ledger"]
+            .as_array()
+            .expect("ledger")
+            .iter()
+            .any(|b| !b["reverses"].is_null()),
+        "the correction's reversals are bundled"
+    );
+    assert!(table["chain"]
+        .as_array()
+        .expect("chain")
+        .iter()
+        .all(|l| l["content_version"] == 2));
+    let other = &document["tables"][1];
+    assert_eq!(other["corrections"][0]["seq"], 5);
+    assert_eq!(other["log"][5]["voids_seq"], 5);
+
+    // The binary, as a member runs it at home.
+    let file = std::env::temp_dir().join(format!("tk-bundle-corrected-{session}.json"));
+    std::fs::write(&file, &bytes).expect("write");
+    let run = Command::new(env!("CARGO_BIN_EXE_tablekeeper"))
+        .args(["verify", file.to_str().expect("path"), "--key", &key])
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("run");
+    std::fs::remove_file(&file).expect("remove");
+    assert!(
+        run.status.success(),
+        "{} {}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_corrections_moves_or_place_altered_in_the_bundle_are_caught_naming_the_table_and_entry(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (session, corrected, _) = a_corrected_evening(&app).await;
+    let bytes = download(&app, &session).await;
+    let named = |found: &str, entry: &str| {
+        assert!(found.contains(&format!("table {corrected}")), "{found}");
+        assert!(found.contains(entry), "{found}");
+    };
+
+    // The correction's own moves rewritten (Bob won, not Cat), signed again: the chain.
+    let rewritten = forged(&bytes, |d| {
+        d["tables"][0]["log"][4]["body"]["moves"][0]["player"] = json!(1);
+    });
+    named(
+        &verify(&rewritten, None).expect_err("the chain"),
+        "log entry 5 was changed",
+    );
+
+    // The same with the move it brought, and no chain to vouch for the table: the replay.
+    let unchained = |d: &mut Value| {
+        d["tables"][0]["chain_head"] = Value::Null;
+        d["tables"][0]["chain"] = json!([]);
+    };
+    let rewritten = forged(&bytes, |d| {
+        unchained(d);
+        d["tables"][0]["log"][3]["body"]["player"] = json!(1);
+    });
+    named(&verify(&rewritten, None).expect_err("the replay"), "move 4");
+
+    // The correction's supersession dropped: the first recording is in play again.
+    let un_superseded = forged(&bytes, |d| {
+        unchained(d);
+        d["tables"][0]["corrections"][0]["supersedes"] = json!([]);
+        d["tables"][0]["log"][0]["superseded_by"] = Value::Null;
+    });
+    assert!(verify(&un_superseded, None).is_err(), "supersession dropped");
+    let with_chain = forged(&bytes, |d| {
+        d["tables"][0]["corrections"][0]["supersedes"] = json!([]);
+        d["tables"][0]["log"][0]["superseded_by"] = Value::Null;
+    });
+    named(
+        &verify(&with_chain, None).expect_err("the chain"),
+        "log entry 5 was changed",
+    );
+
+    // The corrected deal moved after deal 2 in play order.
+    let moved = forged(&bytes, |d| d["tables"][0]["log"][3]["position"] = json!("2.5"));
+    named(&verify(&moved, None).expect_err("the chain"), "log entry 4 was changed");
+    let moved = forged(&bytes, |d| {
+        unchained(d);
+        d["tables"][0]["log"][3]["position"] = json!("2.5");
+    });
+    assert!(verify(&moved, None).is_err(), "a deal out of play order");
+
+    // A derived field that misleads a reader.
+    let misleading = forged(&bytes, |d| d["tables"][0]["log"][0]["superseded_by"] = Value::Null);
+    named(
+        &verify(&misleading, None).expect_err("derived"),
+        "log entry 1: `superseded_by`",
+    );
+
+    // The correction's row left out.
+    let cut = forged(&bytes, |d| d["tables"][0]["corrections"] = json!([]));
+    named(&verify(&cut, None).expect_err("cut"), "log entry 5");
+
+    // A reversal that does not undo what it names.
+    let reversal = forged(&bytes, |d| {
+        unchained(d);
+        let ledger = d["tables"][0]["ledger"].as_array_mut().expect("ledger");
+        let b = ledger
+            .iter_mut()
+            .find(|b| !b["reverses"].is_null())
+            .expect("a reversal");
+        b["memo"] = json!("reversal: something else");
+    });
+    named(
+        &verify(&reversal, None).expect_err("reversal"),
+        "is not the reversal of booking",
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_change_of_one_byte_anywhere_in_a_corrected_sessions_bundle_fails_verification(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (session, _, _) = a_corrected_evening(&app).await;
+    let key = public_key(&app).await;
+    let bytes = download(&app, &session).await;
+    verify(&bytes, Some(&key)).expect("verifies as downloaded");
+
+    let stride = (bytes.len() / 300).max(1);
+    for at in (0..bytes.len()).step_by(stride).chain([bytes.len() - 1]) {
+        let mut changed = bytes.clone();
+        changed[at] ^= 0x01;
+        assert!(
+            verify(&changed, Some(&key)).is_err(),
+            "byte {at} changed and still verified"
+        );
+        assert!(
+            verify(&changed, None).is_err(),
+            "byte {at} changed and still verified without a key"
+        );
+    }
 }

@@ -242,3 +242,92 @@ async fn the_last_move_deleted_with_its_links_too_is_caught_by_the_head(pool: Pg
         "the table's head hash is not the hash of the chain's last entry (booking",
     );
 }
+
+fn draw(player: u8) -> Value {
+    json!({"kind": "result", "player": player, "contract": {"contract": "play", "trumps": "hearts"},
+           "honours": 0, "tricks": [3, 3, 3]})
+}
+
+/// A Tridge table of three draws whose deal 1 was corrected: log entries 1–3 (the draws), 4
+/// (deal 1 as corrected, `part_of` 5, placed before entry 2) and 5 (the correction, which
+/// supersedes entry 1).
+async fn a_corrected_table(app: &TestApp, email: &str) -> String {
+    let token = app.organiser(email).await;
+    let table = app
+        .game_table(&token, "tridge", &["Ann", "Bob", "Cat"], json!({}))
+        .await;
+    for player in [1, 0, 1] {
+        accept(app, &table, &token, draw(player)).await;
+    }
+    let cat_wins = json!({"kind": "result", "player": 2, "contract": {"contract": "play_diamonds"},
+                          "honours": 2, "tricks": [2, 2, 5]});
+    app.request(
+        reqwest::Method::PUT,
+        &format!("/api/v1/tables/{table}/deals/1"),
+        Some(&token),
+        Some(json!({"moves": [cat_wins], "expected_version": 3, "reason": "Cat won that one"})),
+    )
+    .await
+    .assert_status(200);
+    table
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_corrected_entry_moved_re_parented_or_un_superseded_is_caught_at_that_entry(pool: PgPool) {
+    let app = spawn_app(pool.clone()).await;
+    let moved = a_corrected_table(&app, "ann@club.example").await;
+    let re_parented = a_corrected_table(&app, "bob@club.example").await;
+    let un_superseded = a_corrected_table(&app, "cat@club.example").await;
+    let log = app.log(&moved).await;
+    assert_eq!(log[3]["part_of"], 5, "{log}");
+    assert_eq!(log[0]["superseded_by"], 5, "{log}");
+    for table in [&moved, &re_parented, &un_superseded] {
+        let audit = assert_audit_consistent(&app, table).await;
+        assert_eq!(audit["chain_intact"], true, "{audit}");
+    }
+
+    // Deal 1 as corrected moved after deal 2 in play order.
+    tamper(
+        &pool,
+        &moved,
+        "update moves set position = 2.5 where table_id = $1 and seq = 4",
+    )
+    .await;
+    // The corrected move made a move of its own: play order and replay are unchanged.
+    tamper(
+        &pool,
+        &re_parented,
+        "update moves set part_of = null where table_id = $1 and seq = 4",
+    )
+    .await;
+    // The supersession lifted: the deal's first recording is in play again.
+    tamper(
+        &pool,
+        &un_superseded,
+        "delete from superseded_moves where table_id = $1 and seq = 1",
+    )
+    .await;
+
+    assert_caught(&audit(&app, &moved).await, "log entry 4 was changed");
+    let audit_of_re_parented = audit(&app, &re_parented).await;
+    assert_eq!(audit_of_re_parented["events_match"], true, "{audit_of_re_parented}");
+    assert_eq!(audit_of_re_parented["ledger_matches"], true, "{audit_of_re_parented}");
+    assert_eq!(audit_of_re_parented["state_matches"], true, "{audit_of_re_parented}");
+    assert_caught(&audit_of_re_parented, "log entry 4 was changed");
+    assert_caught(&audit(&app, &un_superseded).await, "log entry 5 was changed");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn new_links_hash_the_current_content_version(pool: PgPool) {
+    let app = spawn_app(pool.clone()).await;
+    let table = a_corrected_table(&app, "ann@club.example").await;
+
+    let versions: Vec<i16> =
+        sqlx::query_scalar("select distinct content_version from chain_links where table_id = $1::uuid order by 1")
+            .bind(table.parse::<uuid::Uuid>().expect("uuid"))
+            .fetch_all(&pool)
+            .await
+            .expect("versions");
+
+    assert_eq!(versions, [tablekeeper::service::chain::CONTENT_VERSION]);
+}

@@ -133,12 +133,46 @@ async fn a_sessions_ledger_downloads_as_csv_with_names_quoted_as_rfc_4180_says(p
 
     assert!(text.contains("\"Bob, Jr.\""), "a comma in a name is quoted: {text}");
     let rows = parse(&text);
-    assert_eq!(rows[0], ["table_id", "game", "account", "player", "balance"]);
+    // The first five columns as they always were; the roster member, opening and net after.
+    assert_eq!(
+        rows[0],
+        [
+            "table_id",
+            "game",
+            "account",
+            "player",
+            "balance",
+            "member_id",
+            "opening",
+            "net"
+        ]
+    );
     assert!(rows[1..].iter().all(|r| r[0] == table));
     let bob = rows.iter().find(|r| r[2] == "seat:1").expect("seat 1");
     assert_eq!(bob[3], "Bob, Jr.");
-    let sum: i64 = rows[1..].iter().map(|r| r[4].parse::<i64>().expect("chips")).sum();
-    assert_eq!(sum, 0);
+    let json = app
+        .get(&format!("/api/v1/sessions/{session}/ledger"))
+        .await
+        .assert_status(200)
+        .clone();
+    let bob_in_json = json["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .find(|p| p["player"] == "Bob, Jr.")
+        .expect("Bob");
+    assert_eq!(Value::String(bob[5].clone()), bob_in_json["member_id"]);
+    assert_eq!(bob[6], "100", "each seat opened with 100 chips");
+    assert_eq!(
+        bob[7].parse::<i64>().ok(),
+        Some(bob[4].parse::<i64>().expect("chips") - 100)
+    );
+    let pool = rows.iter().find(|r| r[2].starts_with("pool:")).expect("a pool");
+    assert_eq!((pool[3].as_str(), pool[5].as_str()), ("", ""), "a pool is no one's");
+    for column in [4, 6, 7] {
+        let sum: i64 = rows[1..].iter().map(|r| r[column].parse::<i64>().expect("chips")).sum();
+        assert_eq!(sum, 0, "column {}", rows[0][column]);
+    }
 }
 
 #[sqlx::test(migrations = "./migrations")]

@@ -132,3 +132,81 @@ fn the_move_endpoint_documents_every_rule_violation_code() {
         assert!(description.contains(&format!("`{code}`")), "{code} is not documented");
     }
 }
+
+/// A log entry's `move` is a move of the table's game or, for a correction entry, that game's
+/// correction: every game's record says so, and a real correction entry has exactly the shape
+/// its schema gives.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_correction_entrys_move_is_described_by_its_games_correction_schema(pool: PgPool) {
+    let spec: Value = serde_json::from_str(COMMITTED).expect("json");
+    let schemas = &spec["components"]["schemas"];
+    let games: Vec<&str> = schemas["GameId"]["enum"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    for game in &games {
+        let name: String = game.split('-').map(|w| w[..1].to_uppercase() + &w[1..]).collect();
+        let members = &schemas[format!("{name}MoveRecord")]["properties"]["move"]["oneOf"];
+        assert_eq!(
+            members,
+            &serde_json::json!([
+                {"$ref": format!("#/components/schemas/{name}Move")},
+                {"$ref": format!("#/components/schemas/{name}CorrectionMove")},
+            ]),
+            "{game}"
+        );
+        assert_eq!(
+            schemas[format!("{name}CorrectionMove")]["properties"]["moves"]["items"]["$ref"],
+            format!("#/components/schemas/{name}Move"),
+            "{game}"
+        );
+    }
+
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = app
+        .game_table(&token, "tridge", &["Ann", "Bob", "Cat"], serde_json::json!({}))
+        .await;
+    let draw = serde_json::json!({"kind": "result", "player": 1, "contract": {"contract": "play", "trumps": "hearts"},
+                                  "honours": 0, "tricks": [3, 3, 3]});
+    crate::helpers::accept(&app, &table, &token, draw.clone()).await;
+    crate::helpers::accept(&app, &table, &token, draw.clone()).await;
+    app.request(
+        reqwest::Method::PUT,
+        &format!("/api/v1/tables/{table}/deals/1"),
+        Some(&token),
+        Some(serde_json::json!({"moves": [draw], "expected_version": 2, "reason": "the same, for the record"})),
+    )
+    .await
+    .assert_status(200);
+    let log = app.log(&table).await;
+    let correction = log
+        .as_array()
+        .expect("log")
+        .iter()
+        .find(|e| e["entry"] == "correction")
+        .expect("a correction entry");
+    let schema = &schemas["TridgeCorrectionMove"];
+    let mut sent: Vec<&str> = correction["move"]
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    sent.sort_unstable();
+    let mut described: Vec<&str> = schema["properties"]
+        .as_object()
+        .expect("properties")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    described.sort_unstable();
+    assert_eq!(sent, described);
+    for required in schema["required"].as_array().expect("required") {
+        assert!(correction["move"].get(required.as_str().expect("name")).is_some());
+    }
+    let kind = correction["move"]["moves"][0]["kind"].as_str().expect("kind");
+    assert!(schemas["TridgeMove"]["discriminator"]["mapping"].get(kind).is_some());
+}

@@ -289,3 +289,227 @@ async fn bad_chip_values_members_and_sessions_are_refused_and_change_nothing(poo
             .assert_problem(404, "session_not_found");
     }
 }
+
+async fn patch_session(app: &TestApp, session: &str, token: Option<&str>, body: Value) -> crate::helpers::Answer {
+    app.request(
+        reqwest::Method::PATCH,
+        &format!("/api/v1/sessions/{session}"),
+        token,
+        Some(body),
+    )
+    .await
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_organiser_sets_changes_and_clears_the_chip_value_and_the_settle_up_follows(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let (session, _) = an_evening(&app, &token, Value::Null).await;
+    let settlement = || async {
+        app.get(&format!("/api/v1/sessions/{session}/settlement"))
+            .await
+            .assert_status(200)
+            .clone()
+    };
+    let in_chips = settlement().await;
+    assert!(in_chips["payments"]
+        .as_array()
+        .expect("payments")
+        .iter()
+        .all(|p| p["minor_units"].is_null()));
+
+    // Set after the session started.
+    let view = patch_session(
+        &app,
+        &session,
+        Some(&token),
+        json!({"chip_value": {"minor_units": 10, "currency": "EUR"}}),
+    )
+    .await
+    .assert_status(200)
+    .clone();
+    assert_eq!(view["chip_value"], json!({"minor_units": 10, "currency": "EUR"}));
+    assert_eq!(view["id"], session.as_str());
+    assert_eq!(view["tables"].as_array().map(Vec::len), Some(3));
+    let in_euros = settlement().await;
+    assert_eq!(in_euros["chip_value"], json!({"minor_units": 10, "currency": "EUR"}));
+    let payments = in_euros["payments"].as_array().expect("payments");
+    assert_eq!(payments.len(), in_chips["payments"].as_array().map_or(0, Vec::len));
+    for (p, chips_only) in payments.iter().zip(in_chips["payments"].as_array().expect("payments")) {
+        assert_eq!(p["chips"], chips_only["chips"], "the chips do not move");
+        assert_eq!(p["minor_units"].as_i64(), p["chips"].as_i64().map(|c| c * 10));
+        assert_eq!(p["currency"], "EUR");
+    }
+
+    // Changed: a free chip is worth nothing, in pounds.
+    patch_session(
+        &app,
+        &session,
+        Some(&token),
+        json!({"chip_value": {"minor_units": 0, "currency": "GBP"}}),
+    )
+    .await
+    .assert_status(200);
+    let free = settlement().await;
+    assert!(free["payments"]
+        .as_array()
+        .expect("payments")
+        .iter()
+        .all(|p| p["minor_units"] == 0 && p["currency"] == "GBP"));
+
+    // Cleared: chips only again.
+    let view = patch_session(&app, &session, Some(&token), json!({"chip_value": null}))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(view["chip_value"], Value::Null);
+    assert_eq!(settlement().await, in_chips);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn every_bad_chip_value_change_is_refused_and_changes_nothing(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let (session, tables) = an_evening(&app, &token, json!({"minor_units": 5, "currency": "GBP"})).await;
+    let view = || async {
+        app.get(&format!("/api/v1/sessions/{session}"))
+            .await
+            .assert_status(200)
+            .clone()
+    };
+    let settlement = || async {
+        app.get(&format!("/api/v1/sessions/{session}/settlement"))
+            .await
+            .assert_status(200)
+            .clone()
+    };
+    let (view_before, settlement_before) = (view().await, settlement().await);
+    let other = app.organiser("bob@club.example").await;
+    let scorer = crate::scorers::join(&app, &token, &tables[0], Some("Ann's phone")).await["token"]
+        .as_str()
+        .expect("scorer token")
+        .to_owned();
+
+    let value = |v: Value| json!({"chip_value": v});
+    for (body, status, code) in [
+        (
+            value(json!({"minor_units": -1, "currency": "GBP"})),
+            422,
+            "invalid_chip_value",
+        ),
+        (
+            value(json!({"minor_units": 5, "currency": "gbp"})),
+            422,
+            "invalid_chip_value",
+        ),
+        (
+            value(json!({"minor_units": 5, "currency": "POUNDS"})),
+            422,
+            "invalid_chip_value",
+        ),
+        (
+            value(json!({"minor_units": 5, "currency": ""})),
+            422,
+            "invalid_chip_value",
+        ),
+        (
+            value(json!({"minor_units": 2.5, "currency": "GBP"})),
+            422,
+            "invalid_body",
+        ),
+        (
+            value(json!({"minor_units": "5", "currency": "GBP"})),
+            422,
+            "invalid_body",
+        ),
+        (
+            value(json!({"minor_units": 1e30, "currency": "GBP"})),
+            422,
+            "invalid_body",
+        ),
+        (value(json!({"currency": "GBP"})), 422, "invalid_body"),
+        (value(json!(5)), 422, "invalid_body"),
+        (json!({}), 422, "invalid_body"),
+        (json!({"chip_value": null, "name": "Saturday"}), 422, "unknown_field"),
+    ] {
+        patch_session(&app, &session, Some(&token), body.clone())
+            .await
+            .assert_problem(status, code);
+    }
+    let fine = value(json!({"minor_units": 7, "currency": "EUR"}));
+    patch_session(&app, &uuid::Uuid::new_v4().to_string(), Some(&token), fine.clone())
+        .await
+        .assert_problem(404, "session_not_found");
+    patch_session(&app, &session, Some(&other), fine.clone())
+        .await
+        .assert_problem(403, "forbidden");
+    patch_session(&app, &session, Some(&scorer), fine.clone())
+        .await
+        .assert_problem(403, "forbidden");
+    patch_session(&app, &session, None, fine.clone())
+        .await
+        .assert_problem(401, "missing_token");
+
+    assert_eq!(view().await, view_before);
+    assert_eq!(settlement().await, settlement_before);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_session_ledger_is_net_of_opening_chips_and_keyed_by_roster_member_as_the_standings_are(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let (session, tables) = an_evening(&app, &token, Value::Null).await;
+    let standings = app
+        .get(&format!("/api/v1/sessions/{session}/standings"))
+        .await
+        .assert_status(200)
+        .clone();
+
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{session}/ledger"))
+        .await
+        .assert_status(200)
+        .clone();
+
+    let players = ledger["players"].as_array().expect("players");
+    assert_eq!(players.len(), 6, "Ann, Bob, Cat, Dan, Eve, Fay: {ledger}");
+    for p in players {
+        let standing = player(&standings, p["player"].as_str().expect("name"));
+        assert_eq!(p["member_id"], standing["member_id"], "{p}");
+        assert!(p["member_id"].is_string(), "every player is a roster member: {p}");
+        assert_eq!(p["net"], standing["chips"], "net as the standings: {p}");
+        assert_eq!(
+            p["net"].as_i64(),
+            Some(p["balance"].as_i64().expect("balance") - p["opening"].as_i64().expect("opening"))
+        );
+        for s in p["seats"].as_array().expect("seats") {
+            assert_eq!(s["opening"], 100, "each Newmarket seat opened with 100: {s}");
+        }
+    }
+    let bob = players.iter().find(|p| p["player"] == "Bob").expect("Bob");
+    let names: Vec<&str> = bob["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert_eq!(names, ["Bob", "Robert"], "Robert is Bob, by his member id");
+    let ann = players.iter().find(|p| p["player"] == "Ann").expect("Ann");
+    assert_eq!(
+        ann["balance"].as_i64(),
+        Some(balance(&app.ledger(&tables[0]).await, "seat:0") + balance(&app.ledger(&tables[1]).await, "seat:1")),
+        "` ann ` is Ann: {ann}"
+    );
+    assert_eq!(ledger["total"], 0);
+    for t in ledger["tables"].as_array().expect("tables") {
+        let sum = |field: &str| -> i64 {
+            t["balances"]
+                .as_array()
+                .expect("balances")
+                .iter()
+                .map(|b| b[field].as_i64().expect("chips"))
+                .sum()
+        };
+        assert_eq!((sum("balance"), sum("opening"), sum("net")), (0, 0, 0), "{t}");
+    }
+}

@@ -47,8 +47,14 @@ struct ExpectedTable {
     next_move: Value,
 }
 
-/// Applies v0.1's migrations, loads the fixture, then applies every later migration.
+/// Applies v0.1's migrations, loads its fixture, then applies every later migration.
 async fn load_v0_1_database(pool: &PgPool) {
+    load_database(pool, V0_1_LAST_MIGRATION, FIXTURE).await;
+}
+
+/// Applies the migrations up to `last_migration`, loads `fixture` (a data-only dump written
+/// under them), then applies every later migration.
+async fn load_database(pool: &PgPool, last_migration: i64, fixture: &str) {
     let migrator = sqlx::migrate!();
     // The dump sets session settings (an empty search_path among them), so it is loaded on a
     // connection of its own that is closed afterwards rather than returned to the pool.
@@ -56,25 +62,27 @@ async fn load_v0_1_database(pool: &PgPool) {
     conn.ensure_migrations_table().await.expect("migrations table");
     for migration in migrator
         .iter()
-        .filter(|m| m.version <= V0_1_LAST_MIGRATION && !m.migration_type.is_down_migration())
+        .filter(|m| m.version <= last_migration && !m.migration_type.is_down_migration())
     {
-        conn.apply(migration).await.expect("a migration of v0.1 applies");
+        conn.apply(migration)
+            .await
+            .expect("a migration of the fixture's release applies");
     }
     // One transaction: the balance of a booking is checked at commit, after all its postings,
     // by a trigger function that names its tables without a schema, so the dump's empty
     // search_path is reset first.
     let mut tx = conn.begin().await.expect("transaction");
-    sqlx::raw_sql(FIXTURE)
+    sqlx::raw_sql(fixture)
         .execute(&mut *tx)
         .await
-        .expect("the v0.1 fixture loads");
+        .expect("the fixture loads");
     sqlx::raw_sql("reset all").execute(&mut *tx).await.expect("reset");
-    tx.commit().await.expect("the v0.1 fixture commits");
+    tx.commit().await.expect("the fixture commits");
     conn.close().await.expect("close");
     migrator
         .run(pool)
         .await
-        .expect("the migrations after v0.1 apply to its data");
+        .expect("the later migrations apply to the fixture's data");
 }
 
 /// Each account's balance, by account: the order the ledger lists them in is not the point.
@@ -181,5 +189,126 @@ async fn a_database_written_by_v0_1_still_loads_takes_moves_and_audits_consisten
             "{game}: ledger balances after the undo"
         );
         assert_audit_consistent(&app, id).await;
+    }
+}
+
+/// The newest migration before the chain's content had versions: the chain-v1 fixture (written
+/// by `tests/fixtures/make-chain-v1-fixture.py` against commit 4d581aa) holds only links of
+/// content version 1, and bundles of format 1.
+const CHAIN_V1_LAST_MIGRATION: i64 = 20261126000001;
+const CHAIN_V1_FIXTURE: &str = include_str!("../fixtures/chain-v1-4d581aa.sql");
+const CHAIN_V1_EXPECTED: &str = include_str!("../fixtures/chain-v1-4d581aa.expected.json");
+const CHAIN_V1_PLAIN_BUNDLE: &[u8] = include_bytes!("../fixtures/chain-v1-4d581aa.plain.bundle.json");
+const CHAIN_V1_CORRECTED_BUNDLE: &[u8] = include_bytes!("../fixtures/chain-v1-4d581aa.corrected.bundle.json");
+
+#[derive(Deserialize)]
+struct ChainV1Expected {
+    organiser: Login,
+    plain_session: String,
+    session: String,
+    public_key: String,
+    tables: Vec<ChainV1Table>,
+}
+
+#[derive(Deserialize)]
+struct ChainV1Table {
+    id: String,
+    game: String,
+    version: i64,
+    chain_head: String,
+    next_move: Value,
+    /// Deal, moves and reason of a correction the table takes after `next_move`.
+    next_correction: Option<(u16, Value, String)>,
+}
+
+async fn content_versions(app: &TestApp, table: &str) -> Vec<(i64, i16)> {
+    sqlx::query_as("select pos, content_version from chain_links where table_id = $1::uuid order by pos")
+        .bind(table.parse::<uuid::Uuid>().expect("uuid"))
+        .fetch_all(&app.pool)
+        .await
+        .expect("links")
+}
+
+async fn bundle_of(app: &TestApp, session: &str) -> Vec<u8> {
+    let response = app
+        .client
+        .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base))
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 200);
+    response.bytes().await.expect("body").to_vec()
+}
+
+#[sqlx::test(migrations = false)]
+async fn chains_of_content_version_1_still_audit_intact_and_grow_at_the_current_version(pool: PgPool) {
+    use tablekeeper::service::bundle::verify;
+    use tablekeeper::service::chain::CONTENT_VERSION;
+
+    // Arrange
+    let expected: ChainV1Expected = serde_json::from_str(CHAIN_V1_EXPECTED).expect("expected answers");
+    load_database(&pool, CHAIN_V1_LAST_MIGRATION, CHAIN_V1_FIXTURE).await;
+    let app = spawn_app(pool).await;
+    let login = json!({"email": expected.organiser.email, "password": expected.organiser.password});
+    let token = app
+        .request(Method::POST, "/api/v1/auth/login", None, Some(login))
+        .await
+        .assert_status(200)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+
+    // The kept signing key still signs; the old bundles read as they did: the one without
+    // corrections verifies, the one with them is refused for what it lacks, as it was then.
+    let key = app.get("/api/v1/audit-key").await.assert_status(200)["public_key"].clone();
+    assert_eq!(key, expected.public_key.as_str());
+    let summary = verify(CHAIN_V1_PLAIN_BUNDLE, Some(&expected.public_key)).expect("a format-1 bundle verifies");
+    assert!(summary.starts_with("ok: "), "{summary}");
+    let refused = verify(CHAIN_V1_CORRECTED_BUNDLE, Some(&expected.public_key)).expect_err("no correction rows");
+    assert!(refused.contains("gives no row for"), "{refused}");
+
+    for table in &expected.tables {
+        let (id, game) = (table.id.as_str(), table.game.as_str());
+        // Act and assert: the stored chain, all of version 1, is intact as it was.
+        let audit = assert_audit_consistent(&app, id).await;
+        assert_eq!(audit["chain_intact"], true, "{game}: {audit}");
+        assert_eq!(audit["chain_head"], table.chain_head.as_str(), "{game}");
+        let old = content_versions(&app, id).await;
+        assert!(old.iter().all(|(_, v)| *v == 1), "{game}: {old:?}");
+
+        // A further move links at the current version, after the old links.
+        app.post(
+            &format!("/api/v1/tables/{id}/moves"),
+            &token,
+            json!({"move": table.next_move, "expected_version": table.version}),
+        )
+        .await
+        .assert_status(201);
+        if let Some((deal, moves, reason)) = &table.next_correction {
+            app.request(
+                Method::PUT,
+                &format!("/api/v1/tables/{id}/deals/{deal}"),
+                Some(&token),
+                Some(json!({"moves": moves, "expected_version": table.version + 1, "reason": reason})),
+            )
+            .await
+            .assert_status(200);
+        }
+        let audit = assert_audit_consistent(&app, id).await;
+        assert_eq!(audit["chain_intact"], true, "{game}: {audit}");
+        let now = content_versions(&app, id).await;
+        assert_eq!(&now[..old.len()], old.as_slice(), "{game}: the old links are kept");
+        assert!(now.len() > old.len(), "{game}");
+        assert!(
+            now[old.len()..].iter().all(|(_, v)| *v == CONTENT_VERSION),
+            "{game}: {now:?}"
+        );
+    }
+
+    // Bundles written now carry both versions of links and verify.
+    for session in [&expected.plain_session, &expected.session] {
+        let bytes = bundle_of(&app, session).await;
+        let summary = verify(&bytes, Some(&expected.public_key)).expect("a bundle of an upgraded database verifies");
+        assert!(summary.starts_with("ok: "), "{summary}");
     }
 }
