@@ -571,8 +571,9 @@ pub async fn write_move<S: serde::Serialize + Sync>(
                  chain_head = coalesce($29::bytea, chain_head)
              where id = $1),
          ln as (
-             insert into chain_links (table_id, pos, entry, ref, content_hash, prev_hash, hash)
-             select $1, * from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $27::bytea[], $28::bytea[])),
+             insert into chain_links (table_id, pos, entry, ref, content_hash, prev_hash, hash, content_version)
+             select $1, * from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $27::bytea[], $28::bytea[],
+                                      $30::int2[])),
          ik as (
              insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
              select $1, $17::text, $18::text, $19::int2, $20::jsonb where $17::text is not null),
@@ -616,6 +617,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
     .bind(write.links.iter().map(|l| l.prev_hash.as_slice()).collect::<Vec<_>>())
     .bind(write.links.iter().map(|l| l.hash.as_slice()).collect::<Vec<_>>())
     .bind(write.links.last().map(|l| l.hash.as_slice()))
+    .bind(write.links.iter().map(|l| l.version).collect::<Vec<_>>())
     .execute(&mut **tx)
     .await?;
     Ok(())
