@@ -348,6 +348,17 @@ impl Phone {
         }
     }
 
+    /// The requests the page holds in its offline queue for `table`, oldest first.
+    async fn queued(&self, table: &str) -> Value {
+        self.client
+            .execute(
+                "return JSON.parse(localStorage.getItem(arguments[0]))",
+                vec![json!(format!("tk.queue.{table}"))],
+            )
+            .await
+            .expect("the queue")
+    }
+
     /// The running totals the seats show.
     async fn totals(&self) -> Vec<i64> {
         let mut out = Vec::new();
@@ -648,14 +659,7 @@ async fn a_move_made_while_the_server_is_unreachable_is_queued_and_stored_once(p
     phone.wait_for_text("offline · 1 pending").await;
     assert_eq!(rig.log_len(&table).await, 1);
     // Every move the page sends names the deal it was entered for (the server's deal guard).
-    let queued = phone
-        .client
-        .execute(
-            "return JSON.parse(localStorage.getItem(arguments[0]))",
-            vec![json!(format!("tk.queue.{table}"))],
-        )
-        .await
-        .expect("the queue");
+    let queued = phone.queued(&table).await;
     assert_eq!(queued[0]["body"]["deal"], 1, "{queued}");
     // Reopened without a signal: the service worker has the page, the phone its table and queue.
     phone.client.refresh().await.expect("reload");
@@ -1031,14 +1035,7 @@ async fn a_tricky_dick_hand_is_entered_as_a_result_and_the_page_totals_are_the_s
     rig.proxy.set(DOWN);
     phone.tap("Record result").await;
     phone.wait_for_text("offline · 1 pending").await;
-    let queued = phone
-        .client
-        .execute(
-            "return JSON.parse(localStorage.getItem(arguments[0]))",
-            vec![json!(format!("tk.queue.{table}"))],
-        )
-        .await
-        .expect("the queue");
+    let queued = phone.queued(&table).await;
     assert_eq!(queued[0]["body"]["deal"], 1, "{queued}");
     assert_eq!(queued[0]["body"]["move"]["kind"], "result");
     rig.proxy.set(UP);
