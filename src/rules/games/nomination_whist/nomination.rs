@@ -30,7 +30,9 @@ impl NominationWhist {
         if self.phase() != Phase::TurnUp {
             return Err(self.not_expected("turn_up"));
         }
-        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
+        let Some(deal) = self.deal.as_mut() else {
+            return Err(RuleViolation::GameFinished);
+        };
         let trumps = Trumps::of(card.suit);
         deal.trumps = Some(trumps);
         deal.turn_up = Some(card);
@@ -42,7 +44,9 @@ impl NominationWhist {
         if self.phase() != Phase::Nominating {
             return Err(self.not_expected("nominate"));
         }
-        let deal = self.deal.as_ref().ok_or(RuleViolation::GameFinished)?;
+        let Some(deal) = self.deal.as_ref() else {
+            return Err(RuleViolation::GameFinished);
+        };
         let expected = Self::next_nominator(deal, self.players);
         if seat != expected {
             return Err(RuleViolation::NotYourTurn { expected, got: seat });
@@ -59,7 +63,9 @@ impl NominationWhist {
                 forbidden: tricks,
             });
         }
-        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
+        let Some(deal) = self.deal.as_mut() else {
+            return Err(RuleViolation::GameFinished);
+        };
         deal.nominations[seat] = Some(tricks);
         Ok(vec![Event::Nominated { seat, tricks }])
     }

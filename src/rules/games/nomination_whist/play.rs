@@ -15,7 +15,9 @@ impl NominationWhist {
             return Err(self.not_expected("play"));
         }
         let players = self.players;
-        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
+        let Some(deal) = self.deal.as_mut() else {
+            return Err(RuleViolation::GameFinished);
+        };
         let expected = deal.trick.next_seat(players);
         if seat != expected {
             return Err(RuleViolation::NotYourTurn { expected, got: seat });

@@ -18,7 +18,9 @@ impl NominationWhist {
         if !fresh {
             return Err(self.not_expected("result"));
         }
-        let deal = self.deal.as_ref().ok_or(RuleViolation::GameFinished)?;
+        let Some(deal) = self.deal.as_ref() else {
+            return Err(RuleViolation::GameFinished);
+        };
         let players = self.players;
         for got in [nominations.len(), tricks.len()] {
             if got != players {
@@ -52,7 +54,9 @@ impl NominationWhist {
             });
         }
 
-        let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
+        let Some(deal) = self.deal.as_mut() else {
+            return Err(RuleViolation::GameFinished);
+        };
         if let Some(card) = turn_up {
             deal.turn_up = Some(card);
             deal.trumps = Some(Trumps::of(card.suit));

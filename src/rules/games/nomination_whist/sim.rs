@@ -178,8 +178,9 @@ fn start_deal(game: &NominationWhist, seed: u64) -> Result<(SplitMix64, DealReco
             hands,
             pack,
             turn_up: None,
-            moves: Vec::new(),
-            events: Vec::new(),
+            // Every card, a nomination per seat and maybe a turn-up: no growing while playing.
+            moves: Vec::with_capacity(usize::from(hand_size) * game.players() + game.players() + 1),
+            events: Vec::with_capacity(usize::from(hand_size) * game.players() + game.players() + 1),
         },
     ))
 }
