@@ -194,7 +194,8 @@ pub async fn stream_table_events(
 
 /// Every table of a session as it changes, as Server-Sent Events: first a `table` event for each
 /// table as it is, then one each time a table's log grows (its version, whether it is finished,
-/// running totals). For the club's big screen.
+/// running totals). For the club's big screen. Changes of one table may arrive out of order: keep
+/// the one with the highest version.
 #[utoipa::path(tag = "live", params(("id" = Uuid, Path)), responses(
     (status = 200, description = "an event stream of `table` events", content_type = "text/event-stream", body = TableChange),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),

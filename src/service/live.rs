@@ -159,19 +159,20 @@ impl Hub {
         if followed {
             self.fan_out(announced.table, entry).await;
         }
-        if let Some(session) = announced.session {
-            let watched = self.feeds().sessions.contains_key(&session);
-            if watched {
-                match table_change(&self.pool, announced.table).await {
-                    Ok(change) => {
-                        if let Some(sender) = self.feeds().sessions.get(&session) {
-                            // No receiver left is not an error: the feed goes at the next tidy-up.
-                            let _ = sender.send(Arc::new(change));
-                        }
-                    }
-                    Err(e) => tracing::warn!(error = %e, table = %announced.table, "reading a table change failed"),
+        let watched = announced
+            .session
+            .and_then(|session| self.feeds().sessions.get(&session).cloned());
+        if let Some(sender) = watched {
+            // Worked out beside the listening task, which must not wait on the database: a
+            // board's changes may then arrive out of order, and it keeps the latest version.
+            let (pool, table) = (self.pool.clone(), announced.table);
+            tokio::spawn(async move {
+                match table_change(&pool, table).await {
+                    // No receiver left is not an error: the feed goes at the next tidy-up.
+                    Ok(change) => drop(sender.send(Arc::new(change))),
+                    Err(e) => tracing::warn!(error = %e, %table, "reading a table change failed"),
                 }
-            }
+            });
         }
     }
 
