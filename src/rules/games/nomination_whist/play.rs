@@ -31,11 +31,13 @@ impl NominationWhist {
 
         // Checked: from here on the move is legal and the state changes.
         let trick_no = deal.tricks_done + 1;
-        let mut events = vec![Event::CardPlayed {
+        // Room for the revoke and the trick's end, so that the trick's last card does not grow it.
+        let mut events = Vec::with_capacity(3);
+        events.push(Event::CardPlayed {
             seat,
             card,
             trick: trick_no,
-        }];
+        });
         if let Some(revoke) = deal.voids.lay(&mut deal.trick, seat, card, trick_no) {
             deal.revokes.push(revoke);
             events.push(Event::RevokeDetected { revoke });
