@@ -12,7 +12,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::chain;
-use super::fold::{self, stored_move};
+use super::fold::{self, move_of};
 use super::{game_of, read_table, to_json, ServiceError};
 use crate::rules::games::with_game;
 use crate::rules::{Game, Settlement};
@@ -20,7 +20,7 @@ use crate::store;
 use crate::store::chain::LoggedEntry;
 use crate::store::deals::CorrectionRow;
 use crate::store::ledger::StoredBooking;
-use crate::store::tables::{MoveRow, TableRow};
+use crate::store::tables::TableRow;
 
 /// What a full replay of a table's log found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,7 +95,7 @@ pub struct Replayed<G: Game> {
 /// `Corrupt` when the stored options no longer set up the game; `Encode` on a fault.
 pub fn replay_log<G: Game>(
     table: &TableRow,
-    effective: &[MoveRow],
+    effective: &[&LoggedEntry],
     corrections: &[CorrectionRow],
 ) -> Result<Replayed<G>, ServiceError> {
     let mut problems = Vec::new();
@@ -108,7 +108,7 @@ pub fn replay_log<G: Game>(
     let mut deal = None;
     for row in effective {
         deal = game.deal_number().or(deal);
-        let mv = match stored_move::<G>(row) {
+        let mv = match move_of::<G>(&row.body) {
             Ok(mv) => mv,
             Err(e) => {
                 problems.push(format!("move {} no longer reads: {e}", row.seq));
@@ -282,29 +282,34 @@ pub fn in_force(stored: &[StoredBooking]) -> Vec<Key> {
 }
 
 async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<Audit, ServiceError> {
-    let log = store::tables::log(&mut *conn, table.id, 0, i64::MAX).await?;
+    // The log is read once, whole: the replay, the chain and the fold through snapshots all
+    // work from these rows.
     let logged = store::chain::log_after(&mut *conn, table.id, 0).await?;
     let corrections = store::deals::corrections(&mut *conn, table.id, None).await?;
-    let stored_order = store::tables::effective_moves(&mut *conn, table.id, 0).await?;
+    let stored_order = store::tables::effective_seqs(&mut *conn, table.id).await?;
     // The replay follows the play order worked out from the entries, as the offline verifier
     // does; the store's own order (which the move path folds) must be the same.
     let mut problems = Vec::new();
-    let moves = match play_order(&logged, &corrections) {
+    let (order, orders_agree) = match play_order(&logged, &corrections) {
         Ok(order) => {
-            if order.iter().ne(stored_order.iter().map(|m| &m.seq)) {
+            let agree = order == stored_order;
+            if !agree {
                 problems.push("the moves in force, in play order, differ from those the store reads".to_owned());
             }
-            let by_seq: std::collections::HashMap<i64, &MoveRow> = log.iter().map(|m| (m.seq, m)).collect();
-            order
-                .iter()
-                .filter_map(|seq| by_seq.get(seq).map(|m| (*m).clone()))
-                .collect()
+            (order, agree)
         }
         Err(found) => {
             problems.push(found);
-            stored_order
+            (stored_order, false)
         }
     };
+    let in_play_order: Vec<&LoggedEntry> = order
+        .iter()
+        .filter_map(|seq| {
+            let at = logged.binary_search_by_key(seq, |m| m.seq).ok()?;
+            logged.get(at)
+        })
+        .collect();
     let Replayed {
         game,
         replayed,
@@ -312,7 +317,7 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
         expected,
         lines,
         problems: found,
-    } = replay_log::<G>(table, &moves, &corrections)?;
+    } = replay_log::<G>(table, &in_play_order, &corrections)?;
     problems.extend(found);
     let stored = store::ledger::bookings(&mut *conn, table.id, None).await?;
     let links = store::chain::links(&mut *conn, table.id).await?;
@@ -341,8 +346,16 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
         ledger_matches = false;
         problems.push(found);
     }
+    // The fold through snapshots replays the moves after the latest snapshot from the rows read
+    // above when the store orders them as the replay did; else it reads them as the move path
+    // does.
+    let incremental = if orders_agree {
+        fold::current_over::<G>(&mut *conn, table, &in_play_order).await
+    } else {
+        fold::current::<G>(&mut *conn, table).await
+    };
     // A log that no longer replays is a finding here, not a failure: the auditor gets a report.
-    let mut state_matches = match fold::current::<G>(&mut *conn, table).await {
+    let mut state_matches = match incremental {
         Ok(incremental) if incremental == game => true,
         Ok(_) => {
             problems.push("the state read through snapshots differs from the full replay".into());
