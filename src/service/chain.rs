@@ -18,6 +18,7 @@
 //!   database.
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -27,7 +28,7 @@ use uuid::Uuid;
 use super::ServiceError;
 use crate::ledger::Booking;
 use crate::store;
-use crate::store::chain::{LinkRow, LoggedEntry};
+use crate::store::chain::{JsonText, LinkRow, LoggedEntry};
 use crate::store::deals::CorrectionRow;
 use crate::store::ledger::StoredBooking;
 use crate::store::tables::{MoveRow, TableRow};
@@ -48,6 +49,58 @@ pub type Hash = [u8; 32];
 /// `chain_links.content_version`'s default being this number.)
 pub const CONTENT_VERSION: i16 = 2;
 
+/// A stored JSON value as a row holds it: decoded, or as the text the database wrote.
+#[derive(Debug, Clone, Copy)]
+pub enum Json<'a> {
+    Value(&'a Value),
+    Text(&'a str),
+}
+
+/// A row's field holding a stored JSON value.
+pub trait AsJson {
+    fn as_json(&self) -> Json<'_>;
+}
+
+impl AsJson for Value {
+    fn as_json(&self) -> Json<'_> {
+        Json::Value(self)
+    }
+}
+
+impl AsJson for JsonText {
+    fn as_json(&self) -> Json<'_> {
+        Json::Text(&self.0)
+    }
+}
+
+impl Json<'_> {
+    /// Appends its canonical form ([`canonical`]'s bytes).
+    ///
+    /// # Errors
+    /// When text is not JSON.
+    pub fn write_canonical(self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        match self {
+            // serde_json is built without `preserve_order`: a value's maps write their keys sorted.
+            Json::Value(value) => serde_json::to_writer(out, value),
+            Json::Text(text) => super::canonical::canonicalize(text, out),
+        }
+    }
+
+    /// Decodes it as a `T`.
+    ///
+    /// # Errors
+    /// When it is not a `T`: worded as the decoding of a value words it (the text's line and
+    /// column left out), however it is held.
+    pub fn decode<T: DeserializeOwned>(self) -> serde_json::Result<T> {
+        match self {
+            Json::Value(value) => T::deserialize(value),
+            Json::Text(text) => {
+                serde_json::from_str(text).or_else(|_| T::deserialize(&serde_json::from_str::<Value>(text)?))
+            }
+        }
+    }
+}
+
 /// What a link covers: a view of stored rows, whose canonical content is written straight from
 /// them (see [`Entry::write_content`]).
 #[derive(Debug, Clone, Copy)]
@@ -65,7 +118,7 @@ enum Content<'a> {
     Table(&'a TableRow),
     Log {
         table: Uuid,
-        entry: &'a LoggedEntry,
+        entry: LogView<'a>,
         correction: Option<&'a CorrectionRow>,
     },
     Booking {
@@ -74,10 +127,26 @@ enum Content<'a> {
     },
 }
 
-// The canonical contents as structs whose fields are declared in key order, so that serde_json's
-// compact output of one is `canonical` of the same content as a `Value`: a nested `Value`'s
-// object is a `BTreeMap` (serde_json is built without `preserve_order`), written in key order
-// too. The tests hold each to the `Value` form, and the map's order to sorted.
+/// A log entry's stored fields, however its move and events are held.
+#[derive(Debug, Clone, Copy)]
+struct LogView<'a> {
+    seq: i64,
+    entry: &'a str,
+    kind: &'a str,
+    seat: Option<i16>,
+    body: Json<'a>,
+    events: Json<'a>,
+    voids_seq: Option<i64>,
+    part_of: Option<i64>,
+    position: Option<&'a str>,
+    recorded_by: &'a str,
+    recorded_at: DateTime<Utc>,
+}
+
+// The set-up's, a correction's and a booking's content as structs whose fields are declared in
+// key order, so that serde_json's compact output of one is `canonical` of the same content as a
+// `Value` (a nested `Value` writes its maps' keys sorted too). The tests hold each to the
+// `Value` form, and the map's order to sorted.
 
 #[derive(Serialize)]
 struct TableContent<'a> {
@@ -88,37 +157,6 @@ struct TableContent<'a> {
     players: &'a [String],
     session: Option<Uuid>,
     table: Uuid,
-}
-
-#[derive(Serialize)]
-struct LogContentV1<'a> {
-    body: &'a Value,
-    entry: &'a str,
-    events: &'a Value,
-    kind: &'a str,
-    recorded_at: String,
-    recorded_by: &'a str,
-    seat: Option<i16>,
-    seq: i64,
-    table: Uuid,
-    voids_seq: Option<i64>,
-}
-
-#[derive(Serialize)]
-struct LogContentV2<'a> {
-    body: &'a Value,
-    correction: Option<CorrectionContent<'a>>,
-    entry: &'a str,
-    events: &'a Value,
-    kind: &'a str,
-    part_of: Option<i64>,
-    position: Option<&'a str>,
-    recorded_at: String,
-    recorded_by: &'a str,
-    seat: Option<i16>,
-    seq: i64,
-    table: Uuid,
-    voids_seq: Option<i64>,
 }
 
 #[derive(Serialize)]
@@ -143,6 +181,44 @@ struct BookingContent<'a> {
     table: Uuid,
 }
 
+/// An object written member by member, in the order of its keys.
+struct Members<'o> {
+    out: &'o mut Vec<u8>,
+    last: Option<&'static str>,
+}
+
+impl<'o> Members<'o> {
+    fn open(out: &'o mut Vec<u8>) -> Members<'o> {
+        out.push(b'{');
+        Members { out, last: None }
+    }
+
+    fn key(&mut self, key: &'static str) -> serde_json::Result<()> {
+        debug_assert!(self.last < Some(key), "`{key}` is out of order");
+        if self.last.is_some() {
+            self.out.push(b',');
+        }
+        self.last = Some(key);
+        serde_json::to_writer(&mut *self.out, key)?;
+        self.out.push(b':');
+        Ok(())
+    }
+
+    fn value<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> serde_json::Result<()> {
+        self.key(key)?;
+        serde_json::to_writer(&mut *self.out, value)
+    }
+
+    fn json(&mut self, key: &'static str, value: Json<'_>) -> serde_json::Result<()> {
+        self.key(key)?;
+        value.write_canonical(self.out)
+    }
+
+    fn close(self) {
+        self.out.push(b'}');
+    }
+}
+
 impl<'a> Entry<'a> {
     /// The table's set-up: what it was opened as.
     pub fn table(row: &'a TableRow) -> Entry<'a> {
@@ -157,13 +233,25 @@ impl<'a> Entry<'a> {
     /// A log entry (a move, a void or a correction), as stored; who recorded it and when
     /// included, and (from version 2) its place in play order and, for a correction entry,
     /// `correction`: its row.
-    pub fn log(table: &TableRow, m: &'a LoggedEntry, correction: Option<&'a CorrectionRow>) -> Entry<'a> {
+    pub fn log<J: AsJson>(table: &TableRow, m: &'a LoggedEntry<J>, correction: Option<&'a CorrectionRow>) -> Entry<'a> {
         Entry {
             kind: "move",
             reference: m.seq,
             content: Content::Log {
                 table: table.id,
-                entry: m,
+                entry: LogView {
+                    seq: m.seq,
+                    entry: &m.entry,
+                    kind: &m.kind,
+                    seat: m.seat,
+                    body: m.body.as_json(),
+                    events: m.events.as_json(),
+                    voids_seq: m.voids_seq,
+                    part_of: m.part_of,
+                    position: m.position.as_deref(),
+                    recorded_by: &m.recorded_by,
+                    recorded_at: m.recorded_at,
+                },
                 correction,
             },
             order: (m.seq, 0, m.seq),
@@ -203,50 +291,11 @@ impl<'a> Entry<'a> {
                     table: row.id,
                 },
             ),
-            Content::Log { table, entry: m, .. } if version == 1 => serde_json::to_writer(
-                &mut *out,
-                &LogContentV1 {
-                    body: &m.body,
-                    entry: &m.entry,
-                    events: &m.events,
-                    kind: &m.kind,
-                    recorded_at: timestamp(&m.recorded_at),
-                    recorded_by: &m.recorded_by,
-                    seat: m.seat,
-                    seq: m.seq,
-                    table,
-                    voids_seq: m.voids_seq,
-                },
-            ),
             Content::Log {
                 table,
-                entry: m,
+                entry,
                 correction,
-            } => serde_json::to_writer(
-                &mut *out,
-                &LogContentV2 {
-                    body: &m.body,
-                    correction: correction.map(|c| CorrectionContent {
-                        deal: c.deal,
-                        events: &c.events,
-                        first_booking: c.first_booking,
-                        last_booking: c.last_booking,
-                        reason: &c.reason,
-                        supersedes: &c.supersedes,
-                    }),
-                    entry: &m.entry,
-                    events: &m.events,
-                    kind: &m.kind,
-                    part_of: m.part_of,
-                    position: m.position.as_deref(),
-                    recorded_at: timestamp(&m.recorded_at),
-                    recorded_by: &m.recorded_by,
-                    seat: m.seat,
-                    seq: m.seq,
-                    table,
-                    voids_seq: m.voids_seq,
-                },
-            ),
+            } => write_log(table, &entry, correction, version, out),
             Content::Booking { table, booking: b } => {
                 let mut postings: Vec<(String, i64)> = b
                     .postings
@@ -269,9 +318,9 @@ impl<'a> Entry<'a> {
                 )
             }
         };
-        // Plain data with string keys into memory cannot fail to encode; were it ever to, the
-        // bytes written so far hash to no stored link, so the audit names the entry changed
-        // rather than anything passing unnoticed.
+        // Plain data into memory, and text the database wrote as JSON, cannot fail to encode;
+        // were it ever to, the bytes written so far hash to no stored link, so the audit names
+        // the entry changed rather than anything passing unnoticed.
         debug_assert!(written.is_ok(), "canonical content did not encode: {written:?}");
         true
     }
@@ -284,6 +333,47 @@ impl<'a> Entry<'a> {
             _ => format!("booking {reference}"),
         }
     }
+}
+
+/// A log entry's content at `version` (1 or 2), keys in order.
+fn write_log(
+    table: Uuid,
+    m: &LogView<'_>,
+    correction: Option<&CorrectionRow>,
+    version: i16,
+    out: &mut Vec<u8>,
+) -> serde_json::Result<()> {
+    let since_2 = version >= 2;
+    let mut members = Members::open(out);
+    members.json("body", m.body)?;
+    if since_2 {
+        members.value(
+            "correction",
+            &correction.map(|c| CorrectionContent {
+                deal: c.deal,
+                events: &c.events,
+                first_booking: c.first_booking,
+                last_booking: c.last_booking,
+                reason: &c.reason,
+                supersedes: &c.supersedes,
+            }),
+        )?;
+    }
+    members.value("entry", m.entry)?;
+    members.json("events", m.events)?;
+    members.value("kind", m.kind)?;
+    if since_2 {
+        members.value("part_of", &m.part_of)?;
+        members.value("position", &m.position)?;
+    }
+    members.value("recorded_at", &timestamp(&m.recorded_at))?;
+    members.value("recorded_by", m.recorded_by)?;
+    members.value("seat", &m.seat)?;
+    members.value("seq", &m.seq)?;
+    members.value("table", &table)?;
+    members.value("voids_seq", &m.voids_seq)?;
+    members.close();
+    Ok(())
 }
 
 fn timestamp(t: &DateTime<Utc>) -> String {
@@ -342,9 +432,9 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// The entries of a table in chain order; `corrections` holds the rows of the correction
 /// entries among `log` (others are not looked at).
-pub fn entries<'a>(
+pub fn entries<'a, J: AsJson>(
     table: &'a TableRow,
-    log: &'a [LoggedEntry],
+    log: &'a [LoggedEntry<J>],
     corrections: &'a [CorrectionRow],
     bookings: &'a [StoredBooking],
 ) -> Vec<Entry<'a>> {
@@ -576,7 +666,7 @@ mod tests {
                 .timestamp_opt(1_700_000_000, 123_456_000)
                 .single()
                 .unwrap_or_default(),
-            updated_at: Utc.timestamp_opt(1_700_000_100, 0).single().unwrap_or_default(),
+            updated_at: Utc.timestamp_opt(1_700_000_100, 0).single().expect("a time"),
         }
     }
 
@@ -609,7 +699,7 @@ mod tests {
             last_booking: None,
             events: json!({"2": [{"event": "deal_started", "dealer": 1}]}),
             recorded_by: "user:abc".into(),
-            recorded_at: Utc.timestamp_opt(1_700_000_003, 0).single().unwrap_or_default(),
+            recorded_at: Utc.timestamp_opt(1_700_000_003, 0).single().expect("a time"),
             voided_by: None,
             supersedes: vec![1, 2],
         }
@@ -714,7 +804,7 @@ mod tests {
     fn written(entry: &Entry<'_>, version: i16) -> String {
         let mut out = Vec::new();
         assert!(entry.write_content(version, &mut out));
-        String::from_utf8(out).unwrap_or_default()
+        String::from_utf8(out).expect("UTF-8")
     }
 
     #[test]
@@ -744,6 +834,37 @@ mod tests {
                 assert_eq!(
                     written(&Entry::booking(&row, b), version),
                     canonical(&booking_value(&row, b))
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_log_entry_read_as_json_text_has_the_content_of_its_values() {
+        let row = table();
+        let fix = correction();
+        // Spaced and ordered as the database writes JSON, not as the canonical form has it.
+        let as_text = |value: &Value| JsonText(serde_json::to_string_pretty(value).expect("a value writes"));
+        for m in [logged(2, "move"), logged(3, "correction"), logged(4, "move")] {
+            let text = LoggedEntry {
+                seq: m.seq,
+                entry: m.entry.clone(),
+                kind: m.kind.clone(),
+                seat: m.seat,
+                body: as_text(&m.body),
+                events: as_text(&m.events),
+                voids_seq: m.voids_seq,
+                part_of: m.part_of,
+                position: m.position.clone(),
+                recorded_by: m.recorded_by.clone(),
+                recorded_at: m.recorded_at,
+            };
+            assert_ne!(text.body.0, canonical(&m.body));
+            let correction = (m.entry == "correction").then_some(&fix);
+            for version in 1..=CONTENT_VERSION {
+                assert_eq!(
+                    written(&Entry::log(&row, &text, correction), version),
+                    written(&Entry::log(&row, &m, correction), version)
                 );
             }
         }

@@ -6,10 +6,9 @@
 //! a bounded stretch of log however long its history; a snapshot that no longer reads (written
 //! by a build whose state had another shape) is passed over and the fold starts from the set-up.
 
-use serde::Deserialize;
-use serde_json::Value;
 use sqlx::PgConnection;
 
+use super::chain::{AsJson, Json};
 use super::ServiceError;
 use crate::rules::{Game, RuleViolation};
 use crate::store;
@@ -57,11 +56,11 @@ pub(super) async fn current_and_replayed<G: Game>(
 pub(super) async fn current_over<G: Game>(
     conn: &mut PgConnection,
     table: &TableRow,
-    in_play_order: &[&LoggedEntry],
+    in_play_order: &[&LoggedEntry<impl AsJson>],
 ) -> Result<G, ServiceError> {
     let (seq, mut game) = latest_usable_snapshot::<G>(conn, table).await?;
     for m in in_play_order.iter().filter(|m| m.seq > seq) {
-        game.apply(&move_of::<G>(&m.body)?)
+        game.apply(&move_of::<G>(m.body.as_json())?)
             .map_err(|v| ServiceError::Corrupt(no_longer_replays(m.seq, &v)))?;
         game.take_deal_lines();
     }
@@ -127,12 +126,12 @@ fn apply_all<G: Game>(game: &mut G, moves: &[MoveRow]) -> Result<(), ServiceErro
 
 /// The move a log entry holds.
 pub(super) fn stored_move<G: Game>(row: &MoveRow) -> Result<G::Move, ServiceError> {
-    move_of::<G>(&row.body)
+    move_of::<G>(row.body.as_json())
 }
 
 /// The move a log entry's body holds.
-pub(super) fn move_of<G: Game>(body: &Value) -> Result<G::Move, ServiceError> {
-    G::Move::deserialize(body).map_err(corrupt)
+pub(super) fn move_of<G: Game>(body: Json<'_>) -> Result<G::Move, ServiceError> {
+    body.decode().map_err(corrupt)
 }
 
 /// What is wrong with a log entry the engine now refuses.
