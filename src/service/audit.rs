@@ -7,20 +7,23 @@
 //! against the lines the replay finishes, as part of the state.
 
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
+use serde::Serialize;
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::chain;
-use super::fold::{self, stored_move};
-use super::{game_of, read_table, to_json, ServiceError};
+use super::canonical;
+use super::chain::{self, AsJson, Json};
+use super::fold::{self, move_of};
+use super::{game_of, read_table, ServiceError};
 use crate::rules::games::with_game;
 use crate::rules::{Game, Settlement};
-use crate::store;
 use crate::store::chain::LoggedEntry;
 use crate::store::deals::CorrectionRow;
 use crate::store::ledger::StoredBooking;
-use crate::store::tables::{MoveRow, TableRow};
+use crate::store::tables::TableRow;
+use crate::store::{self, StoreError};
 
 /// What a full replay of a table's log found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,7 +98,7 @@ pub struct Replayed<G: Game> {
 /// `Corrupt` when the stored options no longer set up the game; `Encode` on a fault.
 pub fn replay_log<G: Game>(
     table: &TableRow,
-    effective: &[MoveRow],
+    effective: &[&LoggedEntry<impl AsJson>],
     corrections: &[CorrectionRow],
 ) -> Result<Replayed<G>, ServiceError> {
     let mut problems = Vec::new();
@@ -108,7 +111,7 @@ pub fn replay_log<G: Game>(
     let mut deal = None;
     for row in effective {
         deal = game.deal_number().or(deal);
-        let mv = match stored_move::<G>(row) {
+        let mv = match move_of::<G>(row.body.as_json()) {
             Ok(mv) => mv,
             Err(e) => {
                 problems.push(format!("move {} no longer reads: {e}", row.seq));
@@ -118,7 +121,8 @@ pub fn replay_log<G: Game>(
         match game.apply(&mv) {
             Ok(events) => {
                 replayed += 1;
-                if &to_json(&events)? != super::corrections::events_in_force(corrections, row.seq, deal, &row.events) {
+                let in_force = super::corrections::events_in_force(corrections, row.seq, deal, row.events.as_json());
+                if !same_json(&events, in_force)? {
                     events_match = false;
                     problems.push(format!("move {}: the stored events differ from the replay's", row.seq));
                 }
@@ -140,6 +144,22 @@ pub fn replay_log<G: Game>(
         lines,
         problems,
     })
+}
+
+/// Whether `value` is `stored`: whether their canonical forms are the same bytes.
+///
+/// # Errors
+/// `Encode` when `value` does not serialise.
+fn same_json<T: Serialize + ?Sized>(value: &T, stored: Json<'_>) -> Result<bool, ServiceError> {
+    let mut replayed = Vec::new();
+    canonical::canonicalize(
+        &serde_json::to_string(value).map_err(ServiceError::Encode)?,
+        &mut replayed,
+    )
+    .map_err(ServiceError::Encode)?;
+    let mut kept = Vec::new();
+    // Stored text that is not JSON is not the value either.
+    Ok(stored.write_canonical(&mut kept).is_ok() && kept == replayed)
 }
 
 /// A stored `position` (a non-negative `numeric` as PostgreSQL writes it) in a form that orders
@@ -185,7 +205,7 @@ impl Place {
 ///
 /// # Errors
 /// A sentence naming an entry whose position is not a non-negative decimal.
-pub fn play_order(log: &[LoggedEntry], corrections: &[CorrectionRow]) -> Result<Vec<i64>, String> {
+pub fn play_order<J>(log: &[LoggedEntry<J>], corrections: &[CorrectionRow]) -> Result<Vec<i64>, String> {
     let voided: HashSet<i64> = log.iter().filter_map(|m| m.voids_seq).collect();
     let superseded: HashSet<i64> = corrections
         .iter()
@@ -219,7 +239,7 @@ pub fn play_order(log: &[LoggedEntry], corrections: &[CorrectionRow]) -> Result<
 /// The first reversal that is not the exact undoing of the booking it names (same deal, memo
 /// `reversal: …`, every posting negated), caused by a void or a correction, and the only one
 /// of that booking; a sentence naming it.
-pub fn reversal_problem(stored: &[StoredBooking], log: &[LoggedEntry]) -> Option<String> {
+pub fn reversal_problem<J>(stored: &[StoredBooking], log: &[LoggedEntry<J>]) -> Option<String> {
     let by_id: std::collections::HashMap<i64, &StoredBooking> = stored.iter().map(|b| (b.id, b)).collect();
     let mut reversed = HashSet::new();
     for b in stored {
@@ -282,29 +302,69 @@ pub fn in_force(stored: &[StoredBooking]) -> Vec<Key> {
 }
 
 async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<Audit, ServiceError> {
-    let log = store::tables::log(&mut *conn, table.id, 0, i64::MAX).await?;
-    let logged = store::chain::log_after(&mut *conn, table.id, 0).await?;
-    let corrections = store::deals::corrections(&mut *conn, table.id, None).await?;
-    let stored_order = store::tables::effective_moves(&mut *conn, table.id, 0).await?;
+    // The log is read once, whole: the replay, the chain and the fold through snapshots all work
+    // from these rows. The replay and the chain's hashing need nothing more from the database,
+    // so each runs on a blocking thread while the connection reads what comes next.
+    let logged = Arc::new(store::chain::log_as_text(&mut *conn, table.id).await?);
+    let corrections = Arc::new(store::deals::corrections(&mut *conn, table.id, None).await?);
     // The replay follows the play order worked out from the entries, as the offline verifier
-    // does; the store's own order (which the move path folds) must be the same.
+    // does (the store's when it cannot be); the store's own order (which the move path folds)
+    // must be the same.
+    let derived = play_order(&logged, &corrections);
+    let order = match &derived {
+        Ok(order) => order.clone(),
+        Err(_) => store::tables::effective_seqs(&mut *conn, table.id).await?,
+    };
+    let replay = tokio::task::spawn_blocking({
+        let (table, logged, corrections, order) = (
+            table.clone(),
+            Arc::clone(&logged),
+            Arc::clone(&corrections),
+            order.clone(),
+        );
+        move || replay_log::<G>(&table, &in_order(&logged, &order), &corrections)
+    });
     let mut problems = Vec::new();
-    let moves = match play_order(&logged, &corrections) {
+    let orders_agree = match &derived {
         Ok(order) => {
-            if order.iter().ne(stored_order.iter().map(|m| &m.seq)) {
+            let agree = *order == store::tables::effective_seqs(&mut *conn, table.id).await?;
+            if !agree {
                 problems.push("the moves in force, in play order, differ from those the store reads".to_owned());
             }
-            let by_seq: std::collections::HashMap<i64, &MoveRow> = log.iter().map(|m| (m.seq, m)).collect();
-            order
-                .iter()
-                .filter_map(|seq| by_seq.get(seq).map(|m| (*m).clone()))
-                .collect()
+            agree
         }
         Err(found) => {
-            problems.push(found);
-            stored_order
+            problems.push(found.clone());
+            false
         }
     };
+    let stored = Arc::new(store::ledger::bookings(&mut *conn, table.id, None).await?);
+    let links = Arc::new(store::chain::links(&mut *conn, table.id).await?);
+    let recomputed = tokio::task::spawn_blocking({
+        let (table, logged, corrections, stored, links) = (
+            table.clone(),
+            Arc::clone(&logged),
+            Arc::clone(&corrections),
+            Arc::clone(&stored),
+            Arc::clone(&links),
+        );
+        move || {
+            chain::link(
+                None,
+                &chain::in_link_order(chain::entries(&table, &logged, &corrections, &stored), &links),
+            )
+        }
+    });
+    // The fold through snapshots replays the moves after the latest snapshot from the rows read
+    // above when the store orders them as the replay does; else it reads them as the move path
+    // does.
+    let in_play_order = in_order(&logged, &order);
+    let incremental = if orders_agree {
+        fold::current_over::<G>(&mut *conn, table, &in_play_order).await
+    } else {
+        fold::current::<G>(&mut *conn, table).await
+    };
+    let stored_lines = super::history::in_force::<G>(conn, table).await;
     let Replayed {
         game,
         replayed,
@@ -312,14 +372,9 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
         expected,
         lines,
         problems: found,
-    } = replay_log::<G>(table, &moves, &corrections)?;
+    } = joined(replay).await??;
     problems.extend(found);
-    let stored = store::ledger::bookings(&mut *conn, table.id, None).await?;
-    let links = store::chain::links(&mut *conn, table.id).await?;
-    let recomputed = chain::link(
-        None,
-        &chain::in_link_order(chain::entries(table, &logged, &corrections, &stored), &links),
-    );
+    let recomputed = joined(recomputed).await?;
     let chained = !links.is_empty() || table.chain_head.is_some();
     let mut chain_intact = true;
     if chained {
@@ -342,7 +397,7 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
         problems.push(found);
     }
     // A log that no longer replays is a finding here, not a failure: the auditor gets a report.
-    let mut state_matches = match fold::current::<G>(&mut *conn, table).await {
+    let mut state_matches = match incremental {
         Ok(incremental) if incremental == game => true,
         Ok(_) => {
             problems.push("the state read through snapshots differs from the full replay".into());
@@ -354,7 +409,7 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
         }
         Err(e) => return Err(e),
     };
-    match super::history::in_force::<G>(conn, table).await {
+    match stored_lines {
         Ok(stored_lines) if stored_lines == lines => {}
         Ok(_) => {
             state_matches = false;
@@ -376,4 +431,25 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
         chain_head: recomputed.last().map(|l| chain::hex(&l.hash)).unwrap_or_default(),
         problems,
     })
+}
+
+/// The entries of `logged` (in seq order) with the seqs `order` names, in that order.
+fn in_order<'a, J>(logged: &'a [LoggedEntry<J>], order: &[i64]) -> Vec<&'a LoggedEntry<J>> {
+    order
+        .iter()
+        .filter_map(|seq| logged.get(logged.binary_search_by_key(seq, |m| m.seq).ok()?))
+        .collect()
+}
+
+/// What work on a blocking thread gave; its panic goes on in the caller.
+async fn joined<T>(work: tokio::task::JoinHandle<T>) -> Result<T, ServiceError> {
+    match work.await {
+        Ok(done) => Ok(done),
+        Err(e) => match e.try_into_panic() {
+            Ok(panic) => std::panic::resume_unwind(panic),
+            // Only a runtime shutting down cancels blocking work, as it closes the pool: answered
+            // as any request that finds the database gone then.
+            Err(_) => Err(StoreError::Unavailable(sqlx::Error::PoolClosed).into()),
+        },
+    }
 }

@@ -526,33 +526,15 @@ fn check_table(t: &TablePart) -> Result<(), String> {
     }
     derived_fields_follow(t, &corrections).map_err(at)?;
     let order = audit::play_order(&logged, &corrections).map_err(at)?;
-    let effective: Vec<MoveRow> = order
+    let effective: Vec<&LoggedEntry> = order
         .iter()
-        .filter_map(|seq| t.log.get(usize::try_from(seq - 1).ok()?))
-        .map(move_row)
+        .filter_map(|seq| logged.get(usize::try_from(seq - 1).ok()?))
         .collect();
     if let Some(found) = audit::reversal_problem(&stored, &logged) {
         return Err(at(found));
     }
     let game = GameId::parse(&t.game).ok_or_else(|| at(format!("this engine has no game `{}`", t.game)))?;
     with_game!(game, G => replay_and_compare::<G>(&row, t, &effective, &corrections, &stored).map_err(at))
-}
-
-fn move_row(m: &LogPart) -> MoveRow {
-    MoveRow {
-        seq: m.seq,
-        entry: m.entry.clone(),
-        kind: m.kind.clone(),
-        seat: m.seat,
-        body: m.body.clone(),
-        events: m.events.clone(),
-        voids_seq: m.voids_seq,
-        voided_by: m.voided_by,
-        part_of: m.part_of,
-        superseded_by: m.superseded_by,
-        recorded_by: m.recorded_by.clone(),
-        recorded_at: m.recorded_at,
-    }
 }
 
 /// The table's corrections as the audit reads them, each the row of a correction entry of the
@@ -626,7 +608,7 @@ fn derived_fields_follow(t: &TablePart, corrections: &[CorrectionRow]) -> Result
 fn replay_and_compare<G: Game>(
     row: &TableRow,
     t: &TablePart,
-    effective: &[MoveRow],
+    effective: &[&LoggedEntry],
     corrections: &[CorrectionRow],
     stored: &[StoredBooking],
 ) -> Result<(), String> {

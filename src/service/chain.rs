@@ -18,14 +18,17 @@
 //!   database.
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use serde_json::{json, Value};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use sqlx::PgConnection;
+use uuid::Uuid;
 
 use super::ServiceError;
 use crate::ledger::Booking;
 use crate::store;
-use crate::store::chain::{LinkRow, LoggedEntry};
+use crate::store::chain::{JsonText, LinkRow, LoggedEntry};
 use crate::store::deals::CorrectionRow;
 use crate::store::ledger::StoredBooking;
 use crate::store::tables::{MoveRow, TableRow};
@@ -46,35 +49,183 @@ pub type Hash = [u8; 32];
 /// `chain_links.content_version`'s default being this number.)
 pub const CONTENT_VERSION: i16 = 2;
 
-/// What a link covers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+/// A stored JSON value as a row holds it: decoded, or as the text the database wrote.
+#[derive(Debug, Clone, Copy)]
+pub enum Json<'a> {
+    Value(&'a Value),
+    Text(&'a str),
+}
+
+/// A row's field holding a stored JSON value.
+pub trait AsJson {
+    fn as_json(&self) -> Json<'_>;
+}
+
+impl AsJson for Value {
+    fn as_json(&self) -> Json<'_> {
+        Json::Value(self)
+    }
+}
+
+impl AsJson for JsonText {
+    fn as_json(&self) -> Json<'_> {
+        Json::Text(&self.0)
+    }
+}
+
+impl Json<'_> {
+    /// Appends its canonical form ([`canonical`]'s bytes).
+    ///
+    /// # Errors
+    /// When text is not JSON.
+    pub fn write_canonical(self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        match self {
+            // serde_json is built without `preserve_order`: a value's maps write their keys sorted.
+            Json::Value(value) => serde_json::to_writer(out, value),
+            Json::Text(text) => super::canonical::canonicalize(text, out),
+        }
+    }
+
+    /// Decodes it as a `T`.
+    ///
+    /// # Errors
+    /// When it is not a `T`: worded as the decoding of a value words it (the text's line and
+    /// column left out), however it is held.
+    pub fn decode<T: DeserializeOwned>(self) -> serde_json::Result<T> {
+        match self {
+            Json::Value(value) => T::deserialize(value),
+            Json::Text(text) => {
+                serde_json::from_str(text).or_else(|_| T::deserialize(&serde_json::from_str::<Value>(text)?))
+            }
+        }
+    }
+}
+
+/// What a link covers: a view of stored rows, whose canonical content is written straight from
+/// them (see [`Entry::write_content`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Entry<'a> {
     /// `table`, `move` or `booking`.
     pub kind: &'static str,
     /// The move's seq, the booking's id, 0 for the set-up.
     pub reference: i64,
-    /// The canonical content at [`CONTENT_VERSION`].
-    pub content: Value,
-    /// Version 1's content, where it differs.
-    legacy: Option<Value>,
+    content: Content<'a>,
     order: (i64, u8, i64),
 }
-impl Entry {
+
+#[derive(Debug, Clone, Copy)]
+enum Content<'a> {
+    Table(&'a TableRow),
+    Log {
+        table: Uuid,
+        entry: LogView<'a>,
+        correction: Option<&'a CorrectionRow>,
+    },
+    Booking {
+        table: Uuid,
+        booking: &'a StoredBooking,
+    },
+}
+
+/// A log entry's stored fields, however its move and events are held.
+#[derive(Debug, Clone, Copy)]
+struct LogView<'a> {
+    seq: i64,
+    entry: &'a str,
+    kind: &'a str,
+    seat: Option<i16>,
+    body: Json<'a>,
+    events: Json<'a>,
+    voids_seq: Option<i64>,
+    part_of: Option<i64>,
+    position: Option<&'a str>,
+    recorded_by: &'a str,
+    recorded_at: DateTime<Utc>,
+}
+
+// The set-up's, a correction's and a booking's content as structs whose fields are declared in
+// key order, so that serde_json's compact output of one is `canonical` of the same content as a
+// `Value` (a nested `Value` writes its maps' keys sorted too). The tests hold each to the
+// `Value` form, and the map's order to sorted.
+
+#[derive(Serialize)]
+struct TableContent<'a> {
+    created_at: String,
+    game: &'a str,
+    options: &'a Value,
+    owner: Uuid,
+    players: &'a [String],
+    session: Option<Uuid>,
+    table: Uuid,
+}
+
+#[derive(Serialize)]
+struct CorrectionContent<'a> {
+    deal: i32,
+    events: &'a Value,
+    first_booking: Option<i64>,
+    last_booking: Option<i64>,
+    reason: &'a str,
+    supersedes: &'a [i64],
+}
+
+#[derive(Serialize)]
+struct BookingContent<'a> {
+    created_at: String,
+    deal: Option<i32>,
+    id: i64,
+    memo: &'a str,
+    move_seq: i64,
+    postings: Vec<(String, i64)>,
+    reverses: Option<i64>,
+    table: Uuid,
+}
+
+/// An object written member by member, in the order of its keys.
+struct Members<'o> {
+    out: &'o mut Vec<u8>,
+    last: Option<&'static str>,
+}
+
+impl<'o> Members<'o> {
+    fn open(out: &'o mut Vec<u8>) -> Members<'o> {
+        out.push(b'{');
+        Members { out, last: None }
+    }
+
+    fn key(&mut self, key: &'static str) -> serde_json::Result<()> {
+        debug_assert!(self.last < Some(key), "`{key}` is out of order");
+        if self.last.is_some() {
+            self.out.push(b',');
+        }
+        self.last = Some(key);
+        serde_json::to_writer(&mut *self.out, key)?;
+        self.out.push(b':');
+        Ok(())
+    }
+
+    fn value<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> serde_json::Result<()> {
+        self.key(key)?;
+        serde_json::to_writer(&mut *self.out, value)
+    }
+
+    fn json(&mut self, key: &'static str, value: Json<'_>) -> serde_json::Result<()> {
+        self.key(key)?;
+        value.write_canonical(self.out)
+    }
+
+    fn close(self) {
+        self.out.push(b'}');
+    }
+}
+
+impl<'a> Entry<'a> {
     /// The table's set-up: what it was opened as.
-    pub fn table(row: &TableRow) -> Entry {
+    pub fn table(row: &'a TableRow) -> Entry<'a> {
         Entry {
             kind: "table",
             reference: 0,
-            content: json!({
-                "table": row.id,
-                "owner": row.owner_id,
-                "session": row.session_id,
-                "game": row.game,
-                "players": row.players,
-                "options": row.options,
-                "created_at": timestamp(&row.created_at),
-            }),
-            legacy: None,
+            content: Content::Table(row),
             order: (-1, 0, 0),
         }
     }
@@ -82,80 +233,96 @@ impl Entry {
     /// A log entry (a move, a void or a correction), as stored; who recorded it and when
     /// included, and (from version 2) its place in play order and, for a correction entry,
     /// `correction`: its row.
-    pub fn log(table: &TableRow, m: &LoggedEntry, correction: Option<&CorrectionRow>) -> Entry {
-        let mut content = json!({
-            "table": table.id,
-            "seq": m.seq,
-            "entry": m.entry,
-            "kind": m.kind,
-            "seat": m.seat,
-            "body": m.body,
-            "events": m.events,
-            "voids_seq": m.voids_seq,
-            "recorded_by": m.recorded_by,
-            "recorded_at": timestamp(&m.recorded_at),
-        });
-        let legacy = content.clone();
-        if let Value::Object(fields) = &mut content {
-            fields.insert("position".into(), json!(m.position));
-            fields.insert("part_of".into(), json!(m.part_of));
-            fields.insert(
-                "correction".into(),
-                correction.map_or(Value::Null, |c| {
-                    json!({
-                        "deal": c.deal,
-                        "reason": c.reason,
-                        "supersedes": c.supersedes,
-                        "events": c.events,
-                        "first_booking": c.first_booking,
-                        "last_booking": c.last_booking,
-                    })
-                }),
-            );
-        }
+    pub fn log<J: AsJson>(table: &TableRow, m: &'a LoggedEntry<J>, correction: Option<&'a CorrectionRow>) -> Entry<'a> {
         Entry {
             kind: "move",
             reference: m.seq,
-            content,
-            legacy: Some(legacy),
+            content: Content::Log {
+                table: table.id,
+                entry: LogView {
+                    seq: m.seq,
+                    entry: &m.entry,
+                    kind: &m.kind,
+                    seat: m.seat,
+                    body: m.body.as_json(),
+                    events: m.events.as_json(),
+                    voids_seq: m.voids_seq,
+                    part_of: m.part_of,
+                    position: m.position.as_deref(),
+                    recorded_by: &m.recorded_by,
+                    recorded_at: m.recorded_at,
+                },
+                correction,
+            },
             order: (m.seq, 0, m.seq),
         }
     }
 
     /// A booking with its postings, as stored.
-    pub fn booking(table: &TableRow, b: &StoredBooking) -> Entry {
-        let mut postings: Vec<(String, i64)> = b
-            .postings
-            .iter()
-            .map(|p| (p.account.to_string(), p.amount.get()))
-            .collect();
-        postings.sort();
+    pub fn booking(table: &TableRow, b: &'a StoredBooking) -> Entry<'a> {
         Entry {
             kind: "booking",
             reference: b.id,
-            content: json!({
-                "table": table.id,
-                "id": b.id,
-                "move_seq": b.move_seq,
-                "deal": b.deal,
-                "memo": b.memo,
-                "reverses": b.reverses,
-                "created_at": timestamp(&b.created_at),
-                "postings": postings,
-            }),
-            legacy: None,
+            content: Content::Booking {
+                table: table.id,
+                booking: b,
+            },
             order: (b.move_seq, 1, b.id),
         }
     }
 
-    /// The content as version `version` of the canonical form has it; None for a version this
-    /// engine does not know.
-    pub fn content(&self, version: i16) -> Option<&Value> {
-        match version {
-            1 => Some(self.legacy.as_ref().unwrap_or(&self.content)),
-            CONTENT_VERSION => Some(&self.content),
-            _ => None,
+    /// Appends the canonical content as version `version` of the canonical form has it (the
+    /// set-up and bookings read the same in every version); false, with nothing written, for a
+    /// version this engine does not know.
+    pub fn write_content(&self, version: i16, out: &mut Vec<u8>) -> bool {
+        if !(1..=CONTENT_VERSION).contains(&version) {
+            return false;
         }
+        let written = match self.content {
+            Content::Table(row) => serde_json::to_writer(
+                &mut *out,
+                &TableContent {
+                    created_at: timestamp(&row.created_at),
+                    game: &row.game,
+                    options: &row.options,
+                    owner: row.owner_id,
+                    players: &row.players,
+                    session: row.session_id,
+                    table: row.id,
+                },
+            ),
+            Content::Log {
+                table,
+                entry,
+                correction,
+            } => write_log(table, &entry, correction, version, out),
+            Content::Booking { table, booking: b } => {
+                let mut postings: Vec<(String, i64)> = b
+                    .postings
+                    .iter()
+                    .map(|p| (p.account.to_string(), p.amount.get()))
+                    .collect();
+                postings.sort();
+                serde_json::to_writer(
+                    &mut *out,
+                    &BookingContent {
+                        created_at: timestamp(&b.created_at),
+                        deal: b.deal,
+                        id: b.id,
+                        memo: &b.memo,
+                        move_seq: b.move_seq,
+                        postings,
+                        reverses: b.reverses,
+                        table,
+                    },
+                )
+            }
+        };
+        // Plain data into memory, and text the database wrote as JSON, cannot fail to encode;
+        // were it ever to, the bytes written so far hash to no stored link, so the audit names
+        // the entry changed rather than anything passing unnoticed.
+        debug_assert!(written.is_ok(), "canonical content did not encode: {written:?}");
+        true
     }
 
     /// How findings name the entry.
@@ -166,6 +333,47 @@ impl Entry {
             _ => format!("booking {reference}"),
         }
     }
+}
+
+/// A log entry's content at `version` (1 or 2), keys in order.
+fn write_log(
+    table: Uuid,
+    m: &LogView<'_>,
+    correction: Option<&CorrectionRow>,
+    version: i16,
+    out: &mut Vec<u8>,
+) -> serde_json::Result<()> {
+    let since_2 = version >= 2;
+    let mut members = Members::open(out);
+    members.json("body", m.body)?;
+    if since_2 {
+        members.value(
+            "correction",
+            &correction.map(|c| CorrectionContent {
+                deal: c.deal,
+                events: &c.events,
+                first_booking: c.first_booking,
+                last_booking: c.last_booking,
+                reason: &c.reason,
+                supersedes: &c.supersedes,
+            }),
+        )?;
+    }
+    members.value("entry", m.entry)?;
+    members.json("events", m.events)?;
+    members.value("kind", m.kind)?;
+    if since_2 {
+        members.value("part_of", &m.part_of)?;
+        members.value("position", &m.position)?;
+    }
+    members.value("recorded_at", &timestamp(&m.recorded_at))?;
+    members.value("recorded_by", m.recorded_by)?;
+    members.value("seat", &m.seat)?;
+    members.value("seq", &m.seq)?;
+    members.value("table", &table)?;
+    members.value("voids_seq", &m.voids_seq)?;
+    members.close();
+    Ok(())
 }
 
 fn timestamp(t: &DateTime<Utc>) -> String {
@@ -224,13 +432,13 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// The entries of a table in chain order; `corrections` holds the rows of the correction
 /// entries among `log` (others are not looked at).
-pub fn entries(
-    table: &TableRow,
-    log: &[LoggedEntry],
-    corrections: &[CorrectionRow],
-    bookings: &[StoredBooking],
-) -> Vec<Entry> {
-    let mut all: Vec<Entry> = Vec::with_capacity(1 + log.len() + bookings.len());
+pub fn entries<'a, J: AsJson>(
+    table: &'a TableRow,
+    log: &'a [LoggedEntry<J>],
+    corrections: &'a [CorrectionRow],
+    bookings: &'a [StoredBooking],
+) -> Vec<Entry<'a>> {
+    let mut all: Vec<Entry<'a>> = Vec::with_capacity(1 + log.len() + bookings.len());
     all.push(Entry::table(table));
     all.extend(log.iter().map(|m| {
         let correction = (m.entry == "correction")
@@ -249,12 +457,12 @@ pub fn entries(
 /// entries alone cannot always tell: a correction books, in its own transaction, for moves
 /// recorded long before it. A changed order is still caught: the links' hashes follow each
 /// other, and every entry's content names its seq or id.
-pub fn in_link_order(entries: Vec<Entry>, links: &[LinkRow]) -> Vec<(Entry, i16)> {
+pub fn in_link_order<'a>(entries: Vec<Entry<'a>>, links: &[LinkRow]) -> Vec<(Entry<'a>, i16)> {
     let at: std::collections::HashMap<(&str, i64), (i64, i16)> = links
         .iter()
         .map(|l| ((l.entry.as_str(), l.reference), (l.pos, l.version)))
         .collect();
-    let mut placed: Vec<(i64, Entry, i16)> = entries
+    let mut placed: Vec<(i64, Entry<'a>, i16)> = entries
         .into_iter()
         .map(|e| {
             let (pos, version) = at
@@ -270,7 +478,7 @@ pub fn in_link_order(entries: Vec<Entry>, links: &[LinkRow]) -> Vec<(Entry, i16)
 
 /// The links for `entries` (each with the content version to hash), following `after` (or
 /// starting the chain when there is none).
-pub fn link(after: Option<&LinkRow>, entries: &[(Entry, i16)]) -> Vec<LinkRow> {
+pub fn link(after: Option<&LinkRow>, entries: &[(Entry<'_>, i16)]) -> Vec<LinkRow> {
     match after {
         Some(last) => link_after(last.pos, &last.hash, entries),
         None => link_after(-1, &[0; 32], entries),
@@ -278,16 +486,22 @@ pub fn link(after: Option<&LinkRow>, entries: &[(Entry, i16)]) -> Vec<LinkRow> {
 }
 
 /// The links for `entries`, following the link at `pos` whose hash is `hash`.
-pub fn link_after(pos: i64, hash: &[u8], entries: &[(Entry, i16)]) -> Vec<LinkRow> {
+pub fn link_after(pos: i64, hash: &[u8], entries: &[(Entry<'_>, i16)]) -> Vec<LinkRow> {
     let mut prev: Vec<u8> = hash.to_vec();
     let mut out = Vec::with_capacity(entries.len());
+    let mut content = Vec::new();
     for (pos, (entry, version)) in (pos + 1..).zip(entries) {
+        content.clear();
         // A version this engine does not know is named by `first_break`; the hash is moot.
-        let content = entry.content(*version).unwrap_or(&entry.content);
-        let content_hash = sha256(canonical(content).as_bytes());
-        let mut joined = prev.clone();
-        joined.extend_from_slice(&content_hash);
-        let hash = sha256(&joined).to_vec();
+        if !entry.write_content(*version, &mut content) {
+            entry.write_content(CONTENT_VERSION, &mut content);
+        }
+        let content_hash = sha256(&content);
+        let hash: Hash = Sha256::new()
+            .chain_update(&prev)
+            .chain_update(content_hash)
+            .finalize()
+            .into();
         out.push(LinkRow {
             pos,
             entry: entry.kind.to_owned(),
@@ -295,9 +509,9 @@ pub fn link_after(pos: i64, hash: &[u8], entries: &[(Entry, i16)]) -> Vec<LinkRo
             version: *version,
             content_hash: content_hash.to_vec(),
             prev_hash: prev,
-            hash: hash.clone(),
+            hash: hash.to_vec(),
         });
-        prev = hash;
+        prev = hash.to_vec();
     }
     out
 }
@@ -382,23 +596,22 @@ pub fn links_for_move(
         recorded_by: entry.recorded_by.clone(),
         recorded_at: entry.recorded_at,
     };
-    let mut new = Vec::with_capacity(1 + bookings.len());
+    let stored: Vec<StoredBooking> = bookings
+        .iter()
+        .zip(ids)
+        .map(|((booking, deal), &id)| StoredBooking {
+            id,
+            move_seq: entry.seq,
+            deal: *deal,
+            memo: booking.memo().to_owned(),
+            reverses: None,
+            created_at: entry.recorded_at,
+            postings: booking.postings().to_vec(),
+        })
+        .collect();
+    let mut new = Vec::with_capacity(1 + stored.len());
     new.push((Entry::log(table, &logged, None), CONTENT_VERSION));
-    new.extend(bookings.iter().zip(ids).map(|((booking, deal), &id)| {
-        let entry = Entry::booking(
-            table,
-            &StoredBooking {
-                id,
-                move_seq: entry.seq,
-                deal: *deal,
-                memo: booking.memo().to_owned(),
-                reverses: None,
-                created_at: entry.recorded_at,
-                postings: booking.postings().to_vec(),
-            },
-        );
-        (entry, CONTENT_VERSION)
-    }));
+    new.extend(stored.iter().map(|b| (Entry::booking(table, b), CONTENT_VERSION)));
     link_after(end.0, end.1, &new)
 }
 
@@ -421,8 +634,294 @@ pub async fn extend(conn: &mut PgConnection, table: &TableRow) -> Result<(), Ser
     if end.last.is_some() {
         new.retain(|e| e.kind != "table");
     }
-    let new: Vec<(Entry, i16)> = new.into_iter().map(|e| (e, CONTENT_VERSION)).collect();
+    let new: Vec<(Entry<'_>, i16)> = new.into_iter().map(|e| (e, CONTENT_VERSION)).collect();
     let links = link(end.last.as_ref(), &new);
     store::chain::append(conn, table.id, &links).await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::TimeZone;
+    use serde_json::json;
+
+    use super::*;
+    use crate::ledger::{Account, Chips, Posting};
+    use crate::rules::Seat;
+
+    fn table() -> TableRow {
+        TableRow {
+            id: Uuid::from_u128(0x1234),
+            owner_id: Uuid::from_u128(0x5678),
+            session_id: Some(Uuid::from_u128(0x9abc)),
+            game: "tridge".into(),
+            players: vec!["Ann".into(), "Bö \"B\"".into(), "Cat\n".into()],
+            options: json!({"opening_chips": 1000, "z": [1.5, null, {"b": 1, "a": "é"}], "a": true}),
+            version: 4,
+            finished: false,
+            deal_lines_kept: true,
+            chain_head: None,
+            members: None,
+            created_at: Utc
+                .timestamp_opt(1_700_000_000, 123_456_000)
+                .single()
+                .unwrap_or_default(),
+            updated_at: Utc.timestamp_opt(1_700_000_100, 0).single().expect("a time"),
+        }
+    }
+
+    fn logged(seq: i64, entry: &str) -> LoggedEntry {
+        LoggedEntry {
+            seq,
+            entry: entry.into(),
+            kind: "result".into(),
+            seat: (seq % 2 == 0).then_some(1),
+            body: json!({"kind": "result", "tricks": [3, 3, 3], "contract": {"trumps": "hearts", "contract": "play"},
+                         "note": "a \"quote\", a tab\t and ü", "top": null, "ratio": -0.25}),
+            events: json!([{"event": "deal_scored", "deal": 1}, {"event": "chips_moved", "transfers": []}]),
+            voids_seq: (entry == "void").then_some(seq - 1),
+            part_of: (seq == 4).then_some(3),
+            position: (seq == 4).then(|| "1.50".to_owned()),
+            recorded_by: "user:abc".into(),
+            recorded_at: Utc
+                .timestamp_opt(1_700_000_000 + seq, 7_000)
+                .single()
+                .unwrap_or_default(),
+        }
+    }
+
+    fn correction() -> CorrectionRow {
+        CorrectionRow {
+            seq: 3,
+            deal: 1,
+            reason: "wrong trumps — \"hearts\"".into(),
+            first_booking: Some(7),
+            last_booking: None,
+            events: json!({"2": [{"event": "deal_started", "dealer": 1}]}),
+            recorded_by: "user:abc".into(),
+            recorded_at: Utc.timestamp_opt(1_700_000_003, 0).single().expect("a time"),
+            voided_by: None,
+            supersedes: vec![1, 2],
+        }
+    }
+
+    fn booking(reverses: Option<i64>) -> StoredBooking {
+        StoredBooking {
+            id: 9,
+            move_seq: 2,
+            deal: reverses.is_none().then_some(1),
+            memo: "deal 1: \"play\" drawn".into(),
+            reverses,
+            created_at: Utc
+                .timestamp_opt(1_700_000_002, 999_999_000)
+                .single()
+                .unwrap_or_default(),
+            postings: vec![
+                Posting {
+                    account: Account::Seat(Seat::new(0)),
+                    amount: Chips::new(-15),
+                },
+                Posting {
+                    account: Account::GameFund,
+                    amount: Chips::new(15),
+                },
+                Posting {
+                    account: Account::Reserve(12),
+                    amount: Chips::new(0),
+                },
+            ],
+        }
+    }
+
+    // The content as it was built before it was written straight from the rows: these are the
+    // bytes every stored link hashed.
+    fn table_value(row: &TableRow) -> Value {
+        json!({
+            "table": row.id,
+            "owner": row.owner_id,
+            "session": row.session_id,
+            "game": row.game,
+            "players": row.players,
+            "options": row.options,
+            "created_at": timestamp(&row.created_at),
+        })
+    }
+
+    fn log_value(table: &TableRow, m: &LoggedEntry, correction: Option<&CorrectionRow>, version: i16) -> Value {
+        let mut content = json!({
+            "table": table.id,
+            "seq": m.seq,
+            "entry": m.entry,
+            "kind": m.kind,
+            "seat": m.seat,
+            "body": m.body,
+            "events": m.events,
+            "voids_seq": m.voids_seq,
+            "recorded_by": m.recorded_by,
+            "recorded_at": timestamp(&m.recorded_at),
+        });
+        if version >= 2 {
+            if let Value::Object(fields) = &mut content {
+                fields.insert("position".into(), json!(m.position));
+                fields.insert("part_of".into(), json!(m.part_of));
+                fields.insert(
+                    "correction".into(),
+                    correction.map_or(Value::Null, |c| {
+                        json!({
+                            "deal": c.deal,
+                            "reason": c.reason,
+                            "supersedes": c.supersedes,
+                            "events": c.events,
+                            "first_booking": c.first_booking,
+                            "last_booking": c.last_booking,
+                        })
+                    }),
+                );
+            }
+        }
+        content
+    }
+
+    fn booking_value(table: &TableRow, b: &StoredBooking) -> Value {
+        let mut postings: Vec<(String, i64)> = b
+            .postings
+            .iter()
+            .map(|p| (p.account.to_string(), p.amount.get()))
+            .collect();
+        postings.sort();
+        json!({
+            "table": table.id,
+            "id": b.id,
+            "move_seq": b.move_seq,
+            "deal": b.deal,
+            "memo": b.memo,
+            "reverses": b.reverses,
+            "created_at": timestamp(&b.created_at),
+            "postings": postings,
+        })
+    }
+
+    fn written(entry: &Entry<'_>, version: i16) -> String {
+        let mut out = Vec::new();
+        assert!(entry.write_content(version, &mut out));
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    #[test]
+    fn the_content_written_from_the_rows_is_the_canonical_form_of_every_kind_and_version() {
+        let row = table();
+        let fix = correction();
+        let entries = [
+            logged(1, "move"),
+            logged(2, "move"),
+            logged(3, "correction"),
+            logged(4, "move"),
+            logged(5, "void"),
+        ];
+        let bookings = [booking(None), booking(Some(8))];
+        for version in 1..=CONTENT_VERSION {
+            assert_eq!(written(&Entry::table(&row), version), canonical(&table_value(&row)));
+            for m in &entries {
+                let correction = (m.entry == "correction").then_some(&fix);
+                assert_eq!(
+                    written(&Entry::log(&row, m, correction), version),
+                    canonical(&log_value(&row, m, correction, version)),
+                    "log entry {} at version {version}",
+                    m.seq
+                );
+            }
+            for b in &bookings {
+                assert_eq!(
+                    written(&Entry::booking(&row, b), version),
+                    canonical(&booking_value(&row, b))
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_log_entry_read_as_json_text_has_the_content_of_its_values() {
+        let row = table();
+        let fix = correction();
+        // Spaced and ordered as the database writes JSON, not as the canonical form has it.
+        let as_text = |value: &Value| JsonText(serde_json::to_string_pretty(value).expect("a value writes"));
+        for m in [logged(2, "move"), logged(3, "correction"), logged(4, "move")] {
+            let text = LoggedEntry {
+                seq: m.seq,
+                entry: m.entry.clone(),
+                kind: m.kind.clone(),
+                seat: m.seat,
+                body: as_text(&m.body),
+                events: as_text(&m.events),
+                voids_seq: m.voids_seq,
+                part_of: m.part_of,
+                position: m.position.clone(),
+                recorded_by: m.recorded_by.clone(),
+                recorded_at: m.recorded_at,
+            };
+            assert_ne!(text.body.0, canonical(&m.body));
+            let correction = (m.entry == "correction").then_some(&fix);
+            for version in 1..=CONTENT_VERSION {
+                assert_eq!(
+                    written(&Entry::log(&row, &text, correction), version),
+                    written(&Entry::log(&row, &m, correction), version)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_version_this_engine_does_not_know_writes_nothing() {
+        let row = table();
+        let mut out = Vec::new();
+        assert!(!Entry::table(&row).write_content(CONTENT_VERSION + 1, &mut out));
+        assert!(!Entry::table(&row).write_content(0, &mut out));
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn links_hash_the_canonical_form_chained_from_zero() {
+        let row = table();
+        let m = logged(1, "move");
+        let b = booking(None);
+        let links = link(
+            None,
+            &[
+                (Entry::table(&row), 2),
+                (Entry::log(&row, &m, None), 1),
+                (Entry::booking(&row, &b), 2),
+            ],
+        );
+        let contents = [
+            canonical(&table_value(&row)),
+            canonical(&log_value(&row, &m, None, 1)),
+            canonical(&booking_value(&row, &b)),
+        ];
+        let mut prev = vec![0u8; 32];
+        for (l, content) in links.iter().zip(contents) {
+            let content_hash = sha256(content.as_bytes());
+            let mut joined = prev.clone();
+            joined.extend_from_slice(&content_hash);
+            assert_eq!(l.content_hash, content_hash);
+            assert_eq!(l.prev_hash, prev);
+            assert_eq!(l.hash, sha256(&joined));
+            prev = l.hash.clone();
+        }
+    }
+
+    // The fast form writes nested values in the map's own order: it is the canonical form only
+    // while serde_json's map is sorted (built without `preserve_order`, a `BTreeMap`).
+    #[test]
+    fn serde_json_objects_keep_their_keys_sorted() {
+        let mut map = serde_json::Map::new();
+        for key in ["zeta", "b", "Z", "a", "ab", "é", "10", "9"] {
+            map.insert(key.to_owned(), Value::from(key.len()));
+        }
+        let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["10", "9", "Z", "a", "ab", "b", "zeta", "é"]);
+        let value: Value =
+            serde_json::from_str(r#"{"b": {"y": 1, "x": [{"d": 0, "c": 0}]}, "a": 2}"#).unwrap_or_default();
+        assert_eq!(serde_json::to_string(&value).unwrap_or_default(), canonical(&value));
+        assert_eq!(canonical(&value), r#"{"a":2,"b":{"x":[{"c":0,"d":0}],"y":1}}"#);
+    }
 }

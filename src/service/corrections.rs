@@ -24,6 +24,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::audit::{key, Key};
+use super::chain::Json;
 use super::fold::{self, no_longer_replays, stored_move};
 use super::{game_of, read_table, to_json, Principal, ServiceError};
 use crate::ledger::Booking;
@@ -403,13 +404,14 @@ pub(super) fn events_in_force<'a>(
     corrections: &'a [CorrectionRow],
     seq: i64,
     deal: Option<u16>,
-    stored: &'a Value,
-) -> &'a Value {
+    stored: Json<'a>,
+) -> Json<'a> {
     corrections
         .iter()
         .filter(|c| c.voided_by.is_none() && c.seq > seq && deal.is_some_and(|d| i32::from(d) > c.deal))
         .max_by_key(|c| c.seq)
-        .map_or(stored, |c| c.events.get(seq.to_string()).unwrap_or(stored))
+        .and_then(|c| c.events.get(seq.to_string()))
+        .map_or(stored, Json::Value)
 }
 
 /// The correction in force for `deal` (0: none).

@@ -8,9 +8,11 @@
 
 use sqlx::PgConnection;
 
+use super::chain::{AsJson, Json};
 use super::ServiceError;
 use crate::rules::{Game, RuleViolation};
 use crate::store;
+use crate::store::chain::LoggedEntry;
 use crate::store::tables::{FoldRows, MoveRow, TableRow};
 
 /// A snapshot is also kept after this many moves replayed since the last one, so that a move
@@ -39,14 +41,39 @@ pub(super) async fn current_and_replayed<G: Game>(
     conn: &mut PgConnection,
     table: &TableRow,
 ) -> Result<(G, usize), ServiceError> {
-    let snapshot = store::tables::latest_snapshot(&mut *conn, table.id).await?;
-    let (seq, mut game) = match snapshot.and_then(|(seq, state)| Some((seq, serde_json::from_value(state).ok()?))) {
-        Some(found) => found,
-        None => (0, initial(table)?),
-    };
+    let (seq, mut game) = latest_usable_snapshot(&mut *conn, table).await?;
     let moves = store::tables::effective_moves(conn, table.id, seq).await?;
     apply_all(&mut game, &moves)?;
     Ok((game, moves.len()))
+}
+
+/// The table's current state as [`current`] reads it, the moves after the snapshot taken from
+/// `in_play_order` (its effective moves, in play order, read in the same database snapshot)
+/// instead of read again.
+///
+/// # Errors
+/// `Corrupt` when the moves no longer replay.
+pub(super) async fn current_over<G: Game>(
+    conn: &mut PgConnection,
+    table: &TableRow,
+    in_play_order: &[&LoggedEntry<impl AsJson>],
+) -> Result<G, ServiceError> {
+    let (seq, mut game) = latest_usable_snapshot::<G>(conn, table).await?;
+    for m in in_play_order.iter().filter(|m| m.seq > seq) {
+        game.apply(&move_of::<G>(m.body.as_json())?)
+            .map_err(|v| ServiceError::Corrupt(no_longer_replays(m.seq, &v)))?;
+        game.take_deal_lines();
+    }
+    Ok(game)
+}
+
+/// The latest snapshot that reads, as `(seq, state)`; the set-up at 0 when there is none.
+async fn latest_usable_snapshot<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<(i64, G), ServiceError> {
+    let snapshot = store::tables::latest_snapshot(conn, table.id).await?;
+    match snapshot.and_then(|(seq, state)| Some((seq, serde_json::from_str(&state).ok()?))) {
+        Some(found) => Ok(found),
+        None => Ok((0, initial(table)?)),
+    }
 }
 
 /// The state folded from rows read with the table's lock (`store::tables::lock_for_move`), and
@@ -99,7 +126,12 @@ fn apply_all<G: Game>(game: &mut G, moves: &[MoveRow]) -> Result<(), ServiceErro
 
 /// The move a log entry holds.
 pub(super) fn stored_move<G: Game>(row: &MoveRow) -> Result<G::Move, ServiceError> {
-    serde_json::from_value(row.body.clone()).map_err(corrupt)
+    move_of::<G>(row.body.as_json())
+}
+
+/// The move a log entry's body holds.
+pub(super) fn move_of<G: Game>(body: Json<'_>) -> Result<G::Move, ServiceError> {
+    body.decode().map_err(corrupt)
 }
 
 /// What is wrong with a log entry the engine now refuses.

@@ -33,9 +33,19 @@ pub async fn in_force<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Res
     }
     store::deal_lines::in_force(conn, table.id)
         .await?
-        .into_iter()
-        .map(|line| serde_json::from_value(line).map_err(|e| ServiceError::Corrupt(e.to_string())))
+        .iter()
+        .map(|line| read_line::<G>(line))
         .collect()
+}
+
+/// A stored line, from its JSON text: decoded straight into the line, and only when that fails
+/// through a JSON value, whose error is the one a line has always been reported with.
+fn read_line<G: Game>(text: &str) -> Result<G::DealLine, ServiceError> {
+    let corrupt = |e: serde_json::Error| ServiceError::Corrupt(e.to_string());
+    serde_json::from_str(text).or_else(|_| {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(corrupt)?;
+        serde_json::from_value(value).map_err(corrupt)
+    })
 }
 
 /// Rebuilds and stores the lines of a table stored before lines were rows; nothing to do for

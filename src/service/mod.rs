@@ -14,6 +14,7 @@
 
 pub mod audit;
 pub mod bundle;
+mod canonical;
 pub mod chain;
 pub mod corrections;
 mod error;

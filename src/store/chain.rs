@@ -114,15 +114,16 @@ pub async fn append(conn: &mut PgConnection, table: Uuid, new: &[LinkRow]) -> Re
 }
 
 /// A log entry as the chain covers it: its stored fields, with its place in play order (which
-/// `crate::store::tables::MoveRow` leaves out).
+/// `crate::store::tables::MoveRow` leaves out); its move and events decoded (`J` a `Value`), or
+/// as the JSON text the database writes them ([`JsonText`]).
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
-pub struct LoggedEntry {
+pub struct LoggedEntry<J = Value> {
     pub seq: i64,
     pub entry: String,
     pub kind: String,
     pub seat: Option<i16>,
-    pub body: Value,
-    pub events: Value,
+    pub body: J,
+    pub events: J,
     pub voids_seq: Option<i64>,
     pub part_of: Option<i64>,
     /// The stored `numeric` as PostgreSQL writes it (exact, scale included); null for a move
@@ -130,6 +131,28 @@ pub struct LoggedEntry {
     pub position: Option<String>,
     pub recorded_by: String,
     pub recorded_at: DateTime<Utc>,
+}
+
+/// A stored JSON value as the text the database writes it (not canonical: its own spacing and
+/// key order).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::Type)]
+#[sqlx(transparent)]
+pub struct JsonText(pub String);
+
+/// The table's whole log, in seq order, as the chain covers it, moves and events as JSON text:
+/// for a reader of every entry that decodes each once, into its own types.
+///
+/// # Errors
+/// On database failure.
+pub async fn log_as_text(conn: &mut PgConnection, table: Uuid) -> Result<Vec<LoggedEntry<JsonText>>, StoreError> {
+    Ok(sqlx::query_as::<_, LoggedEntry<JsonText>>(
+        "select seq, entry, kind, seat, body::text as body, events::text as events, voids_seq, part_of,
+                position::text as position, recorded_by, recorded_at
+         from moves where table_id = $1 order by seq",
+    )
+    .bind(table)
+    .fetch_all(conn)
+    .await?)
 }
 
 /// The table's log entries after `after`, in seq order, as the chain covers them.

@@ -66,15 +66,16 @@ pub async fn append_all(tx: &mut Tx<'_>, table: Uuid, lines: &[(i64, Vec<Value>)
     Ok(())
 }
 
-/// The lines in force, oldest first: those of moves not voided, from the latest correction in
-/// force on (a correction keeps the whole sheet as corrected under its own seq; the moves it
-/// brings keep none).
+/// The lines in force, oldest first, as JSON text (for a reader that decodes them straight into
+/// the game's lines): those of moves not voided, from the latest correction in force on (a
+/// correction keeps the whole sheet as corrected under its own seq; the moves it brings keep
+/// none).
 ///
 /// # Errors
 /// On database failure.
-pub async fn in_force(conn: &mut PgConnection, table: Uuid) -> Result<Vec<Value>, StoreError> {
+pub async fn in_force(conn: &mut PgConnection, table: Uuid) -> Result<Vec<String>, StoreError> {
     Ok(sqlx::query_scalar(
-        "select l.line from deal_lines l
+        "select l.line::text from deal_lines l
          where l.table_id = $1
            and l.seq >= coalesce((select max(c.seq) from moves c where c.table_id = $1 and c.entry = 'correction'
                  and not exists (select 1 from moves v where v.table_id = c.table_id and v.voids_seq = c.seq)), 0)

@@ -152,13 +152,14 @@ pub async fn save_snapshot(tx: &mut Tx<'_>, table: Uuid, seq: i64, state: &Value
     Ok(())
 }
 
-/// The latest snapshot whose move is not voided, as `(seq, state)`.
+/// The latest snapshot whose move is not voided, as `(seq, state)`, the state as JSON text (for
+/// a reader that decodes it straight into the game).
 ///
 /// # Errors
 /// On database failure.
-pub async fn latest_snapshot(conn: &mut PgConnection, table: Uuid) -> Result<Option<(i64, Value)>, StoreError> {
+pub async fn latest_snapshot(conn: &mut PgConnection, table: Uuid) -> Result<Option<(i64, String)>, StoreError> {
     Ok(sqlx::query_as(
-        "select s.seq, s.state from snapshots s
+        "select s.seq, s.state::text from snapshots s
          where s.table_id = $1
            and not exists (select 1 from moves v where v.table_id = s.table_id and v.voids_seq = s.seq)
          order by s.seq desc limit 1",
@@ -199,6 +200,20 @@ pub async fn effective_moves(conn: &mut PgConnection, table: Uuid, after: i64) -
     ))
     .bind(table)
     .bind(after)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// The seqs of the moves that are not voided or superseded, in the order they were played:
+/// [`effective_moves`] of the whole log without the moves themselves.
+///
+/// # Errors
+/// On database failure.
+pub async fn effective_seqs(conn: &mut PgConnection, table: Uuid) -> Result<Vec<i64>, StoreError> {
+    Ok(sqlx::query_scalar(&format!(
+        "select m.seq from moves m where m.table_id = $1 and {EFFECTIVE} order by {IN_PLAY_ORDER}"
+    ))
+    .bind(table)
     .fetch_all(conn)
     .await?)
 }

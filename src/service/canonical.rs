@@ -1,0 +1,324 @@
+//! The canonical form of JSON text (`chain::canonical`'s bytes: compact, every object's keys
+//! sorted) written straight from the text, without building a `serde_json::Value`.
+//!
+//! Invariants: for any JSON text, [`canonicalize`] writes exactly the bytes `chain::canonical`
+//! writes for the `Value` that text parses to: numbers as that `Value` holds them (integers
+//! that fit 64 bits as integers, others as `f64`), strings unescaped and escaped again by
+//! serde_json, and of keys given twice the last (as a map keeps it). The text is read into one
+//! flat list of tokens borrowing its strings, so that a long log is written with a few
+//! allocations per entry rather than one per key and value.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Number;
+
+enum Token<'a> {
+    Null,
+    Bool(bool),
+    Number(Number),
+    /// A string or an object's key.
+    Str(Cow<'a, str>),
+    /// An array; its elements' tokens follow, up to `end` (exclusive).
+    Array {
+        end: usize,
+    },
+    /// An object; its members' tokens (key, value, key, value...) follow, up to `end`.
+    Object {
+        end: usize,
+    },
+}
+
+/// Appends the canonical form of the JSON `text` to `out`.
+///
+/// # Errors
+/// When `text` is not one JSON value (then `out` holds part of its form).
+pub fn canonicalize(text: &str, out: &mut Vec<u8>) -> serde_json::Result<()> {
+    let mut tokens = Vec::with_capacity(text.len() / 8);
+    let mut reader = serde_json::Deserializer::from_str(text);
+    Tokens(&mut tokens).deserialize(&mut reader)?;
+    reader.end()?;
+    write(&tokens, 0, &mut Vec::new(), out)?;
+    Ok(())
+}
+
+/// Writes the value whose tokens start at `at`; `members` is room for sorting objects' members,
+/// shared down the nesting.
+fn write(
+    tokens: &[Token<'_>],
+    at: usize,
+    members: &mut Vec<(usize, usize)>,
+    out: &mut Vec<u8>,
+) -> serde_json::Result<()> {
+    match tokens.get(at) {
+        None | Some(Token::Null) => out.extend_from_slice(b"null"),
+        Some(Token::Bool(true)) => out.extend_from_slice(b"true"),
+        Some(Token::Bool(false)) => out.extend_from_slice(b"false"),
+        Some(Token::Number(n)) => serde_json::to_writer(&mut *out, n)?,
+        Some(Token::Str(s)) => serde_json::to_writer(&mut *out, s.as_ref())?,
+        Some(&Token::Array { end }) => {
+            out.push(b'[');
+            let mut element = at + 1;
+            while element < end {
+                if element > at + 1 {
+                    out.push(b',');
+                }
+                write(tokens, element, members, out)?;
+                element = after(tokens, element);
+            }
+            out.push(b']');
+        }
+        Some(&Token::Object { end }) => {
+            // This object's (key, value) token indices sit above those of the objects it is in.
+            let base = members.len();
+            let mut key = at + 1;
+            while key < end {
+                members.push((key, key + 1));
+                key = after(tokens, key + 1);
+            }
+            // Stable, so that of equal keys the last given stays last, and is the one written.
+            members[base..].sort_by(|a, b| key_at(tokens, a.0).cmp(key_at(tokens, b.0)));
+            out.push(b'{');
+            let mut first = true;
+            for i in base..members.len() {
+                let (key, value) = members[i];
+                if members
+                    .get(i + 1)
+                    .is_some_and(|next| key_at(tokens, next.0) == key_at(tokens, key))
+                {
+                    continue;
+                }
+                if !first {
+                    out.push(b',');
+                }
+                first = false;
+                serde_json::to_writer(&mut *out, key_at(tokens, key))?;
+                out.push(b':');
+                write(tokens, value, members, out)?;
+            }
+            members.truncate(base);
+            out.push(b'}');
+        }
+    }
+    Ok(())
+}
+
+/// The index of the token after the value whose tokens start at `at`.
+fn after(tokens: &[Token<'_>], at: usize) -> usize {
+    match tokens.get(at) {
+        Some(&(Token::Array { end } | Token::Object { end })) => end,
+        _ => at + 1,
+    }
+}
+
+fn key_at<'t>(tokens: &'t [Token<'_>], at: usize) -> &'t str {
+    match tokens.get(at) {
+        Some(Token::Str(key)) => key,
+        _ => "",
+    }
+}
+
+/// Reads one value's tokens onto the list; as `Value`'s own visitor reads it.
+struct Tokens<'t, 'a>(&'t mut Vec<Token<'a>>);
+
+impl<'de> DeserializeSeed<'de> for Tokens<'_, 'de> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, reader: D) -> Result<(), D::Error> {
+        reader.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Tokens<'_, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.0.push(Token::Null);
+        Ok(())
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+        self.0.push(Token::Bool(v));
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        self.0.push(Token::Number(v.into()));
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+        self.0.push(Token::Number(v.into()));
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        self.0.push(Number::from_f64(v).map_or(Token::Null, Token::Number));
+        Ok(())
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<(), E> {
+        self.0.push(Token::Str(Cow::Borrowed(v)));
+        Ok(())
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.0.push(Token::Str(Cow::Owned(v.to_owned())));
+        Ok(())
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<(), E> {
+        self.0.push(Token::Str(Cow::Owned(v)));
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut elements: A) -> Result<(), A::Error> {
+        let at = self.0.len();
+        self.0.push(Token::Array { end: at });
+        while elements.next_element_seed(Tokens(&mut *self.0))?.is_some() {}
+        let end = self.0.len();
+        self.0[at] = Token::Array { end };
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut members: A) -> Result<(), A::Error> {
+        let at = self.0.len();
+        self.0.push(Token::Object { end: at });
+        while members.next_key_seed(Key(&mut *self.0))?.is_some() {
+            members.next_value_seed(Tokens(&mut *self.0))?;
+        }
+        let end = self.0.len();
+        self.0[at] = Token::Object { end };
+        Ok(())
+    }
+}
+
+/// Reads an object's key onto the list.
+struct Key<'t, 'a>(&'t mut Vec<Token<'a>>);
+
+impl<'de> DeserializeSeed<'de> for Key<'_, 'de> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, reader: D) -> Result<(), D::Error> {
+        reader.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key<'_, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object's key")
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<(), E> {
+        self.0.push(Token::Str(Cow::Borrowed(v)));
+        Ok(())
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.0.push(Token::Str(Cow::Owned(v.to_owned())));
+        Ok(())
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<(), E> {
+        self.0.push(Token::Str(Cow::Owned(v)));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    use super::canonicalize;
+    use crate::service::chain::canonical;
+
+    fn canonicalized(text: &str) -> String {
+        let mut out = Vec::new();
+        canonicalize(text, &mut out).expect("JSON text");
+        String::from_utf8(out).expect("UTF-8")
+    }
+
+    fn as_a_value_writes_it(text: &str) -> String {
+        canonical(&serde_json::from_str::<Value>(text).expect("JSON text"))
+    }
+
+    #[test]
+    fn json_text_is_written_as_its_value_is() {
+        for text in [
+            r#"{"kind": "result", "tricks": [3, 3, 3], "contract": {"trumps": "hearts", "contract": "play"}, "top": null}"#,
+            r#"[{"deal": 1, "event": "deal_scored", "outcome": {"outcome": "draw"}}, {"transfers": [{"to": {"reserve": 498}, "from": {"seat": 1}, "amount": 60}]}]"#,
+            r#"{"b": 1, "a": 2, "b": 3}"#,
+            r#"{"\u00e9": "caf\u00e9", "e\"q": "tab\there", "Z": "\ud83c\udca1", "a/b": "<\/script>"}"#,
+            r#"[1.50, -0.0, 1e3, 12345678901234567890, 123456789012345678901234, -9223372036854775808, 0.1, 2.5e-8]"#,
+            r#"{"": {}, "x": [], "y": [[], [{}]], "z": true, "w": false}"#,
+            r#"  "just a string"  "#,
+            "7",
+            "null",
+        ] {
+            assert_eq!(canonicalized(text), as_a_value_writes_it(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn text_that_is_not_one_json_value_is_refused() {
+        for text in ["", "{", r#"{"a": 1} 2"#, "[1,]", "{'a': 1}"] {
+            assert!(canonicalize(text, &mut Vec::new()).is_err(), "{text}");
+        }
+    }
+
+    fn any_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter("finite", |f| f.is_finite())
+                .prop_map(|f| json!(f)),
+            ".{0,8}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
+                prop::collection::vec(("[a-c\u{e9}\"\\\\]{0,3}", inner), 0..6)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        // Written in any key order and spacing (as the database writes JSON, or the engine
+        // serialises its events), text canonicalises as the value it parses to.
+        #[test]
+        fn any_json_text_is_written_as_its_value_is(value in any_json()) {
+            let pretty = serde_json::to_string_pretty(&value).expect("a value writes");
+            prop_assert_eq!(canonicalized(&pretty), as_a_value_writes_it(&pretty));
+            let reversed = reversed_keys(&value);
+            prop_assert_eq!(canonicalized(&reversed), as_a_value_writes_it(&reversed));
+        }
+    }
+
+    /// The value as JSON text with every object's keys in reverse order.
+    fn reversed_keys(value: &Value) -> String {
+        match value {
+            Value::Object(map) => {
+                let members: Vec<String> = map
+                    .iter()
+                    .rev()
+                    .map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), reversed_keys(v)))
+                    .collect();
+                format!("{{ {} }}", members.join(", "))
+            }
+            Value::Array(items) => format!("[{}]", items.iter().map(reversed_keys).collect::<Vec<_>>().join(", ")),
+            other => other.to_string(),
+        }
+    }
+}
