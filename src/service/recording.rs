@@ -11,9 +11,10 @@
 //! - An answer is kept exactly as the caller rendered it, so a retry gets it again to the byte
 //!   whatever has happened at the table since.
 
+use serde::Deserialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use sqlx::PgPool;
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::fold::{self, current_and_replayed, snapshot_due};
@@ -98,6 +99,13 @@ pub enum Outcome {
 /// Records a move or an undo; `render` turns what was recorded into the answer to keep, and
 /// `noted` hears which game the table plays as soon as that is known.
 ///
+/// A move is first tried optimistically, in two statements outside any transaction: read the
+/// table (and the answer under the key, and what the state folds from when it is not kept in
+/// memory), apply, then write everything in one statement that does nothing unless the table's
+/// version is still the one read. Only when another entry landed in between, or the table needs
+/// more than one write (an older table whose chain or score-sheet lines are still to be made),
+/// does it take the table's lock and do it all again in a transaction.
+///
 /// # Errors
 /// `Store(NotFound)`, `Forbidden`, `IdempotencyKeyReused`, `PreconditionFailed`, `VersionConflict`, `InvalidMove`,
 /// `Rule` (the engine refused the move), `NothingToUndo`; in every case nothing is written.
@@ -105,14 +113,33 @@ pub async fn record(
     pool: &PgPool,
     hot: Option<&HotStates>,
     request: Request,
-    render: impl FnOnce(Recorded) -> Result<Answer, serde_json::Error>,
+    render: impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
     noted: impl FnOnce(GameId),
 ) -> Result<Outcome, ServiceError> {
+    let mut noted = Some(noted);
+    let mut note = |game| {
+        if let Some(noted) = noted.take() {
+            noted(game);
+        }
+    };
+    if matches!(request.what, Recording::Move(..)) {
+        let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+        let kept = hot.and_then(|h| h.version(request.table));
+        let key = request.idempotency_key.as_deref();
+        let read = store::tables::read_for_move(&mut conn, request.table, key, true, kept, false).await?;
+        let game = game_of(&read.row)?;
+        note(game);
+        request.by.may_record(&read.row)?;
+        let tried = with_game!(game, G => record_optimistically::<G>(&mut conn, read, hot, &request, &render).await?);
+        if let Some(outcome) = tried {
+            return Ok(outcome);
+        }
+    }
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let is_move = matches!(request.what, Recording::Move(..));
     let kept = hot.filter(|_| is_move).and_then(|h| h.version(request.table));
     let key = request.idempotency_key.as_deref();
-    let mut locked = store::tables::lock_for_move(&mut tx, request.table, key, is_move, kept).await?;
+    let mut locked = store::tables::read_for_move(&mut tx, request.table, key, is_move, kept, true).await?;
     if locked.seen_version != Some(locked.row.version) {
         // The lock waited for a move that committed meanwhile: what this statement read besides
         // the row predates that move, so read it again.
@@ -125,9 +152,46 @@ pub async fn record(
     }
     // For the caller's metrics: the game is known only once the table is read.
     let game = game_of(&locked.row)?;
-    noted(game);
+    note(game);
     request.by.may_record(&locked.row)?;
     with_game!(game, G => record_as::<G>(tx, locked, hot, request, render).await)
+}
+
+/// A move recorded on what was read without the lock: None, with nothing written, when it must
+/// be done again under the lock.
+async fn record_optimistically<G: Game>(
+    conn: &mut PgConnection,
+    read: Locked,
+    hot: Option<&HotStates>,
+    request: &Request,
+    render: &impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
+) -> Result<Option<Outcome>, ServiceError> {
+    // An older table first gets its chain or its score-sheet lines, which take writes of their
+    // own: under the lock.
+    if read.chain_end.is_none() || !read.row.deal_lines_kept {
+        return Ok(None);
+    }
+    match write_move::<G>(conn, &read, hot, request, render).await? {
+        Step::Answered(outcome) => Ok(Some(outcome)),
+        Step::Wrote { answer, keep } => {
+            // Outside a transaction the write has committed already.
+            if let Some(hot) = hot {
+                hot.put(read.row.id, keep);
+            }
+            Ok(Some(Outcome::Fresh(answer)))
+        }
+        Step::Lost => Ok(None),
+    }
+}
+
+/// How far a move's write got.
+enum Step<G> {
+    /// Answered without writing: a retry's first answer.
+    Answered(Outcome),
+    /// Written; the state to keep once it has committed.
+    Wrote { answer: Answer, keep: Hot<G> },
+    /// Nothing written: the table's version moved on since it was read.
+    Lost,
 }
 
 /// `record` once the table is locked and its game known.
@@ -136,130 +200,41 @@ async fn record_as<G: Game>(
     locked: Locked,
     hot: Option<&HotStates>,
     request: Request,
-    render: impl FnOnce(Recorded) -> Result<Answer, serde_json::Error>,
+    render: impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
     let row = &locked.row;
-    let fingerprint = fingerprint(request.what.fingerprint_name(), &request.sent);
-    if let Some(stored) = locked.answer {
-        if stored.request_hash != fingerprint {
-            return Err(ServiceError::IdempotencyKeyReused);
-        }
-        return Ok(Outcome::Replayed(Answer {
-            status: stored.status,
-            body: stored.body,
-        }));
-    }
-    if let Some(accepted) = &request.if_match {
-        if !accepted.contains(&row.version) {
-            return Err(ServiceError::PreconditionFailed { actual: row.version });
-        }
-    }
-    check_version(row, request.expected_version)?;
-    let by = request.by.recorded_by();
-    let key = request.idempotency_key.as_deref();
     match request.what {
-        Recording::Move(mv, deal) => {
-            let moved = apply_move::<G>(&mut tx, row, locked.fold.as_ref(), hot, mv, deal).await?;
+        Recording::Move(..) => {
             super::history::back_fill::<G>(&mut tx, row).await?;
-            let seq = row.version + 1;
-            let entry = MoveRow {
-                seq,
-                entry: "move".to_owned(),
-                kind: moved.kind.to_owned(),
-                seat: moved.seat,
-                body: moved.body.clone(),
-                events: moved.events.clone(),
-                voids_seq: None,
-                voided_by: None,
-                part_of: None,
-                superseded_by: None,
-                recorded_by: by.clone(),
-                recorded_at: locked.now,
-            };
-            let booking_ids = store::tables::draw_booking_ids(&mut tx, moved.bookings.len()).await?;
-            // A table whose entries are all linked gets the links of this move in its write; an
-            // older one is linked from where its chain ends once the move is written.
-            let links = match &locked.chain_end {
-                Some((pos, hash)) => {
-                    super::chain::links_for_move(row, &entry, &moved.bookings, &booking_ids, (*pos, hash))
+            match write_move::<G>(&mut tx, &locked, hot, &request, &render).await? {
+                Step::Answered(outcome) => Ok(outcome),
+                Step::Wrote { answer, keep } => {
+                    if locked.chain_end.is_none() {
+                        // An older table is linked from where its chain ends, this move included.
+                        super::chain::extend(&mut tx, row).await?;
+                    }
+                    tx.commit().await.map_err(StoreError::from)?;
+                    // Only now: a state goes back only once what produced it has committed.
+                    if let Some(hot) = hot {
+                        hot.put(row.id, keep);
+                    }
+                    Ok(Outcome::Fresh(answer))
                 }
-                None => Vec::new(),
-            };
-            // The row as the write leaves it: the answer is built from what is known already.
-            let after = TableRow {
-                version: seq,
-                finished: moved.game.is_finished(),
-                updated_at: locked.now,
-                chain_head: links.last().map(|l| l.hash.clone()),
-                ..row.clone()
-            };
-            let announcement = store::live::Announcement {
-                table: row.id,
-                session: row.session_id,
-                seq,
+                Step::Lost => Err(ServiceError::Corrupt(format!(
+                    "table {} changed while locked for a move",
+                    row.id
+                ))),
             }
-            .payload_with(&entry);
-            let recorded = Recorded::Move {
-                entry,
-                table: TableState::new(after, &moved.game)?,
-            };
-            let answer = render(recorded).map_err(ServiceError::Encode)?;
-            let stored = StoredResponse {
-                request_hash: fingerprint,
-                status: answer.status,
-                body: answer.body.clone(),
-            };
-            let write = MoveWrite {
-                new: NewMove {
-                    seq,
-                    kind: moved.kind,
-                    seat: moved.seat,
-                    body: &moved.body,
-                    events: &moved.events,
-                    recorded_by: &by,
-                },
-                finished: moved.game.is_finished(),
-                bookings: moved.bookings.iter().map(|(b, deal)| (b.memo(), *deal)).collect(),
-                postings: moved
-                    .bookings
-                    .iter()
-                    .zip(1i64..)
-                    .flat_map(|((b, _), place)| {
-                        b.postings()
-                            .iter()
-                            .map(move |p| (place, p.account.to_string(), p.amount.get()))
-                    })
-                    .collect(),
-                lines: &moved.lines,
-                snapshot: moved.snapshot.then_some(&moved.game),
-                announce: (store::live::CHANNEL, announcement),
-                answer: key.map(|key| (key, &stored)),
-                booking_ids: &booking_ids,
-                links: &links,
-            };
-            store::tables::write_move(&mut tx, row.id, write).await?;
-            if links.is_empty() {
-                super::chain::extend(&mut tx, row).await?;
-            }
-            tx.commit().await.map_err(StoreError::from)?;
-            // Only now: a state goes back only once what produced it has committed.
-            if let Some(hot) = hot {
-                let since_snapshot = if moved.snapshot { 0 } else { moved.replayed + 1 };
-                hot.put(
-                    row.id,
-                    Hot {
-                        version: seq,
-                        game: moved.game,
-                        since_snapshot,
-                    },
-                );
-            }
-            Ok(Outcome::Fresh(answer))
         }
         Recording::Undo => {
+            let fingerprint = fingerprint(request.what.fingerprint_name(), &request.sent);
+            if let Some(outcome) = answered(&locked, &request, &fingerprint)? {
+                return Ok(outcome);
+            }
+            let by = request.by.recorded_by();
             let recorded = undo::<G>(&mut tx, row, &by).await?;
             let answer = render(recorded).map_err(ServiceError::Encode)?;
-            if let Some(key) = key {
+            if let Some(key) = request.idempotency_key.as_deref() {
                 let stored = StoredResponse {
                     request_hash: fingerprint,
                     status: answer.status,
@@ -271,6 +246,137 @@ async fn record_as<G: Game>(
             Ok(Outcome::Fresh(answer))
         }
     }
+}
+
+/// The checks every request makes against the table as read: a retry gets its first answer,
+/// and a stale `If-Match` or `expected_version` is refused.
+fn answered(locked: &Locked, request: &Request, fingerprint: &str) -> Result<Option<Outcome>, ServiceError> {
+    let row = &locked.row;
+    if let Some(stored) = &locked.answer {
+        if stored.request_hash != fingerprint {
+            return Err(ServiceError::IdempotencyKeyReused);
+        }
+        return Ok(Some(Outcome::Replayed(Answer {
+            status: stored.status,
+            body: stored.body.clone(),
+        })));
+    }
+    if let Some(accepted) = &request.if_match {
+        if !accepted.contains(&row.version) {
+            return Err(ServiceError::PreconditionFailed { actual: row.version });
+        }
+    }
+    check_version(row, request.expected_version)?;
+    Ok(None)
+}
+
+/// Applies the move to the table as read and writes it with everything it causes, in one
+/// statement that writes only if the version is still the one read.
+async fn write_move<G: Game>(
+    conn: &mut PgConnection,
+    locked: &Locked,
+    hot: Option<&HotStates>,
+    request: &Request,
+    render: &impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
+) -> Result<Step<G>, ServiceError> {
+    let Recording::Move(mv, deal) = &request.what else {
+        return Err(ServiceError::Corrupt("an undo taken for a move".to_owned()));
+    };
+    let row = &locked.row;
+    let fingerprint = fingerprint(request.what.fingerprint_name(), &request.sent);
+    if let Some(outcome) = answered(locked, request, &fingerprint)? {
+        return Ok(Step::Answered(outcome));
+    }
+    let by = request.by.recorded_by();
+    let key = request.idempotency_key.as_deref();
+    let moved = apply_move::<G>(conn, row, locked.fold.as_ref(), hot, mv, *deal).await?;
+    let seq = row.version + 1;
+    let entry = MoveRow {
+        seq,
+        entry: "move".to_owned(),
+        kind: moved.kind.to_owned(),
+        seat: moved.seat,
+        body: moved.body.clone(),
+        events: moved.events.clone(),
+        voids_seq: None,
+        voided_by: None,
+        part_of: None,
+        superseded_by: None,
+        recorded_by: by.clone(),
+        recorded_at: locked.now,
+    };
+    let booking_ids = store::tables::draw_booking_ids(conn, moved.bookings.len()).await?;
+    // A table whose entries are all linked gets the links of this move in its write; an older
+    // one is linked from where its chain ends once the move is written.
+    let links = match &locked.chain_end {
+        Some((pos, hash)) => super::chain::links_for_move(row, &entry, &moved.bookings, &booking_ids, (*pos, hash)),
+        None => Vec::new(),
+    };
+    // The row as the write leaves it: the answer is built from what is known already.
+    let after = TableRow {
+        version: seq,
+        finished: moved.game.is_finished(),
+        updated_at: locked.now,
+        chain_head: links.last().map(|l| l.hash.clone()),
+        ..row.clone()
+    };
+    let announcement = store::live::Announcement {
+        table: row.id,
+        session: row.session_id,
+        seq,
+    }
+    .payload_with(&entry);
+    let recorded = Recorded::Move {
+        entry,
+        table: TableState::new(after, &moved.game)?,
+    };
+    let answer = render(recorded).map_err(ServiceError::Encode)?;
+    let stored = StoredResponse {
+        request_hash: fingerprint,
+        status: answer.status,
+        body: answer.body.clone(),
+    };
+    let write = MoveWrite {
+        new: NewMove {
+            seq,
+            kind: moved.kind,
+            seat: moved.seat,
+            body: &moved.body,
+            events: &moved.events,
+            recorded_by: &by,
+        },
+        finished: moved.game.is_finished(),
+        bookings: moved.bookings.iter().map(|(b, deal)| (b.memo(), *deal)).collect(),
+        postings: moved
+            .bookings
+            .iter()
+            .zip(1i64..)
+            .flat_map(|((b, _), place)| {
+                b.postings()
+                    .iter()
+                    .map(move |p| (place, p.account.to_string(), p.amount.get()))
+            })
+            .collect(),
+        lines: &moved.lines,
+        snapshot: moved.snapshot.then_some(&moved.game),
+        announce: (store::live::CHANNEL, announcement),
+        answer: key.map(|key| (key, &stored)),
+        booking_ids: &booking_ids,
+        links: &links,
+        now: locked.now,
+    };
+    if !store::tables::write_move(conn, row.id, write).await? {
+        return Ok(Step::Lost);
+    }
+    let since_snapshot = if moved.snapshot { 0 } else { moved.replayed + 1 };
+    Ok(Step::Wrote {
+        answer,
+        keep: Hot {
+            version: seq,
+            game: moved.game,
+            since_snapshot,
+        },
+    })
 }
 
 /// A fingerprint of what was asked: what is recorded and the body's canonical JSON (key order
@@ -312,14 +418,14 @@ struct Moved<G: Game> {
 /// Reaches the table's state (kept in memory, folded from the rows read with the lock, or
 /// read now) and applies the move to it.
 async fn apply_move<G: Game>(
-    tx: &mut Tx<'_>,
+    conn: &mut PgConnection,
     table: &TableRow,
     rows: Option<&FoldRows>,
     hot: Option<&HotStates>,
-    mv: Value,
+    mv: &Value,
     deal: Option<u16>,
 ) -> Result<Moved<G>, ServiceError> {
-    let mv: G::Move = serde_json::from_value(mv).map_err(ServiceError::InvalidMove)?;
+    let mv = G::Move::deserialize(mv).map_err(ServiceError::InvalidMove)?;
     // A kept state is taken out: if this move is refused or fails it is simply gone, and the
     // next move folds from the database.
     let kept = hot.and_then(|h| h.take::<G>(table.id, table.version));
@@ -330,7 +436,9 @@ async fn apply_move<G: Game>(
     };
     let (mut game, replayed): (G, usize) = match folded {
         Some(found) => found,
-        None => current_and_replayed(tx, table).await?,
+        // Read in more than one statement: outside a transaction they may see a later entry, but
+        // then the version has moved on and the write writes nothing.
+        None => current_and_replayed(conn, table).await?,
     };
     // The deal guard: a second phone posting the same result again, or a result meant for a
     // deal already entered, is refused rather than booked as the next deal.

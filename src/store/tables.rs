@@ -430,47 +430,78 @@ struct LockedExtra {
     chain_pos: Option<i64>,
 }
 
-/// Locks the table (moves on one table are serial) and reads, in the same statement, the answer
-/// kept under `key` and, when `fold` and the row's version is not `kept`, what its state folds
-/// from.
+/// Reads what a move needs in one statement: the table's row and, in the same snapshot, the
+/// answer kept under `key` and, when `fold` and the row's version is not `kept`, what its state
+/// folds from. With `lock` the row is locked for the rest of the transaction (moves on one table
+/// are serial); without, the read is a snapshot for an optimistic move, whose write then
+/// happens only if the version is still the one read.
 ///
 /// # Errors
 /// `NotFound` when there is no such table.
-pub async fn lock_for_move(
-    tx: &mut Tx<'_>,
+pub async fn read_for_move(
+    conn: &mut PgConnection,
     id: Uuid,
     key: Option<&str>,
     fold: bool,
     kept: Option<i64>,
+    lock: bool,
 ) -> Result<Locked, StoreError> {
     use sqlx::FromRow;
-    let row = sqlx::query(&format!(
-        "select t.*, seen.version as seen_version, now() as locked_at,
-                k.request_hash, k.response_status, k.response_body,
-                s.seq as snapshot_seq, s.state::text as snapshot_state, f.fold_moves,
-                (select l.pos from chain_links l where l.table_id = t.id order by l.pos desc limit 1) as chain_pos
-         from (select * from game_tables where id = $1 for update) t
-         left join lateral (select g.version from game_tables g where g.id = t.id) seen on true
-         left join idempotency_keys k on k.table_id = t.id and k.key = $2
-         left join lateral (
+    // Only the parts a move needs are in the statement: the executor sets up every node of a
+    // plan whether it reads anything or not, which is most of this statement's cost.
+    let mut sql = String::from("select t.*, now() as locked_at");
+    sql.push_str(if lock {
+        ", seen.version as seen_version"
+    } else {
+        ", t.version as seen_version"
+    });
+    sql.push_str(if key.is_some() {
+        ", k.request_hash, k.response_status, k.response_body"
+    } else {
+        ", null::text as request_hash, null::int2 as response_status, null::jsonb as response_body"
+    });
+    sql.push_str(if fold {
+        ", s.seq as snapshot_seq, s.state::text as snapshot_state, f.fold_moves"
+    } else {
+        ", null::int8 as snapshot_seq, null::text as snapshot_state, null::text as fold_moves"
+    });
+    sql.push_str(
+        ", (select l.pos from chain_links l where l.table_id = t.id order by l.pos desc limit 1) as chain_pos",
+    );
+    sql.push_str(if lock {
+        " from (select * from game_tables where id = $1 for update) t
+         left join lateral (select g.version from game_tables g where g.id = t.id) seen on true"
+    } else {
+        " from game_tables t"
+    });
+    if key.is_some() {
+        sql.push_str(" left join idempotency_keys k on k.table_id = t.id and k.key = $2");
+    }
+    if fold {
+        sql.push_str(&format!(
+            " left join lateral (
              select s.seq, s.state from snapshots s
-             where $3 and t.version is distinct from $4 and s.table_id = t.id
+             where t.version is distinct from $3 and s.table_id = t.id
                and not exists (select 1 from moves v where v.table_id = s.table_id and v.voids_seq = s.seq)
              order by s.seq desc limit 1) s on true
          left join lateral (
              select coalesce(json_agg(json_build_array(m.seq, m.body) order by {IN_PLAY_ORDER}), '[]')::text
                  as fold_moves
              from moves m
-             where $3 and t.version is distinct from $4 and m.table_id = t.id
+             where t.version is distinct from $3 and m.table_id = t.id
                and m.seq > coalesce(s.seq, 0) and {EFFECTIVE}) f on true"
-    ))
-    .bind(id)
-    .bind(key)
-    .bind(fold)
-    .bind(kept)
-    .fetch_optional(&mut **tx)
-    .await?
-    .ok_or(StoreError::NotFound("table"))?;
+        ));
+    }
+    if !lock {
+        sql.push_str(" where t.id = $1");
+    }
+    let row = sqlx::query(&sql)
+        .bind(id)
+        .bind(key)
+        .bind(kept)
+        .fetch_optional(conn)
+        .await?
+        .ok_or(StoreError::NotFound("table"))?;
     let table = TableRow::from_row(&row)?;
     let extra = LockedExtra::from_row(&row)?;
     let loaded = fold && kept != Some(table.version);
@@ -518,13 +549,15 @@ pub struct MoveWrite<'a, S: serde::Serialize> {
     /// The hash-chain links of the move and its bookings, following the table's last link; empty
     /// when the caller links them afterwards.
     pub links: &'a [crate::store::chain::LinkRow],
+    /// When it is recorded: the rows it writes and the table's `updated_at` take this time.
+    pub now: DateTime<Utc>,
 }
 
 /// `n` booking ids, increasing, so that bookings get ids in the order the game settled them.
 ///
 /// # Errors
 /// On database failure.
-pub async fn draw_booking_ids(tx: &mut Tx<'_>, n: usize) -> Result<Vec<i64>, StoreError> {
+pub async fn draw_booking_ids(conn: &mut PgConnection, n: usize) -> Result<Vec<i64>, StoreError> {
     if n == 0 {
         return Ok(Vec::new());
     }
@@ -532,22 +565,25 @@ pub async fn draw_booking_ids(tx: &mut Tx<'_>, n: usize) -> Result<Vec<i64>, Sto
         "select nextval(pg_get_serial_sequence('ledger_bookings', 'id')) from generate_series(1, $1) order by 1",
     )
     .bind(i32::try_from(n).unwrap_or(i32::MAX))
-    .fetch_all(&mut **tx)
+    .fetch_all(conn)
     .await?)
 }
 
 /// Appends the move, books its bookings, links them into the hash chain, keeps the lines it
 /// finished and the snapshot when one is due, counts the entry in the table's version,
-/// announces it and keeps the idempotent answer: one round trip. The postings' balance is still
-/// checked by the deferred trigger at commit.
+/// announces it and keeps the idempotent answer: one round trip, and all of it only if the
+/// table's version is still the one before the move (`write.new.seq - 1`). Returns whether it
+/// wrote; outside a transaction the statement is one by itself, so an optimistic move that lost
+/// a race writes nothing. The postings' balance is still checked by the deferred trigger at
+/// commit.
 ///
 /// # Errors
 /// On database failure.
 pub async fn write_move<S: serde::Serialize + Sync>(
-    tx: &mut Tx<'_>,
+    conn: &mut PgConnection,
     table: Uuid,
     write: MoveWrite<'_, S>,
-) -> Result<(), StoreError> {
+) -> Result<bool, StoreError> {
     use sqlx::types::Json;
     let (memos, deals): (Vec<&str>, Vec<Option<i32>>) = write.bookings.iter().copied().unzip();
     let mut places = Vec::with_capacity(write.postings.len());
@@ -562,78 +598,106 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         Some((key, answer)) => (Some(key), Some(answer)),
         None => (None, None),
     };
-    sqlx::query(
-        "with mv as (
-             insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by)
-             values ($1, $2, 'move', $3, $4, $5, $6, $7)),
+    // Only the parts this move needs: the executor sets up every part of a plan, used or not.
+    // Every insert waits on the version check (`up`), so a lost race inserts nothing.
+    let mut sql = String::from(
+        "with up as (
+             update game_tables set version = version + 1, finished = $8, updated_at = $31,
+                 chain_head = coalesce($29::bytea, chain_head)
+             where id = $1 and version = $2 - 1
+             returning id),
+         mv as (
+             insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by, recorded_at)
+             select $1, $2, 'move', $3, $4, $5, $6, $7, $31 from up)",
+    );
+    if !write.bookings.is_empty() {
+        sql.push_str(
+            ",
          ids as (select id, place from unnest($22::int8[]) with ordinality as i(id, place)),
          bk as (
-             insert into ledger_bookings (id, table_id, move_seq, deal, memo) overriding system value
-             select ids.id, $1, $2, b.deal, b.memo
+             insert into ledger_bookings (id, table_id, move_seq, deal, memo, created_at) overriding system value
+             select ids.id, $1, $2, b.deal, b.memo, $31
              from unnest($9::text[], $10::int4[]) with ordinality as b(memo, deal, place)
-             join ids using (place)
+             join ids using (place) cross join up
              order by ids.id),
          ps as (
              insert into ledger_postings (table_id, booking_id, account, amount)
              select $1, ids.id, p.account, p.amount
              from unnest($11::int8[], $12::text[], $13::int8[]) as p(place, account, amount)
-             join ids using (place)),
-         sn as (
-             insert into snapshots (table_id, seq, state)
-             select $1, $2, $14::jsonb where $14::jsonb is not null),
-         up as (
-             update game_tables set version = version + 1, finished = $8, updated_at = now(),
-                 chain_head = coalesce($29::bytea, chain_head)
-             where id = $1),
+             join ids using (place) cross join up)",
+        );
+    }
+    if write.snapshot.is_some() {
+        sql.push_str(
+            ",
+         sn as (insert into snapshots (table_id, seq, state) select $1, $2, $14::jsonb from up)",
+        );
+    }
+    if !write.links.is_empty() {
+        sql.push_str(
+            ",
          ln as (
              insert into chain_links (table_id, pos, entry, ref, content_hash, prev_hash, hash, content_version)
-             select $1, * from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $27::bytea[], $28::bytea[],
-                                      $30::int2[])),
+             select $1, l.* from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $27::bytea[],
+                                        $28::bytea[], $30::int2[]) as l cross join up)",
+        );
+    }
+    if answer.is_some() {
+        sql.push_str(
+            ",
          ik as (
              insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
-             select $1, $17::text, $18::text, $19::int2, $20::jsonb where $17::text is not null),
+             select $1, $17::text, $18::text, $19::int2, $20::jsonb from up)",
+        );
+    }
+    if !write.lines.is_empty() {
+        sql.push_str(
+            ",
          dl as (
              insert into deal_lines (table_id, seq, idx, line)
-             select $1, $2, (i - 1)::smallint, l from unnest($21::jsonb[]) with ordinality as t(l, i))
-         select pg_notify($15, $16)",
-    )
-    .bind(table)
-    .bind(write.new.seq)
-    .bind(write.new.kind)
-    .bind(write.new.seat)
-    .bind(write.new.body)
-    .bind(write.new.events)
-    .bind(write.new.recorded_by)
-    .bind(write.finished)
-    .bind(&memos)
-    .bind(&deals)
-    .bind(&places)
-    .bind(&accounts)
-    .bind(&amounts)
-    .bind(write.snapshot.map(Json))
-    .bind(write.announce.0)
-    .bind(&write.announce.1)
-    .bind(key)
-    .bind(answer.map(|a| a.request_hash.as_str()))
-    .bind(answer.map(|a| i16::try_from(a.status).unwrap_or(200)))
-    .bind(answer.map(|a| &a.body))
-    .bind(write.lines)
-    .bind(write.booking_ids)
-    .bind(write.links.iter().map(|l| l.pos).collect::<Vec<_>>())
-    .bind(write.links.iter().map(|l| l.entry.as_str()).collect::<Vec<_>>())
-    .bind(write.links.iter().map(|l| l.reference).collect::<Vec<_>>())
-    .bind(
-        write
-            .links
-            .iter()
-            .map(|l| l.content_hash.as_slice())
-            .collect::<Vec<_>>(),
-    )
-    .bind(write.links.iter().map(|l| l.prev_hash.as_slice()).collect::<Vec<_>>())
-    .bind(write.links.iter().map(|l| l.hash.as_slice()).collect::<Vec<_>>())
-    .bind(write.links.last().map(|l| l.hash.as_slice()))
-    .bind(write.links.iter().map(|l| l.version).collect::<Vec<_>>())
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
+             select $1, $2, (i - 1)::smallint, l from unnest($21::jsonb[]) with ordinality as t(l, i) cross join up)",
+        );
+    }
+    sql.push_str(" select exists (select 1 from up) as written, (select pg_notify($15, $16) from up)");
+    let written = sqlx::query(&sql)
+        .bind(table)
+        .bind(write.new.seq)
+        .bind(write.new.kind)
+        .bind(write.new.seat)
+        .bind(write.new.body)
+        .bind(write.new.events)
+        .bind(write.new.recorded_by)
+        .bind(write.finished)
+        .bind(&memos)
+        .bind(&deals)
+        .bind(&places)
+        .bind(&accounts)
+        .bind(&amounts)
+        .bind(write.snapshot.map(Json))
+        .bind(write.announce.0)
+        .bind(&write.announce.1)
+        .bind(key)
+        .bind(answer.map(|a| a.request_hash.as_str()))
+        .bind(answer.map(|a| i16::try_from(a.status).unwrap_or(200)))
+        .bind(answer.map(|a| &a.body))
+        .bind(write.lines)
+        .bind(write.booking_ids)
+        .bind(write.links.iter().map(|l| l.pos).collect::<Vec<_>>())
+        .bind(write.links.iter().map(|l| l.entry.as_str()).collect::<Vec<_>>())
+        .bind(write.links.iter().map(|l| l.reference).collect::<Vec<_>>())
+        .bind(
+            write
+                .links
+                .iter()
+                .map(|l| l.content_hash.as_slice())
+                .collect::<Vec<_>>(),
+        )
+        .bind(write.links.iter().map(|l| l.prev_hash.as_slice()).collect::<Vec<_>>())
+        .bind(write.links.iter().map(|l| l.hash.as_slice()).collect::<Vec<_>>())
+        .bind(write.links.last().map(|l| l.hash.as_slice()))
+        .bind(write.links.iter().map(|l| l.version).collect::<Vec<_>>())
+        .bind(write.now)
+        .fetch_one(conn)
+        .await?;
+    Ok(sqlx::Row::try_get(&written, 0)?)
 }
