@@ -166,3 +166,94 @@ async fn undoing_a_deal_ending_move_takes_its_line_off_the_sheet_and_keeps_the_r
     assert_eq!(lines(&app).await, 3);
     assert_audit_consistent(&app, &table).await;
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_same_move_racing_on_two_replicas_is_recorded_once(pool: PgPool) {
+    // Arrange: two replicas, a table, and the moves of a game the engine plays alone.
+    let a = spawn_app(pool.clone()).await;
+    let b = spawn_app(pool).await;
+    let token = a.organiser("ann@club.example").await;
+    let table = a.table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
+    let mut engine = NominationWhist::new(4, Options::default()).expect("game");
+    let deals = sim::random_game(&mut engine, 11).expect("simulated game");
+    let moves: Vec<_> = sim::moves(&deals).into_iter().take(60).collect();
+    let mut expected = NominationWhist::new(4, Options::default()).expect("game");
+    let path = format!("/api/v1/tables/{table}/moves");
+
+    for (i, mv) in moves.iter().enumerate() {
+        // Act: both phones send the next move at once, with no expected version and keys of
+        // their own: each replica reads the table without its lock and writes only if no one
+        // wrote in between.
+        let body = json!({ "move": mv }).to_string();
+        let (key_a, key_b) = (format!("a-{i}"), format!("b-{i}"));
+        let (header_a, header_b) = (
+            [("Idempotency-Key", key_a.as_str())],
+            [("Idempotency-Key", key_b.as_str())],
+        );
+        let (first, second) = tokio::join!(
+            a.send(
+                reqwest::Method::POST,
+                &path,
+                Some(&token),
+                Some(body.clone()),
+                &header_a
+            ),
+            b.send(
+                reqwest::Method::POST,
+                &path,
+                Some(&token),
+                Some(body.clone()),
+                &header_b
+            ),
+        );
+        expected.apply(mv).expect("a legal move");
+
+        // Assert: one is recorded; the other is judged on the table it left and refused.
+        let mut statuses = [first.status.as_u16(), second.status.as_u16()];
+        statuses.sort_unstable();
+        assert_eq!(statuses, [201, 422], "move {i}: {:?} {:?}", first.body, second.body);
+        let recorded = if first.status.as_u16() == 201 { &first } else { &second };
+        assert_eq!(recorded.body["move"]["seq"], i as i64 + 1);
+        assert_eq!(a.log(&table).await.as_array().expect("log").len(), i + 1);
+    }
+    // A state a replica kept for the final version is the fold.
+    for app in [&a, &b] {
+        if let Some((version, kept)) = hot(app).peek::<NominationWhist>(table.parse().expect("uuid")) {
+            if version == moves.len() as i64 {
+                assert_eq!(kept, expected);
+            }
+        }
+    }
+    let state = b.state(&table).await;
+    assert_eq!(state["state"], serde_json::to_value(expected.view()).expect("json"));
+    assert_audit_consistent(&a, &table).await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_retry_racing_its_first_try_on_another_replica_gets_the_same_answer(pool: PgPool) {
+    // Arrange: two replicas and a table.
+    let a = spawn_app(pool.clone()).await;
+    let b = spawn_app(pool).await;
+    let token = a.organiser("ann@club.example").await;
+    let table = a.table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
+    let path = format!("/api/v1/tables/{table}/moves");
+    let body = json!({"move": {"kind": "nominate", "seat": 1, "tricks": 0}}).to_string();
+    let key = [("Idempotency-Key", "phone-1-move-1")];
+
+    // Act: the phone's first try and its retry arrive at once, on different replicas.
+    let (first, second) = tokio::join!(
+        a.send(reqwest::Method::POST, &path, Some(&token), Some(body.clone()), &key),
+        b.send(reqwest::Method::POST, &path, Some(&token), Some(body.clone()), &key),
+    );
+
+    // Assert: both get the one answer, and the move is stored once.
+    assert_eq!((first.status.as_u16(), second.status.as_u16()), (201, 201));
+    assert_eq!(first.body, second.body);
+    let replayed = [&first, &second]
+        .iter()
+        .filter(|r| r.headers.get("idempotent-replayed").is_some())
+        .count();
+    assert_eq!(replayed, 1);
+    assert_eq!(a.log(&table).await.as_array().expect("log").len(), 1);
+    assert_audit_consistent(&a, &table).await;
+}
