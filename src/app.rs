@@ -23,6 +23,7 @@ pub struct Application {
     server: Server,
     metrics_server: Option<Server>,
     hot: web::Data<HotStates>,
+    hub: web::Data<std::sync::Arc<crate::service::live::Hub>>,
 }
 
 /// Headers a browser client may send cross-origin.
@@ -127,9 +128,11 @@ impl Application {
             }
         };
         let tokens = web::Data::new(Tokens::new(&secret, chrono::Duration::hours(settings.token_ttl_hours)));
-        let hub = crate::service::live::Hub::new(pool.clone());
+        let hub = crate::service::live::Hub::new(pool.clone(), settings.live_lease);
         tokio::spawn(hub.clone().listen());
+        tokio::spawn(hub.clone().renew());
         let hub = web::Data::new(hub);
+        let app_hub = hub.clone();
         let metrics = Metrics::new(pool.clone()).context("metrics")?;
         let pool = web::Data::new(pool);
         let signing = web::Data::new(api::bundle::SigningSeed(settings.audit_signing_key));
@@ -207,6 +210,7 @@ impl Application {
             server: server.run(),
             metrics_server,
             hot,
+            hub: app_hub,
         })
     }
 
@@ -217,6 +221,11 @@ impl Application {
     /// This replica's hot states (the latest state of tables recorded on lately).
     pub fn hot_states(&self) -> std::sync::Arc<HotStates> {
         self.hot.clone().into_inner()
+    }
+
+    /// The replica's live-tables hub.
+    pub fn hub(&self) -> std::sync::Arc<crate::service::live::Hub> {
+        self.hub.get_ref().clone()
     }
 
     /// The port of the separate metrics server, when `METRICS_BIND` is set.

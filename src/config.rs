@@ -31,6 +31,8 @@ pub struct Settings {
     pub audit_signing_key: Option<[u8; 32]>,
     /// How many tables' latest states a replica keeps in memory for their next move.
     pub hot_tables: usize,
+    /// How long a replica's lease on a followed table lasts; renewed every third of it.
+    pub live_lease: Duration,
 }
 
 /// The origins CORS allows.
@@ -100,6 +102,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "HOT_TABLES",
         "10000",
         "tables whose latest state a replica keeps in memory for the next move",
+    ),
+    (
+        "LIVE_LEASE_SECS",
+        "60",
+        "how long a replica's lease on a followed table lasts (renewed every third); moves of tables nobody follows are not announced",
     ),
     ("LOG_FORMAT", "text", "text, or json (one object per line)"),
     (
@@ -253,6 +260,15 @@ impl Settings {
                     reason: "too large for this machine".into(),
                 },
             )?,
+            live_lease: match number("LIVE_LEASE_SECS", crate::service::live::DEFAULT_LEASE.as_secs())? {
+                0 => {
+                    return Err(ConfigError {
+                        variable: "LIVE_LEASE_SECS",
+                        reason: "at least 1 second".into(),
+                    })
+                }
+                secs => Duration::from_secs(secs),
+            },
         })
     }
 }

@@ -181,9 +181,8 @@ pub async fn stream_table_events(
     query: web::Query<ResumeQuery>,
 ) -> Result<impl Responder, ApiError> {
     let after = resume_point(&req, &query)?;
-    let row = live::table(&pool, *id).await?;
-    // Followed before the backlog is read, so nothing committed in between is missed.
-    let rx = hub.follow_table(row.id, row.version);
+    // Followed (leased) before the backlog is read, so nothing committed in between is missed.
+    let (rx, row) = hub.follow_table(*id).await?;
     let (tx, events) = mpsc::channel(64);
     let game = service::game_of(&row)?;
     tokio::spawn(follow_table(pool.get_ref().clone(), (row.id, game), after, rx, tx));
@@ -206,7 +205,7 @@ pub async fn stream_session_events(
     hub: web::Data<Arc<Hub>>,
     id: web::Path<Uuid>,
 ) -> Result<impl Responder, ApiError> {
-    let mut rx = hub.follow_session(*id);
+    let mut rx = hub.follow_session(*id).await?;
     let tables = live::session_tables(&pool, *id).await?;
     let (tx, events) = mpsc::channel(64);
     let pool = pool.get_ref().clone();

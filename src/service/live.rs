@@ -2,16 +2,21 @@
 //! whichever replica they are connected to.
 //!
 //! A move's transaction announces its entry with `NOTIFY` (`store::live::announce`), so only
-//! committed entries are announced. Each replica keeps one `LISTEN` connection and, for the tables
-//! and sessions someone follows on it, reads each new entry once from the log and fans it out to
-//! its local subscribers. The log stays the source of truth: a subscriber that sees a gap in the
+//! committed entries are announced, and only while some replica follows its table: a replica
+//! takes a lease on a table (or a session) before its first follower there reads the log, and
+//! renews it while anyone follows, since PostgreSQL serialises the commits of notifying
+//! transactions and a table nobody watches should not pay for that. Each replica keeps one
+//! `LISTEN` connection and, for the tables and sessions someone follows on it, fans each new
+//! entry out to its local subscribers. The log stays the source of truth: a subscriber that sees a gap in the
 //! sequence numbers, falls behind its buffer, or hears that the listener reconnected (and so may
 //! have missed notifications) reads what it missed from the log itself, so nothing is lost or
-//! repeated, and a client resuming with `Last-Event-ID` starts from the log too.
+//! repeated, and a client resuming with `Last-Event-ID` starts from the log too. Each renewal
+//! also compares every followed table's version with the last entry fanned out, so a lease that
+//! lapsed (a replica stalled past it) costs a delay, never an entry.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use sqlx::postgres::PgListener;
 use sqlx::PgPool;
@@ -64,31 +69,56 @@ pub struct TableChange {
     pub totals: Vec<i64>,
 }
 
+/// How long a replica's lease on a table lasts unless renewed.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+
 #[derive(Default)]
 struct Feeds {
     tables: HashMap<Uuid, TableFeed>,
-    sessions: HashMap<Uuid, broadcast::Sender<Arc<TableChange>>>,
+    sessions: HashMap<Uuid, SessionFeed>,
 }
 
 struct TableFeed {
     sender: broadcast::Sender<TableSignal>,
     /// The last entry fanned out; the next notification reads the log after it.
     last_seq: i64,
+    /// Until when this replica's lease surely runs (the database's runs a little longer).
+    leased_until: Instant,
+}
+
+struct SessionFeed {
+    sender: broadcast::Sender<Arc<TableChange>>,
+    /// The latest version heard of each of its tables, to see at a renewal what was missed.
+    versions: HashMap<Uuid, i64>,
+    leased_until: Instant,
 }
 
 /// One per replica: its LISTEN connection's fan-out.
 pub struct Hub {
     pool: PgPool,
     feeds: Mutex<Feeds>,
+    lease: Duration,
 }
 
 impl Hub {
-    /// A hub on `pool`; `listen` must run for it to hear anything.
-    pub fn new(pool: PgPool) -> Arc<Hub> {
+    /// A hub on `pool` whose leases last `lease`; `listen` must run for it to hear anything, and
+    /// `renew` to keep following past the first lease.
+    pub fn new(pool: PgPool, lease: Duration) -> Arc<Hub> {
         Arc::new(Hub {
             pool,
             feeds: Mutex::new(Feeds::default()),
+            lease,
         })
+    }
+
+    /// Whether a lease taken at `now` still has more than a renewal period to run: a follower
+    /// may then rely on it without taking one.
+    fn still_leased(&self, leased_until: Instant, now: Instant) -> bool {
+        leased_until > now + self.renew_every()
+    }
+
+    fn renew_every(&self) -> Duration {
+        self.lease / 3
     }
 
     fn feeds(&self) -> std::sync::MutexGuard<'_, Feeds> {
@@ -96,24 +126,152 @@ impl Hub {
         self.feeds.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Follows a table whose log is at `version` now (read by the caller before reading its
-    /// backlog, so the feed starts no later than what the caller will read).
-    pub fn follow_table(&self, table: Uuid, version: i64) -> broadcast::Receiver<TableSignal> {
+    /// Follows a table: leases it (unless this replica holds a lease already) and then reads
+    /// its row, so that every entry after the row's version is announced; the caller reads its
+    /// backlog after this.
+    ///
+    /// # Errors
+    /// `NotFound` when there is no such table; on database failure.
+    pub async fn follow_table(
+        &self,
+        table: Uuid,
+    ) -> Result<(broadcast::Receiver<TableSignal>, TableRow), ServiceError> {
+        let asked = Instant::now();
+        let leased = self
+            .feeds()
+            .tables
+            .get(&table)
+            .is_some_and(|f| self.still_leased(f.leased_until, asked));
+        let mut conn = self.pool.acquire().await.map_err(store::StoreError::from)?;
+        if !leased {
+            store::live::follow_tables(&mut conn, &[table], self.lease).await?;
+        }
+        let row = store::tables::fetch(&mut conn, table).await?;
         let mut feeds = self.feeds();
         let feed = feeds.tables.entry(table).or_insert_with(|| TableFeed {
             sender: broadcast::channel(BUFFER).0,
-            last_seq: version,
+            last_seq: row.version,
+            leased_until: asked,
         });
-        feed.sender.subscribe()
+        if !leased {
+            feed.leased_until = feed.leased_until.max(asked + self.lease);
+        }
+        Ok((feed.sender.subscribe(), row))
     }
 
-    /// Follows every table of a session.
-    pub fn follow_session(&self, session: Uuid) -> broadcast::Receiver<Arc<TableChange>> {
-        self.feeds()
+    /// Follows every table of a session: leases the session and its tables (unless this
+    /// replica holds a lease already); the caller reads the tables after this.
+    ///
+    /// # Errors
+    /// On database failure.
+    pub async fn follow_session(&self, session: Uuid) -> Result<broadcast::Receiver<Arc<TableChange>>, ServiceError> {
+        let asked = Instant::now();
+        let leased = self
+            .feeds()
             .sessions
-            .entry(session)
-            .or_insert_with(|| broadcast::channel(BUFFER).0)
-            .subscribe()
+            .get(&session)
+            .is_some_and(|f| self.still_leased(f.leased_until, asked));
+        let mut versions = HashMap::new();
+        if !leased {
+            let mut conn = self.pool.acquire().await.map_err(store::StoreError::from)?;
+            for (_, table, version) in store::live::follow_sessions(&mut conn, &[session], self.lease).await? {
+                versions.insert(table, version);
+            }
+        }
+        let mut feeds = self.feeds();
+        let feed = feeds.sessions.entry(session).or_insert_with(|| SessionFeed {
+            sender: broadcast::channel(BUFFER).0,
+            versions: HashMap::new(),
+            leased_until: asked,
+        });
+        if !leased {
+            feed.leased_until = feed.leased_until.max(asked + self.lease);
+            for (table, version) in versions {
+                let seen = feed.versions.entry(table).or_insert(version);
+                *seen = (*seen).max(version);
+            }
+        }
+        Ok(feed.sender.subscribe())
+    }
+
+    /// Renews this replica's leases every third of a lease until the process ends.
+    pub async fn renew(self: Arc<Hub>) {
+        loop {
+            tokio::time::sleep(self.renew_every()).await;
+            self.renew_once().await;
+        }
+    }
+
+    /// Renews the leases of everything followed here, and catches up what a lapsed lease let
+    /// through unannounced: a table whose version is past the last entry fanned out, a session
+    /// table past the version last heard.
+    pub async fn renew_once(&self) {
+        self.drop_unfollowed();
+        let (tables, sessions): (Vec<Uuid>, Vec<Uuid>) = {
+            let feeds = self.feeds();
+            (
+                feeds.tables.keys().copied().collect(),
+                feeds.sessions.keys().copied().collect(),
+            )
+        };
+        if tables.is_empty() && sessions.is_empty() {
+            return;
+        }
+        let asked = Instant::now();
+        let mut conn = match self.pool.acquire().await {
+            Ok(conn) => conn,
+            Err(e) => {
+                tracing::warn!(error = %e, "renewing live-table leases failed");
+                return;
+            }
+        };
+        let mut behind = Vec::new();
+        if !tables.is_empty() {
+            match store::live::follow_tables(&mut conn, &tables, self.lease).await {
+                Ok(versions) => {
+                    let mut feeds = self.feeds();
+                    for (table, version) in versions {
+                        if let Some(feed) = feeds.tables.get_mut(&table) {
+                            feed.leased_until = asked + self.lease;
+                            if version > feed.last_seq {
+                                behind.push(table);
+                            }
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "renewing live-table leases failed"),
+            }
+        }
+        let mut changed = Vec::new();
+        if !sessions.is_empty() {
+            match store::live::follow_sessions(&mut conn, &sessions, self.lease).await {
+                Ok(rows) => {
+                    let mut feeds = self.feeds();
+                    for session in &sessions {
+                        if let Some(feed) = feeds.sessions.get_mut(session) {
+                            feed.leased_until = asked + self.lease;
+                        }
+                    }
+                    for (session, table, version) in rows {
+                        if let Some(feed) = feeds.sessions.get_mut(&session) {
+                            let seen = feed.versions.entry(table).or_insert(version);
+                            if version > *seen {
+                                *seen = version;
+                                changed.push((feed.sender.clone(), table));
+                            }
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "renewing live-session leases failed"),
+            }
+        }
+        drop(conn);
+        for table in behind {
+            self.fan_out(table, None).await;
+        }
+        for (sender, table) in changed {
+            self.send_change(sender, table);
+        }
     }
 
     /// Hears committed entries until the process ends, reconnecting when the connection drops.
@@ -159,21 +317,30 @@ impl Hub {
         if followed {
             self.fan_out(announced.table, entry).await;
         }
-        let watched = announced
-            .session
-            .and_then(|session| self.feeds().sessions.get(&session).cloned());
+        let watched = announced.session.and_then(|session| {
+            let mut feeds = self.feeds();
+            let feed = feeds.sessions.get_mut(&session)?;
+            let seen = feed.versions.entry(announced.table).or_insert(announced.seq);
+            *seen = (*seen).max(announced.seq);
+            Some(feed.sender.clone())
+        });
         if let Some(sender) = watched {
-            // Worked out beside the listening task, which must not wait on the database: a
-            // board's changes may then arrive out of order, and it keeps the latest version.
-            let (pool, table) = (self.pool.clone(), announced.table);
-            tokio::spawn(async move {
-                match table_change(&pool, table).await {
-                    // No receiver left is not an error: the feed goes at the next tidy-up.
-                    Ok(change) => drop(sender.send(Arc::new(change))),
-                    Err(e) => tracing::warn!(error = %e, %table, "reading a table change failed"),
-                }
-            });
+            self.send_change(sender, announced.table);
         }
+    }
+
+    /// Sends a session's followers the table's line as it is now. Worked out beside the
+    /// listening task, which must not wait on the database: a board's changes may then arrive
+    /// out of order, and it keeps the latest version.
+    fn send_change(&self, sender: broadcast::Sender<Arc<TableChange>>, table: Uuid) {
+        let pool = self.pool.clone();
+        tokio::spawn(async move {
+            match table_change(&pool, table).await {
+                // No receiver left is not an error: the feed goes at the next tidy-up.
+                Ok(change) => drop(sender.send(Arc::new(change))),
+                Err(e) => tracing::warn!(error = %e, %table, "reading a table change failed"),
+            }
+        });
     }
 
     /// Sends on the table's entries after the last one fanned out: `heard`, the entry the
@@ -221,7 +388,7 @@ impl Hub {
     fn drop_unfollowed(&self) {
         let mut feeds = self.feeds();
         feeds.tables.retain(|_, feed| feed.sender.receiver_count() > 0);
-        feeds.sessions.retain(|_, sender| sender.receiver_count() > 0);
+        feeds.sessions.retain(|_, feed| feed.sender.receiver_count() > 0);
     }
 }
 

@@ -1,5 +1,8 @@
 //! Announcing committed log entries to every replica (`NOTIFY`, read by `crate::live`).
 
+use std::time::Duration;
+
+use sqlx::PgConnection;
 use uuid::Uuid;
 
 use super::tables::MoveRow;
@@ -52,6 +55,62 @@ impl Announcement {
         };
         Some((Announcement { table, session, seq }, entry))
     }
+}
+
+/// Follows tables for `lease` from now (a lease already longer is kept), and gives each one's
+/// version as of the lease: every move that commits after it is announced. Rows are locked in
+/// one order, so replicas renewing at once cannot deadlock.
+///
+/// # Errors
+/// On database failure.
+pub async fn follow_tables(
+    conn: &mut PgConnection,
+    tables: &[Uuid],
+    lease: Duration,
+) -> Result<Vec<(Uuid, i64)>, StoreError> {
+    Ok(sqlx::query_as(
+        "update game_tables t set followed_until = greatest(t.followed_until, now() + make_interval(secs => $2))
+         from (select id from game_tables where id = any($1) order by id for no key update) l
+         where t.id = l.id
+         returning t.id, t.version",
+    )
+    .bind(tables)
+    .bind(lease.as_secs_f64())
+    .fetch_all(conn)
+    .await?)
+}
+
+/// Follows sessions for `lease` from now: the sessions, so that a table opened in one later is
+/// followed from the start, and each of their tables; gives `(session, table, version)` per
+/// table.
+///
+/// # Errors
+/// On database failure.
+pub async fn follow_sessions(
+    conn: &mut PgConnection,
+    sessions: &[Uuid],
+    lease: Duration,
+) -> Result<Vec<(Uuid, Uuid, i64)>, StoreError> {
+    // The session first: a table being opened in it holds the session's row for share, so this
+    // waits for it, and the tables' update below (a statement of its own) then sees it.
+    sqlx::query(
+        "update club_sessions set followed_until = greatest(followed_until, now() + make_interval(secs => $2))
+         where id = any($1)",
+    )
+    .bind(sessions)
+    .bind(lease.as_secs_f64())
+    .execute(&mut *conn)
+    .await?;
+    Ok(sqlx::query_as(
+        "update game_tables t set followed_until = greatest(t.followed_until, now() + make_interval(secs => $2))
+         from (select id from game_tables where session_id = any($1) order by id for no key update) l
+         where t.id = l.id
+         returning t.session_id, t.id, t.version",
+    )
+    .bind(sessions)
+    .bind(lease.as_secs_f64())
+    .fetch_all(conn)
+    .await?)
 }
 
 /// Announces an entry inside its transaction: PostgreSQL delivers it only if the transaction

@@ -77,8 +77,13 @@ pub struct NewTable<'a> {
 /// On database failure.
 pub async fn insert(tx: &mut Tx<'_>, new: NewTable<'_>) -> Result<TableRow, StoreError> {
     let row = sqlx::query_as::<_, TableRow>(
-        "insert into game_tables (id, owner_id, session_id, game, players, options, members)
-         values ($1, $2, $3, $4, $5, $6, $7) returning *",
+        // A table opened in a session that a board follows is followed from the start. The
+        // session's row is read for share, so a board that follows the session meanwhile
+        // either waits for this table to commit (and then leases it) or is seen here.
+        "insert into game_tables (id, owner_id, session_id, game, players, options, members, followed_until)
+         values ($1, $2, $3, $4, $5, $6, $7,
+                 (select s.followed_until from club_sessions s where s.id = $3 for share))
+         returning *",
     )
     .bind(Uuid::new_v4())
     .bind(new.owner)
@@ -605,7 +610,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
              update game_tables set version = version + 1, finished = $8, updated_at = $31,
                  chain_head = coalesce($29::bytea, chain_head)
              where id = $1 and version = $2 - 1
-             returning id),
+             returning id, followed_until),
          mv as (
              insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by, recorded_at)
              select $1, $2, 'move', $3, $4, $5, $6, $7, $31 from up)",
@@ -658,7 +663,12 @@ pub async fn write_move<S: serde::Serialize + Sync>(
              select $1, $2, (i - 1)::smallint, l from unnest($21::jsonb[]) with ordinality as t(l, i) cross join up)",
         );
     }
-    sql.push_str(" select exists (select 1 from up) as written, (select pg_notify($15, $16) from up)");
+    // Announced only while some replica follows the table: the lease is read from the row this
+    // statement updates, so a follower whose lease committed first always hears the move.
+    sql.push_str(
+        " select exists (select 1 from up) as written,
+                 (select pg_notify($15, $16) from up where up.followed_until > now())",
+    );
     let written = sqlx::query(&sql)
         .bind(table)
         .bind(write.new.seq)

@@ -16,6 +16,8 @@ pub struct TestApp {
     pub pool: PgPool,
     /// The app's hot states (none for a server in another process).
     pub hot: Option<std::sync::Arc<tablekeeper::service::hot::HotStates>>,
+    /// The app's live-tables hub (none for a server in another process).
+    pub hub: Option<std::sync::Arc<tablekeeper::service::live::Hub>>,
 }
 
 /// A response: status, content type and JSON body (Null when there is none).
@@ -78,6 +80,7 @@ pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) ->
     let base = format!("http://127.0.0.1:{}", app.port());
     let metrics_base = app.metrics_port().map(|port| format!("http://127.0.0.1:{port}"));
     let hot = Some(app.hot_states());
+    let hub = Some(app.hub());
     tokio::spawn(app.run());
     TestApp {
         base,
@@ -85,6 +88,7 @@ pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) ->
         client: reqwest::Client::new(),
         pool,
         hot,
+        hub,
     }
 }
 
@@ -97,6 +101,7 @@ impl TestApp {
             pool,
             metrics_base: None,
             hot: None,
+            hub: None,
         }
     }
 

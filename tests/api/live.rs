@@ -381,3 +381,128 @@ async fn a_replica_whose_listener_was_cut_catches_its_subscribers_up_from_the_lo
         "nothing repeated"
     );
 }
+
+/// The notifications heard on the announcement channel within `wait`, as `(table, seq)`.
+async fn heard(listener: &mut sqlx::postgres::PgListener, wait: Duration) -> Vec<(String, i64)> {
+    let mut out = Vec::new();
+    while let Ok(Ok(notification)) = tokio::time::timeout(wait, listener.recv()).await {
+        let (announced, _) =
+            tablekeeper::store::live::Announcement::parse(notification.payload()).expect("a readable announcement");
+        out.push((announced.table.to_string(), announced.seq));
+    }
+    out
+}
+
+async fn followed_until_is_ahead(pool: &PgPool, table: &str) -> Option<bool> {
+    sqlx::query_scalar("select followed_until > now() from game_tables where id = $1::uuid")
+        .bind(table)
+        .fetch_one(pool)
+        .await
+        .expect("lease read")
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_move_is_announced_only_once_some_replica_follows_its_table(pool: PgPool) {
+    // Arrange: two replicas, a table nobody follows, and an ear on the announcement channel.
+    let (a, b) = (replica(&pool).await, replica(&pool).await);
+    let app = TestApp::at(&a.base, pool.clone());
+    let (token, table) = one_card_table(&app, None).await;
+    let mut listener = sqlx::postgres::PgListener::connect_with(&pool).await.expect("listener");
+    listener
+        .listen(tablekeeper::store::live::CHANNEL)
+        .await
+        .expect("listening");
+    let moves = one_card_deal(["2C", "3C", "4C", "5C"]);
+
+    // Act and assert: unfollowed, a move is recorded and not announced.
+    app.submit(&table, &token, moves[0].clone()).await.assert_status(201);
+    assert_eq!(heard(&mut listener, Duration::from_millis(1000)).await, []);
+    assert_eq!(followed_until_is_ahead(&pool, &table).await, None);
+
+    // Followed on the other replica: the stream has the backlog, and every later move is
+    // announced.
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", b.base), None).await;
+    assert_eq!(followed_until_is_ahead(&pool, &table).await, Some(true));
+    assert_eq!(stream.next(WAIT).await.expect("the backlog").id.as_deref(), Some("1"));
+    app.submit(&table, &token, moves[1].clone()).await.assert_status(201);
+    assert_eq!(
+        heard(&mut listener, Duration::from_millis(1000)).await,
+        [(table.clone(), 2)]
+    );
+    assert_eq!(
+        stream.next(WAIT).await.expect("the live entry").id.as_deref(),
+        Some("2")
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_lapsed_lease_delays_an_entry_until_the_renewal_and_loses_nothing(pool: PgPool) {
+    // Arrange: a replica whose own renewals are far off, so the test renews by hand; a
+    // follower of a table.
+    let app = crate::helpers::spawn_app_with(pool.clone(), |s| s.live_lease = Duration::from_secs(3600)).await;
+    let hub = app.hub.clone().expect("an app in this process");
+    let (token, table) = one_card_table(&app, None).await;
+    let moves = one_card_deal(["2C", "3C", "4C", "5C"]);
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", app.base), None).await;
+    app.submit(&table, &token, moves[0].clone()).await.assert_status(201);
+    assert_eq!(stream.next(WAIT).await.expect("announced").id.as_deref(), Some("1"));
+
+    // Act: the lease lapses (as if the replica had stalled past it), and a move lands.
+    sqlx::query("update game_tables set followed_until = now() - interval '1 second' where id = $1::uuid")
+        .bind(&table)
+        .execute(&pool)
+        .await
+        .expect("lease lapsed");
+    app.submit(&table, &token, moves[1].clone()).await.assert_status(201);
+    assert!(
+        stream.next(Duration::from_millis(1000)).await.is_none(),
+        "not announced while nobody held a lease"
+    );
+
+    // Assert: the renewal leases the table again and catches the follower up from the log.
+    hub.renew_once().await;
+    assert_eq!(followed_until_is_ahead(&pool, &table).await, Some(true));
+    assert_eq!(stream.next(WAIT).await.expect("caught up").id.as_deref(), Some("2"));
+    app.submit(&table, &token, moves[2].clone()).await.assert_status(201);
+    assert_eq!(
+        stream.next(WAIT).await.expect("announced again").id.as_deref(),
+        Some("3")
+    );
+    assert!(
+        stream.next(Duration::from_millis(500)).await.is_none(),
+        "nothing repeated"
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_table_opened_in_a_followed_session_is_followed_from_the_start(pool: PgPool) {
+    // Arrange: a board follows a session that has no tables yet.
+    let (a, b) = (replica(&pool).await, replica(&pool).await);
+    let app = TestApp::at(&a.base, pool.clone());
+    let token = app.organiser("board@example.com").await;
+    let session = app
+        .post("/api/v1/sessions", &token, json!({"name": "Friday"}))
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let mut board = Stream::open(&format!("{}/api/v1/sessions/{session}/events", b.base), None).await;
+
+    // Act: a table is opened in it, and a move recorded there.
+    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session,
+        "options": {"hand_sizes": [1], "hook_from_hand_size": 9}});
+    let table = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    assert_eq!(followed_until_is_ahead(&pool, &table).await, Some(true));
+    app.submit(&table, &token, one_card_deal(["2C", "3C", "4C", "5C"])[0].clone())
+        .await
+        .assert_status(201);
+
+    // Assert: the board hears of it.
+    let change = board.next(WAIT).await.expect("the new table's change");
+    assert_eq!(change.data["table_id"], table);
+    assert_eq!(change.data["version"], 1);
+}
