@@ -169,6 +169,7 @@ fn claimed(req: &HttpRequest) -> Result<Principal, ApiError> {
 /// `scorer_revoked`, however long its token has to run.
 async fn principal(req: HttpRequest) -> Result<Principal, ApiError> {
     let who = claimed(&req)?;
+    // Checked here with a read of its own; a move checks it in the read it makes anyway.
     if let Principal::Scorer {
         table,
         scorer: Some(id),
@@ -192,6 +193,20 @@ impl FromRequest for Principal {
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
         Box::pin(principal(req.clone()))
+    }
+}
+
+/// The principal a valid token names, a revoked scorer included: for a handler whose own read
+/// of the table refuses a revoked scorer (`ServiceError::ScorerRevoked`), sparing a move a
+/// round trip.
+pub struct Claimed(pub Principal);
+
+impl FromRequest for Claimed {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Claimed, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        std::future::ready(claimed(req).map(Claimed))
     }
 }
 

@@ -267,6 +267,9 @@ impl From<ServiceError> for ApiError {
             ),
             ServiceError::InvalidMove(json) => ApiError::from_json(&json),
             ServiceError::Forbidden(detail) => ApiError::forbidden(detail),
+            ServiceError::ScorerRevoked => {
+                ApiError::unauthorized("scorer_revoked", ServiceError::ScorerRevoked.to_string())
+            }
             ServiceError::UnknownUser => ApiError::unauthorized("invalid_token", e.to_string()),
             ServiceError::VersionConflict { .. } => {
                 ApiError::new(StatusCode::CONFLICT, "version_conflict", e.to_string())

@@ -12,7 +12,7 @@ use sqlx::PgPool;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use super::auth::{MaybePrincipal, Principal};
+use super::auth::{Claimed, MaybePrincipal, Principal};
 use super::error::{ApiError, Problem};
 use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
 use crate::rules::GameId;
@@ -484,7 +484,7 @@ async fn record(
     responses(
         (status = 201, body = MoveResponse),
         (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`precondition_failed`: the table's `ETag` is not one `If-Match` names", body = Problem, content_type = "application/problem+json"),
@@ -495,7 +495,7 @@ async fn record(
 pub async fn submit_move(
     pool: web::Data<PgPool>,
     req: HttpRequest,
-    who: Principal,
+    Claimed(who): Claimed,
     id: web::Path<Uuid>,
     body: web::Json<Value>,
 ) -> Result<HttpResponse, ApiError> {

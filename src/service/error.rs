@@ -24,6 +24,9 @@ pub enum ServiceError {
     InvalidMove(serde_json::Error),
     #[error("{0}")]
     Forbidden(&'static str),
+    /// The organiser revoked the scorer whose token this is.
+    #[error("this scorer was revoked by the table's organiser; ask for a new join code")]
+    ScorerRevoked,
     /// The caller's user no longer exists.
     #[error("the bearer token names an unknown user")]
     UnknownUser,

@@ -116,6 +116,11 @@ pub async fn record(
     render: impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
     noted: impl FnOnce(GameId),
 ) -> Result<Outcome, ServiceError> {
+    // A scorer's revocation is checked in the read the move makes anyway.
+    let scorer = match request.by {
+        Principal::Scorer { scorer, .. } => scorer,
+        Principal::Organiser { .. } => None,
+    };
     let mut noted = Some(noted);
     let mut note = |game| {
         if let Some(noted) = noted.take() {
@@ -126,10 +131,10 @@ pub async fn record(
         let mut conn = pool.acquire().await.map_err(StoreError::from)?;
         let kept = hot.and_then(|h| h.version(request.table));
         let key = request.idempotency_key.as_deref();
-        let read = store::tables::read_for_move(&mut conn, request.table, key, true, kept, false).await?;
+        let read = store::tables::read_for_move(&mut conn, request.table, key, true, kept, false, scorer).await?;
         let game = game_of(&read.row)?;
         note(game);
-        request.by.may_record(&read.row)?;
+        may_record(request.by, &read)?;
         let tried = with_game!(game, G => record_optimistically::<G>(&mut conn, read, hot, &request, &render).await?);
         if let Some(outcome) = tried {
             return Ok(outcome);
@@ -139,7 +144,7 @@ pub async fn record(
     let is_move = matches!(request.what, Recording::Move(..));
     let kept = hot.filter(|_| is_move).and_then(|h| h.version(request.table));
     let key = request.idempotency_key.as_deref();
-    let mut locked = store::tables::read_for_move(&mut tx, request.table, key, is_move, kept, true).await?;
+    let mut locked = store::tables::read_for_move(&mut tx, request.table, key, is_move, kept, true, scorer).await?;
     if locked.seen_version != Some(locked.row.version) {
         // The lock waited for a move that committed meanwhile: what this statement read besides
         // the row predates that move, so read it again.
@@ -153,8 +158,19 @@ pub async fn record(
     // For the caller's metrics: the game is known only once the table is read.
     let game = game_of(&locked.row)?;
     note(game);
-    request.by.may_record(&locked.row)?;
+    may_record(request.by, &locked)?;
     with_game!(game, G => record_as::<G>(tx, locked, hot, request, render).await)
+}
+
+/// Whether the caller may record at the table as read: its organiser, or one of its scorers
+/// not revoked.
+fn may_record(by: Principal, read: &Locked) -> Result<(), ServiceError> {
+    by.may_record(&read.row)?;
+    if read.scorer_active {
+        Ok(())
+    } else {
+        Err(ServiceError::ScorerRevoked)
+    }
 }
 
 /// A move recorded on what was read without the lock: None, with nothing written, when it must

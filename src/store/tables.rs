@@ -414,6 +414,8 @@ pub struct Locked {
     /// The last link of the table's hash chain as `(pos, hash)`, when every entry so far is
     /// linked (the table has a head); the move's links then follow it in the move's own write.
     pub chain_end: Option<(i64, Vec<u8>)>,
+    /// False when the scorer asked about is not one of the table's, or was revoked.
+    pub scorer_active: bool,
 }
 
 /// What a fold starts from, as stored.
@@ -433,6 +435,7 @@ struct LockedExtra {
     snapshot_state: Option<String>,
     fold_moves: Option<String>,
     chain_pos: Option<i64>,
+    scorer_active: bool,
 }
 
 /// Reads what a move needs in one statement: the table's row and, in the same snapshot, the
@@ -450,6 +453,7 @@ pub async fn read_for_move(
     fold: bool,
     kept: Option<i64>,
     lock: bool,
+    scorer: Option<Uuid>,
 ) -> Result<Locked, StoreError> {
     use sqlx::FromRow;
     // Only the parts a move needs are in the statement: the executor sets up every node of a
@@ -473,6 +477,12 @@ pub async fn read_for_move(
     sql.push_str(
         ", (select l.pos from chain_links l where l.table_id = t.id order by l.pos desc limit 1) as chain_pos",
     );
+    sql.push_str(if scorer.is_some() {
+        ", exists (select 1 from scorers sc where sc.table_id = t.id and sc.id = $4 and sc.revoked_at is null)
+             as scorer_active"
+    } else {
+        ", true as scorer_active"
+    });
     sql.push_str(if lock {
         " from (select * from game_tables where id = $1 for update) t
          left join lateral (select g.version from game_tables g where g.id = t.id) seen on true"
@@ -504,6 +514,7 @@ pub async fn read_for_move(
         .bind(id)
         .bind(key)
         .bind(kept)
+        .bind(scorer)
         .fetch_optional(conn)
         .await?
         .ok_or(StoreError::NotFound("table"))?;
@@ -521,6 +532,7 @@ pub async fn read_for_move(
     let chain_end = extra.chain_pos.zip(table.chain_head.clone());
     Ok(Locked {
         chain_end,
+        scorer_active: extra.scorer_active,
         seen_version: extra.seen_version,
         now: extra.locked_at,
         answer,
