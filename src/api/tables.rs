@@ -420,14 +420,14 @@ fn render(recorded: Recorded) -> Result<Answer, serde_json::Error> {
     let (status, body) = match recorded {
         Recorded::Move { entry, table } => (
             StatusCode::CREATED,
-            serde_json::to_value(MoveResponse {
+            serde_json::to_string(&MoveResponse {
                 mv: MoveRecord::new(table.game, entry),
                 table: table.into(),
             })?,
         ),
         Recorded::Undo { void, undone, table } => (
             StatusCode::OK,
-            serde_json::to_value(UndoResponse {
+            serde_json::to_string(&UndoResponse {
                 void: MoveRecord::new(table.game, void),
                 undone: MoveRecord::new(table.game, undone),
                 table: table.into(),
@@ -469,7 +469,9 @@ async fn record(
     if replayed {
         response.insert_header(("Idempotent-Replayed", "true"));
     }
-    Ok(response.json(answer.body))
+    Ok(response
+        .content_type(actix_web::http::header::ContentType::json())
+        .body(answer.body))
 }
 
 /// Records one move. The engine checks it against the rules and works out its consequences

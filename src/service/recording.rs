@@ -84,7 +84,8 @@ pub enum Recorded {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
     pub status: u16,
-    pub body: Value,
+    /// The answer's JSON text, rendered once: sent, and kept under the idempotency key.
+    pub body: String,
 }
 
 /// The answer to a recording request.

@@ -346,7 +346,8 @@ pub async fn append_void(
 pub struct StoredResponse {
     pub request_hash: String,
     pub status: u16,
-    pub body: Value,
+    /// The answer's JSON text.
+    pub body: String,
 }
 
 /// The answer stored under an idempotency key for this table, if any.
@@ -358,8 +359,8 @@ pub async fn idempotent_response(
     table: Uuid,
     key: &str,
 ) -> Result<Option<StoredResponse>, StoreError> {
-    let row: Option<(String, i16, Value)> = sqlx::query_as(
-        "select request_hash, response_status, response_body from idempotency_keys where table_id = $1 and key = $2",
+    let row: Option<(String, i16, String)> = sqlx::query_as(
+        "select request_hash, response_status, response_body::text from idempotency_keys where table_id = $1 and key = $2",
     )
     .bind(table)
     .bind(key)
@@ -384,7 +385,7 @@ pub async fn save_idempotent_response(
 ) -> Result<(), StoreError> {
     sqlx::query(
         "insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
-         values ($1, $2, $3, $4, $5)",
+         values ($1, $2, $3, $4, $5::jsonb)",
     )
     .bind(table)
     .bind(key)
@@ -430,7 +431,7 @@ struct LockedExtra {
     locked_at: DateTime<Utc>,
     request_hash: Option<String>,
     response_status: Option<i16>,
-    response_body: Option<Value>,
+    response_body: Option<String>,
     snapshot_seq: Option<i64>,
     snapshot_state: Option<String>,
     fold_moves: Option<String>,
@@ -465,9 +466,9 @@ pub async fn read_for_move(
         ", t.version as seen_version"
     });
     sql.push_str(if key.is_some() {
-        ", k.request_hash, k.response_status, k.response_body"
+        ", k.request_hash, k.response_status, k.response_body::text as response_body"
     } else {
-        ", null::text as request_hash, null::int2 as response_status, null::jsonb as response_body"
+        ", null::text as request_hash, null::int2 as response_status, null::text as response_body"
     });
     sql.push_str(if fold {
         ", s.seq as snapshot_seq, s.state::text as snapshot_state, f.fold_moves"
