@@ -80,7 +80,7 @@ async fn main() -> anyhow::Result<()> {
         let render = |_| {
             Ok(Answer {
                 status: 201,
-                body: Value::Null,
+                body: String::new(),
             })
         };
         recording::record(&pool, None, request, render, |_| {}).await?;

@@ -50,7 +50,7 @@ async fn record(pool: &sqlx::PgPool, owner: Uuid, table: Uuid, mv: Value) -> any
         |_| {
             Ok(Answer {
                 status: 201,
-                body: Value::Null,
+                body: String::new(),
             })
         },
         |_| {},
