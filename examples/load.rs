@@ -1,12 +1,13 @@
 //! A load generator for a running tablekeeper: many phones recording Nomination Whist deals card
 //! by card at once, every move a real HTTP request with `expected_version`.
 //!
-//! `cargo run --release --example load -- [--base URL] [--tables N] [--deals D]`
+//! `cargo run --release --example load -- [--base URL] [--tables N] [--deals D] [--follow]`
 //! (`scripts/load` starts a release server on a scratch database and runs this against it).
 //!
 //! Each table is driven by its own task: the moves come from the engine's simulator, so they
 //! are legal, and each is sent only after the previous one was answered, like a scorer would.
-//! It prints moves per second and latency percentiles.
+//! It prints moves per second and latency percentiles. With `--follow` every table also has a
+//! phone following its event stream, so each move is announced (`NOTIFY`) as at a real table.
 
 use std::time::{Duration, Instant};
 
@@ -18,6 +19,7 @@ struct Args {
     base: String,
     tables: usize,
     deals: usize,
+    follow: bool,
 }
 
 fn args() -> Args {
@@ -25,9 +27,14 @@ fn args() -> Args {
         base: "http://127.0.0.1:8080".into(),
         tables: 32,
         deals: 13,
+        follow: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--follow" {
+            args.follow = true;
+            continue;
+        }
         let value = it.next().unwrap_or_default();
         match flag.as_str() {
             "--base" => args.base = value,
@@ -58,6 +65,7 @@ async fn play(
     token: String,
     seed: u64,
     deals: usize,
+    follow: bool,
 ) -> anyhow::Result<Vec<Duration>> {
     let table = post(
         &client,
@@ -67,6 +75,23 @@ async fn play(
     )
     .await?;
     let id = table["id"].as_str().unwrap_or_default().to_owned();
+    // A phone following the table: its stream is read to the end and dropped with the task.
+    let follower = if follow {
+        let mut stream = client
+            .get(format!("{base}/api/v1/tables/{id}/events"))
+            .send()
+            .await?
+            .error_for_status()?;
+        Some(tokio::spawn(async move {
+            let mut bytes = 0usize;
+            while let Ok(Some(chunk)) = stream.chunk().await {
+                bytes += chunk.len();
+            }
+            bytes
+        }))
+    } else {
+        None
+    };
     let mut game = NominationWhist::new(4, Options::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut latencies = Vec::new();
     let mut version = 0;
@@ -82,6 +107,9 @@ async fn play(
         if game.is_finished() {
             break;
         }
+    }
+    if let Some(follower) = follower {
+        follower.abort();
     }
     Ok(latencies)
 }
@@ -114,6 +142,7 @@ async fn main() -> anyhow::Result<()> {
                 token.clone(),
                 i as u64 + 1,
                 args.deals,
+                args.follow,
             ))
         })
         .collect();
@@ -123,7 +152,11 @@ async fn main() -> anyhow::Result<()> {
     }
     let elapsed = started.elapsed();
     latencies.sort_unstable();
-    println!("tables (concurrent scorers): {}", args.tables);
+    println!(
+        "tables (concurrent scorers): {}{}",
+        args.tables,
+        if args.follow { ", each followed" } else { "" }
+    );
     println!(
         "moves: {} in {:.2} s = {:.0} moves/s",
         latencies.len(),
