@@ -108,8 +108,9 @@ pub enum Outcome {
 /// does it take the table's lock and do it all again in a transaction.
 ///
 /// # Errors
-/// `Store(NotFound)`, `Forbidden`, `IdempotencyKeyReused`, `PreconditionFailed`, `VersionConflict`, `InvalidMove`,
-/// `Rule` (the engine refused the move), `NothingToUndo`; in every case nothing is written.
+/// `Store(NotFound)`, `Forbidden`, `ScorerRevoked`, `IdempotencyKeyReused`, `PreconditionFailed`,
+/// `VersionConflict`, `InvalidMove`, `Rule` (the engine refused the move), `NothingToUndo`; in every
+/// case nothing is written.
 pub async fn record(
     pool: &PgPool,
     hot: Option<&HotStates>,
@@ -140,6 +141,8 @@ pub async fn record(
         if let Some(outcome) = tried {
             return Ok(outcome);
         }
+        // The connection goes back before the transaction takes one: a request never holds two,
+        // so a busy pool cannot fill with requests each waiting for a second.
     }
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let is_move = matches!(request.what, Recording::Move(..));
