@@ -157,6 +157,9 @@ fn same_json<T: Serialize + ?Sized>(value: &T, stored: Json<'_>) -> Result<bool,
         &mut replayed,
     )
     .map_err(ServiceError::Encode)?;
+    if let Json::Canonical { canonical, .. } = stored {
+        return Ok(canonical == replayed.as_slice());
+    }
     let mut kept = Vec::new();
     // Stored text that is not JSON is not the value either.
     Ok(stored.write_canonical(&mut kept).is_ok() && kept == replayed)
@@ -305,16 +308,18 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
     // The log is read once, whole: the replay, the chain and the fold through snapshots all work
     // from these rows. The replay and the chain's hashing need nothing more from the database,
     // so each runs on a blocking thread while the connection reads what comes next.
-    let logged = Arc::new(store::chain::log_as_text(&mut *conn, table.id).await?);
+    let logged = store::chain::log_as_text(&mut *conn, table.id).await?;
     let corrections = Arc::new(store::deals::corrections(&mut *conn, table.id, None).await?);
     // The replay follows the play order worked out from the entries, as the offline verifier
     // does (the store's when it cannot be); the store's own order (which the move path folds)
     // must be the same.
     let derived = play_order(&logged, &corrections);
-    let order = match &derived {
-        Ok(order) => order.clone(),
-        Err(_) => store::tables::effective_seqs(&mut *conn, table.id).await?,
-    };
+    // Both the replay (comparing events) and the chain (hashing entries) write every move and
+    // its events in canonical form: worked out once, while the connection reads on.
+    let logged = tokio::task::spawn_blocking(move || Arc::new(chain::canonicalized(logged)));
+    let store_order = store::tables::effective_seqs(&mut *conn, table.id).await?;
+    let logged = joined(logged).await?;
+    let order = derived.as_ref().map_or_else(|_| store_order.clone(), Clone::clone);
     let replay = tokio::task::spawn_blocking({
         let (table, logged, corrections, order) = (
             table.clone(),
@@ -327,7 +332,7 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
     let mut problems = Vec::new();
     let orders_agree = match &derived {
         Ok(order) => {
-            let agree = *order == store::tables::effective_seqs(&mut *conn, table.id).await?;
+            let agree = *order == store_order;
             if !agree {
                 problems.push("the moves in force, in play order, differ from those the store reads".to_owned());
             }

@@ -7,6 +7,12 @@
 //! serde_json, and of keys given twice the last (as a map keeps it). The text is read into one
 //! flat list of tokens borrowing its strings, so that a long log is written with a few
 //! allocations per entry rather than one per key and value.
+//!
+//! Most stored text (the database's, serde_json's) is plain: strings without escapes, integers
+//! short enough to be exact. Such text is read by a scanner of its own, whose strings and
+//! integers are copied as they are, since they are already written as serde_json writes them;
+//! any other text (an escape, a fraction, a long number, text that is not JSON) is read
+//! through serde_json, which decides what it holds or that it is not JSON.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -20,6 +26,12 @@ enum Token<'a> {
     Number(Number),
     /// A string or an object's key.
     Str(Cow<'a, str>),
+    /// A string or an object's key with nothing to escape (no quote, backslash or control
+    /// character): its canonical form is itself in quotes.
+    Plain(&'a str),
+    /// An integer as written without a sign's or leading zero's ambiguity, short enough to be
+    /// exact as an `i64` or `u64`: its canonical form is itself.
+    Integer(&'a str),
     /// An array; its elements' tokens follow, up to `end` (exclusive).
     Array {
         end: usize,
@@ -36,19 +48,202 @@ enum Token<'a> {
 /// When `text` is not one JSON value (then `out` holds part of its form).
 pub fn canonicalize(text: &str, out: &mut Vec<u8>) -> serde_json::Result<()> {
     let mut tokens = Vec::with_capacity(text.len() / 8);
-    let mut reader = serde_json::Deserializer::from_str(text);
-    Tokens(&mut tokens).deserialize(&mut reader)?;
-    reader.end()?;
+    if !Plain::read(text, &mut tokens) {
+        tokens.clear();
+        let mut reader = serde_json::Deserializer::from_str(text);
+        Tokens(&mut tokens).deserialize(&mut reader)?;
+        reader.end()?;
+    }
     write(&tokens, 0, &mut Vec::new(), out)?;
     Ok(())
 }
 
-/// Writes the value whose tokens start at `at`; `members` is room for sorting objects' members,
-/// shared down the nesting.
-fn write(
-    tokens: &[Token<'_>],
+/// Nesting deeper than this is left to serde_json, which refuses it beyond its own limit (128).
+const PLAIN_DEPTH: usize = 100;
+
+/// Integers of at most this many digits fit an `i64` (and so a `u64`) whatever they are.
+const PLAIN_DIGITS: usize = 18;
+
+/// The scanner of plain JSON text: reads it onto the token list, or gives up (false) on anything
+/// it does not read as surely as serde_json, leaving that to serde_json.
+struct Plain<'a, 't> {
+    text: &'a str,
     at: usize,
-    members: &mut Vec<(usize, usize)>,
+    tokens: &'t mut Vec<Token<'a>>,
+}
+
+impl<'a> Plain<'a, '_> {
+    fn read(text: &'a str, tokens: &mut Vec<Token<'a>>) -> bool {
+        let mut plain = Plain { text, at: 0, tokens };
+        plain.value(0).is_some() && {
+            plain.skip_space();
+            plain.at == text.len()
+        }
+    }
+
+    fn skip_space(&mut self) {
+        let bytes = self.text.as_bytes();
+        while matches!(bytes.get(self.at), Some(b' ' | b'\n' | b'\t' | b'\r')) {
+            self.at += 1;
+        }
+    }
+
+    /// The next byte after white space, not consumed.
+    fn peek(&mut self) -> Option<u8> {
+        self.skip_space();
+        self.text.as_bytes().get(self.at).copied()
+    }
+
+    fn value(&mut self, depth: usize) -> Option<()> {
+        match self.peek()? {
+            b'"' => {
+                let s = self.string()?;
+                self.tokens.push(Token::Plain(s));
+            }
+            b'{' => self.object(depth + 1)?,
+            b'[' => self.array(depth + 1)?,
+            b't' => self.literal("true", Token::Bool(true))?,
+            b'f' => self.literal("false", Token::Bool(false))?,
+            b'n' => self.literal("null", Token::Null)?,
+            _ => self.integer()?,
+        }
+        Some(())
+    }
+
+    fn literal(&mut self, word: &str, token: Token<'a>) -> Option<()> {
+        self.text[self.at..].starts_with(word).then_some(())?;
+        self.at += word.len();
+        self.tokens.push(token);
+        Some(())
+    }
+
+    /// A string without escapes or control characters, the quotes left out.
+    fn string(&mut self) -> Option<&'a str> {
+        let start = self.at + 1;
+        let rest = self.text.as_bytes().get(start..)?;
+        let len = string_end(rest)?;
+        (rest[len] == b'"').then_some(())?;
+        self.at = start + len + 1;
+        // Quotes are ASCII, so these are character boundaries.
+        self.text.get(start..start + len)
+    }
+
+    /// `0` or `-?[1-9][0-9]*` of at most [`PLAIN_DIGITS`] digits, not followed by a fraction or
+    /// an exponent; `-0` is left to serde_json, which reads it as a float.
+    fn integer(&mut self) -> Option<()> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        let digits = start + usize::from(bytes.get(start) == Some(&b'-'));
+        let len = bytes
+            .get(digits..)?
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .unwrap_or(bytes.len() - digits);
+        let first = *bytes.get(digits)?;
+        let canonical = match len {
+            1 => first != b'0' || digits == start,
+            2..=PLAIN_DIGITS => first != b'0',
+            _ => false,
+        };
+        let end = digits + len;
+        if !canonical || matches!(bytes.get(end), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        self.at = end;
+        self.tokens.push(Token::Integer(self.text.get(start..end)?));
+        Some(())
+    }
+
+    fn array(&mut self, depth: usize) -> Option<()> {
+        (depth <= PLAIN_DEPTH).then_some(())?;
+        let at = self.tokens.len();
+        self.tokens.push(Token::Array { end: at });
+        self.at += 1;
+        if self.peek()? == b']' {
+            self.at += 1;
+        } else {
+            loop {
+                self.value(depth)?;
+                match self.peek()? {
+                    b',' => self.at += 1,
+                    b']' => {
+                        self.at += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        let end = self.tokens.len();
+        self.tokens[at] = Token::Array { end };
+        Some(())
+    }
+
+    fn object(&mut self, depth: usize) -> Option<()> {
+        (depth <= PLAIN_DEPTH).then_some(())?;
+        let at = self.tokens.len();
+        self.tokens.push(Token::Object { end: at });
+        self.at += 1;
+        if self.peek()? == b'}' {
+            self.at += 1;
+        } else {
+            loop {
+                (self.peek()? == b'"').then_some(())?;
+                let key = self.string()?;
+                self.tokens.push(Token::Plain(key));
+                (self.peek()? == b':').then_some(())?;
+                self.at += 1;
+                self.value(depth)?;
+                match self.peek()? {
+                    b',' => self.at += 1,
+                    b'}' => {
+                        self.at += 1;
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        let end = self.tokens.len();
+        self.tokens[at] = Token::Object { end };
+        Some(())
+    }
+}
+
+/// Where the first quote, backslash or control character of `bytes` is: eight bytes at a time,
+/// since most of a log's text is strings.
+fn string_end(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    // The high bit of each byte that is zero (of `x`), or below 0x20 (of `below`): exact for the
+    // first such byte, which is all that is looked at.
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let mut at = 0;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut eight = [0; 8];
+        eight.copy_from_slice(word);
+        let x = u64::from_le_bytes(eight);
+        let found = zero(x ^ (ONES * u64::from(b'"')))
+            | zero(x ^ (ONES * u64::from(b'\\')))
+            | (x.wrapping_sub(ONES * 0x20) & !x & HIGHS);
+        if found != 0 {
+            return Some(at + found.trailing_zeros() as usize / 8);
+        }
+        at += 8;
+    }
+    let tail = words.remainder();
+    tail.iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .map(|i| at + i)
+}
+
+/// Writes the value whose tokens start at `at`; `members` is room for sorting objects' members
+/// (key, value's index), shared down the nesting.
+fn write<'t>(
+    tokens: &'t [Token<'_>],
+    at: usize,
+    members: &mut Vec<(&'t str, usize)>,
     out: &mut Vec<u8>,
 ) -> serde_json::Result<()> {
     match tokens.get(at) {
@@ -57,6 +252,8 @@ fn write(
         Some(Token::Bool(false)) => out.extend_from_slice(b"false"),
         Some(Token::Number(n)) => serde_json::to_writer(&mut *out, n)?,
         Some(Token::Str(s)) => serde_json::to_writer(&mut *out, s.as_ref())?,
+        Some(Token::Plain(s)) => quoted(s, out),
+        Some(Token::Integer(n)) => out.extend_from_slice(n.as_bytes()),
         Some(&Token::Array { end }) => {
             out.push(b'[');
             let mut element = at + 1;
@@ -70,30 +267,28 @@ fn write(
             out.push(b']');
         }
         Some(&Token::Object { end }) => {
-            // This object's (key, value) token indices sit above those of the objects it is in.
+            // This object's members sit above those of the objects it is in.
             let base = members.len();
             let mut key = at + 1;
             while key < end {
-                members.push((key, key + 1));
+                members.push((key_at(tokens, key), key + 1));
                 key = after(tokens, key + 1);
             }
             // Stable, so that of equal keys the last given stays last, and is the one written.
-            members[base..].sort_by(|a, b| key_at(tokens, a.0).cmp(key_at(tokens, b.0)));
+            members[base..].sort_by(|a, b| key_order(a.0, b.0));
             out.push(b'{');
             let mut first = true;
             for i in base..members.len() {
                 let (key, value) = members[i];
-                if members
-                    .get(i + 1)
-                    .is_some_and(|next| key_at(tokens, next.0) == key_at(tokens, key))
-                {
+                if members.get(i + 1).is_some_and(|next| next.0 == key) {
                     continue;
                 }
                 if !first {
                     out.push(b',');
                 }
                 first = false;
-                serde_json::to_writer(&mut *out, key_at(tokens, key))?;
+                // A key is a string token, written as any string is.
+                write(tokens, value - 1, members, out)?;
                 out.push(b':');
                 write(tokens, value, members, out)?;
             }
@@ -102,6 +297,14 @@ fn write(
         }
     }
     Ok(())
+}
+
+/// Keys in the order of their bytes (as a `String`'s order is), most told apart by their first.
+fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
+    match (a.as_bytes().first(), b.as_bytes().first()) {
+        (Some(x), Some(y)) if x != y => x.cmp(y),
+        _ => a.cmp(b),
+    }
 }
 
 /// The index of the token after the value whose tokens start at `at`.
@@ -115,8 +318,17 @@ fn after(tokens: &[Token<'_>], at: usize) -> usize {
 fn key_at<'t>(tokens: &'t [Token<'_>], at: usize) -> &'t str {
     match tokens.get(at) {
         Some(Token::Str(key)) => key,
+        Some(Token::Plain(key)) => key,
         _ => "",
     }
+}
+
+/// A string with nothing to escape, as serde_json writes it.
+fn quoted(s: &str, out: &mut Vec<u8>) {
+    out.reserve(s.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
 }
 
 /// Reads one value's tokens onto the list; as `Value`'s own visitor reads it.
@@ -237,7 +449,7 @@ mod tests {
     use proptest::prelude::*;
     use serde_json::{json, Value};
 
-    use super::canonicalize;
+    use super::{canonicalize, string_end, Plain};
     use crate::service::chain::canonical;
 
     fn canonicalized(text: &str) -> String {
@@ -264,6 +476,75 @@ mod tests {
             "null",
         ] {
             assert_eq!(canonicalized(text), as_a_value_writes_it(text), "{text}");
+        }
+    }
+
+    /// Whether the scanner of plain text reads `text` itself (rather than leaving it to serde_json).
+    fn read_plainly(text: &str) -> bool {
+        Plain::read(text, &mut Vec::new())
+    }
+
+    #[test]
+    fn plain_text_is_read_by_the_scanner_and_anything_else_by_serde_json() {
+        for text in [
+            r#"{"deal": 1, "event": "deal_scored", "tricks": [3, 3, 3], "outcome": {"outcome": "draw"}, "x": null}"#,
+            "[true,false,null,0,-1,123456789012345678,-123456789012345678]",
+            " \t\r\n[ ] ",
+            "{\"caf\u{e9}\": \"\u{2028}\u{7f}\u{1f0a1}\"}",
+        ] {
+            assert!(read_plainly(text), "{text}");
+            assert_eq!(canonicalized(text), as_a_value_writes_it(text), "{text}");
+        }
+        let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        for text in [
+            r#"{"a\"b": 1}"#,
+            r#"["\u00e9"]"#,
+            "-0",
+            "[-0]",
+            "1.0",
+            "1e3",
+            "2E-2",
+            "1234567890123456789",
+            "-1234567890123456789",
+            "18446744073709551616",
+            "01",
+            "-",
+            "[1,]",
+            r#"{"a": 1,}"#,
+            r#"{"a" 1}"#,
+            r#"{1: 2}"#,
+            "[1 2]",
+            "tru",
+            "nul",
+            "[true1]",
+            "\"\t\"",
+            "\"open",
+            "",
+            "  ",
+            "1 2",
+            "{}}",
+            &deep(101),
+            &deep(200),
+        ] {
+            assert!(!read_plainly(text), "{text}");
+            match serde_json::from_str::<Value>(text) {
+                Ok(_) => assert_eq!(canonicalized(text), as_a_value_writes_it(text), "{text}"),
+                Err(_) => assert!(canonicalize(text, &mut Vec::new()).is_err(), "{text}"),
+            }
+        }
+        assert!(read_plainly(&deep(100)));
+        assert_eq!(canonicalized(&deep(100)), deep(100));
+    }
+
+    proptest! {
+        // Eight bytes at a time finds what one at a time finds: the first quote, backslash or
+        // control character, wherever it falls in a word.
+        #[test]
+        fn the_end_of_a_string_is_found_as_byte_by_byte(bytes in prop::collection::vec(
+            prop_oneof![1 => Just(b'"'), 1 => Just(b'\\'), 1 => 0_u8..0x20, 30 => 0x20_u8..=0xff], 0..64)
+        ) {
+            let byte_by_byte = bytes.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20);
+            prop_assert_eq!(string_end(&bytes), byte_by_byte);
         }
     }
 
@@ -303,6 +584,40 @@ mod tests {
             prop_assert_eq!(canonicalized(&pretty), as_a_value_writes_it(&pretty));
             let reversed = reversed_keys(&value);
             prop_assert_eq!(canonicalized(&reversed), as_a_value_writes_it(&reversed));
+        }
+    }
+
+    /// JSON as the scanner of plain text reads it: integers that fit, strings without escapes.
+    fn plain_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            (-999_999_999_999_999_999_i64..=999_999_999_999_999_999).prop_map(Value::from),
+            (0_i64..100).prop_map(Value::from),
+            "[a-zA-Z0-9 _:\u{e9}\u{1f0a1}]{0,12}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(4, 48, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
+                prop::collection::vec(("[a-c_\u{e9}]{0,3}", inner), 0..6)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        // The texts the audit reads (the database's, serde_json's) are plain: the scanner reads
+        // them, in any spacing and key order, and writes what the value writes.
+        #[test]
+        fn plain_json_text_is_read_by_the_scanner_and_written_as_its_value_is(value in plain_json()) {
+            for text in [
+                serde_json::to_string(&value).expect("a value writes"),
+                serde_json::to_string_pretty(&value).expect("a value writes"),
+                reversed_keys(&value),
+            ] {
+                prop_assert!(read_plainly(&text), "{}", text);
+                prop_assert_eq!(canonicalized(&text), as_a_value_writes_it(&text));
+            }
         }
     }
 

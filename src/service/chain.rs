@@ -49,11 +49,18 @@ pub type Hash = [u8; 32];
 /// `chain_links.content_version`'s default being this number.)
 pub const CONTENT_VERSION: i16 = 2;
 
-/// A stored JSON value as a row holds it: decoded, or as the text the database wrote.
+/// A stored JSON value as a row holds it: decoded, or as the text the database wrote (with its
+/// canonical form, when that was worked out already).
 #[derive(Debug, Clone, Copy)]
 pub enum Json<'a> {
     Value(&'a Value),
     Text(&'a str),
+    /// Text and its canonical form: the text as [`Json::Text`] is, written without working the
+    /// form out again.
+    Canonical {
+        text: &'a str,
+        canonical: &'a [u8],
+    },
 }
 
 /// A row's field holding a stored JSON value.
@@ -73,6 +80,56 @@ impl AsJson for JsonText {
     }
 }
 
+/// JSON text with its canonical form worked out once, for a reader that writes it more than
+/// once (the audit compares a move's events and hashes them); text that is not JSON keeps none,
+/// and reads as [`JsonText`] does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CanonicalText {
+    text: String,
+    canonical: Option<Vec<u8>>,
+}
+
+impl CanonicalText {
+    pub fn new(JsonText(text): JsonText) -> CanonicalText {
+        let mut canonical = Vec::with_capacity(text.len());
+        let canonical = super::canonical::canonicalize(&text, &mut canonical)
+            .is_ok()
+            .then_some(canonical);
+        CanonicalText { text, canonical }
+    }
+}
+
+impl AsJson for CanonicalText {
+    fn as_json(&self) -> Json<'_> {
+        match &self.canonical {
+            Some(canonical) => Json::Canonical {
+                text: &self.text,
+                canonical,
+            },
+            None => Json::Text(&self.text),
+        }
+    }
+}
+
+/// The log with every entry's move and events held as [`CanonicalText`].
+pub fn canonicalized(log: Vec<LoggedEntry<JsonText>>) -> Vec<LoggedEntry<CanonicalText>> {
+    log.into_iter()
+        .map(|m| LoggedEntry {
+            seq: m.seq,
+            entry: m.entry,
+            kind: m.kind,
+            seat: m.seat,
+            body: CanonicalText::new(m.body),
+            events: CanonicalText::new(m.events),
+            voids_seq: m.voids_seq,
+            part_of: m.part_of,
+            position: m.position,
+            recorded_by: m.recorded_by,
+            recorded_at: m.recorded_at,
+        })
+        .collect()
+}
+
 impl Json<'_> {
     /// Appends its canonical form ([`canonical`]'s bytes).
     ///
@@ -83,6 +140,10 @@ impl Json<'_> {
             // serde_json is built without `preserve_order`: a value's maps write their keys sorted.
             Json::Value(value) => serde_json::to_writer(out, value),
             Json::Text(text) => super::canonical::canonicalize(text, out),
+            Json::Canonical { canonical, .. } => {
+                out.extend_from_slice(canonical);
+                Ok(())
+            }
         }
     }
 
@@ -94,7 +155,7 @@ impl Json<'_> {
     pub fn decode<T: DeserializeOwned>(self) -> serde_json::Result<T> {
         match self {
             Json::Value(value) => T::deserialize(value),
-            Json::Text(text) => {
+            Json::Text(text) | Json::Canonical { text, .. } => {
                 serde_json::from_str(text).or_else(|_| T::deserialize(&serde_json::from_str::<Value>(text)?))
             }
         }
@@ -861,12 +922,39 @@ mod tests {
             };
             assert_ne!(text.body.0, canonical(&m.body));
             let correction = (m.entry == "correction").then_some(&fix);
+            let worked_out = canonicalized(vec![text.clone()]);
+            assert!(matches!(worked_out[0].events.as_json(), Json::Canonical { .. }));
             for version in 1..=CONTENT_VERSION {
+                let from_values = written(&Entry::log(&row, &m, correction), version);
+                assert_eq!(written(&Entry::log(&row, &text, correction), version), from_values);
                 assert_eq!(
-                    written(&Entry::log(&row, &text, correction), version),
-                    written(&Entry::log(&row, &m, correction), version)
+                    written(&Entry::log(&row, &worked_out[0], correction), version),
+                    from_values
                 );
             }
+        }
+    }
+
+    #[test]
+    fn text_canonicalised_once_reads_and_writes_as_the_text_does() {
+        for text in [
+            r#"{"b": [1, 2.50], "a": {"d": null, "c": "\u00e9"}}"#,
+            "{\"a\": 1, \"a\": 2}",
+            "[1,",
+            "",
+        ] {
+            let once = CanonicalText::new(JsonText(text.to_owned()));
+            let (mut kept, mut again) = (Vec::new(), Vec::new());
+            let kept_ok = once.as_json().write_canonical(&mut kept).is_ok();
+            assert_eq!(kept_ok, Json::Text(text).write_canonical(&mut again).is_ok(), "{text}");
+            if kept_ok {
+                assert_eq!(kept, again, "{text}");
+            }
+            assert_eq!(
+                format!("{:?}", once.as_json().decode::<Value>()),
+                format!("{:?}", Json::Text(text).decode::<Value>()),
+                "{text}"
+            );
         }
     }
 
