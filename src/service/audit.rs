@@ -11,15 +11,17 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use sqlx::{PgConnection, PgPool};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
 use uuid::Uuid;
 
 use super::canonical;
-use super::chain::{self, AsJson, Json};
+use super::chain::{self, AsJson, CanonicalText, Json};
 use super::fold::{self, move_of};
 use super::{game_of, read_table, ServiceError};
 use crate::rules::games::with_game;
 use crate::rules::{Game, Settlement};
-use crate::store::chain::LoggedEntry;
+use crate::store::chain::{LinkRow, LoggedEntry};
 use crate::store::deals::CorrectionRow;
 use crate::store::ledger::StoredBooking;
 use crate::store::tables::TableRow;
@@ -53,7 +55,8 @@ pub struct Audit {
 /// `Store(NotFound)` when there is no such table; on database failure.
 pub async fn audit(pool: &PgPool, id: Uuid) -> Result<(TableRow, Audit), ServiceError> {
     let (mut tx, row) = read_table(pool, id).await?;
-    let audit = with_game!(game_of(&row)?, G => audit_as::<G>(&mut tx, &row).await?);
+    let mut alongside = store::begin_alongside(pool, &mut tx).await?;
+    let audit = with_game!(game_of(&row)?, G => audit_as::<G>(&mut tx, alongside.as_deref_mut(), &row).await?);
     Ok((row, audit))
 }
 
@@ -304,47 +307,52 @@ pub fn in_force(stored: &[StoredBooking]) -> Vec<Key> {
     keys
 }
 
-async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<Audit, ServiceError> {
+/// What the audit reads with the log, and the work on it under way on blocking threads.
+struct LogRead<G: Game> {
+    logged: Arc<Vec<LoggedEntry<CanonicalText>>>,
+    corrections: Arc<Vec<CorrectionRow>>,
+    /// The play order worked out from the entries, or why it cannot be.
+    derived: Result<Vec<i64>, String>,
+    /// The replay in that order; None (nothing replayed) when it cannot be worked out.
+    replay: JoinHandle<Option<Result<Replayed<G>, ServiceError>>>,
+    stored: Arc<Vec<StoredBooking>>,
+    links: Arc<Vec<LinkRow>>,
+    /// The chain recomputed.
+    recomputed: JoinHandle<Vec<LinkRow>>,
+}
+
+/// Reads the log, the corrections, the ledger and the chain, and sets the replay and the chain's
+/// hashing going on blocking threads as soon as what each needs is read: they need nothing more
+/// from the database, and the connection reads on meanwhile.
+async fn read_log<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<LogRead<G>, ServiceError> {
     // The log is read once, whole: the replay, the chain and the fold through snapshots all work
-    // from these rows. The replay and the chain's hashing need nothing more from the database,
-    // so each runs on a blocking thread while the connection reads what comes next.
+    // from these rows.
     let logged = store::chain::log_as_text(&mut *conn, table.id).await?;
     let corrections = Arc::new(store::deals::corrections(&mut *conn, table.id, None).await?);
     // The replay follows the play order worked out from the entries, as the offline verifier
-    // does (the store's when it cannot be); the store's own order (which the move path folds)
-    // must be the same.
+    // does (the store's when it cannot be, once that is read); the store's own order (which the
+    // move path folds) must be the same.
     let derived = play_order(&logged, &corrections);
     // Both the replay (comparing events) and the chain (hashing entries) write every move and
-    // its events in canonical form: worked out once, while the connection reads on.
-    let logged = tokio::task::spawn_blocking(move || Arc::new(chain::canonicalized(logged)));
-    let store_order = store::tables::effective_seqs(&mut *conn, table.id).await?;
-    let logged = joined(logged).await?;
-    let order = derived.as_ref().map_or_else(|_| store_order.clone(), Clone::clone);
+    // its events in canonical form: worked out once, first thing on the replay's thread, and
+    // handed over for the chain.
+    let (canonical_sent, canonical) = oneshot::channel();
     let replay = tokio::task::spawn_blocking({
-        let (table, logged, corrections, order) = (
-            table.clone(),
-            Arc::clone(&logged),
-            Arc::clone(&corrections),
-            order.clone(),
-        );
-        move || replay_log::<G>(&table, &in_order(&logged, &order), &corrections)
+        let (table, corrections, order) = (table.clone(), Arc::clone(&corrections), derived.clone().ok());
+        move || {
+            let logged = Arc::new(chain::canonicalized(logged));
+            // No one takes it when the reads stopped on a database failure.
+            let _ = canonical_sent.send(Arc::clone(&logged));
+            order.map(|order| replay_log::<G>(&table, &in_order(&logged, &order), &corrections))
+        }
     });
-    let mut problems = Vec::new();
-    let orders_agree = match &derived {
-        Ok(order) => {
-            let agree = *order == store_order;
-            if !agree {
-                problems.push("the moves in force, in play order, differ from those the store reads".to_owned());
-            }
-            agree
-        }
-        Err(found) => {
-            problems.push(found.clone());
-            false
-        }
-    };
     let stored = Arc::new(store::ledger::bookings(&mut *conn, table.id, None).await?);
     let links = Arc::new(store::chain::links(&mut *conn, table.id).await?);
+    let Ok(logged) = canonical.await else {
+        // Dropped unsent only by a panic on the replay's thread, which goes on here.
+        joined(replay).await?;
+        return Err(cancelled());
+    };
     let recomputed = tokio::task::spawn_blocking({
         let (table, logged, corrections, stored, links) = (
             table.clone(),
@@ -360,16 +368,88 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
             )
         }
     });
+    Ok(LogRead {
+        logged,
+        corrections,
+        derived,
+        replay,
+        stored,
+        links,
+        recomputed,
+    })
+}
+
+/// The store's play order of the moves in force, and the score-sheet lines in force.
+async fn read_order_and_lines<G: Game>(
+    conn: &mut PgConnection,
+    table: &TableRow,
+) -> Result<(Vec<i64>, Result<Vec<G::DealLine>, ServiceError>), ServiceError> {
+    let order = store::tables::effective_seqs(&mut *conn, table.id).await?;
+    let lines = super::history::in_force::<G>(conn, table).await;
+    Ok((order, lines))
+}
+
+/// The audit on `conn`, and on `alongside` (a second connection in the same snapshot) when
+/// there is one: the store's order and lines are read there while `conn` reads the log.
+async fn audit_as<G: Game>(
+    conn: &mut PgConnection,
+    alongside: Option<&mut PgConnection>,
+    table: &TableRow,
+) -> Result<Audit, ServiceError> {
+    let (read, order_and_lines) = match alongside {
+        Some(second) => tokio::join!(
+            read_log::<G>(&mut *conn, table),
+            read_order_and_lines::<G>(second, table)
+        ),
+        None => {
+            let read = read_log::<G>(&mut *conn, table).await?;
+            (Ok(read), read_order_and_lines::<G>(&mut *conn, table).await)
+        }
+    };
+    let LogRead {
+        logged,
+        corrections,
+        derived,
+        replay,
+        stored,
+        links,
+        recomputed,
+    } = read?;
+    let (store_order, stored_lines) = order_and_lines?;
+    let mut problems = Vec::new();
+    let orders_agree = match &derived {
+        Ok(order) => {
+            let agree = *order == store_order;
+            if !agree {
+                problems.push("the moves in force, in play order, differ from those the store reads".to_owned());
+            }
+            agree
+        }
+        Err(found) => {
+            problems.push(found.clone());
+            false
+        }
+    };
+    let order = derived.as_ref().unwrap_or(&store_order);
     // The fold through snapshots replays the moves after the latest snapshot from the rows read
     // above when the store orders them as the replay does; else it reads them as the move path
     // does.
-    let in_play_order = in_order(&logged, &order);
+    let in_play_order = in_order(&logged, order);
     let incremental = if orders_agree {
         fold::current_over::<G>(&mut *conn, table, &in_play_order).await
     } else {
         fold::current::<G>(&mut *conn, table).await
     };
-    let stored_lines = super::history::in_force::<G>(conn, table).await;
+    let replayed = match joined(replay).await? {
+        Some(replayed) => replayed,
+        None => {
+            let (table, logged, order) = (table.clone(), Arc::clone(&logged), order.clone());
+            joined(tokio::task::spawn_blocking(move || {
+                replay_log::<G>(&table, &in_order(&logged, &order), &corrections)
+            }))
+            .await?
+        }
+    };
     let Replayed {
         game,
         replayed,
@@ -377,7 +457,7 @@ async fn audit_as<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
         expected,
         lines,
         problems: found,
-    } = joined(replay).await??;
+    } = replayed?;
     problems.extend(found);
     let recomputed = joined(recomputed).await?;
     let chained = !links.is_empty() || table.chain_head.is_some();
@@ -447,14 +527,18 @@ fn in_order<'a, J>(logged: &'a [LoggedEntry<J>], order: &[i64]) -> Vec<&'a Logge
 }
 
 /// What work on a blocking thread gave; its panic goes on in the caller.
-async fn joined<T>(work: tokio::task::JoinHandle<T>) -> Result<T, ServiceError> {
+async fn joined<T>(work: JoinHandle<T>) -> Result<T, ServiceError> {
     match work.await {
         Ok(done) => Ok(done),
         Err(e) => match e.try_into_panic() {
             Ok(panic) => std::panic::resume_unwind(panic),
-            // Only a runtime shutting down cancels blocking work, as it closes the pool: answered
-            // as any request that finds the database gone then.
-            Err(_) => Err(StoreError::Unavailable(sqlx::Error::PoolClosed).into()),
+            Err(_) => Err(cancelled()),
         },
     }
+}
+
+/// Blocking work cancelled: only a runtime shutting down cancels it, as it closes the pool, so
+/// answered as any request that finds the database gone then.
+fn cancelled() -> ServiceError {
+    StoreError::Unavailable(sqlx::Error::PoolClosed).into()
 }

@@ -9,10 +9,11 @@
 //! allocations per entry rather than one per key and value.
 //!
 //! Most stored text (the database's, serde_json's) is plain: strings without escapes, integers
-//! short enough to be exact. Such text is read by a scanner of its own, whose strings and
-//! integers are copied as they are, since they are already written as serde_json writes them;
-//! any other text (an escape, a fraction, a long number, text that is not JSON) is read
-//! through serde_json, which decides what it holds or that it is not JSON.
+//! short enough to be exact. Such text is written in one pass by a scanner of its own, which
+//! copies strings and integers as they are (they are already written as serde_json writes
+//! them) and reorders an object's members only when their keys are out of order; any other text
+//! (an escape, a fraction, a long number, text that is not JSON) is read through serde_json,
+//! which decides what it holds or that it is not JSON.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -26,12 +27,6 @@ enum Token<'a> {
     Number(Number),
     /// A string or an object's key.
     Str(Cow<'a, str>),
-    /// A string or an object's key with nothing to escape (no quote, backslash or control
-    /// character): its canonical form is itself in quotes.
-    Plain(&'a str),
-    /// An integer as written without a sign's or leading zero's ambiguity, short enough to be
-    /// exact as an `i64` or `u64`: its canonical form is itself.
-    Integer(&'a str),
     /// An array; its elements' tokens follow, up to `end` (exclusive).
     Array {
         end: usize,
@@ -47,13 +42,13 @@ enum Token<'a> {
 /// # Errors
 /// When `text` is not one JSON value (then `out` holds part of its form).
 pub fn canonicalize(text: &str, out: &mut Vec<u8>) -> serde_json::Result<()> {
-    let mut tokens = Vec::with_capacity(text.len() / 8);
-    if !Plain::read(text, &mut tokens) {
-        tokens.clear();
-        let mut reader = serde_json::Deserializer::from_str(text);
-        Tokens(&mut tokens).deserialize(&mut reader)?;
-        reader.end()?;
+    if Plain::write(text, out) {
+        return Ok(());
     }
+    let mut tokens = Vec::with_capacity(text.len() / 8);
+    let mut reader = serde_json::Deserializer::from_str(text);
+    Tokens(&mut tokens).deserialize(&mut reader)?;
+    reader.end()?;
     write(&tokens, 0, &mut Vec::new(), out)?;
     Ok(())
 }
@@ -64,21 +59,38 @@ const PLAIN_DEPTH: usize = 100;
 /// Integers of at most this many digits fit an `i64` (and so a `u64`) whatever they are.
 const PLAIN_DIGITS: usize = 18;
 
-/// The scanner of plain JSON text: reads it onto the token list, or gives up (false) on anything
-/// it does not read as surely as serde_json, leaving that to serde_json.
-struct Plain<'a, 't> {
+/// The writer of plain JSON text: writes its canonical form as it reads it, or gives up (false,
+/// `out` as it was) on anything it does not read as surely as serde_json, leaving that to
+/// serde_json.
+struct Plain<'a, 'o> {
     text: &'a str,
     at: usize,
-    tokens: &'t mut Vec<Token<'a>>,
+    out: &'o mut Vec<u8>,
+    /// The members written of the objects being written, innermost last: key, and where the
+    /// member (`"key":value`) is in `out`.
+    members: Vec<(&'a str, usize, usize)>,
+    /// Room for reordering an object's members.
+    reordered: Vec<u8>,
 }
 
 impl<'a> Plain<'a, '_> {
-    fn read(text: &'a str, tokens: &mut Vec<Token<'a>>) -> bool {
-        let mut plain = Plain { text, at: 0, tokens };
-        plain.value(0).is_some() && {
+    fn write(text: &'a str, out: &mut Vec<u8>) -> bool {
+        let start = out.len();
+        let mut plain = Plain {
+            text,
+            at: 0,
+            out,
+            members: Vec::new(),
+            reordered: Vec::new(),
+        };
+        let written = plain.value(0).is_some() && {
             plain.skip_space();
             plain.at == text.len()
+        };
+        if !written {
+            plain.out.truncate(start);
         }
+        written
     }
 
     fn skip_space(&mut self) {
@@ -98,22 +110,22 @@ impl<'a> Plain<'a, '_> {
         match self.peek()? {
             b'"' => {
                 let s = self.string()?;
-                self.tokens.push(Token::Plain(s));
+                quoted(s, self.out);
             }
             b'{' => self.object(depth + 1)?,
             b'[' => self.array(depth + 1)?,
-            b't' => self.literal("true", Token::Bool(true))?,
-            b'f' => self.literal("false", Token::Bool(false))?,
-            b'n' => self.literal("null", Token::Null)?,
+            b't' => self.literal("true")?,
+            b'f' => self.literal("false")?,
+            b'n' => self.literal("null")?,
             _ => self.integer()?,
         }
         Some(())
     }
 
-    fn literal(&mut self, word: &str, token: Token<'a>) -> Option<()> {
+    fn literal(&mut self, word: &str) -> Option<()> {
         self.text[self.at..].starts_with(word).then_some(())?;
         self.at += word.len();
-        self.tokens.push(token);
+        self.out.extend_from_slice(word.as_bytes());
         Some(())
     }
 
@@ -150,22 +162,24 @@ impl<'a> Plain<'a, '_> {
             return None;
         }
         self.at = end;
-        self.tokens.push(Token::Integer(self.text.get(start..end)?));
+        self.out.extend_from_slice(bytes.get(start..end)?);
         Some(())
     }
 
     fn array(&mut self, depth: usize) -> Option<()> {
         (depth <= PLAIN_DEPTH).then_some(())?;
-        let at = self.tokens.len();
-        self.tokens.push(Token::Array { end: at });
         self.at += 1;
+        self.out.push(b'[');
         if self.peek()? == b']' {
             self.at += 1;
         } else {
             loop {
                 self.value(depth)?;
                 match self.peek()? {
-                    b',' => self.at += 1,
+                    b',' => {
+                        self.at += 1;
+                        self.out.push(b',');
+                    }
                     b']' => {
                         self.at += 1;
                         break;
@@ -174,26 +188,33 @@ impl<'a> Plain<'a, '_> {
                 }
             }
         }
-        let end = self.tokens.len();
-        self.tokens[at] = Token::Array { end };
+        self.out.push(b']');
         Some(())
     }
 
     fn object(&mut self, depth: usize) -> Option<()> {
         (depth <= PLAIN_DEPTH).then_some(())?;
-        let at = self.tokens.len();
-        self.tokens.push(Token::Object { end: at });
         self.at += 1;
+        self.out.push(b'{');
+        let body = self.out.len();
+        // This object's members sit above those of the objects it is in.
+        let base = self.members.len();
         if self.peek()? == b'}' {
             self.at += 1;
         } else {
             loop {
                 (self.peek()? == b'"').then_some(())?;
                 let key = self.string()?;
-                self.tokens.push(Token::Plain(key));
                 (self.peek()? == b':').then_some(())?;
                 self.at += 1;
+                if self.members.len() > base {
+                    self.out.push(b',');
+                }
+                let start = self.out.len();
+                quoted(key, self.out);
+                self.out.push(b':');
                 self.value(depth)?;
+                self.members.push((key, start, self.out.len()));
                 match self.peek()? {
                     b',' => self.at += 1,
                     b'}' => {
@@ -204,8 +225,27 @@ impl<'a> Plain<'a, '_> {
                 }
             }
         }
-        let end = self.tokens.len();
-        self.tokens[at] = Token::Object { end };
+        let members = &mut self.members[base..];
+        if !members.windows(2).all(|m| key_order(m[0].0, m[1].0).is_lt()) {
+            // Stable, so that of equal keys the last given stays last, and is the one written.
+            members.sort_by(|a, b| key_order(a.0, b.0));
+            self.reordered.clear();
+            self.reordered.extend_from_slice(&self.out[body..]);
+            self.out.truncate(body);
+            let mut first = true;
+            for (i, &(key, start, end)) in members.iter().enumerate() {
+                if members.get(i + 1).is_some_and(|next| next.0 == key) {
+                    continue;
+                }
+                if !first {
+                    self.out.push(b',');
+                }
+                first = false;
+                self.out.extend_from_slice(&self.reordered[start - body..end - body]);
+            }
+        }
+        self.members.truncate(base);
+        self.out.push(b'}');
         Some(())
     }
 }
@@ -252,8 +292,6 @@ fn write<'t>(
         Some(Token::Bool(false)) => out.extend_from_slice(b"false"),
         Some(Token::Number(n)) => serde_json::to_writer(&mut *out, n)?,
         Some(Token::Str(s)) => serde_json::to_writer(&mut *out, s.as_ref())?,
-        Some(Token::Plain(s)) => quoted(s, out),
-        Some(Token::Integer(n)) => out.extend_from_slice(n.as_bytes()),
         Some(&Token::Array { end }) => {
             out.push(b'[');
             let mut element = at + 1;
@@ -318,7 +356,6 @@ fn after(tokens: &[Token<'_>], at: usize) -> usize {
 fn key_at<'t>(tokens: &'t [Token<'_>], at: usize) -> &'t str {
     match tokens.get(at) {
         Some(Token::Str(key)) => key,
-        Some(Token::Plain(key)) => key,
         _ => "",
     }
 }
@@ -479,9 +516,13 @@ mod tests {
         }
     }
 
-    /// Whether the scanner of plain text reads `text` itself (rather than leaving it to serde_json).
+    /// Whether the writer of plain text writes `text` itself (rather than leaving it to
+    /// serde_json); when it does not, it writes nothing.
     fn read_plainly(text: &str) -> bool {
-        Plain::read(text, &mut Vec::new())
+        let mut out = b"kept".to_vec();
+        let written = Plain::write(text, &mut out);
+        assert!(written || out == b"kept", "{text}");
+        written
     }
 
     #[test]
@@ -490,6 +531,8 @@ mod tests {
             r#"{"deal": 1, "event": "deal_scored", "tricks": [3, 3, 3], "outcome": {"outcome": "draw"}, "x": null}"#,
             "[true,false,null,0,-1,123456789012345678,-123456789012345678]",
             " \t\r\n[ ] ",
+            r#"{"a": 1, "a": {"y": [], "x": 0, "y": {}}, "": 2}"#,
+            r#"{"a": 1, "b": 2, "c": {"d": 3}}"#,
             "{\"caf\u{e9}\": \"\u{2028}\u{7f}\u{1f0a1}\"}",
         ] {
             assert!(read_plainly(text), "{text}");

@@ -138,6 +138,34 @@ pub async fn begin_read_only(pool: &PgPool) -> Result<Tx<'static>, StoreError> {
     Ok(tx)
 }
 
+/// A second read-only transaction that sees exactly what `tx` (begun by [`begin_read_only`])
+/// sees, so that a long read can run two statements at once; None, having waited for nothing,
+/// when the pool has no connection idle (a reader holding one connection never waits for
+/// another).
+///
+/// # Errors
+/// On database failure.
+pub async fn begin_alongside(pool: &PgPool, tx: &mut Tx<'_>) -> Result<Option<Tx<'static>>, StoreError> {
+    let Some(mut second) = pool
+        .try_begin_with("begin isolation level repeatable read, read only")
+        .await?
+    else {
+        return Ok(None);
+    };
+    let snapshot: String = sqlx::query_scalar("select pg_export_snapshot()")
+        .fetch_one(&mut **tx)
+        .await?;
+    // The statement takes no parameters: the name is written in, and so only a name as
+    // PostgreSQL makes them (hex digits and dashes); sent unprepared, so that each name does not
+    // take a place in the statement cache.
+    if snapshot.is_empty() || !snapshot.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-') {
+        return Ok(None);
+    }
+    let set = format!("set transaction snapshot '{snapshot}'");
+    sqlx::raw_sql(&set).execute(&mut *second).await?;
+    Ok(Some(second))
+}
+
 /// Whether the database answers.
 ///
 /// # Errors

@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use crate::helpers::{accept, assert_audit_consistent, spawn_app, TestApp};
+use crate::helpers::{accept, assert_audit_consistent, assert_audits_alike, spawn_app, TestApp};
 
 fn play(seat: u8, card: &str) -> Value {
     json!({"kind": "play", "seat": seat, "card": card})
@@ -31,6 +31,7 @@ async fn a_played_table(app: &TestApp) -> String {
 }
 
 async fn audit(app: &TestApp, table: &str) -> Value {
+    assert_audits_alike(&app.pool, table).await;
     app.get(&format!("/api/v1/tables/{table}/audit"))
         .await
         .assert_status(200)

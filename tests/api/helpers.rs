@@ -285,7 +285,28 @@ pub async fn assert_audit_consistent(app: &TestApp, table: &str) -> Value {
         .assert_status(200)
         .clone();
     assert_eq!(audit["consistent"], true, "{audit}");
+    assert_audits_alike(&app.pool, table).await;
     audit
+}
+
+/// The audit reads on two connections (the second in the same snapshot) when the pool has one
+/// idle, and on one when it has not: asserts that both find the same.
+pub async fn assert_audits_alike(pool: &PgPool, table: &str) {
+    let id: uuid::Uuid = table.parse().expect("a table id");
+    let idle = (
+        pool.acquire().await.expect("a connection"),
+        pool.acquire().await.expect("a second connection"),
+    );
+    drop(idle);
+    let (_, on_two) = tablekeeper::service::audit::audit(pool, id).await.expect("an audit");
+    let one = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(1)
+        .connect_with((*pool.connect_options()).clone())
+        .await
+        .expect("a pool of one connection");
+    let (_, on_one) = tablekeeper::service::audit::audit(&one, id).await.expect("an audit");
+    one.close().await;
+    assert_eq!(on_two, on_one, "the audit on two connections and on one");
 }
 
 /// The kinds of a view's `legal_moves` (concrete moves tagged by `kind`), in order, without

@@ -4,7 +4,7 @@ use sqlx::PgPool;
 use tablekeeper::rules::games::nomination_whist::{sim, NominationWhist, Options};
 use tablekeeper::rules::Game;
 
-use crate::helpers::{accept, assert_audit_consistent, spawn_app, TestApp};
+use crate::helpers::{accept, assert_audit_consistent, assert_audits_alike, spawn_app, TestApp};
 
 /// An organiser, and a four-player table with the given options.
 async fn four_player_table(app: &TestApp, options: Value) -> (String, String) {
@@ -616,6 +616,7 @@ async fn an_audit_finds_a_tampered_snapshot_and_tampered_events(pool: PgPool) {
     assert_eq!(audit["consistent"], false);
     assert_eq!(audit["state_matches"], false);
     assert_eq!(audit["events_match"], true);
+    assert_audits_alike(&app.pool, &table).await;
 
     // The log refuses edits; only someone who switches its guard off can tamper with it.
     let mut tx = app.pool.begin().await.expect("tx");
@@ -640,4 +641,5 @@ async fn an_audit_finds_a_tampered_snapshot_and_tampered_events(pool: PgPool) {
         .clone();
     assert_eq!(audit["events_match"], false);
     assert!(audit["problems"].as_array().expect("problems").len() >= 2);
+    assert_audits_alike(&app.pool, &table).await;
 }
