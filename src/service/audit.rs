@@ -25,7 +25,7 @@ use crate::store::chain::{LinkRow, LoggedEntry};
 use crate::store::deals::CorrectionRow;
 use crate::store::ledger::StoredBooking;
 use crate::store::tables::TableRow;
-use crate::store::{self, StoreError};
+use crate::store::{self, StoreError, Tx};
 
 /// What a full replay of a table's log found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,8 +55,8 @@ pub struct Audit {
 /// `Store(NotFound)` when there is no such table; on database failure.
 pub async fn audit(pool: &PgPool, id: Uuid) -> Result<(TableRow, Audit), ServiceError> {
     let (mut tx, row) = read_table(pool, id).await?;
-    let mut alongside = store::begin_alongside(pool, &mut tx).await?;
-    let audit = with_game!(game_of(&row)?, G => audit_as::<G>(&mut tx, alongside.as_deref_mut(), &row).await?);
+    let alongside = store::begin_alongside(pool, &mut tx).await?;
+    let audit = with_game!(game_of(&row)?, G => audit_as::<G>(&mut tx, alongside, &row).await?);
     Ok((row, audit))
 }
 
@@ -389,18 +389,23 @@ async fn read_order_and_lines<G: Game>(
     Ok((order, lines))
 }
 
-/// The audit on `conn`, and on `alongside` (a second connection in the same snapshot) when
+/// The audit on `conn`, and on `alongside` (a second transaction in the same snapshot) when
 /// there is one: the store's order and lines are read there while `conn` reads the log.
 async fn audit_as<G: Game>(
     conn: &mut PgConnection,
-    alongside: Option<&mut PgConnection>,
+    alongside: Option<Tx<'static>>,
     table: &TableRow,
 ) -> Result<Audit, ServiceError> {
     let (read, order_and_lines) = match alongside {
-        Some(second) => tokio::join!(
-            read_log::<G>(&mut *conn, table),
-            read_order_and_lines::<G>(second, table)
-        ),
+        Some(mut second) => {
+            let on_second = async move {
+                let read = read_order_and_lines::<G>(&mut second, table).await;
+                // Back to the pool as soon as it is done with, for the next reader to have.
+                drop(second);
+                read
+            };
+            tokio::join!(read_log::<G>(&mut *conn, table), on_second)
+        }
         None => {
             let read = read_log::<G>(&mut *conn, table).await?;
             (Ok(read), read_order_and_lines::<G>(&mut *conn, table).await)
