@@ -321,10 +321,15 @@ struct LogRead<G: Game> {
     recomputed: JoinHandle<Vec<LinkRow>>,
 }
 
-/// Reads the log, the corrections, the ledger and the chain, and sets the replay and the chain's
-/// hashing going on blocking threads as soon as what each needs is read: they need nothing more
-/// from the database, and the connection reads on meanwhile.
-async fn read_log<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<LogRead<G>, ServiceError> {
+/// Reads the log, the corrections, the ledger and the chain's links (or takes the links `links`
+/// brings from the second connection), and sets the replay and the chain's hashing going on
+/// blocking threads as soon as what each needs is read: they need nothing more from the
+/// database, and the connection reads on meanwhile.
+async fn read_log<G: Game>(
+    conn: &mut PgConnection,
+    table: &TableRow,
+    links: Option<oneshot::Receiver<Result<Vec<LinkRow>, StoreError>>>,
+) -> Result<LogRead<G>, ServiceError> {
     // The log is read once, whole: the replay, the chain and the fold through snapshots all work
     // from these rows.
     let logged = store::chain::log_as_text(&mut *conn, table.id).await?;
@@ -347,7 +352,11 @@ async fn read_log<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<
         }
     });
     let stored = Arc::new(store::ledger::bookings(&mut *conn, table.id, None).await?);
-    let links = Arc::new(store::chain::links(&mut *conn, table.id).await?);
+    let links = Arc::new(match links {
+        // Read on the second connection; when that read failed, its error is the one reported.
+        Some(coming) => coming.await.map_err(|_| cancelled())??,
+        None => store::chain::links(&mut *conn, table.id).await?,
+    });
     let Ok(logged) = canonical.await else {
         // Dropped unsent only by a panic on the replay's thread, which goes on here.
         joined(replay).await?;
@@ -398,16 +407,20 @@ async fn audit_as<G: Game>(
 ) -> Result<Audit, ServiceError> {
     let (read, order_and_lines) = match alongside {
         Some(mut second) => {
+            // The chain's hashing waits for the links, so they are read first on the second
+            // connection while the first reads the log: the two reads are then about even.
+            let (links_sent, links) = oneshot::channel();
             let on_second = async move {
+                let _ = links_sent.send(store::chain::links(&mut second, table.id).await);
                 let read = read_order_and_lines::<G>(&mut second, table).await;
                 // Back to the pool as soon as it is done with, for the next reader to have.
                 drop(second);
                 read
             };
-            tokio::join!(read_log::<G>(&mut *conn, table), on_second)
+            tokio::join!(read_log::<G>(&mut *conn, table, Some(links)), on_second)
         }
         None => {
-            let read = read_log::<G>(&mut *conn, table).await?;
+            let read = read_log::<G>(&mut *conn, table, None).await?;
             (Ok(read), read_order_and_lines::<G>(&mut *conn, table).await)
         }
     };

@@ -22,12 +22,12 @@ pub async fn append(tx: &mut Tx<'_>, table: Uuid, seq: i64, lines: &[Value]) -> 
     let idx: Vec<i16> = (0..lines.len()).map(|i| i16::try_from(i).unwrap_or(i16::MAX)).collect();
     sqlx::query(
         "insert into deal_lines (table_id, seq, idx, line)
-         select $1, $2, i, l from unnest($3::smallint[], $4::jsonb[]) as t(i, l)",
+         select $1, $2, i, l::json from unnest($3::smallint[], $4::text[]) as t(i, l)",
     )
     .bind(table)
     .bind(seq)
     .bind(&idx)
-    .bind(lines)
+    .bind(lines.iter().map(Value::to_string).collect::<Vec<_>>())
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -46,12 +46,12 @@ pub async fn append_all(tx: &mut Tx<'_>, table: Uuid, lines: &[(i64, Vec<Value>)
         for (i, line) in of_move.iter().enumerate() {
             seqs.push(*seq);
             idxs.push(i16::try_from(i).unwrap_or(i16::MAX));
-            values.push(line.clone());
+            values.push(line.to_string());
         }
     }
     sqlx::query(
         "insert into deal_lines (table_id, seq, idx, line)
-         select $1, s, i, l from unnest($2::bigint[], $3::smallint[], $4::jsonb[]) as t(s, i, l)",
+         select $1, s, i, l::json from unnest($2::bigint[], $3::smallint[], $4::text[]) as t(s, i, l)",
     )
     .bind(table)
     .bind(&seqs)
@@ -74,12 +74,15 @@ pub async fn append_all(tx: &mut Tx<'_>, table: Uuid, lines: &[(i64, Vec<Value>)
 /// # Errors
 /// On database failure.
 pub async fn in_force(conn: &mut PgConnection, table: Uuid) -> Result<Vec<String>, StoreError> {
+    // The voids are read once, into a hashed list (`not in` over a subquery free of nulls),
+    // rather than looked up in the index once per line: a long sheet has a thousand lines and
+    // few voids.
     Ok(sqlx::query_scalar(
         "select l.line::text from deal_lines l
          where l.table_id = $1
            and l.seq >= coalesce((select max(c.seq) from moves c where c.table_id = $1 and c.entry = 'correction'
                  and not exists (select 1 from moves v where v.table_id = c.table_id and v.voids_seq = c.seq)), 0)
-           and not exists (select 1 from moves v where v.table_id = l.table_id and v.voids_seq = l.seq)
+           and l.seq not in (select v.voids_seq from moves v where v.table_id = $1 and v.voids_seq is not null)
          order by l.seq, l.idx",
     )
     .bind(table)

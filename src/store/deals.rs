@@ -46,12 +46,12 @@ pub async fn append_corrected_moves(
     let ranks: Vec<i64> = (1..=n).collect();
     let kinds: Vec<&str> = moves.iter().map(|m| m.kind.as_str()).collect();
     let seats: Vec<Option<i16>> = moves.iter().map(|m| m.seat).collect();
-    let bodies: Vec<&Value> = moves.iter().map(|m| &m.body).collect();
-    let events: Vec<&Value> = moves.iter().map(|m| &m.events).collect();
+    let bodies: Vec<String> = moves.iter().map(|m| m.body.to_string()).collect();
+    let events: Vec<String> = moves.iter().map(|m| m.events.to_string()).collect();
     sqlx::query(
         "insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by, position, part_of)
-         select $1, t.s, 'move', t.k, t.st, t.b, t.e, $2, p.lo + (p.hi - p.lo) * t.r / ($3 + 1), $4
-         from unnest($5::bigint[], $6::bigint[], $7::text[], $8::smallint[], $9::jsonb[], $10::jsonb[])
+         select $1, t.s, 'move', t.k, t.st, t.b::json, t.e::json, $2, p.lo + (p.hi - p.lo) * t.r / ($3 + 1), $4
+         from unnest($5::bigint[], $6::bigint[], $7::text[], $8::smallint[], $9::text[], $10::text[])
               as t(s, r, k, st, b, e),
               (select coalesce((select coalesce(m.position, m.seq::numeric) from moves m
                                 where m.table_id = $1 and m.seq = $11), 0::numeric) as lo,
@@ -93,11 +93,11 @@ pub struct NewCorrection<'a> {
 pub async fn append_correction(tx: &mut Tx<'_>, table: Uuid, new: &NewCorrection<'_>) -> Result<(), StoreError> {
     sqlx::query(
         "insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by)
-         values ($1, $2, 'correction', 'correction', null, $3, '[]'::jsonb, $4)",
+         values ($1, $2, 'correction', 'correction', null, $3::json, '[]', $4)",
     )
     .bind(table)
     .bind(new.seq)
-    .bind(new.body)
+    .bind(new.body.to_string())
     .bind(new.recorded_by)
     .execute(&mut **tx)
     .await?;

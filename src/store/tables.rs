@@ -300,14 +300,14 @@ pub struct NewMove<'a> {
 pub async fn append_move(tx: &mut Tx<'_>, table: Uuid, new: NewMove<'_>) -> Result<(), StoreError> {
     sqlx::query(
         "insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by)
-         values ($1, $2, 'move', $3, $4, $5, $6, $7)",
+         values ($1, $2, 'move', $3, $4, $5::json, $6::json, $7)",
     )
     .bind(table)
     .bind(new.seq)
     .bind(new.kind)
     .bind(new.seat)
-    .bind(new.body)
-    .bind(new.events)
+    .bind(new.body.to_string())
+    .bind(new.events.to_string())
     .bind(new.recorded_by)
     .execute(&mut **tx)
     .await?;
@@ -328,13 +328,13 @@ pub async fn append_void(
 ) -> Result<(), StoreError> {
     sqlx::query(
         "insert into moves (table_id, seq, entry, kind, seat, body, events, voids_seq, recorded_by)
-         values ($1, $2, 'void', $3, $4, $5, '[]'::jsonb, $6, $7)",
+         values ($1, $2, 'void', $3, $4, $5::json, '[]', $6, $7)",
     )
     .bind(table)
     .bind(seq)
     .bind(&voided.kind)
     .bind(voided.seat)
-    .bind(&voided.body)
+    .bind(voided.body.to_string())
     .bind(voided.seq)
     .bind(recorded_by)
     .execute(&mut **tx)
@@ -385,7 +385,7 @@ pub async fn save_idempotent_response(
 ) -> Result<(), StoreError> {
     sqlx::query(
         "insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
-         values ($1, $2, $3, $4, $5::jsonb)",
+         values ($1, $2, $3, $4, $5::json)",
     )
     .bind(table)
     .bind(key)
@@ -626,7 +626,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
              returning id, followed_until),
          mv as (
              insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by, recorded_at)
-             select $1, $2, 'move', $3, $4, $5, $6, $7, $31 from up)",
+             select $1, $2, 'move', $3, $4, $5::json, $6::json, $7, $31 from up)",
     );
     if !write.bookings.is_empty() {
         sql.push_str(
@@ -665,7 +665,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
             ",
          ik as (
              insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
-             select $1, $17::text, $18::text, $19::int2, $20::jsonb from up)",
+             select $1, $17::text, $18::text, $19::int2, $20::json from up)",
         );
     }
     if !write.lines.is_empty() {
@@ -673,7 +673,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
             ",
          dl as (
              insert into deal_lines (table_id, seq, idx, line)
-             select $1, $2, (i - 1)::smallint, l from unnest($21::jsonb[]) with ordinality as t(l, i) cross join up)",
+             select $1, $2, (i - 1)::smallint, l::json from unnest($21::text[]) with ordinality as t(l, i) cross join up)",
         );
     }
     // Announced only while some replica follows the table: the lease is read from the row this
@@ -687,8 +687,8 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         .bind(write.new.seq)
         .bind(write.new.kind)
         .bind(write.new.seat)
-        .bind(write.new.body)
-        .bind(write.new.events)
+        .bind(write.new.body.to_string())
+        .bind(write.new.events.to_string())
         .bind(write.new.recorded_by)
         .bind(write.finished)
         .bind(&memos)
@@ -703,7 +703,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         .bind(answer.map(|a| a.request_hash.as_str()))
         .bind(answer.map(|a| i16::try_from(a.status).unwrap_or(200)))
         .bind(answer.map(|a| &a.body))
-        .bind(write.lines)
+        .bind(write.lines.iter().map(Value::to_string).collect::<Vec<_>>())
         .bind(write.booking_ids)
         .bind(write.links.iter().map(|l| l.pos).collect::<Vec<_>>())
         .bind(write.links.iter().map(|l| l.entry.as_str()).collect::<Vec<_>>())

@@ -133,7 +133,7 @@ async fn an_edited_move_is_caught(pool: PgPool) {
     tamper(
         &pool,
         &table,
-        "update moves set body = jsonb_set(body, '{card}', '\"9S\"') where table_id = $1 and seq = 2",
+        "update moves set body = jsonb_set(body::jsonb, '{card}', '\"9S\"')::json where table_id = $1 and seq = 2",
     )
     .await;
 

@@ -27,6 +27,8 @@ pub struct Answer {
     pub content_type: String,
     pub headers: reqwest::header::HeaderMap,
     pub body: Value,
+    /// The body as sent, byte for byte.
+    pub text: String,
 }
 
 impl Answer {
@@ -146,13 +148,14 @@ impl TestApp {
         let body = if text.is_empty() {
             Value::Null
         } else {
-            serde_json::from_str(&text).unwrap_or(Value::String(text))
+            serde_json::from_str(&text).unwrap_or_else(|_| Value::String(text.clone()))
         };
         Answer {
             status,
             content_type,
             headers,
             body,
+            text,
         }
     }
 

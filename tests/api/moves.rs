@@ -452,7 +452,8 @@ async fn a_retry_with_the_same_idempotency_key_returns_the_first_answer(pool: Pg
         .send(Method::POST, &path, Some(&token), Some(reordered.into()), &key)
         .await;
     retry.assert_status(201);
-    assert_eq!(retry.body, first.body);
+    // The kept answer is the text sent the first time, not a re-rendering of it.
+    assert_eq!(retry.text, first.text);
     assert_eq!(retry.headers["idempotent-replayed"], "true");
     assert_eq!(app.log(&table).await.as_array().expect("log").len(), 1);
 
