@@ -1,13 +1,16 @@
 //! A load generator for a running tablekeeper: many phones recording Nomination Whist deals card
 //! by card at once, every move a real HTTP request with `expected_version`.
 //!
-//! `cargo run --release --example load -- [--base URL] [--tables N] [--deals D] [--follow]`
+//! `cargo run --release --example load -- [--base URL] [--tables N] [--deals D] [--seconds S] [--follow]`
 //! (`scripts/load` starts a release server on a scratch database and runs this against it).
 //!
 //! Each table is driven by its own task: the moves come from the engine's simulator, so they
 //! are legal, and each is sent only after the previous one was answered, like a scorer would.
-//! It prints moves per second and latency percentiles. With `--follow` every table also has a
-//! phone following its event stream, so each move is announced (`NOTIFY`) as at a real table.
+//! It prints moves per second and latency percentiles. With `--seconds` each scorer keeps
+//! going for that long, opening a new table whenever a game ends, so that all N are busy for
+//! the whole run (as pgbench's clients are); without, each plays one game of D deals. With
+//! `--follow` every table also has a phone following its event stream, so each move is
+//! announced (`NOTIFY`) as at a real table.
 
 use std::time::{Duration, Instant};
 
@@ -19,6 +22,7 @@ struct Args {
     base: String,
     tables: usize,
     deals: usize,
+    seconds: Option<f64>,
     follow: bool,
 }
 
@@ -27,6 +31,7 @@ fn args() -> Args {
         base: "http://127.0.0.1:8080".into(),
         tables: 32,
         deals: 13,
+        seconds: None,
         follow: false,
     };
     let mut it = std::env::args().skip(1);
@@ -40,6 +45,7 @@ fn args() -> Args {
             "--base" => args.base = value,
             "--tables" => args.tables = value.parse().unwrap_or(args.tables),
             "--deals" => args.deals = value.parse().unwrap_or(args.deals),
+            "--seconds" => args.seconds = value.parse().ok(),
             _ => eprintln!("ignoring unknown flag {flag}"),
         }
     }
@@ -58,15 +64,18 @@ async fn post(client: &reqwest::Client, url: &str, token: Option<&str>, body: Va
     Ok(body)
 }
 
-/// Plays `deals` deals on a new table; returns each move's latency.
+/// Plays `deals` deals on a new table, or fewer if `until` passes first; returns each move's
+/// latency.
 async fn play(
-    client: reqwest::Client,
-    base: String,
-    token: String,
+    client: &reqwest::Client,
+    base: &str,
+    token: &str,
     seed: u64,
     deals: usize,
     follow: bool,
+    until: Option<Instant>,
 ) -> anyhow::Result<Vec<Duration>> {
+    let (client, token) = (client.clone(), token.to_owned());
     let table = post(
         &client,
         &format!("{base}/api/v1/tables"),
@@ -98,13 +107,16 @@ async fn play(
     for deal in 0..deals {
         let record = sim::random_deal(&mut game, seed.wrapping_mul(1000).wrapping_add(deal as u64))?;
         for mv in &record.moves {
+            if until.is_some_and(|until| Instant::now() >= until) {
+                break;
+            }
             let started = Instant::now();
             let body = json!({"move": mv, "expected_version": version});
             post(&client, &format!("{base}/api/v1/tables/{id}/moves"), Some(&token), body).await?;
             latencies.push(started.elapsed());
             version += 1;
         }
-        if game.is_finished() {
+        if game.is_finished() || until.is_some_and(|until| Instant::now() >= until) {
             break;
         }
     }
@@ -134,16 +146,23 @@ async fn main() -> anyhow::Result<()> {
     let token = registered["token"].as_str().unwrap_or_default().to_owned();
 
     let started = Instant::now();
+    let until = args.seconds.map(|s| started + Duration::from_secs_f64(s));
     let tasks: Vec<_> = (0..args.tables)
         .map(|i| {
-            tokio::spawn(play(
-                client.clone(),
-                args.base.clone(),
-                token.clone(),
-                i as u64 + 1,
-                args.deals,
-                args.follow,
-            ))
+            let (client, base, token) = (client.clone(), args.base.clone(), token.clone());
+            let (deals, follow) = (args.deals, args.follow);
+            tokio::spawn(async move {
+                // One game, or games one after another until the time is up.
+                let mut latencies = Vec::new();
+                for game in 0u64.. {
+                    let seed = (i as u64 + 1) + game * 1_000_003;
+                    latencies.extend(play(&client, &base, &token, seed, deals, follow, until).await?);
+                    if until.is_none_or(|until| Instant::now() >= until) {
+                        break;
+                    }
+                }
+                anyhow::Ok(latencies)
+            })
         })
         .collect();
     let mut latencies = Vec::new();
