@@ -362,7 +362,7 @@ async fn write_move<G: Game>(
             kind: moved.kind,
             seat: moved.seat,
             body: &moved.body,
-            events: &moved.events,
+            events: &moved.events_text,
             recorded_by: &by,
         },
         finished: moved.game.is_finished(),
@@ -428,6 +428,8 @@ struct Moved<G: Game> {
     seat: Option<i16>,
     body: Value,
     events: Value,
+    /// The events as the log keeps them (see `store::tables::NewMove::events`).
+    events_text: String,
     bookings: Vec<(Booking, Option<i32>)>,
     /// The score-sheet lines this move finished.
     lines: Vec<Value>,
@@ -486,6 +488,7 @@ async fn apply_move<G: Game>(
         seat: G::move_seat(&mv).map(|s: Seat| i16::from(s.number())),
         body: to_json(&mv)?,
         events: to_json(&events)?,
+        events_text: serde_json::to_string(&events).map_err(ServiceError::Encode)?,
         bookings,
         lines,
         snapshot: snapshot_due(&game, replayed),

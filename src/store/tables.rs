@@ -289,29 +289,10 @@ pub struct NewMove<'a> {
     pub kind: &'a str,
     pub seat: Option<i16>,
     pub body: &'a Value,
-    pub events: &'a Value,
+    /// The events as JSON text, kept as they are: as the engine's types write them, so that a
+    /// replay that writes the same text has the same events.
+    pub events: &'a str,
     pub recorded_by: &'a str,
-}
-
-/// Appends a move to the log.
-///
-/// # Errors
-/// On database failure (a seq taken already breaks the primary key).
-pub async fn append_move(tx: &mut Tx<'_>, table: Uuid, new: NewMove<'_>) -> Result<(), StoreError> {
-    sqlx::query(
-        "insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by)
-         values ($1, $2, 'move', $3, $4, $5::json, $6::json, $7)",
-    )
-    .bind(table)
-    .bind(new.seq)
-    .bind(new.kind)
-    .bind(new.seat)
-    .bind(new.body.to_string())
-    .bind(new.events.to_string())
-    .bind(new.recorded_by)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
 }
 
 /// Appends a void of move `voided` as entry `seq`; it repeats the voided move's kind, seat and
@@ -688,7 +669,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         .bind(write.new.kind)
         .bind(write.new.seat)
         .bind(write.new.body.to_string())
-        .bind(write.new.events.to_string())
+        .bind(write.new.events)
         .bind(write.new.recorded_by)
         .bind(write.finished)
         .bind(&memos)
