@@ -16,12 +16,12 @@ use tokio::task::JoinHandle;
 use uuid::Uuid;
 
 use super::canonical;
-use super::chain::{self, AsJson, CanonicalText, Json};
+use super::chain::{self, AsJson, Json};
 use super::fold::{self, move_of};
 use super::{game_of, read_table, ServiceError};
 use crate::rules::games::with_game;
 use crate::rules::{Game, Settlement};
-use crate::store::chain::{LinkRow, LoggedEntry};
+use crate::store::chain::{JsonText, LinkRow, LoggedEntry};
 use crate::store::deals::CorrectionRow;
 use crate::store::ledger::StoredBooking;
 use crate::store::tables::TableRow;
@@ -313,7 +313,7 @@ pub fn in_force(stored: &[StoredBooking]) -> Vec<Key> {
 
 /// What the audit reads with the log, and the work on it under way on blocking threads.
 struct LogRead<G: Game> {
-    logged: Arc<Vec<LoggedEntry<CanonicalText>>>,
+    logged: Arc<Vec<LoggedEntry<JsonText>>>,
     corrections: Arc<Vec<CorrectionRow>>,
     /// The play order worked out from the entries, or why it cannot be.
     derived: Result<Vec<i64>, String>,
@@ -336,24 +336,23 @@ async fn read_log<G: Game>(
 ) -> Result<LogRead<G>, ServiceError> {
     // The log is read once, whole: the replay, the chain and the fold through snapshots all work
     // from these rows.
-    let logged = store::chain::log_as_text(&mut *conn, table.id).await?;
+    let logged = Arc::new(store::chain::log_as_text(&mut *conn, table.id).await?);
     let corrections = Arc::new(store::deals::corrections(&mut *conn, table.id, None).await?);
     // The replay follows the play order worked out from the entries, as the offline verifier
     // does (the store's when it cannot be, once that is read); the store's own order (which the
     // move path folds) must be the same.
     let derived = play_order(&logged, &corrections);
-    // Both the replay (comparing events) and the chain (hashing entries) write every move and
-    // its events in canonical form: worked out once, first thing on the replay's thread, and
-    // handed over for the chain.
-    let (canonical_sent, canonical) = oneshot::channel();
+    // The replay compares a move's events with the stored text first (the move path keeps them
+    // as the engine writes them), so it starts at once; the chain hashes canonical forms, worked
+    // out meanwhile on a thread of their own.
     let replay = tokio::task::spawn_blocking({
-        let (table, corrections, order) = (table.clone(), Arc::clone(&corrections), derived.clone().ok());
-        move || {
-            let logged = Arc::new(chain::canonicalized(logged));
-            // No one takes it when the reads stopped on a database failure.
-            let _ = canonical_sent.send(Arc::clone(&logged));
-            order.map(|order| replay_log::<G>(&table, &in_order(&logged, &order), &corrections))
-        }
+        let (table, logged, corrections) = (table.clone(), Arc::clone(&logged), Arc::clone(&corrections));
+        let order = derived.clone().ok();
+        move || order.map(|order| replay_log::<G>(&table, &in_order(&logged, &order), &corrections))
+    });
+    let canonical = tokio::task::spawn_blocking({
+        let logged = Arc::clone(&logged);
+        move || chain::canonicalized(logged.to_vec())
     });
     let stored = Arc::new(store::ledger::bookings(&mut *conn, table.id, None).await?);
     let links = Arc::new(match links {
@@ -361,15 +360,10 @@ async fn read_log<G: Game>(
         Some(coming) => coming.await.map_err(|_| cancelled())??,
         None => store::chain::links(&mut *conn, table.id).await?,
     });
-    let Ok(logged) = canonical.await else {
-        // Dropped unsent only by a panic on the replay's thread, which goes on here.
-        joined(replay).await?;
-        return Err(cancelled());
-    };
+    let canonical = joined(canonical).await?;
     let recomputed = tokio::task::spawn_blocking({
-        let (table, logged, corrections, stored, links) = (
+        let (table, corrections, stored, links) = (
             table.clone(),
-            Arc::clone(&logged),
             Arc::clone(&corrections),
             Arc::clone(&stored),
             Arc::clone(&links),
@@ -377,7 +371,7 @@ async fn read_log<G: Game>(
         move || {
             chain::link(
                 None,
-                &chain::in_link_order(chain::entries(&table, &logged, &corrections, &stored), &links),
+                &chain::in_link_order(chain::entries(&table, &canonical, &corrections, &stored), &links),
             )
         }
     });
