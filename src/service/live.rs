@@ -395,8 +395,9 @@ impl Hub {
 /// The most a stream reads from the log at once.
 pub const LOG_PAGE: i64 = 500;
 
-/// Announces a committed entry to every replica; called inside the entry's transaction, so a
-/// refused or rolled-back move announces nothing.
+/// Announces a committed entry to every replica while some replica follows its table (as a
+/// move's write does); called inside the entry's transaction, under the table's row lock, so a
+/// refused or rolled-back entry announces nothing.
 ///
 /// # Errors
 /// On database failure.

@@ -119,9 +119,13 @@ pub async fn follow_sessions(
 /// # Errors
 /// On database failure.
 pub async fn announce(tx: &mut Tx<'_>, announcement: Announcement) -> Result<(), StoreError> {
-    sqlx::query("select pg_notify($1, $2)")
+    // Only while some replica follows the table, as a move's own write does: the caller holds
+    // the table's row lock, so a lease either committed before this reads it or waits for this
+    // transaction, and its follower then reads the entry from the log.
+    sqlx::query("select pg_notify($1, $2) from game_tables where id = $3 and followed_until > now()")
         .bind(CHANNEL)
         .bind(announcement.payload())
+        .bind(announcement.table)
         .execute(&mut **tx)
         .await?;
     Ok(())

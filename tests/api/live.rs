@@ -436,6 +436,36 @@ async fn a_move_is_announced_only_once_some_replica_follows_its_table(pool: PgPo
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn an_undo_is_announced_only_while_some_replica_follows_its_table(pool: PgPool) {
+    // Arrange: a table nobody follows, a move on it, and an ear on the announcement channel.
+    let replica = replica(&pool).await;
+    let app = TestApp::at(&replica.base, pool.clone());
+    let (token, table) = one_card_table(&app, None).await;
+    let mut listener = sqlx::postgres::PgListener::connect_with(&pool).await.expect("listener");
+    listener
+        .listen(tablekeeper::store::live::CHANNEL)
+        .await
+        .expect("listening");
+    let moves = one_card_deal(["2C", "3C", "4C", "5C"]);
+    let undo = format!("/api/v1/tables/{table}/undo");
+    app.submit(&table, &token, moves[0].clone()).await.assert_status(201);
+
+    // Act and assert: unfollowed, the undo is recorded and not announced.
+    app.post(&undo, &token, json!({})).await.assert_status(200);
+    assert_eq!(heard(&mut listener, Duration::from_millis(1000)).await, []);
+
+    // Followed: the move and its undo are both announced.
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", replica.base), None).await;
+    assert_eq!(stream.next(WAIT).await.expect("the backlog").id.as_deref(), Some("1"));
+    app.submit(&table, &token, moves[0].clone()).await.assert_status(201);
+    app.post(&undo, &token, json!({})).await.assert_status(200);
+    assert_eq!(
+        heard(&mut listener, Duration::from_millis(1000)).await,
+        [(table.clone(), 3), (table.clone(), 4)]
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn a_lapsed_lease_delays_an_entry_until_the_renewal_and_loses_nothing(pool: PgPool) {
     // Arrange: a replica whose own renewals are far off, so the test renews by hand; a
     // follower of a table.
