@@ -397,7 +397,8 @@ async fn read_order_and_lines<G: Game>(
 }
 
 /// The audit on `conn`, and on `alongside` (a second transaction in the same snapshot) when
-/// there is one: the store's order and lines are read there while `conn` reads the log.
+/// there is one: the chain's links, the store's order and the lines are read there while `conn`
+/// reads the log.
 async fn audit_as<G: Game>(
     conn: &mut PgConnection,
     alongside: Option<Tx<'static>>,

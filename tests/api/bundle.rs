@@ -299,13 +299,7 @@ async fn correct(app: &TestApp, table: &str, token: &str, deal: u16, mv: Value, 
 /// second with a correction that was undone (its void is entry 6), then a deal recorded (7).
 async fn a_corrected_evening(app: &TestApp) -> (String, String, String) {
     let token = app.organiser("ann@club.example").await;
-    let session = app
-        .post("/api/v1/sessions", &token, json!({"name": "Friday"}))
-        .await
-        .assert_status(201)["id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
+    let session = app.session(&token, "Friday").await;
     let mut tables = Vec::new();
     for _ in 0..2 {
         let body = json!({"game": "tridge", "players": ["Ann", "Bob", "Cat"], "session_id": session});

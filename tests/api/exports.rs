@@ -35,13 +35,7 @@ fn parse(text: &str) -> Vec<Vec<String>> {
 
 async fn session_with_a_newmarket_table(app: &TestApp) -> (String, String, String) {
     let token = app.organiser("ann@club.example").await;
-    let session = app
-        .post("/api/v1/sessions", &token, json!({"name": "Friday, \"late\" table"}))
-        .await
-        .assert_status(201)["id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
+    let session = app.session(&token, "Friday, \"late\" table").await;
     let body = json!({"game": "newmarket", "players": ["Ann", "Bob, Jr.", "Cat", "Dan"], "options": {}, "session_id": session});
     let table = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
         .as_str()

@@ -180,6 +180,16 @@ impl TestApp {
         answer.assert_status(201)["token"].as_str().expect("token").to_owned()
     }
 
+    /// Opens a session named `name` and returns its id.
+    pub async fn session(&self, token: &str, name: &str) -> String {
+        self.post("/api/v1/sessions", token, json!({"name": name}))
+            .await
+            .assert_status(201)["id"]
+            .as_str()
+            .expect("id")
+            .to_owned()
+    }
+
     /// Opens a Nomination Whist table and returns its id.
     pub async fn table(&self, token: &str, players: &[&str], options: Value) -> String {
         self.game_table(token, "nomination-whist", players, options).await

@@ -272,13 +272,7 @@ async fn a_session_stream_shows_each_table_and_each_change(pool: PgPool) {
     let (a, b) = (replica(&pool).await, replica(&pool).await);
     let app = TestApp::at(&a.base, pool.clone());
     let token = app.organiser("board@example.com").await;
-    let session = app
-        .post("/api/v1/sessions", &token, json!({"name": "Thursday"}))
-        .await
-        .assert_status(201)["id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
+    let session = app.session(&token, "Thursday").await;
     let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session,
         "options": {"hand_sizes": [1], "hook_from_hand_size": 9}});
     let table = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
@@ -393,6 +387,16 @@ async fn heard(listener: &mut sqlx::postgres::PgListener, wait: Duration) -> Vec
     out
 }
 
+/// An ear on the channel that moves are announced on.
+async fn announcements(pool: &PgPool) -> sqlx::postgres::PgListener {
+    let mut listener = sqlx::postgres::PgListener::connect_with(pool).await.expect("listener");
+    listener
+        .listen(tablekeeper::store::live::CHANNEL)
+        .await
+        .expect("listening");
+    listener
+}
+
 async fn followed_until_is_ahead(pool: &PgPool, table: &str) -> Option<bool> {
     sqlx::query_scalar("select followed_until > now() from game_tables where id = $1::uuid")
         .bind(table)
@@ -407,11 +411,7 @@ async fn a_move_is_announced_only_once_some_replica_follows_its_table(pool: PgPo
     let (a, b) = (replica(&pool).await, replica(&pool).await);
     let app = TestApp::at(&a.base, pool.clone());
     let (token, table) = one_card_table(&app, None).await;
-    let mut listener = sqlx::postgres::PgListener::connect_with(&pool).await.expect("listener");
-    listener
-        .listen(tablekeeper::store::live::CHANNEL)
-        .await
-        .expect("listening");
+    let mut listener = announcements(&pool).await;
     let moves = one_card_deal(["2C", "3C", "4C", "5C"]);
 
     // Act and assert: unfollowed, a move is recorded and not announced.
@@ -441,11 +441,7 @@ async fn an_undo_is_announced_only_while_some_replica_follows_its_table(pool: Pg
     let replica = replica(&pool).await;
     let app = TestApp::at(&replica.base, pool.clone());
     let (token, table) = one_card_table(&app, None).await;
-    let mut listener = sqlx::postgres::PgListener::connect_with(&pool).await.expect("listener");
-    listener
-        .listen(tablekeeper::store::live::CHANNEL)
-        .await
-        .expect("listening");
+    let mut listener = announcements(&pool).await;
     let moves = one_card_deal(["2C", "3C", "4C", "5C"]);
     let undo = format!("/api/v1/tables/{table}/undo");
     app.submit(&table, &token, moves[0].clone()).await.assert_status(201);
@@ -510,13 +506,7 @@ async fn a_table_opened_in_a_followed_session_is_followed_from_the_start(pool: P
     let (a, b) = (replica(&pool).await, replica(&pool).await);
     let app = TestApp::at(&a.base, pool.clone());
     let token = app.organiser("board@example.com").await;
-    let session = app
-        .post("/api/v1/sessions", &token, json!({"name": "Friday"}))
-        .await
-        .assert_status(201)["id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
+    let session = app.session(&token, "Friday").await;
     let mut board = Stream::open(&format!("{}/api/v1/sessions/{session}/events", b.base), None).await;
 
     // Act: a table is opened in it, and a move recorded there.

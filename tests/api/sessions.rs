@@ -8,10 +8,7 @@ use crate::helpers::spawn_app;
 async fn a_session_groups_its_tables(pool: PgPool) {
     let app = spawn_app(pool).await;
     let token = app.organiser("ann@club.example").await;
-    let session = app
-        .post("/api/v1/sessions", &token, json!({"name": "Thursday club night"}))
-        .await;
-    let session = session.assert_status(201)["id"].as_str().expect("id").to_owned();
+    let session = app.session(&token, "Thursday club night").await;
     for players in [["A", "B", "C", "D"], ["E", "F", "G", "H"]] {
         let body = json!({"game": "nomination-whist", "players": players, "session_id": session});
         app.post("/api/v1/tables", &token, body).await.assert_status(201);
@@ -81,8 +78,7 @@ async fn an_unknown_session_is_404(pool: PgPool) {
 async fn tables_filter_by_session_id_and_still_by_the_old_session_name(pool: PgPool) {
     let app = spawn_app(pool).await;
     let token = app.organiser("ann@club.example").await;
-    let session = app.post("/api/v1/sessions", &token, json!({"name": "Thursday"})).await;
-    let session = session.assert_status(201)["id"].as_str().expect("id").to_owned();
+    let session = app.session(&token, "Thursday").await;
     let body = json!({"game": "nomination-whist", "players": ["A", "B", "C"], "session_id": session});
     app.post("/api/v1/tables", &token, body).await.assert_status(201);
     app.table(&token, &["D", "E", "F"], json!({})).await;
