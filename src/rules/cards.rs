@@ -171,9 +171,10 @@ impl Card {
         Some(Card::new(rank, suit))
     }
 
-    /// All 52 cards, suit-major.
-    pub fn deck() -> impl Iterator<Item = Card> {
-        (0..52).filter_map(Card::from_index)
+    /// All 52 cards, suit-major. Of known length, so that collecting it allocates once.
+    pub fn deck() -> impl ExactSizeIterator<Item = Card> + Clone {
+        // i / 13 < 4 and i % 13 < 13 for every i below 52.
+        (0..52).map(|i| Card::new(Rank::ALL[i % 13], Suit::ALL[i / 13]))
     }
 }
 
@@ -253,6 +254,28 @@ impl CardSet {
         self.0 == 0
     }
 
+    pub fn remove(&mut self, card: Card) {
+        self.0 &= !(1 << card.index());
+    }
+
+    /// The cards of `suit` in this set.
+    pub const fn of_suit(self, suit: Suit) -> CardSet {
+        CardSet(self.0 & (0x1FFF << (suit.index() * 13)))
+    }
+
+    /// The `n`-th card of the set (from 0) in the pack's order (`Card::index`); None when the set
+    /// holds `n` cards or fewer.
+    pub fn nth(self, n: u32) -> Option<Card> {
+        let mut bits = self.0;
+        for _ in 0..n {
+            // Clears the lowest card.
+            bits &= bits.wrapping_sub(1);
+        }
+        (bits != 0)
+            .then(|| Card::from_index(bits.trailing_zeros() as usize))
+            .flatten()
+    }
+
     pub fn iter(self) -> impl Iterator<Item = Card> {
         (0..52)
             .filter(move |i| self.0 & (1 << i) != 0)
@@ -309,5 +332,25 @@ mod tests {
             set.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
             ["2C", "10D", "AS"]
         );
+    }
+
+    #[test]
+    fn a_card_set_gives_its_cards_of_a_suit_and_its_nth_card_in_pack_order() {
+        let card = |s: &str| s.parse::<Card>().expect("card");
+        let mut set: CardSet = ["2C", "AS", "10D", "3S", "KH"].iter().map(|s| card(s)).collect();
+        assert_eq!(
+            set.of_suit(Suit::Spades).iter().collect::<Vec<_>>(),
+            [card("3S"), card("AS")]
+        );
+        assert!(set.of_suit(Suit::Hearts).contains(card("KH")));
+        assert_eq!(set.of_suit(Suit::Hearts).len(), 1);
+        let in_order: Vec<Card> = (0..5).filter_map(|n| set.nth(n)).collect();
+        assert_eq!(in_order, set.iter().collect::<Vec<_>>());
+        assert_eq!(set.nth(5), None);
+        set.remove(card("AS"));
+        set.remove(card("AS"));
+        assert_eq!(set.len(), 4);
+        assert!(!set.contains(card("AS")));
+        assert_eq!(CardSet::default().nth(0), None);
     }
 }

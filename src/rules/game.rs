@@ -5,6 +5,7 @@ use std::ops::RangeInclusive;
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use smallvec::SmallVec;
 
 use super::chips::Settlement;
 use super::error::{RuleViolation, SetupError};
@@ -60,6 +61,11 @@ impl<T> DealLines<T> {
     }
 }
 
+/// What one move caused, in order. Held inline up to two events (a card and the trick it ends,
+/// a nomination, a bid): every move returns some, and a deal has dozens of moves, so a heap
+/// allocation per move was most of the simulator's time. A deal's last move spills over.
+pub type Events<E> = SmallVec<[E; 2]>;
+
 /// A game as a state machine over moves. Implemented once per game; a game writes its rules in
 /// `play`, and `apply` (provided) makes every move all-or-nothing.
 pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned + Send + Sync + 'static {
@@ -103,14 +109,14 @@ pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwn
     ///
     /// # Errors
     /// The rule the move breaks.
-    fn play_move(&mut self, mv: &Self::Move) -> Result<Vec<Self::Event>, RuleViolation>;
+    fn play_move(&mut self, mv: &Self::Move) -> Result<Events<Self::Event>, RuleViolation>;
 
     /// Checks a move and applies it, returning the events it caused.
     ///
     /// # Errors
     /// `GameFinished` once the game is over, or the rule the move breaks; the state is then
     /// unchanged.
-    fn apply(&mut self, mv: &Self::Move) -> Result<Vec<Self::Event>, RuleViolation> {
+    fn apply(&mut self, mv: &Self::Move) -> Result<Events<Self::Event>, RuleViolation> {
         if self.is_finished() {
             return Err(RuleViolation::GameFinished);
         }

@@ -18,6 +18,10 @@ pub struct Play<C> {
     pub card: C,
 }
 
+/// A finished trick's cards as an event carries them: inline, as the trick holds them, so that
+/// ending a trick allocates nothing.
+pub type TrickCards<C> = SmallVec<[Play<C>; MAX_SEATS]>;
+
 /// A trick in progress: the leader and the cards laid so far, in order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trick<C> {
@@ -40,6 +44,11 @@ impl<C: Copy> Trick<C> {
 
     pub fn plays(&self) -> &[Play<C>] {
         &self.plays
+    }
+
+    /// The cards laid so far, for an event: a copy of the inline array, not an element-wise clone.
+    pub fn cards(&self) -> TrickCards<C> {
+        SmallVec::from_slice(&self.plays)
     }
 
     pub fn is_empty(&self) -> bool {

@@ -29,7 +29,7 @@ use super::fold::{self, no_longer_replays, stored_move};
 use super::{game_of, read_table, to_json, Principal, ServiceError};
 use crate::ledger::Booking;
 use crate::rules::games::with_game;
-use crate::rules::{Game, GameId, Settlement};
+use crate::rules::{Events, Game, GameId, Settlement};
 use crate::store::deals::{CorrectedMove, CorrectionRow, NewCorrection, Placement, VerificationRow};
 use crate::store::ledger::{NewBooking, StoredBooking};
 use crate::store::tables::{MoveRow, TableRow};
@@ -175,7 +175,7 @@ pub(super) async fn played<G: Game>(
 
 /// A deal's moves applied, each with its events, and the lines they finished.
 pub(super) type Replayed<G> = (
-    Vec<(<G as Game>::Move, Vec<<G as Game>::Event>)>,
+    Vec<(<G as Game>::Move, Events<<G as Game>::Event>)>,
     Vec<<G as Game>::DealLine>,
 );
 

@@ -4,6 +4,7 @@
 //! A simulator only makes legal moves, so the engine refusing one is a bug, reported as
 //! `SimError::Refused` with the move and the rule the engine named.
 
+use crate::rules::Events;
 use crate::rules::{Game, RuleViolation};
 
 /// Why a simulator stopped. `M` is the game's move type.
@@ -40,7 +41,7 @@ pub fn check_deal_start<G: Game>(game: &G) -> Result<(), SimError<G::Move>> {
 ///
 /// # Errors
 /// `GameFinished` once the game is over; `Refused` when the engine turns the move down.
-pub fn apply<G: Game>(game: &mut G, mv: &G::Move) -> Result<Vec<G::Event>, SimError<G::Move>> {
+pub fn apply<G: Game>(game: &mut G, mv: &G::Move) -> Result<Events<G::Event>, SimError<G::Move>> {
     if game.is_finished() {
         return Err(SimError::GameFinished);
     }

@@ -6,7 +6,9 @@ use crate::rules::{Game, RuleViolation};
 /// Applies a move that the test expects to be accepted, and returns its events.
 #[track_caller]
 pub fn apply<G: Game>(game: &mut G, mv: G::Move) -> Vec<G::Event> {
-    game.apply(&mv).unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
+    game.apply(&mv)
+        .unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
+        .into_vec()
 }
 
 /// Offers `mv` to a copy of `game` and checks that it is refused with `expected` and that the

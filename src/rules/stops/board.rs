@@ -14,6 +14,7 @@ use utoipa::ToSchema;
 
 use crate::rules::chips::{Account, Chips, Pool, Settlement, Transfer, UnknownAccount};
 use crate::rules::seat::Seat;
+use crate::rules::Events;
 
 /// A balanced chip movement: its reason, the deal it belongs to and its transfers.
 ///
@@ -114,7 +115,7 @@ impl Holdings {
     }
 
     /// Applies `movement`, when there is one, and records it as an event.
-    pub fn book<E: ChipEvent>(&mut self, events: &mut Vec<E>, movement: Option<ChipMovement>) {
+    pub fn book<E: ChipEvent>(&mut self, events: &mut Events<E>, movement: Option<ChipMovement>) {
         if let Some(movement) = movement {
             self.apply(&movement);
             events.push(E::chips(movement));
@@ -125,7 +126,7 @@ impl Holdings {
     /// it as an event.
     pub fn book_pool_won<E: ChipEvent>(
         &mut self,
-        events: &mut Vec<E>,
+        events: &mut Events<E>,
         deal: u16,
         memo: String,
         pool: Pool,

@@ -13,14 +13,16 @@
 //! always have the same points and totals.
 
 use crate::rules::DealLines;
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, CardSet, Suit};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
-use crate::rules::trick::{Play, Revoke, Trick, Voids};
+use crate::rules::trick::{Play, Revoke, Trick, TrickCards, Voids};
 use crate::rules::{Game, GameId, OptionDoc};
+use smallvec::SmallVec;
 
 pub use distribution::{reachable, shares};
 pub use legal::LegalMove;
@@ -163,8 +165,9 @@ pub enum Event {
         /// Cards of the trick each seat receives, in seat order.
         shares: Vec<u8>,
         /// The cards, when the deal is recorded card by card.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        cards: Vec<Play<Card>>,
+        #[serde(default, skip_serializing_if = "SmallVec::is_empty")]
+        #[schema(value_type = Vec<Play<Card>>)]
+        cards: TrickCards<Card>,
     },
     DealScored {
         deal: u16,
@@ -389,7 +392,7 @@ impl Game for Dividend {
         }
     }
 
-    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
+    fn play_move(&mut self, mv: &Move) -> Result<Events<Event>, RuleViolation> {
         match mv {
             Move::Play { seat, card } => self.play(*seat, *card),
             Move::Trick { winner, number } => self.trick(*winner, *number),

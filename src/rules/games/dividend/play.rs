@@ -5,6 +5,8 @@ use crate::rules::cards::{Card, Suit};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::trick::{Play, Trick};
+use crate::rules::Events;
+use smallvec::smallvec;
 
 use super::{Dividend, Event, Recording, PLAYERS};
 
@@ -26,7 +28,7 @@ pub fn trick_winner(trick: &Trick<Card>) -> Option<(usize, Play<Card>)> {
 }
 
 impl Dividend {
-    pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Events<Event>, RuleViolation> {
         seat.check(PLAYERS)?;
         let deal = self.deal_for("play", Recording::CardByCard)?;
         let expected = deal.trick.next_seat(PLAYERS);
@@ -41,7 +43,7 @@ impl Dividend {
         let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
         deal.recording = Some(Recording::CardByCard);
         let trick_no = deal.tricks_done + 1;
-        let mut events = vec![Event::CardPlayed {
+        let mut events = smallvec![Event::CardPlayed {
             seat,
             card,
             trick: trick_no,

@@ -3,11 +3,12 @@
 
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::BySeat;
+use crate::rules::Events;
 
 use super::{reachable, Dividend, Event, Recording, CARDS, PLAYERS, TRICKS};
 
 impl Dividend {
-    pub(super) fn result(&mut self, cards_won: &[u8]) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn result(&mut self, cards_won: &[u8]) -> Result<Events<Event>, RuleViolation> {
         self.deal_for("result", Recording::ResultOnly)?;
         let Ok(split) = <[u8; PLAYERS]>::try_from(cards_won) else {
             return Err(RuleViolation::WrongNumberOfEntries {

@@ -1,7 +1,9 @@
 //! Scoring: a deal's points from the cards won (the higher partner's count in partnerships)
 //! less revoke penalties, the sheet of completed deals, the end of the game and its ties.
 
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 use utoipa::ToSchema;
 
 use crate::rules::cards::Suit;
@@ -65,9 +67,9 @@ impl Dividend {
 
     /// Scores the current deal from the cards each seat won, however it was recorded, and moves
     /// on: to the next deal, to a tie-break deal, or to the end of the game.
-    pub(super) fn finish_deal(&mut self, recording: Recording, cards_won: BySeat<u8>) -> Vec<Event> {
+    pub(super) fn finish_deal(&mut self, recording: Recording, cards_won: BySeat<u8>) -> Events<Event> {
         let Some(deal) = self.deal.take() else {
-            return Vec::new();
+            return Events::new();
         };
         let points = self.deal_points(&cards_won, &deal.revokes);
         for (seat, p) in Seat::all(PLAYERS).zip(&points) {
@@ -85,7 +87,7 @@ impl Dividend {
             recording,
             tie_break: deal.tie_break,
         });
-        let mut events = vec![Event::DealScored {
+        let mut events = smallvec![Event::DealScored {
             deal: deal.number,
             cards_won: cards_won.into_vec(),
             points,

@@ -14,6 +14,7 @@ use crate::rules::cards::Card;
 use crate::rules::deck::{self, SplitMix64};
 use crate::rules::games::sim::{apply, check_deal_start};
 use crate::rules::seat::{BySeat, Seat};
+use crate::rules::Events;
 use crate::rules::Game;
 
 use super::{Dividend, Event, Move, Phase, PLAYERS, TRICKS};
@@ -26,7 +27,7 @@ pub struct DealRecord {
     /// The `play` moves made, in order.
     pub moves: Vec<Move>,
     /// The events of each move: `events[i]` came from `moves[i]`.
-    pub events: Vec<Vec<Event>>,
+    pub events: Vec<Events<Event>>,
 }
 
 impl DealRecord {

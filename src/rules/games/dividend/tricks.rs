@@ -5,11 +5,13 @@
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::trick::Trick;
+use crate::rules::Events;
+use smallvec::smallvec;
 
 use super::{shares, Dividend, Event, Recording, PLAYERS, TRICKS};
 
 impl Dividend {
-    pub(super) fn trick(&mut self, winner: Seat, number: Option<u8>) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn trick(&mut self, winner: Seat, number: Option<u8>) -> Result<Events<Event>, RuleViolation> {
         winner.check(PLAYERS)?;
         if let Some(n) = number.filter(|n| !(1..=TRICKS).contains(n)) {
             return Err(RuleViolation::NoSuchTrick {
@@ -30,9 +32,9 @@ impl Dividend {
     /// Shares the current trick's cards out by `winner`'s position, makes the winner the next
     /// leader, and scores the deal after the 13th trick. Card-by-card and trick-by-trick
     /// recording both end every trick here.
-    pub(super) fn award_trick(&mut self, winner: Seat) -> Vec<Event> {
+    pub(super) fn award_trick(&mut self, winner: Seat) -> Events<Event> {
         let Some(deal) = self.deal.as_mut() else {
-            return Vec::new();
+            return Events::new();
         };
         let leader = deal.trick.leader();
         let shares = shares(leader, winner);
@@ -40,13 +42,13 @@ impl Dividend {
             deal.cards_won[seat] += share;
         }
         deal.tricks_done += 1;
-        let mut events = vec![Event::TrickWon {
+        let mut events = smallvec![Event::TrickWon {
             trick: deal.tricks_done,
             leader,
             winner,
             position: winner.distance_from(leader, PLAYERS) as u8 + 1,
             shares: shares.to_vec(),
-            cards: deal.trick.plays().to_vec(),
+            cards: deal.trick.cards(),
         }];
         deal.trick = Trick::new(winner);
         if deal.tricks_done == TRICKS {

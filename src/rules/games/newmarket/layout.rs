@@ -6,6 +6,8 @@ use crate::rules::chips::{Account, Chips, Transfer};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::stops::{ChipMovement, Pool};
+use crate::rules::Events;
+use smallvec::smallvec;
 
 use super::{Deal, Event, Newmarket, Phase};
 
@@ -40,7 +42,7 @@ impl Newmarket {
         pool_cards: &[Card],
         stakes: &[Card],
         extra_on: Option<Card>,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    ) -> Result<Events<Event>, RuleViolation> {
         if self.phase() != Phase::Layout {
             return Err(self.not_expected("layout"));
         }
@@ -111,7 +113,7 @@ impl Newmarket {
             )));
         }
 
-        let mut events = vec![Event::LaidOut {
+        let mut events = smallvec![Event::LaidOut {
             pool_cards: pool_cards.to_vec(),
         }];
         let movement = ChipMovement::new(

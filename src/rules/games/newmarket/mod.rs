@@ -13,6 +13,7 @@
 //! and the end of a deal), `view` (the phone's view and the score sheet).
 
 use crate::rules::DealLines;
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -169,7 +170,7 @@ impl Newmarket {
         self.deal.as_ref().ok_or(RuleViolation::GameFinished)
     }
 
-    fn start_deal(&mut self, index: u16, events: &mut Vec<Event>) {
+    fn start_deal(&mut self, index: u16, events: &mut Events<Event>) {
         if index >= self.deals_in_game {
             self.deal = None;
             events.push(Event::GameFinished {
@@ -234,7 +235,7 @@ impl Game for Newmarket {
             sheet: DealLines::default(),
             deal: None,
         };
-        let mut events = Vec::new();
+        let mut events = Events::new();
         let opening = opening_chips(players, game.options.opening_chips);
         game.holdings.book(&mut events, opening);
         game.start_deal(0, &mut events);
@@ -261,7 +262,7 @@ impl Game for Newmarket {
         }
     }
 
-    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
+    fn play_move(&mut self, mv: &Move) -> Result<Events<Event>, RuleViolation> {
         match mv {
             Move::Layout {
                 pool_cards,

@@ -4,18 +4,20 @@
 use crate::rules::cards::Card;
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
+use crate::rules::Events;
+use smallvec::smallvec;
 
 use super::{Event, Newmarket, Phase, Recording};
 
 impl Newmarket {
-    pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Events<Event>, RuleViolation> {
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("play"));
         }
         let deal = self.deal.as_mut().ok_or(RuleViolation::GameFinished)?;
         let pool = Self::pool_won_by(deal, card);
         let played = deal.runs.play(seat, card, pool.is_some())?;
-        let mut events = vec![Event::CardPlayed {
+        let mut events = smallvec![Event::CardPlayed {
             seat,
             card,
             cards_left: played.cards_left,

@@ -3,6 +3,7 @@
 use crate::rules::cards::Card;
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
+use crate::rules::Events;
 
 use super::{pool_of, winning_card, Event, Newmarket, Phase, Recording};
 
@@ -12,7 +13,7 @@ impl Newmarket {
         out: Seat,
         cards_left: &[u8],
         pool_winners: &[Option<Seat>],
-    ) -> Result<Vec<Event>, RuleViolation> {
+    ) -> Result<Events<Event>, RuleViolation> {
         let fresh = self.phase() == Phase::Playing && self.deal.as_ref().is_some_and(|d| d.runs.is_fresh());
         if !fresh {
             return Err(self.not_expected("result"));
@@ -50,7 +51,7 @@ impl Newmarket {
             }
         }
 
-        let mut events = Vec::new();
+        let mut events = Events::new();
         let wins: Vec<(Card, Seat)> = deal
             .pool_cards
             .iter()

@@ -5,13 +5,14 @@ use crate::rules::cards::Card;
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::stops::{per_card_payments, ChipMovement, Pool};
+use crate::rules::Events;
 
 use super::{DealScore, Event, Newmarket, Recording};
 
 impl Newmarket {
     pub(super) fn win_pool(
         &mut self,
-        events: &mut Vec<Event>,
+        events: &mut Events<Event>,
         pool: Pool,
         seat: Seat,
         card: Card,
@@ -24,7 +25,7 @@ impl Newmarket {
 
     pub(super) fn go_out(
         &mut self,
-        events: &mut Vec<Event>,
+        events: &mut Events<Event>,
         winner: Seat,
         cards_left: Vec<u8>,
         recording: Recording,

@@ -41,7 +41,9 @@ fn text_layout(stakes: &[&str]) -> Move {
 
 #[track_caller]
 fn apply(game: &mut Newmarket, mv: Move) -> Vec<Event> {
-    game.apply(&mv).unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
+    game.apply(&mv)
+        .unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
+        .into_vec()
 }
 
 #[track_caller]

@@ -5,6 +5,7 @@
 //! completed; `sheet` holds exactly the deals completed, in order, and `totals` is their sum.
 
 use crate::rules::DealLines;
+use crate::rules::Events;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -13,7 +14,7 @@ use utoipa::ToSchema;
 use crate::rules::cards::{Card, CardSet, Suit};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
-use crate::rules::trick::{Play, Revoke, Trick, Voids};
+use crate::rules::trick::{Play, Revoke, Trick, TrickCards, Voids};
 use crate::rules::{stops, Game, GameId, OptionDoc};
 
 pub use legal::LegalMove;
@@ -187,7 +188,8 @@ pub enum Event {
     TrickWon {
         trick: u8,
         winner: Seat,
-        cards: Vec<Play<Card>>,
+        #[schema(value_type = Vec<Play<Card>>)]
+        cards: TrickCards<Card>,
     },
     /// A player who showed void in a suit later played it.
     RevokeDetected {
@@ -447,7 +449,7 @@ impl Game for NominationWhist {
         }
     }
 
-    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
+    fn play_move(&mut self, mv: &Move) -> Result<Events<Event>, RuleViolation> {
         match mv {
             Move::TurnUp { card } => self.turn_up(*card),
             Move::Nominate { seat, tricks } => self.nominate(*seat, *tricks),

@@ -5,6 +5,8 @@
 use crate::rules::cards::Card;
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
+use crate::rules::Events;
+use smallvec::smallvec;
 
 use super::{Deal, Event, NominationWhist, Phase, Trumps};
 
@@ -26,7 +28,7 @@ impl NominationWhist {
         u8::try_from(u32::from(deal.hand_size).checked_sub(deal.nomination_total())?).ok()
     }
 
-    pub(super) fn turn_up(&mut self, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn turn_up(&mut self, card: Card) -> Result<Events<Event>, RuleViolation> {
         if self.phase() != Phase::TurnUp {
             return Err(self.not_expected("turn_up"));
         }
@@ -36,10 +38,10 @@ impl NominationWhist {
         let trumps = Trumps::of(card.suit);
         deal.trumps = Some(trumps);
         deal.turn_up = Some(card);
-        Ok(vec![Event::TrumpsTurnedUp { card, trumps }])
+        Ok(smallvec![Event::TrumpsTurnedUp { card, trumps }])
     }
 
-    pub(super) fn nominate(&mut self, seat: Seat, tricks: u8) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn nominate(&mut self, seat: Seat, tricks: u8) -> Result<Events<Event>, RuleViolation> {
         seat.check(self.players)?;
         if self.phase() != Phase::Nominating {
             return Err(self.not_expected("nominate"));
@@ -67,6 +69,6 @@ impl NominationWhist {
             return Err(RuleViolation::GameFinished);
         };
         deal.nominations[seat] = Some(tricks);
-        Ok(vec![Event::Nominated { seat, tricks }])
+        Ok(smallvec![Event::Nominated { seat, tricks }])
     }
 }

@@ -5,11 +5,12 @@ use crate::rules::cards::Card;
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::trick::Trick;
+use crate::rules::Events;
 
 use super::{Event, NominationWhist, Phase, Recording, Trumps};
 
 impl NominationWhist {
-    pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Events<Event>, RuleViolation> {
         seat.check(self.players)?;
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("play"));
@@ -32,7 +33,7 @@ impl NominationWhist {
         // Checked: from here on the move is legal and the state changes.
         let trick_no = deal.tricks_done + 1;
         // Room for the revoke and the trick's end, so that the trick's last card does not grow it.
-        let mut events = Vec::with_capacity(3);
+        let mut events = Events::new();
         events.push(Event::CardPlayed {
             seat,
             card,
@@ -47,17 +48,18 @@ impl NominationWhist {
             return Ok(events);
         }
 
-        let (_, winning) = deal
-            .trick
-            .winner_with_trumps(deal.trumps.and_then(Trumps::suit))
-            .ok_or(RuleViolation::GameFinished)?;
+        // A complete trick has a lead, so it has a winner; matched rather than `ok_or`, which
+        // would build (and drop) the refusal on every trick.
+        let Some((_, winning)) = deal.trick.winner_with_trumps(deal.trumps.and_then(Trumps::suit)) else {
+            return Err(RuleViolation::GameFinished);
+        };
         let winner = winning.seat;
         deal.tricks_won[winner] += 1;
         deal.tricks_done = trick_no;
         events.push(Event::TrickWon {
             trick: trick_no,
             winner,
-            cards: deal.trick.plays().to_vec(),
+            cards: deal.trick.cards(),
         });
         deal.trick = Trick::new(winner);
         if deal.tricks_done == deal.hand_size {

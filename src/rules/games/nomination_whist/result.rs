@@ -4,6 +4,7 @@
 use crate::rules::cards::Card;
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::BySeat;
+use crate::rules::Events;
 
 use super::{Deal, Event, NominationWhist, Recording, Trumps};
 
@@ -13,7 +14,7 @@ impl NominationWhist {
         nominations: &[u8],
         tricks: &[u8],
         turn_up: Option<Card>,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    ) -> Result<Events<Event>, RuleViolation> {
         let fresh = self.deal.as_ref().is_some_and(Deal::is_fresh);
         if !fresh {
             return Err(self.not_expected("result"));

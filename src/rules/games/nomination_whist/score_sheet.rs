@@ -1,7 +1,9 @@
 //! Scoring: a deal's points by the table's scoring rule less revoke penalties, the sheet of
 //! completed deals with running totals, and the winners once the schedule is done.
 
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 use utoipa::ToSchema;
 
 use crate::rules::cards::Suit;
@@ -80,9 +82,9 @@ pub struct ScoreSheet {
 
 impl NominationWhist {
     /// Scores the current deal (whose tricks are all accounted for) and moves on.
-    pub(super) fn finish_deal(&mut self, recording: Recording) -> Vec<Event> {
+    pub(super) fn finish_deal(&mut self, recording: Recording) -> Events<Event> {
         let Some(deal) = self.deal.take() else {
-            return Vec::new();
+            return Events::new();
         };
         let penalty = i32::from(self.options.revoke_penalty);
         let points: Vec<i32> = Seat::all(self.players)
@@ -108,7 +110,7 @@ impl NominationWhist {
             revokes: deal.revokes.clone(),
             recording,
         });
-        let mut events = vec![Event::DealScored {
+        let mut events = smallvec![Event::DealScored {
             deal: number,
             points,
             totals: self.totals.values().to_vec(),

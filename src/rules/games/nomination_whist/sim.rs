@@ -10,10 +10,11 @@
 //! is legal, so the engine refusing one is a bug (reported as `SimError::Refused`); a
 //! simulated deal never revokes.
 
-use crate::rules::cards::{Card, Suit};
+use crate::rules::cards::{Card, CardSet, Suit};
 use crate::rules::deck::{self, SplitMix64};
 use crate::rules::games::sim::{apply, check_deal_start};
 use crate::rules::seat::{BySeat, Seat};
+use crate::rules::Events;
 use crate::rules::Game;
 
 use super::{Event, Move, NominationWhist, Phase};
@@ -30,7 +31,7 @@ pub struct DealRecord {
     /// The moves made, in order.
     pub moves: Vec<Move>,
     /// The events of each move: `events[i]` came from `moves[i]`.
-    pub events: Vec<Vec<Event>>,
+    pub events: Vec<Events<Event>>,
 }
 
 /// Why the simulator stopped.
@@ -44,7 +45,15 @@ pub type SimError = crate::rules::games::sim::SimError<Move>;
 /// applied before an error.
 pub fn random_deal(game: &mut NominationWhist, seed: u64) -> Result<DealRecord, SimError> {
     let (mut rng, mut record) = start_deal(game, seed)?;
-    let mut hands = record.hands.clone();
+    // The cards still held, as sets: following suit is then a mask, and nothing is allocated.
+    let mut held: BySeat<CardSet> = BySeat::from_vec(
+        record
+            .hands
+            .values()
+            .iter()
+            .map(|hand| hand.iter().copied().collect())
+            .collect(),
+    );
     loop {
         let mv = match turn(game) {
             Turn::Finished => return Err(SimError::Inconsistent("the game ended before the deal was scored")),
@@ -65,25 +74,15 @@ pub fn random_deal(game: &mut NominationWhist, seed: u64) -> Result<DealRecord, 
                 tricks: random_nomination(&mut rng, hand_size, forbidden),
             },
             Turn::Play { seat, led } => {
-                let hand = &mut hands[seat];
-                let following = hand.iter().filter(|c| Some(c.suit) == led).count();
-                let i = if following == 0 {
-                    if hand.is_empty() {
-                        return Err(SimError::Inconsistent("the seat to play has no cards left"));
-                    }
-                    rng.index(hand.len())
-                } else {
-                    let nth = rng.index(following);
-                    hand.iter()
-                        .enumerate()
-                        .filter(|(_, c)| Some(c.suit) == led)
-                        .nth(nth)
-                        .map_or(0, |(i, _)| i)
-                };
-                Move::Play {
-                    seat,
-                    card: hand.swap_remove(i),
-                }
+                let hand = &mut held[seat];
+                let following = led.map_or(CardSet::default(), |suit| hand.of_suit(suit));
+                // A card of the suit led when the seat has one, else any card it holds.
+                let choices = if following.is_empty() { *hand } else { following };
+                let card = choices
+                    .nth(rng.below(u64::from(choices.len())) as u32)
+                    .ok_or(SimError::Inconsistent("the seat to play has no cards left"))?;
+                hand.remove(card);
+                Move::Play { seat, card }
             }
         };
         let events = apply(game, &mv)?;

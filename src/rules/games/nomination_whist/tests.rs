@@ -555,7 +555,7 @@ fn the_highest_trump_wins_a_trick() {
             Event::TrickWon {
                 trick: 1,
                 winner: seat(0),
-                cards: cards.to_vec()
+                cards: cards.iter().copied().collect()
             },
         ]
     );

@@ -7,6 +7,7 @@ use crate::rules::chips::{Account, Chips, Transfer};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::stops::{pour, ChipMovement, Pool, Runs};
+use crate::rules::Events;
 
 use super::{deal_sizes, Deal, Dressing, Event, PopeJoan, EIGHT_OF_DIAMONDS};
 
@@ -48,7 +49,7 @@ impl PopeJoan {
     }
 
     /// Starts deal `index` (0-based): dresses the board. None when the game is over.
-    pub(super) fn start_deal(&mut self, index: u16, events: &mut Vec<Event>) {
+    pub(super) fn start_deal(&mut self, index: u16, events: &mut Events<Event>) {
         if index >= self.deals_in_game {
             self.deal = None;
             let winners = self.winners();
@@ -154,7 +155,7 @@ impl PopeJoan {
     /// Takes a division's whole balance for `seat`, once a deal.
     pub(super) fn win_division(
         &mut self,
-        events: &mut Vec<Event>,
+        events: &mut Events<Event>,
         pool: Pool,
         seat: Seat,
         why: &str,

@@ -13,6 +13,7 @@
 //! (going out and the end of a deal), `view` (the phone's view and the score sheet).
 
 use crate::rules::DealLines;
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -274,7 +275,7 @@ impl Game for PopeJoan {
             sheet: DealLines::default(),
             deal: None,
         };
-        let mut events = Vec::new();
+        let mut events = Events::new();
         let opening = opening_chips(players, game.options.opening_chips);
         game.holdings.book(&mut events, opening);
         game.start_deal(0, &mut events);
@@ -304,7 +305,7 @@ impl Game for PopeJoan {
         }
     }
 
-    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
+    fn play_move(&mut self, mv: &Move) -> Result<Events<Event>, RuleViolation> {
         match mv {
             Move::TurnUp { card } => self.turn_up(*card),
             Move::Play { seat, card } => self.play(*seat, *card),

@@ -5,11 +5,13 @@ use crate::rules::cards::Card;
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::stops::Played;
+use crate::rules::Events;
+use smallvec::smallvec;
 
 use super::{Event, Phase, PopeJoan, Recording, POPE};
 
 impl PopeJoan {
-    pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Events<Event>, RuleViolation> {
         seat.check(self.players)?;
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("play"));
@@ -19,7 +21,7 @@ impl PopeJoan {
     }
 
     /// The 9♦ played in place of the card a stopped run needed (option `pope_in_lieu_of_stop`).
-    pub(super) fn pope_in_lieu(&mut self, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn pope_in_lieu(&mut self, seat: Seat) -> Result<Events<Event>, RuleViolation> {
         seat.check(self.players)?;
         let missing = self.deal.as_ref().and_then(|d| d.runs.missing_after_stop());
         let (true, Phase::Playing, Some(missing)) = (self.options.pope_in_lieu_of_stop, self.phase(), missing) else {
@@ -41,8 +43,8 @@ impl PopeJoan {
         card: Card,
         stop_card: Card,
         played: Played,
-    ) -> Result<Vec<Event>, RuleViolation> {
-        let mut events = vec![Event::CardPlayed {
+    ) -> Result<Events<Event>, RuleViolation> {
+        let mut events = smallvec![Event::CardPlayed {
             seat,
             card,
             cards_left: played.cards_left,
@@ -71,7 +73,7 @@ impl PopeJoan {
         Ok(events)
     }
 
-    pub(super) fn stop(&mut self) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn stop(&mut self) -> Result<Events<Event>, RuleViolation> {
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("stop"));
         }
@@ -80,14 +82,14 @@ impl PopeJoan {
             return Err(self.not_expected("stop"));
         };
         self.deal_mut()?.runs = runs;
-        Ok(vec![Event::Stopped {
+        Ok(smallvec![Event::Stopped {
             card,
             leader,
             declared: true,
         }])
     }
 
-    pub(super) fn pope_holder(&mut self, holder: Option<Seat>) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn pope_holder(&mut self, holder: Option<Seat>) -> Result<Events<Event>, RuleViolation> {
         if self.phase() != Phase::PopeHolder {
             return Err(self.not_expected("pope_holder"));
         }
@@ -102,7 +104,7 @@ impl PopeJoan {
             }
         }
         let cards_left = deal.runs.hands_left();
-        let mut events = Vec::new();
+        let mut events = Events::new();
         self.deal_mut()?.out = None;
         self.go_out(&mut events, out, holder, cards_left, Recording::CardByCard)?;
         Ok(events)

@@ -3,6 +3,7 @@
 use crate::rules::cards::{Card, CardSet};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
+use crate::rules::Events;
 
 use super::specials::honour_division;
 use super::{Event, Phase, PopeJoan, Recording, POPE};
@@ -15,7 +16,7 @@ impl PopeJoan {
         specials: &[Vec<Card>],
         pope_cards_left: Option<&[u8]>,
         pope_holder: Option<Seat>,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    ) -> Result<Events<Event>, RuleViolation> {
         let fresh = self.phase() == Phase::Playing && self.deal.as_ref().is_some_and(|d| d.runs.is_fresh());
         if !fresh {
             return Err(self.not_expected("result"));
@@ -103,7 +104,7 @@ impl PopeJoan {
         }
 
         // Checked: from here on the state changes.
-        let mut events = Vec::new();
+        let mut events = Events::new();
         for (seat, cards) in Seat::all(players).zip(specials) {
             for &card in cards {
                 self.play_special(&mut events, seat, card, &pope_cards)?;

@@ -5,6 +5,7 @@ use crate::rules::chips::Account;
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::stops::{per_card_payments, ChipMovement, Pool};
+use crate::rules::Events;
 
 use super::{DealScore, Event, PopeJoan, Recording, POPE};
 
@@ -12,7 +13,7 @@ impl PopeJoan {
     /// Books going out: Game, and the per-card payments (to the winner, or onto the board).
     pub(super) fn go_out(
         &mut self,
-        events: &mut Vec<Event>,
+        events: &mut Events<Event>,
         winner: Seat,
         exempt: Option<Seat>,
         cards_left: Vec<u8>,
@@ -50,7 +51,7 @@ impl PopeJoan {
 
     pub(super) fn finish_deal(
         &mut self,
-        events: &mut Vec<Event>,
+        events: &mut Events<Event>,
         winner: Seat,
         cards_left: Vec<u8>,
         recording: Recording,

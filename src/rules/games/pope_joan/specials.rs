@@ -6,6 +6,7 @@ use crate::rules::chips::{Account, Chips, Transfer};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::stops::{ChipMovement, Pool};
+use crate::rules::Events;
 
 use super::{Event, PopeJoan, POPE};
 
@@ -25,7 +26,7 @@ impl PopeJoan {
     /// per-card payments (`cards_left` of every hand after the play).
     pub(super) fn play_special(
         &mut self,
-        events: &mut Vec<Event>,
+        events: &mut Events<Event>,
         seat: Seat,
         card: Card,
         cards_left: &[u8],

@@ -44,7 +44,9 @@ fn play(s: u8, c: &str) -> Move {
 
 #[track_caller]
 fn apply(game: &mut PopeJoan, mv: Move) -> Vec<Event> {
-    game.apply(&mv).unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
+    game.apply(&mv)
+        .unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
+        .into_vec()
 }
 
 #[track_caller]

@@ -6,12 +6,14 @@ use crate::rules::chips::{Account, Chips, Transfer};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::stops::{ChipMovement, Pool};
+use crate::rules::Events;
+use smallvec::smallvec;
 
 use super::specials::honour_division;
 use super::{Event, Phase, PopeJoan, Recording, POPE};
 
 impl PopeJoan {
-    pub(super) fn turn_up(&mut self, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn turn_up(&mut self, card: Card) -> Result<Events<Event>, RuleViolation> {
         if self.phase() != Phase::TurnUp {
             return Err(self.not_expected("turn_up"));
         }
@@ -22,7 +24,7 @@ impl PopeJoan {
         let deal = self.deal_mut()?;
         deal.turn_up = Some(card);
         deal.runs.set_aside(card);
-        let mut events = vec![Event::TurnedUp {
+        let mut events = smallvec![Event::TurnedUp {
             card,
             trumps: card.suit,
         }];

@@ -13,6 +13,7 @@
 //! phone's view and the score sheet).
 
 use crate::rules::DealLines;
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -272,7 +273,7 @@ impl Game for Spin {
             sheet: DealLines::default(),
             deal: None,
         };
-        let mut events = Vec::new();
+        let mut events = Events::new();
         let opening = opening_chips(players, game.options.opening_chips);
         game.holdings.book(&mut events, opening);
         game.start_deal(0, &mut events);
@@ -300,7 +301,7 @@ impl Game for Spin {
         }
     }
 
-    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
+    fn play_move(&mut self, mv: &Move) -> Result<Events<Event>, RuleViolation> {
         match mv {
             Move::Play { seat, card, spin } => self.play(*seat, *card, *spin),
             Move::Show { seat, combination } => self.show(*seat, *combination),

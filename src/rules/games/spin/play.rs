@@ -5,11 +5,13 @@
 use crate::rules::cards::{Card, Rank};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
+use crate::rules::Events;
+use smallvec::smallvec;
 
 use super::{Combination, Event, Phase, Recording, Spin, SPIN};
 
 impl Spin {
-    pub(super) fn play(&mut self, seat: Seat, card: Card, spin: bool) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn play(&mut self, seat: Seat, card: Card, spin: bool) -> Result<Events<Event>, RuleViolation> {
         seat.check(self.players)?;
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("play"));
@@ -32,7 +34,7 @@ impl Spin {
         let deal = self.deal_mut()?;
         // Spin led after a stop makes a stop too; played with a card it makes that card one.
         let played = deal.runs.play(seat, card, card == SPIN)?;
-        let mut events = vec![Event::CardPlayed {
+        let mut events = smallvec![Event::CardPlayed {
             seat,
             card,
             cards_left: played.cards_left,
@@ -68,7 +70,7 @@ impl Spin {
         Ok(events)
     }
 
-    pub(super) fn show(&mut self, seat: Seat, combination: Combination) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn show(&mut self, seat: Seat, combination: Combination) -> Result<Events<Event>, RuleViolation> {
         seat.check(self.players)?;
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("show"));
@@ -100,12 +102,12 @@ impl Spin {
                 return Err(RuleViolation::CardHeldByAnother { card, holder, seat });
             }
         }
-        let mut events = Vec::new();
+        let mut events = Events::new();
         self.win_pool(&mut events, combination, seat)?;
         Ok(events)
     }
 
-    pub(super) fn spin_holder(&mut self, holder: Seat) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn spin_holder(&mut self, holder: Seat) -> Result<Events<Event>, RuleViolation> {
         holder.check(self.players)?;
         if self.phase() != Phase::SpinHolder {
             return Err(self.not_expected("spin_holder"));
@@ -118,7 +120,7 @@ impl Spin {
             )));
         }
         let left = deal.runs.hands_left();
-        let mut events = Vec::new();
+        let mut events = Events::new();
         self.deal_mut()?.out = None;
         self.go_out(&mut events, out, left, Some(holder), Recording::CardByCard)?;
         Ok(events)

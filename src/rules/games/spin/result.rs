@@ -3,6 +3,7 @@
 use crate::rules::cards::{Card, CardSet, Rank};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
+use crate::rules::Events;
 
 use super::{Combination, Event, Phase, Recording, Spin, SPIN};
 
@@ -14,7 +15,7 @@ impl Spin {
         specials: &[Vec<Card>],
         shown: [Option<Seat>; 2],
         spin_holder: Option<Seat>,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    ) -> Result<Events<Event>, RuleViolation> {
         let fresh = self.phase() == Phase::Playing && self.deal.as_ref().is_some_and(|d| d.runs.is_fresh());
         if !fresh {
             return Err(self.not_expected("result"));
@@ -75,7 +76,7 @@ impl Spin {
             _ => {}
         }
 
-        let mut events = Vec::new();
+        let mut events = Events::new();
         for (seat, cards) in Seat::all(players).zip(specials) {
             for &card in cards {
                 if card == SPIN {

@@ -5,13 +5,14 @@ use crate::rules::chips::{Account, Chips, Transfer};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::stops::{per_card_payments, ChipMovement, Pool};
+use crate::rules::Events;
 
 use super::{DealScore, Event, Recording, Spin};
 
 impl Spin {
     pub(super) fn go_out(
         &mut self,
-        events: &mut Vec<Event>,
+        events: &mut Events<Event>,
         winner: Seat,
         cards_left: Vec<u8>,
         spin_holder: Option<Seat>,

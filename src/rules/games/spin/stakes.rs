@@ -5,11 +5,12 @@ use crate::rules::chips::{Account, Chips, Transfer};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::stops::{even_hands, ChipMovement, Pool, Runs};
+use crate::rules::Events;
 
 use super::{removed, Combination, Deal, Event, Spin};
 
 impl Spin {
-    pub(super) fn start_deal(&mut self, index: u16, events: &mut Vec<Event>) {
+    pub(super) fn start_deal(&mut self, index: u16, events: &mut Events<Event>) {
         if index >= self.deals_in_game {
             self.deal = None;
             events.push(Event::GameFinished {
@@ -63,7 +64,7 @@ impl Spin {
     /// `each` from every other seat to `seat`.
     pub(super) fn collect(
         &mut self,
-        events: &mut Vec<Event>,
+        events: &mut Events<Event>,
         seat: Seat,
         each: u8,
         why: &str,
@@ -84,7 +85,7 @@ impl Spin {
 
     pub(super) fn win_pool(
         &mut self,
-        events: &mut Vec<Event>,
+        events: &mut Events<Event>,
         combination: Combination,
         seat: Seat,
     ) -> Result<(), RuleViolation> {

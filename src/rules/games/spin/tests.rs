@@ -55,7 +55,9 @@ fn result(out: u8, cards_left: Vec<u8>, spin_holder: Option<u8>) -> Move {
 
 #[track_caller]
 fn apply(game: &mut Spin, mv: Move) -> Vec<Event> {
-    game.apply(&mv).unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
+    game.apply(&mv)
+        .unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
+        .into_vec()
 }
 
 #[track_caller]

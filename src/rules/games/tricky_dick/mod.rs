@@ -16,6 +16,7 @@
 //! result (each seat's trick chips and penalties) is booked by the same code as a trick.
 
 use crate::rules::DealLines;
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -418,7 +419,7 @@ impl Game for TrickyDick {
         }
     }
 
-    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
+    fn play_move(&mut self, mv: &Move) -> Result<Events<Event>, RuleViolation> {
         match mv {
             Move::FirstTrick { cards } => self.first_trick(cards),
             Move::Play { seat, card, trick } => self.play(*seat, *card, *trick),

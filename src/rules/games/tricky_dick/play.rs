@@ -6,6 +6,8 @@ use crate::rules::error::RuleViolation;
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::squares::{Shape, SquaresCard, SquaresSet};
 use crate::rules::trick::{Play, Trick};
+use crate::rules::Events;
+use smallvec::smallvec;
 
 use super::{Event, Phase, TrickResult, TrickyDick, PLAYERS, TRICKS};
 
@@ -22,7 +24,7 @@ pub fn trick_winner(trick: &Trick<SquaresCard>) -> Option<(usize, Play<SquaresCa
 }
 
 impl TrickyDick {
-    pub(super) fn first_trick(&mut self, cards: &[SquaresCard]) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn first_trick(&mut self, cards: &[SquaresCard]) -> Result<Events<Event>, RuleViolation> {
         if self.phase() != Phase::FirstTrick {
             return Err(self.not_expected("first_trick"));
         }
@@ -48,7 +50,7 @@ impl TrickyDick {
             trick.push(seat, cards[seat.index()]);
         }
         hand.played = seen;
-        Ok(self.complete_trick(trick, Vec::new()))
+        Ok(self.complete_trick(trick, Events::new()))
     }
 
     pub(super) fn play(
@@ -56,7 +58,7 @@ impl TrickyDick {
         seat: Seat,
         card: SquaresCard,
         trick: Option<u8>,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    ) -> Result<Events<Event>, RuleViolation> {
         seat.check(PLAYERS)?;
         if self.phase() != Phase::Playing {
             return Err(self.not_expected("play"));
@@ -80,7 +82,7 @@ impl TrickyDick {
         let penalised = hand.penalised(seat, card);
         hand.played.insert(card);
         hand.trick.push(seat, card);
-        let events = vec![Event::CardPlayed {
+        let events = smallvec![Event::CardPlayed {
             seat,
             card,
             trick: current,
@@ -95,7 +97,7 @@ impl TrickyDick {
 
     /// Scores a complete trick of the current hand, books it to the seats and moves on: the
     /// winner leads the next trick, or the hand ends after the sixteenth.
-    pub(super) fn complete_trick(&mut self, trick: Trick<SquaresCard>, mut events: Vec<Event>) -> Vec<Event> {
+    pub(super) fn complete_trick(&mut self, trick: Trick<SquaresCard>, mut events: Events<Event>) -> Events<Event> {
         let Some(hand) = self.hand.as_mut() else {
             return events;
         };

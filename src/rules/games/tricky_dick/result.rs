@@ -7,11 +7,13 @@
 
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::{BySeat, Seat};
+use crate::rules::Events;
+use smallvec::smallvec;
 
 use super::{Event, Phase, TrickyDick, MAX_PENALTIES, MAX_TRICK_CHIPS, MAX_TRICK_CHIPS_TOTAL, PLAYERS, TRICKS};
 
 impl TrickyDick {
-    pub(super) fn result(&mut self, trick_chips: &[i32], penalties: &[u8]) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn result(&mut self, trick_chips: &[i32], penalties: &[u8]) -> Result<Events<Event>, RuleViolation> {
         if self.phase() != Phase::FirstTrick {
             return Err(self.not_expected("result"));
         }
@@ -54,7 +56,7 @@ impl TrickyDick {
             &BySeat::from_vec(trick_chips.to_vec()),
             &BySeat::from_vec(penalties.to_vec()),
         );
-        let mut events = vec![Event::ResultEntered {
+        let mut events = smallvec![Event::ResultEntered {
             hand: number,
             trick_chips: trick_chips.to_vec(),
             penalties: penalties.to_vec(),

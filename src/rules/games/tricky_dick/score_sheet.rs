@@ -1,7 +1,9 @@
 //! The score sheet: each completed hand's points and penalties with running totals, team
 //! totals in partnerships, the cooperative average, and the winners once the last hand is played.
 
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 use utoipa::ToSchema;
 
 use crate::rules::seat::Seat;
@@ -81,9 +83,9 @@ pub struct ScoreSheet {
 
 impl TrickyDick {
     /// Puts the completed hand on the sheet and deals the next, or ends the game.
-    pub(super) fn finish_hand(&mut self) -> Vec<Event> {
+    pub(super) fn finish_hand(&mut self) -> Events<Event> {
         let Some(hand) = self.hand.take() else {
-            return Vec::new();
+            return Events::new();
         };
         let number = hand.number();
         let points = hand.points.values().to_vec();
@@ -96,7 +98,7 @@ impl TrickyDick {
             penalties: hand.penalties.values().to_vec(),
             totals: self.totals.values().to_vec(),
         });
-        let mut events = vec![Event::HandScored {
+        let mut events = smallvec![Event::HandScored {
             hand: number,
             points,
             totals: self.totals.values().to_vec(),

@@ -12,6 +12,7 @@ use crate::rules::deck::{self, SplitMix64};
 use crate::rules::games::sim::{apply, check_deal_start};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::squares::SquaresCard;
+use crate::rules::Events;
 use crate::rules::Game;
 
 use super::{Event, Move, Phase, TrickyDick, PLAYERS};
@@ -24,7 +25,7 @@ pub struct HandRecord {
     /// The moves made, in order.
     pub moves: Vec<Move>,
     /// The events of each move: `events[i]` came from `moves[i]`.
-    pub events: Vec<Vec<Event>>,
+    pub events: Vec<Events<Event>>,
 }
 
 /// Why the simulator stopped.
@@ -93,7 +94,7 @@ pub fn moves(hands: &[HandRecord]) -> Vec<Move> {
     hands.iter().flat_map(|h| h.moves.iter().cloned()).collect()
 }
 
-fn step(game: &mut TrickyDick, record: &mut HandRecord, mv: Move) -> Result<Vec<Event>, SimError> {
+fn step(game: &mut TrickyDick, record: &mut HandRecord, mv: Move) -> Result<Events<Event>, SimError> {
     let events = apply(game, &mv)?;
     record.moves.push(mv);
     record.events.push(events.clone());

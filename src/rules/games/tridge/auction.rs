@@ -2,7 +2,9 @@
 //! when everyone passes: No Tricks, the Fixed Trick reverse auction, the In-comer of four, or a
 //! pass-out with the Game Fund topped up.
 
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 use utoipa::ToSchema;
 
 use crate::rules::bidding::{Auction, AuctionEnd, AuctionRefusal};
@@ -68,7 +70,7 @@ impl Tridge {
         }
     }
 
-    pub(super) fn bid(&mut self, seat: Seat, bid: Bid) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn bid(&mut self, seat: Seat, bid: Bid) -> Result<Events<Event>, RuleViolation> {
         self.check_active(seat)?;
         match &mut self.deal.stage {
             Stage::Auction(auction) => {
@@ -78,14 +80,14 @@ impl Tridge {
                 auction
                     .bid(seat, bid)
                     .map_err(|r| Self::auction_error(seat, r, format!("{bid:?}")))?;
-                let mut events = vec![Event::Bid { seat, bid }];
+                let mut events = smallvec![Event::Bid { seat, bid }];
                 events.extend(self.after_auction());
                 Ok(events)
             }
             Stage::AllPassed if bid == Bid::NoTricks => {
                 self.deal.player = Some(seat);
                 self.deal.stage = Stage::Declaring { bid };
-                Ok(vec![Event::Bid { seat, bid }, Event::AuctionWon { seat, bid }])
+                Ok(smallvec![Event::Bid { seat, bid }, Event::AuctionWon { seat, bid }])
             }
             Stage::AllPassed => Err(RuleViolation::InvalidContract {
                 reason: "after everyone has passed only No Tricks may be bid (or the Fixed Trick auction)".into(),
@@ -94,7 +96,7 @@ impl Tridge {
         }
     }
 
-    pub(super) fn pass(&mut self, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn pass(&mut self, seat: Seat) -> Result<Events<Event>, RuleViolation> {
         self.check_active(seat)?;
         if self.deal.stage == Stage::AllPassed && self.options.fixed_trick {
             self.deal.stage = Stage::FixedAuction(Auction::new(self.deal.active.clone()));
@@ -104,7 +106,7 @@ impl Tridge {
                 auction
                     .pass(seat)
                     .map_err(|r| Self::auction_error(seat, r, "pass".into()))?;
-                let mut events = vec![Event::Passed { seat }];
+                let mut events = smallvec![Event::Passed { seat }];
                 events.extend(self.after_auction());
                 Ok(events)
             }
@@ -112,7 +114,7 @@ impl Tridge {
                 auction
                     .pass(seat)
                     .map_err(|r| Self::auction_error(seat, r, "pass".into()))?;
-                let mut events = vec![Event::Passed { seat }];
+                let mut events = smallvec![Event::Passed { seat }];
                 match auction.end() {
                     Some(AuctionEnd::AllPassed) => events.extend(self.pass_out_deal()?),
                     Some(AuctionEnd::Won(s, key)) => {
@@ -127,20 +129,20 @@ impl Tridge {
         }
     }
 
-    fn after_auction(&mut self) -> Vec<Event> {
+    fn after_auction(&mut self) -> Events<Event> {
         let Stage::Auction(auction) = &self.deal.stage else {
-            return Vec::new();
+            return Events::new();
         };
         match auction.end() {
-            None => Vec::new(),
+            None => Events::new(),
             Some(AuctionEnd::AllPassed) => {
                 self.deal.stage = Stage::AllPassed;
-                vec![Event::AllPassed]
+                smallvec![Event::AllPassed]
             }
             Some(AuctionEnd::Won(seat, bid)) => {
                 self.deal.player = Some(seat);
                 self.deal.stage = Stage::Declaring { bid };
-                vec![Event::AuctionWon { seat, bid }]
+                smallvec![Event::AuctionWon { seat, bid }]
             }
         }
     }
@@ -150,7 +152,7 @@ impl Tridge {
         seat: Seat,
         tricks: u8,
         trumps: Option<Suit>,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    ) -> Result<Events<Event>, RuleViolation> {
         self.check_active(seat)?;
         let in_fixed = matches!(self.deal.stage, Stage::FixedAuction(_));
         if !(in_fixed || self.deal.stage == Stage::AllPassed && self.options.fixed_trick) {
@@ -173,7 +175,7 @@ impl Tridge {
             }
             other => Self::auction_error(seat, other, String::new()),
         })?;
-        let mut events = vec![Event::FixedBid { seat, tricks, trumps }];
+        let mut events = smallvec![Event::FixedBid { seat, tricks, trumps }];
         if let Some(AuctionEnd::Won(s, key)) = auction.end() {
             let (tricks, trumps) = fixed_from_key(key);
             events.extend(self.start_fixed(s, tricks, trumps));
@@ -183,17 +185,17 @@ impl Tridge {
         Ok(events)
     }
 
-    fn start_fixed(&mut self, seat: Seat, tricks: u8, trumps: Suit) -> Vec<Event> {
+    fn start_fixed(&mut self, seat: Seat, tricks: u8, trumps: Suit) -> Events<Event> {
         let contract = Contract::FixedTrick { tricks, trumps };
         self.deal.player = Some(seat);
         self.deal.contract = Some(contract);
         self.deal.stage = Stage::Playing;
-        vec![Event::Declared { seat, contract, trumps }]
+        smallvec![Event::Declared { seat, contract, trumps }]
     }
 
     /// The dealer of four comes in after everyone passed: pays a quarter of the Game Fund
     /// (rounded up; over the cap it goes to a Reserve) and takes 9 of the 13 stock cards.
-    pub(super) fn come_in(&mut self, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn come_in(&mut self, seat: Seat) -> Result<Events<Event>, RuleViolation> {
         let quarter = Chips::new((self.pots.game.get() + 3) / 4);
         let d = &mut self.deal;
         d.in_comer = true;
@@ -208,12 +210,12 @@ impl Tridge {
             &format!("{seat} comes in: a quarter of the Game Fund"),
             &[(seat, quarter)],
         )?;
-        let mut events = vec![Event::CameIn { seat, paid: quarter }];
+        let mut events = smallvec![Event::CameIn { seat, paid: quarter }];
         events.extend(b.events);
         Ok(events)
     }
 
-    pub(super) fn in_come(&mut self, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn in_come(&mut self, seat: Seat) -> Result<Events<Event>, RuleViolation> {
         if !(self.deal.stage == Stage::AllPassed && self.players == 4) {
             return Err(self.not_expected("in_come"));
         }
@@ -228,19 +230,19 @@ impl Tridge {
     }
 
     /// The In-comer gives up (No Play): the quarter stays in the fund, the next dealer deals.
-    pub(super) fn give_up(&mut self, seat: Seat) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn give_up(&mut self, seat: Seat) -> Result<Events<Event>, RuleViolation> {
         if !(self.deal.in_comer && matches!(self.deal.stage, Stage::Declaring { .. })) {
             return Err(self.not_expected("give_up"));
         }
         self.check_turn(seat)?;
         let number = self.deal.number;
         self.sheet.push(self.unplayed_line(Unplayed::PassedOut));
-        let mut events = vec![Event::GaveUp { seat }, Event::PassedOut { deal: number }];
+        let mut events = smallvec![Event::GaveUp { seat }, Event::PassedOut { deal: number }];
         events.extend(self.next_deal()?);
         Ok(events)
     }
 
-    pub(super) fn pass_out(&mut self) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn pass_out(&mut self) -> Result<Events<Event>, RuleViolation> {
         let ok = match &self.deal.stage {
             Stage::Auction(_) => self.deal.is_fresh(),
             Stage::AllPassed => true,
@@ -254,9 +256,9 @@ impl Tridge {
 
     /// Everyone passed and nobody plays: everyone adds to the fund, unless a raised fund or a
     /// Reserve waits.
-    fn pass_out_deal(&mut self) -> Result<Vec<Event>, RuleViolation> {
+    fn pass_out_deal(&mut self) -> Result<Events<Event>, RuleViolation> {
         let number = self.deal.number;
-        let mut events = vec![Event::PassedOut { deal: number }];
+        let mut events = smallvec![Event::PassedOut { deal: number }];
         let players = self.players;
         let stake = Chips::new(self.options.fund_stake);
         if !self.pots.raised && self.pots.reserves.is_empty() {

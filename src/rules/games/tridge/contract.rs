@@ -1,7 +1,9 @@
 //! The contract the Player declares: its trumps, what it pays, and whether it may be declared
 //! after the auction that was won.
 
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, Suit};
@@ -154,7 +156,7 @@ impl Tridge {
         }
     }
 
-    pub(super) fn declare(&mut self, seat: Seat, contract: Contract) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn declare(&mut self, seat: Seat, contract: Contract) -> Result<Events<Event>, RuleViolation> {
         let Stage::Declaring { bid } = self.deal.stage else {
             return Err(self.not_expected("declare"));
         };
@@ -164,7 +166,7 @@ impl Tridge {
             Self::check_in_comer_contract(contract)?;
             self.deal.contract = Some(contract);
             self.deal.stage = Stage::InComerExchange(0);
-            return Ok(vec![Event::Declared {
+            return Ok(smallvec![Event::Declared {
                 seat,
                 contract,
                 trumps: contract.trumps(),
@@ -196,6 +198,6 @@ impl Tridge {
         } else {
             ExchangeStep::Defence
         });
-        Ok(vec![Event::Declared { seat, contract, trumps }])
+        Ok(smallvec![Event::Declared { seat, contract, trumps }])
     }
 }

@@ -1,7 +1,9 @@
 //! Where a deal stands: its stage, who is active and whose turn it is, and the start of the next
 //! deal. The state a move needs is bounded by the current deal.
 
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 
 use crate::rules::bidding::Auction;
 use crate::rules::cards::{Card, CardSet};
@@ -214,9 +216,9 @@ impl Tridge {
         }
     }
 
-    pub(super) fn next_deal(&mut self) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn next_deal(&mut self) -> Result<Events<Event>, RuleViolation> {
         self.deal = Deal::new(self.next_number()?, Seat::new(self.options.first_dealer), self.players);
-        Ok(vec![Event::DealStarted {
+        Ok(smallvec![Event::DealStarted {
             deal: self.deal.number,
             dealer: self.deal.dealer,
             sitting_out: self.sitting_out(),

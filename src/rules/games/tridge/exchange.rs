@@ -2,7 +2,9 @@
 //! settled between Centre and Rear, the 1st Defender up to 8 cards, the 2nd Defender the rest;
 //! then the dealer's count of discards and stock, which voids the deal when it is not 13.
 
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
@@ -19,7 +21,7 @@ pub(super) enum ExchangeStep {
 }
 
 impl Tridge {
-    pub(super) fn exchange(&mut self, seat: Seat, cards: u8) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn exchange(&mut self, seat: Seat, cards: u8) -> Result<Events<Event>, RuleViolation> {
         if let Stage::InComerExchange(k) = self.deal.stage {
             self.check_turn(seat)?;
             let max = self.deal.stock_left.min(1);
@@ -33,7 +35,7 @@ impl Tridge {
             } else {
                 Stage::Playing
             };
-            return Ok(vec![Event::Exchanged {
+            return Ok(smallvec![Event::Exchanged {
                 seat,
                 cards,
                 stock_left: d.stock_left,
@@ -61,14 +63,14 @@ impl Tridge {
             ExchangeStep::First if d.stock_left > 0 => Stage::Exchange(ExchangeStep::Second),
             _ => Stage::Playing,
         };
-        Ok(vec![Event::Exchanged {
+        Ok(smallvec![Event::Exchanged {
             seat,
             cards,
             stock_left: d.stock_left,
         }])
     }
 
-    pub(super) fn defence(&mut self, first: Seat) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn defence(&mut self, first: Seat) -> Result<Events<Event>, RuleViolation> {
         if self.deal.stage != Stage::Exchange(ExchangeStep::Defence) {
             return Err(self.not_expected("defence"));
         }
@@ -85,18 +87,18 @@ impl Tridge {
         } else {
             Stage::Playing
         };
-        Ok(vec![Event::DefenceSettled {
+        Ok(smallvec![Event::DefenceSettled {
             first_defender: first,
             second_defender: second,
         }])
     }
 
-    pub(super) fn count_stock(&mut self, discards: u8, stock: u8) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn count_stock(&mut self, discards: u8, stock: u8) -> Result<Events<Event>, RuleViolation> {
         let d = &self.deal;
         if d.stage != Stage::Playing || d.tricks_done > 0 || !d.trick.is_empty() {
             return Err(self.not_expected("count_stock"));
         }
-        let mut events = vec![Event::StockCounted { discards, stock }];
+        let mut events = smallvec![Event::StockCounted { discards, stock }];
         if u16::from(discards) + u16::from(stock) != u16::from(STOCK) {
             let number = d.number;
             events.push(Event::DealVoid { deal: number });

@@ -5,6 +5,7 @@
 //! keeps the pots and seats in step with it (checked arithmetic); the Game Fund never exceeds
 //! its cap, the excess filling Reserves in turn.
 
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -53,7 +54,7 @@ pub(super) struct Booker<'a> {
     pub(super) pots: &'a mut Pots,
     pub(super) chips: &'a mut BySeat<Chips>,
     pub(super) cap: Chips,
-    pub(super) events: Vec<Event>,
+    pub(super) events: Events<Event>,
 }
 
 impl Booker<'_> {
@@ -213,7 +214,7 @@ impl Tridge {
             pots: &mut self.pots,
             chips: &mut self.chips,
             cap,
-            events: Vec::new(),
+            events: Events::new(),
         }
     }
 

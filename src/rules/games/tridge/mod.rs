@@ -29,6 +29,7 @@ mod settlement;
 pub mod sim;
 
 use crate::rules::DealLines;
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -36,7 +37,7 @@ use crate::rules::cards::{Card, Suit};
 use crate::rules::chips::{Account, Chips, Settlement, Transfer};
 use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
-use crate::rules::trick::{Play, Revoke};
+use crate::rules::trick::{Play, Revoke, TrickCards};
 use crate::rules::{Game, GameId, OptionDoc};
 
 use auction::fixed_from_key;
@@ -244,7 +245,8 @@ pub enum Event {
     TrickWon {
         trick: u8,
         winner: Seat,
-        cards: Vec<Play<Card>>,
+        #[schema(value_type = Vec<Play<Card>>)]
+        cards: TrickCards<Card>,
     },
     /// A player who showed void in a suit (trumps count as one) later played it.
     RevokeDetected {
@@ -501,7 +503,7 @@ impl Game for Tridge {
         }
     }
 
-    fn play_move(&mut self, mv: &Move) -> Result<Vec<Event>, RuleViolation> {
+    fn play_move(&mut self, mv: &Move) -> Result<Events<Event>, RuleViolation> {
         match mv {
             Move::Bid { seat, bid } => self.bid(*seat, *bid),
             Move::Pass { seat } => self.pass(*seat),

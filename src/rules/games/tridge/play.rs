@@ -5,12 +5,14 @@ use crate::rules::cards::Card;
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::Trick;
+use crate::rules::Events;
+use smallvec::smallvec;
 
 use super::settlement::Summary;
 use super::{ranking, Contract, Event, Recording, Stage, Tridge, TRICKS};
 
 impl Tridge {
-    pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Events<Event>, RuleViolation> {
         if self.deal.stage != Stage::Playing {
             return Err(self.not_expected("play"));
         }
@@ -25,7 +27,7 @@ impl Tridge {
         let trumps = contract.trumps();
         let d = &mut self.deal;
         let trick_no = d.tricks_done + 1;
-        let mut events = Vec::new();
+        let mut events = Events::new();
         if d.may_stop {
             d.may_stop = false;
             d.all_tricks_undertaken = true;
@@ -59,7 +61,7 @@ impl Tridge {
         events.push(Event::TrickWon {
             trick: trick_no,
             winner,
-            cards: d.trick.plays().to_vec(),
+            cards: d.trick.cards(),
         });
         d.trick = Trick::new(winner);
         let player = d.player.unwrap_or(winner);
@@ -94,7 +96,7 @@ impl Tridge {
         Ok(events)
     }
 
-    pub(super) fn stop(&mut self, seat: Seat, top_trumps: &[Card]) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn stop(&mut self, seat: Seat, top_trumps: &[Card]) -> Result<Events<Event>, RuleViolation> {
         if !(self.deal.stage == Stage::Playing && self.deal.may_stop) {
             return Err(self.not_expected("stop"));
         }
@@ -122,7 +124,7 @@ impl Tridge {
             all_tricks_after_fifth: false,
             recording: Recording::CardByCard,
         };
-        let mut events = vec![Event::Stopped { seat }];
+        let mut events = smallvec![Event::Stopped { seat }];
         events.extend(self.settle(summary)?);
         Ok(events)
     }
@@ -138,12 +140,12 @@ impl Tridge {
         stopped: bool,
         all_tricks_after_fifth: bool,
         in_comer: bool,
-    ) -> Result<Vec<Event>, RuleViolation> {
+    ) -> Result<Events<Event>, RuleViolation> {
         if !(matches!(self.deal.stage, Stage::Auction(_)) && self.deal.is_fresh()) {
             return Err(self.not_expected("result"));
         }
         contract.check()?;
-        let mut events = Vec::new();
+        let mut events = Events::new();
         if in_comer {
             if self.players != 4 || player != self.deal.dealer {
                 return Err(RuleViolation::InvalidContract {

@@ -1,7 +1,9 @@
 //! The settlement of a deal: its outcome for the Player, the chips it moves, and the stakes for
 //! the next deal; and the end of the session, when the Widow's Fund is split or left.
 
+use crate::rules::Events;
 use serde::{Deserialize, Serialize};
+use smallvec::smallvec;
 use utoipa::ToSchema;
 
 use crate::rules::cards::Suit;
@@ -77,7 +79,7 @@ pub(super) struct Summary {
 
 impl Tridge {
     /// Scores a finished deal, books its chips, and starts the next deal.
-    pub(super) fn settle(&mut self, s: Summary) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn settle(&mut self, s: Summary) -> Result<Events<Event>, RuleViolation> {
         let players = self.players;
         let p = s.player;
         let payers: Vec<Seat> = Seat::all(players).filter(|x| *x != p).collect();
@@ -227,7 +229,7 @@ impl Tridge {
         let widows_won = all_tricks_made.unwrap_or(contract.with_widows() && game_won);
         let chip_events = b.events;
         let number = self.deal.number;
-        let mut events = vec![Event::DealScored {
+        let mut events = smallvec![Event::DealScored {
             deal: number,
             player: p,
             contract,
@@ -258,7 +260,7 @@ impl Tridge {
 
     /// Stakes for the next deal after a won fund: the Widow's Fund re-seeded after it was won;
     /// the Game Fund taken from the oldest Reserve, or re-seeded when none waits.
-    fn restake(&mut self, game_won: bool, widows_won: bool) -> Result<Vec<Event>, RuleViolation> {
+    fn restake(&mut self, game_won: bool, widows_won: bool) -> Result<Events<Event>, RuleViolation> {
         let players = self.players;
         let next = self.next_number()?;
         let (w_stake, f_stake) = (
@@ -292,7 +294,7 @@ impl Tridge {
         Ok(b.events)
     }
 
-    pub(super) fn settle_widows_fund(&mut self, choice: WidowsChoice) -> Result<Vec<Event>, RuleViolation> {
+    pub(super) fn settle_widows_fund(&mut self, choice: WidowsChoice) -> Result<Events<Event>, RuleViolation> {
         if !self.deal.is_fresh() {
             return Err(self.not_expected("settle_widows_fund"));
         }

@@ -35,7 +35,7 @@ fn apply(g: &mut Tridge, mv: Move) -> Vec<Event> {
         Ok(events) => {
             assert_balanced(&events);
             assert_eq!(g.chips_on_table(), chips(500 * g.players() as i64), "chips conserved");
-            events
+            events.into_vec()
         }
         Err(e) => panic!("{mv:?} refused: {e}"),
     }
