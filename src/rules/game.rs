@@ -156,8 +156,8 @@ pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwn
     /// the game is over. A client names it to guard against recording into the wrong deal.
     fn deal_number(&self) -> Option<u16>;
 
-    /// True between deals (and at the end): a good place to keep a snapshot, since no move of
-    /// the current deal needs replaying from here.
+    /// True between deals (and at the end): no card of the next deal is recorded yet, so a
+    /// simulator can deal it.
     fn at_deal_boundary(&self) -> bool;
 
     fn is_finished(&self) -> bool;

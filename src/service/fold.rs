@@ -2,8 +2,8 @@
 //!
 //! Invariants: the state of a table is its set-up (from the row's players and options) with its
 //! effective moves (those not voided) applied in order. Snapshots are a cache of that fold, kept
-//! at deal boundaries and every [`SNAPSHOT_EVERY`] moves, so reading or extending a table replays
-//! a bounded stretch of log however long its history; a snapshot that no longer reads (written
+//! every [`SNAPSHOT_EVERY`] moves, so reading or extending a table replays a bounded stretch of
+//! log however long its history; a snapshot that no longer reads (written
 //! by a build whose state had another shape) is passed over and the fold starts from the set-up.
 
 use sqlx::PgConnection;
@@ -15,8 +15,7 @@ use crate::store;
 use crate::store::chain::LoggedEntry;
 use crate::store::tables::{FoldRows, MoveRow, TableRow};
 
-/// A snapshot is also kept after this many moves replayed since the last one, so that a move
-/// within a long deal does not replay the whole deal either.
+/// A snapshot is kept after this many moves since the last one: a fold replays at most one fewer.
 pub const SNAPSHOT_EVERY: usize = 16;
 
 /// The game a table was created as: from its row's players and options, not from any snapshot.
@@ -109,9 +108,14 @@ pub async fn replay<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Resul
     Ok(game)
 }
 
-/// Whether a move that leaves `game`, `replayed` moves after the latest snapshot, keeps one.
-pub(super) fn snapshot_due<G: Game>(game: &G, replayed: usize) -> bool {
-    game.at_deal_boundary() || replayed + 1 >= SNAPSHOT_EVERY
+/// Whether a move made `replayed` moves after the latest snapshot keeps one.
+///
+/// By count alone, not at deal boundaries too: a table entered result by result ends a deal with
+/// every move, and a snapshot per move made each move write its whole state, which grows with
+/// what the rules keep (a Tridge table's Reserve Funds). Every move then cost more the longer the
+/// table had run; one snapshot in `SNAPSHOT_EVERY` moves bounds both the fold and the writes.
+pub(super) fn snapshot_due(replayed: usize) -> bool {
+    replayed + 1 >= SNAPSHOT_EVERY
 }
 
 fn apply_all<G: Game>(game: &mut G, moves: &[MoveRow]) -> Result<(), ServiceError> {

@@ -491,7 +491,7 @@ async fn apply_move<G: Game>(
         events_text: serde_json::to_string(&events).map_err(ServiceError::Encode)?,
         bookings,
         lines,
-        snapshot: snapshot_due(&game, replayed),
+        snapshot: snapshot_due(replayed),
         replayed,
         game,
     })
