@@ -3,8 +3,8 @@
 //! Invariants: the state of a table is its set-up (from the row's players and options) with its
 //! effective moves (those not voided) applied in order. Snapshots are a cache of that fold, kept
 //! every [`SNAPSHOT_EVERY`] moves, so reading or extending a table replays a bounded stretch of
-//! log however long its history; a snapshot that no longer reads (written
-//! by a build whose state had another shape) is passed over and the fold starts from the set-up.
+//! log however long its history; a snapshot that no longer reads (written by a build whose state
+//! had another shape) is passed over and the fold starts from the set-up.
 
 use sqlx::PgConnection;
 

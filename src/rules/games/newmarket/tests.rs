@@ -5,6 +5,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::rules::deck::{shuffle_with, SplitMix64};
+use crate::rules::games::testing::apply;
 use crate::rules::stops::testing::{assert_ledger_matches, replay_booked};
 
 fn card(text: &str) -> Card {
@@ -37,13 +38,6 @@ fn text_layout(stakes: &[&str]) -> Move {
         stakes: cards(stakes),
         dealer_extra_on: None,
     }
-}
-
-#[track_caller]
-fn apply(game: &mut Newmarket, mv: Move) -> Vec<Event> {
-    game.apply(&mv)
-        .unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
-        .into_vec()
 }
 
 #[track_caller]

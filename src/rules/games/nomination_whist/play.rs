@@ -32,7 +32,8 @@ impl NominationWhist {
 
         // Checked: from here on the move is legal and the state changes.
         let trick_no = deal.tricks_done + 1;
-        // Room for the revoke and the trick's end, so that the trick's last card does not grow it.
+        // Inline room for the card and the trick's end; a revoke on a trick's last card, or the
+        // deal's end, spills over.
         let mut events = Events::new();
         events.push(Event::CardPlayed {
             seat,

@@ -5,6 +5,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::rules::deck::{shuffle_with, SplitMix64};
+use crate::rules::games::testing::apply;
 use crate::rules::stops::testing::{assert_ledger_matches, replay_booked};
 use crate::rules::{Account, Transfer};
 
@@ -40,13 +41,6 @@ fn play(s: u8, c: &str) -> Move {
         seat: seat(s),
         card: card(c),
     }
-}
-
-#[track_caller]
-fn apply(game: &mut PopeJoan, mv: Move) -> Vec<Event> {
-    game.apply(&mv)
-        .unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
-        .into_vec()
 }
 
 #[track_caller]

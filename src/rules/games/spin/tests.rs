@@ -4,6 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::rules::deck::{shuffle_with, SplitMix64};
+use crate::rules::games::testing::apply;
 use crate::rules::stops::testing::{assert_ledger_matches, replay_booked};
 
 fn card(text: &str) -> Card {
@@ -51,13 +52,6 @@ fn result(out: u8, cards_left: Vec<u8>, spin_holder: Option<u8>) -> Move {
         intrigue: None,
         spin_holder: spin_holder.map(seat),
     }
-}
-
-#[track_caller]
-fn apply(game: &mut Spin, mv: Move) -> Vec<Event> {
-    game.apply(&mv)
-        .unwrap_or_else(|e| panic!("{mv:?} was refused: {e}"))
-        .into_vec()
 }
 
 #[track_caller]
