@@ -6,7 +6,7 @@
 //! are a pure function of the events. The score-sheet lines stored with the moves are checked
 //! against the lines the replay finishes, as part of the state.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -15,6 +15,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use uuid::Uuid;
 
+use super::booking_key::{key, Key};
 use super::canonical;
 use super::chain::{self, AsJson, Json};
 use super::fold::{self, move_of};
@@ -58,19 +59,6 @@ pub async fn audit(pool: &PgPool, id: Uuid) -> Result<(TableRow, Audit), Service
     let alongside = store::begin_alongside(pool, &mut tx).await?;
     let audit = with_game!(game_of(&row)?, G => audit_as::<G>(&mut tx, alongside, &row).await?);
     Ok((row, audit))
-}
-
-/// A booking as compared: its cause, deal, memo and postings, one per account, none of zero
-/// (as a booking stores them).
-pub type Key = (i64, Option<i32>, String, Vec<(String, i64)>);
-
-pub(super) fn key(seq: i64, deal: Option<i32>, memo: &str, postings: impl Iterator<Item = (String, i64)>) -> Key {
-    let mut merged: BTreeMap<String, i64> = BTreeMap::new();
-    for (account, amount) in postings {
-        *merged.entry(account).or_default() += amount;
-    }
-    let postings = merged.into_iter().filter(|(_, amount)| *amount != 0).collect();
-    (seq, deal, memo.to_owned(), postings)
 }
 
 fn settled(seq: i64, settlements: Vec<Settlement>, into: &mut Vec<Key>) {

@@ -23,7 +23,7 @@ use serde_json::{json, Value};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use super::audit::{key, Key};
+use super::booking_key::{key, Key};
 use super::chain::Json;
 use super::fold::{self, no_longer_replays, stored_move};
 use super::{game_of, read_table, to_json, Principal, ServiceError};

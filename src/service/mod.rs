@@ -13,6 +13,7 @@
 //!   lists games.
 
 pub mod audit;
+mod booking_key;
 pub mod bundle;
 mod canonical;
 pub mod chain;

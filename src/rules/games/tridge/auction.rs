@@ -15,24 +15,7 @@ use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::Voids;
 
 use super::score_sheet::Unplayed;
-use super::{Contract, Event, Stage, Tridge, STOCK, TRICKS};
-
-/// A call in the auction, ascending. An earlier seat holds an equal bid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-#[schema(as = TridgeBid)]
-pub enum Bid {
-    /// Play with hearts, spades or clubs.
-    Play,
-    /// Play with diamonds (or any higher contract).
-    PlayMore,
-    Flip,
-    NoChange,
-    NoChangeDiamonds,
-    /// Only once everyone has passed.
-    NoTricks,
-    AllTricks,
-}
+use super::{Bid, Contract, Event, Stage, Tridge, STOCK, TRICKS};
 
 /// A Fixed Trick bid as an auction key: higher is better.
 pub(super) fn fixed_key(tricks: u8, trumps: Suit) -> u8 {

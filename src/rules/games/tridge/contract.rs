@@ -11,7 +11,24 @@ use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 
 use super::exchange::ExchangeStep;
-use super::{ranking, Bid, Event, Stage, Tridge};
+use super::{ranking, Event, Stage, Tridge};
+
+/// A call in the auction, ascending. An earlier seat holds an equal bid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = TridgeBid)]
+pub enum Bid {
+    /// Play with hearts, spades or clubs.
+    Play,
+    /// Play with diamonds (or any higher contract).
+    PlayMore,
+    Flip,
+    NoChange,
+    NoChangeDiamonds,
+    /// Only once everyone has passed.
+    NoTricks,
+    AllTricks,
+}
 
 /// The contract the Player declares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

@@ -41,15 +41,14 @@ use crate::rules::trick::{Play, Revoke, TrickCards};
 use crate::rules::{Game, GameId, OptionDoc};
 
 use auction::fixed_from_key;
-pub use auction::Bid;
-pub use contract::Contract;
+pub use contract::{Bid, Contract};
 use deal::{Deal, Stage};
 use funds::{from_each, to_each, Pots};
 pub use funds::{Funds, Reserve};
 pub use legal::{FixedBidChoice, LegalMove};
 use ranking::FollowSuit;
-pub use score_sheet::{DealLine, Recording, ScoreSheet};
-pub use settlement::{classify, half_fund, Outcome};
+pub use score_sheet::{DealLine, Outcome, Recording, ScoreSheet};
+pub use settlement::{classify, half_fund};
 
 /// Tricks in a deal.
 const TRICKS: u8 = 9;

@@ -9,7 +9,28 @@ use crate::rules::seat::Seat;
 use crate::rules::trick::Revoke;
 
 use super::ranking::FollowSuit;
-use super::{Contract, Funds, Outcome, Tridge};
+use super::{Contract, Funds, Tridge};
+
+/// How a deal ended for the Player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+#[schema(as = TridgeOutcome)]
+pub enum Outcome {
+    /// More tricks than each defender (or the contract made).
+    Win,
+    /// 4:4:1, 3:3:3 or 1:4:4.
+    Draw,
+    /// A defender took more tricks than each other player.
+    DoubleLoss { defeating: Seat },
+    /// No Tricks or All Tricks failed.
+    Lost,
+    /// Fixed Trick made exactly.
+    Exact,
+    /// Fixed Trick missed by one trick either way.
+    OffByOne,
+    /// Fixed Trick missed by two or more.
+    OffByMore,
+}
 
 /// How a deal was recorded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

@@ -13,28 +13,7 @@ use crate::rules::seat::{BySeat, Seat};
 
 use super::contract::contract_name;
 use super::funds::{from_each, to_each};
-use super::{Contract, DealLine, Event, Recording, Tridge, WidowsChoice, TRICKS};
-
-/// How a deal ended for the Player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
-#[schema(as = TridgeOutcome)]
-pub enum Outcome {
-    /// More tricks than each defender (or the contract made).
-    Win,
-    /// 4:4:1, 3:3:3 or 1:4:4.
-    Draw,
-    /// A defender took more tricks than each other player.
-    DoubleLoss { defeating: Seat },
-    /// No Tricks or All Tricks failed.
-    Lost,
-    /// Fixed Trick made exactly.
-    Exact,
-    /// Fixed Trick missed by one trick either way.
-    OffByOne,
-    /// Fixed Trick missed by two or more.
-    OffByMore,
-}
+use super::{Contract, DealLine, Event, Outcome, Recording, Tridge, WidowsChoice, TRICKS};
 
 /// Classifies a normal contract's trick split: Player's tricks against each defender's.
 ///
