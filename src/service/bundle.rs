@@ -6,7 +6,8 @@
 //!   included, each entry with its place in play order), its corrections' rows (the moves each
 //!   supersedes, the later moves' events each re-derived, the bookings each made), ledger,
 //!   score sheet and chain, with the engine's version; signed with Ed25519 over the canonical
-//!   encoding (`chain::canonical`) of the document without its `signature`.
+//!   encoding (RFC 8785, the JSON Canonicalization Scheme: `chain::canonical`) of the document
+//!   without its `signature`.
 //! - The file is written in that canonical form, and the verifier refuses any other, so a
 //!   change of one byte anywhere (white space included) fails verification.
 //! - Verification needs no database and no network: it checks the form, the signature, that

@@ -1,19 +1,23 @@
-//! The canonical form of JSON text (`chain::canonical`'s bytes: compact, every object's keys
-//! sorted) written straight from the text, without building a `serde_json::Value`.
+//! The canonical form of JSON that the hash chain and the audit bundle hash and sign: RFC 8785,
+//! the JSON Canonicalization Scheme (JCS). No white space; object members sorted by their keys'
+//! UTF-16 code units; strings with only `"`, `\\` and control characters escaped (`\b \t \n \f
+//! \r`, others as lower-case `\u00xx`); numbers as IEEE-754 doubles written as ECMAScript's
+//! `Number.prototype.toString` writes them (`1e+21`, `0.000001`, `-0` as `0`). A verifier in any
+//! language with a JCS library reproduces every hash; every number the service itself hashes is
+//! an integer well inside ±2^53, where JCS's numbers are the integers' own digits.
 //!
-//! Invariants: for any JSON text, [`canonicalize`] writes exactly the bytes `chain::canonical`
-//! writes for the `Value` that text parses to: numbers as that `Value` holds them (integers
-//! that fit 64 bits as integers, others as `f64`), strings unescaped and escaped again by
-//! serde_json, and of keys given twice the last (as a map keeps it). The text is read into one
-//! flat list of tokens borrowing its strings, so that a long log is written with a few
-//! allocations per entry rather than one per key and value.
+//! Written straight from JSON text ([`canonicalize`]) or from a `Value` ([`canonicalize_value`]),
+//! the same bytes for the same content. From text, of keys given twice the last is kept (as a map
+//! keeps it; JCS leaves such text undefined). The text is read into one flat list of tokens
+//! borrowing its strings, so that a long log is written with a few allocations per entry rather
+//! than one per key and value.
 //!
 //! Most stored text (the database's, serde_json's) is plain: strings without escapes, integers
-//! short enough to be exact. Such text is written in one pass by a scanner of its own, which
-//! copies strings and integers as they are (they are already written as serde_json writes
-//! them) and reorders an object's members only when their keys are out of order; any other text
-//! (an escape, a fraction, a long number, text that is not JSON) is read through serde_json,
-//! which decides what it holds or that it is not JSON.
+//! short enough to be exact doubles. Such text is written in one pass by a scanner of its own,
+//! which copies strings and integers as they are (they are already in their canonical form) and
+//! reorders an object's members only when their keys are out of order; any other text (an
+//! escape, a fraction, a long number, text that is not JSON) is read through serde_json, which
+//! decides what it holds or that it is not JSON.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -56,8 +60,77 @@ pub fn canonicalize(text: &str, out: &mut Vec<u8>) -> serde_json::Result<()> {
 /// Nesting deeper than this is left to serde_json, which refuses it beyond its own limit (128).
 const PLAIN_DEPTH: usize = 100;
 
-/// Integers of at most this many digits fit an `i64` (and so a `u64`) whatever they are.
-const PLAIN_DIGITS: usize = 18;
+/// Integers of at most this many digits are exact doubles (below 2^53) whatever they are, and
+/// so are written as their digits.
+const PLAIN_DIGITS: usize = 15;
+
+/// The largest integer below which every integer is an exact double: 2^53.
+const EXACT: u64 = 1 << 53;
+
+/// Appends a number as RFC 8785 writes it: as the double it reads as, in ECMAScript's form.
+pub fn write_number(n: &Number, out: &mut Vec<u8>) {
+    use std::io::Write as _;
+    let written = match (n.as_i64(), n.as_u64()) {
+        (Some(i), _) if i.unsigned_abs() <= EXACT => write!(out, "{i}"),
+        (_, Some(u)) if u <= EXACT => write!(out, "{u}"),
+        // Integers past 2^53 and fractions: a `Number` is never NaN nor infinite.
+        _ => {
+            let mut buffer = ryu_js::Buffer::new();
+            out.extend_from_slice(buffer.format(n.as_f64().unwrap_or_default()).as_bytes());
+            Ok(())
+        }
+    };
+    // Writing to a `Vec` does not fail.
+    debug_assert!(written.is_ok());
+}
+
+/// Appends the canonical form of `value` (the bytes [`canonicalize`] writes for its text).
+pub fn canonicalize_value(value: &serde_json::Value, out: &mut Vec<u8>) {
+    use serde_json::Value;
+    match value {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(n) => write_number(n, out),
+        Value::String(s) => string(s, out),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                canonicalize_value(item, out);
+            }
+            out.push(b']');
+        }
+        Value::Object(map) => {
+            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            members.sort_by(|a, b| key_order(a.0, b.0));
+            out.push(b'{');
+            for (i, (key, item)) in members.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                string(key, out);
+                out.push(b':');
+                canonicalize_value(item, out);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+/// A string as RFC 8785 writes it, which is as serde_json writes it: only `"`, `\\` and control
+/// characters escaped, the short escapes where JSON has them, others as lower-case `\u00xx`.
+fn string(s: &str, out: &mut Vec<u8>) {
+    if string_end(s.as_bytes()).is_none() {
+        quoted(s, out);
+    } else {
+        // Writing a string to a `Vec` does not fail.
+        let written = serde_json::to_writer(&mut *out, s);
+        debug_assert!(written.is_ok());
+    }
+}
 
 /// The writer of plain JSON text: writes its canonical form as it reads it, or gives up (false,
 /// `out` as it was) on anything it does not read as surely as serde_json, leaving that to
@@ -290,8 +363,8 @@ fn write<'t>(
         None | Some(Token::Null) => out.extend_from_slice(b"null"),
         Some(Token::Bool(true)) => out.extend_from_slice(b"true"),
         Some(Token::Bool(false)) => out.extend_from_slice(b"false"),
-        Some(Token::Number(n)) => serde_json::to_writer(&mut *out, n)?,
-        Some(Token::Str(s)) => serde_json::to_writer(&mut *out, s.as_ref())?,
+        Some(Token::Number(n)) => write_number(n, out),
+        Some(Token::Str(s)) => string(s, out),
         Some(&Token::Array { end }) => {
             out.push(b'[');
             let mut element = at + 1;
@@ -337,11 +410,15 @@ fn write<'t>(
     Ok(())
 }
 
-/// Keys in the order of their bytes (as a `String`'s order is), most told apart by their first.
+/// Keys in the order of their UTF-16 code units (RFC 8785, 3.2.3). For ASCII, and wherever the
+/// first bytes differ and one is ASCII, that is the order of their bytes, which most keys are
+/// told apart by; UTF-8's order differs from UTF-16's only between characters above U+FFFF and
+/// those from U+E000 to U+FFFF.
 fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
     match (a.as_bytes().first(), b.as_bytes().first()) {
-        (Some(x), Some(y)) if x != y => x.cmp(y),
-        _ => a.cmp(b),
+        (Some(x), Some(y)) if x != y && (x.is_ascii() || y.is_ascii()) => x.cmp(y),
+        _ if a.is_ascii() && b.is_ascii() => a.cmp(b),
+        _ => a.encode_utf16().cmp(b.encode_utf16()),
     }
 }
 
@@ -360,7 +437,7 @@ fn key_at<'t>(tokens: &'t [Token<'_>], at: usize) -> &'t str {
     }
 }
 
-/// A string with nothing to escape, as serde_json writes it.
+/// A string with nothing to escape, as RFC 8785 (and serde_json) writes it.
 fn quoted(s: &str, out: &mut Vec<u8>) {
     out.reserve(s.len() + 2);
     out.push(b'"');
@@ -516,6 +593,87 @@ mod tests {
         }
     }
 
+    /// RFC 8785's examples (sections 3.2.2 and 3.2.3) and the reference implementations' test
+    /// data, byte for byte, from text and from a value.
+    #[test]
+    fn the_json_canonicalization_schemes_examples_are_written_byte_for_byte() {
+        macro_rules! vectors {
+            ($($name:literal),*) => {
+                [$((
+                    $name,
+                    include_str!(concat!("../../tests/fixtures/rfc8785/input/", $name, ".json")),
+                    include_str!(concat!("../../tests/fixtures/rfc8785/output/", $name, ".json")),
+                )),*]
+            };
+        }
+        for (name, input, output) in vectors!("arrays", "french", "structures", "unicode", "values", "weird") {
+            assert_eq!(canonicalized(input), output, "{name}, from text");
+            assert_eq!(as_a_value_writes_it(input), output, "{name}, from a value");
+        }
+    }
+
+    /// RFC 8785, Appendix B: IEEE-754 doubles (as hex) and how they are written.
+    #[test]
+    fn numbers_are_written_as_the_rfcs_appendix_b_writes_them() {
+        for (bits, expected) in [
+            (0x0000000000000000_u64, "0"),
+            (0x8000000000000000, "0"),
+            (0x0000000000000001, "5e-324"),
+            (0x8000000000000001, "-5e-324"),
+            (0x7fefffffffffffff, "1.7976931348623157e+308"),
+            (0xffefffffffffffff, "-1.7976931348623157e+308"),
+            (0x4340000000000000, "9007199254740992"),
+            (0xc340000000000000, "-9007199254740992"),
+            (0x4430000000000000, "295147905179352830000"),
+            (0x44b52d02c7e14af5, "9.999999999999997e+22"),
+            (0x44b52d02c7e14af6, "1e+23"),
+            (0x44b52d02c7e14af7, "1.0000000000000001e+23"),
+            (0x444b1ae4d6e2ef4e, "999999999999999700000"),
+            (0x444b1ae4d6e2ef4f, "999999999999999900000"),
+            (0x444b1ae4d6e2ef50, "1e+21"),
+            (0x3eb0c6f7a0b5ed8c, "9.999999999999997e-7"),
+            (0x3eb0c6f7a0b5ed8d, "0.000001"),
+            (0x41b3de4355555553, "333333333.3333332"),
+            (0x41b3de4355555554, "333333333.33333325"),
+            (0x41b3de4355555555, "333333333.3333333"),
+            (0x41b3de4355555556, "333333333.3333334"),
+            (0x41b3de4355555557, "333333333.33333343"),
+            (0xbecbf647612f3696, "-0.0000033333333333333333"),
+            (0x43143ff3c1cb0959, "1424953923781206.2"),
+        ] {
+            let value = f64::from_bits(bits);
+            let number = serde_json::Number::from_f64(value).expect("finite");
+            let mut out = Vec::new();
+            super::write_number(&number, &mut out);
+            assert_eq!(String::from_utf8(out).expect("ASCII"), expected, "{bits:016x}");
+            // The same double read back from the shortest text that names it.
+            assert_eq!(canonicalized(&format!("{value:e}")), expected, "{bits:016x} from text");
+        }
+        // Integers past 2^53 are doubles too; below it they are their digits however long.
+        for (text, expected) in [
+            ("9007199254740993", "9007199254740992"),
+            ("12345678901234567890", "12345678901234567000"),
+            ("-9223372036854775808", "-9223372036854776000"),
+            ("999999999999999", "999999999999999"),
+            ("4503599627370497", "4503599627370497"),
+            ("-0", "0"),
+            ("1.0", "1"),
+        ] {
+            assert_eq!(canonicalized(text), expected, "{text}");
+            assert_eq!(as_a_value_writes_it(text), expected, "{text} as a value");
+        }
+    }
+
+    #[test]
+    fn keys_are_sorted_by_their_utf_16_code_units_not_their_bytes() {
+        // By UTF-8 bytes U+FB33 (EF AC B3) comes before U+1F602 (F0 9F 98 82); by UTF-16 code
+        // units U+1F602 (D83D DE02) comes first.
+        let text = r#"{"\ufb33": 1, "\ud83d\ude02": 2, "z": 3, "\u00e9": 4}"#;
+        let sorted = "{\"z\":3,\"\u{e9}\":4,\"\u{1f602}\":2,\"\u{fb33}\":1}";
+        assert_eq!(canonicalized(text), sorted);
+        assert_eq!(as_a_value_writes_it(text), sorted);
+    }
+
     /// Whether the writer of plain text writes `text` itself (rather than leaving it to
     /// serde_json); when it does not, it writes nothing.
     fn read_plainly(text: &str) -> bool {
@@ -529,7 +687,7 @@ mod tests {
     fn plain_text_is_read_by_the_scanner_and_anything_else_by_serde_json() {
         for text in [
             r#"{"deal": 1, "event": "deal_scored", "tricks": [3, 3, 3], "outcome": {"outcome": "draw"}, "x": null}"#,
-            "[true,false,null,0,-1,123456789012345678,-123456789012345678]",
+            "[true,false,null,0,-1,123456789012345,-123456789012345]",
             " \t\r\n[ ] ",
             r#"{"a": 1, "a": {"y": [], "x": 0, "y": {}}, "": 2}"#,
             r#"{"a": 1, "b": 2, "c": {"d": 3}}"#,
@@ -547,6 +705,8 @@ mod tests {
             "1.0",
             "1e3",
             "2E-2",
+            "1234567890123456",
+            "-1234567890123456",
             "1234567890123456789",
             "-1234567890123456789",
             "18446744073709551616",
@@ -635,7 +795,7 @@ mod tests {
         let leaf = prop_oneof![
             Just(Value::Null),
             any::<bool>().prop_map(Value::from),
-            (-999_999_999_999_999_999_i64..=999_999_999_999_999_999).prop_map(Value::from),
+            (-999_999_999_999_999_i64..=999_999_999_999_999).prop_map(Value::from),
             (0_i64..100).prop_map(Value::from),
             "[a-zA-Z0-9 _:\u{e9}\u{1f0a1}]{0,12}".prop_map(Value::from),
         ];

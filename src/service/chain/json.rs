@@ -1,5 +1,5 @@
 //! Stored JSON values as the chain reads them (decoded, as text, or as text with its canonical
-//! form worked out once), and the canonical form itself: compact, every object's keys sorted.
+//! form worked out once), and the canonical form itself: RFC 8785's (`service::canonical`).
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -94,8 +94,10 @@ impl Json<'_> {
     /// When text is not JSON.
     pub fn write_canonical(self, out: &mut Vec<u8>) -> serde_json::Result<()> {
         match self {
-            // serde_json is built without `preserve_order`: a value's maps write their keys sorted.
-            Json::Value(value) => serde_json::to_writer(out, value),
+            Json::Value(value) => {
+                crate::service::canonical::canonicalize_value(value, out);
+                Ok(())
+            }
             Json::Text(text) => crate::service::canonical::canonicalize(text, out),
             Json::Canonical { canonical, .. } => {
                 out.extend_from_slice(canonical);
@@ -119,42 +121,11 @@ impl Json<'_> {
     }
 }
 
-/// The compact JSON of a value with every object's keys sorted: the same bytes for the same
-/// content however it was stored or sent.
+/// The canonical form of a value (RFC 8785, the JSON Canonicalization Scheme): the same bytes
+/// for the same content however it was stored or sent.
 pub fn canonical(value: &Value) -> String {
-    let mut out = String::new();
-    write_canonical(value, &mut out);
-    out
-}
-
-fn write_canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                if let Some(v) = map.get(key) {
-                    write_canonical(v, out);
-                }
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, v) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_canonical(v, out);
-            }
-            out.push(']');
-        }
-        other => out.push_str(&other.to_string()),
-    }
+    let mut out = Vec::new();
+    crate::service::canonical::canonicalize_value(value, &mut out);
+    // The canonical form of a value holds only its strings' text and ASCII.
+    String::from_utf8(out).unwrap_or_default()
 }

@@ -3,9 +3,7 @@
 //! pass-out with the Game Fund topped up.
 
 use crate::rules::Events;
-use serde::{Deserialize, Serialize};
 use smallvec::smallvec;
-use utoipa::ToSchema;
 
 use crate::rules::bidding::{Auction, AuctionEnd, AuctionRefusal};
 use crate::rules::cards::Suit;

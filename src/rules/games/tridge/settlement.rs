@@ -2,9 +2,7 @@
 //! the next deal; and the end of the session, when the Widow's Fund is split or left.
 
 use crate::rules::Events;
-use serde::{Deserialize, Serialize};
 use smallvec::smallvec;
-use utoipa::ToSchema;
 
 use crate::rules::cards::Suit;
 use crate::rules::chips::{Account, Chips};
