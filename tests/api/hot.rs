@@ -349,3 +349,62 @@ async fn different_moves_racing_on_a_stale_version_on_two_replicas_are_conflicts
     assert_eq!(state["state"], serde_json::to_value(expected.view()).expect("json"));
     assert_audit_consistent(&a, &table).await;
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_move_an_undo_and_a_correction_racing_on_one_version_are_one_success_and_conflicts(pool: PgPool) {
+    // Arrange: two replicas, a table of one-card deals entered as results, two deals in.
+    let a = spawn_app(pool.clone()).await;
+    let b = spawn_app(pool).await;
+    let token = a.organiser("ann@club.example").await;
+    let table = a
+        .table(
+            &token,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": vec![1; 40]}),
+        )
+        .await;
+    let result = |winner: usize| {
+        let tricks: Vec<u8> = (0..4).map(|s| u8::from(s == winner)).collect();
+        json!({"kind": "result", "nominations": [0, 1, 0, 0], "tricks": tricks})
+    };
+
+    for round in 0..30_usize {
+        // Keep two deals at least, so that an undo and a correction of deal 1 are both possible.
+        while a.scores(&table).await["sheet"]["deals"].as_array().map_or(0, Vec::len) < 2 {
+            accept(&a, &table, &token, result(round % 4)).await;
+        }
+        hot(&a).clear();
+        let version = a.state(&table).await["version"].as_i64().expect("version");
+        let log = a.log(&table).await.as_array().expect("log").len();
+
+        // Act: a move on one replica, an undo and a correction of deal 1 on the other, all
+        // sent having seen the same version, all fine at it.
+        let (moves, undo, deal_1) = (
+            format!("/api/v1/tables/{table}/moves"),
+            format!("/api/v1/tables/{table}/undo"),
+            format!("/api/v1/tables/{table}/deals/1"),
+        );
+        let correction = json!({"moves": [result((round + 1) % 4)], "expected_version": version, "reason": "slip"});
+        let (moved, undone, corrected) = tokio::join!(
+            a.post(
+                &moves,
+                &token,
+                json!({"move": result(round % 4), "expected_version": version})
+            ),
+            b.post(&undo, &token, json!({"expected_version": version})),
+            b.request(reqwest::Method::PUT, &deal_1, Some(&token), Some(correction)),
+        );
+
+        // Assert: one succeeds; the others are conflicts; only the winner's entries are added
+        // (a correction's: its move and the correction itself).
+        let answers = [&moved, &undone, &corrected];
+        let won = answers.iter().filter(|a| a.status.is_success()).count();
+        assert_eq!(won, 1, "round {round}: {answers:?}");
+        for answer in answers.iter().filter(|a| !a.status.is_success()) {
+            answer.assert_problem(409, "version_conflict");
+        }
+        let added = if corrected.status.is_success() { 2 } else { 1 };
+        assert_eq!(a.log(&table).await.as_array().expect("log").len(), log + added);
+    }
+    assert_audit_consistent(&b, &table).await;
+}
