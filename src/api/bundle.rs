@@ -30,6 +30,7 @@ pub struct AuditKey {
 #[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), responses(
     (status = 200, description = "the bundle, in canonical JSON (any change of a byte fails verification)", content_type = "application/json", body = Object),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}/audit-bundle")]
 pub async fn get_audit_bundle(

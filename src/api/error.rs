@@ -89,6 +89,7 @@ impl ApiError {
         "scorer_not_found",
         "scorer_revoked",
         "session_not_found",
+        "table_damaged",
         "table_not_found",
         "token_expired",
         "too_many_requests",
@@ -290,6 +291,12 @@ impl From<ServiceError> for ApiError {
             ServiceError::DisputeMatchesRecord => ApiError::unprocessable("dispute_matches_record", e.to_string()),
             ServiceError::OwnDeal => ApiError::new(StatusCode::FORBIDDEN, "own_deal", e.to_string()),
             ServiceError::IdempotencyKeyReused => ApiError::unprocessable("idempotency_key_reused", e.to_string()),
+            // Not the client's doing, but not a bare failure either: the table is named, the rest
+            // of the service goes on, and the audit says what is wrong with it.
+            ServiceError::Damaged { .. } => {
+                tracing::error!(error = %e, "damaged table");
+                ApiError::new(StatusCode::CONFLICT, "table_damaged", e.to_string())
+            }
             ServiceError::UnknownGame { .. }
             | ServiceError::Corrupt(_)
             | ServiceError::Encode(_)

@@ -8,7 +8,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::error::{ApiError, Problem};
-use super::export::{self, Format, FormatQuery};
+use super::export::{self, Cell, Format, FormatQuery};
 use crate::ledger::{Balances, Chips};
 use crate::service;
 
@@ -94,14 +94,14 @@ pub async fn get_table_ledger(
         for b in &ledger.bookings {
             for p in &b.postings {
                 rows.push(vec![
-                    b.id.to_string(),
-                    b.move_seq.to_string(),
-                    b.deal.map(|d| d.to_string()).unwrap_or_default(),
-                    b.memo.clone(),
-                    b.reverses.map(|r| r.to_string()).unwrap_or_default(),
-                    b.created_at.to_rfc3339(),
-                    p.account.to_string(),
-                    p.amount.get().to_string(),
+                    Cell::int(b.id),
+                    Cell::int(b.move_seq),
+                    Cell::opt_int(b.deal.map(i64::from)),
+                    Cell::text(b.memo.clone()),
+                    Cell::opt_int(b.reverses),
+                    Cell::text(b.created_at.to_rfc3339()),
+                    Cell::text(p.account.to_string()),
+                    Cell::int(p.amount.get()),
                 ]);
             }
         }
@@ -302,14 +302,14 @@ pub async fn get_session_ledger(
                 });
                 let opening = part.opening.of(account);
                 rows.push(vec![
-                    part.table.id.to_string(),
-                    part.table.game.clone(),
-                    account.to_string(),
-                    seat.map(|(_, name)| name.to_owned()).unwrap_or_default(),
-                    balance.get().to_string(),
-                    member.map(|m| m.to_string()).unwrap_or_default(),
-                    opening.get().to_string(),
-                    (balance - opening).get().to_string(),
+                    Cell::text(part.table.id.to_string()),
+                    Cell::text(part.table.game.clone()),
+                    Cell::text(account.to_string()),
+                    Cell::text(seat.map(|(_, name)| name.to_owned()).unwrap_or_default()),
+                    Cell::int(balance.get()),
+                    Cell::text(member.map(|m| m.to_string()).unwrap_or_default()),
+                    Cell::int(opening.get()),
+                    Cell::int((balance - opening).get()),
                 ]);
             }
         }

@@ -193,6 +193,7 @@ pub async fn list_sessions(
 #[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), responses(
     (status = 200, body = SessionView),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}")]
 pub async fn get_session(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
@@ -259,7 +260,8 @@ pub struct SeatResult {
     pub seat: u8,
     /// The name as typed at that table.
     pub name: String,
-    /// Chips won (positive) or lost, net of the chips the seat opened with; null at a table
+    /// Chips won (positive) or lost: what the seat holds less what the bank issued to it (its
+    /// buy-in; its stakes on a board or in a fund count as its chips until won); null at a table
     /// that books no chips to seats.
     pub chips: Option<i64>,
     /// The score sheet's total at a points game (Nomination Whist, Dividend, Tricky Dick); null
@@ -281,7 +283,8 @@ pub struct PlayerStanding {
     /// matches no member.
     pub member_id: Option<Uuid>,
     pub player: String,
-    /// Chips won or lost over every table, net of opening chips.
+    /// Chips won or lost over every table: what the seats hold less what the bank issued to
+    /// them.
     pub chips: i64,
     /// Points per game, over that game's tables.
     pub points: Vec<GamePoints>,
@@ -294,8 +297,12 @@ pub struct SessionStandings {
     pub session_id: Uuid,
     /// In order of first seat.
     pub players: Vec<PlayerStanding>,
-    /// Over every player; always zero, since every chip won was lost by someone.
+    /// Over every player: what the players lost to the pools, `-pools_chips`.
     pub total_chips: i64,
+    /// What the tables' pools and funds hold (and, at a game played against the bank, what the
+    /// bank took beyond what it issued): chips no player has won yet. With `total_chips` it sums
+    /// to zero.
+    pub pools_chips: i64,
 }
 
 fn standing(p: &crate::service::sessions::Standing) -> PlayerStanding {
@@ -326,11 +333,13 @@ fn standing(p: &crate::service::sessions::Standing) -> PlayerStanding {
     }
 }
 
-/// The session's standings: each player's chips won or lost (net of opening chips) and points
-/// across its tables, a player being a roster member whatever the spelling at each table.
+/// The session's standings: each player's chips won or lost (what their seats hold less what the
+/// bank issued to them) and points across its tables, a player being a roster member whatever
+/// the spelling at each table; and what the pools hold.
 #[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), responses(
     (status = 200, body = SessionStandings),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}/standings")]
 pub async fn get_session_standings(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
@@ -338,6 +347,7 @@ pub async fn get_session_standings(pool: web::Data<PgPool>, id: web::Path<Uuid>)
     Ok(HttpResponse::Ok().json(SessionStandings {
         session_id: standings.session.id,
         total_chips: standings.players.iter().map(|p| p.chips).sum(),
+        pools_chips: standings.pools,
         players: standings.players.iter().map(standing).collect(),
     }))
 }
@@ -364,20 +374,35 @@ pub struct PaymentView {
     pub currency: Option<String>,
 }
 
+/// A party's net chips, which the payments bring to zero: what the party pays less what it is
+/// paid is `-chips`.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct PartyNet {
+    pub party: Party,
+    /// A player's: the standings' `chips`. The pools': what they hold, positive.
+    pub chips: i64,
+}
+
 /// Who pays whom.
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct Settlement {
     pub session_id: Uuid,
     pub chip_value: Option<ChipValue>,
-    /// The fewest payments that bring every player's net chips to zero.
+    /// Every party that settles: each player that won or lost chips, then the pools when they
+    /// hold any. The nets sum to zero.
+    pub nets: Vec<PartyNet>,
+    /// The fewest payments that bring every party's net chips, the pools' included, to zero.
     pub payments: Vec<PaymentView>,
 }
 
 /// Settle-up: who pays whom at the end of the night, in as few payments as can be, from each
-/// player's chips net of opening chips; in money too when the session sets a chip value.
+/// player's net chips (what their seats hold less what the bank issued to them) and what the
+/// pools hold (the stakes no one has won yet, which the players paid in); in money too when the
+/// session sets a chip value.
 #[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), responses(
     (status = 200, body = Settlement),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}/settlement")]
 pub async fn get_session_settlement(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
@@ -398,8 +423,24 @@ pub async fn get_session_settlement(pool: web::Data<PgPool>, id: web::Path<Uuid>
             pools: true,
         },
     };
+    let mut nets: Vec<PartyNet> = standings
+        .players
+        .iter()
+        .filter(|p| p.chips != 0)
+        .map(|p| PartyNet {
+            party: party(&Some(p.clone())),
+            chips: p.chips,
+        })
+        .collect();
+    if standings.pools != 0 {
+        nets.push(PartyNet {
+            party: party(&None),
+            chips: standings.pools,
+        });
+    }
     Ok(HttpResponse::Ok().json(Settlement {
         session_id: standings.session.id,
+        nets,
         payments: payments
             .iter()
             .map(|p| PaymentView {

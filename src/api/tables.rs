@@ -389,6 +389,7 @@ pub async fn list_tables(
     (status = 200, body = TableView, headers(("ETag" = String, description = "the table's version, quoted"))),
     (status = 304, description = "not modified: `If-None-Match` names the current `ETag`"),
     (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}")]
 pub async fn get_table(
@@ -490,7 +491,7 @@ async fn record(
         (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`precondition_failed`: the table's `ETag` is not one `If-Match` names", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`version_conflict`, `deal_mismatch`, `game_finished`, `trick_out_of_order`, `chips_out_of_range`, `deal_limit`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict`, `deal_mismatch`, `game_finished`, `trick_out_of_order`, `chips_out_of_range`, `deal_limit`, `table_damaged` (what is stored of the table no longer reads)", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "a rule violation (`not_your_turn`, `card_already_played`, `hook_rule`, `tricks_do_not_add_up`, `no_such_seat`, `move_not_expected`, …), `unknown_card`, `unknown_field`, `unknown_variant`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/tables/{id}/moves")]
@@ -522,7 +523,7 @@ pub async fn submit_move(
         (status = 401, description = "`missing_token`, `invalid_token`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`version_conflict`, `nothing_to_undo`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict`, `nothing_to_undo`, `table_damaged` (what is stored of the table no longer reads)", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`precondition_failed`: the table's `ETag` is not one `If-Match` names", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/tables/{id}/undo")]
@@ -570,12 +571,14 @@ pub async fn list_moves(
 }
 
 /// The score sheet: every deal's nominations, tricks and points, running totals, and the
-/// winners once the game is over; as CSV (one row per deal, a column per player for per-seat
-/// figures) for `Accept: text/csv` or `?format=csv`.
+/// winners once the game is over; as CSV (one row per deal, or per hand at Tricky Dick, a column
+/// per player for per-seat figures; text that a spreadsheet would run as a formula is written
+/// behind a `'`) for `Accept: text/csv` or `?format=csv`.
 #[utoipa::path(tag = "tables", params(("id" = Uuid, Path), super::export::FormatQuery, ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
     (status = 200, content((Scores = "application/json"), (String = "text/csv")), headers(("ETag" = String, description = "the table's version, quoted"))),
     (status = 304, description = "not modified: `If-None-Match` names the current `ETag`"),
     (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}/scores")]
 pub async fn get_scores(
@@ -586,7 +589,7 @@ pub async fn get_scores(
 ) -> Result<HttpResponse, ApiError> {
     let sheet = use_case::score_sheet(&pool, *id).await?;
     if super::export::wants_csv(&req, query.format) {
-        let (header, rows) = super::export::sheet_rows(&sheet.row.players, &sheet.sheet);
+        let (header, rows) = super::export::sheet_rows(&sheet.row.players, &sheet.lines);
         return super::export::respond(&format!("table-{}-scores.csv", sheet.row.id), &header, &rows);
     }
     let scores = Scores::from(sheet);

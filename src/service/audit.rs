@@ -57,7 +57,8 @@ pub struct Audit {
 pub async fn audit(pool: &PgPool, id: Uuid) -> Result<(TableRow, Audit), ServiceError> {
     let (mut tx, row) = read_table(pool, id).await?;
     let alongside = store::begin_alongside(pool, &mut tx).await?;
-    let audit = with_game!(game_of(&row)?, G => audit_as::<G>(&mut tx, alongside, &row).await?);
+    let audit =
+        with_game!(game_of(&row)?, G => audit_as::<G>(&mut tx, alongside, &row).await.map_err(|e| e.at_table(id))?);
     Ok((row, audit))
 }
 

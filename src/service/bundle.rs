@@ -231,11 +231,15 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
         let corrections = store::deals::corrections(&mut tx, t.id, None).await?;
         let ledger = store::ledger::bookings(&mut tx, t.id, None).await?;
         let links = store::chain::links(&mut tx, t.id).await?;
-        let scores = with_game!(super::game_of(&t)?, G => {
-            let game: G = super::fold::current(&mut tx, &t).await?;
-            let lines = super::history::in_force::<G>(&mut tx, &t).await?;
-            to_json(&game.score_sheet_of(&lines))?
-        });
+        let scores: Result<Value, ServiceError> = async {
+            with_game!(super::game_of(&t)?, G => {
+                let game: G = super::fold::current(&mut tx, &t).await?;
+                let lines = super::history::in_force::<G>(&mut tx, &t).await?;
+                to_json(&game.score_sheet_of(&lines))
+            })
+        }
+        .await;
+        let scores = scores.map_err(|e| e.at_table(t.id))?;
         tables.push(TablePart {
             id: t.id,
             owner_id: t.owner_id,

@@ -85,7 +85,7 @@ pub struct Correction {
 /// `Store(NotFound)`, `DealNotFound`.
 pub async fn deal(pool: &PgPool, table: Uuid, deal: u16) -> Result<DealRecord, ServiceError> {
     let (mut tx, row) = read_table(pool, table).await?;
-    with_game!(game_of(&row)?, G => record_of::<G>(&mut tx, &row, deal).await)
+    with_game!(game_of(&row)?, G => record_of::<G>(&mut tx, &row, deal).await).map_err(|e| e.at_table(table))
 }
 
 /// Corrects a finished deal; the deal as it stands now.
@@ -104,11 +104,15 @@ pub async fn correct(pool: &PgPool, correction: Correction) -> Result<DealRecord
             actual: row.version,
         });
     }
-    let record = with_game!(game_of(&row)?, G => {
-        correct_as::<G>(&mut tx, &row, &correction).await?;
-        let row = store::tables::fetch(&mut tx, row.id).await?;
-        record_of::<G>(&mut tx, &row, correction.deal).await?
-    });
+    let record: Result<DealRecord, ServiceError> = async {
+        Ok(with_game!(game_of(&row)?, G => {
+            correct_as::<G>(&mut tx, &row, &correction).await?;
+            let row = store::tables::fetch(&mut tx, row.id).await?;
+            record_of::<G>(&mut tx, &row, correction.deal).await?
+        }))
+    }
+    .await;
+    let record = record.map_err(|e| e.at_table(row.id))?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok(record)
 }
@@ -128,7 +132,7 @@ pub(super) struct Played<G: Game> {
 /// Replays the table from its set-up to find deal `deal`.
 ///
 /// # Errors
-/// `DealNotFound` when no move of it was played (`DealNotFinished` for the deal being recorded);
+/// `DealNotFound` when no move of it was played, the deal the table waits for included;
 /// `Corrupt` when the log does not replay.
 pub(super) async fn played<G: Game>(
     conn: &mut PgConnection,
@@ -156,12 +160,10 @@ pub(super) async fn played<G: Game>(
         }
         last = of;
     }
+    // A deal of which no move is recorded does not exist yet, even the one the table waits for:
+    // there is nothing of it to show, correct or verify.
     let Some((first, start)) = found else {
-        return Err(if game.deal_number() == Some(deal) {
-            ServiceError::DealNotFinished(deal)
-        } else {
-            ServiceError::DealNotFound(deal)
-        });
+        return Err(ServiceError::DealNotFound(deal));
     };
     let finished = game.deal_number() != Some(deal);
     Ok(Played {

@@ -65,12 +65,28 @@ pub enum ServiceError {
     /// The stored log no longer replays or reads (a bug, never a client's doing).
     #[error("stored data could not be read back: {0}")]
     Corrupt(String),
+    /// What is stored of one table (its log, a snapshot, its lines) no longer reads or replays:
+    /// `Corrupt` once the table it was found in is known ([`ServiceError::at_table`]).
+    #[error("the stored log of table {table} is damaged ({detail}); GET /tables/{table}/audit reports what was found")]
+    Damaged { table: Uuid, detail: String },
     #[error("a value could not be written as JSON: {0}")]
     Encode(serde_json::Error),
     #[error(transparent)]
     Ledger(#[from] LedgerError),
     #[error(transparent)]
     Store(#[from] StoreError),
+}
+
+impl ServiceError {
+    /// This error as met while reading table `table`: stored data that does not read is that
+    /// table's damage, named as such, so that its readers are told which table and not a bare
+    /// failure. Anything else is unchanged.
+    pub fn at_table(self, table: Uuid) -> ServiceError {
+        match self {
+            ServiceError::Corrupt(detail) => ServiceError::Damaged { table, detail },
+            other => other,
+        }
+    }
 }
 
 fn deal_mismatch(named: u16, recording: Option<u16>) -> String {

@@ -4,7 +4,9 @@
 //! balances a reader gets agree; balances are over every booking (reversals included), so over
 //! all accounts they sum to zero. A session's players are its roster members, matched to seats
 //! as the standings match them (`sessions::Identity`), and their chips are given net of what
-//! each seat opened with, as the standings give them.
+//! the bank issued to each seat (its buy-in, [`issued`]), as the standings give them: stakes a
+//! seat put on the board or into a fund stay its own until someone wins them, so a table's nets
+//! (seats and pools alike) sum to zero.
 
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -27,12 +29,13 @@ pub struct TableLedger {
     pub balances: Balances,
 }
 
-/// One of a session's tables: each account's balance, and what the table's opening booked to it.
+/// One of a session's tables: each account's balance, and what the bank issued to it.
 #[derive(Debug, Clone)]
 pub struct SessionTable {
     pub table: TableRow,
     pub balances: Balances,
-    /// The opening's bookings alone (the chips each seat sat down with, and their source).
+    /// What the bank issued when the table opened ([`issued`]): each seat's buy-in, and the
+    /// bank's side of it.
     pub opening: Balances,
 }
 
@@ -45,7 +48,7 @@ impl SessionTable {
     }
 }
 
-/// One seat a player held: its balance and what it opened with.
+/// One seat a player held: its balance and what the bank issued to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SeatLedger {
     pub table: Uuid,
@@ -71,7 +74,7 @@ impl PlayerLedger {
         self.seats.iter().map(|s| s.balance).sum()
     }
 
-    /// What the seats opened with.
+    /// What the bank issued to the seats.
     pub fn opening(&self) -> Chips {
         self.seats.iter().map(|s| s.opening).sum()
     }
@@ -85,6 +88,28 @@ pub struct SessionLedger {
     pub tables: Vec<SessionTable>,
     /// In order of first seat.
     pub players: Vec<PlayerLedger>,
+}
+
+/// The chips the bank issued to each account when the table opened: its buy-in to each seat
+/// (and the bank's side, negative). A player's net is measured from this, not from what the seat
+/// held once the opening had also staked the board or seeded a fund: those stakes are still the
+/// players' chips, in the pools until won, and leaving them out would lose them from every net.
+///
+/// The opening's bookings that draw on the bank; in force ones only, should a correction ever
+/// reverse one.
+///
+/// # Errors
+/// `Ledger` when a stored booking does not balance.
+pub fn issued(bookings: &[StoredBooking]) -> Result<Balances, ServiceError> {
+    let reversed: std::collections::HashSet<i64> = bookings.iter().filter_map(|b| b.reverses).collect();
+    let mut issued = Balances::default();
+    for b in bookings {
+        let opening = b.move_seq == 0 && b.reverses.is_none() && !reversed.contains(&b.id);
+        if opening && b.postings.iter().any(|p| p.account == Account::Bank) {
+            issued.apply(&Booking::new(b.memo.clone(), b.postings.clone())?);
+        }
+    }
+    Ok(issued)
 }
 
 /// The table's ledger, its bookings optionally of one deal.
@@ -117,16 +142,13 @@ pub async fn session_ledger(pool: &PgPool, id: Uuid) -> Result<SessionLedger, Se
     let mut tables = Vec::new();
     let mut players: Vec<PlayerLedger> = Vec::new();
     for table in store::tables::list(&mut tx, None, Some(session.id), 1000, 0).await? {
+        let bookings = store::ledger::bookings(&mut tx, table.id, None).await?;
         let mut balances = Balances::default();
-        let mut opening = Balances::default();
-        for b in store::ledger::bookings(&mut tx, table.id, None).await? {
-            let booking = Booking::new(b.memo, b.postings)?;
-            // As the standings count it: the bookings of entry 0, which nothing reverses.
-            if b.move_seq == 0 && b.reverses.is_none() {
-                opening.apply(&booking);
-            }
-            balances.apply(&booking);
+        for b in &bookings {
+            balances.apply(&Booking::new(b.memo.clone(), b.postings.clone())?);
         }
+        // As the standings count it.
+        let opening = issued(&bookings)?;
         let part = SessionTable {
             table,
             balances,

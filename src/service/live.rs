@@ -447,7 +447,7 @@ pub async fn table_change(pool: &PgPool, table: Uuid) -> Result<TableChange, Ser
     let mut tx = store::begin_read_only(pool).await?;
     let row = store::tables::fetch(&mut tx, table).await?;
     let game = game_of(&row)?;
-    let totals = with_game!(game, G => totals::<G>(&mut tx, &row).await?);
+    let totals = with_game!(game, G => totals::<G>(&mut tx, &row).await.map_err(|e| e.at_table(row.id))?);
     Ok(TableChange {
         table_id: row.id,
         game,

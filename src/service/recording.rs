@@ -1,11 +1,21 @@
 //! Recording at a table: a move, or an undo of the latest move.
 //!
 //! Invariants:
-//! - One transaction per request, in this order: lock the table's row (moves on one table are
-//!   serial), check the caller may record there, answer a retried request with the answer it
-//!   got first, check the version the client saw, fold the state, apply, append to the log,
-//!   book the chips, keep a snapshot when one is due, bump the version, keep the answer under
-//!   the idempotency key, commit. A refusal anywhere writes nothing.
+//! - A move is tried first without a transaction: one statement reads the table (with the answer
+//!   kept under the idempotency key and, unless this replica keeps the table's state at the row's
+//!   version, what the state folds from); the caller's right to record, a retry's first answer,
+//!   `If-Match` and the version the client saw are checked against that row; the move is applied
+//!   to the state of exactly that version; and one statement writes the move with everything it
+//!   causes (bookings, chain links, score-sheet lines, snapshot, announcement, the answer) only if
+//!   the table's version is still the one read, so a lost race writes nothing.
+//! - When that cannot be done (another entry landed in between; the state of the version read is
+//!   not at hand, because another request took the kept state; an older table still needs its
+//!   chain or score-sheet lines written), it is done again in one transaction under the table's
+//!   row lock, in the same order. An undo is always done that way.
+//! - A stale version is always `version_conflict`, never a rule's refusal: the rules judge a move
+//!   only against the state of the version that was checked, never a state read later (which may
+//!   hold another request's move).
+//! - A refusal anywhere writes nothing.
 //! - An undo appends a void and reverses the voided move's bookings; the log and the ledger
 //!   keep both, nothing is deleted.
 //! - An answer is kept exactly as the caller rendered it, so a retry gets it again to the byte
@@ -24,7 +34,7 @@ use super::{game_of, to_json, Principal, ServiceError};
 use crate::ledger::Booking;
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId, Seat};
-use crate::store::tables::{FoldRows, Locked, MoveRow, MoveWrite, NewMove, StoredResponse, TableRow};
+use crate::store::tables::{Locked, MoveRow, MoveWrite, NewMove, StoredResponse, TableRow};
 use crate::store::{self, StoreError, Tx};
 
 /// What is to be recorded.
@@ -103,9 +113,10 @@ pub enum Outcome {
 /// A move is first tried optimistically, in two statements outside any transaction: read the
 /// table (and the answer under the key, and what the state folds from when it is not kept in
 /// memory), apply, then write everything in one statement that does nothing unless the table's
-/// version is still the one read. Only when another entry landed in between, or the table needs
-/// more than one write (an older table whose chain or score-sheet lines are still to be made),
-/// does it take the table's lock and do it all again in a transaction.
+/// version is still the one read. Only when another entry landed in between, the state of the
+/// version read is not at hand (another request on this replica took the kept state), or the
+/// table needs more than one write (an older table whose chain or score-sheet lines are still to
+/// be made), does it take the table's lock and do it all again in a transaction.
 ///
 /// # Errors
 /// `Store(NotFound)`, `Forbidden`, `ScorerRevoked`, `IdempotencyKeyReused`, `PreconditionFailed`,
@@ -137,7 +148,9 @@ pub async fn record(
         let game = game_of(&read.row)?;
         note(game);
         may_record(request.by, &read)?;
-        let tried = with_game!(game, G => record_optimistically::<G>(&mut conn, read, hot, &request, &render).await?);
+        let tried = with_game!(game, G => record_optimistically::<G>(&mut conn, read, hot, &request, &render)
+            .await
+            .map_err(|e| e.at_table(request.table))?);
         if let Some(outcome) = tried {
             return Ok(outcome);
         }
@@ -163,7 +176,8 @@ pub async fn record(
     let game = game_of(&locked.row)?;
     note(game);
     may_record(request.by, &locked)?;
-    with_game!(game, G => record_as::<G>(tx, locked, hot, request, render).await)
+    let table = request.table;
+    with_game!(game, G => record_as::<G>(tx, locked, hot, request, render).await).map_err(|e| e.at_table(table))
 }
 
 /// Whether the caller may record at the table as read: its organiser, or one of its scorers
@@ -309,7 +323,9 @@ async fn write_move<G: Game>(
     }
     let by = request.by.recorded_by();
     let key = request.idempotency_key.as_deref();
-    let moved = apply_move::<G>(conn, row, locked.fold.as_ref(), hot, mv, *deal).await?;
+    let Some(moved) = apply_move::<G>(conn, locked, hot, mv, *deal).await? else {
+        return Ok(Step::Lost);
+    };
     let seq = row.version + 1;
     let entry = MoveRow {
         seq,
@@ -437,30 +453,57 @@ struct Moved<G: Game> {
     snapshot: bool,
 }
 
-/// Reaches the table's state (kept in memory, folded from the rows read with the lock, or
-/// read now) and applies the move to it.
+/// The table's state at exactly the version read (`locked.row.version`), and how many moves
+/// were replayed onto the latest snapshot to reach it; None when that cannot be had without the
+/// table's lock.
+///
+/// This is what makes a stale version a conflict and never a rule's refusal: the version the
+/// client sent was checked against the row read, and the rules see the move only against the
+/// state of that very version. A state kept in memory is taken only at that version; rows read in
+/// the same statement as the row are of it; under the lock nothing can move the table on, so a
+/// fold read now is of it too. Without the lock a fold read now may already hold a later entry
+/// (another request took the kept state and recorded meanwhile): the rules would judge the move
+/// against the winner's table. So the optimistic path gives up instead, and the locked path finds
+/// the later version and answers `version_conflict`.
+async fn state_at_version_read<G: Game>(
+    conn: &mut PgConnection,
+    locked: &Locked,
+    hot: Option<&HotStates>,
+) -> Result<Option<(G, usize)>, ServiceError> {
+    let table = &locked.row;
+    // A kept state is taken out: if this move is refused or fails it is simply gone, and the
+    // next move folds from the database.
+    if let Some(kept) = hot.and_then(|h| h.take::<G>(table.id, table.version)) {
+        return Ok(Some((kept.game, kept.since_snapshot)));
+    }
+    if let Some(folded) = locked
+        .fold
+        .as_ref()
+        .map(|rows| fold::from_rows(table, rows))
+        .transpose()?
+        .flatten()
+    {
+        return Ok(Some(folded));
+    }
+    if locked.locked {
+        Ok(Some(current_and_replayed(conn, table).await?))
+    } else {
+        Ok(None)
+    }
+}
+
+/// Applies the move to the table's state at the version read (see [`state_at_version_read`]);
+/// None, with nothing applied, when that state is not to be had without the lock.
 async fn apply_move<G: Game>(
     conn: &mut PgConnection,
-    table: &TableRow,
-    rows: Option<&FoldRows>,
+    locked: &Locked,
     hot: Option<&HotStates>,
     mv: &Value,
     deal: Option<u16>,
-) -> Result<Moved<G>, ServiceError> {
+) -> Result<Option<Moved<G>>, ServiceError> {
     let mv = G::Move::deserialize(mv).map_err(ServiceError::InvalidMove)?;
-    // A kept state is taken out: if this move is refused or fails it is simply gone, and the
-    // next move folds from the database.
-    let kept = hot.and_then(|h| h.take::<G>(table.id, table.version));
-    let folded = match (kept, rows) {
-        (Some(kept), _) => Some((kept.game, kept.since_snapshot)),
-        (None, Some(rows)) => fold::from_rows(table, rows)?,
-        (None, None) => None,
-    };
-    let (mut game, replayed): (G, usize) = match folded {
-        Some(found) => found,
-        // Read in more than one statement: outside a transaction they may see a later entry, but
-        // then the version has moved on and the write writes nothing.
-        None => current_and_replayed(conn, table).await?,
+    let Some((mut game, replayed)) = state_at_version_read::<G>(conn, locked, hot).await? else {
+        return Ok(None);
     };
     // The deal guard: a second phone posting the same result again, or a result meant for a
     // deal already entered, is refused rather than booked as the next deal.
@@ -483,7 +526,7 @@ async fn apply_move<G: Game>(
         .iter()
         .map(|s| Ok((Booking::from_settlement(s)?, s.deal.map(i32::from))))
         .collect::<Result<Vec<_>, ServiceError>>()?;
-    Ok(Moved {
+    Ok(Some(Moved {
         kind: G::move_kind(&mv),
         seat: G::move_seat(&mv).map(|s: Seat| i16::from(s.number())),
         body: to_json(&mv)?,
@@ -494,7 +537,7 @@ async fn apply_move<G: Game>(
         snapshot: snapshot_due(replayed),
         replayed,
         game,
-    })
+    }))
 }
 
 async fn undo<G: Game>(tx: &mut Tx<'_>, table: &TableRow, by: &str) -> Result<Recorded, ServiceError> {

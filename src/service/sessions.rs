@@ -1,7 +1,10 @@
 //! Club sessions: starting one, its standings across its tables and the settle-up.
 //!
-//! Invariants: only an organiser who still exists owns a session; standings are net of the chips
-//! each seat opened with, and the settle-up's payments sum to zero for every player.
+//! Invariants: only an organiser who still exists owns a session; a player's chips in the
+//! standings are net of what the bank issued to their seats (their buy-in,
+//! `ledger::issued`), so stakes on a board or in a fund are theirs until someone wins them;
+//! the players' nets and the chips in the tables' pools sum to zero (checked, not assumed); and
+//! the settle-up's payments bring every party, the pools included, exactly to zero.
 
 use sqlx::PgPool;
 use uuid::Uuid;
@@ -103,7 +106,7 @@ pub struct SeatStanding {
     pub seat: u8,
     /// As typed at that table.
     pub name: String,
-    /// Chips won or lost there: the seat's balance less the chips it opened with; None at a
+    /// Chips won or lost there: the seat's balance less what the bank issued to it; None at a
     /// table that books no chips to seats.
     pub chips: Option<i64>,
     /// The score sheet's total for the seat at a points game; None at a chips game.
@@ -115,7 +118,7 @@ pub struct SeatStanding {
 pub struct Standing {
     pub identity: Identity,
     pub name: String,
-    /// Net of opening chips, over every table.
+    /// Net of the chips the bank issued, over every table.
     pub chips: i64,
     /// Points per game id, over that game's tables.
     pub points: Vec<(String, i64)>,
@@ -127,6 +130,10 @@ pub struct Standing {
 pub struct Standings {
     pub session: ClubSession,
     pub players: Vec<Standing>,
+    /// What the tables' pools and funds hold, and what a game played against the bank (Tricky
+    /// Dick) has taken into it beyond what it issued: the chips no player holds. With the
+    /// players' chips it sums to zero.
+    pub pools: i64,
 }
 
 /// The session's standings.
@@ -140,8 +147,16 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
     let tables = store::tables::list(&mut tx, None, Some(session.id), 1000, 0).await?;
     tx.commit().await.map_err(StoreError::from)?;
     let mut players: Vec<Standing> = Vec::new();
+    let mut pools = 0;
     for row in tables {
         let ledger = super::ledger::table_ledger(pool, row.id, None).await?;
+        let issued = super::ledger::issued(&ledger.bookings)?;
+        pools += ledger
+            .balances
+            .iter()
+            .filter(|(account, _)| !matches!(account, Account::Seat(_)))
+            .map(|(account, balance)| (balance - issued.of(account)).get())
+            .sum::<i64>();
         let sheet = super::tables::score_sheet(pool, row.id).await?.sheet;
         let points_game = sheet.get("chips").is_none();
         let totals = sheet.get("totals").and_then(serde_json::Value::as_array);
@@ -152,14 +167,6 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
                 .bookings
                 .iter()
                 .any(|b| b.postings.iter().any(|p| p.account == seat));
-            let opening: i64 = ledger
-                .bookings
-                .iter()
-                .filter(|b| b.move_seq == 0 && b.reverses.is_none())
-                .flat_map(|b| b.postings.iter())
-                .filter(|p| p.account == seat)
-                .map(|p| p.amount.get())
-                .sum();
             let points = if points_game {
                 totals.and_then(|t| t.get(index)).and_then(serde_json::Value::as_i64)
             } else {
@@ -171,7 +178,7 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
                 game: row.game.clone(),
                 seat: number,
                 name: name.clone(),
-                chips: booked.then(|| ledger.balances.of(&seat).get() - opening),
+                chips: booked.then(|| (ledger.balances.of(&seat) - issued.of(&seat)).get()),
                 points,
             };
             let at = match players.iter().position(|p| p.identity == identity) {
@@ -199,7 +206,11 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
             player.seats.push(part);
         }
     }
-    Ok(Standings { session, players })
+    Ok(Standings {
+        session,
+        players,
+        pools,
+    })
 }
 
 /// One payment of the settle-up, between players or (while chips are still held in a table's
@@ -213,17 +224,18 @@ pub struct Payment {
     pub money: Option<i64>,
 }
 
-/// Who pays whom at the end of the night: net chips per player, settled in the fewest transfers.
+/// Who pays whom at the end of the night: each player's net chips and what the pools hold,
+/// settled in the fewest transfers; the payments bring every party exactly to zero.
 ///
 /// # Errors
-/// `Store(NotFound)` for an unknown session; `Corrupt` when the standings do not sum to zero or
-/// a sum in money does not fit.
+/// `Store(NotFound)` for an unknown session; `Corrupt` when the players' nets and the pools do
+/// not sum to zero (the ledger does not square) or a sum in money does not fit.
 pub async fn settlement(pool: &PgPool, id: Uuid) -> Result<(Standings, Vec<Payment>), ServiceError> {
     let standings = standings(pool, id).await?;
     let mut balances: Vec<(usize, i64)> = standings.players.iter().map(|p| p.chips).enumerate().collect();
-    // What the players won or lost together is what the pools and funds hold: the opening
-    // chips came from the bank, and every booking sums to zero.
-    balances.push((standings.players.len(), -balances.iter().map(|(_, c)| c).sum::<i64>()));
+    // The pools as a party, measured from the ledger, not as what makes the sum zero: a ledger
+    // that does not square is refused rather than settled.
+    balances.push((standings.players.len(), standings.pools));
     let transfers = crate::ledger::settle::settle_up(&balances).map_err(|e| ServiceError::Corrupt(e.to_string()))?;
     let mut payments = Vec::with_capacity(transfers.len());
     for t in transfers {

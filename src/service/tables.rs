@@ -40,6 +40,9 @@ pub struct ScoreSheet {
     pub row: TableRow,
     pub game: GameId,
     pub sheet: Value,
+    /// The sheet's lines (a deal each; a hand at Tricky Dick), as the sheet gives them, whatever
+    /// the game calls them there.
+    pub lines: Vec<Value>,
 }
 
 /// What an organiser asks for when opening a table.
@@ -148,10 +151,14 @@ async fn seat_members(
 /// `Store(NotFound)` when there is no such table.
 pub async fn state(pool: &PgPool, id: Uuid) -> Result<TableState, ServiceError> {
     let (mut tx, row) = read_table(pool, id).await?;
-    with_game!(game_of(&row)?, G => {
-        let game: G = fold::current(&mut tx, &row).await?;
-        TableState::new(row, &game)
-    })
+    let state: Result<TableState, ServiceError> = async {
+        with_game!(game_of(&row)?, G => {
+            let game: G = fold::current(&mut tx, &row).await?;
+            TableState::new(row, &game)
+        })
+    }
+    .await;
+    state.map_err(|e| e.at_table(id))
 }
 
 /// The table's score sheet.
@@ -160,13 +167,18 @@ pub async fn state(pool: &PgPool, id: Uuid) -> Result<TableState, ServiceError> 
 /// `Store(NotFound)` when there is no such table.
 pub async fn score_sheet(pool: &PgPool, id: Uuid) -> Result<ScoreSheet, ServiceError> {
     let (mut tx, row) = read_table(pool, id).await?;
-    with_game!(game_of(&row)?, G => {
-        let game: G = fold::current(&mut tx, &row).await?;
-        let lines = super::history::in_force::<G>(&mut tx, &row).await?;
-        Ok(ScoreSheet {
-            sheet: to_json(&game.score_sheet_of(&lines))?,
-            game: G::ID,
-            row,
+    let sheet: Result<ScoreSheet, ServiceError> = async {
+        with_game!(game_of(&row)?, G => {
+            let game: G = fold::current(&mut tx, &row).await?;
+            let lines = super::history::in_force::<G>(&mut tx, &row).await?;
+            Ok(ScoreSheet {
+                sheet: to_json(&game.score_sheet_of(&lines))?,
+                lines: lines.iter().map(to_json).collect::<Result<_, _>>()?,
+                game: G::ID,
+                row,
+            })
         })
-    })
+    }
+    .await;
+    sheet.map_err(|e| e.at_table(id))
 }

@@ -39,10 +39,14 @@ pub async fn verify(pool: &PgPool, request: Request) -> Result<DealRecord, Servi
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, request.table).await?;
     request.by.may_record(&row)?;
-    let record = with_game!(game_of(&row)?, G => {
-        verify_as::<G>(&mut tx, &row, &request).await?;
-        record_of::<G>(&mut tx, &row, request.deal).await?
-    });
+    let record: Result<DealRecord, ServiceError> = async {
+        Ok(with_game!(game_of(&row)?, G => {
+            verify_as::<G>(&mut tx, &row, &request).await?;
+            record_of::<G>(&mut tx, &row, request.deal).await?
+        }))
+    }
+    .await;
+    let record = record.map_err(|e| e.at_table(row.id))?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok(record)
 }
@@ -129,7 +133,10 @@ fn differences(a: &Value, b: &Value, at: &str, out: &mut Vec<String>) {
 /// # Errors
 /// On database failure, or a log that no longer replays.
 pub async fn counts(conn: &mut PgConnection, table: &TableRow) -> Result<(usize, usize, usize), ServiceError> {
-    let deals = with_game!(game_of(table)?, G => super::history::in_force::<G>(&mut *conn, table).await?.len());
+    let deals = with_game!(game_of(table)?, G => super::history::in_force::<G>(&mut *conn, table)
+        .await
+        .map_err(|e| e.at_table(table.id))?
+        .len());
     let all_corrections = store::deals::corrections(&mut *conn, table.id, None).await?;
     let verifications = store::deals::verifications(&mut *conn, table.id, None).await?;
     let (mut unverified, mut disputed) = (0, 0);

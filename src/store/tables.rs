@@ -398,6 +398,9 @@ pub struct Locked {
     pub chain_end: Option<(i64, Vec<u8>)>,
     /// False when the scorer asked about is not one of the table's, or was revoked.
     pub scorer_active: bool,
+    /// Whether the row was read with its lock, in the caller's transaction: then no other entry
+    /// can land until it ends, and whatever is read later in it is of `row.version`.
+    pub locked: bool,
 }
 
 /// What a fold starts from, as stored.
@@ -515,6 +518,7 @@ pub async fn read_for_move(
     Ok(Locked {
         chain_end,
         scorer_active: extra.scorer_active,
+        locked: lock,
         seen_version: extra.seen_version,
         now: extra.locked_at,
         answer,

@@ -332,3 +332,61 @@ async fn new_links_hash_the_current_content_version(pool: PgPool) {
 
     assert_eq!(versions, [tablekeeper::service::chain::CONTENT_VERSION]);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_move_that_no_longer_reads_is_a_problem_naming_the_table_never_a_failure(pool: PgPool) {
+    // Arrange: a session's Newmarket table whose second entry is rewritten, behind the
+    // triggers' back, into a move no game has.
+    let app = spawn_app(pool.clone()).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = app.session(&token, "Friday").await;
+    let body = json!({"game": "newmarket", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session});
+    let table = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let layout = json!({"kind": "layout", "pool_cards": ["JD", "QH", "KC", "AS"], "stakes": ["AS", "KC", "QH", "JD"]});
+    accept(&app, &table, &token, layout).await;
+    for (seat, card) in [(1, "QS"), (2, "KS")] {
+        accept(&app, &table, &token, play(seat, card)).await;
+    }
+    tamper(
+        &pool,
+        &table,
+        "update moves set body = '{\"kind\": \"shuffle\", \"seat\": 1}'::json where table_id = $1 and seq = 2",
+    )
+    .await;
+    // The replica forgets the state it kept, so a move has to read the log too.
+    app.hot.as_deref().expect("an app in this process").clear();
+    let log = app.log(&table).await;
+
+    // Act and assert: every read or write that folds the log names the table.
+    let damaged = |answer: crate::helpers::Answer, what: &str| {
+        answer.assert_problem(409, "table_damaged");
+        let detail = answer.body["detail"].as_str().expect("detail");
+        assert!(detail.contains(&table), "{what}: the table is named: {detail}");
+    };
+    damaged(app.get(&format!("/api/v1/tables/{table}")).await, "state");
+    damaged(app.get(&format!("/api/v1/tables/{table}/scores")).await, "scores");
+    damaged(app.get(&format!("/api/v1/tables/{table}/deals/1")).await, "deal");
+    damaged(
+        app.get(&format!("/api/v1/sessions/{session}/audit-bundle")).await,
+        "bundle",
+    );
+    damaged(
+        app.get(&format!("/api/v1/sessions/{session}/standings")).await,
+        "standings",
+    );
+    damaged(app.submit(&table, &token, play(2, "JC")).await, "move");
+    assert_eq!(app.log(&table).await, log, "the refused move wrote nothing");
+
+    // The audit reports it, as findings.
+    let audit = app
+        .get(&format!("/api/v1/tables/{table}/audit"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(audit["consistent"], false, "{audit}");
+    let problems = audit["problems"].to_string();
+    assert!(problems.contains("move 2"), "{audit}");
+}

