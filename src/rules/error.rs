@@ -2,7 +2,7 @@
 //! hands to clients; messages are lowercase sentences.
 
 use super::cards::Card;
-use super::seat::Seat;
+use super::seat::{NoSuchSeat, Seat};
 use super::squares::SquaresCard;
 
 /// A move the rules do not allow. The state it was offered to is unchanged.
@@ -199,6 +199,12 @@ pub enum SetupError {
     PlayerCount { got: usize, min: usize, max: usize },
     #[error("invalid option `{option}`: {reason}")]
     InvalidOption { option: &'static str, reason: String },
+}
+
+impl From<NoSuchSeat> for RuleViolation {
+    fn from(NoSuchSeat { seat, players }: NoSuchSeat) -> RuleViolation {
+        RuleViolation::NoSuchSeat { seat, players }
+    }
 }
 
 impl SetupError {

@@ -2,13 +2,23 @@
 //!
 //! Seat 0 is the first player named when the table was created; play passes to the left,
 //! which is the next seat number, wrapping round.
+//!
+//! A seat that is not at the table is a `NoSuchSeat`, which `rules::error` turns into the
+//! rule violation of the same name: this module needs nothing from `error`, so the two do not
+//! import each other.
 
 use std::ops::{Index, IndexMut};
 
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
-use super::error::RuleViolation;
+/// A seat number beyond the table: `Seat::check`'s refusal, which `?` turns into
+/// `RuleViolation::NoSuchSeat`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoSuchSeat {
+    pub seat: Seat,
+    pub players: usize,
+}
 
 /// A seat at the table, 0-based in the order the players were named.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema)]
@@ -43,11 +53,11 @@ impl Seat {
     ///
     /// # Errors
     /// `NoSuchSeat` when the seat number is `players` or more.
-    pub fn check(self, players: usize) -> Result<Seat, RuleViolation> {
+    pub fn check(self, players: usize) -> Result<Seat, NoSuchSeat> {
         if self.index() < players {
             Ok(self)
         } else {
-            Err(RuleViolation::NoSuchSeat { seat: self, players })
+            Err(NoSuchSeat { seat: self, players })
         }
     }
 
@@ -135,7 +145,7 @@ mod tests {
         assert_eq!(Seat::new(3).check(4), Ok(Seat::new(3)));
         assert_eq!(
             Seat::new(4).check(4),
-            Err(RuleViolation::NoSuchSeat {
+            Err(NoSuchSeat {
                 seat: Seat::new(4),
                 players: 4
             })

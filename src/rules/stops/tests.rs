@@ -198,7 +198,7 @@ fn holdings_always_sum_to_what_the_bank_issued() {
 fn a_seat_beyond_the_table_is_refused_and_winners_wait_for_the_end() {
     assert_eq!(Seat::new(2).check(3), Ok(Seat::new(2)));
     assert_eq!(
-        Seat::new(3).check(3),
+        Seat::new(3).check(3).map_err(RuleViolation::from),
         Err(RuleViolation::NoSuchSeat {
             seat: Seat::new(3),
             players: 3
