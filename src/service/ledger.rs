@@ -3,7 +3,7 @@
 //! Invariants: read-only, in one consistent snapshot of the database, so the bookings and the
 //! balances a reader gets agree; balances are over every booking (reversals included), so over
 //! all accounts they sum to zero. A session's players are its roster members, matched to seats
-//! as the standings match them (`sessions::Identity`), and their chips are given net of what
+//! as the standings match them (`roster::Identity`), and their chips are given net of what
 //! the bank issued to each seat (its buy-in, [`issued`]), as the standings give them: stakes a
 //! seat put on the board or into a fund stay its own until someone wins them, so a table's nets
 //! (seats and pools alike) sum to zero.
@@ -11,7 +11,7 @@
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::sessions::Identity;
+use super::roster::Identity;
 use super::{read_table, ServiceError};
 use crate::ledger::{Account, Balances, Booking, Chips};
 use crate::store;

@@ -25,6 +25,7 @@ pub mod hot;
 pub mod ledger;
 pub mod live;
 pub mod recording;
+pub mod roster;
 pub mod sessions;
 pub mod tables;
 pub mod verification;

@@ -1,17 +1,13 @@
-//! The contract the Player declares: its trumps, what it pays, and whether it may be declared
-//! after the auction that was won.
+//! The bids of the auction and the contract the Player declares: its trumps, what it pays, and
+//! whether it may be declared after the auction that was won (`declaring.rs` declares it).
 
-use crate::rules::Events;
 use serde::{Deserialize, Serialize};
-use smallvec::smallvec;
 use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, Suit};
 use crate::rules::error::RuleViolation;
-use crate::rules::seat::Seat;
 
-use super::exchange::ExchangeStep;
-use super::{ranking, Event, Stage, Tridge};
+use super::ranking;
 
 /// A call in the auction, ascending. An earlier seat holds an equal bid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, ToSchema)]
@@ -78,7 +74,7 @@ impl Contract {
     }
 
     /// The auction call this contract fulfils (None for Fixed Trick).
-    fn level(self) -> Option<Bid> {
+    pub(super) fn level(self) -> Option<Bid> {
         match self {
             Contract::Play { .. } => Some(Bid::Play),
             Contract::PlayDiamonds => Some(Bid::PlayMore),
@@ -91,7 +87,7 @@ impl Contract {
         }
     }
 
-    fn player_exchanges(self) -> bool {
+    pub(super) fn player_exchanges(self) -> bool {
         matches!(
             self,
             Contract::Play { .. } | Contract::PlayDiamonds | Contract::Flip { .. } | Contract::AllTricks { .. }
@@ -157,64 +153,5 @@ pub(super) fn contract_name(contract: Contract) -> String {
         Contract::NoTricks { trumps } => format!("No Tricks in {trumps}"),
         Contract::AllTricks { trumps } => format!("All Tricks in {trumps}"),
         Contract::FixedTrick { tricks, trumps } => format!("Fixed Trick ({tricks} in {trumps})"),
-    }
-}
-
-impl Tridge {
-    /// The In-comer's contracts: Play (any suit), All Tricks, No Tricks.
-    pub(super) fn check_in_comer_contract(contract: Contract) -> Result<(), RuleViolation> {
-        match contract {
-            Contract::Play { .. } | Contract::PlayDiamonds | Contract::NoTricks { .. } | Contract::AllTricks { .. } => {
-                Ok(())
-            }
-            _ => Err(RuleViolation::InvalidContract {
-                reason: "the In-comer may play Play, All Tricks or No Tricks only".into(),
-            }),
-        }
-    }
-
-    pub(super) fn declare(&mut self, seat: Seat, contract: Contract) -> Result<Events<Event>, RuleViolation> {
-        let Stage::Declaring { bid } = self.deal.stage else {
-            return Err(self.not_expected("declare"));
-        };
-        self.check_turn(seat)?;
-        contract.check()?;
-        if self.deal.in_comer {
-            Self::check_in_comer_contract(contract)?;
-            self.deal.contract = Some(contract);
-            self.deal.stage = Stage::InComerExchange(0);
-            return Ok(smallvec![Event::Declared {
-                seat,
-                contract,
-                trumps: contract.trumps(),
-            }]);
-        }
-        let Some(level) = contract.level() else {
-            return Err(RuleViolation::InvalidContract {
-                reason: "Fixed Trick is bid with `fixed_bid` after everyone has passed".into(),
-            });
-        };
-        if level == Bid::NoTricks && bid != Bid::NoTricks {
-            return Err(RuleViolation::NoTricksBeforeAllPassed);
-        }
-        if bid == Bid::NoTricks && level != Bid::NoTricks {
-            return Err(RuleViolation::InvalidContract {
-                reason: "the No Tricks bidder must declare No Tricks".into(),
-            });
-        }
-        if level < bid {
-            return Err(RuleViolation::ContractBelowBid {
-                contract: format!("{level:?}"),
-                bid: format!("{bid:?}"),
-            });
-        }
-        let trumps = contract.trumps();
-        self.deal.contract = Some(contract);
-        self.deal.stage = Stage::Exchange(if contract.player_exchanges() {
-            ExchangeStep::Player
-        } else {
-            ExchangeStep::Defence
-        });
-        Ok(smallvec![Event::Declared { seat, contract, trumps }])
     }
 }

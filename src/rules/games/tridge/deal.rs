@@ -11,9 +11,17 @@ use crate::rules::error::RuleViolation;
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{Revoke, Trick, Voids};
 
-use super::exchange::ExchangeStep;
 use super::ranking::FollowSuit;
 use super::{Bid, Contract, Event, Phase, Tridge, STOCK};
+
+/// Who exchanges next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) enum ExchangeStep {
+    Player,
+    Defence,
+    First,
+    Second,
+}
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) enum Stage {

@@ -3,22 +3,14 @@
 //! then the dealer's count of discards and stock, which voids the deal when it is not 13.
 
 use crate::rules::Events;
-use serde::{Deserialize, Serialize};
 use smallvec::smallvec;
 
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 
+use super::deal::ExchangeStep;
 use super::score_sheet::Unplayed;
 use super::{Event, Stage, Tridge, STOCK, TRICKS};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(super) enum ExchangeStep {
-    Player,
-    Defence,
-    First,
-    Second,
-}
 
 impl Tridge {
     pub(super) fn exchange(&mut self, seat: Seat, cards: u8) -> Result<Events<Event>, RuleViolation> {

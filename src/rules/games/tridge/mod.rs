@@ -19,6 +19,7 @@
 mod auction;
 mod contract;
 mod deal;
+mod declaring;
 mod exchange;
 mod funds;
 mod legal;
