@@ -196,7 +196,7 @@ pub async fn audit_table(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result
     }))
 }
 
-/// One seat a player held: what it holds, what it opened with, and the difference.
+/// One seat a player held: what it holds, what the bank issued to it, and the difference.
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct PlayerSeatBalance {
     pub table_id: Uuid,
@@ -204,6 +204,8 @@ pub struct PlayerSeatBalance {
     /// The name as typed at that table.
     pub name: String,
     pub balance: Chips,
+    /// What the bank issued to the seat when the table opened (its buy-in); stakes the opening
+    /// put on the board or into a fund are not taken off it, as they are still the seat's chips.
     pub opening: Chips,
     /// Won (positive) or lost there: `balance` less `opening`.
     pub net: Chips,
@@ -219,9 +221,9 @@ pub struct PlayerBalance {
     /// The roster's name.
     #[schema(example = "Ann")]
     pub player: String,
-    /// What the player's seats hold, the chips they opened with included: the sum over `seats`.
+    /// What the player's seats hold: the sum over `seats`.
     pub balance: Chips,
-    /// The chips the seats opened with.
+    /// What the bank issued to the seats (their buy-ins).
     pub opening: Chips,
     /// Won (positive) or lost over the session: `balance` less `opening`; the standings' `chips`.
     pub net: Chips,
@@ -233,9 +235,11 @@ pub struct PlayerBalance {
 pub struct SessionBalanceView {
     pub account: String,
     pub balance: Chips,
-    /// What the table's opening booked to it.
+    /// What the bank issued to it when the table opened: a seat's buy-in, the bank's side of
+    /// them (negative), 0 for a pool or fund (nothing is issued to it).
     pub opening: Chips,
-    /// `balance` less `opening`.
+    /// `balance` less `opening`; a pool's or fund's is what it holds. Over a table's accounts
+    /// the nets sum to zero.
     pub net: Chips,
 }
 
@@ -261,7 +265,7 @@ pub struct SessionLedger {
 }
 
 /// A session's chip ledger: each player's chips across its tables (what the seats hold, what
-/// they opened with, and the net won or lost, per roster member as in the standings), and every
+/// the bank issued to them, and the net won or lost, per roster member as in the standings), and every
 /// table's accounts; as CSV (one row per account of each table) for `Accept: text/csv` or
 /// `?format=csv`.
 #[utoipa::path(tag = "sessions", params(("id" = Uuid, Path), FormatQuery), responses(
