@@ -7,17 +7,11 @@ import { Refusal, Unreachable, get, phone, recordingToken } from './api.js';
 import { cardFace, cardPart, cardText, plainText, suitWord } from './cards.js';
 import { button, h, message, mount } from './dom.js';
 import { dealOf, kinds } from './legal.js';
-import { entryPanel } from './panels.js';
+import { gameName, loadCatalogue } from './catalogue.js';
+import { entryPanel, loadGame } from './panels.js';
 import { MoveQueue } from './queue.js';
 
-const GAME_NAMES = {
-  'nomination-whist': 'Nomination Whist', dividend: 'Dividend', tridge: 'Tridge',
-  'tricky-dick': 'Tricky Dick', 'pope-joan': 'Pope Joan', spin: 'Spin', newmarket: 'Newmarket',
-};
-
-export function gameName(id) {
-  return GAME_NAMES[id] || id;
-}
+export { gameName };
 
 let current = null;
 
@@ -50,7 +44,10 @@ export async function openTable(id, root) {
     state.queue.offline = true;
     retryLoad(state, 1000);
   }
+  // The game's panels and the catalogue's names: drawn again once they are here.
+  await loadGame(state.table.game).catch(() => {});
   render(state);
+  loadCatalogue().then(() => render(state));
   state.queue.flush();
   follow(state);
 }
