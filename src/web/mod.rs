@@ -52,6 +52,7 @@ static ASSETS: &[Asset] = assets! {
     "/app/catalogue.js" => "app/catalogue.js", "text/javascript; charset=utf-8";
     "/app/controls.js" => "app/controls.js", "text/javascript; charset=utf-8";
     "/app/stops.js" => "app/stops.js", "text/javascript; charset=utf-8";
+    "/app/scorers.js" => "app/scorers.js", "text/javascript; charset=utf-8";
     "/app/vendor/qrcode.mjs" => "app/vendor/qrcode.mjs", "text/javascript; charset=utf-8";
 };
 

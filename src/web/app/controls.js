@@ -48,27 +48,88 @@ export function stepper(label, id, { min = 0, max, value = 0 }) {
     button('+', step(1), { 'aria-label': `${label} plus one`, class: 'step' }));
 }
 
+/// Buttons 0…max (or `min`…max) for one number, a radio group named `label`: a tap chooses.
+/// The value sits in a hidden input `id` ('' until chosen), so the form's checks and drafts read
+/// it like any field; a value the form fills in itself is marked `data-auto`.
+export function numberPad(label, id, { min = 0, max }) {
+  const input = h('input', { type: 'hidden', id, value: '' });
+  const choices = [];
+  for (let n = min; n <= max; n += 1) choices.push(String(n));
+  return choicePad(label, input, choices.map((n) => [n, n]), 'numbers');
+}
+
+/// Seat buttons (and `none`, e.g. "nobody") for one seat, a radio group named `label`; the hidden
+/// input `id` holds the seat, 'none', or '' until chosen. `allowed` limits the seats offered.
+export function seatPad(ctx, label, id, { none = null, allowed = null } = {}) {
+  const input = h('input', { type: 'hidden', id, value: '' });
+  const choices = ctx.players.map((p, s) => [String(s), p, allowed && !allowed.includes(s)]);
+  if (none) choices.push(['none', none]);
+  return choicePad(label, input, choices, 'seat-pad');
+}
+
+function choicePad(label, input, choices, kind) {
+  const buttons = choices.map(([value, text, disabled]) => h('button', {
+    type: 'button', role: 'radio', 'aria-checked': 'false', 'data-value': value, disabled: Boolean(disabled),
+    onclick: () => {
+      input.value = value;
+      delete input.dataset.auto;
+      sync();
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+  }, text));
+  const group = h('div', { class: `pad ${kind}`, role: 'radiogroup', 'aria-label': label },
+    h('span', { class: 'pad-label', 'aria-hidden': 'true' }, label), h('span', { class: 'pad-keys' }, buttons), input);
+  function sync() {
+    for (const b of buttons) {
+      const on = b.dataset.value === input.value;
+      b.setAttribute('aria-checked', String(on));
+      b.classList.toggle('auto', on && input.dataset.auto === '1');
+    }
+  }
+  input.sync = sync;
+  return group;
+}
+
+/// Sets a pad's value as the form's own (filled in, not tapped).
+export function autoFill(form, id, value) {
+  const input = form.querySelector(`#${id}`);
+  if (!input) return;
+  input.value = value == null ? '' : String(value);
+  if (value == null) delete input.dataset.auto;
+  else input.dataset.auto = '1';
+  input.sync?.();
+}
+
 /// Result forms being filled in, by table and label ("Result of deal 3").
 const drafts = new Map();
 
 /// A result form: `fields` and `extra` hold inputs with ids; `check(values, form)` says what is
 /// wrong (or null), shown as you go; `build(values, form)` makes the move sent with the deal.
-export function resultForm(ctx, { fields, check, build, label, extra = [] }) {
+export function resultForm(ctx, { fields, check, build, label, extra = [], fill = null }) {
   const note = h('p', { class: 'msg', role: 'status' });
   const submit = h('button', { type: 'submit' }, 'Record result');
   const form = h('form', { class: 'result', 'aria-label': label },
     extra, fields, note, submit);
-  const values = (key) => ctx.players.map((_, s) => Number(form.querySelector(`#r-${key}-${s}`)?.value || 0));
+  // A number per seat; null for a pad not chosen yet.
+  const values = (key) => ctx.players.map((_, s) => {
+    const v = form.querySelector(`#r-${key}-${s}`)?.value;
+    if (v === '' && form.querySelector(`#r-${key}-${s}`)?.type === 'hidden') return null;
+    return Number(v || 0);
+  });
   // What was typed survives a re-render (a refusal, an answer for another entry): nothing is lost.
   const fieldsOf = () => form.querySelectorAll('input[id], select[id]');
   for (const el of fieldsOf()) {
     const saved = drafts.get(`${ctx.table.id} ${label}`)?.[el.id];
     if (saved !== undefined) el.value = saved;
+    el.sync?.();
   }
-  const keep = () => drafts.set(`${ctx.table.id} ${label}`, Object.fromEntries([...fieldsOf()].map((el) => [el.id, el.value])));
+  // What the form filled in itself is worked out again, not kept.
+  const keep = () => drafts.set(`${ctx.table.id} ${label}`,
+    Object.fromEntries([...fieldsOf()].filter((el) => el.dataset.auto !== '1').map((el) => [el.id, el.value])));
   form.addEventListener('input', keep);
   form.addEventListener('change', keep);
   const update = () => {
+    fill?.(values, form);
     const problem = check(values, form);
     note.textContent = problem || 'Adds up.';
     note.className = `msg ${problem ? 'warn' : 'ok'}`;
@@ -95,8 +156,17 @@ export const options = (list) => list.map(([value, text]) => h('option', { value
 export const seatOptions = (ctx, none = null) => options([...(none ? [['', none]] : []), ...ctx.players.map((p, s) => [s, p])]);
 export const seatOrNull = (form, id) => {
   const value = form.querySelector(`#${id}`)?.value;
-  return value === '' || value == null ? null : Number(value);
+  return value === '' || value === 'none' || value == null ? null : Number(value);
 };
+
+/// True when a pad (or select) has a value chosen.
+export const chosen = (form, id) => (form.querySelector(`#${id}`)?.value ?? '') !== '';
+
+/// A number pad per seat (or per seat of `seats`), ids `r-<key>-<seat>`, named "<player> <word>".
+export function perSeatPads(ctx, key, word, max, seats = null) {
+  return h('fieldset', {}, h('legend', {}, word),
+    ctx.players.map((p, s) => (seats && !seats.includes(s) ? null : numberPad(`${p} ${word.toLowerCase()}`, `r-${key}-${s}`, { max }))));
+}
 
 /// For the moves without a panel yet: the move as JSON, checked by the server.
 export function generic(ctx, k) {

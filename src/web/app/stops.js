@@ -5,7 +5,7 @@
 import { cardText } from './cards.js';
 import { button, h } from './dom.js';
 import { concrete, openTo, turnUpCards } from './legal.js';
-import { cardPicker, name, playPicker, prompt, resultForm, seatOptions, stepper } from './controls.js';
+import { autoFill, cardPicker, chosen, name, numberPad, playPicker, prompt, resultForm, seatOrNull, seatPad } from './controls.js';
 
 /// The common part of the card-by-card panel: the turn-up, the live runs (whoever holds the
 /// next card plays it; a card the server lists `with_spin` may be played with the A♦ beside
@@ -53,45 +53,58 @@ export function runsPanel(ctx, k, own = () => []) {
   return shown.length ? shown : null;
 }
 
-/// Cards left per seat within the hands dealt, the seat that went out on none.
-export function cardsLeftCheck(ctx, hands) {
-  return (values, form) => {
-    const left = values('left');
-    const out = Number(form.querySelector('#r-out').value);
-    const over = left.findIndex((n, s) => hands[s] != null && n > hands[s]);
-    if (over >= 0) return `${name(ctx, over)} was dealt ${hands[over]} cards`;
-    return left[out] === 0 ? null : `${name(ctx, out)} went out: 0 cards left`;
-  };
-}
-
-/// The result form of a deal: who went out, the specials each seat played, the cards left;
-/// `extra` adds the game's own fields, `finish(move, form)` their values.
-export function stopsResult(ctx, { extra = [], finish = () => {} } = {}) {
+/// The result form of a deal, every value tapped: who went out (seat buttons), who played each
+/// special card (seat buttons or "not played"), each seat's cards left (number buttons; the seat
+/// that went out has none). `own` adds the game's fields: `fields(bounds)`, `fill(values, form,
+/// played)`, `check(values, form, played)` (a sentence or null) and `finish(move, form, played)`,
+/// where `played` maps each special card played to its seat.
+export function stopsResult(ctx, own = {}) {
   const v = ctx.view;
   const bounds = openTo(v, 'result') || {};
   const hands = bounds.hand_sizes || ctx.players.map(() => v.hand_size ?? 20);
-  const specials = bounds.specials ? ` (${bounds.specials.map(cardText).join(' ')})` : '';
+  const specials = bounds.specials || [];
+  const seats = ctx.players.map((_, s) => s);
+  const played = (form) => new Map(specials.map((c, i) => [c, seatOrNull(form, `r-sp-${i}`)]).filter(([, s]) => s != null));
   return resultForm(ctx, {
     label: `Result of deal ${v.deal}`,
     extra: [
-      h('label', { for: 'r-out' }, 'Went out'),
-      h('select', { id: 'r-out' }, seatOptions(ctx)),
-      h('label', { for: 'r-specials' }, `Specials played${specials}, e.g. Ann: 9D AH; Bob: KH`),
-      h('input', { id: 'r-specials', autocomplete: 'off' }),
-      extra,
+      seatPad(ctx, 'Went out', 'r-out'),
+      specials.length ? h('fieldset', {}, h('legend', {}, 'Specials: who played each'),
+        specials.map((c, i) => seatPad(ctx, `${cardText(c)} played by`, `r-sp-${i}`, { none: 'not played' }))) : null,
     ],
     fields: [h('fieldset', {}, h('legend', {}, 'Cards left'),
-      ctx.players.map((p, s) => stepper(`${p} cards left`, `r-left-${s}`, { max: hands[s] })))],
-    check: cardsLeftCheck(ctx, hands),
+      seats.map((s) => numberPad(`${name(ctx, s)} cards left`, `r-left-${s}`, { max: hands[s] }))),
+    own.fields?.(bounds) ?? []],
+    fill: (values, form) => {
+      // The seat that went out has no cards left: filled in, not tapped.
+      for (const s of seats) if (form.querySelector(`#r-left-${s}`)?.dataset.auto === '1') autoFill(form, `r-left-${s}`, null);
+      const out = seatOrNull(form, 'r-out');
+      if (out != null && !chosen(form, `r-left-${out}`)) autoFill(form, `r-left-${out}`, 0);
+      own.fill?.(values, form, played(form));
+    },
+    check: (values, form) => {
+      const out = seatOrNull(form, 'r-out');
+      if (out == null) return 'who went out?';
+      const unsaid = specials.filter((_, i) => !chosen(form, `r-sp-${i}`));
+      if (unsaid.length) return `say who played ${unsaid.map(cardText).join(', ')} (or not played)`;
+      const left = values('left');
+      const open = seats.filter((s) => left[s] == null);
+      if (open.length) return `cards left still to choose: ${open.map((s) => name(ctx, s)).join(', ')}`;
+      if (left[out] !== 0) return `${name(ctx, out)} went out: 0 cards left`;
+      const none = seats.find((s) => s !== out && left[s] === 0);
+      if (none != null) return `only ${name(ctx, out)} went out: ${name(ctx, none)} has cards left`;
+      const over = seats.find((s) => left[s] > hands[s]);
+      if (over != null) return `${name(ctx, over)} was dealt ${hands[over]} cards`;
+      const p = played(form);
+      const tooMany = seats.find((s) => [...p.values()].filter((x) => x === s).length > hands[s] - left[s]);
+      if (tooMany != null) return `${name(ctx, tooMany)} played more specials than cards`;
+      return own.check?.(values, form, p) ?? null;
+    },
     build: (values, form) => {
-      const played = ctx.players.map(() => []);
-      for (const part of form.querySelector('#r-specials').value.split(';')) {
-        const [who, cards] = part.split(':');
-        const s = ctx.players.findIndex((p) => p.toLowerCase() === (who || '').trim().toLowerCase());
-        if (s >= 0 && cards) played[s] = cards.trim().split(/\s+/).map((c) => c.toUpperCase());
-      }
-      const move = { kind: 'result', out: Number(form.querySelector('#r-out').value), cards_left: values('left'), specials: played };
-      finish(move, form);
+      const p = played(form);
+      const bySeat = seats.map((s) => specials.filter((c) => p.get(c) === s));
+      const move = { kind: 'result', out: seatOrNull(form, 'r-out'), cards_left: values('left'), specials: bySeat };
+      own.finish?.(move, form, p);
       return move;
     },
   });

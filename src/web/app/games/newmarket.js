@@ -4,8 +4,8 @@
 import { cardText, DECK52 } from '../cards.js';
 import { h } from '../dom.js';
 import { openTo } from '../legal.js';
-import { options, prompt, resultForm, seatOptions, seatOrNull, stepper } from '../controls.js';
-import { cardsLeftCheck, runsPanel } from '../stops.js';
+import { chosen, options, prompt, seatOrNull, seatPad } from '../controls.js';
+import { runsPanel, stopsResult } from '../stops.js';
 
 /// The whole pack in the picker, so its rows keep their columns: the cards taken out of the
 /// pack are shown but never tappable (the server never lists them as legal).
@@ -50,28 +50,22 @@ function layout(ctx) {
   return form;
 }
 
+/// The whole deal: stops.js's form, with who won each pool (seat buttons or nobody).
 export function result(ctx) {
   const v = ctx.view;
   const bounds = openTo(v, 'result') || {};
-  const hands = bounds.hand_sizes || ctx.players.map(() => 52);
   const pool = bounds.pool_cards || v.pool_cards || [];
-  return resultForm(ctx, {
-    label: `Result of deal ${v.deal}`,
-    extra: [
-      h('label', { for: 'r-out' }, 'Went out'),
-      h('select', { id: 'r-out' }, seatOptions(ctx)),
-      h('fieldset', {}, h('legend', {}, 'Pool cards won'),
-        pool.map((c, i) => [h('label', { for: `r-pool-${i}` }, `${cardText(c)} pool won by`),
-          h('select', { id: `r-pool-${i}` }, seatOptions(ctx, 'nobody'))])),
-    ],
-    fields: [h('fieldset', {}, h('legend', {}, 'Cards left'),
-      ctx.players.map((p, s) => stepper(`${p} cards left`, `r-left-${s}`, { max: hands[s] })))],
-    check: cardsLeftCheck(ctx, hands),
-    build: (values, form) => ({
-      kind: 'result',
-      out: Number(form.querySelector('#r-out').value),
-      cards_left: values('left'),
-      pool_winners: pool.map((_, i) => seatOrNull(form, `r-pool-${i}`)),
-    }),
+  return stopsResult(ctx, {
+    fields: () => h('fieldset', {}, h('legend', {}, 'Pool cards won'),
+      pool.map((c, i) => seatPad(ctx, `${cardText(c)} pool won by`, `r-pool-${i}`, { none: 'nobody' }))),
+    check: (values, form) => {
+      const open = pool.filter((_, i) => !chosen(form, `r-pool-${i}`));
+      return open.length ? `say who won the ${open.map(cardText).join(', ')} pool (or nobody)` : null;
+    },
+    finish: (move, form) => {
+      // Newmarket has no specials: its pools are won by playing the pool cards.
+      delete move.specials;
+      move.pool_winners = pool.map((_, i) => seatOrNull(form, `r-pool-${i}`));
+    },
   });
 }

@@ -4,7 +4,7 @@
 import { cardText, DECK52 } from '../cards.js';
 import { button, h } from '../dom.js';
 import { concrete, turnUpCards } from '../legal.js';
-import { cardPicker, name, perSeat, playPicker, prompt, resultForm } from '../controls.js';
+import { autoFill, cardPicker, name, perSeatPads, playPicker, prompt, resultForm } from '../controls.js';
 
 export const deck = DECK52;
 
@@ -50,6 +50,9 @@ export function panel(ctx, k) {
   return null;
 }
 
+/// The whole deal: a nomination and tricks per seat, each one tap on a number; once all but one
+/// seat's tricks are chosen (or the chosen ones make the hand), the rest are filled in, so a
+/// 4-player deal takes 4 + 3 taps and Record.
 export function result(ctx) {
   const v = ctx.view;
   const size = v.hand_size ?? 0;
@@ -57,14 +60,31 @@ export function result(ctx) {
   const extra = needsTurnUp
     ? h('label', {}, 'Turned-up card ', h('input', { id: 'r-turnup', autocomplete: 'off', placeholder: 'e.g. 7D', size: 4 }))
     : [];
+  const seats = ctx.players.map((_, s) => s);
   return resultForm(ctx, {
     label: `Result of deal ${v.deal}`,
     extra,
-    fields: [perSeat(ctx, 'nom', 'Nominations', size), perSeat(ctx, 'tricks', 'Tricks', size)],
+    fields: [perSeatPads(ctx, 'nom', 'Nominations', size), perSeatPads(ctx, 'tricks', 'Tricks', size)],
+    fill: (values, form) => {
+      for (const s of seats) {
+        if (form.querySelector(`#r-tricks-${s}`)?.dataset.auto === '1') autoFill(form, `r-tricks-${s}`, null);
+      }
+      const tricks = values('tricks');
+      const open = seats.filter((s) => tricks[s] == null);
+      const sum = tricks.reduce((a, b) => a + (b ?? 0), 0);
+      if (open.length === 1 && sum <= size) autoFill(form, `r-tricks-${open[0]}`, size - sum);
+      else if (open.length > 1 && sum === size) for (const s of open) autoFill(form, `r-tricks-${s}`, 0);
+    },
     check: (values) => {
-      const t = values('tricks').reduce((a, b) => a + b, 0);
       const n = values('nom');
-      if (n.some((x) => x > size)) return `a nomination is 0 to ${size}`;
+      const missing = seats.filter((s) => n[s] == null).map((s) => name(ctx, s));
+      if (missing.length) return `nominations still to choose: ${missing.join(', ')}`;
+      const tricks = values('tricks');
+      const so = tricks.reduce((a, b) => a + (b ?? 0), 0);
+      if (so > size) return `tricks add up to ${so}, more than ${size}`;
+      const open = seats.filter((s) => tricks[s] == null).map((s) => name(ctx, s));
+      if (open.length) return `tricks still to choose: ${open.join(', ')}`;
+      const t = tricks.reduce((a, b) => a + b, 0);
       if (t !== size) return `tricks add up to ${t}, not ${size}`;
       return null;
     },

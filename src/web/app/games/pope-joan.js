@@ -4,11 +4,14 @@
 import { DECK52 } from '../cards.js';
 import { button, h } from '../dom.js';
 import { openTo } from '../legal.js';
-import { prompt, seatOptions, seatOrNull } from '../controls.js';
+import { chosen, name, numberPad, prompt, seatOrNull, seatPad } from '../controls.js';
 import { runsPanel, stopsResult } from '../stops.js';
 
 /// The 8♦ is taken out.
 export const deck = DECK52.filter((c) => c !== '8D');
+
+/// The Pope: the nine of diamonds.
+const POPE = '9D';
 
 export const kinds = ['turn_up', 'play', 'stop', 'pope_in_lieu', 'pope_holder'];
 
@@ -36,12 +39,46 @@ export function panel(ctx, k) {
   return runsPanel(ctx, k, own);
 }
 
+/// The whole deal: stops.js's form; when the 9♦ was played, each hand's cards at that moment
+/// (the Pope's stake is paid by them), else who still holds it (exempt from paying).
 export function result(ctx) {
+  const seats = ctx.players.map((_, s) => s);
+  const bounds = openTo(ctx.view, 'result') || {};
+  const hands = bounds.hand_sizes || ctx.players.map(() => ctx.view.hand_size ?? 20);
+  const show = (form, id, on) => { const el = form.querySelector(`#${id}`); if (el) el.hidden = !on; };
   return stopsResult(ctx, {
-    extra: [h('label', { for: 'r-holder' }, 'The Pope (9♦) still held by'), h('select', { id: 'r-holder' }, seatOptions(ctx, 'nobody / the spare hand'))],
-    finish: (move, form) => {
+    fields: () => [
+      h('fieldset', { id: 'r-pope-counts', hidden: true }, h('legend', {}, 'Cards in each hand when the 9♦ was played'),
+        seats.map((s) => numberPad(`${name(ctx, s)} cards when the 9♦ was played`, `r-pope-${s}`, { max: hands[s] }))),
+      h('div', { id: 'r-pope-holder-box' }, seatPad(ctx, 'The Pope (9♦) still held by', 'r-holder', { none: 'nobody / the spare hand' })),
+    ],
+    fill: (values, form, played) => {
+      const pope = played.has(POPE);
+      show(form, 'r-pope-counts', pope);
+      show(form, 'r-pope-holder-box', !pope);
+    },
+    check: (values, form, played) => {
+      const left = values('left');
+      if (played.has(POPE)) {
+        const counts = values('pope');
+        const open = seats.filter((s) => counts[s] == null);
+        if (open.length) return `cards when the 9♦ was played still to choose: ${open.map((s) => name(ctx, s)).join(', ')}`;
+        const off = seats.find((s) => counts[s] < left[s] || counts[s] > hands[s]);
+        if (off != null) return `${name(ctx, off)} held between ${left[off]} and ${hands[off]} cards when the 9♦ was played`;
+        return null;
+      }
+      if (!chosen(form, 'r-holder')) return 'who still holds the Pope (9♦)? (or nobody / the spare hand)';
       const holder = seatOrNull(form, 'r-holder');
-      if (holder != null) move.pope_holder = holder;
+      if (holder != null && left[holder] === 0) return `${name(ctx, holder)} went out: cannot hold the 9♦`;
+      return null;
+    },
+    finish: (move, form, played) => {
+      if (played.has(POPE)) {
+        move.pope_cards_left = seats.map((s) => Number(form.querySelector(`#r-pope-${s}`).value));
+      } else {
+        const holder = seatOrNull(form, 'r-holder');
+        if (holder != null) move.pope_holder = holder;
+      }
     },
   });
 }

@@ -4,12 +4,15 @@
 import { DECK52 } from '../cards.js';
 import { button, h } from '../dom.js';
 import { concrete, openTo } from '../legal.js';
-import { name, prompt, seatOptions, seatOrNull } from '../controls.js';
+import { chosen, name, prompt, seatOrNull, seatPad } from '../controls.js';
 import { runsPanel, stopsResult } from '../stops.js';
 
 /// The whole pack in the picker, so its rows keep their columns: the cards taken out of the
 /// pack are shown but never tappable (the server never lists them as legal).
 export const deck = DECK52;
+
+/// Spin: the ace of diamonds.
+const SPIN = 'AD';
 
 export const kinds = ['play', 'stop', 'show', 'spin_holder'];
 
@@ -36,15 +39,29 @@ export function panel(ctx, k) {
   return runsPanel(ctx, k, own);
 }
 
+/// The whole deal: stops.js's form (the kings and Spin played), with who showed Matrimony and
+/// Intrigue and who still holds Spin when it was not played, each by seat buttons.
 export function result(ctx) {
   return stopsResult(ctx, {
-    extra: [
-      h('label', { for: 'r-matrimony' }, 'Matrimony shown by'), h('select', { id: 'r-matrimony' }, seatOptions(ctx, 'nobody')),
-      h('label', { for: 'r-intrigue' }, 'Intrigue shown by'), h('select', { id: 'r-intrigue' }, seatOptions(ctx, 'nobody')),
-      h('label', { for: 'r-holder' }, 'Spin (A♦) still held by'), h('select', { id: 'r-holder' }, seatOptions(ctx, 'nobody: Spin was played')),
+    fields: () => [
+      seatPad(ctx, 'Matrimony shown by', 'r-matrimony', { none: 'nobody' }),
+      seatPad(ctx, 'Intrigue shown by', 'r-intrigue', { none: 'nobody' }),
+      h('div', { id: 'r-spin-holder-box' }, seatPad(ctx, 'Spin (A♦) still held by', 'r-holder', { none: 'nobody' })),
     ],
-    finish: (move, form) => {
+    fill: (values, form, played) => {
+      const box = form.querySelector('#r-spin-holder-box');
+      if (box) box.hidden = played.has(SPIN);
+    },
+    check: (values, form, played) => {
+      for (const [id, what] of [['r-matrimony', 'Matrimony'], ['r-intrigue', 'Intrigue']]) {
+        if (!chosen(form, id)) return `who showed ${what}? (or nobody)`;
+      }
+      if (!played.has(SPIN) && !chosen(form, 'r-holder')) return 'who still holds Spin (A♦)? (or nobody)';
+      return null;
+    },
+    finish: (move, form, played) => {
       for (const [key, id] of [['matrimony', 'r-matrimony'], ['intrigue', 'r-intrigue'], ['spin_holder', 'r-holder']]) {
+        if (key === 'spin_holder' && played.has(SPIN)) continue;
         const seat = seatOrNull(form, id);
         if (seat != null) move[key] = seat;
       }
