@@ -445,3 +445,65 @@ async fn a_small_phone_never_scrolls_sideways_and_the_picker_fits_in_landscape(p
     assert_eq!(fits[3], false, "no sideways scroll in landscape");
     wide.close().await;
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn tridge_contracts_fit_at_390_px_and_pass_out_stands_apart_from_pass(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "tridge", &["Ann", "Bob", "Cat"], json!({}))
+        .await;
+    let phone = rig.scorer(&table).await;
+    phone.wait_for_text("Bob to bid").await;
+    phone.record("play").await;
+    phone.record("Pass").await;
+    phone.record("Pass").await;
+    phone.wait_for_text("Bob declares").await;
+    // Every contract's label is inside its button, and no button reaches past the screen.
+    let overflowing = phone
+        .client
+        .execute(
+            "return [...document.querySelectorAll('.contracts button')] \
+               .filter((b) => b.scrollWidth > b.clientWidth + 1 || b.getBoundingClientRect().right > window.innerWidth) \
+               .map((b) => b.textContent)",
+            vec![],
+        )
+        .await
+        .expect("script");
+    assert_eq!(overflowing, json!([]), "contracts overflowing at 390 px");
+    let count = phone
+        .client
+        .execute("return document.querySelectorAll('.contracts button').length", vec![])
+        .await
+        .expect("script");
+    assert!(count.as_u64().expect("a count") >= 10, "the contracts are offered: {count}");
+    phone.close().await;
+
+    // Everyone passes: Pass out is set apart, well below any Pass.
+    let other = rig
+        .app
+        .game_table(&rig.organiser, "tridge", &["Ann", "Bob", "Cat"], json!({}))
+        .await;
+    let phone = rig.scorer(&other).await;
+    for who in ["Bob", "Cat", "Ann"] {
+        phone.wait_for_text(&format!("{who} to bid")).await;
+        phone.record("Pass").await;
+    }
+    phone.wait_for_text("Everyone passed").await;
+    phone.control("Pass out").await;
+    let gap = phone
+        .client
+        .execute(
+            "const out = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Pass out'); \
+             const passes = [...document.querySelectorAll('button')].filter((b) => / passes$|^Pass$/.test(b.textContent)); \
+             const lowest = Math.max(...passes.map((b) => b.getBoundingClientRect().bottom)); \
+             return [out.getBoundingClientRect().top - lowest, out.closest('[role=group]') === null]",
+            vec![],
+        )
+        .await
+        .expect("script");
+    assert!(gap[0].as_f64().expect("a gap") >= 24.0, "Pass out apart from Pass: {gap}");
+    assert_eq!(gap[1], true, "Pass out is not among the bids: {gap}");
+    phone.close().await;
+}

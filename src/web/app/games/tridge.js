@@ -19,6 +19,13 @@ const CONTRACTS = [
   ['all_tricks', true], ['no_tricks', true],
 ];
 
+/// "Pass out" ends the deal for everyone: set apart from "Pass", never beside it.
+function passOut(ctx, k) {
+  if (!k.has('pass_out')) return null;
+  return h('div', { class: 'apart' }, h('p', { class: 'why' }, 'Nobody plays this deal:'),
+    button('Pass out', () => ctx.send({ kind: 'pass_out' }, 'passed out'), { class: 'pass-out' }));
+}
+
 export function panel(ctx, k) {
   const v = ctx.view;
   const seat = v.to_act;
@@ -31,15 +38,15 @@ export function panel(ctx, k) {
       h('div', { class: 'choices', role: 'group', 'aria-label': 'Bids' },
         (concrete(v, 'bid') || []).flatMap((m) => m.bids.map((bid) =>
           button(`${name(ctx, m.seat)}: ${words(bid)}`, () => ctx.send({ kind: 'bid', seat: m.seat, bid }, `${name(ctx, m.seat)} bid ${words(bid)}`)))),
-        seatsFor(v, 'pass').map((s) => button(`${name(ctx, s)} passes`, () => ctx.send({ kind: 'pass', seat: s }, `${name(ctx, s)} passed`))),
-        k.has('pass_out') ? button('Pass out', () => ctx.send({ kind: 'pass_out' }, 'passed out')) : null));
+        seatsFor(v, 'pass').map((s) => button(`${name(ctx, s)} passes`, () => ctx.send({ kind: 'pass', seat: s }, `${name(ctx, s)} passed`)))),
+      passOut(ctx, k));
   } else if (k.has('bid') || k.has('pass')) {
     parts.push(prompt(`${who} to bid`),
       h('div', { class: 'choices', role: 'group', 'aria-label': 'Bids' },
         k.has('bid') ? tridgeBids(v).map(({ bid, ok }) =>
           button(words(bid), () => ctx.send({ kind: 'bid', seat, bid }, `${who} bid ${words(bid)}`), { disabled: !ok })) : null,
-        k.has('pass') && seat != null ? button('Pass', () => ctx.send({ kind: 'pass', seat }, `${who} passed`)) : null,
-        k.has('pass_out') ? button('Pass out', () => ctx.send({ kind: 'pass_out' }, 'passed out')) : null));
+        k.has('pass') && seat != null ? button('Pass', () => ctx.send({ kind: 'pass', seat }, `${who} passed`)) : null),
+      passOut(ctx, k));
   }
   if (k.has('fixed_bid')) {
     for (const m of concrete(v, 'fixed_bid') || []) {
@@ -61,7 +68,7 @@ export function panel(ctx, k) {
       ? ['hearts', 'spades', 'clubs'].map((t) => ({ contract: c, trumps: t })) : [{ contract: c }]));
     const label = (c) => [c.tricks != null ? `${c.tricks} tricks` : null, words(c.contract), c.trumps ? suitWord(c.trumps) : null].filter(Boolean).join(' ');
     parts.push(prompt(`${name(ctx, player)} declares`),
-      h('div', { class: 'choices', role: 'group', 'aria-label': 'Contracts' },
+      h('div', { class: 'choices contracts', role: 'group', 'aria-label': 'Contracts' },
         contracts.map((c) => button(label(c), () => ctx.send({ kind: 'declare', seat: player, contract: c }, `${name(ctx, player)} declared ${label(c)}`)))));
     if (open?.flip_cards?.length) {
       parts.push(prompt('Flip: the stock’s top card turned'), cardPicker(ctx, {
