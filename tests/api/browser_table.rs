@@ -477,7 +477,10 @@ async fn tridge_contracts_fit_at_390_px_and_pass_out_stands_apart_from_pass(pool
         .execute("return document.querySelectorAll('.contracts button').length", vec![])
         .await
         .expect("script");
-    assert!(count.as_u64().expect("a count") >= 10, "the contracts are offered: {count}");
+    assert!(
+        count.as_u64().expect("a count") >= 10,
+        "the contracts are offered: {count}"
+    );
     phone.close().await;
 
     // Everyone passes: Pass out is set apart, well below any Pass.
@@ -503,7 +506,73 @@ async fn tridge_contracts_fit_at_390_px_and_pass_out_stands_apart_from_pass(pool
         )
         .await
         .expect("script");
-    assert!(gap[0].as_f64().expect("a gap") >= 24.0, "Pass out apart from Pass: {gap}");
+    assert!(
+        gap[0].as_f64().expect("a gap") >= 24.0,
+        "Pass out apart from Pass: {gap}"
+    );
     assert_eq!(gap[1], true, "Pass out is not among the bids: {gap}");
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_last_card_of_a_trick_shows_its_winner_and_a_deal_ends_with_its_summary(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .table(
+            &rig.organiser,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 2]}),
+        )
+        .await;
+    let phone = rig.scorer(&table).await;
+    for n in [1, 0, 0, 1] {
+        phone.record(&format!("Nominate {n}")).await;
+    }
+    for card in ["ace of spades", "two of spades", "three of hearts"] {
+        phone.record(card).await;
+    }
+    phone.record("four of diamonds").await;
+    // The engine's conclusions, before the next deal's panel: Bob's ace of trumps won.
+    phone.wait_for_text("Trick 1 won by Bob").await;
+    phone.wait_for_text("Deal 1 scored").await;
+    phone.wait_for_text("Bob: made 1, +11 points").await;
+    phone.wait_for_text("Ann: missed 1 (won 0), 0 points").await;
+    // Then the next deal's panel.
+    phone.tap("Next deal").await;
+    phone.wait_for_text("Cat nominates").await;
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_result_with_a_turned_up_trump_takes_the_card_from_the_picker_never_typed(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let options = json!({"hand_sizes": [2], "trumps": {"rule": "turned_up"}});
+    let table = rig
+        .app
+        .table(&rig.organiser, &["Ann", "Bob", "Cat", "Dan"], options)
+        .await;
+    let phone = rig.scorer(&table).await;
+    phone.tap("Result").await;
+    for who in ["Ann", "Bob", "Cat", "Dan"] {
+        phone.fill(&format!("{who} nominations"), "0").await;
+    }
+    for who in ["Ann", "Bob"] {
+        phone.fill(&format!("{who} tricks"), "1").await;
+    }
+    phone.wait_for_text("which card was turned up?").await;
+    assert!(!phone.enabled("Record result").await);
+    phone.tap("seven of diamonds").await;
+    phone.wait_for_text("Turned up: 7♦").await;
+    phone.record("Record result").await;
+    let log = rig.app.log(&table).await;
+    assert_eq!(
+        log[0]["move"],
+        json!({"kind": "result", "nominations": [0, 0, 0, 0], "tricks": [1, 1, 0, 0], "turn_up": "7D"}),
+        "{log}"
+    );
     phone.close().await;
 }

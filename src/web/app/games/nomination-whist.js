@@ -3,7 +3,7 @@
 
 import { cardText, DECK52 } from '../cards.js';
 import { button, h } from '../dom.js';
-import { concrete, turnUpCards } from '../legal.js';
+import { concrete, openTo, turnUpCards } from '../legal.js';
 import { autoFill, cardPicker, name, perSeatPads, playPicker, prompt, resultForm } from '../controls.js';
 
 export const deck = DECK52;
@@ -56,9 +56,26 @@ export function panel(ctx, k) {
 export function result(ctx) {
   const v = ctx.view;
   const size = v.hand_size ?? 0;
-  const needsTurnUp = v.phase === 'turn_up';
+  const needsTurnUp = openTo(v, 'result')?.turn_up_required ?? v.phase === 'turn_up';
+  // The turned-up card is tapped on the picker, never typed.
+  const turned = h('input', { type: 'hidden', id: 'r-turnup', value: '' });
+  const shown = h('p', { class: 'why', role: 'status' }, 'Tap the turned-up card.');
+  // A draft restored into the hidden field shows as chosen too.
+  turned.sync = () => {
+    if (!turned.value) return;
+    shown.textContent = `Turned up: ${cardText(turned.value)}`;
+    turned.closest('fieldset')?.querySelectorAll('[data-card]').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.card === turned.value)));
+  };
   const extra = needsTurnUp
-    ? h('label', {}, 'Turned-up card ', h('input', { id: 'r-turnup', autocomplete: 'off', placeholder: 'e.g. 7D', size: 4 }))
+    ? h('fieldset', {}, h('legend', {}, 'Turned-up card'), shown, turned, cardPicker(ctx, {
+      legal: turnUpCards(ctx.deck, v, ctx.log), label: 'Turned-up card',
+      onPick: (card) => {
+        turned.value = card;
+        shown.textContent = `Turned up: ${cardText(card)}`;
+        turned.closest('fieldset').querySelectorAll('[data-card]').forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.card === card)));
+        turned.dispatchEvent(new Event('input', { bubbles: true }));
+      },
+    }))
     : [];
   const seats = ctx.players.map((_, s) => s);
   return resultForm(ctx, {
@@ -75,7 +92,8 @@ export function result(ctx) {
       if (open.length === 1 && sum <= size) autoFill(form, `r-tricks-${open[0]}`, size - sum);
       else if (open.length > 1 && sum === size) for (const s of open) autoFill(form, `r-tricks-${s}`, 0);
     },
-    check: (values) => {
+    check: (values, form) => {
+      if (needsTurnUp && !form.querySelector('#r-turnup')?.value) return 'which card was turned up?';
       const n = values('nom');
       const missing = seats.filter((s) => n[s] == null).map((s) => name(ctx, s));
       if (missing.length) return `nominations still to choose: ${missing.join(', ')}`;
@@ -90,7 +108,7 @@ export function result(ctx) {
     },
     build: (values, form) => {
       const move = { kind: 'result', nominations: values('nom'), tricks: values('tricks') };
-      const turn = form.querySelector('#r-turnup')?.value.trim().toUpperCase();
+      const turn = form.querySelector('#r-turnup')?.value;
       if (turn) move.turn_up = turn;
       return move;
     },

@@ -6,7 +6,7 @@
 import { cardText, DECK52, suitWord, SUITS } from '../cards.js';
 import { button, h } from '../dom.js';
 import { concrete, kinds as kindsOf, openTo, seatsFor } from '../legal.js';
-import { cardPicker, name, options, perSeat, playPicker, prompt, resultForm, stepper, words } from '../controls.js';
+import { cardPicker, name, options, perSeatPads, playPicker, prompt, resultForm, stepper, words } from '../controls.js';
 
 /// 40 cards: no eights, nines or tens.
 export const deck = DECK52.filter((c) => !['8', '9', '10'].includes(c.slice(0, -1)));
@@ -143,9 +143,11 @@ export function result(ctx) {
         check('r-all-after', 'Played on for all nine after five'),
         bounds.in_comer ? check('r-in-comer', 'The Player came in (dealer of four)') : null),
     ],
-    fields: [perSeat(ctx, 'tricks', 'Tricks', total, bounds.seats || v.active)],
+    fields: [perSeatPads(ctx, 'tricks', 'Tricks', total, bounds.seats || v.active)],
     check: (values, form) => {
       const tricks = values('tricks');
+      const open = (bounds.seats || v.active || ctx.players.map((_, s) => s)).filter((s) => tricks[s] == null);
+      if (open.length) return `tricks still to choose: ${open.map((s) => name(ctx, s)).join(', ')}`;
       const t = tricks.reduce((a, b) => a + b, 0);
       if (checked(form, 'r-stopped')) {
         const player = Number(form.querySelector('#r-player').value);
