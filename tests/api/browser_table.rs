@@ -576,3 +576,55 @@ async fn a_result_with_a_turned_up_trump_takes_the_card_from_the_picker_never_ty
     );
     phone.close().await;
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_spin_result_names_every_holder_and_show_by_seat_buttons(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "spin", &["Ann", "Bob", "Cat", "Dan"], json!({}))
+        .await;
+    let phone = rig.scorer(&table).await;
+    phone.tap("Result").await;
+    phone.fill("Went out", "Bob").await;
+    for (who, left) in [("Ann", "3"), ("Cat", "4"), ("Dan", "5")] {
+        phone.fill(&format!("{who} cards left"), left).await;
+    }
+    phone.wait_for_text("(or not played)").await;
+    // Cat played the king of hearts; no other special was played.
+    phone.fill("K♥ played by", "Cat").await;
+    let specials = phone
+        .client
+        .execute(
+            "const groups = [...document.querySelectorAll('[role=radiogroup]')] \
+               .filter((g) => / played by$/.test(g.getAttribute('aria-label'))); \
+             return groups.map((g) => g.getAttribute('aria-label'))",
+            vec![],
+        )
+        .await
+        .expect("script");
+    for label in specials.as_array().expect("labels") {
+        let label = label.as_str().expect("a label");
+        if label != "K♥ played by" {
+            phone.fill(label, "not played").await;
+        }
+    }
+    phone.wait_for_text("who showed Matrimony? (or nobody)").await;
+    assert!(!phone.enabled("Record result").await);
+    phone.fill("Matrimony shown by", "nobody").await;
+    phone.fill("Intrigue shown by", "nobody").await;
+    phone.wait_for_text("who still holds Spin (A♦)? (or nobody)").await;
+    phone.fill("Spin (A♦) still held by", "Ann").await;
+    phone.wait_for_text("Adds up.").await;
+    phone.record("Record result").await;
+    let log = rig.app.log(&table).await;
+    let result = &log[0]["move"];
+    assert_eq!(result["out"], 1, "{log}");
+    assert_eq!(result["cards_left"], json!([3, 0, 4, 5]));
+    assert_eq!(result["specials"], json!([[], [], ["KH"], []]));
+    assert_eq!(result["spin_holder"], 0);
+    assert!(result.get("matrimony").is_none_or(|m| m.is_null()), "{result}");
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    phone.close().await;
+}

@@ -262,7 +262,9 @@ export function feed(state, table) {
 function answered(state, item, body) {
   // The stream may have brought the entry already.
   const known = (entry) => state.log.some((e) => e.seq === entry.seq);
-  if (body.move && !known(body.move)) state.log.push(body.move);
+  // When the stream brought it first, its moments (trick, summary) were shown from there.
+  const fresh = Boolean(body.move) && !known(body.move);
+  if (fresh) state.log.push(body.move);
   if (body.void) {
     if (!known(body.void)) state.log.push(body.void);
     const undone = state.log.find((e) => e.seq === body.undone.seq);
@@ -271,7 +273,7 @@ function answered(state, item, body) {
   const before = state.table;
   feed(state, body.table);
   state.note = { kind: 'ok', text: `Recorded: ${item.label}` };
-  if (body.move) moments(state, body.move, before);
+  if (fresh) moments(state, body.move, before);
   render(state);
 }
 
