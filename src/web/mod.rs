@@ -2,6 +2,10 @@
 //! `/manifest.webmanifest` and `/sw.js`. The page is a client of the public JSON API like any
 //! other; nothing here reads the database. Every answer carries a `Content-Security-Policy`
 //! that allows only this origin, so the page can make no request to any other host.
+//!
+//! Each game's page code is one module, `app/games/<game id>.js`; the list of them is derived
+//! from the one list of games (`all_games!`), so a game cannot be left without its page module
+//! (the build fails when the file is missing) and nothing here lists games by hand.
 
 use std::sync::OnceLock;
 
@@ -45,12 +49,34 @@ static ASSETS: &[Asset] = assets! {
     "/app/panels.js" => "app/panels.js", "text/javascript; charset=utf-8";
     "/app/organiser.js" => "app/organiser.js", "text/javascript; charset=utf-8";
     "/app/board.js" => "app/board.js", "text/javascript; charset=utf-8";
+    "/app/catalogue.js" => "app/catalogue.js", "text/javascript; charset=utf-8";
+    "/app/controls.js" => "app/controls.js", "text/javascript; charset=utf-8";
+    "/app/stops.js" => "app/stops.js", "text/javascript; charset=utf-8";
+    "/app/scorers.js" => "app/scorers.js", "text/javascript; charset=utf-8";
     "/app/vendor/qrcode.mjs" => "app/vendor/qrcode.mjs", "text/javascript; charset=utf-8";
 };
 
+/// Every game's page module, from the one list of games.
+macro_rules! game_assets {
+    ({} $($module:ident :: $game:ident = $id:literal),+ $(,)?) => {
+        &[$(Asset {
+            path: concat!("/app/games/", $id, ".js"),
+            content_type: "text/javascript; charset=utf-8",
+            body: include_bytes!(concat!("app/games/", $id, ".js")),
+        }),+]
+    };
+}
+
+static GAME_ASSETS: &[Asset] = crate::rules::games::all_games!(game_assets {});
+
+/// The page's assets, then the games' page modules.
+fn assets() -> impl Iterator<Item = &'static Asset> {
+    ASSETS.iter().chain(GAME_ASSETS)
+}
+
 /// The asset paths, for the service worker's shell list and tests.
 pub fn asset_paths() -> impl Iterator<Item = &'static str> {
-    ASSETS.iter().map(|a| a.path)
+    assets().map(|a| a.path)
 }
 
 /// What each asset answers (the service worker gets the shell list written in) and its ETag.
@@ -59,8 +85,7 @@ fn served() -> &'static [(Vec<u8>, String)] {
     SERVED.get_or_init(|| {
         let shell: Vec<&str> = asset_paths().filter(|p| *p != "/sw.js").collect();
         let shell = serde_json::to_string(&shell).unwrap_or_else(|_| "[]".into());
-        ASSETS
-            .iter()
+        assets()
             .map(|a| {
                 let body = if a.path == "/sw.js" {
                     String::from_utf8_lossy(a.body)
@@ -79,10 +104,9 @@ fn served() -> &'static [(Vec<u8>, String)] {
 
 async fn serve(req: HttpRequest) -> HttpResponse {
     let path = req.path();
-    let Some(index) = ASSETS.iter().position(|a| a.path == path) else {
+    let Some((index, asset)) = assets().enumerate().find(|(_, a)| a.path == path) else {
         return crate::api::error::no_route().await;
     };
-    let asset = &ASSETS[index];
     let (body, etag) = &served()[index];
     let fresh = req
         .headers()
@@ -110,7 +134,7 @@ async fn serve(req: HttpRequest) -> HttpResponse {
 
 /// Registers the page's routes (before the API's catch-all).
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    for asset in ASSETS {
+    for asset in assets() {
         cfg.route(asset.path, web::get().to(serve));
     }
 }

@@ -21,16 +21,16 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::helpers::{spawn_app, TestApp};
 
 /// One browser at a time (2 cores are shared by everything).
-static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+pub(crate) static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-const UP: u8 = 0;
+pub(crate) const UP: u8 = 0;
 /// Connections are cut before anything is forwarded.
-const DOWN: u8 = 1;
+pub(crate) const DOWN: u8 = 1;
 /// Requests reach the server, answers are lost on the way back.
-const LOSE_ANSWERS: u8 = 2;
+pub(crate) const LOSE_ANSWERS: u8 = 2;
 
 /// A TCP proxy in front of the test app that the test can pause.
-struct Proxy {
+pub(crate) struct Proxy {
     addr: SocketAddr,
     mode: Arc<AtomicU8>,
     /// While set, what the server sends on event streams is held back (not lost), so a page
@@ -39,7 +39,7 @@ struct Proxy {
 }
 
 impl Proxy {
-    async fn start(upstream: SocketAddr) -> Proxy {
+    pub(crate) async fn start(upstream: SocketAddr) -> Proxy {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("proxy binds");
         let addr = listener.local_addr().expect("proxy address");
         let mode = Arc::new(AtomicU8::new(UP));
@@ -57,11 +57,11 @@ impl Proxy {
         }
     }
 
-    fn hold_streams(&self, hold: bool) {
+    pub(crate) fn hold_streams(&self, hold: bool) {
         self.hold_streams.store(hold, Ordering::SeqCst);
     }
 
-    fn set(&self, mode: u8) {
+    pub(crate) fn set(&self, mode: u8) {
         self.mode.store(mode, Ordering::SeqCst);
     }
 }
@@ -109,7 +109,7 @@ async fn pipe(mut client: TcpStream, upstream: SocketAddr, mode: Arc<AtomicU8>, 
 }
 
 /// chromedriver, stopped when dropped.
-struct Driver {
+pub(crate) struct Driver {
     child: Child,
     port: u16,
     _profiles: Vec<std::path::PathBuf>,
@@ -150,13 +150,18 @@ async fn driver() -> Driver {
 }
 
 /// A phone: a browser window at 390×844 on the page.
-struct Phone {
-    client: Client,
+pub(crate) struct Phone {
+    pub(crate) client: Client,
     base: String,
 }
 
 impl Driver {
-    async fn phone(&mut self, base: &str) -> Phone {
+    pub(crate) async fn phone(&mut self, base: &str) -> Phone {
+        self.phone_sized(base, 390, 844).await
+    }
+
+    /// A browser window emulating a screen of `width`×`height` CSS pixels.
+    pub(crate) async fn phone_sized(&mut self, base: &str, width: u32, height: u32) -> Phone {
         let profile = std::env::temp_dir().join(format!("tk-chromium-{}", uuid::Uuid::new_v4()));
         self._profiles.push(profile.clone());
         let mut caps = serde_json::Map::new();
@@ -166,11 +171,11 @@ impl Driver {
                 "args": [
                     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=390,844",
+                    "--disable-dev-shm-usage", "--hide-scrollbars", format!("--window-size={width},{height}"),
                     format!("--user-data-dir={}", profile.display()),
                 ],
                 // Headless windows are at least 500 px wide: emulate the phone's screen.
-                "mobileEmulation": {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1.0, "touch": true}},
+                "mobileEmulation": {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0, "touch": true}},
             }),
         );
         let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
@@ -185,15 +190,15 @@ impl Driver {
     }
 }
 
-const PATIENCE: Duration = Duration::from_secs(15);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(15);
 
 /// True when a command failed because the element left the page (it was re-rendered).
-fn is_stale(e: &fantoccini::error::CmdError) -> bool {
+pub(crate) fn is_stale(e: &fantoccini::error::CmdError) -> bool {
     matches!(e, fantoccini::error::CmdError::Standard(w) if w.error == fantoccini::error::ErrorStatus::StaleElementReference)
 }
 
 /// An XPath string literal for any text.
-fn lit(text: &str) -> String {
+pub(crate) fn lit(text: &str) -> String {
     if !text.contains('\'') {
         return format!("'{text}'");
     }
@@ -202,7 +207,7 @@ fn lit(text: &str) -> String {
 }
 
 impl Phone {
-    async fn open(&self, path: &str) {
+    pub(crate) async fn open(&self, path: &str) {
         self.client
             .goto(&format!("{}{path}", self.base))
             .await
@@ -210,9 +215,9 @@ impl Phone {
     }
 
     /// A button or link by its accessible name (aria-label or text), once it is there.
-    async fn control(&self, name: &str) -> Element {
+    pub(crate) async fn control(&self, name: &str) -> Element {
         let xpath = format!(
-            "//*[(self::button or self::a) and (@aria-label={n} or normalize-space()={n})]",
+            "//*[(self::button or self::a) and (@aria-label={n} or normalize-space()={n} or substring-after(@aria-label, ', ')={n})]",
             n = lit(name)
         );
         let deadline = tokio::time::Instant::now() + PATIENCE;
@@ -228,7 +233,7 @@ impl Phone {
         }
     }
 
-    async fn tap(&self, name: &str) {
+    pub(crate) async fn tap(&self, name: &str) {
         // The page re-renders when the table's stream says something: a control found just
         // before may be replaced before it is tapped. Find it again then.
         let deadline = tokio::time::Instant::now() + PATIENCE;
@@ -248,9 +253,16 @@ impl Phone {
     }
 
     /// Taps `el` when it is enabled; false when it is disabled.
-    async fn try_tap(&self, el: &Element) -> Result<bool, fantoccini::error::CmdError> {
+    pub(crate) async fn try_tap(&self, el: &Element) -> Result<bool, fantoccini::error::CmdError> {
         if !el.is_enabled().await? {
             return Ok(false);
+        }
+        // Held controls (another phone's entry just arrived) take no tap: a person waits until
+        // the page offers the next choice.
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        while self.is_held(el).await? {
+            assert!(tokio::time::Instant::now() < deadline, "the controls stayed held");
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
         // As a thumb would: scroll it into the middle of the screen (clear of the sticky tabs).
         self.client
@@ -263,14 +275,26 @@ impl Phone {
         Ok(true)
     }
 
+    /// True while `el` is inside controls the page holds (inert).
+    pub(crate) async fn is_held(&self, el: &Element) -> Result<bool, fantoccini::error::CmdError> {
+        let held = self
+            .client
+            .execute(
+                "return Boolean(arguments[0].closest('[inert]'))",
+                vec![serde_json::to_value(el).expect("element")],
+            )
+            .await?;
+        Ok(held.as_bool().unwrap_or(false))
+    }
+
     /// Taps a control that records an entry and waits for the table to move on.
-    async fn record(&self, name: &str) {
+    pub(crate) async fn record(&self, name: &str) {
         let before = self.version().await;
         self.tap(name).await;
         self.wait_for_version(before + 1).await;
     }
 
-    async fn enabled(&self, name: &str) -> bool {
+    pub(crate) async fn enabled(&self, name: &str) -> bool {
         loop {
             match self.control(name).await.is_enabled().await {
                 Ok(enabled) => return enabled,
@@ -280,10 +304,12 @@ impl Phone {
         }
     }
 
-    /// Types into the field a label names.
-    async fn fill(&self, label: &str, value: &str) {
+    /// Types into the field a label names; for a group of buttons that label names (number
+    /// buttons, seat buttons), taps the one showing `value`.
+    pub(crate) async fn fill(&self, label: &str, value: &str) {
         let xpath = format!(
-            "//*[(self::input or self::select or self::textarea) and (@id=//label[normalize-space()={n}]/@for or @aria-label={n})]",
+            "//*[(self::input or self::select or self::textarea) and (@id=//label[normalize-space()={n}]/@for or @aria-label={n})] \
+             | //*[@role='radiogroup' and @aria-label={n}]",
             n = lit(label)
         );
         let el = self
@@ -293,18 +319,30 @@ impl Phone {
             .for_element(Locator::XPath(&xpath))
             .await
             .expect(label);
+        if el.attr("role").await.ok().flatten().as_deref() == Some("radiogroup") {
+            let key = format!(".//button[normalize-space()={v}]", v = lit(value));
+            let button = el
+                .find(Locator::XPath(&key))
+                .await
+                .unwrap_or_else(|_| panic!("{label}: no {value}"));
+            assert!(
+                self.try_tap(&button).await.expect("tap"),
+                "{label}: {value} is disabled"
+            );
+            return;
+        }
         el.clear().await.expect("clear");
         el.send_keys(value).await.expect("type");
     }
 
-    async fn body_text(&self) -> String {
+    pub(crate) async fn body_text(&self) -> String {
         match self.client.find(Locator::Css("body")).await {
             Ok(body) => body.text().await.unwrap_or_default(),
             Err(_) => String::new(),
         }
     }
 
-    async fn wait_for_text(&self, text: &str) {
+    pub(crate) async fn wait_for_text(&self, text: &str) {
         let deadline = tokio::time::Instant::now() + PATIENCE;
         loop {
             let body = self.body_text().await;
@@ -319,7 +357,7 @@ impl Phone {
     }
 
     /// The table version the page shows (its header's data-version).
-    async fn version(&self) -> i64 {
+    pub(crate) async fn version(&self) -> i64 {
         let el = self
             .client
             .wait()
@@ -335,7 +373,7 @@ impl Phone {
             .unwrap_or(-1)
     }
 
-    async fn wait_for_version(&self, at_least: i64) {
+    pub(crate) async fn wait_for_version(&self, at_least: i64) {
         let deadline = tokio::time::Instant::now() + PATIENCE;
         while self.version().await < at_least {
             if tokio::time::Instant::now() > deadline {
@@ -349,7 +387,7 @@ impl Phone {
     }
 
     /// The requests the page holds in its offline queue for `table`, oldest first.
-    async fn queued(&self, table: &str) -> Value {
+    pub(crate) async fn queued(&self, table: &str) -> Value {
         self.client
             .execute(
                 "return JSON.parse(localStorage.getItem(arguments[0]))",
@@ -360,7 +398,7 @@ impl Phone {
     }
 
     /// The running totals the seats show.
-    async fn totals(&self) -> Vec<i64> {
+    pub(crate) async fn totals(&self) -> Vec<i64> {
         let mut out = Vec::new();
         for el in self.client.find_all(Locator::Css(".seat-total")).await.expect("seats") {
             out.push(
@@ -375,7 +413,7 @@ impl Phone {
         out
     }
 
-    async fn screenshot(&self, name: &str) {
+    pub(crate) async fn screenshot(&self, name: &str) {
         if std::env::var_os("SCREENSHOTS").is_none() {
             return;
         }
@@ -385,19 +423,19 @@ impl Phone {
         std::fs::write(dir.join(format!("{name}.png")), png).expect("screenshot saved");
     }
 
-    async fn close(self) {
+    pub(crate) async fn close(self) {
         let _ = self.client.close().await;
     }
 }
 
-struct Rig {
-    app: TestApp,
-    proxy: Proxy,
+pub(crate) struct Rig {
+    pub(crate) app: TestApp,
+    pub(crate) proxy: Proxy,
     driver: Driver,
-    organiser: String,
+    pub(crate) organiser: String,
 }
 
-async fn rig(pool: PgPool) -> Rig {
+pub(crate) async fn rig(pool: PgPool) -> Rig {
     let app = spawn_app(pool).await;
     let upstream: SocketAddr = app.base.trim_start_matches("http://").parse().expect("app address");
     let proxy = Proxy::start(upstream).await;
@@ -412,12 +450,18 @@ async fn rig(pool: PgPool) -> Rig {
 }
 
 impl Rig {
-    async fn phone(&mut self) -> Phone {
+    pub(crate) async fn phone(&mut self) -> Phone {
         let base = format!("http://{}", self.proxy.addr);
         self.driver.phone(&base).await
     }
 
-    async fn join_code(&self, table: &str) -> String {
+    /// A phone with a screen of `width`×`height` CSS pixels.
+    pub(crate) async fn phone_sized(&mut self, width: u32, height: u32) -> Phone {
+        let base = format!("http://{}", self.proxy.addr);
+        self.driver.phone_sized(&base, width, height).await
+    }
+
+    pub(crate) async fn join_code(&self, table: &str) -> String {
         self.app
             .post(
                 &format!("/api/v1/tables/{table}/join-codes"),
@@ -432,18 +476,28 @@ impl Rig {
     }
 
     /// A phone that joined the table by its code, as "Ann's phone".
-    async fn scorer(&mut self, table: &str) -> Phone {
+    pub(crate) async fn scorer(&mut self, table: &str) -> Phone {
+        self.scorer_named(table, "Ann's phone").await
+    }
+
+    /// A phone that joined the table by its code under `name`.
+    pub(crate) async fn scorer_named(&mut self, table: &str, name: &str) -> Phone {
+        self.scorer_sized(table, name, 390, 844).await
+    }
+
+    /// A phone with a `width`×`height` screen that joined the table by its code under `name`.
+    pub(crate) async fn scorer_sized(&mut self, table: &str, name: &str, width: u32, height: u32) -> Phone {
         let code = self.join_code(table).await;
-        let phone = self.phone().await;
+        let phone = self.phone_sized(width, height).await;
         phone.open("/").await;
         phone.fill("Join code", &code).await;
-        phone.fill("This phone's name", "Ann's phone").await;
+        phone.fill("This phone's name", name).await;
         phone.tap("Join").await;
         phone.version().await;
         phone
     }
 
-    async fn totals(&self, table: &str) -> Vec<i64> {
+    pub(crate) async fn totals(&self, table: &str) -> Vec<i64> {
         let sheet = &self.app.scores(table).await["sheet"];
         let totals = if sheet["totals"].is_array() {
             &sheet["totals"]
@@ -458,12 +512,12 @@ impl Rig {
             .collect()
     }
 
-    async fn log_len(&self, table: &str) -> usize {
+    pub(crate) async fn log_len(&self, table: &str) -> usize {
         self.app.log(table).await.as_array().expect("log").len()
     }
 }
 
-fn seat_name(seat: usize) -> &'static str {
+pub(crate) fn seat_name(seat: usize) -> &'static str {
     ["Ann", "Bob", "Cat", "Dan"][seat]
 }
 
@@ -537,7 +591,10 @@ async fn undo_takes_back_the_last_entry_and_a_refusal_shows_its_sentence(pool: P
     let phone = rig.scorer(&table).await;
     phone.record("Nominate 1").await;
     phone.wait_for_text("Cat nominates").await;
-    phone.record("Undo Bob nominated 1").await;
+    // Undo names the entry it voids and asks once.
+    phone.tap("Undo Bob nominated 1").await;
+    assert_eq!(rig.log_len(&table).await, 1, "nothing undone before the answer");
+    phone.record("Yes, undo Bob nominated 1").await;
     phone.wait_for_text("Bob nominates").await;
     let log = rig.app.log(&table).await;
     assert_eq!(log[0]["voided_by"], 2, "{log}");
@@ -546,7 +603,12 @@ async fn undo_takes_back_the_last_entry_and_a_refusal_shows_its_sentence(pool: P
     // The result form checks the tricks as you go; the server's refusal (here the hook rule:
     // the dealer's nomination makes them add up to the hand size) is shown in words.
     phone.tap("Result").await;
+    for who in ["Bob", "Cat", "Dan"] {
+        phone.fill(&format!("{who} nominations"), "0").await;
+    }
     phone.fill("Ann tricks", "1").await;
+    phone.wait_for_text("nominations still to choose: Ann").await;
+    phone.fill("Ann nominations", "0").await;
     phone.wait_for_text("Adds up.").await;
     phone.fill("Ann nominations", "1").await;
     let before = rig.app.snapshot(&table).await;
@@ -577,13 +639,13 @@ async fn a_second_phone_records_first_and_the_first_phone_is_told_what_it_record
         )
         .await;
     let first = rig.scorer(&table).await;
-    let second = rig.scorer(&table).await;
+    let second = rig.scorer_named(&table, "Bob's phone").await;
     // The two phones tap at once: the first has not heard of the second's entry yet.
     rig.proxy.hold_streams(true);
     second.record("Nominate 1").await;
     // The first phone still shows Bob to nominate; its entry meets the other phone's.
     first.tap("Nominate 0").await;
-    first.wait_for_text("Another phone recorded Bob nominated 1.").await;
+    first.wait_for_text("Bob's phone recorded Bob nominated 1.").await;
     first
         .wait_for_text("Your entry (Bob nominated 0) was not recorded")
         .await;
@@ -607,10 +669,10 @@ async fn a_phone_follows_the_table_live_when_another_phone_records(pool: PgPool)
         )
         .await;
     let watching = rig.scorer(&table).await;
-    let recording = rig.scorer(&table).await;
+    let recording = rig.scorer_named(&table, "Cat's phone").await;
     recording.record("Nominate 1").await;
-    // No tap, no reload: the stream brings the other phone's entry.
-    watching.wait_for_text("Recorded at the table: Bob nominated 1").await;
+    // No tap, no reload: the stream brings the other phone's entry, named by who recorded it.
+    watching.wait_for_text("Cat's phone recorded Bob nominated 1").await;
     watching.wait_for_text("Cat nominates").await;
     // And an entry recorded through the API by anyone else arrives the same way.
     rig.app
@@ -621,6 +683,7 @@ async fn a_phone_follows_the_table_live_when_another_phone_records(pool: PgPool)
         )
         .await
         .assert_status(201);
+    watching.wait_for_text("The organiser recorded Cat nominated 0").await;
     watching.wait_for_text("Dan nominates").await;
     recording.wait_for_text("Dan nominates").await;
     watching.close().await;
@@ -689,11 +752,17 @@ async fn a_pope_joan_deal_is_turned_up_and_entered_as_a_result_and_a_run_is_play
     phone.record("five of clubs").await;
     phone.wait_for_text("Trumps ♣ clubs").await;
     phone.tap("Result").await;
-    let select = phone.client.find(Locator::Id("r-out")).await.expect("went out");
-    select.select_by_label("Bob").await.expect("Bob went out");
-    for (who, left) in [("Ann", "3"), ("Bob", "0"), ("Cat", "4"), ("Dan", "5")] {
+    phone.fill("Went out", "Bob").await;
+    for (who, left) in [("Ann", "3"), ("Cat", "4"), ("Dan", "5")] {
         phone.fill(&format!("{who} cards left"), left).await;
     }
+    // Every special is said, even when nobody played it: never "nothing" by omission.
+    for card in ["9♦", "A♣", "K♣", "Q♣", "J♣"] {
+        phone.fill(&format!("{card} played by"), "not played").await;
+    }
+    phone
+        .fill("The Pope (9♦) still held by", "nobody / the spare hand")
+        .await;
     phone.record("Record result").await;
     phone.wait_for_text("Deal 2 of 4").await;
     assert_eq!(phone.totals().await, rig.totals(&table).await);
@@ -871,13 +940,14 @@ async fn a_newmarket_deal_is_laid_out_and_entered_as_a_result_and_the_next_is_pl
     assert_eq!(pools, json!(["AC", "KD", "QH", "JS"]));
 
     phone.tap("Result").await;
-    let out = phone.client.find(Locator::Id("r-out")).await.expect("went out");
-    out.select_by_label("Bob").await.expect("Bob went out");
-    for (who, left) in [("Ann", "3"), ("Bob", "0"), ("Cat", "2"), ("Dan", "4")] {
+    phone.fill("Went out", "Bob").await;
+    for (who, left) in [("Ann", "3"), ("Cat", "2"), ("Dan", "4")] {
         phone.fill(&format!("{who} cards left"), left).await;
     }
-    let won = phone.client.find(Locator::Id("r-pool-0")).await.expect("ace's pool");
-    won.select_by_label("Bob").await.expect("Bob won the ace's pool");
+    phone.fill("A♣ pool won by", "Bob").await;
+    for pool in ["K♦", "Q♥", "J♠"] {
+        phone.fill(&format!("{pool} pool won by"), "nobody").await;
+    }
     phone.record("Record result").await;
     phone.wait_for_text("Deal 2").await;
     assert_eq!(phone.totals().await, rig.totals(&table).await);

@@ -3,6 +3,7 @@
 
 mod auth;
 mod browser;
+mod browser_table;
 mod bundle;
 mod chain;
 mod conditional;

@@ -52,3 +52,59 @@ async fn an_asset_that_did_not_change_answers_304(pool: PgPool) {
     let unknown = fetch(&app.base, "/app/nothing.js", None).await;
     assert_eq!(unknown.status(), 404);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn every_catalogue_game_has_a_served_page_module_that_the_worker_keeps(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let catalogue: serde_json::Value = fetch(&app.base, "/api/v1/games", None)
+        .await
+        .json()
+        .await
+        .expect("catalogue");
+    let ids: Vec<&str> = catalogue
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|g| g["id"].as_str().expect("an id"))
+        .collect();
+    assert!(ids.len() >= 7, "{catalogue}");
+    let worker = fetch(&app.base, "/sw.js", None).await.text().await.expect("text");
+    for id in ids {
+        let path = format!("/app/games/{id}.js");
+        let res = fetch(&app.base, &path, None).await;
+        assert_eq!(res.status(), 200, "{path}");
+        let kind = res.headers()["content-type"].to_str().expect("ascii").to_owned();
+        assert!(kind.starts_with("text/javascript"), "{path}: {kind}");
+        let body = res.text().await.expect("text");
+        for export in [
+            "export const deck",
+            "export const kinds",
+            "export function panel",
+            "export function result",
+        ] {
+            assert!(body.contains(export), "{path} has `{export}`");
+        }
+        assert!(worker.contains(&format!("\"{path}\"")), "the worker keeps {path}");
+    }
+    // Shared page code names no game: the games are found by their id.
+    for shared in [
+        "/app/panels.js",
+        "/app/legal.js",
+        "/app/table.js",
+        "/app/controls.js",
+        "/app/stops.js",
+    ] {
+        let body = fetch(&app.base, shared, None).await.text().await.expect("text");
+        for id in [
+            "nomination-whist",
+            "dividend",
+            "tridge",
+            "tricky-dick",
+            "pope-joan",
+            "'spin'",
+            "newmarket",
+        ] {
+            assert!(!body.contains(id), "{shared} names {id}");
+        }
+    }
+}

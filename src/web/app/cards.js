@@ -73,7 +73,9 @@ export function picker({ deck, legal, seen = new Set(), onPick, label = 'Card' }
         return h('button', {
           type: 'button',
           class: `pick${seen.has(card) ? ' seen' : ''}`,
-          'aria-label': cardName(card),
+          // The name starts with what the button shows ("10♠, ten of spades"), so voice control
+          // and screen readers agree with the eye.
+          'aria-label': `${cardText(card)}, ${cardName(card)}`,
           title: seen.has(card) ? `${cardName(card)}: already played this deal` : cardName(card),
           disabled: !ok,
           'data-card': card,

@@ -5,7 +5,7 @@
 // Those are used as they are (`concrete`); the guesses below from the view and the deal's log
 // are only for a server that names bare kinds.
 
-import { DECK52, RANKS, SUITS } from './cards.js';
+import { RANKS, SUITS } from './cards.js';
 
 /// The move kinds accepted next, whether the server sends strings or objects.
 export function kinds(view) {
@@ -21,18 +21,6 @@ export function concrete(view, kind) {
 /// The deal being recorded, as the score sheet numbers it (Tricky Dick's views call it the hand).
 export function dealOf(view) {
   return view.deal ?? view.hand ?? undefined;
-}
-
-/// The cards of a game's deck, in picker order.
-export function deckOf(game) {
-  switch (game) {
-    case 'tridge': // 40 cards: no eights, nines or tens
-      return DECK52.filter((c) => !['8', '9', '10'].includes(c.slice(0, -1)));
-    case 'pope-joan': // the 8♦ is taken out
-      return DECK52.filter((c) => c !== '8D');
-    default:
-      return DECK52;
-  }
 }
 
 /// The cards played in the current deal, from the log (entries not undone) and the view.
@@ -53,22 +41,22 @@ export function seenThisDeal(view, log) {
 }
 
 /// The cards the seat to act may play now.
-export function playableCards(game, view, log) {
+export function playableCards(deck, view, log) {
   const server = concrete(view, 'play');
   if (server) return new Set(server.flatMap((m) => m.cards || (m.card ? [m.card] : [])));
   if (!kinds(view).has('play')) return new Set();
   if (view.run && view.run.next) return new Set([view.run.next]);
   if (view.next_card) return new Set([view.next_card]);
   const seen = seenThisDeal(view, log);
-  return new Set(deckOf(game).filter((c) => !seen.has(c)));
+  return new Set(deck.filter((c) => !seen.has(c)));
 }
 
 /// Any card of the deck (a turn-up): every card not yet seen this deal.
-export function turnUpCards(game, view, log) {
+export function turnUpCards(deck, view, log) {
   const server = concrete(view, 'turn_up');
   if (server) return new Set(server.flatMap((m) => m.cards || (m.card ? [m.card] : [])));
   const seen = seenThisDeal(view, log);
-  return new Set(deckOf(game).filter((c) => !seen.has(c)));
+  return new Set(deck.filter((c) => !seen.has(c)));
 }
 
 /// The seats a kind of move is open to, from the server's concrete moves (`seat` or `seats`).
@@ -81,39 +69,6 @@ export function seatsFor(view, kind) {
 export function openTo(view, kind, seat = null) {
   const found = concrete(view, kind) || [];
   return found.find((m) => seat == null || m.seat === seat || (m.seats || []).includes(seat)) || null;
-}
-
-/// Nomination Whist: each count 0…hand size, the hook-rule number refused with a reason.
-export function nominations(view) {
-  const server = concrete(view, 'nominate');
-  const size = view.hand_size ?? 0;
-  const allowed = server ? new Set(server.flatMap((m) => m.tricks ?? [])) : null;
-  const out = [];
-  for (let n = 0; n <= size; n += 1) {
-    let why = null;
-    if (allowed && !allowed.has(n)) why = 'not allowed now';
-    else if (!allowed && view.forbidden_nomination === n) {
-      why = `hook rule: the nominations may not add up to ${size}`;
-    }
-    out.push({ n, ok: !why, why });
-  }
-  return out;
-}
-
-/// Tridge: the calls of the auction, in rank order, each open or not for the seat to act.
-export const TRIDGE_BIDS = ['play', 'play_more', 'flip', 'no_change', 'no_change_diamonds', 'all_tricks', 'no_tricks'];
-
-export function tridgeBids(view) {
-  const server = concrete(view, 'bid');
-  if (server) {
-    const open = new Set(server.flatMap((m) => m.bids || (m.bid ? [m.bid] : [])));
-    return TRIDGE_BIDS.map((bid) => ({ bid, ok: open.has(bid) }));
-  }
-  if (!kinds(view).has('bid') || view.to_act == null) return TRIDGE_BIDS.map((bid) => ({ bid, ok: false }));
-  const standing = view.standing_bid ? TRIDGE_BIDS.indexOf(view.standing_bid.bid) : -1;
-  const allPassed = view.phase === 'all_passed';
-  // No Tricks only once everyone has passed; otherwise a call must beat the standing one.
-  return TRIDGE_BIDS.map((bid, i) => ({ bid, ok: bid === 'no_tricks' ? allPassed : !allPassed && i > standing }));
 }
 
 export { RANKS, SUITS };

@@ -2,29 +2,42 @@
 // Everything on screen is drawn from `state.table` (the server's TableView) and `state.log`
 // (the move log). `feed` takes a new TableView from any source: a move's answer, or the
 // table's event stream, which the page follows instead of polling.
+//
+// A tap records what the scorer saw. When another phone's entry arrives, the controls (the
+// entry panel and Undo) are held, inert and dimmed, for HOLD_MS after the new table is drawn,
+// while the notice says what arrived ("Bob's phone recorded 7♦ for Dan"); only then is the
+// next choice offered. The notice has a fixed height and Undo a fixed place above the panel,
+// so nothing above the controls moves while they are shown. Undo names the entry it voids and
+// asks once. The last card of a trick shows the trick's winner for FLASH_MS; a deal's end shows
+// its summary in place of the panel for SUMMARY_MS (or until "Next deal").
 
 import { Refusal, Unreachable, get, phone, recordingToken } from './api.js';
 import { cardFace, cardPart, cardText, plainText, suitWord } from './cards.js';
 import { button, h, message, mount } from './dom.js';
 import { dealOf, kinds } from './legal.js';
-import { entryPanel } from './panels.js';
+import { gameName, loadCatalogue } from './catalogue.js';
+import { entryPanel, loadGame } from './panels.js';
 import { MoveQueue } from './queue.js';
+import { fromThisPhone, loadScorers, recorder } from './scorers.js';
 
-const GAME_NAMES = {
-  'nomination-whist': 'Nomination Whist', dividend: 'Dividend', tridge: 'Tridge',
-  'tricky-dick': 'Tricky Dick', 'pope-joan': 'Pope Joan', spin: 'Spin', newmarket: 'Newmarket',
-};
+/// How long the controls are held after another phone's entry is drawn.
+export const HOLD_MS = 1500;
+/// How long a finished trick stays in the centre with its winner.
+const FLASH_MS = 2000;
+/// How long a deal's summary stands in place of the next deal's panel.
+const SUMMARY_MS = 3000;
 
-export function gameName(id) {
-  return GAME_NAMES[id] || id;
-}
+export { gameName };
 
 let current = null;
 
 export async function openTable(id, root) {
   current?.queue.close();
   current?.stream?.close();
-  const state = { id, root, table: null, log: [], tab: 'table', note: null, mode: null, busy: false };
+  const state = {
+    id, root, table: null, log: [], tab: 'table', note: null, mode: null, busy: false,
+    hold: null, confirmUndo: false, flash: null, summary: null,
+  };
   current = state;
   state.queue = new MoveQueue(id, {
     changed: () => render(state),
@@ -33,7 +46,7 @@ export async function openTable(id, root) {
       state.note = { kind: 'error', text: err.message + (dropped.length ? ` (${dropped.length} later entries not sent)` : '') };
       render(state);
     },
-    conflict: (items, err) => conflict(state, items, err),
+    conflict: (items) => conflict(state, items),
   });
   mount(root, message('Loading the table…'));
   try {
@@ -50,7 +63,11 @@ export async function openTable(id, root) {
     state.queue.offline = true;
     retryLoad(state, 1000);
   }
+  // The game's panels and the catalogue's names: drawn again once they are here.
+  await loadGame(state.table.game).catch(() => {});
   render(state);
+  loadCatalogue().then(() => render(state));
+  loadScorers(id);
   state.queue.flush();
   follow(state);
 }
@@ -87,16 +104,106 @@ async function streamed(state, entry) {
     const undone = state.log.find((x) => x.seq === entry.voids);
     if (undone) undone.voided_by = entry.seq;
   }
+  const mine = fromThisPhone(state.id, entry);
+  const hold = mine ? null : { entry };
+  if (hold) {
+    // Held at once, before the new table is even read: a finger on its way lands on nothing.
+    state.hold = hold;
+    state.confirmUndo = false;
+    render(state);
+    await loadScorers(state.id, recorder(state.id, entry) === 'another phone');
+    hold.parts = heard(state, entry);
+  }
+  const before = state.table;
   try {
     const table = await get(`/tables/${state.id}`);
     feed(state, table);
   } catch {
+    release(state, hold, 0);
     return;
   }
-  if (!state.queue.pending) {
-    state.note = { kind: 'ok', text: ['Recorded at the table: ', describeParts(entry, state.table.players)] };
-  }
+  if (hold) state.note = { kind: 'ok', text: hold.parts };
+  else if (!state.queue.pending) state.note = { kind: 'ok', text: ['Recorded: ', describeParts(entry, state.table.players)] };
+  moments(state, entry, before);
   render(state);
+  release(state, hold, HOLD_MS);
+}
+
+/// "Bob's phone recorded 7♦ for Dan".
+function heard(state, entry) {
+  const who = recorder(state.id, entry);
+  return [who.charAt(0).toUpperCase() + who.slice(1), ' recorded ', describeParts(entry, state.table.players)];
+}
+
+/// Offers the next choice again once `hold` has stood for `ms` (unless a newer hold replaced it).
+function release(state, hold, ms) {
+  if (!hold) return;
+  setTimeout(() => {
+    if (state.hold !== hold) return;
+    state.hold = null;
+    render(state);
+  }, ms);
+}
+
+/// What an entry's events show for a moment: a finished trick with its winner, a deal's summary.
+function moments(state, entry, before) {
+  const events = entry.events || [];
+  const players = state.table.players;
+  const who = (s) => players[s] ?? `seat ${s}`;
+  const won = [...events].reverse().find((e) => e.event === 'trick_won');
+  if (won && won.winner != null) {
+    const plays = [...(before?.state?.current_trick?.plays || [])];
+    const m = entry.move || {};
+    if (m.kind === 'play' && m.card && !plays.some((p) => p.card === m.card)) plays.push({ seat: m.seat, card: m.card });
+    const flash = { number: won.trick ?? before?.state?.current_trick?.number, winner: who(won.winner), plays };
+    state.flash = flash;
+    setTimeout(() => {
+      if (state.flash !== flash) return;
+      state.flash = null;
+      render(state);
+    }, FLASH_MS);
+  }
+  const scored = events.find((e) => ['deal_scored', 'hand_scored', 'deal_ended'].includes(e.event));
+  const over = events.find((e) => ['passed_out', 'deal_void'].includes(e.event));
+  if (!scored && !over) return;
+  const summary = { lines: summaryLines(scored || over, entry, before, who), deal: (scored || over).deal ?? (scored || over).hand };
+  summary.word = scored?.hand != null && scored?.deal == null ? 'Hand' : 'Deal';
+  summary.title = over ? `${summary.word} ${summary.deal} ${String(over.event).replaceAll('_', ' ')}` : `${summary.word} ${summary.deal} scored`;
+  summary.finished = events.some((e) => e.event === 'game_finished');
+  state.summary = summary;
+  if (!summary.finished) {
+    setTimeout(() => {
+      if (state.summary !== summary) return;
+      state.summary = null;
+      render(state);
+    }, SUMMARY_MS);
+  }
+}
+
+/// A deal's outcome per seat: made or missed (where nominations were made), what each won.
+function summaryLines(ev, entry, before, who) {
+  const m = entry.move || {};
+  const v = before?.state || {};
+  const amounts = ev.points ?? ev.net ?? null;
+  const unit = ev.net ? 'chips' : 'points';
+  // Nominations and tricks: from a result entry, or the deal as played (the last trick counted).
+  let noms = m.kind === 'result' ? m.nominations : v.nominations;
+  let tricks = m.kind === 'result' ? m.tricks : v.tricks_won ? [...v.tricks_won] : null;
+  if (m.kind !== 'result' && tricks) {
+    for (const e of entry.events || []) if (e.event === 'trick_won' && e.winner != null) tricks[e.winner] = (tricks[e.winner] ?? 0) + 1;
+  }
+  if (!Array.isArray(noms) || !Array.isArray(tricks)) noms = null;
+  const lines = [];
+  const seats = Array.isArray(amounts) ? amounts.length : Array.isArray(noms) ? noms.length : 0;
+  for (let s = 0; s < seats; s += 1) {
+    const bits = [];
+    if (noms && noms[s] != null) bits.push(noms[s] === tricks[s] ? `made ${noms[s]}` : `missed ${noms[s]} (won ${tricks[s]})`);
+    if (Array.isArray(amounts)) bits.push(`${amounts[s] > 0 ? '+' : ''}${amounts[s]} ${unit}`);
+    lines.push(`${who(s)}: ${bits.join(', ')}`);
+  }
+  if (ev.winner != null) lines.unshift(`${who(ev.winner)} went out`);
+  if (ev.outcome) lines.unshift(`${ev.player != null ? `${who(ev.player)}: ` : ''}${String(ev.outcome).replaceAll('_', ' ')}${Array.isArray(ev.tricks) && ev.player != null ? ` with ${ev.tricks[ev.player]} tricks` : ''}`);
+  return lines;
 }
 
 /// Reads the table again once the server answers (a retry with back-off, not a polling loop).
@@ -146,6 +253,8 @@ async function readLog(id, after) {
 /// A new TableView, from whatever source.
 export function feed(state, table) {
   if (state.table && table.version < state.table.version) return;
+  // Undo asks about the entry it names: once the table moved on, the question is stale.
+  if (state.table && table.version !== state.table.version) state.confirmUndo = false;
   state.table = table;
   remember(state);
 }
@@ -153,29 +262,38 @@ export function feed(state, table) {
 function answered(state, item, body) {
   // The stream may have brought the entry already.
   const known = (entry) => state.log.some((e) => e.seq === entry.seq);
-  if (body.move && !known(body.move)) state.log.push(body.move);
+  // When the stream brought it first, its moments (trick, summary) were shown from there.
+  const fresh = Boolean(body.move) && !known(body.move);
+  if (fresh) state.log.push(body.move);
   if (body.void) {
     if (!known(body.void)) state.log.push(body.void);
     const undone = state.log.find((e) => e.seq === body.undone.seq);
     if (undone) undone.voided_by = body.void.seq;
   }
+  const before = state.table;
   feed(state, body.table);
   state.note = { kind: 'ok', text: `Recorded: ${item.label}` };
+  if (fresh) moments(state, body.move, before);
   render(state);
 }
 
-async function conflict(state, items, err) {
+async function conflict(state, items) {
   let fresh = [];
   try {
     fresh = await reload(state);
   } catch (e) {
     // shown below
   }
-  const players = state.table.players;
-  const said = fresh.filter((e) => e.entry === 'move' || e.entry === 'void').map((e) => describe(e, players));
-  const others = said.length ? `Another phone recorded ${said.join('; ')}.` : err.message;
+  // What was recorded since the version the entry was made against, however the page learnt it
+  // (the stream may have brought it already): a version counts log entries.
+  const since = items[0]?.body?.expected_version ?? 0;
+  const others = state.log.filter((e) => e.seq > since || fresh.includes(e));
+  await loadScorers(state.id, true);
+  const said = others.filter((e) => e.entry === 'move' || e.entry === 'void')
+    .map((e) => { const [who, , what] = heard(state, e); return `${who} recorded ${plainText(what)}`; });
+  const othersText = said.length ? `${said.join('; ')}.` : 'Another phone recorded an entry first.';
   const lost = items.map((i) => i.label).join('; ');
-  state.note = { kind: 'error', text: `${others} Your entry (${lost}) was not recorded: check the table and enter it again if it still stands.` };
+  state.note = { kind: 'error', text: `${othersText} Your entry (${lost}) was not recorded: check the table and enter it again if it still stands.` };
   render(state);
 }
 
@@ -227,12 +345,14 @@ export function contractText(c) {
 /// `deal_mismatch` rather than booked to the next deal. `extra` adds to the request.
 function send(state, move, label, extra = {}) {
   state.note = null;
+  state.confirmUndo = false;
   state.queue.add('moves', { move, deal: dealOf(state.table.state), ...extra }, label, state.table.version);
   render(state);
 }
 
 function undo(state, label) {
   state.note = null;
+  state.confirmUndo = false;
   state.queue.add('undo', {}, `undo of ${label}`, state.table.version);
   render(state);
 }
@@ -305,26 +425,67 @@ function tableBody(state) {
       h('span', { class: 'seat-bits' }, bits.join(' · ') || (acting ? 'to act' : '')));
   }));
   const centre = h('section', { class: 'centre', 'aria-label': 'Centre' }, centreOf(t));
+  if (state.flash && !(v.current_trick?.plays || []).length) {
+    // The finished trick (until the next card is laid), with its winner, where the trick is shown (the same height).
+    const f = state.flash;
+    const trick = centre.querySelector('.trick');
+    const shown = h('div', { class: 'trick won', role: 'status', 'aria-label': `Trick ${f.number} won by ${f.winner}` },
+      h('span', { class: 'trick-no' }, `Trick ${f.number} won by `, h('b', {}, f.winner)),
+      f.plays.map((p) => h('span', { class: `played${t.players[p.seat] === f.winner ? ' winner' : ''}` }, h('small', {}, t.players[p.seat] ?? ''), cardFace(p.card))));
+    if (trick) trick.replaceWith(shown);
+    else centre.prepend(shown);
+  }
   const pending = state.queue.items;
   const queueList = pending.length
     ? h('section', { class: 'queue', 'aria-label': 'Pending entries' },
       h('ul', {}, pending.map((i) => h('li', {}, `${i.label} — pending`))),
       button('Retry now', () => state.queue.retryNow()))
     : null;
-  const note = state.note ? message(state.note.text, state.note.kind) : null;
-  const panel = pending.length
-    ? message('Waiting for the pending entry to be answered before the next one.')
-    : entryPanel({
+  // A fixed-height notice: a message appearing or going never moves the controls below it.
+  const note = h('div', { class: 'notice', 'aria-live': 'polite' },
+    state.note ? message(state.note.text, state.note.kind) : null);
+  let panel;
+  if (state.summary && !state.summary.finished) panel = summaryPanel(state);
+  else if (pending.length) panel = message('Waiting for the pending entry to be answered before the next one.');
+  else {
+    panel = entryPanel({
       game: t.game, view: v, table: t, log: state.log, players: t.players, mode: state.mode,
       setMode: (m) => { state.mode = m; render(state); },
       send: (move, label, extra) => send(state, move, label, extra),
     });
+    if (state.summary) panel = [summaryPanel(state), panel];
+  }
+  const held = Boolean(state.hold);
+  const controls = h('div', {
+    class: `controls${held ? ' held' : ''}`, inert: held, 'aria-busy': held ? 'true' : null,
+  }, undoBar(state, pending.length > 0), h('section', { class: 'entry', 'aria-label': 'Entry' }, panel));
+  return h('div', { class: 'tab-body', 'data-tab': 'table' }, seats, centre, note, controls, queueList);
+}
+
+/// Undo, in a fixed place above the panel: names the entry it voids, then asks once.
+function undoBar(state, waiting) {
+  const t = state.table;
   const last = [...state.log].reverse().find((e) => e.entry === 'move' && !e.voided_by);
-  const undoButton = last
-    ? button(['Undo ', describeParts(last, t.players)], () => undo(state, describe(last, t.players)),
-      { class: 'undo', disabled: pending.length > 0, 'aria-label': `Undo ${describe(last, t.players)}` })
-    : null;
-  return h('div', { class: 'tab-body', 'data-tab': 'table' }, seats, centre, note, queueList, h('section', { class: 'entry', 'aria-label': 'Entry' }, panel), undoButton);
+  if (!last) return h('div', { class: 'undo-bar' }, h('span', { class: 'undo-none' }, 'Nothing to undo yet'));
+  const words = describe(last, t.players);
+  if (state.confirmUndo) {
+    return h('div', { class: 'undo-bar confirm', role: 'group', 'aria-label': `Undo ${words}?` },
+      h('span', { class: 'undo-ask' }, 'Undo ', describeParts(last, t.players), '?'),
+      button('Yes, undo', () => undo(state, words), { class: 'danger', 'aria-label': `Yes, undo ${words}` }),
+      button('Keep', () => { state.confirmUndo = false; render(state); }));
+  }
+  return h('div', { class: 'undo-bar' },
+    button(['Undo ', describeParts(last, t.players)], () => { state.confirmUndo = true; render(state); },
+      { class: 'undo', disabled: waiting, 'aria-label': `Undo ${words}` }));
+}
+
+/// A deal's end, in place of the next deal's panel for a moment.
+function summaryPanel(state) {
+  const sum = state.summary;
+  return h('section', { class: 'summary', role: 'status', 'aria-label': sum.title },
+    h('p', { class: 'prompt' }, sum.title),
+    h('ul', {}, sum.lines.map((l) => h('li', {}, l))),
+    sum.finished ? null : button(`Next ${sum.word.toLowerCase()}`, () => { state.summary = null; render(state); }, { class: 'primary' }));
 }
 
 export function centreOf(t) {

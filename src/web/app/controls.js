@@ -1,0 +1,189 @@
+// Shared controls for the games' page modules (`games/<id>.js`): prompts, the card picker for a
+// game's deck, seat buttons, number buttons, the result form and its draft keeping, and the
+// JSON form for moves a game's panel has no control for. Nothing here names a game: what
+// differs between games is passed in (the deck arrives as `ctx.deck`, set by panels.js from
+// the game's module).
+
+import { cardText, picker } from './cards.js';
+import { button, h } from './dom.js';
+import { dealOf, openTo, playableCards, seenThisDeal } from './legal.js';
+
+/// A seat's player's name.
+export const name = (ctx, s) => ctx.players[s] ?? `seat ${s}`;
+
+/// "play_diamonds" → "play diamonds".
+export const words = (s) => String(s).replaceAll('_', ' ');
+
+export function prompt(text) {
+  return h('p', { class: 'prompt' }, text);
+}
+
+/// A card picker over the game's deck, cards already played this deal greyed.
+export function cardPicker(ctx, { legal, onPick, label }) {
+  return picker({ deck: ctx.deck, legal, seen: seenThisDeal(ctx.view, ctx.log), onPick, label });
+}
+
+/// The card picker for the seat to play, sending a `play` move.
+export function playPicker(ctx) {
+  const seat = openTo(ctx.view, 'play')?.seat ?? ctx.view.to_act;
+  return [prompt(`${name(ctx, seat)} to play`),
+    cardPicker(ctx, {
+      legal: playableCards(ctx.deck, ctx.view, ctx.log),
+      label: `Card for ${name(ctx, seat)}`,
+      onPick: (card) => ctx.send({ kind: 'play', seat, card }, `${cardText(card)} for ${name(ctx, seat)}`),
+    })];
+}
+
+export function stepper(label, id, { min = 0, max, value = 0 }) {
+  const input = h('input', { id, type: 'number', inputmode: 'numeric', min, max, value, required: true });
+  const step = (d) => () => {
+    const n = Math.max(min, Math.min(max ?? 999, (Number(input.value) || 0) + d));
+    input.value = n;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  };
+  return h('div', { class: 'stepper' },
+    h('label', { for: id }, label),
+    button('−', step(-1), { 'aria-label': `${label} minus one`, class: 'step' }),
+    input,
+    button('+', step(1), { 'aria-label': `${label} plus one`, class: 'step' }));
+}
+
+/// Buttons 0…max (or `min`…max) for one number, a radio group named `label`: a tap chooses.
+/// The value sits in a hidden input `id` ('' until chosen), so the form's checks and drafts read
+/// it like any field; a value the form fills in itself is marked `data-auto`.
+export function numberPad(label, id, { min = 0, max }) {
+  const input = h('input', { type: 'hidden', id, value: '' });
+  const choices = [];
+  for (let n = min; n <= max; n += 1) choices.push(String(n));
+  return choicePad(label, input, choices.map((n) => [n, n]), 'numbers');
+}
+
+/// Seat buttons (and `none`, e.g. "nobody") for one seat, a radio group named `label`; the hidden
+/// input `id` holds the seat, 'none', or '' until chosen. `allowed` limits the seats offered.
+export function seatPad(ctx, label, id, { none = null, allowed = null } = {}) {
+  const input = h('input', { type: 'hidden', id, value: '' });
+  const choices = ctx.players.map((p, s) => [String(s), p, allowed && !allowed.includes(s)]);
+  if (none) choices.push(['none', none]);
+  return choicePad(label, input, choices, 'seat-pad');
+}
+
+function choicePad(label, input, choices, kind) {
+  const buttons = choices.map(([value, text, disabled]) => h('button', {
+    type: 'button', role: 'radio', 'aria-checked': 'false', 'data-value': value, disabled: Boolean(disabled),
+    onclick: () => {
+      input.value = value;
+      delete input.dataset.auto;
+      sync();
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+  }, text));
+  const group = h('div', { class: `pad ${kind}`, role: 'radiogroup', 'aria-label': label },
+    h('span', { class: 'pad-label', 'aria-hidden': 'true' }, label), h('span', { class: 'pad-keys' }, buttons), input);
+  function sync() {
+    for (const b of buttons) {
+      const on = b.dataset.value === input.value;
+      b.setAttribute('aria-checked', String(on));
+      b.classList.toggle('auto', on && input.dataset.auto === '1');
+    }
+  }
+  input.sync = sync;
+  return group;
+}
+
+/// Sets a pad's value as the form's own (filled in, not tapped).
+export function autoFill(form, id, value) {
+  const input = form.querySelector(`#${id}`);
+  if (!input) return;
+  input.value = value == null ? '' : String(value);
+  if (value == null) delete input.dataset.auto;
+  else input.dataset.auto = '1';
+  input.sync?.();
+}
+
+/// Result forms being filled in, by table and label ("Result of deal 3").
+const drafts = new Map();
+
+/// A result form: `fields` and `extra` hold inputs with ids; `check(values, form)` says what is
+/// wrong (or null), shown as you go; `build(values, form)` makes the move sent with the deal.
+export function resultForm(ctx, { fields, check, build, label, extra = [], fill = null }) {
+  const note = h('p', { class: 'msg', role: 'status' });
+  const submit = h('button', { type: 'submit' }, 'Record result');
+  const form = h('form', { class: 'result', 'aria-label': label },
+    extra, fields, note, submit);
+  // A number per seat; null for a pad not chosen yet.
+  const values = (key) => ctx.players.map((_, s) => {
+    const v = form.querySelector(`#r-${key}-${s}`)?.value;
+    if (v === '' && form.querySelector(`#r-${key}-${s}`)?.type === 'hidden') return null;
+    return Number(v || 0);
+  });
+  // What was typed survives a re-render (a refusal, an answer for another entry): nothing is lost.
+  const fieldsOf = () => form.querySelectorAll('input[id], select[id]');
+  for (const el of fieldsOf()) {
+    const saved = drafts.get(`${ctx.table.id} ${label}`)?.[el.id];
+    if (saved !== undefined) el.value = saved;
+    el.sync?.();
+  }
+  // What the form filled in itself is worked out again, not kept.
+  const keep = () => drafts.set(`${ctx.table.id} ${label}`,
+    Object.fromEntries([...fieldsOf()].filter((el) => el.dataset.auto !== '1').map((el) => [el.id, el.value])));
+  form.addEventListener('input', keep);
+  form.addEventListener('change', keep);
+  const update = () => {
+    fill?.(values, form);
+    const problem = check(values, form);
+    note.textContent = problem || 'Adds up.';
+    note.className = `msg ${problem ? 'warn' : 'ok'}`;
+    submit.disabled = Boolean(problem);
+  };
+  form.addEventListener('input', update);
+  form.addEventListener('change', update);
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (check(values, form)) return;
+    ctx.send(build(values, form), label, { deal: dealOf(ctx.view) });
+  });
+  queueMicrotask(update);
+  return form;
+}
+
+/// A stepper per seat (or per seat of `seats`), ids `r-<key>-<seat>`.
+export function perSeat(ctx, key, word, max, seats = null) {
+  return h('fieldset', {}, h('legend', {}, word),
+    ctx.players.map((p, s) => (seats && !seats.includes(s) ? null : stepper(`${p} ${word.toLowerCase()}`, `r-${key}-${s}`, { max }))));
+}
+
+export const options = (list) => list.map(([value, text]) => h('option', { value }, text));
+export const seatOptions = (ctx, none = null) => options([...(none ? [['', none]] : []), ...ctx.players.map((p, s) => [s, p])]);
+export const seatOrNull = (form, id) => {
+  const value = form.querySelector(`#${id}`)?.value;
+  return value === '' || value === 'none' || value == null ? null : Number(value);
+};
+
+/// True when a pad (or select) has a value chosen.
+export const chosen = (form, id) => (form.querySelector(`#${id}`)?.value ?? '') !== '';
+
+/// A number pad per seat (or per seat of `seats`), ids `r-<key>-<seat>`, named "<player> <word>".
+export function perSeatPads(ctx, key, word, max, seats = null) {
+  return h('fieldset', {}, h('legend', {}, word),
+    ctx.players.map((p, s) => (seats && !seats.includes(s) ? null : numberPad(`${p} ${word.toLowerCase()}`, `r-${key}-${s}`, { max }))));
+}
+
+/// For the moves without a panel yet: the move as JSON, checked by the server.
+export function generic(ctx, k) {
+  const area = h('textarea', { id: 'g-move', rows: 4, spellcheck: 'false' });
+  const kindsList = [...k];
+  area.value = JSON.stringify({ kind: kindsList[0], ...(ctx.view.to_act != null ? { seat: ctx.view.to_act } : {}) });
+  return h('form', {
+    class: 'generic', 'aria-label': 'Move',
+    onsubmit: (e) => {
+      e.preventDefault();
+      let move;
+      try { move = JSON.parse(area.value); } catch { area.setCustomValidity('not JSON'); area.reportValidity(); return; }
+      ctx.send(move, words(move.kind || 'move'));
+    },
+  },
+  prompt(`Next: ${kindsList.map(words).join(', ')}`),
+  h('div', { class: 'choices' }, kindsList.map((kind) => button(words(kind), () => { area.value = JSON.stringify({ kind }); }))),
+  h('label', { for: 'g-move' }, 'Move (JSON)'), area,
+  h('button', { type: 'submit' }, 'Record'));
+}
