@@ -5,6 +5,7 @@ mod auth;
 mod browser;
 mod bundle;
 mod chain;
+mod club;
 mod conditional;
 mod corrections;
 mod dividend;
