@@ -32,6 +32,7 @@ static ASSETS: &[Asset] = assets! {
     "/sw.js" => "sw.js", "text/javascript; charset=utf-8";
     "/manifest.webmanifest" => "manifest.webmanifest", "application/manifest+json";
     "/app/style.css" => "app/style.css", "text/css; charset=utf-8";
+    "/app/club.css" => "app/club.css", "text/css; charset=utf-8";
     "/app/icon.svg" => "app/icon.svg", "image/svg+xml";
     "/app/icon-192.png" => "app/icon-192.png", "image/png";
     "/app/icon-512.png" => "app/icon-512.png", "image/png";
@@ -45,6 +46,7 @@ static ASSETS: &[Asset] = assets! {
     "/app/panels.js" => "app/panels.js", "text/javascript; charset=utf-8";
     "/app/organiser.js" => "app/organiser.js", "text/javascript; charset=utf-8";
     "/app/board.js" => "app/board.js", "text/javascript; charset=utf-8";
+    "/app/deals.js" => "app/deals.js", "text/javascript; charset=utf-8";
     "/app/vendor/qrcode.mjs" => "app/vendor/qrcode.mjs", "text/javascript; charset=utf-8";
 };
 

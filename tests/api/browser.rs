@@ -21,17 +21,21 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::helpers::{spawn_app, TestApp};
 
 /// One browser at a time (2 cores are shared by everything).
-static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+pub(crate) static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-const UP: u8 = 0;
+pub(crate) const UP: u8 = 0;
 /// Connections are cut before anything is forwarded.
-const DOWN: u8 = 1;
+pub(crate) const DOWN: u8 = 1;
 /// Requests reach the server, answers are lost on the way back.
-const LOSE_ANSWERS: u8 = 2;
+pub(crate) const LOSE_ANSWERS: u8 = 2;
+/// Requests reach the server, answers never come back and the connection stays open: a hung
+/// request, as flaky Wi-Fi makes them. Once the proxy is up again such a connection is closed,
+/// its answer lost (an event stream then reconnects and resumes).
+pub(crate) const HANG: u8 = 3;
 
 /// A TCP proxy in front of the test app that the test can pause.
-struct Proxy {
-    addr: SocketAddr,
+pub(crate) struct Proxy {
+    pub(crate) addr: SocketAddr,
     mode: Arc<AtomicU8>,
     /// While set, what the server sends on event streams is held back (not lost), so a page
     /// does not hear of another phone's entry until the test lets it.
@@ -39,7 +43,7 @@ struct Proxy {
 }
 
 impl Proxy {
-    async fn start(upstream: SocketAddr) -> Proxy {
+    pub(crate) async fn start(upstream: SocketAddr) -> Proxy {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("proxy binds");
         let addr = listener.local_addr().expect("proxy address");
         let mode = Arc::new(AtomicU8::new(UP));
@@ -57,11 +61,11 @@ impl Proxy {
         }
     }
 
-    fn hold_streams(&self, hold: bool) {
+    pub(crate) fn hold_streams(&self, hold: bool) {
         self.hold_streams.store(hold, Ordering::SeqCst);
     }
 
-    fn set(&self, mode: u8) {
+    pub(crate) fn set(&self, mode: u8) {
         self.mode.store(mode, Ordering::SeqCst);
     }
 }
@@ -79,6 +83,7 @@ async fn pipe(mut client: TcpStream, upstream: SocketAddr, mode: Arc<AtomicU8>, 
     let mut down = vec![0u8; 64 * 1024];
     let mut stream = false;
     let mut held: Vec<u8> = Vec::new();
+    let mut hung = false;
     let mut tick = tokio::time::interval(Duration::from_millis(50));
     loop {
         tokio::select! {
@@ -91,12 +96,17 @@ async fn pipe(mut client: TcpStream, upstream: SocketAddr, mode: Arc<AtomicU8>, 
             }
             n = server_read.read(&mut down) => {
                 let n = n.unwrap_or(0);
-                if n == 0 || mode.load(Ordering::SeqCst) != UP {
-                    return;
+                match mode.load(Ordering::SeqCst) {
+                    _ if n == 0 => return,
+                    DOWN | LOSE_ANSWERS => return,
+                    HANG => hung = true,
+                    _ => held.extend_from_slice(&down[..n]),
                 }
-                held.extend_from_slice(&down[..n]);
             }
             _ = tick.tick() => {}
+        }
+        if hung && mode.load(Ordering::SeqCst) != HANG {
+            return;
         }
         let holding = stream && hold.load(Ordering::SeqCst);
         if !held.is_empty() && !holding {
@@ -109,7 +119,7 @@ async fn pipe(mut client: TcpStream, upstream: SocketAddr, mode: Arc<AtomicU8>, 
 }
 
 /// chromedriver, stopped when dropped.
-struct Driver {
+pub(crate) struct Driver {
     child: Child,
     port: u16,
     _profiles: Vec<std::path::PathBuf>,
@@ -150,13 +160,19 @@ async fn driver() -> Driver {
 }
 
 /// A phone: a browser window at 390×844 on the page.
-struct Phone {
-    client: Client,
-    base: String,
+pub(crate) struct Phone {
+    pub(crate) client: Client,
+    pub(crate) base: String,
 }
 
 impl Driver {
-    async fn phone(&mut self, base: &str) -> Phone {
+    pub(crate) async fn phone(&mut self, base: &str) -> Phone {
+        self.window(base, 390, 844, true).await
+    }
+
+    /// A browser window of `width`×`height` CSS pixels (a phone's when `touch`, else a big
+    /// screen's) on the page.
+    pub(crate) async fn window(&mut self, base: &str, width: u32, height: u32, touch: bool) -> Phone {
         let profile = std::env::temp_dir().join(format!("tk-chromium-{}", uuid::Uuid::new_v4()));
         self._profiles.push(profile.clone());
         let mut caps = serde_json::Map::new();
@@ -166,11 +182,11 @@ impl Driver {
                 "args": [
                     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                    "--disable-dev-shm-usage", "--hide-scrollbars", "--window-size=390,844",
+                    "--disable-dev-shm-usage", "--hide-scrollbars", format!("--window-size={width},{height}"),
                     format!("--user-data-dir={}", profile.display()),
                 ],
-                // Headless windows are at least 500 px wide: emulate the phone's screen.
-                "mobileEmulation": {"deviceMetrics": {"width": 390, "height": 844, "pixelRatio": 1.0, "touch": true}},
+                // Headless windows are at least 500 px wide: emulate the phone's (or the big) screen.
+                "mobileEmulation": {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0, "touch": touch}},
             }),
         );
         let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
@@ -185,15 +201,15 @@ impl Driver {
     }
 }
 
-const PATIENCE: Duration = Duration::from_secs(15);
+pub(crate) const PATIENCE: Duration = Duration::from_secs(15);
 
 /// True when a command failed because the element left the page (it was re-rendered).
-fn is_stale(e: &fantoccini::error::CmdError) -> bool {
+pub(crate) fn is_stale(e: &fantoccini::error::CmdError) -> bool {
     matches!(e, fantoccini::error::CmdError::Standard(w) if w.error == fantoccini::error::ErrorStatus::StaleElementReference)
 }
 
 /// An XPath string literal for any text.
-fn lit(text: &str) -> String {
+pub(crate) fn lit(text: &str) -> String {
     if !text.contains('\'') {
         return format!("'{text}'");
     }
@@ -202,7 +218,7 @@ fn lit(text: &str) -> String {
 }
 
 impl Phone {
-    async fn open(&self, path: &str) {
+    pub(crate) async fn open(&self, path: &str) {
         self.client
             .goto(&format!("{}{path}", self.base))
             .await
@@ -210,7 +226,7 @@ impl Phone {
     }
 
     /// A button or link by its accessible name (aria-label or text), once it is there.
-    async fn control(&self, name: &str) -> Element {
+    pub(crate) async fn control(&self, name: &str) -> Element {
         let xpath = format!(
             "//*[(self::button or self::a) and (@aria-label={n} or normalize-space()={n})]",
             n = lit(name)
@@ -228,7 +244,7 @@ impl Phone {
         }
     }
 
-    async fn tap(&self, name: &str) {
+    pub(crate) async fn tap(&self, name: &str) {
         // The page re-renders when the table's stream says something: a control found just
         // before may be replaced before it is tapped. Find it again then.
         let deadline = tokio::time::Instant::now() + PATIENCE;
@@ -248,7 +264,7 @@ impl Phone {
     }
 
     /// Taps `el` when it is enabled; false when it is disabled.
-    async fn try_tap(&self, el: &Element) -> Result<bool, fantoccini::error::CmdError> {
+    pub(crate) async fn try_tap(&self, el: &Element) -> Result<bool, fantoccini::error::CmdError> {
         if !el.is_enabled().await? {
             return Ok(false);
         }
@@ -264,13 +280,13 @@ impl Phone {
     }
 
     /// Taps a control that records an entry and waits for the table to move on.
-    async fn record(&self, name: &str) {
+    pub(crate) async fn record(&self, name: &str) {
         let before = self.version().await;
         self.tap(name).await;
         self.wait_for_version(before + 1).await;
     }
 
-    async fn enabled(&self, name: &str) -> bool {
+    pub(crate) async fn enabled(&self, name: &str) -> bool {
         loop {
             match self.control(name).await.is_enabled().await {
                 Ok(enabled) => return enabled,
@@ -281,7 +297,7 @@ impl Phone {
     }
 
     /// Types into the field a label names.
-    async fn fill(&self, label: &str, value: &str) {
+    pub(crate) async fn fill(&self, label: &str, value: &str) {
         let xpath = format!(
             "//*[(self::input or self::select or self::textarea) and (@id=//label[normalize-space()={n}]/@for or @aria-label={n})]",
             n = lit(label)
@@ -297,14 +313,14 @@ impl Phone {
         el.send_keys(value).await.expect("type");
     }
 
-    async fn body_text(&self) -> String {
+    pub(crate) async fn body_text(&self) -> String {
         match self.client.find(Locator::Css("body")).await {
             Ok(body) => body.text().await.unwrap_or_default(),
             Err(_) => String::new(),
         }
     }
 
-    async fn wait_for_text(&self, text: &str) {
+    pub(crate) async fn wait_for_text(&self, text: &str) {
         let deadline = tokio::time::Instant::now() + PATIENCE;
         loop {
             let body = self.body_text().await;
@@ -319,7 +335,7 @@ impl Phone {
     }
 
     /// The table version the page shows (its header's data-version).
-    async fn version(&self) -> i64 {
+    pub(crate) async fn version(&self) -> i64 {
         let el = self
             .client
             .wait()
@@ -335,7 +351,7 @@ impl Phone {
             .unwrap_or(-1)
     }
 
-    async fn wait_for_version(&self, at_least: i64) {
+    pub(crate) async fn wait_for_version(&self, at_least: i64) {
         let deadline = tokio::time::Instant::now() + PATIENCE;
         while self.version().await < at_least {
             if tokio::time::Instant::now() > deadline {
@@ -349,7 +365,7 @@ impl Phone {
     }
 
     /// The requests the page holds in its offline queue for `table`, oldest first.
-    async fn queued(&self, table: &str) -> Value {
+    pub(crate) async fn queued(&self, table: &str) -> Value {
         self.client
             .execute(
                 "return JSON.parse(localStorage.getItem(arguments[0]))",
@@ -360,7 +376,7 @@ impl Phone {
     }
 
     /// The running totals the seats show.
-    async fn totals(&self) -> Vec<i64> {
+    pub(crate) async fn totals(&self) -> Vec<i64> {
         let mut out = Vec::new();
         for el in self.client.find_all(Locator::Css(".seat-total")).await.expect("seats") {
             out.push(
@@ -375,7 +391,7 @@ impl Phone {
         out
     }
 
-    async fn screenshot(&self, name: &str) {
+    pub(crate) async fn screenshot(&self, name: &str) {
         if std::env::var_os("SCREENSHOTS").is_none() {
             return;
         }
@@ -385,19 +401,19 @@ impl Phone {
         std::fs::write(dir.join(format!("{name}.png")), png).expect("screenshot saved");
     }
 
-    async fn close(self) {
+    pub(crate) async fn close(self) {
         let _ = self.client.close().await;
     }
 }
 
-struct Rig {
-    app: TestApp,
-    proxy: Proxy,
-    driver: Driver,
-    organiser: String,
+pub(crate) struct Rig {
+    pub(crate) app: TestApp,
+    pub(crate) proxy: Proxy,
+    pub(crate) driver: Driver,
+    pub(crate) organiser: String,
 }
 
-async fn rig(pool: PgPool) -> Rig {
+pub(crate) async fn rig(pool: PgPool) -> Rig {
     let app = spawn_app(pool).await;
     let upstream: SocketAddr = app.base.trim_start_matches("http://").parse().expect("app address");
     let proxy = Proxy::start(upstream).await;
@@ -412,12 +428,12 @@ async fn rig(pool: PgPool) -> Rig {
 }
 
 impl Rig {
-    async fn phone(&mut self) -> Phone {
+    pub(crate) async fn phone(&mut self) -> Phone {
         let base = format!("http://{}", self.proxy.addr);
         self.driver.phone(&base).await
     }
 
-    async fn join_code(&self, table: &str) -> String {
+    pub(crate) async fn join_code(&self, table: &str) -> String {
         self.app
             .post(
                 &format!("/api/v1/tables/{table}/join-codes"),
@@ -432,7 +448,7 @@ impl Rig {
     }
 
     /// A phone that joined the table by its code, as "Ann's phone".
-    async fn scorer(&mut self, table: &str) -> Phone {
+    pub(crate) async fn scorer(&mut self, table: &str) -> Phone {
         let code = self.join_code(table).await;
         let phone = self.phone().await;
         phone.open("/").await;
@@ -443,7 +459,7 @@ impl Rig {
         phone
     }
 
-    async fn totals(&self, table: &str) -> Vec<i64> {
+    pub(crate) async fn totals(&self, table: &str) -> Vec<i64> {
         let sheet = &self.app.scores(table).await["sheet"];
         let totals = if sheet["totals"].is_array() {
             &sheet["totals"]
@@ -458,12 +474,12 @@ impl Rig {
             .collect()
     }
 
-    async fn log_len(&self, table: &str) -> usize {
+    pub(crate) async fn log_len(&self, table: &str) -> usize {
         self.app.log(table).await.as_array().expect("log").len()
     }
 }
 
-fn seat_name(seat: usize) -> &'static str {
+pub(crate) fn seat_name(seat: usize) -> &'static str {
     ["Ann", "Bob", "Cat", "Dan"][seat]
 }
 

@@ -3,6 +3,7 @@
 
 mod auth;
 mod browser;
+mod browser_deals;
 mod bundle;
 mod chain;
 mod club;
