@@ -1107,7 +1107,7 @@ async fn an_organiser_opens_a_session_and_a_table_and_shows_its_join_code(pool: 
     phone.fill("New session", "Tuesday club night").await;
     phone.tap("Create session").await;
     phone.tap("New table").await;
-    phone.fill("hand sizes", "[1,2]").await;
+    phone.fill("Hand sizes (numbers separated by commas)", "1, 2").await;
     phone.tap("Open the table").await;
     let code = phone
         .client
