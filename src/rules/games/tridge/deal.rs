@@ -175,7 +175,9 @@ impl Tridge {
             | Phase::InComerExchange => vec!["exchange"],
             Phase::Defence => vec!["defence"],
             Phase::Playing if d.may_stop => vec!["play", "stop"],
-            Phase::Playing if d.tricks_done == 0 && d.trick.is_empty() && !d.stock_counted => vec!["play", "count_stock"],
+            Phase::Playing if d.tricks_done == 0 && d.trick.is_empty() && !d.stock_counted => {
+                vec!["play", "count_stock"]
+            }
             Phase::Playing => vec!["play"],
         }
     }
