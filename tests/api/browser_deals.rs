@@ -136,10 +136,20 @@ async fn deal_1_is_corrected_after_deal_3_from_the_page_and_verified_from_a_seco
     checker.screenshot("deals-verified").await;
     let deal = rig.app.get(&format!("/api/v1/tables/{table}/deals/1")).await;
     assert_eq!(deal.assert_status(200)["status"], "verified");
-    // The score sheet marks it; the others are still unverified.
+    // It disputes deal 2 with its own entry: Ann took that trick, not Bob.
+    checker.tap("Open deal 2").await;
+    checker.tap("Dispute deal 2").await;
+    whist_result(&checker, [1, 0, 0, 1], [1, 0, 0, 0]).await;
+    checker.tap("Send the dispute of deal 2").await;
+    checker.wait_for_text("Deal 2 is disputed").await;
+    checker.wait_for_text("Ann's tricks").await;
+    let deal = rig.app.get(&format!("/api/v1/tables/{table}/deals/2")).await;
+    assert_eq!(deal.assert_status(200)["status"], "disputed");
+    // The score sheet marks each deal.
     checker.tap("Score sheet").await;
     checker.wait_for_text("1 verified").await;
-    checker.wait_for_text("2 unverified").await;
+    checker.wait_for_text("2 disputed").await;
+    checker.wait_for_text("3 unverified").await;
     // The phone that made the correction cannot verify it: said in words, nothing changes.
     scorer.tap("Deals").await;
     scorer.tap("Open deal 2").await;
@@ -159,7 +169,7 @@ async fn deal_1_is_corrected_after_deal_3_from_the_page_and_verified_from_a_seco
         .await
         .expect("signed in");
     checker.open(&format!("/#/session/{session}")).await;
-    checker.wait_for_text("2 unverified · 0 disputed of 3 finished").await;
+    checker.wait_for_text("1 unverified · 1 disputed of 3 finished").await;
     scorer.close().await;
     checker.close().await;
 }
