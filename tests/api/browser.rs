@@ -18,7 +18,7 @@ use sqlx::PgPool;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{spawn_app_with, TestApp};
 
 /// One browser at a time (2 cores are shared by everything).
 pub(crate) static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -414,7 +414,12 @@ pub(crate) struct Rig {
 }
 
 pub(crate) async fn rig(pool: PgPool) -> Rig {
-    let app = spawn_app(pool).await;
+    rig_with(pool, |_| {}).await
+}
+
+/// A rig whose server has settings of its own (e.g. `PUBLIC_URL`).
+pub(crate) async fn rig_with(pool: PgPool, adjust: impl FnOnce(&mut tablekeeper::config::Settings)) -> Rig {
+    let app = spawn_app_with(pool, adjust).await;
     let upstream: SocketAddr = app.base.trim_start_matches("http://").parse().expect("app address");
     let proxy = Proxy::start(upstream).await;
     let driver = driver().await;

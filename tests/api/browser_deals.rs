@@ -527,3 +527,42 @@ async fn the_organisers_form_creates_a_table_with_options_chosen_through_control
     );
     phone.close().await;
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_join_qr_code_encodes_the_servers_public_address_not_the_one_the_organiser_used(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = crate::browser::rig_with(pool, |s| s.public_url = Some("https://cards.club.example".into())).await;
+    let table = rig
+        .app
+        .table(&rig.organiser, &["Ann", "Bob", "Cat", "Dan"], json!({}))
+        .await;
+    let phone = rig.phone().await;
+    phone.open("/").await;
+    phone
+        .client
+        .execute(
+            "localStorage.setItem('tk.organiser', arguments[0])",
+            vec![json!(rig.organiser)],
+        )
+        .await
+        .expect("signed in");
+    // The organiser's browser is on 127.0.0.1 (the proxy); phones are told the public address.
+    phone.open(&format!("/#/code/{table}")).await;
+    phone.wait_for_text("type the code at cards.club.example").await;
+    let qr = phone
+        .client
+        .wait()
+        .at_most(crate::browser::PATIENCE)
+        .for_element(fantoccini::Locator::Css("svg.qr"))
+        .await
+        .expect("a QR code");
+    let label = qr.attr("aria-label").await.expect("attr").expect("a label");
+    assert!(
+        label.starts_with("QR code for https://cards.club.example/?join="),
+        "{label}"
+    );
+    assert!(!label.contains("127.0.0.1") && !label.contains("localhost"), "{label}");
+    let body = phone.body_text().await;
+    assert!(!body.contains("Phones cannot open this address"), "{body}");
+    phone.close().await;
+}
