@@ -137,6 +137,7 @@ impl Application {
         let pool = web::Data::new(pool);
         let signing = web::Data::new(api::bundle::SigningSeed(settings.audit_signing_key));
         let hot = web::Data::new(HotStates::new(settings.hot_tables));
+        let public_url = web::Data::new(api::health::PublicUrl(settings.public_url.clone()));
         let app_hot = hot.clone();
         let attempts =
             std::num::NonZeroU32::new(settings.auth_attempts_per_minute).unwrap_or(std::num::NonZeroU32::MIN);
@@ -164,6 +165,7 @@ impl Application {
                 .wrap(from_fn(api::middleware::request_context))
                 .app_data(pool.clone())
                 .app_data(signing.clone())
+                .app_data(public_url.clone())
                 .app_data(tokens.clone())
                 .app_data(hub.clone())
                 .app_data(app_hot.clone())

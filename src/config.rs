@@ -33,6 +33,9 @@ pub struct Settings {
     pub hot_tables: usize,
     /// How long a replica's lease on a followed table lasts; renewed every third of it.
     pub live_lease: Duration,
+    /// The address phones open (`scheme://host[:port][/path]`, no trailing slash), for join QR
+    /// codes; None: not configured.
+    pub public_url: Option<String>,
 }
 
 /// The origins CORS allows.
@@ -113,6 +116,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "AUDIT_SIGNING_KEY",
         "none",
         "Ed25519 seed (64 hex digits) signing audit bundles; without it one is made once and kept in the database",
+    ),
+    (
+        "PUBLIC_URL",
+        "none",
+        "the address phones open, e.g. https://cards.example.org (join QR codes use it)",
     ),
     ("RUST_LOG", "info", "log filter (tracing EnvFilter syntax)"),
 ];
@@ -232,7 +240,16 @@ impl Settings {
                 })
             })
             .transpose()?;
+        let public_url = var("PUBLIC_URL")
+            .map(|v| {
+                public_url(v.trim()).ok_or_else(|| ConfigError {
+                    variable: "PUBLIC_URL",
+                    reason: format!("`{v}` is not an http:// or https:// address such as https://cards.example.org"),
+                })
+            })
+            .transpose()?;
         Ok(Settings {
+            public_url,
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into()),
             bind,
             jwt_secret,
@@ -271,6 +288,20 @@ impl Settings {
             },
         })
     }
+}
+
+/// `u` without its trailing slashes when it is an http(s) address with a host (a path is kept:
+/// a reverse proxy may serve the app under one).
+fn public_url(u: &str) -> Option<String> {
+    let (scheme, rest) = u.split_once("://")?;
+    let host = rest.split('/').next().unwrap_or_default();
+    let host_ok = !host.is_empty()
+        && host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
+    let clean = !u.chars().any(|c| c.is_whitespace() || matches!(c, '?' | '#'));
+    (matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https") && host_ok && clean)
+        .then(|| u.trim_end_matches('/').to_owned())
 }
 
 /// `o` when it is a serialised origin (`scheme://host[:port]`), as browsers send in `Origin`.
@@ -359,5 +390,24 @@ mod tests {
         let defaults = settings(&[]).expect("defaults");
         assert_eq!(defaults.cors_allowed_origins, CorsOrigins::None);
         assert!(defaults.trusted_proxies.is_empty() && defaults.metrics_bind.is_none());
+    }
+
+    #[test]
+    fn the_public_url_is_an_http_address_kept_without_its_trailing_slash() {
+        let s = settings(&[("PUBLIC_URL", "https://cards.example.org/club/")]).expect("settings");
+        assert_eq!(s.public_url.as_deref(), Some("https://cards.example.org/club"));
+        assert_eq!(settings(&[]).expect("defaults").public_url, None);
+        for bad in [
+            "cards.example.org",
+            "ftp://x.org",
+            "https://",
+            "http://a b.org",
+            "http://x.org/?q",
+        ] {
+            match settings(&[("PUBLIC_URL", bad)]) {
+                Err(err) => assert_eq!(err.variable, "PUBLIC_URL", "{bad}"),
+                Ok(_) => panic!("{bad} was taken for an address"),
+            }
+        }
     }
 }

@@ -1,4 +1,5 @@
-//! The `tablekeeper` binary: `serve` (the default), `migrate`, `openapi`, `healthcheck`, `verify`.
+//! The `tablekeeper` binary: `serve` (the default), `migrate`, `openapi`, `healthcheck`, `verify`,
+//! `qr`.
 //!
 //! A failure to start is one sentence on stderr and a non-zero exit status, never a backtrace.
 
@@ -16,7 +17,7 @@ use tablekeeper::{app::Application, config::Settings};
 
 fn usage() -> String {
     let mut text = String::from(
-        "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY] | help]
+        "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY] | qr TEXT | help]
 
   serve        run the HTTP server (the default); creates the database and applies migrations
   migrate      create the database if needed, apply migrations and exit
@@ -25,6 +26,7 @@ fn usage() -> String {
   verify       check a session's audit bundle offline (no database, no network): its signature
                (against PUBLIC_KEY, hex, when given), its hash chains, and a replay of every table;
                exit status 0 with a one-line summary, or 1 naming the first discrepancy
+  qr           print TEXT (the address phones open) as a QR code in the terminal
   help         print this
 
 configuration (environment variables, default in brackets):
@@ -51,6 +53,7 @@ async fn main() -> ExitCode {
         }
         "healthcheck" => healthcheck(),
         "verify" => return verify(&args[1..]),
+        "qr" => qr(&args[1..]),
         "serve" | "migrate" => start(command).await,
         other => {
             eprint!("{}", usage());
@@ -142,4 +145,22 @@ fn verify(args: &[String]) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Prints `args[0]` as a QR code of unicode half blocks, dark on light as a phone's camera
+/// expects whatever the terminal's colours, with the quiet zone the standard asks for.
+fn qr(args: &[String]) -> anyhow::Result<()> {
+    let [text] = args else {
+        anyhow::bail!("usage: tablekeeper qr TEXT");
+    };
+    let code =
+        qrcode::QrCode::new(text.as_bytes()).map_err(|e| anyhow::anyhow!("cannot make a QR code of `{text}` ({e})"))?;
+    let picture = code
+        .render::<qrcode::render::unicode::Dense1x2>()
+        .dark_color(qrcode::render::unicode::Dense1x2::Light)
+        .light_color(qrcode::render::unicode::Dense1x2::Dark)
+        .quiet_zone(true)
+        .build();
+    println!("{picture}");
+    Ok(())
 }

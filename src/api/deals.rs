@@ -223,6 +223,43 @@ fn deal_number(n: i64) -> Result<u16, ApiError> {
         .ok_or_else(|| ApiError::not_found("deal_not_found", format!("there is no deal {n}: deals count from 1")))
 }
 
+/// A finished deal's standing: whether a second phone verified it, as the score sheet marks it.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct DealStanding {
+    /// 1-based, as on the score sheet.
+    pub deal: u16,
+    pub status: DealStatus,
+}
+
+impl From<&Verification> for DealStatus {
+    fn from(v: &Verification) -> DealStatus {
+        match v {
+            Verification::Verified => DealStatus::Verified,
+            Verification::Unverified => DealStatus::Unverified,
+            Verification::Disputed { .. } => DealStatus::Disputed,
+        }
+    }
+}
+
+/// Every finished deal of the table with its status (verified, unverified or disputed), deal 1
+/// first: what the score sheet marks beside each line. `GET /tables/{id}/deals/{n}` has a deal's
+/// moves, corrections and verifications.
+#[utoipa::path(tag = "deals", params(("id" = Uuid, Path)), responses(
+    (status = 200, body = Vec<DealStanding>),
+    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tables/{id}/deals")]
+pub async fn list_deals(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let table = store::tables::fetch(&mut conn, *id).await?;
+    let statuses = verification::statuses(&mut conn, &table).await?;
+    let out: Vec<DealStanding> = (1u16..)
+        .zip(statuses.iter())
+        .map(|(deal, v)| DealStanding { deal, status: v.into() })
+        .collect();
+    Ok(HttpResponse::Ok().json(out))
+}
+
 /// One deal: its effective moves in order with who recorded each, its score-sheet line, its
 /// corrections and verifications, and whether it is verified, unverified or disputed.
 #[utoipa::path(tag = "deals", params(("id" = Uuid, Path), ("n" = i64, Path, description = "the deal, from 1, as on the score sheet")), responses(

@@ -1,4 +1,4 @@
-//! Liveness and readiness probes.
+//! Liveness and readiness probes, and what the server says about itself to its page.
 
 use actix_web::{get, web, HttpResponse};
 use serde::Serialize;
@@ -32,4 +32,27 @@ pub async fn readyz(pool: web::Data<PgPool>) -> Result<HttpResponse, ApiError> {
         ApiError::database_unavailable()
     })?;
     Ok(HttpResponse::Ok().json(Health { status: "ready" }))
+}
+
+/// The address phones use to reach this server (`PUBLIC_URL`), shared with the handlers.
+#[derive(Clone, Debug, Default)]
+pub struct PublicUrl(pub Option<String>);
+
+/// What the page needs to know about the server it is served by.
+#[derive(Serialize, ToSchema)]
+pub struct ServerInfo {
+    /// The address phones open (`PUBLIC_URL`, e.g. `https://cards.example.org`), for join QR
+    /// codes; null when it is not configured (the page then uses its own address, unless that
+    /// is loopback, which a phone cannot reach).
+    #[schema(example = "http://192.168.1.20:8080")]
+    pub public_url: Option<String>,
+}
+
+/// The server's public address, for the page's join QR codes. No sign-in needed.
+#[utoipa::path(tag = "health", responses((status = 200, body = ServerInfo)))]
+#[get("/info")]
+pub async fn get_server_info(public_url: web::Data<PublicUrl>) -> HttpResponse {
+    HttpResponse::Ok().json(ServerInfo {
+        public_url: public_url.0.clone(),
+    })
 }

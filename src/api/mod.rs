@@ -55,6 +55,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(tables::undo_move)
             .service(tables::get_scores)
             .service(tables::create_join_code)
+            .service(deals::list_deals)
             .service(deals::get_deal)
             .service(deals::correct_deal)
             .service(deals::verify_deal)
@@ -66,6 +67,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(events::stream_table_events)
             .service(events::stream_session_events)
             .service(health::healthz)
-            .service(health::readyz),
+            .service(health::readyz)
+            .service(health::get_server_info),
     );
 }

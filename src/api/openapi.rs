@@ -157,6 +157,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::tables::undo_move,
         super::tables::get_scores,
         super::tables::create_join_code,
+        super::deals::list_deals,
         super::deals::get_deal,
         super::deals::correct_deal,
         super::deals::verify_deal,
@@ -169,6 +170,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::events::stream_session_events,
         super::health::healthz,
         super::health::readyz,
+        super::health::get_server_info,
     ),
     components(schemas(
         AnyMove,

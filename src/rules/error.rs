@@ -23,6 +23,8 @@ pub enum RuleViolation {
     },
     #[error("the game has ended; no more moves can be recorded")]
     GameFinished,
+    #[error("the stock has already been counted in this deal")]
+    StockAlreadyCounted,
     #[error("a nomination of {tricks} is out of range: the hand has {hand_size} cards")]
     NominationOutOfRange { tricks: u8, hand_size: u8 },
     #[error("the hook rule forbids the dealer ({seat}) to nominate {forbidden}: the nominations would add up to the hand size")]
@@ -124,6 +126,7 @@ impl RuleViolation {
         "penalties_out_of_range",
         "run_continues",
         "seat_sitting_out",
+        "stock_already_counted",
         "trick_chips_do_not_add_up",
         "trick_chips_out_of_range",
         "trick_complete",
@@ -143,6 +146,7 @@ impl RuleViolation {
             RuleViolation::CardTurnedUp(_) => "card_turned_up",
             RuleViolation::MoveNotExpected { .. } => "move_not_expected",
             RuleViolation::GameFinished => "game_finished",
+            RuleViolation::StockAlreadyCounted => "stock_already_counted",
             RuleViolation::NominationOutOfRange { .. } => "nomination_out_of_range",
             RuleViolation::HookRule { .. } => "hook_rule",
             RuleViolation::TricksDoNotAddUp { .. } => "tricks_do_not_add_up",

@@ -133,22 +133,39 @@ fn differences(a: &Value, b: &Value, at: &str, out: &mut Vec<String>) {
 /// # Errors
 /// On database failure, or a log that no longer replays.
 pub async fn counts(conn: &mut PgConnection, table: &TableRow) -> Result<(usize, usize, usize), ServiceError> {
+    let statuses = statuses(conn, table).await?;
+    let (mut unverified, mut disputed) = (0, 0);
+    for status in &statuses {
+        match status {
+            corrections::Verification::Unverified => unverified += 1,
+            corrections::Verification::Disputed { .. } => disputed += 1,
+            corrections::Verification::Verified => {}
+        }
+    }
+    Ok((statuses.len(), unverified, disputed))
+}
+
+/// Each finished deal's verification, deal 1 first, about the deal as it stands (the
+/// correction in force).
+///
+/// # Errors
+/// `Store` when the database fails, `Rule` when the stored log no longer replays.
+pub async fn statuses(
+    conn: &mut PgConnection,
+    table: &TableRow,
+) -> Result<Vec<corrections::Verification>, ServiceError> {
     let deals = with_game!(game_of(table)?, G => super::history::in_force::<G>(&mut *conn, table)
         .await
         .map_err(|e| e.at_table(table.id))?
         .len());
     let all_corrections = store::deals::corrections(&mut *conn, table.id, None).await?;
     let verifications = store::deals::verifications(&mut *conn, table.id, None).await?;
-    let (mut unverified, mut disputed) = (0, 0);
-    for deal in 1..=u16::try_from(deals).unwrap_or(u16::MAX) {
-        let correction = correction_in_force(&all_corrections, deal);
-        match corrections::verification_of(&verifications, deal, correction) {
-            corrections::Verification::Unverified => unverified += 1,
-            corrections::Verification::Disputed { .. } => disputed += 1,
-            corrections::Verification::Verified => {}
-        }
-    }
-    Ok((deals, unverified, disputed))
+    Ok((1..=u16::try_from(deals).unwrap_or(u16::MAX))
+        .map(|deal| {
+            let correction = correction_in_force(&all_corrections, deal);
+            corrections::verification_of(&verifications, deal, correction)
+        })
+        .collect())
 }
 
 #[cfg(test)]

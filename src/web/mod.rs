@@ -36,6 +36,7 @@ static ASSETS: &[Asset] = assets! {
     "/sw.js" => "sw.js", "text/javascript; charset=utf-8";
     "/manifest.webmanifest" => "manifest.webmanifest", "application/manifest+json";
     "/app/style.css" => "app/style.css", "text/css; charset=utf-8";
+    "/app/club.css" => "app/club.css", "text/css; charset=utf-8";
     "/app/icon.svg" => "app/icon.svg", "image/svg+xml";
     "/app/icon-192.png" => "app/icon-192.png", "image/png";
     "/app/icon-512.png" => "app/icon-512.png", "image/png";
@@ -53,6 +54,7 @@ static ASSETS: &[Asset] = assets! {
     "/app/controls.js" => "app/controls.js", "text/javascript; charset=utf-8";
     "/app/stops.js" => "app/stops.js", "text/javascript; charset=utf-8";
     "/app/scorers.js" => "app/scorers.js", "text/javascript; charset=utf-8";
+    "/app/deals.js" => "app/deals.js", "text/javascript; charset=utf-8";
     "/app/vendor/qrcode.mjs" => "app/vendor/qrcode.mjs", "text/javascript; charset=utf-8";
 };
 

@@ -18,7 +18,7 @@ use sqlx::PgPool;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::helpers::{spawn_app, TestApp};
+use crate::helpers::{spawn_app_with, TestApp};
 
 /// One browser at a time (2 cores are shared by everything).
 pub(crate) static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -28,10 +28,14 @@ pub(crate) const UP: u8 = 0;
 pub(crate) const DOWN: u8 = 1;
 /// Requests reach the server, answers are lost on the way back.
 pub(crate) const LOSE_ANSWERS: u8 = 2;
+/// Requests reach the server, answers never come back and the connection stays open: a hung
+/// request, as flaky Wi-Fi makes them. Once the proxy is up again such a connection is closed,
+/// its answer lost (an event stream then reconnects and resumes).
+pub(crate) const HANG: u8 = 3;
 
 /// A TCP proxy in front of the test app that the test can pause.
 pub(crate) struct Proxy {
-    addr: SocketAddr,
+    pub(crate) addr: SocketAddr,
     mode: Arc<AtomicU8>,
     /// While set, what the server sends on event streams is held back (not lost), so a page
     /// does not hear of another phone's entry until the test lets it.
@@ -79,6 +83,7 @@ async fn pipe(mut client: TcpStream, upstream: SocketAddr, mode: Arc<AtomicU8>, 
     let mut down = vec![0u8; 64 * 1024];
     let mut stream = false;
     let mut held: Vec<u8> = Vec::new();
+    let mut hung = false;
     let mut tick = tokio::time::interval(Duration::from_millis(50));
     loop {
         tokio::select! {
@@ -91,12 +96,17 @@ async fn pipe(mut client: TcpStream, upstream: SocketAddr, mode: Arc<AtomicU8>, 
             }
             n = server_read.read(&mut down) => {
                 let n = n.unwrap_or(0);
-                if n == 0 || mode.load(Ordering::SeqCst) != UP {
-                    return;
+                match mode.load(Ordering::SeqCst) {
+                    _ if n == 0 => return,
+                    DOWN | LOSE_ANSWERS => return,
+                    HANG => hung = true,
+                    _ => held.extend_from_slice(&down[..n]),
                 }
-                held.extend_from_slice(&down[..n]);
             }
             _ = tick.tick() => {}
+        }
+        if hung && mode.load(Ordering::SeqCst) != HANG {
+            return;
         }
         let holding = stream && hold.load(Ordering::SeqCst);
         if !held.is_empty() && !holding {
@@ -152,16 +162,22 @@ async fn driver() -> Driver {
 /// A phone: a browser window at 390×844 on the page.
 pub(crate) struct Phone {
     pub(crate) client: Client,
-    base: String,
+    pub(crate) base: String,
 }
 
 impl Driver {
     pub(crate) async fn phone(&mut self, base: &str) -> Phone {
-        self.phone_sized(base, 390, 844).await
+        self.window(base, 390, 844, true).await
     }
 
-    /// A browser window emulating a screen of `width`×`height` CSS pixels.
+    /// A phone's browser window emulating a screen of `width`×`height` CSS pixels.
     pub(crate) async fn phone_sized(&mut self, base: &str, width: u32, height: u32) -> Phone {
+        self.window(base, width, height, true).await
+    }
+
+    /// A browser window of `width`×`height` CSS pixels (a phone's when `touch`, else a big
+    /// screen's) on the page.
+    pub(crate) async fn window(&mut self, base: &str, width: u32, height: u32, touch: bool) -> Phone {
         let profile = std::env::temp_dir().join(format!("tk-chromium-{}", uuid::Uuid::new_v4()));
         self._profiles.push(profile.clone());
         let mut caps = serde_json::Map::new();
@@ -174,8 +190,8 @@ impl Driver {
                     "--disable-dev-shm-usage", "--hide-scrollbars", format!("--window-size={width},{height}"),
                     format!("--user-data-dir={}", profile.display()),
                 ],
-                // Headless windows are at least 500 px wide: emulate the phone's screen.
-                "mobileEmulation": {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0, "touch": true}},
+                // Headless windows are at least 500 px wide: emulate the phone's (or the big) screen.
+                "mobileEmulation": {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0, "touch": touch}},
             }),
         );
         let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
@@ -431,12 +447,17 @@ impl Phone {
 pub(crate) struct Rig {
     pub(crate) app: TestApp,
     pub(crate) proxy: Proxy,
-    driver: Driver,
+    pub(crate) driver: Driver,
     pub(crate) organiser: String,
 }
 
 pub(crate) async fn rig(pool: PgPool) -> Rig {
-    let app = spawn_app(pool).await;
+    rig_with(pool, |_| {}).await
+}
+
+/// A rig whose server has settings of its own (e.g. `PUBLIC_URL`).
+pub(crate) async fn rig_with(pool: PgPool, adjust: impl FnOnce(&mut tablekeeper::config::Settings)) -> Rig {
+    let app = spawn_app_with(pool, adjust).await;
     let upstream: SocketAddr = app.base.trim_start_matches("http://").parse().expect("app address");
     let proxy = Proxy::start(upstream).await;
     let driver = driver().await;
@@ -1161,7 +1182,7 @@ async fn an_organiser_opens_a_session_and_a_table_and_shows_its_join_code(pool: 
     phone.fill("New session", "Tuesday club night").await;
     phone.tap("Create session").await;
     phone.tap("New table").await;
-    phone.fill("hand sizes", "[1,2]").await;
+    phone.fill("Hand sizes (numbers separated by commas)", "1, 2").await;
     phone.tap("Open the table").await;
     let code = phone
         .client

@@ -4,8 +4,10 @@
 mod auth;
 mod browser;
 mod browser_table;
+mod browser_deals;
 mod bundle;
 mod chain;
+mod club;
 mod conditional;
 mod corrections;
 mod dividend;

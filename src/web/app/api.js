@@ -19,34 +19,80 @@ export class Unreachable extends Error {
 
 const BASE = '/api/v1';
 
-export async function call(method, path, { token, body, headers = {} } = {}) {
-  const init = { method, headers: { Accept: 'application/json', ...headers }, cache: 'no-store' };
+/// How long a request may go unanswered before the page counts the server unreachable (a hung
+/// request on flaky Wi-Fi would otherwise hold the outbox for ever). `tk.timeoutMs` in
+/// localStorage overrides it, e.g. for a slow club network.
+export function timeoutMs() {
+  const set = Number(window.localStorage.getItem('tk.timeoutMs'));
+  return set > 0 ? set : 8000;
+}
+
+export async function call(method, path, { token, body, headers = {}, timeout = timeoutMs() } = {}) {
+  const abort = new AbortController();
+  const init = { method, headers: { Accept: 'application/json', ...headers }, cache: 'no-store', signal: abort.signal };
   if (token) init.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
+  // The timer covers the answer's body too: a server that sends headers and then stalls is
+  // as unreachable as one that never answers.
+  const timer = setTimeout(() => abort.abort(), timeout);
   let res;
-  try {
-    res = await fetch(BASE + path, init);
-  } catch (e) {
-    throw new Unreachable(e);
-  }
   let data = null;
   try {
-    const text = await res.text();
-    data = text ? JSON.parse(text) : null;
-  } catch (e) {
-    if (res.ok) throw new Unreachable(e);
+    try {
+      res = await fetch(BASE + path, init);
+    } catch (e) {
+      throw new Unreachable(e);
+    }
+    try {
+      const text = await res.text();
+      data = text ? JSON.parse(text) : null;
+    } catch (e) {
+      if (res.ok || abort.signal.aborted) throw new Unreachable(e);
+    }
+  } finally {
+    clearTimeout(timer);
   }
   // A proxy or load balancer answering for a server that is down.
   if ([502, 503, 504].includes(res.status) && !data?.code) throw new Unreachable(res.status);
   if (!res.ok) throw new Refusal(res.status, data);
+  keepReceipt(path, data);
   return data;
+}
+
+/// Every answer that extends a table's chain (a move, an undo, a correction, a verification)
+/// may carry a `receipt`: the phone keeps each, per table, for the Deals tab's download. An
+/// answer without one keeps nothing.
+function keepReceipt(path, data) {
+  const receipt = data && typeof data === 'object' && !Array.isArray(data) ? data.receipt : undefined;
+  const table = /^\/tables\/([^/?]+)\//.exec(path)?.[1];
+  if (!receipt || !table) return;
+  try {
+    const kept = receipts(table);
+    const same = JSON.stringify(receipt);
+    if (kept.some((r) => JSON.stringify(r) === same)) return; // a retry answered again
+    kept.push(receipt);
+    window.localStorage.setItem(`tk.receipts.${table}`, JSON.stringify(kept));
+  } catch {
+    // Storage full or unreadable: the server keeps the chain; the receipt is a convenience.
+  }
+}
+
+/// The receipts this phone kept for `table`, oldest first.
+export function receipts(table) {
+  try {
+    const kept = JSON.parse(window.localStorage.getItem(`tk.receipts.${table}`) || '[]');
+    return Array.isArray(kept) ? kept : [];
+  } catch {
+    return [];
+  }
 }
 
 export const get = (path, opts) => call('GET', path, opts);
 export const post = (path, body, opts = {}) => call('POST', path, { ...opts, body });
+export const put = (path, body, opts = {}) => call('PUT', path, { ...opts, body });
 
 // Tokens and the phone's name live in localStorage: they survive a reload and a lost signal.
 const store = window.localStorage;

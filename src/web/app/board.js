@@ -4,12 +4,22 @@
 
 import { get } from './api.js';
 import { h, message, mount } from './dom.js';
-import { centreOf, facts, gameName, totalsOf } from './table.js';
+import { facts, gameName, totalsOf } from './table.js';
 
 let stream = null;
 
 export async function openBoard(sessionId, root) {
   stream?.close();
+  // The big screen uses the whole width; leaving the route gives the page back its column.
+  document.body.classList.add('big-screen');
+  const leave = () => {
+    if (!location.hash.startsWith('#/board/')) {
+      document.body.classList.remove('big-screen');
+      stream?.close();
+      window.removeEventListener('hashchange', leave);
+    }
+  };
+  window.addEventListener('hashchange', leave);
   mount(root, message('Loading the board…'));
   let session;
   try {
@@ -20,15 +30,23 @@ export async function openBoard(sessionId, root) {
   }
   const tables = new Map();
   const order = session.tables.map((t) => t.id);
-  const grid = h('div', { class: 'board', 'aria-label': 'Tables', 'aria-live': 'polite' });
+  const grid = h('div', { class: 'board', 'aria-label': 'Tables' });
   const state = h('p', { class: 'facts', role: 'status' }, 'live');
   mount(root,
     h('header', { class: 'table-head' },
-      h('div', { class: 'head-line' }, h('h1', {}, session.name), h('span', { class: 'conn live' }, state))),
-    grid,
-    h('p', { class: 'export' },
-      h('a', { href: `/api/v1/sessions/${sessionId}/ledger?format=csv`, download: '', class: 'csv' }, 'Session ledger (CSV)')));
-  const draw = () => mount(grid, ...order.filter((id) => tables.has(id)).map((id, i) => card(i, tables.get(id))));
+      h('div', { class: 'head-line' }, h('h1', {}, session.name),
+        h('a', { href: `/api/v1/sessions/${sessionId}/ledger?format=csv`, download: '', class: 'csv' }, 'Session ledger (CSV)'),
+        h('span', { class: 'conn live' }, state))),
+    grid);
+  window.addEventListener('resize', () => draw());
+  const draw = () => {
+    const shown = order.filter((id) => tables.has(id));
+    grid.style.setProperty('--cols', columns(shown.length));
+    grid.style.setProperty('--rows', Math.max(1, Math.ceil(shown.length / columns(shown.length))));
+    grid.dataset.count = shown.length;
+    grid.classList.toggle('many', shown.length > 6);
+    mount(grid, ...shown.map((id, i) => card(i, tables.get(id))));
+  };
   const read = async (id) => {
     try {
       tables.set(id, await get(`/tables/${id}`));
@@ -55,16 +73,48 @@ export async function openBoard(sessionId, root) {
   stream.onopen = () => { state.textContent = 'live'; };
 }
 
+/// Columns for `n` tiles on this screen: the arrangement that gives each tile the most room
+/// for what it shows (about 240 × 300 px: four seats with totals 48 px high), so 1 to 12 tables
+/// fill the screen, whatever its shape.
+function columns(n) {
+  const w = window.innerWidth;
+  const h = Math.max(1, window.innerHeight - 70);
+  let best = 1;
+  let room = 0;
+  for (let c = 1; c <= Math.max(1, n); c += 1) {
+    const fit = Math.min(w / c / 240, h / Math.ceil(n / c) / 300);
+    if (fit > room + 1e-9) {
+      best = c;
+      room = fit;
+    }
+  }
+  return best;
+}
+
 function card(index, t) {
   const v = t.state;
   const totals = totalsOf(v);
-  const turn = v.to_act != null ? `${t.players[v.to_act]} to act` : null;
-  return h('section', { class: 'table-card board-card', 'aria-label': `Table ${index + 1}`, 'data-table': t.id, 'data-version': t.version },
+  const turn = v.to_act != null ? `${t.players[v.to_act]} to act` : t.finished || v.phase === 'finished' ? 'Game over' : null;
+  return h('section', { class: 'board-tile', 'aria-label': `Table ${index + 1}`, 'data-table': t.id, 'data-version': t.version },
     h('h2', {}, `Table ${index + 1}: ${gameName(t.game)}`),
-    h('p', { class: 'facts' }, [...facts(t), turn].filter(Boolean).join(' · ')),
-    h('ol', { class: 'seats' }, t.players.map((name, s) =>
-      h('li', { class: `seat${v.to_act === s ? ' acting' : ''}` },
-        h('span', { class: 'seat-name' }, name),
-        h('b', { class: 'seat-total', 'aria-label': `${name}'s total` }, String(totals[s] ?? 0))))),
-    centreOf(t));
+    h('p', { class: 'tile-facts' }, [...facts(t)].filter(Boolean).join(' · ')),
+    turn ? h('p', { class: 'tile-turn' }, turn) : null,
+    h('ol', { class: 'tile-seats', 'aria-label': `Table ${index + 1} seats` }, t.players.map((name, s) =>
+      h('li', { class: `tile-seat${v.to_act === s ? ' acting' : ''}`, 'aria-current': v.to_act === s ? 'true' : null },
+        h('span', { class: 'tile-name' }, name, v.dealer === s ? h('abbr', { title: 'dealer' }, ' D') : null),
+        h('b', { class: 'seat-total tile-total', 'aria-label': `${name}'s total`, 'data-total': totals[s] ?? 0 }, String(totals[s] ?? 0)),
+        h('span', { class: 'tile-bits' }, seatBits(v, s))))));
+}
+
+/// What a seat has said and won this deal: nomination or bid, tricks.
+function seatBits(v, s) {
+  const bits = [];
+  if (v.nominations && v.nominations[s] != null) bits.push(`nom. ${v.nominations[s]}`);
+  if (v.standing_bid?.seat === s) bits.push(`bid ${String(v.standing_bid.bid).replaceAll('_', ' ')}`);
+  if (v.player === s) bits.push('Player');
+  if (v.sitting_out === s) bits.push('sits out');
+  if (v.tricks_won && (v.phase === 'playing' || v.tricks_won.some((x) => x))) bits.push(`${v.tricks_won[s] ?? 0} tricks`);
+  if (v.cards_won) bits.push(`${v.cards_won[s]} cards`);
+  if (v.cards_left && v.phase === 'playing') bits.push(`${v.cards_left[s]} left`);
+  return bits.join(' · ');
 }

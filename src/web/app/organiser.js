@@ -104,10 +104,13 @@ async function session(id, root) {
         ? h('ul', { class: 'tables', 'aria-label': 'Tables' }, s.tables.map((t, i) => {
           const v = states[i]?.state || {};
           const turn = v.to_act != null ? `${t.players[v.to_act]} to act` : '';
+          const check = (s.verification || []).find((x) => x.table_id === t.id);
           return h('li', { class: 'table-card' },
             h('h3', {}, `Table ${i + 1}: ${gameName(t.game)}`),
             h('p', {}, t.players.join(' · ')),
             h('p', { class: 'facts' }, [t.finished ? 'finished' : `deal ${v.deal ?? 1}`, turn, `${t.version} entries`].filter(Boolean).join(' · ')),
+            check ? h('p', { class: `verification${check.disputed ? ' disputed' : ''}`, 'aria-label': `Table ${i + 1} verification`, 'data-unverified': check.unverified, 'data-disputed': check.disputed },
+              check.deals ? `${check.unverified} unverified · ${check.disputed} disputed of ${check.deals} finished` : 'no finished deals yet') : null,
             h('div', { class: 'row' },
               h('a', { class: 'button', href: `#/table/${t.id}`, 'aria-label': `Score table ${i + 1}` }, 'Score'),
               h('a', { class: 'button', href: `#/code/${t.id}`, 'aria-label': `Join code for table ${i + 1}` }, 'Join code')));
@@ -116,13 +119,151 @@ async function session(id, root) {
   });
 }
 
-function optionInput(opt) {
-  const id = `opt-${opt.name}`;
-  const value = opt.default === null ? '' : typeof opt.default === 'string' ? opt.default : JSON.stringify(opt.default);
-  return h('div', { class: 'option' },
-    h('label', { for: id }, opt.name.replaceAll('_', ' ')),
-    h('input', { id, 'data-option': opt.name, 'data-default': value, value, placeholder: opt.default === null ? 'automatic' : '', autocomplete: 'off', spellcheck: 'false' }),
-    h('small', {}, opt.description));
+// ---- Table options as controls ---------------------------------------------------------------
+// Built from the catalogue (`GET /games`: each option's name, default and description) and the
+// game's options type as the server's OpenAPI document describes it (`<Game>Options`, generated
+// from the Rust type): a choice becomes a select, a yes/no a toggle, a number a number field,
+// the first dealer the players' names, a rule with settings (trumps, game length) a select of
+// rules with their own fields, and an order (trumps) a list reordered with buttons. Nothing is
+// typed as JSON and no game is named here.
+
+let spec = null;
+async function optionSchemas() {
+  if (!spec) spec = await get('/openapi.json').catch(() => ({}));
+  return spec?.components?.schemas || {};
+}
+
+/// "tricks_plus_ten_for_exact" → "tricks plus ten for exact"; a suit by its symbol and name.
+const SUIT_WORDS = { spades: '♠ spades', hearts: '♥ hearts', diamonds: '♦ diamonds', clubs: '♣ clubs', no_trumps: 'no trumps' };
+function words(value) {
+  return SUIT_WORDS[value] || String(value).replaceAll('_', ' ');
+}
+
+/// A schema with `$ref`s and one-element `oneOf`/`allOf` wrappers followed; the outermost
+/// description kept.
+function resolve(schemas, schema) {
+  let s = schema || {};
+  let description = s.description;
+  for (let i = 0; i < 8; i += 1) {
+    if (s.$ref) s = schemas[s.$ref.split('/').pop()] || {};
+    else if ((s.oneOf || s.allOf)?.length === 1) s = (s.oneOf || s.allOf)[0];
+    else break;
+    description = description || s.description;
+  }
+  return { ...s, description: description || s.description };
+}
+
+function typeOf(s) {
+  const t = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type;
+  return t;
+}
+
+/// One option's control: `read()` gives its value, `node` is what is shown.
+function control(schemas, name, schema, value, players, path) {
+  const s = resolve(schemas, schema);
+  const id = `opt-${path}`;
+  const label = name === 'first_dealer' ? 'First dealer' : words(name).replace(/^./, (c) => c.toUpperCase());
+  const note = s.description ? h('small', {}, s.description) : null;
+  const wrap = (...kids) => h('div', { class: 'option', 'data-option': path }, ...kids);
+  // A rule with settings: a select of the rules, then the chosen rule's own fields.
+  if (s.discriminator && s.oneOf) {
+    const key = s.discriminator.propertyName;
+    const variants = Object.entries(s.discriminator.mapping || {});
+    const select = h('select', { id }, variants.map(([v]) => h('option', { value: v, selected: value?.[key] === v }, words(v))));
+    const fields = h('div', { class: 'option-fields' });
+    let inner = [];
+    const draw = () => {
+      const variant = resolve(schemas, { $ref: (s.discriminator.mapping || {})[select.value] });
+      const same = value?.[key] === select.value ? value : {};
+      inner = Object.entries(variant.properties || {}).filter(([k]) => k !== key)
+        .map(([k, sub]) => [k, control(schemas, k, sub, same[k] ?? sub.example, players, `${path}-${k}`)]);
+      mount(fields, inner.map(([, c]) => c.node));
+    };
+    select.addEventListener('change', draw);
+    draw();
+    return {
+      node: wrap(h('label', { for: id }, label), select, note, fields),
+      read: () => Object.fromEntries([[key, select.value], ...inner.map(([k, c]) => [k, c.read()]).filter(([, v]) => v !== undefined)]),
+    };
+  }
+  const items = s.items ? resolve(schemas, s.items) : null;
+  // An order of choices (trumps): the list, reordered with buttons.
+  if (typeOf(s) === 'array' && items?.enum) {
+    const list = h('ol', { class: 'order', 'aria-label': label });
+    const row = (v) => {
+      const li = h('li', { 'data-value': v }, h('span', {}, words(v)));
+      li.append(button('↑', () => { if (li.previousElementSibling) list.insertBefore(li, li.previousElementSibling); relabel(); }, { class: 'small' }));
+      return li;
+    };
+    const relabel = () => [...list.children].forEach((li) => li.querySelector('button').setAttribute('aria-label', `Move ${words(li.dataset.value)} up`));
+    (Array.isArray(value) ? value : items.enum).forEach((v) => list.append(row(v)));
+    relabel();
+    return { node: wrap(h('p', { class: 'option-label' }, label), list, note), read: () => [...list.children].map((li) => li.dataset.value) };
+  }
+  // Numbers deal by deal (hand sizes): number buttons would not fit; a list of numbers.
+  if (typeOf(s) === 'array') {
+    const input = h('input', { id, inputmode: 'numeric', autocomplete: 'off', value: Array.isArray(value) ? value.join(', ') : '', placeholder: 'automatic' });
+    return {
+      node: wrap(h('label', { for: id }, `${label} (numbers separated by commas)`), input, note),
+      read: () => {
+        const raw = input.value.trim();
+        if (!raw) return null;
+        return raw.split(/[\s,]+/).filter(Boolean).map(Number);
+      },
+    };
+  }
+  if (s.enum) {
+    const select = h('select', { id }, s.enum.map((v) => h('option', { value: v, selected: v === value }, words(v))));
+    return { node: wrap(h('label', { for: id }, label), select, note), read: () => select.value };
+  }
+  if (typeOf(s) === 'boolean') {
+    const box = h('input', { id, type: 'checkbox', role: 'switch', checked: Boolean(value) });
+    return { node: wrap(h('label', { for: id, class: 'toggle' }, box, ` ${label}`), note), read: () => box.checked };
+  }
+  if (name === 'first_dealer') {
+    // Seats by the players' names, never numbers from 0.
+    const select = h('select', { id });
+    const fill = () => {
+      const chosen = select.value === '' ? Number(value ?? 0) : Number(select.value);
+      mount(select, players().map((p, seat) => h('option', { value: seat, selected: seat === chosen }, p || `Player ${seat + 1}`)));
+    };
+    fill();
+    return { node: wrap(h('label', { for: id }, label), select, note), read: () => Number(select.value), refresh: fill };
+  }
+  if (typeOf(s) === 'integer' || typeOf(s) === 'number') {
+    const input = h('input', { id, type: 'number', inputmode: 'numeric', value: value ?? '', min: s.minimum, max: s.maximum, step: 1 });
+    return { node: wrap(h('label', { for: id }, label), input, note), read: () => (input.value === '' ? undefined : Number(input.value)) };
+  }
+  const input = h('input', { id, autocomplete: 'off', value: value ?? '' });
+  return { node: wrap(h('label', { for: id }, label), input, note), read: () => input.value || undefined };
+}
+
+/// A value as JSON with its keys sorted, for comparing with a default.
+function canonical(v) {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  return JSON.stringify(v ?? null);
+}
+
+/// The game's options as controls, each starting at its default.
+async function optionControls(game, players) {
+  const schemas = await optionSchemas();
+  const props = optionsSchema(schemas, game)?.properties || {};
+  return game.options.map((opt) => {
+    const schema = props[opt.name] || {};
+    const c = control(schemas, opt.name, { ...schema, description: schema.description || resolve(schemas, schema).description || opt.description }, opt.default, players, opt.name);
+    return { name: opt.name, default: opt.default, ...c };
+  });
+}
+
+/// `<Game>Options` in the server's document: the schema whose properties are the catalogue's
+/// option names (the catalogue and the type are generated from the same Rust type).
+function optionsSchema(schemas, game) {
+  const names = game.options.map((o) => o.name).sort().join(',');
+  return Object.entries(schemas)
+    .filter(([k]) => k.endsWith('Options'))
+    .map(([, v]) => v)
+    .find((v) => Object.keys(v.properties || {}).sort().join(',') === names);
 }
 
 async function newTable(sessionId, root) {
@@ -136,8 +277,12 @@ async function newTable(sessionId, root) {
     const playerRow = (value = '') => {
       const li = h('li', {});
       const input = h('input', { value, required: true, autocomplete: 'off' });
-      const up = button('↑', () => li.previousElementSibling && players.insertBefore(li, li.previousElementSibling), { class: 'small' });
-      const remove = button('✕', () => { li.remove(); relabel(); }, { class: 'small' });
+      const up = button('↑', () => {
+        if (li.previousElementSibling) players.insertBefore(li, li.previousElementSibling);
+        relabel();
+        controls.forEach((c) => c.refresh?.());
+      }, { class: 'small' });
+      const remove = button('✕', () => { li.remove(); relabel(); controls.forEach((c) => c.refresh?.()); }, { class: 'small' });
       li.append(input, up, remove);
       return li;
     };
@@ -147,15 +292,18 @@ async function newTable(sessionId, root) {
       li.querySelectorAll('button')[0].setAttribute('aria-label', `Move ${name} up`);
       li.querySelectorAll('button')[1].setAttribute('aria-label', `Remove ${name}`);
     });
-    const pick = () => {
+    let controls = [];
+    const names = () => [...players.querySelectorAll('input')].map((i) => i.value.trim());
+    const pick = async () => {
       const g = games.find((x) => x.id === game.value);
       while (players.children.length < g.min_players) players.append(playerRow());
       while (players.children.length > g.max_players) players.lastElementChild.remove();
       relabel();
-      mount(options, h('legend', {}, 'Options (defaults shown)'), g.options.map(optionInput));
+      controls = await optionControls(g, names);
+      mount(options, h('legend', {}, 'Options (defaults shown)'), controls.map((c) => c.node));
     };
     game.addEventListener('change', pick);
-    players.addEventListener('input', relabel);
+    players.addEventListener('input', () => { relabel(); controls.forEach((c) => c.refresh?.()); });
     const form = h('form', { class: 'card-box', 'aria-label': 'New table' },
       h('label', { for: 'game' }, 'Game'), game,
       h('h3', {}, 'Players, in seat order from the first dealer'), players,
@@ -164,12 +312,12 @@ async function newTable(sessionId, root) {
       h('button', { type: 'submit', class: 'primary' }, 'Open the table'));
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
+      // Only what differs from the default is sent: the server fills in the rest.
       const chosen = {};
-      for (const input of options.querySelectorAll('input[data-option]')) {
-        if (input.value === input.dataset.default) continue;
-        const raw = input.value.trim();
-        if (!raw) continue;
-        try { chosen[input.dataset.option] = JSON.parse(raw); } catch { chosen[input.dataset.option] = raw; }
+      for (const c of controls) {
+        const value = c.read();
+        if (value === undefined || canonical(value) === canonical(c.default)) continue;
+        chosen[c.name] = value;
       }
       try {
         const t = await post('/tables', {
@@ -212,19 +360,37 @@ function qrSvg(text) {
   return svg;
 }
 
+/// The address phones open: the server's PUBLIC_URL when it has one; else this page's own
+/// address, unless that is loopback (the organiser's machine itself), which no phone reaches.
+async function publicBase() {
+  try {
+    const info = await get('/info');
+    if (info?.public_url) return info.public_url;
+  } catch {
+    // An older server without /info: the page's address.
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(location.hostname) || location.hostname.startsWith('127.');
+  if (loopback) return `${location.protocol}//${location.host}`; // shown with a warning below
+  return location.origin;
+}
+
 async function joinCode(tableId, root) {
   mount(root, top('Join code', '#/organiser'), message('Minting a join code…'));
   await guarded(root, async () => {
     const table = await get(`/tables/${tableId}`);
     const code = await post(`/tables/${tableId}/join-codes`, undefined, { token: organiser.token });
-    const link = `${location.origin}/?join=${code.code}`;
+    const base = await publicBase();
+    const link = `${base}/?join=${code.code}`;
     const back = table.session_id ? `#/session/${table.session_id}` : '#/organiser';
     mount(root, top(`${gameName(table.game)}: join code`, back),
       h('section', { class: 'card-box code-box' },
         h('p', {}, table.players.join(' · ')),
         h('p', { class: 'join-code', 'aria-label': 'Join code', 'data-code': code.code }, code.code),
         qrSvg(link),
-        h('p', {}, 'Scan to open this table, or type the code at ', h('b', {}, location.host), '.'),
+        /^https?:\/\/(localhost|127\.|\[::1\])/.test(base)
+          ? message('Phones cannot open this address (it is this machine itself): start the server with scripts/serve --lan, or set PUBLIC_URL.', 'warn')
+          : null,
+        h('p', {}, 'Scan to open this table, or type the code at ', h('b', {}, base.replace(/^https?:\/\//, '')), '.'),
         h('p', { class: 'facts' }, `Valid until ${new Date(code.expires_at).toLocaleTimeString()}`),
         h('a', { class: 'button', href: `#/table/${tableId}` }, 'Score this table here'),
         h('a', { class: 'button', href: back }, 'Back to the session')));

@@ -1,6 +1,13 @@
-// The phone's outbox. Every move gets an Idempotency-Key made here and the table version it was
-// entered against; it is kept in localStorage until the server answers, so a dropped
-// connection, a reload or a closed tab loses nothing, and a retry is never stored twice.
+// The phone's outbox. Every move gets an Idempotency-Key made here, the table version it was
+// entered against and the deal it belongs to; it is kept in localStorage until the server
+// answers, so a dropped connection, a hung request (every request times out, see api.js), a
+// reload or a closed tab loses nothing, and a retry is never stored twice.
+//
+// Entries are sent one at a time, in order. The first one the server refuses stops the queue:
+// it stays first, shown for fixing (`blocked`), and everything after it is kept. Fixing it
+// (`replaceBlocked`) puts the new entry in its place; discarding it (`discardBlocked`) sends
+// the rest. A version conflict (another phone recorded first) drops the queue: what waited was
+// entered on a table that has moved on, and the page says what the other phone recorded.
 //
 // States the page shows: live (nothing waiting), offline (the last try got no answer),
 // k pending (entries waiting to be sent).
@@ -10,14 +17,16 @@ import { Refusal, Unreachable, call, newKey, recordingToken } from './api.js';
 export class MoveQueue {
   constructor(table, handlers) {
     this.table = table;
-    this.handlers = handlers; // { answered(item, body), refused(item, err), conflict(items, err), changed() }
+    this.handlers = handlers; // { answered(item, body), refused(item, err, kept), conflict(items, err), changed() }
     this.storageKey = `tk.queue.${table}`;
-    this.items = JSON.parse(localStorage.getItem(this.storageKey) || '[]');
+    this.items = load(this.storageKey);
+    this.blocked = null; // { key, message } of the first entry, refused
     this.offline = false;
     this.sending = false;
+    this.again = false;
     this.retryDelay = 1000;
     this.timer = null;
-    this.onOnline = () => this.flush();
+    this.onOnline = () => this.retryNow();
     window.addEventListener('online', this.onOnline);
   }
 
@@ -27,7 +36,11 @@ export class MoveQueue {
   }
 
   save() {
-    localStorage.setItem(this.storageKey, JSON.stringify(this.items));
+    try {
+      localStorage.setItem(this.storageKey, JSON.stringify(this.items));
+    } catch {
+      // Storage full: the entries are still held in memory and sent while the page is open.
+    }
     this.handlers.changed?.();
   }
 
@@ -35,8 +48,12 @@ export class MoveQueue {
     return this.items.length;
   }
 
-  /// Queues a move (path `moves` or `undo`) entered against `version`, and sends it.
+  /// Queues a move (path `moves` or `undo`) entered against `version`, and sends it. Entries
+  /// queued behind others expect the versions those will make. While the first entry stands
+  /// refused, the new entry replaces it.
   add(path, body, label, version) {
+    // While the first entry stands refused, what the scorer enters is its fix.
+    if (this.blocked) return this.replaceBlocked(path, body, label);
     const item = {
       key: newKey(),
       path,
@@ -50,25 +67,60 @@ export class MoveQueue {
     return item;
   }
 
-  /// Forgets everything waiting (after a conflict or a refusal the rest is stale).
+  /// The refused first entry is re-entered: the new entry takes its place (and its version)
+  /// and the queue goes on.
+  replaceBlocked(path, body, label) {
+    const old = this.items[0];
+    const item = {
+      key: newKey(),
+      path,
+      body: { ...body, expected_version: old.body.expected_version },
+      label,
+      at: new Date().toISOString(),
+    };
+    this.items[0] = item;
+    this.blocked = null;
+    this.save();
+    this.retryNow();
+    return item;
+  }
+
+  /// The refused first entry is given up; the rest are sent, each expecting one version less.
+  discardBlocked() {
+    const gone = this.items.shift();
+    for (const item of this.items) item.body.expected_version -= 1;
+    this.blocked = null;
+    this.save();
+    this.retryNow();
+    return gone;
+  }
+
+  /// Forgets everything waiting (after a conflict the rest is stale).
   drop() {
     const gone = this.items;
     this.items = [];
+    this.blocked = null;
     this.save();
     return gone;
   }
 
+  /// Sends now, whatever the back-off says: never a no-op. While a try is under way, another
+  /// follows as soon as it ends.
   retryNow() {
     clearTimeout(this.timer);
     this.retryDelay = 1000;
+    if (this.sending) {
+      this.again = true;
+      return Promise.resolve();
+    }
     return this.flush();
   }
 
   async flush() {
-    if (this.sending) return;
+    if (this.sending || this.blocked) return;
     this.sending = true;
     try {
-      while (this.items.length) {
+      while (this.items.length && !this.blocked) {
         const item = this.items[0];
         let body;
         try {
@@ -79,9 +131,17 @@ export class MoveQueue {
           });
         } catch (err) {
           if (err instanceof Unreachable) {
-            this.offline = true;
-            this.handlers.changed?.();
-            this.schedule();
+            // Redrawn only when the state changes: a scorer may be typing the next entry.
+            if (!this.offline) {
+              this.offline = true;
+              this.handlers.changed?.();
+            }
+            if (this.again) {
+              this.again = false;
+              this.timer = setTimeout(() => this.flush(), 0);
+            } else {
+              this.schedule();
+            }
             return;
           }
           if (err instanceof Refusal) {
@@ -89,9 +149,10 @@ export class MoveQueue {
             if (err.code === 'version_conflict') {
               this.handlers.conflict?.(this.drop(), err);
             } else {
-              // The entry is refused; later entries were made on top of it: drop them too.
-              const rest = this.drop();
-              this.handlers.refused?.(rest[0], err, rest.slice(1));
+              // Stop here, keep it and everything after it: the scorer fixes or discards it.
+              this.blocked = { key: item.key, message: err.message, code: err.code };
+              this.handlers.refused?.(item, err, this.items.slice(1));
+              this.handlers.changed?.();
             }
             return;
           }
@@ -99,12 +160,14 @@ export class MoveQueue {
         }
         this.offline = false;
         this.retryDelay = 1000;
-        this.items.shift();
+        // A retry of something already answered (another tab) is not taken off twice.
+        if (this.items[0]?.key === item.key) this.items.shift();
         this.save();
         this.handlers.answered?.(item, body);
       }
     } finally {
       this.sending = false;
+      this.again = false;
     }
   }
 
@@ -113,4 +176,47 @@ export class MoveQueue {
     this.timer = setTimeout(() => this.flush(), this.retryDelay);
     this.retryDelay = Math.min(this.retryDelay * 2, 8000);
   }
+}
+
+function load(key) {
+  try {
+    const items = JSON.parse(localStorage.getItem(key) || '[]');
+    return Array.isArray(items) ? items : [];
+  } catch {
+    return [];
+  }
+}
+
+/// The deal after the last queued entry, as the page can know it without the server: only
+/// when that entry is a deal's result (a card or a bid needs the server to say what is legal
+/// next). Its result is the one move offered; the hand size comes from the table's options
+/// when they list one per deal. Null when the page cannot tell.
+export function nextDealView(table, items) {
+  const last = items[items.length - 1];
+  if (!last || last.path !== 'moves' || last.body?.move?.kind !== 'result') return null;
+  const done = Number(last.body.deal);
+  const v = table.state;
+  const template = (v.legal_moves || []).find((m) => typeof m === 'object' && m?.kind === 'result');
+  if (!done || !template) return null;
+  const next = done + 1;
+  const inGame = v.deals_in_game ?? v.hands_in_game;
+  if (inGame && done >= inGame) return { ...v, deal: next, legal_moves: [] };
+  const legal = { ...template, turn_up_required: false };
+  const sizes = table.options?.hand_sizes;
+  if ('hand_size' in template && Array.isArray(sizes) && sizes[next - 1] != null) legal.hand_size = sizes[next - 1];
+  const hands = v.hand != null && v.deal == null;
+  const now = hands ? v.hand : v.deal;
+  const seats = table.players.length;
+  return {
+    ...v,
+    deal: hands ? undefined : next,
+    hand: hands ? next : undefined,
+    dealer: v.dealer != null ? (v.dealer + (next - now)) % seats : v.dealer,
+    hand_size: legal.hand_size ?? v.hand_size,
+    phase: 'result',
+    to_act: null,
+    current_trick: null,
+    trumps: null,
+    legal_moves: [legal],
+  };
 }

@@ -16,8 +16,9 @@ import { cardFace, cardPart, cardText, plainText, suitWord } from './cards.js';
 import { button, h, message, mount } from './dom.js';
 import { dealOf, kinds } from './legal.js';
 import { gameName, loadCatalogue } from './catalogue.js';
+import { dealsTab, markSheet } from './deals.js';
 import { entryPanel, loadGame } from './panels.js';
-import { MoveQueue } from './queue.js';
+import { MoveQueue, nextDealView } from './queue.js';
 import { fromThisPhone, loadScorers, recorder } from './scorers.js';
 
 /// How long the controls are held after another phone's entry is drawn.
@@ -42,8 +43,8 @@ export async function openTable(id, root) {
   state.queue = new MoveQueue(id, {
     changed: () => render(state),
     answered: (item, body) => answered(state, item, body),
-    refused: (item, err, dropped) => {
-      state.note = { kind: 'error', text: err.message + (dropped.length ? ` (${dropped.length} later entries not sent)` : '') };
+    refused: (item, err, kept) => {
+      state.note = { kind: 'error', text: `${item.label} was refused: ${err.message}${kept.length ? ` (${kept.length} later ${kept.length === 1 ? 'entry waits' : 'entries wait'})` : ''}` };
       render(state);
     },
     conflict: (items) => conflict(state, items),
@@ -382,7 +383,9 @@ function render(state) {
   mount(state.root, header, body, tabs);
   if (state.tab === 'sheet') sheetTab(state, body);
   if (state.tab === 'ledger') ledgerTab(state, body);
-  if (state.tab === 'deals') dealsTab(state, body);
+  if (state.tab === 'deals') {
+    dealsTab({ id: state.id, table: t, log: state.log, players: t.players, reload: () => reload(state), render: () => render(state) }, body);
+  }
 }
 
 export function facts(t) {
@@ -436,25 +439,39 @@ function tableBody(state) {
     else centre.prepend(shown);
   }
   const pending = state.queue.items;
+  const blocked = state.queue.blocked;
   const queueList = pending.length
     ? h('section', { class: 'queue', 'aria-label': 'Pending entries' },
-      h('ul', {}, pending.map((i) => h('li', {}, `${i.label} — pending`))),
-      button('Retry now', () => state.queue.retryNow()))
+      h('ul', {}, pending.map((i, n) => h('li', { class: n === 0 && blocked ? 'refused' : '' },
+        n === 0 && blocked ? `${i.label} — refused: ${blocked.message}` : `${i.label} — pending`))),
+      blocked
+        ? h('div', { class: 'row' }, button('Discard the refused entry', () => { state.note = null; state.queue.discardBlocked(); }))
+        : button('Retry now', () => state.queue.retryNow()))
     : null;
   // A fixed-height notice: a message appearing or going never moves the controls below it.
   const note = h('div', { class: 'notice', 'aria-live': 'polite' },
     state.note ? message(state.note.text, state.note.kind) : null);
+  const panelOf = (view, mode) => entryPanel({
+    game: t.game, view, table: t, log: state.log, players: t.players, mode,
+    setMode: (m) => { state.mode = m; render(state); },
+    send: (move, label, extra) => send(state, move, label, extra),
+  });
+  // Entries waiting: a refused first one is fixed on the table as the server has it; offline,
+  // after a queued result the next deal is offered as a result; otherwise the server answers
+  // first (online that takes a moment: the panel does not flick to the next deal meanwhile).
+  const ahead = pending.length && !blocked && state.queue.offline ? nextDealView(t, pending) : null;
   let panel;
   if (state.summary && !state.summary.finished) panel = summaryPanel(state);
-  else if (pending.length) panel = message('Waiting for the pending entry to be answered before the next one.');
-  else {
-    panel = entryPanel({
-      game: t.game, view: v, table: t, log: state.log, players: t.players, mode: state.mode,
-      setMode: (m) => { state.mode = m; render(state); },
-      send: (move, label, extra) => send(state, move, label, extra),
-    });
+  else if (!pending.length) {
+    panel = panelOf(v, state.mode);
     if (state.summary) panel = [summaryPanel(state), panel];
-  }
+  } else if (blocked) {
+    panel = [h('p', { class: 'prompt' }, `Fix the refused entry (${pending[0].label}) or discard it; the ${pending.length - 1} after it wait.`),
+      panelOf(v, pending[0].body?.move?.kind === 'result' ? 'result' : state.mode)];
+  } else if (ahead) {
+    panel = [h('p', { class: 'prompt' }, `${dealOf(ahead) != null && v.hand == null ? 'Deal' : 'Hand'} ${dealOf(ahead)}: enter it as a result; it is sent when the server answers.`),
+      panelOf(ahead, 'result')];
+  } else panel = message('Waiting for the pending entry to be answered before the next one.');
   const held = Boolean(state.hold);
   const controls = h('div', {
     class: `controls${held ? ' held' : ''}`, inert: held, 'aria-busy': held ? 'true' : null,
@@ -545,6 +562,7 @@ async function sheetTab(state, body) {
       h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), totals.map((x, seat) => h('td', { 'data-total': x, 'aria-label': `${s.players[seat]} total` }, String(x)))))),
     sheet.winners?.length ? h('p', { class: 'winners' }, `Winners: ${sheet.winners.map((w) => s.players[w]).join(', ')}`) : null,
     csvLink(`/api/v1/tables/${state.id}/scores?format=csv`, 'Download the score sheet (CSV)'));
+    markSheet(state.id, body);
   } catch (err) {
     mount(body, message(err.message, 'error'));
   }
@@ -583,31 +601,6 @@ async function ledgerTab(state, body) {
   } catch (err) {
     mount(body, message(err.message, 'error'));
   }
-}
-
-function dealsTab(state, body) {
-  const players = state.table.players;
-  const word = state.table.state.hand != null && state.table.state.deal == null ? 'Hand' : 'Deal';
-  const groups = [];
-  let deal = 1;
-  let group = { deal, entries: [] };
-  groups.push(group);
-  for (const e of state.log) {
-    group.entries.push(e);
-    for (const ev of e.events || []) {
-      const started = ev.event === 'deal_started' ? ev.deal : ev.event === 'hand_started' ? ev.hand : null;
-      if (started != null && e.entry === 'move' && !e.voided_by) {
-        deal = started;
-        group = { deal, entries: [] };
-        groups.push(group);
-      }
-    }
-  }
-  mount(body, groups.filter((g) => g.entries.length).reverse().map((g) => h('details', { open: g.deal === deal },
-    h('summary', {}, `${word} ${g.deal}`),
-    h('ol', { class: 'log' }, g.entries.map((e) => h('li', { class: e.voided_by ? 'voided' : '' },
-      `${e.seq}. `, describeParts(e, players), e.voided_by ? ' (undone)' : ''))))),
-  state.log.length ? null : message('Nothing recorded yet.'));
 }
 
 export { Refusal, Unreachable, kinds, phone, recordingToken };

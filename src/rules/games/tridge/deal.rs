@@ -62,6 +62,10 @@ pub(super) struct Deal {
     /// The dealer of four came in after everyone passed and plays as a fourth.
     #[serde(default)]
     pub(super) in_comer: bool,
+    /// The dealer's count of discards and stock was recorded: it is asked once a deal.
+    /// (Absent from states stored before the count was asked once: not counted yet.)
+    #[serde(default)]
+    pub(super) stock_counted: bool,
 }
 
 impl Deal {
@@ -89,6 +93,7 @@ impl Deal {
             may_stop: false,
             all_tricks_undertaken: false,
             in_comer: false,
+            stock_counted: false,
         }
     }
 
@@ -153,7 +158,10 @@ impl Tridge {
         let d = &self.deal;
         match self.phase() {
             Phase::Finished => vec![],
-            Phase::Auction if d.is_fresh() => vec!["bid", "pass", "pass_out", "result", "settle_widows_fund"],
+            // Pass out is offered once everyone has passed (the rules' "all pass"), where No
+            // Tricks, the Fixed Trick and the In-comer are offered beside it; a fresh auction's
+            // `pass_out` is still accepted (logs recorded it so), only no longer offered.
+            Phase::Auction if d.is_fresh() => vec!["bid", "pass", "result", "settle_widows_fund"],
             Phase::Auction => vec!["bid", "pass"],
             Phase::AllPassed => {
                 let mut moves = vec!["bid"];
@@ -175,7 +183,9 @@ impl Tridge {
             | Phase::InComerExchange => vec!["exchange"],
             Phase::Defence => vec!["defence"],
             Phase::Playing if d.may_stop => vec!["play", "stop"],
-            Phase::Playing if d.tricks_done == 0 && d.trick.is_empty() => vec!["play", "count_stock"],
+            Phase::Playing if d.tricks_done == 0 && d.trick.is_empty() && !d.stock_counted => {
+                vec!["play", "count_stock"]
+            }
             Phase::Playing => vec!["play"],
         }
     }

@@ -90,12 +90,17 @@ impl Tridge {
         if d.stage != Stage::Playing || d.tricks_done > 0 || !d.trick.is_empty() {
             return Err(self.not_expected("count_stock"));
         }
+        if d.stock_counted {
+            return Err(RuleViolation::StockAlreadyCounted);
+        }
         let mut events = smallvec![Event::StockCounted { discards, stock }];
         if u16::from(discards) + u16::from(stock) != u16::from(STOCK) {
             let number = d.number;
             events.push(Event::DealVoid { deal: number });
             self.sheet.push(self.unplayed_line(Unplayed::Void));
             events.extend(self.next_deal()?);
+        } else {
+            self.deal.stock_counted = true;
         }
         Ok(events)
     }

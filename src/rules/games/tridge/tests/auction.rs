@@ -163,3 +163,17 @@ fn a_wrong_stock_count_voids_the_deal_and_moves_no_chips() {
     assert_eq!(g.view().deal, 2);
     assert!(g.score_sheet().deals[0].void);
 }
+
+#[test]
+fn pass_out_is_offered_once_everyone_has_passed_not_before() {
+    let mut g = game(3);
+    let offered = |g: &Tridge| crate::rules::legal::kinds(&g.view().legal_moves).contains(&"pass_out");
+    assert!(!offered(&g), "nobody has passed yet");
+    apply(&mut g, Move::Pass { seat: seat(1) });
+    assert!(!offered(&g));
+    apply(&mut g, Move::Pass { seat: seat(2) });
+    apply(&mut g, Move::Pass { seat: seat(0) });
+    assert!(offered(&g), "everyone passed");
+    apply(&mut g, Move::PassOut);
+    assert_eq!(g.view().deal, 2);
+}

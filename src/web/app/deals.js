@@ -1,0 +1,279 @@
+// The Deals tab: every finished deal with its status (verified, unverified, disputed) and its
+// entries trick by trick, each trick's winner named; "Correct deal n" re-enters a deal with the
+// game's own result panel and a reason (PUT /tables/{id}/deals/{n}); another phone agrees with
+// a deal or disputes it with its own entry (POST …/verification). The score sheet marks each
+// deal's status through `markSheet`. "Download receipts" saves what api.js kept.
+//
+// `ctx` = { id, table, log, players, reload(), render() }: the table screen's state, a way to
+// read the table again after a correction, and a way to draw the screen again.
+
+import { get, post, put, receipts, recordingToken } from './api.js';
+import { button, h, message, mount } from './dom.js';
+import { entryPanel } from './panels.js';
+import { describeParts } from './table.js';
+
+const STATUS = {
+  verified: 'verified',
+  unverified: 'unverified: no second phone has checked it',
+  disputed: 'disputed: another phone recorded it differently',
+};
+
+/// What the tab is doing, per table: the open deal, and a correction or dispute being entered.
+const open = new Map();
+
+function wordFor(table) {
+  const v = table.state;
+  return v.hand != null && v.deal == null ? 'Hand' : 'Deal';
+}
+
+export async function dealsTab(ctx, body) {
+  const word = wordFor(ctx.table);
+  const tools = h('p', { class: 'export' }, downloadReceipts(ctx.id));
+  let standings;
+  try {
+    standings = await get(`/tables/${ctx.id}/deals`);
+  } catch (err) {
+    mount(body, tools, message(`${err.message}: the deals' status cannot be read now.`, 'warn'), localDeals(ctx, word));
+    return;
+  }
+  const seen = open.get(ctx.id) || {};
+  const list = h('ol', { class: 'deal-list', 'aria-label': `${word}s`, reversed: true },
+    [...standings].reverse().map((d) => h('li', { class: `deal-line status-${d.status}`, 'data-deal': d.deal, 'data-status': d.status },
+      button([`${word} ${d.deal}`, ' ', h('span', { class: 'status' }, d.status)], () => {
+        open.set(ctx.id, seen.deal === d.deal ? {} : { deal: d.deal });
+        dealsTab(ctx, body);
+      }, { 'aria-label': `Open ${word.toLowerCase()} ${d.deal}`, 'aria-expanded': String(seen.deal === d.deal) }))));
+  const detail = h('section', { class: 'deal-detail', 'aria-live': 'polite' });
+  mount(body, tools, standings.length ? list : message(`No finished ${word.toLowerCase()}s yet.`), detail, current(ctx, word, standings.length + 1));
+  if (seen.deal) await dealDetail(ctx, detail, seen.deal, word);
+}
+
+/// The deal being recorded, from the log: its entries so far.
+function current(ctx, word, n) {
+  if (ctx.table.finished) return null;
+  const entries = entriesOfDeal(ctx.log, n);
+  return h('section', { class: 'deal-now', 'aria-label': `${word} ${n}, being recorded` },
+    h('h3', {}, `${word} ${n}, being recorded`),
+    entries.length ? h('ol', { class: 'log' }, entries.map((e) => h('li', { class: e.voided_by ? 'voided' : '' },
+      describeParts(e, ctx.players), e.voided_by ? ' (undone)' : ''))) : message('Nothing recorded in it yet.'));
+}
+
+/// Without the server: the log as this phone saw it, grouped by deal.
+function localDeals(ctx, word) {
+  const groups = groupByDeal(ctx.log);
+  return groups.filter((g) => g.entries.length).reverse().map((g) => h('details', {},
+    h('summary', {}, `${word} ${g.deal}`),
+    h('ol', { class: 'log' }, g.entries.map((e) => h('li', { class: e.voided_by ? 'voided' : '' },
+      describeParts(e, ctx.players), e.voided_by ? ' (undone)' : '')))));
+}
+
+function groupByDeal(log) {
+  const groups = [];
+  let group = { deal: 1, entries: [] };
+  groups.push(group);
+  for (const e of log) {
+    group.entries.push(e);
+    for (const ev of e.events || []) {
+      const started = ev.event === 'deal_started' ? ev.deal : ev.event === 'hand_started' ? ev.hand : null;
+      if (started != null && e.entry === 'move' && !e.voided_by) {
+        group = { deal: started, entries: [] };
+        groups.push(group);
+      }
+    }
+  }
+  return groups;
+}
+
+function entriesOfDeal(log, n) {
+  return groupByDeal(log).find((g) => g.deal === n)?.entries || [];
+}
+
+async function dealDetail(ctx, detail, n, word) {
+  mount(detail, message(`Loading ${word.toLowerCase()} ${n}…`));
+  let deal;
+  try {
+    deal = await get(`/tables/${ctx.id}/deals/${n}`);
+  } catch (err) {
+    mount(detail, message(err.message, 'error'));
+    return;
+  }
+  const players = ctx.players;
+  const who = (s) => players[s] ?? `seat ${s}`;
+  const state = open.get(ctx.id) || { deal: n };
+  const lines = [];
+  for (const m of deal.moves) {
+    lines.push(h('li', {}, describeParts({ entry: 'move', move: m.move }, players), h('small', {}, ` (${m.recorded_by_name})`)));
+    for (const ev of m.events || []) {
+      // Each trick's winner, as the engine decided it.
+      if (ev.event === 'trick_won' && ev.winner != null) {
+        lines.push(h('li', { class: 'trick-winner' }, `Trick ${ev.trick ?? ''} won by ${who(ev.winner)}`.replace('  ', ' ')));
+      }
+    }
+  }
+  const corrections = deal.corrections.map((c) => h('li', {},
+    `Corrected by ${c.recorded_by_name}: “${c.reason}”${c.voided_by ? ' (undone)' : ''}`));
+  const verifications = deal.verifications.map((v) => h('li', { class: v.current ? '' : 'voided' },
+    `${v.agree ? 'Agreed' : 'Disputed'} by ${v.verified_by_name}${v.current ? '' : ' (before a correction)'}`));
+  const status = h('p', { class: `deal-status status-${deal.status}`, 'data-status': deal.status },
+    `${word} ${n} is ${STATUS[deal.status] || deal.status}.`,
+    deal.status === 'disputed' && deal.differs.length ? ` It differs in ${deal.differs.map((d) => differsWord(d, players)).join(', ')}.` : '');
+  const note = h('div', { class: 'deal-note', 'aria-live': 'polite' }, state.done ? message(state.done, 'ok') : null);
+  const actions = deal.finished ? h('div', { class: 'row' },
+    button(`Correct ${word.toLowerCase()} ${n}`, () => edit(ctx, detail, n, word, 'correct')),
+    button(`Agree with ${word.toLowerCase()} ${n}`, () => verify(ctx, detail, n, word, note)),
+    button(`Dispute ${word.toLowerCase()} ${n}`, () => edit(ctx, detail, n, word, 'dispute'))) : null;
+  mount(detail,
+    h('h3', {}, `${word} ${n}`),
+    status,
+    lineText(deal.lines, players),
+    h('ol', { class: 'log', 'aria-label': `Entries of ${word.toLowerCase()} ${n}` }, lines),
+    corrections.length ? h('ul', { class: 'log', 'aria-label': 'Corrections' }, corrections) : null,
+    verifications.length ? h('ul', { class: 'log', 'aria-label': 'Verifications' }, verifications) : null,
+    note,
+    actions);
+  if (state.editing && state.deal === n) editor(ctx, detail, deal, word);
+}
+
+/// "Bob's tricks": a dispute's JSON pointer (`/0/tricks/1`) in words.
+function differsWord(pointer, players) {
+  const parts = pointer.split('/').filter(Boolean);
+  const field = parts.find((p) => Number.isNaN(Number(p))) || 'result';
+  const seat = parts.length > 2 ? Number(parts[parts.length - 1]) : NaN;
+  const what = field.replaceAll('_', ' ');
+  return Number.isNaN(seat) ? what : `${players[seat] ?? `seat ${seat}`}'s ${what}`;
+}
+
+/// The score-sheet line in words: points (or chips) per seat.
+function lineText(lines, players) {
+  const line = lines?.[0];
+  if (!line) return null;
+  const pts = line.points ?? line.net ?? line.delta;
+  if (!Array.isArray(pts)) return null;
+  return h('p', { class: 'facts' }, players.map((p, s) => `${p} ${pts[s] > 0 ? '+' : ''}${pts[s]}`).join(' · '));
+}
+
+async function verify(ctx, detail, n, word, note) {
+  try {
+    await post(`/tables/${ctx.id}/deals/${n}/verification`, { agree: true }, { token: recordingToken(ctx.id) });
+    open.set(ctx.id, { deal: n, done: `You agreed with ${word.toLowerCase()} ${n}.` });
+    await dealsTab(ctx, detail.parentElement);
+  } catch (err) {
+    mount(note, message(err.message, 'error'));
+  }
+}
+
+function edit(ctx, detail, n, word, kind) {
+  open.set(ctx.id, { deal: n, editing: kind, moves: [] });
+  dealsTab(ctx, detail.parentElement);
+}
+
+/// The view the game's panel draws a deal's result from: the deal's own line (dealer, hand
+/// size, trumps…) and a result as the only move, so the panel shows its result form.
+function viewOf(ctx, deal) {
+  const line = deal.lines?.[0] || {};
+  const now = ctx.table.state;
+  const template = (now.legal_moves || []).find((m) => typeof m === 'object' && m?.kind === 'result') || { kind: 'result' };
+  const legal = { ...template, turn_up_required: false };
+  if (line.hand_size != null && 'hand_size' in template) legal.hand_size = line.hand_size;
+  const hands = now.hand != null && now.deal == null;
+  return {
+    ...line,
+    deal: hands ? undefined : deal.deal,
+    hand: hands ? deal.deal : undefined,
+    phase: 'result',
+    to_act: null,
+    current_trick: null,
+    legal_moves: [legal],
+  };
+}
+
+function editor(ctx, detail, deal, word) {
+  const n = deal.deal;
+  const state = open.get(ctx.id);
+  const correcting = state.editing === 'correct';
+  const box = h('section', { class: 'card-box correction', 'aria-label': correcting ? `Correction of ${word.toLowerCase()} ${n}` : `Dispute of ${word.toLowerCase()} ${n}` });
+  const reasonId = `reason-${n}`;
+  const reason = correcting
+    ? [h('label', { for: reasonId }, 'Reason for the correction'),
+      h('input', { id: reasonId, maxlength: 500, autocomplete: 'off', value: state.reason || '', placeholder: "that was Bob's 7, not Ann's", oninput: (e) => { state.reason = e.target.value; } })]
+    : null;
+  const status = h('div', { 'aria-live': 'polite' });
+  const cancel = button('Cancel', () => { open.set(ctx.id, { deal: n }); dealsTab(ctx, detail.parentElement); });
+  if (state.moves.length) {
+    const label = state.labels.join('; ');
+    const submit = button(correcting ? `Send the correction of ${word.toLowerCase()} ${n}` : `Send the dispute of ${word.toLowerCase()} ${n}`, async () => {
+      const why = (state.reason || '').trim();
+      if (correcting && !why) {
+        mount(status, message('Say why the deal is corrected: the log keeps the reason.', 'error'));
+        return;
+      }
+      try {
+        if (correcting) {
+          await put(`/tables/${ctx.id}/deals/${n}`, { moves: state.moves, expected_version: deal.version, reason: why }, { token: recordingToken(ctx.id) });
+        } else {
+          await post(`/tables/${ctx.id}/deals/${n}/verification`, { agree: false, moves: state.moves }, { token: recordingToken(ctx.id) });
+        }
+        open.set(ctx.id, { deal: n });
+        await ctx.reload();
+        ctx.render();
+      } catch (err) {
+        mount(status, message(err.message, 'error'));
+      }
+    }, { class: 'primary' });
+    mount(box, h('h3', {}, correcting ? `Correct ${word.toLowerCase()} ${n}` : `Dispute ${word.toLowerCase()} ${n}`),
+      reason, h('p', {}, `Entered: ${label}.`), status,
+      h('div', { class: 'row' }, submit, button('Enter it again', () => { state.moves = []; state.labels = []; dealsTab(ctx, detail.parentElement); }), cancel));
+  } else {
+    const panel = entryPanel({
+      game: ctx.table.game,
+      view: viewOf(ctx, deal),
+      table: { ...ctx.table, finished: false },
+      log: [],
+      players: ctx.players,
+      mode: 'result',
+      setMode: () => {},
+      // Collected, not posted: the whole deal goes in one correction or dispute.
+      send: (move, label) => {
+        state.moves = [move];
+        state.labels = [label];
+        dealsTab(ctx, detail.parentElement);
+      },
+    });
+    mount(box, h('h3', {}, correcting ? `Correct ${word.toLowerCase()} ${n}` : `Dispute ${word.toLowerCase()} ${n}`),
+      reason,
+      h('p', { class: 'prompt' }, correcting ? 'Enter the deal as it should have been recorded.' : 'Enter the deal as you saw it.'),
+      panel, status, cancel);
+  }
+  detail.append(box);
+}
+
+/// Marks each line of the score sheet with its deal's status.
+export async function markSheet(id, body) {
+  let standings;
+  try {
+    standings = await get(`/tables/${id}/deals`);
+  } catch {
+    return; // the sheet stands without the marks
+  }
+  const rows = body.querySelectorAll('table.sheet tbody tr');
+  for (const row of rows) {
+    const th = row.querySelector('th');
+    const n = Number(th?.textContent);
+    const d = standings.find((x) => x.deal === n);
+    if (!d || th.querySelector('.deal-status')) continue;
+    row.dataset.status = d.status;
+    th.append(h('small', { class: `deal-status status-${d.status}`, title: STATUS[d.status] }, ` ${d.status}`));
+  }
+}
+
+/// "Download receipts": the receipts this phone kept for the table, as a JSON file.
+function downloadReceipts(id) {
+  const kept = receipts(id);
+  return button(`Download receipts (${kept.length})`, () => {
+    const blob = new Blob([JSON.stringify({ table_id: id, receipts: receipts(id) }, null, 2)], { type: 'application/json' });
+    const a = h('a', { href: URL.createObjectURL(blob), download: `receipts-${id}.json` });
+    document.body.append(a);
+    a.click();
+    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 0);
+  }, { disabled: kept.length === 0 });
+}

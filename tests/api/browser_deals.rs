@@ -1,0 +1,541 @@
+//! The phone page's Deals tab and outbox in a real headless Chromium, driven by labels as a
+//! person would (the rig is `browser.rs`'s): a past deal corrected with a reason and verified
+//! from a second phone, entries recorded offline and delivered in order, a refusal in the
+//! middle of the queue, a hung request.
+
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+use crate::browser::{rig, Phone, DOWN, HANG, ONE_BROWSER, UP};
+
+/// Fills a Nomination Whist result form: nominations and tricks per seat (fields left at 0
+/// stay 0), then records it.
+async fn whist_result(phone: &Phone, nominations: [u8; 4], tricks: [u8; 4]) {
+    // Number buttons; the last seat's tricks follow from the others'.
+    for (seat, name) in ["Ann", "Bob", "Cat", "Dan"].iter().enumerate() {
+        phone.fill(&format!("{name} nominations"), &nominations[seat].to_string()).await;
+        if seat < 3 {
+            phone.fill(&format!("{name} tricks"), &tricks[seat].to_string()).await;
+        }
+    }
+    phone.wait_for_text("Adds up.").await;
+    phone.tap("Record result").await;
+}
+
+fn results(log: &Value) -> Vec<(Value, Value)> {
+    log.as_array()
+        .expect("log")
+        .iter()
+        .filter(|e| e["voided_by"].is_null() && e["entry"] == "move")
+        .map(|e| (e["move"]["nominations"].clone(), e["move"]["tricks"].clone()))
+        .collect()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn deal_1_is_corrected_after_deal_3_from_the_page_and_verified_from_a_second_phone(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let session = rig
+        .app
+        .post("/api/v1/sessions", &rig.organiser, json!({"name": "Thursday"}))
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"],
+        "session_id": session, "options": {"hand_sizes": [1, 1, 1, 1]}});
+    let table = rig
+        .app
+        .post("/api/v1/tables", &rig.organiser, body)
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    // Three deals recorded; deal 1 says Ann took the trick, but it was Dan.
+    for (deal, tricks) in [(1, [1, 0, 0, 0]), (2, [0, 1, 0, 0]), (3, [0, 0, 1, 0])] {
+        rig.app
+            .post(
+                &format!("/api/v1/tables/{table}/moves"),
+                &rig.organiser,
+                json!({"move": {"kind": "result", "nominations": [1, 0, 0, 1], "tricks": tricks}, "deal": deal}),
+            )
+            .await
+            .assert_status(201);
+    }
+    let before = rig.totals(&table).await;
+    let scorer = rig.scorer(&table).await;
+    scorer.wait_for_text("Deal 4 of 4").await;
+    scorer.tap("Deals").await;
+    scorer.tap("Open deal 1").await;
+    scorer.wait_for_text("Deal 1 is unverified").await;
+    scorer.tap("Correct deal 1").await;
+    scorer
+        .fill("Reason for the correction", "Dan took the trick, not Ann")
+        .await;
+    whist_result(&scorer, [1, 0, 0, 1], [0, 0, 0, 1]).await;
+    scorer.wait_for_text("Entered: Result of deal 1.").await;
+    scorer.screenshot("deals-correction").await;
+    scorer.tap("Send the correction of deal 1").await;
+    scorer
+        .wait_for_text("Corrected by Ann's phone: “Dan took the trick, not Ann”")
+        .await;
+
+    let deal = rig.app.get(&format!("/api/v1/tables/{table}/deals/1")).await;
+    let deal = deal.assert_status(200);
+    assert_eq!(deal["lines"][0]["tricks"], json!([0, 0, 0, 1]), "{deal}");
+    assert_eq!(deal["corrections"][0]["reason"], "Dan took the trick, not Ann");
+    assert_eq!(deal["status"], "unverified");
+    let after = rig.totals(&table).await;
+    assert_ne!(after, before, "the correction changed the totals");
+    // Deals 2 and 3 stand as they were recorded.
+    for (n, tricks) in [(2, [0, 1, 0, 0]), (3, [0, 0, 1, 0])] {
+        let deal = rig.app.get(&format!("/api/v1/tables/{table}/deals/{n}")).await;
+        assert_eq!(deal.assert_status(200)["lines"][0]["tricks"], json!(tricks));
+    }
+    scorer.tap("Table").await;
+    scorer.wait_for_version(4).await;
+    assert_eq!(scorer.totals().await, after, "the page shows the corrected totals");
+
+    // A second phone agrees with deal 1 as it stands now.
+    let checker = rig.scorer(&table).await;
+    checker.tap("Deals").await;
+    checker.tap("Open deal 1").await;
+    checker.wait_for_text("Deal 1 is unverified").await;
+    checker.tap("Agree with deal 1").await;
+    checker.wait_for_text("You agreed with deal 1.").await;
+    checker.wait_for_text("Deal 1 is verified.").await;
+    checker.screenshot("deals-verified").await;
+    let deal = rig.app.get(&format!("/api/v1/tables/{table}/deals/1")).await;
+    assert_eq!(deal.assert_status(200)["status"], "verified");
+    // It disputes deal 2 with its own entry: Ann took that trick, not Bob.
+    checker.tap("Open deal 2").await;
+    checker.tap("Dispute deal 2").await;
+    whist_result(&checker, [1, 0, 0, 1], [1, 0, 0, 0]).await;
+    checker.tap("Send the dispute of deal 2").await;
+    checker.wait_for_text("Deal 2 is disputed").await;
+    checker.wait_for_text("Ann's tricks").await;
+    let deal = rig.app.get(&format!("/api/v1/tables/{table}/deals/2")).await;
+    assert_eq!(deal.assert_status(200)["status"], "disputed");
+    // The score sheet marks each deal.
+    checker.tap("Score sheet").await;
+    checker.wait_for_text("1 verified").await;
+    checker.wait_for_text("2 disputed").await;
+    checker.wait_for_text("3 unverified").await;
+    // The phone that made the correction cannot verify it: said in words, nothing changes.
+    scorer.tap("Deals").await;
+    scorer.tap("Open deal 2").await;
+    scorer.tap("Open deal 1").await;
+    scorer.tap("Agree with deal 1").await;
+    scorer.wait_for_text("not by whoever recorded it").await;
+    let body = scorer.body_text().await;
+    assert!(!body.contains("own_deal"), "no raw codes: {body}");
+
+    // The organiser's session page counts what is left to verify, per table.
+    checker
+        .client
+        .execute(
+            "localStorage.setItem('tk.organiser', arguments[0])",
+            vec![json!(rig.organiser)],
+        )
+        .await
+        .expect("signed in");
+    checker.open(&format!("/#/session/{session}")).await;
+    checker.wait_for_text("1 unverified · 1 disputed of 3 finished").await;
+    scorer.close().await;
+    checker.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn five_results_entered_offline_are_queued_in_order_and_delivered_when_the_connection_returns(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .table(
+            &rig.organiser,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 1, 2, 1, 1, 1]}),
+        )
+        .await;
+    let phone = rig.scorer(&table).await;
+    rig.proxy.set(DOWN);
+    phone.tap("Result").await;
+    let entered: [([u8; 4], [u8; 4]); 5] = [
+        ([1, 0, 0, 0], [1, 0, 0, 0]),
+        ([0, 1, 0, 0], [0, 1, 0, 0]),
+        // Deal 3 is of two cards: the page knows it from the table's options.
+        ([0, 0, 1, 1], [0, 0, 1, 1]),
+        ([0, 0, 0, 0], [0, 0, 0, 1]),
+        ([1, 1, 0, 0], [1, 0, 0, 0]),
+    ];
+    for (n, (nominations, tricks)) in entered.iter().enumerate() {
+        if n > 0 {
+            // The page cannot know what is legal card by card without the server: the next
+            // deal is offered as a result.
+            phone
+                .wait_for_text(&format!("Deal {}: enter it as a result", n + 1))
+                .await;
+        }
+        whist_result(&phone, *nominations, *tricks).await;
+        phone.wait_for_text(&format!("{} pending", n + 1)).await;
+    }
+    phone.wait_for_text("offline · 5 pending").await;
+    phone.screenshot("offline-queue").await;
+    assert_eq!(rig.log_len(&table).await, 0, "nothing reached the server");
+    // Each waits with its own key and the deal it was entered for, in order.
+    let queued = phone.queued(&table).await;
+    let queued = queued.as_array().expect("queue");
+    assert_eq!(queued.len(), 5);
+    let deals: Vec<&Value> = queued.iter().map(|q| &q["body"]["deal"]).collect();
+    assert_eq!(deals, [1, 2, 3, 4, 5]);
+    let mut keys: Vec<&str> = queued.iter().map(|q| q["key"].as_str().expect("key")).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(keys.len(), 5, "a key each");
+
+    rig.proxy.set(UP);
+    phone.tap("Retry now").await;
+    phone.wait_for_text("Deal 6 of 6").await;
+    phone.wait_for_text("live").await;
+    let stored = results(&rig.app.log(&table).await);
+    let expected: Vec<(Value, Value)> = entered.iter().map(|(n, t)| (json!(n), json!(t))).collect();
+    assert_eq!(stored, expected, "stored once each, in the order entered");
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_refused_entry_in_the_middle_of_the_queue_stops_it_and_the_rest_are_kept_and_sent_once_it_is_fixed(
+    pool: PgPool,
+) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    // The hook rule from one card: the dealer may not make the nominations add up to 1.
+    let table = rig
+        .app
+        .table(
+            &rig.organiser,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 1, 1, 1], "hook_from_hand_size": 1}),
+        )
+        .await;
+    let phone = rig.scorer(&table).await;
+    rig.proxy.set(DOWN);
+    phone.tap("Result").await;
+    whist_result(&phone, [0, 0, 0, 0], [1, 0, 0, 0]).await;
+    // Deal 2: Bob deals and his nomination of 1 makes them add up: the server will refuse it.
+    phone.wait_for_text("Deal 2: enter it as a result").await;
+    whist_result(&phone, [0, 1, 0, 0], [0, 1, 0, 0]).await;
+    phone.wait_for_text("Deal 3: enter it as a result").await;
+    whist_result(&phone, [0, 0, 0, 0], [0, 0, 1, 0]).await;
+    phone.wait_for_text("offline · 3 pending").await;
+
+    rig.proxy.set(UP);
+    phone.tap("Retry now").await;
+    phone
+        .wait_for_text("Result of deal 2 — refused: the hook rule forbids the dealer")
+        .await;
+    assert_eq!(
+        rig.log_len(&table).await,
+        1,
+        "deal 1 stored, the queue stopped at deal 2"
+    );
+    let queued = phone.queued(&table).await;
+    let deals: Vec<&Value> = queued
+        .as_array()
+        .expect("queue")
+        .iter()
+        .map(|q| &q["body"]["deal"])
+        .collect();
+    assert_eq!(deals, [2, 3], "nothing after the refusal is lost");
+    phone.wait_for_text("2 pending").await;
+
+    // Fixed on the same form (what was typed is still there): Bob nominated nothing.
+    phone.fill("Bob nominations", "0").await;
+    phone.wait_for_text("Adds up.").await;
+    phone.tap("Record result").await;
+    phone.wait_for_text("Deal 4 of 4").await;
+    let stored = results(&rig.app.log(&table).await);
+    assert_eq!(
+        stored,
+        [
+            (json!([0, 0, 0, 0]), json!([1, 0, 0, 0])),
+            (json!([0, 0, 0, 0]), json!([0, 1, 0, 0])),
+            (json!([0, 0, 0, 0]), json!([0, 0, 1, 0])),
+        ]
+    );
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_hung_request_times_out_becomes_offline_and_is_retried_with_its_key(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .table(
+            &rig.organiser,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 2]}),
+        )
+        .await;
+    let phone = rig.scorer(&table).await;
+    phone
+        .client
+        .execute("localStorage.setItem('tk.timeoutMs', '1500')", vec![])
+        .await
+        .expect("a shorter timeout");
+    phone.client.refresh().await.expect("reload");
+    phone.wait_for_text("Bob nominates").await;
+
+    // The request reaches the server; its answer never comes back, the connection stays open.
+    rig.proxy.set(HANG);
+    phone.tap("Nominate 1").await;
+    phone.wait_for_text("offline · 1 pending").await;
+    assert_eq!(rig.log_len(&table).await, 1, "stored by the server, unanswered");
+    // Retry works while it is hung (never stuck on "1 pending"): it times out again.
+    phone.tap("Retry now").await;
+    phone.wait_for_text("offline · 1 pending").await;
+    // The connection returns: the next try (by itself, or a tap on Retry now) is answered.
+    rig.proxy.set(UP);
+    phone.wait_for_text("Cat nominates").await;
+    phone.wait_for_text("live").await;
+    let log = rig.app.log(&table).await;
+    assert_eq!(
+        log.as_array().expect("log").len(),
+        1,
+        "the retry with the same key is not stored again: {log}"
+    );
+    assert_eq!(log[0]["move"], json!({"kind": "nominate", "seat": 1, "tricks": 1}));
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_big_screen_at_1920_by_1080_and_1280_by_720_fills_the_screen_with_twelve_tables_in_big_unclipped_figures(
+    pool: PgPool,
+) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let session = rig
+        .app
+        .post("/api/v1/sessions", &rig.organiser, json!({"name": "Thursday"}))
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let mut tables = Vec::new();
+    for n in 0..12 {
+        // Long names too: they wrap, never cut.
+        let players = if n == 0 {
+            json!(["Annabel-Marguerite", "Bob", "Cat", "Dan"])
+        } else {
+            json!(["Ann", "Bob", "Cat", "Dan"])
+        };
+        let body = json!({"game": "nomination-whist", "players": players, "session_id": session,
+            "options": {"hand_sizes": [3, 2]}});
+        let id = rig
+            .app
+            .post("/api/v1/tables", &rig.organiser, body)
+            .await
+            .assert_status(201)["id"]
+            .as_str()
+            .expect("id")
+            .to_owned();
+        tables.push(id);
+    }
+    rig.app
+        .post(
+            &format!("/api/v1/tables/{}/moves", tables[0]),
+            &rig.organiser,
+            json!({"move": {"kind": "nominate", "seat": 1, "tricks": 2}}),
+        )
+        .await
+        .assert_status(201);
+    let base = format!("http://{}", rig.proxy.addr);
+    for (width, height) in [(1920, 1080), (1280, 720)] {
+        let board = rig.driver.window(&base, width, height, false).await;
+        board.open(&format!("/#/board/{session}")).await;
+        board.wait_for_text("Table 12: Nomination Whist").await;
+        board.wait_for_text("nom. 2").await;
+        board.wait_for_text("Cat to act").await;
+        board.screenshot(&format!("board-{width}")).await;
+        let measured = measure_board(&board).await;
+        assert_eq!(measured["tiles"], 12, "{measured}");
+        assert!(measured["smallest_total"].as_f64().expect("px") >= 48.0, "{measured}");
+        assert_eq!(measured["clipped"], json!([]), "{measured}");
+        let (vw, vh) = (
+            measured["viewport"][0].as_f64().expect("w"),
+            measured["viewport"][1].as_f64().expect("h"),
+        );
+        assert!(
+            measured["width"].as_f64().expect("w") >= 0.95 * vw,
+            "the tiles span the screen: {measured}"
+        );
+        assert!(
+            measured["bottom"].as_f64().expect("b") >= 0.85 * vh,
+            "the tiles fill it down: {measured}"
+        );
+        assert!(
+            measured["page_width"].as_f64().expect("w") <= vw,
+            "no sideways scroll: {measured}"
+        );
+        assert!(
+            measured["page_height"].as_f64().expect("h") <= vh + 1.0,
+            "all on one screen: {measured}"
+        );
+        board.close().await;
+    }
+}
+
+/// The board's tiles, the smallest total's font size, the names and totals that are cut off
+/// or stick out of their tile, and how far the page reaches.
+async fn measure_board(board: &Phone) -> Value {
+    board
+        .client
+        .execute(
+            r#"
+            const px = (el) => parseFloat(getComputedStyle(el).fontSize);
+            const tiles = [...document.querySelectorAll('.board-tile')];
+            const totals = [...document.querySelectorAll('.board-tile .tile-total')];
+            const names = [...document.querySelectorAll('.board-tile .tile-name')];
+            const inside = (el) => {
+              const r = el.getBoundingClientRect();
+              const t = el.closest('.board-tile').getBoundingClientRect();
+              return r.left >= t.left - 0.5 && r.right <= t.right + 0.5 && r.top >= t.top - 0.5 && r.bottom <= t.bottom + 0.5;
+            };
+            const board = document.querySelector('.board').getBoundingClientRect();
+            return {
+              tiles: tiles.length,
+              smallest_total: Math.min(...totals.map(px)),
+              clipped: [...names, ...totals].filter((el) => el.scrollWidth > el.clientWidth + 0.5 || !inside(el)).map((el) => el.textContent),
+              width: board.width,
+              bottom: board.bottom,
+              viewport: [innerWidth, innerHeight],
+              page_width: document.documentElement.scrollWidth,
+              page_height: document.documentElement.scrollHeight,
+            };
+            "#,
+            vec![],
+        )
+        .await
+        .expect("measured")
+}
+
+/// Picks `option` in the select a label names, as a person taps it.
+async fn choose(phone: &Phone, label: &str, option: &str) {
+    let xpath = format!(
+        "//select[@id=//label[normalize-space()={l}]/@for]/option[normalize-space()={o}]",
+        l = crate::browser::lit(label),
+        o = crate::browser::lit(option)
+    );
+    phone
+        .client
+        .wait()
+        .at_most(crate::browser::PATIENCE)
+        .for_element(fantoccini::Locator::XPath(&xpath))
+        .await
+        .unwrap_or_else(|_| panic!("no {option:?} in {label:?}"))
+        .click()
+        .await
+        .expect("chosen");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_organisers_form_creates_a_table_with_options_chosen_through_controls(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let session = rig
+        .app
+        .post("/api/v1/sessions", &rig.organiser, json!({"name": "Thursday"}))
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let phone = rig.phone().await;
+    phone.open("/").await;
+    phone
+        .client
+        .execute(
+            "localStorage.setItem('tk.organiser', arguments[0])",
+            vec![json!(rig.organiser)],
+        )
+        .await
+        .expect("signed in");
+    phone.open(&format!("/#/session/{session}/new")).await;
+    phone.wait_for_text("Options (defaults shown)").await;
+    phone.wait_for_text("First dealer").await;
+    let body = phone.body_text().await;
+    for raw in ["{\"", "tricks_plus_ten_for_exact", "rotation\","] {
+        assert!(!body.contains(raw), "no raw JSON or code words ({raw}): {body}");
+    }
+    choose(&phone, "Scoring", "exact only").await;
+    phone.fill("Hook from hand size", "1").await;
+    phone.fill("Revoke penalty", "2").await;
+    phone.fill("Hand sizes (numbers separated by commas)", "1, 2, 3").await;
+    // Seats by name: Bob deals first.
+    choose(&phone, "First dealer", "Bob").await;
+    // Hearts before spades in the trump rotation.
+    phone.tap("Move ♥ hearts up").await;
+    phone.screenshot("new-table").await;
+    phone.tap("Open the table").await;
+    phone.wait_for_text("join code").await;
+
+    let s = rig.app.get(&format!("/api/v1/sessions/{session}")).await;
+    let s = s.assert_status(200);
+    let table = s["tables"][0]["id"].as_str().expect("a table").to_owned();
+    let options = &rig.app.state(&table).await["options"];
+    assert_eq!(options["scoring"], "exact_only", "{options}");
+    assert_eq!(options["hook_from_hand_size"], 1);
+    assert_eq!(options["revoke_penalty"], 2);
+    assert_eq!(options["hand_sizes"], json!([1, 2, 3]));
+    assert_eq!(options["first_dealer"], 1);
+    assert_eq!(
+        options["trumps"],
+        json!({"rule": "rotation", "order": ["hearts", "spades", "clubs", "diamonds", "no_trumps"]})
+    );
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_join_qr_code_encodes_the_servers_public_address_not_the_one_the_organiser_used(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = crate::browser::rig_with(pool, |s| s.public_url = Some("https://cards.club.example".into())).await;
+    let table = rig
+        .app
+        .table(&rig.organiser, &["Ann", "Bob", "Cat", "Dan"], json!({}))
+        .await;
+    let phone = rig.phone().await;
+    phone.open("/").await;
+    phone
+        .client
+        .execute(
+            "localStorage.setItem('tk.organiser', arguments[0])",
+            vec![json!(rig.organiser)],
+        )
+        .await
+        .expect("signed in");
+    // The organiser's browser is on 127.0.0.1 (the proxy); phones are told the public address.
+    phone.open(&format!("/#/code/{table}")).await;
+    phone.wait_for_text("type the code at cards.club.example").await;
+    let qr = phone
+        .client
+        .wait()
+        .at_most(crate::browser::PATIENCE)
+        .for_element(fantoccini::Locator::Css("svg.qr"))
+        .await
+        .expect("a QR code");
+    let label = qr.attr("aria-label").await.expect("attr").expect("a label");
+    assert!(
+        label.starts_with("QR code for https://cards.club.example/?join="),
+        "{label}"
+    );
+    assert!(!label.contains("127.0.0.1") && !label.contains("localhost"), "{label}");
+    let body = phone.body_text().await;
+    assert!(!body.contains("Phones cannot open this address"), "{body}");
+    phone.close().await;
+}
