@@ -26,6 +26,7 @@ use uuid::Uuid;
 
 use super::audit::{self, Replayed};
 use super::chain;
+use super::receipts::{self, Receipt};
 use super::{to_json, ServiceError};
 use crate::ledger::{Account, Chips, Posting};
 use crate::rules::games::with_game;
@@ -371,13 +372,24 @@ pub fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
 /// A sentence naming the first discrepancy.
 pub fn verify(bytes: &[u8], trusted_key: Option<&str>) -> Result<String, String> {
     let trusted = match trusted_key {
-        Some(hex) => Some(
-            unhex::<32>(hex.trim())
-                .and_then(|k| VerifyingKey::from_bytes(&k).ok())
-                .ok_or("the public key is not 64 lower-case hex digits of an Ed25519 key")?,
-        ),
-        None => None,
+        Some(hex) => vec![unhex::<32>(hex.trim())
+            .and_then(|k| VerifyingKey::from_bytes(&k).ok())
+            .ok_or("the public key is not 64 lower-case hex digits of an Ed25519 key")?],
+        None => Vec::new(),
     };
+    verify_with(bytes, &trusted, &[])
+}
+
+/// Verifies a bundle's bytes against the public keys the verifier trusts (any of them may have
+/// signed it, so a bundle from before a key rotation verifies; none: the bundle's own key is
+/// taken at its word), and the receipts phones kept (as [`receipts::read`] reads them, each
+/// signed by one of the keys, or by the bundle's own when none are given): the bundle must
+/// hold, at each receipt's position of its table's chain, the very link the receipt signed.
+/// Receipts of other sessions are counted and passed over.
+///
+/// # Errors
+/// A sentence naming the first discrepancy.
+pub fn verify_with(bytes: &[u8], trusted: &[VerifyingKey], kept: &[(Receipt, Value)]) -> Result<String, String> {
     let document: Value = serde_json::from_slice(bytes).map_err(|e| format!("the bundle is not JSON: {e}"))?;
     if chain::canonical(&document).as_bytes() != bytes {
         return Err("the bundle is not in its canonical form: it was changed after it was written".into());
@@ -398,10 +410,12 @@ pub fn verify(bytes: &[u8], trusted_key: Option<&str>) -> Result<String, String>
     let key = unhex::<32>(&signature.public_key)
         .and_then(|k| VerifyingKey::from_bytes(&k).ok())
         .ok_or("the bundle's public key is not an Ed25519 key")?;
-    if let Some(trusted) = trusted {
-        if trusted != key {
-            return Err("the bundle is signed with another key than the one given".into());
-        }
+    if !trusted.is_empty() && !trusted.contains(&key) {
+        return Err(format!(
+            "the bundle is signed with another key than the ones given: key {} ({}), which is not among them",
+            receipts::key_id(&key),
+            signature.public_key
+        ));
     }
     let value = unhex::<64>(&signature.value).ok_or("the signature is not 128 lower-case hex digits")?;
     let payload = Value::Object(map);
@@ -425,14 +439,60 @@ pub fn verify(bytes: &[u8], trusted_key: Option<&str>) -> Result<String, String>
         moves += table.log.len();
         bookings += table.ledger.len();
     }
+    let receipt_keys = if trusted.is_empty() {
+        vec![key]
+    } else {
+        trusted.to_vec()
+    };
+    let mut matched = 0;
+    let mut elsewhere = 0;
+    for (receipt, as_kept) in kept {
+        receipts::check_signature(receipt, as_kept, &receipt_keys)?;
+        if receipt.session != Some(payload.session.id) {
+            elsewhere += 1;
+            continue;
+        }
+        check_receipt(&payload, receipt)?;
+        matched += 1;
+    }
+    let receipts = if kept.is_empty() {
+        String::new()
+    } else {
+        format!("; {matched} receipts found in the chains ({elsewhere} of other sessions passed over)")
+    };
     Ok(format!(
-        "ok: session {} ({}), {} tables, {moves} log entries and {bookings} bookings replayed and chained; signed by {} with {}",
+        "ok: session {} ({}), {} tables, {moves} log entries and {bookings} bookings replayed and chained; signed by {} (key {}) with {}{receipts}",
         payload.session.id,
         payload.session.name,
         payload.tables.len(),
         signature.public_key,
+        receipts::key_id(&key),
         payload.engine,
     ))
+}
+
+/// Whether the bundle holds, at the receipt's position of its table's chain, the link the
+/// receipt signed. The chains were checked already: each link follows from the entries.
+fn check_receipt(payload: &Payload, receipt: &Receipt) -> Result<(), String> {
+    let issued = format!("the receipt of {} for position {}", receipt.at, receipt.position);
+    let table = payload.tables.iter().find(|t| t.id == receipt.table).ok_or_else(|| {
+        format!(
+            "table {} is not in the bundle, but {issued} of its chain says it was in this session: it was taken out of the session or removed",
+            receipt.table
+        )
+    })?;
+    match table.chain.iter().find(|l| l.pos == receipt.position) {
+        None => Err(format!(
+            "table {}: the chain ends at position {} but {issued} shows it went further: entries after it were removed and its head set back",
+            table.id,
+            table.chain.last().map_or(-1, |l| l.pos)
+        )),
+        Some(link) if link.hash != receipt.head => Err(format!(
+            "table {}: the link at position {} is not the one {issued} signed: the chain up to it was rewritten and hashed again",
+            table.id, receipt.position
+        )),
+        Some(_) => Ok(()),
+    }
 }
 
 fn check_table(t: &TablePart) -> Result<(), String> {
