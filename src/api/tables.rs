@@ -69,6 +69,10 @@ pub struct TableView {
     /// The game's state: whose turn, what is legal next, running scores.
     #[schema(value_type = AnyView)]
     pub state: Value,
+    /// In the answer that opens the table: the audit key's signature on its chain's set-up
+    /// (the session and each seat's member); keep it, see `tablekeeper verify --receipts`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<Receipt>,
 }
 
 impl From<TableState> for TableView {
@@ -87,6 +91,7 @@ impl From<TableState> for TableView {
             created_at: row.created_at,
             updated_at: row.updated_at,
             state: view,
+            receipt: None,
         }
     }
 }
@@ -327,6 +332,7 @@ fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {
 #[post("/tables")]
 pub async fn create_table(
     pool: web::Data<PgPool>,
+    keys: web::Data<AuditKeys>,
     who: Principal,
     body: web::Json<CreateTable>,
 ) -> Result<HttpResponse, ApiError> {
@@ -345,7 +351,11 @@ pub async fn create_table(
         session: req.session_id,
         members: req.members,
     };
-    let view = TableView::from(use_case::create(&pool, owner, new).await?);
+    let (table, receipt) = use_case::create(&pool, &keys, owner, new).await?;
+    let view = TableView {
+        receipt: Some(receipt),
+        ..TableView::from(table)
+    };
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/tables/{}", view.id)))
         .json(view))

@@ -31,14 +31,18 @@ use super::{to_json, ServiceError};
 use crate::ledger::{Account, Chips, Posting};
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId};
-use crate::store::chain::{LinkRow, LoggedEntry};
-use crate::store::deals::CorrectionRow;
+use crate::store::chain::{ChainedScorer, LinkRow, LoggedEntry};
+use crate::store::deals::{CorrectionRow, VerificationRow};
 use crate::store::ledger::StoredBooking;
 use crate::store::tables::{MoveRow, TableRow};
 use crate::store::{self, StoreError};
 
 /// Names the bundle's shape; a verifier refuses shapes it does not know.
-pub const FORMAT: &str = "tablekeeper-audit-bundle/2";
+pub const FORMAT: &str = "tablekeeper-audit-bundle/3";
+
+/// The shape written before bundles carried the chained scorers and verifications; still
+/// verified (it reads as format 3 without them).
+pub const FORMAT_2: &str = "tablekeeper-audit-bundle/2";
 
 /// The shape written before bundles carried corrections and play order; still verified.
 pub const FORMAT_1: &str = "tablekeeper-audit-bundle/1";
@@ -107,6 +111,40 @@ pub struct TablePart {
     pub ledger: Vec<BookingPart>,
     /// The score sheet as the server shows it.
     pub scores: Value,
+    /// The scorers the chain covers (who joined since chains covered them), in order (none
+    /// before format 3).
+    #[serde(default)]
+    pub scorers: Vec<ScorerPart>,
+    /// The verifications and disputes the chain covers, in order (none before format 3).
+    #[serde(default)]
+    pub verifications: Vec<VerificationPart>,
+}
+
+/// A scorer as bundled: the number its link names it by, its id, name and when it joined.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScorerPart {
+    pub number: i64,
+    pub id: Uuid,
+    pub name: String,
+    pub joined_at: DateTime<Utc>,
+}
+
+/// A verification or dispute of a deal as bundled.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerificationPart {
+    pub id: i64,
+    pub deal: i32,
+    /// The deal's correction in force when it was given (0: as first recorded).
+    pub correction_seq: i64,
+    pub agree: bool,
+    /// A dispute's own recording of the deal.
+    pub moves: Option<Value>,
+    /// The fields a dispute changes (JSON pointers into the deal's lines).
+    pub differs: Vec<String>,
+    pub verified_by: String,
+    pub verified_at: DateTime<Utc>,
 }
 
 /// An entry of a table's log as bundled: as `GET /tables/{id}/moves` lists it (`body` being the
@@ -231,6 +269,8 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
         let corrections = store::deals::corrections(&mut tx, t.id, None).await?;
         let ledger = store::ledger::bookings(&mut tx, t.id, None).await?;
         let links = store::chain::links(&mut tx, t.id).await?;
+        let scorers = store::chain::scorers_after(&mut tx, t.id, 0).await?;
+        let verifications = store::chain::verifications_after(&mut tx, t.id, 0).await?;
         let scores = with_game!(super::game_of(&t)?, G => {
             let game: G = super::fold::current(&mut tx, &t).await?;
             let lines = super::history::in_force::<G>(&mut tx, &t).await?;
@@ -291,6 +331,28 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
                 })
                 .collect(),
             scores,
+            scorers: scorers
+                .into_iter()
+                .map(|s| ScorerPart {
+                    number: s.number,
+                    id: s.id,
+                    name: s.name,
+                    joined_at: s.created_at,
+                })
+                .collect(),
+            verifications: verifications
+                .into_iter()
+                .map(|v| VerificationPart {
+                    id: v.id,
+                    deal: v.deal,
+                    correction_seq: v.correction_seq,
+                    agree: v.agree,
+                    moves: v.moves,
+                    differs: v.differs,
+                    verified_by: v.verified_by,
+                    verified_at: v.verified_at,
+                })
+                .collect(),
         });
     }
     let payload = Payload {
@@ -426,9 +488,9 @@ pub fn verify_with(bytes: &[u8], trusted: &[VerifyingKey], kept: &[(Receipt, Val
     .map_err(|_| "the signature does not match the bundle's content".to_owned())?;
     let payload: Payload =
         serde_json::from_value(payload).map_err(|e| format!("the bundle's content does not read: {e}"))?;
-    if payload.format != FORMAT && payload.format != FORMAT_1 {
+    if ![FORMAT, FORMAT_2, FORMAT_1].contains(&payload.format.as_str()) {
         return Err(format!(
-            "the bundle's format is `{}`, not {FORMAT} (nor {FORMAT_1})",
+            "the bundle's format is `{}`, not {FORMAT} (nor {FORMAT_2} or {FORMAT_1})",
             payload.format
         ));
     }
@@ -570,9 +632,40 @@ fn check_table(t: &TablePart) -> Result<(), String> {
             hash: unhex::<32>(&l.hash).ok_or_else(bad)?.to_vec(),
         });
     }
+    let scorers: Vec<ChainedScorer> = t
+        .scorers
+        .iter()
+        .map(|s| ChainedScorer {
+            number: s.number,
+            id: s.id,
+            name: s.name.clone(),
+            created_at: s.joined_at,
+        })
+        .collect();
+    let verifications: Vec<VerificationRow> = t
+        .verifications
+        .iter()
+        .map(|v| VerificationRow {
+            id: v.id,
+            deal: v.deal,
+            correction_seq: v.correction_seq,
+            agree: v.agree,
+            moves: v.moves.clone(),
+            differs: v.differs.clone(),
+            verified_by: v.verified_by.clone(),
+            verified_at: v.verified_at,
+        })
+        .collect();
+    let roster = chain::Roster {
+        scorers: &scorers,
+        verifications: &verifications,
+    };
     let links = chain::link(
         None,
-        &chain::in_link_order(chain::entries(&row, &logged, &corrections, &stored), &stored_links),
+        &chain::in_link_order(
+            chain::entries(&row, &logged, &corrections, &stored, roster),
+            &stored_links,
+        ),
     );
     let head = match &t.chain_head {
         Some(head) => Some(unhex::<32>(head).ok_or_else(|| at("the chain head is not 64 hex digits".into()))?),

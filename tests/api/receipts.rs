@@ -311,3 +311,139 @@ async fn after_a_rotation_old_bundles_and_receipts_verify_with_the_previous_key(
     let found = verify_with(&old_bundle, &[new], &[]).expect_err("the old bundle needs the old key");
     assert!(found.contains("another key than the ones given"), "{found}");
 }
+
+/// A session's Nomination Whist table whose deal 1 was recorded by the organiser, joined by
+/// Bob's phone and verified by it: the receipts of the opening, the move, the join and the
+/// verification.
+async fn a_verified_evening(app: &TestApp, email: &str) -> Evening {
+    let token = app.organiser(email).await;
+    let session = app.session(&token, "Thursday").await;
+    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat"], "session_id": session, "options": {"hand_sizes": [1, 2]}});
+    let created = app
+        .post("/api/v1/tables", &token, body)
+        .await
+        .assert_status(201)
+        .clone();
+    let table = created["id"].as_str().expect("id").to_owned();
+    assert_eq!(
+        created["members"].as_array().map(Vec::len),
+        Some(3),
+        "seats name members"
+    );
+    let mut receipts = vec![created["receipt"].clone()];
+    let result = json!({"kind": "result", "nominations": [1, 0, 1], "tricks": [1, 0, 0]});
+    receipts.push(accept(app, &table, &token, result).await["receipt"].clone());
+    let joined = crate::scorers::join(app, &token, &table, Some("Bob's phone")).await;
+    receipts.push(joined["receipt"].clone());
+    let phone = joined["token"].as_str().expect("token");
+    let verified = app
+        .post(
+            &format!("/api/v1/tables/{table}/deals/1/verification"),
+            phone,
+            json!({"agree": true}),
+        )
+        .await
+        .assert_status(201)
+        .clone();
+    receipts.push(verified["receipt"].clone());
+    Evening {
+        token,
+        session,
+        table,
+        receipts,
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn opening_a_table_a_join_and_a_verification_answer_with_receipts_the_bundle_holds(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let evening = a_verified_evening(&app, "ann@club.example").await;
+    let key = server_key(&app).await;
+    let positions: Vec<i64> = evening
+        .receipts
+        .iter()
+        .map(|r| r["position"].as_i64().expect("a receipt"))
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{positions:?}");
+    let audit = assert_audit_consistent(&app, &evening.table).await;
+    assert_eq!(evening.receipts.last().expect("receipt")["head"], audit["chain_head"]);
+
+    let bytes = bundle(&app, &evening.session).await;
+    let summary = verify_with(&bytes, &[key], &kept(&evening.receipts)).expect("every receipt is in the chain");
+    assert!(summary.contains("4 receipts found in the chains"), "{summary}");
+    let document: Value = serde_json::from_slice(&bytes).expect("json");
+    let bundled = &document["tables"][0];
+    assert_eq!(bundled["scorers"][0]["name"], "Bob's phone");
+    assert_eq!(bundled["verifications"][0]["agree"], true);
+    let kinds: Vec<&str> = bundled["chain"]
+        .as_array()
+        .expect("chain")
+        .iter()
+        .filter_map(|l| l["entry"].as_str())
+        .collect();
+    assert!(
+        kinds.contains(&"scorer") && kinds.contains(&"verification"),
+        "{kinds:?}"
+    );
+}
+
+/// What changes who owes what beyond the log: each change is found by the audit as it is, and,
+/// once the chain is hashed again to hide it, by `verify --receipts` with the latest receipt.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_roster_swap_a_renamed_scorer_and_a_changed_or_removed_verification_are_each_found(pool: PgPool) {
+    let kinds = [
+        (
+            "two seats' members swapped",
+            "update game_tables set members = array[members[2], members[1], members[3]] where id = $1",
+        ),
+        (
+            "a scorer renamed",
+            "update scorers set name = 'Eve''s phone' where table_id = $1",
+        ),
+        (
+            "an agreement turned into a dispute",
+            "update verifications set agree = false, differs = '{/0/tricks/1}' where table_id = $1",
+        ),
+        (
+            "a verification removed",
+            "delete from verifications where table_id = $1",
+        ),
+    ];
+    let app = spawn_app(pool).await;
+    let key = server_key(&app).await;
+    for (i, (name, sql)) in kinds.into_iter().enumerate() {
+        // As it is: the audit names the chain broken.
+        let evening = a_verified_evening(&app, &format!("as-is{i}@club.example")).await;
+        tamper(&app.pool, &evening.table, sql).await;
+        let audit = app
+            .get(&format!("/api/v1/tables/{}/audit", evening.table))
+            .await
+            .assert_status(200)
+            .clone();
+        assert_eq!(audit["chain_intact"], false, "{name}: {audit}");
+        assert_eq!(audit["consistent"], false, "{name}: {audit}");
+
+        // Hidden by hashing the chain again: the latest receipt finds it.
+        let evening = a_verified_evening(&app, &format!("hidden{i}@club.example")).await;
+        let latest = kept(&evening.receipts[evening.receipts.len() - 1..]);
+        tamper(&app.pool, &evening.table, sql).await;
+        if name == "a verification removed" {
+            tamper(
+                &app.pool,
+                &evening.table,
+                "delete from chain_links where table_id = $1 and entry = 'verification'",
+            )
+            .await;
+        }
+        hash_again(&app.pool, &evening.table).await;
+        assert_audit_consistent(&app, &evening.table).await;
+        let bytes = bundle(&app, &evening.session).await;
+        verify_with(&bytes, &[key], &[]).unwrap_or_else(|e| panic!("{name}: verify --key alone passes: {e}"));
+        let found = verify_with(&bytes, &[key], &latest).expect_err(name);
+        assert!(
+            found.contains("rewritten and hashed again") || found.contains("entries after it were removed"),
+            "{name}: {found}"
+        );
+        assert!(found.contains(&evening.table), "{name}: {found}");
+    }
+}
