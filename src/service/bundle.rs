@@ -15,7 +15,10 @@
 //!   [`audit::replay_log`], [`audit::reversal_problem`]) and compares events, every booking
 //!   and the score sheet. The first discrepancy is the answer.
 //! - Bundles of [`FORMAT_1`] (written before corrections were carried) still verify: they read
-//!   as format 2 without corrections or positions, their links at content version 1.
+//!   as format 2 without corrections or positions, their links at content version 1; bundles
+//!   of [`FORMAT_2`] read as format 3 without chained scorers and verifications.
+//! - Receipts the phones kept ([`verify_with`]) are checked after the chains: each must be
+//!   signed by a trusted key and name a link the bundle holds, hash for hash, at its position.
 
 use chrono::{DateTime, Utc};
 use ed25519_dalek::{Signer, SigningKey, Verifier, VerifyingKey};
