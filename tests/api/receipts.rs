@@ -123,6 +123,16 @@ async fn a_retried_move_gets_the_same_receipt(pool: PgPool) {
     assert_eq!(first.body["receipt"], again.body["receipt"]);
 }
 
+/// The evening's last move (7) deleted with its bookings and links, the version and the head set
+/// back: the chain and the log agree again.
+const ROLL_BACK: &str = "delete from ledger_postings where table_id = $1 and booking_id in (select id from ledger_bookings where table_id = $1 and move_seq = 7);
+    delete from chain_links where table_id = $1 and (entry = 'move' and ref = 7 or entry = 'booking' and ref in (select id from ledger_bookings where table_id = $1 and move_seq = 7));
+    delete from ledger_bookings where table_id = $1 and move_seq = 7;
+    delete from snapshots where table_id = $1 and seq = 7;
+    delete from deal_lines where table_id = $1 and seq = 7;
+    delete from moves where table_id = $1 and seq = 7;
+    update game_tables set version = 6, chain_head = (select hash from chain_links where table_id = $1 order by pos desc limit 1) where id = $1";
+
 /// Runs `sql` (with `$1` the table) as the database's superuser could: triggers off.
 async fn tamper(pool: &PgPool, table: &str, sql: &str) {
     let id: uuid::Uuid = table.parse().expect("uuid");
@@ -174,13 +184,7 @@ async fn each_tampering_that_passes_the_audit_is_found_with_a_later_receipt(pool
     let kinds = [
         Kind {
             name: "the last move deleted with its bookings and links, the head and version set back",
-            sql: "delete from ledger_postings where table_id = $1 and booking_id in (select id from ledger_bookings where table_id = $1 and move_seq = 7);
-                  delete from chain_links where table_id = $1 and (entry = 'move' and ref = 7 or entry = 'booking' and ref in (select id from ledger_bookings where table_id = $1 and move_seq = 7));
-                  delete from ledger_bookings where table_id = $1 and move_seq = 7;
-                  delete from snapshots where table_id = $1 and seq = 7;
-                  delete from deal_lines where table_id = $1 and seq = 7;
-                  delete from moves where table_id = $1 and seq = 7;
-                  update game_tables set version = 6, chain_head = (select hash from chain_links where table_id = $1 order by pos desc limit 1) where id = $1",
+            sql: ROLL_BACK,
             hash_again: false,
             found: "entries after it were removed and its head set back",
         },
@@ -446,4 +450,55 @@ async fn a_roster_swap_a_renamed_scorer_and_a_changed_or_removed_verification_ar
         );
         assert!(found.contains(&evening.table), "{name}: {found}");
     }
+}
+
+/// `tablekeeper verify FILE --key KEY --receipts FILE…` as a treasurer runs it at home.
+#[sqlx::test(migrations = "./migrations")]
+async fn the_binary_checks_receipt_files_and_fails_on_a_rolled_back_chain(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let evening = an_evening(&app, "ann@club.example").await;
+    let key = hex(server_key(&app).await.as_bytes());
+    let dir = std::env::temp_dir();
+    let bundle_file = dir.join(format!("tk-receipts-bundle-{}.json", evening.session));
+    let receipts_file = dir.join(format!("tk-receipts-{}.json", evening.session));
+    // One file of all the receipts, and one of a single answer that carried its receipt.
+    std::fs::write(&receipts_file, Value::Array(evening.receipts.clone()).to_string()).expect("write");
+    let answer_file = dir.join(format!("tk-receipts-answer-{}.json", evening.session));
+    let answer = json!({"move": {"seq": 7}, "receipt": evening.receipts.last().expect("receipt")});
+    std::fs::write(&answer_file, answer.to_string()).expect("write");
+    let path = |p: &std::path::PathBuf| p.to_str().expect("path").to_owned();
+    let run = |bundle: &[u8]| {
+        std::fs::write(&bundle_file, bundle).expect("write");
+        std::process::Command::new(env!("CARGO_BIN_EXE_tablekeeper"))
+            .args([
+                "verify",
+                &path(&bundle_file),
+                "--key",
+                &key,
+                "--receipts",
+                &path(&receipts_file),
+                &path(&answer_file),
+            ])
+            .env_remove("DATABASE_URL")
+            .output()
+            .expect("run")
+    };
+
+    let good = run(&bundle(&app, &evening.session).await);
+    let stdout = String::from_utf8_lossy(&good.stdout);
+    assert!(
+        good.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&good.stderr)
+    );
+    assert!(stdout.contains("8 receipts found in the chains"), "{stdout}");
+
+    tamper(&app.pool, &evening.table, ROLL_BACK).await;
+    let bad = run(&bundle(&app, &evening.session).await);
+    for file in [&bundle_file, &receipts_file, &answer_file] {
+        std::fs::remove_file(file).ok();
+    }
+    assert_eq!(bad.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(stderr.contains("FAILED") && stderr.contains("set back"), "{stderr}");
 }
