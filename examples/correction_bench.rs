@@ -52,8 +52,11 @@ async fn main() -> anyhow::Result<()> {
         .id;
     drop(conn);
     let by = Principal::Organiser { user: owner };
+    // The key kept in the database, as a local server would use.
+    let keys = tablekeeper::service::receipts::AuditKeys::new(None, &[]);
     let table = tables::create(
         &pool,
+        &keys,
         owner,
         tables::NewTable {
             game: GameId::Tridge,
@@ -64,6 +67,7 @@ async fn main() -> anyhow::Result<()> {
         },
     )
     .await?
+    .0
     .row
     .id;
     for deal in 0..deals {
@@ -83,7 +87,7 @@ async fn main() -> anyhow::Result<()> {
                 body: String::new(),
             })
         };
-        recording::record(&pool, None, request, render, |_| {}).await?;
+        recording::record(&pool, None, &keys, request, render, |_| {}).await?;
     }
     let mut times = Vec::new();
     for run in 0..runs {
@@ -98,7 +102,7 @@ async fn main() -> anyhow::Result<()> {
             reason: "benchmark".into(),
         };
         let started = Instant::now();
-        corrections::correct(&pool, correction).await?;
+        corrections::correct(&pool, &keys, correction).await?;
         let ms = started.elapsed().as_secs_f64() * 1e3;
         println!("correction {}: {ms:.1} ms", run + 1);
         times.push(ms);

@@ -135,7 +135,17 @@ impl Application {
         let app_hub = hub.clone();
         let metrics = Metrics::new(pool.clone()).context("metrics")?;
         let pool = web::Data::new(pool);
-        let signing = web::Data::new(api::bundle::SigningSeed(settings.audit_signing_key));
+        if settings.audit_signing_key.is_none() {
+            tracing::warn!(
+                "AUDIT_SIGNING_KEY is not set: LOCAL USE ONLY. Audit bundles and receipts are signed with a key kept in \
+                 the database they vouch for, so a superuser of that database could forge them. Set AUDIT_SIGNING_KEY \
+                 (or AUDIT_SIGNING_KEY_FILE) for any real deployment."
+            );
+        }
+        let signing = web::Data::new(crate::service::receipts::AuditKeys::new(
+            settings.audit_signing_key,
+            &settings.audit_previous_keys,
+        ));
         let hot = web::Data::new(HotStates::new(settings.hot_tables));
         let public_url = web::Data::new(api::health::PublicUrl(settings.public_url.clone()));
         let app_hot = hot.clone();

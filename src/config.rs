@@ -27,8 +27,13 @@ pub struct Settings {
     /// Peers whose `X-Forwarded-For` is believed (reverse proxies, load balancers).
     pub trusted_proxies: Vec<IpNet>,
     pub log_format: LogFormat,
-    /// The Ed25519 seed that signs audit bundles; None: one made once and kept in the database.
+    /// The Ed25519 seed that signs audit bundles and receipts (`AUDIT_SIGNING_KEY` or the file
+    /// `AUDIT_SIGNING_KEY_FILE` names); None, for local use only: one made once and kept in the
+    /// database, which a superuser of that database could then use.
     pub audit_signing_key: Option<[u8; 32]>,
+    /// The public keys of earlier signing keys (`AUDIT_PREVIOUS_KEYS`): listed by
+    /// `GET /audit-key`, so that bundles and receipts signed before a rotation still verify.
+    pub audit_previous_keys: Vec<ed25519_dalek::VerifyingKey>,
     /// How many tables' latest states a replica keeps in memory for their next move.
     pub hot_tables: usize,
     /// How long a replica's lease on a followed table lasts; renewed every third of it.
@@ -115,7 +120,17 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
     (
         "AUDIT_SIGNING_KEY",
         "none",
-        "Ed25519 seed (64 hex digits) signing audit bundles; without it one is made once and kept in the database",
+        "Ed25519 seed (64 hex digits) signing audit bundles and receipts; required beyond loopback; without it (local use only) one is kept in the database",
+    ),
+    (
+        "AUDIT_SIGNING_KEY_FILE",
+        "none",
+        "a file holding that seed (64 hex digits), instead of AUDIT_SIGNING_KEY (a mounted secret)",
+    ),
+    (
+        "AUDIT_PREVIOUS_KEYS",
+        "none",
+        "comma-separated public keys (64 hex digits) of earlier signing keys: after a rotation, old bundles and receipts still verify",
     ),
     (
         "PUBLIC_URL",
@@ -232,14 +247,22 @@ impl Settings {
                 })
             }
         };
-        let audit_signing_key = var("AUDIT_SIGNING_KEY")
-            .map(|v| {
-                crate::service::bundle::unhex::<32>(v.trim()).ok_or_else(|| ConfigError {
-                    variable: "AUDIT_SIGNING_KEY",
-                    reason: "not 64 lower-case hex digits (a 32-byte Ed25519 seed)".into(),
-                })
+        let audit_signing_key = audit_signing_key(&var, bind)?;
+        let audit_previous_keys = var("AUDIT_PREVIOUS_KEYS")
+            .map(|list| {
+                list.split(',')
+                    .map(str::trim)
+                    .filter(|k| !k.is_empty())
+                    .map(|k| {
+                        crate::service::receipts::public_key(k).map_err(|reason| ConfigError {
+                            variable: "AUDIT_PREVIOUS_KEYS",
+                            reason,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
             })
-            .transpose()?;
+            .transpose()?
+            .unwrap_or_default();
         let public_url = var("PUBLIC_URL")
             .map(|v| {
                 public_url(v.trim()).ok_or_else(|| ConfigError {
@@ -271,6 +294,7 @@ impl Settings {
             trusted_proxies,
             log_format,
             audit_signing_key,
+            audit_previous_keys,
             hot_tables: usize::try_from(number("HOT_TABLES", crate::service::hot::DEFAULT_CAPACITY as u64)?).map_err(
                 |_| ConfigError {
                     variable: "HOT_TABLES",
@@ -302,6 +326,40 @@ fn public_url(u: &str) -> Option<String> {
     let clean = !u.chars().any(|c| c.is_whitespace() || matches!(c, '?' | '#'));
     (matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https") && host_ok && clean)
         .then(|| u.trim_end_matches('/').to_owned())
+}
+
+/// The audit signing seed from `AUDIT_SIGNING_KEY` or the file `AUDIT_SIGNING_KEY_FILE` names.
+/// Beyond loopback one of them is required, as `JWT_SECRET` is: the key kept in the database
+/// otherwise would sign whatever a superuser of that database wrote, and the receipts and
+/// bundles that are to hold against them would prove nothing.
+fn audit_signing_key(var: &impl Fn(&str) -> Option<String>, bind: SocketAddr) -> Result<Option<[u8; 32]>, ConfigError> {
+    let seed = |variable: &'static str, text: &str| {
+        crate::service::bundle::unhex::<32>(text.trim()).ok_or_else(|| ConfigError {
+            variable,
+            reason: "not 64 lower-case hex digits (a 32-byte Ed25519 seed)".into(),
+        })
+    };
+    match (var("AUDIT_SIGNING_KEY"), var("AUDIT_SIGNING_KEY_FILE")) {
+        (Some(_), Some(_)) => Err(ConfigError {
+            variable: "AUDIT_SIGNING_KEY_FILE",
+            reason: "set AUDIT_SIGNING_KEY or AUDIT_SIGNING_KEY_FILE, not both".into(),
+        }),
+        (Some(text), None) => seed("AUDIT_SIGNING_KEY", &text).map(Some),
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path.trim()).map_err(|e| ConfigError {
+                variable: "AUDIT_SIGNING_KEY_FILE",
+                reason: format!("cannot read `{}` ({e})", path.trim()),
+            })?;
+            seed("AUDIT_SIGNING_KEY_FILE", &text).map(Some)
+        }
+        (None, None) if !bind.ip().is_loopback() => Err(ConfigError {
+            variable: "AUDIT_SIGNING_KEY",
+            reason: format!(
+                "required when listening on {bind} (or AUDIT_SIGNING_KEY_FILE): the key that signs audit bundles and receipts must not live in the database it vouches for"
+            ),
+        }),
+        (None, None) => Ok(None),
+    }
 }
 
 /// `o` when it is a serialised origin (`scheme://host[:port]`), as browsers send in `Origin`.
@@ -337,7 +395,61 @@ mod tests {
         let err = settings(&[("BIND", "0.0.0.0:8080")]).expect_err("no secret");
         assert_eq!(err.variable, "JWT_SECRET");
         let secret = "x".repeat(32);
-        assert!(settings(&[("BIND", "0.0.0.0:8080"), ("JWT_SECRET", &secret)]).is_ok());
+        let seed = "ab".repeat(32);
+        assert!(settings(&[
+            ("BIND", "0.0.0.0:8080"),
+            ("JWT_SECRET", &secret),
+            ("AUDIT_SIGNING_KEY", &seed)
+        ])
+        .is_ok());
+    }
+
+    #[test]
+    fn listening_beyond_loopback_needs_an_audit_key_not_kept_in_the_database() {
+        let secret = "x".repeat(32);
+        let err = settings(&[("BIND", "0.0.0.0:8080"), ("JWT_SECRET", &secret)]).expect_err("no audit key");
+        assert_eq!(err.variable, "AUDIT_SIGNING_KEY");
+        let file = std::env::temp_dir().join(format!("tablekeeper-audit-key-{}", std::process::id()));
+        std::fs::write(&file, format!("{}\n", "cd".repeat(32))).expect("key file written");
+        let path = file.to_string_lossy().into_owned();
+        let s = settings(&[
+            ("BIND", "0.0.0.0:8080"),
+            ("JWT_SECRET", &secret),
+            ("AUDIT_SIGNING_KEY_FILE", &path),
+        ])
+        .expect("key from the file");
+        assert_eq!(s.audit_signing_key, Some([0xcd; 32]));
+        let both = settings(&[
+            ("AUDIT_SIGNING_KEY", &"cd".repeat(32)),
+            ("AUDIT_SIGNING_KEY_FILE", &path),
+        ]);
+        assert_eq!(both.expect_err("both").variable, "AUDIT_SIGNING_KEY_FILE");
+        std::fs::remove_file(&file).ok();
+        assert_eq!(
+            settings(&[("AUDIT_SIGNING_KEY_FILE", "/nonexistent/key")])
+                .expect_err("missing file")
+                .variable,
+            "AUDIT_SIGNING_KEY_FILE"
+        );
+        // Locally the database's key stands in.
+        assert!(settings(&[]).expect("local").audit_signing_key.is_none());
+    }
+
+    #[test]
+    fn previous_audit_keys_are_public_keys() {
+        let public = crate::service::chain::hex(
+            ed25519_dalek::SigningKey::from_bytes(&[9; 32])
+                .verifying_key()
+                .as_bytes(),
+        );
+        let s = settings(&[("AUDIT_PREVIOUS_KEYS", &format!("{public}, {public}"))]).expect("keys");
+        assert_eq!(s.audit_previous_keys.len(), 2);
+        assert_eq!(
+            settings(&[("AUDIT_PREVIOUS_KEYS", "nothex")])
+                .expect_err("bad")
+                .variable,
+            "AUDIT_PREVIOUS_KEYS"
+        );
     }
 
     #[test]

@@ -17,14 +17,17 @@ use tablekeeper::{app::Application, config::Settings};
 
 fn usage() -> String {
     let mut text = String::from(
-        "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY] | qr TEXT | help]
+        "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY]... [--receipts FILE...] | qr TEXT | help]
 
   serve        run the HTTP server (the default); creates the database and applies migrations
   migrate      create the database if needed, apply migrations and exit
   openapi      print the OpenAPI document (as committed at openapi/openapi.json)
   healthcheck  ask the server on BIND whether it is ready (exit status 0 if so); for container probes
   verify       check a session's audit bundle offline (no database, no network): its signature
-               (against PUBLIC_KEY, hex, when given), its hash chains, and a replay of every table;
+               (by one of the PUBLIC_KEYs, hex, when given: --key again, or commas, for the keys
+               before a rotation; GET /api/v1/audit-key lists them), its hash chains, a replay of
+               every table, and the receipts the phones kept (--receipts: files of one receipt or
+               an array): the bundle must hold, at each receipt's position, the link it signed;
                exit status 0 with a one-line summary, or 1 naming the first discrepancy
   qr           print TEXT (the address phones open) as a QR code in the terminal
   help         print this
@@ -121,20 +124,31 @@ fn healthcheck() -> anyhow::Result<()> {
     }
 }
 
-/// `verify FILE [--key PUBLIC_KEY]`: the summary on stdout and status 0, or the first
-/// discrepancy on stderr and status 1.
+/// `verify FILE [--key PUBLIC_KEY]... [--receipts FILE...]`: the summary on stdout and status
+/// 0, or the first discrepancy on stderr and status 1.
 fn verify(args: &[String]) -> ExitCode {
-    let (file, key) = match args {
-        [file] => (file, None),
-        [file, flag, key] | [flag, key, file] if flag == "--key" => (file, Some(key.as_str())),
-        _ => {
-            eprintln!("usage: tablekeeper verify FILE [--key PUBLIC_KEY]");
-            return ExitCode::FAILURE;
-        }
+    use tablekeeper::service::receipts;
+    let Some(parsed) = VerifyArgs::parse(args) else {
+        eprintln!("usage: tablekeeper verify FILE [--key PUBLIC_KEY]... [--receipts FILE...]");
+        return ExitCode::FAILURE;
     };
-    let outcome = std::fs::read(file)
-        .map_err(|e| format!("cannot read {file}: {e}"))
-        .and_then(|bytes| tablekeeper::service::bundle::verify(&bytes, key));
+    let outcome = (|| {
+        let keys = parsed
+            .keys
+            .iter()
+            .flat_map(|k| k.split(','))
+            .filter(|k| !k.trim().is_empty())
+            .map(receipts::public_key)
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut kept = Vec::new();
+        for file in &parsed.receipts {
+            let text = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+            let document = serde_json::from_slice(&text).map_err(|e| format!("{file} is not JSON: {e}"))?;
+            kept.extend(receipts::read(&document).map_err(|e| format!("{file}: {e}"))?);
+        }
+        let bytes = std::fs::read(&parsed.file).map_err(|e| format!("cannot read {}: {e}", parsed.file))?;
+        tablekeeper::service::bundle::verify_with(&bytes, &keys, &kept)
+    })();
     match outcome {
         Ok(summary) => {
             println!("{summary}");
@@ -163,4 +177,44 @@ fn qr(args: &[String]) -> anyhow::Result<()> {
         .build();
     println!("{picture}");
     Ok(())
+}
+
+/// `verify`'s arguments: the bundle, the trusted keys, the receipt files.
+struct VerifyArgs {
+    file: String,
+    keys: Vec<String>,
+    receipts: Vec<String>,
+}
+
+impl VerifyArgs {
+    /// None for anything but one bundle, `--key` with a value each time, and `--receipts` with
+    /// at least one file (the files run to the next flag).
+    fn parse(args: &[String]) -> Option<VerifyArgs> {
+        let mut file = None;
+        let mut keys = Vec::new();
+        let mut receipts = Vec::new();
+        let mut rest = args.iter();
+        let mut in_receipts = false;
+        while let Some(arg) = rest.next() {
+            match arg.as_str() {
+                "--key" => {
+                    keys.push(rest.next()?.clone());
+                    in_receipts = false;
+                }
+                "--receipts" => in_receipts = true,
+                flag if flag.starts_with("--") => return None,
+                _ if in_receipts => receipts.push(arg.clone()),
+                _ if file.is_none() => file = Some(arg.clone()),
+                _ => return None,
+            }
+        }
+        if args.iter().any(|a| a == "--receipts") && receipts.is_empty() {
+            return None;
+        }
+        Some(VerifyArgs {
+            file: file?,
+            keys,
+            receipts,
+        })
+    }
 }

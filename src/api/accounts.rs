@@ -64,6 +64,10 @@ pub struct TokenResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(example = "Ann's phone")]
     pub scorer_name: Option<String>,
+    /// A join's receipt: the audit key's signature on the table's chain, which links the
+    /// scorer and its name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<crate::service::receipts::Receipt>,
 }
 
 fn token_response(tokens: &Tokens, sub: Uuid, role: Role) -> Result<TokenResponse, ApiError> {
@@ -84,6 +88,7 @@ fn token_response_with(token: String, expires_at: DateTime<Utc>, sub: Uuid, role
         subject: sub,
         scorer_id: None,
         scorer_name: None,
+        receipt: None,
     }
 }
 
@@ -203,6 +208,7 @@ pub async fn join(
     limiter: web::Data<AuthLimiter>,
     pool: web::Data<PgPool>,
     tokens: web::Data<Tokens>,
+    keys: web::Data<crate::service::receipts::AuditKeys>,
     body: web::Json<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
     limiter.check(&http)?;
@@ -224,14 +230,12 @@ pub async fn join(
     let table = store::join_codes::table_for(&mut conn, &code, Utc::now())
         .await?
         .ok_or_else(|| ApiError::unauthorized("invalid_join_code", "that join code is unknown or has expired"))?;
-    let name = match name {
-        Some(name) => name,
-        None => format!("Scorer {}", store::scorers::count(&mut conn, table).await? + 1),
-    };
-    let scorer = store::scorers::insert(&mut conn, table, &name).await?;
+    drop(conn);
+    let (scorer, receipt) = crate::service::tables::join_scorer(&pool, &keys, table, name).await?;
     let (token, expires_at) = tokens.issue_for(table, Role::Scorer, Some(scorer.id))?;
     let mut answer = token_response_with(token, expires_at, table, Role::Scorer);
     answer.scorer_id = Some(scorer.id);
     answer.scorer_name = Some(scorer.name);
+    answer.receipt = Some(receipt);
     Ok(HttpResponse::Ok().json(answer))
 }

@@ -8,19 +8,36 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::error::{ApiError, Problem};
+use crate::service::receipts::AuditKeys;
 use crate::service::{bundle, chain};
 
-/// The configured signing seed (`AUDIT_SIGNING_KEY`), if any.
-#[derive(Debug, Clone, Copy)]
-pub struct SigningSeed(pub Option<[u8; 32]>);
-
-/// The key that signs audit bundles.
+/// The key that signs audit bundles and receipts now, and the keys that signed them before.
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct AuditKey {
     #[schema(example = "ed25519")]
     pub algorithm: String,
-    /// Hex, 32 bytes: give it to `tablekeeper verify FILE --key KEY`.
+    /// The current key, hex, 32 bytes: give it to `tablekeeper verify FILE --key KEY`.
     pub public_key: String,
+    /// The current key's id (the first 16 hex digits of SHA-256 of the public key), as bundles
+    /// and receipts name it.
+    #[schema(example = "3f9a0c1d2e4b5a69")]
+    pub key_id: String,
+    /// Every key whose bundles and receipts verify, the current one first: after a rotation,
+    /// give `verify` the old key too (`--key NEW --key OLD`).
+    pub keys: Vec<PublicAuditKey>,
+}
+
+/// A public key of the audit key's, current or earlier.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct PublicAuditKey {
+    #[schema(example = "3f9a0c1d2e4b5a69")]
+    pub key_id: String,
+    #[schema(example = "ed25519")]
+    pub algorithm: String,
+    /// Hex, 32 bytes.
+    pub public_key: String,
+    /// Whether it signs now (false: it signed before a rotation).
+    pub current: bool,
 }
 
 /// Downloads the session's audit bundle: one self-contained JSON file with the session and, for
@@ -35,11 +52,11 @@ pub struct AuditKey {
 #[get("/sessions/{id}/audit-bundle")]
 pub async fn get_audit_bundle(
     pool: web::Data<PgPool>,
-    seed: web::Data<SigningSeed>,
+    keys: web::Data<AuditKeys>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let key = bundle::signing_key(&pool, seed.0).await?;
-    let bytes = bundle::build(&pool, *id, &key).await?;
+    let key = keys.signing(&pool).await?;
+    let bytes = bundle::build(&pool, *id, key).await?;
     Ok(HttpResponse::Ok()
         .insert_header((CONTENT_TYPE, "application/json"))
         .insert_header((
@@ -49,13 +66,30 @@ pub async fn get_audit_bundle(
         .body(bytes))
 }
 
-/// The public key that signs this server's audit bundles.
+/// The public keys that check this server's audit bundles and receipts: the one signing now,
+/// and those that signed before a rotation (`AUDIT_PREVIOUS_KEYS`).
 #[utoipa::path(tag = "sessions", responses((status = 200, body = AuditKey)))]
 #[get("/audit-key")]
-pub async fn get_audit_key(pool: web::Data<PgPool>, seed: web::Data<SigningSeed>) -> Result<HttpResponse, ApiError> {
-    let key = bundle::signing_key(&pool, seed.0).await?;
+pub async fn get_audit_key(pool: web::Data<PgPool>, keys: web::Data<AuditKeys>) -> Result<HttpResponse, ApiError> {
+    let listed: Vec<PublicAuditKey> = keys
+        .public_keys(&pool)
+        .await?
+        .into_iter()
+        .map(|(key_id, key, current)| PublicAuditKey {
+            key_id,
+            algorithm: "ed25519".into(),
+            public_key: chain::hex(key.as_bytes()),
+            current,
+        })
+        .collect();
+    let (public_key, key_id) = listed
+        .first()
+        .map(|k| (k.public_key.clone(), k.key_id.clone()))
+        .unwrap_or_default();
     Ok(HttpResponse::Ok().json(AuditKey {
         algorithm: "ed25519".into(),
-        public_key: chain::hex(key.verifying_key().as_bytes()),
+        public_key,
+        key_id,
+        keys: listed,
     }))
 }

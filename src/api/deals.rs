@@ -17,6 +17,7 @@ use super::error::{ApiError, Problem};
 use super::game_schemas::{AnyEvent, AnyMove};
 use crate::rules::GameId;
 use crate::service::corrections::{self, Correction, DealRecord, Verification};
+use crate::service::receipts::{AuditKeys, Receipt};
 use crate::service::verification;
 use crate::store::deals::{CorrectionRow, VerificationRow};
 use crate::store::scorers::ScorerRow;
@@ -111,6 +112,10 @@ pub struct DealView {
     pub differs: Vec<String>,
     pub corrections: Vec<DealCorrection>,
     pub verifications: Vec<DealVerification>,
+    /// In the answer to a correction or a verification: the audit key's signature on the
+    /// table's chain as it leaves it (keep it; see `tablekeeper verify --receipts`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<Receipt>,
 }
 
 fn name(names: &std::collections::HashMap<String, String>, by: &str) -> String {
@@ -185,6 +190,7 @@ impl From<DealRecord> for DealView {
             differs,
             corrections,
             verifications,
+            receipt: None,
         }
     }
 }
@@ -292,6 +298,7 @@ pub async fn get_deal(pool: web::Data<PgPool>, path: web::Path<(Uuid, i64)>) -> 
 #[put("/tables/{id}/deals/{n}")]
 pub async fn correct_deal(
     pool: web::Data<PgPool>,
+    keys: web::Data<AuditKeys>,
     who: Principal,
     path: web::Path<(Uuid, i64)>,
     body: web::Json<CorrectDeal>,
@@ -314,8 +321,11 @@ pub async fn correct_deal(
         expected_version: body.expected_version,
         reason,
     };
-    let record = corrections::correct(&pool, correction).await?;
-    Ok(HttpResponse::Ok().json(DealView::from(record)))
+    let (record, receipt) = corrections::correct(&pool, &keys, correction).await?;
+    Ok(HttpResponse::Ok().json(DealView {
+        receipt: Some(receipt),
+        ..DealView::from(record)
+    }))
 }
 
 /// Verifies a finished deal, by a scorer who did not record it or by the organiser:
@@ -334,6 +344,7 @@ pub async fn correct_deal(
 #[post("/tables/{id}/deals/{n}/verification")]
 pub async fn verify_deal(
     pool: web::Data<PgPool>,
+    keys: web::Data<AuditKeys>,
     who: Principal,
     path: web::Path<(Uuid, i64)>,
     body: web::Json<VerifyDeal>,
@@ -347,8 +358,11 @@ pub async fn verify_deal(
         agree: body.agree,
         moves: body.moves,
     };
-    let record = verification::verify(&pool, request).await?;
-    Ok(HttpResponse::Created().json(DealView::from(record)))
+    let (record, receipt) = verification::verify(&pool, &keys, request).await?;
+    Ok(HttpResponse::Created().json(DealView {
+        receipt: Some(receipt),
+        ..DealView::from(record)
+    }))
 }
 
 /// A scorer of a table: one phone that joined it.

@@ -17,6 +17,7 @@ use super::error::{ApiError, Problem};
 use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
 use crate::rules::GameId;
 use crate::service;
+use crate::service::receipts::{AuditKeys, Receipt};
 use crate::service::recording::{self, Answer, Outcome, Recorded, Recording};
 use crate::service::tables::{self as use_case, NewTable, ScoreSheet, TableState};
 use crate::store::tables::{MoveRow, TableRow};
@@ -57,9 +58,8 @@ pub struct TableView {
     pub version: i64,
     pub finished: bool,
     /// The hash (hex SHA-256) of the last link of the table's hash chain over its set-up, log
-    /// and ledger; null for a table stored before the chain until its next entry, and in the
-    /// answer to a move (whose links are written after its answer: read the table again). See
-    /// `GET /tables/{id}/audit`.
+    /// and ledger; null for a table stored before the chain until its next entry. See
+    /// `GET /tables/{id}/audit`, and the `receipt` of an answer that extends the chain.
     pub chain_head: Option<String>,
     /// The session's members in seat order (null outside a session, or for a table stored
     /// before the roster).
@@ -69,6 +69,10 @@ pub struct TableView {
     /// The game's state: whose turn, what is legal next, running scores.
     #[schema(value_type = AnyView)]
     pub state: Value,
+    /// In the answer that opens the table: the audit key's signature on its chain's set-up
+    /// (the session and each seat's member); keep it, see `tablekeeper verify --receipts`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<Receipt>,
 }
 
 impl From<TableState> for TableView {
@@ -87,6 +91,7 @@ impl From<TableState> for TableView {
             created_at: row.created_at,
             updated_at: row.updated_at,
             state: view,
+            receipt: None,
         }
     }
 }
@@ -209,6 +214,10 @@ pub struct MoveResponse {
     #[serde(rename = "move")]
     pub mv: MoveRecord,
     pub table: TableView,
+    /// The audit key's signature on the table's chain as this move leaves it: keep it (the
+    /// phone page does) and give it to `tablekeeper verify --receipts`, which finds a chain
+    /// rolled back or rewritten after it.
+    pub receipt: Receipt,
 }
 
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -218,6 +227,8 @@ pub struct UndoResponse {
     /// The move it voided, now marked `voided_by`.
     pub undone: MoveRecord,
     pub table: TableView,
+    /// The audit key's signature on the table's chain as the void leaves it.
+    pub receipt: Receipt,
 }
 
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -321,6 +332,7 @@ fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {
 #[post("/tables")]
 pub async fn create_table(
     pool: web::Data<PgPool>,
+    keys: web::Data<AuditKeys>,
     who: Principal,
     body: web::Json<CreateTable>,
 ) -> Result<HttpResponse, ApiError> {
@@ -339,7 +351,11 @@ pub async fn create_table(
         session: req.session_id,
         members: req.members,
     };
-    let view = TableView::from(use_case::create(&pool, owner, new).await?);
+    let (table, receipt) = use_case::create(&pool, &keys, owner, new).await?;
+    let view = TableView {
+        receipt: Some(receipt),
+        ..TableView::from(table)
+    };
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/tables/{}", view.id)))
         .json(view))
@@ -419,19 +435,26 @@ fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
 /// The answer to what was recorded; its status comes from what it was.
 fn render(recorded: Recorded) -> Result<Answer, serde_json::Error> {
     let (status, body) = match recorded {
-        Recorded::Move { entry, table } => (
+        Recorded::Move { entry, table, receipt } => (
             StatusCode::CREATED,
             serde_json::to_string(&MoveResponse {
                 mv: MoveRecord::new(table.game, entry),
                 table: table.into(),
+                receipt,
             })?,
         ),
-        Recorded::Undo { void, undone, table } => (
+        Recorded::Undo {
+            void,
+            undone,
+            table,
+            receipt,
+        } => (
             StatusCode::OK,
             serde_json::to_string(&UndoResponse {
                 void: MoveRecord::new(table.game, void),
                 undone: MoveRecord::new(table.game, undone),
                 table: table.into(),
+                receipt,
             })?,
         ),
     };
@@ -462,7 +485,8 @@ async fn record(
     };
     let noted = |game| super::metrics::note_game(req, game);
     let hot = req.app_data().map(web::Data::<crate::service::hot::HotStates>::get_ref);
-    let (answer, replayed) = match recording::record(pool, hot, request, render, noted).await? {
+    let keys = req.app_data::<web::Data<AuditKeys>>().ok_or_else(ApiError::internal)?;
+    let (answer, replayed) = match recording::record(pool, hot, keys, request, render, noted).await? {
         Outcome::Fresh(answer) => (answer, false),
         Outcome::Replayed(answer) => (answer, true),
     };

@@ -344,6 +344,8 @@ async fn read_log<G: Game>(
         move || chain::canonicalized(logged.to_vec())
     });
     let stored = Arc::new(store::ledger::bookings(&mut *conn, table.id, None).await?);
+    let scorers = store::chain::scorers_after(&mut *conn, table.id, 0).await?;
+    let verifications = store::chain::verifications_after(&mut *conn, table.id, 0).await?;
     let links = Arc::new(match links {
         // Read on the second connection; when that read failed, its error is the one reported.
         Some(coming) => coming.await.map_err(|_| cancelled())??,
@@ -358,9 +360,16 @@ async fn read_log<G: Game>(
             Arc::clone(&links),
         );
         move || {
+            let roster = chain::Roster {
+                scorers: &scorers,
+                verifications: &verifications,
+            };
             chain::link(
                 None,
-                &chain::in_link_order(chain::entries(&table, &canonical, &corrections, &stored), &links),
+                &chain::in_link_order(
+                    chain::entries(&table, &canonical, &corrections, &stored, roster),
+                    &links,
+                ),
             )
         }
     });

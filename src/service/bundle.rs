@@ -16,7 +16,10 @@
 //!   [`audit::replay_log`], [`audit::reversal_problem`]) and compares events, every booking
 //!   and the score sheet. The first discrepancy is the answer.
 //! - Bundles of [`FORMAT_1`] (written before corrections were carried) still verify: they read
-//!   as format 2 without corrections or positions, their links at content version 1.
+//!   as format 2 without corrections or positions, their links at content version 1; bundles
+//!   of [`FORMAT_2`] read as format 3 without chained scorers and verifications.
+//! - Receipts the phones kept ([`verify_with`]) are checked after the chains: each must be
+//!   signed by a trusted key and name a link the bundle holds, hash for hash, at its position.
 
 use chrono::{DateTime, Utc};
 use ed25519_dalek::{Signer, SigningKey, Verifier, VerifyingKey};
@@ -27,18 +30,23 @@ use uuid::Uuid;
 
 use super::audit::{self, Replayed};
 use super::chain;
+use super::receipts::{self, Receipt};
 use super::{to_json, ServiceError};
 use crate::ledger::{Account, Chips, Posting};
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId};
-use crate::store::chain::{LinkRow, LoggedEntry};
-use crate::store::deals::CorrectionRow;
+use crate::store::chain::{ChainedScorer, LinkRow, LoggedEntry};
+use crate::store::deals::{CorrectionRow, VerificationRow};
 use crate::store::ledger::StoredBooking;
 use crate::store::tables::{MoveRow, TableRow};
 use crate::store::{self, StoreError};
 
 /// Names the bundle's shape; a verifier refuses shapes it does not know.
-pub const FORMAT: &str = "tablekeeper-audit-bundle/2";
+pub const FORMAT: &str = "tablekeeper-audit-bundle/3";
+
+/// The shape written before bundles carried the chained scorers and verifications; still
+/// verified (it reads as format 3 without them).
+pub const FORMAT_2: &str = "tablekeeper-audit-bundle/2";
 
 /// The shape written before bundles carried corrections and play order; still verified.
 pub const FORMAT_1: &str = "tablekeeper-audit-bundle/1";
@@ -107,6 +115,40 @@ pub struct TablePart {
     pub ledger: Vec<BookingPart>,
     /// The score sheet as the server shows it.
     pub scores: Value,
+    /// The scorers the chain covers (who joined since chains covered them), in order (none
+    /// before format 3).
+    #[serde(default)]
+    pub scorers: Vec<ScorerPart>,
+    /// The verifications and disputes the chain covers, in order (none before format 3).
+    #[serde(default)]
+    pub verifications: Vec<VerificationPart>,
+}
+
+/// A scorer as bundled: the number its link names it by, its id, name and when it joined.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScorerPart {
+    pub number: i64,
+    pub id: Uuid,
+    pub name: String,
+    pub joined_at: DateTime<Utc>,
+}
+
+/// A verification or dispute of a deal as bundled.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerificationPart {
+    pub id: i64,
+    pub deal: i32,
+    /// The deal's correction in force when it was given (0: as first recorded).
+    pub correction_seq: i64,
+    pub agree: bool,
+    /// A dispute's own recording of the deal.
+    pub moves: Option<Value>,
+    /// The fields a dispute changes (JSON pointers into the deal's lines).
+    pub differs: Vec<String>,
+    pub verified_by: String,
+    pub verified_at: DateTime<Utc>,
 }
 
 /// An entry of a table's log as bundled: as `GET /tables/{id}/moves` lists it (`body` being the
@@ -231,6 +273,8 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
         let corrections = store::deals::corrections(&mut tx, t.id, None).await?;
         let ledger = store::ledger::bookings(&mut tx, t.id, None).await?;
         let links = store::chain::links(&mut tx, t.id).await?;
+        let scorers = store::chain::scorers_after(&mut tx, t.id, 0).await?;
+        let verifications = store::chain::verifications_after(&mut tx, t.id, 0).await?;
         let scores: Result<Value, ServiceError> = async {
             with_game!(super::game_of(&t)?, G => {
                 let game: G = super::fold::current(&mut tx, &t).await?;
@@ -295,6 +339,28 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
                 })
                 .collect(),
             scores,
+            scorers: scorers
+                .into_iter()
+                .map(|s| ScorerPart {
+                    number: s.number,
+                    id: s.id,
+                    name: s.name,
+                    joined_at: s.created_at,
+                })
+                .collect(),
+            verifications: verifications
+                .into_iter()
+                .map(|v| VerificationPart {
+                    id: v.id,
+                    deal: v.deal,
+                    correction_seq: v.correction_seq,
+                    agree: v.agree,
+                    moves: v.moves,
+                    differs: v.differs,
+                    verified_by: v.verified_by,
+                    verified_at: v.verified_at,
+                })
+                .collect(),
         });
     }
     let payload = Payload {
@@ -376,13 +442,24 @@ pub fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
 /// A sentence naming the first discrepancy.
 pub fn verify(bytes: &[u8], trusted_key: Option<&str>) -> Result<String, String> {
     let trusted = match trusted_key {
-        Some(hex) => Some(
-            unhex::<32>(hex.trim())
-                .and_then(|k| VerifyingKey::from_bytes(&k).ok())
-                .ok_or("the public key is not 64 lower-case hex digits of an Ed25519 key")?,
-        ),
-        None => None,
+        Some(hex) => vec![unhex::<32>(hex.trim())
+            .and_then(|k| VerifyingKey::from_bytes(&k).ok())
+            .ok_or("the public key is not 64 lower-case hex digits of an Ed25519 key")?],
+        None => Vec::new(),
     };
+    verify_with(bytes, &trusted, &[])
+}
+
+/// Verifies a bundle's bytes against the public keys the verifier trusts (any of them may have
+/// signed it, so a bundle from before a key rotation verifies; none: the bundle's own key is
+/// taken at its word), and the receipts phones kept (as [`receipts::read`] reads them, each
+/// signed by one of the keys, or by the bundle's own when none are given): the bundle must
+/// hold, at each receipt's position of its table's chain, the very link the receipt signed.
+/// Receipts of other sessions are counted and passed over.
+///
+/// # Errors
+/// A sentence naming the first discrepancy.
+pub fn verify_with(bytes: &[u8], trusted: &[VerifyingKey], kept: &[(Receipt, Value)]) -> Result<String, String> {
     let document: Value = serde_json::from_slice(bytes).map_err(|e| format!("the bundle is not JSON: {e}"))?;
     if chain::canonical(&document).as_bytes() != bytes {
         return Err("the bundle is not in its canonical form: it was changed after it was written".into());
@@ -403,10 +480,12 @@ pub fn verify(bytes: &[u8], trusted_key: Option<&str>) -> Result<String, String>
     let key = unhex::<32>(&signature.public_key)
         .and_then(|k| VerifyingKey::from_bytes(&k).ok())
         .ok_or("the bundle's public key is not an Ed25519 key")?;
-    if let Some(trusted) = trusted {
-        if trusted != key {
-            return Err("the bundle is signed with another key than the one given".into());
-        }
+    if !trusted.is_empty() && !trusted.contains(&key) {
+        return Err(format!(
+            "the bundle is signed with another key than the ones given: key {} ({}), which is not among them",
+            receipts::key_id(&key),
+            signature.public_key
+        ));
     }
     let value = unhex::<64>(&signature.value).ok_or("the signature is not 128 lower-case hex digits")?;
     let payload = Value::Object(map);
@@ -417,9 +496,9 @@ pub fn verify(bytes: &[u8], trusted_key: Option<&str>) -> Result<String, String>
     .map_err(|_| "the signature does not match the bundle's content".to_owned())?;
     let payload: Payload =
         serde_json::from_value(payload).map_err(|e| format!("the bundle's content does not read: {e}"))?;
-    if payload.format != FORMAT && payload.format != FORMAT_1 {
+    if ![FORMAT, FORMAT_2, FORMAT_1].contains(&payload.format.as_str()) {
         return Err(format!(
-            "the bundle's format is `{}`, not {FORMAT} (nor {FORMAT_1})",
+            "the bundle's format is `{}`, not {FORMAT} (nor {FORMAT_2} or {FORMAT_1})",
             payload.format
         ));
     }
@@ -430,14 +509,60 @@ pub fn verify(bytes: &[u8], trusted_key: Option<&str>) -> Result<String, String>
         moves += table.log.len();
         bookings += table.ledger.len();
     }
+    let receipt_keys = if trusted.is_empty() {
+        vec![key]
+    } else {
+        trusted.to_vec()
+    };
+    let mut matched = 0;
+    let mut elsewhere = 0;
+    for (receipt, as_kept) in kept {
+        receipts::check_signature(receipt, as_kept, &receipt_keys)?;
+        if receipt.session != Some(payload.session.id) {
+            elsewhere += 1;
+            continue;
+        }
+        check_receipt(&payload, receipt)?;
+        matched += 1;
+    }
+    let receipts = if kept.is_empty() {
+        String::new()
+    } else {
+        format!("; {matched} receipts found in the chains ({elsewhere} of other sessions passed over)")
+    };
     Ok(format!(
-        "ok: session {} ({}), {} tables, {moves} log entries and {bookings} bookings replayed and chained; signed by {} with {}",
+        "ok: session {} ({}), {} tables, {moves} log entries and {bookings} bookings replayed and chained; signed by {} (key {}) with {}{receipts}",
         payload.session.id,
         payload.session.name,
         payload.tables.len(),
         signature.public_key,
+        receipts::key_id(&key),
         payload.engine,
     ))
+}
+
+/// Whether the bundle holds, at the receipt's position of its table's chain, the link the
+/// receipt signed. The chains were checked already: each link follows from the entries.
+fn check_receipt(payload: &Payload, receipt: &Receipt) -> Result<(), String> {
+    let issued = format!("the receipt of {} for position {}", receipt.at, receipt.position);
+    let table = payload.tables.iter().find(|t| t.id == receipt.table).ok_or_else(|| {
+        format!(
+            "table {} is not in the bundle, but {issued} of its chain says it was in this session: it was taken out of the session or removed",
+            receipt.table
+        )
+    })?;
+    match table.chain.iter().find(|l| l.pos == receipt.position) {
+        None => Err(format!(
+            "table {}: the chain ends at position {} but {issued} shows it went further: entries after it were removed and its head set back",
+            table.id,
+            table.chain.last().map_or(-1, |l| l.pos)
+        )),
+        Some(link) if link.hash != receipt.head => Err(format!(
+            "table {}: the link at position {} is not the one {issued} signed: the chain up to it was rewritten and hashed again",
+            table.id, receipt.position
+        )),
+        Some(_) => Ok(()),
+    }
 }
 
 fn check_table(t: &TablePart) -> Result<(), String> {
@@ -515,9 +640,40 @@ fn check_table(t: &TablePart) -> Result<(), String> {
             hash: unhex::<32>(&l.hash).ok_or_else(bad)?.to_vec(),
         });
     }
+    let scorers: Vec<ChainedScorer> = t
+        .scorers
+        .iter()
+        .map(|s| ChainedScorer {
+            number: s.number,
+            id: s.id,
+            name: s.name.clone(),
+            created_at: s.joined_at,
+        })
+        .collect();
+    let verifications: Vec<VerificationRow> = t
+        .verifications
+        .iter()
+        .map(|v| VerificationRow {
+            id: v.id,
+            deal: v.deal,
+            correction_seq: v.correction_seq,
+            agree: v.agree,
+            moves: v.moves.clone(),
+            differs: v.differs.clone(),
+            verified_by: v.verified_by.clone(),
+            verified_at: v.verified_at,
+        })
+        .collect();
+    let roster = chain::Roster {
+        scorers: &scorers,
+        verifications: &verifications,
+    };
     let links = chain::link(
         None,
-        &chain::in_link_order(chain::entries(&row, &logged, &corrections, &stored), &stored_links),
+        &chain::in_link_order(
+            chain::entries(&row, &logged, &corrections, &stored, roster),
+            &stored_links,
+        ),
     );
     let head = match &t.chain_head {
         Some(head) => Some(unhex::<32>(head).ok_or_else(|| at("the chain head is not 64 hex digits".into()))?),

@@ -26,6 +26,7 @@ use uuid::Uuid;
 use super::booking_key::{key, Key};
 use super::chain::Json;
 use super::fold::{self, no_longer_replays, stored_move};
+use super::receipts::{AuditKeys, Receipt};
 use super::{game_of, read_table, to_json, Principal, ServiceError};
 use crate::ledger::Booking;
 use crate::rules::games::with_game;
@@ -88,13 +89,18 @@ pub async fn deal(pool: &PgPool, table: Uuid, deal: u16) -> Result<DealRecord, S
     with_game!(game_of(&row)?, G => record_of::<G>(&mut tx, &row, deal).await).map_err(|e| e.at_table(table))
 }
 
-/// Corrects a finished deal; the deal as it stands now.
+/// Corrects a finished deal; the deal as it stands now, and the receipt `keys` sign for the
+/// chain as the correction leaves it.
 ///
 /// # Errors
 /// `Store(NotFound)`, `Forbidden`, `VersionConflict`, `DealNotFound`, `DealNotFinished`,
 /// `InvalidMove`, `Rule` (a correction's own move breaks a rule), `NotTheDeal`,
 /// `CorrectionConflicts`; in every case nothing is written.
-pub async fn correct(pool: &PgPool, correction: Correction) -> Result<DealRecord, ServiceError> {
+pub async fn correct(
+    pool: &PgPool,
+    keys: &AuditKeys,
+    correction: Correction,
+) -> Result<(DealRecord, Receipt), ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, correction.table).await?;
     correction.by.may_record(&row)?;
@@ -113,8 +119,11 @@ pub async fn correct(pool: &PgPool, correction: Correction) -> Result<DealRecord
     }
     .await;
     let record = record.map_err(|e| e.at_table(row.id))?;
+    let receipt = keys
+        .receipt_for(pool, &mut tx, row.id, row.session_id, chrono::Utc::now())
+        .await?;
     tx.commit().await.map_err(StoreError::from)?;
-    Ok(record)
+    Ok((record, receipt))
 }
 
 /// A table's effective moves with the place of one deal among them.

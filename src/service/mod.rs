@@ -24,6 +24,7 @@ pub mod history;
 pub mod hot;
 pub mod ledger;
 pub mod live;
+pub mod receipts;
 pub mod recording;
 pub mod roster;
 pub mod sessions;

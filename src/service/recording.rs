@@ -21,6 +21,7 @@
 //! - An answer is kept exactly as the caller rendered it, so a retry gets it again to the byte
 //!   whatever has happened at the table since.
 
+use ed25519_dalek::SigningKey;
 use serde::Deserialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -29,6 +30,7 @@ use uuid::Uuid;
 
 use super::fold::{self, current_and_replayed, snapshot_due};
 use super::hot::{Hot, HotStates};
+use super::receipts::{self, AuditKeys, Receipt};
 use super::tables::TableState;
 use super::{game_of, to_json, Principal, ServiceError};
 use crate::ledger::Booking;
@@ -81,12 +83,15 @@ pub enum Recorded {
     Move {
         entry: MoveRow,
         table: TableState,
+        /// The audit key's receipt for the chain as the move leaves it.
+        receipt: Receipt,
     },
     /// The void appended, and the move it voided (now `voided_by` the void).
     Undo {
         void: MoveRow,
         undone: MoveRow,
         table: TableState,
+        receipt: Receipt,
     },
 }
 
@@ -107,8 +112,9 @@ pub enum Outcome {
     Replayed(Answer),
 }
 
-/// Records a move or an undo; `render` turns what was recorded into the answer to keep, and
-/// `noted` hears which game the table plays as soon as that is known.
+/// Records a move or an undo; `render` turns what was recorded into the answer to keep, with
+/// the receipt `keys` sign for the chain as it leaves it, and `noted` hears which game the
+/// table plays as soon as that is known.
 ///
 /// A move is first tried optimistically, in two statements outside any transaction: read the
 /// table (and the answer under the key, and what the state folds from when it is not kept in
@@ -125,6 +131,7 @@ pub enum Outcome {
 pub async fn record(
     pool: &PgPool,
     hot: Option<&HotStates>,
+    keys: &AuditKeys,
     request: Request,
     render: impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
     noted: impl FnOnce(GameId),
@@ -134,6 +141,7 @@ pub async fn record(
         Principal::Scorer { scorer, .. } => scorer,
         Principal::Organiser { .. } => None,
     };
+    let signer = keys.signing(pool).await?;
     let mut noted = Some(noted);
     let mut note = |game| {
         if let Some(noted) = noted.take() {
@@ -148,7 +156,7 @@ pub async fn record(
         let game = game_of(&read.row)?;
         note(game);
         may_record(request.by, &read)?;
-        let tried = with_game!(game, G => record_optimistically::<G>(&mut conn, read, hot, &request, &render)
+        let tried = with_game!(game, G => record_optimistically::<G>(&mut conn, read, hot, signer, &request, &render)
             .await
             .map_err(|e| e.at_table(request.table))?);
         if let Some(outcome) = tried {
@@ -177,7 +185,7 @@ pub async fn record(
     note(game);
     may_record(request.by, &locked)?;
     let table = request.table;
-    with_game!(game, G => record_as::<G>(tx, locked, hot, request, render).await).map_err(|e| e.at_table(table))
+    with_game!(game, G => record_as::<G>(tx, locked, hot, signer, request, render).await).map_err(|e| e.at_table(table))
 }
 
 /// Whether the caller may record at the table as read: its organiser, or one of its scorers
@@ -197,6 +205,7 @@ async fn record_optimistically<G: Game>(
     conn: &mut PgConnection,
     read: Locked,
     hot: Option<&HotStates>,
+    signer: &SigningKey,
     request: &Request,
     render: &impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
 ) -> Result<Option<Outcome>, ServiceError> {
@@ -205,7 +214,7 @@ async fn record_optimistically<G: Game>(
     if read.chain_end.is_none() || !read.row.deal_lines_kept {
         return Ok(None);
     }
-    match write_move::<G>(conn, &read, hot, request, render).await? {
+    match write_move::<G>(conn, &read, hot, signer, request, render).await? {
         Step::Answered(outcome) => Ok(Some(outcome)),
         Step::Wrote { answer, keep } => {
             // Outside a transaction the write has committed already.
@@ -231,22 +240,28 @@ enum Step<G> {
 /// `record` once the table is locked and its game known.
 async fn record_as<G: Game>(
     mut tx: Tx<'_>,
-    locked: Locked,
+    mut locked: Locked,
     hot: Option<&HotStates>,
+    signer: &SigningKey,
     request: Request,
     render: impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
-    let row = &locked.row;
     match request.what {
         Recording::Move(..) => {
-            super::history::back_fill::<G>(&mut tx, row).await?;
-            match write_move::<G>(&mut tx, &locked, hot, &request, &render).await? {
+            super::history::back_fill::<G>(&mut tx, &locked.row).await?;
+            if locked.chain_end.is_none() {
+                // An older table is linked from where its chain ends first, so that the move's
+                // links follow in its write and its answer carries their receipt.
+                super::chain::extend(&mut tx, &locked.row).await?;
+            }
+            // Read under the lock: a verification or a scorer's join extends the chain without
+            // moving the version, so the end read with the row may be behind.
+            let end = store::chain::end(&mut tx, locked.row.id).await?;
+            locked.chain_end = end.last.map(|l| (l.pos, l.hash));
+            let row = &locked.row;
+            match write_move::<G>(&mut tx, &locked, hot, signer, &request, &render).await? {
                 Step::Answered(outcome) => Ok(outcome),
                 Step::Wrote { answer, keep } => {
-                    if locked.chain_end.is_none() {
-                        // An older table is linked from where its chain ends, this move included.
-                        super::chain::extend(&mut tx, row).await?;
-                    }
                     tx.commit().await.map_err(StoreError::from)?;
                     // Only now: a state goes back only once what produced it has committed.
                     if let Some(hot) = hot {
@@ -261,12 +276,13 @@ async fn record_as<G: Game>(
             }
         }
         Recording::Undo => {
+            let row = &locked.row;
             let fingerprint = fingerprint(request.what.fingerprint_name(), &request.sent);
             if let Some(outcome) = answered(&locked, &request, &fingerprint)? {
                 return Ok(outcome);
             }
             let by = request.by.recorded_by();
-            let recorded = undo::<G>(&mut tx, row, &by).await?;
+            let recorded = undo::<G>(&mut tx, row, &by, signer).await?;
             let answer = render(recorded).map_err(ServiceError::Encode)?;
             if let Some(key) = request.idempotency_key.as_deref() {
                 let stored = StoredResponse {
@@ -310,6 +326,7 @@ async fn write_move<G: Game>(
     conn: &mut PgConnection,
     locked: &Locked,
     hot: Option<&HotStates>,
+    signer: &SigningKey,
     request: &Request,
     render: &impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
 ) -> Result<Step<G>, ServiceError> {
@@ -342,11 +359,23 @@ async fn write_move<G: Game>(
         recorded_at: locked.now,
     };
     let booking_ids = store::tables::draw_booking_ids(conn, moved.bookings.len()).await?;
-    // A table whose entries are all linked gets the links of this move in its write; an older
-    // one is linked from where its chain ends once the move is written.
-    let links = match &locked.chain_end {
-        Some((pos, hash)) => super::chain::links_for_move(row, &entry, &moved.bookings, &booking_ids, (*pos, hash)),
-        None => Vec::new(),
+    // The links of this move follow the chain's end in its write (an older table is linked up
+    // to its end before: see `record_as`), so the answer carries the receipt for them.
+    let Some((pos, hash)) = &locked.chain_end else {
+        return Err(ServiceError::Corrupt(format!(
+            "table {} is not chained up to its move",
+            row.id
+        )));
+    };
+    let links = super::chain::links_for_move(row, &entry, &moved.bookings, &booking_ids, (*pos, hash));
+    let receipt = match links.last() {
+        Some(last) => receipts::sign(signer, row.id, row.session_id, last.pos, &last.hash, locked.now)?,
+        None => {
+            return Err(ServiceError::Corrupt(format!(
+                "a move of table {} made no link",
+                row.id
+            )))
+        }
     };
     // The row as the write leaves it: the answer is built from what is known already.
     let after = TableRow {
@@ -365,6 +394,7 @@ async fn write_move<G: Game>(
     let recorded = Recorded::Move {
         entry,
         table: TableState::new(after, &moved.game)?,
+        receipt,
     };
     let answer = render(recorded).map_err(ServiceError::Encode)?;
     let stored = StoredResponse {
@@ -540,7 +570,12 @@ async fn apply_move<G: Game>(
     }))
 }
 
-async fn undo<G: Game>(tx: &mut Tx<'_>, table: &TableRow, by: &str) -> Result<Recorded, ServiceError> {
+async fn undo<G: Game>(
+    tx: &mut Tx<'_>,
+    table: &TableRow,
+    by: &str,
+    signer: &SigningKey,
+) -> Result<Recorded, ServiceError> {
     let target = store::tables::latest_effective_seq(tx, table.id)
         .await?
         .ok_or(ServiceError::NothingToUndo)?;
@@ -554,9 +589,23 @@ async fn undo<G: Game>(tx: &mut Tx<'_>, table: &TableRow, by: &str) -> Result<Re
     let game: G = fold::current(tx, table).await?;
     store::tables::bump_version(tx, table.id, game.is_finished()).await?;
     super::live::announce(tx, table, seq).await?;
+    let void = store::tables::move_row(tx, table.id, seq).await?;
+    let end = store::chain::end(tx, table.id).await?;
+    let last = end
+        .last
+        .ok_or_else(|| ServiceError::Corrupt(format!("table {} has no chain after an undo", table.id)))?;
+    let receipt = receipts::sign(
+        signer,
+        table.id,
+        table.session_id,
+        last.pos,
+        &last.hash,
+        void.recorded_at,
+    )?;
     Ok(Recorded::Undo {
-        void: store::tables::move_row(tx, table.id, seq).await?,
         undone: store::tables::move_row(tx, table.id, target).await?,
         table: TableState::new(store::tables::fetch(tx, table.id).await?, &game)?,
+        void,
+        receipt,
     })
 }

@@ -66,11 +66,21 @@ pub struct NewTable {
 /// `InvalidOptions` or `Setup` when the options or players do not set up the game (checked
 /// before anything is read); `UnknownUser`; `Store(NotFound)` for an unknown session,
 /// `Forbidden` for another organiser's.
-pub async fn create(pool: &PgPool, owner: Uuid, new: NewTable) -> Result<TableState, ServiceError> {
-    with_game!(new.game, G => create_as::<G>(pool, owner, new).await)
+pub async fn create(
+    pool: &PgPool,
+    keys: &super::receipts::AuditKeys,
+    owner: Uuid,
+    new: NewTable,
+) -> Result<(TableState, super::receipts::Receipt), ServiceError> {
+    with_game!(new.game, G => create_as::<G>(pool, keys, owner, new).await)
 }
 
-async fn create_as<G: Game>(pool: &PgPool, owner: Uuid, new: NewTable) -> Result<TableState, ServiceError> {
+async fn create_as<G: Game>(
+    pool: &PgPool,
+    keys: &super::receipts::AuditKeys,
+    owner: Uuid,
+    new: NewTable,
+) -> Result<(TableState, super::receipts::Receipt), ServiceError> {
     let options: G::Options = match new.options {
         None => G::Options::default(),
         Some(value) => serde_json::from_value(value).map_err(ServiceError::InvalidOptions)?,
@@ -101,9 +111,13 @@ async fn create_as<G: Game>(pool: &PgPool, owner: Uuid, new: NewTable) -> Result
     store::tables::save_snapshot(&mut tx, row.id, 0, &to_json(&game)?).await?;
     book_settlements(&mut tx, row.id, 0, &game.opening_settlements()).await?;
     super::chain::extend(&mut tx, &row).await?;
+    // The set-up names the session and each seat's member: its receipt vouches for both.
+    let receipt = keys
+        .receipt_for(pool, &mut tx, row.id, row.session_id, row.created_at)
+        .await?;
     let row = store::tables::fetch(&mut tx, row.id).await?;
     tx.commit().await.map_err(StoreError::from)?;
-    TableState::new(row, &game)
+    Ok((TableState::new(row, &game)?, receipt))
 }
 
 /// The member at each seat: the one named, checked against the roster, or else the player's
@@ -181,4 +195,32 @@ pub async fn score_sheet(pool: &PgPool, id: Uuid) -> Result<ScoreSheet, ServiceE
     }
     .await;
     sheet.map_err(|e| e.at_table(id))
+}
+
+/// Makes a scorer of the table (named `name`, or "Scorer n" after those before it) and links
+/// it into the table's hash chain, under the table's lock: who recorded what is read through
+/// scorers' names, so a name changed afterwards breaks the chain. The scorer, and the receipt
+/// `keys` sign for the chain as it leaves it.
+///
+/// # Errors
+/// `Store(NotFound)` for an unknown table; on database failure.
+pub async fn join_scorer(
+    pool: &PgPool,
+    keys: &super::receipts::AuditKeys,
+    table: Uuid,
+    name: Option<String>,
+) -> Result<(store::scorers::ScorerRow, super::receipts::Receipt), ServiceError> {
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    let row = store::tables::lock(&mut tx, table).await?;
+    let name = match name {
+        Some(name) => name,
+        None => format!("Scorer {}", store::scorers::count(&mut tx, table).await? + 1),
+    };
+    let scorer = store::scorers::insert(&mut tx, table, &name).await?;
+    super::chain::extend(&mut tx, &row).await?;
+    let receipt = keys
+        .receipt_for(pool, &mut tx, row.id, row.session_id, scorer.created_at)
+        .await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok((scorer, receipt))
 }

@@ -12,6 +12,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::corrections::{self, correction_in_force, played, record_of, replay_deal, DealRecord};
+use super::receipts::{AuditKeys, Receipt};
 use super::{game_of, to_json, Principal, ServiceError};
 use crate::rules::games::with_game;
 use crate::rules::Game;
@@ -30,12 +31,13 @@ pub struct Request {
     pub moves: Option<Vec<Value>>,
 }
 
-/// Verifies a finished deal; the deal as it stands now.
+/// Verifies a finished deal, linking the verification into the table's hash chain; the deal as
+/// it stands now, and the receipt `keys` sign for the chain as it leaves it.
 ///
 /// # Errors
 /// `Store(NotFound)`, `Forbidden` (another table's scorer), `DealNotFound`, `DealNotFinished`,
 /// `OwnDeal`, `InvalidVerification`, and for a dispute `InvalidMove`, `Rule` or `NotTheDeal`.
-pub async fn verify(pool: &PgPool, request: Request) -> Result<DealRecord, ServiceError> {
+pub async fn verify(pool: &PgPool, keys: &AuditKeys, request: Request) -> Result<(DealRecord, Receipt), ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, request.table).await?;
     request.by.may_record(&row)?;
@@ -47,8 +49,14 @@ pub async fn verify(pool: &PgPool, request: Request) -> Result<DealRecord, Servi
     }
     .await;
     let record = record.map_err(|e| e.at_table(row.id))?;
+    // A verification or dispute decides whether a deal stands: linked like a move, under the
+    // table's lock, so that changing or removing it afterwards breaks the chain.
+    super::chain::extend(&mut tx, &row).await?;
+    let receipt = keys
+        .receipt_for(pool, &mut tx, row.id, row.session_id, chrono::Utc::now())
+        .await?;
     tx.commit().await.map_err(StoreError::from)?;
-    Ok(record)
+    Ok((record, receipt))
 }
 
 async fn verify_as<G: Game>(conn: &mut PgConnection, table: &TableRow, request: &Request) -> Result<(), ServiceError> {

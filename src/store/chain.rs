@@ -15,7 +15,7 @@ use super::StoreError;
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
 pub struct LinkRow {
     pub pos: i64,
-    /// `table`, `move` or `booking`.
+    /// `table`, `move`, `booking`, `scorer` or `verification`.
     pub entry: String,
     /// The move's seq or the booking's id (0 for the table's set-up).
     #[sqlx(rename = "ref")]
@@ -28,12 +28,25 @@ pub struct LinkRow {
     pub hash: Vec<u8>,
 }
 
-/// Where the chain of a table ends: its last link, and the last move seq and booking id linked.
+/// Where the chain of a table ends: its last link, and the last move seq, booking id, scorer
+/// number and verification id linked.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ChainEnd {
     pub last: Option<LinkRow>,
     pub last_move: i64,
     pub last_booking: i64,
+    pub last_scorer: i64,
+    pub last_verification: i64,
+}
+
+/// A scorer as the chain covers it: the number it was linked by, who it is, its name and when
+/// it joined (a revocation is not evidence of who owes what, and is left out).
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ChainedScorer {
+    pub number: i64,
+    pub id: Uuid,
+    pub name: String,
+    pub created_at: DateTime<Utc>,
 }
 
 /// The end of the table's chain (all zeros and no link when it has none yet).
@@ -48,9 +61,15 @@ pub async fn end(conn: &mut PgConnection, table: Uuid) -> Result<ChainEnd, Store
     .bind(table)
     .fetch_optional(&mut *conn)
     .await?;
-    let (last_move, last_booking): (Option<i64>, Option<i64>) = sqlx::query_as(
-        "select max(ref) filter (where entry = 'move'), max(ref) filter (where entry = 'booking')
-         from chain_links where table_id = $1",
+    let (last_move, last_booking, last_scorer, last_verification): (
+        Option<i64>,
+        Option<i64>,
+        Option<i64>,
+        Option<i64>,
+    ) = sqlx::query_as(
+        "select max(ref) filter (where entry = 'move'), max(ref) filter (where entry = 'booking'),
+                    max(ref) filter (where entry = 'scorer'), max(ref) filter (where entry = 'verification')
+             from chain_links where table_id = $1",
     )
     .bind(table)
     .fetch_one(conn)
@@ -59,7 +78,45 @@ pub async fn end(conn: &mut PgConnection, table: Uuid) -> Result<ChainEnd, Store
         last,
         last_move: last_move.unwrap_or(0),
         last_booking: last_booking.unwrap_or(0),
+        last_scorer: last_scorer.unwrap_or(0),
+        last_verification: last_verification.unwrap_or(0),
     })
+}
+
+/// The table's chained scorers numbered after `after` (all: 0), in order. Scorers who joined
+/// before the chain covered them have no number and are not chained.
+///
+/// # Errors
+/// On database failure.
+pub async fn scorers_after(conn: &mut PgConnection, table: Uuid, after: i64) -> Result<Vec<ChainedScorer>, StoreError> {
+    Ok(sqlx::query_as::<_, ChainedScorer>(
+        "select number, id, name, created_at from scorers
+         where table_id = $1 and number > $2 order by number",
+    )
+    .bind(table)
+    .bind(after)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// The table's chained verifications after id `after` (all: 0), in order. Verifications given
+/// before the chain covered them are not chained.
+///
+/// # Errors
+/// On database failure.
+pub async fn verifications_after(
+    conn: &mut PgConnection,
+    table: Uuid,
+    after: i64,
+) -> Result<Vec<crate::store::deals::VerificationRow>, StoreError> {
+    Ok(sqlx::query_as::<_, crate::store::deals::VerificationRow>(
+        "select id, deal, correction_seq, agree, moves, differs, verified_by, verified_at from verifications
+         where table_id = $1 and chained and id > $2 order by id",
+    )
+    .bind(table)
+    .bind(after)
+    .fetch_all(conn)
+    .await?)
 }
 
 /// Every link of the table, in order.

@@ -575,7 +575,9 @@ pub async fn draw_booking_ids(conn: &mut PgConnection, n: usize) -> Result<Vec<i
 /// Appends the move, books its bookings, links them into the hash chain, keeps the lines it
 /// finished and the snapshot when one is due, counts the entry in the table's version,
 /// announces it and keeps the idempotent answer: one round trip, and all of it only if the
-/// table's version is still the one before the move (`write.new.seq - 1`). Returns whether it
+/// table's version is still the one before the move (`write.new.seq - 1`) and its chain still
+/// ends where the move's links follow (a verification or a scorer's join links without moving
+/// the version). Returns whether it
 /// wrote; outside a transaction the statement is one by itself, so an optimistic move that lost
 /// a race writes nothing. The postings' balance is still checked by the deferred trigger at
 /// commit.
@@ -607,7 +609,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         "with up as (
              update game_tables set version = version + 1, finished = $8, updated_at = $31,
                  chain_head = coalesce($29::bytea, chain_head)
-             where id = $1 and version = $2 - 1
+             where id = $1 and version = $2 - 1 and ($32::bytea is null or chain_head = $32)
              returning id, followed_until),
          mv as (
              insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by, recorded_at)
@@ -705,6 +707,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         .bind(write.links.last().map(|l| l.hash.as_slice()))
         .bind(write.links.iter().map(|l| l.version).collect::<Vec<_>>())
         .bind(write.now)
+        .bind(write.links.first().map(|l| l.prev_hash.as_slice()))
         .fetch_one(conn)
         .await?;
     Ok(sqlx::Row::try_get(&written, 0)?)

@@ -23,6 +23,7 @@ mod newmarket;
 mod openapi;
 mod ops;
 mod pope_joan;
+mod receipts;
 mod scorers;
 mod sessions;
 mod settlement;

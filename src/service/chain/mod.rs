@@ -31,8 +31,8 @@ pub use json::{canonical, canonicalized, AsJson, CanonicalText, Json};
 use super::ServiceError;
 use crate::ledger::Booking;
 use crate::store;
-use crate::store::chain::{LinkRow, LoggedEntry};
-use crate::store::deals::CorrectionRow;
+use crate::store::chain::{ChainedScorer, LinkRow, LoggedEntry};
+use crate::store::deals::{CorrectionRow, VerificationRow};
 use crate::store::ledger::StoredBooking;
 use crate::store::tables::{MoveRow, TableRow};
 
@@ -48,17 +48,23 @@ pub type Hash = [u8; 32];
 ///    moves it supersedes, the later moves' events it re-derived, the bookings it made), so that
 ///    a corrected entry moved, re-parented or un-superseded breaks the chain at that entry.
 ///
-/// The set-up and bookings read the same in both. (The move path's one statement relies on
-/// `chain_links.content_version`'s default being this number.)
-pub const CONTENT_VERSION: i16 = 2;
+/// 3. Covers everything else that changes who owes what: the set-up names the session's member
+///    at each seat (`members`; the names are left out then, so that a member can be anonymised
+///    without breaking the chain; a table without members keeps its names), and two new kinds
+///    of entry are linked as they happen: a scorer who joined (`scorer`: its id and name) and a
+///    verification or dispute of a deal (`verification`: the row as given).
+///
+/// Bookings read the same in every version, the set-up the same in 1 and 2.
+pub const CONTENT_VERSION: i16 = 3;
 
 /// What a link covers: a view of stored rows, whose canonical content is written straight from
 /// them (see [`Entry::write_content`]).
 #[derive(Debug, Clone, Copy)]
 pub struct Entry<'a> {
-    /// `table`, `move` or `booking`.
+    /// `table`, `move`, `booking`, `scorer` or `verification`.
     pub kind: &'static str,
-    /// The move's seq, the booking's id, 0 for the set-up.
+    /// The move's seq, the booking's id, the scorer's number, the verification's id, 0 for the
+    /// set-up.
     pub reference: i64,
     content: Content<'a>,
     order: (i64, u8, i64),
@@ -75,6 +81,14 @@ enum Content<'a> {
     Booking {
         table: Uuid,
         booking: &'a StoredBooking,
+    },
+    Scorer {
+        table: Uuid,
+        scorer: &'a ChainedScorer,
+    },
+    Verification {
+        table: Uuid,
+        verification: &'a VerificationRow,
     },
 }
 
@@ -108,6 +122,41 @@ struct TableContent<'a> {
     players: &'a [String],
     session: Option<Uuid>,
     table: Uuid,
+}
+
+/// The set-up from version 3: the seats' members when the table has them, its names otherwise.
+#[derive(Serialize)]
+struct TableContent3<'a> {
+    created_at: String,
+    game: &'a str,
+    members: Option<&'a [Uuid]>,
+    options: &'a Value,
+    owner: Uuid,
+    players: Option<&'a [String]>,
+    session: Option<Uuid>,
+    table: Uuid,
+}
+
+#[derive(Serialize)]
+struct ScorerContent<'a> {
+    created_at: String,
+    name: &'a str,
+    number: i64,
+    scorer: Uuid,
+    table: Uuid,
+}
+
+#[derive(Serialize)]
+struct VerificationContent<'a> {
+    agree: bool,
+    correction_seq: i64,
+    deal: i32,
+    differs: &'a [String],
+    id: i64,
+    moves: &'a Option<Value>,
+    table: Uuid,
+    verified_at: String,
+    verified_by: &'a str,
 }
 
 #[derive(Serialize)]
@@ -222,6 +271,32 @@ impl<'a> Entry<'a> {
         }
     }
 
+    /// A scorer who joined, with the name it gave (from content version 3).
+    pub fn scorer(table: &TableRow, s: &'a ChainedScorer) -> Entry<'a> {
+        Entry {
+            kind: "scorer",
+            reference: s.number,
+            content: Content::Scorer {
+                table: table.id,
+                scorer: s,
+            },
+            order: (i64::MAX, 2, s.number),
+        }
+    }
+
+    /// A verification or dispute of a deal, as given (from content version 3).
+    pub fn verification(table: &TableRow, v: &'a VerificationRow) -> Entry<'a> {
+        Entry {
+            kind: "verification",
+            reference: v.id,
+            content: Content::Verification {
+                table: table.id,
+                verification: v,
+            },
+            order: (i64::MAX, 3, v.id),
+        }
+    }
+
     /// Appends the canonical content as version `version` of the canonical form has it (the
     /// set-up and bookings read the same in every version); false, with nothing written, for a
     /// version this engine does not know.
@@ -230,6 +305,43 @@ impl<'a> Entry<'a> {
             return false;
         }
         let written = match self.content {
+            Content::Table(row) if version >= 3 => serde_json::to_writer(
+                &mut *out,
+                &TableContent3 {
+                    created_at: timestamp(&row.created_at),
+                    game: &row.game,
+                    members: row.members.as_deref(),
+                    options: &row.options,
+                    owner: row.owner_id,
+                    players: row.members.is_none().then_some(row.players.as_slice()),
+                    session: row.session_id,
+                    table: row.id,
+                },
+            ),
+            Content::Scorer { table, scorer } => serde_json::to_writer(
+                &mut *out,
+                &ScorerContent {
+                    created_at: timestamp(&scorer.created_at),
+                    name: &scorer.name,
+                    number: scorer.number,
+                    scorer: scorer.id,
+                    table,
+                },
+            ),
+            Content::Verification { table, verification: v } => serde_json::to_writer(
+                &mut *out,
+                &VerificationContent {
+                    agree: v.agree,
+                    correction_seq: v.correction_seq,
+                    deal: v.deal,
+                    differs: &v.differs,
+                    id: v.id,
+                    moves: &v.moves,
+                    table,
+                    verified_at: timestamp(&v.verified_at),
+                    verified_by: &v.verified_by,
+                },
+            ),
             Content::Table(row) => serde_json::to_writer(
                 &mut *out,
                 &TableContent {
@@ -281,6 +393,8 @@ impl<'a> Entry<'a> {
         match kind {
             "table" => "the table's set-up".to_owned(),
             "move" => format!("log entry {reference}"),
+            "scorer" => format!("scorer {reference} (who joined)"),
+            "verification" => format!("verification {reference}"),
             _ => format!("booking {reference}"),
         }
     }
@@ -341,6 +455,14 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// What a table's chain covers besides its set-up, log and ledger (from content version 3):
+/// the scorers who joined and the verifications given since.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Roster<'a> {
+    pub scorers: &'a [ChainedScorer],
+    pub verifications: &'a [VerificationRow],
+}
+
 /// The entries of a table in chain order; `corrections` holds the rows of the correction
 /// entries among `log` (others are not looked at).
 pub fn entries<'a, J: AsJson>(
@@ -348,8 +470,10 @@ pub fn entries<'a, J: AsJson>(
     log: &'a [LoggedEntry<J>],
     corrections: &'a [CorrectionRow],
     bookings: &'a [StoredBooking],
+    roster: Roster<'a>,
 ) -> Vec<Entry<'a>> {
-    let mut all: Vec<Entry<'a>> = Vec::with_capacity(1 + log.len() + bookings.len());
+    let mut all: Vec<Entry<'a>> =
+        Vec::with_capacity(1 + log.len() + bookings.len() + roster.scorers.len() + roster.verifications.len());
     all.push(Entry::table(table));
     all.extend(log.iter().map(|m| {
         let correction = (m.entry == "correction")
@@ -358,6 +482,8 @@ pub fn entries<'a, J: AsJson>(
         Entry::log(table, m, correction)
     }));
     all.extend(bookings.iter().map(|b| Entry::booking(table, b)));
+    all.extend(roster.scorers.iter().map(|s| Entry::scorer(table, s)));
+    all.extend(roster.verifications.iter().map(|v| Entry::verification(table, v)));
     all.sort_by_key(|e| e.order);
     all
 }
@@ -541,7 +667,13 @@ pub async fn extend(conn: &mut PgConnection, table: &TableRow) -> Result<(), Ser
         Vec::new()
     };
     let bookings = store::ledger::bookings_after(&mut *conn, table.id, end.last_booking).await?;
-    let mut new = entries(table, &log, &corrections, &bookings);
+    let scorers = store::chain::scorers_after(&mut *conn, table.id, end.last_scorer).await?;
+    let verifications = store::chain::verifications_after(&mut *conn, table.id, end.last_verification).await?;
+    let roster = Roster {
+        scorers: &scorers,
+        verifications: &verifications,
+    };
+    let mut new = entries(table, &log, &corrections, &bookings, roster);
     if end.last.is_some() {
         new.retain(|e| e.kind != "table");
     }

@@ -92,7 +92,19 @@ fn booking(reverses: Option<i64>) -> StoredBooking {
 
 // The content as it was built before it was written straight from the rows: these are the
 // bytes every stored link hashed.
-fn table_value(row: &TableRow) -> Value {
+fn table_value(row: &TableRow, version: i16) -> Value {
+    if version >= 3 {
+        return json!({
+            "table": row.id,
+            "owner": row.owner_id,
+            "session": row.session_id,
+            "game": row.game,
+            "members": row.members,
+            "players": if row.members.is_some() { json!(null) } else { json!(row.players) },
+            "options": row.options,
+            "created_at": timestamp(&row.created_at),
+        });
+    }
     json!({
         "table": row.id,
         "owner": row.owner_id,
@@ -177,7 +189,19 @@ fn the_content_written_from_the_rows_is_the_canonical_form_of_every_kind_and_ver
     ];
     let bookings = [booking(None), booking(Some(8))];
     for version in 1..=CONTENT_VERSION {
-        assert_eq!(written(&Entry::table(&row), version), canonical(&table_value(&row)));
+        assert_eq!(
+            written(&Entry::table(&row), version),
+            canonical(&table_value(&row, version))
+        );
+        let seated = TableRow {
+            members: Some(vec![Uuid::from_u128(1), Uuid::from_u128(2)]),
+            ..row.clone()
+        };
+        assert_eq!(
+            written(&Entry::table(&seated), version),
+            canonical(&table_value(&seated, version)),
+            "a set-up with members at version {version}"
+        );
         for m in &entries {
             let correction = (m.entry == "correction").then_some(&fix);
             assert_eq!(
@@ -277,7 +301,7 @@ fn links_hash_the_canonical_form_chained_from_zero() {
         ],
     );
     let contents = [
-        canonical(&table_value(&row)),
+        canonical(&table_value(&row, 2)),
         canonical(&log_value(&row, &m, None, 1)),
         canonical(&booking_value(&row, &b)),
     ];
@@ -306,4 +330,52 @@ fn serde_json_objects_keep_their_keys_sorted() {
     let value: Value = serde_json::from_str(r#"{"b": {"y": 1, "x": [{"d": 0, "c": 0}]}, "a": 2}"#).unwrap_or_default();
     assert_eq!(serde_json::to_string(&value).unwrap_or_default(), canonical(&value));
     assert_eq!(canonical(&value), r#"{"a":2,"b":{"x":[{"c":0,"d":0}],"y":1}}"#);
+}
+
+#[test]
+fn scorers_and_verifications_are_written_in_canonical_form_from_version_3() {
+    let row = table();
+    let scorer = ChainedScorer {
+        number: 4,
+        id: Uuid::from_u128(9),
+        name: "Ann's phone".into(),
+        created_at: chrono::Utc
+            .with_ymd_and_hms(2026, 11, 26, 20, 0, 0)
+            .single()
+            .expect("time"),
+    };
+    assert_eq!(
+        written(&Entry::scorer(&row, &scorer), 3),
+        canonical(&json!({
+            "table": row.id,
+            "number": 4,
+            "scorer": scorer.id,
+            "name": "Ann's phone",
+            "created_at": timestamp(&scorer.created_at),
+        }))
+    );
+    let verification = VerificationRow {
+        id: 7,
+        deal: 2,
+        correction_seq: 0,
+        agree: false,
+        moves: Some(json!([{"kind": "result", "tricks": [1, 0]}])),
+        differs: vec!["/0/tricks/1".into()],
+        verified_by: "scorer:x".into(),
+        verified_at: scorer.created_at,
+    };
+    assert_eq!(
+        written(&Entry::verification(&row, &verification), 3),
+        canonical(&json!({
+            "table": row.id,
+            "id": 7,
+            "deal": 2,
+            "correction_seq": 0,
+            "agree": false,
+            "moves": verification.moves,
+            "differs": verification.differs,
+            "verified_by": "scorer:x",
+            "verified_at": timestamp(&verification.verified_at),
+        }))
+    );
 }
