@@ -66,6 +66,7 @@ impl ApiError {
         "invalid_email",
         "invalid_idempotency_key",
         "invalid_join_code",
+        "join_code_not_found",
         "invalid_last_event_id",
         "invalid_members",
         "invalid_name",
@@ -91,6 +92,7 @@ impl ApiError {
         "session_not_found",
         "table_not_found",
         "token_expired",
+        "token_revoked",
         "too_many_requests",
         "unknown_card",
         "unknown_field",
@@ -99,6 +101,7 @@ impl ApiError {
         "unsupported_media_type",
         "version_conflict",
         "weak_password",
+        "wrong_password",
     ];
 
     /// Every code a problem can carry, sorted: the spec's enum for `Problem.code`.
@@ -231,6 +234,7 @@ impl From<StoreError> for ApiError {
                     "table" => "table_not_found",
                     "session" => "session_not_found",
                     "scorer" => "scorer_not_found",
+                    "join code" => "join_code_not_found",
                     _ => "not_found",
                 };
                 ApiError::not_found(code, format!("no such {what}"))

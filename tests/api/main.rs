@@ -20,6 +20,7 @@ mod newmarket;
 mod openapi;
 mod ops;
 mod pope_joan;
+mod revocation;
 mod scorers;
 mod sessions;
 mod settlement;
