@@ -184,6 +184,11 @@ impl Application {
                 .default_service(web::to(api::error::no_route))
         })
         .listen(listener)?;
+        // Stopping is `run_until_stopped`'s: it ends the live streams first, which would
+        // otherwise hold the shutdown open for its whole timeout.
+        server = server
+            .disable_signals()
+            .shutdown_timeout(settings.shutdown_grace.as_secs());
         if let Some(workers) = settings.workers {
             server = server.workers(workers);
         }
@@ -198,6 +203,8 @@ impl Application {
                         .default_service(web::to(api::error::no_route))
                 })
                 .workers(1)
+                .disable_signals()
+                .shutdown_timeout(settings.shutdown_grace.as_secs())
                 .listen(listener)?
                 .run();
                 (Some(server), Some(port))
@@ -233,7 +240,30 @@ impl Application {
         self.metrics_port
     }
 
-    /// Serves until the process is told to stop (SIGINT/SIGTERM shut down gracefully).
+    /// Serves until SIGTERM or SIGINT, then stops: live streams end at once (their clients
+    /// resume elsewhere with `Last-Event-ID`), no new connection is accepted, and requests in
+    /// flight get `SHUTDOWN_GRACE_SECS` to finish.
+    ///
+    /// # Errors
+    /// When a server fails, or the signals cannot be listened for.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let stopping = stop_signal()?;
+        let hub = self.hub.get_ref().clone();
+        let handles: Vec<_> = std::iter::once(self.server.handle())
+            .chain(self.metrics_server.as_ref().map(Server::handle))
+            .collect();
+        tokio::spawn(async move {
+            stopping.await;
+            tracing::info!("stopping: live streams ended, finishing requests in flight");
+            hub.close();
+            for handle in handles {
+                handle.stop(true).await;
+            }
+        });
+        self.run().await
+    }
+
+    /// Serves until stopped through the servers' handles (tests: until the runtime ends).
     ///
     /// # Errors
     /// When a server fails.
@@ -242,6 +272,28 @@ impl Application {
             Some(metrics) => tokio::try_join!(self.server, metrics).map(|_| ()),
             None => self.server.await,
         }
+    }
+}
+
+/// Resolves at the first SIGTERM or SIGINT (Ctrl-C).
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut terminate = signal(SignalKind::terminate())?;
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        Ok(async move {
+            tokio::select! {
+                _ = terminate.recv() => {}
+                _ = interrupt.recv() => {}
+            }
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
     }
 }
 

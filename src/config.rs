@@ -33,6 +33,9 @@ pub struct Settings {
     pub hot_tables: usize,
     /// How long a replica's lease on a followed table lasts; renewed every third of it.
     pub live_lease: Duration,
+    /// How long requests in flight may take to finish once SIGTERM or SIGINT arrives (live
+    /// streams end at once); connections still open then are closed.
+    pub shutdown_grace: Duration,
 }
 
 /// The origins CORS allows.
@@ -108,6 +111,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "60",
         "how long a replica's lease on a followed table lasts (renewed every third); moves of tables nobody follows are not announced",
     ),
+    (
+        "SHUTDOWN_GRACE_SECS",
+        "3",
+        "on SIGTERM/SIGINT: live streams end at once, requests in flight get this long to finish",
+    ),
     ("LOG_FORMAT", "text", "text, or json (one object per line)"),
     (
         "AUDIT_SIGNING_KEY",
@@ -116,6 +124,10 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
     ),
     ("RUST_LOG", "info", "log filter (tracing EnvFilter syntax)"),
 ];
+
+/// Well inside the 30 s a Kubernetes pod gets between SIGTERM and SIGKILL, and the 5 s a client
+/// waits to resume a stream elsewhere.
+pub const DEFAULT_SHUTDOWN_GRACE_SECS: u64 = 3;
 
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/tablekeeper";
 
@@ -269,6 +281,7 @@ impl Settings {
                 }
                 secs => Duration::from_secs(secs),
             },
+            shutdown_grace: Duration::from_secs(number("SHUTDOWN_GRACE_SECS", DEFAULT_SHUTDOWN_GRACE_SECS)?),
         })
     }
 }

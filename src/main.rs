@@ -94,7 +94,7 @@ async fn start(command: &str) -> anyhow::Result<()> {
     }
     let app = Application::build(&settings).await?;
     tracing::info!(bind = %settings.bind, port = app.port(), metrics_port = app.metrics_port(), "tablekeeper listening; docs at /docs/");
-    app.run().await?;
+    app.run_until_stopped().await?;
     Ok(())
 }
 
