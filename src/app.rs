@@ -95,17 +95,21 @@ impl Application {
             &settings.database_url,
             settings.database_max_connections,
             settings.database_acquire_timeout,
+            Some(settings.database_statement_timeout),
         )
         .with_context(|| format!("DATABASE_URL `{url}` is not a PostgreSQL URL"))?;
-        crate::store::prepare(&settings.database_url, &pool)
-            .await
-            .map_err(|e| {
-                if crate::store::unavailable(&e) {
-                    anyhow::anyhow!("cannot reach the database at {url} ({e}); start PostgreSQL or set DATABASE_URL")
-                } else {
-                    anyhow::anyhow!("cannot prepare the database at {url}: {e}")
-                }
-            })?;
+        // Migrations run on a connection of their own, free of the statement timeout.
+        let migrating = crate::store::pool(&settings.database_url, 1, settings.database_acquire_timeout, None)
+            .with_context(|| format!("DATABASE_URL `{url}` is not a PostgreSQL URL"))?;
+        let prepared = crate::store::prepare(&settings.database_url, &migrating).await;
+        migrating.close().await;
+        prepared.map_err(|e| {
+            if crate::store::unavailable(&e) {
+                anyhow::anyhow!("cannot reach the database at {url} ({e}); start PostgreSQL or set DATABASE_URL")
+            } else {
+                anyhow::anyhow!("cannot prepare the database at {url}: {e}")
+            }
+        })?;
         Application::build_with_pool(settings, pool)
     }
 
@@ -137,6 +141,14 @@ impl Application {
         let pool = web::Data::new(pool);
         let signing = web::Data::new(api::bundle::SigningSeed(settings.audit_signing_key));
         let hot = web::Data::new(HotStates::new(settings.hot_tables));
+        let deadlines = web::Data::new(api::deadlines::Deadlines {
+            body: settings.request_body_timeout,
+            handler: settings.database_acquire_timeout + settings.database_statement_timeout,
+        });
+        let client_cap = web::Data::new(api::deadlines::ClientCap::new(
+            settings.max_requests_per_client,
+            settings.trusted_proxies.clone(),
+        ));
         let app_hot = hot.clone();
         let attempts =
             std::num::NonZeroU32::new(settings.auth_attempts_per_minute).unwrap_or(std::num::NonZeroU32::MIN);
@@ -158,11 +170,14 @@ impl Application {
         let app_metrics = metrics_data.clone();
         let mut server = HttpServer::new(move || {
             App::new()
+                .wrap(from_fn(api::deadlines::within_deadlines))
                 .wrap(from_fn(api::limits::rate_limit_headers))
                 .wrap(Condition::new(cors_enabled, cors(&origins)))
                 .wrap(http_metrics.clone())
                 .wrap(from_fn(api::middleware::request_context))
                 .app_data(pool.clone())
+                .app_data(deadlines.clone())
+                .app_data(client_cap.clone())
                 .app_data(signing.clone())
                 .app_data(tokens.clone())
                 .app_data(hub.clone())

@@ -20,6 +20,13 @@ pub struct Settings {
     pub auth_attempts_per_minute: u32,
     /// How long a request waits for a database connection before answering 503.
     pub database_acquire_timeout: Duration,
+    /// Each connection's `statement_timeout`; a request's handler gets the acquire timeout plus
+    /// this before it is answered 503, so a frozen database cannot hold requests.
+    pub database_statement_timeout: Duration,
+    /// How long a request's body may take to arrive before it is answered 408.
+    pub request_body_timeout: Duration,
+    /// Requests one client address may have in flight; beyond: 429 at once.
+    pub max_requests_per_client: u32,
     /// Browser origins allowed to call the API cross-origin (CORS); empty: none.
     pub cors_allowed_origins: CorsOrigins,
     /// Where `/metrics` is served; None: on the API's own address.
@@ -79,6 +86,21 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "DATABASE_ACQUIRE_TIMEOUT_MS",
         "2000",
         "wait for a pooled connection before answering 503 database_unavailable",
+    ),
+    (
+        "DATABASE_STATEMENT_TIMEOUT_MS",
+        "5000",
+        "each statement's limit; a request still waiting on the database after this plus the acquire wait is answered 503 database_unavailable",
+    ),
+    (
+        "REQUEST_BODY_TIMEOUT_MS",
+        "10000",
+        "a request body must arrive within this, else 408 body_timeout and the connection is closed",
+    ),
+    (
+        "MAX_REQUESTS_PER_CLIENT",
+        "64",
+        "requests one client address (see TRUSTED_PROXIES) may have in flight, bodies on their way included; beyond: 429 at once, connection closed",
     ),
     ("WORKERS", "one per core", "HTTP worker threads"),
     (
@@ -261,6 +283,14 @@ impl Settings {
                 }
             })?,
             database_acquire_timeout: Duration::from_millis(number("DATABASE_ACQUIRE_TIMEOUT_MS", 2000)?),
+            database_statement_timeout: Duration::from_millis(number("DATABASE_STATEMENT_TIMEOUT_MS", 5000)?),
+            request_body_timeout: Duration::from_millis(number("REQUEST_BODY_TIMEOUT_MS", 10_000)?),
+            max_requests_per_client: u32::try_from(number("MAX_REQUESTS_PER_CLIENT", 64)?).map_err(|_| {
+                ConfigError {
+                    variable: "MAX_REQUESTS_PER_CLIENT",
+                    reason: "at most 4294967295".into(),
+                }
+            })?,
             cors_allowed_origins,
             metrics_bind,
             trusted_proxies,

@@ -84,7 +84,7 @@ async fn start(command: &str) -> anyhow::Result<()> {
     tablekeeper::telemetry::init(settings.log_format).map_err(|e| anyhow::anyhow!("logging: {e}"))?;
     if command == "migrate" {
         let url = tablekeeper::store::redacted(&settings.database_url);
-        let pool = tablekeeper::store::pool(&settings.database_url, 1, settings.database_acquire_timeout)
+        let pool = tablekeeper::store::pool(&settings.database_url, 1, settings.database_acquire_timeout, None)
             .map_err(|e| anyhow::anyhow!("DATABASE_URL `{url}` is not a PostgreSQL URL ({e})"))?;
         tablekeeper::store::prepare(&settings.database_url, &pool)
             .await
@@ -113,7 +113,7 @@ async fn reset_password(who: &str) -> anyhow::Result<()> {
         ));
     }
     let url = tablekeeper::store::redacted(&settings.database_url);
-    let pool = tablekeeper::store::pool(&settings.database_url, 1, settings.database_acquire_timeout)
+    let pool = tablekeeper::store::pool(&settings.database_url, 1, settings.database_acquire_timeout, None)
         .map_err(|e| anyhow::anyhow!("DATABASE_URL `{url}` is not a PostgreSQL URL ({e})"))?;
     let mut conn = pool
         .acquire()

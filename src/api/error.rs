@@ -48,6 +48,7 @@ impl ApiError {
     /// set-up's included; tests read the source and build every `SetupError` to check none is
     /// missing.
     pub const CODES: &'static [&'static str] = &[
+        "body_timeout",
         "body_too_large",
         "correction_conflicts",
         "cors_refused",

@@ -13,6 +13,7 @@ pub mod auth;
 pub mod bundle;
 pub mod conditional;
 pub mod contract;
+pub mod deadlines;
 pub mod deals;
 pub mod error;
 pub mod events;

@@ -12,6 +12,7 @@ mod exports;
 mod games;
 mod health;
 mod helpers;
+mod hostile;
 mod hot;
 mod ledger;
 mod live;

@@ -313,7 +313,7 @@ fn closed_port() -> u16 {
 #[tokio::test]
 async fn a_database_outage_answers_503_with_retry_after_quickly() {
     let url = format!("postgres://postgres@127.0.0.1:{}/gone", closed_port());
-    let pool = tablekeeper::store::pool(&url, 2, Duration::from_millis(300)).expect("pool");
+    let pool = tablekeeper::store::pool(&url, 2, Duration::from_millis(300), None).expect("pool");
     let app = spawn_app(pool).await;
 
     for (method, path, body) in [
