@@ -95,17 +95,21 @@ impl Application {
             &settings.database_url,
             settings.database_max_connections,
             settings.database_acquire_timeout,
+            Some(settings.database_statement_timeout),
         )
         .with_context(|| format!("DATABASE_URL `{url}` is not a PostgreSQL URL"))?;
-        crate::store::prepare(&settings.database_url, &pool)
-            .await
-            .map_err(|e| {
-                if crate::store::unavailable(&e) {
-                    anyhow::anyhow!("cannot reach the database at {url} ({e}); start PostgreSQL or set DATABASE_URL")
-                } else {
-                    anyhow::anyhow!("cannot prepare the database at {url}: {e}")
-                }
-            })?;
+        // Migrations run on a connection of their own, free of the statement timeout.
+        let migrating = crate::store::pool(&settings.database_url, 1, settings.database_acquire_timeout, None)
+            .with_context(|| format!("DATABASE_URL `{url}` is not a PostgreSQL URL"))?;
+        let prepared = crate::store::prepare(&settings.database_url, &migrating).await;
+        migrating.close().await;
+        prepared.map_err(|e| {
+            if crate::store::unavailable(&e) {
+                anyhow::anyhow!("cannot reach the database at {url} ({e}); start PostgreSQL or set DATABASE_URL")
+            } else {
+                anyhow::anyhow!("cannot prepare the database at {url}: {e}")
+            }
+        })?;
         Application::build_with_pool(settings, pool)
     }
 
@@ -148,6 +152,14 @@ impl Application {
         ));
         let hot = web::Data::new(HotStates::new(settings.hot_tables));
         let public_url = web::Data::new(api::health::PublicUrl(settings.public_url.clone()));
+        let deadlines = web::Data::new(api::deadlines::Deadlines {
+            body: settings.request_body_timeout,
+            handler: settings.database_acquire_timeout + settings.database_statement_timeout,
+        });
+        let client_cap = web::Data::new(api::deadlines::ClientCap::new(
+            settings.max_requests_per_client,
+            settings.trusted_proxies.clone(),
+        ));
         let app_hot = hot.clone();
         let attempts =
             std::num::NonZeroU32::new(settings.auth_attempts_per_minute).unwrap_or(std::num::NonZeroU32::MIN);
@@ -169,11 +181,14 @@ impl Application {
         let app_metrics = metrics_data.clone();
         let mut server = HttpServer::new(move || {
             App::new()
+                .wrap(from_fn(api::deadlines::within_deadlines))
                 .wrap(from_fn(api::limits::rate_limit_headers))
                 .wrap(Condition::new(cors_enabled, cors(&origins)))
                 .wrap(http_metrics.clone())
                 .wrap(from_fn(api::middleware::request_context))
                 .app_data(pool.clone())
+                .app_data(deadlines.clone())
+                .app_data(client_cap.clone())
                 .app_data(signing.clone())
                 .app_data(public_url.clone())
                 .app_data(tokens.clone())
@@ -196,6 +211,11 @@ impl Application {
                 .default_service(web::to(api::error::no_route))
         })
         .listen(listener)?;
+        // Stopping is `run_until_stopped`'s: it ends the live streams first, which would
+        // otherwise hold the shutdown open for its whole timeout.
+        server = server
+            .disable_signals()
+            .shutdown_timeout(settings.shutdown_grace.as_secs());
         if let Some(workers) = settings.workers {
             server = server.workers(workers);
         }
@@ -210,6 +230,8 @@ impl Application {
                         .default_service(web::to(api::error::no_route))
                 })
                 .workers(1)
+                .disable_signals()
+                .shutdown_timeout(settings.shutdown_grace.as_secs())
                 .listen(listener)?
                 .run();
                 (Some(server), Some(port))
@@ -245,7 +267,30 @@ impl Application {
         self.metrics_port
     }
 
-    /// Serves until the process is told to stop (SIGINT/SIGTERM shut down gracefully).
+    /// Serves until SIGTERM or SIGINT, then stops: live streams end at once (their clients
+    /// resume elsewhere with `Last-Event-ID`), no new connection is accepted, and requests in
+    /// flight get `SHUTDOWN_GRACE_SECS` to finish.
+    ///
+    /// # Errors
+    /// When a server fails, or the signals cannot be listened for.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let stopping = stop_signal()?;
+        let hub = self.hub.get_ref().clone();
+        let handles: Vec<_> = std::iter::once(self.server.handle())
+            .chain(self.metrics_server.as_ref().map(Server::handle))
+            .collect();
+        tokio::spawn(async move {
+            stopping.await;
+            tracing::info!("stopping: live streams ended, finishing requests in flight");
+            hub.close();
+            for handle in handles {
+                handle.stop(true).await;
+            }
+        });
+        self.run().await
+    }
+
+    /// Serves until stopped through the servers' handles (tests: until the runtime ends).
     ///
     /// # Errors
     /// When a server fails.
@@ -254,6 +299,28 @@ impl Application {
             Some(metrics) => tokio::try_join!(self.server, metrics).map(|_| ()),
             None => self.server.await,
         }
+    }
+}
+
+/// Resolves at the first SIGTERM or SIGINT (Ctrl-C).
+fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut terminate = signal(SignalKind::terminate())?;
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        Ok(async move {
+            tokio::select! {
+                _ = terminate.recv() => {}
+                _ = interrupt.recv() => {}
+            }
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
     }
 }
 

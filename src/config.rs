@@ -20,6 +20,13 @@ pub struct Settings {
     pub auth_attempts_per_minute: u32,
     /// How long a request waits for a database connection before answering 503.
     pub database_acquire_timeout: Duration,
+    /// Each connection's `statement_timeout`; a request's handler gets the acquire timeout plus
+    /// this before it is answered 503, so a frozen database cannot hold requests.
+    pub database_statement_timeout: Duration,
+    /// How long a request's body may take to arrive before it is answered 408.
+    pub request_body_timeout: Duration,
+    /// Requests one client address may have in flight; beyond: 429 at once.
+    pub max_requests_per_client: u32,
     /// Browser origins allowed to call the API cross-origin (CORS); empty: none.
     pub cors_allowed_origins: CorsOrigins,
     /// Where `/metrics` is served; None: on the API's own address.
@@ -41,6 +48,9 @@ pub struct Settings {
     /// The address phones open (`scheme://host[:port][/path]`, no trailing slash), for join QR
     /// codes; None: not configured.
     pub public_url: Option<String>,
+    /// How long requests in flight may take to finish once SIGTERM or SIGINT arrives (live
+    /// streams end at once); connections still open then are closed.
+    pub shutdown_grace: Duration,
 }
 
 /// The origins CORS allows.
@@ -85,6 +95,21 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "2000",
         "wait for a pooled connection before answering 503 database_unavailable",
     ),
+    (
+        "DATABASE_STATEMENT_TIMEOUT_MS",
+        "5000",
+        "each statement's limit; a request still waiting on the database after this plus the acquire wait is answered 503 database_unavailable",
+    ),
+    (
+        "REQUEST_BODY_TIMEOUT_MS",
+        "10000",
+        "a request body must arrive within this, else 408 body_timeout and the connection is closed",
+    ),
+    (
+        "MAX_REQUESTS_PER_CLIENT",
+        "64",
+        "requests one client address (see TRUSTED_PROXIES) may have in flight, bodies on their way included; beyond: 429 at once, connection closed",
+    ),
     ("WORKERS", "one per core", "HTTP worker threads"),
     (
         "AUTH_ATTEMPTS_PER_MINUTE",
@@ -116,6 +141,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "60",
         "how long a replica's lease on a followed table lasts (renewed every third); moves of tables nobody follows are not announced",
     ),
+    (
+        "SHUTDOWN_GRACE_SECS",
+        "3",
+        "on SIGTERM/SIGINT: live streams end at once, requests in flight get this long to finish",
+    ),
     ("LOG_FORMAT", "text", "text, or json (one object per line)"),
     (
         "AUDIT_SIGNING_KEY",
@@ -139,6 +169,10 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
     ),
     ("RUST_LOG", "info", "log filter (tracing EnvFilter syntax)"),
 ];
+
+/// Well inside the 30 s a Kubernetes pod gets between SIGTERM and SIGKILL, and the 5 s a client
+/// waits to resume a stream elsewhere.
+pub const DEFAULT_SHUTDOWN_GRACE_SECS: u64 = 3;
 
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/tablekeeper";
 
@@ -289,6 +323,14 @@ impl Settings {
                 }
             })?,
             database_acquire_timeout: Duration::from_millis(number("DATABASE_ACQUIRE_TIMEOUT_MS", 2000)?),
+            database_statement_timeout: Duration::from_millis(number("DATABASE_STATEMENT_TIMEOUT_MS", 5000)?),
+            request_body_timeout: Duration::from_millis(number("REQUEST_BODY_TIMEOUT_MS", 10_000)?),
+            max_requests_per_client: u32::try_from(number("MAX_REQUESTS_PER_CLIENT", 64)?).map_err(|_| {
+                ConfigError {
+                    variable: "MAX_REQUESTS_PER_CLIENT",
+                    reason: "at most 4294967295".into(),
+                }
+            })?,
             cors_allowed_origins,
             metrics_bind,
             trusted_proxies,
@@ -310,6 +352,7 @@ impl Settings {
                 }
                 secs => Duration::from_secs(secs),
             },
+            shutdown_grace: Duration::from_secs(number("SHUTDOWN_GRACE_SECS", DEFAULT_SHUTDOWN_GRACE_SECS)?),
         })
     }
 }

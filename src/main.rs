@@ -1,5 +1,4 @@
-//! The `tablekeeper` binary: `serve` (the default), `migrate`, `openapi`, `healthcheck`, `verify`,
-//! `qr`.
+//! `qr`, `reset-password`.
 //!
 //! A failure to start is one sentence on stderr and a non-zero exit status, never a backtrace.
 
@@ -17,7 +16,8 @@ use tablekeeper::{app::Application, config::Settings};
 
 fn usage() -> String {
     let mut text = String::from(
-        "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY]... [--receipts FILE...] | qr TEXT | help]
+        "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY]... [--receipts FILE...]
+                    | qr TEXT | reset-password EMAIL_OR_NAME | help]
 
   serve        run the HTTP server (the default); creates the database and applies migrations
   migrate      create the database if needed, apply migrations and exit
@@ -30,6 +30,10 @@ fn usage() -> String {
                an array): the bundle must hold, at each receipt's position, the link it signed;
                exit status 0 with a one-line summary, or 1 naming the first discrepancy
   qr           print TEXT (the address phones open) as a QR code in the terminal
+  reset-password
+               set an organiser's password (found by email, or by name when only one has it)
+               to the one line read from stdin, and sign out every token of theirs; for an
+               operator on the server, no e-mail needed
   help         print this
 
 configuration (environment variables, default in brackets):
@@ -58,6 +62,12 @@ async fn main() -> ExitCode {
         "verify" => return verify(&args[1..]),
         "qr" => qr(&args[1..]),
         "serve" | "migrate" => start(command).await,
+        "reset-password" => match &args[1..] {
+            [who] => reset_password(who).await,
+            _ => Err(anyhow::anyhow!(
+                "usage: tablekeeper reset-password EMAIL_OR_NAME (the new password on stdin)"
+            )),
+        },
         other => {
             eprint!("{}", usage());
             Err(anyhow::anyhow!("unknown command `{other}`"))
@@ -78,7 +88,7 @@ async fn start(command: &str) -> anyhow::Result<()> {
     tablekeeper::telemetry::init(settings.log_format).map_err(|e| anyhow::anyhow!("logging: {e}"))?;
     if command == "migrate" {
         let url = tablekeeper::store::redacted(&settings.database_url);
-        let pool = tablekeeper::store::pool(&settings.database_url, 1, settings.database_acquire_timeout)
+        let pool = tablekeeper::store::pool(&settings.database_url, 1, settings.database_acquire_timeout, None)
             .map_err(|e| anyhow::anyhow!("DATABASE_URL `{url}` is not a PostgreSQL URL ({e})"))?;
         tablekeeper::store::prepare(&settings.database_url, &pool)
             .await
@@ -88,7 +98,58 @@ async fn start(command: &str) -> anyhow::Result<()> {
     }
     let app = Application::build(&settings).await?;
     tracing::info!(bind = %settings.bind, port = app.port(), metrics_port = app.metrics_port(), "tablekeeper listening; docs at /docs/");
-    app.run().await?;
+    app.run_until_stopped().await?;
+    Ok(())
+}
+
+/// `reset-password EMAIL_OR_NAME`: the new password is the first line of stdin (so it stays out
+/// of the shell's history and the process list); every token of the user is signed out.
+async fn reset_password(who: &str) -> anyhow::Result<()> {
+    let settings = Settings::from_env().map_err(|e| anyhow::anyhow!("configuration: {e}"))?;
+    let mut line = String::new();
+    std::io::stdin()
+        .read_line(&mut line)
+        .map_err(|e| anyhow::anyhow!("cannot read the new password from stdin ({e})"))?;
+    let password = line.trim_end_matches(['\n', '\r']).to_owned();
+    if !(8..=256).contains(&password.chars().count()) {
+        return Err(anyhow::anyhow!(
+            "a password is 8 to 256 characters; nothing was changed"
+        ));
+    }
+    let url = tablekeeper::store::redacted(&settings.database_url);
+    let pool = tablekeeper::store::pool(&settings.database_url, 1, settings.database_acquire_timeout, None)
+        .map_err(|e| anyhow::anyhow!("DATABASE_URL `{url}` is not a PostgreSQL URL ({e})"))?;
+    let mut conn = pool
+        .acquire()
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot reach the database at {url} ({e})"))?;
+    let users = tablekeeper::store::users::by_email_or_name(&mut conn, who.trim())
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot read the users ({e})"))?;
+    let user = match users.as_slice() {
+        [user] => user,
+        [] => {
+            return Err(anyhow::anyhow!(
+                "no organiser has the email or name `{who}`; nothing was changed"
+            ))
+        }
+        many => {
+            return Err(anyhow::anyhow!(
+                "{} organisers are called `{who}`; name one by email; nothing was changed",
+                many.len()
+            ))
+        }
+    };
+    let hash = tablekeeper::api::auth::hash_password(password)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot hash the password ({e})"))?;
+    tablekeeper::store::users::new_generation(&mut conn, user.id, Some(&hash))
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot store the password ({e})"))?;
+    println!(
+        "password of {} ({}) reset; every token of theirs is signed out",
+        user.name, user.email
+    );
     Ok(())
 }
 

@@ -7,7 +7,7 @@ use sqlx::PgPool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::auth::{hash_password, verify_password, Role, Tokens};
+use super::auth::{hash_password, verify_password, OrganiserToken, Role, Tokens};
 use super::error::{ApiError, Problem};
 use super::limits::AuthLimiter;
 use crate::store;
@@ -31,6 +31,17 @@ pub struct LoginRequest {
     pub email: String,
     #[schema(example = "correct horse battery")]
     pub password: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChangePasswordRequest {
+    /// The password in force, to show the holder of the token knows it.
+    #[schema(example = "correct horse battery")]
+    pub old_password: String,
+    /// 8 to 256 characters.
+    #[schema(example = "battery staple horse")]
+    pub new_password: String,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -70,9 +81,10 @@ pub struct TokenResponse {
     pub receipt: Option<crate::service::receipts::Receipt>,
 }
 
-fn token_response(tokens: &Tokens, sub: Uuid, role: Role) -> Result<TokenResponse, ApiError> {
-    let (token, expires_at) = tokens.issue(sub, role)?;
-    Ok(token_response_with(token, expires_at, sub, role))
+/// An organiser's token, of the user's current generation.
+fn token_response(tokens: &Tokens, user: &store::users::User) -> Result<TokenResponse, ApiError> {
+    let (token, expires_at) = tokens.issue(user.id, user.token_generation)?;
+    Ok(token_response_with(token, expires_at, user.id, Role::Organiser))
 }
 
 fn token_response_with(token: String, expires_at: DateTime<Utc>, sub: Uuid, role: Role) -> TokenResponse {
@@ -89,6 +101,18 @@ fn token_response_with(token: String, expires_at: DateTime<Utc>, sub: Uuid, role
         scorer_id: None,
         scorer_name: None,
         receipt: None,
+    }
+}
+
+/// A new password is 8 to 256 characters.
+fn validate_password(password: &str) -> Result<(), ApiError> {
+    if (8..=256).contains(&password.chars().count()) {
+        Ok(())
+    } else {
+        Err(ApiError::unprocessable(
+            "weak_password",
+            "a password is 8 to 256 characters",
+        ))
     }
 }
 
@@ -111,14 +135,7 @@ fn validate_registration(req: &RegisterRequest) -> Result<(), ApiError> {
             "a name is 1 to 100 characters, without control characters",
         ));
     }
-    let length = req.password.chars().count();
-    if !(8..=256).contains(&length) {
-        return Err(ApiError::unprocessable(
-            "weak_password",
-            "a password is 8 to 256 characters",
-        ));
-    }
-    Ok(())
+    validate_password(&req.password)
 }
 
 /// Registers an organiser and returns a token.
@@ -142,7 +159,7 @@ pub async fn register(
     let hash = hash_password(req.password).await?;
     let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
     let user = store::users::insert(&mut conn, req.email.trim(), req.name.trim(), &hash).await?;
-    Ok(HttpResponse::Created().json(token_response(&tokens, user.id, Role::Organiser)?))
+    Ok(HttpResponse::Created().json(token_response(&tokens, &user)?))
 }
 
 /// A hash to check against when the email is unknown, so that both cases take as long.
@@ -179,18 +196,9 @@ pub async fn login(
     };
     let valid = verify_password(req.password, hash).await;
     match user {
-        Some(user) if valid => Ok(HttpResponse::Ok().json(token_response(&tokens, user.id, Role::Organiser)?)),
+        Some(user) if valid => Ok(HttpResponse::Ok().json(token_response(&tokens, &user)?)),
         _ => Err(ApiError::unauthorized("invalid_credentials", "wrong email or password")),
     }
-}
-
-/// Normalises a typed join code: letters upper-cased, anything but letters and digits (dashes,
-/// spaces) dropped.
-pub fn normalise_code(code: &str) -> String {
-    code.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_uppercase())
-        .collect()
 }
 
 /// Exchanges a join code for a scorer token that records moves on that table only. Every join
@@ -198,7 +206,7 @@ pub fn normalise_code(code: &str) -> String {
 /// corrected or verified what, and the organiser can revoke one scorer.
 #[utoipa::path(tag = "auth", request_body = JoinRequest, responses(
     (status = 200, body = TokenResponse),
-    (status = 401, description = "`invalid_join_code`: unknown or expired", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "`invalid_join_code`: unknown, expired or withdrawn (revoking a scorer withdraws the code it joined with)", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`invalid_name`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
     (status = 429, description = "`too_many_requests`: see Retry-After", body = Problem, content_type = "application/problem+json"),
 ))]
@@ -212,7 +220,7 @@ pub async fn join(
     body: web::Json<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
     limiter.check(&http)?;
-    let code = normalise_code(&body.code);
+    let code = super::input::normalise_code(&body.code);
     let name = match &body.name {
         Some(name) => Some(
             super::input::display_name(name, 60)
@@ -231,11 +239,93 @@ pub async fn join(
         .await?
         .ok_or_else(|| ApiError::unauthorized("invalid_join_code", "that join code is unknown or has expired"))?;
     drop(conn);
-    let (scorer, receipt) = crate::service::tables::join_scorer(&pool, &keys, table, name).await?;
-    let (token, expires_at) = tokens.issue_for(table, Role::Scorer, Some(scorer.id))?;
+    let (scorer, receipt) = crate::service::tables::join_scorer(&pool, &keys, table, name, &code).await?;
+    let (token, expires_at) = tokens.issue_for(table, scorer.id)?;
     let mut answer = token_response_with(token, expires_at, table, Role::Scorer);
     answer.scorer_id = Some(scorer.id);
     answer.scorer_name = Some(scorer.name);
     answer.receipt = Some(receipt);
     Ok(HttpResponse::Ok().json(answer))
+}
+
+/// Signs this token out: it is refused from now on with `401 token_revoked`, the organiser's
+/// other tokens stand. A token issued before tokens had ids can only be signed out with all of
+/// its user's tokens, so that is what signing it out does.
+#[utoipa::path(tag = "auth", security(("bearer" = [])), responses(
+    (status = 204, description = "signed out"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token (its organiser revokes a scorer)", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/auth/logout")]
+pub async fn logout(pool: web::Data<PgPool>, token: OrganiserToken) -> Result<HttpResponse, ApiError> {
+    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
+    match token.claims.jti {
+        Some(jti) => {
+            let expires_at = DateTime::from_timestamp(token.claims.exp, 0).unwrap_or_else(Utc::now);
+            store::users::revoke_token(&mut conn, token.user, jti, expires_at).await?;
+        }
+        None => {
+            store::users::new_generation(&mut conn, token.user, None).await?;
+        }
+    }
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Signs out every token of this organiser, this one included, on every phone and browser:
+/// each is refused from now on with `401 token_revoked`. Log in again for a new one.
+#[utoipa::path(tag = "auth", security(("bearer" = [])), responses(
+    (status = 204, description = "every token signed out"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/auth/logout-everywhere")]
+pub async fn logout_everywhere(pool: web::Data<PgPool>, token: OrganiserToken) -> Result<HttpResponse, ApiError> {
+    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
+    store::users::new_generation(&mut conn, token.user, None).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Changes the organiser's password, given the one in force. Every token issued before is
+/// signed out (a stolen one included); the answer is a fresh token for the caller.
+#[utoipa::path(tag = "auth", request_body = ChangePasswordRequest, security(("bearer" = [])), responses(
+    (status = 200, body = TokenResponse),
+    (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`wrong_password`: the old password is not the one in force; `forbidden`: a scorer token", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`weak_password`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+    (status = 429, description = "`too_many_requests`: see Retry-After", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/auth/password")]
+pub async fn change_password(
+    http: HttpRequest,
+    limiter: web::Data<AuthLimiter>,
+    pool: web::Data<PgPool>,
+    tokens: web::Data<Tokens>,
+    token: OrganiserToken,
+    body: web::Json<ChangePasswordRequest>,
+) -> Result<HttpResponse, ApiError> {
+    // Limited like a login: the old password is guessed here as well as there.
+    limiter.check(&http)?;
+    let req = body.into_inner();
+    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
+    let user = store::users::by_id(&mut conn, token.user)
+        .await?
+        .ok_or_else(|| ApiError::unauthorized("invalid_token", "the bearer token names an unknown user"))?;
+    drop(conn);
+    if !verify_password(req.old_password, user.password_hash.clone()).await {
+        return Err(ApiError::new(
+            actix_web::http::StatusCode::FORBIDDEN,
+            "wrong_password",
+            "the old password is not the one in force; nothing was changed",
+        ));
+    }
+    validate_password(&req.new_password)?;
+    let hash = hash_password(req.new_password).await?;
+    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
+    let generation = store::users::new_generation(&mut conn, user.id, Some(&hash)).await?;
+    let user = store::users::User {
+        token_generation: generation,
+        ..user
+    };
+    Ok(HttpResponse::Ok().json(token_response(&tokens, &user)?))
 }

@@ -33,6 +33,14 @@ pub struct Claims {
     /// Not before: tokens this service issues leave it out, but one that says so is honoured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nbf: Option<i64>,
+    /// The token's own id, by which it is signed out; absent from tokens minted before
+    /// sign-out, which can only be signed out with all of their user's tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub jti: Option<Uuid>,
+    /// An organiser's token generation (absent: 0): signing out everywhere or a new password
+    /// moves the user's on, and tokens of an earlier one are refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generation: Option<i32>,
 }
 
 /// How far in the future `iat` or `nbf` may lie (clock skew between machines) before a token is refused.
@@ -62,21 +70,28 @@ impl Tokens {
         }
     }
 
-    /// # Errors
-    /// Only if signing fails, which HS256 does not.
-    pub fn issue(&self, sub: Uuid, role: Role) -> Result<(String, chrono::DateTime<Utc>), ApiError> {
-        self.issue_for(sub, role, None)
-    }
-
-    /// A token, for a scorer naming its scorer id.
+    /// An organiser's token, of the user's current token generation.
     ///
     /// # Errors
     /// Only if signing fails, which HS256 does not.
-    pub fn issue_for(
+    pub fn issue(&self, user: Uuid, generation: i32) -> Result<(String, chrono::DateTime<Utc>), ApiError> {
+        self.sign(user, Role::Organiser, None, Some(generation))
+    }
+
+    /// A scorer's token for the table, naming its scorer id.
+    ///
+    /// # Errors
+    /// Only if signing fails, which HS256 does not.
+    pub fn issue_for(&self, table: Uuid, scorer: Uuid) -> Result<(String, chrono::DateTime<Utc>), ApiError> {
+        self.sign(table, Role::Scorer, Some(scorer), None)
+    }
+
+    fn sign(
         &self,
         sub: Uuid,
         role: Role,
         scorer: Option<Uuid>,
+        generation: Option<i32>,
     ) -> Result<(String, chrono::DateTime<Utc>), ApiError> {
         let now = Utc::now();
         let expires = now + self.ttl;
@@ -87,6 +102,8 @@ impl Tokens {
             iat: now.timestamp(),
             exp: expires.timestamp(),
             nbf: None,
+            jti: Some(Uuid::new_v4()),
+            generation,
         };
         let token = encode(&Header::new(Algorithm::HS256), &claims, &self.encoding).map_err(|e| {
             tracing::error!(error = %e, "token signing failed");
@@ -140,9 +157,8 @@ impl Principal {
     }
 }
 
-/// The principal a request's token names, signature and times checked; a scorer's revocation
-/// is checked by [`principal`].
-fn claimed(req: &HttpRequest) -> Result<Principal, ApiError> {
+/// The claims of a request's token, signature and times checked.
+fn claims(req: &HttpRequest) -> Result<Claims, ApiError> {
     let header = req
         .headers()
         .get(actix_web::http::header::AUTHORIZATION)
@@ -155,36 +171,66 @@ fn claimed(req: &HttpRequest) -> Result<Principal, ApiError> {
         .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
         .ok_or_else(|| ApiError::unauthorized("invalid_token", "the Authorization header must be `Bearer <token>`"))?;
     let tokens = req.app_data::<web::Data<Tokens>>().ok_or_else(ApiError::internal)?;
-    let claims = tokens.check(token.trim())?;
-    Ok(match claims.role {
+    tokens.check(token.trim())
+}
+
+/// The principal the claims name (no revocation checked).
+fn principal_of(claims: &Claims) -> Principal {
+    match claims.role {
         Role::Organiser => Principal::Organiser { user: claims.sub },
         Role::Scorer => Principal::Scorer {
             table: claims.sub,
             scorer: claims.scorer,
         },
-    })
+    }
 }
 
-/// The request's principal: a scorer the organiser revoked is refused with 401
-/// `scorer_revoked`, however long its token has to run.
-async fn principal(req: HttpRequest) -> Result<Principal, ApiError> {
-    let who = claimed(&req)?;
-    // Checked here with a read of its own; a move checks it in the read it makes anyway.
-    if let Principal::Scorer {
-        table,
-        scorer: Some(id),
-    } = who
-    {
-        let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
-        let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-        if !crate::store::scorers::is_active(&mut conn, table, id).await? {
-            return Err(ApiError::unauthorized(
-                "scorer_revoked",
-                "this scorer was revoked by the table's organiser; ask for a new join code",
-            ));
-        }
+/// Refuses an organiser's token that was signed out (one by one or everywhere, a new password
+/// included) with 401 `token_revoked`, and one whose user is gone with `invalid_token`.
+async fn check_organiser(req: &HttpRequest, claims: &Claims) -> Result<(), ApiError> {
+    let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let generation = claims.generation.unwrap_or(0);
+    match crate::store::users::token_stands(&mut conn, claims.sub, generation, claims.jti).await? {
+        Some(true) => Ok(()),
+        Some(false) => Err(ApiError::unauthorized(
+            "token_revoked",
+            "this token was signed out (or its password changed); log in again",
+        )),
+        None => Err(ApiError::unauthorized(
+            "invalid_token",
+            "the bearer token names an unknown user",
+        )),
     }
-    Ok(who)
+}
+
+/// The request's claims, checked against revocation: a signed-out organiser token is refused
+/// with 401 `token_revoked`, and a scorer the organiser revoked with 401 `scorer_revoked`,
+/// however long the token has to run.
+async fn checked(req: &HttpRequest) -> Result<Claims, ApiError> {
+    let claims = claims(req)?;
+    match principal_of(&claims) {
+        Principal::Organiser { .. } => check_organiser(req, &claims).await?,
+        Principal::Scorer {
+            table,
+            scorer: Some(id),
+        } => {
+            let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
+            let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+            if !crate::store::scorers::is_active(&mut conn, table, id).await? {
+                return Err(ApiError::unauthorized(
+                    "scorer_revoked",
+                    "this scorer was revoked by the table's organiser; ask for a new join code",
+                ));
+            }
+        }
+        Principal::Scorer { scorer: None, .. } => {}
+    }
+    Ok(claims)
+}
+
+async fn principal(req: HttpRequest) -> Result<Principal, ApiError> {
+    checked(&req).await.map(|claims| principal_of(&claims))
 }
 
 impl FromRequest for Principal {
@@ -198,15 +244,43 @@ impl FromRequest for Principal {
 
 /// The principal a valid token names, a revoked scorer included: for a handler whose own read
 /// of the table refuses a revoked scorer (`ServiceError::ScorerRevoked`), sparing a move a
-/// round trip.
+/// round trip. An organiser's sign-out is checked here all the same.
 pub struct Claimed(pub Principal);
 
 impl FromRequest for Claimed {
     type Error = ApiError;
-    type Future = std::future::Ready<Result<Claimed, ApiError>>;
+    type Future = LocalBoxFuture<Result<Claimed, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        std::future::ready(claimed(req).map(Claimed))
+        let req = req.clone();
+        Box::pin(async move {
+            let claims = claims(&req)?;
+            if claims.role == Role::Organiser {
+                check_organiser(&req, &claims).await?;
+            }
+            Ok(Claimed(principal_of(&claims)))
+        })
+    }
+}
+
+/// An organiser's token that stands (not signed out), with its claims: for signing out and
+/// changing the password. A scorer's token is 403.
+pub struct OrganiserToken {
+    pub user: Uuid,
+    pub claims: Claims,
+}
+
+impl FromRequest for OrganiserToken {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<Result<OrganiserToken, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let claims = checked(&req).await?;
+            let user = principal_of(&claims).organiser()?;
+            Ok(OrganiserToken { user, claims })
+        })
     }
 }
 

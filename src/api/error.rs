@@ -48,6 +48,7 @@ impl ApiError {
     /// set-up's included; tests read the source and build every `SetupError` to check none is
     /// missing.
     pub const CODES: &'static [&'static str] = &[
+        "body_timeout",
         "body_too_large",
         "correction_conflicts",
         "cors_refused",
@@ -66,6 +67,7 @@ impl ApiError {
         "invalid_email",
         "invalid_idempotency_key",
         "invalid_join_code",
+        "join_code_not_found",
         "invalid_last_event_id",
         "invalid_members",
         "invalid_name",
@@ -92,6 +94,7 @@ impl ApiError {
         "table_damaged",
         "table_not_found",
         "token_expired",
+        "token_revoked",
         "too_many_requests",
         "unknown_card",
         "unknown_field",
@@ -100,6 +103,7 @@ impl ApiError {
         "unsupported_media_type",
         "version_conflict",
         "weak_password",
+        "wrong_password",
     ];
 
     /// Every code a problem can carry, sorted: the spec's enum for `Problem.code`.
@@ -232,6 +236,7 @@ impl From<StoreError> for ApiError {
                     "table" => "table_not_found",
                     "session" => "session_not_found",
                     "scorer" => "scorer_not_found",
+                    "join code" => "join_code_not_found",
                     _ => "not_found",
                 };
                 ApiError::not_found(code, format!("no such {what}"))

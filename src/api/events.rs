@@ -119,17 +119,20 @@ async fn follow_table(
     pool: PgPool,
     table: (Uuid, GameId),
     mut sent: i64,
-    mut rx: broadcast::Receiver<TableSignal>,
+    (mut rx, closed): (broadcast::Receiver<TableSignal>, impl std::future::Future<Output = ()>),
     tx: mpsc::Sender<sse::Event>,
 ) {
     let Some(caught_up) = send_from_log(&pool, table, sent, &tx).await else {
         return;
     };
     sent = caught_up;
+    tokio::pin!(closed);
     loop {
         let signal = tokio::select! {
             signal = rx.recv() => signal,
             () = tx.closed() => return,
+            // The replica is stopping: the stream ends and the client resumes elsewhere.
+            () = &mut closed => return,
         };
         let next = match signal {
             Ok(TableSignal::Entry(row)) if row.seq <= sent => continue,
@@ -185,7 +188,14 @@ pub async fn stream_table_events(
     let (rx, row) = hub.follow_table(*id).await?;
     let (tx, events) = mpsc::channel(64);
     let game = service::game_of(&row)?;
-    tokio::spawn(follow_table(pool.get_ref().clone(), (row.id, game), after, rx, tx));
+    let listening = (rx, hub.closed());
+    tokio::spawn(follow_table(
+        pool.get_ref().clone(),
+        (row.id, game),
+        after,
+        listening,
+        tx,
+    ));
     Ok(unbuffered(
         sse::Sse::from_infallible_receiver(events).with_keep_alive(HEARTBEAT),
     ))
@@ -209,7 +219,9 @@ pub async fn stream_session_events(
     let tables = live::session_tables(&pool, *id).await?;
     let (tx, events) = mpsc::channel(64);
     let pool = pool.get_ref().clone();
+    let closed = hub.closed();
     tokio::spawn(async move {
+        tokio::pin!(closed);
         let send = |change: &TableChange| {
             sse::Data::new_json(change)
                 .ok()
@@ -230,6 +242,7 @@ pub async fn stream_session_events(
             let change = tokio::select! {
                 change = rx.recv() => change,
                 () = tx.closed() => return,
+                () = &mut closed => return,
             };
             match change {
                 Ok(change) => {

@@ -1,4 +1,4 @@
-//! Checks on input shared by the resources: page sizes and typed names.
+//! Checks on input shared by the resources: page sizes, typed names and join codes.
 
 use super::error::ApiError;
 
@@ -20,4 +20,13 @@ pub(crate) fn display_name(text: &str, max: usize) -> Option<&str> {
     let name = text.trim();
     let length = name.chars().count();
     ((1..=max).contains(&length) && !name.contains(char::is_control)).then_some(name)
+}
+
+/// Normalises a typed join code: letters upper-cased, anything but letters and digits (dashes,
+/// spaces) dropped.
+pub fn normalise_code(code: &str) -> String {
+    code.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_uppercase())
+        .collect()
 }

@@ -13,6 +13,7 @@ pub mod auth;
 pub mod bundle;
 pub mod conditional;
 pub mod contract;
+pub mod deadlines;
 pub mod deals;
 pub mod error;
 pub mod events;
@@ -38,6 +39,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(accounts::register)
             .service(accounts::login)
             .service(accounts::join)
+            .service(accounts::logout)
+            .service(accounts::logout_everywhere)
+            .service(accounts::change_password)
             .service(games::list_games)
             .service(sessions::create_session)
             .service(sessions::list_sessions)
@@ -56,6 +60,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(tables::get_scores)
             .service(tables::create_join_code)
             .service(deals::list_deals)
+            .service(tables::list_join_codes)
+            .service(tables::withdraw_join_code)
             .service(deals::get_deal)
             .service(deals::correct_deal)
             .service(deals::verify_deal)

@@ -98,6 +98,9 @@ pub struct Hub {
     pool: PgPool,
     feeds: Mutex<Feeds>,
     lease: Duration,
+    /// True once the replica is stopping: every stream ends, so that its clients resume on
+    /// another replica (with `Last-Event-ID`) instead of holding this one's shutdown open.
+    closing: tokio::sync::watch::Sender<bool>,
 }
 
 impl Hub {
@@ -108,7 +111,22 @@ impl Hub {
             pool,
             feeds: Mutex::new(Feeds::default()),
             lease,
+            closing: tokio::sync::watch::Sender::new(false),
         })
+    }
+
+    /// Ends every stream of this replica, now and from now on (the replica is stopping).
+    pub fn close(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Resolves once the replica is stopping (at once if it is already).
+    pub fn closed(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let mut closing = self.closing.subscribe();
+        async move {
+            // An error means the hub is gone, which ends its streams as well.
+            let _ = closing.wait_for(|closing| *closing).await;
+        }
     }
 
     /// Whether a lease taken at `now` still has more than a renewal period to run: a follower

@@ -209,6 +209,7 @@ pub async fn join_scorer(
     keys: &super::receipts::AuditKeys,
     table: Uuid,
     name: Option<String>,
+    code: &str,
 ) -> Result<(store::scorers::ScorerRow, super::receipts::Receipt), ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, table).await?;
@@ -216,7 +217,7 @@ pub async fn join_scorer(
         Some(name) => name,
         None => format!("Scorer {}", store::scorers::count(&mut tx, table).await? + 1),
     };
-    let scorer = store::scorers::insert(&mut tx, table, &name).await?;
+    let scorer = store::scorers::insert(&mut tx, table, &name, code).await?;
     super::chain::extend(&mut tx, &row).await?;
     let receipt = keys
         .receipt_for(pool, &mut tx, row.id, row.session_id, scorer.created_at)

@@ -1,10 +1,24 @@
-//! Join codes: short codes a phone types to get a scorer token for one table.
+//! Join codes: short codes a phone types to get a scorer token for one table. A code opens its
+//! table until it expires or its organiser withdraws it (directly, or by revoking a scorer who
+//! joined with it).
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
 use super::StoreError;
+
+/// A join code as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct JoinCodeRow {
+    pub code: String,
+    pub table_id: Uuid,
+    pub expires_at: DateTime<Utc>,
+    pub created_at: DateTime<Utc>,
+    pub withdrawn_at: Option<DateTime<Utc>>,
+    /// How many scorers joined with it.
+    pub joins: i64,
+}
 
 /// Stores a code; false when the code is taken already (the caller draws another).
 ///
@@ -31,16 +45,50 @@ pub async fn insert(
     Ok(inserted == 1)
 }
 
-/// The table a code that has not expired opens.
+/// The table a code opens: one that has neither expired nor been withdrawn.
 ///
 /// # Errors
 /// On database failure.
 pub async fn table_for(conn: &mut PgConnection, code: &str, now: DateTime<Utc>) -> Result<Option<Uuid>, StoreError> {
-    Ok(
-        sqlx::query_scalar::<_, Uuid>("select table_id from join_codes where code = $1 and expires_at > $2")
-            .bind(code)
-            .bind(now)
-            .fetch_optional(conn)
-            .await?,
+    Ok(sqlx::query_scalar::<_, Uuid>(
+        "select table_id from join_codes where code = $1 and expires_at > $2 and withdrawn_at is null",
     )
+    .bind(code)
+    .bind(now)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// The table's codes, newest first, expired and withdrawn ones included.
+///
+/// # Errors
+/// On database failure.
+pub async fn list(conn: &mut PgConnection, table: Uuid) -> Result<Vec<JoinCodeRow>, StoreError> {
+    Ok(sqlx::query_as::<_, JoinCodeRow>(
+        "select c.code, c.table_id, c.expires_at, c.created_at, c.withdrawn_at,
+                (select count(*) from scorers s where s.table_id = c.table_id and s.join_code = c.code) as joins
+         from join_codes c where c.table_id = $1 order by c.created_at desc, c.code",
+    )
+    .bind(table)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// Withdraws one of the table's codes (a second withdrawal keeps the first time); the row as
+/// it is now.
+///
+/// # Errors
+/// `NotFound("join code")` when the table has no such code.
+pub async fn withdraw(conn: &mut PgConnection, table: Uuid, code: &str) -> Result<JoinCodeRow, StoreError> {
+    sqlx::query_as::<_, JoinCodeRow>(
+        "update join_codes c set withdrawn_at = coalesce(withdrawn_at, now())
+         where c.table_id = $1 and c.code = $2
+         returning c.code, c.table_id, c.expires_at, c.created_at, c.withdrawn_at,
+                   (select count(*) from scorers s where s.table_id = c.table_id and s.join_code = c.code) as joins",
+    )
+    .bind(table)
+    .bind(code)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("join code"))
 }

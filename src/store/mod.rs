@@ -76,7 +76,8 @@ impl StoreError {
 const CHECK_IDLE_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// A lazily connecting pool. A request waits at most `acquire_timeout` for a connection, so an
-/// outage answers quickly instead of piling requests up.
+/// outage answers quickly instead of piling requests up; with a `statement_timeout`, the server
+/// cancels any statement that runs longer (migrations are run without one).
 ///
 /// # Errors
 /// When the URL cannot be parsed.
@@ -84,8 +85,12 @@ pub fn pool(
     database_url: &str,
     max_connections: u32,
     acquire_timeout: std::time::Duration,
+    statement_timeout: Option<std::time::Duration>,
 ) -> Result<PgPool, sqlx::Error> {
-    let options: PgConnectOptions = database_url.parse()?;
+    let mut options: PgConnectOptions = database_url.parse()?;
+    if let Some(limit) = statement_timeout {
+        options = options.options([("statement_timeout", format!("{}ms", limit.as_millis()))]);
+    }
     Ok(PgPoolOptions::new()
         .max_connections(max_connections)
         .acquire_timeout(acquire_timeout)

@@ -14,21 +14,24 @@ pub struct ScorerRow {
     pub name: String,
     pub created_at: DateTime<Utc>,
     pub revoked_at: Option<DateTime<Utc>>,
+    /// The code it joined with (None for scorers who joined before codes were kept).
+    pub join_code: Option<String>,
 }
 
-/// Makes a scorer for the table.
+/// Makes a scorer for the table, joined with `code`.
 ///
 /// # Errors
 /// On database failure.
-pub async fn insert(conn: &mut PgConnection, table: Uuid, name: &str) -> Result<ScorerRow, StoreError> {
-    Ok(
-        sqlx::query_as::<_, ScorerRow>("insert into scorers (id, table_id, name) values ($1, $2, $3) returning *")
-            .bind(Uuid::new_v4())
-            .bind(table)
-            .bind(name)
-            .fetch_one(conn)
-            .await?,
+pub async fn insert(conn: &mut PgConnection, table: Uuid, name: &str, code: &str) -> Result<ScorerRow, StoreError> {
+    Ok(sqlx::query_as::<_, ScorerRow>(
+        "insert into scorers (id, table_id, name, join_code) values ($1, $2, $3, $4) returning *",
     )
+    .bind(Uuid::new_v4())
+    .bind(table)
+    .bind(name)
+    .bind(code)
+    .fetch_one(conn)
+    .await?)
 }
 
 /// How many scorers the table has had.
@@ -55,13 +58,21 @@ pub async fn list(conn: &mut PgConnection, table: Uuid) -> Result<Vec<ScorerRow>
     )
 }
 
-/// Revokes a scorer of the table (a second revoke keeps the first time); the row as it is now.
+/// Revokes a scorer of the table (a second revoke keeps the first time) and withdraws the
+/// code it joined with, in one statement: a revoked phone still holds its code, and would
+/// otherwise rejoin with it at once. The scorer's row as it is now.
 ///
 /// # Errors
 /// `NotFound("scorer")` when the table has no such scorer.
 pub async fn revoke(conn: &mut PgConnection, table: Uuid, id: Uuid) -> Result<ScorerRow, StoreError> {
     sqlx::query_as::<_, ScorerRow>(
-        "update scorers set revoked_at = coalesce(revoked_at, now()) where table_id = $2 and id = $1 returning *",
+        "with revoked as (
+             update scorers set revoked_at = coalesce(revoked_at, now()) where table_id = $2 and id = $1 returning *
+         ), withdrawn as (
+             update join_codes set withdrawn_at = coalesce(withdrawn_at, now())
+             where table_id = $2 and code = (select join_code from revoked)
+         )
+         select * from revoked",
     )
     .bind(id)
     .bind(table)

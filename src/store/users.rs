@@ -13,6 +13,9 @@ pub struct User {
     pub name: String,
     pub password_hash: String,
     pub created_at: DateTime<Utc>,
+    /// Bumped by signing out everywhere and by a new password: tokens of an earlier generation
+    /// are refused.
+    pub token_generation: i32,
 }
 
 /// # Errors
@@ -49,4 +52,99 @@ pub async fn exists(conn: &mut PgConnection, id: Uuid) -> Result<bool, StoreErro
             .fetch_one(conn)
             .await?,
     )
+}
+
+/// # Errors
+/// On database failure.
+pub async fn by_id(conn: &mut PgConnection, id: Uuid) -> Result<Option<User>, StoreError> {
+    Ok(sqlx::query_as::<_, User>("select * from users where id = $1")
+        .bind(id)
+        .fetch_optional(conn)
+        .await?)
+}
+
+/// The users an operator means by `who`: the one with that email, else those of that name
+/// (case aside), so that a caller can refuse an ambiguous name.
+///
+/// # Errors
+/// On database failure.
+pub async fn by_email_or_name(conn: &mut PgConnection, who: &str) -> Result<Vec<User>, StoreError> {
+    if let Some(user) = by_email(conn, who).await? {
+        return Ok(vec![user]);
+    }
+    Ok(
+        sqlx::query_as::<_, User>("select * from users where lower(name) = lower($1) order by created_at, id")
+            .bind(who)
+            .fetch_all(conn)
+            .await?,
+    )
+}
+
+/// Whether a token of this user, of `generation` and id `jti`, still stands: it has not been
+/// signed out, one by one or everywhere since. None when there is no such user.
+///
+/// # Errors
+/// On database failure.
+pub async fn token_stands(
+    conn: &mut PgConnection,
+    user: Uuid,
+    generation: i32,
+    jti: Option<Uuid>,
+) -> Result<Option<bool>, StoreError> {
+    Ok(sqlx::query_scalar::<_, bool>(
+        "select u.token_generation = $2
+                and not exists (select 1 from revoked_tokens r where r.jti = $3)
+         from users u where u.id = $1",
+    )
+    .bind(user)
+    .bind(generation)
+    .bind(jti)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// Signs one token out until it would have expired; forgets tokens that have expired anyway.
+///
+/// # Errors
+/// On database failure.
+pub async fn revoke_token(
+    conn: &mut PgConnection,
+    user: Uuid,
+    jti: Uuid,
+    expires_at: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    sqlx::query("delete from revoked_tokens where expires_at < now()")
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "insert into revoked_tokens (jti, user_id, expires_at) values ($1, $2, $3) on conflict (jti) do nothing",
+    )
+    .bind(jti)
+    .bind(user)
+    .bind(expires_at)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Signs out every token of the user, and sets a new password hash when given one, in one
+/// statement; the user's new generation.
+///
+/// # Errors
+/// `NotFound("user")` when there is no such user.
+pub async fn new_generation(
+    conn: &mut PgConnection,
+    user: Uuid,
+    password_hash: Option<&str>,
+) -> Result<i32, StoreError> {
+    sqlx::query_scalar::<_, i32>(
+        "update users set token_generation = token_generation + 1,
+                          password_hash = coalesce($2, password_hash)
+         where id = $1 returning token_generation",
+    )
+    .bind(user)
+    .bind(password_hash)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("user"))
 }

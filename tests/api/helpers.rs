@@ -58,6 +58,26 @@ impl Answer {
     }
 }
 
+/// The URL of the test's own database: DATABASE_URL with the database name replaced.
+pub fn database_url(pool: &PgPool) -> String {
+    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL");
+    let name = pool
+        .connect_options()
+        .get_database()
+        .expect("a database name")
+        .to_owned();
+    let (head, query) = base
+        .split_once('?')
+        .map_or((base.as_str(), None), |(h, q)| (h, Some(q)));
+    let authority = head.find("://").map_or(0, |i| i + 3);
+    let path = head[authority..].find('/').map_or(head.len(), |i| authority + i);
+    let mut url = format!("{}/{name}", &head[..path]);
+    if let Some(query) = query {
+        url = format!("{url}?{query}");
+    }
+    url
+}
+
 pub async fn spawn_app(pool: PgPool) -> TestApp {
     spawn_app_with(pool, |_| {}).await
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use crate::helpers::{spawn_app, TestApp, TEST_SECRET};
+use crate::helpers::{database_url, spawn_app, TestApp, TEST_SECRET};
 
 /// A server process of the real binary, killed when dropped.
 struct Replica {
@@ -19,26 +19,6 @@ impl Drop for Replica {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// The URL of the test's own database: DATABASE_URL with the database name replaced.
-fn database_url(pool: &PgPool) -> String {
-    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL");
-    let name = pool
-        .connect_options()
-        .get_database()
-        .expect("a database name")
-        .to_owned();
-    let (head, query) = base
-        .split_once('?')
-        .map_or((base.as_str(), None), |(h, q)| (h, Some(q)));
-    let authority = head.find("://").map_or(0, |i| i + 3);
-    let path = head[authority..].find('/').map_or(head.len(), |i| authority + i);
-    let mut url = format!("{}/{name}", &head[..path]);
-    if let Some(query) = query {
-        url = format!("{url}?{query}");
-    }
-    url
 }
 
 async fn replica(pool: &PgPool) -> Replica {

@@ -313,7 +313,7 @@ fn closed_port() -> u16 {
 #[tokio::test]
 async fn a_database_outage_answers_503_with_retry_after_quickly() {
     let url = format!("postgres://postgres@127.0.0.1:{}/gone", closed_port());
-    let pool = tablekeeper::store::pool(&url, 2, Duration::from_millis(300)).expect("pool");
+    let pool = tablekeeper::store::pool(&url, 2, Duration::from_millis(300), None).expect("pool");
     let app = spawn_app(pool).await;
 
     for (method, path, body) in [
@@ -585,4 +585,64 @@ async fn forwarded_for_is_believed_only_from_a_trusted_proxy(pool: PgPool) {
     login_attempt(&proxied, Some("198.51.100.7, 203.0.113.2"))
         .await
         .assert_problem(429, "too_many_requests");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn sigterm_with_a_live_stream_open_ends_the_stream_and_the_process_promptly(pool: PgPool) {
+    let mut server = Running::start(&pool, &[("SHUTDOWN_GRACE_SECS", "3")]);
+    let listening = server.line(|l| l.contains("listening"));
+    let port: u16 = listening
+        .split("port=")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|p| p.parse().ok())
+        .expect("port");
+    let base = format!("http://127.0.0.1:{port}");
+    let app = TestApp::at(&base, pool.clone());
+    let organiser = app.organiser("ann@club.example").await;
+    let table = app.table(&organiser, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
+    let result = json!({"kind": "result", "nominations": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]});
+    app.submit(&table, &organiser, result).await.assert_status(201);
+
+    let mut stream = reqwest::Client::new()
+        .get(format!("{base}/api/v1/tables/{table}/events"))
+        .send()
+        .await
+        .expect("stream opens");
+    assert_eq!(stream.status(), 200);
+    // The backlog's entry arrives: the stream is live before the signal.
+    let mut received = String::new();
+    while !received.contains("event: entry") {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), stream.chunk())
+            .await
+            .expect("the backlog arrives")
+            .expect("a chunk")
+            .expect("the stream is open");
+        received.push_str(&String::from_utf8_lossy(&chunk));
+    }
+
+    let pid = server.child.id().to_string();
+    let killed = Command::new("kill").args(["-TERM", &pid]).status().expect("kill runs");
+    assert!(killed.success());
+
+    // Not a timing benchmark: generous bounds that the old 30 s shutdown could not meet.
+    let ended = tokio::time::timeout(Duration::from_secs(10), async {
+        // Until the stream ends, cleanly or not.
+        while let Ok(Some(_)) = stream.chunk().await {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the stream was still open 10 s after SIGTERM");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = server.child.try_wait().expect("waits") {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the process was still running 10 s after SIGTERM"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(status.success(), "{status:?}");
+    server.line(|l| l.contains("stopping"));
 }

@@ -1,0 +1,190 @@
+//! Deadlines that keep a slow or hostile client, or a frozen database, from holding the
+//! service: a request body must arrive within `REQUEST_BODY_TIMEOUT_MS` (else `408
+//! body_timeout` and the connection is closed), and a request's handler, its database work
+//! included, must finish within the acquire timeout plus `DATABASE_STATEMENT_TIMEOUT_MS` (else
+//! `503 database_unavailable` with `Retry-After`). A transaction dropped before its commit
+//! rolls back; one whose commit was already sent may still commit when the database wakes, so
+//! a client retries with the same `Idempotency-Key`, as after any lost answer.
+//!
+//! A client address (the peer's, or the one `X-Forwarded-For` names when the peer is a trusted
+//! proxy) may have at most `MAX_REQUESTS_PER_CLIENT` requests in flight, a body still on its way
+//! included; beyond that it is answered `429 too_many_requests` at once and the connection
+//! closed, so a flood from one address holds no more than that much of the server. (HTTP/1.1
+//! carries one request at a time per connection, so this caps the connections that are doing
+//! anything; idle ones are closed by the keep-alive timeout.)
+//!
+//! The body is read in full here, before the handler runs, so that the handler's deadline
+//! measures the server's work, never the client's upload; the JSON extractor then reads it from
+//! memory and still applies its own size limit.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use ipnet::IpNet;
+
+use actix_web::body::{self, BodyStream, MessageBody};
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::http::{header, StatusCode};
+use actix_web::middleware::Next;
+use actix_web::{web, HttpMessage, ResponseError};
+
+use super::error::ApiError;
+
+/// The largest body any endpoint takes (the JSON extractor's limit is lower).
+pub const MAX_BODY_BYTES: usize = 256 * 1024;
+
+/// The deadlines in force, shared by every worker.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadlines {
+    /// For the whole body to arrive.
+    pub body: Duration,
+    /// For a handler, database work included: the pool's acquire timeout plus the statement
+    /// timeout each connection has.
+    pub handler: Duration,
+}
+
+/// Requests in flight per client address.
+pub struct ClientCap {
+    max: u32,
+    trusted_proxies: Vec<IpNet>,
+    in_flight: Arc<Mutex<HashMap<IpAddr, u32>>>,
+}
+
+/// One request counted against its client; uncounted when dropped (answered or abandoned).
+struct Counted {
+    client: IpAddr,
+    in_flight: Arc<Mutex<HashMap<IpAddr, u32>>>,
+}
+
+impl ClientCap {
+    pub fn new(max: u32, trusted_proxies: Vec<IpNet>) -> ClientCap {
+        ClientCap {
+            max,
+            trusted_proxies,
+            in_flight: Arc::default(),
+        }
+    }
+
+    /// Counts the request against its client, or None when the client is at its cap.
+    fn admit(&self, req: &ServiceRequest) -> Option<Option<Counted>> {
+        let Some(peer) = req.peer_addr() else {
+            return Some(None);
+        };
+        let client =
+            super::limits::client_address(peer.ip(), req.headers().get("x-forwarded-for"), &self.trusted_proxies);
+        let mut in_flight = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner);
+        let count = in_flight.entry(client).or_insert(0);
+        if *count >= self.max {
+            return None;
+        }
+        *count += 1;
+        Some(Some(Counted {
+            client,
+            in_flight: self.in_flight.clone(),
+        }))
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        let mut in_flight = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(count) = in_flight.get_mut(&self.client) {
+            *count -= 1;
+            if *count == 0 {
+                in_flight.remove(&self.client);
+            }
+        }
+    }
+}
+
+/// An answer after which the connection is closed: what is left of the request may still be on
+/// its way (or never come), so the connection cannot carry another.
+fn closing(req: ServiceRequest, refusal: &ApiError) -> ServiceResponse<body::BoxBody> {
+    let mut response = refusal.error_response();
+    response
+        .head_mut()
+        .set_connection_type(actix_web::http::ConnectionType::Close);
+    req.into_response(response)
+}
+
+/// Whether the request says a body follows.
+fn has_body(req: &ServiceRequest) -> bool {
+    let headers = req.headers();
+    headers.contains_key(header::TRANSFER_ENCODING)
+        || headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .is_some_and(|length| length > 0)
+}
+
+/// Counts the request against its client's cap, reads the body within the deadline, then runs
+/// the handler within its deadline.
+///
+/// # Errors
+/// A late handler is 503 `database_unavailable` (a late body is answered 408 here).
+pub async fn within_deadlines(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<body::BoxBody>, actix_web::Error> {
+    let Some(deadlines) = req.app_data::<web::Data<Deadlines>>().map(|d| *d.get_ref()) else {
+        return next.call(req).await.map(ServiceResponse::map_into_boxed_body);
+    };
+    let admitted = req.app_data::<web::Data<ClientCap>>().map(|cap| cap.admit(&req));
+    let _counted = match admitted {
+        Some(Some(counted)) => counted,
+        None => None,
+        Some(None) => {
+            let mut refusal = ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "too_many_requests",
+                "this address has too many requests in flight; wait for them to be answered",
+            );
+            refusal.retry_after = Some(1);
+            return Ok(closing(req, &refusal));
+        }
+    };
+    if has_body(&req) {
+        let stream = BodyStream::new(req.take_payload());
+        let refusal = match tokio::time::timeout(deadlines.body, body::to_bytes_limited(stream, MAX_BODY_BYTES)).await {
+            Ok(Ok(Ok(bytes))) => {
+                req.set_payload(Payload::from(bytes));
+                None
+            }
+            Ok(Ok(Err(e))) => Some(ApiError::bad_request(
+                "malformed_json",
+                format!("the body could not be read: {e}"),
+            )),
+            Ok(Err(_)) => Some(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "body_too_large",
+                format!("the body is larger than {} KiB", MAX_BODY_BYTES / 1024),
+            )),
+            Err(_) => Some(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "body_timeout",
+                format!(
+                    "the request's body did not arrive within {} ms; nothing was changed",
+                    deadlines.body.as_millis()
+                ),
+            )),
+        };
+        if let Some(refusal) = refusal {
+            return Ok(closing(req, &refusal));
+        }
+    }
+    match tokio::time::timeout(deadlines.handler, next.call(req)).await {
+        Ok(outcome) => outcome.map(ServiceResponse::map_into_boxed_body),
+        Err(_) => {
+            tracing::warn!(
+                deadline_ms = deadlines.handler.as_millis() as u64,
+                "a request outran its deadline: the database is frozen or overloaded"
+            );
+            // The request went to the handler: answered as an error, which the outer
+            // middleware renders (problem+json, Retry-After, the request id).
+            Err(ApiError::database_unavailable().into())
+        }
+    }
+}
