@@ -61,6 +61,25 @@ impl<T> DealLines<T> {
     }
 }
 
+/// In a game's `impl Game` (or a stops game's `impl stops::Rules`): the associated types every
+/// game names alike in its module (`Options`, `Move`, `Event`, `View`, `ScoreSheet`), its
+/// score-sheet line `$line`, and its catalogue of options, `OPTION_DOCS`.
+macro_rules! named_alike {
+    ($line:ty) => {
+        type Options = Options;
+        type Move = Move;
+        type Event = Event;
+        type View = View;
+        type ScoreSheet = ScoreSheet;
+        type DealLine = $line;
+
+        fn option_docs() -> &'static [$crate::rules::OptionDoc] {
+            OPTION_DOCS
+        }
+    };
+}
+pub(crate) use named_alike;
+
 /// What one move caused, in order. Held inline up to two events (a card and the trick it ends,
 /// a nomination, a bid): every move returns some, and a deal has dozens of moves, so a heap
 /// allocation per move was most of the simulator's time. A deal's last move spills over.

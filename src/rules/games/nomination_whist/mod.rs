@@ -16,6 +16,7 @@ use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{Play, Revoke, Trick, TrickCards, Voids};
 use crate::rules::{stops, Game, GameId, OptionDoc};
+use crate::rules::game::named_alike;
 
 pub use legal::LegalMove;
 pub use score_sheet::{DealScore, ScoreSheet, Scoring};
@@ -374,16 +375,7 @@ impl Game for NominationWhist {
     const NAME: &'static str = "Nomination Whist";
     const SEATS: std::ops::RangeInclusive<usize> = 3..=7;
 
-    type Options = Options;
-    type Move = Move;
-    type Event = Event;
-    type View = View;
-    type ScoreSheet = ScoreSheet;
-    type DealLine = DealScore;
-
-    fn option_docs() -> &'static [OptionDoc] {
-        OPTION_DOCS
-    }
+    named_alike!(DealScore);
 
     fn new(players: usize, options: Options) -> Result<NominationWhist, SetupError> {
         SetupError::check_players(players, &Self::SEATS)?;

@@ -26,6 +26,7 @@ use crate::rules::seat::{BySeat, Seat};
 use crate::rules::squares::{SquaresCard, SquaresSet};
 use crate::rules::trick::{Play, Trick};
 use crate::rules::{stops, Game, GameId, OptionDoc};
+use crate::rules::game::named_alike;
 
 pub use legal::LegalMove;
 pub use play::trick_winner;
@@ -368,16 +369,7 @@ impl Game for TrickyDick {
     const NAME: &'static str = "Tricky Dick";
     const SEATS: std::ops::RangeInclusive<usize> = PLAYERS..=PLAYERS;
 
-    type Options = Options;
-    type Move = Move;
-    type Event = Event;
-    type View = View;
-    type ScoreSheet = ScoreSheet;
-    type DealLine = HandScore;
-
-    fn option_docs() -> &'static [OptionDoc] {
-        OPTION_DOCS
-    }
+    named_alike!(HandScore);
 
     fn new(players: usize, options: Options) -> Result<TrickyDick, SetupError> {
         SetupError::check_players(players, &Self::SEATS)?;

@@ -39,6 +39,7 @@ use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{Play, Revoke, TrickCards};
 use crate::rules::{Game, GameId, OptionDoc};
+use crate::rules::game::named_alike;
 
 use auction::fixed_from_key;
 pub use auction::Bid;
@@ -409,16 +410,7 @@ impl Game for Tridge {
     const NAME: &'static str = "Tridge (Tresillo/Ombre)";
     const SEATS: std::ops::RangeInclusive<usize> = 3..=4;
 
-    type Options = Options;
-    type Move = Move;
-    type Event = Event;
-    type View = View;
-    type ScoreSheet = ScoreSheet;
-    type DealLine = DealLine;
-
-    fn option_docs() -> &'static [OptionDoc] {
-        OPTION_DOCS
-    }
+    named_alike!(DealLine);
 
     fn new(players: usize, options: Options) -> Result<Tridge, SetupError> {
         SetupError::check_players(players, &Self::SEATS)?;
