@@ -19,10 +19,10 @@ use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, CardSet, Suit};
 use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::game::named_alike;
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{Play, Revoke, Trick, TrickCards, Voids};
 use crate::rules::{Game, GameId, OptionDoc};
-use crate::rules::game::named_alike;
 use smallvec::SmallVec;
 
 pub use distribution::{reachable, shares};

@@ -19,9 +19,9 @@ use utoipa::ToSchema;
 use crate::rules::cards::{Card, CardSet, Rank, Suit};
 use crate::rules::chips::Chips;
 use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::game::named_alike;
 use crate::rules::seat::Seat;
 use crate::rules::stops::{self, even_hands, ChipMovement, Nothing, Rules, Runs, Table};
-use crate::rules::game::named_alike;
 use crate::rules::{Game, GameId};
 
 mod layout;

@@ -22,11 +22,11 @@ use utoipa::ToSchema;
 
 use crate::rules::chips::Settlement;
 use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::game::named_alike;
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::squares::{SquaresCard, SquaresSet};
 use crate::rules::trick::{Play, Trick};
 use crate::rules::{stops, Game, GameId, OptionDoc};
-use crate::rules::game::named_alike;
 
 pub use legal::LegalMove;
 pub use play::trick_winner;

@@ -36,10 +36,10 @@ use utoipa::ToSchema;
 use crate::rules::cards::{Card, Suit};
 use crate::rules::chips::{Account, Chips, Settlement, Transfer};
 use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::game::named_alike;
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{Play, Revoke, TrickCards};
 use crate::rules::{Game, GameId, OptionDoc};
-use crate::rules::game::named_alike;
 
 use auction::fixed_from_key;
 pub use auction::Bid;
