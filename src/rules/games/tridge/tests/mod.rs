@@ -84,7 +84,7 @@ fn deltas(events: &[Event], deal: u16, players: usize) -> (Vec<i64>, i64, i64) {
     (seats, f, w)
 }
 
-fn result(player: u8, contract: Contract, honours: u8, tricks: [u8; 3]) -> Move {
+fn result<const N: usize>(player: u8, contract: Contract, honours: u8, tricks: [u8; N]) -> Move {
     Move::Result {
         player: seat(player),
         contract,
@@ -95,6 +95,17 @@ fn result(player: u8, contract: Contract, honours: u8, tricks: [u8; 3]) -> Move 
         all_tricks_after_fifth: false,
         in_comer: false,
     }
+}
+
+/// `mv`, a result, with the Player undertaking all tricks after the fifth.
+fn after_fifth(mut mv: Move) -> Move {
+    if let Move::Result {
+        all_tricks_after_fifth, ..
+    } = &mut mv
+    {
+        *all_tricks_after_fifth = true;
+    }
+    mv
 }
 
 fn hearts() -> Contract {
