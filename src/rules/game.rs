@@ -1,5 +1,6 @@
 //! The `Game` trait: what every game implements, and the one place where a refused move is
-//! guaranteed to change nothing.
+//! guaranteed to change nothing; `named_alike!` writes the associated types that every game
+//! names alike in its own module.
 
 use std::ops::RangeInclusive;
 

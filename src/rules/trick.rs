@@ -1,5 +1,6 @@
 //! Trick machinery shared by the trick-taking games: who plays next, who won, and revokes
-//! found after the fact.
+//! found after the fact; `trick_events!` declares a game's events with the card-play events
+//! that trick games record alike.
 //!
 //! The server usually does not see the hands, so follow-suit cannot be checked when a card is
 //! played. What it can see is a player who failed to follow a suit and later plays that suit:

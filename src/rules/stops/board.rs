@@ -248,9 +248,8 @@ pub trait ChipEvent: Sized {
     fn movement(&self) -> Option<&ChipMovement>;
 }
 
-/// Implements `ChipEvent` and `TableEvent` for a game's event enum whose `Chips { movement }`
-/// variant records a chip movement and whose `DealEnded { deal, winner, net }` and
-/// `GameFinished { winners, chips }` end a deal and the game.
+/// Implements `ChipEvent` for a game's event enum whose `Chips { movement }` variant records a
+/// chip movement.
 macro_rules! impl_chip_event {
     ($event:ident) => {
         impl $crate::rules::stops::ChipEvent for $event {
@@ -265,60 +264,9 @@ macro_rules! impl_chip_event {
                 }
             }
         }
-
-        impl $crate::rules::stops::TableEvent for $event {
-            fn deal_ended(deal: u16, winner: $crate::rules::Seat, net: Vec<$crate::rules::Chips>) -> $event {
-                $event::DealEnded { deal, winner, net }
-            }
-
-            fn game_finished(winners: Vec<$crate::rules::Seat>, chips: Vec<$crate::rules::Chips>) -> $event {
-                $event::GameFinished { winners, chips }
-            }
-        }
     };
 }
 pub(crate) use impl_chip_event;
-
-/// Declares a stops game's event enum: the game's own variants, then the three every stops
-/// game ends with, in this order (stored logs and the spec hold them so): `Chips { movement }`
-/// (its movement's fields inline), `DealEnded { deal, winner, net }`, `GameFinished { winners,
-/// chips }`; and implements `ChipEvent` and `TableEvent` for it. The attributes written before
-/// `Chips` and `DealEnded` (and `net`) are the game's docs for them. The module names `Seat`,
-/// `Chips` and `ChipMovement`.
-macro_rules! table_event {
-    (
-        $(#[$attr:meta])*
-        $vis:vis enum $event:ident {
-            $($own:tt)*
-        }
-        $(#[$chips:meta])* Chips,
-        $(#[$ended:meta])* DealEnded { $(#[$net:meta])* net },
-    ) => {
-        $(#[$attr])*
-        $vis enum $event {
-            $($own)*
-            $(#[$chips])*
-            Chips {
-                #[serde(flatten)]
-                movement: ChipMovement,
-            },
-            $(#[$ended])*
-            DealEnded {
-                deal: u16,
-                winner: Seat,
-                $(#[$net])*
-                net: Vec<Chips>,
-            },
-            GameFinished {
-                winners: Vec<Seat>,
-                chips: Vec<Chips>,
-            },
-        }
-
-        $crate::rules::stops::impl_chip_event!($event);
-    };
-}
-pub(crate) use table_event;
 
 /// The ledger settlements of the chip movements among one move's `events`.
 pub fn settlements<E: ChipEvent>(events: &[E]) -> Vec<Settlement> {

@@ -29,7 +29,7 @@ pub(crate) mod testing;
 mod tests;
 
 pub use crate::rules::chips::Pool;
-pub(crate) use board::{impl_chip_event, table_event};
+pub(crate) use board::impl_chip_event;
 pub use board::{
     movements, opening_chips, per_card_payments, pour, settlements, ChipEvent, ChipMovement, Holdings, PoolBalance,
 };
@@ -37,7 +37,7 @@ pub use runs::{next_down, next_up, MissedPlay, Played, RunState, Runs, ACE_LOW};
 pub use setup::{
     check_table, even_hands, FIRST_DEALER_DOC, MAX_OPENING_CHIPS, MAX_ROUNDS, OPENING_CHIPS_DOC, ROUNDS_DOC,
 };
-pub(crate) use table::{impl_table_deal, impl_table_options};
+pub(crate) use table::{impl_table_deal, impl_table_options, table_event};
 pub use table::{HasTableOptions, Nothing, Rules, Table, TableDeal, TableEvent, TableOptions};
 
 use crate::rules::cards::Card;

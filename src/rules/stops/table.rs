@@ -37,6 +37,57 @@ pub struct TableOptions {
     pub rounds: u8,
 }
 
+/// Declares a stops game's event enum: the game's own variants, then the three every stops
+/// game ends with, in this order (stored logs and the spec hold them so): `Chips { movement }`
+/// (its movement's fields inline), `DealEnded { deal, winner, net }`, `GameFinished { winners,
+/// chips }`; and implements `ChipEvent` and `TableEvent` for it. The attributes written before
+/// `Chips` and `DealEnded` (and `net`) are the game's docs for them. The module names `Seat`,
+/// `Chips` and `ChipMovement`.
+macro_rules! table_event {
+    (
+        $(#[$attr:meta])*
+        $vis:vis enum $event:ident {
+            $($own:tt)*
+        }
+        $(#[$chips:meta])* Chips,
+        $(#[$ended:meta])* DealEnded { $(#[$net:meta])* net },
+    ) => {
+        $(#[$attr])*
+        $vis enum $event {
+            $($own)*
+            $(#[$chips])*
+            Chips {
+                #[serde(flatten)]
+                movement: ChipMovement,
+            },
+            $(#[$ended])*
+            DealEnded {
+                deal: u16,
+                winner: Seat,
+                $(#[$net])*
+                net: Vec<Chips>,
+            },
+            GameFinished {
+                winners: Vec<Seat>,
+                chips: Vec<Chips>,
+            },
+        }
+
+        $crate::rules::stops::impl_chip_event!($event);
+
+        impl $crate::rules::stops::TableEvent for $event {
+            fn deal_ended(deal: u16, winner: Seat, net: Vec<Chips>) -> $event {
+                $event::DealEnded { deal, winner, net }
+            }
+
+            fn game_finished(winners: Vec<Seat>, chips: Vec<Chips>) -> $event {
+                $event::GameFinished { winners, chips }
+            }
+        }
+    };
+}
+pub(crate) use table_event;
+
 /// A game's options, which include the options every stops table has.
 pub trait HasTableOptions {
     fn table_options(&self) -> TableOptions;

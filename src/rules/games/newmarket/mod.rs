@@ -1,16 +1,18 @@
-//! Newmarket (the third variation of `shared/rules/pope-joan.txt`, resolved by `NOTES.md`): a
-//! stops game of 48 cards (the sevens out), all dealt, with four pool cards whose stakes are
-//! won by playing the card just below them.
+//! Newmarket (the third variation of `shared/rules/pope-joan.txt`, resolved by `NOTES.md`): a stops
+//! game of 48 cards (the sevens out), all dealt, with four pool cards whose stakes are won by
+//! playing the card just below them.
 //!
 //! Invariants: the chips on the table (seats plus the four pools) always equal the opening chips;
 //! every chip movement is an `Event::Chips` that `settlements` books; the pools are accounts by
-//! rank (`pool_ace` …), so an unwon pool carries over to the next deal's card of that rank;
-//! every card is dealt, so there is no declared stop: a run stops only at a king, a six (the
-//! seven is out), a card just below a pool card, or a card whose next is played.
+//! rank (`pool_ace` …), so an unwon pool carries over to the next deal's card of that rank; every
+//! card is dealt, so there is no declared stop: a run stops only at a king, a six (the seven is
+//! out), a card just below a pool card, or a card whose next is played.
 //!
-//! By concept: `options` (the table's options), `layout` (the pool cards and their stakes),
-//! `play` (card by card), `result` (a whole deal at once), `settlement` (a pool won, going out
-//! and the end of a deal), `view` (the phone's view and the score sheet).
+//! A game of Newmarket is the stops table (`stops::Table`) with `NewmarketRules`: this module holds
+//! the moves, events and deal, and what Newmarket adds to the table (`stops::Rules`). By concept:
+//! `options` (the table's options), `layout` (the pool cards and their stakes), `play` (card by
+//! card), `result` (a whole deal at once), `settlement` (a pool won, going out and the end of a
+//! deal), `view` (the phone's view and the score sheet).
 
 use crate::rules::Events;
 use serde::{Deserialize, Serialize};

@@ -264,10 +264,7 @@ fn trumps_rotate_spades_hearts_clubs_diamonds_no_trumps_by_default() {
 #[test]
 fn a_rotation_option_sets_another_order() {
     let order = vec![Trumps::Hearts, Trumps::NoTrumps];
-    let mut game = game_with(
-        4,
-        trump_rule(TrumpRule::Rotation { order }),
-    );
+    let mut game = game_with(4, trump_rule(TrumpRule::Rotation { order }));
     let mut trumps = Vec::new();
     for _ in 0..3 {
         trumps.push(game.view().trumps);
@@ -278,10 +275,7 @@ fn a_rotation_option_sets_another_order() {
 
 #[test]
 fn the_no_trumps_rule_never_has_trumps() {
-    let mut game = game_with(
-        4,
-        trump_rule(TrumpRule::NoTrumps),
-    );
+    let mut game = game_with(4, trump_rule(TrumpRule::NoTrumps));
     for _ in 0..5 {
         assert_eq!(game.view().trumps, Some(Trumps::NoTrumps));
         skip_deal(&mut game);
@@ -290,10 +284,7 @@ fn the_no_trumps_rule_never_has_trumps() {
 
 #[test]
 fn the_turned_up_rule_waits_for_a_turn_up_and_takes_trumps_from_its_suit() {
-    let mut game = game_with(
-        4,
-        trump_rule(TrumpRule::TurnedUp),
-    );
+    let mut game = game_with(4, trump_rule(TrumpRule::TurnedUp));
     let view = game.view();
     assert_eq!((view.phase, view.trumps, view.to_act), (Phase::TurnUp, None, None));
     assert_eq!(crate::rules::legal::kinds(&view.legal_moves), ["turn_up", "result"]);
@@ -353,10 +344,7 @@ fn the_turned_up_rule_has_no_trumps_when_every_card_is_dealt() {
 
 #[test]
 fn the_thirteen_card_deal_of_the_default_schedule_has_no_turn_up() {
-    let mut game = game_with(
-        4,
-        trump_rule(TrumpRule::TurnedUp),
-    );
+    let mut game = game_with(4, trump_rule(TrumpRule::TurnedUp));
     for _ in 0..12 {
         assert_eq!(game.view().phase, Phase::TurnUp);
         skip_deal(&mut game);
@@ -625,10 +613,7 @@ fn a_new_deal_starts_with_every_card_back_in_play() {
 
 #[test]
 fn the_turned_up_card_cannot_be_played() {
-    let mut game = game_with(
-        4,
-        trump_rule(TrumpRule::TurnedUp),
-    );
+    let mut game = game_with(4, trump_rule(TrumpRule::TurnedUp));
     apply(&mut game, Move::TurnUp { card: card("7D") });
     nominate_in_turn(&mut game, &[0, 0, 0, 0]);
     assert_refused(&game, play(1, "7D"), RuleViolation::CardTurnedUp(card("7D")));
@@ -935,10 +920,7 @@ fn a_result_is_accepted_only_at_the_start_of_a_deal() {
 
 #[test]
 fn a_result_is_not_offered_once_a_card_is_turned_up() {
-    let mut game = game_with(
-        4,
-        trump_rule(TrumpRule::TurnedUp),
-    );
+    let mut game = game_with(4, trump_rule(TrumpRule::TurnedUp));
     apply(&mut game, Move::TurnUp { card: card("7D") });
     assert!(!game.at_deal_boundary());
     assert_eq!(crate::rules::legal::kinds(&game.view().legal_moves), ["nominate"]);
@@ -1088,11 +1070,7 @@ fn hand_sizes_must_fit_the_pack_and_the_table() {
 
 #[test]
 fn an_empty_trump_rotation_is_refused() {
-    assert_invalid_option(
-        4,
-        trump_rule(TrumpRule::Rotation { order: Vec::new() }),
-        "trumps",
-    );
+    assert_invalid_option(4, trump_rule(TrumpRule::Rotation { order: Vec::new() }), "trumps");
 }
 
 #[test]

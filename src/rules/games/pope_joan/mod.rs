@@ -1,16 +1,18 @@
-//! Pope Joan (`shared/rules/pope-joan.txt`, resolved by `NOTES.md`): a stops game with a
-//! staking board whose divisions are ledger pools.
+//! Pope Joan (`shared/rules/pope-joan.txt`, resolved by `NOTES.md`): a stops game with a staking
+//! board whose divisions are ledger pools.
 //!
-//! Invariants: the chips on the table (seats plus board) always equal the opening chips the
-//! bank issued, and every chip movement is an event (`Event::Chips`) that `settlements` turns
-//! into a ledger booking; a deal's cards are played at most once each, never the 8♦ or the
-//! turn-up, and no seat plays more than it was dealt (`stops::Runs`); a division's balance is
-//! won at most once a deal and otherwise carries over; Game is won every deal.
+//! Invariants: the chips on the table (seats plus board) always equal the opening chips the bank
+//! issued, and every chip movement is an event (`Event::Chips`) that `settlements` turns into a
+//! ledger booking; a deal's cards are played at most once each, never the 8♦ or the turn-up, and no
+//! seat plays more than it was dealt (`stops::Runs`); a division's balance is won at most once a
+//! deal and otherwise carries over; Game is won every deal.
 //!
-//! By concept: `options` (the table's options), `board` (the divisions, dressing them each deal,
-//! winning one), `turn_up`, `play` (card by card: runs, stops, the 9♦'s holder), `specials`
-//! (what the 9♦ and the honours of trumps win), `result` (a whole deal at once), `settlement`
-//! (going out and the end of a deal), `view` (the phone's view and the score sheet).
+//! A game of Pope Joan is the stops table (`stops::Table`) with `PopeJoanRules`: this module holds
+//! the moves, events and deal, and what Pope Joan adds to the table (`stops::Rules`). By concept:
+//! `options` (the table's options), `board` (the divisions, dressing them each deal, winning one),
+//! `turn_up`, `play` (card by card: runs, stops, the 9♦'s holder), `specials` (what the 9♦ and the
+//! honours of trumps win), `result` (a whole deal at once), `settlement` (going out and the end of
+//! a deal), `view` (the phone's view and the score sheet).
 
 use crate::rules::Events;
 use serde::{Deserialize, Serialize};

@@ -1,16 +1,18 @@
-//! Spin (`shared/rules/pope-joan.txt`, resolved by `NOTES.md`): a stops game of 50 cards (8♦
-//! and 2♥ out), all dealt, no trumps, with Game, Matrimony (K♦ Q♦) and Intrigue (Q♦ J♦) pools,
-//! Spin (A♦) collecting from every player and kings collecting one from each.
+//! Spin (`shared/rules/pope-joan.txt`, resolved by `NOTES.md`): a stops game of 50 cards (8♦ and 2♥
+//! out), all dealt, no trumps, with Game, Matrimony (K♦ Q♦) and Intrigue (Q♦ J♦) pools, Spin (A♦)
+//! collecting from every player and kings collecting one from each.
 //!
-//! Invariants: the chips on the table (seats plus the pools) always equal the opening chips;
-//! every chip movement is an `Event::Chips` that `settlements` books; Matrimony and Intrigue
-//! are won at most once a deal (by showing both cards after playing a stop) and otherwise carry
-//! over; Game is won every deal, and its winner pays no Game stake the next deal.
+//! Invariants: the chips on the table (seats plus the pools) always equal the opening chips; every
+//! chip movement is an `Event::Chips` that `settlements` books; Matrimony and Intrigue are won at
+//! most once a deal (by showing both cards after playing a stop) and otherwise carry over; Game is
+//! won every deal, and its winner pays no Game stake the next deal.
 //!
-//! By concept: `options` (the table's options), `stakes` (each deal's stakes, and chips collected
-//! from every player), `play` (card by card: runs, Spin, showing a pair, Spin's holder),
-//! `result` (a whole deal at once), `settlement` (going out and the end of a deal), `view` (the
-//! phone's view and the score sheet).
+//! A game of Spin is the stops table (`stops::Table`) with `SpinRules`: this module holds the
+//! moves, events and deal, and what Spin adds to the table (`stops::Rules`), including the last
+//! winner each deal hands on. By concept: `options` (the table's options), `stakes` (each deal's
+//! stakes, and chips collected from every player), `play` (card by card: runs, Spin, showing a
+//! pair, Spin's holder), `result` (a whole deal at once), `settlement` (going out and the end of a
+//! deal), `view` (the phone's view and the score sheet).
 
 use crate::rules::Events;
 use serde::{Deserialize, Serialize};

@@ -1,5 +1,5 @@
-//! Chips paid during a deal: the stakes on Game, Matrimony and Intrigue at its start, what
-//! kings and Spin collect from every player, and a pool won by showing its pair.
+//! Chips paid during a deal: the hands and the stakes on Game, Matrimony and Intrigue at its start,
+//! what kings and Spin collect from every player, and a pool won by showing its pair.
 
 use crate::rules::chips::{Account, Chips, Transfer};
 use crate::rules::error::RuleViolation;

@@ -14,8 +14,24 @@ struct Case {
     outcome: Outcome,
 }
 
-fn case(contract: Contract, honours: u8, tricks: [u8; 3], seats: [i64; 3], fund: i64, widows: i64, outcome: Outcome) -> Case {
-    Case { contract, honours, tricks, seats, fund, widows, outcome }
+fn case(
+    contract: Contract,
+    honours: u8,
+    tricks: [u8; 3],
+    seats: [i64; 3],
+    fund: i64,
+    widows: i64,
+    outcome: Outcome,
+) -> Case {
+    Case {
+        contract,
+        honours,
+        tricks,
+        seats,
+        fund,
+        widows,
+        outcome,
+    }
 }
 
 fn cases() -> Vec<Case> {
