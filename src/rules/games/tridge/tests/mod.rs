@@ -108,6 +108,26 @@ fn after_fifth(mut mv: Move) -> Move {
     mv
 }
 
+/// Seat 1 wins the auction with Play (the others pass) and declares hearts.
+fn declare_hearts_for_seat_1(g: &mut Tridge) {
+    apply(
+        g,
+        Move::Bid {
+            seat: seat(1),
+            bid: Bid::Play,
+        },
+    );
+    apply(g, Move::Pass { seat: seat(2) });
+    apply(g, Move::Pass { seat: seat(0) });
+    apply(
+        g,
+        Move::Declare {
+            seat: seat(1),
+            contract: hearts(),
+        },
+    );
+}
+
 fn hearts() -> Contract {
     Contract::Play { trumps: Suit::Hearts }
 }
