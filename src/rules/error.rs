@@ -1,5 +1,6 @@
 //! Why the engine refused a move or a set-up. Every variant has a stable `code` that the API
-//! hands to clients; messages are lowercase sentences.
+//! hands to clients; messages are lowercase sentences. A `seat::NoSuchSeat` (a seat checked
+//! against the table) becomes `RuleViolation::NoSuchSeat` by `?`.
 
 use super::cards::Card;
 use super::seat::{NoSuchSeat, Seat};

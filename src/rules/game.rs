@@ -1,5 +1,6 @@
 //! The `Game` trait: what every game implements, and the one place where a refused move is
-//! guaranteed to change nothing.
+//! guaranteed to change nothing; `named_alike!` writes the associated types that every game
+//! names alike in its own module.
 
 use std::ops::RangeInclusive;
 
@@ -60,6 +61,25 @@ impl<T> DealLines<T> {
         self.0 = kept;
     }
 }
+
+/// In a game's `impl Game` (or a stops game's `impl stops::Rules`): the associated types every
+/// game names alike in its module (`Options`, `Move`, `Event`, `View`, `ScoreSheet`), its
+/// score-sheet line `$line`, and its catalogue of options, `OPTION_DOCS`.
+macro_rules! named_alike {
+    ($line:ty) => {
+        type Options = Options;
+        type Move = Move;
+        type Event = Event;
+        type View = View;
+        type ScoreSheet = ScoreSheet;
+        type DealLine = $line;
+
+        fn option_docs() -> &'static [$crate::rules::OptionDoc] {
+            OPTION_DOCS
+        }
+    };
+}
+pub(crate) use named_alike;
 
 /// What one move caused, in order. Held inline up to two events (a card and the trick it ends,
 /// a nomination, a bid): every move returns some, and a deal has dozens of moves, so a heap

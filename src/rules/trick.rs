@@ -1,5 +1,6 @@
 //! Trick machinery shared by the trick-taking games: who plays next, who won, and revokes
-//! found after the fact.
+//! found after the fact; `trick_events!` declares a game's events with the card-play events
+//! that trick games record alike.
 //!
 //! The server usually does not see the hands, so follow-suit cannot be checked when a card is
 //! played. What it can see is a player who failed to follow a suit and later plays that suit:
@@ -163,6 +164,49 @@ impl From<Suit> for usize {
         suit.index()
     }
 }
+
+/// Declares a trick game's event enum: its own variants `{ … }` before, then the three events
+/// of card play that trick games record alike, `CardPlayed { seat, card, trick }`,
+/// `TrickWon { trick, winner, cards }` and `RevokeDetected { revoke }` (the revoke's fields
+/// inline), then its own variants `{ … }` after. The attributes written before
+/// `RevokeDetected(…)` are the game's docs for it (they are in the spec); the module names
+/// `Seat`, `Card`, `Play` and `TrickCards`.
+macro_rules! trick_events {
+    (
+        $(#[$attr:meta])*
+        $vis:vis enum $event:ident {
+            $($before:tt)*
+        }
+        $(#[$revoke_doc:meta])*
+        RevokeDetected($($revoke:tt)+),
+        {
+            $($after:tt)*
+        }
+    ) => {
+        $(#[$attr])*
+        $vis enum $event {
+            $($before)*
+            CardPlayed {
+                seat: Seat,
+                card: Card,
+                trick: u8,
+            },
+            TrickWon {
+                trick: u8,
+                winner: Seat,
+                #[schema(value_type = Vec<Play<Card>>)]
+                cards: TrickCards<Card>,
+            },
+            $(#[$revoke_doc])*
+            RevokeDetected {
+                #[serde(flatten)]
+                revoke: $($revoke)+,
+            },
+            $($after)*
+        }
+    };
+}
+pub(crate) use trick_events;
 
 #[cfg(test)]
 mod tests {

@@ -15,11 +15,14 @@
 //! is still unaccounted for (otherwise the run would have stopped).
 //!
 //! The machinery is split by concept: `runs` (the sequences and their stops), `board` (chips
-//! between the bank, the seats and the pools), `setup` (what every stops table checks and deals).
+//! between the bank, the seats and the pools), `setup` (what every stops table checks and deals),
+//! `table` (the table type every stops game is: set-up, the order of deals, the end of a deal,
+//! the `Game` implementation; a game adds its own `Rules`).
 
 mod board;
 mod runs;
 mod setup;
+mod table;
 #[cfg(test)]
 pub(crate) mod testing;
 #[cfg(test)]
@@ -34,6 +37,8 @@ pub use runs::{next_down, next_up, MissedPlay, Played, RunState, Runs, ACE_LOW};
 pub use setup::{
     check_table, even_hands, FIRST_DEALER_DOC, MAX_OPENING_CHIPS, MAX_ROUNDS, OPENING_CHIPS_DOC, ROUNDS_DOC,
 };
+pub(crate) use table::{impl_table_deal, impl_table_options, table_event};
+pub use table::{HasTableOptions, Nothing, Rules, Table, TableDeal, TableEvent, TableOptions};
 
 use crate::rules::cards::Card;
 use crate::rules::error::RuleViolation;

@@ -12,22 +12,16 @@ use crate::rules::cards::{Card, CardSet, Rank};
 use crate::rules::error::RuleViolation;
 use crate::rules::seat::{BySeat, Seat};
 
-/// Ranks from low to high in the stops games: the ace is lowest.
-pub const ACE_LOW: [Rank; 13] = [
-    Rank::Ace,
-    Rank::Two,
-    Rank::Three,
-    Rank::Four,
-    Rank::Five,
-    Rank::Six,
-    Rank::Seven,
-    Rank::Eight,
-    Rank::Nine,
-    Rank::Ten,
-    Rank::Jack,
-    Rank::Queen,
-    Rank::King,
-];
+/// Ranks from low to high in the stops games: the ace is lowest, then `Rank::ALL`'s two to king.
+pub const ACE_LOW: [Rank; 13] = {
+    let mut ranks = [Rank::Ace; 13];
+    let mut i = 0;
+    while i < 12 {
+        ranks[i + 1] = Rank::ALL[i];
+        i += 1;
+    }
+    ranks
+};
 
 fn ace_low_position(rank: Rank) -> usize {
     if rank == Rank::Ace {

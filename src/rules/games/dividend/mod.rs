@@ -19,6 +19,7 @@ use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, CardSet, Suit};
 use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::game::named_alike;
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{Play, Revoke, Trick, TrickCards, Voids};
 use crate::rules::{Game, GameId, OptionDoc};
@@ -333,16 +334,7 @@ impl Game for Dividend {
     const NAME: &'static str = "Dividend";
     const SEATS: std::ops::RangeInclusive<usize> = PLAYERS..=PLAYERS;
 
-    type Options = Options;
-    type Move = Move;
-    type Event = Event;
-    type View = View;
-    type ScoreSheet = ScoreSheet;
-    type DealLine = DealScore;
-
-    fn option_docs() -> &'static [OptionDoc] {
-        OPTION_DOCS
-    }
+    named_alike!(DealScore);
 
     fn new(players: usize, options: Options) -> Result<Dividend, SetupError> {
         SetupError::check_players(players, &Self::SEATS)?;

@@ -1,28 +1,30 @@
-//! Newmarket (the third variation of `shared/rules/pope-joan.txt`, resolved by `NOTES.md`): a
-//! stops game of 48 cards (the sevens out), all dealt, with four pool cards whose stakes are
-//! won by playing the card just below them.
+//! Newmarket (the third variation of `shared/rules/pope-joan.txt`, resolved by `NOTES.md`): a stops
+//! game of 48 cards (the sevens out), all dealt, with four pool cards whose stakes are won by
+//! playing the card just below them.
 //!
 //! Invariants: the chips on the table (seats plus the four pools) always equal the opening chips;
 //! every chip movement is an `Event::Chips` that `settlements` books; the pools are accounts by
-//! rank (`pool_ace` …), so an unwon pool carries over to the next deal's card of that rank;
-//! every card is dealt, so there is no declared stop: a run stops only at a king, a six (the
-//! seven is out), a card just below a pool card, or a card whose next is played.
+//! rank (`pool_ace` …), so an unwon pool carries over to the next deal's card of that rank; every
+//! card is dealt, so there is no declared stop: a run stops only at a king, a six (the seven is
+//! out), a card just below a pool card, or a card whose next is played.
 //!
-//! By concept: `options` (the table's options), `layout` (the pool cards and their stakes),
-//! `play` (card by card), `result` (a whole deal at once), `settlement` (a pool won, going out
-//! and the end of a deal), `view` (the phone's view and the score sheet).
+//! A game of Newmarket is the stops table (`stops::Table`) with `NewmarketRules`: this module holds
+//! the moves, events and deal, and what Newmarket adds to the table (`stops::Rules`). By concept:
+//! `options` (the table's options), `layout` (the pool cards and their stakes), `play` (card by
+//! card), `result` (a whole deal at once), `settlement` (a pool won, going out and the end of a
+//! deal), `view` (the phone's view and the score sheet).
 
-use crate::rules::DealLines;
 use crate::rules::Events;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, CardSet, Rank, Suit};
-use crate::rules::chips::{Chips, Settlement};
+use crate::rules::chips::Chips;
 use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::game::named_alike;
 use crate::rules::seat::Seat;
-use crate::rules::stops::{self, even_hands, opening_chips, ChipMovement, Holdings, Runs};
-use crate::rules::{Game, GameId, OptionDoc};
+use crate::rules::stops::{self, even_hands, ChipMovement, Nothing, Rules, Runs, Table};
+use crate::rules::{Game, GameId};
 
 mod layout;
 mod legal;
@@ -79,51 +81,41 @@ pub enum Recording {
     ResultOnly,
 }
 
-/// What a move caused.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "event", rename_all = "snake_case")]
-#[schema(as = NewmarketEvent)]
-pub enum Event {
-    DealStarted {
-        deal: u16,
-        dealer: Seat,
-        hands: Vec<u8>,
-    },
-    LaidOut {
-        pool_cards: Vec<Card>,
-    },
-    CardPlayed {
-        seat: Seat,
-        card: Card,
-        cards_left: u8,
-    },
-    Stopped {
-        card: Card,
-        leader: Seat,
-    },
-    WentOut {
-        seat: Seat,
-        cards_left: Vec<u8>,
-    },
-    Chips {
-        #[serde(flatten)]
-        movement: ChipMovement,
-    },
-    DealEnded {
-        deal: u16,
-        winner: Seat,
-        net: Vec<Chips>,
-    },
-    GameFinished {
-        winners: Vec<Seat>,
-        chips: Vec<Chips>,
-    },
+stops::table_event! {
+    /// What a move caused.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+    #[serde(tag = "event", rename_all = "snake_case")]
+    #[schema(as = NewmarketEvent)]
+    pub enum Event {
+        DealStarted {
+            deal: u16,
+            dealer: Seat,
+            hands: Vec<u8>,
+        },
+        LaidOut {
+            pool_cards: Vec<Card>,
+        },
+        CardPlayed {
+            seat: Seat,
+            card: Card,
+            cards_left: u8,
+        },
+        Stopped {
+            card: Card,
+            leader: Seat,
+        },
+        WentOut {
+            seat: Seat,
+            cards_left: Vec<u8>,
+        },
+    }
+    Chips,
+    DealEnded { net },
 }
 
-stops::impl_chip_event!(Event);
-
+/// The deal being played.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Deal {
+pub struct Deal {
     number: u16,
     dealer: Seat,
     pool_cards: Vec<Card>,
@@ -131,120 +123,50 @@ struct Deal {
     start_chips: Vec<Chips>,
 }
 
-/// A game of Newmarket.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Newmarket {
-    players: usize,
-    options: Options,
-    deals_in_game: u16,
-    holdings: Holdings,
-    opening: Vec<ChipMovement>,
-    /// Lines of finished deals not yet taken out: history beside the state, never serialized.
-    #[serde(skip)]
-    sheet: DealLines<DealScore>,
-    deal: Option<Deal>,
-}
+// A deal is fresh until its layout.
+stops::impl_table_deal!(Deal, |d| d.pool_cards.is_empty());
 
-impl Newmarket {
-    pub fn players(&self) -> usize {
-        self.players
-    }
+/// A game of Newmarket: the stops table with Newmarket's rules.
+pub type Newmarket = Table<NewmarketRules>;
 
-    pub fn holdings(&self) -> &Holdings {
-        &self.holdings
-    }
+/// Newmarket's own part of the stops table (`stops::Rules`): the dealer's extra, the layout,
+/// the pools won by the card below a pool card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewmarketRules {}
 
-    /// Cards dealt to each seat in the current deal.
-    pub fn hands(&self) -> Vec<u8> {
-        self.deal
-            .as_ref()
-            .map(|d| Seat::all(self.players).map(|s| d.runs.dealt(s)).collect())
-            .unwrap_or_default()
-    }
-
-    fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        stops::not_expected(self.deal.is_none(), kind, || self.legal_kinds())
-    }
-
-    fn deal_ref(&self) -> Result<&Deal, RuleViolation> {
-        self.deal.as_ref().ok_or(RuleViolation::GameFinished)
-    }
-
-    fn start_deal(&mut self, index: u16, events: &mut Events<Event>) {
-        if index >= self.deals_in_game {
-            self.deal = None;
-            events.push(Event::GameFinished {
-                winners: self.winners(),
-                chips: self.holdings.seats(),
-            });
-            return;
-        }
-        let dealer = Seat::new(self.options.first_dealer).left(usize::from(index), self.players);
-        let hands = even_hands(48, self.players, dealer);
-        events.push(Event::DealStarted {
-            deal: index + 1,
-            dealer,
-            hands: hands.values().to_vec(),
-        });
-        self.deal = Some(Deal {
-            number: index + 1,
-            dealer,
-            pool_cards: Vec::new(),
-            runs: Runs::new(sevens(), false, hands, dealer.left(1, self.players)),
-            start_chips: self.holdings.seats(),
-        });
-    }
-}
-
-impl Game for Newmarket {
+impl Rules for NewmarketRules {
     const ID: GameId = GameId::Newmarket;
     const NAME: &'static str = "Newmarket";
-    const SEATS: std::ops::RangeInclusive<usize> = 3..=8;
 
-    type Options = Options;
-    type Move = Move;
-    type Event = Event;
-    type View = View;
-    type ScoreSheet = ScoreSheet;
-    type DealLine = DealScore;
+    type Fixed = Nothing;
+    type Carried = Nothing;
+    type Deal = Deal;
+    named_alike!(DealScore);
 
-    fn option_docs() -> &'static [OptionDoc] {
-        OPTION_DOCS
-    }
-
-    fn new(players: usize, options: Options) -> Result<Newmarket, SetupError> {
-        stops::check_table(
-            players,
-            Self::SEATS,
-            options.first_dealer,
-            options.rounds,
-            options.opening_chips,
-        )?;
+    fn set_up(players: usize, options: Options) -> Result<(Options, Nothing), SetupError> {
         if players == 3 && options.dealer_extra == 0 {
             return Err(SetupError::InvalidOption {
                 option: "dealer_extra",
                 reason: "three players' stakes cannot cover four pools without the dealer's extra".into(),
             });
         }
-        let mut game = Newmarket {
-            players,
-            deals_in_game: u16::from(options.rounds) * players as u16,
-            options,
-            holdings: Holdings::new(players),
-            opening: Vec::new(),
-            sheet: DealLines::default(),
-            deal: None,
-        };
-        let mut events = Events::new();
-        let opening = opening_chips(players, game.options.opening_chips);
-        game.holdings.book(&mut events, opening);
-        game.start_deal(0, &mut events);
-        game.opening = stops::movements(&events);
-        Ok(game)
+        Ok((options, Nothing {}))
     }
 
-    fn options(&self) -> Options {
-        self.options.clone()
+    fn deal(table: &mut Newmarket, number: u16, dealer: Seat, events: &mut Events<Event>) -> Deal {
+        let hands = even_hands(48, table.players, dealer);
+        events.push(Event::DealStarted {
+            deal: number,
+            dealer,
+            hands: hands.values().to_vec(),
+        });
+        Deal {
+            number,
+            dealer,
+            pool_cards: Vec::new(),
+            runs: Runs::new(sevens(), false, hands, dealer.left(1, table.players)),
+            start_chips: table.holdings.seats(),
+        }
     }
 
     fn move_kind(mv: &Move) -> &'static str {
@@ -262,82 +184,54 @@ impl Game for Newmarket {
         }
     }
 
-    fn play_move(&mut self, mv: &Move) -> Result<Events<Event>, RuleViolation> {
+    fn play_move(table: &mut Newmarket, mv: &Move) -> Result<Events<Event>, RuleViolation> {
         match mv {
             Move::Layout {
                 pool_cards,
                 stakes,
                 dealer_extra_on,
-            } => self.layout(pool_cards, stakes, *dealer_extra_on),
-            Move::Play { seat, card } => self.play(*seat, *card),
+            } => table.layout(pool_cards, stakes, *dealer_extra_on),
+            Move::Play { seat, card } => table.play(*seat, *card),
             Move::Result {
                 out,
                 cards_left,
                 pool_winners,
-            } => self.result(*out, cards_left, pool_winners),
+            } => table.result(*out, cards_left, pool_winners),
         }
     }
 
-    fn deal_number(&self) -> Option<u16> {
-        self.deal.as_ref().map(|d| d.number)
+    fn legal_kinds(table: &Newmarket) -> Vec<&'static str> {
+        table.legal_kinds()
     }
 
-    fn at_deal_boundary(&self) -> bool {
-        self.deal.as_ref().is_none_or(|d| d.pool_cards.is_empty())
-    }
-
-    fn is_finished(&self) -> bool {
-        self.deal.is_none()
-    }
-
-    fn running_totals(&self) -> Vec<i64> {
-        self.holdings.seats().into_iter().map(Chips::get).collect()
-    }
-
-    fn view(&self) -> View {
-        let deal = self.deal.as_ref();
+    fn view(table: &Newmarket) -> View {
+        let deal = table.deal.as_ref();
         View {
-            phase: self.phase(),
-            deal: deal.map_or(self.deals_in_game, |d| d.number),
-            deals_in_game: self.deals_in_game,
-            dealer: deal.map(|d| d.dealer),
+            phase: table.phase(),
+            deal: table.deal_shown(),
+            deals_in_game: table.deals_in_game,
+            dealer: table.dealer(),
             pool_cards: deal.map(|d| d.pool_cards.clone()).unwrap_or_default(),
             to_act: deal.filter(|d| !d.pool_cards.is_empty()).and_then(|d| d.runs.leader()),
             next_card: deal.and_then(|d| d.runs.next_card()),
-            legal_moves: self.legal_moves(),
-            cards_left: deal.map(|d| d.runs.hands_left()).unwrap_or_default(),
-            played: deal.map(|d| d.runs.played().iter().collect()).unwrap_or_default(),
-            pools: self.pools(),
-            chips: self.holdings.seats(),
-            winners: self.winners(),
+            legal_moves: table.legal_moves(),
+            cards_left: table.cards_left(),
+            played: table.cards_played(),
+            pools: table.pools(),
+            chips: table.holdings.seats(),
+            winners: table.winners(),
         }
     }
 
-    fn deal_lines(&self) -> &DealLines<DealScore> {
-        &self.sheet
-    }
-
-    fn deal_lines_mut(&mut self) -> &mut DealLines<DealScore> {
-        &mut self.sheet
-    }
-
-    fn score_sheet_of(&self, lines: &[DealScore]) -> ScoreSheet {
+    fn score_sheet(table: &Newmarket, lines: &[DealScore]) -> ScoreSheet {
         ScoreSheet {
             deals: lines.to_vec(),
-            chips: self.holdings.seats(),
-            pools: self.pools(),
-            deals_in_game: self.deals_in_game,
-            finished: self.deal.is_none(),
-            winners: self.winners(),
+            chips: table.holdings.seats(),
+            pools: table.pools(),
+            deals_in_game: table.deals_in_game,
+            finished: table.is_finished(),
+            winners: table.winners(),
         }
-    }
-
-    fn opening_settlements(&self) -> Vec<Settlement> {
-        self.opening.iter().map(ChipMovement::settlement).collect()
-    }
-
-    fn settlements(events: &[Event]) -> Vec<Settlement> {
-        stops::settlements(events)
     }
 }
 

@@ -5,7 +5,7 @@ use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::Events;
 
-use super::{pool_of, winning_card, Event, Newmarket, Phase, Recording};
+use super::{pool_of, winning_card, Event, Newmarket, Recording};
 
 impl Newmarket {
     pub(super) fn result(
@@ -14,10 +14,7 @@ impl Newmarket {
         cards_left: &[u8],
         pool_winners: &[Option<Seat>],
     ) -> Result<Events<Event>, RuleViolation> {
-        let fresh = self.phase() == Phase::Playing && self.deal.as_ref().is_some_and(|d| d.runs.is_fresh());
-        if !fresh {
-            return Err(self.not_expected("result"));
-        }
+        self.expect("result")?;
         let players = self.players;
         for s in std::iter::once(out).chain(pool_winners.iter().flatten().copied()) {
             s.check(players)?;
@@ -34,15 +31,8 @@ impl Newmarket {
                 expected: 4,
             });
         }
+        self.check_cards_left(out, cards_left)?;
         let deal = self.deal_ref()?;
-        for (seat, &left) in Seat::all(players).zip(cards_left) {
-            let dealt = deal.runs.dealt(seat);
-            if (seat == out) != (left == 0) || left > dealt {
-                return Err(RuleViolation::InvalidResult(format!(
-                    "{seat} cannot have {left} cards left: it was dealt {dealt}, and only {out} went out"
-                )));
-            }
-        }
         for s in Seat::all(players) {
             let won = pool_winners.iter().filter(|w| **w == Some(s)).count();
             let dealt = deal.runs.dealt(s);

@@ -30,8 +30,7 @@ impl Newmarket {
         cards_left: Vec<u8>,
         recording: Recording,
     ) -> Result<(), RuleViolation> {
-        let deal = self.deal.take().ok_or(RuleViolation::GameFinished)?;
-        let number = deal.number;
+        let number = self.deal_ref()?.number;
         events.push(Event::WentOut {
             seat: winner,
             cards_left: cards_left.clone(),
@@ -42,24 +41,15 @@ impl Newmarket {
             per_card_payments(winner, &cards_left, None, None),
         );
         self.holdings.book(events, movement);
-        let chips = self.holdings.seats();
-        let net = self.holdings.net_since(&deal.start_chips);
-        self.sheet.push(DealScore {
+        self.finish_deal(events, winner, |deal, net, chips| DealScore {
             deal: number,
             dealer: deal.dealer,
             pool_cards: deal.pool_cards.clone(),
             winner,
             cards_left,
-            net: net.clone(),
+            net,
             chips,
             recording,
-        });
-        events.push(Event::DealEnded {
-            deal: number,
-            winner,
-            net,
-        });
-        self.start_deal(number, events);
-        Ok(())
+        })
     }
 }

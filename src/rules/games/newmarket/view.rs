@@ -86,8 +86,4 @@ impl Newmarket {
     pub(super) fn pools(&self) -> Vec<PoolBalance> {
         self.holdings.board(POOL_RANKS.iter().filter_map(|&r| pool_of(r)))
     }
-
-    pub(super) fn winners(&self) -> Vec<Seat> {
-        self.holdings.winners(self.deal.is_none())
-    }
 }

@@ -13,8 +13,9 @@ use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, CardSet, Suit};
 use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::game::named_alike;
 use crate::rules::seat::{BySeat, Seat};
-use crate::rules::trick::{Play, Revoke, Trick, TrickCards, Voids};
+use crate::rules::trick::{trick_events, Play, Revoke, Trick, TrickCards, Voids};
 use crate::rules::{stops, Game, GameId, OptionDoc};
 
 pub use legal::LegalMove;
@@ -167,51 +168,41 @@ pub enum Recording {
     ResultOnly,
 }
 
-/// What a move caused.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "event", rename_all = "snake_case")]
-#[schema(as = NominationWhistEvent)]
-pub enum Event {
-    TrumpsTurnedUp {
-        card: Card,
-        trumps: Trumps,
-    },
-    Nominated {
-        seat: Seat,
-        tricks: u8,
-    },
-    CardPlayed {
-        seat: Seat,
-        card: Card,
-        trick: u8,
-    },
-    TrickWon {
-        trick: u8,
-        winner: Seat,
-        #[schema(value_type = Vec<Play<Card>>)]
-        cards: TrickCards<Card>,
-    },
+trick_events! {
+    /// What a move caused.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+    #[serde(tag = "event", rename_all = "snake_case")]
+    #[schema(as = NominationWhistEvent)]
+    pub enum Event {
+        TrumpsTurnedUp {
+            card: Card,
+            trumps: Trumps,
+        },
+        Nominated {
+            seat: Seat,
+            tricks: u8,
+        },
+    }
     /// A player who showed void in a suit later played it.
-    RevokeDetected {
-        #[serde(flatten)]
-        revoke: Revoke<Suit>,
-    },
-    DealScored {
-        deal: u16,
-        points: Vec<i32>,
-        totals: Vec<i32>,
-    },
-    DealStarted {
-        deal: u16,
-        dealer: Seat,
-        hand_size: u8,
-        /// Null until the turned-up card is recorded.
-        trumps: Option<Trumps>,
-    },
-    GameFinished {
-        winners: Vec<Seat>,
-        totals: Vec<i32>,
-    },
+    RevokeDetected(Revoke<Suit>),
+    {
+        DealScored {
+            deal: u16,
+            points: Vec<i32>,
+            totals: Vec<i32>,
+        },
+        DealStarted {
+            deal: u16,
+            dealer: Seat,
+            hand_size: u8,
+            /// Null until the turned-up card is recorded.
+            trumps: Option<Trumps>,
+        },
+        GameFinished {
+            winners: Vec<Seat>,
+            totals: Vec<i32>,
+        },
+    }
 }
 
 /// Where a deal stands.
@@ -374,16 +365,7 @@ impl Game for NominationWhist {
     const NAME: &'static str = "Nomination Whist";
     const SEATS: std::ops::RangeInclusive<usize> = 3..=7;
 
-    type Options = Options;
-    type Move = Move;
-    type Event = Event;
-    type View = View;
-    type ScoreSheet = ScoreSheet;
-    type DealLine = DealScore;
-
-    fn option_docs() -> &'static [OptionDoc] {
-        OPTION_DOCS
-    }
+    named_alike!(DealScore);
 
     fn new(players: usize, options: Options) -> Result<NominationWhist, SetupError> {
         SetupError::check_players(players, &Self::SEATS)?;

@@ -29,6 +29,13 @@ fn game_with(players: usize, options: Options) -> NominationWhist {
     NominationWhist::new(players, options).expect("a valid set-up")
 }
 
+fn trump_rule(trumps: TrumpRule) -> Options {
+    Options {
+        trumps,
+        ..Options::default()
+    }
+}
+
 fn hand_sizes(sizes: &[u8]) -> Options {
     Options {
         hand_sizes: Some(sizes.to_vec()),
@@ -154,29 +161,17 @@ fn expected_points(scoring: Scoring, nominated: u8, won: u8) -> i32 {
 // Schedule, dealer and trumps
 
 #[test]
-fn four_players_play_twenty_five_deals_from_one_card_up_to_thirteen_and_back() {
-    let game = game(4);
-    let expected: Vec<u8> = (1..=13).chain((1..=12).rev()).collect();
-    assert_eq!(game.options().hand_sizes, Some(expected));
-    assert_eq!(game.score_sheet().deals_in_game, 25);
-    let view = game.view();
+fn the_schedule_climbs_a_card_a_deal_to_the_most_each_can_hold_and_back_down() {
+    // Players, the peak hand, the deals in the game: four play 25 deals from one card up to
+    // thirteen and back, five peak at ten, seven at seven.
+    for (players, peak, deals) in [(4, 13, 25), (5, 10, 19), (7, 7, 13)] {
+        let game = game(players);
+        let expected: Vec<u8> = (1..=peak).chain((1..peak).rev()).collect();
+        assert_eq!(game.options().hand_sizes, Some(expected), "{players} players");
+        assert_eq!(game.score_sheet().deals_in_game, deals, "{players} players");
+    }
+    let view = game(4).view();
     assert_eq!((view.deal, view.deals_in_game, view.hand_size), (1, 25, Some(1)));
-}
-
-#[test]
-fn five_players_peak_at_ten_cards() {
-    let game = game(5);
-    let expected: Vec<u8> = (1..=10).chain((1..=9).rev()).collect();
-    assert_eq!(game.options().hand_sizes, Some(expected));
-    assert_eq!(game.score_sheet().deals_in_game, 19);
-}
-
-#[test]
-fn seven_players_peak_at_seven_cards() {
-    let game = game(7);
-    let expected: Vec<u8> = (1..=7).chain((1..=6).rev()).collect();
-    assert_eq!(game.options().hand_sizes, Some(expected));
-    assert_eq!(game.score_sheet().deals_in_game, 13);
 }
 
 #[test]
@@ -269,13 +264,7 @@ fn trumps_rotate_spades_hearts_clubs_diamonds_no_trumps_by_default() {
 #[test]
 fn a_rotation_option_sets_another_order() {
     let order = vec![Trumps::Hearts, Trumps::NoTrumps];
-    let mut game = game_with(
-        4,
-        Options {
-            trumps: TrumpRule::Rotation { order },
-            ..Options::default()
-        },
-    );
+    let mut game = game_with(4, trump_rule(TrumpRule::Rotation { order }));
     let mut trumps = Vec::new();
     for _ in 0..3 {
         trumps.push(game.view().trumps);
@@ -286,13 +275,7 @@ fn a_rotation_option_sets_another_order() {
 
 #[test]
 fn the_no_trumps_rule_never_has_trumps() {
-    let mut game = game_with(
-        4,
-        Options {
-            trumps: TrumpRule::NoTrumps,
-            ..Options::default()
-        },
-    );
+    let mut game = game_with(4, trump_rule(TrumpRule::NoTrumps));
     for _ in 0..5 {
         assert_eq!(game.view().trumps, Some(Trumps::NoTrumps));
         skip_deal(&mut game);
@@ -301,13 +284,7 @@ fn the_no_trumps_rule_never_has_trumps() {
 
 #[test]
 fn the_turned_up_rule_waits_for_a_turn_up_and_takes_trumps_from_its_suit() {
-    let mut game = game_with(
-        4,
-        Options {
-            trumps: TrumpRule::TurnedUp,
-            ..Options::default()
-        },
-    );
+    let mut game = game_with(4, trump_rule(TrumpRule::TurnedUp));
     let view = game.view();
     assert_eq!((view.phase, view.trumps, view.to_act), (Phase::TurnUp, None, None));
     assert_eq!(crate::rules::legal::kinds(&view.legal_moves), ["turn_up", "result"]);
@@ -367,13 +344,7 @@ fn the_turned_up_rule_has_no_trumps_when_every_card_is_dealt() {
 
 #[test]
 fn the_thirteen_card_deal_of_the_default_schedule_has_no_turn_up() {
-    let mut game = game_with(
-        4,
-        Options {
-            trumps: TrumpRule::TurnedUp,
-            ..Options::default()
-        },
-    );
+    let mut game = game_with(4, trump_rule(TrumpRule::TurnedUp));
     for _ in 0..12 {
         assert_eq!(game.view().phase, Phase::TurnUp);
         skip_deal(&mut game);
@@ -563,37 +534,22 @@ fn the_highest_trump_wins_a_trick() {
 }
 
 #[test]
-fn without_trumps_the_highest_card_of_the_suit_led_wins() {
-    let mut game = game_with(
-        4,
-        Options {
-            trumps: TrumpRule::NoTrumps,
-            ..Options::default()
-        },
-    );
-    nominate_in_turn(&mut game, &[0, 0, 0, 0]);
-    let events = play_in_turn(&mut game, &["5H", "KH", "AS", "2H"]);
-    assert_eq!(trick_winners(&events), [seat(2)]);
-}
-
-#[test]
-fn off_suit_discards_never_win_however_high() {
-    let mut game = game_with(
-        4,
-        Options {
-            trumps: TrumpRule::NoTrumps,
-            ..Options::default()
-        },
-    );
-    nominate_in_turn(&mut game, &[0, 0, 0, 0]);
-    let events = play_in_turn(&mut game, &["2C", "AS", "AH", "AD"]);
-    assert_eq!(trick_winners(&events), [seat(1)]);
-
-    // With trumps too: a discard of a third suit loses to the suit led.
-    let mut game = game_with(4, hand_sizes(&[1]));
-    nominate_in_turn(&mut game, &[0, 0, 0, 0]);
-    let events = play_in_turn(&mut game, &["2C", "AH", "3C", "AD"]);
-    assert_eq!(trick_winners(&events), [seat(3)]);
+fn a_trick_goes_to_the_highest_card_of_the_suit_led_however_high_the_discards() {
+    // The options, the trick's four cards from seat 1 (the dealer's left), and who wins it.
+    let cases = [
+        // Without trumps: the highest card of the suit led.
+        (trump_rule(TrumpRule::NoTrumps), ["5H", "KH", "AS", "2H"], 2),
+        // Off-suit discards never win, however high.
+        (trump_rule(TrumpRule::NoTrumps), ["2C", "AS", "AH", "AD"], 1),
+        // With trumps too: a discard of a third suit loses to the suit led.
+        (hand_sizes(&[1]), ["2C", "AH", "3C", "AD"], 3),
+    ];
+    for (options, cards, winner) in cases {
+        let mut game = game_with(4, options);
+        nominate_in_turn(&mut game, &[0, 0, 0, 0]);
+        let events = play_in_turn(&mut game, &cards);
+        assert_eq!(trick_winners(&events), [seat(winner)], "{cards:?}");
+    }
 }
 
 #[test]
@@ -624,32 +580,15 @@ fn the_winner_of_a_trick_leads_the_next() {
 
 #[test]
 fn playing_out_of_turn_is_refused_and_changes_nothing() {
+    let not_turn = |expected: u8, got: u8| RuleViolation::NotYourTurn {
+        expected: seat(expected),
+        got: seat(got),
+    };
     let mut game = two_card_deal_in_play();
-    assert_refused(
-        &game,
-        play(2, "4D"),
-        RuleViolation::NotYourTurn {
-            expected: seat(1),
-            got: seat(2),
-        },
-    );
+    assert_refused(&game, play(2, "4D"), not_turn(1, 2));
     apply(&mut game, play(1, "4D"));
-    assert_refused(
-        &game,
-        play(1, "5D"),
-        RuleViolation::NotYourTurn {
-            expected: seat(2),
-            got: seat(1),
-        },
-    );
-    assert_refused(
-        &game,
-        play(0, "5D"),
-        RuleViolation::NotYourTurn {
-            expected: seat(2),
-            got: seat(0),
-        },
-    );
+    assert_refused(&game, play(1, "5D"), not_turn(2, 1));
+    assert_refused(&game, play(0, "5D"), not_turn(2, 0));
 }
 
 #[test]
@@ -674,13 +613,7 @@ fn a_new_deal_starts_with_every_card_back_in_play() {
 
 #[test]
 fn the_turned_up_card_cannot_be_played() {
-    let mut game = game_with(
-        4,
-        Options {
-            trumps: TrumpRule::TurnedUp,
-            ..Options::default()
-        },
-    );
+    let mut game = game_with(4, trump_rule(TrumpRule::TurnedUp));
     apply(&mut game, Move::TurnUp { card: card("7D") });
     nominate_in_turn(&mut game, &[0, 0, 0, 0]);
     assert_refused(&game, play(1, "7D"), RuleViolation::CardTurnedUp(card("7D")));
@@ -987,13 +920,7 @@ fn a_result_is_accepted_only_at_the_start_of_a_deal() {
 
 #[test]
 fn a_result_is_not_offered_once_a_card_is_turned_up() {
-    let mut game = game_with(
-        4,
-        Options {
-            trumps: TrumpRule::TurnedUp,
-            ..Options::default()
-        },
-    );
+    let mut game = game_with(4, trump_rule(TrumpRule::TurnedUp));
     apply(&mut game, Move::TurnUp { card: card("7D") });
     assert!(!game.at_deal_boundary());
     assert_eq!(crate::rules::legal::kinds(&game.view().legal_moves), ["nominate"]);
@@ -1143,14 +1070,7 @@ fn hand_sizes_must_fit_the_pack_and_the_table() {
 
 #[test]
 fn an_empty_trump_rotation_is_refused() {
-    assert_invalid_option(
-        4,
-        Options {
-            trumps: TrumpRule::Rotation { order: Vec::new() },
-            ..Options::default()
-        },
-        "trumps",
-    );
+    assert_invalid_option(4, trump_rule(TrumpRule::Rotation { order: Vec::new() }), "trumps");
 }
 
 #[test]

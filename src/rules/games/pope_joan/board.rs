@@ -48,19 +48,8 @@ impl PopeJoan {
         self.divisions().contains(&pool)
     }
 
-    /// Starts deal `index` (0-based): dresses the board. None when the game is over.
-    pub(super) fn start_deal(&mut self, index: u16, events: &mut Events<Event>) {
-        if index >= self.deals_in_game {
-            self.deal = None;
-            let winners = self.winners();
-            events.push(Event::GameFinished {
-                winners,
-                chips: self.holdings.seats(),
-            });
-            return;
-        }
-        let number = index + 1;
-        let dealer = Seat::new(self.options.first_dealer).left(usize::from(index), self.players);
+    /// Deals deal `number` dealt by `dealer` and dresses the board.
+    pub(super) fn new_deal(&mut self, number: u16, dealer: Seat, events: &mut Events<Event>) -> Deal {
         let (hand_size, spare) = deal_sizes(self.players);
         events.push(Event::DealStarted {
             deal: number,
@@ -72,7 +61,7 @@ impl PopeJoan {
         let dressing = self.dressing(number, dealer);
         self.holdings.book(events, dressing);
         let removed: CardSet = [EIGHT_OF_DIAMONDS].into_iter().collect();
-        self.deal = Some(Deal {
+        Deal {
             number,
             dealer,
             hand_size,
@@ -87,7 +76,7 @@ impl PopeJoan {
             won: Vec::new(),
             out: None,
             start_chips,
-        });
+        }
     }
 
     /// The dressing of deal `number` dealt by `dealer`.
@@ -97,7 +86,7 @@ impl PopeJoan {
             let payments = self.spread(Account::Seat(dealer), 1, &mut Vec::new());
             return ChipMovement::new(Some(number), memo, payments);
         }
-        let total = i64::from(self.board_total);
+        let total = i64::from(self.fixed.board_total);
         let payers: Vec<(Account, i64)> = match self.options.dressing {
             Dressing::DealerAlone => vec![(Account::Seat(dealer), total)],
             Dressing::AllPlayers => {

@@ -1,28 +1,30 @@
-//! Pope Joan (`shared/rules/pope-joan.txt`, resolved by `NOTES.md`): a stops game with a
-//! staking board whose divisions are ledger pools.
+//! Pope Joan (`shared/rules/pope-joan.txt`, resolved by `NOTES.md`): a stops game with a staking
+//! board whose divisions are ledger pools.
 //!
-//! Invariants: the chips on the table (seats plus board) always equal the opening chips the
-//! bank issued, and every chip movement is an event (`Event::Chips`) that `settlements` turns
-//! into a ledger booking; a deal's cards are played at most once each, never the 8♦ or the
-//! turn-up, and no seat plays more than it was dealt (`stops::Runs`); a division's balance is
-//! won at most once a deal and otherwise carries over; Game is won every deal.
+//! Invariants: the chips on the table (seats plus board) always equal the opening chips the bank
+//! issued, and every chip movement is an event (`Event::Chips`) that `settlements` turns into a
+//! ledger booking; a deal's cards are played at most once each, never the 8♦ or the turn-up, and no
+//! seat plays more than it was dealt (`stops::Runs`); a division's balance is won at most once a
+//! deal and otherwise carries over; Game is won every deal.
 //!
-//! By concept: `options` (the table's options), `board` (the divisions, dressing them each deal,
-//! winning one), `turn_up`, `play` (card by card: runs, stops, the 9♦'s holder), `specials`
-//! (what the 9♦ and the honours of trumps win), `result` (a whole deal at once), `settlement`
-//! (going out and the end of a deal), `view` (the phone's view and the score sheet).
+//! A game of Pope Joan is the stops table (`stops::Table`) with `PopeJoanRules`: this module holds
+//! the moves, events and deal, and what Pope Joan adds to the table (`stops::Rules`). By concept:
+//! `options` (the table's options), `board` (the divisions, dressing them each deal, winning one),
+//! `turn_up`, `play` (card by card: runs, stops, the 9♦'s holder), `specials` (what the 9♦ and the
+//! honours of trumps win), `result` (a whole deal at once), `settlement` (going out and the end of
+//! a deal), `view` (the phone's view and the score sheet).
 
-use crate::rules::DealLines;
 use crate::rules::Events;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, Rank, Suit};
-use crate::rules::chips::{Chips, Settlement};
+use crate::rules::chips::Chips;
 use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::game::named_alike;
 use crate::rules::seat::Seat;
-use crate::rules::stops::{self, opening_chips, ChipMovement, Holdings, MissedPlay, Pool, RunState, Runs};
-use crate::rules::{Game, GameId, OptionDoc};
+use crate::rules::stops::{self, ChipMovement, MissedPlay, Nothing, Pool, Rules, RunState, Runs, Table};
+use crate::rules::{Game, GameId};
 
 mod board;
 mod legal;
@@ -96,64 +98,56 @@ pub enum Recording {
     TurnUp,
 }
 
-/// What a move caused.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "event", rename_all = "snake_case")]
-#[schema(as = PopeJoanEvent)]
-pub enum Event {
-    DealStarted {
-        deal: u16,
-        dealer: Seat,
-        hand_size: u8,
-        spare_hand: u8,
-    },
-    TurnedUp {
-        card: Card,
-        trumps: Suit,
-    },
-    CardPlayed {
-        seat: Seat,
-        card: Card,
-        cards_left: u8,
-    },
-    /// The run stopped at `card`; `leader` leads next.
-    Stopped {
-        card: Card,
-        leader: Seat,
-        /// Declared by the table rather than known to the engine.
-        declared: bool,
-    },
-    MissedPlayDetected {
-        #[serde(flatten)]
-        missed: MissedPlay,
-    },
-    WentOut {
-        seat: Seat,
-        cards_left: Vec<u8>,
-        /// The holder of the unplayed 9♦, who pays nothing.
-        exempt: Option<Seat>,
-    },
+stops::table_event! {
+    /// What a move caused.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+    #[serde(tag = "event", rename_all = "snake_case")]
+    #[schema(as = PopeJoanEvent)]
+    pub enum Event {
+        DealStarted {
+            deal: u16,
+            dealer: Seat,
+            hand_size: u8,
+            spare_hand: u8,
+        },
+        TurnedUp {
+            card: Card,
+            trumps: Suit,
+        },
+        CardPlayed {
+            seat: Seat,
+            card: Card,
+            cards_left: u8,
+        },
+        /// The run stopped at `card`; `leader` leads next.
+        Stopped {
+            card: Card,
+            leader: Seat,
+            /// Declared by the table rather than known to the engine.
+            declared: bool,
+        },
+        MissedPlayDetected {
+            #[serde(flatten)]
+            missed: MissedPlay,
+        },
+        WentOut {
+            seat: Seat,
+            cards_left: Vec<u8>,
+            /// The holder of the unplayed 9♦, who pays nothing.
+            exempt: Option<Seat>,
+        },
+    }
     /// Chips moved: each is one ledger booking.
-    Chips {
-        #[serde(flatten)]
-        movement: ChipMovement,
-    },
+    Chips,
     DealEnded {
-        deal: u16,
-        winner: Seat,
         /// Each seat's chips gained (or lost) over the deal.
-        net: Vec<Chips>,
-    },
-    GameFinished {
-        winners: Vec<Seat>,
-        chips: Vec<Chips>,
+        net
     },
 }
 
-stops::impl_chip_event!(Event);
-
+/// The deal being played.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Deal {
+pub struct Deal {
     /// 1-based.
     number: u16,
     dealer: Seat,
@@ -174,79 +168,36 @@ impl Deal {
     fn trumps(&self) -> Option<Suit> {
         self.turn_up.map(|c| c.suit)
     }
-
-    fn is_fresh(&self) -> bool {
-        self.turn_up.is_none()
-    }
 }
 
-/// A game of Pope Joan.
+// A deal is fresh until its turn-up.
+stops::impl_table_deal!(Deal, |d| d.turn_up.is_none());
+
+/// What a Pope Joan table fixes at set-up beyond its options.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PopeJoan {
-    players: usize,
-    options: Options,
+pub struct Fixed {
+    /// The chips the board is dressed with each deal.
     board_total: u8,
-    deals_in_game: u16,
-    holdings: Holdings,
-    /// The table's opening movements (opening chips, the first dressing).
-    opening: Vec<ChipMovement>,
-    /// Lines of finished deals not yet taken out: history beside the state, never serialized.
-    #[serde(skip)]
-    sheet: DealLines<DealScore>,
-    deal: Option<Deal>,
 }
 
-impl PopeJoan {
-    pub fn players(&self) -> usize {
-        self.players
-    }
+/// A game of Pope Joan: the stops table with Pope Joan's rules.
+pub type PopeJoan = Table<PopeJoanRules>;
 
-    pub fn holdings(&self) -> &Holdings {
-        &self.holdings
-    }
+/// Pope Joan's own part of the stops table (`stops::Rules`): the board and its dressing, the
+/// turn-up, declared stops, the specials.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PopeJoanRules {}
 
-    /// Cards each seat still holds in the current deal.
-    pub fn cards_left(&self) -> Vec<u8> {
-        self.deal.as_ref().map(|d| d.runs.hands_left()).unwrap_or_default()
-    }
-
-    fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        stops::not_expected(self.deal.is_none(), kind, || self.legal_kinds())
-    }
-
-    fn deal_ref(&self) -> Result<&Deal, RuleViolation> {
-        self.deal.as_ref().ok_or(RuleViolation::GameFinished)
-    }
-
-    fn deal_mut(&mut self) -> Result<&mut Deal, RuleViolation> {
-        self.deal.as_mut().ok_or(RuleViolation::GameFinished)
-    }
-}
-
-impl Game for PopeJoan {
+impl Rules for PopeJoanRules {
     const ID: GameId = GameId::PopeJoan;
     const NAME: &'static str = "Pope Joan";
-    const SEATS: std::ops::RangeInclusive<usize> = 3..=8;
 
-    type Options = Options;
-    type Move = Move;
-    type Event = Event;
-    type View = View;
-    type ScoreSheet = ScoreSheet;
-    type DealLine = DealScore;
+    type Fixed = Fixed;
+    type Carried = Nothing;
+    type Deal = Deal;
+    named_alike!(DealScore);
 
-    fn option_docs() -> &'static [OptionDoc] {
-        OPTION_DOCS
-    }
-
-    fn new(players: usize, options: Options) -> Result<PopeJoan, SetupError> {
-        stops::check_table(
-            players,
-            Self::SEATS,
-            options.first_dealer,
-            options.rounds,
-            options.opening_chips,
-        )?;
+    fn set_up(_players: usize, options: Options) -> Result<(Options, Fixed), SetupError> {
         let least = if options.five_divisions { 12 } else { 15 };
         let board_total = options.board_total.unwrap_or(least);
         if board_total < least {
@@ -261,30 +212,16 @@ impl Game for PopeJoan {
                 reason: "a cap is at least 1".into(),
             });
         }
-        let mut game = PopeJoan {
-            players,
-            board_total,
-            deals_in_game: u16::from(options.rounds) * players as u16,
-            // Kept with the board total filled in, so that `new(players, options())` is this game.
-            options: Options {
-                board_total: Some(board_total),
-                ..options
-            },
-            holdings: Holdings::new(players),
-            opening: Vec::new(),
-            sheet: DealLines::default(),
-            deal: None,
+        // Kept with the board total filled in, so that `new(players, options())` is this game.
+        let options = Options {
+            board_total: Some(board_total),
+            ..options
         };
-        let mut events = Events::new();
-        let opening = opening_chips(players, game.options.opening_chips);
-        game.holdings.book(&mut events, opening);
-        game.start_deal(0, &mut events);
-        game.opening = stops::movements(&events);
-        Ok(game)
+        Ok((options, Fixed { board_total }))
     }
 
-    fn options(&self) -> Options {
-        self.options.clone()
+    fn deal(table: &mut PopeJoan, number: u16, dealer: Seat, events: &mut Events<Event>) -> Deal {
+        table.new_deal(number, dealer, events)
     }
 
     fn move_kind(mv: &Move) -> &'static str {
@@ -305,92 +242,64 @@ impl Game for PopeJoan {
         }
     }
 
-    fn play_move(&mut self, mv: &Move) -> Result<Events<Event>, RuleViolation> {
+    fn play_move(table: &mut PopeJoan, mv: &Move) -> Result<Events<Event>, RuleViolation> {
         match mv {
-            Move::TurnUp { card } => self.turn_up(*card),
-            Move::Play { seat, card } => self.play(*seat, *card),
-            Move::Stop => self.stop(),
-            Move::PopeInLieu { seat } => self.pope_in_lieu(*seat),
-            Move::PopeHolder { seat } => self.pope_holder(*seat),
+            Move::TurnUp { card } => table.turn_up(*card),
+            Move::Play { seat, card } => table.play(*seat, *card),
+            Move::Stop => table.stop(),
+            Move::PopeInLieu { seat } => table.pope_in_lieu(*seat),
+            Move::PopeHolder { seat } => table.pope_holder(*seat),
             Move::Result {
                 out,
                 cards_left,
                 specials,
                 pope_cards_left,
                 pope_holder,
-            } => self.result(*out, cards_left, specials, pope_cards_left.as_deref(), *pope_holder),
+            } => table.result(*out, cards_left, specials, pope_cards_left.as_deref(), *pope_holder),
         }
     }
 
-    fn deal_number(&self) -> Option<u16> {
-        self.deal.as_ref().map(|d| d.number)
+    fn legal_kinds(table: &PopeJoan) -> Vec<&'static str> {
+        table.legal_kinds()
     }
 
-    fn at_deal_boundary(&self) -> bool {
-        self.deal.as_ref().is_none_or(Deal::is_fresh)
-    }
-
-    fn is_finished(&self) -> bool {
-        self.deal.is_none()
-    }
-
-    fn running_totals(&self) -> Vec<i64> {
-        self.holdings.seats().into_iter().map(Chips::get).collect()
-    }
-
-    fn view(&self) -> View {
-        let phase = self.phase();
-        let deal = self.deal.as_ref();
+    fn view(table: &PopeJoan) -> View {
+        let phase = table.phase();
+        let deal = table.deal.as_ref();
         let run = deal.and_then(|d| match d.runs.state() {
             RunState::Live { last, by } => d.runs.next_card().map(|next| LiveRun { last, by, next }),
             RunState::Lead { .. } => None,
         });
         View {
             phase,
-            deal: deal.map_or(self.deals_in_game, |d| d.number),
-            deals_in_game: self.deals_in_game,
-            dealer: deal.map(|d| d.dealer),
+            deal: table.deal_shown(),
+            deals_in_game: table.deals_in_game,
+            dealer: table.dealer(),
             hand_size: deal.map(|d| d.hand_size),
-            spare_hand: deal.map(|_| deal_sizes(self.players).1),
+            spare_hand: deal.map(|_| deal_sizes(table.players).1),
             turn_up: deal.and_then(|d| d.turn_up),
             trumps: deal.and_then(Deal::trumps),
             to_act: deal.filter(|_| phase == Phase::Playing).and_then(|d| d.runs.leader()),
             run,
-            legal_moves: self.legal_moves(),
-            cards_left: self.cards_left(),
-            played: deal.map(|d| d.runs.played().iter().collect()).unwrap_or_default(),
+            legal_moves: table.legal_moves(),
+            cards_left: table.cards_left(),
+            played: table.cards_played(),
             missed_plays: deal.map(|d| d.runs.missed_plays().to_vec()).unwrap_or_default(),
-            board: self.board(),
-            chips: self.holdings.seats(),
-            winners: self.winners(),
+            board: table.board(),
+            chips: table.holdings.seats(),
+            winners: table.winners(),
         }
     }
 
-    fn deal_lines(&self) -> &DealLines<DealScore> {
-        &self.sheet
-    }
-
-    fn deal_lines_mut(&mut self) -> &mut DealLines<DealScore> {
-        &mut self.sheet
-    }
-
-    fn score_sheet_of(&self, lines: &[DealScore]) -> ScoreSheet {
+    fn score_sheet(table: &PopeJoan, lines: &[DealScore]) -> ScoreSheet {
         ScoreSheet {
             deals: lines.to_vec(),
-            chips: self.holdings.seats(),
-            board: self.board(),
-            deals_in_game: self.deals_in_game,
-            finished: self.deal.is_none(),
-            winners: self.winners(),
+            chips: table.holdings.seats(),
+            board: table.board(),
+            deals_in_game: table.deals_in_game,
+            finished: table.is_finished(),
+            winners: table.winners(),
         }
-    }
-
-    fn opening_settlements(&self) -> Vec<Settlement> {
-        self.opening.iter().map(ChipMovement::settlement).collect()
-    }
-
-    fn settlements(events: &[Event]) -> Vec<Settlement> {
-        stops::settlements(events)
     }
 }
 

@@ -6,7 +6,7 @@ use crate::rules::seat::Seat;
 use crate::rules::Events;
 
 use super::specials::honour_division;
-use super::{Event, Phase, PopeJoan, Recording, POPE};
+use super::{Event, PopeJoan, Recording, POPE};
 
 impl PopeJoan {
     pub(super) fn result(
@@ -17,10 +17,7 @@ impl PopeJoan {
         pope_cards_left: Option<&[u8]>,
         pope_holder: Option<Seat>,
     ) -> Result<Events<Event>, RuleViolation> {
-        let fresh = self.phase() == Phase::Playing && self.deal.as_ref().is_some_and(|d| d.runs.is_fresh());
-        if !fresh {
-            return Err(self.not_expected("result"));
-        }
+        self.expect("result")?;
         let players = self.players;
         out.check(self.players)?;
         if let Some(h) = pope_holder {

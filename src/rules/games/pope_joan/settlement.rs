@@ -46,36 +46,27 @@ impl PopeJoan {
             )
         };
         self.holdings.book(events, movement);
-        self.finish_deal(events, winner, cards_left, recording)
+        self.end_deal(events, winner, cards_left, recording)
     }
 
-    pub(super) fn finish_deal(
+    /// Ends the deal won by `winner`, with its line on the score sheet.
+    pub(super) fn end_deal(
         &mut self,
         events: &mut Events<Event>,
         winner: Seat,
         cards_left: Vec<u8>,
         recording: Recording,
     ) -> Result<(), RuleViolation> {
-        let deal = self.deal.take().ok_or(RuleViolation::GameFinished)?;
-        let chips = self.holdings.seats();
-        let net = self.holdings.net_since(&deal.start_chips);
-        self.sheet.push(DealScore {
+        self.finish_deal(events, winner, |deal, net, chips| DealScore {
             deal: deal.number,
             dealer: deal.dealer,
             turn_up: deal.turn_up.unwrap_or(POPE),
             winner,
             cards_left,
-            net: net.clone(),
+            net,
             chips,
             missed_plays: deal.runs.missed_plays().to_vec(),
             recording,
-        });
-        events.push(Event::DealEnded {
-            deal: deal.number,
-            winner,
-            net,
-        });
-        self.start_deal(deal.number, events);
-        Ok(())
+        })
     }
 }

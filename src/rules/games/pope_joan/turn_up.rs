@@ -48,7 +48,7 @@ impl PopeJoan {
             if self.options.pope_turn_up_wins_game {
                 self.win_division(&mut events, Pool::Game, dealer, "the Pope turned up")?;
                 let cards_left = vec![hand_size; self.players];
-                self.finish_deal(&mut events, dealer, cards_left, Recording::TurnUp)?;
+                self.end_deal(&mut events, dealer, cards_left, Recording::TurnUp)?;
             }
         } else if let Some(pool) = honour_division(card.rank) {
             self.win_division(&mut events, pool, dealer, "turned up")?;

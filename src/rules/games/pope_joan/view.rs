@@ -112,10 +112,6 @@ impl PopeJoan {
         }
     }
 
-    pub(super) fn winners(&self) -> Vec<Seat> {
-        self.holdings.winners(self.deal.is_none())
-    }
-
     pub(super) fn board(&self) -> Vec<PoolBalance> {
         self.holdings.board(self.divisions().iter().copied())
     }

@@ -1,28 +1,30 @@
-//! Spin (`shared/rules/pope-joan.txt`, resolved by `NOTES.md`): a stops game of 50 cards (8♦
-//! and 2♥ out), all dealt, no trumps, with Game, Matrimony (K♦ Q♦) and Intrigue (Q♦ J♦) pools,
-//! Spin (A♦) collecting from every player and kings collecting one from each.
+//! Spin (`shared/rules/pope-joan.txt`, resolved by `NOTES.md`): a stops game of 50 cards (8♦ and 2♥
+//! out), all dealt, no trumps, with Game, Matrimony (K♦ Q♦) and Intrigue (Q♦ J♦) pools, Spin (A♦)
+//! collecting from every player and kings collecting one from each.
 //!
-//! Invariants: the chips on the table (seats plus the pools) always equal the opening chips;
-//! every chip movement is an `Event::Chips` that `settlements` books; Matrimony and Intrigue
-//! are won at most once a deal (by showing both cards after playing a stop) and otherwise carry
-//! over; Game is won every deal, and its winner pays no Game stake the next deal.
+//! Invariants: the chips on the table (seats plus the pools) always equal the opening chips; every
+//! chip movement is an `Event::Chips` that `settlements` books; Matrimony and Intrigue are won at
+//! most once a deal (by showing both cards after playing a stop) and otherwise carry over; Game is
+//! won every deal, and its winner pays no Game stake the next deal.
 //!
-//! By concept: `options` (the table's options), `stakes` (each deal's stakes, and chips collected
-//! from every player), `play` (card by card: runs, Spin, showing a pair, Spin's holder),
-//! `result` (a whole deal at once), `settlement` (going out and the end of a deal), `view` (the
-//! phone's view and the score sheet).
+//! A game of Spin is the stops table (`stops::Table`) with `SpinRules`: this module holds the
+//! moves, events and deal, and what Spin adds to the table (`stops::Rules`), including the last
+//! winner each deal hands on. By concept: `options` (the table's options), `stakes` (each deal's
+//! stakes, and chips collected from every player), `play` (card by card: runs, Spin, showing a
+//! pair, Spin's holder), `result` (a whole deal at once), `settlement` (going out and the end of a
+//! deal), `view` (the phone's view and the score sheet).
 
-use crate::rules::DealLines;
 use crate::rules::Events;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, CardSet, Rank, Suit};
-use crate::rules::chips::{Chips, Settlement};
+use crate::rules::chips::Chips;
 use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::game::named_alike;
 use crate::rules::seat::Seat;
-use crate::rules::stops::{self, opening_chips, ChipMovement, Holdings, Pool, Runs};
-use crate::rules::{Game, GameId, OptionDoc};
+use crate::rules::stops::{self, ChipMovement, Nothing, Pool, Rules, Runs, Table};
+use crate::rules::{Game, GameId};
 
 mod legal;
 mod options;
@@ -128,59 +130,49 @@ pub enum Recording {
     ResultOnly,
 }
 
-/// What a move caused.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "event", rename_all = "snake_case")]
-#[schema(as = SpinEvent)]
-pub enum Event {
-    DealStarted {
-        deal: u16,
-        dealer: Seat,
-        hands: Vec<u8>,
-        /// The last deal's winner, who pays no Game stake.
-        exempt: Option<Seat>,
-    },
-    CardPlayed {
-        seat: Seat,
-        card: Card,
-        cards_left: u8,
-    },
-    SpinPlayed {
-        seat: Seat,
-    },
-    Stopped {
-        card: Card,
-        leader: Seat,
-    },
-    Shown {
-        seat: Seat,
-        combination: Combination,
-    },
-    WentOut {
-        seat: Seat,
-        cards_left: Vec<u8>,
-        /// The seat caught holding Spin, who pays double.
-        spin_holder: Option<Seat>,
-    },
-    Chips {
-        #[serde(flatten)]
-        movement: ChipMovement,
-    },
-    DealEnded {
-        deal: u16,
-        winner: Seat,
-        net: Vec<Chips>,
-    },
-    GameFinished {
-        winners: Vec<Seat>,
-        chips: Vec<Chips>,
-    },
+stops::table_event! {
+    /// What a move caused.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+    #[serde(tag = "event", rename_all = "snake_case")]
+    #[schema(as = SpinEvent)]
+    pub enum Event {
+        DealStarted {
+            deal: u16,
+            dealer: Seat,
+            hands: Vec<u8>,
+            /// The last deal's winner, who pays no Game stake.
+            exempt: Option<Seat>,
+        },
+        CardPlayed {
+            seat: Seat,
+            card: Card,
+            cards_left: u8,
+        },
+        SpinPlayed {
+            seat: Seat,
+        },
+        Stopped {
+            card: Card,
+            leader: Seat,
+        },
+        Shown {
+            seat: Seat,
+            combination: Combination,
+        },
+        WentOut {
+            seat: Seat,
+            cards_left: Vec<u8>,
+            /// The seat caught holding Spin, who pays double.
+            spin_holder: Option<Seat>,
+        },
+    }
+    Chips,
+    DealEnded { net },
 }
 
-stops::impl_chip_event!(Event);
-
+/// The deal being played.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-struct Deal {
+pub struct Deal {
     number: u16,
     dealer: Seat,
     runs: Runs,
@@ -193,96 +185,39 @@ struct Deal {
     start_chips: Vec<Chips>,
 }
 
-/// A game of Spin.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Spin {
-    players: usize,
-    options: Options,
-    deals_in_game: u16,
-    holdings: Holdings,
-    opening: Vec<ChipMovement>,
+// A deal is fresh until its first card.
+stops::impl_table_deal!(Deal, |d| d.runs.is_fresh());
+
+/// What one deal of Spin hands on to the next.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Carried {
     /// The last deal's winner: exempt from the next Game stake.
     last_winner: Option<Seat>,
-    /// Lines of finished deals not yet taken out: history beside the state, never serialized.
-    #[serde(skip)]
-    sheet: DealLines<DealScore>,
-    deal: Option<Deal>,
 }
 
-impl Spin {
-    pub fn players(&self) -> usize {
-        self.players
-    }
+/// A game of Spin: the stops table with Spin's rules.
+pub type Spin = Table<SpinRules>;
 
-    pub fn holdings(&self) -> &Holdings {
-        &self.holdings
-    }
+/// Spin's own part of the stops table (`stops::Rules`): the stakes on Game, Matrimony and
+/// Intrigue, Spin and the kings collecting, showing a pair, Spin's holder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpinRules {}
 
-    /// Cards dealt to each seat in the current deal.
-    pub fn hands(&self) -> Vec<u8> {
-        self.deal
-            .as_ref()
-            .map(|d| Seat::all(self.players).map(|s| d.runs.dealt(s)).collect())
-            .unwrap_or_default()
-    }
-
-    fn not_expected(&self, kind: &'static str) -> RuleViolation {
-        stops::not_expected(self.deal.is_none(), kind, || self.legal_kinds())
-    }
-
-    fn deal_ref(&self) -> Result<&Deal, RuleViolation> {
-        self.deal.as_ref().ok_or(RuleViolation::GameFinished)
-    }
-
-    fn deal_mut(&mut self) -> Result<&mut Deal, RuleViolation> {
-        self.deal.as_mut().ok_or(RuleViolation::GameFinished)
-    }
-}
-
-impl Game for Spin {
+impl Rules for SpinRules {
     const ID: GameId = GameId::Spin;
     const NAME: &'static str = "Spin";
-    const SEATS: std::ops::RangeInclusive<usize> = 3..=8;
 
-    type Options = Options;
-    type Move = Move;
-    type Event = Event;
-    type View = View;
-    type ScoreSheet = ScoreSheet;
-    type DealLine = DealScore;
+    type Fixed = Nothing;
+    type Carried = Carried;
+    type Deal = Deal;
+    named_alike!(DealScore);
 
-    fn option_docs() -> &'static [OptionDoc] {
-        OPTION_DOCS
+    fn set_up(_players: usize, options: Options) -> Result<(Options, Nothing), SetupError> {
+        Ok((options, Nothing {}))
     }
 
-    fn new(players: usize, options: Options) -> Result<Spin, SetupError> {
-        stops::check_table(
-            players,
-            Self::SEATS,
-            options.first_dealer,
-            options.rounds,
-            options.opening_chips,
-        )?;
-        let mut game = Spin {
-            players,
-            deals_in_game: u16::from(options.rounds) * players as u16,
-            options,
-            holdings: Holdings::new(players),
-            opening: Vec::new(),
-            last_winner: None,
-            sheet: DealLines::default(),
-            deal: None,
-        };
-        let mut events = Events::new();
-        let opening = opening_chips(players, game.options.opening_chips);
-        game.holdings.book(&mut events, opening);
-        game.start_deal(0, &mut events);
-        game.opening = stops::movements(&events);
-        Ok(game)
-    }
-
-    fn options(&self) -> Options {
-        self.options.clone()
+    fn deal(table: &mut Spin, number: u16, dealer: Seat, events: &mut Events<Event>) -> Deal {
+        table.new_deal(number, dealer, events)
     }
 
     fn move_kind(mv: &Move) -> &'static str {
@@ -301,11 +236,11 @@ impl Game for Spin {
         }
     }
 
-    fn play_move(&mut self, mv: &Move) -> Result<Events<Event>, RuleViolation> {
+    fn play_move(table: &mut Spin, mv: &Move) -> Result<Events<Event>, RuleViolation> {
         match mv {
-            Move::Play { seat, card, spin } => self.play(*seat, *card, *spin),
-            Move::Show { seat, combination } => self.show(*seat, *combination),
-            Move::SpinHolder { seat } => self.spin_holder(*seat),
+            Move::Play { seat, card, spin } => table.play(*seat, *card, *spin),
+            Move::Show { seat, combination } => table.show(*seat, *combination),
+            Move::SpinHolder { seat } => table.spin_holder(*seat),
             Move::Result {
                 out,
                 cards_left,
@@ -313,69 +248,41 @@ impl Game for Spin {
                 matrimony,
                 intrigue,
                 spin_holder,
-            } => self.result(*out, cards_left, specials, [*matrimony, *intrigue], *spin_holder),
+            } => table.result(*out, cards_left, specials, [*matrimony, *intrigue], *spin_holder),
         }
     }
 
-    fn deal_number(&self) -> Option<u16> {
-        self.deal.as_ref().map(|d| d.number)
+    fn legal_kinds(table: &Spin) -> Vec<&'static str> {
+        table.legal_kinds()
     }
 
-    fn at_deal_boundary(&self) -> bool {
-        self.deal.as_ref().is_none_or(|d| d.runs.is_fresh())
-    }
-
-    fn is_finished(&self) -> bool {
-        self.deal.is_none()
-    }
-
-    fn running_totals(&self) -> Vec<i64> {
-        self.holdings.seats().into_iter().map(Chips::get).collect()
-    }
-
-    fn view(&self) -> View {
-        let deal = self.deal.as_ref();
+    fn view(table: &Spin) -> View {
+        let deal = table.deal.as_ref();
         View {
-            phase: self.phase(),
-            deal: deal.map_or(self.deals_in_game, |d| d.number),
-            deals_in_game: self.deals_in_game,
-            dealer: deal.map(|d| d.dealer),
+            phase: table.phase(),
+            deal: table.deal_shown(),
+            deals_in_game: table.deals_in_game,
+            dealer: table.dealer(),
             to_act: deal.filter(|d| d.out.is_none()).and_then(|d| d.runs.leader()),
             next_card: deal.and_then(|d| d.runs.next_card()),
-            legal_moves: self.legal_moves(),
-            cards_left: deal.map(|d| d.runs.hands_left()).unwrap_or_default(),
-            played: deal.map(|d| d.runs.played().iter().collect()).unwrap_or_default(),
-            pools: self.pools(),
-            chips: self.holdings.seats(),
-            winners: self.winners(),
+            legal_moves: table.legal_moves(),
+            cards_left: table.cards_left(),
+            played: table.cards_played(),
+            pools: table.pools(),
+            chips: table.holdings.seats(),
+            winners: table.winners(),
         }
     }
 
-    fn deal_lines(&self) -> &DealLines<DealScore> {
-        &self.sheet
-    }
-
-    fn deal_lines_mut(&mut self) -> &mut DealLines<DealScore> {
-        &mut self.sheet
-    }
-
-    fn score_sheet_of(&self, lines: &[DealScore]) -> ScoreSheet {
+    fn score_sheet(table: &Spin, lines: &[DealScore]) -> ScoreSheet {
         ScoreSheet {
             deals: lines.to_vec(),
-            chips: self.holdings.seats(),
-            pools: self.pools(),
-            deals_in_game: self.deals_in_game,
-            finished: self.deal.is_none(),
-            winners: self.winners(),
+            chips: table.holdings.seats(),
+            pools: table.pools(),
+            deals_in_game: table.deals_in_game,
+            finished: table.is_finished(),
+            winners: table.winners(),
         }
-    }
-
-    fn opening_settlements(&self) -> Vec<Settlement> {
-        self.opening.iter().map(ChipMovement::settlement).collect()
-    }
-
-    fn settlements(events: &[Event]) -> Vec<Settlement> {
-        stops::settlements(events)
     }
 }
 

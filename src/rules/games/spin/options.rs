@@ -37,6 +37,8 @@ impl Default for Options {
     }
 }
 
+stops::impl_table_options!(Options);
+
 pub(super) const OPTION_DOCS: &[OptionDoc] = &[
     stops::OPENING_CHIPS_DOC,
     stops::FIRST_DEALER_DOC,

@@ -5,7 +5,7 @@ use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::Events;
 
-use super::{Combination, Event, Phase, Recording, Spin, SPIN};
+use super::{Combination, Event, Recording, Spin, SPIN};
 
 impl Spin {
     pub(super) fn result(
@@ -16,10 +16,7 @@ impl Spin {
         shown: [Option<Seat>; 2],
         spin_holder: Option<Seat>,
     ) -> Result<Events<Event>, RuleViolation> {
-        let fresh = self.phase() == Phase::Playing && self.deal.as_ref().is_some_and(|d| d.runs.is_fresh());
-        if !fresh {
-            return Err(self.not_expected("result"));
-        }
+        self.expect("result")?;
         let players = self.players;
         for s in [Some(out), shown[0], shown[1], spin_holder].into_iter().flatten() {
             s.check(self.players)?;
@@ -29,15 +26,8 @@ impl Spin {
                 return Err(RuleViolation::WrongNumberOfEntries { got, expected: players });
             }
         }
+        self.check_cards_left(out, cards_left)?;
         let deal = self.deal_ref()?;
-        for (seat, &left) in Seat::all(players).zip(cards_left) {
-            let dealt = deal.runs.dealt(seat);
-            if (seat == out) != (left == 0) || left > dealt {
-                return Err(RuleViolation::InvalidResult(format!(
-                    "{seat} cannot have {left} cards left: it was dealt {dealt}, and only {out} went out"
-                )));
-            }
-        }
         let mut seen = CardSet::default();
         for (seat, cards) in Seat::all(players).zip(specials) {
             for &card in cards {

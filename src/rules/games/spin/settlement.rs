@@ -37,26 +37,17 @@ impl Spin {
             payments,
         );
         self.holdings.book(events, movement);
-        let deal = self.deal.take().ok_or(RuleViolation::GameFinished)?;
-        let chips = self.holdings.seats();
-        let net = self.holdings.net_since(&deal.start_chips);
-        self.sheet.push(DealScore {
+        // The next deal, started as this one finishes, exempts its winner from the Game stake.
+        self.carried.last_winner = Some(winner);
+        self.finish_deal(events, winner, |deal, net, chips| DealScore {
             deal: number,
             dealer: deal.dealer,
             winner,
             cards_left,
             spin_holder,
-            net: net.clone(),
+            net,
             chips,
             recording,
-        });
-        events.push(Event::DealEnded {
-            deal: number,
-            winner,
-            net,
-        });
-        self.last_winner = Some(winner);
-        self.start_deal(number, events);
-        Ok(())
+        })
     }
 }

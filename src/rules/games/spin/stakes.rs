@@ -1,5 +1,5 @@
-//! Chips paid during a deal: the stakes on Game, Matrimony and Intrigue at its start, what
-//! kings and Spin collect from every player, and a pool won by showing its pair.
+//! Chips paid during a deal: the hands and the stakes on Game, Matrimony and Intrigue at its start,
+//! what kings and Spin collect from every player, and a pool won by showing its pair.
 
 use crate::rules::chips::{Account, Chips, Transfer};
 use crate::rules::error::RuleViolation;
@@ -10,19 +10,11 @@ use crate::rules::Events;
 use super::{removed, Combination, Deal, Event, Spin};
 
 impl Spin {
-    pub(super) fn start_deal(&mut self, index: u16, events: &mut Events<Event>) {
-        if index >= self.deals_in_game {
-            self.deal = None;
-            events.push(Event::GameFinished {
-                winners: self.winners(),
-                chips: self.holdings.seats(),
-            });
-            return;
-        }
-        let number = index + 1;
-        let dealer = Seat::new(self.options.first_dealer).left(usize::from(index), self.players);
+    /// Deals deal `number`: the hands, and the stakes on Game (from all but the dealer, unless
+    /// `dealer_pays_game`, and the last deal's winner), Matrimony and Intrigue (the dealer's).
+    pub(super) fn new_deal(&mut self, number: u16, dealer: Seat, events: &mut Events<Event>) -> Deal {
         let hands = even_hands(50, self.players, dealer);
-        let exempt = self.last_winner;
+        let exempt = self.carried.last_winner;
         events.push(Event::DealStarted {
             deal: number,
             dealer,
@@ -50,7 +42,7 @@ impl Spin {
             payments,
         );
         self.holdings.book(events, movement);
-        self.deal = Some(Deal {
+        Deal {
             number,
             dealer,
             runs: Runs::new(removed(), false, hands, dealer.left(1, self.players)),
@@ -58,7 +50,7 @@ impl Spin {
             held: Vec::new(),
             out: None,
             start_chips,
-        });
+        }
     }
 
     /// `each` from every other seat to `seat`.

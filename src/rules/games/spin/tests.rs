@@ -3,9 +3,9 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::rules::deck::{shuffle_with, SplitMix64};
+use crate::rules::deck::SplitMix64;
 use crate::rules::games::testing::apply;
-use crate::rules::stops::testing::{assert_ledger_matches, replay_booked};
+use crate::rules::stops::testing::{assert_chips_constant, assert_random_game_replays, deal_hands, next_play};
 
 fn card(text: &str) -> Card {
     text.parse().expect("card")
@@ -80,12 +80,6 @@ fn pools(game: &Spin) -> Vec<i64> {
 }
 
 #[track_caller]
-fn assert_chips_constant(game: &Spin) {
-    let h = game.holdings();
-    assert_eq!(h.on_table(), h.issued());
-    assert_eq!(h.issued(), Chips::new(100 * game.players() as i64));
-}
-
 #[test]
 fn fifty_cards_are_all_dealt_with_no_spare_hand() {
     assert_eq!(game(4).hands(), [12, 13, 13, 12]);
@@ -421,15 +415,7 @@ fn a_result_books_kings_spin_and_shows_like_play_does() {
 /// the next card plays it (with Spin beside it at random), stops' players show their pairs.
 fn random_deal(game: &mut Spin, rng: &mut SplitMix64) -> Vec<Move> {
     let players = game.players();
-    let mut pack: Vec<Card> = Card::deck().filter(|c| !removed().contains(*c)).collect();
-    shuffle_with(&mut pack, rng);
-    let mut hands: Vec<Vec<Card>> = Vec::new();
-    let mut rest = pack.as_slice();
-    for n in game.hands() {
-        let (hand, more) = rest.split_at(usize::from(n));
-        hands.push(hand.to_vec());
-        rest = more;
-    }
+    let mut hands = deal_hands(|c| removed().contains(c), &game.hands(), rng);
     let deal = game.view().deal;
     let mut moves = Vec::new();
     let mut shown: Vec<Combination> = Vec::new();
@@ -442,19 +428,7 @@ fn random_deal(game: &mut Spin, rng: &mut SplitMix64) -> Vec<Move> {
                     .expect("every card is dealt"),
             }
         } else {
-            let (seat, card) = match (view.to_act, view.next_card) {
-                (Some(leader), _) => {
-                    let h = &hands[leader.index()];
-                    (leader, h[rng.index(h.len())])
-                }
-                (None, Some(next)) => {
-                    let holder = Seat::all(players)
-                        .find(|s| hands[s.index()].contains(&next))
-                        .expect("every card is dealt");
-                    (holder, next)
-                }
-                (None, None) => panic!("no one to act: {view:?}"),
-            };
+            let (seat, card) = next_play(view.to_act, view.next_card, &hands, rng);
             let h = &hands[seat.index()];
             let pair = [Combination::Matrimony, Combination::Intrigue]
                 .into_iter()
@@ -484,12 +458,7 @@ proptest! {
 
     #[test]
     fn random_legal_deals_conserve_cards_and_chips_and_replay_identically(players in 3usize..=8, seed in any::<u64>()) {
-        let mut g = game(players);
-        let mut rng = SplitMix64::new(seed);
-        let mut all = Vec::new();
-        while !g.is_finished() {
-            let moves = random_deal(&mut g, &mut rng);
-            assert_chips_constant(&g);
+        assert_random_game_replays(players, seed, random_deal, |g: &Spin, moves| {
             let sheet = g.score_sheet();
             let last = sheet.deals.last().expect("scored");
             let plays: usize = moves
@@ -501,12 +470,8 @@ proptest! {
                 })
                 .sum();
             let left: usize = last.cards_left.iter().map(|&n| usize::from(n)).sum();
-            prop_assert_eq!(plays + left, 50);
-            all.extend(moves);
-        }
-        let (replay, ledger) = replay_booked(game(players), &all);
-        prop_assert_eq!(&replay, &g);
-        assert_ledger_matches(&ledger, g.holdings());
+            assert_eq!(plays + left, 50);
+        });
     }
 
     #[test]

@@ -86,8 +86,4 @@ impl Spin {
     pub(super) fn pools(&self) -> Vec<PoolBalance> {
         self.holdings.board(POOLS)
     }
-
-    pub(super) fn winners(&self) -> Vec<Seat> {
-        self.holdings.winners(self.deal.is_none())
-    }
 }

@@ -22,6 +22,7 @@ use utoipa::ToSchema;
 
 use crate::rules::chips::Settlement;
 use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::game::named_alike;
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::squares::{SquaresCard, SquaresSet};
 use crate::rules::trick::{Play, Trick};
@@ -368,16 +369,7 @@ impl Game for TrickyDick {
     const NAME: &'static str = "Tricky Dick";
     const SEATS: std::ops::RangeInclusive<usize> = PLAYERS..=PLAYERS;
 
-    type Options = Options;
-    type Move = Move;
-    type Event = Event;
-    type View = View;
-    type ScoreSheet = ScoreSheet;
-    type DealLine = HandScore;
-
-    fn option_docs() -> &'static [OptionDoc] {
-        OPTION_DOCS
-    }
+    named_alike!(HandScore);
 
     fn new(players: usize, options: Options) -> Result<TrickyDick, SetupError> {
         SetupError::check_players(players, &Self::SEATS)?;

@@ -37,8 +37,9 @@ use utoipa::ToSchema;
 use crate::rules::cards::{Card, Suit};
 use crate::rules::chips::{Account, Chips, Settlement, Transfer};
 use crate::rules::error::{RuleViolation, SetupError};
+use crate::rules::game::named_alike;
 use crate::rules::seat::{BySeat, Seat};
-use crate::rules::trick::{Play, Revoke, TrickCards};
+use crate::rules::trick::{trick_events, Play, Revoke, TrickCards};
 use crate::rules::{Game, GameId, OptionDoc};
 
 use auction::fixed_from_key;
@@ -193,123 +194,113 @@ pub enum Move {
     SettleWidowsFund { choice: WidowsChoice },
 }
 
-/// What a move caused.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "event", rename_all = "snake_case")]
-#[schema(as = TridgeEvent)]
-pub enum Event {
-    Bid {
-        seat: Seat,
-        bid: Bid,
-    },
-    Passed {
-        seat: Seat,
-    },
-    AuctionWon {
-        seat: Seat,
-        bid: Bid,
-    },
-    AllPassed,
-    FixedBid {
-        seat: Seat,
-        tricks: u8,
-        trumps: Suit,
-    },
-    Declared {
-        seat: Seat,
-        contract: Contract,
-        trumps: Suit,
-    },
-    Exchanged {
-        seat: Seat,
-        cards: u8,
-        stock_left: u8,
-    },
-    DefenceSettled {
-        first_defender: Seat,
-        second_defender: Seat,
-    },
-    StockCounted {
-        discards: u8,
-        stock: u8,
-    },
-    /// The deal is void (the count was wrong): nothing is paid, the next dealer deals.
-    DealVoid {
-        deal: u16,
-    },
-    CardPlayed {
-        seat: Seat,
-        card: Card,
-        trick: u8,
-    },
-    TrickWon {
-        trick: u8,
-        winner: Seat,
-        #[schema(value_type = Vec<Play<Card>>)]
-        cards: TrickCards<Card>,
-    },
+trick_events! {
+    /// What a move caused.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+    #[serde(tag = "event", rename_all = "snake_case")]
+    #[schema(as = TridgeEvent)]
+    pub enum Event {
+        Bid {
+            seat: Seat,
+            bid: Bid,
+        },
+        Passed {
+            seat: Seat,
+        },
+        AuctionWon {
+            seat: Seat,
+            bid: Bid,
+        },
+        AllPassed,
+        FixedBid {
+            seat: Seat,
+            tricks: u8,
+            trumps: Suit,
+        },
+        Declared {
+            seat: Seat,
+            contract: Contract,
+            trumps: Suit,
+        },
+        Exchanged {
+            seat: Seat,
+            cards: u8,
+            stock_left: u8,
+        },
+        DefenceSettled {
+            first_defender: Seat,
+            second_defender: Seat,
+        },
+        StockCounted {
+            discards: u8,
+            stock: u8,
+        },
+        /// The deal is void (the count was wrong): nothing is paid, the next dealer deals.
+        DealVoid {
+            deal: u16,
+        },
+    }
     /// A player who showed void in a suit (trumps count as one) later played it.
-    RevokeDetected {
-        #[serde(flatten)]
-        revoke: Revoke<FollowSuit>,
-    },
-    /// The No Tricks or Fixed Trick Player played out the deal without a trump, which the
-    /// contract requires holding (found after the fact; chips are settled as played).
-    TrumpNotHeld {
-        seat: Seat,
-    },
-    /// The Player took the first five tricks and may stop (a win) or lead on for all nine.
-    MayStop {
-        seat: Seat,
-    },
-    Stopped {
-        seat: Seat,
-    },
-    /// The Player led to the sixth trick after taking the first five: All Tricks undertaken.
-    AllTricksUndertaken {
-        seat: Seat,
-    },
-    DealScored {
-        deal: u16,
-        player: Seat,
-        contract: Contract,
-        tricks: Vec<u8>,
-        honours: u8,
-        outcome: Outcome,
-        /// All Tricks undertaken after the fifth trick: whether all nine were made.
-        all_tricks_made: Option<bool>,
-    },
-    PassedOut {
-        deal: u16,
-    },
-    /// The dealer of four came in after everyone passed, paying a quarter of the Game Fund.
-    CameIn {
-        seat: Seat,
-        paid: Chips,
-    },
-    /// The In-comer gave up after seeing the nine cards (No Play).
-    GaveUp {
-        seat: Seat,
-    },
-    /// Chips moved, for `reason`, in `deal` (1-based).
-    ChipsMoved {
-        deal: u16,
-        reason: String,
-        transfers: Vec<Transfer>,
-    },
-    DealStarted {
-        deal: u16,
-        dealer: Seat,
-        sitting_out: Option<Seat>,
-    },
-    WidowsFundSettled {
-        choice: WidowsChoice,
-        /// Chips to each participant (0 when left).
-        share: Chips,
-        /// What stays in the fund.
-        remainder: Chips,
-    },
-    GameFinished,
+    RevokeDetected(Revoke<FollowSuit>),
+    {
+        /// The No Tricks or Fixed Trick Player played out the deal without a trump, which the
+        /// contract requires holding (found after the fact; chips are settled as played).
+        TrumpNotHeld {
+            seat: Seat,
+        },
+        /// The Player took the first five tricks and may stop (a win) or lead on for all nine.
+        MayStop {
+            seat: Seat,
+        },
+        Stopped {
+            seat: Seat,
+        },
+        /// The Player led to the sixth trick after taking the first five: All Tricks undertaken.
+        AllTricksUndertaken {
+            seat: Seat,
+        },
+        DealScored {
+            deal: u16,
+            player: Seat,
+            contract: Contract,
+            tricks: Vec<u8>,
+            honours: u8,
+            outcome: Outcome,
+            /// All Tricks undertaken after the fifth trick: whether all nine were made.
+            all_tricks_made: Option<bool>,
+        },
+        PassedOut {
+            deal: u16,
+        },
+        /// The dealer of four came in after everyone passed, paying a quarter of the Game Fund.
+        CameIn {
+            seat: Seat,
+            paid: Chips,
+        },
+        /// The In-comer gave up after seeing the nine cards (No Play).
+        GaveUp {
+            seat: Seat,
+        },
+        /// Chips moved, for `reason`, in `deal` (1-based).
+        ChipsMoved {
+            deal: u16,
+            reason: String,
+            transfers: Vec<Transfer>,
+        },
+        DealStarted {
+            deal: u16,
+            dealer: Seat,
+            sitting_out: Option<Seat>,
+        },
+        WidowsFundSettled {
+            choice: WidowsChoice,
+            /// Chips to each participant (0 when left).
+            share: Chips,
+            /// What stays in the fund.
+            remainder: Chips,
+        },
+        GameFinished,
+    }
 }
 
 /// Where a deal stands.
@@ -409,16 +400,7 @@ impl Game for Tridge {
     const NAME: &'static str = "Tridge (Tresillo/Ombre)";
     const SEATS: std::ops::RangeInclusive<usize> = 3..=4;
 
-    type Options = Options;
-    type Move = Move;
-    type Event = Event;
-    type View = View;
-    type ScoreSheet = ScoreSheet;
-    type DealLine = DealLine;
-
-    fn option_docs() -> &'static [OptionDoc] {
-        OPTION_DOCS
-    }
+    named_alike!(DealLine);
 
     fn new(players: usize, options: Options) -> Result<Tridge, SetupError> {
         SetupError::check_players(players, &Self::SEATS)?;

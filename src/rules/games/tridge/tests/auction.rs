@@ -120,22 +120,7 @@ fn everyone_passing_the_fixed_trick_auction_passes_the_deal_out() {
 #[test]
 fn a_wrong_stock_count_voids_the_deal_and_moves_no_chips() {
     let mut g = game(3);
-    apply(
-        &mut g,
-        Move::Bid {
-            seat: seat(1),
-            bid: Bid::Play,
-        },
-    );
-    apply(&mut g, Move::Pass { seat: seat(2) });
-    apply(&mut g, Move::Pass { seat: seat(0) });
-    apply(
-        &mut g,
-        Move::Declare {
-            seat: seat(1),
-            contract: hearts(),
-        },
-    );
+    declare_hearts_for_seat_1(&mut g);
     apply(
         &mut g,
         Move::Exchange {

@@ -84,7 +84,7 @@ fn deltas(events: &[Event], deal: u16, players: usize) -> (Vec<i64>, i64, i64) {
     (seats, f, w)
 }
 
-fn result(player: u8, contract: Contract, honours: u8, tricks: [u8; 3]) -> Move {
+fn result<const N: usize>(player: u8, contract: Contract, honours: u8, tricks: [u8; N]) -> Move {
     Move::Result {
         player: seat(player),
         contract,
@@ -95,6 +95,37 @@ fn result(player: u8, contract: Contract, honours: u8, tricks: [u8; 3]) -> Move 
         all_tricks_after_fifth: false,
         in_comer: false,
     }
+}
+
+/// `mv`, a result, with the Player undertaking all tricks after the fifth.
+fn after_fifth(mut mv: Move) -> Move {
+    if let Move::Result {
+        all_tricks_after_fifth, ..
+    } = &mut mv
+    {
+        *all_tricks_after_fifth = true;
+    }
+    mv
+}
+
+/// Seat 1 wins the auction with Play (the others pass) and declares hearts.
+fn declare_hearts_for_seat_1(g: &mut Tridge) {
+    apply(
+        g,
+        Move::Bid {
+            seat: seat(1),
+            bid: Bid::Play,
+        },
+    );
+    apply(g, Move::Pass { seat: seat(2) });
+    apply(g, Move::Pass { seat: seat(0) });
+    apply(
+        g,
+        Move::Declare {
+            seat: seat(1),
+            contract: hearts(),
+        },
+    );
 }
 
 fn hearts() -> Contract {

@@ -2,23 +2,9 @@
 
 use super::*;
 
-fn declare_hearts_for_seat_1(g: &mut Tridge) {
-    apply(
-        g,
-        Move::Bid {
-            seat: seat(1),
-            bid: Bid::Play,
-        },
-    );
-    apply(g, Move::Pass { seat: seat(2) });
-    apply(g, Move::Pass { seat: seat(0) });
-    apply(
-        g,
-        Move::Declare {
-            seat: seat(1),
-            contract: hearts(),
-        },
-    );
+/// Seat 1 declares hearts (`declare_hearts_for_seat_1`), then the exchanges and the defence.
+fn hearts_in_play_for_seat_1(g: &mut Tridge) {
+    declare_hearts_for_seat_1(g);
     apply(
         g,
         Move::Exchange {
@@ -52,7 +38,7 @@ fn declare_hearts_for_seat_1(g: &mut Tridge) {
 #[test]
 fn the_player_may_stop_after_taking_the_first_five_tricks_and_wins() {
     let mut g = game(3);
-    declare_hearts_for_seat_1(&mut g);
+    hearts_in_play_for_seat_1(&mut g);
     // Seat 1 leads each trick (winner leads): A♠, 7♥, A♣, A♥, K♥.
     play_tricks(
         &mut g,
@@ -90,7 +76,7 @@ fn the_player_may_stop_after_taking_the_first_five_tricks_and_wins() {
 #[test]
 fn leading_to_the_sixth_after_five_undertakes_all_tricks() {
     let mut g = game(3);
-    declare_hearts_for_seat_1(&mut g);
+    hearts_in_play_for_seat_1(&mut g);
     play_tricks(
         &mut g,
         &[
@@ -125,7 +111,7 @@ fn leading_to_the_sixth_after_five_undertakes_all_tricks() {
 #[test]
 fn trick_winners_follow_the_trump_order_and_revokes_are_detected_after_the_fact() {
     let mut g = game(3);
-    declare_hearts_for_seat_1(&mut g);
+    hearts_in_play_for_seat_1(&mut g);
     // Trick 1: seat 1 leads K♠, seat 2 trumps with 2♥ (showing void in spades), seat 0 plays Q♠.
     let events = play_tricks(&mut g, &[["KS", "2H", "QS"]]);
     assert!(events
@@ -157,7 +143,7 @@ fn trick_winners_follow_the_trump_order_and_revokes_are_detected_after_the_fact(
 #[test]
 fn a_full_deal_card_by_card_counts_honours_from_the_players_cards() {
     let mut g = game(3);
-    declare_hearts_for_seat_1(&mut g);
+    hearts_in_play_for_seat_1(&mut g);
     // Player seat 1 holds A♠ 7♥ but not A♣: honours 2. Tricks 4:3:2 (a win by splitting).
     let events = play_tricks(
         &mut g,

@@ -80,22 +80,7 @@ fn a_fixed_trick_bidder_with_no_trump_declared_is_refused_and_changes_nothing() 
 #[test]
 fn an_exchange_that_breaks_the_counts_is_refused_and_changes_nothing() {
     let mut g = game(3);
-    apply(
-        &mut g,
-        Move::Bid {
-            seat: seat(1),
-            bid: Bid::Play,
-        },
-    );
-    apply(&mut g, Move::Pass { seat: seat(2) });
-    apply(&mut g, Move::Pass { seat: seat(0) });
-    apply(
-        &mut g,
-        Move::Declare {
-            seat: seat(1),
-            contract: hearts(),
-        },
-    );
+    declare_hearts_for_seat_1(&mut g);
     let err = refused(
         &mut g,
         Move::Exchange {

@@ -2,237 +2,77 @@
 
 use super::*;
 
+/// One worked settlement: the contract, the Player's honours and each seat's tricks (seat 1 is
+/// the Player), then what each seat, the Game Fund and the Widow's Fund gain, and the outcome.
 struct Case {
     contract: Contract,
     honours: u8,
     tricks: [u8; 3],
-    /// Seat 0, seat 1 (the Player), seat 2.
     seats: [i64; 3],
     fund: i64,
     widows: i64,
     outcome: Outcome,
 }
 
+fn case(
+    contract: Contract,
+    honours: u8,
+    tricks: [u8; 3],
+    seats: [i64; 3],
+    fund: i64,
+    widows: i64,
+    outcome: Outcome,
+) -> Case {
+    Case {
+        contract,
+        honours,
+        tricks,
+        seats,
+        fund,
+        widows,
+        outcome,
+    }
+}
+
 fn cases() -> Vec<Case> {
     let turned = card("5H");
     let loss = |s: u8| Outcome::DoubleLoss { defeating: seat(s) };
-    vec![
+    let (win, draw, exact, lost) = (Outcome::Win, Outcome::Draw, Outcome::Exact, Outcome::Lost);
+    #[rustfmt::skip]
+    let cases = vec![
+        //   contract                                                  H  tricks      seats             F    W  outcome
         // Play: F and honours (1 each) / pay F into F, H into W / and F to the defeater.
-        Case {
-            contract: hearts(),
-            honours: 2,
-            tricks: [1, 5, 3],
-            seats: [-2, 19, -2],
-            fund: -15,
-            widows: 0,
-            outcome: Outcome::Win,
-        },
-        Case {
-            contract: hearts(),
-            honours: 1,
-            tricks: [1, 4, 4],
-            seats: [0, -16, 0],
-            fund: 15,
-            widows: 1,
-            outcome: Outcome::Draw,
-        },
-        Case {
-            contract: hearts(),
-            honours: 1,
-            tricks: [4, 3, 2],
-            seats: [15, -31, 0],
-            fund: 15,
-            widows: 1,
-            outcome: loss(0),
-        },
+        case(hearts(),                                                2, [1, 5, 3], [-2, 19, -2],      -15,   0, win),
+        case(hearts(),                                                1, [1, 4, 4], [0, -16, 0],        15,   1, draw),
+        case(hearts(),                                                1, [4, 3, 2], [15, -31, 0],       15,   1, loss(0)),
         // Play diamonds: honours doubled.
-        Case {
-            contract: Contract::PlayDiamonds,
-            honours: 3,
-            tricks: [2, 5, 2],
-            seats: [-6, 27, -6],
-            fund: -15,
-            widows: 0,
-            outcome: Outcome::Win,
-        },
-        Case {
-            contract: Contract::PlayDiamonds,
-            honours: 3,
-            tricks: [3, 3, 3],
-            seats: [0, -21, 0],
-            fund: 15,
-            widows: 6,
-            outcome: Outcome::Draw,
-        },
-        Case {
-            contract: Contract::PlayDiamonds,
-            honours: 3,
-            tricks: [0, 4, 5],
-            seats: [0, -36, 15],
-            fund: 15,
-            widows: 6,
-            outcome: loss(2),
-        },
+        case(Contract::PlayDiamonds,                                  3, [2, 5, 2], [-6, 27, -6],      -15,   0, win),
+        case(Contract::PlayDiamonds,                                  3, [3, 3, 3], [0, -21, 0],        15,   6, draw),
+        case(Contract::PlayDiamonds,                                  3, [0, 4, 5], [0, -36, 15],       15,   6, loss(2)),
         // Flip: plus 5 each.
-        Case {
-            contract: Contract::Flip { turned },
-            honours: 0,
-            tricks: [0, 6, 3],
-            seats: [-5, 25, -5],
-            fund: -15,
-            widows: 0,
-            outcome: Outcome::Win,
-        },
-        Case {
-            contract: Contract::Flip { turned },
-            honours: 0,
-            tricks: [1, 4, 4],
-            seats: [5, -25, 5],
-            fund: 15,
-            widows: 0,
-            outcome: Outcome::Draw,
-        },
-        Case {
-            contract: Contract::Flip { turned },
-            honours: 0,
-            tricks: [5, 4, 0],
-            seats: [20, -40, 5],
-            fund: 15,
-            widows: 0,
-            outcome: loss(0),
-        },
+        case(Contract::Flip { turned },                               0, [0, 6, 3], [-5, 25, -5],      -15,   0, win),
+        case(Contract::Flip { turned },                               0, [1, 4, 4], [5, -25, 5],        15,   0, draw),
+        case(Contract::Flip { turned },                               0, [5, 4, 0], [20, -40, 5],       15,   0, loss(0)),
         // No Change: plus 10 each.
-        Case {
-            contract: Contract::NoChange { trumps: Suit::Spades },
-            honours: 3,
-            tricks: [2, 4, 3],
-            seats: [-13, 41, -13],
-            fund: -15,
-            widows: 0,
-            outcome: Outcome::Win,
-        },
-        Case {
-            contract: Contract::NoChange { trumps: Suit::Spades },
-            honours: 3,
-            tricks: [3, 3, 3],
-            seats: [10, -38, 10],
-            fund: 15,
-            widows: 3,
-            outcome: Outcome::Draw,
-        },
-        Case {
-            contract: Contract::NoChange { trumps: Suit::Spades },
-            honours: 3,
-            tricks: [2, 3, 4],
-            seats: [10, -53, 25],
-            fund: 15,
-            widows: 3,
-            outcome: loss(2),
-        },
+        case(Contract::NoChange { trumps: Suit::Spades },             3, [2, 4, 3], [-13, 41, -13],    -15,   0, win),
+        case(Contract::NoChange { trumps: Suit::Spades },             3, [3, 3, 3], [10, -38, 10],      15,   3, draw),
+        case(Contract::NoChange { trumps: Suit::Spades },             3, [2, 3, 4], [10, -53, 25],      15,   3, loss(2)),
         // No Change diamonds: F + W + 20 each + doubled honours.
-        Case {
-            contract: Contract::NoChangeDiamonds,
-            honours: 4,
-            tricks: [0, 9, 0],
-            seats: [-28, 146, -28],
-            fund: -15,
-            widows: -75,
-            outcome: Outcome::Win,
-        },
-        Case {
-            contract: Contract::NoChangeDiamonds,
-            honours: 4,
-            tricks: [4, 4, 1],
-            seats: [20, -138, 20],
-            fund: 15,
-            widows: 83,
-            outcome: Outcome::Draw,
-        },
-        Case {
-            contract: Contract::NoChangeDiamonds,
-            honours: 4,
-            tricks: [4, 3, 2],
-            seats: [35, -153, 20],
-            fund: 15,
-            widows: 83,
-            outcome: loss(0),
-        },
+        case(Contract::NoChangeDiamonds,                              4, [0, 9, 0], [-28, 146, -28],   -15, -75, win),
+        case(Contract::NoChangeDiamonds,                              4, [4, 4, 1], [20, -138, 20],     15,  83, draw),
+        case(Contract::NoChangeDiamonds,                              4, [4, 3, 2], [35, -153, 20],     15,  83, loss(0)),
         // No Tricks: only win or lose; no defender payment.
-        Case {
-            contract: Contract::NoTricks { trumps: Suit::Clubs },
-            honours: 0,
-            tricks: [5, 0, 4],
-            seats: [-40, 170, -40],
-            fund: -15,
-            widows: -75,
-            outcome: Outcome::Win,
-        },
-        Case {
-            contract: Contract::NoTricks { trumps: Suit::Clubs },
-            honours: 0,
-            tricks: [4, 1, 4],
-            seats: [40, -170, 40],
-            fund: 15,
-            widows: 75,
-            outcome: Outcome::Lost,
-        },
+        case(Contract::NoTricks { trumps: Suit::Clubs },              0, [5, 0, 4], [-40, 170, -40],   -15, -75, win),
+        case(Contract::NoTricks { trumps: Suit::Clubs },              0, [4, 1, 4], [40, -170, 40],     15,  75, lost),
         // All Tricks.
-        Case {
-            contract: Contract::AllTricks { trumps: Suit::Hearts },
-            honours: 2,
-            tricks: [0, 9, 0],
-            seats: [-42, 174, -42],
-            fund: -15,
-            widows: -75,
-            outcome: Outcome::Win,
-        },
-        Case {
-            contract: Contract::AllTricks { trumps: Suit::Hearts },
-            honours: 2,
-            tricks: [1, 8, 0],
-            seats: [40, -172, 40],
-            fund: 15,
-            widows: 77,
-            outcome: Outcome::Lost,
-        },
+        case(Contract::AllTricks { trumps: Suit::Hearts },            2, [0, 9, 0], [-42, 174, -42],   -15, -75, win),
+        case(Contract::AllTricks { trumps: Suit::Hearts },            2, [1, 8, 0], [40, -172, 40],     15,  77, lost),
         // Fixed Trick: exact (extras 20/10/5), off by one (half F), off by two or more (5/4/3 each).
-        Case {
-            contract: Contract::FixedTrick {
-                tricks: 1,
-                trumps: Suit::Spades,
-            },
-            honours: 1,
-            tricks: [4, 1, 4],
-            seats: [-21, 57, -21],
-            fund: -15,
-            widows: 0,
-            outcome: Outcome::Exact,
-        },
-        Case {
-            contract: Contract::FixedTrick {
-                tricks: 3,
-                trumps: Suit::Spades,
-            },
-            honours: 0,
-            tricks: [3, 3, 3],
-            seats: [-5, 25, -5],
-            fund: -15,
-            widows: 0,
-            outcome: Outcome::Exact,
-        },
-        Case {
-            contract: Contract::FixedTrick {
-                tricks: 2,
-                trumps: Suit::Hearts,
-            },
-            honours: 0,
-            tricks: [4, 0, 5],
-            seats: [4, -23, 4],
-            fund: 15,
-            widows: 0,
-            outcome: Outcome::OffByMore,
-        },
-    ]
+        case(Contract::FixedTrick { tricks: 1, trumps: Suit::Spades }, 1, [4, 1, 4], [-21, 57, -21],    -15,   0, exact),
+        case(Contract::FixedTrick { tricks: 3, trumps: Suit::Spades }, 0, [3, 3, 3], [-5, 25, -5],      -15,   0, exact),
+        case(Contract::FixedTrick { tricks: 2, trumps: Suit::Hearts }, 0, [4, 0, 5], [4, -23, 4],        15,   0, Outcome::OffByMore),
+    ];
+    cases
 }
 
 #[test]
@@ -258,17 +98,10 @@ fn each_contract_settles_as_the_notes_table_says_in_win_draw_and_loss() {
 fn the_dealer_of_four_sits_out_but_pays_and_collects() {
     let mut g = game(4);
     // Dealer seat 0 sits out; Player seat 1 wins Flip: 5 from each of seats 0, 2 and 3.
-    let mv = Move::Result {
-        player: seat(1),
-        contract: Contract::Flip { turned: card("KH") },
-        honours: Some(0),
-        top_trumps: None,
-        tricks: vec![0, 5, 2, 2],
-        stopped_after_five: false,
-        all_tricks_after_fifth: false,
-        in_comer: false,
-    };
-    let events = apply(&mut g, mv);
+    let events = apply(
+        &mut g,
+        result(1, Contract::Flip { turned: card("KH") }, 0, [0, 5, 2, 2]),
+    );
     let (seats, f, _) = deltas(&events, 1, 4);
     assert_eq!(seats, vec![-5, 35, -5, -5]);
     assert_eq!(f, -20);
@@ -363,53 +196,24 @@ fn losses_over_the_cap_fill_a_reserve_played_for_after_the_fund_is_won() {
 
 #[test]
 fn all_tricks_undertaken_after_the_fifth_and_failed_still_collects_the_fund() {
-    let mut g = game(3);
-    let mv = Move::Result {
-        player: seat(1),
-        contract: hearts(),
-        honours: Some(1),
-        top_trumps: None,
-        tricks: vec![1, 8, 0],
-        stopped_after_five: false,
-        all_tricks_after_fifth: true,
-        in_comer: false,
-    };
-    let events = apply(&mut g, mv);
-    let (seats, f, w) = deltas(&events, 1, 3);
-    // +15 fund +1 honour each; -75 into W; -40 to each.
-    assert_eq!(seats, vec![39, 15 + 2 - 75 - 80, 39]);
-    assert_eq!((f, w), (-15, 75));
-    let mut g = game(3);
-    let mv = Move::Result {
-        player: seat(1),
-        contract: hearts(),
-        honours: Some(1),
-        top_trumps: None,
-        tricks: vec![0, 9, 0],
-        stopped_after_five: false,
-        all_tricks_after_fifth: true,
-        in_comer: false,
-    };
-    let events = apply(&mut g, mv);
-    let (seats, f, w) = deltas(&events, 1, 3);
-    assert_eq!(seats, vec![-41, 15 + 2 + 75 + 80, -41]);
-    assert_eq!((f, w), (-15, -75));
+    // Tricks, then each seat's, the Game Fund's and the Widow's Fund's gain.
+    let cases = [
+        // Failed: +15 fund +1 honour each; -75 into W; -40 to each.
+        ([1, 8, 0], [39, 15 + 2 - 75 - 80, 39], -15, 75),
+        // Made: +75 from W and 40 from each.
+        ([0, 9, 0], [-41, 15 + 2 + 75 + 80, -41], -15, -75),
+    ];
+    for (tricks, seats, fund, widows) in cases {
+        let mut g = game(3);
+        let events = apply(&mut g, after_fifth(result(1, hearts(), 1, tricks)));
+        assert_eq!(deltas(&events, 1, 3), (seats.to_vec(), fund, widows), "{tricks:?}");
+    }
 }
 
 #[test]
 fn all_tricks_failed_after_a_no_change_diamonds_win_pays_back_the_widows_fund_it_took() {
     let mut g = game(3);
-    let mv = Move::Result {
-        player: seat(1),
-        contract: Contract::NoChangeDiamonds,
-        honours: Some(0),
-        top_trumps: None,
-        tricks: vec![1, 8, 0],
-        stopped_after_five: false,
-        all_tricks_after_fifth: true,
-        in_comer: false,
-    };
-    let events = apply(&mut g, mv);
+    let events = apply(&mut g, after_fifth(result(1, Contract::NoChangeDiamonds, 0, [1, 8, 0])));
     let (seats, f, w) = deltas(&events, 1, 3);
     // +15 F, +75 W, +20 each; then W (75) matched and 40 to each.
     assert_eq!(seats, vec![-20 + 40, 15 + 75 + 40 - 75 - 80, -20 + 40]);
@@ -421,16 +225,13 @@ fn all_tricks_failed_after_a_no_change_diamonds_win_pays_back_the_widows_fund_it
 #[test]
 fn result_only_honours_can_be_given_as_the_top_trumps_held() {
     let mut g = game(3);
-    let mv = Move::Result {
-        player: seat(1),
-        contract: Contract::PlayDiamonds,
-        honours: None,
-        top_trumps: Some(vec![card("AS"), card("7D"), card("AD")]),
-        tricks: vec![2, 5, 2],
-        stopped_after_five: false,
-        all_tricks_after_fifth: false,
-        in_comer: false,
-    };
+    let mut mv = result(1, Contract::PlayDiamonds, 0, [2, 5, 2]);
+    if let Move::Result {
+        honours, top_trumps, ..
+    } = &mut mv
+    {
+        (*honours, *top_trumps) = (None, Some(vec![card("AS"), card("7D"), card("AD")]));
+    }
     let events = apply(&mut g, mv);
     // A♠ and the manille count; A♣ is missing so the red ace does not.
     assert!(events.iter().any(|e| matches!(e, Event::DealScored { honours: 2, .. })));
