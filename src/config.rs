@@ -377,7 +377,7 @@ fn public_url(u: &str) -> Option<String> {
 /// bundles that are to hold against them would prove nothing.
 fn audit_signing_key(var: &impl Fn(&str) -> Option<String>, bind: SocketAddr) -> Result<Option<[u8; 32]>, ConfigError> {
     let seed = |variable: &'static str, text: &str| {
-        crate::service::bundle::unhex::<32>(text.trim()).ok_or_else(|| ConfigError {
+        crate::service::keys::unhex::<32>(text.trim()).ok_or_else(|| ConfigError {
             variable,
             reason: "not 64 lower-case hex digits (a 32-byte Ed25519 seed)".into(),
         })

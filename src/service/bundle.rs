@@ -28,6 +28,8 @@ use serde_json::Value;
 use sqlx::PgPool;
 use uuid::Uuid;
 
+pub use super::keys::{signing_key, unhex};
+
 use super::audit::{self, Replayed};
 use super::chain;
 use super::receipts::{self, Receipt};
@@ -35,11 +37,11 @@ use super::{to_json, ServiceError};
 use crate::ledger::{Account, Chips, Posting};
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId};
+use crate::store;
 use crate::store::chain::{ChainedScorer, LinkRow, LoggedEntry};
 use crate::store::deals::{CorrectionRow, VerificationRow};
 use crate::store::ledger::StoredBooking;
 use crate::store::tables::{MoveRow, TableRow};
-use crate::store::{self, StoreError};
 
 /// Names the bundle's shape; a verifier refuses shapes it does not know.
 pub const FORMAT: &str = "tablekeeper-audit-bundle/3";
@@ -236,28 +238,6 @@ pub struct Signature {
     pub value: String,
 }
 
-/// The server's signing key: the configured seed, or one made once and kept in the database.
-///
-/// # Errors
-/// On database failure.
-pub async fn signing_key(pool: &PgPool, configured: Option<[u8; 32]>) -> Result<SigningKey, ServiceError> {
-    if let Some(seed) = configured {
-        return Ok(SigningKey::from_bytes(&seed));
-    }
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let seed = store::sessions::local_signing_seed(&mut conn, {
-        use rand::RngCore;
-        let mut fresh = [0u8; 32];
-        rand::rngs::OsRng.fill_bytes(&mut fresh);
-        fresh
-    })
-    .await?;
-    let seed: [u8; 32] = seed
-        .try_into()
-        .map_err(|_| ServiceError::Corrupt("the kept signing key is not 32 bytes".into()))?;
-    Ok(SigningKey::from_bytes(&seed))
-}
-
 /// The bundle of a session, signed, as the bytes of its file.
 ///
 /// # Errors
@@ -421,18 +401,6 @@ fn log_parts(log: Vec<MoveRow>, places: &[LoggedEntry]) -> Result<Vec<LogPart>, 
             recorded_at: m.recorded_at,
         })
         .collect())
-}
-
-/// Bytes from lower-case hex of exactly `N` bytes.
-pub fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
-    if text.len() != 2 * N || !text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-        return None;
-    }
-    let mut out = [0u8; N];
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
-    Some(out)
 }
 
 /// Verifies a bundle's bytes, optionally against a public key (hex) the verifier trusts; the

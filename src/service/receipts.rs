@@ -111,9 +111,7 @@ impl AuditKeys {
         if let Some(key) = &self.configured {
             return Ok(key);
         }
-        self.kept
-            .get_or_try_init(|| super::bundle::signing_key(pool, None))
-            .await
+        self.kept.get_or_try_init(|| super::keys::signing_key(pool, None)).await
     }
 
     /// The public keys that verify this server's bundles and receipts: the current one first,
@@ -243,7 +241,7 @@ pub fn check_signature(receipt: &Receipt, kept: &Value, keys: &[VerifyingKey]) -
             receipt.table, receipt.position
         )
     };
-    let signature = super::bundle::unhex::<64>(&receipt.signature).ok_or_else(bad)?;
+    let signature = super::keys::unhex::<64>(&receipt.signature).ok_or_else(bad)?;
     let mut unsigned = kept.clone();
     if let Value::Object(map) = &mut unsigned {
         map.remove("signature");
@@ -258,7 +256,7 @@ pub fn check_signature(receipt: &Receipt, kept: &Value, keys: &[VerifyingKey]) -
 /// # Errors
 /// A sentence when it is not 64 lower-case hex digits of an Ed25519 public key.
 pub fn public_key(hex: &str) -> Result<VerifyingKey, String> {
-    super::bundle::unhex::<32>(hex.trim())
+    super::keys::unhex::<32>(hex.trim())
         .and_then(|k| VerifyingKey::from_bytes(&k).ok())
         .ok_or_else(|| {
             format!(

@@ -13,7 +13,9 @@ use crate::browser::{rig, Phone, DOWN, HANG, ONE_BROWSER, UP};
 async fn whist_result(phone: &Phone, nominations: [u8; 4], tricks: [u8; 4]) {
     // Number buttons; the last seat's tricks follow from the others'.
     for (seat, name) in ["Ann", "Bob", "Cat", "Dan"].iter().enumerate() {
-        phone.fill(&format!("{name} nominations"), &nominations[seat].to_string()).await;
+        phone
+            .fill(&format!("{name} nominations"), &nominations[seat].to_string())
+            .await;
         if seat < 3 {
             phone.fill(&format!("{name} tricks"), &tricks[seat].to_string()).await;
         }

@@ -3,8 +3,8 @@
 
 mod auth;
 mod browser;
-mod browser_table;
 mod browser_deals;
+mod browser_table;
 mod bundle;
 mod chain;
 mod club;
@@ -17,6 +17,7 @@ mod health;
 mod helpers;
 mod hostile;
 mod hot;
+mod layers;
 mod ledger;
 mod live;
 mod moves;

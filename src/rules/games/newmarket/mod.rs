@@ -37,10 +37,20 @@ mod view;
 pub use layout::winning_card;
 pub use legal::LegalMove;
 pub use options::Options;
-pub use view::{DealScore, Phase, ScoreSheet, View};
+pub use view::{DealScore, ScoreSheet, View};
 
 use layout::{pool_of, POOL_RANKS};
 use options::OPTION_DOCS;
+
+// Where the game stands: the pools being laid out, a deal being played, or the game over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+#[schema(as = NewmarketPhase)]
+pub enum Phase {
+    Layout,
+    Playing,
+    Finished,
+}
 
 fn sevens() -> CardSet {
     Suit::ALL.iter().map(|&s| Card::new(Rank::Seven, s)).collect()

@@ -8,7 +8,7 @@ use crate::rules::chips::Chips;
 use crate::rules::seat::Seat;
 use crate::rules::stops::PoolBalance;
 
-use super::{pool_of, LegalMove, Newmarket, Recording, POOL_RANKS};
+use super::{pool_of, LegalMove, Newmarket, Phase, Recording, POOL_RANKS};
 
 /// One deal on the score sheet.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -33,15 +33,6 @@ pub struct ScoreSheet {
     pub deals_in_game: u16,
     pub finished: bool,
     pub winners: Vec<Seat>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-#[schema(as = NewmarketPhase)]
-pub enum Phase {
-    Layout,
-    Playing,
-    Finished,
 }
 
 /// The table as a scorer's phone needs it.
