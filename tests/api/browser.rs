@@ -482,6 +482,13 @@ impl Rig {
         self.driver.phone_sized(&base, width, height).await
     }
 
+    /// A Nomination Whist table of Ann, Bob, Cat and Dan with `options`: most tests' table.
+    pub(crate) async fn whist(&self, options: serde_json::Value) -> String {
+        self.app
+            .table(&self.organiser, &["Ann", "Bob", "Cat", "Dan"], options)
+            .await
+    }
+
     pub(crate) async fn join_code(&self, table: &str) -> String {
         self.app
             .post(
@@ -546,14 +553,7 @@ pub(crate) fn seat_name(seat: usize) -> &'static str {
 async fn a_scorer_joins_by_code_and_records_a_two_deal_nomination_whist_game_card_by_card(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [1, 2]}),
-        )
-        .await;
+    let table = rig.whist(json!({"hand_sizes": [1, 2]})).await;
     let phone = rig.scorer(&table).await;
     phone.wait_for_text("Deal 1 of 2").await;
     phone.wait_for_text("Trumps ♠ spades").await;
@@ -651,14 +651,7 @@ async fn undo_takes_back_the_last_entry_and_a_refusal_shows_its_sentence(pool: P
 async fn a_second_phone_records_first_and_the_first_phone_is_told_what_it_recorded(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [1, 2]}),
-        )
-        .await;
+    let table = rig.whist(json!({"hand_sizes": [1, 2]})).await;
     let first = rig.scorer(&table).await;
     let second = rig.scorer_named(&table, "Bob's phone").await;
     // The two phones tap at once: the first has not heard of the second's entry yet.
@@ -681,14 +674,7 @@ async fn a_second_phone_records_first_and_the_first_phone_is_told_what_it_record
 async fn a_phone_follows_the_table_live_when_another_phone_records(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [1, 2]}),
-        )
-        .await;
+    let table = rig.whist(json!({"hand_sizes": [1, 2]})).await;
     let watching = rig.scorer(&table).await;
     let recording = rig.scorer_named(&table, "Cat's phone").await;
     recording.record("Nominate 1").await;
@@ -715,14 +701,7 @@ async fn a_phone_follows_the_table_live_when_another_phone_records(pool: PgPool)
 async fn a_move_made_while_the_server_is_unreachable_is_queued_and_stored_once(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [1, 2]}),
-        )
-        .await;
+    let table = rig.whist(json!({"hand_sizes": [1, 2]})).await;
     let phone = rig.scorer(&table).await;
 
     // The request reaches the server but its answer is lost: the phone keeps the entry.
@@ -1210,14 +1189,7 @@ async fn an_organiser_opens_a_session_and_a_table_and_shows_its_join_code(pool: 
 async fn the_big_screen_shows_every_table_of_a_session_and_follows_each_move(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let session = rig
-        .app
-        .post("/api/v1/sessions", &rig.organiser, json!({"name": "Thursday"}))
-        .await
-        .assert_status(201)["id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
+    let session = rig.app.session(&rig.organiser, "Thursday").await;
     let mut tables = Vec::new();
     for game in ["nomination-whist", "pope-joan"] {
         let body = json!({"game": game, "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session,

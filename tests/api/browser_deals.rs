@@ -37,14 +37,7 @@ fn results(log: &Value) -> Vec<(Value, Value)> {
 async fn deal_1_is_corrected_after_deal_3_from_the_page_and_verified_from_a_second_phone(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let session = rig
-        .app
-        .post("/api/v1/sessions", &rig.organiser, json!({"name": "Thursday"}))
-        .await
-        .assert_status(201)["id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
+    let session = rig.app.session(&rig.organiser, "Thursday").await;
     let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"],
         "session_id": session, "options": {"hand_sizes": [1, 1, 1, 1]}});
     let table = rig
@@ -153,14 +146,7 @@ async fn deal_1_is_corrected_after_deal_3_from_the_page_and_verified_from_a_seco
 async fn five_results_entered_offline_are_queued_in_order_and_delivered_when_the_connection_returns(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [1, 1, 2, 1, 1, 1]}),
-        )
-        .await;
+    let table = rig.whist(json!({"hand_sizes": [1, 1, 2, 1, 1, 1]})).await;
     let phone = rig.scorer(&table).await;
     rig.proxy.set(DOWN);
     phone.tap("Result").await;
@@ -216,12 +202,7 @@ async fn a_refused_entry_in_the_middle_of_the_queue_stops_it_and_the_rest_are_ke
     let mut rig = rig(pool).await;
     // The hook rule from one card: the dealer may not make the nominations add up to 1.
     let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [1, 1, 1, 1], "hook_from_hand_size": 1}),
-        )
+        .whist(json!({"hand_sizes": [1, 1, 1, 1], "hook_from_hand_size": 1}))
         .await;
     let phone = rig.scorer(&table).await;
     rig.proxy.set(DOWN);
@@ -276,14 +257,7 @@ async fn a_refused_entry_in_the_middle_of_the_queue_stops_it_and_the_rest_are_ke
 async fn a_hung_request_times_out_becomes_offline_and_is_retried_with_its_key(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [1, 2]}),
-        )
-        .await;
+    let table = rig.whist(json!({"hand_sizes": [1, 2]})).await;
     let phone = rig.scorer(&table).await;
     phone
         .client
@@ -321,14 +295,7 @@ async fn the_big_screen_at_1920_by_1080_and_1280_by_720_fills_the_screen_with_tw
 ) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let session = rig
-        .app
-        .post("/api/v1/sessions", &rig.organiser, json!({"name": "Thursday"}))
-        .await
-        .assert_status(201)["id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
+    let session = rig.app.session(&rig.organiser, "Thursday").await;
     let mut tables = Vec::new();
     for n in 0..12 {
         // Long names too: they wrap, never cut.
@@ -450,14 +417,7 @@ async fn choose(phone: &Phone, label: &str, option: &str) {
 async fn the_organisers_form_creates_a_table_with_options_chosen_through_controls(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let session = rig
-        .app
-        .post("/api/v1/sessions", &rig.organiser, json!({"name": "Thursday"}))
-        .await
-        .assert_status(201)["id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
+    let session = rig.app.session(&rig.organiser, "Thursday").await;
     let phone = rig.phone().await;
     phone.open("/").await;
     phone

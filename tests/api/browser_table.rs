@@ -28,14 +28,7 @@ async fn controls_top(phone: &Phone) -> f64 {
 async fn a_tap_just_after_another_phones_entry_is_held_and_never_stored_for_the_next_seat(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [1, 2]}),
-        )
-        .await;
+    let table = rig.whist(json!({"hand_sizes": [1, 2]})).await;
     let first = rig.scorer(&table).await;
     let second = rig.scorer_named(&table, "Bob's phone").await;
     first.wait_for_text("Bob nominates").await;
@@ -76,14 +69,7 @@ async fn a_tap_just_after_another_phones_entry_is_held_and_never_stored_for_the_
 async fn undo_names_the_entry_asks_once_and_is_in_reach_during_play(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [13]}),
-        )
-        .await;
+    let table = rig.whist(json!({"hand_sizes": [13]})).await;
     let phone = rig.scorer(&table).await;
     for n in [3, 3, 3, 3] {
         phone.record(&format!("Nominate {n}")).await;
@@ -123,14 +109,7 @@ async fn undo_names_the_entry_asks_once_and_is_in_reach_during_play(pool: PgPool
 async fn a_conflict_says_in_words_what_the_other_phone_recorded(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [1, 2]}),
-        )
-        .await;
+    let table = rig.whist(json!({"hand_sizes": [1, 2]})).await;
     let first = rig.scorer(&table).await;
     let second = rig.scorer_named(&table, "Dan's phone").await;
     rig.proxy.hold_streams(true);
@@ -174,14 +153,7 @@ async fn taps(phone: &Phone) -> i64 {
 async fn a_thirteen_card_nomination_whist_result_takes_at_most_ten_taps(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [13, 12]}),
-        )
-        .await;
+    let table = rig.whist(json!({"hand_sizes": [13, 12]})).await;
     let phone = rig.scorer(&table).await;
     phone.tap("Result").await;
     phone.wait_for_text("nominations still to choose").await;
@@ -214,14 +186,7 @@ async fn a_thirteen_card_nomination_whist_result_takes_at_most_ten_taps(pool: Pg
 async fn a_result_the_server_would_refuse_says_why_before_it_is_sent(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [13]}),
-        )
-        .await;
+    let table = rig.whist(json!({"hand_sizes": [13]})).await;
     let phone = rig.scorer(&table).await;
     phone.tap("Result").await;
     phone
@@ -397,14 +362,7 @@ async fn no_serious_accessibility_violation_on_any_screen(pool: PgPool) {
 async fn a_small_phone_never_scrolls_sideways_and_the_picker_fits_in_landscape(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [13]}),
-        )
-        .await;
+    let table = rig.whist(json!({"hand_sizes": [13]})).await;
     let small = rig.scorer_sized(&table, "Ann's phone", 320, 568).await;
     small.wait_for_text("Bob nominates").await;
     assert!(!scrolls_sideways(&small).await, "nominations at 320 px");
@@ -518,14 +476,7 @@ async fn tridge_contracts_fit_at_390_px_and_pass_out_stands_apart_from_pass(pool
 async fn the_last_card_of_a_trick_shows_its_winner_and_a_deal_ends_with_its_summary(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
-    let table = rig
-        .app
-        .table(
-            &rig.organiser,
-            &["Ann", "Bob", "Cat", "Dan"],
-            json!({"hand_sizes": [1, 2]}),
-        )
-        .await;
+    let table = rig.whist(json!({"hand_sizes": [1, 2]})).await;
     let phone = rig.scorer(&table).await;
     for n in [1, 0, 0, 1] {
         phone.record(&format!("Nominate {n}")).await;
