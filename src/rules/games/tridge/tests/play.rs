@@ -227,7 +227,7 @@ fn a_fixed_trick_player_found_without_a_trump_is_reported() {
 fn the_dealers_count_is_asked_once_and_a_second_count_is_refused_and_changes_nothing() {
     let mut g = game(3);
     // The helper ends with the dealer's count (13 + 0, good).
-    declare_hearts_for_seat_1(&mut g);
+    hearts_in_play_for_seat_1(&mut g);
     assert_eq!(crate::rules::legal::kinds(&g.view().legal_moves), vec!["play"]);
     assert_eq!(
         refused(&mut g, Move::CountStock { discards: 13, stock: 0 }),
