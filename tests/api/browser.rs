@@ -664,7 +664,14 @@ async fn a_second_phone_records_first_and_the_first_phone_is_told_what_it_record
         .wait_for_text("Your entry (Bob nominated 0) was not recorded")
         .await;
     first.wait_for_text("Cat nominates").await;
+    // The refused entry stays, shown for fixing: entered again for Cat or discarded.
+    first
+        .wait_for_text("Bob nominated 0 — not recorded, another phone was first")
+        .await;
     assert_eq!(rig.log_len(&table).await, 1, "only the second phone's entry is stored");
+    first.tap("Discard the refused entry").await;
+    first.wait_for_text("live").await;
+    assert_eq!(rig.log_len(&table).await, 1, "the discarded entry is never sent");
     rig.proxy.hold_streams(false);
     first.close().await;
     second.close().await;
