@@ -34,20 +34,6 @@ export function playPicker(ctx) {
     })];
 }
 
-export function stepper(label, id, { min = 0, max, value = 0 }) {
-  const input = h('input', { id, type: 'number', inputmode: 'numeric', min, max, value, required: true });
-  const step = (d) => () => {
-    const n = Math.max(min, Math.min(max ?? 999, (Number(input.value) || 0) + d));
-    input.value = n;
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  };
-  return h('div', { class: 'stepper' },
-    h('label', { for: id }, label),
-    button('−', step(-1), { 'aria-label': `${label} minus one`, class: 'step' }),
-    input,
-    button('+', step(1), { 'aria-label': `${label} plus one`, class: 'step' }));
-}
-
 /// Buttons 0…max (or `min`…max) for one number, a radio group named `label`: a tap chooses.
 /// The value sits in a hidden input `id` ('' until chosen), so the form's checks and drafts read
 /// it like any field; a value the form fills in itself is marked `data-auto`.
@@ -141,6 +127,7 @@ function choicePad(label, input, choices, kind) {
     }
   }
   input.sync = sync;
+  sync();
   return group;
 }
 

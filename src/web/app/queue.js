@@ -21,7 +21,7 @@ import { Refusal, Unreachable, call, newKey, recordingToken } from './api.js';
 export class MoveQueue {
   constructor(table, handlers) {
     this.table = table;
-    // { answered(item, body), refused(item, err, kept), conflict(item, err, kept) -> { version, deal, words } | null, changed() }
+    // { answered(item, body), refused(item, err, kept), conflict(item, err, kept) -> { version, deal, words }, changed() }
     this.handlers = handlers;
     this.storageKey = `tk.queue.${table}`;
     this.items = load(this.storageKey);
@@ -155,11 +155,12 @@ export class MoveQueue {
               // Another phone recorded first: the page reloads the table and says what it was.
               const now = await this.handlers.conflict?.(item, err, this.items.slice(1));
               if (this.items[0]?.key !== item.key) continue; // fixed or discarded meanwhile
-              if (now && resentAfterConflict(item, now.deal)) {
+              const known = now?.version != null;
+              if (known && resentAfterConflict(item, now.deal)) {
                 this.rebase(now.version, true);
                 continue;
               }
-              if (now) this.rebase(now.version, false);
+              if (known) this.rebase(now.version, false);
               this.blocked = { key: item.key, message: now?.words || err.message, code: err.code };
               this.handlers.changed?.();
             } else {

@@ -281,7 +281,8 @@ function answered(state, item, body) {
 /// Another phone recorded first. The table is read again and the scorer told in words what
 /// was recorded; the queue then waits behind the entry (shown for fixing or discarding) with
 /// everything after it kept, or sends it again when it is the result of the deal the table
-/// still waits for. Answers the table's version and deal for the queue (null when unreadable).
+/// still waits for. Answers the table's version and deal for the queue (null when the table
+/// could not be read again), and the words.
 async function conflict(state, item, kept) {
   let fresh = [];
   let read = true;
@@ -305,7 +306,7 @@ async function conflict(state, item, kept) {
     : `Your entry (${item.label}) was not recorded: enter it again below if it still stands, or discard it.${waiting}`;
   state.note = { kind: 'error', text: `${othersText} ${what}` };
   render(state);
-  return read ? { version: state.table.version, deal, words: othersText } : null;
+  return read ? { version: state.table.version, deal, words: othersText } : { version: null, deal, words: othersText };
 }
 
 /// A log entry in words: "7♦ for Cat", "Bob nominated 2", "undo of …"; a Squares card in words.
