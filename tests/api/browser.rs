@@ -321,11 +321,12 @@ impl Phone {
     }
 
     /// Types into the field a label names; for a group of buttons that label names (number
-    /// buttons, seat buttons), taps the one showing `value`.
+    /// buttons, seat buttons), taps the one showing `value`; for a tens-and-units pad, taps the
+    /// sign (when it has one), the tens and the units that make `value`.
     pub(crate) async fn fill(&self, label: &str, value: &str) {
         let xpath = format!(
             "//*[(self::input or self::select or self::textarea) and (@id=//label[normalize-space()={n}]/@for or @aria-label={n})] \
-             | //*[@role='radiogroup' and @aria-label={n}]",
+             | //*[@role='radiogroup' and @aria-label={n}] | //*[@role='group' and @data-pad='tens' and @aria-label={n}]",
             n = lit(label)
         );
         let el = self
@@ -335,6 +336,33 @@ impl Phone {
             .for_element(Locator::XPath(&xpath))
             .await
             .expect(label);
+        if el.attr("role").await.ok().flatten().as_deref() == Some("group") {
+            let n: i64 = value
+                .parse()
+                .unwrap_or_else(|_| panic!("{label}: {value} is not a number"));
+            let sign = format!("{label} sign");
+            let has_sign = el
+                .find(Locator::XPath(&format!(".//*[@aria-label={}]", lit(&sign))))
+                .await
+                .is_ok();
+            let mut keys = Vec::new();
+            if has_sign {
+                keys.push((sign, if n < 0 { "minus" } else { "plus" }.to_owned(), true));
+            }
+            let abs = n.abs();
+            keys.push((format!("{label} tens"), (abs / 10 * 10).to_string(), false));
+            keys.push((format!("{label} units"), (abs % 10).to_string(), false));
+            for (row, key, named) in keys {
+                let at = if named { "@aria-label" } else { "normalize-space()" };
+                let path = format!(".//*[@aria-label={r}]//button[{at}={k}]", r = lit(&row), k = lit(&key));
+                let button = el
+                    .find(Locator::XPath(&path))
+                    .await
+                    .unwrap_or_else(|_| panic!("{row}: no {key}"));
+                assert!(self.try_tap(&button).await.expect("tap"), "{row}: {key} is disabled");
+            }
+            return;
+        }
         if el.attr("role").await.ok().flatten().as_deref() == Some("radiogroup") {
             let key = format!(".//button[normalize-space()={v}]", v = lit(value));
             let button = el
@@ -664,7 +692,14 @@ async fn a_second_phone_records_first_and_the_first_phone_is_told_what_it_record
         .wait_for_text("Your entry (Bob nominated 0) was not recorded")
         .await;
     first.wait_for_text("Cat nominates").await;
+    // The refused entry stays, shown for fixing: entered again for Cat or discarded.
+    first
+        .wait_for_text("Bob nominated 0 — not recorded, another phone was first")
+        .await;
     assert_eq!(rig.log_len(&table).await, 1, "only the second phone's entry is stored");
+    first.tap("Discard the refused entry").await;
+    first.wait_for_text("live").await;
+    assert_eq!(rig.log_len(&table).await, 1, "the discarded entry is never sent");
     rig.proxy.hold_streams(false);
     first.close().await;
     second.close().await;

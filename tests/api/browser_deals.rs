@@ -254,6 +254,107 @@ async fn a_refused_entry_in_the_middle_of_the_queue_stops_it_and_the_rest_are_ke
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn a_conflict_in_the_offline_queue_is_shown_for_fixing_and_the_later_deals_are_kept_and_delivered(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig.whist(json!({"hand_sizes": [1, 1, 1, 1]})).await;
+    let first = rig.scorer(&table).await;
+    // Bob's phone reaches the server directly: only the first phone's Wi-Fi drops.
+    let code = rig.join_code(&table).await;
+    let second = rig.driver.phone(&rig.app.base).await;
+    second.open("/").await;
+    second.fill("Join code", &code).await;
+    second.fill("This phone's name", "Bob's phone").await;
+    second.tap("Join").await;
+    second.version().await;
+
+    rig.proxy.set(DOWN);
+    first.tap("Result").await;
+    whist_result(&first, [1, 0, 0, 0], [1, 0, 0, 0]).await;
+    first.wait_for_text("Deal 2: enter it as a result").await;
+    whist_result(&first, [0, 1, 0, 0], [0, 1, 0, 0]).await;
+    first.wait_for_text("Deal 3: enter it as a result").await;
+    whist_result(&first, [0, 0, 0, 0], [0, 0, 1, 0]).await;
+    first.wait_for_text("offline · 3 pending").await;
+    // Meanwhile Bob's phone records deal 1 as it saw it.
+    second.tap("Result").await;
+    whist_result(&second, [0, 0, 0, 0], [0, 0, 0, 1]).await;
+    second.wait_for_text("Deal 2 of 4").await;
+    assert_eq!(rig.log_len(&table).await, 1);
+
+    rig.proxy.set(UP);
+    first.tap("Retry now").await;
+    // The deal-1 entry stops the queue, in words; nothing after it is lost or sent past it.
+    first
+        .wait_for_text("Result of deal 1 — not recorded, another phone was first: Bob's phone recorded a deal result.")
+        .await;
+    first
+        .wait_for_text("Deal 1 was recorded by another phone: discard your entry")
+        .await;
+    let body = first.body_text().await;
+    assert!(
+        !body.contains("version"),
+        "no versions in what the scorer reads: {body}"
+    );
+    assert_eq!(rig.log_len(&table).await, 1, "only Bob's phone's deal 1 is stored");
+    let queued = first.queued(&table).await;
+    let deals: Vec<&Value> = queued
+        .as_array()
+        .expect("queue")
+        .iter()
+        .map(|q| &q["body"]["deal"])
+        .collect();
+    assert_eq!(deals, [1, 2, 3], "the conflicting entry and everything after it kept");
+
+    first.tap("Discard the refused entry").await;
+    first.wait_for_text("Deal 4 of 4").await;
+    let stored = results(&rig.app.log(&table).await);
+    assert_eq!(
+        stored,
+        [
+            (json!([0, 0, 0, 0]), json!([0, 0, 0, 1])),
+            (json!([0, 1, 0, 0]), json!([0, 1, 0, 0])),
+            (json!([0, 0, 0, 0]), json!([0, 0, 1, 0])),
+        ],
+        "Bob's deal 1, then this phone's deals 2 and 3, each once"
+    );
+    assert_eq!(first.totals().await, rig.totals(&table).await);
+    second.wait_for_text("Deal 4 of 4").await;
+    first.close().await;
+    second.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_result_that_met_a_conflict_is_sent_again_while_its_deal_is_still_the_one_the_table_waits_for(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig.whist(json!({"hand_sizes": [1, 1]})).await;
+    let phone = rig.scorer(&table).await;
+    rig.proxy.set(DOWN);
+    phone.tap("Result").await;
+    whist_result(&phone, [1, 0, 0, 0], [1, 0, 0, 0]).await;
+    phone.wait_for_text("offline · 1 pending").await;
+    // Another phone nominates for Bob and undoes it: the table moved on, deal 1 still waits.
+    for path in ["moves", "undo"] {
+        let body = if path == "moves" {
+            json!({"move": {"kind": "nominate", "seat": 1, "tricks": 0}})
+        } else {
+            json!({})
+        };
+        rig.app
+            .post(&format!("/api/v1/tables/{table}/{path}"), &rig.organiser, body)
+            .await
+            .assert_status(if path == "moves" { 201 } else { 200 });
+    }
+    rig.proxy.set(UP);
+    phone.tap("Retry now").await;
+    phone.wait_for_text("Deal 2 of 2").await;
+    let stored = results(&rig.app.log(&table).await);
+    assert_eq!(stored, [(json!([1, 0, 0, 0]), json!([1, 0, 0, 0]))]);
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn a_hung_request_times_out_becomes_offline_and_is_retried_with_its_key(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;

@@ -359,6 +359,80 @@ async fn no_serious_accessibility_violation_on_any_screen(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn a_dividend_result_is_tapped_in_tens_and_units_and_the_last_seat_follows_from_the_pack(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig
+        .app
+        .game_table(&rig.organiser, "dividend", &["Ann", "Bob", "Cat", "Dan"], json!({}))
+        .await;
+    let phone = rig.scorer_sized(&table, "Ann's phone", 320, 568).await;
+    phone.tap("Result").await;
+    phone
+        .wait_for_text("cards won still to choose: Ann, Bob, Cat, Dan")
+        .await;
+    assert!(!scrolls_sideways(&phone).await, "the tens and units at 320 px");
+    let smallest = phone
+        .client
+        .execute(
+            "return Math.min(...[...document.querySelectorAll('.tens-pad button')].map((b) => { \
+             const r = b.getBoundingClientRect(); return Math.min(r.width, r.height); }))",
+            vec![],
+        )
+        .await
+        .expect("script")
+        .as_f64()
+        .expect("a size");
+    assert!(smallest >= 44.0, "keys of {smallest} px");
+    // Tricks are of four cards: a count the server would refuse is named before sending.
+    phone.fill("Bob cards won", "13").await;
+    phone.wait_for_text("cards won still to choose: Ann, Cat, Dan").await;
+    phone.fill("Ann cards won", "20").await;
+    phone.fill("Cat cards won", "7").await;
+    phone.wait_for_text("Bob's 13 cards are not whole tricks of four").await;
+    // Past the pack is never offered: with 50 chosen, only 0, 1 and 2 are open in the units.
+    phone.fill("Ann cards won", "50").await;
+    phone.wait_for_text("cards won add up to 70, more than 52").await;
+    assert!(!phone.enabled("Record result").await);
+    let open_units = phone
+        .client
+        .execute(
+            "return [...document.querySelectorAll('[aria-label=\"Ann cards won units\"] button:not([disabled])')].map((b) => b.textContent)",
+            vec![],
+        )
+        .await
+        .expect("script");
+    assert_eq!(open_units, json!(["0", "1", "2"]));
+    assert_eq!(rig.log_len(&table).await, 0, "nothing sent while it does not add up");
+
+    // Two taps a seat at most; Dan's figure follows from the pack of 52.
+    count_taps(&phone).await;
+    phone.fill("Ann cards won", "20").await;
+    phone.fill("Bob cards won", "12").await;
+    phone.fill("Cat cards won", "8").await;
+    phone.wait_for_text("Adds up.").await;
+    let dan = phone
+        .client
+        .execute(
+            "return [...document.querySelectorAll('[aria-label^=\"Dan cards won \"] [aria-checked=true]')].map((b) => b.textContent)",
+            vec![],
+        )
+        .await
+        .expect("script");
+    assert_eq!(dan, json!(["10", "2"]), "Dan's 12 filled in");
+    phone.record("Record result").await;
+    let used = taps(&phone).await;
+    assert!(used <= 7, "{used} taps");
+    let log = rig.app.log(&table).await;
+    assert_eq!(
+        log[0]["move"],
+        json!({"kind": "result", "cards_won": [20, 12, 8, 12]}),
+        "{log}"
+    );
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn a_small_phone_never_scrolls_sideways_and_the_picker_fits_in_landscape(pool: PgPool) {
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;

@@ -34,28 +34,68 @@ export function playPicker(ctx) {
     })];
 }
 
-export function stepper(label, id, { min = 0, max, value = 0 }) {
-  const input = h('input', { id, type: 'number', inputmode: 'numeric', min, max, value, required: true });
-  const step = (d) => () => {
-    const n = Math.max(min, Math.min(max ?? 999, (Number(input.value) || 0) + d));
-    input.value = n;
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  };
-  return h('div', { class: 'stepper' },
-    h('label', { for: id }, label),
-    button('−', step(-1), { 'aria-label': `${label} minus one`, class: 'step' }),
-    input,
-    button('+', step(1), { 'aria-label': `${label} plus one`, class: 'step' }));
-}
-
 /// Buttons 0…max (or `min`…max) for one number, a radio group named `label`: a tap chooses.
 /// The value sits in a hidden input `id` ('' until chosen), so the form's checks and drafts read
 /// it like any field; a value the form fills in itself is marked `data-auto`.
-export function numberPad(label, id, { min = 0, max }) {
-  const input = h('input', { type: 'hidden', id, value: '' });
+export function numberPad(label, id, { min = 0, max, value = '' }) {
+  const input = h('input', { type: 'hidden', id, value: String(value) });
   const choices = [];
   for (let n = min; n <= max; n += 1) choices.push(String(n));
   return choicePad(label, input, choices.map((n) => [n, n]), 'numbers');
+}
+
+/// A number from a range too wide for a row of buttons (Dividend's 0…52 cards, Tricky Dick's
+/// −16…16 chips): a group named `label` of a tens row (0, 10, …) and a units row (0…9), two
+/// taps at most, and a sign row (+, −) when `min` is below 0. Each row is a radio group
+/// ("<label> tens", "<label> units", "<label> sign"), so a keyboard or a screen reader reaches
+/// every key; the value sits in the hidden input `id` like a number pad's. A key that would go
+/// past the range is disabled.
+export function tensPad(label, id, { min = 0, max, value = '' }) {
+  const input = h('input', { type: 'hidden', id, value: String(value) });
+  let negative = false;
+  const current = () => (input.value === '' ? null : Math.abs(Number(input.value)));
+  const limit = () => (negative ? -min : max);
+  const set = (n) => {
+    const v = negative && n !== 0 ? -n : n;
+    input.value = String(v);
+    delete input.dataset.auto;
+    sync();
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  };
+  const key = (text, onclick, extra = {}) => h('button', { type: 'button', role: 'radio', 'aria-checked': 'false', onclick, ...extra }, text);
+  const tens = [];
+  for (let t = 0; t <= Math.max(max, -min); t += 10) {
+    tens.push(key(String(t), () => {
+      const units = (current() ?? 0) % 10;
+      set(t + units <= limit() ? t + units : t);
+    }, { 'data-tens': String(t) }));
+  }
+  const units = Array.from({ length: 10 }, (_, u) => key(String(u), () => {
+    set(Math.floor((current() ?? 0) / 10) * 10 + u);
+  }, { 'data-units': String(u) }));
+  const signs = min < 0
+    ? [key('+', () => { negative = false; if (current() != null) set(Math.min(current(), limit())); else sync(); }, { 'aria-label': 'plus', 'data-sign': '+' }),
+      key('−', () => { negative = true; if (current() != null) set(Math.min(current(), limit())); else sync(); }, { 'aria-label': 'minus', 'data-sign': '−' })]
+    : [];
+  const row = (word, keys) => h('span', { class: 'pad-keys', role: 'radiogroup', 'aria-label': `${label} ${word}` }, keys);
+  const group = h('div', { class: 'pad tens-pad', role: 'group', 'aria-label': label, 'data-pad': 'tens' },
+    h('span', { class: 'pad-label', 'aria-hidden': 'true' }, label, h('output', { class: 'pad-value' })),
+    signs.length ? row('sign', signs) : null, row('tens', tens), row('units', units), input);
+  function sync() {
+    const n = input.value === '' ? null : Number(input.value);
+    if (n != null && n !== 0) negative = n < 0;
+    const abs = n == null ? null : Math.abs(n);
+    const t = abs == null ? 0 : Math.floor(abs / 10) * 10;
+    const auto = input.dataset.auto === '1';
+    const mark = (b, on) => { b.setAttribute('aria-checked', String(on)); b.classList.toggle('auto', on && auto); };
+    for (const b of tens) { mark(b, abs != null && Number(b.dataset.tens) === t); b.disabled = Number(b.dataset.tens) > limit(); }
+    for (const b of units) { mark(b, abs != null && Number(b.dataset.units) === abs % 10); b.disabled = t + Number(b.dataset.units) > limit(); }
+    for (const b of signs) mark(b, (b.dataset.sign === '−') === negative);
+    group.querySelector('.pad-value').textContent = n == null ? '' : ` ${n < 0 ? `−${-n}` : n}`;
+  }
+  input.sync = sync;
+  sync();
+  return group;
 }
 
 /// Seat buttons (and `none`, e.g. "nobody") for one seat, a radio group named `label`; the hidden
@@ -87,6 +127,7 @@ function choicePad(label, input, choices, kind) {
     }
   }
   input.sync = sync;
+  sync();
   return group;
 }
 
@@ -146,12 +187,6 @@ export function resultForm(ctx, { fields, check, build, label, extra = [], fill 
   return form;
 }
 
-/// A stepper per seat (or per seat of `seats`), ids `r-<key>-<seat>`.
-export function perSeat(ctx, key, word, max, seats = null) {
-  return h('fieldset', {}, h('legend', {}, word),
-    ctx.players.map((p, s) => (seats && !seats.includes(s) ? null : stepper(`${p} ${word.toLowerCase()}`, `r-${key}-${s}`, { max }))));
-}
-
 export const options = (list) => list.map(([value, text]) => h('option', { value }, text));
 export const seatOptions = (ctx, none = null) => options([...(none ? [['', none]] : []), ...ctx.players.map((p, s) => [s, p])]);
 export const seatOrNull = (form, id) => {
@@ -162,10 +197,12 @@ export const seatOrNull = (form, id) => {
 /// True when a pad (or select) has a value chosen.
 export const chosen = (form, id) => (form.querySelector(`#${id}`)?.value ?? '') !== '';
 
-/// A number pad per seat (or per seat of `seats`), ids `r-<key>-<seat>`, named "<player> <word>".
-export function perSeatPads(ctx, key, word, max, seats = null) {
+/// A number pad per seat (or per seat of `seats`), ids `r-<key>-<seat>`, named "<player> <word>";
+/// a tens-and-units pad where the range is too wide for one row of buttons.
+export function perSeatPads(ctx, key, word, max, seats = null, { min = 0, value = '' } = {}) {
+  const pad = max - min > 15 ? tensPad : numberPad;
   return h('fieldset', {}, h('legend', {}, word),
-    ctx.players.map((p, s) => (seats && !seats.includes(s) ? null : numberPad(`${p} ${word.toLowerCase()}`, `r-${key}-${s}`, { max }))));
+    ctx.players.map((p, s) => (seats && !seats.includes(s) ? null : pad(`${p} ${word.toLowerCase()}`, `r-${key}-${s}`, { min, max, value }))));
 }
 
 /// For the moves without a panel yet: the move as JSON, checked by the server.

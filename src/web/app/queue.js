@@ -6,8 +6,12 @@
 // Entries are sent one at a time, in order. The first one the server refuses stops the queue:
 // it stays first, shown for fixing (`blocked`), and everything after it is kept. Fixing it
 // (`replaceBlocked`) puts the new entry in its place; discarding it (`discardBlocked`) sends
-// the rest. A version conflict (another phone recorded first) drops the queue: what waited was
-// entered on a table that has moved on, and the page says what the other phone recorded.
+// the rest. A version conflict (another phone recorded first) is a refusal like any other:
+// the page reloads the table and says what the other phone recorded, and the queue waits
+// behind the conflicting entry, every entry re-counted from the table's new version. Only a
+// deal's result for the deal the table still waits for is sent again by itself (the server
+// refuses a result for another deal with `deal_mismatch`, so nothing wrong can be stored); a
+// card-by-card entry that conflicted is never re-sent silently.
 //
 // States the page shows: live (nothing waiting), offline (the last try got no answer),
 // k pending (entries waiting to be sent).
@@ -17,7 +21,8 @@ import { Refusal, Unreachable, call, newKey, recordingToken } from './api.js';
 export class MoveQueue {
   constructor(table, handlers) {
     this.table = table;
-    this.handlers = handlers; // { answered(item, body), refused(item, err, kept), conflict(items, err), changed() }
+    // { answered(item, body), refused(item, err, kept), conflict(item, err, kept) -> { version, deal, words }, changed() }
+    this.handlers = handlers;
     this.storageKey = `tk.queue.${table}`;
     this.items = load(this.storageKey);
     this.blocked = null; // { key, message } of the first entry, refused
@@ -95,13 +100,13 @@ export class MoveQueue {
     return gone;
   }
 
-  /// Forgets everything waiting (after a conflict the rest is stale).
-  drop() {
-    const gone = this.items;
-    this.items = [];
-    this.blocked = null;
+  /// After a conflict: every entry expects the version it will make on the table as the server
+  /// now has it, the first `version`. The first is sent again under a fresh key (the refused
+  /// request is not the one the server should answer again).
+  rebase(version, resend) {
+    this.items.forEach((item, n) => { item.body.expected_version = version + n; });
+    if (resend && this.items[0]) this.items[0].key = newKey();
     this.save();
-    return gone;
   }
 
   /// Sends now, whatever the back-off says: never a no-op. While a try is under way, another
@@ -147,7 +152,17 @@ export class MoveQueue {
           if (err instanceof Refusal) {
             this.offline = false;
             if (err.code === 'version_conflict') {
-              this.handlers.conflict?.(this.drop(), err);
+              // Another phone recorded first: the page reloads the table and says what it was.
+              const now = await this.handlers.conflict?.(item, err, this.items.slice(1));
+              if (this.items[0]?.key !== item.key) continue; // fixed or discarded meanwhile
+              const known = now?.version != null;
+              if (known && resentAfterConflict(item, now.deal)) {
+                this.rebase(now.version, true);
+                continue;
+              }
+              if (known) this.rebase(now.version, false);
+              this.blocked = { key: item.key, message: now?.words || err.message, code: err.code };
+              this.handlers.changed?.();
             } else {
               // Stop here, keep it and everything after it: the scorer fixes or discards it.
               this.blocked = { key: item.key, message: err.message, code: err.code };
@@ -176,6 +191,13 @@ export class MoveQueue {
     this.timer = setTimeout(() => this.flush(), this.retryDelay);
     this.retryDelay = Math.min(this.retryDelay * 2, 8000);
   }
+}
+
+/// Whether an entry that met a version conflict is sent again by itself: only a deal's result
+/// for the deal the table still waits for (`deal`, as the server now has it).
+export function resentAfterConflict(item, deal) {
+  const result = item.path === 'moves' && item.body?.move?.kind === 'result';
+  return result && deal != null && Number(item.body.deal) === Number(deal);
 }
 
 function load(key) {

@@ -18,7 +18,7 @@ import { dealOf, kinds } from './legal.js';
 import { gameName, loadCatalogue } from './catalogue.js';
 import { dealsTab, markSheet } from './deals.js';
 import { entryPanel, loadGame } from './panels.js';
-import { MoveQueue, nextDealView } from './queue.js';
+import { MoveQueue, nextDealView, resentAfterConflict } from './queue.js';
 import { fromThisPhone, loadScorers, recorder } from './scorers.js';
 
 /// How long the controls are held after another phone's entry is drawn.
@@ -47,7 +47,7 @@ export async function openTable(id, root) {
       state.note = { kind: 'error', text: `${item.label} was refused: ${err.message}${kept.length ? ` (${kept.length} later ${kept.length === 1 ? 'entry waits' : 'entries wait'})` : ''}` };
       render(state);
     },
-    conflict: (items) => conflict(state, items),
+    conflict: (item, err, kept) => conflict(state, item, kept),
   });
   mount(root, message('Loading the table…'));
   try {
@@ -278,24 +278,35 @@ function answered(state, item, body) {
   render(state);
 }
 
-async function conflict(state, items) {
+/// Another phone recorded first. The table is read again and the scorer told in words what
+/// was recorded; the queue then waits behind the entry (shown for fixing or discarding) with
+/// everything after it kept, or sends it again when it is the result of the deal the table
+/// still waits for. Answers the table's version and deal for the queue (null when the table
+/// could not be read again), and the words.
+async function conflict(state, item, kept) {
   let fresh = [];
+  let read = true;
   try {
     fresh = await reload(state);
   } catch (e) {
-    // shown below
+    read = false;
   }
   // What was recorded since the version the entry was made against, however the page learnt it
   // (the stream may have brought it already): a version counts log entries.
-  const since = items[0]?.body?.expected_version ?? 0;
+  const since = item?.body?.expected_version ?? 0;
   const others = state.log.filter((e) => e.seq > since || fresh.includes(e));
   await loadScorers(state.id, true);
   const said = others.filter((e) => e.entry === 'move' || e.entry === 'void')
     .map((e) => { const [who, , what] = heard(state, e); return `${who} recorded ${plainText(what)}`; });
   const othersText = said.length ? `${said.join('; ')}.` : 'Another phone recorded an entry first.';
-  const lost = items.map((i) => i.label).join('; ');
-  state.note = { kind: 'error', text: `${othersText} Your entry (${lost}) was not recorded: check the table and enter it again if it still stands.` };
+  const deal = read ? dealOf(state.table.state) : undefined;
+  const waiting = kept.length ? ` ${kept.length} later ${kept.length === 1 ? 'entry waits' : 'entries wait'}.` : '';
+  const what = resentAfterConflict(item, deal)
+    ? `Your entry (${item.label}) is sent again: its deal is still the one the table waits for.`
+    : `Your entry (${item.label}) was not recorded: enter it again below if it still stands, or discard it.${waiting}`;
+  state.note = { kind: 'error', text: `${othersText} ${what}` };
   render(state);
+  return read ? { version: state.table.version, deal, words: othersText } : { version: null, deal, words: othersText };
 }
 
 /// A log entry in words: "7♦ for Cat", "Bob nominated 2", "undo of …"; a Squares card in words.
@@ -443,7 +454,9 @@ function tableBody(state) {
   const queueList = pending.length
     ? h('section', { class: 'queue', 'aria-label': 'Pending entries' },
       h('ul', {}, pending.map((i, n) => h('li', { class: n === 0 && blocked ? 'refused' : '' },
-        n === 0 && blocked ? `${i.label} — refused: ${blocked.message}` : `${i.label} — pending`))),
+        n === 0 && blocked
+          ? `${i.label} — ${blocked.code === 'version_conflict' ? 'not recorded, another phone was first' : 'refused'}: ${blocked.message}`
+          : `${i.label} — pending`))),
       blocked
         ? h('div', { class: 'row' }, button('Discard the refused entry', () => { state.note = null; state.queue.discardBlocked(); }))
         : button('Retry now', () => state.queue.retryNow()))
@@ -465,6 +478,10 @@ function tableBody(state) {
   else if (!pending.length) {
     panel = panelOf(v, state.mode);
     if (state.summary) panel = [summaryPanel(state), panel];
+  } else if (blocked && blocked.code === 'version_conflict' && pending[0].body?.move?.kind === 'result'
+    && Number(pending[0].body.deal) !== Number(dealOf(v))) {
+    // Its deal was recorded by another phone: entering here would be the next deal's result.
+    panel = h('p', { class: 'prompt' }, `Deal ${pending[0].body.deal} was recorded by another phone: discard your entry (correct the deal from the Deals tab if it differs); the ${pending.length - 1} after it wait.`);
   } else if (blocked) {
     panel = [h('p', { class: 'prompt' }, `Fix the refused entry (${pending[0].label}) or discard it; the ${pending.length - 1} after it wait.`),
       panelOf(v, pending[0].body?.move?.kind === 'result' ? 'result' : state.mode)];

@@ -1,9 +1,10 @@
 // Dividend's page: a card picker, or "who won this trick" (seat buttons) when the table is
-// recorded trick by trick; the result form (cards won, adding up to 52).
+// recorded trick by trick; the result form (cards won, tens and units buttons per seat, the
+// last seat's figure filled in so that they add up to 52).
 
 import { DECK52 } from '../cards.js';
 import { button, h } from '../dom.js';
-import { name, perSeat, playPicker, prompt, resultForm } from '../controls.js';
+import { autoFill, name, perSeatPads, playPicker, prompt, resultForm } from '../controls.js';
 
 export const deck = DECK52;
 
@@ -24,12 +25,30 @@ export function panel(ctx, k) {
 }
 
 export function result(ctx) {
+  const seats = ctx.players.map((_, s) => s);
   return resultForm(ctx, {
     label: `Result of deal ${ctx.view.deal}`,
-    fields: [perSeat(ctx, 'won', 'Cards won', 52)],
+    fields: [perSeatPads(ctx, 'won', 'Cards won', 52)],
+    // The pack is 52 cards: once all seats but one are chosen, the last one's figure follows.
+    fill: (values, form) => {
+      for (const s of seats) {
+        if (form.querySelector(`#r-won-${s}`)?.dataset.auto === '1') autoFill(form, `r-won-${s}`, null);
+      }
+      const won = values('won');
+      const open = seats.filter((s) => won[s] == null);
+      const sum = won.reduce((a, b) => a + (b ?? 0), 0);
+      if (open.length === 1 && sum <= 52) autoFill(form, `r-won-${open[0]}`, 52 - sum);
+    },
     check: (values) => {
-      const t = values('won').reduce((a, b) => a + b, 0);
-      return t === 52 ? null : `cards won add up to ${t}, not 52`;
+      const won = values('won');
+      const so = won.reduce((a, b) => a + (b ?? 0), 0);
+      if (so > 52) return `cards won add up to ${so}, more than 52`;
+      const open = seats.filter((s) => won[s] == null).map((s) => name(ctx, s));
+      if (open.length) return `cards won still to choose: ${open.join(', ')}`;
+      // A trick is four cards: any other count is one the server would refuse.
+      const odd = seats.find((s) => won[s] % 4 !== 0);
+      if (odd != null) return `${name(ctx, odd)}'s ${won[odd]} cards are not whole tricks of four`;
+      return so === 52 ? null : `cards won add up to ${so}, not 52`;
     },
     build: (values) => ({ kind: 'result', cards_won: values('won') }),
   });

@@ -4,7 +4,7 @@
 import { squaresFace, squaresName, squaresPicker, SQUARES64 } from '../cards.js';
 import { button, h } from '../dom.js';
 import { dealOf, openTo } from '../legal.js';
-import { name, prompt, resultForm, stepper } from '../controls.js';
+import { name, perSeatPads, prompt, resultForm } from '../controls.js';
 
 export const deck = SQUARES64;
 
@@ -65,10 +65,9 @@ export function result(ctx) {
       `Trick chips: circles − squares of the tricks each player scored, ${signed(min)} to ${max}. `
       + `Penalties: lays sharing nothing with the player's previous lay, 0 to ${penaltiesMax}.`)],
     fields: [
-      h('fieldset', {}, h('legend', {}, 'Trick chips'),
-        ctx.players.map((p, s) => stepper(`${p} trick chips`, `r-chips-${s}`, { min, max }))),
-      h('fieldset', {}, h('legend', {}, 'Penalties'),
-        ctx.players.map((p, s) => stepper(`${p} penalties`, `r-pen-${s}`, { max: penaltiesMax }))),
+      // Number buttons starting at 0, as most players pay no penalty: only the others are tapped.
+      perSeatPads(ctx, 'chips', 'Trick chips', max, null, { min, value: 0 }),
+      perSeatPads(ctx, 'pen', 'Penalties', penaltiesMax, null, { value: 0 }),
     ],
     check: (values) => {
       const chips = values('chips');

@@ -6,7 +6,7 @@
 import { cardText, DECK52, suitWord, SUITS } from '../cards.js';
 import { button, h } from '../dom.js';
 import { concrete, kinds as kindsOf, openTo, seatsFor } from '../legal.js';
-import { cardPicker, name, options, perSeatPads, playPicker, prompt, resultForm, stepper, words } from '../controls.js';
+import { cardPicker, name, numberPad, options, perSeatPads, playPicker, prompt, resultForm, words } from '../controls.js';
 
 /// 40 cards: no eights, nines or tens.
 export const deck = DECK52.filter((c) => !['8', '9', '10'].includes(c.slice(0, -1)));
@@ -94,8 +94,8 @@ export function panel(ctx, k) {
   }
   if (k.has('count_stock')) {
     const total = openTo(v, 'count_stock')?.total ?? 13;
-    const discards = stepper('Discards', 't-discards', { max: total });
-    const stock = stepper('Stock', 't-stock', { max: total });
+    const discards = numberPad('Discards', 't-discards', { max: total, value: 0 });
+    const stock = numberPad('Stock', 't-stock', { max: total, value: 0 });
     parts.push(h('form', {
       class: 'result', 'aria-label': 'Count the stock',
       onsubmit: (e) => {
@@ -137,7 +137,7 @@ export function result(ctx) {
       h('select', { id: 'r-contract' }, options(CONTRACTS.map(([c]) => [c, words(c)]))),
       h('label', { for: 'r-trumps' }, 'Trumps'),
       h('select', { id: 'r-trumps' }, options(SUITS.map((s) => [s.word, `${s.symbol} ${s.word}`]))),
-      stepper('Honours', 'r-honours', { max: 9 }),
+      numberPad('Honours', 'r-honours', { max: 9, value: 0 }),
       h('div', { class: 'checks', role: 'group', 'aria-label': 'How the deal went' },
         check('r-stopped', 'Stopped after five'),
         check('r-all-after', 'Played on for all nine after five'),
