@@ -147,7 +147,7 @@ const TRUMP_ENTRIES: &[Choice] = &[
 const OPTION_DOCS: &[OptionDoc] = &[
     OptionDoc {
         name: "hand_sizes",
-        label: "Cards per hand",
+        label: "Hand sizes",
         description:
             "Cards dealt to each player, deal by deal; left empty, 1 up to 13 (or 52 ÷ players) and back to 1.",
         kind: OptionKind::Numbers {
