@@ -105,7 +105,7 @@ async fn every_game_of_the_list_is_in_the_catalogue_and_opens_with_its_defaults(
 }
 
 /// A value the catalogue allows for an option that is not its default: what an organiser could
-/// pick in the form. `None` when the kind offers nothing else (never, for today's games).
+/// pick in the form; every other rule of a `rule` option and every other choice of a `choice`.
 fn other_value(option: &Value, players: usize) -> Vec<Value> {
     let kind = &option["kind"];
     let default = &option["default"];
