@@ -13,11 +13,52 @@ use super::error::{RuleViolation, SetupError};
 use super::games::GameId;
 use super::seat::Seat;
 
-/// One table option, for the catalogue.
+/// One table option, for the catalogue: the organiser's form is built from these, so every
+/// word here is shown to a club organiser as it stands.
 #[derive(Clone, Copy, Debug)]
 pub struct OptionDoc {
+    /// The field's name in the game's options.
     pub name: &'static str,
+    /// A short label for the form.
+    pub label: &'static str,
+    /// One sentence in the club's words.
     pub description: &'static str,
+    pub kind: OptionKind,
+}
+
+/// What sort of value an option takes, so that a form can offer it as a control.
+#[derive(Clone, Copy, Debug)]
+pub enum OptionKind {
+    /// One of the listed values (a string).
+    Choice(&'static [Choice]),
+    /// `true` or `false`.
+    Toggle,
+    /// A whole number from `min` to `max`; a default of `null` means "worked out" when left out.
+    Number { min: i64, max: i64 },
+    /// A list of whole numbers, each from `min` to `max` (such as hand sizes).
+    Numbers { min: i64, max: i64, max_items: usize },
+    /// A seat (0-based), shown as the player sitting there.
+    Seat,
+    /// An ordered list of the listed entries (such as the trump rotation), each at most once.
+    SuitOrder(&'static [Choice]),
+    /// An object `{"rule": value, ...}`: one of the listed rules, some with a field of their own.
+    Rule(&'static [RuleChoice]),
+}
+
+/// One value of a `Choice` (or an entry of a `SuitOrder`) and its plain-words label.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    pub value: &'static str,
+    pub label: &'static str,
+}
+
+/// One rule of a `Rule` option, with the field it carries, if any.
+#[derive(Clone, Copy, Debug)]
+pub struct RuleChoice {
+    pub value: &'static str,
+    pub label: &'static str,
+    /// The rule's own field: its name, label and kind (never itself a `Rule`).
+    pub field: Option<(&'static str, &'static str, &'static OptionKind)>,
 }
 
 /// Score-sheet lines a game has finished and not yet handed over: history kept beside the

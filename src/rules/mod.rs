@@ -20,7 +20,7 @@ pub mod trick;
 pub use cards::{Card, CardSet, Rank, Suit, UnknownCard};
 pub use chips::{Account, Chips, Pool, Settlement, Transfer, UnknownAccount};
 pub use error::{RuleViolation, SetupError};
-pub use game::{DealLines, Events, Game, OptionDoc};
+pub use game::{Choice, DealLines, Events, Game, OptionDoc, OptionKind, RuleChoice};
 pub use games::*;
 pub use seat::{BySeat, Seat};
 pub use trick::{Play, Revoke, Trick, TrickCards, Voids};

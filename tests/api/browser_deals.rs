@@ -536,14 +536,22 @@ async fn the_organisers_form_creates_a_table_with_options_chosen_through_control
     for raw in ["{\"", "tricks_plus_ten_for_exact", "rotation\","] {
         assert!(!body.contains(raw), "no raw JSON or code words ({raw}): {body}");
     }
-    choose(&phone, "Scoring", "exact only").await;
-    phone.fill("Hook from hand size", "1").await;
+    // The catalogue's words: labels, descriptions and choices in plain words.
+    for shown in [
+        "Hand sizes",
+        "How a player's nomination and tricks become points.",
+        "In turn, deal by deal",
+    ] {
+        assert!(body.contains(shown), "{shown:?} shown: {body}");
+    }
+    choose(&phone, "Scoring", "10 plus the nomination when exact, else nothing").await;
+    phone.fill("Hook from hands of", "1").await;
     phone.fill("Revoke penalty", "2").await;
     phone.fill("Hand sizes (numbers separated by commas)", "1, 2, 3").await;
     // Seats by name: Bob deals first.
     choose(&phone, "First dealer", "Bob").await;
     // Hearts before spades in the trump rotation.
-    phone.tap("Move ♥ hearts up").await;
+    phone.tap("Move ♥ Hearts up").await;
     phone.screenshot("new-table").await;
     phone.tap("Open the table").await;
     phone.wait_for_text("join code").await;
@@ -561,6 +569,37 @@ async fn the_organisers_form_creates_a_table_with_options_chosen_through_control
         options["trumps"],
         json!({"rule": "rotation", "order": ["hearts", "spades", "clubs", "diamonds", "no_trumps"]})
     );
+
+    // A Pope Joan table: a choice and a toggle, both in the catalogue's words.
+    phone.open(&format!("/#/session/{session}/new")).await;
+    phone.wait_for_text("Options (defaults shown)").await;
+    choose(&phone, "Game", "Pope Joan (3–8)").await;
+    phone.wait_for_text("Who dresses the board").await;
+    let body = phone.body_text().await;
+    for raw in ["all_players", "dealer_alone", "{\"", "losers_pay_board"] {
+        assert!(!body.contains(raw), "no raw JSON or code words ({raw}): {body}");
+    }
+    choose(&phone, "Who dresses the board", "The dealer alone").await;
+    phone
+        .client
+        .find(fantoccini::Locator::Css("#opt-losers_pay_board"))
+        .await
+        .expect("the Losers pay the board switch")
+        .click()
+        .await
+        .expect("switched on");
+    phone.tap("Open the table").await;
+    phone.wait_for_text("join code").await;
+    let s = rig.app.get(&format!("/api/v1/sessions/{session}")).await;
+    let tables = s.assert_status(200)["tables"].as_array().expect("tables").clone();
+    let pope_joan = tables
+        .iter()
+        .find(|t| t["game"] == "pope-joan")
+        .expect("a Pope Joan table");
+    let options = &rig.app.state(pope_joan["id"].as_str().expect("id")).await["options"];
+    assert_eq!(options["dressing"], "dealer_alone", "{options}");
+    assert_eq!(options["losers_pay_board"], true, "{options}");
+    assert_eq!(options["five_divisions"], false, "{options}");
     phone.close().await;
 }
 

@@ -82,6 +82,11 @@ macro_rules! declare_games {
 all_games!(declare_games { $ });
 
 impl GameId {
+    /// The game's `Options::default()` as JSON: what a table gets for options left out.
+    pub fn default_options(self) -> serde_json::Value {
+        with_game!(self, G => serde_json::to_value(<G as crate::rules::Game>::Options::default()).unwrap_or_default())
+    }
+
     pub fn parse(id: &str) -> Option<GameId> {
         GameId::ALL.iter().copied().find(|g| g.as_str() == id)
     }

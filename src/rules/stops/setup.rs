@@ -5,7 +5,7 @@ use std::ops::RangeInclusive;
 
 use crate::rules::error::SetupError;
 use crate::rules::seat::{BySeat, Seat};
-use crate::rules::OptionDoc;
+use crate::rules::{OptionDoc, OptionKind};
 
 /// Cards dealt to each seat when `cards` are dealt out one at a time from the dealer's left:
 /// the first `cards % players` seats from the left get one more.
@@ -59,13 +59,25 @@ pub fn check_table(
 /// The catalogue's words for the options every stops table has (`check_table` checks them).
 pub const OPENING_CHIPS_DOC: OptionDoc = OptionDoc {
     name: "opening_chips",
-    description: "chips each player gets from the bank at the start (default 100)",
+    label: "Opening chips",
+    description: "Chips each player gets from the bank at the start.",
+    kind: OptionKind::Number {
+        min: 0,
+        max: MAX_OPENING_CHIPS as i64,
+    },
 };
 pub const FIRST_DEALER_DOC: OptionDoc = OptionDoc {
     name: "first_dealer",
-    description: "seat of the first dealer",
+    label: "First dealer",
+    description: "The player who deals first; the deal passes to the left.",
+    kind: OptionKind::Seat,
 };
 pub const ROUNDS_DOC: OptionDoc = OptionDoc {
     name: "rounds",
-    description: "rounds of deals, each player dealing once a round (default 1)",
+    label: "Rounds",
+    description: "Rounds of deals, each player dealing once a round.",
+    kind: OptionKind::Number {
+        min: 1,
+        max: MAX_ROUNDS as i64,
+    },
 };

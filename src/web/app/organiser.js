@@ -120,122 +120,93 @@ async function session(id, root) {
 }
 
 // ---- Table options as controls ---------------------------------------------------------------
-// Built from the catalogue (`GET /games`: each option's name, default and description) and the
-// game's options type as the server's OpenAPI document describes it (`<Game>Options`, generated
-// from the Rust type): a choice becomes a select, a yes/no a toggle, a number a number field,
-// the first dealer the players' names, a rule with settings (trumps, game length) a select of
-// rules with their own fields, and an order (trumps) a list reordered with buttons. Nothing is
-// typed as JSON and no game is named here.
+// Built from the catalogue alone (`GET /games`: each option's label, description, kind and
+// default): a choice becomes a select, a toggle a switch, a number a number field, a seat the
+// players' names, a list of numbers a field of numbers, a suit order a list reordered with
+// buttons, and a rule (trumps, game length) a select of rules with the chosen rule's own field.
+// Every word shown is the catalogue's; nothing is typed as JSON and no game is named here.
 
-let spec = null;
-async function optionSchemas() {
-  if (!spec) spec = await get('/openapi.json').catch(() => ({}));
-  return spec?.components?.schemas || {};
-}
-
-/// "tricks_plus_ten_for_exact" → "tricks plus ten for exact"; a suit by its symbol and name.
-const SUIT_WORDS = { spades: '♠ spades', hearts: '♥ hearts', diamonds: '♦ diamonds', clubs: '♣ clubs', no_trumps: 'no trumps' };
-function words(value) {
-  return SUIT_WORDS[value] || String(value).replaceAll('_', ' ');
-}
-
-/// A schema with `$ref`s and one-element `oneOf`/`allOf` wrappers followed; the outermost
-/// description kept.
-function resolve(schemas, schema) {
-  let s = schema || {};
-  let description = s.description;
-  for (let i = 0; i < 8; i += 1) {
-    if (s.$ref) s = schemas[s.$ref.split('/').pop()] || {};
-    else if ((s.oneOf || s.allOf)?.length === 1) s = (s.oneOf || s.allOf)[0];
-    else break;
-    description = description || s.description;
-  }
-  return { ...s, description: description || s.description };
-}
-
-function typeOf(s) {
-  const t = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type;
-  return t;
-}
-
-/// One option's control: `read()` gives its value, `node` is what is shown.
-function control(schemas, name, schema, value, players, path) {
-  const s = resolve(schemas, schema);
+/// One control for `kind`: `read()` gives its value, `node` is what is shown.
+function control(kind, label, description, value, players, path) {
   const id = `opt-${path}`;
-  const label = name === 'first_dealer' ? 'First dealer' : words(name).replace(/^./, (c) => c.toUpperCase());
-  const note = s.description ? h('small', {}, s.description) : null;
+  const note = description ? h('small', {}, description) : null;
   const wrap = (...kids) => h('div', { class: 'option', 'data-option': path }, ...kids);
-  // A rule with settings: a select of the rules, then the chosen rule's own fields.
-  if (s.discriminator && s.oneOf) {
-    const key = s.discriminator.propertyName;
-    const variants = Object.entries(s.discriminator.mapping || {});
-    const select = h('select', { id }, variants.map(([v]) => h('option', { value: v, selected: value?.[key] === v }, words(v))));
-    const fields = h('div', { class: 'option-fields' });
-    let inner = [];
-    const draw = () => {
-      const variant = resolve(schemas, { $ref: (s.discriminator.mapping || {})[select.value] });
-      const same = value?.[key] === select.value ? value : {};
-      inner = Object.entries(variant.properties || {}).filter(([k]) => k !== key)
-        .map(([k, sub]) => [k, control(schemas, k, sub, same[k] ?? sub.example, players, `${path}-${k}`)]);
-      mount(fields, inner.map(([, c]) => c.node));
-    };
-    select.addEventListener('change', draw);
-    draw();
-    return {
-      node: wrap(h('label', { for: id }, label), select, note, fields),
-      read: () => Object.fromEntries([[key, select.value], ...inner.map(([k, c]) => [k, c.read()]).filter(([, v]) => v !== undefined)]),
-    };
+  switch (kind.type) {
+    case 'rule': {
+      const select = h('select', { id }, kind.rules.map((r) => h('option', { value: r.value, selected: value?.rule === r.value }, r.label)));
+      const fields = h('div', { class: 'option-fields' });
+      let inner = null;
+      const draw = () => {
+        const rule = kind.rules.find((r) => r.value === select.value);
+        const f = rule?.field;
+        const start = f && value?.rule === select.value ? value[f.name] : f?.default;
+        inner = f ? [f.name, control(f.kind, f.label, null, start, players, `${path}-${f.name}`)] : null;
+        mount(fields, inner ? [inner[1].node] : []);
+      };
+      select.addEventListener('change', draw);
+      draw();
+      return {
+        node: wrap(h('label', { for: id }, label), select, note, fields),
+        read: () => {
+          const v = { rule: select.value };
+          if (inner) {
+            const inside = inner[1].read();
+            if (inside !== undefined) v[inner[0]] = inside;
+          }
+          return v;
+        },
+      };
+    }
+    case 'suit_order': {
+      const words = Object.fromEntries(kind.entries.map((e) => [e.value, e.label]));
+      const list = h('ol', { class: 'order', 'aria-label': label });
+      const relabel = () => [...list.children].forEach((li) => li.querySelector('button').setAttribute('aria-label', `Move ${words[li.dataset.value]} up`));
+      const row = (v) => {
+        const li = h('li', { 'data-value': v }, h('span', {}, words[v] ?? v));
+        li.append(button('↑', () => { if (li.previousElementSibling) list.insertBefore(li, li.previousElementSibling); relabel(); }, { class: 'small' }));
+        return li;
+      };
+      (Array.isArray(value) ? value : kind.entries.map((e) => e.value)).forEach((v) => list.append(row(v)));
+      relabel();
+      return { node: wrap(h('p', { class: 'option-label' }, label), list, note), read: () => [...list.children].map((li) => li.dataset.value) };
+    }
+    case 'numbers': {
+      // Numbers deal by deal (hand sizes): number buttons would not fit; a list of numbers.
+      const input = h('input', { id, inputmode: 'numeric', autocomplete: 'off', value: Array.isArray(value) ? value.join(', ') : '', placeholder: 'automatic' });
+      return {
+        node: wrap(h('label', { for: id }, `${label} (numbers separated by commas)`), input, note),
+        read: () => {
+          const raw = input.value.trim();
+          if (!raw) return null;
+          return raw.split(/[\s,]+/).filter(Boolean).map(Number);
+        },
+      };
+    }
+    case 'choice': {
+      const select = h('select', { id }, kind.choices.map((c) => h('option', { value: c.value, selected: c.value === value }, c.label)));
+      return { node: wrap(h('label', { for: id }, label), select, note), read: () => select.value };
+    }
+    case 'toggle': {
+      const box = h('input', { id, type: 'checkbox', role: 'switch', checked: Boolean(value) });
+      return { node: wrap(h('label', { for: id, class: 'toggle' }, box, ` ${label}`), note), read: () => box.checked };
+    }
+    case 'seat': {
+      // Seats by the players' names, never numbers from 0.
+      const select = h('select', { id });
+      const fill = () => {
+        const chosen = select.value === '' ? Number(value ?? 0) : Number(select.value);
+        mount(select, players().map((p, seat) => h('option', { value: seat, selected: seat === chosen }, p || `Player ${seat + 1}`)));
+      };
+      fill();
+      return { node: wrap(h('label', { for: id }, label), select, note), read: () => Number(select.value), refresh: fill };
+    }
+    default: {
+      // A number (and anything newer than this page, offered as a number): left empty, the
+      // game works it out when its default is null.
+      const input = h('input', { id, type: 'number', inputmode: 'numeric', value: value ?? '', min: kind.min, max: kind.max, step: 1, placeholder: value == null ? 'automatic' : '' });
+      return { node: wrap(h('label', { for: id }, label), input, note), read: () => (input.value === '' ? undefined : Number(input.value)) };
+    }
   }
-  const items = s.items ? resolve(schemas, s.items) : null;
-  // An order of choices (trumps): the list, reordered with buttons.
-  if (typeOf(s) === 'array' && items?.enum) {
-    const list = h('ol', { class: 'order', 'aria-label': label });
-    const row = (v) => {
-      const li = h('li', { 'data-value': v }, h('span', {}, words(v)));
-      li.append(button('↑', () => { if (li.previousElementSibling) list.insertBefore(li, li.previousElementSibling); relabel(); }, { class: 'small' }));
-      return li;
-    };
-    const relabel = () => [...list.children].forEach((li) => li.querySelector('button').setAttribute('aria-label', `Move ${words(li.dataset.value)} up`));
-    (Array.isArray(value) ? value : items.enum).forEach((v) => list.append(row(v)));
-    relabel();
-    return { node: wrap(h('p', { class: 'option-label' }, label), list, note), read: () => [...list.children].map((li) => li.dataset.value) };
-  }
-  // Numbers deal by deal (hand sizes): number buttons would not fit; a list of numbers.
-  if (typeOf(s) === 'array') {
-    const input = h('input', { id, inputmode: 'numeric', autocomplete: 'off', value: Array.isArray(value) ? value.join(', ') : '', placeholder: 'automatic' });
-    return {
-      node: wrap(h('label', { for: id }, `${label} (numbers separated by commas)`), input, note),
-      read: () => {
-        const raw = input.value.trim();
-        if (!raw) return null;
-        return raw.split(/[\s,]+/).filter(Boolean).map(Number);
-      },
-    };
-  }
-  if (s.enum) {
-    const select = h('select', { id }, s.enum.map((v) => h('option', { value: v, selected: v === value }, words(v))));
-    return { node: wrap(h('label', { for: id }, label), select, note), read: () => select.value };
-  }
-  if (typeOf(s) === 'boolean') {
-    const box = h('input', { id, type: 'checkbox', role: 'switch', checked: Boolean(value) });
-    return { node: wrap(h('label', { for: id, class: 'toggle' }, box, ` ${label}`), note), read: () => box.checked };
-  }
-  if (name === 'first_dealer') {
-    // Seats by the players' names, never numbers from 0.
-    const select = h('select', { id });
-    const fill = () => {
-      const chosen = select.value === '' ? Number(value ?? 0) : Number(select.value);
-      mount(select, players().map((p, seat) => h('option', { value: seat, selected: seat === chosen }, p || `Player ${seat + 1}`)));
-    };
-    fill();
-    return { node: wrap(h('label', { for: id }, label), select, note), read: () => Number(select.value), refresh: fill };
-  }
-  if (typeOf(s) === 'integer' || typeOf(s) === 'number') {
-    const input = h('input', { id, type: 'number', inputmode: 'numeric', value: value ?? '', min: s.minimum, max: s.maximum, step: 1 });
-    return { node: wrap(h('label', { for: id }, label), input, note), read: () => (input.value === '' ? undefined : Number(input.value)) };
-  }
-  const input = h('input', { id, autocomplete: 'off', value: value ?? '' });
-  return { node: wrap(h('label', { for: id }, label), input, note), read: () => input.value || undefined };
 }
 
 /// A value as JSON with its keys sorted, for comparing with a default.
@@ -246,24 +217,11 @@ function canonical(v) {
 }
 
 /// The game's options as controls, each starting at its default.
-async function optionControls(game, players) {
-  const schemas = await optionSchemas();
-  const props = optionsSchema(schemas, game)?.properties || {};
+function optionControls(game, players) {
   return game.options.map((opt) => {
-    const schema = props[opt.name] || {};
-    const c = control(schemas, opt.name, { ...schema, description: schema.description || resolve(schemas, schema).description || opt.description }, opt.default, players, opt.name);
+    const c = control(opt.kind, opt.label, opt.description, opt.default, players, opt.name);
     return { name: opt.name, default: opt.default, ...c };
   });
-}
-
-/// `<Game>Options` in the server's document: the schema whose properties are the catalogue's
-/// option names (the catalogue and the type are generated from the same Rust type).
-function optionsSchema(schemas, game) {
-  const names = game.options.map((o) => o.name).sort().join(',');
-  return Object.entries(schemas)
-    .filter(([k]) => k.endsWith('Options'))
-    .map(([, v]) => v)
-    .find((v) => Object.keys(v.properties || {}).sort().join(',') === names);
 }
 
 async function newTable(sessionId, root) {
@@ -299,7 +257,7 @@ async function newTable(sessionId, root) {
       while (players.children.length < g.min_players) players.append(playerRow());
       while (players.children.length > g.max_players) players.lastElementChild.remove();
       relabel();
-      controls = await optionControls(g, names);
+      controls = optionControls(g, names);
       mount(options, h('legend', {}, 'Options (defaults shown)'), controls.map((c) => c.node));
     };
     game.addEventListener('change', pick);

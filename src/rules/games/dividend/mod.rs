@@ -22,7 +22,7 @@ use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::game::named_alike;
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{Play, Revoke, Trick, TrickCards, Voids};
-use crate::rules::{Game, GameId, OptionDoc};
+use crate::rules::{Game, GameId, OptionDoc, OptionKind, RuleChoice};
 use smallvec::SmallVec;
 
 pub use distribution::{reachable, shares};
@@ -91,14 +91,39 @@ pub struct Options {
 const OPTION_DOCS: &[OptionDoc] = &[
     OptionDoc {
         name: "partnerships",
-        description: "false: everyone for themselves; true: seats 0 & 2 against 1 & 3, each partner scoring the higher count",
+        label: "Partnerships",
+        description: "Partners sit opposite, each scoring the higher of the two partners' counts.",
+        kind: OptionKind::Toggle,
     },
     OptionDoc {
         name: "game_length",
-        description: "{\"rule\": \"deals\", \"deals\": 4} (default) or {\"rule\": \"points\", \"target\": 52}; a tie for first adds deals",
+        label: "Game ends",
+        description: "When the game ends; a tie for first adds deals until it is broken.",
+        kind: OptionKind::Rule(&[
+            RuleChoice {
+                value: "deals",
+                label: "After a number of deals",
+                field: Some(("deals", "Deals", &OptionKind::Number { min: 1, max: 100 })),
+            },
+            RuleChoice {
+                value: "points",
+                label: "When someone reaches a target",
+                field: Some(("target", "Points", &OptionKind::Number { min: 1, max: 1000 })),
+            },
+        ]),
     },
-    OptionDoc { name: "first_dealer", description: "seat of the first dealer; the dealer's left leads" },
-    OptionDoc { name: "revoke_penalty", description: "points deducted per proven revoke (card-by-card deals)" },
+    OptionDoc {
+        name: "first_dealer",
+        label: "First dealer",
+        description: "The player who deals first; the dealer's left leads.",
+        kind: OptionKind::Seat,
+    },
+    OptionDoc {
+        name: "revoke_penalty",
+        label: "Revoke penalty",
+        description: "Points taken off for each revoke proven when a deal is recorded card by card.",
+        kind: OptionKind::Number { min: 0, max: 255 },
+    },
 ];
 
 /// A move at a Dividend table. A deal is recorded in one way, chosen by its first move:

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::rules::stops;
-use crate::rules::OptionDoc;
+use crate::rules::{OptionDoc, OptionKind};
 
 /// Table options for Newmarket. Every field may be left out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -39,6 +39,8 @@ pub(super) const OPTION_DOCS: &[OptionDoc] = &[
     stops::ROUNDS_DOC,
     OptionDoc {
         name: "dealer_extra",
-        description: "chips the dealer adds to the pools each deal (default 1)",
+        label: "Dealer's extra",
+        description: "Chips the dealer adds to the pools each deal, besides the stake everyone puts in (at least 1 at a table of three).",
+        kind: OptionKind::Number { min: 0, max: 255 },
     },
 ];

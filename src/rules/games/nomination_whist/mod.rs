@@ -16,7 +16,7 @@ use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::game::named_alike;
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{trick_events, Play, Revoke, Trick, TrickCards, Voids};
-use crate::rules::{stops, Game, GameId, OptionDoc};
+use crate::rules::{stops, Choice, Game, GameId, OptionDoc, OptionKind, RuleChoice};
 
 pub use legal::LegalMove;
 pub use score_sheet::{DealScore, ScoreSheet, Scoring};
@@ -121,22 +121,100 @@ impl Default for Options {
     }
 }
 
+const TRUMP_ENTRIES: &[Choice] = &[
+    Choice {
+        value: "spades",
+        label: "♠ Spades",
+    },
+    Choice {
+        value: "hearts",
+        label: "♥ Hearts",
+    },
+    Choice {
+        value: "clubs",
+        label: "♣ Clubs",
+    },
+    Choice {
+        value: "diamonds",
+        label: "♦ Diamonds",
+    },
+    Choice {
+        value: "no_trumps",
+        label: "No trumps",
+    },
+];
+
 const OPTION_DOCS: &[OptionDoc] = &[
     OptionDoc {
         name: "hand_sizes",
-        description: "cards per hand for each deal in turn; default 1 up to 13 (or 52/players) and back to 1",
+        label: "Hand sizes",
+        description:
+            "Cards dealt to each player, deal by deal; left empty, 1 up to 13 (or 52 ÷ players) and back to 1.",
+        kind: OptionKind::Numbers {
+            min: 1,
+            max: 17,
+            max_items: 200,
+        },
     },
     OptionDoc {
         name: "trumps",
-        description: "{\"rule\": \"rotation\", \"order\": [...]} (default ♠ ♥ ♣ ♦ no trumps), {\"rule\": \"turned_up\"} or {\"rule\": \"no_trumps\"}",
+        label: "Trumps",
+        description: "How each deal's trumps are chosen.",
+        kind: OptionKind::Rule(&[
+            RuleChoice {
+                value: "rotation",
+                label: "In turn, deal by deal",
+                field: Some(("order", "Order", &OptionKind::SuitOrder(TRUMP_ENTRIES))),
+            },
+            RuleChoice {
+                value: "turned_up",
+                label: "The next card turned up",
+                field: None,
+            },
+            RuleChoice {
+                value: "no_trumps",
+                label: "Never any trumps",
+                field: None,
+            },
+        ]),
     },
-    OptionDoc { name: "hook_from_hand_size", description: "the hook rule applies to hands of this size and up" },
+    OptionDoc {
+        name: "hook_from_hand_size",
+        label: "Hook from hands of",
+        description: "The dealer may not make the nominations add up to the hand size in hands of this size and up.",
+        kind: OptionKind::Number { min: 0, max: 255 },
+    },
     OptionDoc {
         name: "scoring",
-        description: "tricks_plus_ten_for_exact, exact_only (10 + nomination) or minus_nomination_for_miss",
+        label: "Scoring",
+        description: "How a player's nomination and tricks become points.",
+        kind: OptionKind::Choice(&[
+            Choice {
+                value: "tricks_plus_ten_for_exact",
+                label: "1 a trick, 10 more for making it exactly",
+            },
+            Choice {
+                value: "exact_only",
+                label: "10 plus the nomination when exact, else nothing",
+            },
+            Choice {
+                value: "minus_nomination_for_miss",
+                label: "10 plus the nomination when exact, else minus the nomination",
+            },
+        ]),
     },
-    OptionDoc { name: "first_dealer", description: "seat of the first dealer (highest cut)" },
-    OptionDoc { name: "revoke_penalty", description: "points deducted per proven revoke" },
+    OptionDoc {
+        name: "first_dealer",
+        label: "First dealer",
+        description: "The player who deals first (the highest cut).",
+        kind: OptionKind::Seat,
+    },
+    OptionDoc {
+        name: "revoke_penalty",
+        label: "Revoke penalty",
+        description: "Points taken off a player's deal score for each revoke proven against them.",
+        kind: OptionKind::Number { min: 0, max: 255 },
+    },
 ];
 
 /// A move at a Nomination Whist table.

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::rules::stops;
-use crate::rules::OptionDoc;
+use crate::rules::{Choice, OptionDoc, OptionKind};
 
 /// Who dresses the board at the start of each deal.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -75,34 +75,59 @@ pub(super) const OPTION_DOCS: &[OptionDoc] = &[
     stops::ROUNDS_DOC,
     OptionDoc {
         name: "dressing",
-        description: "all_players (the dealer paying double; default) or dealer_alone",
+        label: "Who dresses the board",
+        description: "Who pays the stakes onto the board at the start of each deal.",
+        kind: OptionKind::Choice(&[
+            Choice {
+                value: "all_players",
+                label: "Every player, the dealer paying double",
+            },
+            Choice {
+                value: "dealer_alone",
+                label: "The dealer alone",
+            },
+        ]),
     },
     OptionDoc {
         name: "board_total",
-        description: "least chips dressing the board each deal (default 15; 12 with five divisions)",
+        label: "Board total",
+        description: "The least chips the board is dressed with each deal; left empty, 15 (12 with five divisions).",
+        kind: OptionKind::Number { min: 12, max: 255 },
     },
     OptionDoc {
         name: "five_divisions",
-        description: "board of Pope, Matrimony, Intrigue, Ace and Game only",
+        label: "Five divisions",
+        description: "The board has Pope, Matrimony, Intrigue, Ace and Game only.",
+        kind: OptionKind::Toggle,
     },
     OptionDoc {
         name: "pope_turn_up_cap",
-        description: "most a Pope turn-up collects from each player (default: one a card dealt)",
+        label: "Most a Pope turn-up collects",
+        description: "The most a Pope turned up collects from each player; left empty, one chip a card dealt.",
+        kind: OptionKind::Number { min: 1, max: 255 },
     },
     OptionDoc {
         name: "pope_turn_up_wins_game",
-        description: "a Pope turn-up also wins Game and ends the deal",
+        label: "Pope turned up wins Game",
+        description: "A Pope turned up also wins Game and ends the deal.",
+        kind: OptionKind::Toggle,
     },
     OptionDoc {
         name: "split_matrimony_and_intrigue",
-        description: "Matrimony or Intrigue played by two players is split between them",
+        label: "Split Matrimony and Intrigue",
+        description: "Matrimony or Intrigue played by two players is shared between them.",
+        kind: OptionKind::Toggle,
     },
     OptionDoc {
         name: "losers_pay_board",
-        description: "the winner takes Game only; the others pay their cards onto the board",
+        label: "Losers pay the board",
+        description: "The winner takes Game only; the others pay their cards left onto the board.",
+        kind: OptionKind::Toggle,
     },
     OptionDoc {
         name: "pope_in_lieu_of_stop",
-        description: "the 9♦ may be played after a stop in place of the card the run needed",
+        label: "Pope in lieu of a stop",
+        description: "The 9♦ may be played after a stop in place of the card the run needed.",
+        kind: OptionKind::Toggle,
     },
 ];

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::rules::stops;
-use crate::rules::OptionDoc;
+use crate::rules::{OptionDoc, OptionKind};
 
 /// Table options for Spin. Every field may be left out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -45,14 +45,20 @@ pub(super) const OPTION_DOCS: &[OptionDoc] = &[
     stops::ROUNDS_DOC,
     OptionDoc {
         name: "spin_stake",
-        description: "what Spin (A♦) collects from each other player (default 3)",
+        label: "Spin pays",
+        description: "What Spin (the A♦) collects from each other player.",
+        kind: OptionKind::Number { min: 0, max: 255 },
     },
     OptionDoc {
         name: "king_payment",
-        description: "what each king played collects from each other player (default 1)",
+        label: "Each king pays",
+        description: "What each king played collects from each other player.",
+        kind: OptionKind::Number { min: 0, max: 255 },
     },
     OptionDoc {
         name: "dealer_pays_game",
-        description: "the dealer stakes on Game too",
+        label: "Dealer stakes on Game",
+        description: "The dealer puts a stake on Game too.",
+        kind: OptionKind::Toggle,
     },
 ];

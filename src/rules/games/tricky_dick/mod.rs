@@ -26,7 +26,7 @@ use crate::rules::game::named_alike;
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::squares::{SquaresCard, SquaresSet};
 use crate::rules::trick::{Play, Trick};
-use crate::rules::{stops, Game, GameId, OptionDoc};
+use crate::rules::{stops, Choice, Game, GameId, OptionDoc, OptionKind};
 
 pub use legal::LegalMove;
 pub use play::trick_winner;
@@ -90,10 +90,38 @@ impl Default for Options {
 const OPTION_DOCS: &[OptionDoc] = &[
     OptionDoc {
         name: "mode",
-        description: "individual, partnerships (2-on-2, partners opposite, team score = sum) or cooperative (score = total of all four ÷ hands played)",
+        label: "Playing as",
+        description: "Who scores together.",
+        kind: OptionKind::Choice(&[
+            Choice {
+                value: "individual",
+                label: "Everyone for themselves",
+            },
+            Choice {
+                value: "partnerships",
+                label: "Partners opposite, a team scoring the sum",
+            },
+            Choice {
+                value: "cooperative",
+                label: "All four as one team",
+            },
+        ]),
     },
-    OptionDoc { name: "hands", description: "hands to play, 1 to 200; the deal passes to the left after each" },
-    OptionDoc { name: "first_dealer", description: "seat of the first dealer" },
+    OptionDoc {
+        name: "hands",
+        label: "Hands",
+        description: "Hands to play; the deal passes to the left after each, so 4 lets everyone deal once.",
+        kind: OptionKind::Number {
+            min: 1,
+            max: MAX_HANDS as i64,
+        },
+    },
+    OptionDoc {
+        name: "first_dealer",
+        label: "First dealer",
+        description: "The player who deals first.",
+        kind: OptionKind::Seat,
+    },
 ];
 
 /// A move at a Tricky Dick table.

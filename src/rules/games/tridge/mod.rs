@@ -40,7 +40,7 @@ use crate::rules::error::{RuleViolation, SetupError};
 use crate::rules::game::named_alike;
 use crate::rules::seat::{BySeat, Seat};
 use crate::rules::trick::{trick_events, Play, Revoke, TrickCards};
-use crate::rules::{Game, GameId, OptionDoc};
+use crate::rules::{Game, GameId, OptionDoc, OptionKind};
 
 use auction::fixed_from_key;
 pub use contract::{Bid, Contract};
@@ -92,28 +92,42 @@ impl Default for Options {
 const OPTION_DOCS: &[OptionDoc] = &[
     OptionDoc {
         name: "opening_chips",
-        description: "chips each participant starts with, from the bank (default 500)",
+        label: "Opening chips",
+        description: "Chips each participant starts with, from the bank (400 to 600 by the book).",
+        kind: OptionKind::Number {
+            min: 1,
+            max: 1_000_000_000,
+        },
     },
     OptionDoc {
         name: "widows_stake",
-        description: "each participant's stake into the Widow's Fund (default 25)",
+        label: "Widow's Fund stake",
+        description: "Each participant's stake into the Widow's Fund when it is seeded.",
+        kind: OptionKind::Number { min: 0, max: 1_000_000 },
     },
     OptionDoc {
         name: "fund_stake",
-        description: "each participant's stake into the Game Fund (default 5)",
+        label: "Game Fund stake",
+        description: "Each participant's stake into the Game Fund when it is seeded or topped up.",
+        kind: OptionKind::Number { min: 1, max: 1_000_000 },
     },
     OptionDoc {
         name: "fund_cap_multiple",
-        description:
-            "the Game Fund's cap as a multiple of its opening value; the excess forms Reserve Funds (default 4)",
+        label: "Game Fund cap",
+        description: "How many times its opening value the Game Fund may grow to; the excess forms Reserve Funds.",
+        kind: OptionKind::Number { min: 1, max: 100 },
     },
     OptionDoc {
         name: "first_dealer",
-        description: "seat of the first dealer",
+        label: "First dealer",
+        description: "The player who deals first.",
+        kind: OptionKind::Seat,
     },
     OptionDoc {
         name: "fixed_trick",
-        description: "whether the Fixed Trick reverse auction may follow an all-pass (default true)",
+        label: "Fixed Trick",
+        description: "The Fixed Trick reverse auction may follow when everyone passes.",
+        kind: OptionKind::Toggle,
     },
 ];
 
