@@ -17,7 +17,7 @@ use tablekeeper::{app::Application, config::Settings};
 fn usage() -> String {
     let mut text = String::from(
         "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY]... [--receipts FILE...]
-                    | qr TEXT | reset-password EMAIL_OR_NAME | help]
+                    | qr TEXT | reset-password EMAIL_OR_NAME | --version | help]
 
   serve        run the HTTP server (the default); creates the database and applies migrations
   migrate      create the database if needed, apply migrations and exit
@@ -50,6 +50,10 @@ async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| matches!(a.as_str(), "help" | "--help" | "-h")) {
         print!("{}", usage());
+        return ExitCode::SUCCESS;
+    }
+    if matches!(args.first().map(String::as_str), Some("--version" | "-V" | "version")) {
+        println!("tablekeeper {}", env!("CARGO_PKG_VERSION"));
         return ExitCode::SUCCESS;
     }
     let command = args.first().map_or("serve", String::as_str);

@@ -646,3 +646,16 @@ async fn sigterm_with_a_live_stream_open_ends_the_stream_and_the_process_promptl
     assert!(status.success(), "{status:?}");
     server.line(|l| l.contains("stopping"));
 }
+
+#[test]
+fn the_binary_says_its_version() {
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_tablekeeper"))
+        .arg("--version")
+        .output()
+        .expect("the binary runs");
+    assert!(run.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout),
+        format!("tablekeeper {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
