@@ -538,6 +538,8 @@ fn check_table(t: &TablePart) -> Result<(), String> {
     let row = TableRow {
         id: t.id,
         owner_id: t.owner_id,
+        // A bundle's evidence does not name the club: it is the tenant, not the record.
+        club_id: Uuid::nil(),
         session_id: t.session_id,
         game: t.game.clone(),
         players: t.players.clone(),

@@ -12,6 +12,7 @@
 //! - A game id becomes an engine type only through `rules::games::with_game!`, so no use case
 //!   lists games.
 
+pub mod access;
 pub mod audit;
 mod booking_key;
 pub mod bundle;

@@ -26,9 +26,12 @@ pub async fn create(
     name: &str,
     chip_value: Option<(i64, &str)>,
 ) -> Result<ClubSession, ServiceError> {
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    ensure_user(&mut conn, owner).await?;
-    Ok(store::sessions::insert(&mut conn, owner, name, chip_value).await?)
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    ensure_user(&mut tx, owner).await?;
+    let club = store::clubs::home_club(&mut tx, owner).await?;
+    let session = store::sessions::insert(&mut tx, owner, club, name, chip_value).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok(session)
 }
 
 /// Sets (or, with None, clears) what a chip is worth at the session, in minor units (already

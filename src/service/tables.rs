@@ -89,18 +89,24 @@ async fn create_as<G: Game>(
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, owner).await?;
     let mut members = None;
+    let club;
     if let Some(session) = new.session {
-        if store::sessions::fetch(&mut tx, session).await?.owner_id != owner {
+        let found = store::sessions::fetch(&mut tx, session).await?;
+        if found.owner_id != owner {
             return Err(ServiceError::Forbidden("that session belongs to another organiser"));
         }
-        members = Some(seat_members(&mut tx, session, &new.players, new.members.as_deref()).await?);
+        club = found.club_id;
+        members = Some(seat_members(&mut tx, session, club, &new.players, new.members.as_deref()).await?);
     } else if new.members.is_some() {
         return Err(ServiceError::InvalidMembers(
             "members name a session's roster: give the session_id too".into(),
         ));
+    } else {
+        club = store::clubs::home_club(&mut tx, owner).await?;
     }
     let stored = store::tables::NewTable {
         owner,
+        club,
         session: new.session,
         game: G::ID.as_str(),
         players: &new.players,
@@ -125,6 +131,7 @@ async fn create_as<G: Game>(
 async fn seat_members(
     conn: &mut sqlx::PgConnection,
     session: Uuid,
+    club: Uuid,
     players: &[String],
     named: Option<&[Option<Uuid>]>,
 ) -> Result<Vec<Uuid>, ServiceError> {
@@ -147,7 +154,7 @@ async fn seat_members(
                     "{id} is not on this session's roster"
                 )))
             }
-            None => store::sessions::member_named(&mut *conn, session, name).await?.id,
+            None => store::sessions::member_named(&mut *conn, session, club, name).await?.id,
         };
         if ids.contains(&id) {
             return Err(ServiceError::InvalidMembers(format!(

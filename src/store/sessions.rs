@@ -10,6 +10,8 @@ use super::StoreError;
 pub struct ClubSession {
     pub id: Uuid,
     pub owner_id: Uuid,
+    /// The club the session belongs to.
+    pub club_id: Uuid,
     pub name: String,
     pub created_at: DateTime<Utc>,
     /// What a chip is worth, in minor units of `currency` (both or neither).
@@ -22,6 +24,9 @@ pub struct ClubSession {
 pub struct Member {
     pub id: Uuid,
     pub name: String,
+    /// The club member this roster entry is: its own id for sessions started with clubs, another
+    /// for rosters written before them (whose ids chains and bundles already name).
+    pub club_member_id: Uuid,
 }
 
 /// A name folded for matching: lower case, white space collapsed.
@@ -35,36 +40,66 @@ pub fn name_key(name: &str) -> String {
 /// On database failure.
 pub async fn members(conn: &mut PgConnection, session: Uuid) -> Result<Vec<Member>, StoreError> {
     Ok(sqlx::query_as::<_, Member>(
-        "select id, name from session_members where session_id = $1 order by created_at, name_key",
+        "select id, name, club_member_id from session_members where session_id = $1 order by created_at, name_key",
     )
     .bind(session)
     .fetch_all(conn)
     .await?)
 }
 
-/// The member a name finds (its folded form), added to the roster when there is none yet.
+/// The roster's member a name finds (its folded form), else the club's member of that name
+/// (a new player without an account when there is none), entered on the roster.
 ///
 /// # Errors
 /// On database failure.
-pub async fn member_named(conn: &mut PgConnection, session: Uuid, name: &str) -> Result<Member, StoreError> {
-    let key = name_key(name);
-    sqlx::query(
-        "insert into session_members (session_id, id, name, name_key) values ($1, $2, $3, $4)
-         on conflict on constraint session_members_name_once do nothing",
+pub async fn member_named(
+    conn: &mut PgConnection,
+    session: Uuid,
+    club: Uuid,
+    name: &str,
+) -> Result<Member, StoreError> {
+    let found = sqlx::query_as::<_, Member>(
+        "select id, name, club_member_id from session_members where session_id = $1 and name_key = $2",
     )
     .bind(session)
-    .bind(Uuid::new_v4())
-    .bind(name)
-    .bind(&key)
+    .bind(name_key(name))
+    .fetch_optional(&mut *conn)
+    .await?;
+    if let Some(member) = found {
+        return Ok(member);
+    }
+    let member = super::clubs::member_named(&mut *conn, club, name).await?;
+    enter(conn, session, &member).await
+}
+
+/// Enters a club member on the session's roster (once: entering again finds the entry).
+///
+/// # Errors
+/// `NotFound` when the roster already has another member of that name; on database failure.
+pub async fn enter(
+    conn: &mut PgConnection,
+    session: Uuid,
+    member: &super::clubs::ClubMember,
+) -> Result<Member, StoreError> {
+    sqlx::query(
+        "insert into session_members (session_id, id, name, name_key, club_member_id) values ($1, $2, $3, $4, $2)
+         on conflict do nothing",
+    )
+    .bind(session)
+    .bind(member.id)
+    .bind(&member.name)
+    .bind(name_key(&member.name))
     .execute(&mut *conn)
     .await?;
-    Ok(
-        sqlx::query_as::<_, Member>("select id, name from session_members where session_id = $1 and name_key = $2")
-            .bind(session)
-            .bind(&key)
-            .fetch_one(conn)
-            .await?,
+    sqlx::query_as::<_, Member>(
+        "select id, name, club_member_id from session_members where session_id = $1 and club_member_id = $2
+         order by (id = $2) desc limit 1",
     )
+    .bind(session)
+    .bind(member.id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("member"))
 }
 
 /// # Errors
@@ -72,14 +107,17 @@ pub async fn member_named(conn: &mut PgConnection, session: Uuid, name: &str) ->
 pub async fn insert(
     conn: &mut PgConnection,
     owner: Uuid,
+    club: Uuid,
     name: &str,
     chip_value: Option<(i64, &str)>,
 ) -> Result<ClubSession, StoreError> {
     Ok(sqlx::query_as::<_, ClubSession>(
-        "insert into club_sessions (id, owner_id, name, chip_value, currency) values ($1, $2, $3, $4, $5) returning *",
+        "insert into club_sessions (id, owner_id, club_id, name, chip_value, currency)
+         values ($1, $2, $3, $4, $5, $6) returning *",
     )
     .bind(Uuid::new_v4())
     .bind(owner)
+    .bind(club)
     .bind(name)
     .bind(chip_value.map(|(v, _)| v))
     .bind(chip_value.map(|(_, c)| c))

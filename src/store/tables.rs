@@ -19,6 +19,8 @@ use super::{StoreError, Tx};
 pub struct TableRow {
     pub id: Uuid,
     pub owner_id: Uuid,
+    /// The club the table belongs to (its session's, when it has one).
+    pub club_id: Uuid,
     pub session_id: Option<Uuid>,
     pub game: String,
     pub players: Vec<String>,
@@ -61,6 +63,7 @@ pub struct MoveRow {
 /// A new table's row data.
 pub struct NewTable<'a> {
     pub owner: Uuid,
+    pub club: Uuid,
     pub session: Option<Uuid>,
     pub game: &'a str,
     pub players: &'a [String],
@@ -80,8 +83,8 @@ pub async fn insert(tx: &mut Tx<'_>, new: NewTable<'_>) -> Result<TableRow, Stor
         // A table opened in a session that a board follows is followed from the start. The
         // session's row is read for share, so a board that follows the session meanwhile
         // either waits for this table to commit (and then leases it) or is seen here.
-        "insert into game_tables (id, owner_id, session_id, game, players, options, members, followed_until)
-         values ($1, $2, $3, $4, $5, $6, $7,
+        "insert into game_tables (id, owner_id, session_id, game, players, options, members, club_id, followed_until)
+         values ($1, $2, $3, $4, $5, $6, $7, $8,
                  (select s.followed_until from club_sessions s where s.id = $3 for share))
          returning *",
     )
@@ -92,6 +95,7 @@ pub async fn insert(tx: &mut Tx<'_>, new: NewTable<'_>) -> Result<TableRow, Stor
     .bind(new.players)
     .bind(new.options)
     .bind(new.members)
+    .bind(new.club)
     .fetch_one(&mut **tx)
     .await?;
     Ok(row)

@@ -10,6 +10,7 @@ fn table() -> TableRow {
     TableRow {
         id: Uuid::from_u128(0x1234),
         owner_id: Uuid::from_u128(0x5678),
+        club_id: Uuid::from_u128(0xc1),
         session_id: Some(Uuid::from_u128(0x9abc)),
         game: "tridge".into(),
         players: vec!["Ann".into(), "Bö \"B\"".into(), "Cat\n".into()],
