@@ -203,8 +203,9 @@ pub async fn stream_table_events(
 
 /// Every table of a session as it changes, as Server-Sent Events: first a `table` event for each
 /// table as it is, then one each time a table's log grows (its version, whether it is finished,
-/// running totals). For the club's big screen. Changes of one table may arrive out of order: keep
-/// the one with the highest version.
+/// running totals, and the audit key's `receipt` for its chain's head then, which a board keeps
+/// as a phone keeps its answers' receipts). For the club's big screen. Changes of one table may
+/// arrive out of order: keep the one with the highest version.
 #[utoipa::path(tag = "live", params(("id" = Uuid, Path)), responses(
     (status = 200, description = "an event stream of `table` events", content_type = "text/event-stream", body = TableChange),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
@@ -220,6 +221,7 @@ pub async fn stream_session_events(
     let (tx, events) = mpsc::channel(64);
     let pool = pool.get_ref().clone();
     let closed = hub.closed();
+    let hub = hub.get_ref().clone();
     tokio::spawn(async move {
         tokio::pin!(closed);
         let send = |change: &TableChange| {
@@ -228,7 +230,7 @@ pub async fn stream_session_events(
                 .map(|data| sse::Event::from(data.event("table")))
         };
         for table in tables {
-            match live::table_change(&pool, table).await {
+            match live::table_change(&pool, hub.keys(), table).await {
                 Ok(change) => {
                     let Some(event) = send(&change) else { return };
                     if tx.send(event).await.is_err() {
