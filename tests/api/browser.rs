@@ -1272,9 +1272,13 @@ async fn the_big_screen_shows_every_table_of_a_session_and_follows_each_move(poo
         .client
         .execute(
             "const a = document.querySelector('a.receipts');
+             const made = URL.createObjectURL;
+             let file = null;
+             URL.createObjectURL = (blob) => { file = blob; return made.call(URL, blob); };
              a.addEventListener('click', (e) => e.preventDefault(), { once: true });
              a.click();
-             return fetch(a.href).then((r) => r.json());",
+             URL.createObjectURL = made;
+             return file.text().then(JSON.parse);",
             vec![],
         )
         .await
