@@ -281,8 +281,10 @@ async fn the_binary_checks_receipt_files_and_fails_on_a_rolled_back_chain(pool: 
     let dir = std::env::temp_dir();
     let bundle_file = dir.join(format!("tk-receipts-bundle-{}.json", evening.session));
     let receipts_file = dir.join(format!("tk-receipts-{}.json", evening.session));
-    // One file of all the receipts, and one of a single answer that carried its receipt.
-    std::fs::write(&receipts_file, Value::Array(evening.receipts.clone()).to_string()).expect("write");
+    // One file of all the receipts as the page downloads them (a phone's Deals tab, the board),
+    // and one of a single answer that carried its receipt.
+    let download = json!({"table_id": evening.table, "receipts": evening.receipts});
+    std::fs::write(&receipts_file, download.to_string()).expect("write");
     let answer_file = dir.join(format!("tk-receipts-answer-{}.json", evening.session));
     let answer = json!({"move": {"seq": 7}, "receipt": evening.receipts.last().expect("receipt")});
     std::fs::write(&answer_file, answer.to_string()).expect("write");
