@@ -43,11 +43,12 @@ pub enum TableSignal {
 }
 
 /// A committed log entry as fanned out to every follower of its table, with room for its
-/// rendering: the first follower to send it renders it once for all the others.
+/// rendering: the first follower to send it renders it (its receipt read and signed) once for
+/// all the others.
 #[derive(Debug)]
 pub struct LiveRow {
     pub row: MoveRow,
-    pub rendered: std::sync::OnceLock<Option<String>>,
+    pub rendered: tokio::sync::OnceCell<Option<String>>,
 }
 
 impl std::ops::Deref for LiveRow {
@@ -396,7 +397,7 @@ impl Hub {
                     feed.last_seq = row.seq;
                     let _ = feed.sender.send(TableSignal::Entry(Arc::new(LiveRow {
                         row,
-                        rendered: std::sync::OnceLock::new(),
+                        rendered: tokio::sync::OnceCell::new(),
                     })));
                 }
             }
@@ -469,9 +470,41 @@ pub async fn session_tables(pool: &PgPool, session: Uuid) -> Result<Vec<Uuid>, S
 
 impl Hub {
     /// The keys that sign the receipts its streams carry.
-    pub fn keys(&self) -> &AuditKeys {
+    pub fn keys(&self) -> &Arc<AuditKeys> {
         &self.keys
     }
+}
+
+/// The receipts for the table's log entries `rows` (in order), each for the entry's own link
+/// and issued at the time the entry was recorded, so that every replica and every resend gives
+/// the same; None for an entry the chain does not cover.
+///
+/// # Errors
+/// On database failure.
+pub async fn entry_receipts(
+    pool: &PgPool,
+    keys: &AuditKeys,
+    table: &TableRow,
+    rows: &[&MoveRow],
+) -> Result<Vec<Option<Receipt>>, ServiceError> {
+    let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
+        return Ok(Vec::new());
+    };
+    let links = {
+        let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
+        store::chain::entry_links(&mut conn, table.id, first.seq, last.seq).await?
+    };
+    let links: HashMap<i64, (i64, Vec<u8>)> = links.into_iter().map(|(seq, pos, hash)| (seq, (pos, hash))).collect();
+    if links.is_empty() {
+        return Ok(vec![None; rows.len()]);
+    }
+    let key = keys.signing(pool).await?;
+    rows.iter()
+        .map(|row| match links.get(&row.seq) {
+            Some((pos, hash)) => receipts::sign(key, table.id, table.session_id, *pos, hash, row.recorded_at).map(Some),
+            None => Ok(None),
+        })
+        .collect()
 }
 
 /// The session line of a table as it is now, with the receipt for its chain's end, read in the

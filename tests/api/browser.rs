@@ -728,6 +728,23 @@ async fn a_phone_follows_the_table_live_when_another_phone_records(pool: PgPool)
     watching.wait_for_text("The organiser recorded Cat nominated 0").await;
     watching.wait_for_text("Dan nominates").await;
     recording.wait_for_text("Dan nominates").await;
+    // The watching phone recorded nothing, yet kept a receipt for each entry the stream brought.
+    let kept = watching
+        .client
+        .execute(
+            "return JSON.parse(localStorage.getItem(arguments[0]))",
+            vec![json!(format!("tk.receipts.{table}"))],
+        )
+        .await
+        .expect("the phone's receipts");
+    let kept = kept.as_array().expect("receipts kept");
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    assert!(
+        kept.iter()
+            .all(|r| r["table"] == table.as_str() && r["signature"].is_string()),
+        "{kept:?}"
+    );
+    assert!(kept[0]["position"].as_i64() < kept[1]["position"].as_i64(), "{kept:?}");
     watching.close().await;
     recording.close().await;
 }
