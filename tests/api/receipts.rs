@@ -10,7 +10,7 @@ use tablekeeper::service::bundle::verify_with;
 use tablekeeper::service::chain::hex;
 use tablekeeper::service::receipts::{self, Receipt};
 
-use crate::evidence::{bundle, kept, server_key, tamper, Evening};
+use crate::evidence::{a_finished_evening, bundle, kept, server_key, tamper, Evening};
 use crate::helpers::{accept, assert_audit_consistent, spawn_app, spawn_app_with, TestApp};
 
 fn play(seat: u8, card: &str) -> Value {
@@ -197,52 +197,10 @@ async fn after_a_rotation_old_bundles_and_receipts_verify_with_the_previous_key(
     assert!(found.contains("another key than the ones given"), "{found}");
 }
 
-/// A session's Nomination Whist table whose deal 1 was recorded by the organiser, joined by
-/// Bob's phone and verified by it: the receipts of the opening, the move, the join and the
-/// verification.
-async fn a_verified_evening(app: &TestApp, email: &str) -> Evening {
-    let token = app.organiser(email).await;
-    let session = app.session(&token, "Thursday").await;
-    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat"], "session_id": session, "options": {"hand_sizes": [1, 2]}});
-    let created = app
-        .post("/api/v1/tables", &token, body)
-        .await
-        .assert_status(201)
-        .clone();
-    let table = created["id"].as_str().expect("id").to_owned();
-    assert_eq!(
-        created["members"].as_array().map(Vec::len),
-        Some(3),
-        "seats name members"
-    );
-    let mut receipts = vec![created["receipt"].clone()];
-    let result = json!({"kind": "result", "nominations": [1, 0, 1], "tricks": [1, 0, 0]});
-    receipts.push(accept(app, &table, &token, result).await["receipt"].clone());
-    let joined = crate::scorers::join(app, &token, &table, Some("Bob's phone")).await;
-    receipts.push(joined["receipt"].clone());
-    let phone = joined["token"].as_str().expect("token");
-    let verified = app
-        .post(
-            &format!("/api/v1/tables/{table}/deals/1/verification"),
-            phone,
-            json!({"agree": true}),
-        )
-        .await
-        .assert_status(201)
-        .clone();
-    receipts.push(verified["receipt"].clone());
-    Evening {
-        token,
-        session,
-        table,
-        receipts,
-    }
-}
-
 #[sqlx::test(migrations = "./migrations")]
-async fn opening_a_table_a_join_and_a_verification_answer_with_receipts_the_bundle_holds(pool: PgPool) {
+async fn opening_a_table_a_correction_a_join_and_a_verification_answer_with_receipts_the_bundle_holds(pool: PgPool) {
     let app = spawn_app(pool).await;
-    let evening = a_verified_evening(&app, "ann@club.example").await;
+    let evening = a_finished_evening(&app, "ann@club.example").await;
     let key = server_key(&app).await;
     let positions: Vec<i64> = evening
         .receipts
@@ -255,7 +213,7 @@ async fn opening_a_table_a_join_and_a_verification_answer_with_receipts_the_bund
 
     let bytes = bundle(&app, &evening.session).await;
     let summary = verify_with(&bytes, &[key], &kept(&evening.receipts)).expect("every receipt is in the chain");
-    assert!(summary.contains("4 receipts found in the chains"), "{summary}");
+    assert!(summary.contains("10 receipts found in the chains"), "{summary}");
     let document: Value = serde_json::from_slice(&bytes).expect("json");
     let bundled = &document["tables"][0];
     assert_eq!(bundled["scorers"][0]["name"], "Bob's phone");
