@@ -132,7 +132,11 @@ impl Application {
             }
         };
         let tokens = web::Data::new(Tokens::new(&secret, chrono::Duration::hours(settings.token_ttl_hours)));
-        let hub = crate::service::live::Hub::new(pool.clone(), settings.live_lease);
+        let signing = web::Data::new(crate::service::receipts::AuditKeys::new(
+            settings.audit_signing_key,
+            &settings.audit_previous_keys,
+        ));
+        let hub = crate::service::live::Hub::new(pool.clone(), settings.live_lease, signing.clone().into_inner());
         tokio::spawn(hub.clone().listen());
         tokio::spawn(hub.clone().renew());
         let hub = web::Data::new(hub);
@@ -146,16 +150,14 @@ impl Application {
                  (or AUDIT_SIGNING_KEY_FILE) for any real deployment."
             );
         }
-        let signing = web::Data::new(crate::service::receipts::AuditKeys::new(
-            settings.audit_signing_key,
-            &settings.audit_previous_keys,
-        ));
         let hot = web::Data::new(HotStates::new(settings.hot_tables));
         let public_url = web::Data::new(api::health::PublicUrl(settings.public_url.clone()));
         let deadlines = web::Data::new(api::deadlines::Deadlines {
             body: settings.request_body_timeout,
-            handler: settings.database_acquire_timeout + settings.database_statement_timeout,
+            database: settings.database_acquire_timeout,
+            write: settings.database_acquire_timeout + settings.database_statement_timeout,
         });
+        let database_watch = web::Data::new(api::deadlines::DatabaseWatch::new(pool.get_ref().clone()));
         let client_cap = web::Data::new(api::deadlines::ClientCap::new(
             settings.max_requests_per_client,
             settings.trusted_proxies.clone(),
@@ -188,6 +190,7 @@ impl Application {
                 .wrap(from_fn(api::middleware::request_context))
                 .app_data(pool.clone())
                 .app_data(deadlines.clone())
+                .app_data(database_watch.clone())
                 .app_data(client_cap.clone())
                 .app_data(signing.clone())
                 .app_data(public_url.clone())

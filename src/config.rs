@@ -18,10 +18,11 @@ pub struct Settings {
     pub workers: Option<usize>,
     /// Attempts per minute per client address on `/auth/*` (password and join-code checks).
     pub auth_attempts_per_minute: u32,
-    /// How long a request waits for a database connection before answering 503.
+    /// How long a request waits for a database connection before answering 503, and how long a
+    /// database may be silent (frozen) before a request waiting on it is answered 503.
     pub database_acquire_timeout: Duration,
-    /// Each connection's `statement_timeout`; a request's handler gets the acquire timeout plus
-    /// this before it is answered 503, so a frozen database cannot hold requests.
+    /// Each connection's `statement_timeout`; a write's handler gets the acquire timeout plus
+    /// this before it is answered 503 (reads run while the database answers).
     pub database_statement_timeout: Duration,
     /// How long a request's body may take to arrive before it is answered 408.
     pub request_body_timeout: Duration,
@@ -93,12 +94,12 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
     (
         "DATABASE_ACQUIRE_TIMEOUT_MS",
         "2000",
-        "wait for a pooled connection before answering 503 database_unavailable",
+        "wait for a pooled connection before answering 503 database_unavailable; a database silent this long (frozen) is answered the same",
     ),
     (
         "DATABASE_STATEMENT_TIMEOUT_MS",
         "5000",
-        "each statement's limit; a request still waiting on the database after this plus the acquire wait is answered 503 database_unavailable",
+        "each statement's limit; a write still running after this plus the acquire wait is answered 503 database_unavailable",
     ),
     (
         "REQUEST_BODY_TIMEOUT_MS",

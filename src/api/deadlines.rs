@@ -1,8 +1,18 @@
 //! Deadlines that keep a slow or hostile client, or a frozen database, from holding the
 //! service: a request body must arrive within `REQUEST_BODY_TIMEOUT_MS` (else `408
-//! body_timeout` and the connection is closed), and a request's handler, its database work
-//! included, must finish within the acquire timeout plus `DATABASE_STATEMENT_TIMEOUT_MS` (else
-//! `503 database_unavailable` with `Retry-After`). A transaction dropped before its commit
+//! body_timeout` and the connection is closed), and a request whose database stops answering
+//! is answered `503 database_unavailable` (with `Retry-After`) within
+//! `DATABASE_ACQUIRE_TIMEOUT_MS`.
+//!
+//! A frozen database (a stopped postmaster, a link that drops packets) accepts connections and
+//! never answers, and PostgreSQL's own `statement_timeout` cannot fire in a server that does not
+//! run. Slowness alone does not tell a frozen database from a long read (the bundle of a big
+//! session), so a request still running after half the acquire timeout asks the
+//! [`DatabaseWatch`] whether the database answers at all: a connection of its own knocks, and
+//! no answer within the other half is a frozen database, whatever the request was doing. While
+//! the database answers, a read runs as long as its work takes (each statement within
+//! `DATABASE_STATEMENT_TIMEOUT_MS`); a write, which holds its table's row lock, is still cut at
+//! the acquire timeout plus the statement timeout. A transaction dropped before its commit
 //! rolls back; one whose commit was already sent may still commit when the database wakes, so
 //! a client retries with the same `Idempotency-Key`, as after any lost answer.
 //!
@@ -20,9 +30,10 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use ipnet::IpNet;
+use sqlx::PgPool;
 
 use actix_web::body::{self, BodyStream, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
@@ -40,9 +51,67 @@ pub const MAX_BODY_BYTES: usize = 256 * 1024;
 pub struct Deadlines {
     /// For the whole body to arrive.
     pub body: Duration,
-    /// For a handler, database work included: the pool's acquire timeout plus the statement
+    /// The pool's acquire timeout: a database silent this long is answered 503.
+    pub database: Duration,
+    /// For a write's handler, database work included: the acquire timeout plus the statement
     /// timeout each connection has.
-    pub handler: Duration,
+    pub write: Duration,
+}
+
+/// Whether the database answers at all, asked only by requests that have run a while; one
+/// knock at a time per replica, and a knock sent after a request asked answers for it too.
+pub struct DatabaseWatch {
+    pool: PgPool,
+    /// When the last knock that was answered was sent.
+    answered: Mutex<Option<Instant>>,
+    /// Held by the knock under way.
+    knocking: tokio::sync::Mutex<()>,
+}
+
+impl DatabaseWatch {
+    pub fn new(pool: PgPool) -> DatabaseWatch {
+        DatabaseWatch {
+            pool,
+            answered: Mutex::new(None),
+            knocking: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    fn answered_since(&self, asked: Instant) -> bool {
+        self.answered
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some_and(|sent| sent >= asked)
+    }
+
+    /// Whether the database answered a knock sent since this was asked, within `within`.
+    pub async fn answers_within(&self, within: Duration) -> bool {
+        let asked = Instant::now();
+        let answered = async {
+            let _knocking = self.knocking.lock().await;
+            // Another request's knock, sent after this one asked, answered while it waited.
+            if self.answered_since(asked) {
+                return;
+            }
+            let sent = Instant::now();
+            crate::store::knock(&self.pool).await;
+            let mut answered = self.answered.lock().unwrap_or_else(PoisonError::into_inner);
+            *answered = Some(answered.map_or(sent, |before| before.max(sent)));
+        };
+        tokio::time::timeout(within, answered).await.is_ok()
+    }
+
+    /// Resolves once the database has gone silent: from half `silence` on, every half `silence`,
+    /// a knock that is not answered within the other half.
+    async fn silent(&self, silence: Duration) {
+        let half = silence / 2;
+        loop {
+            tokio::time::sleep(half).await;
+            if !self.answers_within(half).await {
+                return;
+            }
+        }
+    }
 }
 
 /// Requests in flight per client address.
@@ -175,16 +244,38 @@ pub async fn within_deadlines(
             return Ok(closing(req, &refusal));
         }
     }
-    match tokio::time::timeout(deadlines.handler, next.call(req)).await {
-        Ok(outcome) => outcome.map(ServiceResponse::map_into_boxed_body),
-        Err(_) => {
-            tracing::warn!(
-                deadline_ms = deadlines.handler.as_millis() as u64,
-                "a request outran its deadline: the database is frozen or overloaded"
-            );
-            // The request went to the handler: answered as an error, which the outer
-            // middleware renders (problem+json, Retry-After, the request id).
-            Err(ApiError::database_unavailable().into())
+    let watch = req.app_data::<web::Data<DatabaseWatch>>().cloned();
+    // Reads are cut only by a silent database; a write holds its table's lock, and is cut when
+    // it has taken longer than any healthy write could.
+    let write = !matches!(
+        *req.method(),
+        actix_web::http::Method::GET | actix_web::http::Method::HEAD
+    );
+    let handler = next.call(req);
+    let silent = async {
+        match &watch {
+            Some(watch) => watch.silent(deadlines.database).await,
+            None => std::future::pending().await,
         }
-    }
+    };
+    let late = async {
+        if write {
+            tokio::time::sleep(deadlines.write).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    let why = tokio::select! {
+        outcome = handler => return outcome.map(ServiceResponse::map_into_boxed_body),
+        () = silent => "the database does not answer",
+        () = late => "a write outran its deadline: the database is overloaded",
+    };
+    tracing::warn!(
+        database_ms = deadlines.database.as_millis() as u64,
+        write_ms = deadlines.write.as_millis() as u64,
+        "{why}; answered 503"
+    );
+    // The request went to the handler: answered as an error, which the outer middleware
+    // renders (problem+json, Retry-After, the request id).
+    Err(ApiError::database_unavailable().into())
 }

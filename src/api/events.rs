@@ -16,6 +16,7 @@ use super::tables::MoveRecord;
 use crate::rules::GameId;
 use crate::service;
 use crate::service::live::{self, Hub, LiveRow, TableChange, TableSignal};
+use crate::service::receipts::{AuditKeys, Receipt};
 use crate::store;
 
 /// Proxies close idle connections; a comment this often keeps the stream open.
@@ -27,6 +28,11 @@ pub struct LiveEntry {
     pub entry: MoveRecord,
     /// The table's version once this entry is in (a version counts log entries).
     pub version: i64,
+    /// The audit key's receipt for the table's chain at this entry's own link (the bookings it
+    /// made follow that link), issued at the time the entry was recorded: keep it as an
+    /// answer's receipt, for `tablekeeper verify --receipts`. Null for an entry recorded before
+    /// the table was chained.
+    pub receipt: Option<Receipt>,
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -65,21 +71,42 @@ fn resume_point(req: &HttpRequest, query: &ResumeQuery) -> Result<i64, ApiError>
     }
 }
 
-fn entry_json(game: GameId, row: &store::tables::MoveRow) -> Option<String> {
+fn entry_json(game: GameId, row: &store::tables::MoveRow, receipt: Option<Receipt>) -> Option<String> {
     let live = LiveEntry {
         entry: MoveRecord::new(game, row.clone()),
         version: row.seq,
+        receipt,
     };
     serde_json::to_string(&live).ok()
 }
 
-fn entry_event(game: GameId, row: &store::tables::MoveRow) -> Option<sse::Event> {
-    sse_entry(row.seq, entry_json(game, row)?)
+/// What a stream of one table needs to render its entries: the table as it was followed (its
+/// id, session and game) and the keys that sign its entries' receipts.
+#[derive(Clone)]
+struct Following {
+    table: store::tables::TableRow,
+    game: GameId,
+    keys: Arc<AuditKeys>,
 }
 
 /// An entry fanned out live: rendered once, by whichever of its followers sends it first.
-fn live_entry_event(game: GameId, live: &LiveRow) -> Option<sse::Event> {
-    let json = live.rendered.get_or_init(|| entry_json(game, &live.row)).clone()?;
+async fn live_entry_event(pool: &PgPool, following: &Following, live: &LiveRow) -> Option<sse::Event> {
+    let json = live
+        .rendered
+        .get_or_init(|| async {
+            let receipt = match live::entry_receipts(pool, &following.keys, &following.table, &[&live.row]).await {
+                Ok(mut receipts) => receipts.pop().flatten(),
+                Err(e) => {
+                    // The entry still goes out: a receipt is evidence kept by the client, and
+                    // the next one covers this entry too.
+                    tracing::warn!(error = %e, table = %following.table.id, "signing a streamed entry's receipt failed");
+                    None
+                }
+            };
+            entry_json(following.game, &live.row, receipt)
+        })
+        .await
+        .clone()?;
     sse_entry(live.seq, json)
 }
 
@@ -91,10 +118,11 @@ fn sse_entry(seq: i64, json: String) -> Option<sse::Event> {
 /// when the client has gone.
 async fn send_from_log(
     pool: &PgPool,
-    (table, game): (Uuid, GameId),
+    following: &Following,
     mut sent: i64,
     tx: &mpsc::Sender<sse::Event>,
 ) -> Option<i64> {
+    let table = following.table.id;
     loop {
         let rows = match live::read_log(pool, table, sent).await {
             Ok(rows) => rows,
@@ -104,8 +132,17 @@ async fn send_from_log(
             }
         };
         let full = rows.len() as i64 >= live::LOG_PAGE;
-        for row in &rows {
-            tx.send(entry_event(game, row)?).await.ok()?;
+        let page: Vec<&store::tables::MoveRow> = rows.iter().collect();
+        let receipts = match live::entry_receipts(pool, &following.keys, &following.table, &page).await {
+            Ok(receipts) => receipts,
+            Err(e) => {
+                tracing::warn!(error = %e, %table, "signing streamed entries' receipts failed");
+                vec![None; rows.len()]
+            }
+        };
+        for (row, receipt) in rows.iter().zip(receipts) {
+            let event = sse_entry(row.seq, entry_json(following.game, row, receipt)?)?;
+            tx.send(event).await.ok()?;
             sent = row.seq;
         }
         if !full {
@@ -117,12 +154,12 @@ async fn send_from_log(
 /// Feeds one subscriber: the backlog from the log, then each new entry once, in order.
 async fn follow_table(
     pool: PgPool,
-    table: (Uuid, GameId),
+    following: Following,
     mut sent: i64,
     (mut rx, closed): (broadcast::Receiver<TableSignal>, impl std::future::Future<Output = ()>),
     tx: mpsc::Sender<sse::Event>,
 ) {
-    let Some(caught_up) = send_from_log(&pool, table, sent, &tx).await else {
+    let Some(caught_up) = send_from_log(&pool, &following, sent, &tx).await else {
         return;
     };
     sent = caught_up;
@@ -136,7 +173,8 @@ async fn follow_table(
         };
         let next = match signal {
             Ok(TableSignal::Entry(row)) if row.seq <= sent => continue,
-            Ok(TableSignal::Entry(row)) if row.seq == sent + 1 => match live_entry_event(table.1, &row) {
+            Ok(TableSignal::Entry(row)) if row.seq == sent + 1 => match live_entry_event(&pool, &following, &row).await
+            {
                 Some(event) => {
                     if tx.send(event).await.is_err() {
                         return;
@@ -146,7 +184,7 @@ async fn follow_table(
                 None => None,
             },
             // A gap, a lagging buffer or a listener that reconnected: the log has it all.
-            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => send_from_log(&pool, table, sent, &tx).await,
+            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => send_from_log(&pool, &following, sent, &tx).await,
             Err(broadcast::error::RecvError::Closed) => return,
         };
         match next {
@@ -162,9 +200,10 @@ fn unbuffered(stream: impl Responder) -> impl Responder {
 }
 
 /// The table's log as it grows, as Server-Sent Events: one `entry` event per log entry (move,
-/// void or correction) with the entry, its events and the table's new version; `id` is the
-/// entry's `seq`. Reconnect with `Last-Event-ID` (or `?last_event_id=`) to resume with no gap and
-/// no repeat; without it the stream starts from the first entry. Comments keep it open.
+/// void or correction) with the entry, its events, the table's new version and the audit key's
+/// `receipt` for the entry's link in the chain; `id` is the entry's `seq`. Reconnect with
+/// `Last-Event-ID` (or `?last_event_id=`) to resume with no gap and no repeat; without it the
+/// stream starts from the first entry. Comments keep it open.
 #[utoipa::path(tag = "live", params(
         ("id" = Uuid, Path),
         ("Last-Event-ID" = Option<i64>, Header, description = "the seq of the last entry received"),
@@ -189,13 +228,12 @@ pub async fn stream_table_events(
     let (tx, events) = mpsc::channel(64);
     let game = service::game_of(&row)?;
     let listening = (rx, hub.closed());
-    tokio::spawn(follow_table(
-        pool.get_ref().clone(),
-        (row.id, game),
-        after,
-        listening,
-        tx,
-    ));
+    let following = Following {
+        table: row,
+        game,
+        keys: hub.keys().clone(),
+    };
+    tokio::spawn(follow_table(pool.get_ref().clone(), following, after, listening, tx));
     Ok(unbuffered(
         sse::Sse::from_infallible_receiver(events).with_keep_alive(HEARTBEAT),
     ))
@@ -203,8 +241,9 @@ pub async fn stream_table_events(
 
 /// Every table of a session as it changes, as Server-Sent Events: first a `table` event for each
 /// table as it is, then one each time a table's log grows (its version, whether it is finished,
-/// running totals). For the club's big screen. Changes of one table may arrive out of order: keep
-/// the one with the highest version.
+/// running totals, and the audit key's `receipt` for its chain's head then, which a board keeps
+/// as a phone keeps its answers' receipts). For the club's big screen. Changes of one table may
+/// arrive out of order: keep the one with the highest version.
 #[utoipa::path(tag = "live", params(("id" = Uuid, Path)), responses(
     (status = 200, description = "an event stream of `table` events", content_type = "text/event-stream", body = TableChange),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
@@ -220,6 +259,7 @@ pub async fn stream_session_events(
     let (tx, events) = mpsc::channel(64);
     let pool = pool.get_ref().clone();
     let closed = hub.closed();
+    let hub = hub.get_ref().clone();
     tokio::spawn(async move {
         tokio::pin!(closed);
         let send = |change: &TableChange| {
@@ -228,7 +268,7 @@ pub async fn stream_session_events(
                 .map(|data| sse::Event::from(data.event("table")))
         };
         for table in tables {
-            match live::table_change(&pool, table).await {
+            match live::table_change(&pool, hub.keys(), table).await {
                 Ok(change) => {
                     let Some(event) = send(&change) else { return };
                     if tx.send(event).await.is_err() {

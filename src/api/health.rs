@@ -20,7 +20,7 @@ pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(Health { status: "ok" })
 }
 
-/// Readiness: the database answers, within the acquire and statement timeouts.
+/// Readiness: the database answers, within the acquire timeout.
 #[utoipa::path(tag = "health", responses(
     (status = 200, body = Health),
     (status = 503, description = "`database_unavailable`: the database does not answer (with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
@@ -30,8 +30,9 @@ pub async fn readyz(
     pool: web::Data<PgPool>,
     deadlines: Option<web::Data<super::deadlines::Deadlines>>,
 ) -> Result<HttpResponse, ApiError> {
-    // A frozen database accepts the connection and never answers: the probe gives up in time.
-    let deadline = deadlines.map_or(std::time::Duration::from_secs(5), |d| d.handler);
+    // A frozen database accepts the connection and never answers: the probe gives up as a
+    // request waiting for a connection would.
+    let deadline = deadlines.map_or(std::time::Duration::from_secs(2), |d| d.database);
     match tokio::time::timeout(deadline, crate::store::ping(pool.get_ref())).await {
         Ok(Ok(())) => {}
         Ok(Err(e)) => {

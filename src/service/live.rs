@@ -23,6 +23,7 @@ use sqlx::PgPool;
 use tokio::sync::broadcast;
 use uuid::Uuid;
 
+use super::receipts::{self, AuditKeys, Receipt};
 use super::{fold, game_of, ServiceError};
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId};
@@ -42,11 +43,12 @@ pub enum TableSignal {
 }
 
 /// A committed log entry as fanned out to every follower of its table, with room for its
-/// rendering: the first follower to send it renders it once for all the others.
+/// rendering: the first follower to send it renders it (its receipt read and signed) once for
+/// all the others.
 #[derive(Debug)]
 pub struct LiveRow {
     pub row: MoveRow,
-    pub rendered: std::sync::OnceLock<Option<String>>,
+    pub rendered: tokio::sync::OnceCell<Option<String>>,
 }
 
 impl std::ops::Deref for LiveRow {
@@ -67,6 +69,11 @@ pub struct TableChange {
     /// Each seat's running total, in seat order: points in a points game, chips held in a chip
     /// game.
     pub totals: Vec<i64>,
+    /// The audit key's receipt for the table's chain as this change leaves it, signed as an
+    /// answer's receipt is (the same table, session, position and head as the answer that made
+    /// the change carried; `at` is when this line was read). A board keeps them as a phone does,
+    /// for `tablekeeper verify --receipts`. Null for a table with no chain yet.
+    pub receipt: Option<Receipt>,
 }
 
 /// How long a replica's lease on a table lasts unless renewed.
@@ -96,6 +103,8 @@ struct SessionFeed {
 /// One per replica: its LISTEN connection's fan-out.
 pub struct Hub {
     pool: PgPool,
+    /// Signs the receipts that session streams carry.
+    keys: Arc<AuditKeys>,
     feeds: Mutex<Feeds>,
     lease: Duration,
     /// True once the replica is stopping: every stream ends, so that its clients resume on
@@ -106,9 +115,10 @@ pub struct Hub {
 impl Hub {
     /// A hub on `pool` whose leases last `lease`; `listen` must run for it to hear anything, and
     /// `renew` to keep following past the first lease.
-    pub fn new(pool: PgPool, lease: Duration) -> Arc<Hub> {
+    pub fn new(pool: PgPool, lease: Duration, keys: Arc<AuditKeys>) -> Arc<Hub> {
         Arc::new(Hub {
             pool,
+            keys,
             feeds: Mutex::new(Feeds::default()),
             lease,
             closing: tokio::sync::watch::Sender::new(false),
@@ -352,8 +362,9 @@ impl Hub {
     /// out of order, and it keeps the latest version.
     fn send_change(&self, sender: broadcast::Sender<Arc<TableChange>>, table: Uuid) {
         let pool = self.pool.clone();
+        let keys = self.keys.clone();
         tokio::spawn(async move {
-            match table_change(&pool, table).await {
+            match table_change(&pool, &keys, table).await {
                 // No receiver left is not an error: the feed goes at the next tidy-up.
                 Ok(change) => drop(sender.send(Arc::new(change))),
                 Err(e) => tracing::warn!(error = %e, %table, "reading a table change failed"),
@@ -386,7 +397,7 @@ impl Hub {
                     feed.last_seq = row.seq;
                     let _ = feed.sender.send(TableSignal::Entry(Arc::new(LiveRow {
                         row,
-                        rendered: std::sync::OnceLock::new(),
+                        rendered: tokio::sync::OnceCell::new(),
                     })));
                 }
             }
@@ -457,21 +468,78 @@ pub async fn session_tables(pool: &PgPool, session: Uuid) -> Result<Vec<Uuid>, S
     Ok(rows.into_iter().map(|r| r.id).collect())
 }
 
-/// The session line of a table as it is now.
+impl Hub {
+    /// The keys that sign the receipts its streams carry.
+    pub fn keys(&self) -> &Arc<AuditKeys> {
+        &self.keys
+    }
+}
+
+/// The receipts for the table's log entries `rows` (in order), each for the entry's own link
+/// and issued at the time the entry was recorded, so that every replica and every resend gives
+/// the same; None for an entry the chain does not cover.
+///
+/// # Errors
+/// On database failure.
+pub async fn entry_receipts(
+    pool: &PgPool,
+    keys: &AuditKeys,
+    table: &TableRow,
+    rows: &[&MoveRow],
+) -> Result<Vec<Option<Receipt>>, ServiceError> {
+    let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
+        return Ok(Vec::new());
+    };
+    let links = {
+        let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
+        store::chain::entry_links(&mut conn, table.id, first.seq, last.seq).await?
+    };
+    let links: HashMap<i64, (i64, Vec<u8>)> = links.into_iter().map(|(seq, pos, hash)| (seq, (pos, hash))).collect();
+    if links.is_empty() {
+        return Ok(vec![None; rows.len()]);
+    }
+    let key = keys.signing(pool).await?;
+    rows.iter()
+        .map(|row| match links.get(&row.seq) {
+            Some((pos, hash)) => receipts::sign(key, table.id, table.session_id, *pos, hash, row.recorded_at).map(Some),
+            None => Ok(None),
+        })
+        .collect()
+}
+
+/// The session line of a table as it is now, with the receipt for its chain's end, read in the
+/// same snapshot as its version.
 ///
 /// # Errors
 /// On database failure or an unreadable table.
-pub async fn table_change(pool: &PgPool, table: Uuid) -> Result<TableChange, ServiceError> {
+pub async fn table_change(pool: &PgPool, keys: &AuditKeys, table: Uuid) -> Result<TableChange, ServiceError> {
     let mut tx = store::begin_read_only(pool).await?;
     let row = store::tables::fetch(&mut tx, table).await?;
     let game = game_of(&row)?;
     let totals = with_game!(game, G => totals::<G>(&mut tx, &row).await.map_err(|e| e.at_table(row.id))?);
+    let end = store::chain::end(&mut tx, row.id).await?;
+    drop(tx);
+    let receipt = match end.last {
+        Some(last) => {
+            let key = keys.signing(pool).await?;
+            Some(receipts::sign(
+                key,
+                row.id,
+                row.session_id,
+                last.pos,
+                &last.hash,
+                chrono::Utc::now(),
+            )?)
+        }
+        None => None,
+    };
     Ok(TableChange {
         table_id: row.id,
         game,
         version: row.version,
         finished: row.finished,
         totals,
+        receipt,
     })
 }
 

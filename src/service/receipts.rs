@@ -198,15 +198,22 @@ pub fn sign(
     Ok(receipt)
 }
 
-/// Reads receipts from a file's JSON: one receipt, or an array of them (a phone's download may
-/// hold other things beside each receipt: a receipt is found as an object's `receipt` member
-/// too). Each is kept as written, for its signature is over what it says.
+/// Reads receipts from a file's JSON: one receipt, an array of them, or the page's download
+/// (`{"table_id": …, "receipts": […]}`, from a phone's Deals tab or the board); an answer that
+/// carried one may be given whole (a receipt is found as an object's `receipt` member too).
+/// Each is kept as written, for its signature is over what it says.
 ///
 /// # Errors
 /// A sentence naming what does not read.
 pub fn read(document: &Value) -> Result<Vec<(Receipt, Value)>, String> {
     let items: Vec<&Value> = match document {
         Value::Array(items) => items.iter().collect(),
+        Value::Object(map) if !map.contains_key("signature") && map.get("receipts").is_some_and(Value::is_array) => map
+            .get("receipts")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .collect(),
         one => vec![one],
     };
     items
@@ -337,5 +344,7 @@ mod tests {
         let many = serde_json::json!([one.clone(), {"receipt": one.clone(), "kind": "move"}]);
         assert_eq!(read(&many).expect("many").len(), 2);
         assert!(read(&serde_json::json!([{"table": 1}])).is_err());
+        let downloaded = serde_json::json!({"table_id": Uuid::nil(), "receipts": [one.clone(), one]});
+        assert_eq!(read(&downloaded).expect("a page's download").len(), 2);
     }
 }

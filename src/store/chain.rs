@@ -132,6 +132,27 @@ pub async fn links(conn: &mut PgConnection, table: Uuid) -> Result<Vec<LinkRow>,
     .await?)
 }
 
+/// The links of the table's log entries `from..=to` (their own links, not their bookings'), as
+/// (seq, position, hash); an entry the chain does not cover (written before it) has none.
+///
+/// # Errors
+/// On database failure.
+pub async fn entry_links(
+    conn: &mut PgConnection,
+    table: Uuid,
+    from: i64,
+    to: i64,
+) -> Result<Vec<(i64, i64, Vec<u8>)>, StoreError> {
+    Ok(sqlx::query_as(
+        "select ref, pos, hash from chain_links where table_id = $1 and entry = 'move' and ref between $2 and $3",
+    )
+    .bind(table)
+    .bind(from)
+    .bind(to)
+    .fetch_all(conn)
+    .await?)
+}
+
 /// Appends links and sets the table's head to the last one's hash, in the caller's transaction.
 ///
 /// # Errors

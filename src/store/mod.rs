@@ -196,6 +196,20 @@ pub async fn ping(pool: &PgPool) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Completes once the database answers anything: a connection of its own (never one of the
+/// pool's, which may all be busy with slow but healthy work) is opened and asked `select 1`. A
+/// refusal (too many connections, shutting down, nothing listening) is an answer too: only a
+/// frozen server keeps this waiting, and the caller bounds how long it waits.
+pub async fn knock(pool: &PgPool) {
+    use sqlx::Connection;
+    let options = pool.connect_options();
+    if let Ok(mut conn) = sqlx::PgConnection::connect_with(&options).await {
+        // Either outcome is an answer; the goodbye is not waited for.
+        drop(sqlx::query("select 1").execute(&mut conn).await);
+        tokio::spawn(async move { drop(conn.close().await) });
+    }
+}
+
 /// The name of the constraint a database error broke, if any.
 fn constraint(e: &sqlx::Error) -> Option<&str> {
     match e {

@@ -728,6 +728,23 @@ async fn a_phone_follows_the_table_live_when_another_phone_records(pool: PgPool)
     watching.wait_for_text("The organiser recorded Cat nominated 0").await;
     watching.wait_for_text("Dan nominates").await;
     recording.wait_for_text("Dan nominates").await;
+    // The watching phone recorded nothing, yet kept a receipt for each entry the stream brought.
+    let kept = watching
+        .client
+        .execute(
+            "return JSON.parse(localStorage.getItem(arguments[0]))",
+            vec![json!(format!("tk.receipts.{table}"))],
+        )
+        .await
+        .expect("the phone's receipts");
+    let kept = kept.as_array().expect("receipts kept");
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    assert!(
+        kept.iter()
+            .all(|r| r["table"] == table.as_str() && r["signature"].is_string()),
+        "{kept:?}"
+    );
+    assert!(kept[0]["position"].as_i64() < kept[1]["position"].as_i64(), "{kept:?}");
     watching.close().await;
     recording.close().await;
 }
@@ -1247,11 +1264,61 @@ async fn the_big_screen_shows_every_table_of_a_session_and_follows_each_move(poo
 
     // A move recorded elsewhere reaches the screen through the session's stream.
     let result = json!({"move": {"kind": "result", "nominations": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}});
-    rig.app
+    let answer = rig
+        .app
         .post(&format!("/api/v1/tables/{}/moves", tables[0]), &rig.organiser, result)
         .await
-        .assert_status(201);
+        .assert_status(201)
+        .clone();
     board.wait_for_text("Deal 2 of 2").await;
+    // The board kept each table's receipts from the stream, as a phone keeps its answers'.
+    board.wait_for_text("Receipts (3)").await;
+    let kept = board
+        .client
+        .execute(
+            "return JSON.parse(localStorage.getItem(arguments[0]))",
+            vec![json!(format!("tk.receipts.{}", tables[0]))],
+        )
+        .await
+        .expect("the board's receipts");
+    let last = kept.as_array().and_then(|k| k.last()).expect("receipts kept");
+    assert_eq!(last["position"], answer["receipt"]["position"], "{kept}");
+    assert_eq!(last["head"], answer["receipt"]["head"], "{kept}");
+    // Its download, as the page makes it, verifies against the session's bundle.
+    let downloaded = board
+        .client
+        .execute(
+            "const a = document.querySelector('a.receipts');
+             const made = URL.createObjectURL;
+             let file = null;
+             URL.createObjectURL = (blob) => { file = blob; return made.call(URL, blob); };
+             a.addEventListener('click', (e) => e.preventDefault(), { once: true });
+             a.click();
+             URL.createObjectURL = made;
+             return file.text().then(JSON.parse);",
+            vec![],
+        )
+        .await
+        .expect("the board's download");
+    let receipts = tablekeeper::service::receipts::read(&downloaded).expect("the download reads");
+    assert_eq!(receipts.len(), 3, "{downloaded}");
+    let key = rig.app.get("/api/v1/audit-key").await.assert_status(200)["public_key"]
+        .as_str()
+        .map(tablekeeper::service::receipts::public_key)
+        .expect("a key")
+        .expect("an Ed25519 key");
+    let bundle = rig
+        .app
+        .client
+        .get(format!("{}/api/v1/sessions/{session}/audit-bundle", rig.app.base))
+        .send()
+        .await
+        .expect("bundle")
+        .bytes()
+        .await
+        .expect("bundle body");
+    let summary = tablekeeper::service::bundle::verify_with(&bundle, &[key], &receipts).expect("verified");
+    assert!(summary.contains("3 receipts found in the chains"), "{summary}");
     let totals = rig.totals(&tables[0]).await;
     assert_eq!(totals, [10, 11, 10, 10]);
     board.wait_for_text("Cat to act").await;

@@ -87,25 +87,25 @@ fn through(url: &str, addr: SocketAddr) -> (String, String) {
     )
 }
 
+/// The acquire timeout the frozen-database test configures, and how much later than it a 503 may
+/// arrive: timers on a busy machine, the request's own way through the server.
+const ACQUIRE: Duration = Duration::from_millis(1000);
+const MARGIN: Duration = Duration::from_millis(1000);
+
 #[sqlx::test(migrations = "./migrations")]
-async fn a_frozen_database_is_answered_503_in_time_and_readyz_says_so(pool: PgPool) {
+async fn a_frozen_database_is_answered_503_within_the_acquire_timeout_and_readyz_says_so(pool: PgPool) {
     let direct = database_url(&pool);
     let (_, upstream) = through(&direct, "127.0.0.1:1".parse().expect("address"));
     let proxy = FreezingProxy::start(upstream).await;
     let (proxied_url, _) = through(&direct, proxy.addr);
-    let proxied = tablekeeper::store::pool(
-        &proxied_url,
-        4,
-        Duration::from_millis(500),
-        Some(Duration::from_millis(1000)),
-    )
-    .expect("pool");
+    // A statement timeout far beyond the acquire timeout: it cannot be what answers in time.
+    let statement = Duration::from_secs(30);
+    let proxied = tablekeeper::store::pool(&proxied_url, 4, ACQUIRE, Some(statement)).expect("pool");
     let mut app = spawn_app_with(proxied.clone(), |s| {
-        s.database_acquire_timeout = Duration::from_millis(500);
-        s.database_statement_timeout = Duration::from_millis(1000);
+        s.database_acquire_timeout = ACQUIRE;
+        s.database_statement_timeout = statement;
     })
     .await;
-    // Every request below must be answered well within this, or the test fails.
     app.client = reqwest::Client::builder()
         .timeout(Duration::from_secs(10))
         .build()
@@ -118,16 +118,31 @@ async fn a_frozen_database_is_answered_503_in_time_and_readyz_says_so(pool: PgPo
 
     proxy.freeze(true);
 
+    // Each answer below must arrive within the acquire timeout and the margin.
+    let in_time = |what: &str, started: std::time::Instant| {
+        let took = started.elapsed();
+        assert!(
+            took < ACQUIRE + MARGIN,
+            "{what}: 503 after {took:?}, beyond the acquire timeout {ACQUIRE:?} and {MARGIN:?}"
+        );
+    };
+    let started = std::time::Instant::now();
     let ready = app.get("/api/v1/readyz").await;
     ready.assert_problem(503, "database_unavailable");
     assert!(ready.headers.contains_key("retry-after"));
+    in_time("readyz", started);
     app.get("/api/v1/healthz").await.assert_status(200);
+    let started = std::time::Instant::now();
     let refused = app.submit(&table, &organiser, result.clone()).await;
     refused.assert_problem(503, "database_unavailable");
     assert!(refused.headers.contains_key("retry-after"));
+    in_time("a move", started);
+    let started = std::time::Instant::now();
     app.get(&format!("/api/v1/tables/{table}"))
         .await
         .assert_problem(503, "database_unavailable");
+    in_time("a read", started);
+    let started = std::time::Instant::now();
     app.request(
         Method::POST,
         "/api/v1/auth/login",
@@ -136,6 +151,7 @@ async fn a_frozen_database_is_answered_503_in_time_and_readyz_says_so(pool: PgPo
     )
     .await
     .assert_problem(503, "database_unavailable");
+    in_time("a login", started);
 
     proxy.freeze(false);
 
@@ -156,6 +172,35 @@ async fn a_frozen_database_is_answered_503_in_time_and_readyz_says_so(pool: PgPo
         .expect("version");
     assert_eq!(version, 1);
     proxied.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_read_held_up_past_the_acquire_timeout_is_answered_not_cut_while_the_database_answers(pool: PgPool) {
+    let acquire = Duration::from_millis(300);
+    let app = spawn_app_with(pool.clone(), |s| {
+        s.database_acquire_timeout = acquire;
+        s.database_statement_timeout = Duration::from_secs(30);
+    })
+    .await;
+    let organiser = app.organiser("ann@club.example").await;
+    let table = app.table(&organiser, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
+    // Another transaction holds every table row out of reach for five acquire timeouts: the
+    // read waits on it, while the database itself answers every knock.
+    let mut holder = pool.begin().await.expect("tx");
+    sqlx::query("lock table game_tables in access exclusive mode")
+        .execute(&mut *holder)
+        .await
+        .expect("lock");
+    let held = acquire * 5;
+    let release = async {
+        tokio::time::sleep(held).await;
+        holder.rollback().await.expect("released");
+    };
+    let path = format!("/api/v1/tables/{table}");
+    let started = std::time::Instant::now();
+    let (read, ()) = tokio::join!(app.get(&path), release);
+    read.assert_status(200);
+    assert!(started.elapsed() >= held, "the read waited for the lock");
 }
 
 /// How many body-less requests the flood sends. Each is a socket in this process and a request

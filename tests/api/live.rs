@@ -506,3 +506,94 @@ async fn a_table_opened_in_a_followed_session_is_followed_from_the_start(pool: P
     assert_eq!(change.data["table_id"], table);
     assert_eq!(change.data["version"], 1);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn each_session_stream_change_carries_a_receipt_for_the_head_the_answer_signed(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let key = app.get("/api/v1/audit-key").await.assert_status(200)["public_key"]
+        .as_str()
+        .map(tablekeeper::service::receipts::public_key)
+        .expect("a key")
+        .expect("an Ed25519 key");
+    let token = app.organiser("board@example.com").await;
+    let session = app.session(&token, "Thursday").await;
+    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session,
+        "options": {"hand_sizes": [1], "hook_from_hand_size": 9}});
+    let created = app
+        .post("/api/v1/tables", &token, body)
+        .await
+        .assert_status(201)
+        .clone();
+    let table = created["id"].as_str().expect("id").to_owned();
+    let mut board = Stream::open(&format!("{}/api/v1/sessions/{session}/events", app.base), None).await;
+
+    // The streamed receipt is the answer's but for when it was issued: the same table, session,
+    // chain position, head and key, and its own valid signature.
+    let same_head = |streamed: &Value, answered: &Value, version: i64| {
+        let receipt = &streamed["receipt"];
+        for member in ["table", "session", "position", "head", "key_id"] {
+            assert_eq!(receipt[member], answered[member], "version {version}: {member}");
+        }
+        let read: tablekeeper::service::receipts::Receipt = serde_json::from_value(receipt.clone()).expect("a receipt");
+        tablekeeper::service::receipts::check_signature(&read, receipt, &[key])
+            .unwrap_or_else(|e| panic!("version {version}: {e}"));
+    };
+    let opening = board.next(WAIT).await.expect("the table as it is");
+    assert_eq!(opening.data["version"], 0);
+    same_head(&opening.data, &created["receipt"], 0);
+
+    for (i, mv) in one_card_deal(["2C", "3C", "4C", "5C"]).into_iter().enumerate() {
+        let version = i as i64 + 1;
+        let answer = app.submit(&table, &token, mv).await;
+        answer.assert_status(201);
+        let mut change = board.next(WAIT).await.expect("a change");
+        while change.data["version"].as_i64() < Some(version) {
+            change = board.next(WAIT).await.expect("a change");
+        }
+        same_head(&change.data, &answer.body["receipt"], version);
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn each_table_stream_entry_carries_a_receipt_for_its_link_live_and_from_the_log_alike(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let key = crate::evidence::server_key(&app).await;
+    let token = app.organiser("ann@example.com").await;
+    let session = app.session(&token, "Thursday").await;
+    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session,
+        "options": {"hand_sizes": [1], "hook_from_hand_size": 9}});
+    let table = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let mut live = Stream::open(&format!("{}/api/v1/tables/{table}/events", app.base), None).await;
+
+    let mut answered = Vec::new();
+    for mv in one_card_deal(["2C", "3C", "4C", "5C"]) {
+        answered.push(app.submit(&table, &token, mv).await.assert_status(201)["receipt"].clone());
+    }
+    let mut streamed = Vec::new();
+    for (i, answer) in answered.iter().enumerate() {
+        let event = live.next(WAIT).await.expect("an entry");
+        let receipt = event.data["receipt"].clone();
+        assert_eq!(receipt["table"], table.as_str(), "entry {}", i + 1);
+        assert_eq!(receipt["session"], session.as_str(), "entry {}", i + 1);
+        // The entry's own link: the answer's receipt signs it, or the bookings after it.
+        let (at, of_answer) = (receipt["position"].as_i64(), answer["position"].as_i64());
+        assert!(at.is_some() && at <= of_answer, "entry {}: {receipt} {answer}", i + 1);
+        if at == of_answer {
+            assert_eq!(receipt["head"], answer["head"], "entry {}", i + 1);
+        }
+        streamed.push(receipt);
+    }
+    // From the log, on resuming: the same receipts to the byte (issued at each entry's time).
+    let mut resumed = Stream::open(&format!("{}/api/v1/tables/{table}/events", app.base), Some(0)).await;
+    for receipt in &streamed {
+        assert_eq!(resumed.next(WAIT).await.expect("an entry").data["receipt"], *receipt);
+    }
+    // Each is signed by the server's key and names a link the session's bundle holds.
+    let bytes = crate::evidence::bundle(&app, &session).await;
+    let summary = tablekeeper::service::bundle::verify_with(&bytes, &[key], &crate::evidence::kept(&streamed))
+        .expect("every streamed receipt is in the chain");
+    assert!(summary.contains("8 receipts found in the chains"), "{summary}");
+}

@@ -10,6 +10,7 @@ use tablekeeper::service::bundle::verify_with;
 use tablekeeper::service::chain::hex;
 use tablekeeper::service::receipts::{self, Receipt};
 
+use crate::evidence::{a_finished_evening, bundle, kept, server_key, tamper, Evening};
 use crate::helpers::{accept, assert_audit_consistent, spawn_app, spawn_app_with, TestApp};
 
 fn play(seat: u8, card: &str) -> Value {
@@ -18,13 +19,6 @@ fn play(seat: u8, card: &str) -> Value {
 
 /// A session with a Newmarket table played a little (bookings, an undo); the receipts every
 /// answer gave, oldest first.
-struct Evening {
-    token: String,
-    session: String,
-    table: String,
-    receipts: Vec<Value>,
-}
-
 async fn an_evening(app: &TestApp, email: &str) -> Evening {
     let token = app.organiser(email).await;
     let session = app.session(&token, "Friday").await;
@@ -54,26 +48,6 @@ async fn an_evening(app: &TestApp, email: &str) -> Evening {
         table,
         receipts,
     }
-}
-
-async fn bundle(app: &TestApp, session: &str) -> Vec<u8> {
-    let response = app
-        .client
-        .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base))
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 200);
-    response.bytes().await.expect("body").to_vec()
-}
-
-async fn server_key(app: &TestApp) -> ed25519_dalek::VerifyingKey {
-    let key = app.get("/api/v1/audit-key").await.assert_status(200).clone();
-    receipts::public_key(key["public_key"].as_str().expect("key")).expect("an Ed25519 key")
-}
-
-fn kept(receipts: &[Value]) -> Vec<(Receipt, Value)> {
-    receipts::read(&Value::Array(receipts.to_vec())).expect("receipts read")
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -132,99 +106,6 @@ const ROLL_BACK: &str = "delete from ledger_postings where table_id = $1 and boo
     delete from deal_lines where table_id = $1 and seq = 7;
     delete from moves where table_id = $1 and seq = 7;
     update game_tables set version = 6, chain_head = (select hash from chain_links where table_id = $1 order by pos desc limit 1) where id = $1";
-
-/// Runs `sql` (with `$1` the table) as the database's superuser could: triggers off.
-async fn tamper(pool: &PgPool, table: &str, sql: &str) {
-    let id: uuid::Uuid = table.parse().expect("uuid");
-    let mut tx = pool.begin().await.expect("tx");
-    sqlx::query("set local session_replication_role = replica")
-        .execute(&mut *tx)
-        .await
-        .expect("triggers off");
-    for statement in sql.split(';').map(str::trim).filter(|s| !s.is_empty()) {
-        let query = sqlx::query(statement);
-        let query = if statement.contains("$1") {
-            query.bind(id)
-        } else {
-            query
-        };
-        query.execute(&mut *tx).await.expect(statement);
-    }
-    tx.commit().await.expect("commit");
-}
-
-/// Hashes the table's chain again from its entries as they are now, as someone with the source
-/// and the database would after rewriting entries: the stored chain then agrees with them.
-async fn hash_again(pool: &PgPool, table: &str) {
-    tamper(
-        pool,
-        table,
-        "delete from chain_links where table_id = $1; update game_tables set chain_head = null where id = $1",
-    )
-    .await;
-    let id: uuid::Uuid = table.parse().expect("uuid");
-    let mut tx = pool.begin().await.expect("tx");
-    let row = tablekeeper::store::tables::fetch(&mut tx, id).await.expect("table");
-    tablekeeper::service::chain::extend(&mut tx, &row)
-        .await
-        .expect("chained again");
-    tx.commit().await.expect("commit");
-}
-
-/// Each way of changing the evidence in the database that leaves it consistent (the audit and
-/// `verify --key` pass), and what `verify --receipts` says with the latest receipt.
-#[sqlx::test(migrations = "./migrations")]
-async fn each_tampering_that_passes_the_audit_is_found_with_a_later_receipt(pool: PgPool) {
-    struct Kind {
-        name: &'static str,
-        sql: &'static str,
-        hash_again: bool,
-        found: &'static str,
-    }
-    let kinds = [
-        Kind {
-            name: "the last move deleted with its bookings and links, the head and version set back",
-            sql: ROLL_BACK,
-            hash_again: false,
-            found: "entries after it were removed and its head set back",
-        },
-        Kind {
-            name: "who recorded a move and when rewritten, the chain hashed again",
-            sql: "update moves set recorded_by = 'organiser:00000000-0000-0000-0000-000000000000', recorded_at = recorded_at - interval '1 hour' where table_id = $1 and seq = 2",
-            hash_again: true,
-            found: "rewritten and hashed again",
-        },
-        Kind {
-            name: "the table taken out of its session",
-            sql: "update game_tables set session_id = null where id = $1",
-            hash_again: true,
-            found: "taken out of the session",
-        },
-    ];
-    let app = spawn_app(pool).await;
-    for (i, kind) in kinds.into_iter().enumerate() {
-        // Every tampering on an evening of its own.
-        let evening = an_evening(&app, &format!("organiser{i}@club.example")).await;
-        let key = server_key(&app).await;
-        let latest = kept(&evening.receipts[evening.receipts.len() - 1..]);
-        tamper(&app.pool, &evening.table, kind.sql).await;
-        if kind.hash_again {
-            hash_again(&app.pool, &evening.table).await;
-        }
-        if kind.name != "the table taken out of its session" {
-            assert_audit_consistent(&app, &evening.table).await;
-        }
-        let bytes = bundle(&app, &evening.session).await;
-        verify_with(&bytes, &[key], &[]).unwrap_or_else(|e| panic!("{}: verify --key alone passes: {e}", kind.name));
-        let found = verify_with(&bytes, &[key], &latest).expect_err(kind.name);
-        assert!(found.contains(kind.found), "{}: {found}", kind.name);
-        assert!(
-            found.contains(&evening.table),
-            "{}: names the table: {found}",
-            kind.name
-        );
-    }
-}
 
 #[sqlx::test(migrations = "./migrations")]
 async fn a_forged_or_foreign_receipt_is_refused_and_other_sessions_receipts_are_passed_over(pool: PgPool) {
@@ -316,52 +197,10 @@ async fn after_a_rotation_old_bundles_and_receipts_verify_with_the_previous_key(
     assert!(found.contains("another key than the ones given"), "{found}");
 }
 
-/// A session's Nomination Whist table whose deal 1 was recorded by the organiser, joined by
-/// Bob's phone and verified by it: the receipts of the opening, the move, the join and the
-/// verification.
-async fn a_verified_evening(app: &TestApp, email: &str) -> Evening {
-    let token = app.organiser(email).await;
-    let session = app.session(&token, "Thursday").await;
-    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat"], "session_id": session, "options": {"hand_sizes": [1, 2]}});
-    let created = app
-        .post("/api/v1/tables", &token, body)
-        .await
-        .assert_status(201)
-        .clone();
-    let table = created["id"].as_str().expect("id").to_owned();
-    assert_eq!(
-        created["members"].as_array().map(Vec::len),
-        Some(3),
-        "seats name members"
-    );
-    let mut receipts = vec![created["receipt"].clone()];
-    let result = json!({"kind": "result", "nominations": [1, 0, 1], "tricks": [1, 0, 0]});
-    receipts.push(accept(app, &table, &token, result).await["receipt"].clone());
-    let joined = crate::scorers::join(app, &token, &table, Some("Bob's phone")).await;
-    receipts.push(joined["receipt"].clone());
-    let phone = joined["token"].as_str().expect("token");
-    let verified = app
-        .post(
-            &format!("/api/v1/tables/{table}/deals/1/verification"),
-            phone,
-            json!({"agree": true}),
-        )
-        .await
-        .assert_status(201)
-        .clone();
-    receipts.push(verified["receipt"].clone());
-    Evening {
-        token,
-        session,
-        table,
-        receipts,
-    }
-}
-
 #[sqlx::test(migrations = "./migrations")]
-async fn opening_a_table_a_join_and_a_verification_answer_with_receipts_the_bundle_holds(pool: PgPool) {
+async fn opening_a_table_a_correction_a_join_and_a_verification_answer_with_receipts_the_bundle_holds(pool: PgPool) {
     let app = spawn_app(pool).await;
-    let evening = a_verified_evening(&app, "ann@club.example").await;
+    let evening = a_finished_evening(&app, "ann@club.example").await;
     let key = server_key(&app).await;
     let positions: Vec<i64> = evening
         .receipts
@@ -374,7 +213,7 @@ async fn opening_a_table_a_join_and_a_verification_answer_with_receipts_the_bund
 
     let bytes = bundle(&app, &evening.session).await;
     let summary = verify_with(&bytes, &[key], &kept(&evening.receipts)).expect("every receipt is in the chain");
-    assert!(summary.contains("4 receipts found in the chains"), "{summary}");
+    assert!(summary.contains("10 receipts found in the chains"), "{summary}");
     let document: Value = serde_json::from_slice(&bytes).expect("json");
     let bundled = &document["tables"][0];
     assert_eq!(bundled["scorers"][0]["name"], "Bob's phone");
@@ -391,67 +230,6 @@ async fn opening_a_table_a_join_and_a_verification_answer_with_receipts_the_bund
     );
 }
 
-/// What changes who owes what beyond the log: each change is found by the audit as it is, and,
-/// once the chain is hashed again to hide it, by `verify --receipts` with the latest receipt.
-#[sqlx::test(migrations = "./migrations")]
-async fn a_roster_swap_a_renamed_scorer_and_a_changed_or_removed_verification_are_each_found(pool: PgPool) {
-    let kinds = [
-        (
-            "two seats' members swapped",
-            "update game_tables set members = array[members[2], members[1], members[3]] where id = $1",
-        ),
-        (
-            "a scorer renamed",
-            "update scorers set name = 'Eve''s phone' where table_id = $1",
-        ),
-        (
-            "an agreement turned into a dispute",
-            "update verifications set agree = false, differs = '{/0/tricks/1}' where table_id = $1",
-        ),
-        (
-            "a verification removed",
-            "delete from verifications where table_id = $1",
-        ),
-    ];
-    let app = spawn_app(pool).await;
-    let key = server_key(&app).await;
-    for (i, (name, sql)) in kinds.into_iter().enumerate() {
-        // As it is: the audit names the chain broken.
-        let evening = a_verified_evening(&app, &format!("as-is{i}@club.example")).await;
-        tamper(&app.pool, &evening.table, sql).await;
-        let audit = app
-            .get(&format!("/api/v1/tables/{}/audit", evening.table))
-            .await
-            .assert_status(200)
-            .clone();
-        assert_eq!(audit["chain_intact"], false, "{name}: {audit}");
-        assert_eq!(audit["consistent"], false, "{name}: {audit}");
-
-        // Hidden by hashing the chain again: the latest receipt finds it.
-        let evening = a_verified_evening(&app, &format!("hidden{i}@club.example")).await;
-        let latest = kept(&evening.receipts[evening.receipts.len() - 1..]);
-        tamper(&app.pool, &evening.table, sql).await;
-        if name == "a verification removed" {
-            tamper(
-                &app.pool,
-                &evening.table,
-                "delete from chain_links where table_id = $1 and entry = 'verification'",
-            )
-            .await;
-        }
-        hash_again(&app.pool, &evening.table).await;
-        assert_audit_consistent(&app, &evening.table).await;
-        let bytes = bundle(&app, &evening.session).await;
-        verify_with(&bytes, &[key], &[]).unwrap_or_else(|e| panic!("{name}: verify --key alone passes: {e}"));
-        let found = verify_with(&bytes, &[key], &latest).expect_err(name);
-        assert!(
-            found.contains("rewritten and hashed again") || found.contains("entries after it were removed"),
-            "{name}: {found}"
-        );
-        assert!(found.contains(&evening.table), "{name}: {found}");
-    }
-}
-
 /// `tablekeeper verify FILE --key KEY --receipts FILE…` as a treasurer runs it at home.
 #[sqlx::test(migrations = "./migrations")]
 async fn the_binary_checks_receipt_files_and_fails_on_a_rolled_back_chain(pool: PgPool) {
@@ -461,8 +239,10 @@ async fn the_binary_checks_receipt_files_and_fails_on_a_rolled_back_chain(pool: 
     let dir = std::env::temp_dir();
     let bundle_file = dir.join(format!("tk-receipts-bundle-{}.json", evening.session));
     let receipts_file = dir.join(format!("tk-receipts-{}.json", evening.session));
-    // One file of all the receipts, and one of a single answer that carried its receipt.
-    std::fs::write(&receipts_file, Value::Array(evening.receipts.clone()).to_string()).expect("write");
+    // One file of all the receipts as the page downloads them (a phone's Deals tab, the board),
+    // and one of a single answer that carried its receipt.
+    let download = json!({"table_id": evening.table, "receipts": evening.receipts});
+    std::fs::write(&receipts_file, download.to_string()).expect("write");
     let answer_file = dir.join(format!("tk-receipts-answer-{}.json", evening.session));
     let answer = json!({"move": {"seq": 7}, "receipt": evening.receipts.last().expect("receipt")});
     std::fs::write(&answer_file, answer.to_string()).expect("write");

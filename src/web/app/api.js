@@ -68,13 +68,24 @@ export async function call(method, path, { token, body, headers = {}, timeout = 
 function keepReceipt(path, data) {
   const receipt = data && typeof data === 'object' && !Array.isArray(data) ? data.receipt : undefined;
   const table = /^\/tables\/([^/?]+)\//.exec(path)?.[1];
-  if (!receipt || !table) return;
+  if (receipt && table) keep(table, receipt);
+}
+
+/// The most receipts kept per table. Dropping the oldest loses no evidence: a receipt signs the
+/// chain's head, which hashes every link before it, so the latest one alone finds a rollback
+/// or a rewrite of anything earlier.
+const MAX_RECEIPTS = 500;
+
+/// Keeps `receipt` with the others of `table` (in `tk.receipts.<table>`, as the phone and the
+/// board both do), unless one for the same head is kept already: a retry answered again, or a
+/// board's stream reconnecting, signs the same head at another time.
+export function keep(table, receipt) {
+  if (!receipt || typeof receipt !== 'object' || !table) return;
   try {
     const kept = receipts(table);
-    const same = JSON.stringify(receipt);
-    if (kept.some((r) => JSON.stringify(r) === same)) return; // a retry answered again
+    if (kept.some((r) => r.position === receipt.position && r.head === receipt.head)) return;
     kept.push(receipt);
-    window.localStorage.setItem(`tk.receipts.${table}`, JSON.stringify(kept));
+    window.localStorage.setItem(`tk.receipts.${table}`, JSON.stringify(kept.slice(-MAX_RECEIPTS)));
   } catch {
     // Storage full or unreadable: the server keeps the chain; the receipt is a convenience.
   }

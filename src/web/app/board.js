@@ -1,8 +1,11 @@
 // The club's big screen: every table of a session, live and read-only. It follows the session's
 // event stream (one `table` event per change, on any replica) and reads the changed table again;
-// nothing polls. Route: #/board/<session id>; public, like the session's reads.
+// nothing polls. Each change carries the audit key's receipt for its table's chain head: the
+// board keeps them per table as a phone keeps its answers' (`tk.receipts.<table>`), and a
+// treasurer downloads them all from the header, for `tablekeeper verify --receipts`.
+// Route: #/board/<session id>; public, like the session's reads.
 
-import { get } from './api.js';
+import { get, keep, receipts } from './api.js';
 import { h, message, mount } from './dom.js';
 import { facts, gameName, totalsOf } from './table.js';
 
@@ -32,10 +35,30 @@ export async function openBoard(sessionId, root) {
   const order = session.tables.map((t) => t.id);
   const grid = h('div', { class: 'board', 'aria-label': 'Tables' });
   const state = h('p', { class: 'facts', role: 'status' }, 'live');
+  const kept = () => order.flatMap((id) => receipts(id));
+  // A link like the ledger's, not a button: the header keeps the tiles' room on 1280×720. The
+  // file is made when it is clicked, from what is kept then.
+  let file = null;
+  const download = h('a', {
+    href: '#', download: `receipts-${sessionId}.json`, class: 'csv receipts',
+    onclick: (e) => {
+      if (file) URL.revokeObjectURL(file);
+      file = URL.createObjectURL(new Blob([JSON.stringify({ session_id: sessionId, receipts: kept() }, null, 2)],
+        { type: 'application/json' }));
+      e.currentTarget.href = file;
+    },
+  });
+  const counted = () => {
+    const n = kept().length;
+    download.textContent = `Receipts (${n})`;
+    download.dataset.count = n;
+  };
+  counted();
   mount(root,
     h('header', { class: 'table-head' },
       h('div', { class: 'head-line' }, h('h1', {}, session.name),
         h('a', { href: `/api/v1/sessions/${sessionId}/ledger?format=csv`, download: '', class: 'csv' }, 'Session ledger (CSV)'),
+        download,
         h('span', { class: 'conn live' }, state))),
     grid);
   window.addEventListener('resize', () => draw());
@@ -65,6 +88,10 @@ export async function openBoard(sessionId, root) {
       change = JSON.parse(e.data);
     } catch {
       return;
+    }
+    if (change.receipt) {
+      keep(change.table_id, change.receipt);
+      counted();
     }
     const known = tables.get(change.table_id);
     if (!known || known.version < change.version) read(change.table_id);

@@ -11,7 +11,7 @@
 // asks once. The last card of a trick shows the trick's winner for FLASH_MS; a deal's end shows
 // its summary in place of the panel for SUMMARY_MS (or until "Next deal").
 
-import { Refusal, Unreachable, get, phone, recordingToken } from './api.js';
+import { Refusal, Unreachable, get, keep, phone, recordingToken } from './api.js';
 import { cardFace, cardPart, cardText, plainText, suitWord } from './cards.js';
 import { button, h, message, mount } from './dom.js';
 import { dealOf, kinds } from './legal.js';
@@ -74,7 +74,8 @@ export async function openTable(id, root) {
 }
 
 /// Follows the table's event stream: every entry recorded by any phone, on any replica, arrives
-/// here. EventSource reconnects by itself and resumes with Last-Event-ID, so nothing is missed.
+/// here, with its receipt. EventSource reconnects by itself and resumes with Last-Event-ID, so
+/// nothing is missed.
 function follow(state) {
   if (typeof EventSource === 'undefined') return;
   const last = state.log.length ? state.log[state.log.length - 1].seq : 0;
@@ -91,6 +92,8 @@ function follow(state) {
     } catch {
       return;
     }
+    // Every phone keeps the receipts the stream brings, other phones' entries included.
+    keep(state.id, data.receipt);
     streamed(state, data.entry);
   });
 }
