@@ -191,7 +191,7 @@ async fn preview_as<G: Game>(
     if complete {
         // What the correction itself would be refused for, said before it is sent.
         for row in &played.moves[played.range.end..] {
-            game.apply(&stored_move::<G>(row)?)
+            game.replay(&stored_move::<G>(row)?)
                 .map_err(|violation| ServiceError::CorrectionConflicts {
                     seq: row.seq,
                     violation,
@@ -243,7 +243,7 @@ pub(super) async fn played<G: Game>(
         if of == Some(deal) && found.is_none() {
             found = Some((i, game.clone()));
         }
-        game.apply(&stored_move::<G>(row)?)
+        game.replay(&stored_move::<G>(row)?)
             .map_err(|v| ServiceError::Corrupt(no_longer_replays(row.seq, &v)))?;
         let finished = game.take_deal_lines();
         if of == Some(deal) {
@@ -322,7 +322,7 @@ async fn correct_as<G: Game>(tx: &mut Tx<'_>, table: &TableRow, c: &Correction) 
     let (before, after) = (&played.moves[..played.range.start], &played.moves[played.range.end..]);
     for row in before {
         let events = game
-            .apply(&stored_move::<G>(row)?)
+            .replay(&stored_move::<G>(row)?)
             .map_err(|v| ServiceError::Corrupt(no_longer_replays(row.seq, &v)))?;
         expected.extend(G::settlements(&events).into_iter().map(|s| (row.seq, s)));
         lines.extend(game.take_deal_lines());
@@ -342,7 +342,7 @@ async fn correct_as<G: Game>(tx: &mut Tx<'_>, table: &TableRow, c: &Correction) 
     let mut changed = serde_json::Map::new();
     for row in after {
         let events = game
-            .apply(&stored_move::<G>(row)?)
+            .replay(&stored_move::<G>(row)?)
             .map_err(|violation| ServiceError::CorrectionConflicts {
                 seq: row.seq,
                 violation,
