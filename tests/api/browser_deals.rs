@@ -8,6 +8,19 @@ use sqlx::PgPool;
 
 use crate::browser::{rig, Phone, DOWN, HANG, ONE_BROWSER, UP};
 
+/// Scrolls the page so that the element `css` selects starts at the top of the screen, for a
+/// screenshot of it.
+async fn show(phone: &Phone, css: &str) {
+    phone
+        .client
+        .execute(
+            "document.querySelector(arguments[0])?.scrollIntoView({block: 'start'})",
+            vec![json!(css)],
+        )
+        .await
+        .expect("scrolled");
+}
+
 /// Fills a Nomination Whist result form: nominations and tricks per seat (fields left at 0
 /// stay 0), then records it.
 async fn whist_result(phone: &Phone, nominations: [u8; 4], tricks: [u8; 4]) {
@@ -71,6 +84,7 @@ async fn deal_1_is_corrected_after_deal_3_from_the_page_and_verified_from_a_seco
         .await;
     whist_result(&scorer, [1, 0, 0, 1], [0, 0, 0, 1]).await;
     scorer.wait_for_text("Entered: Result of deal 1.").await;
+    show(&scorer, ".correction").await;
     scorer.screenshot("deals-correction").await;
     scorer.tap("Send the correction of deal 1").await;
     scorer
@@ -724,6 +738,8 @@ async fn deal_1_of_a_card_by_card_table_is_corrected_card_by_card_after_deal_3_a
     assert!(!scorer.enabled("two of spades").await);
     scorer.tap("ace of spades").await;
     scorer.wait_for_text("Dan to play").await;
+    show(&scorer, ".correction").await;
+    scorer.screenshot("deals-correction-cards").await;
     scorer.tap("three of hearts").await;
     scorer.wait_for_text("Ann to play").await;
     scorer.tap("four of diamonds").await;
@@ -732,7 +748,6 @@ async fn deal_1_of_a_card_by_card_table_is_corrected_card_by_card_after_deal_3_a
     scorer.wait_for_text("Entered: 8 entries.").await;
     scorer.wait_for_text("As entered, deal 1 scores:").await;
     assert_eq!(rig.totals(&table).await, before, "nothing stored while entering");
-    scorer.screenshot("deals-correction-cards").await;
     scorer.tap("Send the correction of deal 1").await;
     scorer
         .wait_for_text("Corrected by Ann's phone: “Cat held the A♠, not Bob”")

@@ -267,9 +267,11 @@ function editor(ctx, detail, deal, word) {
     }, { class: 'primary' });
     const line = lineText(state.preview.lines, ctx.players);
     const label = state.labels.length > 1 ? `${state.labels.length} entries` : state.labels.join('; ');
-    mount(box, title, reason, h('p', {}, `Entered: ${label}.`), enteredList(state, ctx.players),
+    // One entry (a result) is named in full above; "Enter it again" takes it back.
+    const several = state.labels.length > 1;
+    mount(box, title, reason, h('p', {}, `Entered: ${label}.`), several ? enteredList(state, ctx.players) : null,
       line ? [h('p', {}, `As entered, ${noun} scores:`), line] : null, status,
-      h('div', { class: 'row' }, submit, takeBack,
+      h('div', { class: 'row' }, submit, several ? takeBack : null,
         button('Enter it again', () => { Object.assign(state, { moves: [], labels: [], preview: null }); again(); }), cancel));
     return;
   }
