@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use super::auth::Principal;
 use super::error::{ApiError, Problem};
-use super::game_schemas::{AnyEvent, AnyMove};
+use super::game_schemas::{AnyEvent, AnyMove, AnyView};
 use crate::rules::GameId;
 use crate::service::corrections::{self, Correction, DealRecord, Verification};
 use crate::service::receipts::{AuditKeys, Receipt};
@@ -325,6 +325,77 @@ pub async fn correct_deal(
     Ok(HttpResponse::Ok().json(DealView {
         receipt: Some(receipt),
         ..DealView::from(record)
+    }))
+}
+
+/// A correction being entered: the deal's moves so far.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"moves": [{"kind": "turn_up", "card": "7D"}, {"kind": "nominate", "seat": 1, "tricks": 2}]}))]
+pub struct PreviewCorrection {
+    /// The deal's moves entered so far, from its first (none: the deal's start).
+    #[schema(value_type = Vec<AnyMove>)]
+    pub moves: Vec<Value>,
+}
+
+/// What a correction's moves so far make of the deal; nothing is stored.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct DealPreview {
+    pub table_id: Uuid,
+    pub game: GameId,
+    /// 1-based, as on the score sheet.
+    pub deal: u16,
+    /// The table's version the dry run read: send it as the correction's `expected_version`.
+    pub version: i64,
+    /// Whether the moves make up the whole deal and every later move still replays after them:
+    /// the correction would then be accepted as it stands.
+    pub complete: bool,
+    /// The game's view after the moves: whose turn, what is legal next (`legal_moves`). Once
+    /// complete, the table as the correction would leave it at the next deal's start.
+    #[schema(value_type = AnyView)]
+    pub state: Value,
+    /// Each move's events, in order (a trick's winner, a deal's score).
+    #[schema(value_type = Vec<Vec<AnyEvent>>)]
+    pub events: Vec<Value>,
+    /// The score-sheet line(s) the moves finished.
+    #[schema(value_type = Vec<Object>)]
+    pub lines: Vec<Value>,
+}
+
+/// A dry run of a correction being entered: the deal replayed from its start with the moves
+/// given so far, answering the game's view after them (whose turn, what is legal next), so that
+/// a phone can re-enter a deal card by card with the game's own panels. Nothing is stored; the
+/// same people may ask as may correct, and a move the correction would refuse is refused here
+/// with the same problem.
+#[utoipa::path(tag = "deals", request_body = PreviewCorrection, security(("bearer" = [])),
+    params(("id" = Uuid, Path), ("n" = i64, Path, description = "the deal, from 1, as on the score sheet")),
+    responses(
+        (status = 200, body = DealPreview),
+        (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`table_not_found`, `deal_not_found`", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`deal_not_finished`, `correction_conflicts` (the moves finish the deal and a later move no longer fits), `table_damaged`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "a rule violation of a move given (`card_already_played`, `not_your_turn`, …), `not_the_deal`, `unknown_field`, `unknown_variant`", body = Problem, content_type = "application/problem+json"),
+    ))]
+#[post("/tables/{id}/deals/{n}/preview")]
+pub async fn preview_correction(
+    pool: web::Data<PgPool>,
+    who: Principal,
+    path: web::Path<(Uuid, i64)>,
+    body: web::Json<PreviewCorrection>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, n) = path.into_inner();
+    let preview = corrections::preview(&pool, id, who, deal_number(n)?, &body.moves).await?;
+    Ok(HttpResponse::Ok().json(DealPreview {
+        table_id: preview.table.id,
+        game: preview.game,
+        deal: preview.deal,
+        version: preview.table.version,
+        complete: preview.complete,
+        state: preview.view,
+        events: preview.events,
+        lines: preview.lines,
     }))
 }
 

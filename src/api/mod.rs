@@ -64,6 +64,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(tables::withdraw_join_code)
             .service(deals::get_deal)
             .service(deals::correct_deal)
+            .service(deals::preview_correction)
             .service(deals::verify_deal)
             .service(deals::list_scorers)
             .service(deals::revoke_scorer)

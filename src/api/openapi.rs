@@ -165,6 +165,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::tables::withdraw_join_code,
         super::deals::get_deal,
         super::deals::correct_deal,
+        super::deals::preview_correction,
         super::deals::verify_deal,
         super::deals::list_scorers,
         super::deals::revoke_scorer,

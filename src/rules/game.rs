@@ -200,6 +200,16 @@ pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwn
         }
     }
 
+    /// Applies a move stored in the log, as `apply` does, except where an earlier engine accepted
+    /// what this one refuses: a log stored then replays as it was recorded, with the events it
+    /// recorded, so the audit and the hash chain stay as they were. New moves go through `apply`.
+    ///
+    /// # Errors
+    /// As `apply`, for a move no engine ever accepted there.
+    fn replay(&mut self, mv: &Self::Move) -> Result<Events<Self::Event>, RuleViolation> {
+        self.apply(mv)
+    }
+
     /// The score-sheet lines finished and not yet taken out. Never serialized, never part of
     /// the state's equality.
     fn deal_lines(&self) -> &DealLines<Self::DealLine>;

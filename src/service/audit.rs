@@ -110,7 +110,7 @@ pub fn replay_log<G: Game>(
                 break;
             }
         };
-        match game.apply(&mv) {
+        match game.replay(&mv) {
             Ok(events) => {
                 replayed += 1;
                 let in_force = super::corrections::events_in_force(corrections, row.seq, deal, row.events.as_json());

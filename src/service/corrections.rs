@@ -1,4 +1,5 @@
-//! Finished deals: reading one, correcting one, and undoing a correction (issue #13).
+//! Finished deals: reading one, correcting one (and a dry run of a correction being entered,
+//! issue #23), and undoing a correction (issue #13).
 //!
 //! Invariants:
 //! - A deal is the effective moves played while the engine recorded it (`Game::deal_number`
@@ -126,6 +127,88 @@ pub async fn correct(
     Ok((record, receipt))
 }
 
+/// What a correction's moves so far make of a finished deal, as a dry run: nothing is stored.
+#[derive(Debug, Clone)]
+pub struct Preview {
+    pub table: TableRow,
+    pub game: GameId,
+    pub deal: u16,
+    /// The game's view after the moves: whose turn, what is legal next.
+    pub view: Value,
+    /// Whether the moves finish the deal (and every later move still replays after them).
+    pub complete: bool,
+    /// Each move's events, in order.
+    pub events: Vec<Value>,
+    /// The score-sheet line(s) the moves finished.
+    pub lines: Vec<Value>,
+}
+
+/// The table as correcting deal `deal` with `moves` would leave it so far, for a phone that
+/// re-enters a deal card by card and must know what is legal next. Nothing is written; the
+/// same people may ask as may correct.
+///
+/// # Errors
+/// `Store(NotFound)`, `Forbidden`, `DealNotFound`, `DealNotFinished`, `InvalidMove`, `Rule`,
+/// `NotTheDeal` (a move after the deal is over), `CorrectionConflicts` (the moves finish the
+/// deal and a later move no longer fits).
+pub async fn preview(
+    pool: &PgPool,
+    table: Uuid,
+    by: Principal,
+    deal: u16,
+    moves: &[Value],
+) -> Result<Preview, ServiceError> {
+    let (mut tx, row) = read_table(pool, table).await?;
+    by.may_record(&row)?;
+    with_game!(game_of(&row)?, G => preview_as::<G>(&mut tx, row, deal, moves).await).map_err(|e| e.at_table(table))
+}
+
+async fn preview_as<G: Game>(
+    conn: &mut PgConnection,
+    table: TableRow,
+    deal: u16,
+    moves: &[Value],
+) -> Result<Preview, ServiceError> {
+    let played = played::<G>(&mut *conn, &table, deal).await?;
+    if !played.finished {
+        return Err(ServiceError::DealNotFinished(deal));
+    }
+    let mut game = played.start;
+    let mut events = Vec::with_capacity(moves.len());
+    let mut lines = Vec::new();
+    for (i, mv) in moves.iter().enumerate() {
+        let mv: G::Move = serde_json::from_value(mv.clone()).map_err(ServiceError::InvalidMove)?;
+        if game.deal_number() != Some(deal) {
+            return Err(ServiceError::NotTheDeal(format!(
+                "deal {deal} is over after the first {i} of the moves given; leave the rest out"
+            )));
+        }
+        events.push(to_json(&game.apply(&mv)?)?);
+        lines.extend(game.take_deal_lines());
+    }
+    let complete = game.deal_number() != Some(deal);
+    let view = to_json(&game.view())?;
+    if complete {
+        // What the correction itself would be refused for, said before it is sent.
+        for row in &played.moves[played.range.end..] {
+            game.replay(&stored_move::<G>(row)?)
+                .map_err(|violation| ServiceError::CorrectionConflicts {
+                    seq: row.seq,
+                    violation,
+                })?;
+        }
+    }
+    Ok(Preview {
+        game: G::ID,
+        deal,
+        view,
+        complete,
+        events,
+        lines: lines.iter().map(to_json).collect::<Result<_, _>>()?,
+        table,
+    })
+}
+
 /// A table's effective moves with the place of one deal among them.
 pub(super) struct Played<G: Game> {
     pub moves: Vec<MoveRow>,
@@ -160,7 +243,7 @@ pub(super) async fn played<G: Game>(
         if of == Some(deal) && found.is_none() {
             found = Some((i, game.clone()));
         }
-        game.apply(&stored_move::<G>(row)?)
+        game.replay(&stored_move::<G>(row)?)
             .map_err(|v| ServiceError::Corrupt(no_longer_replays(row.seq, &v)))?;
         let finished = game.take_deal_lines();
         if of == Some(deal) {
@@ -239,7 +322,7 @@ async fn correct_as<G: Game>(tx: &mut Tx<'_>, table: &TableRow, c: &Correction) 
     let (before, after) = (&played.moves[..played.range.start], &played.moves[played.range.end..]);
     for row in before {
         let events = game
-            .apply(&stored_move::<G>(row)?)
+            .replay(&stored_move::<G>(row)?)
             .map_err(|v| ServiceError::Corrupt(no_longer_replays(row.seq, &v)))?;
         expected.extend(G::settlements(&events).into_iter().map(|s| (row.seq, s)));
         lines.extend(game.take_deal_lines());
@@ -259,7 +342,7 @@ async fn correct_as<G: Game>(tx: &mut Tx<'_>, table: &TableRow, c: &Correction) 
     let mut changed = serde_json::Map::new();
     for row in after {
         let events = game
-            .apply(&stored_move::<G>(row)?)
+            .replay(&stored_move::<G>(row)?)
             .map_err(|violation| ServiceError::CorrectionConflicts {
                 seq: row.seq,
                 violation,

@@ -59,7 +59,7 @@ pub(super) async fn current_over<G: Game>(
 ) -> Result<G, ServiceError> {
     let (seq, mut game) = latest_usable_snapshot::<G>(conn, table).await?;
     for m in in_play_order.iter().filter(|m| m.seq > seq) {
-        game.apply(&move_of::<G>(m.body.as_json())?)
+        game.replay(&move_of::<G>(m.body.as_json())?)
             .map_err(|v| ServiceError::Corrupt(no_longer_replays(m.seq, &v)))?;
         game.take_deal_lines();
     }
@@ -91,7 +91,7 @@ pub(super) fn from_rows<G: Game>(table: &TableRow, rows: &FoldRows) -> Result<Op
     };
     let moves: Vec<(i64, G::Move)> = serde_json::from_str(&rows.moves).map_err(corrupt)?;
     for (seq, mv) in &moves {
-        game.apply(mv)
+        game.replay(mv)
             .map_err(|v| ServiceError::Corrupt(no_longer_replays(*seq, &v)))?;
         game.take_deal_lines();
     }
@@ -120,7 +120,7 @@ pub(super) fn snapshot_due(replayed: usize) -> bool {
 
 fn apply_all<G: Game>(game: &mut G, moves: &[MoveRow]) -> Result<(), ServiceError> {
     for row in moves {
-        game.apply(&stored_move::<G>(row)?)
+        game.replay(&stored_move::<G>(row)?)
             .map_err(|v| ServiceError::Corrupt(no_longer_replays(row.seq, &v)))?;
         // Lines are history, stored as rows when their move was recorded: the fold holds none.
         game.take_deal_lines();

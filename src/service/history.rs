@@ -74,7 +74,7 @@ async fn replayed<G: Game>(
     let mut game: G = fold::initial(table)?;
     let mut out = Vec::new();
     for row in store::tables::effective_moves(conn, table.id, 0).await? {
-        game.apply(&stored_move::<G>(&row)?)
+        game.replay(&stored_move::<G>(&row)?)
             .map_err(|v| ServiceError::Corrupt(fold::no_longer_replays(row.seq, &v)))?;
         let lines = game.take_deal_lines();
         if !lines.is_empty() {

@@ -8,6 +8,19 @@ use sqlx::PgPool;
 
 use crate::browser::{rig, Phone, DOWN, HANG, ONE_BROWSER, UP};
 
+/// Scrolls the page so that the element `css` selects starts at the top of the screen, for a
+/// screenshot of it.
+async fn show(phone: &Phone, css: &str) {
+    phone
+        .client
+        .execute(
+            "document.querySelector(arguments[0])?.scrollIntoView({block: 'start'})",
+            vec![json!(css)],
+        )
+        .await
+        .expect("scrolled");
+}
+
 /// Fills a Nomination Whist result form: nominations and tricks per seat (fields left at 0
 /// stay 0), then records it.
 async fn whist_result(phone: &Phone, nominations: [u8; 4], tricks: [u8; 4]) {
@@ -71,6 +84,7 @@ async fn deal_1_is_corrected_after_deal_3_from_the_page_and_verified_from_a_seco
         .await;
     whist_result(&scorer, [1, 0, 0, 1], [0, 0, 0, 1]).await;
     scorer.wait_for_text("Entered: Result of deal 1.").await;
+    show(&scorer, ".correction").await;
     scorer.screenshot("deals-correction").await;
     scorer.tap("Send the correction of deal 1").await;
     scorer
@@ -550,8 +564,15 @@ async fn the_organisers_form_creates_a_table_with_options_chosen_through_control
     phone.fill("Hand sizes (numbers separated by commas)", "1, 2, 3").await;
     // Seats by name: Bob deals first.
     choose(&phone, "First dealer", "Bob").await;
-    // Hearts before spades in the trump rotation.
+    // Hearts before spades in the trump rotation. The first suit has nowhere higher to go: its
+    // ↑ is disabled, not a button that does nothing.
+    assert!(
+        !phone.enabled("Move ♠ Spades up").await,
+        "the first suit cannot move up"
+    );
     phone.tap("Move ♥ Hearts up").await;
+    assert!(!phone.enabled("Move ♥ Hearts up").await, "hearts is first now");
+    assert!(phone.enabled("Move ♠ Spades up").await, "spades is second now");
     phone.screenshot("new-table").await;
     phone.tap("Open the table").await;
     phone.wait_for_text("join code").await;
@@ -640,4 +661,130 @@ async fn the_join_qr_code_encodes_the_servers_public_address_not_the_one_the_org
     let body = phone.body_text().await;
     assert!(!body.contains("Phones cannot open this address"), "{body}");
     phone.close().await;
+}
+
+/// A one-card Nomination Whist deal card by card: the seats after the dealer nominate
+/// `nominations` (by seat) in turn, then play `cards` in turn from the seat after the dealer.
+fn whist_deal(dealer: u8, nominations: [u8; 4], cards: [&str; 4]) -> Vec<Value> {
+    let order: Vec<u8> = (1..=4).map(|i| (dealer + i) % 4).collect();
+    let mut moves: Vec<Value> = order
+        .iter()
+        .map(|&s| json!({"kind": "nominate", "seat": s, "tricks": nominations[usize::from(s)]}))
+        .collect();
+    moves.extend(
+        order
+            .iter()
+            .zip(cards)
+            .map(|(&s, card)| json!({"kind": "play", "seat": s, "card": card})),
+    );
+    moves
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn deal_1_of_a_card_by_card_table_is_corrected_card_by_card_after_deal_3_and_verified_from_a_second_phone(
+    pool: PgPool,
+) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let options = json!({"hand_sizes": [1, 1, 1, 1]});
+    let table = rig.whist(options.clone()).await;
+    // Deal 1 as recorded: Bob led A♠ and took the trick. It was Cat who held the A♠ and
+    // took it over Bob's 2♠. Deals 2 and 3 stand.
+    let recorded = whist_deal(0, [1, 0, 0, 1], ["AS", "2S", "3H", "4D"]);
+    let right = whist_deal(0, [1, 0, 0, 1], ["2S", "AS", "3H", "4D"]);
+    let later = [
+        whist_deal(1, [0, 0, 0, 0], ["AC", "2C", "3C", "4C"]),
+        whist_deal(2, [0, 1, 0, 0], ["AD", "2D", "3D", "4D"]),
+    ];
+    // What the table should read: the same game recorded right the first time.
+    let reference = rig.whist(options).await;
+    for (table, first) in [(&table, &recorded), (&reference, &right)] {
+        for mv in first.iter().chain(later.iter().flatten()) {
+            rig.app
+                .submit(table, &rig.organiser, mv.clone())
+                .await
+                .assert_status(201);
+        }
+    }
+    let before = rig.totals(&table).await;
+    let should = rig.totals(&reference).await;
+    assert_ne!(before, should, "the slip changed the scores");
+    let ledger = rig.app.ledger(&table).await;
+
+    let scorer = rig.scorer(&table).await;
+    scorer.wait_for_text("Deal 4 of 4").await;
+    scorer.tap("Deals").await;
+    scorer.tap("Open deal 1").await;
+    scorer.wait_for_text("Deal 1 is unverified").await;
+    scorer.tap("Correct deal 1").await;
+    scorer
+        .fill("Reason for the correction", "Cat held the A♠, not Bob")
+        .await;
+    // Card by card, as the deal was recorded: each choice waits for the engine's next turn.
+    for (seat, n) in [("Bob", 0), ("Cat", 0), ("Dan", 1), ("Ann", 1)] {
+        scorer.wait_for_text(&format!("{seat} nominates")).await;
+        scorer.tap(&format!("Nominate {n}")).await;
+        if seat == "Bob" {
+            // A slip while re-entering is taken back before anything is sent.
+            scorer.tap("Take back Bob nominated 0").await;
+            scorer.wait_for_text("Bob nominates").await;
+            scorer.tap("Nominate 0").await;
+        }
+    }
+    scorer.wait_for_text("Bob to play").await;
+    scorer.tap("two of spades").await;
+    scorer.wait_for_text("Cat to play").await;
+    // The card just entered is played: it cannot be entered again.
+    assert!(!scorer.enabled("two of spades").await);
+    scorer.tap("ace of spades").await;
+    scorer.wait_for_text("Dan to play").await;
+    show(&scorer, ".correction").await;
+    scorer.screenshot("deals-correction-cards").await;
+    scorer.tap("three of hearts").await;
+    scorer.wait_for_text("Ann to play").await;
+    scorer.tap("four of diamonds").await;
+    // The engine's conclusion before anything is sent.
+    scorer.wait_for_text("Trick 1 won by Cat").await;
+    scorer.wait_for_text("Entered: 8 entries.").await;
+    scorer.wait_for_text("As entered, deal 1 scores:").await;
+    assert_eq!(rig.totals(&table).await, before, "nothing stored while entering");
+    scorer.tap("Send the correction of deal 1").await;
+    scorer
+        .wait_for_text("Corrected by Ann's phone: “Cat held the A♠, not Bob”")
+        .await;
+
+    // The deal is the corrected cards, the scores are the game as it should have been.
+    let deal = rig.app.get(&format!("/api/v1/tables/{table}/deals/1")).await;
+    let deal = deal.assert_status(200).clone();
+    let played: Vec<&Value> = deal["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| &m["move"])
+        .collect();
+    assert_eq!(played, right.iter().collect::<Vec<_>>(), "{deal}");
+    assert_eq!(deal["lines"][0]["tricks"], json!([0, 0, 1, 0]));
+    assert_eq!(rig.totals(&table).await, should);
+    assert_eq!(
+        rig.app.scores(&table).await["sheet"],
+        rig.app.scores(&reference).await["sheet"]
+    );
+    // Points, not chips: the ledger has nothing to reverse, and the audit replays the log.
+    assert_eq!(rig.app.ledger(&table).await["bookings"], ledger["bookings"]);
+    crate::helpers::assert_audit_consistent(&rig.app, &table).await;
+    scorer.tap("Table").await;
+    assert_eq!(scorer.totals().await, should, "the page shows the corrected totals");
+
+    // A second phone sees the corrected cards and agrees with them.
+    let checker = rig.scorer_named(&table, "Bob's phone").await;
+    checker.tap("Deals").await;
+    checker.tap("Open deal 1").await;
+    checker.wait_for_text("Trick 1 won by Cat").await;
+    checker.wait_for_text("Corrected by Ann's phone").await;
+    checker.tap("Agree with deal 1").await;
+    checker.wait_for_text("Deal 1 is verified.").await;
+    let deal = rig.app.get(&format!("/api/v1/tables/{table}/deals/1")).await;
+    assert_eq!(deal.assert_status(200)["status"], "verified");
+    scorer.close().await;
+    checker.close().await;
 }

@@ -324,6 +324,33 @@ async fn no_serious_accessibility_violation_on_any_screen(pool: PgPool) {
     phone.open("/#/organiser").await;
     phone.wait_for_text("Organiser").await;
     problems.extend(axe(&phone).await.into_iter().map(|p| format!("organiser: {p}")));
+    // The new-table form, built from the catalogue, with each game's options as controls.
+    let session = rig.app.session(&rig.organiser, "Thursday").await;
+    phone
+        .client
+        .execute(
+            "localStorage.setItem('tk.organiser', arguments[0])",
+            vec![json!(rig.organiser)],
+        )
+        .await
+        .expect("signed in");
+    phone.open(&format!("/#/session/{session}/new")).await;
+    phone.wait_for_text("Options (defaults shown)").await;
+    let games = rig.app.get("/api/v1/games").await;
+    for game in games.assert_status(200).as_array().expect("games") {
+        let id = game["id"].as_str().expect("id");
+        let shown = phone
+            .client
+            .execute(
+                "const s = document.getElementById('game'); s.value = arguments[0]; \
+                 s.dispatchEvent(new Event('change')); return document.querySelectorAll('[data-option]').length",
+                vec![json!(id)],
+            )
+            .await
+            .expect("game chosen");
+        assert!(shown.as_u64().expect("a count") > 0, "{id}'s options are shown");
+        problems.extend(axe(&phone).await.into_iter().map(|p| format!("new {id} table: {p}")));
+    }
     phone.close().await;
     // A table of each game, and the tabs of one.
     for game in [

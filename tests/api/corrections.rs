@@ -210,6 +210,10 @@ async fn a_correction_a_later_deal_no_longer_fits_is_refused_whole(pool: PgPool)
     )
     .await;
     answer.assert_problem(409, "correction_conflicts");
+    // A dry run of the same moves says so before the correction is sent.
+    preview(&app, &table, Some(&token), 1, json!([lost]))
+        .await
+        .assert_problem(409, "correction_conflicts");
     assert!(
         answer.body["detail"]
             .as_str()
@@ -354,4 +358,167 @@ async fn a_deal_of_which_nothing_is_recorded_is_not_found(pool: PgPool) {
         before,
         "reads change nothing"
     );
+}
+
+async fn preview(app: &TestApp, table: &str, token: Option<&str>, deal: u16, moves: Value) -> crate::helpers::Answer {
+    app.request(
+        reqwest::Method::POST,
+        &format!("/api/v1/tables/{table}/deals/{deal}/preview"),
+        token,
+        Some(json!({"moves": moves})),
+    )
+    .await
+}
+
+/// Deal 1 of a one-card Nomination Whist deal as it should have been recorded: Bob, Cat, Dan and
+/// Ann nominate, Bob leads ♠2, Cat's ♠A (spades are trumps) takes the trick.
+fn whist_deal_1() -> Vec<Value> {
+    vec![
+        json!({"kind": "nominate", "seat": 1, "tricks": 0}),
+        json!({"kind": "nominate", "seat": 2, "tricks": 1}),
+        json!({"kind": "nominate", "seat": 3, "tricks": 0}),
+        json!({"kind": "nominate", "seat": 0, "tricks": 1}),
+        json!({"kind": "play", "seat": 1, "card": "2S"}),
+        json!({"kind": "play", "seat": 2, "card": "AS"}),
+        json!({"kind": "play", "seat": 3, "card": "3H"}),
+        json!({"kind": "play", "seat": 0, "card": "4D"}),
+    ]
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_correction_entered_card_by_card_is_previewed_move_by_move_and_nothing_is_stored(pool: PgPool) {
+    // Arrange: three one-card deals recorded as results (Ann took deal 1's trick), deal 4 begun.
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = app
+        .table(
+            &token,
+            &["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 1, 1, 1]}),
+        )
+        .await;
+    for tricks in [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]] {
+        accept(
+            &app,
+            &table,
+            &token,
+            json!({"kind": "result", "nominations": [1, 0, 0, 1], "tricks": tricks}),
+        )
+        .await;
+    }
+    let (scorer, _) = crate::scorers::scorer(&app, &token, &table, "Bob's phone").await;
+    let before = app.snapshot(&table).await;
+    let ledger = app.ledger(&table).await;
+    let moves = whist_deal_1();
+
+    // Act and assert: the deal's start, then each move's state, whose turn and what is legal.
+    let start = preview(&app, &table, Some(&scorer), 1, json!([])).await;
+    let start = start.assert_status(200);
+    assert_eq!(start["complete"], false);
+    assert_eq!(start["deal"], 1);
+    assert_eq!(start["version"], 3);
+    assert_eq!(start["state"]["deal"], 1);
+    assert_eq!(start["state"]["to_act"], 1, "{start}");
+    assert!(
+        start["state"]["legal_moves"]
+            .as_array()
+            .expect("legal moves")
+            .iter()
+            .any(|m| m["kind"] == "nominate" && m["seat"] == 1),
+        "{start}"
+    );
+    let half = preview(&app, &table, Some(&scorer), 1, json!(moves[..5])).await;
+    let half = half.assert_status(200);
+    assert_eq!(half["complete"], false);
+    assert_eq!(half["state"]["to_act"], 2, "Cat plays after Bob's lead: {half}");
+    assert_eq!(half["state"]["current_trick"]["plays"][0]["card"], "2S", "{half}");
+    assert_eq!(half["events"].as_array().expect("events").len(), 5);
+    let playable = half["state"]["legal_moves"]
+        .as_array()
+        .expect("legal moves")
+        .iter()
+        .find(|m| m["kind"] == "play")
+        .expect("a play is legal")["cards"]
+        .clone();
+    assert!(
+        !playable.as_array().expect("cards").contains(&json!("2S")),
+        "{playable}"
+    );
+    let whole = preview(&app, &table, Some(&token), 1, json!(moves)).await;
+    let whole = whole.assert_status(200).clone();
+    assert_eq!(whole["complete"], true, "{whole}");
+    assert_eq!(whole["lines"][0]["tricks"], json!([0, 0, 1, 0]), "{whole}");
+    assert!(
+        whole["events"][7]
+            .as_array()
+            .expect("events")
+            .iter()
+            .any(|e| e["event"] == "trick_won" && e["winner"] == 2),
+        "{whole}"
+    );
+
+    // Bad moves are refused as the correction would refuse them.
+    let mut out_of_turn = moves[..1].to_vec();
+    out_of_turn[0]["seat"] = json!(2);
+    let mut twice = moves[..6].to_vec();
+    twice[5]["card"] = json!("2S");
+    let mut beyond = moves.clone();
+    beyond.push(json!({"kind": "nominate", "seat": 2, "tricks": 0}));
+    let cases: Vec<(u16, Value, u16, &str)> = vec![
+        (1, json!(out_of_turn), 422, "not_your_turn"),
+        (1, json!(twice), 422, "card_already_played"),
+        (1, json!(beyond), 422, "not_the_deal"),
+        (1, json!([{"kind": "fly"}]), 422, "unknown_variant"),
+        (4, json!([]), 404, "deal_not_found"),
+        (0, json!([]), 404, "deal_not_found"),
+    ];
+    for (deal, moves, status, code) in cases {
+        preview(&app, &table, Some(&scorer), deal, moves.clone())
+            .await
+            .assert_problem(status, code);
+    }
+    app.request(
+        reqwest::Method::POST,
+        &format!("/api/v1/tables/{table}/deals/1/preview"),
+        Some(&token),
+        Some(json!({"moves": [], "expected_version": 3})),
+    )
+    .await
+    .assert_problem(422, "unknown_field");
+    // Nobody, and another table's scorer, may not ask.
+    preview(&app, &table, None, 1, json!([]))
+        .await
+        .assert_problem(401, "missing_token");
+    let other = app.table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
+    let (stranger, _) = crate::scorers::scorer(&app, &token, &other, "Eve's phone").await;
+    preview(&app, &table, Some(&stranger), 1, json!([]))
+        .await
+        .assert_problem(403, "forbidden");
+    // Nothing was stored by any of it.
+    assert_eq!(app.snapshot(&table).await, before);
+    assert_eq!(app.ledger(&table).await, ledger);
+
+    // The deal being recorded is undone, not corrected.
+    accept(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "nominate", "seat": 0, "tricks": 0}),
+    )
+    .await;
+    preview(&app, &table, Some(&scorer), 4, json!([]))
+        .await
+        .assert_problem(409, "deal_not_finished");
+
+    // The moves previewed whole are a correction the table takes, with the previewed line.
+    let corrected = correct(
+        &app,
+        &table,
+        &scorer,
+        1,
+        json!({"moves": moves, "expected_version": 4, "reason": "Cat took the trick"}),
+    )
+    .await;
+    assert_eq!(corrected.assert_status(200)["lines"], whole["lines"]);
+    assert_audit_consistent(&app, &table).await;
 }

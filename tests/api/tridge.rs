@@ -491,3 +491,78 @@ async fn a_widows_fund_doubled_past_what_the_ledger_holds_is_refused_and_changes
     assert_eq!(app.ledger(&table).await, ledger);
     assert_eq!(ledger["total"], 0);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_log_stored_with_the_dealers_count_repeated_reads_audits_consistent_and_takes_the_next_move(pool: PgPool) {
+    // Arrange: deal 1 up to the first card, the dealer's count recorded once.
+    let app = spawn_app(pool.clone()).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = session(&app, &token).await;
+    let table = tridge_table(&app, &token, &session, &["Ann", "Bob", "Cat"]).await;
+    for mv in [
+        json!({"kind": "bid", "seat": 1, "bid": "play"}),
+        json!({"kind": "pass", "seat": 2}),
+        json!({"kind": "pass", "seat": 0}),
+        json!({"kind": "declare", "seat": 1, "contract": {"contract": "play", "trumps": "hearts"}}),
+        json!({"kind": "exchange", "seat": 1, "cards": 3}),
+        json!({"kind": "defence", "first_defender": 2}),
+        json!({"kind": "exchange", "seat": 2, "cards": 6}),
+        json!({"kind": "exchange", "seat": 0, "cards": 4}),
+        json!({"kind": "count_stock", "discards": 13, "stock": 0}),
+    ] {
+        accept(&app, &table, &token, mv).await;
+    }
+    // As a server from before the count was asked once stored it: the same count three times
+    // more, each a move with the event it caused then, linked into the table's chain.
+    let log = app.log(&table).await;
+    let counted = log.as_array().expect("log").last().expect("the count").clone();
+    assert_eq!(counted["move"]["kind"], "count_stock");
+    let id: uuid::Uuid = table.parse().expect("a table id");
+    let mut conn = pool.acquire().await.expect("a connection");
+    for seq in 10..=12i64 {
+        sqlx::query(
+            "insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by)
+             values ($1, $2, 'move', 'count_stock', null, $3::json, $4::json, $5)",
+        )
+        .bind(id)
+        .bind(seq)
+        .bind(counted["move"].to_string())
+        .bind(counted["events"].to_string())
+        .bind(counted["recorded_by"].as_str().expect("recorded by"))
+        .execute(&mut *conn)
+        .await
+        .expect("an old entry stored");
+        sqlx::query("update game_tables set version = $2 where id = $1")
+            .bind(id)
+            .bind(seq)
+            .execute(&mut *conn)
+            .await
+            .expect("the version moved");
+    }
+    let row = tablekeeper::store::tables::fetch(&mut conn, id)
+        .await
+        .expect("the table");
+    tablekeeper::service::chain::extend(&mut conn, &row)
+        .await
+        .expect("the old entries chained");
+    drop(conn);
+
+    // Act and assert: the table reads at the first card, the count no longer offered.
+    let state = app.state(&table).await;
+    assert_eq!(state["version"], 12, "{state}");
+    assert_eq!(crate::helpers::legal_kinds(&state["state"]), json!(["play"]), "{state}");
+    assert_audit_consistent(&app, &table).await;
+    // A count recorded now is refused as ever, and changes nothing.
+    refused(
+        &app,
+        &table,
+        &token,
+        json!({"kind": "count_stock", "discards": 13, "stock": 0}),
+        "stock_already_counted",
+    )
+    .await;
+    // The next move is taken, and the audit still replays the whole log.
+    accept(&app, &table, &token, json!({"kind": "play", "seat": 1, "card": "AS"})).await;
+    assert_eq!(app.state(&table).await["version"], 13);
+    assert_audit_consistent(&app, &table).await;
+}

@@ -1,7 +1,9 @@
 // The Deals tab: every finished deal with its status (verified, unverified, disputed) and its
 // entries trick by trick, each trick's winner named; "Correct deal n" re-enters a deal with the
-// game's own result panel and a reason (PUT /tables/{id}/deals/{n}); another phone agrees with
-// a deal or disputes it with its own entry (POST …/verification). The score sheet marks each
+// game's own panels, card by card or as a result, and a reason (PUT /tables/{id}/deals/{n}):
+// each entry is checked by a dry run on the server (POST …/preview) whose view says what is
+// legal next; another phone agrees with a deal or disputes it with its own entry
+// (POST …/verification). The score sheet marks each
 // deal's status through `markSheet`. "Download receipts" saves what api.js kept.
 //
 // `ctx` = { id, table, log, players, reload(), render() }: the table screen's state, a way to
@@ -163,45 +165,88 @@ async function verify(ctx, detail, n, word, note) {
 }
 
 function edit(ctx, detail, n, word, kind) {
-  open.set(ctx.id, { deal: n, editing: kind, moves: [] });
+  open.set(ctx.id, { deal: n, editing: kind, moves: [], labels: [], preview: null });
   dealsTab(ctx, detail.parentElement);
 }
 
-/// The view the game's panel draws a deal's result from: the deal's own line (dealer, hand
-/// size, trumps…) and a result as the only move, so the panel shows its result form.
-function viewOf(ctx, deal) {
-  const line = deal.lines?.[0] || {};
-  const now = ctx.table.state;
-  const template = (now.legal_moves || []).find((m) => typeof m === 'object' && m?.kind === 'result') || { kind: 'result' };
-  const legal = { ...template, turn_up_required: false };
-  if (line.hand_size != null && 'hand_size' in template) legal.hand_size = line.hand_size;
-  const hands = now.hand != null && now.deal == null;
-  return {
-    ...line,
-    deal: hands ? undefined : deal.deal,
-    hand: hands ? deal.deal : undefined,
-    phase: 'result',
-    to_act: null,
-    current_trick: null,
-    legal_moves: [legal],
-  };
+/// The dry run of the moves entered so far (POST …/deals/{n}/preview): the deal's view after
+/// them, with whose turn it is and what is legal next, so that the game's own panels can be
+/// driven card by card; nothing is stored. Answers null (and says why in `status`) when the
+/// server refused or cannot be reached.
+async function previewOf(ctx, n, moves, status) {
+  try {
+    return await post(`/tables/${ctx.id}/deals/${n}/preview`, { moves }, { token: recordingToken(ctx.id) });
+  } catch (err) {
+    mount(status, message(err.message, 'error'));
+    return null;
+  }
+}
+
+/// How the deal was recorded: re-entered the same way unless the scorer switches.
+function recordedAs(deal) {
+  return deal.moves.length && deal.moves.every((m) => m.kind === 'result') ? 'result' : 'cards';
+}
+
+/// The moves entered so far as log entries, with the engine's events: the card picker greys the
+/// cards played, and each finished trick is shown with its winner.
+function enteredLog(state) {
+  return state.moves.map((move, i) => ({ entry: 'move', move, events: state.preview?.events?.[i] || [] }));
+}
+
+function enteredList(state, players) {
+  const who = (s) => players[s] ?? `seat ${s}`;
+  const items = [];
+  state.labels.forEach((label, i) => {
+    items.push(h('li', {}, label));
+    for (const ev of state.preview?.events?.[i] || []) {
+      if (ev.event === 'trick_won' && ev.winner != null) {
+        items.push(h('li', { class: 'trick-winner' }, `Trick ${ev.trick ?? ''} won by ${who(ev.winner)}`.replace('  ', ' ')));
+      }
+    }
+  });
+  return items.length ? h('ol', { class: 'log', 'aria-label': 'Entered so far' }, items) : null;
 }
 
 function editor(ctx, detail, deal, word) {
   const n = deal.deal;
   const state = open.get(ctx.id);
   const correcting = state.editing === 'correct';
-  const box = h('section', { class: 'card-box correction', 'aria-label': correcting ? `Correction of ${word.toLowerCase()} ${n}` : `Dispute of ${word.toLowerCase()} ${n}` });
+  const noun = `${word.toLowerCase()} ${n}`;
+  const box = h('section', { class: 'card-box correction', 'aria-label': correcting ? `Correction of ${noun}` : `Dispute of ${noun}` });
+  const title = h('h3', {}, correcting ? `Correct ${noun}` : `Dispute ${noun}`);
+  const again = () => dealsTab(ctx, detail.parentElement);
   const reasonId = `reason-${n}`;
   const reason = correcting
     ? [h('label', { for: reasonId }, 'Reason for the correction'),
       h('input', { id: reasonId, maxlength: 500, autocomplete: 'off', value: state.reason || '', placeholder: "that was Bob's 7, not Ann's", oninput: (e) => { state.reason = e.target.value; } })]
     : null;
   const status = h('div', { 'aria-live': 'polite' });
-  const cancel = button('Cancel', () => { open.set(ctx.id, { deal: n }); dealsTab(ctx, detail.parentElement); });
-  if (state.moves.length) {
-    const label = state.labels.join('; ');
-    const submit = button(correcting ? `Send the correction of ${word.toLowerCase()} ${n}` : `Send the dispute of ${word.toLowerCase()} ${n}`, async () => {
+  const cancel = button('Cancel', () => { open.set(ctx.id, { deal: n }); again(); });
+  const takeBack = state.moves.length
+    ? button(`Take back ${state.labels[state.labels.length - 1]}`, async () => {
+      const moves = state.moves.slice(0, -1);
+      const preview = await previewOf(ctx, n, moves, status);
+      if (!preview || open.get(ctx.id) !== state) return;
+      state.moves = moves;
+      state.labels = state.labels.slice(0, -1);
+      state.preview = preview;
+      again();
+    })
+    : null;
+  detail.append(box);
+  if (!state.preview) {
+    // The deal's start as the engine has it: read once, then kept with the entries.
+    state.mode ??= recordedAs(deal);
+    mount(box, title, reason, message(`Loading ${noun}…`), status, cancel);
+    previewOf(ctx, n, state.moves, status).then((preview) => {
+      if (!preview || open.get(ctx.id) !== state) return;
+      state.preview = preview;
+      again();
+    });
+    return;
+  }
+  if (state.preview.complete) {
+    const submit = button(correcting ? `Send the correction of ${noun}` : `Send the dispute of ${noun}`, async () => {
       const why = (state.reason || '').trim();
       if (correcting && !why) {
         mount(status, message('Say why the deal is corrected: the log keeps the reason.', 'error'));
@@ -220,31 +265,41 @@ function editor(ctx, detail, deal, word) {
         mount(status, message(err.message, 'error'));
       }
     }, { class: 'primary' });
-    mount(box, h('h3', {}, correcting ? `Correct ${word.toLowerCase()} ${n}` : `Dispute ${word.toLowerCase()} ${n}`),
-      reason, h('p', {}, `Entered: ${label}.`), status,
-      h('div', { class: 'row' }, submit, button('Enter it again', () => { state.moves = []; state.labels = []; dealsTab(ctx, detail.parentElement); }), cancel));
-  } else {
-    const panel = entryPanel({
-      game: ctx.table.game,
-      view: viewOf(ctx, deal),
-      table: { ...ctx.table, finished: false },
-      log: [],
-      players: ctx.players,
-      mode: 'result',
-      setMode: () => {},
-      // Collected, not posted: the whole deal goes in one correction or dispute.
-      send: (move, label) => {
-        state.moves = [move];
-        state.labels = [label];
-        dealsTab(ctx, detail.parentElement);
-      },
-    });
-    mount(box, h('h3', {}, correcting ? `Correct ${word.toLowerCase()} ${n}` : `Dispute ${word.toLowerCase()} ${n}`),
-      reason,
-      h('p', { class: 'prompt' }, correcting ? 'Enter the deal as it should have been recorded.' : 'Enter the deal as you saw it.'),
-      panel, status, cancel);
+    const line = lineText(state.preview.lines, ctx.players);
+    const label = state.labels.length > 1 ? `${state.labels.length} entries` : state.labels.join('; ');
+    // One entry (a result) is named in full above; "Enter it again" takes it back.
+    const several = state.labels.length > 1;
+    mount(box, title, reason, h('p', {}, `Entered: ${label}.`), several ? enteredList(state, ctx.players) : null,
+      line ? [h('p', {}, `As entered, ${noun} scores:`), line] : null, status,
+      h('div', { class: 'row' }, submit, several ? takeBack : null,
+        button('Enter it again', () => { Object.assign(state, { moves: [], labels: [], preview: null }); again(); }), cancel));
+    return;
   }
-  detail.append(box);
+  const view = state.preview.state;
+  const panel = entryPanel({
+    game: ctx.table.game,
+    view,
+    table: { ...ctx.table, state: view, finished: false },
+    log: enteredLog(state),
+    players: ctx.players,
+    mode: state.mode,
+    setMode: (m) => { state.mode = m; again(); },
+    // Collected, not posted: each entry is checked by a dry run, and the whole deal goes in one
+    // correction or dispute.
+    send: async (move, label) => {
+      const moves = [...state.moves, move];
+      const preview = await previewOf(ctx, n, moves, status);
+      if (!preview || open.get(ctx.id) !== state) return;
+      state.moves = moves;
+      state.labels = [...state.labels, label];
+      state.preview = preview;
+      again();
+    },
+  });
+  mount(box, title, reason,
+    h('p', { class: 'prompt' }, correcting ? `Enter the ${word.toLowerCase()} as it should have been recorded.` : `Enter the ${word.toLowerCase()} as you saw it.`),
+    enteredList(state, ctx.players), status, panel,
+    h('div', { class: 'row' }, takeBack, cancel));
 }
 
 /// Marks each line of the score sheet with its deal's status.

@@ -160,7 +160,13 @@ function control(kind, label, description, value, players, path) {
     case 'suit_order': {
       const words = Object.fromEntries(kind.entries.map((e) => [e.value, e.label]));
       const list = h('ol', { class: 'order', 'aria-label': label });
-      const relabel = () => [...list.children].forEach((li) => li.querySelector('button').setAttribute('aria-label', `Move ${words[li.dataset.value]} up`));
+      // The first entry cannot go higher: its ↑ is disabled rather than a button that does nothing.
+      const relabel = () => [...list.children].forEach((li, i) => {
+        const up = li.querySelector('button');
+        up.setAttribute('aria-label', `Move ${words[li.dataset.value]} up`);
+        up.disabled = i === 0;
+        up.title = i === 0 ? `${words[li.dataset.value]} is first` : '';
+      });
       const row = (v) => {
         const li = h('li', { 'data-value': v }, h('span', {}, words[v] ?? v));
         li.append(button('↑', () => { if (li.previousElementSibling) list.insertBefore(li, li.previousElementSibling); relabel(); }, { class: 'small' }));
@@ -248,6 +254,7 @@ async function newTable(sessionId, root) {
       const name = li.querySelector('input').value || `seat ${i}`;
       li.querySelector('input').setAttribute('aria-label', `Player ${i + 1}`);
       li.querySelectorAll('button')[0].setAttribute('aria-label', `Move ${name} up`);
+      li.querySelectorAll('button')[0].disabled = i === 0;
       li.querySelectorAll('button')[1].setAttribute('aria-label', `Remove ${name}`);
     });
     let controls = [];

@@ -499,6 +499,23 @@ impl Game for Tridge {
         }
     }
 
+    fn replay(&mut self, mv: &Move) -> Result<Events<Event>, RuleViolation> {
+        match mv {
+            // Before the count was asked once, the dealer's count could be recorded again and
+            // again (one trial stored 192): each was taken as a count, with its StockCounted
+            // event, and changed nothing more unless it voided the deal. Stored logs replay so.
+            Move::CountStock { .. } if self.deal.stock_counted => {
+                self.deal.stock_counted = false;
+                let replayed = self.apply(mv);
+                if replayed.is_err() {
+                    self.deal.stock_counted = true;
+                }
+                replayed
+            }
+            _ => self.apply(mv),
+        }
+    }
+
     fn play_move(&mut self, mv: &Move) -> Result<Events<Event>, RuleViolation> {
         match mv {
             Move::Bid { seat, bid } => self.bid(*seat, *bid),

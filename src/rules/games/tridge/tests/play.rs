@@ -239,3 +239,33 @@ fn the_dealers_count_is_asked_once_and_a_second_count_is_refused_and_changes_not
         "a recount cannot void the deal either"
     );
 }
+
+#[test]
+fn a_stored_repeat_of_the_dealers_count_replays_as_it_was_recorded_and_changes_nothing() {
+    // Logs stored before the count was asked once hold it again and again.
+    let mut g = game(3);
+    hearts_in_play_for_seat_1(&mut g);
+    let counted = g.clone();
+    for _ in 0..3 {
+        let events = g
+            .replay(&Move::CountStock { discards: 13, stock: 0 })
+            .expect("a stored repeat replays");
+        assert_eq!(events.as_slice(), [Event::StockCounted { discards: 13, stock: 0 }]);
+        assert_eq!(g, counted, "the repeat changes nothing");
+    }
+    // Recording it afresh is still refused, and play goes on from where it was.
+    assert_eq!(
+        refused(&mut g, Move::CountStock { discards: 13, stock: 0 }),
+        RuleViolation::StockAlreadyCounted
+    );
+    g.replay(&Move::Play {
+        seat: seat(1),
+        card: card("AS"),
+    })
+    .expect("seat 1's lead replays after the repeats");
+    // A move no engine accepted is refused on replay too, and changes nothing.
+    let mut h = game(3);
+    let fresh = h.clone();
+    assert!(h.replay(&Move::CountStock { discards: 13, stock: 0 }).is_err());
+    assert_eq!(h, fresh);
+}
