@@ -584,3 +584,22 @@ pub async fn get_member_history(
         season,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn league_points_are_shown_to_two_decimal_places() {
+        for (units, shown_as) in [
+            (0, 0.0),
+            (LEAGUE_UNIT * 3 / 2, 1.5),
+            (LEAGUE_UNIT / 3, 0.33),
+            (LEAGUE_UNIT * 2 / 3, 0.67),
+            (LEAGUE_UNIT * 15 / 2, 7.5),
+            (LEAGUE_UNIT / 8, 0.13),
+        ] {
+            assert_eq!(shown(units), shown_as, "{units}");
+        }
+    }
+}

@@ -576,3 +576,40 @@ async fn a_viewer_reads_the_league_a_stranger_finds_nothing_and_only_organisers_
         .assert_problem(404, "club_not_found");
     assert_eq!(seasons_stored(&app).await, 1);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_database_refuses_a_season_that_ends_before_it_starts_or_names_no_game(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = app.session(&token, "Any night").await;
+    let club: Uuid = sqlx::query_scalar("select club_id from club_sessions where id = $1")
+        .bind(session.parse::<Uuid>().expect("uuid"))
+        .fetch_one(&app.pool)
+        .await
+        .expect("club");
+    let day = |d: &str| d.parse::<chrono::NaiveDate>().expect("date");
+    let whist = ["nomination-whist".to_owned()];
+    let mut conn = app.pool.acquire().await.expect("connection");
+    for (starts, ends, games, scoring, points) in [
+        ("2026-03-02", "2026-03-01", &whist[..], "points", None),
+        ("2026-03-01", "2026-03-31", &[][..], "points", None),
+        ("2026-03-01", "2026-03-31", &whist[..], "league_points", None),
+        ("2026-03-01", "2026-03-31", &whist[..], "points", Some(&[3, 1][..])),
+    ] {
+        let refused = tablekeeper::store::seasons::insert(
+            &mut conn,
+            tablekeeper::store::seasons::NewSeason {
+                club,
+                name: "March",
+                starts: day(starts),
+                ends: day(ends),
+                games,
+                scoring,
+                league_points: points,
+            },
+        )
+        .await;
+        assert!(refused.is_err(), "{starts} {ends} {games:?} {scoring} {points:?}");
+    }
+    assert_eq!(seasons_stored(&app).await, 0);
+}
