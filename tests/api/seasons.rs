@@ -565,7 +565,9 @@ async fn a_viewer_reads_the_league_a_stranger_finds_nothing_and_only_organisers_
 
     for path in [&standings_path, &list_path, &history_path] {
         get(&app, path, &stranger).await.assert_problem(404, "club_not_found");
-        app.get(path).await.assert_problem(401, "missing_token");
+        app.request(Method::GET, path, None, None)
+            .await
+            .assert_problem(401, "missing_token");
     }
     let body = march(json!({"kind": "points"}), json!(["nomination-whist"]));
     app.post(&list_path, &viewer, body.clone())
