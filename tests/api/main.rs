@@ -8,6 +8,7 @@ mod browser_table;
 mod bundle;
 mod chain;
 mod club;
+mod clubs;
 mod conditional;
 mod corrections;
 mod dividend;

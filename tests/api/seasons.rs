@@ -478,12 +478,13 @@ async fn bad_seasons_are_refused_and_change_nothing(pool: PgPool) {
 
     // Another club's season is not found through this club, nor is its club to this organiser.
     let other = app.organiser("zed@elsewhere.example").await;
-    let theirs = app.session(&other, "Their night").await;
-    let their_club: Uuid = sqlx::query_scalar("select club_id from club_sessions where id = $1")
-        .bind(theirs.parse::<Uuid>().expect("uuid"))
-        .fetch_one(&app.pool)
+    let their_club = app
+        .post("/api/v1/clubs", &other, json!({"name": "Elsewhere"}))
         .await
-        .expect("club");
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
     let their_season = app
         .post(&format!("/api/v1/clubs/{their_club}/seasons"), &other, good.clone())
         .await
@@ -537,20 +538,19 @@ async fn a_viewer_reads_the_league_a_stranger_finds_nothing_and_only_organisers_
 
     let viewer = app.organiser("viewer@club.example").await;
     let stranger = app.organiser("stranger@elsewhere.example").await;
-    let viewer_id: Uuid = sqlx::query_scalar("select id from users where email = 'viewer@club.example'")
-        .fetch_one(&app.pool)
+    let invitation = app
+        .post(
+            &format!("/api/v1/clubs/{}/invitations", club.id),
+            &club.token,
+            json!({"role": "viewer"}),
+        )
         .await
-        .expect("user");
-    let mut conn = app.pool.acquire().await.expect("connection");
-    tablekeeper::store::clubs::insert_member(
-        &mut conn,
-        club.id.parse().expect("uuid"),
-        Some((viewer_id, tablekeeper::store::clubs::ClubRole::Viewer)),
-        "Vera",
-        false,
-    )
-    .await
-    .expect("viewer");
+        .assert_status(201)
+        .clone();
+    let joined = app
+        .post("/api/v1/clubs/join", &viewer, json!({"code": invitation["code"]}))
+        .await;
+    assert_eq!(joined.assert_status(200)["role"], "viewer");
 
     let owners = get(&app, &standings_path, &club.token).await.assert_status(200).clone();
     assert_eq!(get(&app, &standings_path, &viewer).await.assert_status(200), &owners);
