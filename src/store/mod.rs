@@ -13,6 +13,7 @@ pub mod join_codes;
 pub mod ledger;
 pub mod live;
 pub mod scorers;
+pub mod seasons;
 pub mod sessions;
 pub mod tables;
 pub mod users;
@@ -216,4 +217,9 @@ fn constraint(e: &sqlx::Error) -> Option<&str> {
         sqlx::Error::Database(db) => db.constraint(),
         _ => None,
     }
+}
+
+/// A name folded for matching: lower case, white space collapsed.
+pub fn name_key(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
 }
