@@ -65,7 +65,9 @@ impl ApiError {
         "invalid_chip_value",
         "invalid_credentials",
         "invalid_email",
+        "invalid_expiry",
         "invalid_idempotency_key",
+        "invalid_label",
         "invalid_join_code",
         "join_code_not_found",
         "invalid_last_event_id",
@@ -91,6 +93,10 @@ impl ApiError {
         "scorer_not_found",
         "scorer_revoked",
         "session_not_found",
+        "share_link_expired",
+        "share_link_not_found",
+        "share_link_read_only",
+        "share_link_revoked",
         "table_damaged",
         "table_not_found",
         "token_expired",
@@ -237,6 +243,7 @@ impl From<StoreError> for ApiError {
                     "session" => "session_not_found",
                     "scorer" => "scorer_not_found",
                     "join code" => "join_code_not_found",
+                    "share link" => "share_link_not_found",
                     _ => "not_found",
                 };
                 ApiError::not_found(code, format!("no such {what}"))
@@ -276,6 +283,8 @@ impl From<ServiceError> for ApiError {
             ServiceError::ScorerRevoked => {
                 ApiError::unauthorized("scorer_revoked", ServiceError::ScorerRevoked.to_string())
             }
+            ServiceError::ShareLinkRevoked => ApiError::unauthorized("share_link_revoked", e.to_string()),
+            ServiceError::ShareLinkExpired => ApiError::unauthorized("share_link_expired", e.to_string()),
             ServiceError::UnknownUser => ApiError::unauthorized("invalid_token", e.to_string()),
             ServiceError::VersionConflict { .. } => {
                 ApiError::new(StatusCode::CONFLICT, "version_conflict", e.to_string())

@@ -30,6 +30,7 @@ pub mod receipts;
 pub mod recording;
 pub mod roster;
 pub mod sessions;
+pub mod share_links;
 pub mod tables;
 pub mod verification;
 

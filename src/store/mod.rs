@@ -14,6 +14,7 @@ pub mod ledger;
 pub mod live;
 pub mod scorers;
 pub mod sessions;
+pub mod share_links;
 pub mod tables;
 pub mod users;
 

@@ -1,8 +1,9 @@
 // The club's big screen: every table of a session, live and read-only. It follows the session's
 // event stream (one `table` event per change, on any replica) and reads the changed table again;
-// nothing polls. Route: #/board/<session id>; public, like the session's reads.
+// nothing polls. Route: #/board/<session id>, opened with a share link's token (/?share=…) or by
+// a member of the club signed in on this browser; reads and the stream go with that token.
 
-import { get } from './api.js';
+import { download, get, streamUrl } from './api.js';
 import { h, message, mount } from './dom.js';
 import { facts, gameName, totalsOf } from './table.js';
 
@@ -29,13 +30,17 @@ export async function openBoard(sessionId, root) {
     return;
   }
   const tables = new Map();
+  const saveLedger = (e) => {
+    e.preventDefault();
+    download(e.currentTarget.getAttribute('href')).catch((err) => mount(state, err.message));
+  };
   const order = session.tables.map((t) => t.id);
   const grid = h('div', { class: 'board', 'aria-label': 'Tables' });
   const state = h('p', { class: 'facts', role: 'status' }, 'live');
   mount(root,
     h('header', { class: 'table-head' },
       h('div', { class: 'head-line' }, h('h1', {}, session.name),
-        h('a', { href: `/api/v1/sessions/${sessionId}/ledger?format=csv`, download: '', class: 'csv' }, 'Session ledger (CSV)'),
+        h('a', { href: `/api/v1/sessions/${sessionId}/ledger?format=csv`, download: '', class: 'csv', onclick: saveLedger }, 'Session ledger (CSV)'),
         h('span', { class: 'conn live' }, state))),
     grid);
   window.addEventListener('resize', () => draw());
@@ -58,7 +63,7 @@ export async function openBoard(sessionId, root) {
   };
   await Promise.all(order.map(read));
   if (typeof EventSource === 'undefined') return;
-  stream = new EventSource(`/api/v1/sessions/${sessionId}/events`);
+  stream = new EventSource(streamUrl(`/sessions/${sessionId}/events`));
   stream.addEventListener('table', (e) => {
     let change;
     try {
