@@ -1239,9 +1239,28 @@ async fn the_big_screen_shows_every_table_of_a_session_and_follows_each_move(poo
             .to_owned();
         tables.push(id);
     }
+    // The organiser's Big screen makes a share link and opens the board with it: the board reads
+    // the session with the link's token, not the organiser's.
     let board = rig.phone().await;
-    board.open(&format!("/#/board/{session}")).await;
+    board.open("/").await;
+    board
+        .client
+        .execute(
+            "localStorage.setItem('tk.organiser', arguments[0])",
+            vec![json!(rig.organiser)],
+        )
+        .await
+        .expect("signed in");
+    board.open(&format!("/#/session/{session}")).await;
+    board.tap("Big screen").await;
     board.wait_for_text("Table 1: Nomination Whist").await;
+    let address = board.client.current_url().await.expect("address");
+    assert!(address.query().is_some_and(|q| q.starts_with("share=")), "{address}");
+    let links = rig
+        .app
+        .get_as(&format!("/api/v1/sessions/{session}/share-links"), &rig.organiser)
+        .await;
+    assert_eq!(links.assert_status(200)["items"][0]["label"], "Big screen");
     board.wait_for_text("Table 2: Pope Joan").await;
     board.wait_for_text("Bob to act").await;
 

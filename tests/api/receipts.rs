@@ -58,8 +58,10 @@ async fn an_evening(app: &TestApp, email: &str) -> Evening {
 
 async fn bundle(app: &TestApp, session: &str) -> Vec<u8> {
     let response = app
-        .client
-        .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base))
+        .as_reader(
+            app.client
+                .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base)),
+        )
         .send()
         .await
         .expect("request");
