@@ -804,14 +804,17 @@ async fn a_pope_joan_deal_is_turned_up_and_entered_as_a_result_and_a_run_is_play
     assert_eq!(rig.totals(&table).await, vec![88, 104, 90, 89]);
     phone.tap("Ledger").await;
     phone.wait_for_text("Balances").await;
-    // The treasurer's download: a plain link the browser follows.
+    // The treasurer's download: the link names the export, which the page fetches with its
+    // reading token (issue #25: a plain follow without one is refused).
     let link = phone.client.find(Locator::Css("a.csv")).await.expect("a CSV link");
     let href = link.attr("href").await.expect("href").expect("an href");
     assert_eq!(href, format!("/api/v1/tables/{table}/ledger?format=csv"));
+    rig.app.get_anonymous(&href).await.assert_problem(401, "missing_token");
     let download = rig
         .app
         .client
         .get(format!("{}{href}", rig.app.base))
+        .bearer_auth(&rig.organiser)
         .send()
         .await
         .expect("download");
