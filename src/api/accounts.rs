@@ -91,6 +91,7 @@ fn token_response_with(token: String, expires_at: DateTime<Utc>, sub: Uuid, role
     let role = match role {
         Role::Organiser => "organiser",
         Role::Scorer => "scorer",
+        Role::Share => "share",
     };
     TokenResponse {
         token,
@@ -139,7 +140,7 @@ fn validate_registration(req: &RegisterRequest) -> Result<(), ApiError> {
 }
 
 /// Registers an organiser and returns a token.
-#[utoipa::path(tag = "auth", request_body = RegisterRequest, responses(
+#[utoipa::path(tag = "auth", request_body = RegisterRequest, security(()), responses(
     (status = 201, body = TokenResponse),
     (status = 409, description = "`email_taken`", body = Problem, content_type = "application/problem+json"),
     (status = 429, description = "`too_many_requests`: see Retry-After", body = Problem, content_type = "application/problem+json"),
@@ -172,7 +173,7 @@ async fn dummy_hash() -> String {
 }
 
 /// Logs an organiser in.
-#[utoipa::path(tag = "auth", request_body = LoginRequest, responses(
+#[utoipa::path(tag = "auth", request_body = LoginRequest, security(()), responses(
     (status = 200, body = TokenResponse),
     (status = 401, description = "`invalid_credentials`", body = Problem, content_type = "application/problem+json"),
     (status = 429, description = "`too_many_requests`: see Retry-After", body = Problem, content_type = "application/problem+json"),
@@ -204,7 +205,7 @@ pub async fn login(
 /// Exchanges a join code for a scorer token that records moves on that table only. Every join
 /// makes a scorer of its own, named as the phone asks: the log says which scorer recorded,
 /// corrected or verified what, and the organiser can revoke one scorer.
-#[utoipa::path(tag = "auth", request_body = JoinRequest, responses(
+#[utoipa::path(tag = "auth", request_body = JoinRequest, security(()), responses(
     (status = 200, body = TokenResponse),
     (status = 401, description = "`invalid_join_code`: unknown, expired or withdrawn (revoking a scorer withdraws the code it joined with)", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`invalid_name`, `unknown_field`", body = Problem, content_type = "application/problem+json"),

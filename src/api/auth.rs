@@ -1,7 +1,9 @@
 //! Bearer tokens (HS256 JWTs) and the `Principal` extractor.
 //!
-//! Two kinds of principal: an organiser (a registered user), who owns sessions and tables, and
-//! a scorer, whose token was minted from a join code and records moves on one table only.
+//! Two kinds of principal: an account (a registered user), who acts in clubs by role, and a
+//! scorer, whose token was minted from a join code and records moves on one table only. A third
+//! kind of token only reads: a session's share link ([`Reader`]); anything that writes refuses it
+//! with 403 `share_link_read_only`.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -21,7 +23,7 @@ use crate::store::StoreError;
 /// What a token says about its bearer.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Claims {
-    /// The user id, or the join code's table for a scorer.
+    /// The user id, the join code's table for a scorer, the session for a share link.
     pub sub: Uuid,
     pub role: Role,
     pub iat: i64,
@@ -34,7 +36,8 @@ pub struct Claims {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nbf: Option<i64>,
     /// The token's own id, by which it is signed out; absent from tokens minted before
-    /// sign-out, which can only be signed out with all of their user's tokens.
+    /// sign-out, which can only be signed out with all of their user's tokens. A share link's
+    /// token carries the link's id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub jti: Option<Uuid>,
     /// An organiser's token generation (absent: 0): signing out everywhere or a new password
@@ -51,6 +54,7 @@ pub const CLOCK_SKEW_SECONDS: i64 = 60;
 pub enum Role {
     Organiser,
     Scorer,
+    Share,
 }
 
 /// Signs and checks tokens.
@@ -84,6 +88,28 @@ impl Tokens {
     /// Only if signing fails, which HS256 does not.
     pub fn issue_for(&self, table: Uuid, scorer: Uuid) -> Result<(String, chrono::DateTime<Utc>), ApiError> {
         self.sign(table, Role::Scorer, Some(scorer), None)
+    }
+
+    /// A share link's token: the session it reads, the link's id, issued when the link was made
+    /// and valid until it expires, so that listing the links gives the same token again.
+    ///
+    /// # Errors
+    /// Only if signing fails, which HS256 does not.
+    pub fn issue_share(&self, link: &crate::store::share_links::ShareLink) -> Result<String, ApiError> {
+        let claims = Claims {
+            sub: link.session_id,
+            role: Role::Share,
+            scorer: None,
+            iat: link.created_at.timestamp(),
+            exp: link.expires_at.timestamp(),
+            nbf: None,
+            jti: Some(link.id),
+            generation: None,
+        };
+        encode(&Header::new(Algorithm::HS256), &claims, &self.encoding).map_err(|e| {
+            tracing::error!(error = %e, "token signing failed");
+            ApiError::internal()
+        })
     }
 
     fn sign(
@@ -157,6 +183,17 @@ impl Principal {
     }
 }
 
+pub use crate::service::access::Reader;
+
+/// 403 for a share link's token where something would be written or managed.
+fn read_only() -> ApiError {
+    ApiError::new(
+        actix_web::http::StatusCode::FORBIDDEN,
+        "share_link_read_only",
+        "a share link only reads the session; sign in to change anything",
+    )
+}
+
 /// The claims of a request's token, signature and times checked.
 fn claims(req: &HttpRequest) -> Result<Claims, ApiError> {
     let header = req
@@ -170,18 +207,35 @@ fn claims(req: &HttpRequest) -> Result<Claims, ApiError> {
         .ok()
         .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
         .ok_or_else(|| ApiError::unauthorized("invalid_token", "the Authorization header must be `Bearer <token>`"))?;
+    check_token(req, token)
+}
+
+fn check_token(req: &HttpRequest, token: &str) -> Result<Claims, ApiError> {
     let tokens = req.app_data::<web::Data<Tokens>>().ok_or_else(ApiError::internal)?;
     tokens.check(token.trim())
 }
 
-/// The principal the claims name (no revocation checked).
-fn principal_of(claims: &Claims) -> Principal {
+/// The principal the claims name (no revocation checked); a share link's token names none.
+fn principal_of(claims: &Claims) -> Result<Principal, ApiError> {
     match claims.role {
-        Role::Organiser => Principal::Organiser { user: claims.sub },
-        Role::Scorer => Principal::Scorer {
+        Role::Organiser => Ok(Principal::Organiser { user: claims.sub }),
+        Role::Scorer => Ok(Principal::Scorer {
             table: claims.sub,
             scorer: claims.scorer,
-        },
+        }),
+        Role::Share => Err(read_only()),
+    }
+}
+
+/// Who the checked claims let read.
+fn reader_of(claims: &Claims) -> Result<Reader, ApiError> {
+    match (claims.role, claims.jti) {
+        (Role::Share, Some(link)) => Ok(Reader::Share {
+            session: claims.sub,
+            link,
+        }),
+        (Role::Share, None) => Err(ApiError::unauthorized("invalid_token", "the bearer token is not valid")),
+        _ => principal_of(claims).map(Reader::Principal),
     }
 }
 
@@ -209,12 +263,18 @@ async fn check_organiser(req: &HttpRequest, claims: &Claims) -> Result<(), ApiEr
 /// however long the token has to run.
 async fn checked(req: &HttpRequest) -> Result<Claims, ApiError> {
     let claims = claims(req)?;
-    match principal_of(&claims) {
-        Principal::Organiser { .. } => check_organiser(req, &claims).await?,
-        Principal::Scorer {
+    stands(req, claims).await
+}
+
+/// The claims, when the token still stands: also a share link that was revoked (401
+/// `share_link_revoked`) or is past the expiry its row now says (401 `share_link_expired`).
+async fn stands(req: &HttpRequest, claims: Claims) -> Result<Claims, ApiError> {
+    match reader_of(&claims) {
+        Ok(Reader::Principal(Principal::Organiser { .. })) => check_organiser(req, &claims).await?,
+        Ok(Reader::Principal(Principal::Scorer {
             table,
             scorer: Some(id),
-        } => {
+        })) => {
             let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
             let mut conn = pool.acquire().await.map_err(StoreError::from)?;
             if !crate::store::scorers::is_active(&mut conn, table, id).await? {
@@ -224,13 +284,70 @@ async fn checked(req: &HttpRequest) -> Result<Claims, ApiError> {
                 ));
             }
         }
-        Principal::Scorer { scorer: None, .. } => {}
+        Ok(Reader::Principal(Principal::Scorer { scorer: None, .. })) => {}
+        Ok(Reader::Share { session, link }) => {
+            let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
+            let row = crate::service::share_links::standing(pool, link)
+                .await
+                .map_err(|e| match e {
+                    crate::service::ServiceError::Store(StoreError::NotFound(_)) => {
+                        ApiError::unauthorized("invalid_token", "the bearer token is not valid")
+                    }
+                    e => ApiError::from(e),
+                })?;
+            if row.session_id != session {
+                return Err(ApiError::unauthorized("invalid_token", "the bearer token is not valid"));
+            }
+        }
+        Err(e) => return Err(e),
     }
     Ok(claims)
 }
 
 async fn principal(req: HttpRequest) -> Result<Principal, ApiError> {
-    checked(&req).await.map(|claims| principal_of(&claims))
+    checked(&req).await.and_then(|claims| principal_of(&claims))
+}
+
+impl FromRequest for Reader {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<Result<Reader, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { checked(&req).await.and_then(|claims| reader_of(&claims)) })
+    }
+}
+
+/// A reader of a live stream: `EventSource` cannot send headers, so the token may come as the
+/// `access_token` query parameter instead of `Authorization: Bearer`. Only streams take it
+/// there: a token in an address ends up in browser histories.
+pub struct StreamReader(pub Reader);
+
+#[derive(Deserialize)]
+struct AccessTokenParam {
+    access_token: Option<String>,
+}
+
+impl FromRequest for StreamReader {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<Result<StreamReader, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            let in_query = web::Query::<AccessTokenParam>::from_query(req.query_string())
+                .ok()
+                .and_then(|q| q.into_inner().access_token);
+            let claims = match in_query {
+                Some(token) if !req.headers().contains_key(actix_web::http::header::AUTHORIZATION) => {
+                    check_token(&req, &token)?
+                }
+                _ => claims(&req)?,
+            };
+            let claims = stands(&req, claims).await?;
+            reader_of(&claims).map(StreamReader)
+        })
+    }
 }
 
 impl FromRequest for Principal {
@@ -258,7 +375,7 @@ impl FromRequest for Claimed {
             if claims.role == Role::Organiser {
                 check_organiser(&req, &claims).await?;
             }
-            Ok(Claimed(principal_of(&claims)))
+            principal_of(&claims).map(Claimed)
         })
     }
 }
@@ -278,7 +395,7 @@ impl FromRequest for OrganiserToken {
         let req = req.clone();
         Box::pin(async move {
             let claims = checked(&req).await?;
-            let user = principal_of(&claims).organiser()?;
+            let user = principal_of(&claims)?.organiser()?;
             Ok(OrganiserToken { user, claims })
         })
     }

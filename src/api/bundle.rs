@@ -7,6 +7,7 @@ use sqlx::PgPool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::auth::Reader;
 use super::error::{ApiError, Problem};
 use crate::service::receipts::AuditKeys;
 use crate::service::{bundle, chain};
@@ -44,17 +45,20 @@ pub struct PublicAuditKey {
 /// every table, its game, options, players, whole log (voids included), ledger, score sheet and
 /// chain head, with the engine's version, signed with Ed25519. Check it at home, without the
 /// server, with `tablekeeper verify FILE --key KEY` (the key from `GET /audit-key`).
-#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), responses(
+#[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, description = "the bundle, in canonical JSON (any change of a byte fails verification)", content_type = "application/json", body = Object),
-    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`: no such session, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}/audit-bundle")]
 pub async fn get_audit_bundle(
     pool: web::Data<PgPool>,
+    who: Reader,
     keys: web::Data<AuditKeys>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_session(&pool, who, *id).await?;
     let key = keys.signing(&pool).await?;
     let bytes = bundle::build(&pool, *id, key).await?;
     Ok(HttpResponse::Ok()
@@ -68,7 +72,7 @@ pub async fn get_audit_bundle(
 
 /// The public keys that check this server's audit bundles and receipts: the one signing now,
 /// and those that signed before a rotation (`AUDIT_PREVIOUS_KEYS`).
-#[utoipa::path(tag = "sessions", responses((status = 200, body = AuditKey)))]
+#[utoipa::path(tag = "sessions", security(()), responses((status = 200, body = AuditKey)))]
 #[get("/audit-key")]
 pub async fn get_audit_key(pool: web::Data<PgPool>, keys: web::Data<AuditKeys>) -> Result<HttpResponse, ApiError> {
     let listed: Vec<PublicAuditKey> = keys

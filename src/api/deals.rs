@@ -12,7 +12,7 @@ use sqlx::PgPool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::auth::Principal;
+use super::auth::{Principal, Reader};
 use super::error::{ApiError, Problem};
 use super::game_schemas::{AnyEvent, AnyMove, AnyView};
 use crate::rules::GameId;
@@ -250,14 +250,15 @@ impl From<&Verification> for DealStatus {
 /// Every finished deal of the table with its status (verified, unverified or disputed), deal 1
 /// first: what the score sheet marks beside each line. `GET /tables/{id}/deals/{n}` has a deal's
 /// moves, corrections and verifications.
-#[utoipa::path(tag = "deals", params(("id" = Uuid, Path)), responses(
+#[utoipa::path(tag = "deals", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, body = Vec<DealStanding>),
-    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}/deals")]
-pub async fn list_deals(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+pub async fn list_deals(pool: web::Data<PgPool>, who: Reader, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    let table = crate::service::access::readable_table(&pool, who, *id).await?;
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let table = store::tables::fetch(&mut conn, *id).await?;
     let statuses = verification::statuses(&mut conn, &table).await?;
     let out: Vec<DealStanding> = (1u16..)
         .zip(statuses.iter())
@@ -268,14 +269,20 @@ pub async fn list_deals(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<
 
 /// One deal: its effective moves in order with who recorded each, its score-sheet line, its
 /// corrections and verifications, and whether it is verified, unverified or disputed.
-#[utoipa::path(tag = "deals", params(("id" = Uuid, Path), ("n" = i64, Path, description = "the deal, from 1, as on the score sheet")), responses(
+#[utoipa::path(tag = "deals", security(("bearer" = [])), params(("id" = Uuid, Path), ("n" = i64, Path, description = "the deal, from 1, as on the score sheet")), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, body = DealView),
     (status = 404, description = "`table_not_found`, `deal_not_found`", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}/deals/{n}")]
-pub async fn get_deal(pool: web::Data<PgPool>, path: web::Path<(Uuid, i64)>) -> Result<HttpResponse, ApiError> {
+pub async fn get_deal(
+    pool: web::Data<PgPool>,
+    who: Reader,
+    path: web::Path<(Uuid, i64)>,
+) -> Result<HttpResponse, ApiError> {
     let (id, n) = path.into_inner();
+    crate::service::access::readable_table(&pool, who, id).await?;
     let record = corrections::deal(&pool, id, deal_number(n)?).await?;
     Ok(HttpResponse::Ok().json(DealView::from(record)))
 }
@@ -463,14 +470,15 @@ impl From<ScorerRow> for Scorer {
 }
 
 /// The table's scorers, oldest first, revoked ones included: the names behind `recorded_by`.
-#[utoipa::path(tag = "deals", params(("id" = Uuid, Path)), responses(
+#[utoipa::path(tag = "deals", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, body = Vec<Scorer>),
-    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}/scorers")]
-pub async fn list_scorers(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+pub async fn list_scorers(pool: web::Data<PgPool>, who: Reader, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_table(&pool, who, *id).await?;
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    store::tables::fetch(&mut conn, *id).await?;
     let scorers: Vec<Scorer> = store::scorers::list(&mut conn, *id)
         .await?
         .into_iter()

@@ -70,6 +70,7 @@ impl ApiError {
         "invalid_games",
         "invalid_expiry",
         "invalid_idempotency_key",
+        "invalid_label",
         "invalid_join_code",
         "invalid_role",
         "invitation_not_found",
@@ -105,6 +106,10 @@ impl ApiError {
         "scorer_revoked",
         "season_not_found",
         "session_not_found",
+        "share_link_expired",
+        "share_link_not_found",
+        "share_link_read_only",
+        "share_link_revoked",
         "table_damaged",
         "table_not_found",
         "token_expired",
@@ -255,6 +260,7 @@ impl From<StoreError> for ApiError {
                     "member" => "member_not_found",
                     "season" => "season_not_found",
                     "invitation" => "invitation_not_found",
+                    "share link" => "share_link_not_found",
                     _ => "not_found",
                 };
                 ApiError::not_found(code, format!("no such {what}"))
@@ -294,6 +300,8 @@ impl From<ServiceError> for ApiError {
             ServiceError::ScorerRevoked => {
                 ApiError::unauthorized("scorer_revoked", ServiceError::ScorerRevoked.to_string())
             }
+            ServiceError::ShareLinkRevoked => ApiError::unauthorized("share_link_revoked", e.to_string()),
+            ServiceError::ShareLinkExpired => ApiError::unauthorized("share_link_expired", e.to_string()),
             ServiceError::UnknownUser => ApiError::unauthorized("invalid_token", e.to_string()),
             ServiceError::VersionConflict { .. } => {
                 ApiError::new(StatusCode::CONFLICT, "version_conflict", e.to_string())

@@ -11,6 +11,7 @@ use tokio::sync::{broadcast, mpsc};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
+use super::auth::{Reader, StreamReader};
 use super::error::{ApiError, Problem};
 use super::tables::MoveRecord;
 use crate::rules::GameId;
@@ -42,6 +43,42 @@ pub struct ResumeQuery {
     /// Resume after this entry, as the `Last-Event-ID` header does (for clients that cannot set
     /// headers, such as `EventSource`'s first connection).
     pub last_event_id: Option<i64>,
+    /// The bearer token, for clients that cannot send `Authorization` (`EventSource`).
+    pub access_token: Option<String>,
+}
+
+/// A stream's reader token, for clients that cannot send `Authorization` (`EventSource`).
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct AccessTokenQuery {
+    /// The bearer token: a member's or scorer's token, or a share link's.
+    pub access_token: Option<String>,
+}
+
+/// How often an open stream read with a share link looks whether the link still stands.
+const SHARE_LINK_RECHECK: Duration = Duration::from_secs(15);
+
+/// Resolves when the stream must end: the replica is stopping, or the share link it is read
+/// with was revoked or ran out (the client's reconnection is then refused with 401).
+fn ends(pool: PgPool, hub: &Hub, who: Reader) -> impl std::future::Future<Output = ()> + Send + 'static {
+    let closed = hub.closed();
+    async move {
+        let Reader::Share { link, .. } = who else {
+            return closed.await;
+        };
+        let lapsed = async {
+            loop {
+                tokio::time::sleep(SHARE_LINK_RECHECK).await;
+                if service::share_links::standing(&pool, link).await.is_err() {
+                    return;
+                }
+            }
+        };
+        tokio::select! {
+            () = closed => {},
+            () = lapsed => {},
+        }
+    }
 }
 
 /// Where a reconnecting client left off: the `Last-Event-ID` header, else the query, else 0.
@@ -204,7 +241,7 @@ fn unbuffered(stream: impl Responder) -> impl Responder {
 /// `receipt` for the entry's link in the chain; `id` is the entry's `seq`. Reconnect with
 /// `Last-Event-ID` (or `?last_event_id=`) to resume with no gap and no repeat; without it the
 /// stream starts from the first entry. Comments keep it open.
-#[utoipa::path(tag = "live", params(
+#[utoipa::path(tag = "live", security(("bearer" = []), ("access_token" = [])), params(
         ("id" = Uuid, Path),
         ("Last-Event-ID" = Option<i64>, Header, description = "the seq of the last entry received"),
         ResumeQuery,
@@ -212,22 +249,25 @@ fn unbuffered(stream: impl Responder) -> impl Responder {
     responses(
         (status = 200, description = "an event stream of `entry` events", content_type = "text/event-stream", body = LiveEntry),
         (status = 400, description = "`invalid_last_event_id`", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`table_not_found`: no such table, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/tables/{id}/events")]
 pub async fn stream_table_events(
     pool: web::Data<PgPool>,
     hub: web::Data<Arc<Hub>>,
+    StreamReader(who): StreamReader,
     req: HttpRequest,
     id: web::Path<Uuid>,
     query: web::Query<ResumeQuery>,
 ) -> Result<impl Responder, ApiError> {
     let after = resume_point(&req, &query)?;
+    service::access::readable_table(&pool, who, *id).await?;
     // Followed (leased) before the backlog is read, so nothing committed in between is missed.
     let (rx, row) = hub.follow_table(*id).await?;
     let (tx, events) = mpsc::channel(64);
     let game = service::game_of(&row)?;
-    let listening = (rx, hub.closed());
+    let listening = (rx, ends(pool.get_ref().clone(), &hub, who));
     let following = Following {
         table: row,
         game,
@@ -244,21 +284,24 @@ pub async fn stream_table_events(
 /// running totals, and the audit key's `receipt` for its chain's head then, which a board keeps
 /// as a phone keeps its answers' receipts). For the club's big screen. Changes of one table may
 /// arrive out of order: keep the one with the highest version.
-#[utoipa::path(tag = "live", params(("id" = Uuid, Path)), responses(
+#[utoipa::path(tag = "live", security(("bearer" = []), ("access_token" = [])), params(("id" = Uuid, Path), AccessTokenQuery), responses(
     (status = 200, description = "an event stream of `table` events", content_type = "text/event-stream", body = TableChange),
-    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`: no such session, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}/events")]
 pub async fn stream_session_events(
     pool: web::Data<PgPool>,
     hub: web::Data<Arc<Hub>>,
+    StreamReader(who): StreamReader,
     id: web::Path<Uuid>,
 ) -> Result<impl Responder, ApiError> {
+    service::access::readable_session(&pool, who, *id).await?;
     let mut rx = hub.follow_session(*id).await?;
     let tables = live::session_tables(&pool, *id).await?;
     let (tx, events) = mpsc::channel(64);
     let pool = pool.get_ref().clone();
-    let closed = hub.closed();
+    let closed = ends(pool.clone(), &hub, who);
     let hub = hub.get_ref().clone();
     tokio::spawn(async move {
         tokio::pin!(closed);

@@ -165,7 +165,7 @@ fn info<G: Game>() -> GameInfo {
 
 /// The catalogue: every game with its seat range and each table option's label, description,
 /// kind of control and default.
-#[utoipa::path(tag = "games", responses((status = 200, body = Vec<GameInfo>)))]
+#[utoipa::path(tag = "games", security(()), responses((status = 200, body = Vec<GameInfo>)))]
 #[get("/games")]
 pub async fn list_games() -> HttpResponse {
     let catalogue: Vec<GameInfo> = GameId::ALL.iter().map(|&id| with_game!(id, G => info::<G>())).collect();

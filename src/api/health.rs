@@ -14,14 +14,14 @@ pub struct Health {
 }
 
 /// Liveness: the process answers.
-#[utoipa::path(tag = "health", responses((status = 200, body = Health)))]
+#[utoipa::path(tag = "health", security(()), responses((status = 200, body = Health)))]
 #[get("/healthz")]
 pub async fn healthz() -> HttpResponse {
     HttpResponse::Ok().json(Health { status: "ok" })
 }
 
 /// Readiness: the database answers, within the acquire timeout.
-#[utoipa::path(tag = "health", responses(
+#[utoipa::path(tag = "health", security(()), responses(
     (status = 200, body = Health),
     (status = 503, description = "`database_unavailable`: the database does not answer (with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
 ))]
@@ -62,7 +62,7 @@ pub struct ServerInfo {
 }
 
 /// The server's public address, for the page's join QR codes. No sign-in needed.
-#[utoipa::path(tag = "health", responses((status = 200, body = ServerInfo)))]
+#[utoipa::path(tag = "health", security(()), responses((status = 200, body = ServerInfo)))]
 #[get("/info")]
 pub async fn get_server_info(public_url: web::Data<PublicUrl>) -> HttpResponse {
     HttpResponse::Ok().json(ServerInfo {

@@ -7,6 +7,7 @@ use sqlx::PgPool;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
+use super::auth::Reader;
 use super::error::{ApiError, Problem};
 use super::export::{self, Cell, Format, FormatQuery};
 use crate::ledger::{Balances, Chips};
@@ -65,18 +66,21 @@ pub struct LedgerQuery {
 
 /// The table's chip ledger: every booking with the move that caused it, and the balances; as CSV
 /// (one row per posting) for `Accept: text/csv` or `?format=csv`.
-#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), LedgerQuery, ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
+#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path), LedgerQuery, ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, content((TableLedger = "application/json"), (String = "text/csv")), headers(("ETag" = String, description = "the table's version, quoted"))),
     (status = 304, description = "not modified: `If-None-Match` names the current `ETag`"),
-    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}/ledger")]
 pub async fn get_table_ledger(
     pool: web::Data<PgPool>,
+    who: Reader,
     req: HttpRequest,
     id: web::Path<Uuid>,
     query: web::Query<LedgerQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_table(&pool, who, *id).await?;
     let ledger = service::ledger::table_ledger(&pool, *id, query.deal).await?;
     if export::wants_csv(&req, query.format) {
         let header = [
@@ -174,12 +178,14 @@ pub struct AuditReport {
 
 /// Audits the table: replays the whole move log through the engine from a fresh game and checks
 /// the stored events, snapshots and ledger against it.
-#[utoipa::path(tag = "tables", params(("id" = Uuid, Path)), responses(
+#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, body = AuditReport),
-    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}/audit")]
-pub async fn audit_table(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+pub async fn audit_table(pool: web::Data<PgPool>, who: Reader, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_table(&pool, who, *id).await?;
     let (row, audit) = service::audit::audit(&pool, *id).await?;
     Ok(HttpResponse::Ok().json(AuditReport {
         table_id: row.id,
@@ -268,17 +274,20 @@ pub struct SessionLedger {
 /// the bank issued to them, and the net won or lost, per roster member as in the standings), and every
 /// table's accounts; as CSV (one row per account of each table) for `Accept: text/csv` or
 /// `?format=csv`.
-#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path), FormatQuery), responses(
+#[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path), FormatQuery), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, content((SessionLedger = "application/json"), (String = "text/csv"))),
-    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`: no such session, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}/ledger")]
 pub async fn get_session_ledger(
     pool: web::Data<PgPool>,
+    who: Reader,
     req: HttpRequest,
     id: web::Path<Uuid>,
     query: web::Query<FormatQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_session(&pool, who, *id).await?;
     let ledger = service::ledger::session_ledger(&pool, *id).await?;
     if export::wants_csv(&req, query.format) {
         // Columns are only ever added at the end, so that a sheet reading them by place still works.

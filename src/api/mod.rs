@@ -5,7 +5,8 @@
 //! renders the result; transactions, the engine and the ledger are the use cases' business.
 //! Errors become problem+json in `error` alone. Modules depend on `auth`, `error`, `input`,
 //! `export` and `game_schemas`, which depend on none of the others; beyond those, `accounts` uses `limits`,
-//! `sessions` names `tables::TableSummary` and `openapi` lists every handler, so no two modules
+//! `sessions` names `tables::TableSummary`, `share_links` reads `sessions::PageQuery` and
+//! `health::PublicUrl`, and `openapi` lists every handler, so no two modules
 //! depend on each other.
 
 pub mod accounts;
@@ -30,6 +31,7 @@ pub mod middleware;
 pub mod openapi;
 pub mod seasons;
 pub mod sessions;
+pub mod share_links;
 pub mod tables;
 
 use actix_web::web;
@@ -65,6 +67,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(seasons::list_seasons)
             .service(seasons::get_season_standings)
             .service(seasons::get_member_history)
+            .service(share_links::create_share_link)
+            .service(share_links::list_share_links)
+            .service(share_links::revoke_share_link)
             .service(bundle::get_audit_bundle)
             .service(bundle::get_audit_key)
             .service(tables::create_table)

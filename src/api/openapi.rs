@@ -1,6 +1,6 @@
 //! The OpenAPI 3.1 document, generated from the handlers and types.
 
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView, CorrectionMove};
@@ -116,10 +116,19 @@ impl Modify for BearerAuth {
                     .scheme(HttpAuthScheme::Bearer)
                     .bearer_format("JWT")
                     .description(Some(
-                        "An organiser token from /auth/register or /auth/login, or a scorer token from /auth/join.",
+                        "An account's token from /auth/register or /auth/login, a scorer token from /auth/join, \
+or a session's share link token (which only reads).",
                     ))
                     .build(),
             ),
+        );
+        // EventSource cannot send headers: the live streams take the same token in the query.
+        components.add_security_scheme(
+            "access_token",
+            SecurityScheme::ApiKey(ApiKey::Query(ApiKeyValue::with_description(
+                "access_token",
+                "The bearer token, for the live streams only (EventSource cannot send Authorization).",
+            ))),
         );
     }
 }
@@ -164,6 +173,9 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::seasons::list_seasons,
         super::seasons::get_season_standings,
         super::seasons::get_member_history,
+        super::share_links::create_share_link,
+        super::share_links::list_share_links,
+        super::share_links::revoke_share_link,
         super::bundle::get_audit_bundle,
         super::bundle::get_audit_key,
         super::tables::create_table,

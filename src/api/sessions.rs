@@ -7,7 +7,7 @@ use sqlx::PgPool;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use super::auth::Principal;
+use super::auth::{Principal, Reader};
 use super::error::{ApiError, Problem};
 use super::tables::TableSummary;
 use crate::store::{self, StoreError};
@@ -190,13 +190,15 @@ pub async fn list_sessions(
 }
 
 /// A session with its tables.
-#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), responses(
+#[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, body = SessionView),
-    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`: no such session, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}")]
-pub async fn get_session(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+pub async fn get_session(pool: web::Data<PgPool>, who: Reader, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_session(&pool, who, *id).await?;
     Ok(HttpResponse::Ok().json(session_view(&pool, *id).await?))
 }
 
@@ -336,13 +338,19 @@ fn standing(p: &crate::service::sessions::Standing) -> PlayerStanding {
 /// The session's standings: each player's chips won or lost (what their seats hold less what the
 /// bank issued to them) and points across its tables, a player being a roster member whatever
 /// the spelling at each table; and what the pools hold.
-#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), responses(
+#[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, body = SessionStandings),
-    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`: no such session, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}/standings")]
-pub async fn get_session_standings(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+pub async fn get_session_standings(
+    pool: web::Data<PgPool>,
+    who: Reader,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_session(&pool, who, *id).await?;
     let standings = crate::service::sessions::standings(&pool, *id).await?;
     Ok(HttpResponse::Ok().json(SessionStandings {
         session_id: standings.session.id,
@@ -399,13 +407,19 @@ pub struct Settlement {
 /// player's net chips (what their seats hold less what the bank issued to them) and what the
 /// pools hold (the stakes no one has won yet, which the players paid in); in money too when the
 /// session sets a chip value.
-#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), responses(
+#[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, body = Settlement),
-    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`: no such session, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}/settlement")]
-pub async fn get_session_settlement(pool: web::Data<PgPool>, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+pub async fn get_session_settlement(
+    pool: web::Data<PgPool>,
+    who: Reader,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_session(&pool, who, *id).await?;
     let (standings, payments) = crate::service::sessions::settlement(&pool, *id).await?;
     let chip_value = ChipValue::of(&standings.session);
     let party = |s: &Option<crate::service::sessions::Standing>| match s {

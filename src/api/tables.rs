@@ -12,7 +12,7 @@ use sqlx::PgPool;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use super::auth::{Claimed, MaybePrincipal, Principal};
+use super::auth::{Claimed, Principal, Reader};
 use super::error::{ApiError, Problem};
 use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
 use crate::rules::GameId;
@@ -392,36 +392,38 @@ pub async fn create_table(
         .json(view))
 }
 
-/// Tables of a session (public), or the caller's own tables.
-#[utoipa::path(tag = "tables", params(TableQuery), security((), ("bearer" = [])), responses(
+/// Tables of a session (for whoever may read it), or the caller's own tables; a share link's
+/// session's tables; a scorer token's table.
+#[utoipa::path(tag = "tables", params(TableQuery), security(("bearer" = [])), responses(
     (status = 200, body = TablePage),
-    (status = 401, description = "`missing_token` when no session is given", body = Problem, content_type = "application/problem+json"),
-    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`: no such session, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables")]
 pub async fn list_tables(
     pool: web::Data<PgPool>,
-    who: MaybePrincipal,
+    who: Reader,
     query: web::Query<TableQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
+    let session = match (query.session_filter()?, who) {
+        (Some(session), _) | (None, Reader::Share { session, .. }) => Some(session),
+        (None, Reader::Principal(_)) => None,
+    };
+    if let Some(session) = session {
+        crate::service::access::readable_session(&pool, who, session).await?;
+    }
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let rows = match (query.session_filter()?, who.0) {
-        (Some(session), _) => {
-            store::sessions::fetch(&mut conn, session).await?;
-            store::tables::list(&mut conn, None, Some(session), limit + 1, offset).await?
-        }
-        (None, Some(Principal::Organiser { user })) => {
+    let rows = match (session, who) {
+        (Some(session), _) => store::tables::list(&mut conn, None, Some(session), limit + 1, offset).await?,
+        (None, Reader::Principal(Principal::Organiser { user })) => {
             store::tables::list(&mut conn, Some(user), None, limit + 1, offset).await?
         }
-        (None, Some(Principal::Scorer { table, .. })) => vec![store::tables::fetch(&mut conn, table).await?],
-        (None, None) => {
-            return Err(ApiError::unauthorized(
-                "missing_token",
-                "give a session, or a bearer token to list your tables",
-            ))
+        (None, Reader::Principal(Principal::Scorer { table, .. })) => {
+            vec![store::tables::fetch(&mut conn, table).await?]
         }
+        (None, Reader::Share { .. }) => Vec::new(),
     };
     let more = rows.len() as i64 > limit;
     let items = rows.into_iter().take(limit as usize).map(TableSummary::from).collect();
@@ -432,18 +434,21 @@ pub async fn list_tables(
 }
 
 /// The table's state: dealer, trumps, nominations, the trick, whose turn, legal moves, scores.
-#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
+#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, body = TableView, headers(("ETag" = String, description = "the table's version, quoted"))),
     (status = 304, description = "not modified: `If-None-Match` names the current `ETag`"),
-    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}")]
 pub async fn get_table(
     pool: web::Data<PgPool>,
+    who: Reader,
     req: HttpRequest,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_table(&pool, who, *id).await?;
     let view = TableView::from(use_case::state(&pool, *id).await?);
     Ok(super::conditional::respond(&req, view.version, &view))
 }
@@ -600,16 +605,19 @@ pub async fn undo_move(
 }
 
 /// The move log, oldest first, with voids and what each move caused.
-#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), LogQuery), responses(
+#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path), LogQuery), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, body = MovePage),
-    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}/moves")]
 pub async fn list_moves(
     pool: web::Data<PgPool>,
+    who: Reader,
     id: web::Path<Uuid>,
     query: web::Query<LogQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_table(&pool, who, *id).await?;
     let limit = super::input::page_limit(query.limit)?;
     let after = query.after.unwrap_or(0).max(0);
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
@@ -629,19 +637,22 @@ pub async fn list_moves(
 /// winners once the game is over; as CSV (one row per deal, or per hand at Tricky Dick, a column
 /// per player for per-seat figures; text that a spreadsheet would run as a formula is written
 /// behind a `'`) for `Accept: text/csv` or `?format=csv`.
-#[utoipa::path(tag = "tables", params(("id" = Uuid, Path), super::export::FormatQuery, ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
+#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path), super::export::FormatQuery, ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, content((Scores = "application/json"), (String = "text/csv")), headers(("ETag" = String, description = "the table's version, quoted"))),
     (status = 304, description = "not modified: `If-None-Match` names the current `ETag`"),
-    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}/scores")]
 pub async fn get_scores(
     pool: web::Data<PgPool>,
+    who: Reader,
     req: HttpRequest,
     id: web::Path<Uuid>,
     query: web::Query<super::export::FormatQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_table(&pool, who, *id).await?;
     let sheet = use_case::score_sheet(&pool, *id).await?;
     if super::export::wants_csv(&req, query.format) {
         let (header, rows) = super::export::sheet_rows(&sheet.row.players, &sheet.lines);

@@ -4,11 +4,12 @@
 //! on its one table only. Someone with no standing in a club is told the thing is not found, so
 //! that ids of another club's sessions and tables are neither confirmed nor denied.
 
-use sqlx::PgConnection;
+use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::{Principal, ServiceError};
 use crate::store::clubs::ClubRole;
+use crate::store::sessions::ClubSession;
 use crate::store::tables::TableRow;
 use crate::store::{self, StoreError};
 
@@ -87,6 +88,69 @@ pub async fn require_table(
             .await
             .map(|_| ()),
     }
+}
+
+/// Who reads: an account or a scorer token, or the holder of a session's share link, which
+/// reads that session, its tables and their streams, and nothing else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reader {
+    Principal(Principal),
+    Share { session: Uuid, link: Uuid },
+}
+
+/// Whether `who` may read the table: a member of its club, its own scorer, or a share link of
+/// its session.
+///
+/// # Errors
+/// `Store(NotFound("table"))` for anyone else, so that another club's ids are neither
+/// confirmed nor denied.
+pub async fn read_table(conn: &mut PgConnection, who: Reader, table: &TableRow) -> Result<(), ServiceError> {
+    match who {
+        Reader::Principal(p) => require_table(conn, p, table, Capability::Read).await,
+        Reader::Share { session, .. } if table.session_id == Some(session) => Ok(()),
+        Reader::Share { .. } => Err(ServiceError::Store(StoreError::NotFound("table"))),
+    }
+}
+
+/// Whether `who` may read the session: a member of its club or a share link of it. A scorer
+/// token reads its own table, not the evening around it.
+///
+/// # Errors
+/// `Store(NotFound("session"))` for anyone else.
+pub async fn read_session(conn: &mut PgConnection, who: Reader, session: &ClubSession) -> Result<(), ServiceError> {
+    let not_found = || ServiceError::Store(StoreError::NotFound("session"));
+    match who {
+        Reader::Principal(Principal::Organiser { user }) => {
+            require(conn, user, session.club_id, Capability::Read, "session")
+                .await
+                .map(|_| ())
+        }
+        Reader::Principal(Principal::Scorer { .. }) => Err(not_found()),
+        Reader::Share { session: s, .. } if s == session.id => Ok(()),
+        Reader::Share { .. } => Err(not_found()),
+    }
+}
+
+/// The table, when `who` may read it (see [`read_table`]).
+///
+/// # Errors
+/// `Store(NotFound("table"))` when there is no such table or `who` may not read it.
+pub async fn readable_table(pool: &PgPool, who: Reader, id: Uuid) -> Result<TableRow, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let table = store::tables::fetch(&mut conn, id).await?;
+    read_table(&mut conn, who, &table).await?;
+    Ok(table)
+}
+
+/// The session, when `who` may read it (see [`read_session`]).
+///
+/// # Errors
+/// `Store(NotFound("session"))` when there is no such session or `who` may not read it.
+pub async fn readable_session(pool: &PgPool, who: Reader, id: Uuid) -> Result<ClubSession, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let session = store::sessions::fetch(&mut conn, id).await?;
+    read_session(&mut conn, who, &session).await?;
+    Ok(session)
 }
 
 fn refusal(capability: Capability) -> &'static str {

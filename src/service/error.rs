@@ -27,6 +27,11 @@ pub enum ServiceError {
     /// The organiser revoked the scorer whose token this is.
     #[error("this scorer was revoked by the table's organiser; ask for a new join code")]
     ScorerRevoked,
+    /// The session's organiser revoked the share link whose token this is.
+    #[error("this share link was revoked; ask the organiser for a new one")]
+    ShareLinkRevoked,
+    #[error("this share link has expired; ask the organiser for a new one")]
+    ShareLinkExpired,
     /// The caller's user no longer exists.
     #[error("the bearer token names an unknown user")]
     UnknownUser,

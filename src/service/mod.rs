@@ -32,6 +32,7 @@ pub mod recording;
 pub mod roster;
 pub mod seasons;
 pub mod sessions;
+pub mod share_links;
 pub mod tables;
 pub mod verification;
 

@@ -15,6 +15,7 @@ pub mod live;
 pub mod scorers;
 pub mod seasons;
 pub mod sessions;
+pub mod share_links;
 pub mod tables;
 pub mod users;
 

@@ -821,14 +821,17 @@ async fn a_pope_joan_deal_is_turned_up_and_entered_as_a_result_and_a_run_is_play
     assert_eq!(rig.totals(&table).await, vec![88, 104, 90, 89]);
     phone.tap("Ledger").await;
     phone.wait_for_text("Balances").await;
-    // The treasurer's download: a plain link the browser follows.
+    // The treasurer's download: the link names the export, which the page fetches with its
+    // reading token (issue #25: a plain follow without one is refused).
     let link = phone.client.find(Locator::Css("a.csv")).await.expect("a CSV link");
     let href = link.attr("href").await.expect("href").expect("an href");
     assert_eq!(href, format!("/api/v1/tables/{table}/ledger?format=csv"));
+    rig.app.get_anonymous(&href).await.assert_problem(401, "missing_token");
     let download = rig
         .app
         .client
         .get(format!("{}{href}", rig.app.base))
+        .bearer_auth(&rig.organiser)
         .send()
         .await
         .expect("download");
@@ -1256,9 +1259,28 @@ async fn the_big_screen_shows_every_table_of_a_session_and_follows_each_move(poo
             .to_owned();
         tables.push(id);
     }
+    // The organiser's Big screen makes a share link and opens the board with it: the board reads
+    // the session with the link's token, not the organiser's.
     let board = rig.phone().await;
-    board.open(&format!("/#/board/{session}")).await;
+    board.open("/").await;
+    board
+        .client
+        .execute(
+            "localStorage.setItem('tk.organiser', arguments[0])",
+            vec![json!(rig.organiser)],
+        )
+        .await
+        .expect("signed in");
+    board.open(&format!("/#/session/{session}")).await;
+    board.tap("Big screen").await;
     board.wait_for_text("Table 1: Nomination Whist").await;
+    let address = board.client.current_url().await.expect("address");
+    assert!(address.query().is_some_and(|q| q.starts_with("share=")), "{address}");
+    let links = rig
+        .app
+        .get_as(&format!("/api/v1/sessions/{session}/share-links"), &rig.organiser)
+        .await;
+    assert_eq!(links.assert_status(200)["items"][0]["label"], "Big screen");
     board.wait_for_text("Table 2: Pope Joan").await;
     board.wait_for_text("Bob to act").await;
 

@@ -61,8 +61,10 @@ async fn an_evening(app: &TestApp) -> String {
 
 async fn download(app: &TestApp, session: &str) -> Vec<u8> {
     let response = app
-        .client
-        .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base))
+        .as_reader(
+            app.client
+                .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base)),
+        )
         .send()
         .await
         .expect("request");

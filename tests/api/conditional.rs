@@ -28,12 +28,18 @@ async fn a_reader_holding_the_current_etag_gets_304_and_a_stale_one_gets_the_bod
         assert_eq!(tag, "\"0\"", "{path}");
 
         let fresh = app
-            .send(Method::GET, &path, None, None, &[("If-None-Match", &tag)])
+            .send(Method::GET, &path, Some(&token), None, &[("If-None-Match", &tag)])
             .await;
         assert_eq!(fresh.status.as_u16(), 304, "{path}");
         assert_eq!(fresh.body, serde_json::Value::Null, "a 304 has no body");
         let weak = app
-            .send(Method::GET, &path, None, None, &[("If-None-Match", "\"7\", W/\"0\"")])
+            .send(
+                Method::GET,
+                &path,
+                Some(&token),
+                None,
+                &[("If-None-Match", "\"7\", W/\"0\"")],
+            )
             .await;
         assert_eq!(weak.status.as_u16(), 304, "{path}: a list with a weak match");
     }
@@ -46,7 +52,7 @@ async fn a_reader_holding_the_current_etag_gets_304_and_a_stale_one_gets_the_bod
         format!("/api/v1/tables/{table}/ledger"),
     ] {
         let stale = app
-            .send(Method::GET, &path, None, None, &[("If-None-Match", "\"0\"")])
+            .send(Method::GET, &path, Some(&token), None, &[("If-None-Match", "\"0\"")])
             .await;
         stale.assert_status(200);
         assert_eq!(

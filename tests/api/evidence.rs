@@ -140,8 +140,10 @@ pub async fn hash_again(pool: &PgPool, table: &str) {
 /// The session's signed audit bundle, as downloaded.
 pub async fn bundle(app: &TestApp, session: &str) -> Vec<u8> {
     let response = app
-        .client
-        .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base))
+        .as_reader(
+            app.client
+                .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base)),
+        )
         .send()
         .await
         .expect("request");

@@ -8,7 +8,7 @@ use sqlx::PgPool;
 use crate::helpers::{accept, spawn_app, TestApp};
 
 async fn csv(app: &TestApp, path: &str, accept_csv: bool) -> (String, String) {
-    let mut request = app.client.get(format!("{}{path}", app.base));
+    let mut request = app.as_reader(app.client.get(format!("{}{path}", app.base)));
     if accept_csv {
         request = request.header(ACCEPT, "text/csv");
     }

@@ -18,6 +18,10 @@ pub struct TestApp {
     pub hot: Option<std::sync::Arc<tablekeeper::service::hot::HotStates>>,
     /// The app's live-tables hub (none for a server in another process).
     pub hub: Option<std::sync::Arc<tablekeeper::service::live::Hub>>,
+    /// The token `get` reads with: the first organiser this rig registers (`organiser`), so that
+    /// a test reading its own club's tables need not pass a token each time. Reads are private
+    /// (issue #25): `get_anonymous` sends none, `get_as` a given one.
+    pub default_reader: std::sync::Mutex<Option<String>>,
 }
 
 /// A response: status, content type and JSON body (Null when there is none).
@@ -111,6 +115,7 @@ pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) ->
         pool,
         hot,
         hub,
+        default_reader: std::sync::Mutex::new(None),
     }
 }
 
@@ -124,6 +129,7 @@ impl TestApp {
             metrics_base: None,
             hot: None,
             hub: None,
+            default_reader: std::sync::Mutex::new(None),
         }
     }
 
@@ -179,15 +185,41 @@ impl TestApp {
         }
     }
 
+    /// A read with the rig's default reader's token (see `default_reader`), or none before an
+    /// organiser was registered.
     pub async fn get(&self, path: &str) -> Answer {
+        let token = self.reader();
+        self.request(Method::GET, path, token.as_deref(), None).await
+    }
+
+    /// A read without a token.
+    pub async fn get_anonymous(&self, path: &str) -> Answer {
         self.request(Method::GET, path, None, None).await
+    }
+
+    /// A read with this token.
+    pub async fn get_as(&self, path: &str, token: &str) -> Answer {
+        self.request(Method::GET, path, Some(token), None).await
+    }
+
+    /// A request built by hand, with the default reader's token (streams, raw bodies).
+    pub fn as_reader(&self, req: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        match self.reader() {
+            Some(token) => req.bearer_auth(token),
+            None => req,
+        }
+    }
+
+    /// The default reader's token, if any.
+    pub fn reader(&self) -> Option<String> {
+        self.default_reader.lock().expect("reader lock").clone()
     }
 
     pub async fn post(&self, path: &str, token: &str, body: Value) -> Answer {
         self.request(Method::POST, path, Some(token), Some(body)).await
     }
 
-    /// Registers an organiser and returns the token.
+    /// Registers an organiser and returns the token; the first one becomes the default reader.
     pub async fn organiser(&self, email: &str) -> String {
         let answer = self
             .request(
@@ -197,7 +229,12 @@ impl TestApp {
                 Some(json!({"email": email, "name": "Organiser", "password": "correct horse battery"})),
             )
             .await;
-        answer.assert_status(201)["token"].as_str().expect("token").to_owned()
+        let token = answer.assert_status(201)["token"].as_str().expect("token").to_owned();
+        self.default_reader
+            .lock()
+            .expect("reader lock")
+            .get_or_insert_with(|| token.clone());
+        token
     }
 
     /// Opens a session named `name` and returns its id.

@@ -38,6 +38,7 @@ async fn two_replicas_alternating_moves_on_one_table_stay_correct(pool: PgPool) 
     let a = spawn_app(pool.clone()).await;
     let b = spawn_app(pool).await;
     let token = a.organiser("ann@club.example").await;
+    *b.default_reader.lock().expect("reader") = Some(token.clone());
     let table = a.table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
     let mut engine = NominationWhist::new(4, Options::default()).expect("game");
     let deals = sim::random_game(&mut engine, 7).expect("simulated game");
@@ -173,6 +174,7 @@ async fn the_same_move_racing_on_two_replicas_is_recorded_once(pool: PgPool) {
     let a = spawn_app(pool.clone()).await;
     let b = spawn_app(pool).await;
     let token = a.organiser("ann@club.example").await;
+    *b.default_reader.lock().expect("reader") = Some(token.clone());
     let table = a.table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
     let mut engine = NominationWhist::new(4, Options::default()).expect("game");
     let deals = sim::random_game(&mut engine, 11).expect("simulated game");
@@ -235,6 +237,7 @@ async fn a_retry_racing_its_first_try_on_another_replica_gets_the_same_answer(po
     let a = spawn_app(pool.clone()).await;
     let b = spawn_app(pool).await;
     let token = a.organiser("ann@club.example").await;
+    *b.default_reader.lock().expect("reader") = Some(token.clone());
     let table = a.table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
     let path = format!("/api/v1/tables/{table}/moves");
     let body = json!({"move": {"kind": "nominate", "seat": 1, "tricks": 0}}).to_string();
@@ -277,12 +280,15 @@ async fn different_moves_racing_on_a_stale_version_on_two_replicas_are_conflicts
     let a = spawn_app(pool.clone()).await;
     let b = spawn_app(pool.clone()).await;
     let token = a.organiser("ann@club.example").await;
+    *b.default_reader.lock().expect("reader") = Some(token.clone());
     let table = a.table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
     let path = format!("/api/v1/tables/{table}/moves");
     let phones: Vec<std::sync::Arc<TestApp>> = (0..8)
         .map(|i| {
             let replica = if i % 2 == 0 { &a } else { &b };
-            std::sync::Arc::new(TestApp::at(&replica.base, pool.clone()))
+            let phone = TestApp::at(&replica.base, pool.clone());
+            *phone.default_reader.lock().expect("reader") = Some(token.clone());
+            std::sync::Arc::new(phone)
         })
         .collect();
     let mut expected = NominationWhist::new(4, Options::default()).expect("game");
@@ -356,6 +362,7 @@ async fn a_move_an_undo_and_a_correction_racing_on_one_version_are_one_success_a
     let a = spawn_app(pool.clone()).await;
     let b = spawn_app(pool).await;
     let token = a.organiser("ann@club.example").await;
+    *b.default_reader.lock().expect("reader") = Some(token.clone());
     let table = a
         .table(
             &token,

@@ -68,8 +68,9 @@ struct Stream {
 }
 
 impl Stream {
-    async fn open(url: &str, last_event_id: Option<i64>) -> Stream {
-        let mut req = reqwest::Client::new().get(url);
+    /// Opens the stream reading with `token` (reads are private, issue #25).
+    async fn open(url: &str, token: &str, last_event_id: Option<i64>) -> Stream {
+        let mut req = reqwest::Client::new().get(url).bearer_auth(token);
         if let Some(id) = last_event_id {
             req = req.header("Last-Event-ID", id.to_string());
         }
@@ -167,7 +168,7 @@ async fn a_move_on_one_replica_reaches_a_subscriber_on_the_other(pool: PgPool) {
     let (a, b) = (replica(&pool).await, replica(&pool).await);
     let app = TestApp::at(&a.base, pool.clone());
     let (token, table) = one_card_table(&app, None).await;
-    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", b.base), None).await;
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", b.base), &token, None).await;
 
     let first = &one_card_deal(["2C", "3C", "4C", "5C"])[0];
     app.submit(&table, &token, first.clone()).await.assert_status(201);
@@ -190,7 +191,7 @@ async fn a_dropped_subscriber_resumes_with_last_event_id_missing_and_repeating_n
     let moves = one_card_deal(["2C", "3C", "4C", "5C"]);
     let url = format!("{}/api/v1/tables/{table}/events", b.base);
 
-    let mut stream = Stream::open(&url, None).await;
+    let mut stream = Stream::open(&url, &token, None).await;
     for mv in &moves[..2] {
         app.submit(&table, &token, mv.clone()).await.assert_status(201);
     }
@@ -211,14 +212,14 @@ async fn a_dropped_subscriber_resumes_with_last_event_id_missing_and_repeating_n
     .await
     .assert_status(200);
 
-    let mut resumed = Stream::open(&url, Some(2)).await;
+    let mut resumed = Stream::open(&url, &token, Some(2)).await;
     while let Some(event) = resumed.next(Duration::from_millis(1500)).await {
         seen.push(event.id.expect("id"));
     }
     assert_eq!(seen, ["1", "2", "3", "4", "5", "6"]);
 
     // The query parameter resumes the same way, for EventSource's first connection.
-    let mut by_query = Stream::open(&format!("{url}?last_event_id=5"), None).await;
+    let mut by_query = Stream::open(&format!("{url}?last_event_id=5"), &token, None).await;
     let void = by_query.next(WAIT).await.expect("the void");
     assert_eq!(void.id.as_deref(), Some("6"));
     assert_eq!(void.data["entry"]["entry"], "void");
@@ -230,7 +231,7 @@ async fn a_refused_move_announces_nothing(pool: PgPool) {
     let (a, b) = (replica(&pool).await, replica(&pool).await);
     let app = TestApp::at(&a.base, pool.clone());
     let (token, table) = one_card_table(&app, None).await;
-    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", b.base), None).await;
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", b.base), &token, None).await;
 
     let out_of_turn = json!({"kind": "nominate", "seat": 3, "tricks": 0});
     app.submit(&table, &token, out_of_turn)
@@ -265,7 +266,7 @@ async fn a_session_stream_shows_each_table_and_each_change(pool: PgPool) {
         .expect("id")
         .to_owned();
 
-    let mut board = Stream::open(&format!("{}/api/v1/sessions/{session}/events", b.base), None).await;
+    let mut board = Stream::open(&format!("{}/api/v1/sessions/{session}/events", b.base), &token, None).await;
     let mut openings = vec![
         board.next(WAIT).await.expect("a table as it is"),
         board.next(WAIT).await.expect("a table as it is"),
@@ -300,15 +301,15 @@ async fn a_session_stream_shows_each_table_and_each_change(pool: PgPool) {
 async fn a_stream_of_a_missing_table_or_with_a_bad_last_event_id_is_refused(pool: PgPool) {
     let app = spawn_app(pool).await;
     let missing = uuid::Uuid::new_v4();
+    let (token, table) = one_card_table(&app, None).await;
     app.get(&format!("/api/v1/tables/{missing}/events"))
         .await
         .assert_problem(404, "table_not_found");
-    let (_, table) = one_card_table(&app, None).await;
     let answer = app
         .send(
             reqwest::Method::GET,
             &format!("/api/v1/tables/{table}/events"),
-            None,
+            Some(&token),
             None,
             &[("Last-Event-ID", "yesterday")],
         )
@@ -325,7 +326,7 @@ async fn a_replica_whose_listener_was_cut_catches_its_subscribers_up_from_the_lo
     let app = TestApp::at(&a.base, pool.clone());
     let (token, table) = one_card_table(&app, None).await;
     let moves = one_card_deal(["2C", "3C", "4C", "5C"]);
-    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", b.base), None).await;
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", b.base), &token, None).await;
     app.submit(&table, &token, moves[0].clone()).await.assert_status(201);
     assert_eq!(stream.next(WAIT).await.expect("entry").id.as_deref(), Some("1"));
 
@@ -401,7 +402,7 @@ async fn a_move_is_announced_only_once_some_replica_follows_its_table(pool: PgPo
 
     // Followed on the other replica: the stream has the backlog, and every later move is
     // announced.
-    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", b.base), None).await;
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", b.base), &token, None).await;
     assert_eq!(followed_until_is_ahead(&pool, &table).await, Some(true));
     assert_eq!(stream.next(WAIT).await.expect("the backlog").id.as_deref(), Some("1"));
     app.submit(&table, &token, moves[1].clone()).await.assert_status(201);
@@ -431,7 +432,7 @@ async fn an_undo_is_announced_only_while_some_replica_follows_its_table(pool: Pg
     assert_eq!(heard(&mut listener, Duration::from_millis(1000)).await, []);
 
     // Followed: the move and its undo are both announced.
-    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", replica.base), None).await;
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", replica.base), &token, None).await;
     assert_eq!(stream.next(WAIT).await.expect("the backlog").id.as_deref(), Some("1"));
     app.submit(&table, &token, moves[0].clone()).await.assert_status(201);
     app.post(&undo, &token, json!({})).await.assert_status(200);
@@ -449,7 +450,7 @@ async fn a_lapsed_lease_delays_an_entry_until_the_renewal_and_loses_nothing(pool
     let hub = app.hub.clone().expect("an app in this process");
     let (token, table) = one_card_table(&app, None).await;
     let moves = one_card_deal(["2C", "3C", "4C", "5C"]);
-    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", app.base), None).await;
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", app.base), &token, None).await;
     app.submit(&table, &token, moves[0].clone()).await.assert_status(201);
     assert_eq!(stream.next(WAIT).await.expect("announced").id.as_deref(), Some("1"));
 
@@ -487,7 +488,7 @@ async fn a_table_opened_in_a_followed_session_is_followed_from_the_start(pool: P
     let app = TestApp::at(&a.base, pool.clone());
     let token = app.organiser("board@example.com").await;
     let session = app.session(&token, "Friday").await;
-    let mut board = Stream::open(&format!("{}/api/v1/sessions/{session}/events", b.base), None).await;
+    let mut board = Stream::open(&format!("{}/api/v1/sessions/{session}/events", b.base), &token, None).await;
 
     // Act: a table is opened in it, and a move recorded there.
     let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session,
@@ -525,7 +526,7 @@ async fn each_session_stream_change_carries_a_receipt_for_the_head_the_answer_si
         .assert_status(201)
         .clone();
     let table = created["id"].as_str().expect("id").to_owned();
-    let mut board = Stream::open(&format!("{}/api/v1/sessions/{session}/events", app.base), None).await;
+    let mut board = Stream::open(&format!("{}/api/v1/sessions/{session}/events", app.base), &token, None).await;
 
     // The streamed receipt is the answer's but for when it was issued: the same table, session,
     // chain position, head and key, and its own valid signature.
@@ -566,7 +567,7 @@ async fn each_table_stream_entry_carries_a_receipt_for_its_link_live_and_from_th
         .as_str()
         .expect("id")
         .to_owned();
-    let mut live = Stream::open(&format!("{}/api/v1/tables/{table}/events", app.base), None).await;
+    let mut live = Stream::open(&format!("{}/api/v1/tables/{table}/events", app.base), &token, None).await;
 
     let mut answered = Vec::new();
     for mv in one_card_deal(["2C", "3C", "4C", "5C"]) {
@@ -587,7 +588,7 @@ async fn each_table_stream_entry_carries_a_receipt_for_its_link_live_and_from_th
         streamed.push(receipt);
     }
     // From the log, on resuming: the same receipts to the byte (issued at each entry's time).
-    let mut resumed = Stream::open(&format!("{}/api/v1/tables/{table}/events", app.base), Some(0)).await;
+    let mut resumed = Stream::open(&format!("{}/api/v1/tables/{table}/events", app.base), &token, Some(0)).await;
     for receipt in &streamed {
         assert_eq!(resumed.next(WAIT).await.expect("an entry").data["receipt"], *receipt);
     }

@@ -27,6 +27,7 @@ mod newmarket;
 mod openapi;
 mod ops;
 mod pope_joan;
+mod privacy;
 mod receipts;
 mod revocation;
 mod scorers;

@@ -198,6 +198,7 @@ fn value(text: &str, name: &str, labels: &[&str]) -> f64 {
 #[sqlx::test(migrations = "./migrations")]
 async fn paths_no_route_matches_share_one_metric_label(pool: PgPool) {
     let app = spawn_app(pool).await;
+    app.organiser("reader@example.org").await;
     app.get("/first-unknown").await.assert_problem(404, "no_route");
     metrics(&app).await; // the scrape's own series
     let before = series(&metrics(&app).await, "tablekeeper_http_requests_total");
@@ -315,6 +316,10 @@ async fn a_database_outage_answers_503_with_retry_after_quickly() {
     let url = format!("postgres://postgres@127.0.0.1:{}/gone", closed_port());
     let pool = tablekeeper::store::pool(&url, 2, Duration::from_millis(300), None).expect("pool");
     let app = spawn_app(pool).await;
+    // A well-signed token: whether it still stands is asked of the database, which is gone.
+    let tokens =
+        tablekeeper::api::auth::Tokens::new(crate::helpers::TEST_SECRET.as_bytes(), chrono::Duration::hours(1));
+    let (token, _) = tokens.issue(uuid::Uuid::new_v4(), 0).expect("token");
 
     for (method, path, body) in [
         (Method::GET, "/api/v1/readyz".to_owned(), None),
@@ -327,7 +332,7 @@ async fn a_database_outage_answers_503_with_retry_after_quickly() {
         ),
     ] {
         let started = Instant::now();
-        let answer = app.request(method, &path, None, body).await;
+        let answer = app.request(method, &path, Some(&token), body).await;
         // Not a timing benchmark: the bound only shows the acquire timeout is used, where
         // requests used to hang for 5 s.
         assert!(
@@ -456,13 +461,13 @@ async fn json_logs_have_one_line_per_request(pool: PgPool) {
         .send()
         .await
         .expect("request");
-    assert_eq!(answer.status(), 404);
+    assert_eq!(answer.status(), 401, "reads need a token");
 
     let line: Value = serde_json::from_str(&server.line(|l| l.contains("json-log-1"))).expect("a JSON line");
     assert_eq!(line["message"], "request", "{line}");
     assert_eq!(line["method"], "GET", "{line}");
     assert_eq!(line["route"], "/api/v1/tables/{id}", "{line}");
-    assert_eq!(line["status"], 404, "{line}");
+    assert_eq!(line["status"], 401, "{line}");
     assert_eq!(line["request_id"], "json-log-1", "{line}");
     assert!(line["latency_ms"].as_f64().is_some(), "{line}");
 }
@@ -606,6 +611,7 @@ async fn sigterm_with_a_live_stream_open_ends_the_stream_and_the_process_promptl
 
     let mut stream = reqwest::Client::new()
         .get(format!("{base}/api/v1/tables/{table}/events"))
+        .bearer_auth(&organiser)
         .send()
         .await
         .expect("stream opens");

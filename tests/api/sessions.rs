@@ -66,6 +66,8 @@ async fn a_table_cannot_join_another_organisers_session(pool: PgPool) {
 #[sqlx::test(migrations = "./migrations")]
 async fn an_unknown_session_is_404(pool: PgPool) {
     let app = spawn_app(pool).await;
+    // Reads need a token (issue #25): the rig reads with its first organiser's.
+    app.organiser("reader@example.org").await;
     app.get(&format!("/api/v1/sessions/{}", uuid::Uuid::new_v4()))
         .await
         .assert_problem(404, "session_not_found");

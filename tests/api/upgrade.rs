@@ -116,6 +116,8 @@ async fn a_database_written_by_v0_1_still_loads_takes_moves_and_audits_consisten
         .as_str()
         .expect("token")
         .to_owned();
+    // Reads are private (issue #25): the fixture's organiser reads its own club's tables.
+    *app.default_reader.lock().expect("reader") = Some(token.clone());
     let listed = app
         .get(&format!("/api/v1/tables?session={}", expected.session))
         .await
@@ -233,6 +235,7 @@ async fn bundle_of(app: &TestApp, session: &str) -> Vec<u8> {
     let response = app
         .client
         .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base))
+        .bearer_auth(app.reader().unwrap_or_default())
         .send()
         .await
         .expect("request");
@@ -257,6 +260,8 @@ async fn chains_of_content_version_1_still_audit_intact_and_grow_at_the_current_
         .as_str()
         .expect("token")
         .to_owned();
+    // Reads are private (issue #25): the fixture's organiser reads its own club's tables.
+    *app.default_reader.lock().expect("reader") = Some(token.clone());
 
     // The kept signing key still signs; the old bundles read as they did: the one without
     // corrections verifies, the one with them is refused for what it lacks, as it was then.

@@ -101,7 +101,9 @@ export function receipts(table) {
   }
 }
 
-export const get = (path, opts) => call('GET', path, opts);
+/// Reads are private (issue #25): a read without a token of its own goes with the page's reading
+/// token for that path (`readingToken`).
+export const get = (path, opts = {}) => call('GET', path, { ...opts, token: opts.token ?? readingToken(path) });
 export const post = (path, body, opts = {}) => call('POST', path, { ...opts, body });
 export const put = (path, body, opts = {}) => call('PUT', path, { ...opts, body });
 
@@ -124,6 +126,46 @@ export function setScorerToken(table, token) {
 /// The token that may record on this table: the phone's scorer token, else the organiser's.
 export function recordingToken(table) {
   return scorerToken(table) || organiser.token;
+}
+
+/// The share link's token the page was opened with (`/?share=…#/board/<session>`): the big
+/// screen reads the session with it; the page's other screens keep their own tokens.
+export function shareToken() {
+  if (!location.hash.startsWith('#/board/')) return null;
+  return new URLSearchParams(location.search).get('share');
+}
+
+/// The token that reads `path`: the share link the page was opened with, else this phone's
+/// scorer token for the table the path names, else the organiser's.
+export function readingToken(path) {
+  const table = /^\/tables\/([^/?]+)/.exec(path)?.[1];
+  return shareToken() || (table && scorerToken(table)) || organiser.token || undefined;
+}
+
+/// A live stream's address: EventSource cannot send headers, so the reading token goes in the
+/// query (`access_token`).
+export function streamUrl(path) {
+  const token = readingToken(path);
+  if (!token) return BASE + path;
+  return `${BASE}${path}${path.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(token)}`;
+}
+
+/// Saves what `href` (an address under /api/v1, a CSV export say) answers as a file: a plain
+/// link cannot carry the reading token, so the page fetches it and hands the browser the bytes.
+export async function download(href) {
+  const path = href.startsWith(BASE) ? href.slice(BASE.length) : href;
+  const token = readingToken(path);
+  const res = await fetch(href, { headers: token ? { Authorization: `Bearer ${token}` } : {}, cache: 'no-store' });
+  if (!res.ok) throw new Refusal(res.status, await res.json().catch(() => null));
+  const name = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') || '')?.[1] || 'export.csv';
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 export const phone = {

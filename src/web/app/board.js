@@ -1,11 +1,12 @@
 // The club's big screen: every table of a session, live and read-only. It follows the session's
 // event stream (one `table` event per change, on any replica) and reads the changed table again;
-// nothing polls. Each change carries the audit key's receipt for its table's chain head: the
-// board keeps them per table as a phone keeps its answers' (`tk.receipts.<table>`), and a
-// treasurer downloads them all from the header, for `tablekeeper verify --receipts`.
-// Route: #/board/<session id>; public, like the session's reads.
+// nothing polls. Route: #/board/<session id>, opened with a share link's token (/?share=…) or by
+// a member of the club signed in on this browser; reads and the stream go with that token. Each
+// change carries the audit key's receipt for its table's chain head: the board keeps them per
+// table as a phone keeps its answers' (`tk.receipts.<table>`), and a treasurer downloads them all
+// from the header, for `tablekeeper verify --receipts`.
 
-import { get, keep, receipts } from './api.js';
+import { download, get, keep, receipts, streamUrl } from './api.js';
 import { h, message, mount } from './dom.js';
 import { facts, gameName, totalsOf } from './table.js';
 
@@ -32,6 +33,10 @@ export async function openBoard(sessionId, root) {
     return;
   }
   const tables = new Map();
+  const saveLedger = (e) => {
+    e.preventDefault();
+    download(e.currentTarget.getAttribute('href')).catch((err) => mount(state, err.message));
+  };
   const order = session.tables.map((t) => t.id);
   const grid = h('div', { class: 'board', 'aria-label': 'Tables' });
   const state = h('p', { class: 'facts', role: 'status' }, 'live');
@@ -39,7 +44,7 @@ export async function openBoard(sessionId, root) {
   // A link like the ledger's, not a button: the header keeps the tiles' room on 1280×720. The
   // file is made when it is clicked, from what is kept then.
   let file = null;
-  const download = h('a', {
+  const receiptsLink = h('a', {
     href: '#', download: `receipts-${sessionId}.json`, class: 'csv receipts',
     onclick: (e) => {
       if (file) URL.revokeObjectURL(file);
@@ -50,15 +55,15 @@ export async function openBoard(sessionId, root) {
   });
   const counted = () => {
     const n = kept().length;
-    download.textContent = `Receipts (${n})`;
-    download.dataset.count = n;
+    receiptsLink.textContent = `Receipts (${n})`;
+    receiptsLink.dataset.count = n;
   };
   counted();
   mount(root,
     h('header', { class: 'table-head' },
       h('div', { class: 'head-line' }, h('h1', {}, session.name),
-        h('a', { href: `/api/v1/sessions/${sessionId}/ledger?format=csv`, download: '', class: 'csv' }, 'Session ledger (CSV)'),
-        download,
+        h('a', { href: `/api/v1/sessions/${sessionId}/ledger?format=csv`, download: '', class: 'csv', onclick: saveLedger }, 'Session ledger (CSV)'),
+        receiptsLink,
         h('span', { class: 'conn live' }, state))),
     grid);
   window.addEventListener('resize', () => draw());
@@ -81,7 +86,7 @@ export async function openBoard(sessionId, root) {
   };
   await Promise.all(order.map(read));
   if (typeof EventSource === 'undefined') return;
-  stream = new EventSource(`/api/v1/sessions/${sessionId}/events`);
+  stream = new EventSource(streamUrl(`/sessions/${sessionId}/events`));
   stream.addEventListener('table', (e) => {
     let change;
     try {

@@ -91,6 +91,17 @@ async function sessions(root) {
   });
 }
 
+/// The big screen reads the session with a share link of its own (read-only, for the evening),
+/// not with the organiser's token: the screen's browser may be anyone's. The link's address is
+/// opened here; the organiser can put it on any screen.
+async function bigScreen(id, root) {
+  await guarded(root, async () => {
+    const link = await post(`/sessions/${id}/share-links`, { label: 'Big screen' }, { token: organiser.token });
+    const url = new URL(link.url, location.href);
+    location.assign(`${location.origin}/${url.search}${url.hash}`);
+  });
+}
+
 async function session(id, root) {
   mount(root, top('Session', '#/organiser'), message('Loading…'));
   await guarded(root, async () => {
@@ -99,7 +110,7 @@ async function session(id, root) {
     mount(root, top(s.name, '#/organiser'),
       h('div', { class: 'row' },
         h('a', { class: 'button primary', href: `#/session/${id}/new` }, 'New table'),
-        h('a', { class: 'button', href: `#/board/${id}` }, 'Big screen')),
+        button('Big screen', () => bigScreen(id, root))),
       s.tables.length
         ? h('ul', { class: 'tables', 'aria-label': 'Tables' }, s.tables.map((t, i) => {
           const v = states[i]?.state || {};

@@ -11,7 +11,7 @@
 // asks once. The last card of a trick shows the trick's winner for FLASH_MS; a deal's end shows
 // its summary in place of the panel for SUMMARY_MS (or until "Next deal").
 
-import { Refusal, Unreachable, get, keep, phone, recordingToken } from './api.js';
+import { Refusal, Unreachable, download, get, keep, phone, recordingToken, streamUrl } from './api.js';
 import { cardFace, cardPart, cardText, plainText, suitWord } from './cards.js';
 import { button, h, message, mount } from './dom.js';
 import { dealOf, kinds } from './legal.js';
@@ -79,7 +79,7 @@ export async function openTable(id, root) {
 function follow(state) {
   if (typeof EventSource === 'undefined') return;
   const last = state.log.length ? state.log[state.log.length - 1].seq : 0;
-  const stream = new EventSource(`/api/v1/tables/${state.id}/events?last_event_id=${last}`);
+  const stream = new EventSource(streamUrl(`/tables/${state.id}/events?last_event_id=${last}`));
   state.stream = stream;
   stream.addEventListener('entry', (e) => {
     if (current !== state) {
@@ -588,9 +588,14 @@ async function sheetTab(state, body) {
   }
 }
 
-// A plain link the browser follows: the server answers it as a CSV download.
+// A link to a CSV export: the page fetches it with its reading token (a plain link cannot send
+// one) and saves it; the address stays on the link for the browser's "copy link".
 function csvLink(href, label) {
-  return h('p', { class: 'export' }, h('a', { href, download: '', class: 'csv' }, label));
+  const save = (e) => {
+    e.preventDefault();
+    download(href).catch((err) => window.alert(err.message));
+  };
+  return h('p', { class: 'export' }, h('a', { href, download: '', class: 'csv', onclick: save }, label));
 }
 
 function cell(d, seat) {

@@ -1,0 +1,76 @@
+//! Share links: an organiser of the session's club hands out read-only access to the session
+//! (the big screen, players without accounts), and takes it back.
+
+use chrono::{DateTime, Utc};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use super::access::{self, Capability};
+use super::ServiceError;
+use crate::store::share_links::ShareLink;
+use crate::store::{self, StoreError};
+
+/// Makes a link to the session standing until `expires_at`.
+///
+/// # Errors
+/// `NotFound("session")` for a stranger to the session's club, `Forbidden` for a member who
+/// does not organise; on database failure.
+pub async fn create(
+    pool: &PgPool,
+    user: Uuid,
+    session: Uuid,
+    label: Option<&str>,
+    expires_at: DateTime<Utc>,
+) -> Result<ShareLink, ServiceError> {
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    let row = store::sessions::fetch(&mut tx, session).await?;
+    access::require(&mut tx, user, row.club_id, Capability::Organise, "session").await?;
+    let link = store::share_links::insert(&mut tx, session, user, label, expires_at).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok(link)
+}
+
+/// The session's links, newest first.
+///
+/// # Errors
+/// As [`create`].
+pub async fn list(
+    pool: &PgPool,
+    user: Uuid,
+    session: Uuid,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<ShareLink>, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let row = store::sessions::fetch(&mut conn, session).await?;
+    access::require(&mut conn, user, row.club_id, Capability::Organise, "session").await?;
+    Ok(store::share_links::list(&mut conn, session, limit, offset).await?)
+}
+
+/// Revokes one of the session's links: its token is refused from now on.
+///
+/// # Errors
+/// As [`create`]; `NotFound("share link")` when the session has no such link.
+pub async fn revoke(pool: &PgPool, user: Uuid, session: Uuid, link: Uuid) -> Result<(), ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let row = store::sessions::fetch(&mut conn, session).await?;
+    access::require(&mut conn, user, row.club_id, Capability::Organise, "session").await?;
+    store::share_links::revoke(&mut conn, session, link).await?;
+    Ok(())
+}
+
+/// Whether the link still lets its holder read: `Ok(link)` while it stands.
+///
+/// # Errors
+/// `ShareLinkRevoked`, `ShareLinkExpired`; `NotFound("share link")` for an unknown one.
+pub async fn standing(pool: &PgPool, link: Uuid) -> Result<ShareLink, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let row = store::share_links::fetch(&mut conn, link).await?;
+    if row.revoked_at.is_some() {
+        return Err(ServiceError::ShareLinkRevoked);
+    }
+    if row.expires_at <= Utc::now() {
+        return Err(ServiceError::ShareLinkExpired);
+    }
+    Ok(row)
+}
