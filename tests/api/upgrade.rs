@@ -317,3 +317,87 @@ async fn chains_of_content_version_1_still_audit_intact_and_grow_at_the_current_
         assert!(summary.starts_with("ok: "), "{summary}");
     }
 }
+
+#[sqlx::test(migrations = false)]
+async fn after_the_upgrade_each_account_owns_a_club_holding_its_sessions_tables_and_rosters(pool: PgPool) {
+    let expected: Expected = serde_json::from_str(EXPECTED).expect("expected answers");
+    load_v0_1_database(&pool).await;
+    let app = spawn_app(pool).await;
+    let count = |sql: &'static str| {
+        let pool = app.pool.clone();
+        async move { sqlx::query_scalar::<_, i64>(sql).fetch_one(&pool).await.expect(sql) }
+    };
+    // Each account owns exactly one club, named after it.
+    assert_eq!(
+        count(
+            "select count(*) from users u where (select count(*) from club_members m
+               where m.user_id = u.id and m.role = 'owner') <> 1"
+        )
+        .await,
+        0
+    );
+    assert!(count("select count(*) from clubs").await >= 1);
+    // Every session and table sits in a club its owner owns.
+    assert_eq!(
+        count(
+            "select count(*) from club_sessions s where not exists (select 1 from club_members m
+               where m.club_id = s.club_id and m.user_id = s.owner_id and m.role = 'owner')"
+        )
+        .await,
+        0
+    );
+    assert_eq!(
+        count(
+            "select count(*) from game_tables t where not exists (select 1 from club_members m
+               where m.club_id = t.club_id and m.user_id = t.owner_id and m.role = 'owner')"
+        )
+        .await,
+        0
+    );
+    // Every roster entry (v0.1 had none; later fixtures do) is a member of its session's club,
+    // of the same name.
+    assert_eq!(
+        count(
+            "select count(*) from session_members r join club_sessions s on s.id = r.session_id
+               where not exists (select 1 from club_members m where m.id = r.club_member_id
+               and m.club_id = s.club_id and m.name_key = r.name_key)"
+        )
+        .await,
+        0
+    );
+
+    // Through the API: the organiser's one club, its session listed under it, its tables audit.
+    let login = json!({"email": expected.organiser.email, "password": expected.organiser.password});
+    let token = app
+        .request(Method::POST, "/api/v1/auth/login", None, Some(login))
+        .await
+        .assert_status(200)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let clubs = app.request(Method::GET, "/api/v1/clubs", Some(&token), None).await;
+    let clubs = clubs.assert_status(200).clone();
+    assert_eq!(clubs["items"].as_array().map(Vec::len), Some(1), "{clubs}");
+    assert_eq!(clubs["items"][0]["role"], "owner");
+    let club = clubs["items"][0]["id"].as_str().expect("id").to_owned();
+    let sessions = app
+        .request(
+            Method::GET,
+            &format!("/api/v1/sessions?club_id={club}"),
+            Some(&token),
+            None,
+        )
+        .await;
+    let sessions = sessions.assert_status(200).clone();
+    assert!(
+        sessions["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .any(|s| s["id"] == expected.session.as_str() && s["club_id"] == club.as_str()),
+        "{sessions}"
+    );
+    for table in &expected.tables {
+        assert_audit_consistent(&app, &table.id).await;
+    }
+}
