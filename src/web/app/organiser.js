@@ -375,7 +375,7 @@ async function publicBase() {
 async function joinCode(tableId, root) {
   mount(root, top('Join code', '#/organiser'), message('Minting a join code…'));
   await guarded(root, async () => {
-    const table = await get(`/tables/${tableId}`);
+    const table = await get(`/tables/${tableId}`, { token: organiser.token });
     const code = await post(`/tables/${tableId}/join-codes`, undefined, { token: organiser.token });
     const base = await publicBase();
     const link = `${base}/?join=${code.code}`;
