@@ -328,7 +328,11 @@ async function newTable(sessionId, root) {
         mount(status, message(err.message, 'error'));
       }
     });
-    if (roster.length) roster.forEach((m) => players.append(playerRow(memberId(m))));
+    // Seats start with who came and sits at no table of the session yet (everyone once all do),
+    // four at most: a second table of the evening starts with the rest.
+    const seated = new Set(sessionView.tables.flatMap((t) => t.players));
+    const free = roster.filter((m) => !seated.has(m.name));
+    if (roster.length) (free.length ? free : roster).slice(0, 4).forEach((m) => players.append(playerRow(memberId(m))));
     else ['Ann', 'Bob', 'Cat', 'Dan'].forEach((p) => players.append(playerRow(p)));
     mount(root, top('New table', `#/session/${sessionId}`), form);
     pick();
