@@ -27,6 +27,7 @@ pub mod limits;
 pub mod metrics;
 pub mod middleware;
 pub mod openapi;
+pub mod seasons;
 pub mod sessions;
 pub mod tables;
 
@@ -49,6 +50,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(sessions::update_session)
             .service(sessions::get_session_standings)
             .service(sessions::get_session_settlement)
+            .service(seasons::create_season)
+            .service(seasons::list_seasons)
+            .service(seasons::get_season_standings)
+            .service(seasons::get_member_history)
             .service(bundle::get_audit_bundle)
             .service(bundle::get_audit_key)
             .service(tables::create_table)

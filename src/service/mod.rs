@@ -29,6 +29,7 @@ pub mod live;
 pub mod receipts;
 pub mod recording;
 pub mod roster;
+pub mod seasons;
 pub mod sessions;
 pub mod tables;
 pub mod verification;

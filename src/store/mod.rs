@@ -13,6 +13,7 @@ pub mod join_codes;
 pub mod ledger;
 pub mod live;
 pub mod scorers;
+pub mod seasons;
 pub mod sessions;
 pub mod tables;
 pub mod users;

@@ -29,6 +29,7 @@ mod pope_joan;
 mod receipts;
 mod revocation;
 mod scorers;
+mod seasons;
 mod sessions;
 mod settlement;
 mod spin;
