@@ -72,7 +72,8 @@ function seasonFigure(season) {
   switch (season.scoring?.kind) {
     case 'net_chips': return ['Chips', (r) => r.net_chips];
     case 'points': return ['Points', (r) => r.points];
-    default: return ['League points', (r) => r.league_points];
+    // Tied seats share their places' points: halves and thirds are shown as such.
+    default: return ['League points', (r) => (r.league_points == null ? null : Number(r.league_points.toFixed(2)))];
   }
 }
 
