@@ -237,6 +237,15 @@ async fn every_club_screen_passes_axe_and_fits_a_small_phone(pool: PgPool) {
         )
         .await
         .assert_status(201);
+    rig.app
+        .post(
+            &format!("/api/v1/clubs/{club}/seasons"),
+            &rig.organiser,
+            json!({"name": "Winter 2026", "starts": "2026-01-01", "ends": "2099-12-31",
+                "games": ["nomination-whist"], "scoring": {"kind": "league_points", "points": [3, 2, 1, 0]}}),
+        )
+        .await
+        .assert_status(201);
     let mut problems = Vec::new();
     for (width, height) in [(390, 844), (320, 568)] {
         let phone = rig.phone_sized(width, height).await;
@@ -248,6 +257,7 @@ async fn every_club_screen_passes_axe_and_fits_a_small_phone(pool: PgPool) {
         check(&phone, &format!("clubs at {width}"), &mut problems).await;
         phone.open(&format!("/#/club/{club}")).await;
         phone.wait_for_text("Members (4)").await;
+        phone.wait_for_text("Season: Winter 2026").await;
         check(&phone, &format!("club home at {width}"), &mut problems).await;
         phone.open(&format!("/#/club/{club}/members")).await;
         phone.wait_for_text("Annabel Fotheringham-Smythe").await;
