@@ -48,6 +48,7 @@ impl ApiError {
     /// set-up's included; tests read the source and build every `SetupError` to check none is
     /// missing.
     pub const CODES: &'static [&'static str] = &[
+        "already_member",
         "body_timeout",
         "body_too_large",
         "club_not_found",
@@ -66,9 +67,12 @@ impl ApiError {
         "invalid_chip_value",
         "invalid_credentials",
         "invalid_email",
+        "invalid_expiry",
         "invalid_games",
         "invalid_idempotency_key",
         "invalid_join_code",
+        "invalid_role",
+        "invitation_not_found",
         "join_code_not_found",
         "invalid_last_event_id",
         "invalid_members",
@@ -83,7 +87,11 @@ impl ApiError {
         "invalid_text",
         "invalid_token",
         "invalid_verification",
+        "last_owner",
         "malformed_json",
+        "member_active",
+        "member_anonymised",
+        "member_name_taken",
         "member_not_found",
         "method_not_implemented",
         "missing_token",
@@ -246,6 +254,7 @@ impl From<StoreError> for ApiError {
                     "club" => "club_not_found",
                     "member" => "member_not_found",
                     "season" => "season_not_found",
+                    "invitation" => "invitation_not_found",
                     _ => "not_found",
                 };
                 ApiError::not_found(code, format!("no such {what}"))
@@ -294,6 +303,12 @@ impl From<ServiceError> for ApiError {
             }
             ServiceError::DealMismatch { .. } => ApiError::new(StatusCode::CONFLICT, "deal_mismatch", e.to_string()),
             ServiceError::InvalidMembers(_) => ApiError::unprocessable("invalid_members", e.to_string()),
+            ServiceError::InvalidRole(detail) => ApiError::unprocessable("invalid_role", detail),
+            ServiceError::AlreadyMember => ApiError::new(StatusCode::CONFLICT, "already_member", e.to_string()),
+            ServiceError::LastOwner => ApiError::new(StatusCode::CONFLICT, "last_owner", e.to_string()),
+            ServiceError::MemberNameTaken => ApiError::new(StatusCode::CONFLICT, "member_name_taken", e.to_string()),
+            ServiceError::MemberActive => ApiError::new(StatusCode::CONFLICT, "member_active", e.to_string()),
+            ServiceError::MemberAnonymised => ApiError::new(StatusCode::CONFLICT, "member_anonymised", e.to_string()),
             ServiceError::NothingToUndo => ApiError::new(StatusCode::CONFLICT, "nothing_to_undo", e.to_string()),
             ServiceError::DealNotFound(_) => ApiError::not_found("deal_not_found", e.to_string()),
             ServiceError::DealNotFinished(_) => ApiError::new(StatusCode::CONFLICT, "deal_not_finished", e.to_string()),

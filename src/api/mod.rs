@@ -11,6 +11,7 @@
 pub mod accounts;
 pub mod auth;
 pub mod bundle;
+pub mod clubs;
 pub mod conditional;
 pub mod contract;
 pub mod deadlines;
@@ -44,6 +45,16 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(accounts::logout_everywhere)
             .service(accounts::change_password)
             .service(games::list_games)
+            .service(clubs::create_club)
+            .service(clubs::list_clubs)
+            .service(clubs::join_club)
+            .service(clubs::get_club)
+            .service(clubs::create_invitation)
+            .service(clubs::list_invitations)
+            .service(clubs::withdraw_invitation)
+            .service(clubs::list_club_members)
+            .service(clubs::add_club_member)
+            .service(clubs::update_club_member)
             .service(sessions::create_session)
             .service(sessions::list_sessions)
             .service(sessions::get_session)

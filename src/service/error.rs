@@ -39,6 +39,19 @@ pub enum ServiceError {
     /// A table's seats name members that are not the session's, or not one per seat.
     #[error("{0}")]
     InvalidMembers(String),
+    /// A role that cannot be given where it was asked for.
+    #[error("{0}")]
+    InvalidRole(&'static str),
+    #[error("you are a member of this club already")]
+    AlreadyMember,
+    #[error("the club would be left without an owner: make another member owner first")]
+    LastOwner,
+    #[error("the club has a member of that name already")]
+    MemberNameTaken,
+    #[error("only a member who has left can be anonymised: mark them as left first")]
+    MemberActive,
+    #[error("an anonymised member cannot come back: add them again as a new member")]
+    MemberAnonymised,
     #[error("there is no move left to undo")]
     NothingToUndo,
     #[error("deal {0} has not been played at this table")]

@@ -18,6 +18,7 @@ mod booking_key;
 pub mod bundle;
 mod canonical;
 pub mod chain;
+pub mod clubs;
 pub mod corrections;
 mod error;
 pub mod fold;

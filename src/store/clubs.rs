@@ -11,7 +11,9 @@ use uuid::Uuid;
 use super::StoreError;
 
 /// What a member with an account may do in a club, from most to least.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, sqlx::Type, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, sqlx::Type, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
 #[sqlx(type_name = "text", rename_all = "snake_case")]
 #[serde(rename_all = "snake_case")]
 pub enum ClubRole {
@@ -78,7 +80,7 @@ pub async fn insert_member(
     .bind(club)
     .bind(account.map(|(user, _)| user))
     .bind(name)
-    .bind(super::sessions::name_key(name))
+    .bind(super::name_key(name))
     .bind(account.map(|(_, role)| role))
     .bind(guest)
     .fetch_one(conn)
@@ -184,11 +186,275 @@ pub async fn member_named(conn: &mut PgConnection, club: Uuid, name: &str) -> Re
          order by (left_at is not null), created_at, id limit 1"
     ))
     .bind(club)
-    .bind(super::sessions::name_key(name))
+    .bind(super::name_key(name))
     .fetch_optional(&mut *conn)
     .await?;
     match found {
         Some(member) => Ok(member),
         None => insert_member(conn, club, None, name, false).await,
     }
+}
+
+/// A club as one of its members sees it: with the member's role.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct MemberClub {
+    pub id: Uuid,
+    pub name: String,
+    pub created_at: DateTime<Utc>,
+    pub role: ClubRole,
+}
+
+/// The clubs `user` belongs to (not left), oldest membership first.
+///
+/// # Errors
+/// On database failure.
+pub async fn of_user(
+    conn: &mut PgConnection,
+    user: Uuid,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<MemberClub>, StoreError> {
+    Ok(sqlx::query_as::<_, MemberClub>(
+        "select c.id, c.name, c.created_at, m.role from club_members m join clubs c on c.id = m.club_id
+         where m.user_id = $1 and m.left_at is null
+         order by m.created_at, c.id limit $2 offset $3",
+    )
+    .bind(user)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// A page of the club's members, in the order they joined.
+///
+/// # Errors
+/// On database failure.
+pub async fn members_page(
+    conn: &mut PgConnection,
+    club: Uuid,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<ClubMember>, StoreError> {
+    Ok(sqlx::query_as::<_, ClubMember>(&format!(
+        "select {MEMBER_COLUMNS} from club_members where club_id = $1 order by created_at, id limit $2 offset $3"
+    ))
+    .bind(club)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// The member `id` of `club`, its row locked until the transaction ends.
+///
+/// # Errors
+/// `NotFound("member")` when the club has no such member.
+pub async fn lock_member(conn: &mut PgConnection, club: Uuid, id: Uuid) -> Result<ClubMember, StoreError> {
+    sqlx::query_as::<_, ClubMember>(&format!(
+        "select {MEMBER_COLUMNS} from club_members where club_id = $1 and id = $2 for update"
+    ))
+    .bind(club)
+    .bind(id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("member"))
+}
+
+/// The club's member who is the account `user` (left or not), if any.
+///
+/// # Errors
+/// On database failure.
+pub async fn member_of_user(conn: &mut PgConnection, club: Uuid, user: Uuid) -> Result<Option<ClubMember>, StoreError> {
+    Ok(sqlx::query_as::<_, ClubMember>(&format!(
+        "select {MEMBER_COLUMNS} from club_members where club_id = $1 and user_id = $2"
+    ))
+    .bind(club)
+    .bind(user)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// How many owners the club has who have not left; the club's row is locked first, so that two
+/// owners stepping down at once cannot both see the other still there.
+///
+/// # Errors
+/// On database failure.
+pub async fn owners(conn: &mut PgConnection, club: Uuid) -> Result<i64, StoreError> {
+    sqlx::query("select 1 from clubs where id = $1 for update")
+        .bind(club)
+        .execute(&mut *conn)
+        .await?;
+    Ok(sqlx::query_scalar::<_, i64>(
+        "select count(*) from club_members where club_id = $1 and role = 'owner' and left_at is null",
+    )
+    .bind(club)
+    .fetch_one(conn)
+    .await?)
+}
+
+/// Writes a member's role, guest mark and whether they have left (`left`: the time they left, or
+/// None for a member who is in).
+///
+/// # Errors
+/// `NotFound("member")` when the club has no such member.
+pub async fn update_member(
+    conn: &mut PgConnection,
+    club: Uuid,
+    id: Uuid,
+    role: Option<ClubRole>,
+    guest: bool,
+    left: Option<DateTime<Utc>>,
+) -> Result<ClubMember, StoreError> {
+    sqlx::query_as::<_, ClubMember>(&format!(
+        "update club_members set role = $3, guest = $4, left_at = $5 where club_id = $1 and id = $2
+         returning {MEMBER_COLUMNS}"
+    ))
+    .bind(club)
+    .bind(id)
+    .bind(role)
+    .bind(guest)
+    .bind(left)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("member"))
+}
+
+/// Makes the account a member with `role` through invitation `code`: a new member, or one who
+/// had left coming back (under the same id, so their history stays theirs).
+///
+/// # Errors
+/// On database failure.
+pub async fn join(
+    conn: &mut PgConnection,
+    club: Uuid,
+    user: Uuid,
+    name: &str,
+    role: ClubRole,
+    code: &str,
+) -> Result<ClubMember, StoreError> {
+    Ok(sqlx::query_as::<_, ClubMember>(&format!(
+        "insert into club_members (id, club_id, user_id, name, name_key, role, invitation)
+         values ($1, $2, $3, $4, $5, $6, $7)
+         on conflict on constraint club_members_user_once
+         do update set role = excluded.role, left_at = null, invitation = excluded.invitation
+         returning {MEMBER_COLUMNS}"
+    ))
+    .bind(Uuid::new_v4())
+    .bind(club)
+    .bind(user)
+    .bind(name)
+    .bind(super::name_key(name))
+    .bind(role)
+    .bind(code)
+    .fetch_one(conn)
+    .await?)
+}
+
+/// Whether the club has a member, with or without an account, of that name (folded), other
+/// than those anonymised.
+///
+/// # Errors
+/// On database failure.
+pub async fn name_taken(conn: &mut PgConnection, club: Uuid, name: &str) -> Result<bool, StoreError> {
+    Ok(sqlx::query_scalar::<_, bool>(
+        "select exists (select 1 from club_members where club_id = $1 and name_key = $2 and anonymised_at is null)",
+    )
+    .bind(club)
+    .bind(super::name_key(name))
+    .fetch_one(conn)
+    .await?)
+}
+
+/// An invitation to a club as stored.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Invitation {
+    pub code: String,
+    pub club_id: Uuid,
+    pub role: ClubRole,
+    pub created_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub withdrawn_at: Option<DateTime<Utc>>,
+}
+
+const INVITATION_COLUMNS: &str = "code, club_id, role, created_at, expires_at, withdrawn_at";
+
+/// Stores an invitation; None when the code is taken already (the caller draws another).
+///
+/// # Errors
+/// On database failure.
+pub async fn insert_invitation(
+    conn: &mut PgConnection,
+    code: &str,
+    club: Uuid,
+    role: ClubRole,
+    created_by: Uuid,
+    expires_at: DateTime<Utc>,
+) -> Result<Option<Invitation>, StoreError> {
+    Ok(sqlx::query_as::<_, Invitation>(&format!(
+        "insert into club_invitations (code, club_id, role, created_by, expires_at) values ($1, $2, $3, $4, $5)
+         on conflict (code) do nothing returning {INVITATION_COLUMNS}"
+    ))
+    .bind(code)
+    .bind(club)
+    .bind(role)
+    .bind(created_by)
+    .bind(expires_at)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// The invitation a code names, when it has neither expired nor been withdrawn.
+///
+/// # Errors
+/// On database failure.
+pub async fn open_invitation(
+    conn: &mut PgConnection,
+    code: &str,
+    now: DateTime<Utc>,
+) -> Result<Option<Invitation>, StoreError> {
+    Ok(sqlx::query_as::<_, Invitation>(&format!(
+        "select {INVITATION_COLUMNS} from club_invitations where code = $1 and expires_at > $2 and withdrawn_at is null"
+    ))
+    .bind(code)
+    .bind(now)
+    .fetch_optional(conn)
+    .await?)
+}
+
+/// A page of the club's invitations, newest first, expired and withdrawn ones included.
+///
+/// # Errors
+/// On database failure.
+pub async fn invitations(
+    conn: &mut PgConnection,
+    club: Uuid,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<Invitation>, StoreError> {
+    Ok(sqlx::query_as::<_, Invitation>(&format!(
+        "select {INVITATION_COLUMNS} from club_invitations where club_id = $1
+         order by created_at desc, code limit $2 offset $3"
+    ))
+    .bind(club)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(conn)
+    .await?)
+}
+
+/// Withdraws one of the club's invitations (a second withdrawal keeps the first time).
+///
+/// # Errors
+/// `NotFound("invitation")` when the club has no such invitation.
+pub async fn withdraw_invitation(conn: &mut PgConnection, club: Uuid, code: &str) -> Result<Invitation, StoreError> {
+    sqlx::query_as::<_, Invitation>(&format!(
+        "update club_invitations set withdrawn_at = coalesce(withdrawn_at, now()) where club_id = $1 and code = $2
+         returning {INVITATION_COLUMNS}"
+    ))
+    .bind(club)
+    .bind(code)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("invitation"))
 }

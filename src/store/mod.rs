@@ -204,3 +204,8 @@ fn constraint(e: &sqlx::Error) -> Option<&str> {
         _ => None,
     }
 }
+
+/// A name folded for matching: lower case, white space collapsed.
+pub fn name_key(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}

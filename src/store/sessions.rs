@@ -29,10 +29,7 @@ pub struct Member {
     pub club_member_id: Uuid,
 }
 
-/// A name folded for matching: lower case, white space collapsed.
-pub fn name_key(name: &str) -> String {
-    name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
-}
+pub use super::name_key;
 
 /// The session's roster, in the order members joined.
 ///

@@ -9,6 +9,7 @@ mod browser_table;
 mod bundle;
 mod chain;
 mod club;
+mod clubs;
 mod conditional;
 mod corrections;
 mod dividend;

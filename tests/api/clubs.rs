@@ -1,0 +1,389 @@
+//! Clubs (issue #25): making one, invitations, members, roles, leaving.
+
+use reqwest::Method;
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+use crate::helpers::{spawn_app, TestApp};
+
+/// Registers an account named `name` and returns its token.
+pub async fn account(app: &TestApp, email: &str, name: &str) -> String {
+    let body = json!({"email": email, "name": name, "password": "correct horse battery"});
+    app.request(Method::POST, "/api/v1/auth/register", None, Some(body))
+        .await
+        .assert_status(201)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned()
+}
+
+/// Makes a club owned by `token`'s account; its id.
+pub async fn club(app: &TestApp, token: &str, name: &str) -> String {
+    app.post("/api/v1/clubs", token, json!({"name": name}))
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned()
+}
+
+/// Makes `token`'s account a member of `club` with `role` through an invitation by `owner`.
+pub async fn enrol(app: &TestApp, owner: &str, club: &str, token: &str, role: &str) -> Value {
+    let invitation = app
+        .post(
+            &format!("/api/v1/clubs/{club}/invitations"),
+            owner,
+            json!({"role": role}),
+        )
+        .await
+        .assert_status(201)
+        .clone();
+    app.post("/api/v1/clubs/join", token, json!({"code": invitation["code"]}))
+        .await
+        .assert_status(200)
+        .clone()
+}
+
+pub async fn get(app: &TestApp, path: &str, token: &str) -> crate::helpers::Answer {
+    app.request(Method::GET, path, Some(token), None).await
+}
+
+pub async fn patch(app: &TestApp, path: &str, token: &str, body: Value) -> crate::helpers::Answer {
+    app.request(Method::PATCH, path, Some(token), Some(body)).await
+}
+
+async fn members(app: &TestApp, club: &str, token: &str) -> Vec<Value> {
+    get(app, &format!("/api/v1/clubs/{club}/members"), token)
+        .await
+        .assert_status(200)["items"]
+        .as_array()
+        .expect("items")
+        .clone()
+}
+
+async fn count(app: &TestApp, sql: &str) -> i64 {
+    sqlx::query_scalar(sql).fetch_one(&app.pool).await.expect("count")
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_club_is_made_with_its_maker_as_owner_and_only_its_members_see_it(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let ann = account(&app, "ann@club.example", "Ann").await;
+    let bob = account(&app, "bob@club.example", "Bob").await;
+    let made = app
+        .post("/api/v1/clubs", &ann, json!({"name": "  Thursday whist  "}))
+        .await;
+    let made = made.assert_status(201).clone();
+    assert_eq!(made["name"], "Thursday whist");
+    assert_eq!(made["role"], "owner");
+    let id = made["id"].as_str().expect("id");
+
+    let mine = get(&app, "/api/v1/clubs", &ann).await.assert_status(200).clone();
+    let names: Vec<&str> = mine["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|c| c["name"].as_str().expect("name"))
+        .collect();
+    assert!(names.contains(&"Thursday whist"), "{mine}");
+    assert_eq!(mine["next_offset"], Value::Null);
+    let one = get(&app, &format!("/api/v1/clubs/{id}"), &ann).await;
+    assert_eq!(one.assert_status(200)["role"], "owner");
+
+    // Bob is no member: the club is not found for him, and not in his list.
+    get(&app, &format!("/api/v1/clubs/{id}"), &bob)
+        .await
+        .assert_problem(404, "club_not_found");
+    get(&app, &format!("/api/v1/clubs/{id}/members"), &bob)
+        .await
+        .assert_problem(404, "club_not_found");
+    let his = get(&app, "/api/v1/clubs", &bob).await.assert_status(200).clone();
+    assert!(his["items"].as_array().expect("items").iter().all(|c| c["id"] != id));
+
+    let owners = members(&app, id, &ann).await;
+    assert_eq!(owners.len(), 1);
+    assert_eq!(owners[0]["name"], "Ann");
+    assert_eq!(owners[0]["role"], "owner");
+    assert_eq!(owners[0]["active"], true);
+    assert_eq!(owners[0]["guest"], false);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_bad_club_name_is_refused_and_makes_nothing(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let ann = account(&app, "ann@club.example", "Ann").await;
+    let before = count(&app, "select count(*) from clubs").await;
+    for name in ["", "   ", "a\u{7}b", &"x".repeat(201)] {
+        app.post("/api/v1/clubs", &ann, json!({"name": name}))
+            .await
+            .assert_problem(422, "invalid_name");
+    }
+    app.post("/api/v1/clubs", &ann, json!({"name": "A", "colour": "red"}))
+        .await
+        .assert_problem(422, "unknown_field");
+    app.request(Method::POST, "/api/v1/clubs", None, Some(json!({"name": "A"})))
+        .await
+        .assert_problem(401, "missing_token");
+    assert_eq!(count(&app, "select count(*) from clubs").await, before);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_invitation_makes_a_member_with_its_role_until_withdrawn(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let ann = account(&app, "ann@club.example", "Ann").await;
+    let bob = account(&app, "bob@club.example", "Bob").await;
+    let cat = account(&app, "cat@club.example", "Cat").await;
+    let dan = account(&app, "dan@club.example", "Dan").await;
+    let id = club(&app, &ann, "Thursday whist").await;
+    let invitations = format!("/api/v1/clubs/{id}/invitations");
+
+    let invitation = app
+        .post(&invitations, &ann, json!({"role": "treasurer", "expires_in_hours": 2}))
+        .await
+        .assert_status(201)
+        .clone();
+    assert_eq!(invitation["role"], "treasurer");
+    let code = invitation["code"].as_str().expect("code").to_owned();
+    assert_eq!(code.len(), 10);
+    let lifetime = chrono::DateTime::parse_from_rfc3339(invitation["expires_at"].as_str().expect("expires"))
+        .expect("time")
+        - chrono::DateTime::parse_from_rfc3339(invitation["created_at"].as_str().expect("created")).expect("time");
+    assert!((lifetime.num_minutes() - 120).abs() <= 1, "{lifetime}");
+
+    // Typed in lower case with a dash, it still works.
+    let typed = format!("{}-{}", &code[..5], &code[5..]).to_lowercase();
+    let joined = app.post("/api/v1/clubs/join", &bob, json!({"code": typed})).await;
+    let joined = joined.assert_status(200).clone();
+    assert_eq!(joined["id"], id.as_str());
+    assert_eq!(joined["role"], "treasurer");
+    assert_eq!(joined["name"], "Thursday whist");
+    let bobs = get(&app, "/api/v1/clubs", &bob).await.assert_status(200).clone();
+    assert_eq!(bobs["items"][0]["role"], "treasurer", "{bobs}");
+    app.post("/api/v1/clubs/join", &bob, json!({"code": code}))
+        .await
+        .assert_problem(409, "already_member");
+
+    // Several accounts may join with one code; a withdrawn code lets nobody else in.
+    app.post("/api/v1/clubs/join", &cat, json!({"code": code}))
+        .await
+        .assert_status(200);
+    let withdrawn = app
+        .request(Method::DELETE, &format!("{invitations}/{code}"), Some(&ann), None)
+        .await;
+    assert_eq!(withdrawn.status.as_u16(), 204);
+    app.post("/api/v1/clubs/join", &dan, json!({"code": code}))
+        .await
+        .assert_problem(404, "invitation_not_found");
+    let listed = get(&app, &invitations, &ann).await.assert_status(200).clone();
+    assert_eq!(listed["items"][0]["code"], code.as_str());
+    assert!(listed["items"][0]["withdrawn_at"].is_string());
+
+    // An expired code lets nobody in either.
+    let second = app.post(&invitations, &ann, json!({"role": "viewer"})).await;
+    let second = second.assert_status(201)["code"].as_str().expect("code").to_owned();
+    sqlx::query("update club_invitations set expires_at = now() - interval '1 second' where code = $1")
+        .bind(&second)
+        .execute(&app.pool)
+        .await
+        .expect("expire");
+    app.post("/api/v1/clubs/join", &dan, json!({"code": second}))
+        .await
+        .assert_problem(404, "invitation_not_found");
+    app.post("/api/v1/clubs/join", &dan, json!({"code": "NOSUCHCODE"}))
+        .await
+        .assert_problem(404, "invitation_not_found");
+
+    let roles: Vec<(String, String)> = members(&app, &id, &ann)
+        .await
+        .iter()
+        .map(|m| {
+            (
+                m["name"].as_str().expect("name").to_owned(),
+                m["role"].as_str().expect("role").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        roles,
+        [("Ann", "owner"), ("Bob", "treasurer"), ("Cat", "treasurer")].map(|(n, r)| (n.to_owned(), r.to_owned()))
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn bad_invitations_are_refused_and_make_nothing(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let ann = account(&app, "ann@club.example", "Ann").await;
+    let vic = account(&app, "vic@club.example", "Vic").await;
+    let eve = account(&app, "eve@club.example", "Eve").await;
+    let id = club(&app, &ann, "Thursday whist").await;
+    enrol(&app, &ann, &id, &vic, "viewer").await;
+    let invitations = format!("/api/v1/clubs/{id}/invitations");
+    let before = count(&app, "select count(*) from club_invitations").await;
+
+    app.post(&invitations, &ann, json!({"role": "owner"}))
+        .await
+        .assert_problem(422, "invalid_role");
+    app.post(&invitations, &ann, json!({"role": "king"}))
+        .await
+        .assert_problem(422, "unknown_variant");
+    for hours in [0, -1, 721] {
+        app.post(&invitations, &ann, json!({"role": "viewer", "expires_in_hours": hours}))
+            .await
+            .assert_problem(422, "invalid_expiry");
+    }
+    // A viewer neither invites nor sees the invitations; a stranger is told there is no club.
+    app.post(&invitations, &vic, json!({"role": "viewer"}))
+        .await
+        .assert_problem(403, "forbidden");
+    get(&app, &invitations, &vic).await.assert_problem(403, "forbidden");
+    app.post(&invitations, &eve, json!({"role": "viewer"}))
+        .await
+        .assert_problem(404, "club_not_found");
+    app.request(Method::DELETE, &format!("{invitations}/NOSUCHCODE"), Some(&ann), None)
+        .await
+        .assert_problem(404, "invitation_not_found");
+    assert_eq!(count(&app, "select count(*) from club_invitations").await, before);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn organisers_add_players_without_accounts_and_mark_guests(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let ann = account(&app, "ann@club.example", "Ann").await;
+    let olga = account(&app, "olga@club.example", "Olga").await;
+    let tom = account(&app, "tom@club.example", "Tom").await;
+    let id = club(&app, &ann, "Thursday whist").await;
+    enrol(&app, &ann, &id, &olga, "organiser").await;
+    enrol(&app, &ann, &id, &tom, "treasurer").await;
+    let path = format!("/api/v1/clubs/{id}/members");
+
+    let pat = app
+        .post(&path, &olga, json!({"name": "Pat"}))
+        .await
+        .assert_status(201)
+        .clone();
+    assert_eq!(pat["role"], Value::Null);
+    assert_eq!(pat["user_id"], Value::Null);
+    assert_eq!(pat["guest"], false);
+    let guest = app
+        .post(&path, &ann, json!({"name": "Quentin", "guest": true}))
+        .await
+        .assert_status(201)
+        .clone();
+    assert_eq!(guest["guest"], true);
+
+    let before = count(&app, "select count(*) from club_members").await;
+    app.post(&path, &ann, json!({"name": "  PAT "}))
+        .await
+        .assert_problem(409, "member_name_taken");
+    app.post(&path, &ann, json!({"name": ""}))
+        .await
+        .assert_problem(422, "invalid_name");
+    app.post(&path, &tom, json!({"name": "Rita"}))
+        .await
+        .assert_problem(403, "forbidden");
+    assert_eq!(count(&app, "select count(*) from club_members").await, before);
+
+    // A player without an account has no role to give; a guest can be made a member.
+    let pat_path = format!("{path}/{}", pat["id"].as_str().expect("id"));
+    patch(&app, &pat_path, &olga, json!({"role": "viewer"}))
+        .await
+        .assert_problem(422, "invalid_role");
+    let quentin = format!("{path}/{}", guest["id"].as_str().expect("id"));
+    let changed = patch(&app, &quentin, &olga, json!({"guest": false})).await;
+    assert_eq!(changed.assert_status(200)["guest"], false);
+    patch(&app, &quentin, &tom, json!({"guest": true}))
+        .await
+        .assert_problem(403, "forbidden");
+    patch(
+        &app,
+        &format!("{path}/{}", uuid::Uuid::new_v4()),
+        &olga,
+        json!({"guest": true}),
+    )
+    .await
+    .assert_problem(404, "member_not_found");
+    let listed = members(&app, &id, &tom).await;
+    assert_eq!(listed.len(), 5);
+    assert_eq!(listed[4]["guest"], false);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn roles_change_but_only_an_owner_touches_the_owners_role_and_one_owner_stays(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let ann = account(&app, "ann@club.example", "Ann").await;
+    let olga = account(&app, "olga@club.example", "Olga").await;
+    let vic = account(&app, "vic@club.example", "Vic").await;
+    let id = club(&app, &ann, "Thursday whist").await;
+    enrol(&app, &ann, &id, &olga, "organiser").await;
+    enrol(&app, &ann, &id, &vic, "viewer").await;
+    let listed = members(&app, &id, &ann).await;
+    let member = |name: &str| {
+        let found = listed.iter().find(|m| m["name"] == name).expect("member");
+        format!("/api/v1/clubs/{id}/members/{}", found["id"].as_str().expect("id"))
+    };
+    let (ann_m, olga_m, vic_m) = (member("Ann"), member("Olga"), member("Vic"));
+
+    // An organiser makes a viewer a scorer, but cannot make anyone owner or demote the owner.
+    let scorer = patch(&app, &vic_m, &olga, json!({"role": "scorer"})).await;
+    assert_eq!(scorer.assert_status(200)["role"], "scorer");
+    patch(&app, &vic_m, &olga, json!({"role": "owner"}))
+        .await
+        .assert_problem(403, "forbidden");
+    patch(&app, &ann_m, &olga, json!({"role": "viewer"}))
+        .await
+        .assert_problem(403, "forbidden");
+    patch(&app, &ann_m, &olga, json!({"active": false}))
+        .await
+        .assert_problem(403, "forbidden");
+    // The last owner can neither step down nor leave.
+    patch(&app, &ann_m, &ann, json!({"role": "organiser"}))
+        .await
+        .assert_problem(409, "last_owner");
+    patch(&app, &ann_m, &ann, json!({"active": false}))
+        .await
+        .assert_problem(409, "last_owner");
+    let owner = get(&app, &format!("/api/v1/clubs/{id}"), &ann).await;
+    assert_eq!(owner.assert_status(200)["role"], "owner");
+
+    // With a second owner, the first may step down.
+    let made = patch(&app, &olga_m, &ann, json!({"role": "owner"})).await;
+    assert_eq!(made.assert_status(200)["role"], "owner");
+    let down = patch(&app, &ann_m, &ann, json!({"role": "organiser"})).await;
+    assert_eq!(down.assert_status(200)["role"], "organiser");
+    let mine = get(&app, &format!("/api/v1/clubs/{id}"), &ann).await;
+    assert_eq!(mine.assert_status(200)["role"], "organiser");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_member_leaves_and_comes_back_as_the_same_member(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let ann = account(&app, "ann@club.example", "Ann").await;
+    let vic = account(&app, "vic@club.example", "Vic").await;
+    let id = club(&app, &ann, "Thursday whist").await;
+    enrol(&app, &ann, &id, &vic, "viewer").await;
+    let vic_id = members(&app, &id, &ann).await[1]["id"].as_str().expect("id").to_owned();
+    let path = format!("/api/v1/clubs/{id}/members/{vic_id}");
+
+    // A viewer may leave, but not change anything else about themselves.
+    patch(&app, &path, &vic, json!({"role": "organiser"}))
+        .await
+        .assert_problem(403, "forbidden");
+    patch(&app, &path, &vic, json!({"active": false, "guest": true}))
+        .await
+        .assert_problem(403, "forbidden");
+    let left = patch(&app, &path, &vic, json!({"active": false})).await;
+    assert_eq!(left.assert_status(200)["active"], false);
+    get(&app, &format!("/api/v1/clubs/{id}"), &vic)
+        .await
+        .assert_problem(404, "club_not_found");
+    let listed = members(&app, &id, &ann).await;
+    assert_eq!(listed[1]["active"], false, "who left stays on the list");
+
+    let back = enrol(&app, &ann, &id, &vic, "scorer").await;
+    assert_eq!(back["role"], "scorer");
+    let listed = members(&app, &id, &ann).await;
+    assert_eq!(listed.len(), 2);
+    assert_eq!(listed[1]["id"], vic_id.as_str());
+    assert_eq!(listed[1]["active"], true);
+    assert_eq!(listed[1]["role"], "scorer");
+}
