@@ -131,16 +131,18 @@ function nextAndLast(sessions) {
 async function home(id, root) {
   mount(root, top('Club', '#/clubs'), message('Loading…'));
   await guarded(root, async () => {
-    const [club, members, page] = await Promise.all([
-      get(`/clubs/${id}`, auth()),
-      get(`/clubs/${id}/members?limit=100`, auth()),
-      get(`/sessions?club_id=${id}&limit=2`, auth()),
-    ]);
+    const [club, members] = await Promise.all([get(`/clubs/${id}`, auth()), get(`/clubs/${id}/members?limit=100`, auth())]);
+    // Each section stands alone: one the server refuses says so in its place, the rest is shown.
+    const alone = (what) => what.catch((err) => {
+      if (err.status === 401) throw err;
+      return h('section', { class: 'card-box' }, message(err.message, 'error'));
+    });
     const [season, sessions] = await Promise.all([
-      seasonSection(id),
-      Promise.all(page.items.map((s) => get(`/sessions/${s.id}`, auth()))),
+      alone(seasonSection(id)),
+      alone(get(`/sessions?club_id=${id}&limit=2`, auth())
+        .then((page) => Promise.all(page.items.map((s) => get(`/sessions/${s.id}`, auth()))))),
     ]);
-    const [next, last] = nextAndLast(sessions);
+    const [next, last] = Array.isArray(sessions) ? nextAndLast(sessions) : [null, null];
     const active = members.items.filter((m) => m.active !== false);
     mount(root, top(club.name, '#/clubs'),
       h('p', { class: 'came' }, `You are its ${club.role}.`),
@@ -152,7 +154,8 @@ async function home(id, root) {
       season,
       next ? sessionCard('Next session', next) : null,
       last ? sessionCard('Last session', last) : null,
-      !next && !last ? message('No sessions yet.') : null,
+      Array.isArray(sessions) ? null : sessions,
+      Array.isArray(sessions) && !next && !last ? message('No sessions yet.') : null,
       h('section', { class: 'card-box', 'aria-labelledby': 'members-head' },
         h('h2', { id: 'members-head' }, `Members (${active.length})`),
         h('ul', { class: 'chips', 'aria-label': 'Members' }, active.map((m) => h('li', {},
