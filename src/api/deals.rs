@@ -423,12 +423,10 @@ pub async fn revoke_scorer(
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, scorer) = path.into_inner();
-    let user = who.organiser()?;
+    who.organiser()?;
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let table = store::tables::fetch(&mut conn, id).await?;
-    if table.owner_id != user {
-        return Err(ApiError::forbidden("only the table's organiser can revoke its scorers"));
-    }
+    crate::service::access::require_table(&mut conn, who, &table, crate::service::access::Capability::Organise).await?;
     let revoked = store::scorers::revoke(&mut conn, table.id, scorer).await?;
     Ok(HttpResponse::Ok().json(Scorer::from(revoked)))
 }

@@ -19,6 +19,11 @@ pub struct CreateSession {
     pub name: String,
     /// What a chip is worth, for settling up in money; left out, the settle-up is in chips only.
     pub chip_value: Option<ChipValue>,
+    /// The club the session belongs to; left out, the caller's own (home) club.
+    pub club_id: Option<Uuid>,
+    /// Who came: club member ids, entered on the session's roster.
+    #[serde(default)]
+    pub members: Vec<Uuid>,
 }
 
 /// What a chip is worth: an integer number of minor units (pence, cents) of a currency.
@@ -83,6 +88,7 @@ pub struct SessionSummary {
     pub id: Uuid,
     pub name: String,
     pub owner_id: Uuid,
+    pub club_id: Uuid,
     pub created_at: DateTime<Utc>,
 }
 
@@ -91,6 +97,7 @@ pub struct SessionView {
     pub id: Uuid,
     pub name: String,
     pub owner_id: Uuid,
+    pub club_id: Uuid,
     pub created_at: DateTime<Utc>,
     pub chip_value: Option<ChipValue>,
     /// The roster: who sits at the session's tables, in the order they joined.
@@ -125,6 +132,8 @@ pub struct PageQuery {
     /// 1 to 500; default 100.
     pub limit: Option<i64>,
     pub offset: Option<i64>,
+    /// Only this club's sessions; left out, those of every club the caller belongs to.
+    pub club_id: Option<Uuid>,
 }
 
 impl From<store::sessions::ClubSession> for SessionSummary {
@@ -133,6 +142,7 @@ impl From<store::sessions::ClubSession> for SessionSummary {
             id: s.id,
             name: s.name,
             owner_id: s.owner_id,
+            club_id: s.club_id,
             created_at: s.created_at,
         }
     }
@@ -142,8 +152,9 @@ impl From<store::sessions::ClubSession> for SessionSummary {
 #[utoipa::path(tag = "sessions", request_body = CreateSession, security(("bearer" = [])), responses(
     (status = 201, body = SessionSummary),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
-    (status = 403, description = "`forbidden`: a scorer token", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`invalid_name`, `invalid_chip_value`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token, or a role in the club that does not run sessions", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`club_not_found`: no such club, or the caller is not a member of it", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_name`, `invalid_chip_value`, `invalid_members`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/sessions")]
 pub async fn create_session(
@@ -159,7 +170,7 @@ pub async fn create_session(
         )
     })?;
     let chip_value = body.chip_value.as_ref().map(ChipValue::checked).transpose()?;
-    let session = crate::service::sessions::create(&pool, owner, name, chip_value).await?;
+    let session = crate::service::sessions::create(&pool, owner, body.club_id, name, chip_value, &body.members).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/sessions/{}", session.id)))
         .json(SessionSummary::from(session)))
@@ -180,7 +191,7 @@ pub async fn list_sessions(
     let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let rows = store::sessions::list(&mut conn, owner, limit + 1, offset).await?;
+    let rows = store::sessions::list(&mut conn, owner, query.club_id, limit + 1, offset).await?;
     let more = rows.len() as i64 > limit;
     let items: Vec<SessionSummary> = rows.into_iter().take(limit as usize).map(Into::into).collect();
     Ok(HttpResponse::Ok().json(SessionPage {
@@ -246,6 +257,7 @@ async fn session_view(pool: &PgPool, id: Uuid) -> Result<SessionView, ApiError> 
         id: session.id,
         name: session.name,
         owner_id: session.owner_id,
+        club_id: session.club_id,
         created_at: session.created_at,
         tables: tables.into_iter().map(TableSummary::from).collect(),
         verification,

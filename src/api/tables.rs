@@ -706,10 +706,11 @@ async fn owned_table(
 ) -> Result<(TableRow, Uuid), ApiError> {
     let user = who.organiser()?;
     let table = store::tables::fetch(conn, id).await?;
-    if table.owner_id != user {
-        return Err(ApiError::forbidden(refusal));
+    match crate::service::access::require_table(conn, who, &table, crate::service::access::Capability::Organise).await {
+        Err(crate::service::ServiceError::Forbidden(_)) => Err(ApiError::forbidden(refusal)),
+        Err(e) => Err(e.into()),
+        Ok(()) => Ok((table, user)),
     }
-    Ok((table, user))
 }
 
 /// The join codes handed out for the table (its organiser only), newest first, expired and

@@ -19,6 +19,8 @@ pub enum Capability {
     Read,
     /// Record at a table: moves, undos, corrections.
     Record,
+    /// Confirm or dispute a finished deal: whoever records or audits.
+    Verify,
     /// What a treasurer does: export, settle up, set what a chip is worth, verify deals.
     Audit,
     /// Run the club's evenings: start sessions, open tables, hand out join codes, revoke scorers,
@@ -31,11 +33,11 @@ pub enum Capability {
 /// Whether a role allows a capability. Which roles an organiser may give (not owner) is
 /// checked where roles are given: `Manage` alone does not say.
 pub fn allows(role: ClubRole, capability: Capability) -> bool {
-    use Capability::{Audit, Read, Record};
+    use Capability::{Audit, Read, Record, Verify};
     match role {
         ClubRole::Owner | ClubRole::Organiser => true,
-        ClubRole::Treasurer => matches!(capability, Read | Audit),
-        ClubRole::Scorer => matches!(capability, Read | Record),
+        ClubRole::Treasurer => matches!(capability, Read | Audit | Verify),
+        ClubRole::Scorer => matches!(capability, Read | Record | Verify),
         ClubRole::Viewer => capability == Read,
     }
 }
@@ -76,7 +78,7 @@ pub async fn require_table(
 ) -> Result<(), ServiceError> {
     match who {
         Principal::Scorer { table: t, .. } if t == table.id => {
-            if matches!(capability, Capability::Read | Capability::Record) {
+            if matches!(capability, Capability::Read | Capability::Record | Capability::Verify) {
                 Ok(())
             } else {
                 Err(ServiceError::Forbidden(refusal(capability)))
@@ -93,6 +95,7 @@ fn refusal(capability: Capability) -> &'static str {
     match capability {
         Capability::Read => "your role in this club does not let you see this",
         Capability::Record => "your role in this club does not let you record at its tables",
+        Capability::Verify => "your role in this club does not let you verify its deals",
         Capability::Audit => "only the club's treasurers, organisers and owners export, settle and verify",
         Capability::Organise => "only the club's organisers and owners run its sessions and tables",
         Capability::Manage => "only the club's organisers and owners manage its members",

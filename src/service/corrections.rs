@@ -103,7 +103,7 @@ pub async fn correct(
 ) -> Result<(DealRecord, Receipt), ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, correction.table).await?;
-    correction.by.may_record(&row)?;
+    super::access::require_table(&mut tx, correction.by, &row, super::access::Capability::Record).await?;
     if correction.expected_version != row.version {
         return Err(ServiceError::VersionConflict {
             expected: correction.expected_version,

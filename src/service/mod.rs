@@ -62,21 +62,6 @@ pub enum Principal {
 }
 
 impl Principal {
-    /// Whether the caller may record moves on the table.
-    ///
-    /// # Errors
-    /// `Forbidden` for anyone but the table's owner and its scorers.
-    pub fn may_record(self, table: &TableRow) -> Result<(), ServiceError> {
-        match self {
-            Principal::Organiser { user } if user == table.owner_id => Ok(()),
-            Principal::Scorer { table: t, .. } if t == table.id => Ok(()),
-            Principal::Organiser { .. } => Err(ServiceError::Forbidden(
-                "only the table's organiser or its scorers can record here",
-            )),
-            Principal::Scorer { .. } => Err(ServiceError::Forbidden("this scorer token is for another table")),
-        }
-    }
-
     /// How the move log names who recorded an entry.
     pub fn recorded_by(self) -> String {
         match self {

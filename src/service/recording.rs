@@ -155,7 +155,7 @@ pub async fn record(
         let read = store::tables::read_for_move(&mut conn, request.table, key, true, kept, false, scorer).await?;
         let game = game_of(&read.row)?;
         note(game);
-        may_record(request.by, &read)?;
+        may_record(&mut conn, request.by, &read).await?;
         let tried = with_game!(game, G => record_optimistically::<G>(&mut conn, read, hot, signer, &request, &render)
             .await
             .map_err(|e| e.at_table(request.table))?);
@@ -183,15 +183,15 @@ pub async fn record(
     // For the caller's metrics: the game is known only once the table is read.
     let game = game_of(&locked.row)?;
     note(game);
-    may_record(request.by, &locked)?;
+    may_record(&mut tx, request.by, &locked).await?;
     let table = request.table;
     with_game!(game, G => record_as::<G>(tx, locked, hot, signer, request, render).await).map_err(|e| e.at_table(table))
 }
 
-/// Whether the caller may record at the table as read: its organiser, or one of its scorers
-/// not revoked.
-fn may_record(by: Principal, read: &Locked) -> Result<(), ServiceError> {
-    by.may_record(&read.row)?;
+/// Whether the caller may record at the table as read: a member of its club whose role records,
+/// or one of its scorers not revoked.
+async fn may_record(conn: &mut PgConnection, by: Principal, read: &Locked) -> Result<(), ServiceError> {
+    super::access::require_table(conn, by, &read.row, super::access::Capability::Record).await?;
     if read.scorer_active {
         Ok(())
     } else {

@@ -16,20 +16,40 @@ use crate::rules::Seat;
 use crate::store::sessions::ClubSession;
 use crate::store::{self, StoreError};
 
-/// Starts a session named `name` (already checked) for `owner`.
+/// Starts a session named `name` (already checked) for `owner` in `club` (the owner's home club
+/// when None), with `members` (club member ids: who came) entered on its roster.
 ///
 /// # Errors
-/// `UnknownUser`; on database failure.
+/// `UnknownUser`; `Store(NotFound("club"))` for a stranger to the club; `Forbidden` for a role
+/// that does not run sessions; `InvalidMembers` for an id that is not a member of the club.
 pub async fn create(
     pool: &PgPool,
     owner: Uuid,
+    club: Option<Uuid>,
     name: &str,
     chip_value: Option<(i64, &str)>,
+    members: &[Uuid],
 ) -> Result<ClubSession, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, owner).await?;
-    let club = store::clubs::home_club(&mut tx, owner).await?;
+    let club = match club {
+        Some(club) => club,
+        None => store::clubs::home_club(&mut tx, owner).await?,
+    };
+    super::access::require(&mut tx, owner, club, super::access::Capability::Organise, "club").await?;
     let session = store::sessions::insert(&mut tx, owner, club, name, chip_value).await?;
+    for id in members {
+        let member = match store::clubs::member(&mut tx, club, *id).await {
+            Ok(member) if member.anonymised_at.is_none() => member,
+            Ok(_) | Err(StoreError::NotFound(_)) => {
+                return Err(ServiceError::InvalidMembers(format!(
+                    "{id} is not a member of this club"
+                )))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        store::sessions::enter(&mut tx, session.id, &member).await?;
+    }
     tx.commit().await.map_err(StoreError::from)?;
     Ok(session)
 }
@@ -48,11 +68,14 @@ pub async fn set_chip_value(
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, who).await?;
     let session = store::sessions::lock(&mut tx, id).await?;
-    if session.owner_id != who {
-        return Err(ServiceError::Forbidden(
-            "only the organiser who started the session changes it",
-        ));
-    }
+    super::access::require(
+        &mut tx,
+        who,
+        session.club_id,
+        super::access::Capability::Audit,
+        "session",
+    )
+    .await?;
     let session = store::sessions::set_chip_value(&mut tx, id, chip_value).await?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok(session)

@@ -92,9 +92,14 @@ async fn create_as<G: Game>(
     let club;
     if let Some(session) = new.session {
         let found = store::sessions::fetch(&mut tx, session).await?;
-        if found.owner_id != owner {
-            return Err(ServiceError::Forbidden("that session belongs to another organiser"));
-        }
+        super::access::require(
+            &mut tx,
+            owner,
+            found.club_id,
+            super::access::Capability::Organise,
+            "session",
+        )
+        .await?;
         club = found.club_id;
         members = Some(seat_members(&mut tx, session, club, &new.players, new.members.as_deref()).await?);
     } else if new.members.is_some() {
@@ -103,6 +108,7 @@ async fn create_as<G: Game>(
         ));
     } else {
         club = store::clubs::home_club(&mut tx, owner).await?;
+        super::access::require(&mut tx, owner, club, super::access::Capability::Organise, "club").await?;
     }
     let stored = store::tables::NewTable {
         owner,
@@ -148,12 +154,21 @@ async fn seat_members(
     let mut ids: Vec<Uuid> = Vec::with_capacity(players.len());
     for (seat, name) in players.iter().enumerate() {
         let id = match named.and_then(|n| n.get(seat).copied().flatten()) {
-            Some(id) if roster.iter().any(|m| m.id == id) => id,
-            Some(id) => {
-                return Err(ServiceError::InvalidMembers(format!(
-                    "{id} is not on this session's roster"
-                )))
-            }
+            Some(id) => match roster.iter().find(|m| m.id == id || m.club_member_id == id) {
+                Some(entry) => entry.id,
+                // A member of the club not on the roster yet sits down: they are entered.
+                None => match store::clubs::member(&mut *conn, club, id).await {
+                    Ok(member) if member.anonymised_at.is_none() => {
+                        store::sessions::enter(&mut *conn, session, &member).await?.id
+                    }
+                    Ok(_) | Err(StoreError::NotFound(_)) => {
+                        return Err(ServiceError::InvalidMembers(format!(
+                            "{id} is neither on this session's roster nor a member of its club"
+                        )))
+                    }
+                    Err(e) => return Err(e.into()),
+                },
+            },
             None => store::sessions::member_named(&mut *conn, session, club, name).await?.id,
         };
         if ids.contains(&id) {

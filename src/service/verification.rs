@@ -40,7 +40,7 @@ pub struct Request {
 pub async fn verify(pool: &PgPool, keys: &AuditKeys, request: Request) -> Result<(DealRecord, Receipt), ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, request.table).await?;
-    request.by.may_record(&row)?;
+    super::access::require_table(&mut tx, request.by, &row, super::access::Capability::Verify).await?;
     let record: Result<DealRecord, ServiceError> = async {
         Ok(with_game!(game_of(&row)?, G => {
             verify_as::<G>(&mut tx, &row, &request).await?;

@@ -164,22 +164,27 @@ pub async fn set_chip_value(
     .ok_or(StoreError::NotFound("session"))
 }
 
-/// The owner's sessions, newest first.
+/// The sessions of the clubs `user` is a member of (not left), or of `club` alone, newest first.
 ///
 /// # Errors
 /// On database failure.
 pub async fn list(
     conn: &mut PgConnection,
-    owner: Uuid,
+    user: Uuid,
+    club: Option<Uuid>,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<ClubSession>, StoreError> {
     Ok(sqlx::query_as::<_, ClubSession>(
-        "select * from club_sessions where owner_id = $1 order by created_at desc, id limit $2 offset $3",
+        "select s.* from club_sessions s
+         where s.club_id in (select club_id from club_members where user_id = $1 and left_at is null)
+           and ($4::uuid is null or s.club_id = $4)
+         order by s.created_at desc, s.id limit $2 offset $3",
     )
-    .bind(owner)
+    .bind(user)
     .bind(limit)
     .bind(offset)
+    .bind(club)
     .fetch_all(conn)
     .await?)
 }

@@ -197,7 +197,7 @@ async fn a_join_code_gives_a_scorer_token_for_that_table_only(pool: PgPool) {
     let before = app.snapshot(&other).await;
     app.submit(&other, &scorer, nominate)
         .await
-        .assert_problem(403, "forbidden");
+        .assert_problem(404, "table_not_found");
     assert_eq!(app.snapshot(&other).await, before);
 
     let answer = app
@@ -236,10 +236,10 @@ async fn another_organiser_cannot_record_on_my_table(pool: PgPool) {
     let before = app.snapshot(&table).await;
     app.submit(&table, &theirs, json!({"kind": "nominate", "seat": 1, "tricks": 0}))
         .await
-        .assert_problem(403, "forbidden");
+        .assert_problem(404, "table_not_found");
     app.post(&format!("/api/v1/tables/{table}/undo"), &theirs, json!({}))
         .await
-        .assert_problem(403, "forbidden");
+        .assert_problem(404, "table_not_found");
     assert_eq!(app.snapshot(&table).await, before);
 }
 

@@ -387,3 +387,359 @@ async fn a_member_leaves_and_comes_back_as_the_same_member(pool: PgPool) {
     assert_eq!(listed[1]["active"], true);
     assert_eq!(listed[1]["role"], "scorer");
 }
+
+fn result(tricks: [u8; 4]) -> Value {
+    json!({"kind": "result", "nominations": [0, 1, 0, 0], "tricks": tricks})
+}
+
+/// A club of Ann (owner) with Olga (organiser), Tom (treasurer), Sam (scorer) and Vic (viewer);
+/// a session Ann started in it and a table of four in that session with one deal recorded.
+struct Club {
+    id: String,
+    ann: String,
+    olga: String,
+    tom: String,
+    sam: String,
+    vic: String,
+    session: String,
+    table: String,
+}
+
+async fn club_night(app: &TestApp) -> Club {
+    let ann = account(app, "ann@club.example", "Ann").await;
+    let id = club(app, &ann, "Thursday whist").await;
+    let mut tokens = Vec::new();
+    for (email, name, role) in [
+        ("olga@club.example", "Olga", "organiser"),
+        ("tom@club.example", "Tom", "treasurer"),
+        ("sam@club.example", "Sam", "scorer"),
+        ("vic@club.example", "Vic", "viewer"),
+    ] {
+        let token = account(app, email, name).await;
+        enrol(app, &ann, &id, &token, role).await;
+        tokens.push(token);
+    }
+    let session = app
+        .post("/api/v1/sessions", &ann, json!({"name": "Thursday", "club_id": id}))
+        .await
+        .assert_status(201)
+        .clone();
+    assert_eq!(session["club_id"], id.as_str());
+    let session = session["id"].as_str().expect("id").to_owned();
+    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"],
+                      "options": {"hand_sizes": [1, 1, 1, 1, 1, 1]}, "session_id": session});
+    let table = app.post("/api/v1/tables", &ann, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    app.submit(&table, &ann, result([0, 1, 0, 0])).await.assert_status(201);
+    let [olga, tom, sam, vic] = <[String; 4]>::try_from(tokens).expect("four");
+    Club {
+        id,
+        ann,
+        olga,
+        tom,
+        sam,
+        vic,
+        session,
+        table,
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn each_role_writes_what_it_may_and_nothing_else(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let c = club_night(&app).await;
+    let table = &c.table;
+    let roles = [
+        ("organiser", &c.olga),
+        ("treasurer", &c.tom),
+        ("scorer", &c.sam),
+        ("viewer", &c.vic),
+    ];
+    for (role, token) in roles {
+        let may_organise = role == "organiser";
+        let may_record = matches!(role, "organiser" | "scorer");
+        let may_audit = matches!(role, "organiser" | "treasurer");
+        let expect = |allowed: bool, ok: u16, answer: crate::helpers::Answer, what: &str| {
+            if allowed {
+                assert_eq!(answer.status.as_u16(), ok, "{role} {what}: {}", answer.body);
+            } else {
+                answer.assert_problem(403, "forbidden");
+            }
+        };
+        let versions_before: i64 = sqlx::query_scalar("select version from game_tables where id = $1::uuid")
+            .bind(table)
+            .fetch_one(&app.pool)
+            .await
+            .expect("version");
+
+        let started = app
+            .post("/api/v1/sessions", token, json!({"name": "Friday", "club_id": c.id}))
+            .await;
+        expect(may_organise, 201, started, "starts a session");
+        let body = json!({"game": "nomination-whist", "players": ["E", "F", "G"], "session_id": c.session});
+        expect(
+            may_organise,
+            201,
+            app.post("/api/v1/tables", token, body).await,
+            "opens a table",
+        );
+        let code = app
+            .post(&format!("/api/v1/tables/{table}/join-codes"), token, json!({}))
+            .await;
+        expect(may_organise, 201, code, "hands out a join code");
+        let value = patch(
+            &app,
+            &format!("/api/v1/sessions/{}", c.session),
+            token,
+            json!({"chip_value": {"minor_units": 5, "currency": "GBP"}}),
+        )
+        .await;
+        expect(may_audit, 200, value, "sets the chip value");
+        let verified = app
+            .post(
+                &format!("/api/v1/tables/{table}/deals/1/verification"),
+                token,
+                json!({"agree": true}),
+            )
+            .await;
+        expect(role != "viewer", 201, verified, "verifies a deal");
+        let moved = app.submit(table, token, result([1, 0, 0, 0])).await;
+        expect(may_record, 201, moved, "records a move");
+        if may_record {
+            let undone = app
+                .post(&format!("/api/v1/tables/{table}/undo"), token, json!({}))
+                .await;
+            expect(true, 200, undone, "undoes a move");
+        } else {
+            let undone = app
+                .post(&format!("/api/v1/tables/{table}/undo"), token, json!({}))
+                .await;
+            undone.assert_problem(403, "forbidden");
+            let version: i64 = sqlx::query_scalar("select version from game_tables where id = $1::uuid")
+                .bind(table)
+                .fetch_one(&app.pool)
+                .await
+                .expect("version");
+            // A verification extends the chain, but no refused write moved the table.
+            assert_eq!(version, versions_before, "{role}: the table did not move");
+        }
+        let invite = app
+            .post(
+                &format!("/api/v1/clubs/{}/invitations", c.id),
+                token,
+                json!({"role": "viewer"}),
+            )
+            .await;
+        expect(may_organise, 201, invite, "invites");
+    }
+    // The owner does everything an organiser does.
+    let started = app
+        .post("/api/v1/sessions", &c.ann, json!({"name": "Saturday", "club_id": c.id}))
+        .await;
+    started.assert_status(201);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_second_organiser_runs_the_first_ones_session(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let c = club_night(&app).await;
+    let body = json!({"game": "nomination-whist", "players": ["Eve", "Fay", "Gus", "Hal"],
+                      "options": {"hand_sizes": [1, 1]}, "session_id": c.session});
+    let second = app.post("/api/v1/tables", &c.olga, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    for table in [&c.table, &second] {
+        app.submit(table, &c.olga, result([0, 0, 1, 0]))
+            .await
+            .assert_status(201);
+    }
+    app.post(&format!("/api/v1/tables/{}/undo", c.table), &c.olga, json!({}))
+        .await
+        .assert_status(200);
+    let correction = json!({"moves": [result([0, 0, 0, 1])], "expected_version": 0, "reason": "Dan won it"});
+    let version = app.state(&c.table).await["version"].clone();
+    let mut correction = correction;
+    correction["expected_version"] = version;
+    app.request(
+        Method::PUT,
+        &format!("/api/v1/tables/{}/deals/1", c.table),
+        Some(&c.olga),
+        Some(correction),
+    )
+    .await
+    .assert_status(200);
+    let code = app
+        .post(&format!("/api/v1/tables/{}/join-codes", c.table), &c.olga, json!({}))
+        .await;
+    code.assert_status(201);
+    get(&app, &format!("/api/v1/tables/{}/join-codes", c.table), &c.olga)
+        .await
+        .assert_status(200);
+    let sessions = get(&app, &format!("/api/v1/sessions?club_id={}", c.id), &c.olga).await;
+    let sessions = sessions.assert_status(200).clone();
+    assert_eq!(sessions["items"][0]["id"], c.session.as_str(), "{sessions}");
+    assert_eq!(sessions["items"][0]["club_id"], c.id.as_str());
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_member_of_another_club_writes_nothing_of_this_one(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let c = club_night(&app).await;
+    let bob = account(&app, "bob@club.example", "Bob").await;
+    let other = club(&app, &bob, "Friday bridge").await;
+    let t = &c.table;
+    let before = app.snapshot(t).await;
+    let counts = "select (select count(*) from club_sessions) + (select count(*) from game_tables)
+                  + (select count(*) from join_codes) + (select count(*) from club_invitations)
+                  + (select count(*) from club_members) + (select count(*) from verifications)";
+    let counted = count(&app, counts).await;
+
+    app.post("/api/v1/sessions", &bob, json!({"name": "x", "club_id": c.id}))
+        .await
+        .assert_problem(404, "club_not_found");
+    let body = json!({"game": "nomination-whist", "players": ["E", "F", "G"], "session_id": c.session});
+    app.post("/api/v1/tables", &bob, body)
+        .await
+        .assert_problem(404, "session_not_found");
+    app.submit(t, &bob, result([1, 0, 0, 0]))
+        .await
+        .assert_problem(404, "table_not_found");
+    app.post(&format!("/api/v1/tables/{t}/undo"), &bob, json!({}))
+        .await
+        .assert_problem(404, "table_not_found");
+    let correction = json!({"moves": [result([0, 0, 0, 1])], "expected_version": 1, "reason": "mine"});
+    app.request(
+        Method::PUT,
+        &format!("/api/v1/tables/{t}/deals/1"),
+        Some(&bob),
+        Some(correction),
+    )
+    .await
+    .assert_problem(404, "table_not_found");
+    app.post(
+        &format!("/api/v1/tables/{t}/deals/1/verification"),
+        &bob,
+        json!({"agree": true}),
+    )
+    .await
+    .assert_problem(404, "table_not_found");
+    app.post(&format!("/api/v1/tables/{t}/join-codes"), &bob, json!({}))
+        .await
+        .assert_problem(404, "table_not_found");
+    get(&app, &format!("/api/v1/tables/{t}/join-codes"), &bob)
+        .await
+        .assert_problem(404, "table_not_found");
+    app.request(
+        Method::DELETE,
+        &format!("/api/v1/tables/{t}/join-codes/ABCDEFGH"),
+        Some(&bob),
+        None,
+    )
+    .await
+    .assert_problem(404, "table_not_found");
+    app.request(
+        Method::DELETE,
+        &format!("/api/v1/tables/{t}/scorers/{}", uuid::Uuid::new_v4()),
+        Some(&bob),
+        None,
+    )
+    .await
+    .assert_problem(404, "table_not_found");
+    patch(
+        &app,
+        &format!("/api/v1/sessions/{}", c.session),
+        &bob,
+        json!({"chip_value": null}),
+    )
+    .await
+    .assert_problem(404, "session_not_found");
+    app.post(
+        &format!("/api/v1/clubs/{}/invitations", c.id),
+        &bob,
+        json!({"role": "owner"}),
+    )
+    .await
+    .assert_problem(404, "club_not_found");
+    app.post(
+        &format!("/api/v1/clubs/{}/members", c.id),
+        &bob,
+        json!({"name": "Mole"}),
+    )
+    .await
+    .assert_problem(404, "club_not_found");
+    let ann_member = members(&app, &c.id, &c.ann).await[0]["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    patch(
+        &app,
+        &format!("/api/v1/clubs/{}/members/{ann_member}", c.id),
+        &bob,
+        json!({"active": false}),
+    )
+    .await
+    .assert_problem(404, "club_not_found");
+    // Nor does a member id of this club seat anyone at the other club's tables.
+    let own = app
+        .post(
+            "/api/v1/sessions",
+            &bob,
+            json!({"name": "Bob's", "club_id": other, "members": [ann_member]}),
+        )
+        .await;
+    own.assert_problem(422, "invalid_members");
+    let theirs = get(&app, &format!("/api/v1/sessions?club_id={}", c.id), &bob).await;
+    assert_eq!(theirs.assert_status(200)["items"], json!([]));
+
+    assert_eq!(app.snapshot(t).await, before);
+    assert_eq!(count(&app, counts).await, counted);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn seats_name_club_members_who_are_entered_on_the_roster(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let c = club_night(&app).await;
+    let path = format!("/api/v1/clubs/{}/members", c.id);
+    let pat = app.post(&path, &c.ann, json!({"name": "Pat"})).await.assert_status(201)["id"].clone();
+    let quin = app
+        .post(&path, &c.ann, json!({"name": "Quin", "guest": true}))
+        .await
+        .assert_status(201)["id"]
+        .clone();
+    let session = app
+        .post(
+            "/api/v1/sessions",
+            &c.olga,
+            json!({"name": "Friday", "club_id": c.id, "members": [pat]}),
+        )
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let body = json!({"game": "nomination-whist", "players": ["Pat", "Quin", "Rex"], "session_id": session,
+                      "members": [pat, quin, null]});
+    app.post("/api/v1/tables", &c.olga, body).await.assert_status(201);
+    let view = app
+        .get(&format!("/api/v1/sessions/{session}"))
+        .await
+        .assert_status(200)
+        .clone();
+    let roster: Vec<&Value> = view["members"]
+        .as_array()
+        .expect("members")
+        .iter()
+        .map(|m| &m["id"])
+        .collect();
+    assert_eq!(roster.len(), 3, "{view}");
+    assert_eq!(roster[0], &pat);
+    assert_eq!(roster[1], &quin);
+    let bad = json!({"game": "nomination-whist", "players": ["A", "B", "C"], "session_id": session,
+                     "members": [uuid::Uuid::new_v4(), null, null]});
+    app.post("/api/v1/tables", &c.olga, bad)
+        .await
+        .assert_problem(422, "invalid_members");
+}

@@ -313,7 +313,7 @@ async fn every_bad_correction_is_refused_and_changes_nothing(pool: PgPool) {
     let (stranger, _) = crate::scorers::scorer(&app, &token, &other, "Eve's phone").await;
     correct(&app, &table, &stranger, 1, good(3))
         .await
-        .assert_problem(403, "forbidden");
+        .assert_problem(404, "table_not_found");
     app.request(
         reqwest::Method::PUT,
         &format!("/api/v1/tables/{table}/deals/1"),

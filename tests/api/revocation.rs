@@ -294,7 +294,7 @@ async fn only_the_tables_organiser_lists_or_withdraws_its_codes(pool: PgPool) {
 
     app.request(Method::GET, &codes, Some(&stranger), None)
         .await
-        .assert_problem(403, "forbidden");
+        .assert_problem(404, "table_not_found");
     app.request(Method::GET, &codes, Some(&scorer), None)
         .await
         .assert_problem(403, "forbidden");
@@ -303,7 +303,7 @@ async fn only_the_tables_organiser_lists_or_withdraws_its_codes(pool: PgPool) {
         .assert_problem(401, "missing_token");
     app.request(Method::DELETE, &one, Some(&stranger), None)
         .await
-        .assert_problem(403, "forbidden");
+        .assert_problem(404, "table_not_found");
     app.request(Method::DELETE, &one, Some(&scorer), None)
         .await
         .assert_problem(403, "forbidden");

@@ -96,7 +96,7 @@ async fn a_revoked_scorer_is_refused_and_changes_nothing_while_the_others_still_
     let other = app.organiser("eve@club.example").await;
     app.request(reqwest::Method::DELETE, &path, Some(&other), None)
         .await
-        .assert_problem(403, "forbidden");
+        .assert_problem(404, "table_not_found");
     let unknown = format!("/api/v1/tables/{table}/scorers/{}", uuid::Uuid::new_v4());
     app.request(reqwest::Method::DELETE, &unknown, Some(&organiser), None)
         .await

@@ -51,7 +51,7 @@ async fn a_table_cannot_join_another_organisers_session(pool: PgPool) {
     let body = json!({"game": "nomination-whist", "players": ["A", "B", "C"], "session_id": session});
     app.post("/api/v1/tables", &bob, body)
         .await
-        .assert_problem(403, "forbidden");
+        .assert_problem(404, "session_not_found");
     let unknown = json!({"game": "nomination-whist", "players": ["A", "B", "C"], "session_id": uuid::Uuid::new_v4()});
     app.post("/api/v1/tables", &bob, unknown)
         .await

@@ -442,7 +442,7 @@ async fn every_bad_chip_value_change_is_refused_and_changes_nothing(pool: PgPool
         .assert_problem(404, "session_not_found");
     patch_session(&app, &session, Some(&other), fine.clone())
         .await
-        .assert_problem(403, "forbidden");
+        .assert_problem(404, "session_not_found");
     patch_session(&app, &session, Some(&scorer), fine.clone())
         .await
         .assert_problem(403, "forbidden");

@@ -135,7 +135,7 @@ async fn every_bad_verification_is_refused_and_changes_nothing(pool: PgPool) {
         (&bob, 2, json!({"agree": true}), 409, "deal_not_finished"),
         (&bob, 3, json!({"agree": true}), 404, "deal_not_found"),
         (&bob, 9, json!({"agree": true}), 404, "deal_not_found"),
-        (&stranger, 1, json!({"agree": true}), 403, "forbidden"),
+        (&stranger, 1, json!({"agree": true}), 404, "table_not_found"),
         (
             &bob,
             1,
