@@ -49,6 +49,8 @@ static ASSETS: &[Asset] = assets! {
     "/app/queue.js" => "app/queue.js", "text/javascript; charset=utf-8";
     "/app/panels.js" => "app/panels.js", "text/javascript; charset=utf-8";
     "/app/organiser.js" => "app/organiser.js", "text/javascript; charset=utf-8";
+    "/app/clubs.js" => "app/clubs.js", "text/javascript; charset=utf-8";
+    "/app/members.js" => "app/members.js", "text/javascript; charset=utf-8";
     "/app/board.js" => "app/board.js", "text/javascript; charset=utf-8";
     "/app/catalogue.js" => "app/catalogue.js", "text/javascript; charset=utf-8";
     "/app/controls.js" => "app/controls.js", "text/javascript; charset=utf-8";

@@ -270,7 +270,7 @@ async fn a_pope_joan_result_with_the_pope_played_and_specials_by_seat_buttons_pa
 }
 
 /// axe-core (vendored, MPL-2.0) run on the page as it is: the serious and critical violations.
-async fn axe(phone: &Phone) -> Vec<String> {
+pub(crate) async fn axe(phone: &Phone) -> Vec<String> {
     const AXE: &str = include_str!("../vendor/axe-core/axe.min.js");
     phone
         .client
@@ -298,7 +298,7 @@ async fn axe(phone: &Phone) -> Vec<String> {
 }
 
 /// True when the page is wider than the screen (a horizontal scroll).
-async fn scrolls_sideways(phone: &Phone) -> bool {
+pub(crate) async fn scrolls_sideways(phone: &Phone) -> bool {
     phone
         .client
         .execute(

@@ -3,6 +3,7 @@
 
 mod auth;
 mod browser;
+mod browser_clubs;
 mod browser_deals;
 mod browser_table;
 mod bundle;

@@ -1,9 +1,10 @@
 // The phone page: start (join a table, organiser sign-in), the organiser's screens and the
 // table. Hash routes: #/ · #/organiser · #/session/<id> · #/session/<id>/new · #/code/<table> · #/table/<id>
-// · #/board/<session> (the big screen).
+// · #/board/<session> (the big screen) · #/clubs · #/club/<id> · #/club/<id>/start · #/club/<id>/members.
 // A QR code opens /?join=CODE: the start screen with the code filled in.
 
 import { organiser, phone, post, setScorerToken } from './api.js';
+import { clubRoute } from './clubs.js';
 import { h, message, mount } from './dom.js';
 import { organiserRoute } from './organiser.js';
 import { openBoard } from './board.js';
@@ -41,7 +42,8 @@ function start(note) {
     h('header', { class: 'brand' }, h('img', { src: '/app/icon.svg', alt: '', width: 40, height: 40 }), h('h1', {}, 'Tablekeeper')),
     form,
     h('section', { class: 'card-box' }, h('h2', {}, 'Organiser'),
-      h('a', { class: 'button', href: '#/organiser' }, organiser.token ? 'Your sessions' : 'Organiser sign-in')));
+      h('a', { class: 'button', href: '#/organiser' }, organiser.token ? 'Your sessions' : 'Organiser sign-in'),
+      organiser.token ? h('a', { class: 'button', href: '#/clubs' }, 'Your clubs') : null));
   if (!code.value) code.focus();
 }
 
@@ -50,6 +52,7 @@ export function route() {
   if (parts[0] === 'table' && parts[1]) return openTable(parts[1], root);
   if (parts[0] === 'board' && parts[1]) return openBoard(parts[1], root);
   if (['organiser', 'session', 'code'].includes(parts[0])) return organiserRoute(parts, root);
+  if (['clubs', 'club'].includes(parts[0])) return clubRoute(parts, root);
   return start();
 }
 

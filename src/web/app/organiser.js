@@ -8,36 +8,38 @@ import { gameName } from './table.js';
 import qrcode from './vendor/qrcode.mjs';
 
 export function organiserRoute(parts, root) {
-  if (!organiser.token) return signIn(root);
+  if (!organiser.token) return signIn(root, null, () => organiserRoute(parts, root));
   if (parts[0] === 'session' && parts[2] === 'new') return newTable(parts[1], root);
   if (parts[0] === 'session') return session(parts[1], root);
   if (parts[0] === 'code') return joinCode(parts[1], root);
   return sessions(root);
 }
 
-function top(title, back) {
+export function top(title, back) {
   return h('header', { class: 'table-head' }, h('div', { class: 'head-line' },
     h('a', { href: back, class: 'back', 'aria-label': 'Back' }, '‹'), h('h1', {}, title),
     button('Sign out', () => { organiser.token = null; location.hash = '#/'; }, { class: 'small' })));
 }
 
-function field(id, label, attrs = {}) {
+export function field(id, label, attrs = {}) {
   return [h('label', { for: id }, label), h('input', { id, name: id, required: true, ...attrs })];
 }
 
-async function guarded(root, body) {
+export async function guarded(root, body) {
   try {
     await body();
   } catch (err) {
     if (err.status === 401) {
       organiser.token = null;
-      return signIn(root, 'Your sign-in has expired: sign in again.');
+      return signIn(root, 'Your sign-in has expired: sign in again.',
+        () => window.dispatchEvent(new Event('hashchange')));
     }
     root.append(message(err.message, 'error'));
   }
 }
 
-function signIn(root, note) {
+/// Sign-in (or registering); then `after` (by default the sessions).
+export function signIn(root, note, after = () => sessions(root)) {
   const status = h('div', { 'aria-live': 'polite' }, note ? message(note, 'error') : null);
   const form = h('form', { class: 'card-box', 'aria-label': 'Organiser sign-in' },
     h('h2', {}, 'Organiser sign-in'),
@@ -59,7 +61,7 @@ function signIn(root, note) {
         : { email: v('email'), password: v('password') };
       const answer = await post(registering ? '/auth/register' : '/auth/login', body);
       organiser.token = answer.token;
-      sessions(root);
+      after();
     } catch (err) {
       mount(status, message(err.message, 'error'));
     }
@@ -82,7 +84,9 @@ async function sessions(root) {
         location.hash = `#/session/${s.id}`;
       });
     });
-    mount(root, top('Sessions', '#/'), form,
+    mount(root, top('Sessions', '#/'),
+      h('a', { class: 'button', href: '#/clubs' }, 'Your clubs'),
+      form,
       page.items.length
         ? h('ul', { class: 'list', 'aria-label': 'Sessions' }, page.items.map((s) => h('li', {},
           h('a', { href: `#/session/${s.id}`, class: 'button' }, s.name),
@@ -106,8 +110,13 @@ async function session(id, root) {
   mount(root, top('Session', '#/organiser'), message('Loading…'));
   await guarded(root, async () => {
     const s = await get(`/sessions/${id}`, { token: organiser.token });
-    const states = await Promise.all(s.tables.map((t) => get(`/tables/${t.id}`).catch(() => null)));
-    mount(root, top(s.name, '#/organiser'),
+    const states = await Promise.all(s.tables.map((t) => get(`/tables/${t.id}`, { token: organiser.token }).catch(() => null)));
+    // A club's session goes back to its club's home, where it was started.
+    const back = s.club_id ? `#/club/${s.club_id}` : '#/organiser';
+    mount(root, top(s.name, back),
+      s.members?.length
+        ? h('p', { class: 'came' }, `Who came: ${s.members.map((m) => m.name).join(', ')}`)
+        : null,
       h('div', { class: 'row' },
         h('a', { class: 'button primary', href: `#/session/${id}/new` }, 'New table'),
         button('Big screen', () => bigScreen(id, root))),
@@ -241,17 +250,37 @@ function optionControls(game, players) {
   });
 }
 
+/// A seat's member id (`members` in the table body) from a roster entry: the club member's id
+/// when the roster names it, else the roster entry's own.
+function memberId(m) {
+  return m.club_member_id ?? m.id;
+}
+
 async function newTable(sessionId, root) {
   mount(root, top('New table', `#/session/${sessionId}`), message('Loading…'));
   await guarded(root, async () => {
-    const games = await get('/games');
+    const [games, sessionView] = await Promise.all([get('/games'), get(`/sessions/${sessionId}`, { token: organiser.token })]);
+    // A session with a roster (a club's, started by ticking who came) seats its members: each
+    // seat is chosen from them, never typed, so a player is the same member at every table.
+    const roster = sessionView.members || [];
     const game = h('select', { id: 'game' }, games.map((g) => h('option', { value: g.id }, `${g.name} (${g.min_players}–${g.max_players})`)));
     const players = h('ol', { class: 'players', 'aria-label': 'Players in seat order' });
     const options = h('fieldset', {}, h('legend', {}, 'Options'));
     const status = h('div', { 'aria-live': 'polite' });
-    const playerRow = (value = '') => {
+    const seatOf = (li) => li.firstElementChild;
+    const nameAt = (li) => {
+      const el = seatOf(li);
+      if (el.tagName === 'SELECT') return el.value ? el.selectedOptions[0].textContent : '';
+      return el.value.trim();
+    };
+    // `typed`: a seat for someone not on the roster, by name (the server finds or enters them).
+    const playerRow = (value = '', typed = false) => {
       const li = h('li', {});
-      const input = h('input', { value, required: true, autocomplete: 'off' });
+      const input = roster.length && !typed
+        ? h('select', { required: true },
+          h('option', { value: '' }, 'Choose who sits here'),
+          roster.map((m) => h('option', { value: memberId(m), selected: memberId(m) === value }, m.name)))
+        : h('input', { value, required: true, autocomplete: 'off' });
       const up = button('↑', () => {
         if (li.previousElementSibling) players.insertBefore(li, li.previousElementSibling);
         relabel();
@@ -262,14 +291,14 @@ async function newTable(sessionId, root) {
       return li;
     };
     const relabel = () => [...players.children].forEach((li, i) => {
-      const name = li.querySelector('input').value || `seat ${i}`;
-      li.querySelector('input').setAttribute('aria-label', `Player ${i + 1}`);
+      const name = nameAt(li) || `seat ${i + 1}`;
+      seatOf(li).setAttribute('aria-label', `Player ${i + 1}`);
       li.querySelectorAll('button')[0].setAttribute('aria-label', `Move ${name} up`);
       li.querySelectorAll('button')[0].disabled = i === 0;
       li.querySelectorAll('button')[1].setAttribute('aria-label', `Remove ${name}`);
     });
     let controls = [];
-    const names = () => [...players.querySelectorAll('input')].map((i) => i.value.trim());
+    const names = () => [...players.children].map(nameAt);
     const pick = async () => {
       const g = games.find((x) => x.id === game.value);
       while (players.children.length < g.min_players) players.append(playerRow());
@@ -280,10 +309,15 @@ async function newTable(sessionId, root) {
     };
     game.addEventListener('change', pick);
     players.addEventListener('input', () => { relabel(); controls.forEach((c) => c.refresh?.()); });
+    players.addEventListener('change', () => { relabel(); controls.forEach((c) => c.refresh?.()); });
     const form = h('form', { class: 'card-box', 'aria-label': 'New table' },
       h('label', { for: 'game' }, 'Game'), game,
-      h('h3', {}, 'Players, in seat order from the first dealer'), players,
-      button('Add a player', () => { players.append(playerRow()); relabel(); }),
+      h('h3', {}, 'Players, in seat order from the first dealer'),
+      roster.length ? h('p', { class: 'came' }, `From who came: ${roster.map((m) => m.name).join(', ')}`) : null,
+      players,
+      h('div', { class: 'row' },
+        button('Add a player', () => { players.append(playerRow()); relabel(); }),
+        roster.length ? button('Add someone by name', () => { players.append(playerRow('', true)); relabel(); }) : null),
       options, status,
       h('button', { type: 'submit', class: 'primary' }, 'Open the table'));
     form.addEventListener('submit', async (e) => {
@@ -295,19 +329,29 @@ async function newTable(sessionId, root) {
         if (value === undefined || canonical(value) === canonical(c.default)) continue;
         chosen[c.name] = value;
       }
+      const body = { game: game.value, players: names(), options: chosen, session_id: sessionId };
+      if (roster.length) {
+        const seated = [...players.children].map((li) => (seatOf(li).tagName === 'SELECT' ? seatOf(li).value : null));
+        const twice = seated.find((id, i) => id && seated.indexOf(id) !== i);
+        if (twice) {
+          const who = roster.find((m) => memberId(m) === twice)?.name ?? 'A member';
+          return mount(status, message(`${who} sits twice: choose someone else for one seat.`, 'error'));
+        }
+        body.members = seated;
+      }
       try {
-        const t = await post('/tables', {
-          game: game.value,
-          players: [...players.querySelectorAll('input')].map((i) => i.value.trim()),
-          options: chosen,
-          session_id: sessionId,
-        }, { token: organiser.token });
+        const t = await post('/tables', body, { token: organiser.token });
         location.hash = `#/code/${t.id}`;
       } catch (err) {
         mount(status, message(err.message, 'error'));
       }
     });
-    ['Ann', 'Bob', 'Cat', 'Dan'].forEach((p) => players.append(playerRow(p)));
+    // Seats start with who came and sits at no table of the session yet (everyone once all do),
+    // four at most: a second table of the evening starts with the rest.
+    const seated = new Set(sessionView.tables.flatMap((t) => t.players));
+    const free = roster.filter((m) => !seated.has(m.name));
+    if (roster.length) (free.length ? free : roster).slice(0, 4).forEach((m) => players.append(playerRow(memberId(m))));
+    else ['Ann', 'Bob', 'Cat', 'Dan'].forEach((p) => players.append(playerRow(p)));
     mount(root, top('New table', `#/session/${sessionId}`), form);
     pick();
   });
@@ -353,7 +397,7 @@ async function publicBase() {
 async function joinCode(tableId, root) {
   mount(root, top('Join code', '#/organiser'), message('Minting a join code…'));
   await guarded(root, async () => {
-    const table = await get(`/tables/${tableId}`);
+    const table = await get(`/tables/${tableId}`, { token: organiser.token });
     const code = await post(`/tables/${tableId}/join-codes`, undefined, { token: organiser.token });
     const base = await publicBase();
     const link = `${base}/?join=${code.code}`;
