@@ -159,7 +159,7 @@ pub async fn preview(
     moves: &[Value],
 ) -> Result<Preview, ServiceError> {
     let (mut tx, row) = read_table(pool, table).await?;
-    by.may_record(&row)?;
+    super::access::require_table(&mut tx, by, &row, super::access::Capability::Record).await?;
     with_game!(game_of(&row)?, G => preview_as::<G>(&mut tx, row, deal, moves).await).map_err(|e| e.at_table(table))
 }
 
