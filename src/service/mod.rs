@@ -22,6 +22,7 @@ mod error;
 pub mod fold;
 pub mod history;
 pub mod hot;
+pub mod idempotency;
 pub mod keys;
 pub mod ledger;
 pub mod live;

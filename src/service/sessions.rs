@@ -9,6 +9,7 @@
 use sqlx::PgPool;
 use uuid::Uuid;
 
+use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::roster::Identity;
 use super::{ensure_user, ServiceError};
 use crate::ledger::Account;
@@ -16,19 +17,27 @@ use crate::rules::Seat;
 use crate::store::sessions::ClubSession;
 use crate::store::{self, StoreError};
 
-/// Starts a session named `name` (already checked) for `owner`.
+/// Starts a session named `name` (already checked) for `owner`, once per `key`: `render` gives
+/// the answer, kept under the key; a retry with the key gets the first answer and starts nothing.
 ///
 /// # Errors
-/// `UnknownUser`; on database failure.
+/// `UnknownUser`; `IdempotencyKeyReused`; `Encode` when `render` fails; on database failure.
 pub async fn create(
     pool: &PgPool,
     owner: Uuid,
     name: &str,
     chip_value: Option<(i64, &str)>,
-) -> Result<ClubSession, ServiceError> {
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    ensure_user(&mut conn, owner).await?;
-    Ok(store::sessions::insert(&mut conn, owner, name, chip_value).await?)
+    key: Option<&CreationKey>,
+    render: impl FnOnce(ClubSession) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    ensure_user(&mut tx, owner).await?;
+    if let Some(first) = idempotency::first_answer(&mut tx, owner, key).await? {
+        return Ok(first);
+    }
+    let session = store::sessions::insert(&mut tx, owner, name, chip_value).await?;
+    let answer = render(session).map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, owner, key, answer).await
 }
 
 /// Sets (or, with None, clears) what a chip is worth at the session, in minor units (already

@@ -6,6 +6,7 @@
 //! no longer reads is `Corrupt`, never a panic; named constraints become typed errors.
 
 pub mod chain;
+pub mod creations;
 pub mod deal_lines;
 pub mod deals;
 pub mod join_codes;

@@ -18,6 +18,8 @@ pub struct TestApp {
     pub hot: Option<std::sync::Arc<tablekeeper::service::hot::HotStates>>,
     /// The app's live-tables hub (none for a server in another process).
     pub hub: Option<std::sync::Arc<tablekeeper::service::live::Hub>>,
+    /// Whether what is sent and received is checked against the spec (see `spec_validation`).
+    checks_spec: std::sync::atomic::AtomicBool,
 }
 
 /// A response: status, content type and JSON body (Null when there is none).
@@ -111,6 +113,7 @@ pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) ->
         pool,
         hot,
         hub,
+        checks_spec: true.into(),
     }
 }
 
@@ -124,7 +127,14 @@ impl TestApp {
             metrics_base: None,
             hot: None,
             hub: None,
+            checks_spec: true.into(),
         }
+    }
+
+    /// For a test that edits stored rows behind the server's back: what the server reads back
+    /// from them is no longer what the spec describes, by the test's design.
+    pub fn stop_checking_spec(&self) {
+        self.checks_spec.store(false, std::sync::atomic::Ordering::Relaxed);
     }
 
     pub async fn request(&self, method: Method, path: &str, token: Option<&str>, body: Option<Value>) -> Answer {
@@ -140,6 +150,15 @@ impl TestApp {
         body: Option<String>,
         headers: &[(&str, &str)],
     ) -> Answer {
+        let request_type = body.as_ref().map(|_| {
+            headers
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case("content-type"))
+                .map_or("application/json", |(_, value)| *value)
+                .to_owned()
+        });
+        let sent = body.clone();
+        let method_name = method.as_str().to_owned();
         let mut req = self.client.request(method, format!("{}{path}", self.base));
         if let Some(token) = token {
             req = req.bearer_auth(token);
@@ -170,6 +189,18 @@ impl TestApp {
         } else {
             serde_json::from_str(&text).unwrap_or_else(|_| Value::String(text.clone()))
         };
+        let exchange = crate::spec_validation::Exchange {
+            method: &method_name,
+            path,
+            request_type: request_type.as_deref(),
+            request: sent.as_deref(),
+            status: status.as_u16(),
+            response_type: &content_type,
+            response: &text,
+        };
+        if self.checks_spec.load(std::sync::atomic::Ordering::Relaxed) {
+            crate::spec_validation::check_exchange(&exchange);
+        }
         Answer {
             status,
             content_type,
