@@ -5,7 +5,7 @@ use std::net::TcpListener;
 use actix_cors::Cors;
 use actix_web::dev::Server;
 use actix_web::http::{header, Method};
-use actix_web::middleware::{from_fn, Condition};
+use actix_web::middleware::{from_fn, Compress, Condition};
 use actix_web::{web, App, HttpResponse, HttpServer};
 use anyhow::Context;
 use sqlx::PgPool;
@@ -187,6 +187,9 @@ impl Application {
                 .wrap(from_fn(api::limits::rate_limit_headers))
                 .wrap(Condition::new(cors_enabled, cors(&origins)))
                 .wrap(http_metrics.clone())
+                .wrap(from_fn(api::middleware::streams_uncompressed))
+                // gzip, brotli or zstd as the client accepts: the spec alone is 250 KB as JSON.
+                .wrap(Compress::default())
                 .wrap(from_fn(api::middleware::request_context))
                 .app_data(pool.clone())
                 .app_data(deadlines.clone())

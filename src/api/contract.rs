@@ -14,7 +14,10 @@
 //! - a schema with defaults that requests and responses share is split: the request copy
 //!   (`…Request`) leaves every defaulted field optional with the default in its description,
 //!   the response copy requires them (the server always fills them in);
-//! - generic names `Play_Card` become `CardPlay`.
+//! - generic names `Play_Card` become `CardPlay`;
+//! - the per-game unions that remain (`AnyMove` in `SubmitMove`, `AnyEvent` in `DealMove`) are
+//!   `anyOf`: nothing in such a body names its game (the table does), and a card `play` is the
+//!   same object in six games, so under `oneOf` it would match six members and be invalid.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -29,6 +32,20 @@ pub fn shape(spec: &mut Value) {
     discriminate_tagged_unions(spec);
     name_externally_tagged_members(spec);
     split_defaults(spec);
+    per_game_unions_any_of(spec);
+}
+
+/// Turns the per-game unions' `oneOf` into `anyOf` (see the module's comment).
+fn per_game_unions_any_of(spec: &mut Value) {
+    let all = schemas(spec);
+    let unions: Vec<String> = per_game_unions(all).into_keys().collect();
+    for name in unions {
+        if let Some(union) = all.get_mut(&name).and_then(Value::as_object_mut) {
+            if let Some(members) = union.remove("oneOf") {
+                union.insert("anyOf".into(), members);
+            }
+        }
+    }
 }
 
 /// What an inline member of an externally tagged union is called: its one value (`"bank"`) or
@@ -347,8 +364,18 @@ fn strip_defaults(schema: &mut Value, require: bool) {
             };
             object.insert("description".into(), Value::String(description));
         }
-        defaulted.push(key.clone());
+        defaulted.push((key.clone(), default));
     }
+    if require {
+        // An example written for requests leaves defaulted fields out; the response copy
+        // requires them, so its example gets them from their defaults.
+        if let Some(example) = schema.get_mut("example").and_then(Value::as_object_mut) {
+            for (key, default) in &defaulted {
+                example.entry(key.clone()).or_insert_with(|| default.clone());
+            }
+        }
+    }
+    let defaulted: Vec<String> = defaulted.into_iter().map(|(key, _)| key).collect();
     if require && !defaulted.is_empty() {
         let required = schema
             .as_object_mut()

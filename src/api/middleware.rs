@@ -1,5 +1,10 @@
-//! What wraps every request: its id, its log line, and problem+json for what the layers below
-//! answer on their own (CORS refusals, methods HTTP does not define).
+//! What wraps every request: its id, its log line, problem+json for what the layers below
+//! answer on their own (CORS refusals, methods HTTP does not define), `HEAD` wherever `GET` is,
+//! and live streams kept out of compression.
+//!
+//! `HEAD` is answered as `GET` with the body left out (the connection's codec, which saw the
+//! request's own method, sends the headers only); a streamed body, which would never end for a
+//! live stream, is dropped at once.
 //!
 //! `X-Request-Id` is taken from the request when it is sane (1 to 200 visible ASCII characters)
 //! and made (a UUID) otherwise; it is on every response, errors included, on the log line of the
@@ -7,9 +12,9 @@
 
 use std::time::Instant;
 
-use actix_web::body::{BoxBody, MessageBody};
+use actix_web::body::{BodySize, BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::header::{HeaderName, HeaderValue};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::{HttpMessage, ResponseError};
@@ -50,12 +55,15 @@ fn known_method(method: &Method) -> bool {
 /// # Errors
 /// Never: an error from below becomes its response, with the request id.
 pub async fn request_context(
-    req: ServiceRequest,
+    mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<BoxBody>, actix_web::Error> {
     let started = Instant::now();
     let id = sane_request_id(req.headers().get(REQUEST_ID)).unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let method = req.method().clone();
+    if method == Method::HEAD {
+        req.head_mut().method = Method::GET;
+    }
     req.extensions_mut().insert(RequestId(id.clone()));
     let span = tracing::info_span!("request", request_id = %id);
     let outcome = if known_method(&method) {
@@ -87,6 +95,15 @@ pub async fn request_context(
     match outcome {
         Ok(mut res) => {
             res.headers_mut().insert(REQUEST_ID, value);
+            if res.headers().get(header::CONTENT_ENCODING) == Some(&IDENTITY) {
+                res.headers_mut().remove(header::CONTENT_ENCODING);
+            }
+            if method == Method::HEAD {
+                res = res.map_body(|_, body| match body.size() {
+                    BodySize::Stream => BoxBody::new(()),
+                    _ => body,
+                });
+            }
             Ok(res)
         }
         Err(e) => {
@@ -96,6 +113,31 @@ pub async fn request_context(
             Err(actix_web::error::InternalError::from_response(e.to_string(), response).into())
         }
     }
+}
+
+const IDENTITY: HeaderValue = HeaderValue::from_static("identity");
+
+/// Marks a live stream (`text/event-stream`) as not to be compressed: a compressor holds back
+/// what it has not filled a block with, so events would reach the client late or never.
+/// actix's `Compress` leaves alone a response that names its encoding; `request_context` takes
+/// the mark off again.
+///
+/// # Errors
+/// Those of the layers below, unchanged.
+pub async fn streams_uncompressed(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
+    let mut res = next.call(req).await?;
+    let streamed = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"));
+    if streamed {
+        res.headers_mut().insert(header::CONTENT_ENCODING, IDENTITY);
+    }
+    Ok(res)
 }
 
 /// actix-cors refuses a preflight with a plain-text 400; say it in problem+json.

@@ -46,13 +46,16 @@ impl Modify for RuleCodes {
     }
 }
 
-/// Answers every operation can give: 500 for anything unexpected, and for those with a JSON body
-/// 400 (`malformed_json`) and 415 (`unsupported_media_type`).
+/// Answers every operation can give: 500 for anything unexpected, 503 when the database does not
+/// answer in time, and for those with a JSON body 400 (`malformed_json`) and 415
+/// (`unsupported_media_type`).
 struct CommonErrors;
 
 impl Modify for CommonErrors {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::header::HeaderBuilder;
         use utoipa::openapi::path::ParameterIn;
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
         use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
         let problem = |description: &str| {
             ResponseBuilder::new()
@@ -65,6 +68,17 @@ impl Modify for CommonErrors {
                 )
                 .build()
         };
+        let mut unavailable = problem(
+            "`database_unavailable`: no database connection or answer in time; nothing was changed, \
+             retry after `Retry-After` seconds",
+        );
+        unavailable.headers.insert(
+            "Retry-After".into(),
+            HeaderBuilder::new()
+                .schema(ObjectBuilder::new().schema_type(Type::Integer).minimum(Some(0)))
+                .description(Some("seconds to wait before retrying"))
+                .build(),
+        );
         for item in openapi.paths.paths.values_mut() {
             let operations = [
                 &mut item.get,
@@ -99,6 +113,9 @@ impl Modify for CommonErrors {
                 responses
                     .entry("500".into())
                     .or_insert_with(|| problem("`internal_error`: a fault on the server's side, logged").into());
+                responses
+                    .entry("503".into())
+                    .or_insert_with(|| unavailable.clone().into());
             }
         }
     }
@@ -142,7 +159,8 @@ every move checked by the rules engine, read scores and chip payouts.\n\n\
 Errors are `application/problem+json` (RFC 9457) with a stable `code`. Seats are 0-based, in the \
 order the players were named; play passes to the next seat. Cards are written rank then suit: \
 `QS`, `10H`, `A♠`.",
-        license(name = "MIT"),
+        // No `license(…)`: utoipa then takes Cargo.toml's SPDX expression as both the name and
+        // `identifier`, which OpenAPI 3.1 validators (openapi-generator's) require.
     ),
     servers((url = "/", description = "this server")),
     paths(

@@ -1,6 +1,7 @@
 //! Club sessions: a sitting that groups tables.
 
-use actix_web::{get, patch, post, web, HttpResponse};
+use actix_web::http::StatusCode;
+use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
@@ -10,9 +11,10 @@ use uuid::Uuid;
 use super::auth::{Principal, Reader};
 use super::error::{ApiError, Problem};
 use super::tables::TableSummary;
+use crate::service::idempotency::{Answer, CreationKey};
 use crate::store::{self, StoreError};
 
-#[derive(Deserialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateSession {
     #[schema(example = "Thursday club night")]
@@ -148,17 +150,28 @@ impl From<store::sessions::ClubSession> for SessionSummary {
     }
 }
 
-/// Starts a session (organisers only).
-#[utoipa::path(tag = "sessions", request_body = CreateSession, security(("bearer" = [])), responses(
-    (status = 201, body = SessionSummary),
+/// Starts a session (organisers only). Send an `Idempotency-Key` to retry safely: a retry with
+/// the same key and body gets the first answer (marked `Idempotent-Replayed: true`) and starts no
+/// second session.
+#[utoipa::path(tag = "sessions", request_body = CreateSession, security(("bearer" = [])),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and starts nothing"),
+    ),
+    responses(
+    (status = 201, body = SessionSummary, headers(
+        ("Location" = String, description = "the session's address"),
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
+    (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or a role in the club that does not run sessions", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`club_not_found`: no such club, or the caller is not a member of it", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`invalid_name`, `invalid_chip_value`, `invalid_members`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_name`, `invalid_chip_value`, `invalid_members`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/sessions")]
 pub async fn create_session(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     body: web::Json<CreateSession>,
 ) -> Result<HttpResponse, ApiError> {
@@ -170,10 +183,28 @@ pub async fn create_session(
         )
     })?;
     let chip_value = body.chip_value.as_ref().map(ChipValue::checked).transpose()?;
-    let session = crate::service::sessions::create(&pool, owner, body.club_id, name, chip_value, &body.members).await?;
-    Ok(HttpResponse::Created()
-        .insert_header(("Location", format!("/api/v1/sessions/{}", session.id)))
-        .json(SessionSummary::from(session)))
+    let key = super::tables::idempotency_key(&req)?
+        .map(|key| serde_json::to_value(&*body).map(|sent| CreationKey::new("create_session", key, &sent)))
+        .transpose()
+        .map_err(|_| ApiError::internal())?;
+    let render = |session| {
+        Ok(Answer {
+            status: StatusCode::CREATED.as_u16(),
+            body: serde_json::to_string(&SessionSummary::from(session))?,
+        })
+    };
+    let outcome = crate::service::sessions::create(
+        &pool,
+        owner,
+        body.club_id,
+        name,
+        chip_value,
+        &body.members,
+        key.as_ref(),
+        render,
+    )
+    .await?;
+    super::tables::created(outcome, "/api/v1/sessions")
 }
 
 /// The caller's sessions, newest first.

@@ -17,13 +17,14 @@ use super::error::{ApiError, Problem};
 use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
 use crate::rules::GameId;
 use crate::service;
+use crate::service::idempotency::CreationKey;
 use crate::service::receipts::{AuditKeys, Receipt};
 use crate::service::recording::{self, Answer, Outcome, Recorded, Recording};
 use crate::service::tables::{self as use_case, NewTable, ScoreSheet, TableState};
 use crate::store::tables::{MoveRow, TableRow};
 use crate::store::{self, StoreError};
 
-#[derive(Deserialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTable {
     /// A game id from `GET /games`.
@@ -352,22 +353,36 @@ fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {
         .collect()
 }
 
-/// Opens a table for a game.
-#[utoipa::path(tag = "tables", request_body = CreateTable, security(("bearer" = [])), responses(
-    (status = 201, body = TableView),
+/// Opens a table for a game. Send an `Idempotency-Key` to retry safely: a retry with the same key
+/// and body gets the first answer (marked `Idempotent-Replayed: true`) and opens no second table.
+#[utoipa::path(tag = "tables", request_body = CreateTable, security(("bearer" = [])),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and opens nothing"),
+    ),
+    responses(
+    (status = 201, body = TableView, headers(
+        ("Location" = String, description = "the table's address"),
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
+    (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or another organiser's session", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`unknown_game`, `invalid_player_count`, `invalid_player_name`, `invalid_options`, `invalid_option`, `invalid_members`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`unknown_game`, `invalid_player_count`, `invalid_player_name`, `invalid_options`, `invalid_option`, `invalid_members`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/tables")]
 pub async fn create_table(
     pool: web::Data<PgPool>,
     keys: web::Data<AuditKeys>,
+    req: HttpRequest,
     who: Principal,
     body: web::Json<CreateTable>,
 ) -> Result<HttpResponse, ApiError> {
     let owner = who.organiser()?;
+    let key = idempotency_key(&req)?
+        .map(|key| serde_json::to_value(&*body).map(|sent| CreationKey::new("create_table", key, &sent)))
+        .transpose()
+        .map_err(|_| ApiError::internal())?;
     let req = body.into_inner();
     let game = GameId::parse(&req.game).ok_or_else(|| {
         ApiError::unprocessable(
@@ -382,14 +397,39 @@ pub async fn create_table(
         session: req.session_id,
         members: req.members,
     };
-    let (table, receipt) = use_case::create(&pool, &keys, owner, new).await?;
-    let view = TableView {
-        receipt: Some(receipt),
-        ..TableView::from(table)
+    let render = |table, receipt| {
+        let view = TableView {
+            receipt: Some(receipt),
+            ..TableView::from(table)
+        };
+        Ok(Answer {
+            status: StatusCode::CREATED.as_u16(),
+            body: serde_json::to_string(&view)?,
+        })
     };
-    Ok(HttpResponse::Created()
-        .insert_header(("Location", format!("/api/v1/tables/{}", view.id)))
-        .json(view))
+    let outcome = use_case::create_once(&pool, &keys, owner, new, key.as_ref(), render).await?;
+    created(outcome, "/api/v1/tables")
+}
+
+/// The answer to a request that created something: 201 with its `Location` (under `under`, by
+/// the `id` in the body), marked when it is the first answer replayed to a retry.
+pub(super) fn created(outcome: Outcome, under: &str) -> Result<HttpResponse, ApiError> {
+    let (answer, replayed) = match outcome {
+        Outcome::Fresh(answer) => (answer, false),
+        Outcome::Replayed(answer) => (answer, true),
+    };
+    let id = serde_json::from_str::<Value>(&answer.body)
+        .ok()
+        .and_then(|body| body.get("id").and_then(Value::as_str).map(str::to_owned))
+        .ok_or_else(ApiError::internal)?;
+    let mut response = HttpResponse::build(StatusCode::from_u16(answer.status).unwrap_or(StatusCode::CREATED));
+    response.insert_header(("Location", format!("{under}/{id}")));
+    if replayed {
+        response.insert_header(("Idempotent-Replayed", "true"));
+    }
+    Ok(response
+        .content_type(actix_web::http::header::ContentType::json())
+        .body(answer.body))
 }
 
 /// Tables of a session (for whoever may read it), or the caller's own tables; a share link's
@@ -454,7 +494,7 @@ pub async fn get_table(
 }
 
 /// The idempotency key of a request, if it sent one.
-fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
+pub(super) fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
     let Some(value) = req.headers().get("Idempotency-Key") else {
         return Ok(None);
     };

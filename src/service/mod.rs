@@ -24,6 +24,7 @@ mod error;
 pub mod fold;
 pub mod history;
 pub mod hot;
+pub mod idempotency;
 pub mod keys;
 pub mod ledger;
 pub mod live;

@@ -24,12 +24,13 @@
 use ed25519_dalek::SigningKey;
 use serde::Deserialize;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::fold::{self, current_and_replayed, snapshot_due};
 use super::hot::{Hot, HotStates};
+use super::idempotency::fingerprint;
+pub use super::idempotency::{Answer, Outcome};
 use super::receipts::{self, AuditKeys, Receipt};
 use super::tables::TableState;
 use super::{game_of, to_json, Principal, ServiceError};
@@ -93,23 +94,6 @@ pub enum Recorded {
         table: TableState,
         receipt: Receipt,
     },
-}
-
-/// An answer as the caller renders it; kept under the idempotency key, opaque here.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Answer {
-    pub status: u16,
-    /// The answer's JSON text, rendered once: sent, and kept under the idempotency key.
-    pub body: String,
-}
-
-/// The answer to a recording request.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// Recorded now.
-    Fresh(Answer),
-    /// A retry: the answer the first request with this key got; nothing was recorded.
-    Replayed(Answer),
 }
 
 /// Records a move or an undo; `render` turns what was recorded into the answer to keep, with
@@ -447,14 +431,6 @@ async fn write_move<G: Game>(
 
 /// A fingerprint of what was asked: what is recorded and the body's canonical JSON (key order
 /// and white space do not matter).
-fn fingerprint(name: &str, sent: &Value) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(name.as_bytes());
-    hasher.update([0]);
-    hasher.update(sent.to_string().as_bytes());
-    format!("{:x}", hasher.finalize())
-}
-
 fn check_version(table: &TableRow, expected: Option<i64>) -> Result<(), ServiceError> {
     match expected {
         Some(expected) if expected != table.version => Err(ServiceError::VersionConflict {

@@ -9,6 +9,7 @@
 use sqlx::PgPool;
 use uuid::Uuid;
 
+use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::roster::Identity;
 use super::{ensure_user, ServiceError};
 use crate::ledger::Account;
@@ -17,11 +18,14 @@ use crate::store::sessions::ClubSession;
 use crate::store::{self, StoreError};
 
 /// Starts a session named `name` (already checked) for `owner` in `club` (the owner's home club
-/// when None), with `members` (club member ids: who came) entered on its roster.
+/// when None), with `members` (club member ids: who came) entered on its roster, once per `key`:
+/// `render` gives the answer, kept under the key; a retry with the key gets the first answer and
+/// starts nothing.
 ///
 /// # Errors
-/// `UnknownUser`; `Store(NotFound("club"))` for a stranger to the club; `Forbidden` for a role
-/// that does not run sessions; `InvalidMembers` for an id that is not a member of the club.
+/// `UnknownUser`; `IdempotencyKeyReused`; `Encode` when `render` fails; `Store(NotFound("club"))`
+/// for a stranger to the club; `Forbidden` for a role that does not run sessions;
+/// `InvalidMembers` for an id that is not a member of the club.
 pub async fn create(
     pool: &PgPool,
     owner: Uuid,
@@ -29,9 +33,14 @@ pub async fn create(
     name: &str,
     chip_value: Option<(i64, &str)>,
     members: &[Uuid],
-) -> Result<ClubSession, ServiceError> {
+    key: Option<&CreationKey>,
+    render: impl FnOnce(ClubSession) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, owner).await?;
+    if let Some(first) = idempotency::first_answer(&mut tx, owner, key).await? {
+        return Ok(first);
+    }
     let club = match club {
         Some(club) => club,
         None => store::clubs::home_club(&mut tx, owner).await?,
@@ -50,8 +59,8 @@ pub async fn create(
         };
         store::sessions::enter(&mut tx, session.id, &member).await?;
     }
-    tx.commit().await.map_err(StoreError::from)?;
-    Ok(session)
+    let answer = render(session).map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, owner, key, answer).await
 }
 
 /// Sets (or, with None, clears) what a chip is worth at the session, in minor units (already

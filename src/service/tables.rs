@@ -9,6 +9,8 @@ use serde_json::Value;
 use sqlx::PgPool;
 use uuid::Uuid;
 
+use super::idempotency::{self, Answer, CreationKey, Outcome};
+use super::receipts::Receipt;
 use super::{book_settlements, ensure_user, fold, game_of, read_table, to_json, ServiceError};
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId};
@@ -63,16 +65,41 @@ pub struct NewTable {
 /// Opens a table for `owner`.
 ///
 /// # Errors
-/// `InvalidOptions` or `Setup` when the options or players do not set up the game (checked
-/// before anything is read); `UnknownUser`; `Store(NotFound)` for an unknown session,
-/// `Forbidden` for another organiser's.
+/// As [`create_once`].
 pub async fn create(
     pool: &PgPool,
     keys: &super::receipts::AuditKeys,
     owner: Uuid,
     new: NewTable,
-) -> Result<(TableState, super::receipts::Receipt), ServiceError> {
-    with_game!(new.game, G => create_as::<G>(pool, keys, owner, new).await)
+) -> Result<(TableState, Receipt), ServiceError> {
+    let mut made = None;
+    let keep = |table, receipt| {
+        made = Some((table, receipt));
+        Ok(Answer {
+            status: 201,
+            body: String::new(),
+        })
+    };
+    create_once(pool, keys, owner, new, None, keep).await?;
+    made.ok_or_else(|| ServiceError::Corrupt("a table opened without its state".into()))
+}
+
+/// Opens a table for `owner`, once per `key`: `render` gives the answer, kept under the key; a
+/// retry with the key gets the first answer and opens nothing.
+///
+/// # Errors
+/// `InvalidOptions` or `Setup` when the options or players do not set up the game (checked
+/// before anything is read); `UnknownUser`; `IdempotencyKeyReused`; `Store(NotFound)` for an
+/// unknown session, `Forbidden` for another organiser's; `Encode` when `render` fails.
+pub async fn create_once(
+    pool: &PgPool,
+    keys: &super::receipts::AuditKeys,
+    owner: Uuid,
+    new: NewTable,
+    key: Option<&CreationKey>,
+    render: impl FnOnce(TableState, Receipt) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
+    with_game!(new.game, G => create_as::<G>(pool, keys, owner, new, key, render).await)
 }
 
 async fn create_as<G: Game>(
@@ -80,7 +107,9 @@ async fn create_as<G: Game>(
     keys: &super::receipts::AuditKeys,
     owner: Uuid,
     new: NewTable,
-) -> Result<(TableState, super::receipts::Receipt), ServiceError> {
+    key: Option<&CreationKey>,
+    render: impl FnOnce(TableState, Receipt) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
     let options: G::Options = match new.options {
         None => G::Options::default(),
         Some(value) => serde_json::from_value(value).map_err(ServiceError::InvalidOptions)?,
@@ -88,6 +117,9 @@ async fn create_as<G: Game>(
     let game = G::new(new.players.len(), options)?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, owner).await?;
+    if let Some(first) = idempotency::first_answer(&mut tx, owner, key).await? {
+        return Ok(first);
+    }
     let mut members = None;
     let club;
     if let Some(session) = new.session {
@@ -128,8 +160,8 @@ async fn create_as<G: Game>(
         .receipt_for(pool, &mut tx, row.id, row.session_id, row.created_at)
         .await?;
     let row = store::tables::fetch(&mut tx, row.id).await?;
-    tx.commit().await.map_err(StoreError::from)?;
-    Ok((TableState::new(row, &game)?, receipt))
+    let answer = render(TableState::new(row, &game)?, receipt).map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, owner, key, answer).await
 }
 
 /// The member at each seat: the one named, checked against the roster, or else the player's

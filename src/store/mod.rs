@@ -7,6 +7,7 @@
 
 pub mod chain;
 pub mod clubs;
+pub mod creations;
 pub mod deal_lines;
 pub mod deals;
 pub mod join_codes;

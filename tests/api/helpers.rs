@@ -22,6 +22,8 @@ pub struct TestApp {
     /// a test reading its own club's tables need not pass a token each time. Reads are private
     /// (issue #25): `get_anonymous` sends none, `get_as` a given one.
     pub default_reader: std::sync::Mutex<Option<String>>,
+    /// Whether what is sent and received is checked against the spec (see `spec_validation`).
+    checks_spec: std::sync::atomic::AtomicBool,
 }
 
 /// A response: status, content type and JSON body (Null when there is none).
@@ -116,6 +118,7 @@ pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) ->
         hot,
         hub,
         default_reader: std::sync::Mutex::new(None),
+        checks_spec: true.into(),
     }
 }
 
@@ -130,7 +133,14 @@ impl TestApp {
             hot: None,
             hub: None,
             default_reader: std::sync::Mutex::new(None),
+            checks_spec: true.into(),
         }
+    }
+
+    /// For a test that edits stored rows behind the server's back: what the server reads back
+    /// from them is no longer what the spec describes, by the test's design.
+    pub fn stop_checking_spec(&self) {
+        self.checks_spec.store(false, std::sync::atomic::Ordering::Relaxed);
     }
 
     pub async fn request(&self, method: Method, path: &str, token: Option<&str>, body: Option<Value>) -> Answer {
@@ -146,6 +156,15 @@ impl TestApp {
         body: Option<String>,
         headers: &[(&str, &str)],
     ) -> Answer {
+        let request_type = body.as_ref().map(|_| {
+            headers
+                .iter()
+                .find(|(name, _)| name.eq_ignore_ascii_case("content-type"))
+                .map_or("application/json", |(_, value)| *value)
+                .to_owned()
+        });
+        let sent = body.clone();
+        let method_name = method.as_str().to_owned();
         let mut req = self.client.request(method, format!("{}{path}", self.base));
         if let Some(token) = token {
             req = req.bearer_auth(token);
@@ -176,6 +195,18 @@ impl TestApp {
         } else {
             serde_json::from_str(&text).unwrap_or_else(|_| Value::String(text.clone()))
         };
+        let exchange = crate::spec_validation::Exchange {
+            method: &method_name,
+            path,
+            request_type: request_type.as_deref(),
+            request: sent.as_deref(),
+            status: status.as_u16(),
+            response_type: &content_type,
+            response: &text,
+        };
+        if self.checks_spec.load(std::sync::atomic::Ordering::Relaxed) {
+            crate::spec_validation::check_exchange(&exchange);
+        }
         Answer {
             status,
             content_type,

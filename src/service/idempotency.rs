@@ -1,0 +1,128 @@
+//! Answers kept under an `Idempotency-Key`: the shapes a recording keeps per table, and creating
+//! something at most once per key (`POST /sessions`, `POST /tables`), as moves are recorded once
+//! per key: a retry with the same key and body gets the first answer,
+//! marked as replayed, and creates nothing; the same key with another body is refused.
+//!
+//! Invariants:
+//! - The answer is kept in the transaction that created what it describes: a key names either
+//!   nothing or something that exists, and an answer that was never sent is never kept.
+//! - Two requests racing with one key create one thing: the second's attempt to keep its answer
+//!   waits for the first's transaction, finds the first's answer, and rolls its own work back.
+//! - Keys are the caller's own: one organiser's key never answers another's request.
+
+use serde_json::Value;
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::ServiceError;
+use crate::store::tables::StoredResponse;
+use crate::store::{self, StoreError, Tx};
+use sha2::{Digest, Sha256};
+
+/// An answer as the caller renders it; kept under the idempotency key, opaque here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answer {
+    pub status: u16,
+    /// The answer's JSON text, rendered once: sent, and kept under the idempotency key.
+    pub body: String,
+}
+
+/// The answer to a recording or creating request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Recorded now.
+    Fresh(Answer),
+    /// A retry: the answer the first request with this key got; nothing was recorded or created.
+    Replayed(Answer),
+}
+
+/// What identifies a request for its `Idempotency-Key`: its operation and its body as sent.
+pub(super) fn fingerprint(name: &str, sent: &Value) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(name.as_bytes());
+    hasher.update([0]);
+    hasher.update(sent.to_string().as_bytes());
+    format!("{:x}", hasher.finalize())
+}
+
+/// An `Idempotency-Key` sent with a creating request.
+#[derive(Debug, Clone)]
+pub struct CreationKey {
+    /// The operation id (`create_session`): a key serves one request of each operation.
+    operation: &'static str,
+    key: String,
+    /// The request as sent, hashed: a retry must send the same.
+    request_hash: String,
+}
+
+impl CreationKey {
+    /// The key `key` sent with `sent` to `operation`.
+    pub fn new(operation: &'static str, key: String, sent: &Value) -> CreationKey {
+        CreationKey {
+            operation,
+            request_hash: fingerprint(operation, sent),
+            key,
+        }
+    }
+}
+
+fn replayed(key: &CreationKey, first: StoredResponse) -> Result<Outcome, ServiceError> {
+    if first.request_hash != key.request_hash {
+        return Err(ServiceError::IdempotencyKeyReused);
+    }
+    Ok(Outcome::Replayed(Answer {
+        status: first.status,
+        body: first.body,
+    }))
+}
+
+/// The first answer under the key, when a request with it has created already.
+///
+/// # Errors
+/// `IdempotencyKeyReused` when that request sent another body; on database failure.
+pub(super) async fn first_answer(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    key: Option<&CreationKey>,
+) -> Result<Option<Outcome>, ServiceError> {
+    let Some(key) = key else { return Ok(None) };
+    match store::creations::kept(conn, owner, key.operation, &key.key).await? {
+        Some(first) => replayed(key, first).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Keeps `answer` under the key in `tx` and commits; when a request with the same key kept its
+/// answer first, rolls back what `tx` created and gives that answer instead.
+///
+/// # Errors
+/// `IdempotencyKeyReused` when the request that won sent another body; on database failure.
+pub(super) async fn keep_and_commit(
+    mut tx: Tx<'_>,
+    owner: Uuid,
+    key: Option<&CreationKey>,
+    answer: Answer,
+) -> Result<Outcome, ServiceError> {
+    if let Some(key) = key {
+        let stored = StoredResponse {
+            request_hash: key.request_hash.clone(),
+            status: answer.status,
+            body: answer.body,
+        };
+        if !store::creations::keep(&mut tx, owner, key.operation, &key.key, &stored).await? {
+            let first = store::creations::kept(&mut tx, owner, key.operation, &key.key).await?;
+            tx.rollback().await.map_err(StoreError::from)?;
+            let first = first.ok_or_else(|| {
+                ServiceError::Corrupt(format!("the answer kept under Idempotency-Key {:?} vanished", key.key))
+            })?;
+            return replayed(key, first);
+        }
+        tx.commit().await.map_err(StoreError::from)?;
+        return Ok(Outcome::Fresh(Answer {
+            status: stored.status,
+            body: stored.body,
+        }));
+    }
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok(Outcome::Fresh(answer))
+}

@@ -1,0 +1,167 @@
+//! `Idempotency-Key` on `POST /sessions` and `POST /tables`: a retry gets the first answer and
+//! creates nothing; another body under the key is refused; keys are each organiser's own.
+
+use reqwest::Method;
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+use crate::helpers::{spawn_app, Answer, TestApp};
+
+async fn create(app: &TestApp, path: &str, token: &str, key: &str, body: Value) -> Answer {
+    app.send(
+        Method::POST,
+        path,
+        Some(token),
+        Some(body.to_string()),
+        &[("Idempotency-Key", key)],
+    )
+    .await
+}
+
+async fn count(app: &TestApp, sql: &str) -> i64 {
+    sqlx::query_scalar(sql).fetch_one(&app.pool).await.expect("a count")
+}
+
+fn replayed(answer: &Answer) -> Option<&str> {
+    answer
+        .headers
+        .get("idempotent-replayed")
+        .map(|v| v.to_str().expect("ascii"))
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_session_retried_with_its_key_is_started_once_and_answered_alike(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let body = json!({"name": "Thursday club night", "chip_value": {"minor_units": 5, "currency": "GBP"}});
+
+    let first = create(&app, "/api/v1/sessions", &token, "night-1", body.clone()).await;
+    let retry = create(&app, "/api/v1/sessions", &token, "night-1", body).await;
+
+    first.assert_status(201);
+    retry.assert_status(201);
+    assert_eq!(replayed(&first), None);
+    assert_eq!(replayed(&retry), Some("true"));
+    assert_eq!(retry.text, first.text, "the first answer, byte for byte");
+    assert_eq!(retry.headers["location"], first.headers["location"]);
+    assert_eq!(
+        first.headers["location"].to_str().expect("ascii"),
+        format!("/api/v1/sessions/{}", first.body["id"].as_str().expect("id"))
+    );
+    assert_eq!(count(&app, "select count(*) from club_sessions").await, 1);
+    let listed = app.request(Method::GET, "/api/v1/sessions", Some(&token), None).await;
+    assert_eq!(listed.assert_status(200)["items"].as_array().expect("items").len(), 1);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_table_retried_with_its_key_is_opened_once_and_answered_alike(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = app.session(&token, "Thursday").await;
+    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat"], "session_id": session});
+
+    let first = create(&app, "/api/v1/tables", &token, "table-1", body.clone()).await;
+    let retry = create(&app, "/api/v1/tables", &token, "table-1", body).await;
+
+    first.assert_status(201);
+    retry.assert_status(201);
+    assert_eq!(replayed(&first), None);
+    assert_eq!(replayed(&retry), Some("true"));
+    assert_eq!(retry.text, first.text, "the first answer, its receipt included");
+    assert_eq!(retry.headers["location"], first.headers["location"]);
+    assert_eq!(count(&app, "select count(*) from game_tables").await, 1);
+    let roster = app.get(&format!("/api/v1/sessions/{session}")).await;
+    assert_eq!(roster.assert_status(200)["tables"].as_array().expect("tables").len(), 1);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_key_sent_again_with_another_body_is_refused_and_creates_nothing(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    create(&app, "/api/v1/sessions", &token, "k", json!({"name": "Thursday"}))
+        .await
+        .assert_status(201);
+    let table = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat"]});
+    create(&app, "/api/v1/tables", &token, "t", table)
+        .await
+        .assert_status(201);
+    let before = (
+        count(&app, "select count(*) from club_sessions").await,
+        count(&app, "select count(*) from game_tables").await,
+        count(&app, "select count(*) from ledger_postings").await,
+    );
+
+    create(&app, "/api/v1/sessions", &token, "k", json!({"name": "Friday"}))
+        .await
+        .assert_problem(422, "idempotency_key_reused");
+    let other = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Dan"]});
+    create(&app, "/api/v1/tables", &token, "t", other)
+        .await
+        .assert_problem(422, "idempotency_key_reused");
+
+    let after = (
+        count(&app, "select count(*) from club_sessions").await,
+        count(&app, "select count(*) from game_tables").await,
+        count(&app, "select count(*) from ledger_postings").await,
+    );
+    assert_eq!(after, before);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_key_is_the_organisers_own_and_each_operations_own(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let ann = app.organiser("ann@club.example").await;
+    let bob = app.organiser("bob@club.example").await;
+    let body = json!({"name": "Thursday"});
+
+    let anns = create(&app, "/api/v1/sessions", &ann, "same", body.clone()).await;
+    let bobs = create(&app, "/api/v1/sessions", &bob, "same", body).await;
+    let table = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat"]});
+    let anns_table = create(&app, "/api/v1/tables", &ann, "same", table).await;
+
+    anns.assert_status(201);
+    bobs.assert_status(201);
+    anns_table.assert_status(201);
+    assert_eq!(replayed(&bobs), None);
+    assert_eq!(replayed(&anns_table), None);
+    assert_ne!(anns.body["id"], bobs.body["id"]);
+    assert_ne!(anns.body["owner_id"], bobs.body["owner_id"]);
+    assert_eq!(count(&app, "select count(*) from club_sessions").await, 2);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn two_requests_racing_with_one_key_open_one_table(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let body = json!({"game": "tridge", "players": ["Ann", "Bob", "Cat"]});
+
+    let (one, two) = tokio::join!(
+        create(&app, "/api/v1/tables", &token, "race", body.clone()),
+        create(&app, "/api/v1/tables", &token, "race", body),
+    );
+
+    one.assert_status(201);
+    two.assert_status(201);
+    assert_eq!(one.body["id"], two.body["id"]);
+    let marked = [replayed(&one), replayed(&two)].iter().filter(|r| r.is_some()).count();
+    assert_eq!(marked, 1, "one answer is fresh, the other the first one replayed");
+    assert_eq!(count(&app, "select count(*) from game_tables").await, 1);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_key_that_is_empty_or_too_long_is_refused_and_creates_nothing(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let long = "k".repeat(201);
+    for key in ["", long.as_str()] {
+        create(&app, "/api/v1/sessions", &token, key, json!({"name": "Thursday"}))
+            .await
+            .assert_problem(400, "invalid_idempotency_key");
+        let table = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat"]});
+        create(&app, "/api/v1/tables", &token, key, table)
+            .await
+            .assert_problem(400, "invalid_idempotency_key");
+    }
+    assert_eq!(count(&app, "select count(*) from club_sessions").await, 0);
+    assert_eq!(count(&app, "select count(*) from game_tables").await, 0);
+}
