@@ -6,15 +6,22 @@ use sqlx::PgPool;
 
 use crate::helpers::{spawn_app, TestApp};
 
-/// Registers an account named `name` and returns its token.
+/// Registers an account named `name` and returns its token; the rig's first account becomes its
+/// default reader, as `TestApp::organiser` makes it.
 pub async fn account(app: &TestApp, email: &str, name: &str) -> String {
     let body = json!({"email": email, "name": name, "password": "correct horse battery"});
-    app.request(Method::POST, "/api/v1/auth/register", None, Some(body))
+    let token = app
+        .request(Method::POST, "/api/v1/auth/register", None, Some(body))
         .await
         .assert_status(201)["token"]
         .as_str()
         .expect("token")
-        .to_owned()
+        .to_owned();
+    app.default_reader
+        .lock()
+        .expect("reader lock")
+        .get_or_insert_with(|| token.clone());
+    token
 }
 
 /// Makes a club owned by `token`'s account; its id.

@@ -493,7 +493,7 @@ async fn a_correction_entered_card_by_card_is_previewed_move_by_move_and_nothing
     let (stranger, _) = crate::scorers::scorer(&app, &token, &other, "Eve's phone").await;
     preview(&app, &table, Some(&stranger), 1, json!([]))
         .await
-        .assert_problem(403, "forbidden");
+        .assert_problem(404, "table_not_found");
     // Nothing was stored by any of it.
     assert_eq!(app.snapshot(&table).await, before);
     assert_eq!(app.ledger(&table).await, ledger);

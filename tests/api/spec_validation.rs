@@ -356,7 +356,7 @@ fn exchange<'a>(
 #[test]
 fn the_check_finds_answers_and_accepted_requests_that_do_not_fit() {
     let table = "/api/v1/tables/6a0d2b1e-6a4b-4a45-9a43-0d3b5f1c9e11";
-    let session = r#"{"id": "6a0d2b1e-6a4b-4a45-9a43-0d3b5f1c9e11", "name": "Thursday", "owner_id": "6a0d2b1e-6a4b-4a45-9a43-0d3b5f1c9e12", "created_at": "2026-11-26T20:00:00Z"}"#;
+    let session = r#"{"id": "6a0d2b1e-6a4b-4a45-9a43-0d3b5f1c9e11", "name": "Thursday", "owner_id": "6a0d2b1e-6a4b-4a45-9a43-0d3b5f1c9e12", "club_id": "6a0d2b1e-6a4b-4a45-9a43-0d3b5f1c9e13", "created_at": "2026-11-26T20:00:00Z"}"#;
 
     let fits = exchange(
         "POST",

@@ -25,11 +25,11 @@ async fn head_is_answered_wherever_get_is_with_the_same_headers_and_no_body(pool
         "/api/v1/openapi.json".to_owned(),
     ] {
         let url = format!("{}{path}", app.base);
-        let got = client.get(&url).send().await.expect("GET");
+        let got = client.get(&url).bearer_auth(&token).send().await.expect("GET");
         let got_etag = got.headers().get("etag").cloned();
         let got_type = got.headers().get("content-type").cloned();
         let got_len = got.bytes().await.expect("body").len();
-        let head = client.head(&url).send().await.expect("HEAD");
+        let head = client.head(&url).bearer_auth(&token).send().await.expect("HEAD");
 
         assert_eq!(head.status(), 200, "{path}");
         assert_eq!(head.headers().get("etag").cloned(), got_etag, "{path}");
@@ -47,6 +47,7 @@ async fn head_is_answered_wherever_get_is_with_the_same_headers_and_no_body(pool
     }
     let missing = client
         .head(format!("{}/api/v1/tables/{}", app.base, uuid::Uuid::new_v4()))
+        .bearer_auth(&token)
         .send()
         .await
         .expect("HEAD");
@@ -61,6 +62,7 @@ async fn head_on_a_live_stream_ends_at_once(pool: PgPool) {
     let table = app.table(&token, &["Ann", "Bob", "Cat"], json!({})).await;
     let head = reqwest::Client::new()
         .head(format!("{}/api/v1/tables/{table}/events", app.base))
+        .bearer_auth(&token)
         .send();
     let head = tokio::time::timeout(Duration::from_secs(10), head)
         .await
@@ -131,6 +133,7 @@ async fn a_live_stream_is_never_compressed_and_its_events_arrive(pool: PgPool) {
     let table = app.table(&token, &["Ann", "Bob", "Cat", "Dan"], options).await;
     let mut stream = reqwest::Client::new()
         .get(format!("{}/api/v1/tables/{table}/events", app.base))
+        .bearer_auth(&token)
         .header("Accept-Encoding", "gzip, br")
         .send()
         .await

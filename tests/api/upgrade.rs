@@ -375,6 +375,7 @@ async fn after_the_upgrade_each_account_owns_a_club_holding_its_sessions_tables_
         .as_str()
         .expect("token")
         .to_owned();
+    *app.default_reader.lock().expect("reader") = Some(token.clone());
     let clubs = app.request(Method::GET, "/api/v1/clubs", Some(&token), None).await;
     let clubs = clubs.assert_status(200).clone();
     assert_eq!(clubs["items"].as_array().map(Vec::len), Some(1), "{clubs}");
