@@ -196,10 +196,12 @@ pub async fn create_session(
     let outcome = crate::service::sessions::create(
         &pool,
         owner,
-        body.club_id,
-        name,
-        chip_value,
-        &body.members,
+        crate::service::sessions::NewSession {
+            club: body.club_id,
+            name,
+            chip_value,
+            members: &body.members,
+        },
         key.as_ref(),
         render,
     )

@@ -17,6 +17,15 @@ use crate::rules::Seat;
 use crate::store::sessions::ClubSession;
 use crate::store::{self, StoreError};
 
+/// A session to start: its club (the owner's home club when None), its name (already checked),
+/// what a chip is worth, and who came (club member ids).
+pub struct NewSession<'a> {
+    pub club: Option<Uuid>,
+    pub name: &'a str,
+    pub chip_value: Option<(i64, &'a str)>,
+    pub members: &'a [Uuid],
+}
+
 /// Starts a session named `name` (already checked) for `owner` in `club` (the owner's home club
 /// when None), with `members` (club member ids: who came) entered on its roster, once per `key`:
 /// `render` gives the answer, kept under the key; a retry with the key gets the first answer and
@@ -29,10 +38,7 @@ use crate::store::{self, StoreError};
 pub async fn create(
     pool: &PgPool,
     owner: Uuid,
-    club: Option<Uuid>,
-    name: &str,
-    chip_value: Option<(i64, &str)>,
-    members: &[Uuid],
+    new: NewSession<'_>,
     key: Option<&CreationKey>,
     render: impl FnOnce(ClubSession) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
@@ -41,13 +47,13 @@ pub async fn create(
     if let Some(first) = idempotency::first_answer(&mut tx, owner, key).await? {
         return Ok(first);
     }
-    let club = match club {
+    let club = match new.club {
         Some(club) => club,
         None => store::clubs::home_club(&mut tx, owner).await?,
     };
     super::access::require(&mut tx, owner, club, super::access::Capability::Organise, "club").await?;
-    let session = store::sessions::insert(&mut tx, owner, club, name, chip_value).await?;
-    for id in members {
+    let session = store::sessions::insert(&mut tx, owner, club, new.name, new.chip_value).await?;
+    for id in new.members {
         let member = match store::clubs::member(&mut tx, club, *id).await {
             Ok(member) if member.anonymised_at.is_none() => member,
             Ok(_) | Err(StoreError::NotFound(_)) => {
