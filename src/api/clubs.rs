@@ -409,3 +409,38 @@ pub async fn update_club_member(
     let member = use_case::change_member(&pool, user, club, member, change).await?;
     Ok(HttpResponse::Ok().json(ClubMember::from(member)))
 }
+
+/// A member's new password, shown once to the owner who reset it.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct PasswordReset {
+    pub member: ClubMember,
+    /// Give it to the member, who should change it (`POST /auth/password`) at once.
+    pub temporary_password: String,
+}
+
+/// Resets a member's password (owners only): the answer holds a new, random password, and every
+/// token the account held stops working. For a member who forgot theirs, with no e-mail needed.
+#[utoipa::path(tag = "clubs", params(("id" = Uuid, Path), ("member_id" = Uuid, Path)), security(("bearer" = [])), responses(
+    (status = 200, body = PasswordReset),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: not an owner of the club, a scorer token, or an account that is also a member of a club the caller does not own", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`club_not_found`, `member_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_role`: a player without an account has no password", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/clubs/{id}/members/{member_id}/password-reset")]
+pub async fn reset_member_password(
+    pool: web::Data<PgPool>,
+    who: Principal,
+    path: web::Path<(Uuid, Uuid)>,
+) -> Result<HttpResponse, ApiError> {
+    let user = who.organiser()?;
+    let (club, member) = path.into_inner();
+    // 128 random bits, written plainly enough to read out at the table.
+    let temporary_password = Uuid::new_v4().simple().to_string();
+    let hash = super::auth::hash_password(temporary_password.clone()).await?;
+    let member = use_case::reset_password(&pool, user, club, member, &hash).await?;
+    Ok(HttpResponse::Ok().json(PasswordReset {
+        member: ClubMember::from(member),
+        temporary_password,
+    }))
+}

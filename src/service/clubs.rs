@@ -269,3 +269,42 @@ pub async fn of_user(pool: &PgPool, user: Uuid, limit: i64, offset: i64) -> Resu
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     Ok(store::clubs::of_user(&mut conn, user, limit, offset).await?)
 }
+
+/// An owner sets a new password (`hash`, already hashed) for a member's account, for a member
+/// who forgot theirs: every token of that account stops working (its generation moves on).
+///
+/// # Errors
+/// `Store(NotFound("club"))` for a stranger; `Store(NotFound("member"))` for no such member;
+/// `Forbidden` for anyone but an owner, or for an account that is also a member of a club the
+/// caller does not own; `InvalidRole` for a player without an account.
+pub async fn reset_password(
+    pool: &PgPool,
+    user: Uuid,
+    club: Uuid,
+    id: Uuid,
+    hash: &str,
+) -> Result<ClubMember, ServiceError> {
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    let caller = store::clubs::role_of(&mut tx, club, user)
+        .await?
+        .ok_or(ServiceError::Store(StoreError::NotFound("club")))?;
+    if caller != ClubRole::Owner {
+        return Err(ServiceError::Forbidden(
+            "only an owner of the club resets a member's password",
+        ));
+    }
+    let member = store::clubs::lock_member(&mut tx, club, id).await?;
+    let Some(account) = member.user_id else {
+        return Err(ServiceError::InvalidRole(
+            "a player without an account has no password: invite them to make one",
+        ));
+    };
+    if store::clubs::belongs_beyond(&mut tx, account, club, user).await? {
+        return Err(ServiceError::Forbidden(
+            "this account is also a member of a club you do not own: it resets its password there or by `tablekeeper reset-password`",
+        ));
+    }
+    store::users::new_generation(&mut tx, account, Some(hash)).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok(member)
+}

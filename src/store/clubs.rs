@@ -458,3 +458,28 @@ pub async fn withdraw_invitation(conn: &mut PgConnection, club: Uuid, code: &str
     .await?
     .ok_or(StoreError::NotFound("invitation"))
 }
+
+/// Whether `account` is an active member of a club other than `club` that `owner` does not own:
+/// an owner of one club must not take over an account another club also relies on.
+///
+/// # Errors
+/// On database failure.
+pub async fn belongs_beyond(
+    conn: &mut PgConnection,
+    account: Uuid,
+    club: Uuid,
+    owner: Uuid,
+) -> Result<bool, StoreError> {
+    Ok(sqlx::query_scalar::<_, bool>(
+        "select exists (
+             select 1 from club_members m
+             where m.user_id = $1 and m.left_at is null and m.club_id <> $2
+               and not exists (select 1 from club_members o where o.club_id = m.club_id and o.user_id = $3
+                               and o.role = 'owner' and o.left_at is null))",
+    )
+    .bind(account)
+    .bind(club)
+    .bind(owner)
+    .fetch_one(conn)
+    .await?)
+}

@@ -750,3 +750,90 @@ async fn seats_name_club_members_who_are_entered_on_the_roster(pool: PgPool) {
         .await
         .assert_problem(422, "invalid_members");
 }
+
+async fn login(app: &TestApp, email: &str, password: &str) -> crate::helpers::Answer {
+    let body = json!({"email": email, "password": password});
+    app.request(Method::POST, "/api/v1/auth/login", None, Some(body)).await
+}
+
+fn member_id(members: &[Value], name: &str) -> String {
+    members
+        .iter()
+        .find(|m| m["name"] == name)
+        .and_then(|m| m["id"].as_str())
+        .expect("member")
+        .to_owned()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_owner_resets_a_members_password_and_the_old_tokens_stop(pool: PgPool) {
+    // Arrange: Ann owns the club; Bob (organiser) and Cat (viewer) joined it; Pat has no account;
+    // Dan is a member here and also of Eve's club.
+    let app = spawn_app(pool).await;
+    let ann = account(&app, "ann@club.example", "Ann").await;
+    let bob = account(&app, "bob@club.example", "Bob").await;
+    let cat = account(&app, "cat@club.example", "Cat").await;
+    let dan = account(&app, "dan@club.example", "Dan").await;
+    let eve = account(&app, "eve@club.example", "Eve").await;
+    let id = club(&app, &ann, "Thursday whist").await;
+    let elsewhere = club(&app, &eve, "Friday whist").await;
+    enrol(&app, &ann, &id, &bob, "organiser").await;
+    enrol(&app, &ann, &id, &cat, "viewer").await;
+    enrol(&app, &ann, &id, &dan, "viewer").await;
+    enrol(&app, &eve, &elsewhere, &dan, "viewer").await;
+    app.post(&format!("/api/v1/clubs/{id}/members"), &ann, json!({"name": "Pat"}))
+        .await
+        .assert_status(201);
+    let all = members(&app, &id, &ann).await;
+    let reset = |who: String| format!("/api/v1/clubs/{id}/members/{who}/password-reset");
+
+    // Refused, changing nothing: an organiser; a stranger's club; a player without an account;
+    // an account another club (not Ann's) relies on.
+    app.post(&reset(member_id(&all, "Cat")), &bob, json!({}))
+        .await
+        .assert_problem(403, "forbidden");
+    app.post(
+        &format!(
+            "/api/v1/clubs/{elsewhere}/members/{}/password-reset",
+            member_id(&all, "Cat")
+        ),
+        &ann,
+        json!({}),
+    )
+    .await
+    .assert_problem(404, "club_not_found");
+    app.post(&reset(member_id(&all, "Pat")), &ann, json!({}))
+        .await
+        .assert_problem(422, "invalid_role");
+    app.post(&reset(member_id(&all, "Dan")), &ann, json!({}))
+        .await
+        .assert_problem(403, "forbidden");
+    login(&app, "cat@club.example", "correct horse battery")
+        .await
+        .assert_status(200);
+    login(&app, "dan@club.example", "correct horse battery")
+        .await
+        .assert_status(200);
+    get(&app, "/api/v1/clubs", &cat).await.assert_status(200);
+
+    // Act: Ann resets Cat's password.
+    let answer = app
+        .post(&reset(member_id(&all, "Cat")), &ann, json!({}))
+        .await
+        .assert_status(200)
+        .clone();
+
+    // Assert: the new password logs in, the old one does not, Cat's old token is refused.
+    let temporary = answer["temporary_password"].as_str().expect("password");
+    assert!(temporary.len() >= 16, "{answer}");
+    assert_eq!(answer["member"]["name"], "Cat");
+    login(&app, "cat@club.example", temporary).await.assert_status(200);
+    login(&app, "cat@club.example", "correct horse battery")
+        .await
+        .assert_problem(401, "invalid_credentials");
+    get(&app, "/api/v1/clubs", &cat)
+        .await
+        .assert_problem(401, "token_revoked");
+    // Bob's token and password were not touched.
+    get(&app, "/api/v1/clubs", &bob).await.assert_status(200);
+}
