@@ -1331,8 +1331,11 @@ async fn the_big_screen_shows_every_table_of_a_session_and_follows_each_move(poo
         .expect("an Ed25519 key");
     let bundle = rig
         .app
-        .client
-        .get(format!("{}/api/v1/sessions/{session}/audit-bundle", rig.app.base))
+        .as_reader(
+            rig.app
+                .client
+                .get(format!("{}/api/v1/sessions/{session}/audit-bundle", rig.app.base)),
+        )
         .send()
         .await
         .expect("bundle")
