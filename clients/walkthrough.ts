@@ -71,11 +71,11 @@ async function main(baseUrl: string): Promise<void> {
   check(finished, "the game is finished after two deals");
 
   // Both answer JSON or, when asked, CSV: the types say so, and a JSON answer is an object.
-  const scores = (await api.GET("/api/v1/tables/{id}/scores", { params: { path: { id } } })).data;
+  const scores = (await api.GET("/api/v1/tables/{id}/scores", { headers, params: { path: { id } } })).data;
   if (scores === undefined || typeof scores === "string") throw new Error("scores: no JSON answer");
   check(scores.game === "nomination-whist", "scores");
   const sheet = scores.sheet;
-  const ledger = (await api.GET("/api/v1/tables/{id}/ledger", { params: { path: { id } } })).data;
+  const ledger = (await api.GET("/api/v1/tables/{id}/ledger", { headers, params: { path: { id } } })).data;
   if (ledger === undefined || typeof ledger === "string") throw new Error("ledger: no JSON answer");
   console.log(
     `typescript client: ${sheet.deals.length} deals, totals ${JSON.stringify(sheet.totals)}, ` +
