@@ -24,6 +24,7 @@ pub mod game_schemas;
 pub mod games;
 pub mod health;
 pub mod input;
+pub mod join_codes;
 pub mod ledger;
 pub mod limits;
 pub mod metrics;
@@ -80,10 +81,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(tables::list_moves)
             .service(tables::undo_move)
             .service(tables::get_scores)
-            .service(tables::create_join_code)
+            .service(join_codes::create_join_code)
             .service(deals::list_deals)
-            .service(tables::list_join_codes)
-            .service(tables::withdraw_join_code)
+            .service(join_codes::list_join_codes)
+            .service(join_codes::withdraw_join_code)
             .service(deals::get_deal)
             .service(deals::correct_deal)
             .service(deals::preview_correction)
