@@ -442,19 +442,29 @@ impl Phone {
     }
 
     /// The running totals the seats show.
+    /// The seats' totals as the page shows them, once every seat shows one: the page fills them
+    /// in when the table's scores arrive, which may be a moment after the seats are drawn (a seat
+    /// without one reads as `i64::MIN`, so a page that never shows it fails the caller's check).
     pub(crate) async fn totals(&self) -> Vec<i64> {
-        let mut out = Vec::new();
-        for el in self.client.find_all(Locator::Css(".seat-total")).await.expect("seats") {
-            out.push(
-                el.attr("data-total")
-                    .await
-                    .ok()
-                    .flatten()
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(i64::MIN),
-            );
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let mut out = Vec::new();
+            for el in self.client.find_all(Locator::Css(".seat-total")).await.expect("seats") {
+                out.push(
+                    el.attr("data-total")
+                        .await
+                        .ok()
+                        .flatten()
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(i64::MIN),
+                );
+            }
+            let shown = !out.is_empty() && !out.contains(&i64::MIN);
+            if shown || tokio::time::Instant::now() >= deadline {
+                return out;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        out
     }
 
     pub(crate) async fn screenshot(&self, name: &str) {
