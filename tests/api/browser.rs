@@ -354,29 +354,46 @@ impl Phone {
             keys.push((format!("{label} units"), (abs % 10).to_string(), false));
             for (row, key, named) in keys {
                 let at = if named { "@aria-label" } else { "normalize-space()" };
-                let path = format!(".//*[@aria-label={r}]//button[{at}={k}]", r = lit(&row), k = lit(&key));
-                let button = el
-                    .find(Locator::XPath(&path))
-                    .await
-                    .unwrap_or_else(|_| panic!("{row}: no {key}"));
-                assert!(self.try_tap(&button).await.expect("tap"), "{row}: {key} is disabled");
+                let path = format!(
+                    "({xpath})//*[@aria-label={r}]//button[{at}={k}]",
+                    r = lit(&row),
+                    k = lit(&key)
+                );
+                self.tap_found(&path, &format!("{row}: {key}")).await;
             }
             return;
         }
         if el.attr("role").await.ok().flatten().as_deref() == Some("radiogroup") {
-            let key = format!(".//button[normalize-space()={v}]", v = lit(value));
-            let button = el
-                .find(Locator::XPath(&key))
-                .await
-                .unwrap_or_else(|_| panic!("{label}: no {value}"));
-            assert!(
-                self.try_tap(&button).await.expect("tap"),
-                "{label}: {value} is disabled"
-            );
+            let key = format!("({xpath})//button[normalize-space()={v}]", v = lit(value));
+            self.tap_found(&key, &format!("{label}: {value}")).await;
             return;
         }
         el.clear().await.expect("clear");
         el.send_keys(value).await.expect("type");
+    }
+
+    /// Taps the button `xpath` finds, finding it again when the page redrew it meanwhile.
+    async fn tap_found(&self, xpath: &str, what: &str) {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let button = self
+                .client
+                .wait()
+                .at_most(PATIENCE)
+                .for_element(Locator::XPath(xpath))
+                .await
+                .unwrap_or_else(|_| panic!("no {what}"));
+            match self.try_tap(&button).await {
+                Ok(enabled) => {
+                    assert!(enabled, "{what} is disabled");
+                    return;
+                }
+                Err(e) if is_stale(&e) && tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                Err(e) => panic!("tapping {what}: {e}"),
+            }
+        }
     }
 
     pub(crate) async fn body_text(&self) -> String {

@@ -680,3 +680,63 @@ async fn a_spin_result_names_every_holder_and_show_by_seat_buttons(pool: PgPool)
     assert_eq!(phone.totals().await, rig.totals(&table).await);
     phone.close().await;
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn when_a_deals_summary_gives_way_by_itself_the_controls_hold_still_and_take_no_tap_at_once(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig.whist(json!({"hand_sizes": [1, 2]})).await;
+    let phone = rig.scorer(&table).await;
+    for n in [1, 0, 0, 1] {
+        phone.record(&format!("Nominate {n}")).await;
+    }
+    for card in ["ace of spades", "two of spades", "three of hearts", "four of diamonds"] {
+        phone.record(card).await;
+    }
+    phone.wait_for_text("Deal 1 scored").await;
+    // The scorer's thumb goes down to "Next deal"; the summary gives way before it lands. The
+    // page notes where the controls were on the screen, and how they stood the moment the next
+    // deal's panel was drawn.
+    phone
+        .client
+        .execute(
+            "window.scrollTo(0, document.documentElement.scrollHeight); \
+             window.tkBefore = document.querySelector('.controls').getBoundingClientRect().top; window.tkParts = { parts: [...document.querySelector('.tab-body').children].map((e) => e.className + ':' + e.getBoundingClientRect().height), head: document.querySelector('header').getBoundingClientRect().height, y: window.scrollY, h: document.documentElement.scrollHeight }; \
+             new MutationObserver((_, o) => { \
+               const nominate = [...document.querySelectorAll('button')].some((b) => (b.getAttribute('aria-label') || b.textContent).startsWith('Nominate')); \
+               const c = document.querySelector('.controls'); \
+               if (!nominate || !c) return; \
+               window.tkSwap = { inert: c.inert, top: c.getBoundingClientRect().top, parts: [...document.querySelector('.tab-body').children].map((e) => e.className + ':' + e.getBoundingClientRect().height), head: document.querySelector('header').getBoundingClientRect().height, y: window.scrollY }; \
+               o.disconnect(); \
+             }).observe(document.body, { childList: true, subtree: true });",
+            vec![],
+        )
+        .await
+        .expect("script");
+    phone.control("Nominate 1").await;
+    let seen = phone
+        .client
+        .execute("return [window.tkBefore, window.tkSwap, window.tkParts]", vec![])
+        .await
+        .expect("script");
+    let before = seen[0].as_f64().expect("where the controls were");
+    let swap = &seen[1];
+    assert_eq!(
+        swap["inert"], true,
+        "a tap on its way is not taken by the new panel: {seen}"
+    );
+    let top = swap["top"].as_f64().expect("where the controls are");
+    assert!(
+        (top - before).abs() < 1.0,
+        "the controls kept their place on the screen: {seen}"
+    );
+    // Then the next choice is offered and a tap records what the scorer sees.
+    phone.record("Nominate 1").await;
+    let log = rig.app.log(&table).await;
+    assert_eq!(
+        log[8]["move"],
+        json!({"kind": "nominate", "seat": 2, "tricks": 1}),
+        "{log}"
+    );
+    phone.close().await;
+}

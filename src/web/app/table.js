@@ -27,6 +27,8 @@ export const HOLD_MS = 1500;
 const FLASH_MS = 2000;
 /// How long a deal's summary stands in place of the next deal's panel.
 const SUMMARY_MS = 3000;
+/// How long the controls are held when the summary gives way to the next deal's panel by itself.
+const SWAP_HOLD_MS = 700;
 
 export { gameName };
 
@@ -179,7 +181,12 @@ function moments(state, entry, before) {
     setTimeout(() => {
       if (state.summary !== summary) return;
       state.summary = null;
+      // The next deal's panel takes the summary's place by itself: a finger on its way to
+      // "Next deal" would land on whatever the panel puts there, so hold the controls a moment.
+      const hold = { swap: true };
+      state.hold = hold;
       render(state);
+      release(state, hold, SWAP_HOLD_MS);
     }, SUMMARY_MS);
   }
 }
@@ -394,12 +401,39 @@ function render(state) {
   let body;
   if (state.tab === 'table') body = tableBody(state);
   else body = h('div', { class: 'tab-body', 'data-tab': state.tab }, message('Loading…'));
-  mount(state.root, header, body, tabs);
+  steady(state, () => mount(state.root, header, body, tabs));
   if (state.tab === 'sheet') sheetTab(state, body);
   if (state.tab === 'ledger') ledgerTab(state, body);
   if (state.tab === 'deals') {
     dealsTab({ id: state.id, table: t, log: state.log, players: t.players, reload: () => reload(state), render: () => render(state) }, body);
   }
+}
+
+/// Redraws without moving the controls under a finger: the entry panel keeps its place on the
+/// screen, and the page never gets shorter while the table tab is shown (a shorter page would
+/// clamp the scroll and slide everything down, so a tap aimed at one control lands on another).
+function steady(state, draw) {
+  const root = state.root;
+  const sameTab = state.drawnTab === state.tab;
+  const top = sameTab ? root.querySelector('.controls')?.getBoundingClientRect().top : undefined;
+  const height = root.offsetHeight;
+  draw();
+  state.drawnTab = state.tab;
+  if (!sameTab || state.tab !== 'table') {
+    root.style.minHeight = '';
+    state.centreHeight = 0;
+    return;
+  }
+  // The centre keeps the room its tallest content took (a trick, then nothing while the next
+  // deal is bid): the controls below it stay where they were.
+  const centre = root.querySelector('.centre');
+  if (centre) {
+    if (centre.offsetHeight < (state.centreHeight || 0)) centre.style.minHeight = `${state.centreHeight}px`;
+    else state.centreHeight = centre.offsetHeight;
+  }
+  if (root.offsetHeight < height) root.style.minHeight = `${height}px`;
+  const now = root.querySelector('.controls')?.getBoundingClientRect().top;
+  if (top !== undefined && now !== undefined && now !== top) window.scrollBy(0, now - top);
 }
 
 export function facts(t) {
