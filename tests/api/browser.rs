@@ -516,7 +516,7 @@ pub(crate) async fn rig_with(pool: PgPool, adjust: impl FnOnce(&mut tablekeeper:
     let upstream: SocketAddr = app.base.trim_start_matches("http://").parse().expect("app address");
     let proxy = Proxy::start(upstream).await;
     let driver = driver().await;
-    let organiser = app.organiser("org@example.com").await;
+    let organiser = app.organiser_named("org@example.com", "Olive").await;
     Rig {
         app,
         proxy,

@@ -122,7 +122,7 @@ async fn an_organiser_makes_a_club_starts_a_session_from_who_came_and_finds_its_
         .await
         .expect("attr")
         .expect("a code");
-    let eve = rig.app.organiser("eve@example.com").await;
+    let eve = rig.app.organiser_named("eve@example.com", "Eve").await;
     let joined = rig.app.post("/api/v1/clubs/join", &eve, json!({"code": code})).await;
     assert_eq!(joined.assert_status(200)["role"], "scorer");
 
@@ -133,7 +133,7 @@ async fn an_organiser_makes_a_club_starts_a_session_from_who_came_and_finds_its_
         tick(&phone, name).await;
     }
     phone.wait_for_text("3 ticked").await;
-    phone.fill("Session name", "Thursday 26 November").await;
+    phone.fill("Session name", "Whist night").await;
     phone.tap("Start the session").await;
     phone.wait_for_text("Who came: Ann, Bob, Cat").await;
 
@@ -189,7 +189,7 @@ async fn an_organiser_makes_a_club_starts_a_session_from_who_came_and_finds_its_
     phone.wait_for_text("Table 1: Nomination Whist").await;
     phone.tap("Back").await;
     phone.wait_for_text("Next session").await;
-    phone.wait_for_text("Thursday 26 November").await;
+    phone.wait_for_text("Whist night").await;
     phone.wait_for_text("Table 1: Nomination Whist").await;
     phone.wait_for_text("Ann · Bob · Cat").await;
     phone.wait_for_text("Members (6)").await;

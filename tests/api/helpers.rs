@@ -252,12 +252,17 @@ impl TestApp {
 
     /// Registers an organiser and returns the token; the first one becomes the default reader.
     pub async fn organiser(&self, email: &str) -> String {
+        self.organiser_named(email, "Organiser").await
+    }
+
+    /// As `organiser`, with the account's name.
+    pub async fn organiser_named(&self, email: &str, name: &str) -> String {
         let answer = self
             .request(
                 Method::POST,
                 "/api/v1/auth/register",
                 None,
-                Some(json!({"email": email, "name": "Organiser", "password": "correct horse battery"})),
+                Some(json!({"email": email, "name": name, "password": "correct horse battery"})),
             )
             .await;
         let token = answer.assert_status(201)["token"].as_str().expect("token").to_owned();
