@@ -64,6 +64,7 @@ async fn main() -> anyhow::Result<()> {
             options: Some(json!({"opening_chips": 1_000_000})),
             session: None,
             members: None,
+            club: None,
         },
     )
     .await?

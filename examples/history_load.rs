@@ -132,6 +132,7 @@ async fn main() -> anyhow::Result<()> {
             options: Some(json!({"opening_chips": 1_000_000})),
             session: None,
             members: None,
+            club: None,
         },
     )
     .await?
@@ -169,6 +170,7 @@ async fn main() -> anyhow::Result<()> {
             options: Some(json!({"opening_chips": 1_000_000, "rounds": 50})),
             session: None,
             members: None,
+            club: None,
         },
     )
     .await?

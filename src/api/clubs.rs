@@ -410,6 +410,32 @@ pub async fn update_club_member(
     Ok(HttpResponse::Ok().json(ClubMember::from(member)))
 }
 
+/// Anonymises a member who has left (organisers and owners).
+///
+/// The member's name becomes "Former member N" everywhere the service shows it: the club's
+/// members, the rosters of its sessions, the seats they sat in, standings, histories and CSV.
+/// Chains and bundles name members by id, so every table they sat at still audits consistent
+/// and bundles made before and after both verify. Anonymising again changes nothing; an
+/// anonymised member cannot come back (add them again as a new member).
+#[utoipa::path(tag = "clubs", params(("id" = Uuid, Path), ("member_id" = Uuid, Path)), security(("bearer" = [])), responses(
+    (status = 200, body = ClubMember, example = json!({"id": "5b1f8c2e-8a7d-4f3b-9c61-2f0d5e7a9b10", "name": "Former member 1", "role": null, "guest": false, "active": false, "anonymised": true, "user_id": null, "joined_at": "2026-11-26T19:30:00Z"})),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a role that does not manage members, or a scorer token", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`club_not_found`, `member_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`member_active`: only a member who has left can be anonymised", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/clubs/{id}/members/{member_id}/anonymise")]
+pub async fn anonymise_club_member(
+    pool: web::Data<PgPool>,
+    who: Principal,
+    path: web::Path<(Uuid, Uuid)>,
+) -> Result<HttpResponse, ApiError> {
+    let user = who.organiser()?;
+    let (club, member) = path.into_inner();
+    let member = use_case::anonymise(&pool, user, club, member).await?;
+    Ok(HttpResponse::Ok().json(ClubMember::from(member)))
+}
+
 /// A member's new password, shown once to the owner who reset it.
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct PasswordReset {

@@ -58,6 +58,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(clubs::list_club_members)
             .service(clubs::add_club_member)
             .service(clubs::update_club_member)
+            .service(clubs::anonymise_club_member)
             .service(clubs::reset_member_password)
             .service(sessions::create_session)
             .service(sessions::list_sessions)

@@ -181,6 +181,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::clubs::list_club_members,
         super::clubs::add_club_member,
         super::clubs::update_club_member,
+        super::clubs::anonymise_club_member,
         super::clubs::reset_member_password,
         super::sessions::create_session,
         super::sessions::list_sessions,

@@ -81,8 +81,14 @@ pub struct UpdateSession {
 /// A member of a session's roster: the same person at every table of the session.
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct MemberView {
+    /// The club member (`GET /clubs/{id}/members`): what a seat names in `members` when a
+    /// table is opened.
     pub id: Uuid,
     pub name: String,
+    /// The roster entry the session's tables name in their `members`: the club member's id for
+    /// sessions started with clubs; rosters written before clubs kept their own ids, which
+    /// chains and bundles name.
+    pub roster_id: Uuid,
 }
 
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -287,7 +293,11 @@ async fn session_view(pool: &PgPool, id: Uuid) -> Result<SessionView, ApiError> 
         chip_value: ChipValue::of(&session),
         members: members
             .into_iter()
-            .map(|m| MemberView { id: m.id, name: m.name })
+            .map(|m| MemberView {
+                id: m.club_member_id,
+                name: m.name,
+                roster_id: m.id,
+            })
             .collect(),
         id: session.id,
         name: session.name,

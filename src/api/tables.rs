@@ -42,6 +42,10 @@ pub struct CreateTable {
     /// player's name finds the member of that name (case and spacing aside), or joins the
     /// roster as a new one.
     pub members: Option<Vec<Option<Uuid>>>,
+    /// The club the table belongs to, for a table outside a session: the caller must be one of
+    /// its organisers or owners. Left out, the caller's own club (the oldest they own; made for
+    /// them when they own none). With a session, the session's club: naming another is refused.
+    pub club_id: Option<Uuid>,
 }
 
 /// A table with its state as a scorer's phone needs it.
@@ -325,9 +329,9 @@ fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {
     )),
     (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
-    (status = 403, description = "`forbidden`: a scorer token, or another organiser's session", body = Problem, content_type = "application/problem+json"),
-    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`unknown_game`, `invalid_player_count`, `invalid_player_name`, `invalid_options`, `invalid_option`, `invalid_members`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token, or a role in the session's (or `club_id`'s) club that does not run its tables", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`; `club_not_found`: no such club, or the caller is not its member", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`unknown_game`, `invalid_player_count`, `invalid_player_name`, `invalid_options`, `invalid_option`, `invalid_members`, `club_mismatch` (a `club_id` other than the session's), `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/tables")]
 pub async fn create_table(
@@ -355,6 +359,7 @@ pub async fn create_table(
         options: req.options,
         session: req.session_id,
         members: req.members,
+        club: req.club_id,
     };
     let render = |table, receipt| {
         let view = TableView {
@@ -391,8 +396,11 @@ pub(super) fn created(outcome: Outcome, under: &str) -> Result<HttpResponse, Api
         .body(answer.body))
 }
 
-/// Tables of a session (for whoever may read it), or the caller's own tables; a share link's
-/// session's tables; a scorer token's table.
+/// Tables of a session (for whoever may read it), or of every club the caller belongs to; a
+/// share link's session's tables; a scorer token's table.
+///
+/// Without `session_id`, an account sees the tables of the clubs where it is a member who has
+/// not left, whatever its role (every role reads), oldest first, whoever opened them.
 #[utoipa::path(tag = "tables", params(TableQuery), security(("bearer" = [])), responses(
     (status = 200, body = TablePage),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
@@ -417,7 +425,7 @@ pub async fn list_tables(
     let rows = match (session, who) {
         (Some(session), _) => store::tables::list(&mut conn, None, Some(session), limit + 1, offset).await?,
         (None, Reader::Principal(Principal::Organiser { user })) => {
-            store::tables::list(&mut conn, Some(user), None, limit + 1, offset).await?
+            store::tables::of_member(&mut conn, user, limit + 1, offset).await?
         }
         (None, Reader::Principal(Principal::Scorer { table, .. })) => {
             vec![store::tables::fetch(&mut conn, table).await?]

@@ -164,6 +164,33 @@ pub async fn change_member(
     Ok(member)
 }
 
+/// Anonymises a member who has left (organisers and owners): their name becomes "Former member
+/// N" (N counting the club's anonymised members) in the roster, the sessions' rosters and the
+/// seats they sat in, so that no read shows it again. Chains and bundles name members by id, so
+/// every table they sat at still audits consistent. Anonymising again changes nothing.
+///
+/// # Errors
+/// `Store(NotFound("club"))` for a stranger; `Forbidden` for a role that does not manage
+/// members; `Store(NotFound("member"))` for no such member; `MemberActive` for a member who
+/// has not left.
+pub async fn anonymise(pool: &PgPool, user: Uuid, club: Uuid, id: Uuid) -> Result<ClubMember, ServiceError> {
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    access::require(&mut tx, user, club, Capability::Manage, "club").await?;
+    // Locks the club's row: two members anonymised at once get different numbers.
+    store::clubs::owners(&mut tx, club).await?;
+    let member = store::clubs::lock_member(&mut tx, club, id).await?;
+    if member.anonymised_at.is_some() {
+        return Ok(member);
+    }
+    if member.left_at.is_none() {
+        return Err(ServiceError::MemberActive);
+    }
+    let number = store::clubs::anonymised(&mut tx, club).await? + 1;
+    let member = store::clubs::anonymise(&mut tx, club, id, &format!("Former member {number}")).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok(member)
+}
+
 /// Hands out an invitation that makes an account a member with `role` (not owner) for
 /// `hours` hours.
 ///

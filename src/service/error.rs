@@ -55,6 +55,8 @@ pub enum ServiceError {
     MemberNameTaken,
     #[error("only a member who has left can be anonymised: mark them as left first")]
     MemberActive,
+    #[error("a table in a session belongs to the session's club: leave club_id out or name that club")]
+    ClubMismatch,
     #[error("an anonymised member cannot come back: add them again as a new member")]
     MemberAnonymised,
     #[error("there is no move left to undo")]

@@ -60,6 +60,8 @@ pub struct NewTable {
     /// The session's member at each seat; None (for the table or a seat) to find the player's
     /// member by name.
     pub members: Option<Vec<Option<Uuid>>>,
+    /// The club it belongs to when it is in no session; None for the owner's home club.
+    pub club: Option<Uuid>,
 }
 
 /// Opens a table for `owner`.
@@ -132,6 +134,9 @@ async fn create_as<G: Game>(
             "session",
         )
         .await?;
+        if new.club.is_some_and(|named| named != found.club_id) {
+            return Err(ServiceError::ClubMismatch);
+        }
         club = found.club_id;
         members = Some(seat_members(&mut tx, session, club, &new.players, new.members.as_deref()).await?);
     } else if new.members.is_some() {
@@ -139,7 +144,10 @@ async fn create_as<G: Game>(
             "members name a session's roster: give the session_id too".into(),
         ));
     } else {
-        club = store::clubs::home_club(&mut tx, owner).await?;
+        club = match new.club {
+            Some(named) => named,
+            None => store::clubs::home_club(&mut tx, owner).await?,
+        };
         super::access::require(&mut tx, owner, club, super::access::Capability::Organise, "club").await?;
     }
     let stored = store::tables::NewTable {

@@ -483,3 +483,100 @@ pub async fn belongs_beyond(
     .fetch_one(conn)
     .await?)
 }
+
+/// Replaces the name of a member who left with `label` wherever a read finds it: the member's
+/// row, the session rosters that enter them, and the seats they sat in at tables whose chained
+/// set-up names members rather than names (content version 3 on, or not chained yet). A set-up
+/// chained earlier hashed the typed names: its seats keep them, since the chain vouches for them.
+/// Returns the member as anonymised; one anonymised already is returned as it is.
+///
+/// # Errors
+/// `NotFound("member")` when the club has no such member.
+pub async fn anonymise(conn: &mut PgConnection, club: Uuid, id: Uuid, label: &str) -> Result<ClubMember, StoreError> {
+    let member = lock_member(&mut *conn, club, id).await?;
+    if member.anonymised_at.is_some() {
+        return Ok(member);
+    }
+    let key = super::name_key(label);
+    let names: Vec<String> = sqlx::query_scalar(
+        "select name from club_members where id = $1 union select name from session_members where club_member_id = $1",
+    )
+    .bind(id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let tables: Vec<Uuid> = sqlx::query_scalar(
+        "update game_tables t set players = (
+             select array_agg(case when m.club_member_id = $1 then $2 else u.player end order by u.seat)
+             from unnest(t.players, t.members) with ordinality as u(player, member, seat)
+             left join session_members m on m.session_id = t.session_id and m.id = u.member)
+         where t.club_id = $3 and t.members is not null
+           and exists (select 1 from session_members m
+                       where m.session_id = t.session_id and m.club_member_id = $1 and m.id = any (t.members))
+           and not exists (select 1 from chain_links l
+                           where l.table_id = t.id and l.entry = 'table' and l.content_version < 3)
+         returning t.id",
+    )
+    .bind(id)
+    .bind(label)
+    .bind(club)
+    .fetch_all(&mut *conn)
+    .await?;
+    // The answers kept for retries (Idempotency-Key) of those tables' moves and creation, and of
+    // the sessions' creation, show the name as it was: each JSON string of it is replaced.
+    let replacement = serde_json::Value::from(label).to_string();
+    for name in &names {
+        let old = serde_json::Value::from(name.as_str()).to_string();
+        sqlx::query(
+            "update idempotency_keys set response_body = replace(response_body::text, $2, $3)::json
+             where table_id = any ($1) and strpos(response_body::text, $2) > 0",
+        )
+        .bind(&tables)
+        .bind(&old)
+        .bind(&replacement)
+        .execute(&mut *conn)
+        .await?;
+        sqlx::query(
+            "update creation_keys set response_body = replace(response_body::text, $3, $4)::json
+             where strpos(response_body::text, $3) > 0
+               and ((operation = 'create_table' and response_body->>'id' = any ($1::uuid[]::text[]))
+                 or (operation = 'create_session' and response_body->>'id' in
+                       (select session_id::text from session_members where club_member_id = $2)))",
+        )
+        .bind(&tables)
+        .bind(id)
+        .bind(&old)
+        .bind(&replacement)
+        .execute(&mut *conn)
+        .await?;
+    }
+    sqlx::query("update session_members set name = $2, name_key = $3 where club_member_id = $1")
+        .bind(id)
+        .bind(label)
+        .bind(&key)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query_as::<_, ClubMember>(&format!(
+        "update club_members set name = $3, name_key = $4, anonymised_at = now() where club_id = $1 and id = $2
+         returning {MEMBER_COLUMNS}"
+    ))
+    .bind(club)
+    .bind(id)
+    .bind(label)
+    .bind(&key)
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("member"))
+}
+
+/// How many of the club's members have been anonymised.
+///
+/// # Errors
+/// On database failure.
+pub async fn anonymised(conn: &mut PgConnection, club: Uuid) -> Result<i64, StoreError> {
+    Ok(sqlx::query_scalar::<_, i64>(
+        "select count(*) from club_members where club_id = $1 and anonymised_at is not null",
+    )
+    .bind(club)
+    .fetch_one(conn)
+    .await?)
+}

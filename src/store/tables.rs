@@ -147,6 +147,29 @@ pub async fn list(
     .await?)
 }
 
+/// A page of the tables of every club where `user` is a member who has not left (every role
+/// reads), oldest first.
+///
+/// # Errors
+/// On database failure.
+pub async fn of_member(
+    conn: &mut PgConnection,
+    user: Uuid,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<TableRow>, StoreError> {
+    Ok(sqlx::query_as::<_, TableRow>(
+        "select * from game_tables
+         where club_id in (select club_id from club_members where user_id = $1 and left_at is null)
+         order by created_at, id limit $2 offset $3",
+    )
+    .bind(user)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(conn)
+    .await?)
+}
+
 /// Keeps a state of the fold, as left by entry `seq`.
 ///
 /// # Errors

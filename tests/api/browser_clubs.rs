@@ -194,6 +194,15 @@ async fn an_organiser_makes_a_club_starts_a_session_from_who_came_and_finds_its_
     phone.wait_for_text("Ann · Bob · Cat").await;
     phone.wait_for_text("Members (6)").await;
     phone.screenshot("club-home").await;
+
+    // Tapping a member opens their history: the session they came to and their seat in it.
+    phone.tap("Ann's history").await;
+    phone.wait_for_text("Results per game").await;
+    phone.wait_for_text("No season under way.").await;
+    phone.wait_for_text("Thursday 26 November").await;
+    phone.wait_for_text("Nomination Whist: 0 points, not finished").await;
+    phone.wait_for_text("0 chips won or lost over every table").await;
+    phone.screenshot("member-history").await;
     phone.close().await;
 }
 
@@ -257,6 +266,9 @@ async fn every_club_screen_passes_axe_and_fits_a_small_phone(pool: PgPool) {
         phone.wait_for_text("Annabel Fotheringham-Smythe").await;
         phone.wait_for_text("Make an invitation").await;
         check(&phone, &format!("members at {width}"), &mut problems).await;
+        phone.tap("Bob's history").await;
+        phone.wait_for_text("Results per game").await;
+        check(&phone, &format!("member history at {width}"), &mut problems).await;
         phone.open(&format!("/#/club/{club}/start")).await;
         phone.wait_for_text("Who came").await;
         check(&phone, &format!("start a session at {width}"), &mut problems).await;

@@ -837,3 +837,125 @@ async fn an_owner_resets_a_members_password_and_the_old_tokens_stop(pool: PgPool
     // Bob's token and password were not touched.
     get(&app, "/api/v1/clubs", &bob).await.assert_status(200);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_table_outside_a_session_opens_in_the_club_it_names_for_its_organisers_only(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let c = club_night(&app).await;
+    let sue = account(&app, "sue@other.example", "Sue").await;
+    let other = club(&app, &sue, "Other club").await;
+    let body = |club: &str| json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat"], "club_id": club});
+    let counts = "select (select count(*) from game_tables) + (select count(*) from clubs)";
+    let counted = count(&app, counts).await;
+
+    app.post("/api/v1/tables", &c.vic, body(&c.id))
+        .await
+        .assert_problem(403, "forbidden");
+    app.post("/api/v1/tables", &c.tom, body(&c.id))
+        .await
+        .assert_problem(403, "forbidden");
+    app.post("/api/v1/tables", &c.olga, body(&other))
+        .await
+        .assert_problem(404, "club_not_found");
+    app.post("/api/v1/tables", &c.olga, body(&uuid::Uuid::new_v4().to_string()))
+        .await
+        .assert_problem(404, "club_not_found");
+    let mut mismatched = body(&other);
+    mismatched["session_id"] = json!(c.session);
+    app.post("/api/v1/tables", &sue, mismatched.clone())
+        .await
+        .assert_problem(404, "session_not_found");
+    mismatched["club_id"] = json!(uuid::Uuid::new_v4());
+    app.post("/api/v1/tables", &c.olga, mismatched)
+        .await
+        .assert_problem(422, "club_mismatch");
+    assert_eq!(count(&app, counts).await, counted, "nothing made");
+
+    let table = app
+        .post("/api/v1/tables", &c.olga, body(&c.id))
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let club_of: uuid::Uuid = sqlx::query_scalar("select club_id from game_tables where id = $1::uuid")
+        .bind(&table)
+        .fetch_one(&app.pool)
+        .await
+        .expect("club");
+    assert_eq!(club_of.to_string(), c.id);
+    get(&app, &format!("/api/v1/tables/{table}"), &c.vic)
+        .await
+        .assert_status(200);
+    get(&app, &format!("/api/v1/tables/{table}"), &sue)
+        .await
+        .assert_problem(404, "table_not_found");
+    assert_eq!(
+        count(&app, counts).await,
+        counted + 1,
+        "one table, and no club of Olga's own"
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_tables_list_without_a_session_gives_the_tables_of_the_callers_clubs_page_by_page(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let c = club_night(&app).await;
+    let sue = account(&app, "sue@other.example", "Sue").await;
+    let other = club(&app, &sue, "Other club").await;
+    let theirs = app
+        .post(
+            "/api/v1/tables",
+            &sue,
+            json!({"game": "nomination-whist", "players": ["X", "Y", "Z"], "club_id": other}),
+        )
+        .await
+        .assert_status(201)["id"]
+        .clone();
+    let olgas = app
+        .post(
+            "/api/v1/tables",
+            &c.olga,
+            json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat"], "club_id": c.id}),
+        )
+        .await
+        .assert_status(201)["id"]
+        .clone();
+    let ids = |page: &Value| -> Vec<Value> {
+        page["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .map(|t| t["id"].clone())
+            .collect()
+    };
+    // Ann's table and Olga's, for every role of the club, whoever opened them.
+    for token in [&c.ann, &c.olga, &c.tom, &c.sam, &c.vic] {
+        let page = get(&app, "/api/v1/tables", token).await;
+        assert_eq!(ids(page.assert_status(200)), vec![json!(c.table), olgas.clone()]);
+    }
+    let first = get(&app, "/api/v1/tables?limit=1", &c.vic).await;
+    assert_eq!(ids(first.assert_status(200)), vec![json!(c.table)]);
+    assert_eq!(first.body["next_offset"], 1);
+    let second = get(&app, "/api/v1/tables?limit=1&offset=1", &c.vic).await;
+    assert_eq!(ids(second.assert_status(200)), vec![olgas]);
+    assert_eq!(second.body["next_offset"], Value::Null);
+    assert_eq!(
+        ids(get(&app, "/api/v1/tables", &sue).await.assert_status(200)),
+        vec![theirs]
+    );
+    // A member who left sees the club's tables no more.
+    let vic = member_id(&members(&app, &c.id, &c.ann).await, "Vic");
+    patch(
+        &app,
+        &format!("/api/v1/clubs/{}/members/{vic}", c.id),
+        &c.vic,
+        json!({"active": false}),
+    )
+    .await
+    .assert_status(200);
+    assert_eq!(
+        ids(get(&app, "/api/v1/tables", &c.vic).await.assert_status(200)),
+        Vec::<Value>::new()
+    );
+}

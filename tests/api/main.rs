@@ -9,6 +9,7 @@ mod browser_table;
 mod bundle;
 mod chain;
 mod club;
+mod club_erasure;
 mod clubs;
 mod conditional;
 mod corrections;

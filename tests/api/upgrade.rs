@@ -402,3 +402,110 @@ async fn after_the_upgrade_each_account_owns_a_club_holding_its_sessions_tables_
         assert_audit_consistent(&app, &table.id).await;
     }
 }
+
+/// Rosters written before clubs kept their own ids, which their tables' `members` and chains
+/// name: the session view gives each entry's club member as `id` and the entry as `roster_id`,
+/// a new table seats club members by those ids, and a member who left is anonymised there too.
+/// Set-ups chained before content version 3 hashed the typed names: those seats keep them (the
+/// chain vouches for them) while every roster shows the label, and every chain stays intact.
+#[sqlx::test(migrations = false)]
+async fn rosters_written_before_clubs_name_club_members_and_anonymise_without_breaking_old_chains(pool: PgPool) {
+    use tablekeeper::service::bundle::verify;
+
+    // Arrange
+    let expected: ChainV1Expected = serde_json::from_str(CHAIN_V1_EXPECTED).expect("expected answers");
+    load_database(&pool, CHAIN_V1_LAST_MIGRATION, CHAIN_V1_FIXTURE).await;
+    let app = spawn_app(pool).await;
+    let login = json!({"email": expected.organiser.email, "password": expected.organiser.password});
+    let token = app
+        .request(Method::POST, "/api/v1/auth/login", None, Some(login))
+        .await
+        .assert_status(200)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    *app.default_reader.lock().expect("reader") = Some(token.clone());
+    let session = expected.session.as_str();
+    let club: uuid::Uuid = sqlx::query_scalar("select club_id from club_sessions where id = $1::uuid")
+        .bind(session)
+        .fetch_one(&app.pool)
+        .await
+        .expect("club");
+    let club_members: Vec<(uuid::Uuid, String)> =
+        sqlx::query_as("select id, name from club_members where club_id = $1 and user_id is null order by name")
+            .bind(club)
+            .fetch_all(&app.pool)
+            .await
+            .expect("members");
+    let bob = club_members.iter().find(|(_, n)| n == "Bob").expect("Bob").0;
+
+    // Act and assert: the roster names club members, and keeps its own ids as roster ids.
+    let view = app
+        .get(&format!("/api/v1/sessions/{session}"))
+        .await
+        .assert_status(200)
+        .clone();
+    let roster = view["members"].as_array().expect("members").clone();
+    assert_eq!(roster.len(), 3, "{view}");
+    for entry in &roster {
+        let name = entry["name"].as_str().expect("name");
+        let member = club_members.iter().find(|(_, n)| n == name).expect(name).0;
+        assert_eq!(entry["id"], member.to_string(), "{entry}");
+        assert_ne!(
+            entry["roster_id"], entry["id"],
+            "a roster from before clubs keeps its ids"
+        );
+    }
+    let seated: Vec<Value> = roster.iter().map(|m| m["id"].clone()).collect();
+    let table = app
+        .post(
+            "/api/v1/tables",
+            &token,
+            json!({"game": "tridge", "players": ["A", "B", "C"], "session_id": session, "members": seated}),
+        )
+        .await
+        .assert_status(201)
+        .clone();
+    let rostered: Vec<Value> = roster.iter().map(|m| m["roster_id"].clone()).collect();
+    assert_eq!(
+        table["members"],
+        json!(rostered),
+        "the seats name the same roster entries"
+    );
+
+    // Bob leaves and is anonymised.
+    let path = format!("/api/v1/clubs/{club}/members/{bob}");
+    app.request(Method::PATCH, &path, Some(&token), Some(json!({"active": false})))
+        .await
+        .assert_status(200);
+    let anonymised = app
+        .request(Method::POST, &format!("{path}/anonymise"), Some(&token), None)
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(anonymised["name"], "Former member 1");
+    let view = app
+        .get(&format!("/api/v1/sessions/{session}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert!(!view["members"].to_string().contains("\"Bob\""), "{view}");
+    let new_table = table["id"].as_str().expect("id");
+    let seats = app.get(&format!("/api/v1/tables/{new_table}")).await.assert_status(200)["players"].clone();
+    assert_eq!(
+        seats,
+        json!(["A", "Former member 1", "C"]),
+        "a set-up chained at version 3 names no one"
+    );
+    for t in &expected.tables {
+        let audit = assert_audit_consistent(&app, &t.id).await;
+        assert_eq!(audit["chain_intact"], true, "{}: {audit}", t.game);
+        assert_eq!(audit["chain_head"], t.chain_head.as_str(), "{}", t.game);
+    }
+    assert_audit_consistent(&app, new_table).await;
+    for session in [&expected.plain_session, &expected.session] {
+        let bytes = bundle_of(&app, session).await;
+        let summary = verify(&bytes, Some(&expected.public_key)).expect("the bundle verifies after anonymising");
+        assert!(summary.starts_with("ok: "), "{summary}");
+    }
+}

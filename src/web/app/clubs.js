@@ -1,11 +1,12 @@
 // The clubs: the account's clubs (make one, join one by an invitation's code), a club's home
 // (its season's table, the next and last sessions, its members) and starting a session by
 // ticking who came. Members, invitations and roles are members.js.
-// Hash routes: #/clubs · #/club/<id> · #/club/<id>/start · #/club/<id>/members.
+// Hash routes: #/clubs · #/club/<id> · #/club/<id>/start · #/club/<id>/members ·
+// #/club/<id>/member/<member id> (a member's history).
 
 import { get, organiser, post } from './api.js';
 import { button, h, message, mount } from './dom.js';
-import { membersScreen, runs } from './members.js';
+import { memberScreen, membersScreen, runs } from './members.js';
 import { field, guarded, signIn, top } from './organiser.js';
 import { gameName } from './table.js';
 
@@ -14,6 +15,7 @@ export function clubRoute(parts, root) {
   const id = parts[1];
   if (parts[0] === 'club' && id && parts[2] === 'start') return startSession(id, root);
   if (parts[0] === 'club' && id && parts[2] === 'members') return membersScreen(id, root);
+  if (parts[0] === 'club' && id && parts[2] === 'member' && parts[3]) return memberScreen(id, parts[3], root);
   if (parts[0] === 'club' && id) return home(id, root);
   return clubs(root);
 }
@@ -159,7 +161,8 @@ async function home(id, root) {
       h('section', { class: 'card-box', 'aria-labelledby': 'members-head' },
         h('h2', { id: 'members-head' }, `Members (${active.length})`),
         h('ul', { class: 'chips', 'aria-label': 'Members' }, active.map((m) => h('li', {},
-          m.name, m.guest ? h('small', {}, ' (guest)') : null)))));
+          h('a', { href: `#/club/${id}/member/${m.id}`, 'aria-label': `${m.name}'s history` }, m.name),
+          m.guest ? h('small', {}, ' (guest)') : null)))));
   });
 }
 

@@ -5,6 +5,7 @@
 import { call, get, organiser, post } from './api.js';
 import { button, h, message, mount } from './dom.js';
 import { guarded, top } from './organiser.js';
+import { gameName } from './table.js';
 
 /// The roles of a club, from most to least.
 export const ROLES = ['owner', 'organiser', 'treasurer', 'scorer', 'viewer'];
@@ -53,13 +54,25 @@ export async function membersScreen(id, root) {
               : button('Left', () => change(m, { active: false }, `${m.name} has left the club.`), { class: 'small', 'aria-label': `${m.name} has left` }));
           }
         }
+        if (manage && m.active === false && !m.anonymised) {
+          controls.push(button('Anonymise', () => {
+            // The name goes from every read for good: ask first.
+            if (window.confirm(`Replace ${m.name}'s name everywhere with a neutral label? This cannot be undone.`)) {
+              change(m, null, 'The name is replaced everywhere.');
+            }
+          }, { class: 'small', 'aria-label': `Anonymise ${m.name}` }));
+        }
         mount(li,
-          h('div', { class: 'member-name' }, h('b', {}, m.name), h('small', { class: 'standing' }, standing(m))),
+          h('div', { class: 'member-name' },
+            h('a', { href: `#/club/${id}/member/${m.id}`, 'aria-label': `${m.name}'s history` }, h('b', {}, m.name)),
+            h('small', { class: 'standing' }, standing(m))),
           controls.length ? h('div', { class: 'member-controls' }, controls) : null);
       };
       const change = async (m, body, done) => {
         try {
-          const changed = await patch(`/clubs/${id}/members/${m.id}`, body);
+          const changed = body
+            ? await patch(`/clubs/${id}/members/${m.id}`, body)
+            : await post(`/clubs/${id}/members/${m.id}/anonymise`, undefined, auth());
           draw(changed);
           say(done);
         } catch (err) {
@@ -106,6 +119,67 @@ export async function membersScreen(id, root) {
     if (manage) sections.push(await invitations(id, giveable, say));
     mount(root, top(`${club.name}: members`, `#/club/${id}`), status, sections);
     await drawMembers();
+  });
+}
+
+/// Signed chips, as a ledger shows them.
+function chips(n) {
+  return n > 0 ? `+${n}` : `${n}`;
+}
+
+/// A place in words: 1st, 2nd, =3rd when shared.
+function placed(place, tied = 1) {
+  if (place == null) return '–';
+  const suffix = place % 10 === 1 && place % 100 !== 11 ? 'st' : place % 10 === 2 && place % 100 !== 12 ? 'nd'
+    : place % 10 === 3 && place % 100 !== 13 ? 'rd' : 'th';
+  return `${tied > 1 ? '=' : ''}${place}${suffix}`;
+}
+
+/// A member's history (GET /clubs/{id}/members/{member_id}): their place in the season under
+/// way, chips won or lost, results per game, and every session they came to with their seats.
+export async function memberScreen(id, memberId, root) {
+  mount(root, top('Member', `#/club/${id}/members`), message('Loading…'));
+  await guarded(root, async () => {
+    const hist = await get(`/clubs/${id}/members/${memberId}`, auth());
+    const m = hist.member;
+    const s = hist.season;
+    const season = h('section', { class: 'card-box', 'aria-labelledby': 'season-head' },
+      h('h2', { id: 'season-head' }, s ? `Season: ${s.season.name}` : 'Season'),
+      s
+        ? h('p', { class: 'season-place' }, s.place
+          ? `${placed(s.place)} of ${s.ranked} · ${s.nights} night${s.nights === 1 ? '' : 's'} · ${s.tables} table${s.tables === 1 ? '' : 's'}`
+            + (s.league_points != null ? ` · ${s.league_points} league points` : '')
+            + (s.points != null ? ` · ${s.points} points` : '')
+            + (s.net_chips != null ? ` · ${chips(s.net_chips)} chips` : '')
+          : 'Not placed yet: no counted table this season.')
+        : message('No season under way.'));
+    const games = Object.entries(hist.by_game);
+    const byGame = h('section', { class: 'card-box', 'aria-labelledby': 'games-head' },
+      h('h2', { id: 'games-head' }, 'Results per game'),
+      games.length
+        ? h('table', { class: 'history-games' },
+          h('thead', {}, h('tr', {}, ['Game', 'Tables', 'Wins', 'Points', 'Chips'].map((t) => h('th', { scope: 'col' }, t)))),
+          h('tbody', {}, games.map(([game, f]) => h('tr', {},
+            h('th', { scope: 'row' }, gameName(game)),
+            h('td', {}, `${f.tables}`),
+            h('td', {}, `${f.wins ?? 0}`),
+            h('td', {}, f.points != null ? `${f.points}` : '–'),
+            h('td', {}, f.net_chips != null ? chips(f.net_chips) : '–')))))
+        : message('No tables yet.'));
+    const sessions = h('section', { class: 'card-box', 'aria-labelledby': 'sessions-head' },
+      h('h2', { id: 'sessions-head' }, 'Sessions'),
+      hist.sessions.length
+        ? h('ul', { class: 'list history-sessions', 'aria-label': 'Sessions' }, [...hist.sessions].reverse().map((x) => h('li', {},
+          h('b', {}, x.name),
+          h('small', {}, ` ${new Date(x.started_at).toLocaleDateString(undefined, { dateStyle: 'medium' })} · ${chips(x.net_chips)} chips`),
+          h('ul', {}, x.seats.map((seat) => h('li', {},
+            `${gameName(seat.game)}: `
+              + (seat.points != null ? `${seat.points} points` : `${chips(seat.net_chips ?? 0)} chips`)
+              + (seat.finished ? `, ${placed(seat.place, seat.tied)}` : ', not finished')))))))
+        : message('No sessions yet.'));
+    mount(root, top(m.name, `#/club/${id}/members`),
+      h('p', { class: 'came member-total' }, `${chips(hist.net_chips)} chips won or lost over every table`),
+      season, byGame, sessions);
   });
 }
 

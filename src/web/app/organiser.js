@@ -250,10 +250,10 @@ function optionControls(game, players) {
   });
 }
 
-/// A seat's member id (`members` in the table body) from a roster entry: the club member's id
-/// when the roster names it, else the roster entry's own.
+/// A seat's member id (`members` in the table body) from a roster entry: the club member's id,
+/// which the session view gives as `id` (`roster_id` is what its tables' `members` name).
 function memberId(m) {
-  return m.club_member_id ?? m.id;
+  return m.id;
 }
 
 async function newTable(sessionId, root) {
