@@ -38,6 +38,7 @@ mod sessions;
 mod settlement;
 mod spec_validation;
 mod spin;
+mod standby;
 mod tables;
 mod tampering;
 mod transport;
