@@ -10,7 +10,9 @@
 //! going for that long, opening a new table whenever a game ends, so that all N are busy for
 //! the whole run (as pgbench's clients are); without, each plays one game of D deals. With
 //! `--follow` every table also has a phone following its event stream, so each move is
-//! announced (`NOTIFY`) as at a real table.
+//! announced (`NOTIFY`) as at a real table. With `--session` the tables belong to one club
+//! session (so it has an audit bundle), whose id is printed; `--email` names the organiser it
+//! registers (password `load test password`), so that a script can log in again afterwards.
 
 use std::time::{Duration, Instant};
 
@@ -24,6 +26,8 @@ struct Args {
     deals: usize,
     seconds: Option<f64>,
     follow: bool,
+    session: bool,
+    email: Option<String>,
 }
 
 fn args() -> Args {
@@ -33,11 +37,17 @@ fn args() -> Args {
         deals: 13,
         seconds: None,
         follow: false,
+        session: false,
+        email: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         if flag == "--follow" {
             args.follow = true;
+            continue;
+        }
+        if flag == "--session" {
+            args.session = true;
             continue;
         }
         let value = it.next().unwrap_or_default();
@@ -46,6 +56,7 @@ fn args() -> Args {
             "--tables" => args.tables = value.parse().unwrap_or(args.tables),
             "--deals" => args.deals = value.parse().unwrap_or(args.deals),
             "--seconds" => args.seconds = value.parse().ok(),
+            "--email" => args.email = Some(value),
             _ => eprintln!("ignoring unknown flag {flag}"),
         }
     }
@@ -66,10 +77,15 @@ async fn post(client: &reqwest::Client, url: &str, token: Option<&str>, body: Va
 
 /// Plays `deals` deals on a new table, or fewer if `until` passes first; returns each move's
 /// latency.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "a benchmark driver: each argument is one knob of the run"
+)]
 async fn play(
     client: &reqwest::Client,
     base: &str,
     token: &str,
+    session: Option<&str>,
     seed: u64,
     deals: usize,
     follow: bool,
@@ -80,7 +96,9 @@ async fn play(
         &client,
         &format!("{base}/api/v1/tables"),
         Some(&token),
-        json!({"game": "nomination-whist", "players": ["A", "B", "C", "D"]}),
+        // In a session the players join its roster: each table has its own four, as tables
+        // opened at once with the same new names race to add them (issue #27's notes).
+        json!({"game": "nomination-whist", "players": players(seed, session.is_some()), "session_id": session}),
     )
     .await?;
     let id = table["id"].as_str().unwrap_or_default().to_owned();
@@ -126,6 +144,20 @@ async fn play(
     Ok(latencies)
 }
 
+/// The four players of a table: A to D, or in a session names of the table's own.
+fn players(seed: u64, in_session: bool) -> Vec<String> {
+    ["A", "B", "C", "D"]
+        .iter()
+        .map(|p| {
+            if in_session {
+                format!("{p}{seed}")
+            } else {
+                (*p).to_owned()
+            }
+        })
+        .collect()
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted.get(i).copied().unwrap_or_default()
@@ -135,7 +167,10 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 async fn main() -> anyhow::Result<()> {
     let args = args();
     let client = reqwest::Client::new();
-    let email = format!("load-{}@bench.invalid", std::process::id());
+    let email = args
+        .email
+        .clone()
+        .unwrap_or_else(|| format!("load-{}@bench.invalid", std::process::id()));
     let registered = post(
         &client,
         &format!("{}/api/v1/auth/register", args.base),
@@ -144,19 +179,34 @@ async fn main() -> anyhow::Result<()> {
     )
     .await?;
     let token = registered["token"].as_str().unwrap_or_default().to_owned();
+    let session = if args.session {
+        let session = post(
+            &client,
+            &format!("{}/api/v1/sessions", args.base),
+            Some(&token),
+            json!({"name": "Load"}),
+        )
+        .await?;
+        let id = session["id"].as_str().unwrap_or_default().to_owned();
+        println!("session: {id}");
+        Some(id)
+    } else {
+        None
+    };
 
     let started = Instant::now();
     let until = args.seconds.map(|s| started + Duration::from_secs_f64(s));
     let tasks: Vec<_> = (0..args.tables)
         .map(|i| {
-            let (client, base, token) = (client.clone(), args.base.clone(), token.clone());
+            let (client, base, token, session) = (client.clone(), args.base.clone(), token.clone(), session.clone());
             let (deals, follow) = (args.deals, args.follow);
             tokio::spawn(async move {
                 // One game, or games one after another until the time is up.
                 let mut latencies = Vec::new();
                 for game in 0u64.. {
                     let seed = (i as u64 + 1) + game * 1_000_003;
-                    latencies.extend(play(&client, &base, &token, seed, deals, follow, until).await?);
+                    latencies
+                        .extend(play(&client, &base, &token, session.as_deref(), seed, deals, follow, until).await?);
                     if until.is_none_or(|until| Instant::now() >= until) {
                         break;
                     }

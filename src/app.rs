@@ -142,6 +142,28 @@ impl Application {
         let hub = web::Data::new(hub);
         let app_hub = hub.clone();
         let metrics = Metrics::new(pool.clone()).context("metrics")?;
+        let standby = match &settings.database_read_url {
+            Some(read_url) => Some(
+                crate::store::read_pool(
+                    read_url,
+                    settings.database_max_connections,
+                    settings.database_acquire_timeout,
+                    Some(settings.database_statement_timeout),
+                )
+                .with_context(|| {
+                    format!(
+                        "DATABASE_READ_URL `{}` is not a PostgreSQL URL",
+                        crate::store::redacted(read_url)
+                    )
+                })?,
+            ),
+            None => None,
+        };
+        let reads = web::Data::new(crate::service::reads::Reads::new(
+            pool.clone(),
+            standby,
+            settings.read_after_write,
+        ));
         let pool = web::Data::new(pool);
         if settings.audit_signing_key.is_none() {
             tracing::warn!(
@@ -183,6 +205,7 @@ impl Application {
         let app_metrics = metrics_data.clone();
         let mut server = HttpServer::new(move || {
             App::new()
+                .wrap(from_fn(api::reads::note_writes))
                 .wrap(from_fn(api::deadlines::within_deadlines))
                 .wrap(from_fn(api::limits::rate_limit_headers))
                 .wrap(Condition::new(cors_enabled, cors(&origins)))
@@ -192,6 +215,7 @@ impl Application {
                 .wrap(Compress::default())
                 .wrap(from_fn(api::middleware::request_context))
                 .app_data(pool.clone())
+                .app_data(reads.clone())
                 .app_data(deadlines.clone())
                 .app_data(database_watch.clone())
                 .app_data(client_cap.clone())

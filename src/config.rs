@@ -10,6 +10,11 @@ use ipnet::IpNet;
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub database_url: String,
+    /// A streaming standby for reads that tolerate a little lag (`DATABASE_READ_URL`); None:
+    /// every read on `database_url`.
+    pub database_read_url: Option<String>,
+    /// How long after a caller's write its reads stay on the primary (read-your-writes).
+    pub read_after_write: Duration,
     pub bind: SocketAddr,
     /// None: local use only, with a random per-process secret.
     pub jwt_secret: Option<String>,
@@ -82,6 +87,16 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "DATABASE_URL",
         DEFAULT_DATABASE_URL,
         "the database (created if missing)",
+    ),
+    (
+        "DATABASE_READ_URL",
+        "none",
+        "a streaming standby of DATABASE_URL: boards, session pages, standings, exports, audits and bundles are read there; moves, and a caller's reads just after its own write, stay on the primary",
+    ),
+    (
+        "DATABASE_READ_AFTER_WRITE_SECS",
+        "5",
+        "with DATABASE_READ_URL: a token that wrote reads from the primary for this long (read-your-writes); keep it above the standby's lag",
     ),
     ("BIND", "127.0.0.1:8080", "the API's listen address"),
     (
@@ -309,6 +324,8 @@ impl Settings {
         Ok(Settings {
             public_url,
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into()),
+            database_read_url: var("DATABASE_READ_URL").map(|v| v.trim().to_owned()),
+            read_after_write: Duration::from_secs(number("DATABASE_READ_AFTER_WRITE_SECS", 5)?),
             bind,
             jwt_secret,
             token_ttl_hours: number("TOKEN_TTL_HOURS", 12)? as i64,

@@ -9,6 +9,7 @@ use uuid::Uuid;
 
 use super::auth::Reader;
 use super::error::{ApiError, Problem};
+use super::reads::ReadPool;
 use crate::service::receipts::AuditKeys;
 use crate::service::{bundle, chain};
 
@@ -53,13 +54,14 @@ pub struct PublicAuditKey {
 ))]
 #[get("/sessions/{id}/audit-bundle")]
 pub async fn get_audit_bundle(
-    pool: web::Data<PgPool>,
+    primary: web::Data<PgPool>,
+    pool: ReadPool,
     who: Reader,
     keys: web::Data<AuditKeys>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     crate::service::access::readable_session(&pool, who, *id).await?;
-    let key = keys.signing(&pool).await?;
+    let key = keys.signing(&primary).await?;
     let bytes = bundle::build(&pool, *id, key).await?;
     Ok(HttpResponse::Ok()
         .insert_header((CONTENT_TYPE, "application/json"))

@@ -39,6 +39,15 @@ pub fn respond(req: &HttpRequest, version: i64, body: &impl serde::Serialize) ->
     HttpResponse::Ok().insert_header((ETAG, tag)).json(body)
 }
 
+/// The newest version an `If-None-Match` header names: the client has seen the table at least
+/// that far (a read served by a lagging standby must not answer with less).
+pub fn seen(req: &HttpRequest) -> Option<i64> {
+    tags(req.headers(), IF_NONE_MATCH)?
+        .iter()
+        .filter_map(|t| t.strip_prefix('"')?.strip_suffix('"')?.parse().ok())
+        .max()
+}
+
 /// The versions an `If-Match` header accepts: None when any will do (no header, or `*`); an
 /// empty list when it names only tags that are no version (they can never match).
 pub fn if_match(req: &HttpRequest) -> Option<Vec<i64>> {

@@ -15,6 +15,7 @@ use uuid::Uuid;
 use super::auth::{Principal, Reader};
 use super::error::{ApiError, Problem};
 use super::game_schemas::{AnyEvent, AnyMove, AnyView};
+use super::reads::ReadPool;
 use crate::rules::GameId;
 use crate::service::corrections::{self, Correction, DealRecord, Verification};
 use crate::service::receipts::{AuditKeys, Receipt};
@@ -256,7 +257,7 @@ impl From<&Verification> for DealStatus {
     (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}/deals")]
-pub async fn list_deals(pool: web::Data<PgPool>, who: Reader, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+pub async fn list_deals(pool: ReadPool, who: Reader, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
     let table = crate::service::access::readable_table(&pool, who, *id).await?;
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let statuses = verification::statuses(&mut conn, &table).await?;
@@ -276,11 +277,7 @@ pub async fn list_deals(pool: web::Data<PgPool>, who: Reader, id: web::Path<Uuid
     (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}/deals/{n}")]
-pub async fn get_deal(
-    pool: web::Data<PgPool>,
-    who: Reader,
-    path: web::Path<(Uuid, i64)>,
-) -> Result<HttpResponse, ApiError> {
+pub async fn get_deal(pool: ReadPool, who: Reader, path: web::Path<(Uuid, i64)>) -> Result<HttpResponse, ApiError> {
     let (id, n) = path.into_inner();
     crate::service::access::readable_table(&pool, who, id).await?;
     let record = corrections::deal(&pool, id, deal_number(n)?).await?;

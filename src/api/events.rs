@@ -13,6 +13,7 @@ use uuid::Uuid;
 
 use super::auth::{Reader, StreamReader};
 use super::error::{ApiError, Problem};
+use super::reads::ReadPool;
 use super::tables::MoveRecord;
 use crate::rules::GameId;
 use crate::service;
@@ -292,16 +293,19 @@ pub async fn stream_table_events(
 #[get("/sessions/{id}/events")]
 pub async fn stream_session_events(
     pool: web::Data<PgPool>,
+    read: ReadPool,
     hub: web::Data<Arc<Hub>>,
     StreamReader(who): StreamReader,
     id: web::Path<Uuid>,
 ) -> Result<impl Responder, ApiError> {
     service::access::readable_session(&pool, who, *id).await?;
     let mut rx = hub.follow_session(*id).await?;
-    let tables = live::session_tables(&pool, *id).await?;
+    // The first picture of every table may come from the standby: a board keeps each table's
+    // highest version, and every change after it is announced from the primary.
+    let tables = live::session_tables(&read, *id).await?;
     let (tx, events) = mpsc::channel(64);
-    let pool = pool.get_ref().clone();
-    let closed = ends(pool.clone(), &hub, who);
+    let closed = ends(pool.get_ref().clone(), &hub, who);
+    let pool = read.clone();
     let hub = hub.get_ref().clone();
     tokio::spawn(async move {
         tokio::pin!(closed);

@@ -3,13 +3,13 @@
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::PgPool;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::auth::Reader;
 use super::error::{ApiError, Problem};
 use super::export::{self, Cell, Format, FormatQuery};
+use super::reads::ReadPool;
 use crate::ledger::{Balances, Chips};
 use crate::service;
 
@@ -74,7 +74,7 @@ pub struct LedgerQuery {
 ))]
 #[get("/tables/{id}/ledger")]
 pub async fn get_table_ledger(
-    pool: web::Data<PgPool>,
+    pool: ReadPool,
     who: Reader,
     req: HttpRequest,
     id: web::Path<Uuid>,
@@ -184,7 +184,7 @@ pub struct AuditReport {
     (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables/{id}/audit")]
-pub async fn audit_table(pool: web::Data<PgPool>, who: Reader, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+pub async fn audit_table(pool: ReadPool, who: Reader, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
     crate::service::access::readable_table(&pool, who, *id).await?;
     let (row, audit) = service::audit::audit(&pool, *id).await?;
     Ok(HttpResponse::Ok().json(AuditReport {
@@ -281,7 +281,7 @@ pub struct SessionLedger {
 ))]
 #[get("/sessions/{id}/ledger")]
 pub async fn get_session_ledger(
-    pool: web::Data<PgPool>,
+    pool: ReadPool,
     who: Reader,
     req: HttpRequest,
     id: web::Path<Uuid>,

@@ -30,6 +30,7 @@ pub mod limits;
 pub mod metrics;
 pub mod middleware;
 pub mod openapi;
+pub mod reads;
 pub mod seasons;
 pub mod sessions;
 pub mod share_links;

@@ -15,6 +15,7 @@ use uuid::Uuid;
 use super::auth::Principal;
 use super::error::{ApiError, Problem};
 use super::export::{self, Cell, Format};
+use super::reads::ReadPool;
 use crate::rules::GameId;
 use crate::service::seasons::{self as service, GameFigures, Scoring, SeatResult, StandingRow, LEAGUE_UNIT};
 use crate::store::clubs::ClubRole;
@@ -335,7 +336,7 @@ pub async fn list_seasons(
 ))]
 #[get("/clubs/{id}/seasons/{season_id}/standings")]
 pub async fn get_season_standings(
-    pool: web::Data<PgPool>,
+    pool: ReadPool,
     req: HttpRequest,
     who: Principal,
     path: web::Path<(Uuid, Uuid)>,
@@ -531,7 +532,7 @@ pub struct MemberHistory {
 ))]
 #[get("/clubs/{id}/members/{member_id}")]
 pub async fn get_member_history(
-    pool: web::Data<PgPool>,
+    pool: ReadPool,
     who: Principal,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {

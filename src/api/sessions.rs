@@ -10,6 +10,7 @@ use uuid::Uuid;
 
 use super::auth::{Principal, Reader};
 use super::error::{ApiError, Problem};
+use super::reads::ReadPool;
 use super::tables::TableSummary;
 use crate::service::idempotency::{Answer, CreationKey};
 use crate::store::{self, StoreError};
@@ -222,7 +223,7 @@ pub async fn create_session(
 ))]
 #[get("/sessions")]
 pub async fn list_sessions(
-    pool: web::Data<PgPool>,
+    pool: ReadPool,
     who: Principal,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -247,7 +248,7 @@ pub async fn list_sessions(
     (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}")]
-pub async fn get_session(pool: web::Data<PgPool>, who: Reader, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+pub async fn get_session(pool: ReadPool, who: Reader, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
     crate::service::access::readable_session(&pool, who, *id).await?;
     Ok(HttpResponse::Ok().json(session_view(&pool, *id).await?))
 }
@@ -400,11 +401,7 @@ fn standing(p: &crate::service::sessions::Standing) -> PlayerStanding {
     (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}/standings")]
-pub async fn get_session_standings(
-    pool: web::Data<PgPool>,
-    who: Reader,
-    id: web::Path<Uuid>,
-) -> Result<HttpResponse, ApiError> {
+pub async fn get_session_standings(pool: ReadPool, who: Reader, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
     crate::service::access::readable_session(&pool, who, *id).await?;
     let standings = crate::service::sessions::standings(&pool, *id).await?;
     Ok(HttpResponse::Ok().json(SessionStandings {
@@ -470,7 +467,7 @@ pub struct Settlement {
 ))]
 #[get("/sessions/{id}/settlement")]
 pub async fn get_session_settlement(
-    pool: web::Data<PgPool>,
+    pool: ReadPool,
     who: Reader,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {

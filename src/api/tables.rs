@@ -14,6 +14,7 @@ use uuid::Uuid;
 use super::auth::{Claimed, Principal, Reader};
 use super::error::{ApiError, Problem};
 use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
+use super::reads::ReadPool;
 use crate::rules::GameId;
 use crate::service;
 use crate::service::idempotency::CreationKey;
@@ -407,11 +408,7 @@ pub(super) fn created(outcome: Outcome, under: &str) -> Result<HttpResponse, Api
     (status = 404, description = "`session_not_found`: no such session, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables")]
-pub async fn list_tables(
-    pool: web::Data<PgPool>,
-    who: Reader,
-    query: web::Query<TableQuery>,
-) -> Result<HttpResponse, ApiError> {
+pub async fn list_tables(pool: ReadPool, who: Reader, query: web::Query<TableQuery>) -> Result<HttpResponse, ApiError> {
     let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
     let session = match (query.session_filter()?, who) {
@@ -450,13 +447,20 @@ pub async fn list_tables(
 ))]
 #[get("/tables/{id}")]
 pub async fn get_table(
-    pool: web::Data<PgPool>,
+    pool: ReadPool,
     who: Reader,
     req: HttpRequest,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     crate::service::access::readable_table(&pool, who, *id).await?;
-    let view = TableView::from(use_case::state(&pool, *id).await?);
+    let mut view = TableView::from(use_case::state(&pool, *id).await?);
+    // A standby behind the copy the client holds reads again on the primary: a client never
+    // sees a table go back in time.
+    if let (Some(primary), Some(seen)) = (pool.primary_if_on_standby(), super::conditional::seen(&req)) {
+        if seen > view.version {
+            view = TableView::from(use_case::state(primary, *id).await?);
+        }
+    }
     Ok(super::conditional::respond(&req, view.version, &view))
 }
 
@@ -619,7 +623,7 @@ pub async fn undo_move(
 ))]
 #[get("/tables/{id}/moves")]
 pub async fn list_moves(
-    pool: web::Data<PgPool>,
+    pool: ReadPool,
     who: Reader,
     id: web::Path<Uuid>,
     query: web::Query<LogQuery>,
@@ -653,7 +657,7 @@ pub async fn list_moves(
 ))]
 #[get("/tables/{id}/scores")]
 pub async fn get_scores(
-    pool: web::Data<PgPool>,
+    pool: ReadPool,
     who: Reader,
     req: HttpRequest,
     id: web::Path<Uuid>,

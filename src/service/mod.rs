@@ -28,6 +28,7 @@ pub mod idempotency;
 pub mod keys;
 pub mod ledger;
 pub mod live;
+pub mod reads;
 pub mod receipts;
 pub mod recording;
 pub mod roster;

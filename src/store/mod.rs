@@ -113,6 +113,31 @@ pub fn pool(
         .connect_lazy_with(options))
 }
 
+/// The name a standby's read connections carry (`application_name`), so that they can be told
+/// apart in `pg_stat_activity`.
+pub const READ_APPLICATION_NAME: &str = "tablekeeper-reads";
+
+/// A lazy pool on a streaming standby, for reads that tolerate a little lag: as [`pool`], its
+/// connections named [`READ_APPLICATION_NAME`].
+///
+/// # Errors
+/// When the URL is not a PostgreSQL URL.
+pub fn read_pool(
+    database_url: &str,
+    max_connections: u32,
+    acquire_timeout: std::time::Duration,
+    statement_timeout: Option<std::time::Duration>,
+) -> Result<PgPool, sqlx::Error> {
+    let pool = pool(database_url, max_connections, acquire_timeout, statement_timeout)?;
+    let options = pool
+        .connect_options()
+        .as_ref()
+        .clone()
+        .application_name(READ_APPLICATION_NAME);
+    pool.set_connect_options(options);
+    Ok(pool)
+}
+
 /// The URL with its password masked, for messages.
 pub fn redacted(database_url: &str) -> String {
     match database_url.split_once("://") {

@@ -39,6 +39,7 @@ mod sessions;
 mod settlement;
 mod spec_validation;
 mod spin;
+mod standby;
 mod tables;
 mod tampering;
 mod transport;
