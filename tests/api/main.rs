@@ -46,3 +46,4 @@ mod tridge;
 mod upgrade;
 mod verification;
 mod web;
+mod webhooks;
