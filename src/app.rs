@@ -24,6 +24,8 @@ pub struct Application {
     metrics_server: Option<Server>,
     hot: web::Data<HotStates>,
     hub: web::Data<std::sync::Arc<crate::service::live::Hub>>,
+    /// Tells this replica's webhook delivery worker to stop.
+    webhooks_stop: tokio::sync::watch::Sender<bool>,
 }
 
 /// Headers a browser client may send cross-origin.
@@ -141,6 +143,15 @@ impl Application {
         tokio::spawn(hub.clone().renew());
         let hub = web::Data::new(hub);
         let app_hub = hub.clone();
+        // Each replica delivers webhooks from the shared outbox; claims keep them from sending
+        // one delivery twice at once.
+        let (webhooks_stop, stopped) = tokio::sync::watch::channel(false);
+        if settings.webhooks.worker {
+            let worker = crate::service::webhooks::Worker::new(pool.clone(), settings.webhooks.clone())
+                .context("the webhook delivery client")?;
+            tokio::spawn(worker.run(stopped));
+        }
+        let webhook_settings = web::Data::new(settings.webhooks.clone());
         let metrics = Metrics::new(pool.clone()).context("metrics")?;
         let standby = match &settings.database_read_url {
             Some(read_url) => Some(
@@ -225,6 +236,7 @@ impl Application {
                 .app_data(hub.clone())
                 .app_data(app_hot.clone())
                 .app_data(limiter.clone())
+                .app_data(webhook_settings.clone())
                 .app_data(app_metrics.clone())
                 .app_data(api::error::json_config())
                 .app_data(api::error::query_config())
@@ -275,6 +287,7 @@ impl Application {
             metrics_server,
             hot,
             hub: app_hub,
+            webhooks_stop,
         })
     }
 
@@ -290,6 +303,12 @@ impl Application {
     /// The replica's live-tables hub.
     pub fn hub(&self) -> std::sync::Arc<crate::service::live::Hub> {
         self.hub.get_ref().clone()
+    }
+
+    /// Stops this replica's webhook delivery worker (as shutting down does): deliveries in flight
+    /// finish, and what is due is left to other replicas.
+    pub fn webhook_stopper(&self) -> tokio::sync::watch::Sender<bool> {
+        self.webhooks_stop.clone()
     }
 
     /// The port of the separate metrics server, when `METRICS_BIND` is set.
@@ -309,10 +328,12 @@ impl Application {
         let handles: Vec<_> = std::iter::once(self.server.handle())
             .chain(self.metrics_server.as_ref().map(Server::handle))
             .collect();
+        let webhooks = self.webhooks_stop.clone();
         tokio::spawn(async move {
             stopping.await;
             tracing::info!("stopping: live streams ended, finishing requests in flight");
             hub.close();
+            let _ = webhooks.send(true);
             for handle in handles {
                 handle.stop(true).await;
             }
@@ -325,10 +346,12 @@ impl Application {
     /// # Errors
     /// When a server fails.
     pub async fn run(self) -> std::io::Result<()> {
-        match self.metrics_server {
+        let served = match self.metrics_server {
             Some(metrics) => tokio::try_join!(self.server, metrics).map(|_| ()),
             None => self.server.await,
-        }
+        };
+        let _ = self.webhooks_stop.send(true);
+        served
     }
 }
 

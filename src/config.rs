@@ -57,6 +57,8 @@ pub struct Settings {
     /// How long requests in flight may take to finish once SIGTERM or SIGINT arrives (live
     /// streams end at once); connections still open then are closed.
     pub shutdown_grace: Duration,
+    /// How webhooks are delivered (`WEBHOOK_*`, `WEBHOOKS_ALLOW_PRIVATE`).
+    pub webhooks: crate::service::webhooks::DeliverySettings,
 }
 
 /// The origins CORS allows.
@@ -183,8 +185,62 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "none",
         "the address phones open, e.g. https://cards.example.org (join QR codes use it)",
     ),
+    (
+        "WEBHOOKS_ALLOW_PRIVATE",
+        "true on loopback, else false",
+        "whether webhook endpoints may be on private, loopback or link-local addresses (checked at registration and at each delivery)",
+    ),
+    (
+        "WEBHOOK_RETRY_SCHEDULE",
+        DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+        "waits before each retry of a failed webhook delivery (ms, s, m, h; each stretched by up to a fifth at random); after the last, the delivery has failed",
+    ),
+    (
+        "WEBHOOK_TIMEOUT_MS",
+        "10000",
+        "how long a webhook endpoint has to answer",
+    ),
+    (
+        "WEBHOOK_POLL_MS",
+        "1000",
+        "how often each replica's delivery worker looks for due webhook deliveries",
+    ),
+    (
+        "WEBHOOK_LEASE_MS",
+        "60000",
+        "how long a replica holds a delivery it claimed; one that dies mid-delivery leaves it to another after this (more than WEBHOOK_TIMEOUT_MS)",
+    ),
+    (
+        "WEBHOOK_WORKER",
+        "true",
+        "false: this replica delivers no webhooks (others sharing the database do)",
+    ),
     ("RUST_LOG", "info", "log filter (tracing EnvFilter syntax)"),
 ];
+
+/// About 26 hours in all, as Standard Webhooks senders retry for a day or more.
+pub const DEFAULT_WEBHOOK_RETRY_SCHEDULE: &str = "5s,30s,2m,10m,1h,3h,6h,8h,8h";
+
+/// A list of waits such as `5s,30s,2m,1h,250ms`.
+fn durations(text: &str) -> Option<Vec<Duration>> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            let split = t.find(|c: char| !c.is_ascii_digit())?;
+            let (n, unit) = t.split_at(split);
+            let n: u64 = n.parse().ok()?;
+            let ms = match unit.trim() {
+                "ms" => n,
+                "s" => n.checked_mul(1000)?,
+                "m" => n.checked_mul(60_000)?,
+                "h" => n.checked_mul(3_600_000)?,
+                _ => return None,
+            };
+            Some(Duration::from_millis(ms))
+        })
+        .collect()
+}
 
 /// Well inside the 30 s a Kubernetes pod gets between SIGTERM and SIGKILL, and the 5 s a client
 /// waits to resume a stream elsewhere.
@@ -321,7 +377,43 @@ impl Settings {
                 })
             })
             .transpose()?;
+        let webhook_timeout = Duration::from_millis(number("WEBHOOK_TIMEOUT_MS", 10_000)?);
+        let webhook_lease = Duration::from_millis(number("WEBHOOK_LEASE_MS", 60_000)?);
+        if webhook_lease <= webhook_timeout {
+            return Err(ConfigError {
+                variable: "WEBHOOK_LEASE_MS",
+                reason:
+                    "must be longer than WEBHOOK_TIMEOUT_MS, or a delivery still waiting for its answer is sent again"
+                        .into(),
+            });
+        }
+        let flag = |name: &'static str, default: bool| -> Result<bool, ConfigError> {
+            match var(name).map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                None => Ok(default),
+                Some("true" | "1" | "yes") => Ok(true),
+                Some("false" | "0" | "no") => Ok(false),
+                Some(other) => Err(ConfigError {
+                    variable: name,
+                    reason: format!("`{other}` is neither true nor false"),
+                }),
+            }
+        };
+        let webhooks = crate::service::webhooks::DeliverySettings {
+            allow_private: flag("WEBHOOKS_ALLOW_PRIVATE", bind.ip().is_loopback())?,
+            poll: Duration::from_millis(number("WEBHOOK_POLL_MS", 1000)?),
+            retry_schedule: durations(
+                &var("WEBHOOK_RETRY_SCHEDULE").unwrap_or_else(|| DEFAULT_WEBHOOK_RETRY_SCHEDULE.into()),
+            )
+            .ok_or_else(|| ConfigError {
+                variable: "WEBHOOK_RETRY_SCHEDULE",
+                reason: "not a comma-separated list of waits such as 5s,30s,2m,1h (units ms, s, m, h)".into(),
+            })?,
+            timeout: webhook_timeout,
+            lease: webhook_lease,
+            worker: flag("WEBHOOK_WORKER", true)?,
+        };
         Ok(Settings {
+            webhooks,
             public_url,
             database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into()),
             database_read_url: var("DATABASE_READ_URL").map(|v| v.trim().to_owned()),
@@ -563,6 +655,39 @@ mod tests {
         let defaults = settings(&[]).expect("defaults");
         assert_eq!(defaults.cors_allowed_origins, CorsOrigins::None);
         assert!(defaults.trusted_proxies.is_empty() && defaults.metrics_bind.is_none());
+    }
+
+    #[test]
+    fn webhook_settings_parse_and_private_addresses_follow_the_bind() {
+        let s = settings(&[("WEBHOOK_RETRY_SCHEDULE", "250ms, 5s,2m,1h")]).expect("settings");
+        assert_eq!(
+            s.webhooks.retry_schedule,
+            vec![
+                Duration::from_millis(250),
+                Duration::from_secs(5),
+                Duration::from_secs(120),
+                Duration::from_secs(3600)
+            ]
+        );
+        assert!(s.webhooks.allow_private && s.webhooks.worker);
+        let total: Duration = settings(&[]).expect("defaults").webhooks.retry_schedule.iter().sum();
+        assert!(total >= Duration::from_secs(24 * 3600), "{total:?}");
+        let secret = "x".repeat(32);
+        let seed = "ab".repeat(32);
+        let public = settings(&[
+            ("BIND", "0.0.0.0:8080"),
+            ("JWT_SECRET", &secret),
+            ("AUDIT_SIGNING_KEY", &seed),
+        ])
+        .expect("public");
+        assert!(!public.webhooks.allow_private);
+        for (variable, value) in [
+            ("WEBHOOK_RETRY_SCHEDULE", "5 parsecs"),
+            ("WEBHOOKS_ALLOW_PRIVATE", "maybe"),
+            ("WEBHOOK_LEASE_MS", "100"),
+        ] {
+            assert_eq!(settings(&[(variable, value)]).expect_err(value).variable, variable);
+        }
     }
 
     #[test]

@@ -109,6 +109,12 @@ impl ApiError {
         "session_not_found",
         "share_link_expired",
         "share_link_not_found",
+        "webhook_not_found",
+        "delivery_not_found",
+        "invalid_url",
+        "private_address",
+        "unknown_event",
+        "no_events",
         "share_link_read_only",
         "share_link_revoked",
         "table_damaged",
@@ -262,6 +268,8 @@ impl From<StoreError> for ApiError {
                     "season" => "season_not_found",
                     "invitation" => "invitation_not_found",
                     "share link" => "share_link_not_found",
+                    "webhook" => "webhook_not_found",
+                    "delivery" => "delivery_not_found",
                     _ => "not_found",
                 };
                 ApiError::not_found(code, format!("no such {what}"))
@@ -327,6 +335,7 @@ impl From<ServiceError> for ApiError {
                 ApiError::new(StatusCode::CONFLICT, "correction_conflicts", e.to_string())
             }
             ServiceError::InvalidVerification(detail) => ApiError::unprocessable("invalid_verification", detail),
+            ServiceError::InvalidWebhook { code, detail } => ApiError::unprocessable(code, detail),
             ServiceError::DisputeMatchesRecord => ApiError::unprocessable("dispute_matches_record", e.to_string()),
             ServiceError::OwnDeal => ApiError::new(StatusCode::FORBIDDEN, "own_deal", e.to_string()),
             ServiceError::IdempotencyKeyReused => ApiError::unprocessable("idempotency_key_reused", e.to_string()),

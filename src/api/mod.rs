@@ -35,6 +35,7 @@ pub mod seasons;
 pub mod sessions;
 pub mod share_links;
 pub mod tables;
+pub mod webhooks;
 
 use actix_web::web;
 
@@ -74,6 +75,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(share_links::create_share_link)
             .service(share_links::list_share_links)
             .service(share_links::revoke_share_link)
+            .service(webhooks::create_webhook)
+            .service(webhooks::list_webhooks)
+            .service(webhooks::delete_webhook)
+            .service(webhooks::list_webhook_deliveries)
+            .service(webhooks::redeliver_webhook_delivery)
             .service(bundle::get_audit_bundle)
             .service(bundle::get_audit_key)
             .service(tables::create_table)

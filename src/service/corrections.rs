@@ -120,9 +120,9 @@ pub async fn correct(
     }
     .await;
     let record = record.map_err(|e| e.at_table(row.id))?;
-    let receipt = keys
-        .receipt_for(pool, &mut tx, row.id, row.session_id, chrono::Utc::now())
-        .await?;
+    let now = chrono::Utc::now();
+    super::webhooks::enqueue_deal_event(&mut tx, super::webhooks::DEAL_CORRECTED, &row, correction.deal, now).await?;
+    let receipt = keys.receipt_for(pool, &mut tx, row.id, row.session_id, now).await?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok((record, receipt))
 }

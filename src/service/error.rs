@@ -78,6 +78,9 @@ pub enum ServiceError {
     DisputeMatchesRecord,
     #[error("a deal is verified by another scorer or the organiser, not by whoever recorded it")]
     OwnDeal,
+    /// A webhook's URL or events are not acceptable; `code` says how.
+    #[error("{detail}")]
+    InvalidWebhook { code: &'static str, detail: String },
     #[error("this Idempotency-Key was used for a different request")]
     IdempotencyKeyReused,
     #[error("table {table} plays `{game}`, which this build does not know")]

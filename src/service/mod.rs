@@ -37,6 +37,7 @@ pub mod sessions;
 pub mod share_links;
 pub mod tables;
 pub mod verification;
+pub mod webhooks;
 
 pub use error::ServiceError;
 

@@ -328,6 +328,9 @@ async fn write_move<G: Game>(
         return Ok(Step::Lost);
     };
     let seq = row.version + 1;
+    let Some(events) = webhook_events(conn, locked, &moved, seq).await? else {
+        return Ok(Step::Lost);
+    };
     let entry = MoveRow {
         seq,
         entry: "move".to_owned(),
@@ -414,6 +417,8 @@ async fn write_move<G: Game>(
         booking_ids: &booking_ids,
         links: &links,
         now: locked.now,
+        events: &events,
+        club: row.club_id,
     };
     if !store::tables::write_move(conn, row.id, write).await? {
         return Ok(Step::Lost);
@@ -427,6 +432,57 @@ async fn write_move<G: Game>(
             since_snapshot,
         },
     })
+}
+
+/// The webhook events a move causes: each deal it finishes, the table when it finishes it, and
+/// the session when that was its last table still being played. None (nothing written) when
+/// that last needs the session's lock and this is the optimistic path: two tables finishing at
+/// once each wait for the other's commit under the lock, so one of them tells the session is
+/// over.
+async fn webhook_events<G: Game>(
+    conn: &mut PgConnection,
+    locked: &Locked,
+    moved: &Moved<G>,
+    seq: i64,
+) -> Result<Option<Vec<crate::store::webhooks::Event>>, ServiceError> {
+    use super::webhooks::{event, DEAL_FINISHED, SESSION_SETTLED, TABLE_FINISHED};
+    let row = &locked.row;
+    let base = serde_json::json!({
+        "club_id": row.club_id,
+        "session_id": row.session_id,
+        "table_id": row.id,
+        "game": row.game,
+        "table_version": seq,
+    });
+    let with = |extra: serde_json::Value| {
+        let mut data = base.clone();
+        if let (Some(d), Some(e)) = (data.as_object_mut(), extra.as_object()) {
+            d.extend(e.clone());
+        }
+        data
+    };
+    let mut events = Vec::new();
+    for (i, _) in moved.lines.iter().enumerate() {
+        let deal = moved.deal.map(|d| i64::from(d) + i as i64);
+        events.push(event(
+            DEAL_FINISHED,
+            locked.now,
+            with(serde_json::json!({ "deal": deal })),
+        ));
+    }
+    if moved.game.is_finished() && !row.finished {
+        events.push(event(TABLE_FINISHED, locked.now, base.clone()));
+        if let Some(session) = row.session_id {
+            if !locked.locked {
+                return Ok(None);
+            }
+            store::sessions::lock(conn, session).await?;
+            if !store::tables::others_unfinished(conn, session, row.id).await? {
+                events.push(event(SESSION_SETTLED, locked.now, base.clone()));
+            }
+        }
+    }
+    Ok(Some(events))
 }
 
 /// A fingerprint of what was asked: what is recorded and the body's canonical JSON (key order
@@ -455,6 +511,8 @@ struct Moved<G: Game> {
     bookings: Vec<(Booking, Option<i32>)>,
     /// The score-sheet lines this move finished.
     lines: Vec<Value>,
+    /// The number of the deal the move was recorded in (None once the game was over).
+    deal: Option<u16>,
     /// Whether a snapshot of the state it leaves is due.
     snapshot: bool,
 }
@@ -521,6 +579,7 @@ async fn apply_move<G: Game>(
             });
         }
     }
+    let deal_number = game.deal_number();
     let events = game.apply(&mv)?;
     // Lines are history, kept as rows: the state that is cached and snapshotted holds none.
     let lines = game
@@ -541,6 +600,7 @@ async fn apply_move<G: Game>(
         bookings,
         lines,
         snapshot: snapshot_due(replayed),
+        deal: deal_number,
         replayed,
         game,
     }))

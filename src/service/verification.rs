@@ -52,9 +52,11 @@ pub async fn verify(pool: &PgPool, keys: &AuditKeys, request: Request) -> Result
     // A verification or dispute decides whether a deal stands: linked like a move, under the
     // table's lock, so that changing or removing it afterwards breaks the chain.
     super::chain::extend(&mut tx, &row).await?;
-    let receipt = keys
-        .receipt_for(pool, &mut tx, row.id, row.session_id, chrono::Utc::now())
-        .await?;
+    let now = chrono::Utc::now();
+    if !request.agree {
+        super::webhooks::enqueue_deal_event(&mut tx, super::webhooks::DEAL_DISPUTED, &row, request.deal, now).await?;
+    }
+    let receipt = keys.receipt_for(pool, &mut tx, row.id, row.session_id, now).await?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok((record, receipt))
 }

@@ -19,6 +19,7 @@ pub mod sessions;
 pub mod share_links;
 pub mod tables;
 pub mod users;
+pub mod webhooks;
 
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::PgPool;

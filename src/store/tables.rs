@@ -581,6 +581,25 @@ pub struct MoveWrite<'a, S: serde::Serialize> {
     pub links: &'a [crate::store::chain::LinkRow],
     /// When it is recorded: the rows it writes and the table's `updated_at` take this time.
     pub now: DateTime<Utc>,
+    /// The webhook events it causes (a deal or the table finished), for the table's club's
+    /// endpoints: written to the outbox in the same statement.
+    pub events: &'a [crate::store::webhooks::Event],
+    /// The table's club.
+    pub club: Uuid,
+}
+
+/// Whether the session has a table other than `table` still being played.
+///
+/// # Errors
+/// On database failure.
+pub async fn others_unfinished(conn: &mut PgConnection, session: Uuid, table: Uuid) -> Result<bool, StoreError> {
+    let row =
+        sqlx::query("select exists (select 1 from game_tables where session_id = $1 and id <> $2 and not finished)")
+            .bind(session)
+            .bind(table)
+            .fetch_one(conn)
+            .await?;
+    Ok(sqlx::Row::try_get(&row, 0)?)
 }
 
 /// `n` booking ids, increasing, so that bookings get ids in the order the game settled them.
@@ -690,6 +709,13 @@ pub async fn write_move<S: serde::Serialize + Sync>(
              select $1, $2, (i - 1)::smallint, l::json from unnest($21::text[]) with ordinality as t(l, i) cross join up)",
         );
     }
+    if !write.events.is_empty() {
+        sql.push_str(&format!(
+            ",
+         wh as ({})",
+            crate::store::webhooks::outbox_sql(33, 34, 35, 31, Some("up"))
+        ));
+    }
     // Announced only while some replica follows the table: the lease is read from the row this
     // statement updates, so a follower whose lease committed first always hears the move.
     sql.push_str(
@@ -735,6 +761,9 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         .bind(write.links.iter().map(|l| l.version).collect::<Vec<_>>())
         .bind(write.now)
         .bind(write.links.first().map(|l| l.prev_hash.as_slice()))
+        .bind(write.events.iter().map(|e| e.kind).collect::<Vec<_>>())
+        .bind(write.events.iter().map(|e| e.body.as_str()).collect::<Vec<_>>())
+        .bind(write.club)
         .fetch_one(conn)
         .await?;
     Ok(sqlx::Row::try_get(&written, 0)?)

@@ -48,3 +48,4 @@ mod tridge;
 mod upgrade;
 mod verification;
 mod web;
+mod webhooks;

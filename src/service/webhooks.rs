@@ -1,0 +1,558 @@
+//! Webhooks: a club's organisers register endpoints for events; each event is written to a
+//! transactional outbox (`store::webhooks`) with the entry that caused it, and a worker in each
+//! replica delivers it as the Standard Webhooks specification says (<https://www.standardwebhooks.com>):
+//! `webhook-id` (the delivery's id, the same on every attempt), `webhook-timestamp` (the
+//! attempt's Unix time) and `webhook-signature` (`v1,` + base64 of HMAC-SHA256 over
+//! `{id}.{timestamp}.{body}` keyed with the secret's bytes).
+//!
+//! Invariants:
+//! - Delivery is at least once: a row leaves `pending` only when an endpoint answered 2xx or its
+//!   retries ran out; a worker that dies mid-delivery leaves its claim to lapse, and another
+//!   worker sends it again with the same id.
+//! - Endpoints are http(s) only; private, loopback and link-local addresses are refused unless
+//!   `WEBHOOKS_ALLOW_PRIVATE` says otherwise, at registration (literal addresses, `localhost`)
+//!   and again at delivery (what the host name resolves to).
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine;
+use chrono::{DateTime, Utc};
+use hmac::{Hmac, Mac};
+use rand::Rng;
+use serde_json::{json, Value};
+use sha2::Sha256;
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use super::access::{require, Capability};
+use super::idempotency::{self, Answer, CreationKey, Outcome};
+use super::{ensure_user, ServiceError};
+use crate::store::webhooks::{self as store, Attempt, Claimed, Delivery, Event, Next, Webhook};
+use crate::store::StoreError;
+
+/// The events an endpoint may ask for.
+pub const EVENT_TYPES: [&str; 5] = [
+    DEAL_FINISHED,
+    TABLE_FINISHED,
+    DEAL_CORRECTED,
+    DEAL_DISPUTED,
+    SESSION_SETTLED,
+];
+pub const DEAL_FINISHED: &str = "deal.finished";
+pub const TABLE_FINISHED: &str = "table.finished";
+pub const DEAL_CORRECTED: &str = "deal.corrected";
+pub const DEAL_DISPUTED: &str = "deal.disputed";
+pub const SESSION_SETTLED: &str = "session.settled";
+
+/// The longest URL an endpoint may have.
+const URL_MAX: usize = 2000;
+
+/// How deliveries are made: from `WEBHOOK_*` settings.
+#[derive(Debug, Clone)]
+pub struct DeliverySettings {
+    /// Whether endpoints may be on private, loopback or link-local addresses.
+    pub allow_private: bool,
+    /// How often a worker looks for due deliveries.
+    pub poll: Duration,
+    /// The waits before the second, third, … attempt; after the last, a delivery has failed.
+    pub retry_schedule: Vec<Duration>,
+    /// How long an endpoint has to answer.
+    pub timeout: Duration,
+    /// How long a claimed delivery is held by its worker before another may take it.
+    pub lease: Duration,
+    /// Whether this replica runs a delivery worker at all.
+    pub worker: bool,
+}
+
+/// An endpoint's URL checked: http(s), a host, and (unless allowed) not a private address.
+///
+/// # Errors
+/// `InvalidWebhook` naming what is wrong.
+pub fn checked_url(url: &str, allow_private: bool) -> Result<reqwest::Url, ServiceError> {
+    let invalid = |detail: String| ServiceError::InvalidWebhook {
+        code: "invalid_url",
+        detail,
+    };
+    if url.len() > URL_MAX {
+        return Err(invalid(format!("a webhook URL is at most {URL_MAX} characters")));
+    }
+    let parsed = reqwest::Url::parse(url).map_err(|e| invalid(format!("`{url}` is not a URL ({e})")))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(invalid(format!(
+            "a webhook URL is http:// or https://, not {}://",
+            parsed.scheme()
+        )));
+    }
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(invalid("a webhook URL carries no user name or password".into()));
+    }
+    let private = match parsed.host() {
+        None => return Err(invalid("a webhook URL names a host".into())),
+        Some(url::Host::Domain(d)) => {
+            let d = d.trim_end_matches('.').to_ascii_lowercase();
+            d == "localhost" || d.ends_with(".localhost")
+        }
+        Some(url::Host::Ipv4(ip)) => !is_public(IpAddr::V4(ip)),
+        Some(url::Host::Ipv6(ip)) => !is_public(IpAddr::V6(ip)),
+    };
+    if private && !allow_private {
+        return Err(ServiceError::InvalidWebhook {
+            code: "private_address",
+            detail:
+                "this server does not deliver to private, loopback or link-local addresses (WEBHOOKS_ALLOW_PRIVATE)"
+                    .into(),
+        });
+    }
+    Ok(parsed)
+}
+
+/// Whether an address is on the public internet: not loopback, private, link-local, shared
+/// (carrier-grade NAT), unspecified, multicast or documentation space.
+pub fn is_public(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(v4) => {
+            let [a, b, ..] = v4.octets();
+            !(v4.is_loopback()
+                || v4.is_private()
+                || v4.is_link_local()
+                || v4.is_unspecified()
+                || v4.is_broadcast()
+                || v4.is_multicast()
+                || v4.is_documentation()
+                || a == 0
+                || (a == 100 && (64..128).contains(&b)))
+        }
+        IpAddr::V6(v6) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                return is_public(IpAddr::V4(v4));
+            }
+            let first = v6.segments()[0];
+            !(v6.is_loopback()
+                || v6.is_unspecified()
+                || v6.is_multicast()
+                || (first & 0xfe00) == 0xfc00
+                || (first & 0xffc0) == 0xfe80)
+        }
+    }
+}
+
+/// The event types asked for, checked and without repeats, in the order given.
+///
+/// # Errors
+/// `InvalidWebhook` (`unknown_event`, `no_events`).
+pub fn checked_events(events: &[String]) -> Result<Vec<String>, ServiceError> {
+    let mut out: Vec<String> = Vec::with_capacity(events.len());
+    for e in events {
+        if !EVENT_TYPES.contains(&e.as_str()) {
+            return Err(ServiceError::InvalidWebhook {
+                code: "unknown_event",
+                detail: format!("there is no event `{e}`; there are {}", EVENT_TYPES.join(", ")),
+            });
+        }
+        if !out.contains(e) {
+            out.push(e.clone());
+        }
+    }
+    if out.is_empty() {
+        return Err(ServiceError::InvalidWebhook {
+            code: "no_events",
+            detail: "name at least one event".into(),
+        });
+    }
+    Ok(out)
+}
+
+/// A new endpoint secret: `whsec_` + base64 of 32 random bytes.
+fn new_secret() -> String {
+    let mut key = [0u8; 32];
+    rand::thread_rng().fill(&mut key);
+    format!("whsec_{}", BASE64.encode(key))
+}
+
+/// The Standard Webhooks signature (`v1,<base64>`) of `body` sent as message `id` at `timestamp`.
+///
+/// # Errors
+/// `Corrupt` when the secret is not `whsec_` + base64.
+pub fn sign(secret: &str, id: &str, timestamp: i64, body: &str) -> Result<String, ServiceError> {
+    let key = secret
+        .strip_prefix("whsec_")
+        .and_then(|k| BASE64.decode(k).ok())
+        .ok_or_else(|| ServiceError::Corrupt("a webhook secret is not whsec_ and base64".into()))?;
+    let mut mac = Hmac::<Sha256>::new_from_slice(&key)
+        .map_err(|_| ServiceError::Corrupt("a webhook secret is not a usable key".into()))?;
+    mac.update(format!("{id}.{timestamp}.").as_bytes());
+    mac.update(body.as_bytes());
+    Ok(format!("v1,{}", BASE64.encode(mac.finalize().into_bytes())))
+}
+
+/// An event's body: `{"type", "timestamp", "data"}`, as Standard Webhooks suggests.
+pub fn event(kind: &'static str, at: DateTime<Utc>, data: Value) -> Event {
+    let body = json!({
+        "type": kind,
+        "timestamp": at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        "data": data,
+    });
+    Event {
+        kind,
+        body: body.to_string(),
+    }
+}
+
+/// Writes a deal's event (`deal.corrected`, `deal.disputed`) to the outbox in `conn`'s
+/// transaction, the one that records the correction or dispute.
+///
+/// # Errors
+/// On database failure.
+pub async fn enqueue_deal_event(
+    conn: &mut sqlx::PgConnection,
+    kind: &'static str,
+    table: &crate::store::tables::TableRow,
+    deal: u16,
+    now: DateTime<Utc>,
+) -> Result<(), ServiceError> {
+    let data = json!({
+        "club_id": table.club_id,
+        "session_id": table.session_id,
+        "table_id": table.id,
+        "game": table.game,
+        "deal": deal,
+    });
+    Ok(store::enqueue(conn, table.club_id, &[event(kind, now, data)], now).await?)
+}
+
+/// Registers an endpoint for the club's events (organisers and owners), once per `key`; `render`
+/// gives the answer (with the secret, shown this once).
+///
+/// # Errors
+/// `Store(NotFound("club"))` for a stranger to the club; `Forbidden` for a role that does not
+/// organise; `IdempotencyKeyReused`; `Encode` when `render` fails.
+pub async fn register(
+    pool: &PgPool,
+    user: Uuid,
+    club: Uuid,
+    url: &str,
+    events: &[String],
+    key: Option<&CreationKey>,
+    render: impl FnOnce(Webhook) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    ensure_user(&mut tx, user).await?;
+    if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
+        return Ok(first);
+    }
+    require(&mut tx, user, club, Capability::Organise, "club").await?;
+    let hook = store::insert(&mut tx, club, url, events, &new_secret(), user).await?;
+    let answer = render(hook).map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, user, key, answer).await
+}
+
+/// The club's endpoints (organisers and owners), oldest first.
+///
+/// # Errors
+/// As [`register`].
+pub async fn list(
+    pool: &PgPool,
+    user: Uuid,
+    club: Uuid,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<Webhook>, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    require(&mut conn, user, club, Capability::Organise, "club").await?;
+    Ok(store::list(&mut conn, club, limit, offset).await?)
+}
+
+/// Deletes the club's endpoint (organisers and owners): nothing more is sent to it, pending
+/// deliveries included.
+///
+/// # Errors
+/// As [`register`]; `Store(NotFound("webhook"))`.
+pub async fn delete(pool: &PgPool, user: Uuid, club: Uuid, id: Uuid) -> Result<(), ServiceError> {
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    require(&mut tx, user, club, Capability::Organise, "club").await?;
+    store::delete(&mut tx, club, id).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok(())
+}
+
+/// The endpoint's deliveries, newest first, each with its attempts.
+///
+/// # Errors
+/// As [`delete`].
+pub async fn deliveries(
+    pool: &PgPool,
+    user: Uuid,
+    club: Uuid,
+    id: Uuid,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<(Delivery, Vec<Attempt>)>, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    require(&mut conn, user, club, Capability::Organise, "club").await?;
+    store::fetch(&mut conn, club, id).await?;
+    let rows = store::deliveries(&mut conn, id, limit, offset).await?;
+    let ids: Vec<Uuid> = rows.iter().map(|d| d.id).collect();
+    let mut attempts = store::attempts(&mut conn, &ids).await?;
+    Ok(rows
+        .into_iter()
+        .map(|d| {
+            let (mine, rest): (Vec<_>, Vec<_>) = attempts.drain(..).partition(|a| a.delivery_id == d.id);
+            attempts = rest;
+            (d, mine)
+        })
+        .collect())
+}
+
+/// Sends the endpoint's delivery again, with the same id and body: due now, whatever became of
+/// it (delivered, failed or still retrying).
+///
+/// # Errors
+/// As [`delete`]; `Store(NotFound("delivery"))`.
+pub async fn redeliver(
+    pool: &PgPool,
+    user: Uuid,
+    club: Uuid,
+    id: Uuid,
+    delivery: Uuid,
+) -> Result<Delivery, ServiceError> {
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    require(&mut tx, user, club, Capability::Organise, "club").await?;
+    store::fetch(&mut tx, club, id).await?;
+    let row = store::redeliver(&mut tx, id, delivery).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok(row)
+}
+
+/// A replica's delivery worker: claims due deliveries, sends them, records each attempt.
+pub struct Worker {
+    pool: PgPool,
+    client: reqwest::Client,
+    settings: DeliverySettings,
+}
+
+/// How many deliveries one claim takes.
+const BATCH: i64 = 16;
+
+impl Worker {
+    /// # Errors
+    /// When the HTTP client cannot be built.
+    pub fn new(pool: PgPool, settings: DeliverySettings) -> Result<Arc<Worker>, reqwest::Error> {
+        let client = reqwest::Client::builder()
+            .timeout(settings.timeout)
+            // A redirect could lead anywhere, a private address included: an endpoint answers itself.
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("tablekeeper-webhooks/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(Arc::new(Worker { pool, client, settings }))
+    }
+
+    /// Delivers until `stop` says so; deliveries in flight then are finished first (they are
+    /// bounded by the timeout), and whatever is left stays due for another replica.
+    pub async fn run(self: Arc<Self>, mut stop: tokio::sync::watch::Receiver<bool>) {
+        loop {
+            if *stop.borrow() {
+                return;
+            }
+            let sent = match self.round().await {
+                Ok(n) => n,
+                Err(e) => {
+                    tracing::warn!(error = %e, "webhook deliveries: claiming failed");
+                    0
+                }
+            };
+            // A full batch suggests more are due: look again at once.
+            if sent as i64 >= BATCH {
+                continue;
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(self.settings.poll) => {}
+                _ = stop.changed() => {}
+            }
+        }
+    }
+
+    /// Claims what is due and delivers it; how many were claimed.
+    ///
+    /// # Errors
+    /// When the claim fails.
+    pub async fn round(&self) -> Result<usize, ServiceError> {
+        let claimed = {
+            let mut conn = self.pool.acquire().await.map_err(StoreError::from)?;
+            store::claim(&mut conn, BATCH, self.settings.lease).await?
+        };
+        let n = claimed.len();
+        let mut sending = tokio::task::JoinSet::new();
+        for c in claimed {
+            let me = Worker {
+                pool: self.pool.clone(),
+                client: self.client.clone(),
+                settings: self.settings.clone(),
+            };
+            sending.spawn(async move { me.deliver(c).await });
+        }
+        while let Some(done) = sending.join_next().await {
+            if let Ok(Err(e)) = done {
+                tracing::warn!(error = %e, "webhook delivery: recording the attempt failed");
+            }
+        }
+        Ok(n)
+    }
+
+    async fn deliver(&self, claimed: Claimed) -> Result<(), ServiceError> {
+        let attempted_at = Utc::now();
+        let started = Instant::now();
+        let (status, error) = match self.send(&claimed, attempted_at).await {
+            Ok(status) if (200..300).contains(&status) => (Some(status), None),
+            Ok(status) => (Some(status), Some(format!("the endpoint answered {status}"))),
+            Err(e) => (None, Some(e)),
+        };
+        let duration_ms = i32::try_from(started.elapsed().as_millis()).unwrap_or(i32::MAX);
+        let next = if error.is_none() {
+            Next::Delivered
+        } else {
+            match usize::try_from(claimed.attempts - 1)
+                .ok()
+                .and_then(|i| self.settings.retry_schedule.get(i))
+            {
+                Some(wait) => Next::RetryAt(Utc::now() + jittered(*wait)),
+                None => Next::Failed,
+            }
+        };
+        let outcome = store::Outcome {
+            attempted_at,
+            status,
+            error,
+            duration_ms,
+            next,
+        };
+        let mut conn = self.pool.acquire().await.map_err(StoreError::from)?;
+        if !store::finish(&mut conn, &claimed, &outcome).await? {
+            tracing::info!(delivery = %claimed.id, "webhook delivery: the claim lapsed before its outcome was recorded");
+        }
+        Ok(())
+    }
+
+    /// One attempt: the endpoint's status code, or why none came.
+    async fn send(&self, claimed: &Claimed, at: DateTime<Utc>) -> Result<u16, String> {
+        let url = checked_url(&claimed.url, self.settings.allow_private).map_err(|e| e.to_string())?;
+        if !self.settings.allow_private {
+            resolves_publicly(&url).await?;
+        }
+        let id = claimed.id.to_string();
+        let timestamp = at.timestamp();
+        let signature = sign(&claimed.secret, &id, timestamp, &claimed.body).map_err(|e| e.to_string())?;
+        let response = self
+            .client
+            .post(url)
+            .header("content-type", "application/json")
+            .header("webhook-id", &id)
+            .header("webhook-timestamp", timestamp.to_string())
+            .header("webhook-signature", signature)
+            .body(claimed.body.clone())
+            .send()
+            .await
+            .map_err(|e| {
+                if e.is_timeout() {
+                    format!("no answer within {} ms", self.settings.timeout.as_millis())
+                } else {
+                    format!("{e}")
+                }
+            })?;
+        Ok(response.status().as_u16())
+    }
+}
+
+/// Refuses a host name that resolves to a private address (one registered as a public name may
+/// point anywhere later).
+async fn resolves_publicly(url: &reqwest::Url) -> Result<(), String> {
+    let Some(host) = url.host_str() else {
+        return Err("the URL names no host".into());
+    };
+    let port = url.port_or_known_default().unwrap_or(443);
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let addresses = tokio::net::lookup_host((host, port))
+        .await
+        .map_err(|e| format!("cannot resolve {host}: {e}"))?;
+    for a in addresses {
+        if !is_public(a.ip()) {
+            return Err(format!(
+                "{host} resolves to {}, a private address (WEBHOOKS_ALLOW_PRIVATE is false)",
+                a.ip()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `wait` stretched by up to a fifth at random, so that deliveries failing together do not all
+/// come back together.
+fn jittered(wait: Duration) -> chrono::Duration {
+    let factor = 1.0 + rand::thread_rng().gen_range(0.0..0.2);
+    chrono::Duration::from_std(wait.mul_f64(factor)).unwrap_or(chrono::Duration::days(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_signature_is_the_standard_webhooks_example() {
+        // The example of the Standard Webhooks specification's reference libraries.
+        let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+        let body = r#"{"test": 2432232314}"#;
+        let signature = sign(secret, "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, body).expect("signs");
+        assert_eq!(signature, "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+    }
+
+    #[test]
+    fn urls_are_http_with_a_host_and_public_unless_allowed() {
+        assert!(checked_url("https://example.org/hook", false).is_ok());
+        for bad in [
+            "ftp://example.org/",
+            "example.org",
+            "https://u:p@example.org/",
+            "file:///etc/passwd",
+        ] {
+            assert!(checked_url(bad, true).is_err(), "{bad}");
+        }
+        for private in [
+            "http://127.0.0.1:9000/",
+            "http://localhost/",
+            "http://10.1.2.3/",
+            "http://[::1]/",
+            "http://169.254.169.254/latest",
+            "http://[::ffff:192.168.0.1]/",
+        ] {
+            assert!(
+                matches!(
+                    checked_url(private, false),
+                    Err(ServiceError::InvalidWebhook {
+                        code: "private_address",
+                        ..
+                    })
+                ),
+                "{private}"
+            );
+            assert!(checked_url(private, true).is_ok(), "{private}");
+        }
+    }
+
+    #[test]
+    fn events_are_known_and_kept_once() {
+        let events = checked_events(&["deal.finished".into(), "deal.finished".into(), "session.settled".into()]);
+        assert_eq!(events.expect("known"), vec!["deal.finished", "session.settled"]);
+        assert!(checked_events(&["deal.started".into()]).is_err());
+        assert!(checked_events(&[]).is_err());
+    }
+
+    #[test]
+    fn jitter_stretches_by_at_most_a_fifth() {
+        for _ in 0..100 {
+            let j = jittered(Duration::from_secs(100)).num_milliseconds();
+            assert!((100_000..120_000).contains(&j), "{j}");
+        }
+    }
+}
