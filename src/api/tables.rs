@@ -417,7 +417,11 @@ pub async fn list_tables(
     let rows = match (session, who) {
         (Some(session), _) => store::tables::list(&mut conn, None, Some(session), limit + 1, offset).await?,
         (None, Reader::Principal(Principal::Organiser { user })) => {
-            store::tables::list(&mut conn, Some(user), None, limit + 1, offset).await?
+            // A personal API token lists its one club's tables.
+            match crate::service::access::narrowed(None)? {
+                Some(Some(club)) => store::tables::owned_in(&mut conn, user, club, limit + 1, offset).await?,
+                _ => store::tables::list(&mut conn, Some(user), None, limit + 1, offset).await?,
+            }
         }
         (None, Reader::Principal(Principal::Scorer { table, .. })) => {
             vec![store::tables::fetch(&mut conn, table).await?]

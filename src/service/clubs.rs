@@ -27,6 +27,7 @@ pub const INVITATION_HOURS_MAX: i64 = 30 * 24;
 /// # Errors
 /// `UnknownUser`; on database failure.
 pub async fn create(pool: &PgPool, user: Uuid, name: &str) -> Result<MemberClub, ServiceError> {
+    access::account_wide("make clubs")?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let account = store::users::by_id(&mut tx, user)
         .await?
@@ -236,6 +237,7 @@ pub async fn withdraw(pool: &PgPool, user: Uuid, club: Uuid, code: &str) -> Resu
 /// `Store(NotFound("invitation"))` for a code unknown, expired or withdrawn; `AlreadyMember`
 /// for a member who has not left; `UnknownUser`.
 pub async fn join(pool: &PgPool, user: Uuid, code: &str, now: DateTime<Utc>) -> Result<MemberClub, ServiceError> {
+    access::account_wide("join clubs")?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, user).await?;
     let invitation = store::clubs::open_invitation(&mut tx, code, now)
@@ -261,13 +263,21 @@ pub async fn join(pool: &PgPool, user: Uuid, code: &str, now: DateTime<Utc>) -> 
     })
 }
 
-/// The caller's clubs, a page of them.
+/// The caller's clubs, a page of them (a personal API token's: its one club).
 ///
 /// # Errors
 /// On database failure.
 pub async fn of_user(pool: &PgPool, user: Uuid, limit: i64, offset: i64) -> Result<Vec<MemberClub>, ServiceError> {
+    let Some(only) = access::narrowed(None)? else {
+        return Ok(Vec::new());
+    };
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    Ok(store::clubs::of_user(&mut conn, user, limit, offset).await?)
+    let mut clubs = store::clubs::of_user(&mut conn, user, limit, offset).await?;
+    // A personal API token sees its one club (of which the account has at most one row).
+    if let Some(club) = only {
+        clubs.retain(|c| c.id == club);
+    }
+    Ok(clubs)
 }
 
 /// An owner sets a new password (`hash`, already hashed) for a member's account, for a member

@@ -147,6 +147,29 @@ pub async fn list(
     .await?)
 }
 
+/// The tables `owner` opened in `club`, oldest first.
+///
+/// # Errors
+/// On database failure.
+pub async fn owned_in(
+    conn: &mut PgConnection,
+    owner: Uuid,
+    club: Uuid,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<TableRow>, StoreError> {
+    Ok(sqlx::query_as::<_, TableRow>(
+        "select * from game_tables where owner_id = $1 and club_id = $2
+         order by created_at, id limit $3 offset $4",
+    )
+    .bind(owner)
+    .bind(club)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(conn)
+    .await?)
+}
+
 /// Keeps a state of the fold, as left by entry `seq`.
 ///
 /// # Errors
