@@ -4,6 +4,11 @@
 //! scorer, whose token was minted from a join code and records moves on one table only. A third
 //! kind of token only reads: a session's share link ([`Reader`]); anything that writes refuses it
 //! with 403 `share_link_read_only`.
+//!
+//! A personal API token (`tk_…`, opaque, kept hashed) is an account's bearer as well, limited to
+//! one club and its scopes: it is taken wherever an account's JWT is, and the request then runs
+//! under its grant (see `service::access`). A token cannot sign out, change passwords or make
+//! tokens.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -194,8 +199,8 @@ fn read_only() -> ApiError {
     )
 }
 
-/// The claims of a request's token, signature and times checked.
-fn claims(req: &HttpRequest) -> Result<Claims, ApiError> {
+/// The request's bearer token, as sent.
+fn bearer(req: &HttpRequest) -> Result<String, ApiError> {
     let header = req
         .headers()
         .get(actix_web::http::header::AUTHORIZATION)
@@ -207,7 +212,51 @@ fn claims(req: &HttpRequest) -> Result<Claims, ApiError> {
         .ok()
         .and_then(|h| h.strip_prefix("Bearer ").or_else(|| h.strip_prefix("bearer ")))
         .ok_or_else(|| ApiError::unauthorized("invalid_token", "the Authorization header must be `Bearer <token>`"))?;
-    check_token(req, token)
+    Ok(token.trim().to_owned())
+}
+
+/// A personal API token's account, as the claims of an organiser's token, when the token
+/// stands; its [`Grant`] (club and scopes) is held for the rest of the request, where every
+/// capability check applies it.
+async fn personal(req: &HttpRequest, token: &str) -> Result<Claims, ApiError> {
+    let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
+    let (user, grant) = crate::service::api_tokens::authenticate(pool, token, Utc::now()).await?;
+    if !crate::service::access::hold(grant) {
+        // Without the request's room for a grant the token would act unlimited: refuse it.
+        tracing::error!("a personal API token reached a route outside `grants`");
+        return Err(ApiError::internal());
+    }
+    Ok(Claims {
+        sub: user,
+        role: Role::Organiser,
+        iat: 0,
+        exp: i64::MAX,
+        scorer: None,
+        nbf: None,
+        jti: Some(grant.token),
+        generation: None,
+    })
+}
+
+/// The claims of `token`, a JWT or a personal API token, checked against revocation.
+async fn resolve(req: &HttpRequest, token: &str) -> Result<Claims, ApiError> {
+    if crate::service::api_tokens::is_api_token(token) {
+        return personal(req, token).await;
+    }
+    let claims = check_token(req, token)?;
+    stands(req, claims).await
+}
+
+/// Runs every request with room for its personal API token's grant (see
+/// [`crate::service::access::within_request`]).
+///
+/// # Errors
+/// Whatever the request's own handling answers.
+pub async fn grants(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    crate::service::access::within_request(next.call(req)).await
 }
 
 fn check_token(req: &HttpRequest, token: &str) -> Result<Claims, ApiError> {
@@ -262,8 +311,7 @@ async fn check_organiser(req: &HttpRequest, claims: &Claims) -> Result<(), ApiEr
 /// with 401 `token_revoked`, and a scorer the organiser revoked with 401 `scorer_revoked`,
 /// however long the token has to run.
 async fn checked(req: &HttpRequest) -> Result<Claims, ApiError> {
-    let claims = claims(req)?;
-    stands(req, claims).await
+    resolve(req, &bearer(req)?).await
 }
 
 /// The claims, when the token still stands: also a share link that was revoked (401
@@ -340,11 +388,10 @@ impl FromRequest for StreamReader {
                 .and_then(|q| q.into_inner().access_token);
             let claims = match in_query {
                 Some(token) if !req.headers().contains_key(actix_web::http::header::AUTHORIZATION) => {
-                    check_token(&req, &token)?
+                    resolve(&req, token.trim()).await?
                 }
-                _ => claims(&req)?,
+                _ => checked(&req).await?,
             };
-            let claims = stands(&req, claims).await?;
             reader_of(&claims).map(StreamReader)
         })
     }
@@ -371,7 +418,11 @@ impl FromRequest for Claimed {
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
         let req = req.clone();
         Box::pin(async move {
-            let claims = claims(&req)?;
+            let token = bearer(&req)?;
+            if crate::service::api_tokens::is_api_token(&token) {
+                return principal_of(&personal(&req, &token).await?).map(Claimed);
+            }
+            let claims = check_token(&req, &token)?;
             if claims.role == Role::Organiser {
                 check_organiser(&req, &claims).await?;
             }
@@ -396,6 +447,7 @@ impl FromRequest for OrganiserToken {
         Box::pin(async move {
             let claims = checked(&req).await?;
             let user = principal_of(&claims)?.organiser()?;
+            crate::service::access::account_wide("sign out or change a password")?;
             Ok(OrganiserToken { user, claims })
         })
     }

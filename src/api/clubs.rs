@@ -1,6 +1,7 @@
 //! Clubs: the club itself, invitations into it, its members and their roles.
 
-use actix_web::{delete, get, patch, post, web, HttpResponse};
+use actix_web::http::StatusCode;
+use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
@@ -10,9 +11,10 @@ use uuid::Uuid;
 use super::auth::Principal;
 use super::error::{ApiError, Problem};
 use crate::service::clubs as use_case;
+use crate::service::idempotency::Answer;
 use crate::store::clubs::ClubRole;
 
-#[derive(Deserialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateClub {
     #[schema(example = "Thursday whist club")]
@@ -86,7 +88,7 @@ pub struct ClubMemberPage {
 }
 
 /// A player without an account.
-#[derive(Deserialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddMember {
     #[schema(example = "Ann Smith")]
@@ -107,7 +109,7 @@ pub struct UpdateMember {
     pub active: Option<bool>,
 }
 
-#[derive(Deserialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateInvitation {
     /// The role the invitation gives: organiser, treasurer, scorer or viewer.
@@ -188,24 +190,43 @@ fn club_name(name: &str) -> Result<&str, ApiError> {
 }
 
 /// Makes a club with the caller as its owner.
-#[utoipa::path(tag = "clubs", request_body = CreateClub, security(("bearer" = [])), responses(
-    (status = 201, body = Club),
+///
+/// Send an `Idempotency-Key` to retry safely: a retry with the same key and body gets the first
+/// answer (marked `Idempotent-Replayed: true`) and makes no second club.
+#[utoipa::path(tag = "clubs", request_body = CreateClub, security(("bearer" = [])),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and creates nothing"),
+    ),
+    responses(
+    (status = 201, body = Club, headers(
+        ("Location" = String, description = "the club's address"),
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`invalid_name`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_name`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/clubs")]
 pub async fn create_club(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     body: web::Json<CreateClub>,
 ) -> Result<HttpResponse, ApiError> {
     let user = who.organiser()?;
     let name = club_name(&body.name)?;
-    let club = use_case::create(&pool, user, name).await?;
-    Ok(HttpResponse::Created()
-        .insert_header(("Location", format!("/api/v1/clubs/{}", club.id)))
-        .json(Club::from(club)))
+    let key = super::tables::creation_key(&req, "create_club", || serde_json::to_value(&*body))?;
+    let render = |club| created_answer(&Club::from(club));
+    let outcome = use_case::create(&pool, user, name, key.as_ref(), render).await?;
+    super::tables::created(outcome, "/api/v1/clubs")
+}
+
+/// A 201 answer with `body`, to keep under an `Idempotency-Key`.
+fn created_answer(body: &impl Serialize) -> Result<Answer, serde_json::Error> {
+    Ok(Answer {
+        status: StatusCode::CREATED.as_u16(),
+        body: serde_json::to_string(body)?,
+    })
 }
 
 /// The caller's clubs (those they have not left), each with the caller's role.
@@ -242,16 +263,24 @@ pub async fn get_club(pool: web::Data<PgPool>, who: Principal, id: web::Path<Uui
 
 /// Hands out an invitation (organisers and owners): an account that sends its code to
 /// `POST /clubs/join` becomes a member with the role it names.
-#[utoipa::path(tag = "clubs", params(("id" = Uuid, Path)), request_body = CreateInvitation, security(("bearer" = [])), responses(
-    (status = 201, body = Invitation),
+#[utoipa::path(tag = "clubs", request_body = CreateInvitation, security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and creates nothing"),
+    ),
+    responses(
+    (status = 201, body = Invitation, headers(
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a role that does not manage members, or a scorer token", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`club_not_found`", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`invalid_role` (owner), `invalid_expiry`, `unknown_variant`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_role` (owner), `invalid_expiry`, `unknown_variant`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/clubs/{id}/invitations")]
 pub async fn create_invitation(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     id: web::Path<Uuid>,
     body: web::Json<CreateInvitation>,
@@ -267,8 +296,10 @@ pub async fn create_invitation(
             ),
         ));
     }
-    let invitation = use_case::invite(&pool, user, *id, body.role, hours).await?;
-    Ok(HttpResponse::Created().json(Invitation::from(invitation)))
+    let key = super::tables::creation_key(&req, "create_invitation", || serde_json::to_value((*id, &*body)))?;
+    let render = |invitation| created_answer(&Invitation::from(invitation));
+    let outcome = use_case::invite(&pool, user, *id, body.role, hours, key.as_ref(), render).await?;
+    super::tables::created_at(outcome, |_| None)
 }
 
 /// The club's invitations (organisers and owners), newest first, expired and withdrawn ones
@@ -356,17 +387,25 @@ pub async fn list_club_members(
 }
 
 /// Adds a player who has no account (organisers and owners), a guest when marked so.
-#[utoipa::path(tag = "clubs", params(("id" = Uuid, Path)), request_body = AddMember, security(("bearer" = [])), responses(
-    (status = 201, body = ClubMember),
+#[utoipa::path(tag = "clubs", request_body = AddMember, security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and creates nothing"),
+    ),
+    responses(
+    (status = 201, body = ClubMember, headers(
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a role that does not manage members, or a scorer token", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`club_not_found`", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`member_name_taken`", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`invalid_name`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_name`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/clubs/{id}/members")]
 pub async fn add_club_member(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     id: web::Path<Uuid>,
     body: web::Json<AddMember>,
@@ -378,8 +417,10 @@ pub async fn add_club_member(
             "a member's name is 1 to 100 characters, without control characters",
         )
     })?;
-    let member = use_case::add_member(&pool, user, *id, name, body.guest).await?;
-    Ok(HttpResponse::Created().json(ClubMember::from(member)))
+    let key = super::tables::creation_key(&req, "add_club_member", || serde_json::to_value((*id, &*body)))?;
+    let render = |member| created_answer(&ClubMember::from(member));
+    let outcome = use_case::add_member(&pool, user, *id, name, body.guest, key.as_ref(), render).await?;
+    super::tables::created_at(outcome, |_| None)
 }
 
 /// Changes a member's role, guest mark, or whether they are in the club (organisers and owners;

@@ -49,6 +49,11 @@ impl ApiError {
     /// missing.
     pub const CODES: &'static [&'static str] = &[
         "already_member",
+        "api_token_not_found",
+        "invalid_scopes",
+        "scope_beyond_role",
+        "token_scope",
+        "unknown_scope",
         "body_timeout",
         "body_too_large",
         "club_mismatch",
@@ -270,6 +275,7 @@ impl From<StoreError> for ApiError {
                     "share link" => "share_link_not_found",
                     "webhook" => "webhook_not_found",
                     "delivery" => "delivery_not_found",
+                    "API token" => "api_token_not_found",
                     _ => "not_found",
                 };
                 ApiError::not_found(code, format!("no such {what}"))
@@ -306,6 +312,11 @@ impl From<ServiceError> for ApiError {
             ),
             ServiceError::InvalidMove(json) => ApiError::from_json(&json),
             ServiceError::Forbidden(detail) => ApiError::forbidden(detail),
+            ServiceError::TokenScope(_) => ApiError::new(StatusCode::FORBIDDEN, "token_scope", e.to_string()),
+            ServiceError::ScopeBeyondRole(_) => ApiError::unprocessable("scope_beyond_role", e.to_string()),
+            ServiceError::ApiTokenUnknown => ApiError::unauthorized("invalid_token", e.to_string()),
+            ServiceError::ApiTokenRevoked => ApiError::unauthorized("token_revoked", e.to_string()),
+            ServiceError::ApiTokenExpired => ApiError::unauthorized("token_expired", e.to_string()),
             ServiceError::ScorerRevoked => {
                 ApiError::unauthorized("scorer_revoked", ServiceError::ScorerRevoked.to_string())
             }

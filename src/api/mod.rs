@@ -5,7 +5,7 @@
 //! renders the result; transactions, the engine and the ledger are the use cases' business.
 //! Errors become problem+json in `error` alone. Modules depend on `auth`, `error`, `input`,
 //! `export` and `game_schemas`, which depend on none of the others; beyond those, `accounts` uses `limits`,
-//! `sessions` names `tables::TableSummary`, `share_links` reads `sessions::PageQuery` and
+//! `sessions` names `tables::TableSummary`, `tokens` reads `sessions::PageQuery` and `tables`' idempotency helpers, `share_links` reads `sessions::PageQuery` and
 //! `health::PublicUrl`, and `openapi` lists every handler, so no two modules
 //! depend on each other.
 
@@ -36,6 +36,7 @@ pub mod sessions;
 pub mod share_links;
 pub mod tables;
 pub mod webhooks;
+pub mod tokens;
 
 use actix_web::web;
 
@@ -49,6 +50,9 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(accounts::logout)
             .service(accounts::logout_everywhere)
             .service(accounts::change_password)
+            .service(tokens::create_api_token)
+            .service(tokens::list_api_tokens)
+            .service(tokens::revoke_api_token)
             .service(games::list_games)
             .service(clubs::create_club)
             .service(clubs::list_clubs)

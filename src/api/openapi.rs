@@ -110,6 +110,28 @@ impl Modify for CommonErrors {
                         problem("`invalid_query`: a query parameter is unknown or out of range").into()
                     });
                 }
+                // Anything an account's token may do, a personal API token may be refused for
+                // lack of a scope (or for acting beyond its one club's account-wide business).
+                let bearer = operation
+                    .security
+                    .as_ref()
+                    .and_then(|s| serde_json::to_string(s).ok())
+                    .is_some_and(|s| s.contains("\"bearer\""));
+                if bearer {
+                    const TOKEN_SCOPE: &str =
+                        "`token_scope`: a personal API token without the scope this needs, or one used for what only a password's token does";
+                    match responses.get_mut("403") {
+                        Some(utoipa::openapi::RefOr::T(response)) => {
+                            if !response.description.contains("token_scope") {
+                                response.description = format!("{}; {TOKEN_SCOPE}", response.description);
+                            }
+                        }
+                        Some(utoipa::openapi::RefOr::Ref(_)) => {}
+                        None => {
+                            responses.insert("403".into(), problem(TOKEN_SCOPE).into());
+                        }
+                    }
+                }
                 responses
                     .entry("500".into())
                     .or_insert_with(|| problem("`internal_error`: a fault on the server's side, logged").into());
@@ -133,8 +155,9 @@ impl Modify for BearerAuth {
                     .scheme(HttpAuthScheme::Bearer)
                     .bearer_format("JWT")
                     .description(Some(
-                        "An account's token from /auth/register or /auth/login, a scorer token from /auth/join, \
-or a session's share link token (which only reads).",
+                        "An account's token from /auth/register or /auth/login, a personal API token (`tk_…`, \
+from POST /tokens: one club, some scopes), a scorer token from /auth/join, or a session's share link token \
+(which only reads).",
                     ))
                     .build(),
             ),
@@ -170,6 +193,9 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::accounts::logout,
         super::accounts::logout_everywhere,
         super::accounts::change_password,
+        super::tokens::create_api_token,
+        super::tokens::list_api_tokens,
+        super::tokens::revoke_api_token,
         super::games::list_games,
         super::clubs::create_club,
         super::clubs::list_clubs,
@@ -241,6 +267,7 @@ order the players were named; play passes to the next seat. Cards are written ra
     modifiers(&UnderApiV1, &RuleCodes, &CommonErrors, &BearerAuth),
     tags(
         (name = "auth", description = "Organiser accounts and scorer join codes"),
+        (name = "tokens", description = "Personal API tokens: long-lived, scoped to one club, for integrations"),
         (name = "games", description = "The game catalogue"),
         (name = "clubs", description = "Clubs, their members, roles and invitations"),
         (name = "sessions", description = "Club sittings grouping tables"),

@@ -78,7 +78,7 @@ impl SeasonScoring {
     }
 }
 
-#[derive(Deserialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"name": "Winter 2026", "starts": "2026-10-01", "ends": "2027-03-31",
     "games": ["nomination-whist", "newmarket"], "scoring": {"kind": "league_points", "points": [3, 2, 1, 0]}}))]
@@ -233,16 +233,23 @@ pub struct StandingsQuery {
 }
 
 /// Starts a season of the club (its organisers and owners).
-#[utoipa::path(tag = "seasons", params(("id" = Uuid, Path, description = "the club")), request_body = CreateSeason, security(("bearer" = [])), responses(
-    (status = 201, body = Season),
+///
+/// Send an `Idempotency-Key` to retry safely: a retry with the same key and body gets the first
+/// answer (marked `Idempotent-Replayed: true`) and starts no second season.
+#[utoipa::path(tag = "seasons", params(("id" = Uuid, Path, description = "the club"), ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and creates nothing")), request_body = CreateSeason, security(("bearer" = [])), responses(
+    (status = 201, body = Season, headers(
+        ("Location" = String, description = "the season's standings"),
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a member who does not organise, or a scorer token", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`club_not_found`: no such club, or not one of the caller's", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`invalid_name`, `invalid_season_dates` (ends before it starts), `invalid_games` (none), `unknown_game`, `invalid_scoring`, `unknown_variant` (a scoring kind), `invalid_body` (a date that is not YYYY-MM-DD), `unknown_field`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_name`, `invalid_season_dates` (ends before it starts), `invalid_games` (none), `unknown_game`, `invalid_scoring`, `unknown_variant` (a scoring kind), `invalid_body` (a date that is not YYYY-MM-DD), `unknown_field`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/clubs/{id}/seasons")]
 pub async fn create_season(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     club: web::Path<Uuid>,
     body: web::Json<CreateSeason>,
@@ -283,13 +290,21 @@ pub async fn create_season(
         games: &games,
         scoring: &scoring,
     };
-    let season = service::create(&pool, user, *club, plan).await?;
-    Ok(HttpResponse::Created()
-        .insert_header((
-            "Location",
-            format!("/api/v1/clubs/{}/seasons/{}/standings", season.club_id, season.id),
-        ))
-        .json(Season::of(&season)?))
+    let key = super::tables::creation_key(&req, "create_season", || serde_json::to_value((*club, &*body)))?;
+    let render = |season: SeasonRow| {
+        let season = Season::of(&season).map_err(|e| <serde_json::Error as serde::ser::Error>::custom(e.detail))?;
+        Ok(crate::service::idempotency::Answer {
+            status: actix_web::http::StatusCode::CREATED.as_u16(),
+            body: serde_json::to_string(&season)?,
+        })
+    };
+    let outcome = service::create(&pool, user, *club, plan, key.as_ref(), render).await?;
+    let club = *club;
+    super::tables::created_at(outcome, |body| {
+        body.get("id")
+            .and_then(serde_json::Value::as_str)
+            .map(|id| format!("/api/v1/clubs/{club}/seasons/{id}/standings"))
+    })
 }
 
 /// The club's seasons, the latest to start first (its members).

@@ -19,7 +19,7 @@ pub const DEFAULT_EXPIRY_HOURS: i64 = 24;
 /// The longest a link may stand: a season.
 pub const MAX_EXPIRY_HOURS: i64 = 24 * 366;
 
-#[derive(Deserialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateShareLink {
     /// 1 to 8784 (a year); default 24.
@@ -79,13 +79,18 @@ fn view(req: &HttpRequest, tokens: &Tokens, row: LinkRow) -> Result<ShareLink, A
 const ORGANISE_403: &str = "`forbidden`: a scorer token, or a member of the club who does not organise; `share_link_read_only`: a share link's token";
 
 /// Makes a share link to the session (its club's organisers and owners): a read-only token,
-/// standing until it expires or is revoked.
-#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), request_body = CreateShareLink, security(("bearer" = [])), responses(
-    (status = 201, body = ShareLink),
+/// standing until it expires or is revoked. Send an `Idempotency-Key` to retry safely: a retry
+/// with the same key and body gets the first answer (marked `Idempotent-Replayed: true`) and
+/// makes no second link.
+#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path), ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and creates nothing")), request_body = CreateShareLink, security(("bearer" = [])), responses(
+    (status = 201, body = ShareLink, headers(
+        ("Location" = String, description = "the link's address"),
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = ORGANISE_403, body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`session_not_found`: no such session, or not one of the caller's clubs'", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`invalid_expiry`, `invalid_label`, `unknown_field`, `invalid_body`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_expiry`, `invalid_label`, `unknown_field`, `invalid_body`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/sessions/{id}/share-links")]
 pub async fn create_share_link(
@@ -113,14 +118,22 @@ pub async fn create_share_link(
             )
         })?),
     };
-    let row = share_links::create(&pool, user, *id, label, Utc::now() + Duration::hours(hours)).await?;
-    let link = view(&req, &tokens, row)?;
-    Ok(HttpResponse::Created()
-        .insert_header((
-            "Location",
-            format!("/api/v1/sessions/{}/share-links/{}", link.session_id, link.id),
-        ))
-        .json(link))
+    let key = super::tables::creation_key(&req, "create_share_link", || serde_json::to_value((*id, &*body)))?;
+    let render = |row: LinkRow| {
+        let link = view(&req, &tokens, row).map_err(|e| <serde_json::Error as serde::ser::Error>::custom(e.detail))?;
+        Ok(crate::service::idempotency::Answer {
+            status: actix_web::http::StatusCode::CREATED.as_u16(),
+            body: serde_json::to_string(&link)?,
+        })
+    };
+    let expires_at = Utc::now() + Duration::hours(hours);
+    let outcome = share_links::create(&pool, user, *id, label, expires_at, key.as_ref(), render).await?;
+    let session = *id;
+    super::tables::created_at(outcome, |body| {
+        body.get("id")
+            .and_then(serde_json::Value::as_str)
+            .map(|link| format!("/api/v1/sessions/{session}/share-links/{link}"))
+    })
 }
 
 /// The session's share links, newest first, revoked and expired ones included.

@@ -379,16 +379,40 @@ pub async fn create_table(
 /// The answer to a request that created something: 201 with its `Location` (under `under`, by
 /// the `id` in the body), marked when it is the first answer replayed to a retry.
 pub(super) fn created(outcome: Outcome, under: &str) -> Result<HttpResponse, ApiError> {
+    created_at(outcome, |body| {
+        body.get("id").and_then(Value::as_str).map(|id| format!("{under}/{id}"))
+    })
+}
+
+/// The `Idempotency-Key` of a request creating something by `operation`, with what it sent:
+/// `sent` holds the body and the path's ids, so that the key names one request.
+pub(super) fn creation_key(
+    req: &HttpRequest,
+    operation: &'static str,
+    sent: impl FnOnce() -> Result<Value, serde_json::Error>,
+) -> Result<Option<CreationKey>, ApiError> {
+    let Some(key) = idempotency_key(req)? else {
+        return Ok(None);
+    };
+    let sent = sent().map_err(|_| ApiError::internal())?;
+    Ok(Some(CreationKey::new(operation, key, &sent)))
+}
+
+/// As [`created`], with the `Location` that `location` reads from the answer's body (None: no
+/// `Location`).
+pub(super) fn created_at(
+    outcome: Outcome,
+    location: impl FnOnce(&Value) -> Option<String>,
+) -> Result<HttpResponse, ApiError> {
     let (answer, replayed) = match outcome {
         Outcome::Fresh(answer) => (answer, false),
         Outcome::Replayed(answer) => (answer, true),
     };
-    let id = serde_json::from_str::<Value>(&answer.body)
-        .ok()
-        .and_then(|body| body.get("id").and_then(Value::as_str).map(str::to_owned))
-        .ok_or_else(ApiError::internal)?;
+    let body = serde_json::from_str::<Value>(&answer.body).map_err(|_| ApiError::internal())?;
     let mut response = HttpResponse::build(StatusCode::from_u16(answer.status).unwrap_or(StatusCode::CREATED));
-    response.insert_header(("Location", format!("{under}/{id}")));
+    if let Some(location) = location(&body) {
+        response.insert_header(("Location", location));
+    }
     if replayed {
         response.insert_header(("Idempotent-Replayed", "true"));
     }
@@ -422,7 +446,12 @@ pub async fn list_tables(pool: ReadPool, who: Reader, query: web::Query<TableQue
     let rows = match (session, who) {
         (Some(session), _) => store::tables::list(&mut conn, None, Some(session), limit + 1, offset).await?,
         (None, Reader::Principal(Principal::Organiser { user })) => {
-            store::tables::of_member(&mut conn, user, limit + 1, offset).await?
+            // A personal API token lists its one club's tables.
+            let club = match crate::service::access::narrowed(None)? {
+                Some(Some(club)) => Some(club),
+                _ => None,
+            };
+            store::tables::of_member(&mut conn, user, club, limit + 1, offset).await?
         }
         (None, Reader::Principal(Principal::Scorer { table, .. })) => {
             vec![store::tables::fetch(&mut conn, table).await?]

@@ -3,6 +3,13 @@
 //! A club is the tenant. An account acts in a club through its member role; a scorer token acts
 //! on its one table only. Someone with no standing in a club is told the thing is not found, so
 //! that ids of another club's sessions and tables are neither confirmed nor denied.
+//!
+//! A personal API token narrows its account: it acts in its one club only (anything of another
+//! club is not found) and only as far as its scopes go ([`Grant`]), and never further than the
+//! account's role there allows when it is used, so a demoted member's tokens shrink with them.
+
+use std::cell::Cell;
+use std::future::Future;
 
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
@@ -31,6 +38,148 @@ pub enum Capability {
     Manage,
 }
 
+/// What a personal API token may be given: each scope stands for some capabilities, in the
+/// token's one club, and never more than its user's role there allows at the time of use.
+/// `Manage` (members, invitations, roles) is no scope's: a token never manages a club.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// `Read`: see the club's sessions, tables, scores, ledgers, standings, streams.
+    Read,
+    /// `Record` and `Verify`: record moves, undo, correct and verify deals.
+    Record,
+    /// `Organise`: start sessions, open tables, hand out join codes and share links.
+    Organise,
+    /// `Audit` and `Verify`: what a treasurer does (export, settle, verify).
+    Treasury,
+}
+
+impl Scope {
+    pub const ALL: [Scope; 4] = [Scope::Read, Scope::Record, Scope::Organise, Scope::Treasury];
+
+    /// The scope of this name (`read`, `record`, `organise`, `treasury`).
+    pub fn parse(name: &str) -> Option<Scope> {
+        Scope::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scope::Read => "read",
+            Scope::Record => "record",
+            Scope::Organise => "organise",
+            Scope::Treasury => "treasury",
+        }
+    }
+
+    /// The capabilities the scope stands for.
+    pub fn capabilities(self) -> &'static [Capability] {
+        match self {
+            Scope::Read => &[Capability::Read],
+            Scope::Record => &[Capability::Record, Capability::Verify],
+            Scope::Organise => &[Capability::Organise],
+            Scope::Treasury => &[Capability::Audit, Capability::Verify],
+        }
+    }
+
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+/// A set of scopes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Scopes(u8);
+
+impl Scopes {
+    pub fn of(scopes: impl IntoIterator<Item = Scope>) -> Scopes {
+        Scopes(scopes.into_iter().fold(0, |bits, s| bits | s.bit()))
+    }
+
+    pub fn contains(self, scope: Scope) -> bool {
+        self.0 & scope.bit() != 0
+    }
+
+    /// Whether one of the scopes stands for `capability`.
+    pub fn allow(self, capability: Capability) -> bool {
+        Scope::ALL
+            .into_iter()
+            .any(|s| self.contains(s) && s.capabilities().contains(&capability))
+    }
+}
+
+/// What the request's personal API token allows: its one club and its scopes. A request made
+/// with a password's (JWT) token has none, and its account acts by role alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Grant {
+    pub token: Uuid,
+    pub club: Uuid,
+    pub scopes: Scopes,
+}
+
+tokio::task_local! {
+    /// The grant of the request being served: set by the bearer's extractor, read by every
+    /// check below, so that each capability check of every use case applies a token's limits
+    /// without a use case having to pass them on.
+    static GRANT: Cell<Option<Grant>>;
+}
+
+/// Runs a request's work with room for its token's grant (the API wraps every request in it).
+pub async fn within_request<F: Future>(work: F) -> F::Output {
+    GRANT.scope(Cell::new(None), work).await
+}
+
+/// Holds `grant` for the rest of the request; false outside [`within_request`], where the caller
+/// must refuse the token rather than let it act unlimited.
+pub fn hold(grant: Grant) -> bool {
+    GRANT.try_with(|cell| cell.set(Some(grant))).is_ok()
+}
+
+/// The grant of the request being served, when its bearer is a personal API token.
+pub fn grant() -> Option<Grant> {
+    GRANT.try_with(Cell::get).ok().flatten()
+}
+
+/// Refuses a personal API token for what acts on the account rather than in one club (making
+/// clubs or tokens, joining clubs, signing out, passwords): `doing` says what, as "make tokens".
+///
+/// # Errors
+/// `TokenScope` when the request's bearer is a personal API token.
+pub fn account_wide(doing: &str) -> Result<(), ServiceError> {
+    match grant() {
+        Some(_) => Err(ServiceError::TokenScope(format!(
+            "an API token acts in its one club and cannot {doing}; sign in with a password"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The club a listing across the caller's clubs is narrowed to: `requested` (None: every club),
+/// or a token's one club. None when a token asks for another club's, of which it sees nothing.
+///
+/// # Errors
+/// `TokenScope` for a token without the `read` scope.
+pub fn narrowed(requested: Option<Uuid>) -> Result<Option<Option<Uuid>>, ServiceError> {
+    Ok(match (requested, grant()) {
+        (requested, None) => Some(requested),
+        (_, Some(g)) if !g.scopes.allow(Capability::Read) => return Err(lacks(Capability::Read)),
+        (None, Some(g)) => Some(Some(g.club)),
+        (Some(club), Some(g)) => (club == g.club).then_some(Some(club)),
+    })
+}
+
+/// The refusal of a token whose scopes do not stand for `capability`, naming the scope it lacks.
+fn lacks(capability: Capability) -> ServiceError {
+    let needed: Vec<String> = Scope::ALL
+        .into_iter()
+        .filter(|s| s.capabilities().contains(&capability))
+        .map(|s| format!("`{}`", s.name()))
+        .collect();
+    ServiceError::TokenScope(if needed.is_empty() {
+        "no API token manages a club's members, invitations or roles; sign in with a password".to_owned()
+    } else {
+        format!("this token lacks the {} scope", needed.join(" or "))
+    })
+}
+
 /// Whether a role allows a capability. Which roles an organiser may give (not owner) is
 /// checked where roles are given: `Manage` alone does not say.
 pub fn allows(role: ClubRole, capability: Capability) -> bool {
@@ -55,9 +204,16 @@ pub async fn require(
     capability: Capability,
     what: &'static str,
 ) -> Result<ClubRole, ServiceError> {
+    let grant = grant();
+    if grant.is_some_and(|g| g.club != club) {
+        return Err(ServiceError::Store(StoreError::NotFound(what)));
+    }
     let role = store::clubs::role_of(conn, club, user)
         .await?
         .ok_or(ServiceError::Store(StoreError::NotFound(what)))?;
+    if grant.is_some_and(|g| !g.scopes.allow(capability)) {
+        return Err(lacks(capability));
+    }
     if allows(role, capability) {
         Ok(role)
     } else {

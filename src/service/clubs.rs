@@ -10,6 +10,7 @@ use sqlx::PgPool;
 use uuid::Uuid;
 
 use super::access::{self, Capability};
+use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::{ensure_user, ServiceError};
 use crate::store::clubs::{ClubMember, ClubRole, Invitation, MemberClub};
 use crate::store::{self, StoreError};
@@ -22,23 +23,35 @@ const CODE_LENGTH: usize = 10;
 pub const INVITATION_HOURS_DEFAULT: i64 = 7 * 24;
 pub const INVITATION_HOURS_MAX: i64 = 30 * 24;
 
-/// Makes a club named `name` (already checked) with `user` as its owner.
+/// Makes a club named `name` (already checked) with `user` as its owner, once per `key`:
+/// `render` gives the answer, kept under the key.
 ///
 /// # Errors
-/// `UnknownUser`; on database failure.
-pub async fn create(pool: &PgPool, user: Uuid, name: &str) -> Result<MemberClub, ServiceError> {
+/// `TokenScope` for a personal API token; `UnknownUser`; `IdempotencyKeyReused`; on database failure.
+pub async fn create(
+    pool: &PgPool,
+    user: Uuid,
+    name: &str,
+    key: Option<&CreationKey>,
+    render: impl FnOnce(MemberClub) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
+    access::account_wide("make clubs")?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
+        return Ok(first);
+    }
     let account = store::users::by_id(&mut tx, user)
         .await?
         .ok_or(ServiceError::UnknownUser)?;
     let club = store::clubs::insert(&mut tx, name, user, &account.name).await?;
-    tx.commit().await.map_err(StoreError::from)?;
-    Ok(MemberClub {
+    let answer = render(MemberClub {
         id: club.id,
         name: club.name,
         created_at: club.created_at,
         role: ClubRole::Owner,
     })
+    .map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, user, key, answer).await
 }
 
 /// The club as the caller, one of its members, sees it.
@@ -84,8 +97,13 @@ pub async fn add_member(
     club: Uuid,
     name: &str,
     guest: bool,
-) -> Result<ClubMember, ServiceError> {
+    key: Option<&CreationKey>,
+    render: impl FnOnce(ClubMember) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
+        return Ok(first);
+    }
     access::require(&mut tx, user, club, Capability::Manage, "club").await?;
     // Locks the club's row: two organisers adding the same name at once make one member.
     store::clubs::owners(&mut tx, club).await?;
@@ -93,8 +111,8 @@ pub async fn add_member(
         return Err(ServiceError::MemberNameTaken);
     }
     let member = store::clubs::insert_member(&mut tx, club, None, name, guest).await?;
-    tx.commit().await.map_err(StoreError::from)?;
-    Ok(member)
+    let answer = render(member).map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, user, key, answer).await
 }
 
 /// What to change about a member; None leaves it as it is.
@@ -203,8 +221,13 @@ pub async fn invite(
     club: Uuid,
     role: ClubRole,
     hours: i64,
-) -> Result<Invitation, ServiceError> {
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    key: Option<&CreationKey>,
+    render: impl FnOnce(Invitation) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
+    let mut conn = pool.begin().await.map_err(StoreError::from)?;
+    if let Some(first) = idempotency::first_answer(&mut conn, user, key).await? {
+        return Ok(first);
+    }
     access::require(&mut conn, user, club, Capability::Manage, "club").await?;
     if role == ClubRole::Owner {
         return Err(ServiceError::InvalidRole(
@@ -222,7 +245,8 @@ pub async fn invite(
         if let Some(invitation) =
             store::clubs::insert_invitation(&mut conn, &code, club, role, user, expires_at).await?
         {
-            return Ok(invitation);
+            let answer = render(invitation).map_err(ServiceError::Encode)?;
+            return idempotency::keep_and_commit(conn, user, key, answer).await;
         }
     }
     Err(ServiceError::Corrupt(
@@ -263,6 +287,7 @@ pub async fn withdraw(pool: &PgPool, user: Uuid, club: Uuid, code: &str) -> Resu
 /// `Store(NotFound("invitation"))` for a code unknown, expired or withdrawn; `AlreadyMember`
 /// for a member who has not left; `UnknownUser`.
 pub async fn join(pool: &PgPool, user: Uuid, code: &str, now: DateTime<Utc>) -> Result<MemberClub, ServiceError> {
+    access::account_wide("join clubs")?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, user).await?;
     let invitation = store::clubs::open_invitation(&mut tx, code, now)
@@ -288,13 +313,21 @@ pub async fn join(pool: &PgPool, user: Uuid, code: &str, now: DateTime<Utc>) -> 
     })
 }
 
-/// The caller's clubs, a page of them.
+/// The caller's clubs, a page of them (a personal API token's: its one club).
 ///
 /// # Errors
 /// On database failure.
 pub async fn of_user(pool: &PgPool, user: Uuid, limit: i64, offset: i64) -> Result<Vec<MemberClub>, ServiceError> {
+    let Some(only) = access::narrowed(None)? else {
+        return Ok(Vec::new());
+    };
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    Ok(store::clubs::of_user(&mut conn, user, limit, offset).await?)
+    let mut clubs = store::clubs::of_user(&mut conn, user, limit, offset).await?;
+    // A personal API token sees its one club (of which the account has at most one row).
+    if let Some(club) = only {
+        clubs.retain(|c| c.id == club);
+    }
+    Ok(clubs)
 }
 
 /// An owner sets a new password (`hash`, already hashed) for a member's account, for a member

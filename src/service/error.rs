@@ -24,6 +24,18 @@ pub enum ServiceError {
     InvalidMove(serde_json::Error),
     #[error("{0}")]
     Forbidden(&'static str),
+    /// A personal API token's scopes or club do not reach this; the message names the scope.
+    #[error("{0}")]
+    TokenScope(String),
+    /// A token is asked for with a scope its account's role in the club does not allow.
+    #[error("{0}")]
+    ScopeBeyondRole(String),
+    #[error("the bearer token is not valid")]
+    ApiTokenUnknown,
+    #[error("this API token was revoked; make a new one")]
+    ApiTokenRevoked,
+    #[error("this API token has expired; make a new one")]
+    ApiTokenExpired,
     /// The organiser revoked the scorer whose token this is.
     #[error("this scorer was revoked by the table's organiser; ask for a new join code")]
     ScorerRevoked,

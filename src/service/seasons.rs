@@ -87,8 +87,18 @@ pub struct SeasonPlan<'a> {
 /// # Errors
 /// `Store(NotFound("club"))` for a stranger to the club; `Forbidden` for a member who does not
 /// organise; on database failure.
-pub async fn create(pool: &PgPool, user: Uuid, club: Uuid, plan: SeasonPlan<'_>) -> Result<SeasonRow, ServiceError> {
+pub async fn create(
+    pool: &PgPool,
+    user: Uuid,
+    club: Uuid,
+    plan: SeasonPlan<'_>,
+    key: Option<&super::idempotency::CreationKey>,
+    render: impl FnOnce(SeasonRow) -> Result<super::idempotency::Answer, serde_json::Error>,
+) -> Result<super::idempotency::Outcome, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    if let Some(first) = super::idempotency::first_answer(&mut tx, user, key).await? {
+        return Ok(first);
+    }
     access::require(&mut tx, user, club, Capability::Organise, "club").await?;
     let (scoring, league_points) = plan.scoring.stored();
     let season = store::seasons::insert(
@@ -104,8 +114,8 @@ pub async fn create(pool: &PgPool, user: Uuid, club: Uuid, plan: SeasonPlan<'_>)
         },
     )
     .await?;
-    tx.commit().await.map_err(StoreError::from)?;
-    Ok(season)
+    let answer = render(season).map_err(ServiceError::Encode)?;
+    super::idempotency::keep_and_commit(tx, user, key, answer).await
 }
 
 /// A page of the club's seasons, the latest to start first (its members only).

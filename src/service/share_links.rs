@@ -6,6 +6,7 @@ use sqlx::PgPool;
 use uuid::Uuid;
 
 use super::access::{self, Capability};
+use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::ServiceError;
 use crate::store::share_links::ShareLink;
 use crate::store::{self, StoreError};
@@ -21,13 +22,18 @@ pub async fn create(
     session: Uuid,
     label: Option<&str>,
     expires_at: DateTime<Utc>,
-) -> Result<ShareLink, ServiceError> {
+    key: Option<&CreationKey>,
+    render: impl FnOnce(ShareLink) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
+        return Ok(first);
+    }
     let row = store::sessions::fetch(&mut tx, session).await?;
     access::require(&mut tx, user, row.club_id, Capability::Organise, "session").await?;
     let link = store::share_links::insert(&mut tx, session, user, label, expires_at).await?;
-    tx.commit().await.map_err(StoreError::from)?;
-    Ok(link)
+    let answer = render(link).map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, user, key, answer).await
 }
 
 /// The session's links, newest first.

@@ -5,6 +5,7 @@
 //! Invariants: no game logic (nothing here applies a move or knows a game's types); a row that
 //! no longer reads is `Corrupt`, never a panic; named constraints become typed errors.
 
+pub mod api_tokens;
 pub mod chain;
 pub mod clubs;
 pub mod creations;

@@ -148,22 +148,25 @@ pub async fn list(
 }
 
 /// A page of the tables of every club where `user` is a member who has not left (every role
-/// reads), oldest first.
+/// reads), or of `club` alone among them (a personal API token's), oldest first.
 ///
 /// # Errors
 /// On database failure.
 pub async fn of_member(
     conn: &mut PgConnection,
     user: Uuid,
+    club: Option<Uuid>,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<TableRow>, StoreError> {
     Ok(sqlx::query_as::<_, TableRow>(
         "select * from game_tables
          where club_id in (select club_id from club_members where user_id = $1 and left_at is null)
-         order by created_at, id limit $2 offset $3",
+           and ($2::uuid is null or club_id = $2)
+         order by created_at, id limit $3 offset $4",
     )
     .bind(user)
+    .bind(club)
     .bind(limit)
     .bind(offset)
     .fetch_all(conn)

@@ -1,4 +1,5 @@
-//! `Idempotency-Key` on `POST /sessions` and `POST /tables`: a retry gets the first answer and
+//! `Idempotency-Key` on every creating `POST` (sessions, tables, clubs, invitations, members,
+//! seasons, share links, tokens): a retry gets the first answer and
 //! creates nothing; another body under the key is refused; keys are each organiser's own.
 
 use reqwest::Method;
@@ -164,4 +165,154 @@ async fn a_key_that_is_empty_or_too_long_is_refused_and_creates_nothing(pool: Pg
     }
     assert_eq!(count(&app, "select count(*) from club_sessions").await, 0);
     assert_eq!(count(&app, "select count(*) from game_tables").await, 0);
+}
+
+/// Sends `body` to `path` twice under one key, then another body under it: one thing is made,
+/// the retry gets the first answer marked as replayed, and the other body is refused.
+async fn creates_once(app: &TestApp, token: &str, path: &str, body: Value, other: Value, table: &str) -> Answer {
+    let before = count(app, &format!("select count(*) from {table}")).await;
+    let key = format!("key-for-{path}");
+    let first = create(app, path, token, &key, body.clone()).await;
+    let retry = create(app, path, token, &key, body).await;
+    first.assert_status(201);
+    retry.assert_status(201);
+    assert_eq!(replayed(&first), None, "{path}");
+    assert_eq!(replayed(&retry), Some("true"), "{path}");
+    if first.body.get("secret").is_some() {
+        // A token's secret is in the first answer alone: nothing keeps it.
+        let mut without = first.body.clone();
+        without["secret"] = Value::Null;
+        assert_eq!(retry.body, without, "{path}: the first answer, less the secret");
+    } else {
+        assert_eq!(retry.text, first.text, "{path}: the first answer, byte for byte");
+    }
+    assert_eq!(
+        retry.headers.get("location"),
+        first.headers.get("location"),
+        "{path}: the same Location"
+    );
+    assert_eq!(
+        count(app, &format!("select count(*) from {table}")).await,
+        before + 1,
+        "{path}"
+    );
+    create(app, path, token, &key, other)
+        .await
+        .assert_problem(422, "idempotency_key_reused");
+    assert_eq!(
+        count(app, &format!("select count(*) from {table}")).await,
+        before + 1,
+        "{path}"
+    );
+    first
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn every_creating_post_of_a_club_is_made_once_per_key(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+
+    let club = creates_once(
+        &app,
+        &token,
+        "/api/v1/clubs",
+        json!({"name": "Thursday whist"}),
+        json!({"name": "Friday whist"}),
+        "clubs",
+    )
+    .await;
+    let club = club.body["id"].as_str().expect("id").to_owned();
+    creates_once(
+        &app,
+        &token,
+        &format!("/api/v1/clubs/{club}/invitations"),
+        json!({"role": "scorer"}),
+        json!({"role": "viewer"}),
+        "club_invitations",
+    )
+    .await;
+    creates_once(
+        &app,
+        &token,
+        &format!("/api/v1/clubs/{club}/members"),
+        json!({"name": "Dot"}),
+        json!({"name": "Eve"}),
+        "club_members",
+    )
+    .await;
+    creates_once(
+        &app,
+        &token,
+        &format!("/api/v1/clubs/{club}/seasons"),
+        json!({"name": "Winter", "starts": "2026-10-01", "ends": "2027-03-31", "games": ["nomination-whist"], "scoring": {"kind": "league_points", "points": [3, 2, 1, 0]}}),
+        json!({"name": "Spring", "starts": "2027-04-01", "ends": "2027-06-30", "games": ["nomination-whist"], "scoring": {"kind": "league_points", "points": [3, 2, 1, 0]}}),
+        "seasons",
+    )
+    .await;
+    let session = app
+        .post("/api/v1/sessions", &token, json!({"name": "Thursday", "club_id": club}))
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    creates_once(
+        &app,
+        &token,
+        &format!("/api/v1/sessions/{session}/share-links"),
+        json!({"label": "Big screen"}),
+        json!({"label": "Players"}),
+        "share_links",
+    )
+    .await;
+    let made = creates_once(
+        &app,
+        &token,
+        "/api/v1/tokens",
+        json!({"name": "Website", "club_id": club, "scopes": ["read"]}),
+        json!({"name": "Website", "club_id": club, "scopes": ["record"]}),
+        "api_tokens",
+    )
+    .await;
+    assert!(made.body["secret"].is_string());
+
+    // The same key and body sent to another club's path is another request: refused.
+    let other = app.post("/api/v1/clubs", &token, json!({"name": "Other"})).await;
+    let other = other.assert_status(201)["id"].as_str().expect("id").to_owned();
+    let before = count(&app, "select count(*) from club_members").await;
+    create(
+        &app,
+        &format!("/api/v1/clubs/{other}/members"),
+        &token,
+        &format!("key-for-/api/v1/clubs/{club}/members"),
+        json!({"name": "Dot"}),
+    )
+    .await
+    .assert_problem(422, "idempotency_key_reused");
+    assert_eq!(count(&app, "select count(*) from club_members").await, before);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_new_tokens_secret_is_in_its_first_answer_and_not_in_a_replay(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let club = app.post("/api/v1/clubs", &token, json!({"name": "Thursday"})).await;
+    let club = club.assert_status(201)["id"].as_str().expect("id").to_owned();
+    let body = json!({"name": "Website", "club_id": club, "scopes": ["read"]});
+
+    let first = create(&app, "/api/v1/tokens", &token, "website", body.clone()).await;
+    let retry = create(&app, "/api/v1/tokens", &token, "website", body).await;
+
+    let secret = first.assert_status(201)["secret"].as_str().expect("secret").to_owned();
+    assert_eq!(retry.assert_status(201)["secret"], Value::Null);
+    assert_eq!(replayed(&retry), Some("true"));
+    assert_eq!(retry.body["id"], first.body["id"]);
+    let kept: String = sqlx::query_scalar("select response_body::text from creation_keys")
+        .fetch_one(&app.pool)
+        .await
+        .expect("kept");
+    assert!(!kept.contains(&secret), "the kept answer has no secret: {kept}");
+    app.get_as(&format!("/api/v1/clubs/{club}"), &secret)
+        .await
+        .assert_status(200);
 }

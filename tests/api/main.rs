@@ -1,6 +1,7 @@
 //! HTTP integration tests against a real PostgreSQL: every test gets its own database
 //! (`#[sqlx::test]`, from DATABASE_URL) and its own server on a free port.
 
+mod api_tokens;
 mod auth;
 mod browser;
 mod browser_clubs;
