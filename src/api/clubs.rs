@@ -1,6 +1,6 @@
 //! Clubs: the club itself, invitations into it, its members and their roles.
 
-use actix_web::{delete, get, patch, post, web, HttpResponse};
+use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
@@ -189,7 +189,7 @@ fn club_name(name: &str) -> Result<&str, ApiError> {
 
 /// Makes a club with the caller as its owner.
 #[utoipa::path(tag = "clubs", request_body = CreateClub, security(("bearer" = [])), responses(
-    (status = 201, body = Club),
+    (status = 201, description = "the club", body = Club, headers(("Location" = String, description = "the club's address"))),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`invalid_name`", body = Problem, content_type = "application/problem+json"),
@@ -217,6 +217,7 @@ pub async fn create_club(
 #[get("/clubs")]
 pub async fn list_clubs(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -224,7 +225,12 @@ pub async fn list_clubs(
     let (limit, offset) = query.checked()?;
     let rows = use_case::of_user(&pool, user, limit + 1, offset).await?;
     let (items, next_offset) = page::<_, Club>(rows, limit, offset);
-    Ok(HttpResponse::Ok().json(ClubPage { items, next_offset }))
+    Ok(super::input::page(
+        &req,
+        "offset",
+        next_offset,
+        &ClubPage { items, next_offset },
+    ))
 }
 
 /// A club the caller is a member of.
@@ -282,6 +288,7 @@ pub async fn create_invitation(
 #[get("/clubs/{id}/invitations")]
 pub async fn list_invitations(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     id: web::Path<Uuid>,
     query: web::Query<PageQuery>,
@@ -290,7 +297,12 @@ pub async fn list_invitations(
     let (limit, offset) = query.checked()?;
     let rows = use_case::invitations(&pool, user, *id, limit + 1, offset).await?;
     let (items, next_offset) = page::<_, Invitation>(rows, limit, offset);
-    Ok(HttpResponse::Ok().json(InvitationPage { items, next_offset }))
+    Ok(super::input::page(
+        &req,
+        "offset",
+        next_offset,
+        &InvitationPage { items, next_offset },
+    ))
 }
 
 /// Withdraws an invitation (organisers and owners): nobody joins with it from now on; those
@@ -344,6 +356,7 @@ pub async fn join_club(
 #[get("/clubs/{id}/members")]
 pub async fn list_club_members(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     id: web::Path<Uuid>,
     query: web::Query<PageQuery>,
@@ -352,7 +365,12 @@ pub async fn list_club_members(
     let (limit, offset) = query.checked()?;
     let rows = use_case::members(&pool, user, *id, limit + 1, offset).await?;
     let (items, next_offset) = page::<_, ClubMember>(rows, limit, offset);
-    Ok(HttpResponse::Ok().json(ClubMemberPage { items, next_offset }))
+    Ok(super::input::page(
+        &req,
+        "offset",
+        next_offset,
+        &ClubMemberPage { items, next_offset },
+    ))
 }
 
 /// Adds a player who has no account (organisers and owners), a guest when marked so.

@@ -6,8 +6,8 @@
 //! Errors become problem+json in `error` alone. Modules depend on `auth`, `error`, `input`,
 //! `export` and `game_schemas`, which depend on none of the others; beyond those, `accounts` uses `limits`,
 //! `sessions` names `tables::TableSummary`, `share_links` reads `sessions::PageQuery` and
-//! `health::PublicUrl`, and `openapi` lists every handler, so no two modules
-//! depend on each other.
+//! `health::PublicUrl`, `openapi` lists every handler and `methods` reads the routes from
+//! `openapi`'s spec, so no two modules depend on each other.
 
 pub mod accounts;
 pub mod auth;
@@ -17,6 +17,7 @@ pub mod conditional;
 pub mod contract;
 pub mod deadlines;
 pub mod deals;
+pub mod documented;
 pub mod error;
 pub mod events;
 pub mod export;
@@ -27,6 +28,7 @@ pub mod input;
 pub mod join_codes;
 pub mod ledger;
 pub mod limits;
+pub mod methods;
 pub mod metrics;
 pub mod middleware;
 pub mod openapi;
@@ -68,6 +70,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(seasons::create_season)
             .service(seasons::list_seasons)
             .service(seasons::get_season_standings)
+            .service(seasons::get_season_standings_csv)
             .service(seasons::get_member_history)
             .service(share_links::create_share_link)
             .service(share_links::list_share_links)
@@ -81,6 +84,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(tables::list_moves)
             .service(tables::undo_move)
             .service(tables::get_scores)
+            .service(tables::get_scores_csv)
             .service(join_codes::create_join_code)
             .service(deals::list_deals)
             .service(join_codes::list_join_codes)
@@ -92,8 +96,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(deals::list_scorers)
             .service(deals::revoke_scorer)
             .service(ledger::get_table_ledger)
+            .service(ledger::get_table_ledger_csv)
             .service(ledger::audit_table)
             .service(ledger::get_session_ledger)
+            .service(ledger::get_session_ledger_csv)
             .service(events::stream_table_events)
             .service(events::stream_session_events)
             .service(health::healthz)

@@ -81,7 +81,7 @@ const ORGANISE_403: &str = "`forbidden`: a scorer token, or a member of the club
 /// Makes a share link to the session (its club's organisers and owners): a read-only token,
 /// standing until it expires or is revoked.
 #[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), request_body = CreateShareLink, security(("bearer" = [])), responses(
-    (status = 201, body = ShareLink),
+    (status = 201, description = "the link", body = ShareLink, headers(("Location" = String, description = "the link's address"))),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = ORGANISE_403, body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`session_not_found`: no such session, or not one of the caller's clubs'", body = Problem, content_type = "application/problem+json"),
@@ -149,10 +149,13 @@ pub async fn list_share_links(
         .take(limit as usize)
         .map(|row| view(&req, &tokens, row))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(HttpResponse::Ok().json(ShareLinkPage {
-        items,
-        next_offset: more.then_some(offset + limit),
-    }))
+    let next_offset = more.then_some(offset + limit);
+    Ok(super::input::page(
+        &req,
+        "offset",
+        next_offset,
+        &ShareLinkPage { items, next_offset },
+    ))
 }
 
 /// Revokes a share link: its token is refused with `401 share_link_revoked` from now on, and
