@@ -8,7 +8,8 @@
 //!   (`middleware::request_context`), `RateLimit-*` on every answer of an operation that can
 //!   answer 429 (`limits::rate_limit_headers`), `Retry-After` on 429 and 503 (`ApiError`),
 //!   `Content-Disposition` on every CSV answer (`export::respond`) and `Link` on every page of a
-//!   list (a 200 whose body has `next_offset` or `next_after`, `input::page`);
+//!   list (a 200 whose body has `next_offset` or `next_after`, `input::page`), and a 304 the
+//!   `ETag` its 200 documents (`conditional::respond`);
 //! - a success answer without an example gets one made from its schema: the examples its
 //!   properties give, the first member of a union, the first value of an enum, the least a
 //!   number may be (`tests/api/spec_validation.rs` checks every example fits its schema);
@@ -312,6 +313,8 @@ fn response_headers(operation: &mut Map<String, Value>, pages: &BTreeSet<String>
         return;
     };
     let limited = responses.contains_key("429");
+    // A 304 names the `ETag` the client holds, as the 200 does.
+    let etag = responses.get("200").and_then(|r| r.pointer("/headers/ETag")).cloned();
     for (status, response) in responses.iter_mut() {
         let Some(response) = response.as_object_mut() else {
             continue;
@@ -344,6 +347,9 @@ fn response_headers(operation: &mut Map<String, Value>, pages: &BTreeSet<String>
         }
         for name in names {
             headers.insert(name.to_owned(), header_ref(name));
+        }
+        if let (Some(etag), "304") = (&etag, status.as_str()) {
+            headers.insert("ETag".into(), etag.clone());
         }
     }
 }
