@@ -9,7 +9,14 @@ import uuid
 from tablekeeper_client import AuthenticatedClient, Client
 from tablekeeper_client.api.auth import register
 from tablekeeper_client.api.sessions import create_session
-from tablekeeper_client.api.tables import create_join_code, create_table, get_scores, get_table_ledger, submit_move
+from tablekeeper_client.api.tables import (
+    create_join_code,
+    create_table,
+    get_scores,
+    get_scores_csv,
+    get_table_ledger,
+    submit_move,
+)
 from tablekeeper_client.models import (
     CreateSession,
     MoveResponse,
@@ -94,7 +101,11 @@ def main(base_url):
     check(isinstance(scores, NominationWhistScores), f"scores: {scores!r}")
     ledger = get_table_ledger.sync(id=table.id, client=client)
     check(isinstance(ledger, TableLedger), f"ledger: {ledger!r}")
-    print(f"python client: {len(scores.sheet.deals)} deals, totals {scores.sheet.totals}, "
+    # The CSV download is an operation of its own: the JSON answers above are typed as JSON only.
+    csv = get_scores_csv.sync_detailed(id=table.id, client=client)
+    rows = csv.content.decode().rstrip("\r\n").split("\r\n")
+    check(csv.status_code == 200 and rows[0].startswith("deal") and len(rows) == 3, f"scores.csv: {csv.content!r}")
+    print(f"python client: {len(scores.sheet.deals)} deals, totals {scores.sheet.totals}, {len(rows) - 1} CSV rows, "
           f"{len(ledger.bookings)} bookings, out-of-turn move refused with {refused.parsed.code.value}")
 
 

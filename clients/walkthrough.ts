@@ -70,16 +70,20 @@ async function main(baseUrl: string): Promise<void> {
   await play(2, "KS"); await play(0, "4S"); await play(1, "5S");
   check(finished, "the game is finished after two deals");
 
-  // Both answer JSON or, when asked, CSV: the types say so, and a JSON answer is an object.
+  // JSON answers are typed as JSON only; the CSV download is an operation of its own.
   const scores = (await api.GET("/api/v1/tables/{id}/scores", { headers, params: { path: { id } } })).data;
-  if (scores === undefined || typeof scores === "string") throw new Error("scores: no JSON answer");
+  if (scores === undefined) throw new Error("scores: no answer");
   check(scores.game === "nomination-whist", "scores");
   const sheet = scores.sheet;
   const ledger = (await api.GET("/api/v1/tables/{id}/ledger", { headers, params: { path: { id } } })).data;
-  if (ledger === undefined || typeof ledger === "string") throw new Error("ledger: no JSON answer");
+  if (ledger === undefined) throw new Error("ledger: no answer");
+  const csv = await api.GET("/api/v1/tables/{id}/scores.csv", { headers, params: { path: { id } }, parseAs: "text" });
+  if (csv.data === undefined) throw new Error("scores.csv: no answer");
+  const rows = csv.data.trimEnd().split("\r\n");
+  check(rows.length === 3 && rows[0].startsWith("deal"), `scores.csv: a header and a row per deal: ${csv.data}`);
   console.log(
     `typescript client: ${sheet.deals.length} deals, totals ${JSON.stringify(sheet.totals)}, ` +
-      `${ledger.bookings.length} bookings, out-of-turn move refused with ${problem.code}`,
+      `${ledger.bookings.length} bookings, ${rows.length - 1} CSV rows, out-of-turn move refused with ${problem.code}`,
   );
 }
 

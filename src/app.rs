@@ -252,7 +252,7 @@ impl Application {
                     "/docs",
                     web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/docs/")).finish() }),
                 )
-                .default_service(web::to(api::error::no_route))
+                .default_service(web::to(api::methods::no_route))
         })
         .listen(listener)?;
         // Stopping is `run_until_stopped`'s: it ends the live streams first, which would

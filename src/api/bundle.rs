@@ -48,7 +48,7 @@ pub struct PublicAuditKey {
 /// server, with `tablekeeper verify FILE --key KEY` (the key from `GET /audit-key`).
 #[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
-    (status = 200, description = "the bundle, in canonical JSON (any change of a byte fails verification)", content_type = "application/json", body = Object),
+    (status = 200, description = "the bundle, in canonical JSON (any change of a byte fails verification)", content_type = "application/json", body = Object, headers(("Content-Disposition" = String, description = "`attachment; filename=\"session-<id>-audit-bundle.json\"`"))),
     (status = 404, description = "`session_not_found`: no such session, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
 ))]

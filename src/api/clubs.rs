@@ -198,7 +198,7 @@ fn club_name(name: &str) -> Result<&str, ApiError> {
         ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and creates nothing"),
     ),
     responses(
-    (status = 201, body = Club, headers(
+    (status = 201, description = "the club", body = Club, headers(
         ("Location" = String, description = "the club's address"),
         ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
     )),
@@ -238,6 +238,7 @@ fn created_answer(body: &impl Serialize) -> Result<Answer, serde_json::Error> {
 #[get("/clubs")]
 pub async fn list_clubs(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -245,7 +246,12 @@ pub async fn list_clubs(
     let (limit, offset) = query.checked()?;
     let rows = use_case::of_user(&pool, user, limit + 1, offset).await?;
     let (items, next_offset) = page::<_, Club>(rows, limit, offset);
-    Ok(HttpResponse::Ok().json(ClubPage { items, next_offset }))
+    Ok(super::input::page(
+        &req,
+        "offset",
+        next_offset,
+        &ClubPage { items, next_offset },
+    ))
 }
 
 /// A club the caller is a member of.
@@ -313,6 +319,7 @@ pub async fn create_invitation(
 #[get("/clubs/{id}/invitations")]
 pub async fn list_invitations(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     id: web::Path<Uuid>,
     query: web::Query<PageQuery>,
@@ -321,7 +328,12 @@ pub async fn list_invitations(
     let (limit, offset) = query.checked()?;
     let rows = use_case::invitations(&pool, user, *id, limit + 1, offset).await?;
     let (items, next_offset) = page::<_, Invitation>(rows, limit, offset);
-    Ok(HttpResponse::Ok().json(InvitationPage { items, next_offset }))
+    Ok(super::input::page(
+        &req,
+        "offset",
+        next_offset,
+        &InvitationPage { items, next_offset },
+    ))
 }
 
 /// Withdraws an invitation (organisers and owners): nobody joins with it from now on; those
@@ -375,6 +387,7 @@ pub async fn join_club(
 #[get("/clubs/{id}/members")]
 pub async fn list_club_members(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     id: web::Path<Uuid>,
     query: web::Query<PageQuery>,
@@ -383,7 +396,12 @@ pub async fn list_club_members(
     let (limit, offset) = query.checked()?;
     let rows = use_case::members(&pool, user, *id, limit + 1, offset).await?;
     let (items, next_offset) = page::<_, ClubMember>(rows, limit, offset);
-    Ok(HttpResponse::Ok().json(ClubMemberPage { items, next_offset }))
+    Ok(super::input::page(
+        &req,
+        "offset",
+        next_offset,
+        &ClubMemberPage { items, next_offset },
+    ))
 }
 
 /// Adds a player who has no account (organisers and owners), a guest when marked so.

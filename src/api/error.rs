@@ -100,6 +100,7 @@ impl ApiError {
         "member_anonymised",
         "member_name_taken",
         "member_not_found",
+        "method_not_allowed",
         "method_not_implemented",
         "missing_token",
         "no_route",

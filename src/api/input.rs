@@ -30,3 +30,54 @@ pub fn normalise_code(code: &str) -> String {
         .map(|c| c.to_ascii_uppercase())
         .collect()
 }
+
+/// A page of a list, with `Link: <…>; rel="next"` (RFC 8288) when there is a next page: the
+/// request's own path and query with `param` (`offset`, `after`) set to `next`. The target is
+/// relative, resolved against the request's URI as RFC 8288 says, so it holds behind a proxy.
+pub(crate) fn page(
+    req: &actix_web::HttpRequest,
+    param: &str,
+    next: Option<i64>,
+    body: &impl serde::Serialize,
+) -> actix_web::HttpResponse {
+    let mut response = actix_web::HttpResponse::Ok();
+    if let Some(next) = next {
+        response.insert_header((actix_web::http::header::LINK, next_link(req, param, next)));
+    }
+    response.json(body)
+}
+
+/// `<path?query>; rel="next"` with `param=next` in place of the query's own `param`.
+fn next_link(req: &actix_web::HttpRequest, param: &str, next: i64) -> String {
+    let mut pairs: Vec<String> = req
+        .query_string()
+        .split('&')
+        .filter(|pair| !pair.is_empty() && pair.split('=').next() != Some(param))
+        .map(str::to_owned)
+        .collect();
+    pairs.push(format!("{param}={next}"));
+    format!("<{}?{}>; rel=\"next\"", req.path(), pairs.join("&"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_next_link_keeps_the_query_and_replaces_the_offset() {
+        let req = actix_web::test::TestRequest::get()
+            .uri("/api/v1/tables?limit=2&offset=2&session_id=x")
+            .to_http_request();
+        assert_eq!(
+            next_link(&req, "offset", 4),
+            "</api/v1/tables?limit=2&session_id=x&offset=4>; rel=\"next\""
+        );
+        let req = actix_web::test::TestRequest::get()
+            .uri("/api/v1/clubs")
+            .to_http_request();
+        assert_eq!(
+            next_link(&req, "offset", 100),
+            "</api/v1/clubs?offset=100>; rel=\"next\""
+        );
+    }
+}

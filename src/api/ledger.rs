@@ -3,6 +3,7 @@
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
@@ -60,15 +61,18 @@ pub struct TableLedger {
 pub struct LedgerQuery {
     /// Only the bookings of this deal (1-based).
     pub deal: Option<i32>,
-    /// `csv` for a CSV download (one row per posting), as `Accept: text/csv` asks too.
+    /// Kept for links made before `get_table_ledger_csv`: `csv` answers CSV.
+    #[param(ignore)]
     pub format: Option<Format>,
 }
 
-/// The table's chip ledger: every booking with the move that caused it, and the balances; as CSV
-/// (one row per posting) for `Accept: text/csv` or `?format=csv`.
+/// The table's chip ledger: every booking with the move that caused it, and the balances.
+///
+/// The same ledger as CSV is `get_table_ledger_csv` (`…/ledger.csv`). (`Accept: text/csv` or
+/// `?format=csv` here still answer CSV, for links made before that operation existed.)
 #[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path), LedgerQuery, ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
-    (status = 200, content((TableLedger = "application/json"), (String = "text/csv")), headers(("ETag" = String, description = "the table's version, quoted"))),
+    (status = 200, description = "the ledger", body = TableLedger, headers(("ETag" = String, description = "the table's version, quoted"))),
     (status = 304, description = "not modified: `If-None-Match` names the current `ETag`"),
     (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
 ))]
@@ -80,9 +84,48 @@ pub async fn get_table_ledger(
     id: web::Path<Uuid>,
     query: web::Query<LedgerQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    crate::service::access::readable_table(&pool, who, *id).await?;
-    let ledger = service::ledger::table_ledger(&pool, *id, query.deal).await?;
-    if export::wants_csv(&req, query.format) {
+    let csv = export::wants_csv(&req, query.format);
+    table_ledger(&pool, who, &req, *id, query.deal, csv).await
+}
+
+/// Only the bookings of one deal, in the CSV download.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct LedgerCsvQuery {
+    /// Only the bookings of this deal (1-based).
+    pub deal: Option<i32>,
+}
+
+/// The table's chip ledger as CSV: one row per posting (booking, move, deal, memo, account,
+/// amount), so a sheet can sum each account's column.
+#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path), LedgerCsvQuery), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 200, description = "a header row, then a row per posting", content((String = "text/csv", example = "booking,move_seq,deal,memo,reverses,created_at,account,amount\r\n1,7,1,pay the pot,,2026-11-27T20:15:00+00:00,seat:0,-5\r\n"))),
+    (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tables/{id}/ledger.csv")]
+pub async fn get_table_ledger_csv(
+    pool: ReadPool,
+    who: Reader,
+    req: HttpRequest,
+    id: web::Path<Uuid>,
+    query: web::Query<LedgerCsvQuery>,
+) -> Result<HttpResponse, ApiError> {
+    table_ledger(&pool, who, &req, *id, query.deal, true).await
+}
+
+async fn table_ledger(
+    pool: &PgPool,
+    who: Reader,
+    req: &HttpRequest,
+    id: Uuid,
+    deal: Option<i32>,
+    csv: bool,
+) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_table(pool, who, id).await?;
+    let ledger = service::ledger::table_ledger(pool, id, deal).await?;
+    if csv {
         let header = [
             "booking",
             "move_seq",
@@ -138,7 +181,7 @@ pub async fn get_table_ledger(
         total: ledger.balances.total(),
         balances: balance_views(&ledger.balances),
     };
-    Ok(super::conditional::respond(&req, body.version, &body))
+    Ok(super::conditional::respond(req, body.version, &body))
 }
 
 fn balance_views(balances: &Balances) -> Vec<BalanceView> {
@@ -272,11 +315,14 @@ pub struct SessionLedger {
 
 /// A session's chip ledger: each player's chips across its tables (what the seats hold, what
 /// the bank issued to them, and the net won or lost, per roster member as in the standings), and every
-/// table's accounts; as CSV (one row per account of each table) for `Accept: text/csv` or
-/// `?format=csv`.
-#[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path), FormatQuery), responses(
+/// table's accounts.
+///
+/// The same ledger as CSV is `get_session_ledger_csv` (`…/ledger.csv`). (`Accept: text/csv` or
+/// `?format=csv` here still answer CSV, for links made before that operation existed.)
+#[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
-    (status = 200, content((SessionLedger = "application/json"), (String = "text/csv"))),
+    (status = 400, description = "`invalid_query`: an unknown query parameter, or a `format` (kept for links made before the CSV operation) that is not `json` or `csv`", body = Problem, content_type = "application/problem+json"),
+    (status = 200, description = "the session's ledger", body = SessionLedger),
     (status = 404, description = "`session_not_found`: no such session, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}/ledger")]
@@ -287,9 +333,29 @@ pub async fn get_session_ledger(
     id: web::Path<Uuid>,
     query: web::Query<FormatQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    crate::service::access::readable_session(&pool, who, *id).await?;
-    let ledger = service::ledger::session_ledger(&pool, *id).await?;
-    if export::wants_csv(&req, query.format) {
+    session_ledger(&pool, who, *id, export::wants_csv(&req, query.format)).await
+}
+
+/// A session's chip ledger as CSV: one row per account of each of its tables (table, game,
+/// account, player, balance, member, opening, net).
+#[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 200, description = "a header row, then a row per account of each table", content((String = "text/csv", example = "table_id,game,account,player,balance,member_id,opening,net\r\n0b6f…,nomination-whist,seat:0,Ann,12,,0,12\r\n"))),
+    (status = 404, description = "`session_not_found`: no such session, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/sessions/{id}/ledger.csv")]
+pub async fn get_session_ledger_csv(
+    pool: ReadPool,
+    who: Reader,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    session_ledger(&pool, who, *id, true).await
+}
+
+async fn session_ledger(pool: &PgPool, who: Reader, id: Uuid, csv: bool) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_session(pool, who, id).await?;
+    let ledger = service::ledger::session_ledger(pool, id).await?;
+    if csv {
         // Columns are only ever added at the end, so that a sheet reading them by place still works.
         let header = [
             "table_id",

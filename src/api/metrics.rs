@@ -1,5 +1,6 @@
 //! Prometheus metrics: requests and latencies per route pattern, database-pool gauges read at
-//! scrape time, and moves per game and result.
+//! scrape time, moves per game and result, the build (`tablekeeper_build_info`) and the
+//! process (`process_*`).
 //!
 //! Every label takes its values from a set fixed by the code, never from what a client sent:
 //! routes are patterns (`/api/v1/tables/{id}`), a path no route matches is `unmatched`, games
@@ -8,11 +9,21 @@
 use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 use prometheus::core::{Collector, Desc};
 use prometheus::proto::MetricFamily;
-use prometheus::{IntCounterVec, IntGauge, Opts, Registry};
+use prometheus::{IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry};
 use sqlx::PgPool;
 
 use super::error::ApiError;
 use crate::rules::GameId;
+
+/// The service's version, as Cargo.toml says.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The commit the binary was built from: `TABLEKEEPER_COMMIT` at build time (the Dockerfile and
+/// CI set it), `unknown` when it was not set.
+pub const COMMIT: &str = match option_env!("TABLEKEEPER_COMMIT") {
+    Some(commit) => commit,
+    None => "unknown",
+};
 
 /// The label every path that matches no route shares.
 pub const UNMATCHED: &str = "unmatched";
@@ -34,6 +45,19 @@ impl Metrics {
     pub fn new(pool: PgPool) -> Result<Metrics, prometheus::Error> {
         let registry = Registry::new();
         registry.register(Box::new(PoolCollector::new(pool)?))?;
+        // The standard `process_*` metrics (CPU seconds, resident and virtual memory, open and
+        // most file descriptors, threads, start time), read from /proc at scrape time.
+        registry.register(Box::new(prometheus::process_collector::ProcessCollector::for_self()))?;
+        let build = IntGaugeVec::new(
+            Opts::new(
+                "build_info",
+                "Always 1; the labels name the running build: its version and the commit it was built from",
+            )
+            .namespace(NAMESPACE),
+            &["version", "commit"],
+        )?;
+        build.with_label_values(&[VERSION, COMMIT]).set(1);
+        registry.register(Box::new(build))?;
         let moves = IntCounterVec::new(
             Opts::new(
                 "moves_total",

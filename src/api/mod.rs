@@ -5,9 +5,10 @@
 //! renders the result; transactions, the engine and the ledger are the use cases' business.
 //! Errors become problem+json in `error` alone. Modules depend on `auth`, `error`, `input`,
 //! `export` and `game_schemas`, which depend on none of the others; beyond those, `accounts` uses `limits`,
-//! `sessions` names `tables::TableSummary`, `tokens` reads `sessions::PageQuery` and `tables`' idempotency helpers, `share_links` reads `sessions::PageQuery` and
-//! `health::PublicUrl`, and `openapi` lists every handler, so no two modules
-//! depend on each other.
+//! `sessions` names `tables::TableSummary`, `tokens` reads `sessions::PageQuery` and `tables`'
+//! idempotency helpers, `share_links` reads `sessions::PageQuery` and `health::PublicUrl`,
+//! `openapi` lists every handler and `methods` reads the routes from `openapi`'s spec, so no two
+//! modules depend on each other.
 
 pub mod accounts;
 pub mod auth;
@@ -17,6 +18,7 @@ pub mod conditional;
 pub mod contract;
 pub mod deadlines;
 pub mod deals;
+pub mod documented;
 pub mod error;
 pub mod events;
 pub mod export;
@@ -27,6 +29,7 @@ pub mod input;
 pub mod join_codes;
 pub mod ledger;
 pub mod limits;
+pub mod methods;
 pub mod metrics;
 pub mod middleware;
 pub mod openapi;
@@ -35,8 +38,8 @@ pub mod seasons;
 pub mod sessions;
 pub mod share_links;
 pub mod tables;
-pub mod webhooks;
 pub mod tokens;
+pub mod webhooks;
 
 use actix_web::web;
 
@@ -75,6 +78,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(seasons::create_season)
             .service(seasons::list_seasons)
             .service(seasons::get_season_standings)
+            .service(seasons::get_season_standings_csv)
             .service(seasons::get_member_history)
             .service(share_links::create_share_link)
             .service(share_links::list_share_links)
@@ -93,6 +97,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(tables::list_moves)
             .service(tables::undo_move)
             .service(tables::get_scores)
+            .service(tables::get_scores_csv)
             .service(join_codes::create_join_code)
             .service(deals::list_deals)
             .service(join_codes::list_join_codes)
@@ -104,8 +109,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(deals::list_scorers)
             .service(deals::revoke_scorer)
             .service(ledger::get_table_ledger)
+            .service(ledger::get_table_ledger_csv)
             .service(ledger::audit_table)
             .service(ledger::get_session_ledger)
+            .service(ledger::get_session_ledger_csv)
             .service(events::stream_table_events)
             .service(events::stream_session_events)
             .service(health::healthz)

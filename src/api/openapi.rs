@@ -182,6 +182,7 @@ every move checked by the rules engine, read scores and chip payouts.\n\n\
 Errors are `application/problem+json` (RFC 9457) with a stable `code`. Seats are 0-based, in the \
 order the players were named; play passes to the next seat. Cards are written rank then suit: \
 `QS`, `10H`, `A♠`.",
+        contact(name = "the operator of this server"),
         // No `license(…)`: utoipa then takes Cargo.toml's SPDX expression as both the name and
         // `identifier`, which OpenAPI 3.1 validators (openapi-generator's) require.
     ),
@@ -218,6 +219,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::seasons::create_season,
         super::seasons::list_seasons,
         super::seasons::get_season_standings,
+        super::seasons::get_season_standings_csv,
         super::seasons::get_member_history,
         super::share_links::create_share_link,
         super::share_links::list_share_links,
@@ -236,6 +238,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::tables::list_moves,
         super::tables::undo_move,
         super::tables::get_scores,
+        super::tables::get_scores_csv,
         super::join_codes::create_join_code,
         super::deals::list_deals,
         super::join_codes::list_join_codes,
@@ -247,8 +250,10 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::deals::list_scorers,
         super::deals::revoke_scorer,
         super::ledger::get_table_ledger,
+        super::ledger::get_table_ledger_csv,
         super::ledger::audit_table,
         super::ledger::get_session_ledger,
+        super::ledger::get_session_ledger_csv,
         super::events::stream_table_events,
         super::events::stream_session_events,
         super::health::healthz,
@@ -262,7 +267,6 @@ order the players were named; play passes to the next seat. Cards are written ra
         AnyView,
         AnyScoreSheet,
         CorrectionMove,
-        super::export::Format
     )),
     modifiers(&UnderApiV1, &RuleCodes, &CommonErrors, &BearerAuth),
     tags(
@@ -290,6 +294,7 @@ pub fn spec() -> serde_json::Value {
     }
     super::game_schemas::correction_moves_per_game(&mut spec);
     super::contract::shape(&mut spec);
+    super::documented::apply(&mut spec);
     spec
 }
 

@@ -228,7 +228,7 @@ pub struct SeasonStandings {
 #[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct StandingsQuery {
-    /// `csv` for a CSV download (one row per member), as `Accept: text/csv` asks too.
+    /// Kept for links made before `get_season_standings_csv`: `csv` answers CSV.
     pub format: Option<Format>,
 }
 
@@ -237,7 +237,7 @@ pub struct StandingsQuery {
 /// Send an `Idempotency-Key` to retry safely: a retry with the same key and body gets the first
 /// answer (marked `Idempotent-Replayed: true`) and starts no second season.
 #[utoipa::path(tag = "seasons", params(("id" = Uuid, Path, description = "the club"), ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and creates nothing")), request_body = CreateSeason, security(("bearer" = [])), responses(
-    (status = 201, body = Season, headers(
+    (status = 201, description = "the season", body = Season, headers(
         ("Location" = String, description = "the season's standings"),
         ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
     )),
@@ -318,6 +318,7 @@ pub async fn create_season(
 #[get("/clubs/{id}/seasons")]
 pub async fn list_seasons(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     club: web::Path<Uuid>,
     query: web::Query<SeasonPageQuery>,
@@ -332,18 +333,24 @@ pub async fn list_seasons(
         .take(limit as usize)
         .map(Season::of)
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(HttpResponse::Ok().json(SeasonPage {
-        items,
-        next_offset: more.then_some(offset + limit),
-    }))
+    let next_offset = more.then_some(offset + limit);
+    Ok(super::input::page(
+        &req,
+        "offset",
+        next_offset,
+        &SeasonPage { items, next_offset },
+    ))
 }
 
 /// The season's league table (the club's members): each member who sat at a counted table
 /// (finished, of the season's games, at a session started within the season) with their place,
-/// nights, tables and per-game figures; as CSV (one row per member) for `Accept: text/csv` or
-/// `?format=csv`.
-#[utoipa::path(tag = "seasons", params(("id" = Uuid, Path, description = "the club"), ("season_id" = Uuid, Path), StandingsQuery), security(("bearer" = [])), responses(
-    (status = 200, content((SeasonStandings = "application/json"), (String = "text/csv"))),
+/// nights, tables and per-game figures.
+///
+/// The same table as CSV is `get_season_standings_csv` (`…/standings.csv`). (`Accept: text/csv`
+/// or `?format=csv` here still answer CSV, for links made before that operation existed.)
+#[utoipa::path(tag = "seasons", params(("id" = Uuid, Path, description = "the club"), ("season_id" = Uuid, Path)), security(("bearer" = [])), responses(
+    (status = 400, description = "`invalid_query`: an unknown query parameter, or a `format` (kept for links made before the CSV operation) that is not `json` or `csv`", body = Problem, content_type = "application/problem+json"),
+    (status = 200, description = "the league table", body = SeasonStandings),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`club_not_found` (no such club, or not one of the caller's), `season_not_found` (not a season of this club)", body = Problem, content_type = "application/problem+json"),
@@ -357,11 +364,37 @@ pub async fn get_season_standings(
     path: web::Path<(Uuid, Uuid)>,
     query: web::Query<StandingsQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    season_standings(&pool, who, *path, export::wants_csv(&req, query.format)).await
+}
+
+/// The season's league table as CSV: one row per member, with their place, nights, tables and
+/// per-game figures.
+#[utoipa::path(tag = "seasons", params(("id" = Uuid, Path, description = "the club"), ("season_id" = Uuid, Path)), security(("bearer" = [])), responses(
+    (status = 200, description = "a header row, then a row per member", content((String = "text/csv", example = "place,member_id,name,nights,tables,points\r\n1,5d0c…,Ann,3,6,41\r\n"))),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`club_not_found` (no such club, or not one of the caller's), `season_not_found` (not a season of this club)", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/clubs/{id}/seasons/{season_id}/standings.csv")]
+pub async fn get_season_standings_csv(
+    pool: ReadPool,
+    who: Principal,
+    path: web::Path<(Uuid, Uuid)>,
+) -> Result<HttpResponse, ApiError> {
+    season_standings(&pool, who, *path, true).await
+}
+
+async fn season_standings(
+    pool: &PgPool,
+    who: Principal,
+    (club, season): (Uuid, Uuid),
+    csv: bool,
+) -> Result<HttpResponse, ApiError> {
     let user = who.organiser()?;
-    let (club, season) = *path;
-    let standings = service::standings(&pool, user, club, season).await?;
+    let standings = service::standings(pool, user, club, season).await?;
     let rows: Vec<SeasonStandingRow> = standings.rows.iter().map(SeasonStandingRow::of).collect();
-    if export::wants_csv(&req, query.format) {
+    if csv {
         return standings_csv(&standings.season, &rows);
     }
     Ok(HttpResponse::Ok().json(SeasonStandings {

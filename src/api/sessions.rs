@@ -224,6 +224,7 @@ pub async fn create_session(
 #[get("/sessions")]
 pub async fn list_sessions(
     pool: ReadPool,
+    req: HttpRequest,
     who: Principal,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
@@ -241,10 +242,13 @@ pub async fn list_sessions(
     let rows = store::sessions::list(&mut conn, owner, club, limit + 1, offset).await?;
     let more = rows.len() as i64 > limit;
     let items: Vec<SessionSummary> = rows.into_iter().take(limit as usize).map(Into::into).collect();
-    Ok(HttpResponse::Ok().json(SessionPage {
-        items,
-        next_offset: more.then_some(offset + limit),
-    }))
+    let next_offset = more.then_some(offset + limit);
+    Ok(super::input::page(
+        &req,
+        "offset",
+        next_offset,
+        &SessionPage { items, next_offset },
+    ))
 }
 
 /// A session with its tables.

@@ -83,7 +83,7 @@ const ORGANISE_403: &str = "`forbidden`: a scorer token, or a member of the club
 /// with the same key and body gets the first answer (marked `Idempotent-Replayed: true`) and
 /// makes no second link.
 #[utoipa::path(tag = "sessions", params(("id" = Uuid, Path), ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and creates nothing")), request_body = CreateShareLink, security(("bearer" = [])), responses(
-    (status = 201, body = ShareLink, headers(
+    (status = 201, description = "the link", body = ShareLink, headers(
         ("Location" = String, description = "the link's address"),
         ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
     )),
@@ -162,10 +162,13 @@ pub async fn list_share_links(
         .take(limit as usize)
         .map(|row| view(&req, &tokens, row))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(HttpResponse::Ok().json(ShareLinkPage {
-        items,
-        next_offset: more.then_some(offset + limit),
-    }))
+    let next_offset = more.then_some(offset + limit);
+    Ok(super::input::page(
+        &req,
+        "offset",
+        next_offset,
+        &ShareLinkPage { items, next_offset },
+    ))
 }
 
 /// Revokes a share link: its token is refused with `401 share_link_revoked` from now on, and

@@ -432,7 +432,12 @@ pub(super) fn created_at(
     (status = 404, description = "`session_not_found`: no such session, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tables")]
-pub async fn list_tables(pool: ReadPool, who: Reader, query: web::Query<TableQuery>) -> Result<HttpResponse, ApiError> {
+pub async fn list_tables(
+    pool: ReadPool,
+    req: HttpRequest,
+    who: Reader,
+    query: web::Query<TableQuery>,
+) -> Result<HttpResponse, ApiError> {
     let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
     let session = match (query.session_filter()?, who) {
@@ -460,10 +465,13 @@ pub async fn list_tables(pool: ReadPool, who: Reader, query: web::Query<TableQue
     };
     let more = rows.len() as i64 > limit;
     let items = rows.into_iter().take(limit as usize).map(TableSummary::from).collect();
-    Ok(HttpResponse::Ok().json(TablePage {
-        items,
-        next_offset: more.then_some(offset + limit),
-    }))
+    let next_offset = more.then_some(offset + limit);
+    Ok(super::input::page(
+        &req,
+        "offset",
+        next_offset,
+        &TablePage { items, next_offset },
+    ))
 }
 
 /// The table's state: dealer, trumps, nominations, the trick, whose turn, legal moves, scores.
@@ -585,7 +593,9 @@ async fn record(
         ("If-Match" = Option<String>, Header, description = "the `ETag` of the table as the client saw it: a table that changed since is refused with 412"),
     ),
     responses(
-        (status = 201, body = MoveResponse),
+        (status = 201, body = MoveResponse, headers(
+            ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+        )),
         (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
@@ -619,7 +629,9 @@ pub async fn submit_move(
         ("If-Match" = Option<String>, Header, description = "the `ETag` of the table as the client saw it: a table that changed since is refused with 412"),
     ),
     responses(
-        (status = 200, body = UndoResponse),
+        (status = 200, body = UndoResponse, headers(
+            ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+        )),
         (status = 401, description = "`missing_token`, `invalid_token`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
@@ -653,6 +665,7 @@ pub async fn undo_move(
 #[get("/tables/{id}/moves")]
 pub async fn list_moves(
     pool: ReadPool,
+    req: HttpRequest,
     who: Reader,
     id: web::Path<Uuid>,
     query: web::Query<LogQuery>,
@@ -670,16 +683,23 @@ pub async fn list_moves(
         .map(|row| MoveRecord::new(game, row))
         .collect();
     let next_after = if more { items.last().map(|m| m.seq) } else { None };
-    Ok(HttpResponse::Ok().json(MovePage { items, next_after }))
+    Ok(super::input::page(
+        &req,
+        "after",
+        next_after,
+        &MovePage { items, next_after },
+    ))
 }
 
 /// The score sheet: every deal's nominations, tricks and points, running totals, and the
-/// winners once the game is over; as CSV (one row per deal, or per hand at Tricky Dick, a column
-/// per player for per-seat figures; text that a spreadsheet would run as a formula is written
-/// behind a `'`) for `Accept: text/csv` or `?format=csv`.
-#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path), super::export::FormatQuery, ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
+/// winners once the game is over.
+///
+/// The same sheet as CSV is `get_scores_csv` (`…/scores.csv`). (`Accept: text/csv` or
+/// `?format=csv` here still answer CSV, for links made before that operation existed.)
+#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path), ("If-None-Match" = Option<String>, Header, description = "the `ETag` of a copy the client holds")), responses(
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
-    (status = 200, content((Scores = "application/json"), (String = "text/csv")), headers(("ETag" = String, description = "the table's version, quoted"))),
+    (status = 400, description = "`invalid_query`: an unknown query parameter, or a `format` (kept for links made before the CSV operation) that is not `json` or `csv`", body = Problem, content_type = "application/problem+json"),
+    (status = 200, description = "the score sheet", body = Scores, headers(("ETag" = String, description = "the table's version, quoted"))),
     (status = 304, description = "not modified: `If-None-Match` names the current `ETag`"),
     (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
@@ -692,12 +712,35 @@ pub async fn get_scores(
     id: web::Path<Uuid>,
     query: web::Query<super::export::FormatQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    crate::service::access::readable_table(&pool, who, *id).await?;
-    let sheet = use_case::score_sheet(&pool, *id).await?;
-    if super::export::wants_csv(&req, query.format) {
+    let csv = super::export::wants_csv(&req, query.format);
+    scores(&pool, who, &req, *id, csv).await
+}
+
+/// The score sheet as CSV: one row per deal (per hand at Tricky Dick), a column per player for
+/// per-seat figures; text that a spreadsheet would run as a formula is written behind a `'`.
+#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 200, description = "the score sheet, a header row then a row per deal", content((String = "text/csv", example = "deal,dealer,points Ann,points Bob,points Cy\r\n1,0,12,2,0\r\n"))),
+    (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tables/{id}/scores.csv")]
+pub async fn get_scores_csv(
+    pool: ReadPool,
+    who: Reader,
+    req: HttpRequest,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    scores(&pool, who, &req, *id, true).await
+}
+
+async fn scores(pool: &PgPool, who: Reader, req: &HttpRequest, id: Uuid, csv: bool) -> Result<HttpResponse, ApiError> {
+    crate::service::access::readable_table(pool, who, id).await?;
+    let sheet = use_case::score_sheet(pool, id).await?;
+    if csv {
         let (header, rows) = super::export::sheet_rows(&sheet.row.players, &sheet.lines);
         return super::export::respond(&format!("table-{}-scores.csv", sheet.row.id), &header, &rows);
     }
     let scores = Scores::from(sheet);
-    Ok(super::conditional::respond(&req, scores.version, &scores))
+    Ok(super::conditional::respond(req, scores.version, &scores))
 }

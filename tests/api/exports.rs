@@ -295,3 +295,58 @@ async fn names_a_spreadsheet_would_run_are_quoted_in_the_ledgers_and_chip_column
     );
     assert!(!table_csv.contains("'-"), "{table_csv}");
 }
+
+/// The CSV operations (`….csv`) answer the same CSV as the old negotiation by `Accept`, with a
+/// file name, and the JSON operations' spec names only JSON (no `object | string` in clients).
+#[sqlx::test(migrations = "./migrations")]
+async fn the_csv_operations_answer_what_accept_text_csv_does_and_json_answers_stay_json_only(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (_, session, table) = session_with_a_newmarket_table(&app).await;
+
+    for (old, new) in [
+        (
+            format!("/api/v1/tables/{table}/ledger"),
+            format!("/api/v1/tables/{table}/ledger.csv"),
+        ),
+        (
+            format!("/api/v1/tables/{table}/scores"),
+            format!("/api/v1/tables/{table}/scores.csv"),
+        ),
+        (
+            format!("/api/v1/sessions/{session}/ledger"),
+            format!("/api/v1/sessions/{session}/ledger.csv"),
+        ),
+    ] {
+        let (_, by_accept) = csv(&app, &old, true).await;
+        let answer = app.get(&new).await;
+        answer.assert_status(200);
+        assert!(
+            answer.content_type.starts_with("text/csv"),
+            "{new}: {}",
+            answer.content_type
+        );
+        assert!(
+            answer.headers["content-disposition"]
+                .to_str()
+                .expect("ascii")
+                .starts_with("attachment; filename="),
+            "{new}"
+        );
+        assert_eq!(answer.text, by_accept, "{new}");
+    }
+    app.get(&format!("/api/v1/tables/{}/scores.csv", uuid::Uuid::new_v4()))
+        .await
+        .assert_problem(404, "table_not_found");
+
+    let spec: Value = serde_json::from_str(include_str!("../../openapi/openapi.json")).expect("spec");
+    for (path, item) in spec["paths"].as_object().expect("paths") {
+        let Some(ok) = item["get"]["responses"]["200"]["content"].as_object() else {
+            continue;
+        };
+        if path.ends_with(".csv") {
+            assert_eq!(ok.keys().collect::<Vec<_>>(), ["text/csv"], "{path}");
+        } else {
+            assert!(!ok.contains_key("text/csv"), "{path} answers JSON only in the spec");
+        }
+    }
+}

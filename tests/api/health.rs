@@ -39,3 +39,47 @@ async fn prometheus_metrics_count_requests(pool: PgPool) {
     assert!(text.contains("tablekeeper_http_requests_total"), "{text}");
     assert!(text.contains("endpoint=\"/api/v1/games\""), "{text}");
 }
+
+/// `/metrics` names the build (version and commit) and the process: CPU, memory, open file
+/// descriptors, start time.
+#[sqlx::test(migrations = "./migrations")]
+async fn metrics_name_the_build_and_the_process(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let text = app
+        .client
+        .get(format!("{}/metrics", app.base))
+        .send()
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("text");
+
+    let build = format!(
+        "tablekeeper_build_info{{commit=\"{}\",version=\"{}\"}} 1",
+        option_env!("TABLEKEEPER_COMMIT").unwrap_or("unknown"),
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(text.lines().any(|l| l == build), "{build} in:\n{text}");
+    for name in [
+        "process_cpu_seconds_total",
+        "process_resident_memory_bytes",
+        "process_open_fds",
+        "process_max_fds",
+        "process_start_time_seconds",
+    ] {
+        let value: f64 = text
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("{name} in:\n{text}"))
+            .parse()
+            .expect("a number");
+        assert!(value >= 0.0, "{name} {value}");
+    }
+    let resident: f64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("process_resident_memory_bytes "))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_default();
+    assert!(resident > 1_000_000.0, "a running server holds more than a megabyte");
+}

@@ -195,6 +195,7 @@ impl TestApp {
         } else {
             serde_json::from_str(&text).unwrap_or_else(|_| Value::String(text.clone()))
         };
+        let header_names: Vec<String> = headers.keys().map(|k| k.as_str().to_owned()).collect();
         let exchange = crate::spec_validation::Exchange {
             method: &method_name,
             path,
@@ -203,6 +204,7 @@ impl TestApp {
             status: status.as_u16(),
             response_type: &content_type,
             response: &text,
+            response_headers: &header_names,
         };
         if self.checks_spec.load(std::sync::atomic::Ordering::Relaxed) {
             crate::spec_validation::check_exchange(&exchange);

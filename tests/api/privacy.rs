@@ -552,7 +552,7 @@ fn the_spec_declares_the_security_of_every_operation() {
                 panic!("{method} {path} declares no security");
             };
             if public.contains(&(path.as_str(), method.as_str())) {
-                assert_eq!(security, &vec![json!({})], "{method} {path} is public");
+                assert!(security.is_empty(), "{method} {path} is public: `security: []`");
                 seen_public.push((path.clone(), method.clone()));
             } else {
                 assert!(

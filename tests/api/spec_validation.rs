@@ -154,7 +154,26 @@ pub struct Exchange<'a> {
     pub status: u16,
     pub response_type: &'a str,
     pub response: &'a str,
+    /// The names of the answer's headers, lower case.
+    pub response_headers: &'a [String],
 }
+
+/// Headers the API documents where it sends them; one sent but not documented for that
+/// operation and status is a violation.
+const DOCUMENTED_HEADERS: [&str; 12] = [
+    "x-request-id",
+    "etag",
+    "location",
+    "idempotent-replayed",
+    "ratelimit-limit",
+    "ratelimit-remaining",
+    "ratelimit-reset",
+    "ratelimit-policy",
+    "retry-after",
+    "content-disposition",
+    "link",
+    "allow",
+];
 
 /// What in an exchange does not fit the spec, one line each; nothing for a path the spec does
 /// not describe (the page's assets, `/metrics`, `/docs/`, an unknown path).
@@ -202,7 +221,21 @@ pub fn violations(exchange: &Exchange<'_>) -> Vec<String> {
         found.push(format!("answer {status} is not documented"));
         return found;
     };
+    // A representation the spec does not describe (CSV from a JSON operation's old URL, kept for
+    // links made before the CSV operations) is not held to the JSON answer's headers.
     let media = media_type(exchange.response_type);
+    let described = media.is_empty() || responses[&key]["content"].get(media).is_some();
+    let documented: Vec<String> = responses[&key]["headers"]
+        .as_object()
+        .map(|h| h.keys().map(|k| k.to_ascii_lowercase()).collect())
+        .unwrap_or_default();
+    for sent in exchange.response_headers {
+        if described && DOCUMENTED_HEADERS.contains(&sent.as_str()) && !documented.contains(sent) {
+            found.push(format!(
+                "answer {status}: the `{sent}` header is sent but not documented"
+            ));
+        }
+    }
     if exchange.response.is_empty() || !is_json(media) {
         return found;
     }
@@ -318,6 +351,11 @@ fn a_card_played_fits_the_move_union_and_a_move_no_game_has_does_not() {
     let spec = spec();
     let schemas = &spec.document["components"]["schemas"];
     for union in ["AnyMove", "AnyEvent", "AnyView", "AnyOptions", "AnyScoreSheet"] {
+        // The last three stand in the spec only while an operation uses them (the discriminated
+        // per-game unions took their place); the two bodies use the first two.
+        if schemas.get(union).is_none() && !["AnyMove", "AnyEvent"].contains(&union) {
+            continue;
+        }
         assert!(schemas[union]["anyOf"].is_array(), "{union} is an anyOf");
         assert!(schemas[union].get("oneOf").is_none(), "{union} is no oneOf");
     }
@@ -349,6 +387,7 @@ fn exchange<'a>(
             "application/problem+json"
         },
         response,
+        response_headers: &[],
     }
 }
 

@@ -165,3 +165,65 @@ async fn a_live_stream_is_never_compressed_and_its_events_arrive(pool: PgPool) {
     }
     assert!(seen.contains("event: entry"), "{seen}");
 }
+
+/// A page of a list that has a next one says where it is in `Link` (RFC 8288); following it
+/// gives the next page; the last page has no `Link`.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_page_with_a_next_one_links_to_it_and_the_last_page_does_not(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    for _ in 0..3 {
+        app.table(&token, &["Ann", "Bob", "Cat"], json!({})).await;
+    }
+
+    let first = app.get("/api/v1/tables?limit=2").await;
+    first.assert_status(200);
+    let link = first.headers["link"].to_str().expect("ascii").to_owned();
+    assert_eq!(link, "</api/v1/tables?limit=2&offset=2>; rel=\"next\"");
+    let next = link.trim_start_matches('<').split('>').next().expect("target");
+    let second = app.get(next).await;
+    assert_eq!(second.assert_status(200)["items"].as_array().expect("items").len(), 1);
+    assert!(second.headers.get("link").is_none(), "the last page has no next");
+
+    let table = app.table(&token, &["Ann", "Bob", "Cat"], json!({})).await;
+    for seat in [1, 2] {
+        app.submit(&table, &token, json!({"kind": "nominate", "seat": seat, "tricks": 0}))
+            .await
+            .assert_status(201);
+    }
+    let moves = app.get(&format!("/api/v1/tables/{table}/moves?limit=1")).await;
+    let after = moves.assert_status(200)["next_after"].as_i64().expect("a next page");
+    assert_eq!(
+        moves.headers["link"],
+        format!("</api/v1/tables/{table}/moves?limit=1&after={after}>; rel=\"next\"").as_str()
+    );
+}
+
+/// A method a path does not take is 405 with `Allow` naming those it does (problem+json,
+/// `method_not_allowed`), changes nothing, and a path no route has is still 404.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_method_the_route_lacks_is_405_with_allow(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = app.table(&token, &["Ann", "Bob", "Cat"], json!({})).await;
+    let before = app.snapshot(&table).await;
+
+    for (method, path, allow) in [
+        (reqwest::Method::DELETE, format!("/api/v1/tables/{table}"), "GET, HEAD"),
+        (
+            reqwest::Method::PUT,
+            format!("/api/v1/tables/{table}/moves"),
+            "GET, HEAD, POST",
+        ),
+        (reqwest::Method::POST, "/api/v1/games".to_owned(), "GET, HEAD"),
+    ] {
+        let answer = app.request(method.clone(), &path, Some(&token), None).await;
+        answer.assert_problem(405, "method_not_allowed");
+        assert_eq!(answer.headers["allow"], allow, "{method} {path}");
+        assert!(answer.headers.contains_key("x-request-id"));
+    }
+    app.request(reqwest::Method::DELETE, "/api/v1/nothing-here", Some(&token), None)
+        .await
+        .assert_problem(404, "no_route");
+    assert_eq!(app.snapshot(&table).await, before);
+}
