@@ -199,7 +199,7 @@ async fn an_organiser_makes_a_club_starts_a_session_from_who_came_and_finds_its_
     phone.tap("Ann's history").await;
     phone.wait_for_text("Results per game").await;
     phone.wait_for_text("No season under way.").await;
-    phone.wait_for_text("Thursday 26 November").await;
+    phone.wait_for_text("Whist night").await;
     phone.wait_for_text("Nomination Whist: 0 points, not finished").await;
     phone.wait_for_text("0 chips won or lost over every table").await;
     phone.screenshot("member-history").await;
