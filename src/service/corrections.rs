@@ -102,6 +102,9 @@ pub async fn correct(
     keys: &AuditKeys,
     correction: Correction,
 ) -> Result<(DealRecord, Receipt), ServiceError> {
+    // The signing key is read (the first time, from the database) before the transaction: read
+    // inside it, it would want a second connection while this one holds locks others queue on.
+    keys.signing(pool).await?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, correction.table).await?;
     super::access::require_table(&mut tx, correction.by, &row, super::access::Capability::Record).await?;

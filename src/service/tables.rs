@@ -117,6 +117,9 @@ async fn create_as<G: Game>(
         Some(value) => serde_json::from_value(value).map_err(ServiceError::InvalidOptions)?,
     };
     let game = G::new(new.players.len(), options)?;
+    // The signing key is read (the first time, from the database) before the transaction: read
+    // inside it, it would want a second connection while this one holds locks others queue on.
+    keys.signing(pool).await?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, owner).await?;
     if let Some(first) = idempotency::first_answer(&mut tx, owner, key).await? {
@@ -273,6 +276,9 @@ pub async fn join_scorer(
     name: Option<String>,
     code: &str,
 ) -> Result<(store::scorers::ScorerRow, super::receipts::Receipt), ServiceError> {
+    // The signing key is read (the first time, from the database) before the transaction: read
+    // inside it, it would want a second connection while this one holds locks others queue on.
+    keys.signing(pool).await?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, table).await?;
     let name = match name {

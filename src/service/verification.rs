@@ -38,6 +38,9 @@ pub struct Request {
 /// `Store(NotFound)`, `Forbidden` (another table's scorer), `DealNotFound`, `DealNotFinished`,
 /// `OwnDeal`, `InvalidVerification`, and for a dispute `InvalidMove`, `Rule` or `NotTheDeal`.
 pub async fn verify(pool: &PgPool, keys: &AuditKeys, request: Request) -> Result<(DealRecord, Receipt), ServiceError> {
+    // The signing key is read (the first time, from the database) before the transaction: read
+    // inside it, it would want a second connection while this one holds locks others queue on.
+    keys.signing(pool).await?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, request.table).await?;
     super::access::require_table(&mut tx, request.by, &row, super::access::Capability::Verify).await?;

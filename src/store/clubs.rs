@@ -181,6 +181,15 @@ pub async fn member(conn: &mut PgConnection, club: Uuid, id: Uuid) -> Result<Clu
 /// # Errors
 /// On database failure.
 pub async fn member_named(conn: &mut PgConnection, club: Uuid, name: &str) -> Result<ClubMember, StoreError> {
+    // Two tables opened at once with a new player of one name would each add a member of that
+    // name, and only one of them could be entered on the session's roster (the other was told
+    // `member_not_found`): the first to look a name up holds it until its transaction ends, and
+    // the second then finds that member.
+    sqlx::query("select pg_advisory_xact_lock(hashtextextended($1::uuid::text || '/' || $2::text, 0))")
+        .bind(club)
+        .bind(super::name_key(name))
+        .execute(&mut *conn)
+        .await?;
     let found = sqlx::query_as::<_, ClubMember>(&format!(
         "select {MEMBER_COLUMNS} from club_members where club_id = $1 and name_key = $2
          order by (left_at is not null), created_at, id limit 1"

@@ -140,3 +140,43 @@ async fn control_characters_in_names_are_refused_not_a_server_error(pool: PgPool
         (0, 0, 1)
     );
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn tables_opened_at_once_with_the_same_new_players_share_one_member_each(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = app.session(&token, "Thursday club night").await;
+    let open = || {
+        let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat"], "session_id": session});
+        app.post("/api/v1/tables", &token, body)
+    };
+    let (a, b, c, d) = tokio::join!(open(), open(), open(), open());
+    for answer in [a, b, c, d] {
+        answer.assert_status(201);
+    }
+    let view = app
+        .get(&format!("/api/v1/sessions/{session}"))
+        .await
+        .assert_status(200)
+        .clone();
+    let roster: Vec<&str> = view["members"]
+        .as_array()
+        .expect("roster")
+        .iter()
+        .map(|m| m["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(roster, ["Ann", "Bob", "Cat"], "{view}");
+    let club = view["club_id"].as_str().expect("the session's club");
+    let members = app
+        .get(&format!("/api/v1/clubs/{club}/members"))
+        .await
+        .assert_status(200)
+        .clone();
+    let anns = members["items"]
+        .as_array()
+        .expect("members")
+        .iter()
+        .filter(|m| m["name"] == "Ann")
+        .count();
+    assert_eq!(anns, 1, "one Ann in the club: {members}");
+}
