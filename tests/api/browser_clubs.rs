@@ -266,15 +266,15 @@ async fn every_club_screen_passes_axe_and_fits_a_small_phone(pool: PgPool) {
         phone.wait_for_text("Annabel Fotheringham-Smythe").await;
         phone.wait_for_text("Make an invitation").await;
         check(&phone, &format!("members at {width}"), &mut problems).await;
+        if width == 390 {
+            phone.screenshot("club-members").await;
+        }
         phone.tap("Bob's history").await;
         phone.wait_for_text("Results per game").await;
         check(&phone, &format!("member history at {width}"), &mut problems).await;
         phone.open(&format!("/#/club/{club}/start")).await;
         phone.wait_for_text("Who came").await;
         check(&phone, &format!("start a session at {width}"), &mut problems).await;
-        if width == 390 {
-            phone.screenshot("club-members").await;
-        }
         phone.close().await;
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
