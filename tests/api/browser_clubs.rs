@@ -266,6 +266,20 @@ async fn every_club_screen_passes_axe_and_fits_a_small_phone(pool: PgPool) {
         phone.wait_for_text("Annabel Fotheringham-Smythe").await;
         phone.wait_for_text("Make an invitation").await;
         check(&phone, &format!("members at {width}"), &mut problems).await;
+        // Nothing said yet, so the status line takes no room between the header and the forms.
+        let status_height = phone
+            .client
+            .execute(
+                "return document.querySelector('.screen-status').getBoundingClientRect().height",
+                vec![],
+            )
+            .await
+            .expect("the status line");
+        assert_eq!(
+            status_height.as_f64(),
+            Some(0.0),
+            "members at {width}: an empty status takes room"
+        );
         if width == 390 {
             phone.screenshot("club-members").await;
         }

@@ -27,7 +27,8 @@ export async function membersScreen(id, root) {
   mount(root, top('Members', `#/club/${id}`), message('Loading…'));
   await guarded(root, async () => {
     const club = await get(`/clubs/${id}`, auth());
-    const status = h('div', { class: 'notice', 'aria-live': 'polite' });
+    // Takes no room until it says something (only the table's notice keeps a fixed height).
+    const status = h('div', { class: 'screen-status', 'aria-live': 'polite' });
     const say = (text, kind = 'ok') => mount(status, message(text, kind));
     const list = h('ul', { class: 'list members', 'aria-label': 'Members' });
     const manage = runs(club.role);
