@@ -475,7 +475,9 @@ pub async fn update_club_member(
 /// members, the rosters of its sessions, the seats they sat in, standings, histories and CSV.
 /// Chains and bundles name members by id, so every table they sat at still audits consistent
 /// and bundles made before and after both verify. Anonymising again changes nothing; an
-/// anonymised member cannot come back (add them again as a new member).
+/// anonymised member cannot come back (add them again as a new member). The member's account,
+/// if they had one, is no longer linked to the label: should that person join again by
+/// invitation, they are a new member under their own name, with none of the forgotten results.
 #[utoipa::path(tag = "clubs", params(("id" = Uuid, Path), ("member_id" = Uuid, Path)), security(("bearer" = [])), responses(
     (status = 200, body = ClubMember, example = json!({"id": "5b1f8c2e-8a7d-4f3b-9c61-2f0d5e7a9b10", "name": "Former member 1", "role": null, "guest": false, "active": false, "anonymised": true, "user_id": null, "joined_at": "2026-11-26T19:30:00Z"})),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),

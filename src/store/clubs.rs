@@ -497,6 +497,9 @@ pub async fn belongs_beyond(
 /// row, the session rosters that enter them, and the seats they sat in at tables whose chained
 /// set-up names members rather than names (content version 3 on, or not chained yet). A set-up
 /// chained earlier hashed the typed names: its seats keep them, since the chain vouches for them.
+/// The account is let go as well: the label is no one's, and a person who comes back by
+/// invitation comes back as a new member under their own name, not as the label with the
+/// results they asked to have forgotten.
 /// Returns the member as anonymised; one anonymised already is returned as it is.
 ///
 /// # Errors
@@ -565,7 +568,8 @@ pub async fn anonymise(conn: &mut PgConnection, club: Uuid, id: Uuid, label: &st
         .execute(&mut *conn)
         .await?;
     sqlx::query_as::<_, ClubMember>(&format!(
-        "update club_members set name = $3, name_key = $4, anonymised_at = now() where club_id = $1 and id = $2
+        "update club_members set name = $3, name_key = $4, anonymised_at = now(), user_id = null, role = null
+         where club_id = $1 and id = $2
          returning {MEMBER_COLUMNS}"
     ))
     .bind(club)

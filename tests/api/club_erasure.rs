@@ -325,3 +325,62 @@ async fn rows_naming_in(pool: &PgPool) -> i64 {
     .await
     .expect("count")
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_member_with_an_account_who_is_anonymised_and_rejoins_is_a_new_member_under_their_own_name(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let e = an_evening(&app).await;
+    let vic_member = |members: &Value| -> Vec<Value> {
+        members["items"]
+            .as_array()
+            .expect("members")
+            .iter()
+            .filter(|m| m["name"] == "Vic" || m["anonymised"] == true)
+            .cloned()
+            .collect()
+    };
+    let listed = get(&app, &format!("/api/v1/clubs/{}/members", e.club), &e.ann).await;
+    let before = vic_member(&listed.body);
+    assert_eq!(before.len(), 1, "{before:?}");
+    let old_id = before[0]["id"].as_str().expect("id").to_owned();
+
+    patch(
+        &app,
+        &format!("/api/v1/clubs/{}/members/{old_id}", e.club),
+        &e.ann,
+        json!({"active": false}),
+    )
+    .await
+    .assert_status(200);
+    let anonymised = post(&app, &e.anonymise(&old_id), &e.ann).await;
+    let anonymised = anonymised.assert_status(200);
+    assert_eq!(anonymised["user_id"], Value::Null, "{anonymised}");
+    assert_eq!(anonymised["role"], Value::Null, "{anonymised}");
+    // Let go of the account: Vic's token no longer reads the club.
+    get(&app, &format!("/api/v1/clubs/{}", e.club), &e.vic)
+        .await
+        .assert_problem(404, "club_not_found");
+
+    // Back by invitation: a new member, under Vic's own name; the label stays the label's.
+    let joined = enrol(&app, &e.ann, &e.club, &e.vic, "viewer").await;
+    assert_eq!(joined["role"], "viewer");
+    let listed = get(&app, &format!("/api/v1/clubs/{}/members", e.club), &e.ann).await;
+    let after = vic_member(&listed.body);
+    assert_eq!(after.len(), 2, "{after:?}");
+    let old = after
+        .iter()
+        .find(|m| m["id"] == old_id.as_str())
+        .expect("the anonymised row");
+    assert_eq!(old["anonymised"], true);
+    assert_ne!(old["name"], "Vic");
+    let new = after
+        .iter()
+        .find(|m| m["id"] != old_id.as_str())
+        .expect("the new member");
+    assert_eq!(new["name"], "Vic");
+    assert_eq!(new["role"], "viewer");
+    assert_eq!(new["active"], true);
+    get(&app, &format!("/api/v1/clubs/{}", e.club), &e.vic)
+        .await
+        .assert_status(200);
+}
