@@ -155,7 +155,7 @@ async fn a_corrections_key_sent_again_with_another_body_is_refused_and_changes_n
         .await
         .assert_problem(422, "idempotency_key_reused");
     // A table's moves, corrections and verifications share one set of keys.
-    let mv = result([0, 1, 0, 0]);
+    let mv = json!({"move": result([0, 1, 0, 0])});
     let move_key = keyed(&app, Method::POST, &format!("/api/v1/tables/{table}/moves"), &ann, "fix-1", mv).await;
     move_key.assert_problem(422, "idempotency_key_reused");
 
@@ -214,8 +214,9 @@ async fn a_move_answers_with_the_address_of_its_entry_in_the_log(pool: PgPool) {
     let table = app.table(&organiser, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
     let path = format!("/api/v1/tables/{table}/moves");
 
-    let answer = keyed(&app, Method::POST, &path, &organiser, "deal-1", result([0, 1, 0, 0])).await;
-    let retry = keyed(&app, Method::POST, &path, &organiser, "deal-1", result([0, 1, 0, 0])).await;
+    let mv = json!({"move": result([0, 1, 0, 0])});
+    let answer = keyed(&app, Method::POST, &path, &organiser, "deal-1", mv.clone()).await;
+    let retry = keyed(&app, Method::POST, &path, &organiser, "deal-1", mv).await;
 
     let seq = answer.assert_status(201)["move"]["seq"].as_i64().expect("seq");
     assert_eq!(location(&answer), format!("{path}?after={}&limit=1", seq - 1));
