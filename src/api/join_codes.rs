@@ -109,7 +109,8 @@ pub async fn create_join_code(
             })?,
         })
     };
-    let outcome = crate::service::tables::hand_out_join_code(&pool, who, *id, expires_at, key.as_ref(), draw, render).await?;
+    let outcome =
+        crate::service::tables::hand_out_join_code(&pool, who, *id, expires_at, key.as_ref(), draw, render).await?;
     super::tables::created_at(outcome, |body| {
         body.get("code")
             .and_then(serde_json::Value::as_str)

@@ -312,13 +312,17 @@ pub async fn hand_out_join_code(
     render: impl FnOnce(String) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
     let super::Principal::Organiser { user } = who else {
-        return Err(ServiceError::Forbidden("only the table's organiser can hand out join codes"));
+        return Err(ServiceError::Forbidden(
+            "only the table's organiser can hand out join codes",
+        ));
     };
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::fetch(&mut tx, table).await?;
     match super::access::require_table(&mut tx, who, &row, super::access::Capability::Organise).await {
         Err(ServiceError::Forbidden(_)) => {
-            return Err(ServiceError::Forbidden("only the table's organiser can hand out join codes"))
+            return Err(ServiceError::Forbidden(
+                "only the table's organiser can hand out join codes",
+            ))
         }
         other => other?,
     }

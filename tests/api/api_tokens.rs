@@ -484,7 +484,9 @@ async fn a_tokens_page_of_clubs_counts_only_its_club_however_many_the_account_ha
     // More clubs than a page before the token's own, so a page read before filtering would hold
     // none of it.
     for name in ["Monday", "Tuesday", "Wednesday"] {
-        app.post("/api/v1/clubs", &ann, json!({"name": name})).await.assert_status(201);
+        app.post("/api/v1/clubs", &ann, json!({"name": name}))
+            .await
+            .assert_status(201);
     }
     let home = home_club(&app, &ann).await;
     let token = secret(&app, &ann, &home, &["read"]).await;

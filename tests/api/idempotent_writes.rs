@@ -30,8 +30,14 @@ fn location(answer: &Answer) -> &str {
 }
 
 async fn keyed(app: &TestApp, method: Method, path: &str, token: &str, key: &str, body: Value) -> Answer {
-    app.send(method, path, Some(token), Some(body.to_string()), &[("Idempotency-Key", key)])
-        .await
+    app.send(
+        method,
+        path,
+        Some(token),
+        Some(body.to_string()),
+        &[("Idempotency-Key", key)],
+    )
+    .await
 }
 
 fn result(nominations: [u8; 4]) -> Value {
@@ -86,10 +92,16 @@ async fn a_join_code_retried_with_its_key_is_handed_out_once_and_answered_alike(
     let code = first.body["code"].as_str().expect("code");
     assert_eq!(location(&first), format!("{path}/{code}"));
     assert_eq!(location(&retry), location(&first));
-    assert_eq!(count(&app, "select count(*) from join_codes where table_id = $1", &table).await, 1);
+    assert_eq!(
+        count(&app, "select count(*) from join_codes where table_id = $1", &table).await,
+        1
+    );
     // Without a key, each request hands out a code of its own.
     app.post(&path, &organiser, json!({})).await.assert_status(201);
-    assert_eq!(count(&app, "select count(*) from join_codes where table_id = $1", &table).await, 2);
+    assert_eq!(
+        count(&app, "select count(*) from join_codes where table_id = $1", &table).await,
+        2
+    );
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -98,17 +110,34 @@ async fn a_join_codes_key_sent_for_another_table_is_refused_and_hands_out_nothin
     let organiser = app.organiser("ann@club.example").await;
     let one = app.table(&organiser, &["Ann", "Bob", "Cat"], json!({})).await;
     let two = app.table(&organiser, &["Ann", "Bob", "Dan"], json!({})).await;
-    keyed(&app, Method::POST, &format!("/api/v1/tables/{one}/join-codes"), &organiser, "k", json!({}))
-        .await
-        .assert_status(201);
+    keyed(
+        &app,
+        Method::POST,
+        &format!("/api/v1/tables/{one}/join-codes"),
+        &organiser,
+        "k",
+        json!({}),
+    )
+    .await
+    .assert_status(201);
     let before = footprint(&app, &two).await;
 
-    keyed(&app, Method::POST, &format!("/api/v1/tables/{two}/join-codes"), &organiser, "k", json!({}))
-        .await
-        .assert_problem(422, "idempotency_key_reused");
+    keyed(
+        &app,
+        Method::POST,
+        &format!("/api/v1/tables/{two}/join-codes"),
+        &organiser,
+        "k",
+        json!({}),
+    )
+    .await
+    .assert_problem(422, "idempotency_key_reused");
 
     assert_eq!(footprint(&app, &two).await, before);
-    assert_eq!(count(&app, "select count(*) from join_codes where table_id = $1", &one).await, 1);
+    assert_eq!(
+        count(&app, "select count(*) from join_codes where table_id = $1", &one).await,
+        1
+    );
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -131,9 +160,18 @@ async fn a_correction_retried_with_its_key_corrects_once_and_is_answered_alike(p
     assert_eq!(retry.text, first.text, "the first answer, its receipt included");
     assert_eq!(first.body["corrections"].as_array().expect("corrections").len(), 1);
     assert_eq!(footprint(&app, &table).await, after_first, "the retry wrote nothing");
-    assert_eq!(count(&app, "select count(*) from corrections where table_id = $1", &table).await, 1);
+    assert_eq!(
+        count(&app, "select count(*) from corrections where table_id = $1", &table).await,
+        1
+    );
     let deal = app.get(&path).await;
-    assert_eq!(deal.assert_status(200)["corrections"].as_array().expect("corrections").len(), 1);
+    assert_eq!(
+        deal.assert_status(200)["corrections"]
+            .as_array()
+            .expect("corrections")
+            .len(),
+        1
+    );
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -156,7 +194,15 @@ async fn a_corrections_key_sent_again_with_another_body_is_refused_and_changes_n
         .assert_problem(422, "idempotency_key_reused");
     // A table's moves, corrections and verifications share one set of keys.
     let mv = json!({"move": result([0, 1, 0, 0])});
-    let move_key = keyed(&app, Method::POST, &format!("/api/v1/tables/{table}/moves"), &ann, "fix-1", mv).await;
+    let move_key = keyed(
+        &app,
+        Method::POST,
+        &format!("/api/v1/tables/{table}/moves"),
+        &ann,
+        "fix-1",
+        mv,
+    )
+    .await;
     move_key.assert_problem(422, "idempotency_key_reused");
 
     assert_eq!(footprint(&app, &table).await, before);
@@ -182,7 +228,10 @@ async fn a_verification_retried_with_its_key_verifies_once_and_is_answered_alike
     assert_eq!(location(&retry), location(&first));
     assert_eq!(first.body["status"], "verified");
     assert_eq!(footprint(&app, &table).await, after_first, "the retry wrote nothing");
-    assert_eq!(count(&app, "select count(*) from verifications where table_id = $1", &table).await, 1);
+    assert_eq!(
+        count(&app, "select count(*) from verifications where table_id = $1", &table).await,
+        1
+    );
 }
 
 #[sqlx::test(migrations = "./migrations")]
