@@ -276,6 +276,7 @@ pub async fn get_club(pool: web::Data<PgPool>, who: Principal, id: web::Path<Uui
     ),
     responses(
     (status = 201, body = Invitation, headers(
+        ("Location" = String, description = "the invitation's address (`DELETE` withdraws it)"),
         ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
     )),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
@@ -305,7 +306,11 @@ pub async fn create_invitation(
     let key = super::tables::creation_key(&req, "create_invitation", || serde_json::to_value((*id, &*body)))?;
     let render = |invitation| created_answer(&Invitation::from(invitation));
     let outcome = use_case::invite(&pool, user, *id, body.role, hours, key.as_ref(), render).await?;
-    super::tables::created_at(outcome, |_| None)
+    super::tables::created_at(outcome, |body| {
+        body.get("code")
+            .and_then(serde_json::Value::as_str)
+            .map(|code| format!("/api/v1/clubs/{id}/invitations/{code}"))
+    })
 }
 
 /// The club's invitations (organisers and owners), newest first, expired and withdrawn ones
@@ -412,6 +417,7 @@ pub async fn list_club_members(
     ),
     responses(
     (status = 201, body = ClubMember, headers(
+        ("Location" = String, description = "the member's address"),
         ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
     )),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
@@ -438,7 +444,7 @@ pub async fn add_club_member(
     let key = super::tables::creation_key(&req, "add_club_member", || serde_json::to_value((*id, &*body)))?;
     let render = |member| created_answer(&ClubMember::from(member));
     let outcome = use_case::add_member(&pool, user, *id, name, body.guest, key.as_ref(), render).await?;
-    super::tables::created_at(outcome, |_| None)
+    super::tables::created(outcome, &format!("/api/v1/clubs/{id}/members"))
 }
 
 /// Changes a member's role, guest mark, or whether they are in the club (organisers and owners;

@@ -4,7 +4,8 @@
 //! Handlers parse and render; the use cases are `crate::service::corrections` and
 //! `crate::service::verification`.
 
-use actix_web::{delete, get, post, put, web, HttpResponse};
+use actix_web::http::StatusCode;
+use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -18,6 +19,7 @@ use super::game_schemas::{AnyEvent, AnyMove, AnyView};
 use super::reads::ReadPool;
 use crate::rules::GameId;
 use crate::service::corrections::{self, Correction, DealRecord, Verification};
+use crate::service::idempotency::Answer;
 use crate::service::receipts::{AuditKeys, Receipt};
 use crate::service::verification;
 use crate::store::deals::{CorrectionRow, VerificationRow};
@@ -197,7 +199,7 @@ impl From<DealRecord> for DealView {
 }
 
 /// A correction of a finished deal.
-#[derive(Deserialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"moves": [{"kind": "result", "nominations": [3, 4, 2, 3], "tricks": [3, 4, 3, 3]}], "expected_version": 12, "reason": "that was Bob's 4, not Cat's"}))]
 pub struct CorrectDeal {
@@ -213,7 +215,7 @@ pub struct CorrectDeal {
 }
 
 /// A verification: an agreement, or a dispute with the verifier's own result.
-#[derive(Deserialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"agree": true}))]
 pub struct VerifyDeal {
@@ -287,27 +289,38 @@ pub async fn get_deal(pool: ReadPool, who: Reader, path: web::Path<(Uuid, i64)>)
 /// Corrects a finished deal: its moves are replaced by those sent, the log keeps both, the
 /// engine replays every later move on the corrected history, and each booking that changes is
 /// reversed and booked anew. Refused whole (`409 correction_conflicts`, naming the move) when a
-/// later move no longer fits. `POST /undo` undoes a correction like a move.
+/// later move no longer fits. `POST /undo` undoes a correction like a move. Send an
+/// `Idempotency-Key` to retry safely: a retry with the same key and body gets the first answer
+/// (marked `Idempotent-Replayed: true`) and corrects nothing, even though its `expected_version`
+/// is now behind; the table's moves, corrections and verifications share one set of keys.
 #[utoipa::path(tag = "deals", request_body = CorrectDeal, security(("bearer" = [])),
-    params(("id" = Uuid, Path), ("n" = i64, Path, description = "the deal, from 1, as on the score sheet")),
+    params(
+        ("id" = Uuid, Path),
+        ("n" = i64, Path, description = "the deal, from 1, as on the score sheet"),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and corrects nothing"),
+    ),
     responses(
-        (status = 200, body = DealView),
-        (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+        (status = 200, body = DealView, headers(
+            ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+        )),
+        (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`, `deal_not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`version_conflict`, `deal_not_finished` (undo instead), `correction_conflicts`, `table_damaged` (what is stored of the table no longer reads)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "a rule violation of the correction's own moves (`tricks_do_not_add_up`, …), `not_the_deal`, `invalid_text`, `unknown_field`, `unknown_variant`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "a rule violation of the correction's own moves (`tricks_do_not_add_up`, …), `not_the_deal`, `invalid_text`, `unknown_field`, `unknown_variant`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     ))]
 #[put("/tables/{id}/deals/{n}")]
 pub async fn correct_deal(
     pool: web::Data<PgPool>,
     keys: web::Data<AuditKeys>,
+    req: HttpRequest,
     who: Principal,
     path: web::Path<(Uuid, i64)>,
     body: web::Json<CorrectDeal>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, n) = path.into_inner();
+    let key = super::tables::creation_key(&req, "correct_deal", || serde_json::to_value((n, &*body)))?;
     let body = body.into_inner();
     let reason = super::input::display_name(&body.reason, 500)
         .ok_or_else(|| {
@@ -325,11 +338,21 @@ pub async fn correct_deal(
         expected_version: body.expected_version,
         reason,
     };
-    let (record, receipt) = corrections::correct(&pool, &keys, correction).await?;
-    Ok(HttpResponse::Ok().json(DealView {
-        receipt: Some(receipt),
-        ..DealView::from(record)
-    }))
+    let render = |record, receipt| deal_answer(StatusCode::OK, record, receipt);
+    let outcome = corrections::correct(&pool, &keys, correction, key.as_ref(), render).await?;
+    super::tables::created_at(outcome, |_| None)
+}
+
+/// The deal as a write left it, with the write's receipt: the answer kept under an
+/// `Idempotency-Key`.
+fn deal_answer(status: StatusCode, record: DealRecord, receipt: Receipt) -> Result<Answer, serde_json::Error> {
+    Ok(Answer {
+        status: status.as_u16(),
+        body: serde_json::to_string(&DealView {
+            receipt: Some(receipt),
+            ..DealView::from(record)
+        })?,
+    })
 }
 
 /// A correction being entered: the deal's moves so far.
@@ -405,26 +428,39 @@ pub async fn preview_correction(
 
 /// Verifies a finished deal, by a scorer who did not record it or by the organiser:
 /// `{"agree": true}`, or a dispute with the verifier's own result, which is checked by the
-/// engine and kept with the fields that differ (the deal is not changed).
+/// engine and kept with the fields that differ (the deal is not changed). `Location` is the
+/// deal, which lists its verifications. Send an `Idempotency-Key` to retry safely: a retry with
+/// the same key and body gets the first answer (marked `Idempotent-Replayed: true`) and verifies
+/// nothing; the table's moves, corrections and verifications share one set of keys.
 #[utoipa::path(tag = "deals", request_body = VerifyDeal, security(("bearer" = [])),
-    params(("id" = Uuid, Path), ("n" = i64, Path, description = "the deal, from 1, as on the score sheet")),
+    params(
+        ("id" = Uuid, Path),
+        ("n" = i64, Path, description = "the deal, from 1, as on the score sheet"),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and verifies nothing"),
+    ),
     responses(
-        (status = 201, body = DealView),
+        (status = 201, body = DealView, headers(
+            ("Location" = String, description = "the deal verified"),
+            ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+        )),
+        (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: another table's scorer; `own_deal`: the verifier recorded the deal", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`, `deal_not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`deal_not_finished`, `table_damaged` (what is stored of the table no longer reads)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`invalid_verification`, `dispute_matches_record`, `not_the_deal`, a rule violation of the dispute's result, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_verification`, `dispute_matches_record`, `not_the_deal`, a rule violation of the dispute's result, `unknown_field`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/tables/{id}/deals/{n}/verification")]
 pub async fn verify_deal(
     pool: web::Data<PgPool>,
     keys: web::Data<AuditKeys>,
+    req: HttpRequest,
     who: Principal,
     path: web::Path<(Uuid, i64)>,
     body: web::Json<VerifyDeal>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, n) = path.into_inner();
+    let key = super::tables::creation_key(&req, "verify_deal", || serde_json::to_value((n, &*body)))?;
     let body = body.into_inner();
     let request = verification::Request {
         table: id,
@@ -433,11 +469,9 @@ pub async fn verify_deal(
         agree: body.agree,
         moves: body.moves,
     };
-    let (record, receipt) = verification::verify(&pool, &keys, request).await?;
-    Ok(HttpResponse::Created().json(DealView {
-        receipt: Some(receipt),
-        ..DealView::from(record)
-    }))
+    let render = |record, receipt| deal_answer(StatusCode::CREATED, record, receipt);
+    let outcome = verification::verify(&pool, &keys, request, key.as_ref(), render).await?;
+    super::tables::created_at(outcome, |_| Some(format!("/api/v1/tables/{id}/deals/{n}")))
 }
 
 /// A scorer of a table: one phone that joined it.

@@ -1,7 +1,8 @@
 //! Join codes: a table's organiser hands them out, lists and withdraws them; a phone that types
 //! one into `POST /auth/join` becomes a scorer of that table.
 
-use actix_web::{delete, get, post, web, HttpResponse};
+use actix_web::http::StatusCode;
+use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Duration, Utc};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -11,6 +12,7 @@ use uuid::Uuid;
 
 use super::auth::Principal;
 use super::error::{ApiError, Problem};
+use crate::service::idempotency::Answer;
 use crate::store::tables::TableRow;
 use crate::store::{self, StoreError};
 
@@ -61,43 +63,59 @@ const CODE_LIFETIME_HOURS: i64 = 12;
 
 /// Mints a join code for the table: a phone that types it into `POST /auth/join` gets a scorer
 /// token that can record moves on this table and nothing else. Valid for 12 hours.
-#[utoipa::path(tag = "tables", params(("id" = Uuid, Path)), security(("bearer" = [])), responses(
-    (status = 201, body = JoinCode),
+///
+/// Send an `Idempotency-Key` to retry safely: a retry with the same key gets the first answer
+/// (marked `Idempotent-Replayed: true`) and hands out no second code. `Location` is the code's
+/// address, where `DELETE` withdraws it.
+#[utoipa::path(tag = "tables",
+    params(
+        ("id" = Uuid, Path),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key returns the first answer and hands out nothing"),
+    ),
+    security(("bearer" = [])), responses(
+    (status = 201, body = JoinCode, headers(
+        ("Location" = String, description = "the code's address (`DELETE` withdraws it)"),
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
+    (status = 400, description = "`invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`missing_token`, `invalid_token`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: not the table's organiser", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`idempotency_key_reused`: the key was sent for another table", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/tables/{id}/join-codes")]
 pub async fn create_join_code(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let (table, user) = owned_table(
-        &mut conn,
-        who,
-        *id,
-        "only the table's organiser can hand out join codes",
-    )
-    .await?;
+    // The request has no body: the table is all it says.
+    let key = super::tables::creation_key(&req, "create_join_code", || serde_json::to_value(*id))?;
     let expires_at = Utc::now() + Duration::hours(CODE_LIFETIME_HOURS);
-    for _ in 0..5 {
-        let code: String = {
-            let mut rng = rand::thread_rng();
-            (0..CODE_LENGTH)
-                .map(|_| char::from(CODE_ALPHABET[rng.gen_range(0..CODE_ALPHABET.len())]))
-                .collect()
-        };
-        if store::join_codes::insert(&mut conn, &code, table.id, user, expires_at).await? {
-            return Ok(HttpResponse::Created().json(JoinCode {
+    let draw = || {
+        let mut rng = rand::thread_rng();
+        (0..CODE_LENGTH)
+            .map(|_| char::from(CODE_ALPHABET[rng.gen_range(0..CODE_ALPHABET.len())]))
+            .collect()
+    };
+    let render = |code| {
+        Ok(Answer {
+            status: StatusCode::CREATED.as_u16(),
+            body: serde_json::to_string(&JoinCode {
                 code,
-                table_id: table.id,
+                table_id: *id,
                 expires_at,
-            }));
-        }
-    }
-    Err(ApiError::internal())
+            })?,
+        })
+    };
+    let outcome =
+        crate::service::tables::hand_out_join_code(&pool, who, *id, expires_at, key.as_ref(), draw, render).await?;
+    super::tables::created_at(outcome, |body| {
+        body.get("code")
+            .and_then(serde_json::Value::as_str)
+            .map(|code| format!("/api/v1/tables/{id}/join-codes/{code}"))
+    })
 }
 
 /// The table's row, for its organiser only.

@@ -21,6 +21,7 @@ pub mod deals;
 pub mod documented;
 pub mod error;
 pub mod events;
+pub mod examples;
 pub mod export;
 pub mod game_schemas;
 pub mod games;

@@ -574,13 +574,35 @@ async fn record(
         Outcome::Fresh(answer) => (answer, false),
         Outcome::Replayed(answer) => (answer, true),
     };
-    let mut response = HttpResponse::build(StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK));
+    let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK);
+    let mut response = HttpResponse::build(status);
+    if status == StatusCode::CREATED {
+        // A move: its address is the one-entry page of the log that holds it.
+        let recorded: RecordedSeq = serde_json::from_str(&answer.body).map_err(|_| ApiError::internal())?;
+        let after = recorded.mv.seq - 1;
+        response.insert_header((
+            "Location",
+            format!("/api/v1/tables/{table}/moves?after={after}&limit=1"),
+        ));
+    }
     if replayed {
         response.insert_header(("Idempotent-Replayed", "true"));
     }
     Ok(response
         .content_type(actix_web::http::header::ContentType::json())
         .body(answer.body))
+}
+
+/// The log position of the move an answer describes, read without the rest of the answer.
+#[derive(Deserialize)]
+struct RecordedSeq {
+    #[serde(rename = "move")]
+    mv: Seq,
+}
+
+#[derive(Deserialize)]
+struct Seq {
+    seq: i64,
 }
 
 /// Records one move. The engine checks it against the rules and works out its consequences
@@ -594,8 +616,9 @@ async fn record(
     ),
     responses(
         (status = 201, body = MoveResponse, headers(
+            ("Location" = String, description = "the move's entry in the log: the one-entry page of `GET /tables/{id}/moves` that holds it"),
             ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
-        )),
+        ), example = json!(super::examples::submit_move())),
         (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
@@ -631,7 +654,7 @@ pub async fn submit_move(
     responses(
         (status = 200, body = UndoResponse, headers(
             ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
-        )),
+        ), example = json!(super::examples::undo_move())),
         (status = 401, description = "`missing_token`, `invalid_token`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),

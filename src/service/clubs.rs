@@ -322,12 +322,8 @@ pub async fn of_user(pool: &PgPool, user: Uuid, limit: i64, offset: i64) -> Resu
         return Ok(Vec::new());
     };
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let mut clubs = store::clubs::of_user(&mut conn, user, limit, offset).await?;
     // A personal API token sees its one club (of which the account has at most one row).
-    if let Some(club) = only {
-        clubs.retain(|c| c.id == club);
-    }
-    Ok(clubs)
+    Ok(store::clubs::of_user(&mut conn, user, only, limit, offset).await?)
 }
 
 /// An owner sets a new password (`hash`, already hashed) for a member's account, for a member

@@ -27,6 +27,7 @@ use uuid::Uuid;
 use super::booking_key::{key, Key};
 use super::chain::Json;
 use super::fold::{self, no_longer_replays, stored_move};
+use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::receipts::{AuditKeys, Receipt};
 use super::{game_of, read_table, to_json, Principal, ServiceError};
 use crate::ledger::Booking;
@@ -90,24 +91,31 @@ pub async fn deal(pool: &PgPool, table: Uuid, deal: u16) -> Result<DealRecord, S
     with_game!(game_of(&row)?, G => record_of::<G>(&mut tx, &row, deal).await).map_err(|e| e.at_table(table))
 }
 
-/// Corrects a finished deal; the deal as it stands now, and the receipt `keys` sign for the
-/// chain as the correction leaves it.
+/// Corrects a finished deal; the answer `render` makes of the deal as it stands now and the
+/// receipt `keys` sign for the chain as the correction leaves it, kept under `key` when given.
+/// A retry with the key gets that first answer and corrects nothing.
 ///
 /// # Errors
-/// `Store(NotFound)`, `Forbidden`, `VersionConflict`, `DealNotFound`, `DealNotFinished`,
-/// `InvalidMove`, `Rule` (a correction's own move breaks a rule), `NotTheDeal`,
-/// `CorrectionConflicts`; in every case nothing is written.
+/// `Store(NotFound)`, `Forbidden`, `IdempotencyKeyReused`, `VersionConflict`, `DealNotFound`,
+/// `DealNotFinished`, `InvalidMove`, `Rule` (a correction's own move breaks a rule), `NotTheDeal`,
+/// `CorrectionConflicts`, `Encode` when `render` fails; in every case nothing is written.
 pub async fn correct(
     pool: &PgPool,
     keys: &AuditKeys,
     correction: Correction,
-) -> Result<(DealRecord, Receipt), ServiceError> {
+    key: Option<&CreationKey>,
+    render: impl FnOnce(DealRecord, Receipt) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
     // The signing key is read (the first time, from the database) before the transaction: read
     // inside it, it would want a second connection while this one holds locks others queue on.
     keys.signing(pool).await?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, correction.table).await?;
     super::access::require_table(&mut tx, correction.by, &row, super::access::Capability::Record).await?;
+    // A retry's `expected_version` is behind by its own correction: its first answer comes first.
+    if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.id, key).await? {
+        return Ok(first);
+    }
     if correction.expected_version != row.version {
         return Err(ServiceError::VersionConflict {
             expected: correction.expected_version,
@@ -126,8 +134,10 @@ pub async fn correct(
     let now = chrono::Utc::now();
     super::webhooks::enqueue_deal_event(&mut tx, super::webhooks::DEAL_CORRECTED, &row, correction.deal, now).await?;
     let receipt = keys.receipt_for(pool, &mut tx, row.id, row.session_id, now).await?;
+    let answer = render(record, receipt).map_err(ServiceError::Encode)?;
+    let answer = idempotency::keep_at_table(&mut tx, row.id, key, answer).await?;
     tx.commit().await.map_err(StoreError::from)?;
-    Ok((record, receipt))
+    Ok(Outcome::Fresh(answer))
 }
 
 /// What a correction's moves so far make of a finished deal, as a dry run: nothing is stored.

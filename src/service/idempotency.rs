@@ -1,14 +1,18 @@
 //! Answers kept under an `Idempotency-Key`: the shapes a recording keeps per table, and creating
-//! something at most once per key (`POST /sessions`, `POST /tables`), as moves are recorded once
-//! per key: a retry with the same key and body gets the first answer,
+//! something at most once per key (`POST /sessions`, `POST /tables`, join codes, …), as moves are
+//! recorded once per key: a retry with the same key and body gets the first answer,
 //! marked as replayed, and creates nothing; the same key with another body is refused.
+//! What a table's scorers may write besides moves (a correction, a verification) keeps its answer
+//! with the table's moves' (`idempotency_keys`), since a scorer is no account.
 //!
 //! Invariants:
 //! - The answer is kept in the transaction that created what it describes: a key names either
 //!   nothing or something that exists, and an answer that was never sent is never kept.
 //! - Two requests racing with one key create one thing: the second's attempt to keep its answer
 //!   waits for the first's transaction, finds the first's answer, and rolls its own work back.
-//! - Keys are the caller's own: one organiser's key never answers another's request.
+//!   A table's keys are read and kept under the table's lock, which orders such requests.
+//! - Keys are the caller's own: one organiser's key never answers another's request. A table's
+//!   keys are its recorders' (as for moves): a key names one request at that table.
 
 use serde_json::Value;
 use sqlx::PgConnection;
@@ -125,4 +129,44 @@ pub(super) async fn keep_and_commit(
     }
     tx.commit().await.map_err(StoreError::from)?;
     Ok(Outcome::Fresh(answer))
+}
+
+/// The first answer under the key at `table`, when a request with it wrote there already (a
+/// move, a correction, a verification: one key names one of them). Read under the table's lock.
+///
+/// # Errors
+/// `IdempotencyKeyReused` when that request was another; on database failure.
+pub(super) async fn first_answer_at_table(
+    tx: &mut Tx<'_>,
+    table: Uuid,
+    key: Option<&CreationKey>,
+) -> Result<Option<Outcome>, ServiceError> {
+    let Some(key) = key else { return Ok(None) };
+    match store::tables::idempotent_response(tx, table, &key.key).await? {
+        Some(first) => replayed(key, first).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Keeps `answer` under the key at `table`, in `tx`, which holds the table's lock; the answer.
+///
+/// # Errors
+/// On database failure.
+pub(super) async fn keep_at_table(
+    tx: &mut Tx<'_>,
+    table: Uuid,
+    key: Option<&CreationKey>,
+    answer: Answer,
+) -> Result<Answer, ServiceError> {
+    let Some(key) = key else { return Ok(answer) };
+    let stored = StoredResponse {
+        request_hash: key.request_hash.clone(),
+        status: answer.status,
+        body: answer.body,
+    };
+    store::tables::save_idempotent_response(tx, table, &key.key, &stored).await?;
+    Ok(Answer {
+        status: stored.status,
+        body: stored.body,
+    })
 }

@@ -293,3 +293,50 @@ pub async fn join_scorer(
     tx.commit().await.map_err(StoreError::from)?;
     Ok((scorer, receipt))
 }
+
+/// Hands out a join code for the table (its organisers only), drawn by `draw` until one is free
+/// (a few tries), standing until `expires_at`; the answer `render` makes of it, kept under `key`
+/// when given. A retry with the key gets that first answer and hands out nothing.
+///
+/// # Errors
+/// `Store(NotFound)` for an unknown table or one the caller may not read; `Forbidden` for one
+/// who may not organise it; `IdempotencyKeyReused`; `Corrupt` when no free code was drawn;
+/// `Encode` when `render` fails; on database failure.
+pub async fn hand_out_join_code(
+    pool: &PgPool,
+    who: super::Principal,
+    table: Uuid,
+    expires_at: chrono::DateTime<chrono::Utc>,
+    key: Option<&CreationKey>,
+    mut draw: impl FnMut() -> String,
+    render: impl FnOnce(String) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
+    let super::Principal::Organiser { user } = who else {
+        return Err(ServiceError::Forbidden(
+            "only the table's organiser can hand out join codes",
+        ));
+    };
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    let row = store::tables::fetch(&mut tx, table).await?;
+    match super::access::require_table(&mut tx, who, &row, super::access::Capability::Organise).await {
+        Err(ServiceError::Forbidden(_)) => {
+            return Err(ServiceError::Forbidden(
+                "only the table's organiser can hand out join codes",
+            ))
+        }
+        other => other?,
+    }
+    if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
+        return Ok(first);
+    }
+    for _ in 0..5 {
+        let code = draw();
+        if store::join_codes::insert(&mut tx, &code, row.id, user, expires_at).await? {
+            let answer = render(code).map_err(ServiceError::Encode)?;
+            return idempotency::keep_and_commit(tx, user, key, answer).await;
+        }
+    }
+    Err(ServiceError::Corrupt(format!(
+        "no free join code for table {table} in five draws"
+    )))
+}

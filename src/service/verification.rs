@@ -12,6 +12,7 @@ use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::corrections::{self, correction_in_force, played, record_of, replay_deal, DealRecord};
+use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::receipts::{AuditKeys, Receipt};
 use super::{game_of, to_json, Principal, ServiceError};
 use crate::rules::games::with_game;
@@ -31,19 +32,31 @@ pub struct Request {
     pub moves: Option<Vec<Value>>,
 }
 
-/// Verifies a finished deal, linking the verification into the table's hash chain; the deal as
-/// it stands now, and the receipt `keys` sign for the chain as it leaves it.
+/// Verifies a finished deal, linking the verification into the table's hash chain; the answer
+/// `render` makes of the deal as it stands now and the receipt `keys` sign for the chain as it
+/// leaves it, kept under `key` when given. A retry with the key gets that first answer and
+/// verifies nothing.
 ///
 /// # Errors
-/// `Store(NotFound)`, `Forbidden` (another table's scorer), `DealNotFound`, `DealNotFinished`,
-/// `OwnDeal`, `InvalidVerification`, and for a dispute `InvalidMove`, `Rule` or `NotTheDeal`.
-pub async fn verify(pool: &PgPool, keys: &AuditKeys, request: Request) -> Result<(DealRecord, Receipt), ServiceError> {
+/// `Store(NotFound)`, `Forbidden` (another table's scorer), `IdempotencyKeyReused`,
+/// `DealNotFound`, `DealNotFinished`, `OwnDeal`, `InvalidVerification`, and for a dispute
+/// `InvalidMove`, `Rule` or `NotTheDeal`; `Encode` when `render` fails.
+pub async fn verify(
+    pool: &PgPool,
+    keys: &AuditKeys,
+    request: Request,
+    key: Option<&CreationKey>,
+    render: impl FnOnce(DealRecord, Receipt) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
     // The signing key is read (the first time, from the database) before the transaction: read
     // inside it, it would want a second connection while this one holds locks others queue on.
     keys.signing(pool).await?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, request.table).await?;
     super::access::require_table(&mut tx, request.by, &row, super::access::Capability::Verify).await?;
+    if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.id, key).await? {
+        return Ok(first);
+    }
     let record: Result<DealRecord, ServiceError> = async {
         Ok(with_game!(game_of(&row)?, G => {
             verify_as::<G>(&mut tx, &row, &request).await?;
@@ -60,8 +73,10 @@ pub async fn verify(pool: &PgPool, keys: &AuditKeys, request: Request) -> Result
         super::webhooks::enqueue_deal_event(&mut tx, super::webhooks::DEAL_DISPUTED, &row, request.deal, now).await?;
     }
     let receipt = keys.receipt_for(pool, &mut tx, row.id, row.session_id, now).await?;
+    let answer = render(record, receipt).map_err(ServiceError::Encode)?;
+    let answer = idempotency::keep_at_table(&mut tx, row.id, key, answer).await?;
     tx.commit().await.map_err(StoreError::from)?;
-    Ok((record, receipt))
+    Ok(Outcome::Fresh(answer))
 }
 
 async fn verify_as<G: Game>(conn: &mut PgConnection, table: &TableRow, request: &Request) -> Result<(), ServiceError> {

@@ -213,24 +213,29 @@ pub struct MemberClub {
     pub role: ClubRole,
 }
 
-/// The clubs `user` belongs to (not left), oldest membership first.
+/// The clubs `user` belongs to (not left), oldest membership first; only the club `only` when
+/// given (a personal API token's).
 ///
 /// # Errors
 /// On database failure.
 pub async fn of_user(
     conn: &mut PgConnection,
     user: Uuid,
+    only: Option<Uuid>,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<MemberClub>, StoreError> {
+    // Filtered here, not after the page is read: the page and its next offset count only the
+    // clubs the caller may see.
     Ok(sqlx::query_as::<_, MemberClub>(
         "select c.id, c.name, c.created_at, m.role from club_members m join clubs c on c.id = m.club_id
-         where m.user_id = $1 and m.left_at is null
+         where m.user_id = $1 and m.left_at is null and ($4::uuid is null or c.id = $4)
          order by m.created_at, c.id limit $2 offset $3",
     )
     .bind(user)
     .bind(limit)
     .bind(offset)
+    .bind(only)
     .fetch_all(conn)
     .await?)
 }

@@ -476,3 +476,37 @@ async fn bad_requests_for_tokens_are_refused_and_make_nothing(pool: PgPool) {
     .await
     .assert_status(201);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_tokens_page_of_clubs_counts_only_its_club_however_many_the_account_has(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let ann = app.organiser("ann@club.example").await;
+    // More clubs than a page before the token's own, so a page read before filtering would hold
+    // none of it.
+    for name in ["Monday", "Tuesday", "Wednesday"] {
+        app.post("/api/v1/clubs", &ann, json!({"name": name}))
+            .await
+            .assert_status(201);
+    }
+    let home = home_club(&app, &ann).await;
+    let token = secret(&app, &ann, &home, &["read"]).await;
+
+    let page = app.get_as("/api/v1/clubs?limit=2", &token).await;
+    let items = page.assert_status(200)["items"].as_array().expect("items").clone();
+    assert_eq!(items.len(), 1, "the token's club on the first page: {items:?}");
+    assert_eq!(items[0]["id"], home.as_str());
+    assert_eq!(page.body["next_offset"], Value::Null, "no further page");
+    let beyond = app.get_as("/api/v1/clubs?limit=2&offset=1", &token).await;
+    assert_eq!(beyond.assert_status(200)["items"], json!([]));
+    assert_eq!(beyond.body["next_offset"], Value::Null);
+
+    // The account itself still pages through all four.
+    let first = app.get_as("/api/v1/clubs?limit=2", &ann).await;
+    assert_eq!(first.assert_status(200)["items"].as_array().expect("items").len(), 2);
+    assert_eq!(first.body["next_offset"], 2);
+    let second = app.get_as("/api/v1/clubs?limit=2&offset=2", &ann).await;
+    let last = second.assert_status(200)["items"].as_array().expect("items").clone();
+    assert_eq!(last.len(), 2);
+    assert_eq!(last[1]["id"], home.as_str());
+    assert_eq!(second.body["next_offset"], Value::Null);
+}

@@ -23,6 +23,7 @@ mod helpers;
 mod hostile;
 mod hot;
 mod idempotent_creation;
+mod idempotent_writes;
 mod layers;
 mod ledger;
 mod live;
