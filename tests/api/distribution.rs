@@ -290,7 +290,7 @@ async fn findings(conn: &mut PgConnection, plan: &Plan) -> Vec<(String, String, 
     }
 
     // Append-only by privilege: the application's role reads and inserts, and changes nothing.
-    for (relation, r) in plan.relations.iter().filter(|(n, _)| relations.contains(n)) {
+    for (relation, r) in plan.relations.iter().filter(|(n, _)| relations.contains(*n)) {
         for privilege in ["SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE"] {
             let held: bool = sqlx::query_scalar("select has_table_privilege($1, $2, $3)")
                 .bind(APP_ROLE)

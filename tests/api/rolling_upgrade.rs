@@ -85,6 +85,10 @@ async fn current_columns(conn: &mut PgConnection) -> BTreeMap<(String, String), 
 /// (`statement <place>`, `column <relation>.<column>`, `required <relation>.<column>`) with why.
 async fn breaks(conn: &mut PgConnection) -> BTreeMap<String, String> {
     let mut found = BTreeMap::new();
+    // Prepared afresh: a statement the connection kept from before a change would not say.
+    sqlx::Connection::clear_cached_statements(&mut *conn)
+        .await
+        .expect("clear the statement cache");
     for (place, sql) in statements() {
         if let Err(e) = conn.prepare(sql.as_str()).await {
             found.insert(format!("statement {place}"), e.to_string());
