@@ -183,8 +183,9 @@ pub async fn migrate(pool: &PgPool) -> Result<(), sqlx::Error> {
         .fetch_one(pool)
         .await?;
     if !may_create {
-        let applied: Vec<i64> =
-            sqlx::query_scalar("select version from _sqlx_migrations where success").fetch_all(pool).await?;
+        let applied: Vec<i64> = sqlx::query_scalar("select version from _sqlx_migrations where success")
+            .fetch_all(pool)
+            .await?;
         let pending: Vec<String> = migrator
             .iter()
             .filter(|m| !applied.contains(&m.version))
@@ -239,8 +240,8 @@ pub async fn begin_alongside(pool: &PgPool, tx: &mut Tx<'_>) -> Result<Option<Tx
         "select case when exists (select 1 from pg_extension where extname = 'citus') then ''
                      else pg_export_snapshot() end",
     )
-        .fetch_one(&mut **tx)
-        .await?;
+    .fetch_one(&mut **tx)
+    .await?;
     // The statement takes no parameters: the name is written in, and so only a name as
     // PostgreSQL makes them (hex digits and dashes); sent unprepared, so that each name does not
     // take a place in the statement cache.

@@ -41,7 +41,10 @@ fn plan() -> Plan {
     for line in PLAN.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
         let fields: Vec<&str> = line.split('\t').collect();
         if fields[0] == "allow" {
-            assert!(fields.len() >= 5, "an allow line names kind, relation, name and why: {line}");
+            assert!(
+                fields.len() >= 5,
+                "an allow line names kind, relation, name and why: {line}"
+            );
             allowed.insert((fields[1].to_owned(), fields[2].to_owned(), fields[3].to_owned()));
             continue;
         }
@@ -152,7 +155,12 @@ async fn findings(conn: &mut PgConnection, plan: &Plan) -> Vec<(String, String, 
             "trigger"
         };
         if placed(&relation).is_some_and(|p| p != Placement::Local) {
-            push(kind, &relation, &name, format!("a {kind} on a distributed or reference table"));
+            push(
+                kind,
+                &relation,
+                &name,
+                format!("a {kind} on a distributed or reference table"),
+            );
         }
     }
     let rules = sqlx::query(
@@ -197,7 +205,10 @@ async fn findings(conn: &mut PgConnection, plan: &Plan) -> Vec<(String, String, 
                     "unique",
                     &relation,
                     u.get("name"),
-                    format!("unique on ({}) without the distribution column {column}", columns.join(", ")),
+                    format!(
+                        "unique on ({}) without the distribution column {column}",
+                        columns.join(", ")
+                    ),
                 );
             }
         }
@@ -240,7 +251,12 @@ async fn findings(conn: &mut PgConnection, plan: &Plan) -> Vec<(String, String, 
             (a, b) => Some(format!("from a {a:?} table to a {b:?} one")),
         };
         if let Some(why) = why {
-            push("foreign key", &relation, k.get("name"), format!("{relation} -> {target}: {why}"));
+            push(
+                "foreign key",
+                &relation,
+                k.get("name"),
+                format!("{relation} -> {target}: {why}"),
+            );
         }
     }
 
@@ -285,7 +301,12 @@ async fn findings(conn: &mut PgConnection, plan: &Plan) -> Vec<(String, String, 
         let relation: String = s.get("relation");
         let kind: String = s.get("type");
         if placed(&relation) == Some(Placement::Distributed) && kind != "bigint" {
-            push("sequence", &relation, s.get("name"), format!("a {kind} sequence, not bigint"));
+            push(
+                "sequence",
+                &relation,
+                s.get("name"),
+                format!("a {kind} sequence, not bigint"),
+            );
         }
     }
 
@@ -498,7 +519,10 @@ async fn an_evening_is_played_and_audited_as_the_application_role_which_cannot_c
 
     let plan = plan();
     let before = counts(&pool, &plan).await;
-    assert!(before.values().all(|n| *n > 0), "every append-only relation has rows: {before:?}");
+    assert!(
+        before.values().all(|n| *n > 0),
+        "every append-only relation has rows: {before:?}"
+    );
     let mut conn = app.pool.acquire().await.expect("conn");
     for relation in before.keys() {
         for statement in [
@@ -506,10 +530,7 @@ async fn an_evening_is_played_and_audited_as_the_application_role_which_cannot_c
             format!("delete from {relation}"),
             format!("truncate {relation}"),
         ] {
-            let err = sqlx::query(&statement)
-                .execute(&mut *conn)
-                .await
-                .expect_err(&statement);
+            let err = sqlx::query(&statement).execute(&mut *conn).await.expect_err(&statement);
             let code = err.as_database_error().and_then(|e| e.code()).map(|c| c.into_owned());
             assert_eq!(code.as_deref(), Some("42501"), "{statement}: {err}");
         }

@@ -241,10 +241,12 @@ async fn a_server_as_the_application_role_checks_the_migrations_instead_of_apply
         .await
         .expect("every migration is applied");
 
-    let last: i64 = sqlx::query_scalar("delete from _sqlx_migrations where version = (select max(version) from _sqlx_migrations) returning version")
-        .fetch_one(&pool)
-        .await
-        .expect("forget the last migration");
+    let last: i64 = sqlx::query_scalar(
+        "delete from _sqlx_migrations where version = (select max(version) from _sqlx_migrations) returning version",
+    )
+    .fetch_one(&pool)
+    .await
+    .expect("forget the last migration");
     let err = tablekeeper::store::migrate(&as_role)
         .await
         .expect_err("a migration is pending");
