@@ -489,11 +489,12 @@ async fn counts(pool: &PgPool, plan: &Plan) -> BTreeMap<String, i64> {
     counts
 }
 
-/// A pool whose every connection runs as the application's role, as a deployment's would.
-async fn application_pool(pool: &PgPool) -> PgPool {
+/// A pool of `size` connections to `pool`'s database, each running as the application's role, as
+/// a deployment's would.
+pub async fn application_pool(pool: &PgPool, size: u32) -> PgPool {
     use sqlx::Executor;
     sqlx::postgres::PgPoolOptions::new()
-        .max_connections(5)
+        .max_connections(size)
         .after_connect(|conn, _| {
             Box::pin(async move {
                 conn.execute("set role tablekeeper_app").await?;
@@ -511,7 +512,7 @@ async fn an_evening_is_played_and_audited_as_the_application_role_which_cannot_c
 ) {
     // Every writer of the service (moves, corrections, scorers, verifications, undo, the
     // settlement, bundles' signing key) needs no more than the role has.
-    let app = spawn_app(application_pool(&pool).await).await;
+    let app = spawn_app(application_pool(&pool, 5).await).await;
     let evening = crate::evidence::a_finished_evening(&app, "ann@club.example").await;
     assert_audit_consistent(&app, &evening.table).await;
     let superuser = spawn_app(pool.clone()).await;

@@ -225,18 +225,7 @@ async fn a_server_starts_on_a_schema_a_later_release_migrated(pool: PgPool) {
 
 #[sqlx::test(migrations = "./migrations")]
 async fn a_server_as_the_application_role_checks_the_migrations_instead_of_applying_them(pool: PgPool) {
-    use sqlx::postgres::PgPoolOptions;
-    let as_role = PgPoolOptions::new()
-        .max_connections(1)
-        .after_connect(|conn, _| {
-            Box::pin(async move {
-                conn.execute("set role tablekeeper_app").await?;
-                Ok(())
-            })
-        })
-        .connect_with((*pool.connect_options()).clone())
-        .await
-        .expect("a pool as the application's role");
+    let as_role = crate::distribution::application_pool(&pool, 1).await;
     tablekeeper::store::migrate(&as_role)
         .await
         .expect("every migration is applied");
