@@ -1,6 +1,6 @@
 //! The links of a table's hash chain: rows in, rows out (the hashing is `crate::service::chain`'s).
 //!
-//! Invariants: links are append-only (the database refuses updates and deletes) and numbered
+//! Invariants: links are append-only (the application's role may not change them) and numbered
 //! from 0 without gaps; the table's `chain_head` is the hash of its last link; a link keeps the
 //! version of the canonical content its `content_hash` was made from.
 

@@ -1,8 +1,8 @@
 //! Score-sheet lines, one row per finished deal, written in the transaction of the move that
 //! finished it.
 //!
-//! Invariants: append-only (a trigger refuses changes); a line is in force exactly when its move
-//! is not voided, so an undo takes a line off the sheet through the log, deleting nothing; the
+//! Invariants: append-only (the application's role may not change it); a line is in force
+//! exactly when its move is not voided, so an undo takes a line off the sheet through the log, deleting nothing; the
 //! lines in force, by (seq, idx), are the sheet's deals in order.
 
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Corrections of finished deals and their verifications: rows in, rows out.
 //!
-//! Invariants: append-only like the log (triggers refuse changes). A correction's moves are
-//! written before its entry (the foreign key naming the correction is deferred), each with a
+//! Invariants: append-only like the log (the application's role may not change it). A
+//! correction's moves are written before its entry (the foreign key naming the correction is deferred), each with a
 //! `position` between the effective moves around the deal it corrects, so that the effective
 //! moves in play order put them where the deal's old moves were.
 

@@ -1,5 +1,5 @@
-//! Ledger rows: bookings and their postings, append-only (the database refuses updates and
-//! deletes, and a deferred trigger refuses a booking whose postings do not sum to zero).
+//! Ledger rows: bookings and their postings, append-only (the application's role may not update
+//! or delete them, and a deferred trigger refuses a booking whose postings do not sum to zero).
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;

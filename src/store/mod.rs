@@ -169,10 +169,40 @@ pub async fn prepare(database_url: &str, pool: &PgPool) -> Result<(), sqlx::Erro
 
 /// Applies pending migrations.
 ///
+/// Migrations a later release applied are no error: while replicas are replaced (a rolling
+/// upgrade, deploy/README.md) a server of the previous release restarts on the schema the new
+/// one migrated to, which only ever expands. A server signed in as the application's role may
+/// not create in the schema, so it only checks that the owner applied every migration it knows.
+///
 /// # Errors
-/// When a migration fails.
+/// When a migration fails, or one is pending and this role may not apply it.
 pub async fn migrate(pool: &PgPool) -> Result<(), sqlx::Error> {
-    sqlx::migrate!("./migrations").run(pool).await?;
+    let mut migrator = sqlx::migrate!("./migrations");
+    migrator.set_ignore_missing(true);
+    let may_create: bool = sqlx::query_scalar("select has_schema_privilege(current_schema(), 'CREATE')")
+        .fetch_one(pool)
+        .await?;
+    if !may_create {
+        let applied: Vec<i64> = sqlx::query_scalar("select version from _sqlx_migrations where success")
+            .fetch_all(pool)
+            .await?;
+        let pending: Vec<String> = migrator
+            .iter()
+            .filter(|m| !applied.contains(&m.version))
+            .map(|m| m.version.to_string())
+            .collect();
+        if pending.is_empty() {
+            return Ok(());
+        }
+        return Err(sqlx::Error::Configuration(
+            format!(
+                "migrations {} are not applied and this role may not apply them: run `tablekeeper migrate` as the schema's owner",
+                pending.join(", ")
+            )
+            .into(),
+        ));
+    }
+    migrator.run(pool).await?;
     Ok(())
 }
 
@@ -192,7 +222,10 @@ pub async fn begin_read_only(pool: &PgPool) -> Result<Tx<'static>, StoreError> {
 /// A second read-only transaction that sees exactly what `tx` (begun by [`begin_read_only`])
 /// sees, so that a long read can run two statements at once; None, having waited for nothing,
 /// when the pool has no connection idle (a reader holding one connection never waits for
-/// another).
+/// another), and None on Citus: a snapshot exported there is the coordinator's, not the one
+/// the worker holding the table's rows reads in, so the read stays on `tx` alone (one
+/// repeatable-read transaction, which Citus keeps on that worker's one connection, see
+/// deploy/README.md).
 ///
 /// # Errors
 /// On database failure.
@@ -203,9 +236,12 @@ pub async fn begin_alongside(pool: &PgPool, tx: &mut Tx<'_>) -> Result<Option<Tx
     else {
         return Ok(None);
     };
-    let snapshot: String = sqlx::query_scalar("select pg_export_snapshot()")
-        .fetch_one(&mut **tx)
-        .await?;
+    let snapshot: String = sqlx::query_scalar(
+        "select case when exists (select 1 from pg_extension where extname = 'citus') then ''
+                     else pg_export_snapshot() end",
+    )
+    .fetch_one(&mut **tx)
+    .await?;
     // The statement takes no parameters: the name is written in, and so only a name as
     // PostgreSQL makes them (hex digits and dashes); sent unprepared, so that each name does not
     // take a place in the statement cache.
