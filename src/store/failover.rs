@@ -196,7 +196,13 @@ impl Failover {
     async fn probe(&self, index: usize) -> Option<Role> {
         let options = self.hosts.get(index)?;
         let asked = async {
-            let mut conn = sqlx::PgConnection::connect_with(options).await?;
+            let mut conn = match sqlx::PgConnection::connect_with(options).await {
+                // Not created yet (start-up creates it): the server's own database answers.
+                Err(sqlx::Error::Database(e)) if e.code().as_deref() == Some("3D000") => {
+                    sqlx::PgConnection::connect_with(&options.clone().database("postgres")).await?
+                }
+                connected => connected?,
+            };
             let found = role(&mut conn).await;
             tokio::spawn(async move { drop(conn.close().await) });
             found
