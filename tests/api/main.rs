@@ -16,6 +16,7 @@ mod conditional;
 mod corrections;
 mod dividend;
 mod evidence;
+mod failover;
 mod exports;
 mod games;
 mod health;
