@@ -23,6 +23,10 @@ pub const CHECK_EVERY: Duration = Duration::from_millis(250);
 /// How long a host may take to accept a connection and say what it is when hosts are probed.
 const PROBE_TIMEOUT: Duration = Duration::from_millis(1000);
 
+/// How long the pool may take to lend a connection to the current host and have it say what it
+/// is; longer (a busy pool, a dead host) and the hosts are probed directly.
+const CHECK_TIMEOUT: Duration = Duration::from_millis(500);
+
 /// What a probed server says it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Role {
@@ -275,7 +279,7 @@ impl Failover {
             let mut conn = self.pool.acquire().await?;
             role(&mut conn).await
         };
-        match tokio::time::timeout(PROBE_TIMEOUT, asked).await {
+        match tokio::time::timeout(CHECK_TIMEOUT, asked).await {
             Ok(Ok(found)) => found.fits(self.target),
             _ => false,
         }
@@ -285,12 +289,20 @@ impl Failover {
     /// the wrong kind of server); when it no longer answers or no longer fits, looks for the host
     /// that does. Runs until the pool is closed.
     pub async fn watch(self: Arc<Failover>) {
+        let mut found = true;
         while !self.pool.is_closed() {
             tokio::select! {
                 () = self.wake.notified() => {}
                 () = tokio::time::sleep(CHECK_EVERY) => {}
             }
-            if !self.current_fits().await && self.discover().await.is_none() {
+            // While no host fits, the hosts are asked directly (a dead one refuses at once)
+            // rather than through the pool, which would wait out its connect retries.
+            if found && self.current_fits().await {
+                continue;
+            }
+            let was_found = found;
+            found = self.discover().await.is_some();
+            if was_found && !found {
                 tracing::warn!(
                     hosts = ?self.names,
                     target_session_attrs = self.target.as_str(),

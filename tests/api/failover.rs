@@ -26,7 +26,11 @@ fn with_hosts(url: &str, hosts: &str, query: &str) -> String {
     let (user, rest) = rest.rsplit_once('@').map_or(("", rest), |(u, r)| (u, r));
     let path = rest.find('/').map_or("", |i| &rest[i..]);
     let path = path.split_once('?').map_or(path, |(p, _)| p);
-    let user = if user.is_empty() { String::new() } else { format!("{user}@") };
+    let user = if user.is_empty() {
+        String::new()
+    } else {
+        format!("{user}@")
+    };
     format!("{scheme}://{user}{hosts}{path}?{query}")
 }
 
@@ -56,7 +60,9 @@ fn settings(database_url: &str) -> Settings {
 
 /// A server started as `tablekeeper serve` starts, on `database_url`.
 async fn serve(database_url: &str, pool: &PgPool) -> TestApp {
-    let app = Application::build(&settings(database_url)).await.expect("the server starts");
+    let app = Application::build(&settings(database_url))
+        .await
+        .expect("the server starts");
     let base = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run());
     TestApp::at(&base, pool.clone())
@@ -81,7 +87,12 @@ async fn a_server_given_a_dead_host_first_finds_the_live_one_and_takes_moves(poo
         .expect("moves");
     assert_eq!(recorded, 1);
     // Finding the host at start-up is no failover.
-    let metrics = app.client.get(format!("{}/metrics", app.base)).send().await.expect("metrics");
+    let metrics = app
+        .client
+        .get(format!("{}/metrics", app.base))
+        .send()
+        .await
+        .expect("metrics");
     let text = metrics.text().await.expect("text");
     assert!(
         text.lines().any(|l| l == "tablekeeper_database_failovers_total 0"),
@@ -93,7 +104,10 @@ async fn a_server_given_a_dead_host_first_finds_the_live_one_and_takes_moves(poo
 async fn a_server_whose_hosts_all_refuse_does_not_start(pool: PgPool) {
     let live = database_url(&pool);
     let url = with_hosts(&live, "127.0.0.1:1,127.0.0.1:2", "target_session_attrs=read-write");
-    let err = Application::build(&settings(&url)).await.err().expect("no host answers");
+    let err = Application::build(&settings(&url))
+        .await
+        .err()
+        .expect("no host answers");
     assert!(err.to_string().contains("target_session_attrs=read-write"), "{err}");
 }
 
@@ -102,7 +116,11 @@ fn standby_url(pool: &PgPool) -> Option<String> {
     let base = std::env::var("TEST_STANDBY_URL")
         .ok()
         .filter(|u| !u.trim().is_empty())?;
-    let name = pool.connect_options().get_database().expect("a database name").to_owned();
+    let name = pool
+        .connect_options()
+        .get_database()
+        .expect("a database name")
+        .to_owned();
     let head = base.split_once('?').map_or(base.as_str(), |(h, _)| h);
     let root = head.rsplit_once('/').map_or(head, |(root, _)| root);
     Some(format!("{root}/{name}"))
