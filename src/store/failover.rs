@@ -152,6 +152,9 @@ impl Failover {
             .after_connect(move |conn, _meta| {
                 let wake = wrong_kind.clone();
                 Box::pin(async move {
+                    if target == TargetSessionAttrs::Any {
+                        return Ok(());
+                    }
                     // The host may have changed role since it was found (a primary demoted): a
                     // connection of the wrong kind is refused and the watcher looks again.
                     let found = role(conn).await?;
