@@ -13,6 +13,14 @@
 //! announced (`NOTIFY`) as at a real table. With `--session` the tables belong to one club
 //! session (so it has an audit bundle), whose id is printed; `--email` names the organiser it
 //! registers (password `load test password`), so that a script can log in again afterwards.
+//!
+//! `--base` may list several replicas (`http://a:1,http://b:2`): scorer i drives its tables on
+//! the i-th, round robin. Every move and table carries an `Idempotency-Key`, and a `503`
+//! (or a refused connection) is retried with the same key for up to `--retry-for` seconds (30),
+//! as a phone does: a failover is waited out, and a retry never records a move twice. With
+//! `--acks FILE` each ACKNOWLEDGED move (a 2xx answer) is written to FILE as
+//! `TABLE_ID SEQ ACKNOWLEDGED_MS SENT_MS` (Unix milliseconds; sent: its first try), for
+//! `scripts/failover`, which checks that none was lost.
 
 use std::time::{Duration, Instant};
 
@@ -28,6 +36,8 @@ struct Args {
     follow: bool,
     session: bool,
     email: Option<String>,
+    acks: Option<String>,
+    retry_for: Duration,
 }
 
 fn args() -> Args {
@@ -39,6 +49,8 @@ fn args() -> Args {
         follow: false,
         session: false,
         email: None,
+        acks: None,
+        retry_for: Duration::from_secs(30),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -57,6 +69,10 @@ fn args() -> Args {
             "--deals" => args.deals = value.parse().unwrap_or(args.deals),
             "--seconds" => args.seconds = value.parse().ok(),
             "--email" => args.email = Some(value),
+            "--acks" => args.acks = Some(value),
+            "--retry-for" => {
+                args.retry_for = value.parse().map_or(args.retry_for, Duration::from_secs_f64);
+            }
             _ => eprintln!("ignoring unknown flag {flag}"),
         }
     }
@@ -75,6 +91,68 @@ async fn post(client: &reqwest::Client, url: &str, token: Option<&str>, body: Va
     Ok(body)
 }
 
+/// Posts with an `Idempotency-Key`, retrying with the same key on 503 or a failed connection
+/// until `retry_for` has passed: an answer whose fate was unknown is asked again, and the
+/// server's answer to the retry is the first one's if the first was recorded.
+async fn post_retried(
+    client: &reqwest::Client,
+    url: &str,
+    token: &str,
+    body: Value,
+    retry_for: Duration,
+) -> anyhow::Result<Value> {
+    let key = uuid::Uuid::new_v4().to_string();
+    let deadline = Instant::now() + retry_for;
+    loop {
+        let sent = client
+            .post(url)
+            .bearer_auth(token)
+            .header("Idempotency-Key", &key)
+            .json(&body)
+            .send()
+            .await;
+        let retry = match sent {
+            Ok(res) if res.status() == reqwest::StatusCode::SERVICE_UNAVAILABLE => "503".to_owned(),
+            Ok(res) => {
+                let status = res.status();
+                let answer: Value = res.json().await?;
+                anyhow::ensure!(status.is_success(), "{url} answered {status}: {answer}");
+                return Ok(answer);
+            }
+            Err(e) if e.is_connect() || e.is_request() => e.to_string(),
+            Err(e) => return Err(e.into()),
+        };
+        anyhow::ensure!(
+            Instant::now() < deadline,
+            "{url} still failing after {retry_for:?}: {retry}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Where acknowledged moves are written, one line each: `TABLE_ID SEQ ACKNOWLEDGED_MS SENT_MS`.
+type Acks = Option<std::sync::Arc<std::sync::Mutex<std::fs::File>>>;
+
+fn unix_ms() -> anyhow::Result<u128> {
+    Ok(std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_millis())
+}
+
+fn acknowledged(acks: &Acks, table: &str, answer: &Value, sent_ms: u128) -> anyhow::Result<()> {
+    let Some(file) = acks else { return Ok(()) };
+    let seq = answer["move"]["seq"]
+        .as_i64()
+        .ok_or_else(|| anyhow::anyhow!("a move answer without move.seq: {answer}"))?;
+    let ms = unix_ms()?;
+    let mut file = file
+        .lock()
+        .map_err(|_| anyhow::anyhow!("the acks file's lock is poisoned"))?;
+    use std::io::Write;
+    writeln!(file, "{table} {seq} {ms} {sent_ms}")?;
+    Ok(())
+}
+
 /// Plays `deals` deals on a new table, or fewer if `until` passes first; returns each move's
 /// latency.
 #[expect(
@@ -90,15 +168,18 @@ async fn play(
     deals: usize,
     follow: bool,
     until: Option<Instant>,
+    acks: &Acks,
+    retry_for: Duration,
 ) -> anyhow::Result<Vec<Duration>> {
     let (client, token) = (client.clone(), token.to_owned());
-    let table = post(
+    let table = post_retried(
         &client,
         &format!("{base}/api/v1/tables"),
-        Some(&token),
+        &token,
         // In a session the players join its roster: each table has its own four, as tables
         // opened at once with the same new names race to add them (issue #27's notes).
         json!({"game": "nomination-whist", "players": players(seed, session.is_some()), "session_id": session}),
+        retry_for,
     )
     .await?;
     let id = table["id"].as_str().unwrap_or_default().to_owned();
@@ -129,9 +210,18 @@ async fn play(
                 break;
             }
             let started = Instant::now();
+            let sent_ms = unix_ms()?;
             let body = json!({"move": mv, "expected_version": version});
-            post(&client, &format!("{base}/api/v1/tables/{id}/moves"), Some(&token), body).await?;
+            let answer = post_retried(
+                &client,
+                &format!("{base}/api/v1/tables/{id}/moves"),
+                &token,
+                body,
+                retry_for,
+            )
+            .await?;
             latencies.push(started.elapsed());
+            acknowledged(acks, &id, &answer, sent_ms)?;
             version += 1;
         }
         if game.is_finished() || until.is_some_and(|until| Instant::now() >= until) {
@@ -167,13 +257,20 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 async fn main() -> anyhow::Result<()> {
     let args = args();
     let client = reqwest::Client::new();
+    let bases: Vec<String> = args.base.split(',').map(|b| b.trim().to_owned()).collect();
+    let acks: Acks = match &args.acks {
+        Some(path) => Some(std::sync::Arc::new(std::sync::Mutex::new(
+            std::fs::OpenOptions::new().create(true).append(true).open(path)?,
+        ))),
+        None => None,
+    };
     let email = args
         .email
         .clone()
         .unwrap_or_else(|| format!("load-{}@bench.invalid", std::process::id()));
     let registered = post(
         &client,
-        &format!("{}/api/v1/auth/register", args.base),
+        &format!("{}/api/v1/auth/register", bases[0]),
         None,
         json!({"email": email, "name": "Load", "password": "load test password"}),
     )
@@ -182,7 +279,7 @@ async fn main() -> anyhow::Result<()> {
     let session = if args.session {
         let session = post(
             &client,
-            &format!("{}/api/v1/sessions", args.base),
+            &format!("{}/api/v1/sessions", bases[0]),
             Some(&token),
             json!({"name": "Load"}),
         )
@@ -198,15 +295,29 @@ async fn main() -> anyhow::Result<()> {
     let until = args.seconds.map(|s| started + Duration::from_secs_f64(s));
     let tasks: Vec<_> = (0..args.tables)
         .map(|i| {
-            let (client, base, token, session) = (client.clone(), args.base.clone(), token.clone(), session.clone());
-            let (deals, follow) = (args.deals, args.follow);
+            let base = bases[i % bases.len()].clone();
+            let (client, token, session, acks) = (client.clone(), token.clone(), session.clone(), acks.clone());
+            let (deals, follow, retry_for) = (args.deals, args.follow, args.retry_for);
             tokio::spawn(async move {
                 // One game, or games one after another until the time is up.
                 let mut latencies = Vec::new();
                 for game in 0u64.. {
                     let seed = (i as u64 + 1) + game * 1_000_003;
-                    latencies
-                        .extend(play(&client, &base, &token, session.as_deref(), seed, deals, follow, until).await?);
+                    latencies.extend(
+                        play(
+                            &client,
+                            &base,
+                            &token,
+                            session.as_deref(),
+                            seed,
+                            deals,
+                            follow,
+                            until,
+                            &acks,
+                            retry_for,
+                        )
+                        .await?,
+                    );
                     if until.is_none_or(|until| Instant::now() >= until) {
                         break;
                     }

@@ -1,6 +1,7 @@
 //! Builds the HTTP server from settings; tests bind port 0 and read the port back.
 
 use std::net::TcpListener;
+use std::sync::Arc;
 
 use actix_cors::Cors;
 use actix_web::dev::Server;
@@ -15,6 +16,7 @@ use crate::api::metrics::Metrics;
 use crate::api::{self, auth::Tokens};
 use crate::config::{CorsOrigins, Settings};
 use crate::service::hot::HotStates;
+use crate::store::failover::Failover;
 
 /// A bound, not yet running server (and its metrics server when `METRICS_BIND` is set).
 pub struct Application {
@@ -92,18 +94,47 @@ impl Application {
     /// # Errors
     /// When the database cannot be prepared or the address cannot be bound.
     pub async fn build(settings: &Settings) -> anyhow::Result<Application> {
-        let url = crate::store::redacted(&settings.database_url);
-        let pool = crate::store::pool(
-            &settings.database_url,
-            settings.database_max_connections,
-            settings.database_acquire_timeout,
-            Some(settings.database_statement_timeout),
-        )
-        .with_context(|| format!("DATABASE_URL `{url}` is not a PostgreSQL URL"))?;
+        let database = &settings.database_url;
+        // With several hosts, the one that fits `target_session_attrs` is found first, and
+        // followed afterwards (a promoted standby) without a restart.
+        let failover = if database.has_several_hosts() {
+            let failover = Failover::new(
+                database,
+                settings.database_max_connections,
+                settings.database_acquire_timeout,
+                Some(settings.database_statement_timeout),
+            )
+            .context("DATABASE_URL lists a host that is not a PostgreSQL URL")?;
+            if failover.discover().await.is_none() {
+                anyhow::bail!(
+                    "no host of DATABASE_URL ({}) answers as target_session_attrs={} asks; start PostgreSQL or fix DATABASE_URL",
+                    database.hosts().iter().map(|h| crate::store::redacted(h)).collect::<Vec<_>>().join(", "),
+                    database.target().as_str()
+                );
+            }
+            Some(failover)
+        } else {
+            None
+        };
+        let host = database
+            .hosts()
+            .get(failover.as_ref().map_or(0, |f| f.current()))
+            .map_or(database.first(), String::as_str);
+        let url = crate::store::redacted(host);
+        let pool = match &failover {
+            Some(failover) => failover.pool().clone(),
+            None => crate::store::pool(
+                host,
+                settings.database_max_connections,
+                settings.database_acquire_timeout,
+                Some(settings.database_statement_timeout),
+            )
+            .with_context(|| format!("DATABASE_URL `{url}` is not a PostgreSQL URL"))?,
+        };
         // Migrations run on a connection of their own, free of the statement timeout.
-        let migrating = crate::store::pool(&settings.database_url, 1, settings.database_acquire_timeout, None)
+        let migrating = crate::store::pool(host, 1, settings.database_acquire_timeout, None)
             .with_context(|| format!("DATABASE_URL `{url}` is not a PostgreSQL URL"))?;
-        let prepared = crate::store::prepare(&settings.database_url, &migrating).await;
+        let prepared = crate::store::prepare(host, &migrating).await;
         migrating.close().await;
         prepared.map_err(|e| {
             if crate::store::unavailable(&e) {
@@ -112,7 +143,7 @@ impl Application {
                 anyhow::anyhow!("cannot prepare the database at {url}: {e}")
             }
         })?;
-        Application::build_with_pool(settings, pool)
+        Application::build_on(settings, pool, failover)
     }
 
     /// Binds a server on an already prepared pool.
@@ -120,6 +151,12 @@ impl Application {
     /// # Errors
     /// When an address cannot be bound.
     pub fn build_with_pool(settings: &Settings, pool: PgPool) -> anyhow::Result<Application> {
+        Application::build_on(settings, pool, None)
+    }
+
+    /// Binds a server on a prepared pool, which `failover` (when `DATABASE_URL` lists several
+    /// hosts) keeps on the host that fits.
+    fn build_on(settings: &Settings, pool: PgPool, failover: Option<Arc<Failover>>) -> anyhow::Result<Application> {
         let secret = match &settings.jwt_secret {
             Some(secret) => secret.clone().into_bytes(),
             None => {
@@ -153,6 +190,10 @@ impl Application {
         }
         let webhook_settings = web::Data::new(settings.webhooks.clone());
         let metrics = Metrics::new(pool.clone()).context("metrics")?;
+        if let Some(failover) = failover {
+            metrics.count_failovers(failover.clone()).context("metrics")?;
+            tokio::spawn(failover.watch());
+        }
         let standby = match &settings.database_read_url {
             Some(read_url) => Some(
                 crate::store::read_pool(

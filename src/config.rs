@@ -9,7 +9,9 @@ use ipnet::IpNet;
 /// Everything the server needs to start.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    pub database_url: String,
+    /// The database's server, or several (a primary and its standbys) of which the one that
+    /// fits `target_session_attrs` is followed.
+    pub database_url: DatabaseUrl,
     /// A streaming standby for reads that tolerate a little lag (`DATABASE_READ_URL`); None:
     /// every read on `database_url`.
     pub database_read_url: Option<String>,
@@ -88,7 +90,7 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
     (
         "DATABASE_URL",
         DEFAULT_DATABASE_URL,
-        "the database (created if missing)",
+        "the database (created if missing); several hosts as libpq lists them (postgres://h1:5432,h2:5433/db?target_session_attrs=read-write): the server follows the one that takes writes, without a restart",
     ),
     (
         "DATABASE_READ_URL",
@@ -247,6 +249,156 @@ fn durations(text: &str) -> Option<Vec<Duration>> {
 pub const DEFAULT_SHUTDOWN_GRACE_SECS: u64 = 3;
 
 pub const DEFAULT_DATABASE_URL: &str = "postgres://postgres@127.0.0.1:5432/tablekeeper";
+
+/// Which server of `DATABASE_URL`'s hosts a connection may use (libpq's `target_session_attrs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TargetSessionAttrs {
+    /// The first host that answers (libpq's default).
+    #[default]
+    Any,
+    /// A server that takes writes (`transaction_read_only` off).
+    ReadWrite,
+    /// A server that does not take writes.
+    ReadOnly,
+    /// A server that is not in recovery (`pg_is_in_recovery()` false).
+    Primary,
+    /// A server in recovery (a standby).
+    Standby,
+    /// A standby if one answers, else any server.
+    PreferStandby,
+}
+
+impl TargetSessionAttrs {
+    /// The value as libpq spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TargetSessionAttrs::Any => "any",
+            TargetSessionAttrs::ReadWrite => "read-write",
+            TargetSessionAttrs::ReadOnly => "read-only",
+            TargetSessionAttrs::Primary => "primary",
+            TargetSessionAttrs::Standby => "standby",
+            TargetSessionAttrs::PreferStandby => "prefer-standby",
+        }
+    }
+
+    fn parse(value: &str) -> Option<TargetSessionAttrs> {
+        Some(match value {
+            "any" => TargetSessionAttrs::Any,
+            "read-write" => TargetSessionAttrs::ReadWrite,
+            "read-only" => TargetSessionAttrs::ReadOnly,
+            "primary" => TargetSessionAttrs::Primary,
+            "standby" => TargetSessionAttrs::Standby,
+            "prefer-standby" => TargetSessionAttrs::PreferStandby,
+            _ => return None,
+        })
+    }
+}
+
+/// `DATABASE_URL`: one server, or several listed as libpq lists them
+/// (`postgres://user@h1:5432,h2:5433/db?target_session_attrs=read-write`). Each host is kept as
+/// a URL of its own (what sqlx connects to), in the order given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatabaseUrl {
+    hosts: Vec<String>,
+    target: TargetSessionAttrs,
+}
+
+impl DatabaseUrl {
+    /// Parses a `postgres://` or `postgresql://` URL with one or more comma-separated
+    /// `host[:port]` (IPv6 in brackets; port 5432 when left out) and an optional
+    /// `target_session_attrs` among its query parameters (the others are kept for every host).
+    ///
+    /// # Errors
+    /// A sentence saying what is wrong.
+    pub fn parse(url: &str) -> Result<DatabaseUrl, String> {
+        let url = url.trim();
+        let (scheme, rest) = url
+            .split_once("://")
+            .filter(|(scheme, _)| matches!(*scheme, "postgres" | "postgresql"))
+            .ok_or("not a PostgreSQL URL (postgres://user@host:port/database)")?;
+        let (before_query, query) = rest.split_once('?').map_or((rest, None), |(b, q)| (b, Some(q)));
+        let (authority, path) = before_query
+            .find('/')
+            .map_or((before_query, ""), |i| before_query.split_at(i));
+        let (userinfo, host_list) = authority.rsplit_once('@').map_or(("", authority), |(u, h)| (u, h));
+        let mut target = TargetSessionAttrs::Any;
+        let mut kept = Vec::new();
+        for pair in query.into_iter().flat_map(|q| q.split('&')).filter(|p| !p.is_empty()) {
+            match pair.split_once('=') {
+                Some(("target_session_attrs", value)) => {
+                    target = TargetSessionAttrs::parse(value).ok_or_else(|| {
+                        format!(
+                            "target_session_attrs `{value}` is not one of any, read-write, read-only, primary, standby, prefer-standby"
+                        )
+                    })?;
+                }
+                _ => kept.push(pair),
+            }
+        }
+        let query = if kept.is_empty() {
+            String::new()
+        } else {
+            format!("?{}", kept.join("&"))
+        };
+        let userinfo = if userinfo.is_empty() {
+            String::new()
+        } else {
+            format!("{userinfo}@")
+        };
+        let hosts = host_list
+            .split(',')
+            .map(|host| {
+                let (name, port) = split_host_port(host)?;
+                Ok(format!("{scheme}://{userinfo}{name}:{port}{path}{query}"))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(DatabaseUrl { hosts, target })
+    }
+
+    /// One URL per listed host, in the order given.
+    pub fn hosts(&self) -> &[String] {
+        &self.hosts
+    }
+
+    /// The first host's URL (the only one when a single host is listed).
+    pub fn first(&self) -> &str {
+        self.hosts.first().map_or(DEFAULT_DATABASE_URL, String::as_str)
+    }
+
+    /// Which of the hosts a connection may use.
+    pub fn target(&self) -> TargetSessionAttrs {
+        self.target
+    }
+
+    /// Whether several hosts are listed, so that the server follows the one that fits `target`.
+    pub fn has_several_hosts(&self) -> bool {
+        self.hosts.len() > 1
+    }
+}
+
+/// `host[:port]` or `[v6]:port` with the port (5432 when left out).
+fn split_host_port(host: &str) -> Result<(&str, u16), String> {
+    let (name, port) = if let Some(v6) = host.strip_prefix('[') {
+        let (address, after) = v6
+            .split_once(']')
+            .ok_or_else(|| format!("host `{host}` opens a bracket it does not close"))?;
+        (&host[..address.len() + 2], after.strip_prefix(':'))
+    } else {
+        host.split_once(':').map_or((host, None), |(n, p)| (n, Some(p)))
+    };
+    if name.is_empty() {
+        return Err("a host is missing (hosts are comma-separated host:port)".into());
+    }
+    let port = match port {
+        None => 5432,
+        Some(port) => port
+            .parse::<u16>()
+            .ok()
+            .filter(|&p| p > 0)
+            .ok_or_else(|| format!("host `{host}` has no valid port"))?,
+    };
+    Ok((name, port))
+}
 
 #[derive(Debug, thiserror::Error)]
 #[error("{variable}: {reason}")]
@@ -412,10 +564,15 @@ impl Settings {
             lease: webhook_lease,
             worker: flag("WEBHOOK_WORKER", true)?,
         };
+        let database_url = DatabaseUrl::parse(&var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into()))
+            .map_err(|reason| ConfigError {
+                variable: "DATABASE_URL",
+                reason,
+            })?;
         Ok(Settings {
             webhooks,
             public_url,
-            database_url: var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into()),
+            database_url,
             database_read_url: var("DATABASE_READ_URL").map(|v| v.trim().to_owned()),
             read_after_write: Duration::from_secs(number("DATABASE_READ_AFTER_WRITE_SECS", 5)?),
             bind,
@@ -539,7 +696,8 @@ mod tests {
     fn defaults_are_for_local_use() {
         let s = settings(&[]).expect("defaults");
         assert_eq!(s.bind.to_string(), "127.0.0.1:8080");
-        assert_eq!(s.database_url, DEFAULT_DATABASE_URL);
+        assert_eq!(s.database_url.hosts(), [DEFAULT_DATABASE_URL]);
+        assert!(!s.database_url.has_several_hosts());
         assert!(s.jwt_secret.is_none());
     }
 
@@ -706,6 +864,79 @@ mod tests {
                 Err(err) => assert_eq!(err.variable, "PUBLIC_URL", "{bad}"),
                 Ok(_) => panic!("{bad} was taken for an address"),
             }
+        }
+    }
+
+    #[test]
+    fn a_single_host_url_is_kept_as_it_is() {
+        let url = DatabaseUrl::parse("postgres://ann:secret@db.example:6543/club?sslmode=require").expect("url");
+        assert_eq!(
+            url.hosts(),
+            ["postgres://ann:secret@db.example:6543/club?sslmode=require"]
+        );
+        assert_eq!(url.target(), TargetSessionAttrs::Any);
+        assert!(!url.has_several_hosts());
+    }
+
+    #[test]
+    fn several_hosts_become_one_url_each_in_order() {
+        let s = settings(&[(
+            "DATABASE_URL",
+            "postgresql://postgres@h1:5432,h2,[::1]:5433/tk?sslmode=disable&target_session_attrs=read-write",
+        )])
+        .expect("multi-host url");
+        let url = &s.database_url;
+        assert_eq!(
+            url.hosts(),
+            [
+                "postgresql://postgres@h1:5432/tk?sslmode=disable",
+                "postgresql://postgres@h2:5432/tk?sslmode=disable",
+                "postgresql://postgres@[::1]:5433/tk?sslmode=disable",
+            ]
+        );
+        assert_eq!(url.target(), TargetSessionAttrs::ReadWrite);
+        assert!(url.has_several_hosts());
+        assert_eq!(url.first(), "postgresql://postgres@h1:5432/tk?sslmode=disable");
+        // Every sqlx can connect to.
+        for host in url.hosts() {
+            assert!(host.parse::<sqlx::postgres::PgConnectOptions>().is_ok(), "{host}");
+        }
+    }
+
+    #[test]
+    fn every_libpq_target_session_attrs_is_understood() {
+        for target in [
+            TargetSessionAttrs::Any,
+            TargetSessionAttrs::ReadWrite,
+            TargetSessionAttrs::ReadOnly,
+            TargetSessionAttrs::Primary,
+            TargetSessionAttrs::Standby,
+            TargetSessionAttrs::PreferStandby,
+        ] {
+            let url = DatabaseUrl::parse(&format!(
+                "postgres://a:1,b:2/db?target_session_attrs={}",
+                target.as_str()
+            ))
+            .expect("url");
+            assert_eq!(url.target(), target);
+            assert_eq!(url.hosts(), ["postgres://a:1/db", "postgres://b:2/db"]);
+        }
+    }
+
+    #[test]
+    fn a_bad_database_url_names_the_variable() {
+        for bad in [
+            "mysql://db/tk",
+            "not a url",
+            "postgres://h1:5432,,h2:5433/tk",
+            "postgres://h1:99999/tk",
+            "postgres://h1:port/tk",
+            "postgres://[::1/tk",
+            "postgres://h1,h2/tk?target_session_attrs=writable",
+        ] {
+            let err = settings(&[("DATABASE_URL", bad)]).expect_err(bad);
+            assert_eq!(err.variable, "DATABASE_URL", "{bad}");
+            assert!(!err.reason.is_empty());
         }
     }
 }

@@ -91,10 +91,11 @@ async fn start(command: &str) -> anyhow::Result<()> {
     let settings = Settings::from_env().map_err(|e| anyhow::anyhow!("configuration: {e}"))?;
     tablekeeper::telemetry::init(settings.log_format).map_err(|e| anyhow::anyhow!("logging: {e}"))?;
     if command == "migrate" {
-        let url = tablekeeper::store::redacted(&settings.database_url);
-        let pool = tablekeeper::store::pool(&settings.database_url, 1, settings.database_acquire_timeout, None)
+        let host = command_host(&settings).await?;
+        let url = tablekeeper::store::redacted(&host);
+        let pool = tablekeeper::store::pool(&host, 1, settings.database_acquire_timeout, None)
             .map_err(|e| anyhow::anyhow!("DATABASE_URL `{url}` is not a PostgreSQL URL ({e})"))?;
-        tablekeeper::store::prepare(&settings.database_url, &pool)
+        tablekeeper::store::prepare(&host, &pool)
             .await
             .map_err(|e| anyhow::anyhow!("cannot migrate the database at {url} ({e})"))?;
         tracing::info!("migrations applied");
@@ -104,6 +105,18 @@ async fn start(command: &str) -> anyhow::Result<()> {
     tracing::info!(bind = %settings.bind, port = app.port(), metrics_port = app.metrics_port(), "tablekeeper listening; docs at /docs/");
     app.run_until_stopped().await?;
     Ok(())
+}
+
+/// The one host of `DATABASE_URL`, or of several the one that fits `target_session_attrs`.
+async fn command_host(settings: &Settings) -> anyhow::Result<String> {
+    tablekeeper::store::failover::host_for_command(&settings.database_url)
+        .await
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "no host of DATABASE_URL answers as target_session_attrs={} asks",
+                settings.database_url.target().as_str()
+            )
+        })
 }
 
 /// `reset-password EMAIL_OR_NAME`: the new password is the first line of stdin (so it stays out
@@ -120,8 +133,9 @@ async fn reset_password(who: &str) -> anyhow::Result<()> {
             "a password is 8 to 256 characters; nothing was changed"
         ));
     }
-    let url = tablekeeper::store::redacted(&settings.database_url);
-    let pool = tablekeeper::store::pool(&settings.database_url, 1, settings.database_acquire_timeout, None)
+    let host = command_host(&settings).await?;
+    let url = tablekeeper::store::redacted(&host);
+    let pool = tablekeeper::store::pool(&host, 1, settings.database_acquire_timeout, None)
         .map_err(|e| anyhow::anyhow!("DATABASE_URL `{url}` is not a PostgreSQL URL ({e})"))?;
     let mut conn = pool
         .acquire()

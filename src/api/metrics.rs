@@ -38,6 +38,26 @@ pub struct Metrics {
 }
 
 impl Metrics {
+    /// Registers `tablekeeper_database_failovers_total`, read from `failover` at each scrape:
+    /// how many times this replica moved to another of `DATABASE_URL`'s hosts.
+    ///
+    /// # Errors
+    /// When it is registered twice.
+    pub fn count_failovers(
+        &self,
+        failover: std::sync::Arc<crate::store::failover::Failover>,
+    ) -> Result<(), prometheus::Error> {
+        let counter = prometheus::IntCounter::with_opts(
+            Opts::new(
+                "database_failovers_total",
+                "Times this replica moved its database connections to another of DATABASE_URL's hosts (a promoted standby)",
+            )
+            .namespace(NAMESPACE),
+        )?;
+        self.registry
+            .register(Box::new(FailoverCollector { failover, counter }))
+    }
+
     /// Registers the pool gauges and the move counter.
     ///
     /// # Errors
@@ -202,5 +222,26 @@ impl Collector for PoolCollector {
         self.in_use.set((size - idle).max(0));
         self.max.set(i64::from(self.pool.options().get_max_connections()));
         self.gauges().into_iter().flat_map(Collector::collect).collect()
+    }
+}
+
+/// The failover counter, read from the failover each time metrics are gathered.
+struct FailoverCollector {
+    failover: std::sync::Arc<crate::store::failover::Failover>,
+    counter: prometheus::IntCounter,
+}
+
+impl Collector for FailoverCollector {
+    fn desc(&self) -> Vec<&Desc> {
+        self.counter.desc()
+    }
+
+    fn collect(&self) -> Vec<MetricFamily> {
+        let seen = self.failover.failovers();
+        let counted = self.counter.get();
+        if seen > counted {
+            self.counter.inc_by(seen - counted);
+        }
+        self.counter.collect()
     }
 }

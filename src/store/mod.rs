@@ -11,6 +11,7 @@ pub mod clubs;
 pub mod creations;
 pub mod deal_lines;
 pub mod deals;
+pub mod failover;
 pub mod join_codes;
 pub mod ledger;
 pub mod live;
@@ -65,8 +66,9 @@ pub fn unavailable(e: &sqlx::Error) -> bool {
         sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => true,
         sqlx::Error::Database(db) => db.code().is_some_and(|code| {
             // Class 08: connection exceptions; 57P01–57P03: admin shutdown, crash shutdown,
-            // cannot connect now; 53300: too many connections.
-            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
+            // cannot connect now; 53300: too many connections; 25006: a read-only server (a
+            // standby, or a primary demoted under a connection opened before a failover).
+            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300" | "25006")
         }),
         _ => false,
     }
@@ -93,26 +95,52 @@ pub fn pool(
     acquire_timeout: std::time::Duration,
     statement_timeout: Option<std::time::Duration>,
 ) -> Result<PgPool, sqlx::Error> {
+    let options = connect_options(database_url, statement_timeout)?;
+    Ok(pool_options(max_connections, acquire_timeout, None).connect_lazy_with(options))
+}
+
+/// A single-host URL's connect options, with the statement timeout when there is one.
+fn connect_options(
+    database_url: &str,
+    statement_timeout: Option<std::time::Duration>,
+) -> Result<PgConnectOptions, sqlx::Error> {
     let mut options: PgConnectOptions = database_url.parse()?;
     if let Some(limit) = statement_timeout {
         options = options.options([("statement_timeout", format!("{}ms", limit.as_millis()))]);
     }
-    Ok(PgPoolOptions::new()
+    Ok(options)
+}
+
+/// Whether a pooled connection of this age must not be handed out again (it was opened before a
+/// failover, to a host the pool has left).
+type StaleCheck = std::sync::Arc<dyn Fn(std::time::Duration) -> bool + Send + Sync>;
+
+/// The pool's settings, shared by a one-host pool and a [`failover::Failover`]'s.
+fn pool_options(
+    max_connections: u32,
+    acquire_timeout: std::time::Duration,
+    stale: Option<StaleCheck>,
+) -> PgPoolOptions {
+    PgPoolOptions::new()
         .max_connections(max_connections)
         .acquire_timeout(acquire_timeout)
         // A connection is checked (a round trip) before it is handed out only when it has sat
         // idle long enough for the server to have gone away (a restart, a dropped link): under
         // load, checking every one cost each move a third round trip.
         .test_before_acquire(false)
-        .before_acquire(|conn, meta| {
+        .before_acquire(move |conn, meta| {
+            let stale = stale.as_ref().is_some_and(|stale| stale(meta.age));
             Box::pin(async move {
+                if stale {
+                    // Closed by the pool, which opens one to the current host instead.
+                    return Ok(false);
+                }
                 if meta.idle_for >= CHECK_IDLE_AFTER {
                     sqlx::Connection::ping(conn).await?;
                 }
                 Ok(true)
             })
         })
-        .connect_lazy_with(options))
 }
 
 /// The name a standby's read connections carry (`application_name`), so that they can be told

@@ -18,6 +18,7 @@ mod distribution;
 mod dividend;
 mod evidence;
 mod exports;
+mod failover;
 mod games;
 mod health;
 mod helpers;
