@@ -118,10 +118,12 @@ fn walk(base_url: &str) -> Result<(), Failure> {
             if_match: None,
         },
     );
+    // The generated error enum is untagged and every status answers a `Problem`, so the body reads
+    // as the first variant (`Status400`) whatever the status: the status is `status`.
     let problem = match refused {
         Err(Error::ResponseError(ResponseContent {
             status,
-            entity: Some(SubmitMoveError::Status422(problem)),
+            entity: Some(SubmitMoveError::Status400(problem)),
             ..
         })) if status.as_u16() == 422 => problem,
         other => return Err(format!("rust client: out of turn answered {other:?}").into()),
@@ -209,7 +211,8 @@ fn walk(base_url: &str) -> Result<(), Failure> {
         format!("standings of three players: {standings:?}"),
     )?;
     // The CSV download is an operation of its own: the JSON answers above are typed as JSON only.
-    let csv = tables_api::get_scores_csv(&config, GetScoresCsvParams { id })?;
+    // A CSV answer is a file (`format: binary`): the generated call hands back the response.
+    let csv = tables_api::get_scores_csv(&config, GetScoresCsvParams { id })?.text()?;
     let rows: Vec<&str> = csv.trim_end().split("\r\n").collect();
     check(
         rows.len() == 3 && rows[0].starts_with("deal"),
