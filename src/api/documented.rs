@@ -20,10 +20,6 @@
 //!   internal tag while each member's struct declares the property too, so every body it sends
 //!   has the tag twice (`duplicate field`) and none it receives can be read (`missing field`);
 //!   without one, each generator tries the members in turn and the pinned value picks one;
-//! - a CSV answer's schema is the file as sent (`type: string, format: binary`): openapi-generator's
-//!   `rust` client reads only JSON and `text/plain` into a `String` and fails on `text/csv`, while
-//!   for a binary answer it hands back the response to read as text (Python and TypeScript read
-//!   the text as before);
 //! - schemas no operation reaches are dropped.
 //!
 //! `tests/api/spec_validation.rs` checks that every one of these headers the server sends is
@@ -46,7 +42,6 @@ pub fn apply(spec: &mut Value) {
                     public_security(operation);
                     describe(operation);
                     response_headers(operation, &pages);
-                    csv_files(operation);
                 }
             }
         }
@@ -362,21 +357,6 @@ fn response_headers(operation: &mut Map<String, Value>, pages: &BTreeSet<String>
         }
         if let (Some(etag), "304") = (&etag, status.as_str()) {
             headers.insert("ETag".into(), etag.clone());
-        }
-    }
-}
-
-/// Every CSV answer's schema becomes the file as sent (see the module's doc).
-fn csv_files(operation: &mut Map<String, Value>) {
-    let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) else {
-        return;
-    };
-    for response in responses.values_mut() {
-        if let Some(csv) = response
-            .pointer_mut("/content/text~1csv")
-            .and_then(Value::as_object_mut)
-        {
-            csv.insert("schema".into(), json!({ "type": "string", "format": "binary" }));
         }
     }
 }
