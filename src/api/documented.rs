@@ -434,10 +434,7 @@ fn undiscriminated_unions(spec: &mut Value) {
         let Some(members) = union.get("oneOf").and_then(Value::as_array) else {
             continue;
         };
-        let values: Option<Vec<&Value>> = members
-            .iter()
-            .map(|m| pinned_value(m, property, &schemas))
-            .collect();
+        let values: Option<Vec<&Value>> = members.iter().map(|m| pinned_value(m, property, &schemas)).collect();
         let distinct = values
             .as_ref()
             .is_some_and(|v| v.iter().map(ToString::to_string).collect::<BTreeSet<_>>().len() == v.len());

@@ -213,7 +213,10 @@ async fn a_correction_entrys_move_is_described_by_its_games_correction_schema(po
         .expect("one of")
         .iter()
         .map(|m| {
-            let name = m["$ref"].as_str().expect("a named member").trim_start_matches("#/components/schemas/");
+            let name = m["$ref"]
+                .as_str()
+                .expect("a named member")
+                .trim_start_matches("#/components/schemas/");
             &schemas[name]["properties"]["kind"]["enum"][0]
         })
         .collect();
