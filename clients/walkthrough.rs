@@ -105,7 +105,7 @@ fn walk(base_url: &str) -> Result<(), Failure> {
         return Err(format!("rust client: create_table answered another game's view: {opened:?}").into());
     };
     let id = table.id.to_string();
-    let code = tables_api::create_join_code(&config, CreateJoinCodeParams { id: id.clone() })?;
+    let code = tables_api::create_join_code(&config, CreateJoinCodeParams { id: id.clone(), idempotency_key: None })?;
     check(code.code.len() == 8, format!("join code {:?}", code.code))?;
 
     // Out of turn: seat 1 (the dealer's left) nominates first, not seat 2.

@@ -187,6 +187,8 @@ async fn play(
     let follower = if follow {
         let mut stream = client
             .get(format!("{base}/api/v1/tables/{id}/events"))
+            // Streams are read with a token since reads became private (issue #25).
+            .bearer_auth(&token)
             .send()
             .await?
             .error_for_status()?;

@@ -398,6 +398,59 @@ impl Application {
     }
 }
 
+/// The open-file (descriptor) limit the process runs under, after `raise_descriptor_limit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DescriptorLimit {
+    /// The soft limit: how many descriptors the process may hold now.
+    pub soft: u64,
+    /// The hard limit, as far as an unprivileged process may raise its soft limit.
+    pub hard: u64,
+    /// The soft limit before it was raised.
+    pub was: u64,
+}
+
+/// Raises the soft open-file limit to the hard limit. Every live stream holds a socket, and
+/// distributions start services with a soft limit of 1,024 however high the hard limit is.
+///
+/// # Errors
+/// When the limit cannot be read; a limit that cannot be raised is reported as it stands.
+#[cfg(unix)]
+pub fn raise_descriptor_limit() -> std::io::Result<DescriptorLimit> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one `rlimit` into the struct it is given, which we own.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let was = u64::from(limit.rlim_cur);
+    if limit.rlim_cur < limit.rlim_max {
+        let raised = libc::rlimit {
+            rlim_cur: limit.rlim_max,
+            rlim_max: limit.rlim_max,
+        };
+        // SAFETY: setrlimit reads the struct it is given, which lives across the call.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
+            limit = raised;
+        }
+    }
+    Ok(DescriptorLimit {
+        soft: u64::from(limit.rlim_cur),
+        hard: u64::from(limit.rlim_max),
+        was,
+    })
+}
+
+/// Elsewhere the limit is left as it is.
+///
+/// # Errors
+/// Always: the limit is not known.
+#[cfg(not(unix))]
+pub fn raise_descriptor_limit() -> std::io::Result<DescriptorLimit> {
+    Err(std::io::Error::other("the open-file limit is only read on Unix"))
+}
+
 /// Resolves at the first SIGTERM or SIGINT (Ctrl-C).
 fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     #[cfg(unix)]

@@ -101,6 +101,16 @@ async fn start(command: &str) -> anyhow::Result<()> {
         tracing::info!("migrations applied");
         return Ok(());
     }
+    // Each live stream holds a descriptor: raise the soft limit to the hard one, and say it.
+    match tablekeeper::app::raise_descriptor_limit() {
+        Ok(limit) => tracing::info!(
+            open_files = limit.soft,
+            hard_limit = limit.hard,
+            was = limit.was,
+            "open-file limit (descriptors; process_max_fds in /metrics)"
+        ),
+        Err(e) => tracing::warn!(error = %e, "the open-file limit cannot be read"),
+    }
     let app = Application::build(&settings).await?;
     tracing::info!(bind = %settings.bind, port = app.port(), metrics_port = app.metrics_port(), "tablekeeper listening; docs at /docs/");
     app.run_until_stopped().await?;

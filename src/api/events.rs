@@ -1,9 +1,15 @@
 //! Server-Sent Events: a table's log as it grows, and a session's tables as they change.
 
+use std::convert::Infallible;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
-use actix_web::{get, web, HttpRequest, Responder};
+use actix_web::body::{BodySize, MessageBody};
+use actix_web::http::header;
+use actix_web::web::Bytes;
+use actix_web::{get, web, HttpRequest, HttpResponse, Responder};
 use actix_web_lab::sse;
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
@@ -127,9 +133,10 @@ struct Following {
     keys: Arc<AuditKeys>,
 }
 
-/// An entry fanned out live: rendered once, by whichever of its followers sends it first.
-async fn live_entry_event(pool: &PgPool, following: &Following, live: &LiveRow) -> Option<sse::Event> {
-    let json = live
+/// An entry fanned out live: rendered once, by whichever of its followers sends it first; the
+/// others send the same bytes.
+async fn live_entry_frame(pool: &PgPool, following: &Following, live: &LiveRow) -> Option<Bytes> {
+    live
         .rendered
         .get_or_init(|| async {
             let receipt = match live::entry_receipts(pool, &following.keys, &following.table, &[&live.row]).await {
@@ -141,25 +148,67 @@ async fn live_entry_event(pool: &PgPool, following: &Following, live: &LiveRow) 
                     None
                 }
             };
-            entry_json(following.game, &live.row, receipt)
+            entry_json(following.game, &live.row, receipt).map(|json| entry_frame(live.seq, &json))
         })
         .await
-        .clone()?;
-    sse_entry(live.seq, json)
+        .clone()
 }
 
-fn sse_entry(seq: i64, json: String) -> Option<sse::Event> {
-    Some(sse::Data::new(json).id(seq.to_string()).event("entry").into())
+/// An `entry` event as its stream writes it. JSON text holds no line break (one in a string is
+/// escaped), so the data is one line.
+fn entry_frame(seq: i64, json: &str) -> Bytes {
+    Bytes::from(format!("event: entry\nid: {seq}\ndata: {json}\n\n"))
+}
+
+/// A table stream's body: each entry's frame as rendered once for all its followers (sharing a
+/// `Bytes` is a reference count, where an `sse::Event` was encoded again for every follower),
+/// and a comment every `HEARTBEAT`. It ends when its feeding task drops the sender.
+struct Frames {
+    frames: mpsc::Receiver<Bytes>,
+    heartbeat: tokio::time::Interval,
+}
+
+impl Frames {
+    fn new(frames: mpsc::Receiver<Bytes>) -> Frames {
+        let mut heartbeat = tokio::time::interval(HEARTBEAT);
+        heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        Frames { frames, heartbeat }
+    }
+
+    /// The streaming answer, with the headers an `sse::Sse` answer has.
+    fn respond(self) -> HttpResponse {
+        HttpResponse::Ok()
+            .content_type("text/event-stream")
+            .insert_header(header::ContentEncoding::Identity)
+            .insert_header(header::CacheControl(vec![header::CacheDirective::NoCache]))
+            // nginx buffers proxied answers unless told not to.
+            .insert_header(("X-Accel-Buffering", "no"))
+            .body(self)
+    }
+}
+
+impl MessageBody for Frames {
+    type Error = Infallible;
+
+    fn size(&self) -> BodySize {
+        BodySize::Stream
+    }
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Bytes, Infallible>>> {
+        let this = self.get_mut();
+        if let Poll::Ready(frame) = this.frames.poll_recv(cx) {
+            return Poll::Ready(frame.map(Ok));
+        }
+        if this.heartbeat.poll_tick(cx).is_ready() {
+            return Poll::Ready(Some(Ok(Bytes::from_static(b": keep-alive\n\n"))));
+        }
+        Poll::Pending
+    }
 }
 
 /// Sends the table's entries after `sent` from the log; returns the last seq sent, or None
 /// when the client has gone.
-async fn send_from_log(
-    pool: &PgPool,
-    following: &Following,
-    mut sent: i64,
-    tx: &mpsc::Sender<sse::Event>,
-) -> Option<i64> {
+async fn send_from_log(pool: &PgPool, following: &Following, mut sent: i64, tx: &mpsc::Sender<Bytes>) -> Option<i64> {
     let table = following.table.id;
     loop {
         let rows = match live::read_log(pool, table, sent).await {
@@ -179,8 +228,8 @@ async fn send_from_log(
             }
         };
         for (row, receipt) in rows.iter().zip(receipts) {
-            let event = sse_entry(row.seq, entry_json(following.game, row, receipt)?)?;
-            tx.send(event).await.ok()?;
+            let frame = entry_frame(row.seq, &entry_json(following.game, row, receipt)?);
+            tx.send(frame).await.ok()?;
             sent = row.seq;
         }
         if !full {
@@ -195,7 +244,7 @@ async fn follow_table(
     following: Following,
     mut sent: i64,
     (mut rx, closed): (broadcast::Receiver<TableSignal>, impl std::future::Future<Output = ()>),
-    tx: mpsc::Sender<sse::Event>,
+    tx: mpsc::Sender<Bytes>,
 ) {
     let Some(caught_up) = send_from_log(&pool, &following, sent, &tx).await else {
         return;
@@ -211,10 +260,10 @@ async fn follow_table(
         };
         let next = match signal {
             Ok(TableSignal::Entry(row)) if row.seq <= sent => continue,
-            Ok(TableSignal::Entry(row)) if row.seq == sent + 1 => match live_entry_event(&pool, &following, &row).await
+            Ok(TableSignal::Entry(row)) if row.seq == sent + 1 => match live_entry_frame(&pool, &following, &row).await
             {
-                Some(event) => {
-                    if tx.send(event).await.is_err() {
+                Some(frame) => {
+                    if tx.send(frame).await.is_err() {
                         return;
                     }
                     Some(row.seq)
@@ -275,9 +324,7 @@ pub async fn stream_table_events(
         keys: hub.keys().clone(),
     };
     tokio::spawn(follow_table(pool.get_ref().clone(), following, after, listening, tx));
-    Ok(unbuffered(
-        sse::Sse::from_infallible_receiver(events).with_keep_alive(HEARTBEAT),
-    ))
+    Ok(Frames::new(events).respond())
 }
 
 /// Every table of a session as it changes, as Server-Sent Events: first a `table` event for each

@@ -43,12 +43,12 @@ pub enum TableSignal {
 }
 
 /// A committed log entry as fanned out to every follower of its table, with room for its
-/// rendering: the first follower to send it renders it (its receipt read and signed) once for
-/// all the others.
+/// rendering: the first follower to send it renders it (its receipt read and signed, the
+/// whole frame its stream writes) once for all the others, who share those bytes.
 #[derive(Debug)]
 pub struct LiveRow {
     pub row: MoveRow,
-    pub rendered: tokio::sync::OnceCell<Option<String>>,
+    pub rendered: tokio::sync::OnceCell<Option<bytes::Bytes>>,
 }
 
 impl std::ops::Deref for LiveRow {

@@ -1,6 +1,7 @@
 //! Live tables across replicas: two server processes of the real binary on one database.
 
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -22,6 +23,11 @@ impl Drop for Replica {
 }
 
 async fn replica(pool: &PgPool) -> Replica {
+    replica_with(pool, &[]).await
+}
+
+/// A replica with more settings in its environment.
+async fn replica_with(pool: &PgPool, env: &[(&str, &str)]) -> Replica {
     let port = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
         listener.local_addr().expect("address").port()
@@ -35,6 +41,7 @@ async fn replica(pool: &PgPool) -> Replica {
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
+        .envs(env.iter().copied())
         .spawn()
         .expect("the server starts");
     let replica = Replica {
@@ -597,4 +604,174 @@ async fn each_table_stream_entry_carries_a_receipt_for_its_link_live_and_from_th
     let summary = tablekeeper::service::bundle::verify_with(&bytes, &[key], &crate::evidence::kept(&streamed))
         .expect("every streamed receipt is in the chain");
     assert!(summary.contains("8 receipts found in the chains"), "{summary}");
+}
+
+/// The seqs of the `entry` events in `buffer`'s complete blocks, which are drained from it.
+fn entry_ids(buffer: &mut String) -> Vec<i64> {
+    let mut ids = Vec::new();
+    while let Some(end) = buffer.find("\n\n") {
+        let block: String = buffer.drain(..end + 2).collect();
+        if let Some(id) = block.lines().find_map(|l| l.strip_prefix("id:")) {
+            ids.push(id.trim().parse().expect("an entry's id is its seq"));
+        }
+    }
+    ids
+}
+
+/// One subscriber of a stopping replica: follows `url_a` until that stream ends, then resumes
+/// on `url_b` with `Last-Event-ID` (again, as `EventSource` does, when a replica is busy and
+/// answers 503) until it has entry `last`. Returns the seqs from each replica.
+async fn follow_then_resume(
+    client: reqwest::Client,
+    token: String,
+    [url_a, url_b]: [String; 2],
+    last: i64,
+    (opening, opened): (Arc<tokio::sync::Semaphore>, tokio::sync::mpsc::Sender<()>),
+) -> (Vec<i64>, Vec<i64>) {
+    let mut first = Vec::new();
+    let mut response = {
+        // A few open at once; a busy replica's 503 is retried, as `EventSource` does.
+        let _turn = opening.acquire().await.expect("the semaphore stays open");
+        let mut attempts = 0;
+        loop {
+            let response = client
+                .get(&url_a)
+                .bearer_auth(&token)
+                .send()
+                .await
+                .expect("stream opens");
+            attempts += 1;
+            if response.status() != 503 || attempts == 50 {
+                break response;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    };
+    assert_eq!(response.status(), 200);
+    drop(opened);
+    let mut buffer = String::new();
+    // Until the stopping replica ends the stream (cleanly or not).
+    while let Ok(Some(chunk)) = response.chunk().await {
+        buffer.push_str(&String::from_utf8_lossy(&chunk).replace("\r\n", "\n"));
+        first.extend(entry_ids(&mut buffer));
+    }
+    let mut resumed = Vec::new();
+    let mut attempts = 0;
+    while resumed.last().or(first.last()).copied().unwrap_or(0) < last {
+        attempts += 1;
+        assert!(attempts <= 50, "could not resume on the other replica");
+        let after = resumed.last().or(first.last()).copied().unwrap_or(0);
+        let answer = client
+            .get(&url_b)
+            .bearer_auth(&token)
+            .header("Last-Event-ID", after.to_string())
+            .send()
+            .await;
+        let Ok(mut response) = answer.and_then(reqwest::Response::error_for_status) else {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            continue;
+        };
+        let mut buffer = String::new();
+        'stream: while let Ok(Ok(Some(chunk))) = tokio::time::timeout(Duration::from_secs(60), response.chunk()).await {
+            buffer.push_str(&String::from_utf8_lossy(&chunk).replace("\r\n", "\n"));
+            resumed.extend(entry_ids(&mut buffer));
+            if resumed.last().is_some_and(|seq| *seq >= last) {
+                break 'stream;
+            }
+        }
+    }
+    (first, resumed)
+}
+
+/// One result (a one-card deal) at each table, in turn.
+async fn record_round(app: &TestApp, token: &str, tables: &[String]) {
+    let result = json!({"kind": "result", "nominations": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]});
+    for table in tables {
+        app.submit(table, token, result.clone()).await.assert_status(201);
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_replica_stopped_with_hundreds_of_streams_open_exits_within_its_grace_and_its_subscribers_resume_on_the_other(
+    pool: PgPool,
+) {
+    // Arrange: replica `a` holds 300 streams of four tables; the scorers record through `b`.
+    const TABLES: usize = 4;
+    const STREAMS: usize = 300;
+    const DEALS: i64 = 20;
+    // Every stream comes from this one address: lift the cap on a client's requests in flight.
+    let uncapped = ("MAX_REQUESTS_PER_CLIENT", "100000");
+    let mut a = replica_with(&pool, &[("SHUTDOWN_GRACE_SECS", "3"), uncapped]).await;
+    let b = replica_with(&pool, &[uncapped]).await;
+    let app = TestApp::at(&b.base, pool.clone());
+    let token = app.organiser("stop@example.com").await;
+    let mut tables = Vec::new();
+    for _ in 0..TABLES {
+        tables.push(
+            app.table(
+                &token,
+                &["Ann", "Bob", "Cat", "Dan"],
+                json!({"hand_sizes": vec![1; DEALS as usize]}),
+            )
+            .await,
+        );
+    }
+    for _ in 0..5 {
+        record_round(&app, &token, &tables).await;
+    }
+    let client = reqwest::Client::new();
+    let (opened, mut all_open) = tokio::sync::mpsc::channel::<()>(1);
+    let opening = Arc::new(tokio::sync::Semaphore::new(8));
+    let mut subscribers = Vec::new();
+    for i in 0..STREAMS {
+        let table = &tables[i % TABLES];
+        let urls = [&a.base, &b.base].map(|base| format!("{base}/api/v1/tables/{table}/events"));
+        subscribers.push(tokio::spawn(follow_then_resume(
+            client.clone(),
+            token.clone(),
+            urls,
+            DEALS,
+            (opening.clone(), opened.clone()),
+        )));
+    }
+    drop(opened);
+    // Every stream is open (each sender is dropped once its stream answered 200).
+    assert!(all_open.recv().await.is_none());
+
+    // Act: SIGTERM while the scorers go on recording, then record the rest once `a` is gone.
+    let signalled = std::time::Instant::now();
+    let killed = Command::new("kill")
+        .args(["-TERM", &a.child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    for _ in 0..5 {
+        record_round(&app, &token, &tables).await;
+    }
+    let exited = loop {
+        if let Some(status) = a.child.try_wait().expect("waits") {
+            break Some(status);
+        }
+        if signalled.elapsed() > Duration::from_secs(5) {
+            break None;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let status = exited.expect("replica a exited within 5 s of SIGTERM (its grace is 3 s)");
+    assert!(status.success(), "{status:?}");
+    for _ in 10..DEALS {
+        record_round(&app, &token, &tables).await;
+    }
+
+    // Assert: every subscriber has every entry exactly once, in order, part of them from `b`.
+    let every: Vec<i64> = (1..=DEALS).collect();
+    for subscriber in subscribers {
+        let (first, resumed) = tokio::time::timeout(Duration::from_secs(120), subscriber)
+            .await
+            .expect("every subscriber catches up")
+            .expect("the subscriber ran");
+        assert!(!resumed.is_empty(), "the subscriber resumed on the other replica");
+        let got: Vec<i64> = first.iter().chain(&resumed).copied().collect();
+        assert_eq!(got, every, "from a: {first:?}, resumed on b: {resumed:?}");
+    }
 }

@@ -476,6 +476,18 @@ async fn json_logs_have_one_line_per_request(pool: PgPool) {
 #[sqlx::test(migrations = "./migrations")]
 async fn text_logs_are_uncoloured_off_a_terminal_and_log_successes(pool: PgPool) {
     let server = Running::start(&pool, &[]);
+    // At start-up the server raises its open-file limit to the hard limit and says so.
+    let limit = server.line(|l| l.contains("open-file limit"));
+    let field = |name: &str| {
+        limit
+            .split(&format!("{name}="))
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{name} in {limit}"))
+    };
+    assert_eq!(field("open_files"), field("hard_limit"), "{limit}");
+    assert!(field("open_files") >= field("was"), "{limit}");
     let listening = server.line(|l| l.contains("listening"));
     assert!(!listening.contains('\u{1b}'), "{listening:?}");
     let port: u16 = listening
