@@ -22,6 +22,7 @@ mod health;
 mod helpers;
 mod hostile;
 mod hot;
+mod idempotency_retention;
 mod idempotent_creation;
 mod layers;
 mod ledger;
