@@ -160,7 +160,11 @@ async fn main() -> anyhow::Result<()> {
     let tasks: Vec<_> = (0..args.tables)
         .map(|i| {
             let (client, base, token, session) = (client.clone(), args.base.clone(), token.clone(), session.clone());
-            let deals = if until.is_some() { args.deals } else { 1 + i % args.deals };
+            let deals = if until.is_some() {
+                args.deals
+            } else {
+                1 + i % args.deals
+            };
             tokio::spawn(async move {
                 let mut latencies = Vec::new();
                 for game in 0u64.. {
@@ -187,7 +191,10 @@ async fn main() -> anyhow::Result<()> {
         latencies.len() as f64 / elapsed.as_secs_f64()
     );
     for (name, p) in [("p50", 0.5), ("p99", 0.99), ("max", 1.0)] {
-        println!("latency {name}: {:.3} ms", percentile(&latencies, p).as_secs_f64() * 1000.0);
+        println!(
+            "latency {name}: {:.3} ms",
+            percentile(&latencies, p).as_secs_f64() * 1000.0
+        );
     }
     Ok(())
 }

@@ -138,7 +138,10 @@ pub async fn record(
     if matches!(request.what, Recording::Move(..)) {
         let mut conn = pool.acquire().await.map_err(StoreError::from)?;
         let kept = hot.and_then(|h| h.version(request.table));
-        let key = request.idempotency_key.as_deref().map(|k| (k, request.answers_kept_for));
+        let key = request
+            .idempotency_key
+            .as_deref()
+            .map(|k| (k, request.answers_kept_for));
         let read = store::tables::read_for_move(&mut conn, request.table, key, true, kept, false, scorer).await?;
         let game = game_of(&read.row)?;
         note(game);
@@ -155,7 +158,10 @@ pub async fn record(
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let is_move = matches!(request.what, Recording::Move(..));
     let kept = hot.filter(|_| is_move).and_then(|h| h.version(request.table));
-    let key = request.idempotency_key.as_deref().map(|k| (k, request.answers_kept_for));
+    let key = request
+        .idempotency_key
+        .as_deref()
+        .map(|k| (k, request.answers_kept_for));
     let mut locked = store::tables::read_for_move(&mut tx, request.table, key, is_move, kept, true, scorer).await?;
     if locked.seen_version != Some(locked.row.version) {
         // The lock waited for a move that committed meanwhile: what this statement read besides

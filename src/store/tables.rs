@@ -435,12 +435,10 @@ pub async fn save_idempotent_response(
     key: &str,
     response: &StoredResponse,
 ) -> Result<(), StoreError> {
-    sqlx::query(
-        &format!(
-            "insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
+    sqlx::query(&format!(
+        "insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
              values ($1, $2, $3, $4, $5::json) {REPLACE_EXPIRED}"
-        ),
-    )
+    ))
     .bind(table)
     .bind(key)
     .bind(&response.request_hash)

@@ -22,14 +22,12 @@ async fn table(app: &TestApp) -> (String, String) {
 
 /// Makes every answer kept for `table` look `age` old.
 async fn age_answers(app: &TestApp, table: &str, age: &str) {
-    sqlx::query(
-        "update idempotency_keys set created_at = created_at - $2::interval where table_id = $1::uuid",
-    )
-    .bind(table)
-    .bind(age)
-    .execute(&app.pool)
-    .await
-    .expect("answers aged");
+    sqlx::query("update idempotency_keys set created_at = created_at - $2::interval where table_id = $1::uuid")
+        .bind(table)
+        .bind(age)
+        .execute(&app.pool)
+        .await
+        .expect("answers aged");
 }
 
 async fn kept_answers(app: &TestApp, table: &str) -> i64 {
@@ -45,11 +43,15 @@ async fn a_retry_within_the_default_day_replays_the_first_answer(pool: PgPool) {
     let app = spawn_app(pool).await;
     let (token, table) = table(&app).await;
     let path = format!("/api/v1/tables/{table}/moves");
-    let first = app.send(Method::POST, &path, Some(&token), Some(NOMINATE.into()), &KEY).await;
+    let first = app
+        .send(Method::POST, &path, Some(&token), Some(NOMINATE.into()), &KEY)
+        .await;
     first.assert_status(201);
     age_answers(&app, &table, "23 hours").await;
 
-    let retry = app.send(Method::POST, &path, Some(&token), Some(NOMINATE.into()), &KEY).await;
+    let retry = app
+        .send(Method::POST, &path, Some(&token), Some(NOMINATE.into()), &KEY)
+        .await;
 
     retry.assert_status(201);
     assert_eq!(retry.headers["idempotent-replayed"], "true");
@@ -62,17 +64,23 @@ async fn a_retry_after_a_shortened_window_is_a_new_request_and_changes_nothing_w
     let app = spawn_app_with(pool, |s| s.idempotency_retention = Duration::from_secs(3600)).await;
     let (token, table) = table(&app).await;
     let path = format!("/api/v1/tables/{table}/moves");
-    let first = app.send(Method::POST, &path, Some(&token), Some(NOMINATE.into()), &KEY).await;
+    let first = app
+        .send(Method::POST, &path, Some(&token), Some(NOMINATE.into()), &KEY)
+        .await;
     first.assert_status(201);
     age_answers(&app, &table, "59 minutes").await;
-    let within = app.send(Method::POST, &path, Some(&token), Some(NOMINATE.into()), &KEY).await;
+    let within = app
+        .send(Method::POST, &path, Some(&token), Some(NOMINATE.into()), &KEY)
+        .await;
     within.assert_status(201);
     assert_eq!(within.headers["idempotent-replayed"], "true");
     assert_eq!(within.text, first.text);
 
     age_answers(&app, &table, "2 minutes").await;
     let before = app.snapshot(&table).await;
-    let after = app.send(Method::POST, &path, Some(&token), Some(NOMINATE.into()), &KEY).await;
+    let after = app
+        .send(Method::POST, &path, Some(&token), Some(NOMINATE.into()), &KEY)
+        .await;
 
     // Not replayed: the request is checked as new, and its expected_version is stale.
     after.assert_problem(409, "version_conflict");
@@ -93,14 +101,18 @@ async fn a_key_whose_answer_expired_records_a_new_move_and_keeps_its_answer(pool
 
     // Another body under the same key: within the window it would be idempotency_key_reused.
     let next = r#"{"move": {"kind": "nominate", "seat": 2, "tricks": 0}, "expected_version": 1}"#;
-    let second = app.send(Method::POST, &path, Some(&token), Some(next.into()), &KEY).await;
+    let second = app
+        .send(Method::POST, &path, Some(&token), Some(next.into()), &KEY)
+        .await;
     second.assert_status(201);
     assert!(second.headers.get("idempotent-replayed").is_none());
     assert_eq!(second.body["table"]["version"], 2);
     assert_eq!(app.log(&table).await.as_array().expect("log").len(), 2);
 
     // The new answer took the expired one's place, and answers a retry.
-    let retry = app.send(Method::POST, &path, Some(&token), Some(next.into()), &KEY).await;
+    let retry = app
+        .send(Method::POST, &path, Some(&token), Some(next.into()), &KEY)
+        .await;
     assert_eq!(retry.headers["idempotent-replayed"], "true");
     assert_eq!(retry.text, second.text);
     assert_eq!(kept_answers(&app, &table).await, 1);
