@@ -80,6 +80,7 @@ async fn main() -> anyhow::Result<()> {
             expected_version: None,
             if_match: None,
             idempotency_key: None,
+            answers_kept_for: tablekeeper::service::idempotency::DEFAULT_ANSWERS_KEPT_FOR,
             sent: mv,
         };
         let render = |_| {

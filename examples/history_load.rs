@@ -39,6 +39,7 @@ async fn record(pool: &sqlx::PgPool, owner: Uuid, table: Uuid, mv: Value) -> any
         expected_version: None,
         if_match: None,
         idempotency_key: None,
+        answers_kept_for: tablekeeper::service::idempotency::DEFAULT_ANSWERS_KEPT_FOR,
         sent: mv,
     };
     let started = Instant::now();

@@ -175,6 +175,13 @@ impl Application {
             settings.audit_signing_key,
             &settings.audit_previous_keys,
         ));
+        tokio::spawn(crate::service::idempotency::prune(
+            pool.clone(),
+            settings.idempotency_retention,
+        ));
+        let answers_kept_for = web::Data::new(crate::service::idempotency::AnswersKeptFor(
+            settings.idempotency_retention,
+        ));
         let hub = crate::service::live::Hub::new(pool.clone(), settings.live_lease, signing.clone().into_inner());
         tokio::spawn(hub.clone().listen());
         tokio::spawn(hub.clone().renew());
@@ -278,6 +285,7 @@ impl Application {
                 .app_data(tokens.clone())
                 .app_data(hub.clone())
                 .app_data(app_hot.clone())
+                .app_data(answers_kept_for.clone())
                 .app_data(limiter.clone())
                 .app_data(webhook_settings.clone())
                 .app_data(app_metrics.clone())

@@ -53,6 +53,9 @@ pub struct Settings {
     pub hot_tables: usize,
     /// How long a replica's lease on a followed table lasts; renewed every third of it.
     pub live_lease: Duration,
+    /// How long a move's answer kept under its `Idempotency-Key` answers a retry; older ones are
+    /// pruned.
+    pub idempotency_retention: Duration,
     /// The address phones open (`scheme://host[:port][/path]`, no trailing slash), for join QR
     /// codes; None: not configured.
     pub public_url: Option<String>,
@@ -160,6 +163,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "LIVE_LEASE_SECS",
         "60",
         "how long a replica's lease on a followed table lasts (renewed every third); moves of tables nobody follows are not announced",
+    ),
+    (
+        "IDEMPOTENCY_RETENTION_SECS",
+        "86400",
+        "how long a move's answer kept under its Idempotency-Key answers a retry; older ones are pruned",
     ),
     (
         "SHUTDOWN_GRACE_SECS",
@@ -614,6 +622,18 @@ impl Settings {
                 0 => {
                     return Err(ConfigError {
                         variable: "LIVE_LEASE_SECS",
+                        reason: "at least 1 second".into(),
+                    })
+                }
+                secs => Duration::from_secs(secs),
+            },
+            idempotency_retention: match number(
+                "IDEMPOTENCY_RETENTION_SECS",
+                crate::service::idempotency::DEFAULT_ANSWERS_KEPT_FOR.as_secs(),
+            )? {
+                0 => {
+                    return Err(ConfigError {
+                        variable: "IDEMPOTENCY_RETENTION_SECS",
                         reason: "at least 1 second".into(),
                     })
                 }

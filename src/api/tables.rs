@@ -565,6 +565,9 @@ async fn record(
         expected_version,
         if_match: super::conditional::if_match(req),
         idempotency_key: idempotency_key(req)?,
+        answers_kept_for: req
+            .app_data::<web::Data<crate::service::idempotency::AnswersKeptFor>>()
+            .map_or(crate::service::idempotency::DEFAULT_ANSWERS_KEPT_FOR, |kept| kept.0),
         sent,
     };
     let noted = |game| super::metrics::note_game(req, game);
@@ -611,7 +614,7 @@ struct Seq {
 #[utoipa::path(tag = "tables", request_body = SubmitMove, security(("bearer" = [])),
     params(
         ("id" = Uuid, Path),
-        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer"),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer, for 24 hours (the server's `IDEMPOTENCY_RETENTION_SECS`); after that the key is forgotten and a request under it is new"),
         ("If-Match" = Option<String>, Header, description = "the `ETag` of the table as the client saw it: a table that changed since is refused with 412"),
     ),
     responses(
@@ -648,7 +651,7 @@ pub async fn submit_move(
 #[utoipa::path(tag = "tables", request_body(content = Option<UndoRequest>), security(("bearer" = [])),
     params(
         ("id" = Uuid, Path),
-        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key returns the first answer"),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key returns the first answer, for 24 hours (the server's `IDEMPOTENCY_RETENTION_SECS`); after that the key is forgotten and a request under it is new"),
         ("If-Match" = Option<String>, Header, description = "the `ETag` of the table as the client saw it: a table that changed since is refused with 412"),
     ),
     responses(

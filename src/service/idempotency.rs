@@ -13,6 +13,10 @@
 //!   A table's keys are read and kept under the table's lock, which orders such requests.
 //! - Keys are the caller's own: one organiser's key never answers another's request. A table's
 //!   keys are its recorders' (as for moves): a key names one request at that table.
+//! - A move's or an undo's answer answers retries for a window (`IDEMPOTENCY_RETENTION_SECS`, 24
+//!   hours by default, as Stripe keeps its keys), then is deleted by each replica's [`prune`]
+//!   task; a request under an older key is new (its `expected_version` then refuses a move that
+//!   was recorded already). Creation keys are few (one per session or table) and kept.
 
 use serde_json::Value;
 use sqlx::PgConnection;
@@ -22,6 +26,36 @@ use super::ServiceError;
 use crate::store::tables::StoredResponse;
 use crate::store::{self, StoreError, Tx};
 use sha2::{Digest, Sha256};
+
+/// How long a move's answer answers a retry under its `Idempotency-Key` unless configured.
+pub const DEFAULT_ANSWERS_KEPT_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+
+/// How long a move's answer answers a retry on this server (`IDEMPOTENCY_RETENTION_SECS`).
+#[derive(Debug, Clone, Copy)]
+pub struct AnswersKeptFor(pub std::time::Duration);
+
+/// How often the pruner looks for expired answers at most (a shorter window is looked at as
+/// often as it is long).
+const PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(10 * 60);
+
+/// Deletes the moves' answers kept for longer than `kept_for`, now and then periodically, until
+/// the process ends. Every replica runs one; deleting what another already deleted is harmless.
+pub async fn prune(pool: sqlx::PgPool, kept_for: std::time::Duration) {
+    let mut every = tokio::time::interval(kept_for.min(PRUNE_EVERY));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        let deleted = match pool.acquire().await {
+            Ok(mut conn) => store::tables::prune_idempotent_responses(&mut conn, kept_for).await,
+            Err(e) => Err(StoreError::from(e)),
+        };
+        match deleted {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(deleted = n, "pruned expired Idempotency-Key answers"),
+            Err(e) => tracing::warn!(error = %e, "pruning expired Idempotency-Key answers failed; will retry"),
+        }
+    }
+}
 
 /// An answer as the caller renders it; kept under the idempotency key, opaque here.
 #[derive(Debug, Clone, PartialEq, Eq)]

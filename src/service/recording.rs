@@ -73,6 +73,9 @@ pub struct Request {
     pub if_match: Option<Vec<i64>>,
     /// The client's key for retrying safely, checked already.
     pub idempotency_key: Option<String>,
+    /// How long an answer kept under a key answers a retry (`IDEMPOTENCY_RETENTION_SECS`): a
+    /// request under a key whose answer is older is a new request.
+    pub answers_kept_for: std::time::Duration,
     /// The request as sent, for the fingerprint kept with the key.
     pub sent: Value,
 }
@@ -135,7 +138,10 @@ pub async fn record(
     if matches!(request.what, Recording::Move(..)) {
         let mut conn = pool.acquire().await.map_err(StoreError::from)?;
         let kept = hot.and_then(|h| h.version(request.table));
-        let key = request.idempotency_key.as_deref();
+        let key = request
+            .idempotency_key
+            .as_deref()
+            .map(|k| (k, request.answers_kept_for));
         let read = store::tables::read_for_move(&mut conn, request.table, key, true, kept, false, scorer).await?;
         let game = game_of(&read.row)?;
         note(game);
@@ -152,7 +158,10 @@ pub async fn record(
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let is_move = matches!(request.what, Recording::Move(..));
     let kept = hot.filter(|_| is_move).and_then(|h| h.version(request.table));
-    let key = request.idempotency_key.as_deref();
+    let key = request
+        .idempotency_key
+        .as_deref()
+        .map(|k| (k, request.answers_kept_for));
     let mut locked = store::tables::read_for_move(&mut tx, request.table, key, is_move, kept, true, scorer).await?;
     if locked.seen_version != Some(locked.row.version) {
         // The lock waited for a move that committed meanwhile: what this statement read besides
@@ -160,7 +169,7 @@ pub async fn record(
         locked.fold = None;
         locked.chain_end = None;
         locked.answer = match key {
-            Some(key) => store::tables::idempotent_response(&mut tx, request.table, key).await?,
+            Some((key, kept_for)) => store::tables::idempotent_response(&mut tx, request.table, key, kept_for).await?,
             None => None,
         };
     }

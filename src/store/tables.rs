@@ -7,6 +7,8 @@
 //! table's version plus one; an undo voids the latest effective move, so voids are last-in
 //! first-out and a snapshot is usable exactly when the move that produced it is not voided.
 
+use std::time::Duration;
+
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::PgConnection;
@@ -361,7 +363,43 @@ pub struct StoredResponse {
     pub body: String,
 }
 
-/// The answer stored under an idempotency key for this table, if any.
+/// A key whose answer is older than the retention window is read as no answer at all (the
+/// reads below), so the request under it is new; its answer then takes the expired one's place,
+/// which the pruner may not have deleted yet. A key still within the window is never written
+/// again: the read found its answer and the request was answered with it.
+const REPLACE_EXPIRED: &str = "on conflict on constraint idempotency_keys_pkey do update
+     set request_hash = excluded.request_hash, response_status = excluded.response_status,
+         response_body = excluded.response_body, created_at = excluded.created_at";
+
+/// How many expired answers the pruner deletes per statement, so that no statement runs long.
+const PRUNE_BATCH: i64 = 10_000;
+
+/// Deletes the Idempotency-Key answers older than the retention window, a batch at a time;
+/// returns how many it deleted.
+///
+/// # Errors
+/// On database failure.
+pub async fn prune_idempotent_responses(conn: &mut PgConnection, kept_for: Duration) -> Result<u64, StoreError> {
+    let mut deleted = 0;
+    loop {
+        let batch = sqlx::query(
+            "delete from idempotency_keys where ctid = any(array(
+                 select ctid from idempotency_keys where created_at <= now() - make_interval(secs => $2) limit $1))",
+        )
+        .bind(PRUNE_BATCH)
+        .bind(kept_for.as_secs_f64())
+        .execute(&mut *conn)
+        .await?
+        .rows_affected();
+        deleted += batch;
+        if batch < u64::try_from(PRUNE_BATCH).unwrap_or(u64::MAX) {
+            return Ok(deleted);
+        }
+    }
+}
+
+/// The answer stored under an idempotency key for this table, if any, kept for less than
+/// `kept_for`.
 ///
 /// # Errors
 /// On database failure.
@@ -369,12 +407,15 @@ pub async fn idempotent_response(
     tx: &mut Tx<'_>,
     table: Uuid,
     key: &str,
+    kept_for: Duration,
 ) -> Result<Option<StoredResponse>, StoreError> {
     let row: Option<(String, i16, String)> = sqlx::query_as(
-        "select request_hash, response_status, response_body::text from idempotency_keys where table_id = $1 and key = $2",
+        "select request_hash, response_status, response_body::text from idempotency_keys
+         where table_id = $1 and key = $2 and created_at > now() - make_interval(secs => $3)",
     )
     .bind(table)
     .bind(key)
+    .bind(kept_for.as_secs_f64())
     .fetch_optional(&mut **tx)
     .await?;
     Ok(row.map(|(request_hash, status, body)| StoredResponse {
@@ -394,10 +435,10 @@ pub async fn save_idempotent_response(
     key: &str,
     response: &StoredResponse,
 ) -> Result<(), StoreError> {
-    sqlx::query(
+    sqlx::query(&format!(
         "insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
-         values ($1, $2, $3, $4, $5::json)",
-    )
+             values ($1, $2, $3, $4, $5::json) {REPLACE_EXPIRED}"
+    ))
     .bind(table)
     .bind(key)
     .bind(&response.request_hash)
@@ -454,7 +495,8 @@ struct LockedExtra {
 }
 
 /// Reads what a move needs in one statement: the table's row and, in the same snapshot, the
-/// answer kept under `key` and, when `fold` and the row's version is not `kept`, what its state
+/// answer kept under `key` (the key, and how long answers are kept: an older one is not read)
+/// and, when `fold` and the row's version is not `kept`, what its state
 /// folds from. With `lock` the row is locked for the rest of the transaction (moves on one table
 /// are serial); without, the read is a snapshot for an optimistic move, whose write then
 /// happens only if the version is still the one read.
@@ -464,7 +506,7 @@ struct LockedExtra {
 pub async fn read_for_move(
     conn: &mut PgConnection,
     id: Uuid,
-    key: Option<&str>,
+    key: Option<(&str, Duration)>,
     fold: bool,
     kept: Option<i64>,
     lock: bool,
@@ -505,7 +547,9 @@ pub async fn read_for_move(
         " from game_tables t"
     });
     if key.is_some() {
-        sql.push_str(" left join idempotency_keys k on k.table_id = t.id and k.key = $2");
+        sql.push_str(
+            " left join idempotency_keys k on k.table_id = t.id and k.key = $2 and k.created_at > now() - make_interval(secs => $5)",
+        );
     }
     if fold {
         sql.push_str(&format!(
@@ -527,9 +571,10 @@ pub async fn read_for_move(
     }
     let row = sqlx::query(&sql)
         .bind(id)
-        .bind(key)
+        .bind(key.map(|(key, _)| key))
         .bind(kept)
         .bind(scorer)
+        .bind(key.map(|(_, kept_for)| kept_for.as_secs_f64()))
         .fetch_optional(conn)
         .await?
         .ok_or(StoreError::NotFound("table"))?;
@@ -697,12 +742,12 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         );
     }
     if answer.is_some() {
-        sql.push_str(
+        sql.push_str(&format!(
             ",
          ik as (
              insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
-             select $1, $17::text, $18::text, $19::int2, $20::json from up)",
-        );
+             select $1, $17::text, $18::text, $19::int2, $20::json from up {REPLACE_EXPIRED})"
+        ));
     }
     if !write.lines.is_empty() {
         sql.push_str(

@@ -24,6 +24,7 @@ mod health;
 mod helpers;
 mod hostile;
 mod hot;
+mod idempotency_retention;
 mod idempotent_creation;
 mod idempotent_writes;
 mod layers;

@@ -1,0 +1,12 @@
+-- Idempotency-Key answers of moves and undos are kept for a window, not forever (issue #27). A
+-- move's answer (the table as the move left it, and its receipt) was the largest thing a log
+-- entry wrote, and only a retry ever reads it: a client retries within seconds or minutes, so,
+-- as Stripe does, an answer older than the window (`IDEMPOTENCY_RETENTION_SECS`, 24 hours by
+-- default) no longer answers, and each replica's pruner deletes it in batches. A request under
+-- an older key is a new request (its `expected_version` then refuses a move recorded already).
+-- Rows kept before this migration are pruned by the same rule; until then they answer as before.
+--
+-- The pruner finds old answers by age. Rows arrive in time order, so a block-range index (a few
+-- pages for millions of rows) does what a B-tree on created_at would at a fraction of its size,
+-- and costs a move's insert next to nothing.
+create index idempotency_keys_created_brin on idempotency_keys using brin (created_at);
