@@ -384,6 +384,12 @@ pub(super) fn created(outcome: Outcome, under: &str) -> Result<HttpResponse, Api
     })
 }
 
+/// How long this server keeps a table's answers for retries (`IDEMPOTENCY_RETENTION_SECS`).
+fn answers_kept_for(req: &HttpRequest) -> std::time::Duration {
+    req.app_data::<web::Data<crate::service::idempotency::AnswersKeptFor>>()
+        .map_or(crate::service::idempotency::DEFAULT_ANSWERS_KEPT_FOR, |kept| kept.0)
+}
+
 /// The `Idempotency-Key` of a request creating something by `operation`, with what it sent:
 /// `sent` holds the body and the path's ids, so that the key names one request.
 pub(super) fn creation_key(
@@ -395,7 +401,9 @@ pub(super) fn creation_key(
         return Ok(None);
     };
     let sent = sent().map_err(|_| ApiError::internal())?;
-    Ok(Some(CreationKey::new(operation, key, &sent)))
+    Ok(Some(
+        CreationKey::new(operation, key, &sent).kept_for(answers_kept_for(req)),
+    ))
 }
 
 /// As [`created`], with the `Location` that `location` reads from the answer's body (None: no
@@ -565,9 +573,7 @@ async fn record(
         expected_version,
         if_match: super::conditional::if_match(req),
         idempotency_key: idempotency_key(req)?,
-        answers_kept_for: req
-            .app_data::<web::Data<crate::service::idempotency::AnswersKeptFor>>()
-            .map_or(crate::service::idempotency::DEFAULT_ANSWERS_KEPT_FOR, |kept| kept.0),
+        answers_kept_for: answers_kept_for(req),
         sent,
     };
     let noted = |game| super::metrics::note_game(req, game);

@@ -91,6 +91,9 @@ pub struct CreationKey {
     key: String,
     /// The request as sent, hashed: a retry must send the same.
     request_hash: String,
+    /// How long an answer kept with a table's moves (a correction's, a verification's) answers
+    /// a retry: as long as a move's, since the pruner deletes them alike.
+    kept_for: std::time::Duration,
 }
 
 impl CreationKey {
@@ -100,7 +103,14 @@ impl CreationKey {
             operation,
             request_hash: fingerprint(operation, sent),
             key,
+            kept_for: DEFAULT_ANSWERS_KEPT_FOR,
         }
+    }
+
+    /// The same key, answered at a table for `kept_for` (`IDEMPOTENCY_RETENTION_SECS`).
+    #[must_use]
+    pub fn kept_for(self, kept_for: std::time::Duration) -> CreationKey {
+        CreationKey { kept_for, ..self }
     }
 }
 
@@ -176,7 +186,7 @@ pub(super) async fn first_answer_at_table(
     key: Option<&CreationKey>,
 ) -> Result<Option<Outcome>, ServiceError> {
     let Some(key) = key else { return Ok(None) };
-    match store::tables::idempotent_response(tx, table, &key.key).await? {
+    match store::tables::idempotent_response(tx, table, &key.key, key.kept_for).await? {
         Some(first) => replayed(key, first).map(Some),
         None => Ok(None),
     }
