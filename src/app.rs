@@ -424,30 +424,10 @@ pub struct DescriptorLimit {
 /// When the limit cannot be read; a limit that cannot be raised is reported as it stands.
 #[cfg(unix)]
 pub fn raise_descriptor_limit() -> std::io::Result<DescriptorLimit> {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes one `rlimit` into the struct it is given, which we own.
-    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    let was = u64::from(limit.rlim_cur);
-    if limit.rlim_cur < limit.rlim_max {
-        let raised = libc::rlimit {
-            rlim_cur: limit.rlim_max,
-            rlim_max: limit.rlim_max,
-        };
-        // SAFETY: setrlimit reads the struct it is given, which lives across the call.
-        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
-            limit = raised;
-        }
-    }
-    Ok(DescriptorLimit {
-        soft: u64::from(limit.rlim_cur),
-        hard: u64::from(limit.rlim_max),
-        was,
-    })
+    let (was, hard) = rlimit::Resource::NOFILE.get()?;
+    // Up to the hard limit (macOS caps it lower still; the crate knows by how much).
+    let soft = rlimit::increase_nofile_limit(hard).unwrap_or(was);
+    Ok(DescriptorLimit { soft, hard, was })
 }
 
 /// Elsewhere the limit is left as it is.
