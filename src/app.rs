@@ -123,7 +123,7 @@ impl Application {
         let url = crate::store::redacted(host);
         let pool = match &failover {
             Some(failover) => failover.pool().clone(),
-            None => crate::store::pool(
+            None => crate::store::application_pool(
                 host,
                 settings.database_max_connections,
                 settings.database_acquire_timeout,

@@ -153,13 +153,13 @@ impl Failover {
                 let wake = wrong_kind.clone();
                 Box::pin(async move {
                     if target == TargetSessionAttrs::Any {
-                        return Ok(());
+                        return super::act_as_application(conn).await;
                     }
                     // The host may have changed role since it was found (a primary demoted): a
                     // connection of the wrong kind is refused and the watcher looks again.
                     let found = role(conn).await?;
                     if found.fits(target) {
-                        Ok(())
+                        super::act_as_application(conn).await
                     } else {
                         wake.notify_one();
                         Err(sqlx::Error::Protocol(format!(

@@ -99,6 +99,45 @@ pub fn pool(
     Ok(pool_options(max_connections, acquire_timeout, None).connect_lazy_with(options))
 }
 
+/// The role the log and the ledger let append but never change (migration
+/// `20261203000300_append_only_by_privilege.sql`).
+pub const APPLICATION_ROLE: &str = "tablekeeper_app";
+
+/// As [`pool`], for the service's own statements: each connection takes on [`APPLICATION_ROLE`]
+/// when its login may (a member of it, or a superuser, as a local install signs in), so the
+/// database refuses an `UPDATE` or `DELETE` of the log and the ledger from the service itself,
+/// whoever it signs in as. A login that is neither keeps its own rights (deploy/README.md).
+///
+/// # Errors
+/// When the URL cannot be parsed.
+pub fn application_pool(
+    database_url: &str,
+    max_connections: u32,
+    acquire_timeout: std::time::Duration,
+    statement_timeout: Option<std::time::Duration>,
+) -> Result<PgPool, sqlx::Error> {
+    let options = connect_options(database_url, statement_timeout)?;
+    Ok(pool_options(max_connections, acquire_timeout, None)
+        .after_connect(|conn, _meta| Box::pin(async move { act_as_application(conn).await }))
+        .connect_lazy_with(options))
+}
+
+/// Takes on [`APPLICATION_ROLE`] for the rest of the connection's life, when the login may.
+/// One round trip per new connection.
+///
+/// # Errors
+/// On database failure.
+pub async fn act_as_application(conn: &mut sqlx::PgConnection) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "select set_config('role', $1, false) from pg_roles
+         where rolname = $1 and pg_has_role(current_user, rolname, 'MEMBER')",
+    )
+    .bind(APPLICATION_ROLE)
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// A single-host URL's connect options, with the statement timeout when there is one.
 fn connect_options(
     database_url: &str,

@@ -489,21 +489,19 @@ async fn counts(pool: &PgPool, plan: &Plan) -> BTreeMap<String, i64> {
     counts
 }
 
-/// A pool of `size` connections to `pool`'s database, each running as the application's role, as
-/// a deployment's would.
+/// A pool of `size` connections to `pool`'s database as the server makes its own
+/// (`store::application_pool`): each takes on the application's role, although the tests sign
+/// in as a superuser.
 pub async fn application_pool(pool: &PgPool, size: u32) -> PgPool {
-    use sqlx::Executor;
-    sqlx::postgres::PgPoolOptions::new()
-        .max_connections(size)
-        .after_connect(|conn, _| {
-            Box::pin(async move {
-                conn.execute("set role tablekeeper_app").await?;
-                Ok(())
-            })
-        })
-        .connect_with((*pool.connect_options()).clone())
+    let url = crate::helpers::database_url(pool);
+    let app = tablekeeper::store::application_pool(&url, size, std::time::Duration::from_secs(5), None)
+        .expect("a pool as the application's role");
+    let acting: String = sqlx::query_scalar("select current_user::text")
+        .fetch_one(&app)
         .await
-        .expect("a pool as the application's role")
+        .expect("current_user");
+    assert_eq!(acting, tablekeeper::store::APPLICATION_ROLE);
+    app
 }
 
 #[sqlx::test(migrations = "./migrations")]
