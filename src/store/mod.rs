@@ -12,6 +12,7 @@ pub mod creations;
 pub mod deal_lines;
 pub mod deals;
 pub mod failover;
+pub mod idempotency_keys;
 pub mod join_codes;
 pub mod ledger;
 pub mod live;

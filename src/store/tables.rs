@@ -1,4 +1,5 @@
-//! Game tables, their move log, snapshots and idempotent answers: rows in, rows out.
+//! Game tables, their move log and snapshots: rows in, rows out (the answers kept under an
+//! `Idempotency-Key` are `super::idempotency_keys`').
 //!
 //! No game logic lives here: states, moves and events arrive and leave as JSON, and folding
 //! the log through the engine is the application layer's (`crate::service`).
@@ -14,6 +15,10 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::idempotency_keys::REPLACE_EXPIRED;
+pub use super::idempotency_keys::{
+    idempotent_response, prune_idempotent_responses, save_idempotent_response, StoredResponse,
+};
 use super::{StoreError, Tx};
 
 /// A table as stored.
@@ -350,100 +355,6 @@ pub async fn append_void(
     .bind(voided.body.to_string())
     .bind(voided.seq)
     .bind(recorded_by)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-/// A stored answer to an idempotent request.
-pub struct StoredResponse {
-    pub request_hash: String,
-    pub status: u16,
-    /// The answer's JSON text.
-    pub body: String,
-}
-
-/// A key whose answer is older than the retention window is read as no answer at all (the
-/// reads below), so the request under it is new; its answer then takes the expired one's place,
-/// which the pruner may not have deleted yet. A key still within the window is never written
-/// again: the read found its answer and the request was answered with it.
-const REPLACE_EXPIRED: &str = "on conflict on constraint idempotency_keys_pkey do update
-     set request_hash = excluded.request_hash, response_status = excluded.response_status,
-         response_body = excluded.response_body, created_at = excluded.created_at";
-
-/// How many expired answers the pruner deletes per statement, so that no statement runs long.
-const PRUNE_BATCH: i64 = 10_000;
-
-/// Deletes the Idempotency-Key answers older than the retention window, a batch at a time;
-/// returns how many it deleted.
-///
-/// # Errors
-/// On database failure.
-pub async fn prune_idempotent_responses(conn: &mut PgConnection, kept_for: Duration) -> Result<u64, StoreError> {
-    let mut deleted = 0;
-    loop {
-        let batch = sqlx::query(
-            "delete from idempotency_keys where ctid = any(array(
-                 select ctid from idempotency_keys where created_at <= now() - make_interval(secs => $2) limit $1))",
-        )
-        .bind(PRUNE_BATCH)
-        .bind(kept_for.as_secs_f64())
-        .execute(&mut *conn)
-        .await?
-        .rows_affected();
-        deleted += batch;
-        if batch < u64::try_from(PRUNE_BATCH).unwrap_or(u64::MAX) {
-            return Ok(deleted);
-        }
-    }
-}
-
-/// The answer stored under an idempotency key for this table, if any, kept for less than
-/// `kept_for`.
-///
-/// # Errors
-/// On database failure.
-pub async fn idempotent_response(
-    tx: &mut Tx<'_>,
-    table: Uuid,
-    key: &str,
-    kept_for: Duration,
-) -> Result<Option<StoredResponse>, StoreError> {
-    let row: Option<(String, i16, String)> = sqlx::query_as(
-        "select request_hash, response_status, response_body::text from idempotency_keys
-         where table_id = $1 and key = $2 and created_at > now() - make_interval(secs => $3)",
-    )
-    .bind(table)
-    .bind(key)
-    .bind(kept_for.as_secs_f64())
-    .fetch_optional(&mut **tx)
-    .await?;
-    Ok(row.map(|(request_hash, status, body)| StoredResponse {
-        request_hash,
-        status: u16::try_from(status).unwrap_or(200),
-        body,
-    }))
-}
-
-/// Stores the answer given under an idempotency key, in the move's transaction.
-///
-/// # Errors
-/// On database failure.
-pub async fn save_idempotent_response(
-    tx: &mut Tx<'_>,
-    table: Uuid,
-    key: &str,
-    response: &StoredResponse,
-) -> Result<(), StoreError> {
-    sqlx::query(&format!(
-        "insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
-             values ($1, $2, $3, $4, $5::json) {REPLACE_EXPIRED}"
-    ))
-    .bind(table)
-    .bind(key)
-    .bind(&response.request_hash)
-    .bind(i16::try_from(response.status).unwrap_or(200))
-    .bind(&response.body)
     .execute(&mut **tx)
     .await?;
     Ok(())
