@@ -24,6 +24,7 @@ pub struct TestApp {
     pub default_reader: std::sync::Mutex<Option<String>>,
     /// Whether what is sent and received is checked against the spec (see `spec_validation`).
     checks_spec: std::sync::atomic::AtomicBool,
+    _watched: crate::watchdog::Watched,
 }
 
 /// A response: status, content type and JSON body (Null when there is none).
@@ -119,6 +120,7 @@ pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) ->
         hub,
         default_reader: std::sync::Mutex::new(None),
         checks_spec: true.into(),
+        _watched: crate::watchdog::Watched::current_test(),
     }
 }
 
@@ -134,6 +136,7 @@ impl TestApp {
             hub: None,
             default_reader: std::sync::Mutex::new(None),
             checks_spec: true.into(),
+            _watched: crate::watchdog::Watched::current_test(),
         }
     }
 

@@ -53,5 +53,6 @@ mod tricky_dick;
 mod tridge;
 mod upgrade;
 mod verification;
+mod watchdog;
 mod web;
 mod webhooks;
