@@ -634,11 +634,10 @@ async fn follow_then_resume(
         let _turn = opening.acquire().await.expect("the semaphore stays open");
         let mut attempts = 0;
         loop {
-            let response = client
-                .get(&url_a)
-                .bearer_auth(&token)
-                .send()
+            // Bounded, so that a replica that never answers fails the test instead of hanging it.
+            let response = tokio::time::timeout(Duration::from_secs(60), client.get(&url_a).bearer_auth(&token).send())
                 .await
+                .expect("the stopping replica answers within a minute")
                 .expect("stream opens");
             attempts += 1;
             if response.status() != 503 || attempts == 50 {
@@ -651,7 +650,7 @@ async fn follow_then_resume(
     drop(opened);
     let mut buffer = String::new();
     // Until the stopping replica ends the stream (cleanly or not).
-    while let Ok(Some(chunk)) = response.chunk().await {
+    while let Ok(Ok(Some(chunk))) = tokio::time::timeout(Duration::from_secs(60), response.chunk()).await {
         buffer.push_str(&String::from_utf8_lossy(&chunk).replace("\r\n", "\n"));
         first.extend(entry_ids(&mut buffer));
     }
@@ -736,7 +735,8 @@ async fn a_replica_stopped_with_hundreds_of_streams_open_exits_within_its_grace_
     }
     drop(opened);
     // Every stream is open (each sender is dropped once its stream answered 200).
-    assert!(all_open.recv().await.is_none());
+    let opened = tokio::time::timeout(Duration::from_secs(180), all_open.recv()).await;
+    assert!(opened.expect("all 300 streams open within 3 minutes").is_none());
 
     // Act: SIGTERM while the scorers go on recording, then record the rest once `a` is gone.
     let signalled = std::time::Instant::now();

@@ -41,11 +41,14 @@ fn watch() {
         if !live.values().any(|(_, since)| since.elapsed() > registry.limit) {
             continue;
         }
-        let mut running: Vec<_> = live
-            .values()
-            .map(|(name, since)| (since.elapsed().as_secs(), name))
-            .collect();
-        running.sort();
+        // One line per test, however many apps it made: its oldest app's age.
+        let mut running: HashMap<&str, u64> = HashMap::new();
+        for (name, since) in live.values() {
+            let age = running.entry(name.as_str()).or_default();
+            *age = (*age).max(since.elapsed().as_secs());
+        }
+        let mut running: Vec<_> = running.into_iter().map(|(name, secs)| (secs, name)).collect();
+        running.sort_unstable();
         // Written to the descriptors themselves: `eprintln!` in a thread a test spawned goes to
         // that test's captured output, which an exiting process never prints.
         let mut report = format!(
