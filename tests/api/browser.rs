@@ -208,6 +208,14 @@ impl Driver {
 
 pub(crate) const PATIENCE: Duration = Duration::from_secs(15);
 
+/// A button or link whose accessible name (aria-label or text) is `name`.
+fn control_xpath(name: &str) -> String {
+    format!(
+        "//*[(self::button or self::a) and (@aria-label={n} or normalize-space()={n} or substring-after(@aria-label, ', ')={n})]",
+        n = lit(name)
+    )
+}
+
 /// True when a command failed because the element left the page (it was re-rendered).
 pub(crate) fn is_stale(e: &fantoccini::error::CmdError) -> bool {
     matches!(e, fantoccini::error::CmdError::Standard(w) if w.error == fantoccini::error::ErrorStatus::StaleElementReference)
@@ -232,10 +240,7 @@ impl Phone {
 
     /// A button or link by its accessible name (aria-label or text), once it is there.
     pub(crate) async fn control(&self, name: &str) -> Element {
-        let xpath = format!(
-            "//*[(self::button or self::a) and (@aria-label={n} or normalize-space()={n} or substring-after(@aria-label, ', ')={n})]",
-            n = lit(name)
-        );
+        let xpath = control_xpath(name);
         let deadline = tokio::time::Instant::now() + PATIENCE;
         loop {
             if let Ok(el) = self.client.find(Locator::XPath(&xpath)).await {
@@ -244,6 +249,24 @@ impl Phone {
             if tokio::time::Instant::now() > deadline {
                 let body = self.body_text().await;
                 panic!("no control named {name:?} on the page:\n{body}");
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Taps the control `name` if the page still offers it; false when it does not (the page
+    /// got there by itself, e.g. sent its queue when the connection returned).
+    pub(crate) async fn tap_if_offered(&self, name: &str) -> bool {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let Ok(el) = self.client.find(Locator::XPath(&control_xpath(name))).await else {
+                return false;
+            };
+            match self.try_tap(&el).await {
+                Ok(true) => return true,
+                Ok(false) => assert!(tokio::time::Instant::now() < deadline, "{name:?} stayed disabled"),
+                Err(e) if is_stale(&e) => {}
+                Err(e) => panic!("tapping {name:?}: {e}"),
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -368,8 +391,30 @@ impl Phone {
             self.tap_found(&key, &format!("{label}: {value}")).await;
             return;
         }
-        el.clear().await.expect("clear");
-        el.send_keys(value).await.expect("type");
+        // The page may redraw the field between finding and typing (the table's stream said
+        // something): find it again then, as for a tap.
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        let mut el = el;
+        loop {
+            let typed = match el.clear().await {
+                Ok(()) => el.send_keys(value).await,
+                Err(e) => Err(e),
+            };
+            match typed {
+                Ok(()) => return,
+                Err(e) if is_stale(&e) && tokio::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    el = self
+                        .client
+                        .wait()
+                        .at_most(PATIENCE)
+                        .for_element(Locator::XPath(&xpath))
+                        .await
+                        .expect(label);
+                }
+                Err(e) => panic!("typing into {label:?}: {e}"),
+            }
+        }
     }
 
     /// Taps the button `xpath` finds, finding it again when the page redrew it meanwhile.

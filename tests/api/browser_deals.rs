@@ -1,12 +1,12 @@
-//! The phone page's Deals tab and outbox in a real headless Chromium, driven by labels as a
-//! person would (the rig is `browser.rs`'s): a past deal corrected with a reason and verified
-//! from a second phone, entries recorded offline and delivered in order, a refusal in the
-//! middle of the queue, a hung request.
+//! The phone page's Deals tab in a real headless Chromium, driven by labels as a person would
+//! (the rig is `browser.rs`'s): a past deal corrected with a reason and verified from a second
+//! phone, the big screen, the organiser's form and the join code. The outbox is
+//! `browser_offline.rs`'s.
 
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use crate::browser::{rig, Phone, DOWN, HANG, ONE_BROWSER, UP};
+use crate::browser::{rig, Phone, ONE_BROWSER};
 
 /// Scrolls the page so that the element `css` selects starts at the top of the screen, for a
 /// screenshot of it.
@@ -23,7 +23,7 @@ async fn show(phone: &Phone, css: &str) {
 
 /// Fills a Nomination Whist result form: nominations and tricks per seat (fields left at 0
 /// stay 0), then records it.
-async fn whist_result(phone: &Phone, nominations: [u8; 4], tricks: [u8; 4]) {
+pub(crate) async fn whist_result(phone: &Phone, nominations: [u8; 4], tricks: [u8; 4]) {
     // Number buttons; the last seat's tricks follow from the others'.
     for (seat, name) in ["Ann", "Bob", "Cat", "Dan"].iter().enumerate() {
         phone
@@ -37,7 +37,7 @@ async fn whist_result(phone: &Phone, nominations: [u8; 4], tricks: [u8; 4]) {
     phone.tap("Record result").await;
 }
 
-fn results(log: &Value) -> Vec<(Value, Value)> {
+pub(crate) fn results(log: &Value) -> Vec<(Value, Value)> {
     log.as_array()
         .expect("log")
         .iter()
@@ -154,254 +154,6 @@ async fn deal_1_is_corrected_after_deal_3_from_the_page_and_verified_from_a_seco
     checker.wait_for_text("1 unverified · 1 disputed of 3 finished").await;
     scorer.close().await;
     checker.close().await;
-}
-
-#[sqlx::test(migrations = "./migrations")]
-async fn five_results_entered_offline_are_queued_in_order_and_delivered_when_the_connection_returns(pool: PgPool) {
-    let _one = ONE_BROWSER.lock().await;
-    let mut rig = rig(pool).await;
-    let table = rig.whist(json!({"hand_sizes": [1, 1, 2, 1, 1, 1]})).await;
-    let phone = rig.scorer(&table).await;
-    rig.proxy.set(DOWN);
-    phone.tap("Result").await;
-    let entered: [([u8; 4], [u8; 4]); 5] = [
-        ([1, 0, 0, 0], [1, 0, 0, 0]),
-        ([0, 1, 0, 0], [0, 1, 0, 0]),
-        // Deal 3 is of two cards: the page knows it from the table's options.
-        ([0, 0, 1, 1], [0, 0, 1, 1]),
-        ([0, 0, 0, 0], [0, 0, 0, 1]),
-        ([1, 1, 0, 0], [1, 0, 0, 0]),
-    ];
-    for (n, (nominations, tricks)) in entered.iter().enumerate() {
-        if n > 0 {
-            // The page cannot know what is legal card by card without the server: the next
-            // deal is offered as a result.
-            phone
-                .wait_for_text(&format!("Deal {}: enter it as a result", n + 1))
-                .await;
-        }
-        whist_result(&phone, *nominations, *tricks).await;
-        phone.wait_for_text(&format!("{} pending", n + 1)).await;
-    }
-    phone.wait_for_text("offline · 5 pending").await;
-    phone.screenshot("offline-queue").await;
-    assert_eq!(rig.log_len(&table).await, 0, "nothing reached the server");
-    // Each waits with its own key and the deal it was entered for, in order.
-    let queued = phone.queued(&table).await;
-    let queued = queued.as_array().expect("queue");
-    assert_eq!(queued.len(), 5);
-    let deals: Vec<&Value> = queued.iter().map(|q| &q["body"]["deal"]).collect();
-    assert_eq!(deals, [1, 2, 3, 4, 5]);
-    let mut keys: Vec<&str> = queued.iter().map(|q| q["key"].as_str().expect("key")).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    assert_eq!(keys.len(), 5, "a key each");
-
-    rig.proxy.set(UP);
-    phone.tap("Retry now").await;
-    phone.wait_for_text("Deal 6 of 6").await;
-    phone.wait_for_text("live").await;
-    let stored = results(&rig.app.log(&table).await);
-    let expected: Vec<(Value, Value)> = entered.iter().map(|(n, t)| (json!(n), json!(t))).collect();
-    assert_eq!(stored, expected, "stored once each, in the order entered");
-    assert_eq!(phone.totals().await, rig.totals(&table).await);
-    phone.close().await;
-}
-
-#[sqlx::test(migrations = "./migrations")]
-async fn a_refused_entry_in_the_middle_of_the_queue_stops_it_and_the_rest_are_kept_and_sent_once_it_is_fixed(
-    pool: PgPool,
-) {
-    let _one = ONE_BROWSER.lock().await;
-    let mut rig = rig(pool).await;
-    // The hook rule from one card: the dealer may not make the nominations add up to 1.
-    let table = rig
-        .whist(json!({"hand_sizes": [1, 1, 1, 1], "hook_from_hand_size": 1}))
-        .await;
-    let phone = rig.scorer(&table).await;
-    rig.proxy.set(DOWN);
-    phone.tap("Result").await;
-    whist_result(&phone, [0, 0, 0, 0], [1, 0, 0, 0]).await;
-    // Deal 2: Bob deals and his nomination of 1 makes them add up: the server will refuse it.
-    phone.wait_for_text("Deal 2: enter it as a result").await;
-    whist_result(&phone, [0, 1, 0, 0], [0, 1, 0, 0]).await;
-    phone.wait_for_text("Deal 3: enter it as a result").await;
-    whist_result(&phone, [0, 0, 0, 0], [0, 0, 1, 0]).await;
-    phone.wait_for_text("offline · 3 pending").await;
-
-    rig.proxy.set(UP);
-    phone.tap("Retry now").await;
-    phone
-        .wait_for_text("Result of deal 2 — refused: the hook rule forbids the dealer")
-        .await;
-    assert_eq!(
-        rig.log_len(&table).await,
-        1,
-        "deal 1 stored, the queue stopped at deal 2"
-    );
-    let queued = phone.queued(&table).await;
-    let deals: Vec<&Value> = queued
-        .as_array()
-        .expect("queue")
-        .iter()
-        .map(|q| &q["body"]["deal"])
-        .collect();
-    assert_eq!(deals, [2, 3], "nothing after the refusal is lost");
-    phone.wait_for_text("2 pending").await;
-
-    // Fixed on the same form (what was typed is still there): Bob nominated nothing.
-    phone.fill("Bob nominations", "0").await;
-    phone.wait_for_text("Adds up.").await;
-    phone.tap("Record result").await;
-    phone.wait_for_text("Deal 4 of 4").await;
-    let stored = results(&rig.app.log(&table).await);
-    assert_eq!(
-        stored,
-        [
-            (json!([0, 0, 0, 0]), json!([1, 0, 0, 0])),
-            (json!([0, 0, 0, 0]), json!([0, 1, 0, 0])),
-            (json!([0, 0, 0, 0]), json!([0, 0, 1, 0])),
-        ]
-    );
-    assert_eq!(phone.totals().await, rig.totals(&table).await);
-    phone.close().await;
-}
-
-#[sqlx::test(migrations = "./migrations")]
-async fn a_conflict_in_the_offline_queue_is_shown_for_fixing_and_the_later_deals_are_kept_and_delivered(pool: PgPool) {
-    let _one = ONE_BROWSER.lock().await;
-    let mut rig = rig(pool).await;
-    let table = rig.whist(json!({"hand_sizes": [1, 1, 1, 1]})).await;
-    let first = rig.scorer(&table).await;
-    // Bob's phone reaches the server directly: only the first phone's Wi-Fi drops.
-    let code = rig.join_code(&table).await;
-    let second = rig.driver.phone(&rig.app.base).await;
-    second.open("/").await;
-    second.fill("Join code", &code).await;
-    second.fill("This phone's name", "Bob's phone").await;
-    second.tap("Join").await;
-    second.version().await;
-
-    rig.proxy.set(DOWN);
-    first.tap("Result").await;
-    whist_result(&first, [1, 0, 0, 0], [1, 0, 0, 0]).await;
-    first.wait_for_text("Deal 2: enter it as a result").await;
-    whist_result(&first, [0, 1, 0, 0], [0, 1, 0, 0]).await;
-    first.wait_for_text("Deal 3: enter it as a result").await;
-    whist_result(&first, [0, 0, 0, 0], [0, 0, 1, 0]).await;
-    first.wait_for_text("offline · 3 pending").await;
-    // Meanwhile Bob's phone records deal 1 as it saw it.
-    second.tap("Result").await;
-    whist_result(&second, [0, 0, 0, 0], [0, 0, 0, 1]).await;
-    second.wait_for_text("Deal 2 of 4").await;
-    assert_eq!(rig.log_len(&table).await, 1);
-
-    rig.proxy.set(UP);
-    first.tap("Retry now").await;
-    // The deal-1 entry stops the queue, in words; nothing after it is lost or sent past it.
-    first
-        .wait_for_text("Result of deal 1 — not recorded, another phone was first: Bob's phone recorded a deal result.")
-        .await;
-    first
-        .wait_for_text("Deal 1 was recorded by another phone: discard your entry")
-        .await;
-    let body = first.body_text().await;
-    assert!(
-        !body.contains("version"),
-        "no versions in what the scorer reads: {body}"
-    );
-    assert_eq!(rig.log_len(&table).await, 1, "only Bob's phone's deal 1 is stored");
-    let queued = first.queued(&table).await;
-    let deals: Vec<&Value> = queued
-        .as_array()
-        .expect("queue")
-        .iter()
-        .map(|q| &q["body"]["deal"])
-        .collect();
-    assert_eq!(deals, [1, 2, 3], "the conflicting entry and everything after it kept");
-
-    first.tap("Discard the refused entry").await;
-    first.wait_for_text("Deal 4 of 4").await;
-    let stored = results(&rig.app.log(&table).await);
-    assert_eq!(
-        stored,
-        [
-            (json!([0, 0, 0, 0]), json!([0, 0, 0, 1])),
-            (json!([0, 1, 0, 0]), json!([0, 1, 0, 0])),
-            (json!([0, 0, 0, 0]), json!([0, 0, 1, 0])),
-        ],
-        "Bob's deal 1, then this phone's deals 2 and 3, each once"
-    );
-    assert_eq!(first.totals().await, rig.totals(&table).await);
-    second.wait_for_text("Deal 4 of 4").await;
-    first.close().await;
-    second.close().await;
-}
-
-#[sqlx::test(migrations = "./migrations")]
-async fn a_result_that_met_a_conflict_is_sent_again_while_its_deal_is_still_the_one_the_table_waits_for(pool: PgPool) {
-    let _one = ONE_BROWSER.lock().await;
-    let mut rig = rig(pool).await;
-    let table = rig.whist(json!({"hand_sizes": [1, 1]})).await;
-    let phone = rig.scorer(&table).await;
-    rig.proxy.set(DOWN);
-    phone.tap("Result").await;
-    whist_result(&phone, [1, 0, 0, 0], [1, 0, 0, 0]).await;
-    phone.wait_for_text("offline · 1 pending").await;
-    // Another phone nominates for Bob and undoes it: the table moved on, deal 1 still waits.
-    for path in ["moves", "undo"] {
-        let body = if path == "moves" {
-            json!({"move": {"kind": "nominate", "seat": 1, "tricks": 0}})
-        } else {
-            json!({})
-        };
-        rig.app
-            .post(&format!("/api/v1/tables/{table}/{path}"), &rig.organiser, body)
-            .await
-            .assert_status(if path == "moves" { 201 } else { 200 });
-    }
-    rig.proxy.set(UP);
-    phone.tap("Retry now").await;
-    phone.wait_for_text("Deal 2 of 2").await;
-    let stored = results(&rig.app.log(&table).await);
-    assert_eq!(stored, [(json!([1, 0, 0, 0]), json!([1, 0, 0, 0]))]);
-    phone.close().await;
-}
-
-#[sqlx::test(migrations = "./migrations")]
-async fn a_hung_request_times_out_becomes_offline_and_is_retried_with_its_key(pool: PgPool) {
-    let _one = ONE_BROWSER.lock().await;
-    let mut rig = rig(pool).await;
-    let table = rig.whist(json!({"hand_sizes": [1, 2]})).await;
-    let phone = rig.scorer(&table).await;
-    phone
-        .client
-        .execute("localStorage.setItem('tk.timeoutMs', '1500')", vec![])
-        .await
-        .expect("a shorter timeout");
-    phone.client.refresh().await.expect("reload");
-    phone.wait_for_text("Bob nominates").await;
-
-    // The request reaches the server; its answer never comes back, the connection stays open.
-    rig.proxy.set(HANG);
-    phone.tap("Nominate 1").await;
-    phone.wait_for_text("offline · 1 pending").await;
-    assert_eq!(rig.log_len(&table).await, 1, "stored by the server, unanswered");
-    // Retry works while it is hung (never stuck on "1 pending"): it times out again.
-    phone.tap("Retry now").await;
-    phone.wait_for_text("offline · 1 pending").await;
-    // The connection returns: the next try (by itself, or a tap on Retry now) is answered.
-    rig.proxy.set(UP);
-    phone.wait_for_text("Cat nominates").await;
-    phone.wait_for_text("live").await;
-    let log = rig.app.log(&table).await;
-    assert_eq!(
-        log.as_array().expect("log").len(),
-        1,
-        "the retry with the same key is not stored again: {log}"
-    );
-    assert_eq!(log[0]["move"], json!({"kind": "nominate", "seat": 1, "tricks": 1}));
-    phone.close().await;
 }
 
 #[sqlx::test(migrations = "./migrations")]
