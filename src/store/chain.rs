@@ -3,6 +3,12 @@
 //! Invariants: links are append-only (the application's role may not change them) and numbered
 //! from 0 without gaps; the table's `chain_head` is the hash of its last link; a link keeps the
 //! version of the canonical content its `content_hash` was made from.
+//!
+//! A link's `prev_hash` is the `hash` of the link before it, so it is stored once: links written
+//! since issue #27 keep an empty `prev_hash` (the set-up's keeps its zeros) and every read fills
+//! it from the link at `pos - 1` (older links keep theirs, and it is read as stored). A link whose
+//! predecessor is missing reads with an empty `prev_hash`, which follows no link: the audit finds
+//! the gap as it found a wrong stored hash before.
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -55,8 +61,13 @@ pub struct ChainedScorer {
 /// On database failure.
 pub async fn end(conn: &mut PgConnection, table: Uuid) -> Result<ChainEnd, StoreError> {
     let last = sqlx::query_as::<_, LinkRow>(
-        "select pos, entry, ref, content_version, content_hash, prev_hash, hash from chain_links
-         where table_id = $1 order by pos desc limit 1",
+        "select l.pos, l.entry, l.ref, l.content_version, l.content_hash,
+                case when octet_length(l.prev_hash) = 0
+                     then coalesce((select p.hash from chain_links p where p.table_id = l.table_id and p.pos = l.pos - 1),
+                                   l.prev_hash)
+                     else l.prev_hash end as prev_hash,
+                l.hash
+         from chain_links l where l.table_id = $1 order by l.pos desc limit 1",
     )
     .bind(table)
     .fetch_optional(&mut *conn)
@@ -125,7 +136,11 @@ pub async fn verifications_after(
 /// On database failure.
 pub async fn links(conn: &mut PgConnection, table: Uuid) -> Result<Vec<LinkRow>, StoreError> {
     Ok(sqlx::query_as::<_, LinkRow>(
-        "select pos, entry, ref, content_version, content_hash, prev_hash, hash from chain_links where table_id = $1 order by pos",
+        "select pos, entry, ref, content_version, content_hash,
+                case when octet_length(prev_hash) = 0 and lag(pos) over w = pos - 1 then lag(hash) over w
+                     else prev_hash end as prev_hash,
+                hash
+         from chain_links where table_id = $1 window w as (order by pos) order by pos",
     )
     .bind(table)
     .fetch_all(conn)
@@ -153,6 +168,16 @@ pub async fn entry_links(
     .await?)
 }
 
+/// What a link keeps of its `prev_hash`: nothing but the set-up's zeros, the rest being the
+/// hash of the link before it (see the module's invariants).
+pub(crate) fn stored_prev_hash(link: &LinkRow) -> &[u8] {
+    if link.pos == 0 {
+        &link.prev_hash
+    } else {
+        &[]
+    }
+}
+
 /// Appends links and sets the table's head to the last one's hash, in the caller's transaction.
 ///
 /// # Errors
@@ -166,7 +191,7 @@ pub async fn append(conn: &mut PgConnection, table: Uuid, new: &[LinkRow]) -> Re
     let references: Vec<i64> = new.iter().map(|l| l.reference).collect();
     let versions: Vec<i16> = new.iter().map(|l| l.version).collect();
     let contents: Vec<&[u8]> = new.iter().map(|l| l.content_hash.as_slice()).collect();
-    let prevs: Vec<&[u8]> = new.iter().map(|l| l.prev_hash.as_slice()).collect();
+    let prevs: Vec<&[u8]> = new.iter().map(stored_prev_hash).collect();
     let hashes: Vec<&[u8]> = new.iter().map(|l| l.hash.as_slice()).collect();
     sqlx::query(
         "insert into chain_links (table_id, pos, entry, ref, content_hash, prev_hash, hash, content_version)

@@ -714,7 +714,13 @@ pub async fn write_move<S: serde::Serialize + Sync>(
                 .map(|l| l.content_hash.as_slice())
                 .collect::<Vec<_>>(),
         )
-        .bind(write.links.iter().map(|l| l.prev_hash.as_slice()).collect::<Vec<_>>())
+        .bind(
+            write
+                .links
+                .iter()
+                .map(crate::store::chain::stored_prev_hash)
+                .collect::<Vec<_>>(),
+        )
         .bind(write.links.iter().map(|l| l.hash.as_slice()).collect::<Vec<_>>())
         .bind(write.links.last().map(|l| l.hash.as_slice()))
         .bind(write.links.iter().map(|l| l.version).collect::<Vec<_>>())

@@ -74,6 +74,35 @@ async fn new_links_hash_the_current_content_version(pool: PgPool) {
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn a_new_link_stores_no_prev_hash_and_reads_with_the_hash_of_the_link_before_it(pool: PgPool) {
+    let app = spawn_app(pool.clone()).await;
+    let table = a_played_table(&app).await;
+    let id: uuid::Uuid = table.parse().expect("uuid");
+
+    // Stored: the set-up's 32 zero bytes, then nothing (issue #27: the hash before is not kept twice).
+    let stored: Vec<(i64, Vec<u8>)> =
+        sqlx::query_as("select pos, prev_hash from chain_links where table_id = $1 order by pos")
+            .bind(id)
+            .fetch_all(&pool)
+            .await
+            .expect("links");
+    assert!(stored.len() > 2);
+    assert_eq!(stored[0], (0, vec![0; 32]));
+    assert!(stored[1..].iter().all(|(_, prev)| prev.is_empty()), "{stored:?}");
+
+    // Read: each link's prev_hash is the hash of the one before it, and the chain audits whole.
+    let mut conn = pool.acquire().await.expect("connection");
+    let links = tablekeeper::store::chain::links(&mut conn, id).await.expect("links");
+    for pair in links.windows(2) {
+        assert_eq!(pair[1].prev_hash, pair[0].hash, "link {}", pair[1].pos);
+    }
+    let end = tablekeeper::store::chain::end(&mut conn, id).await.expect("end");
+    assert_eq!(end.last.as_ref(), links.last());
+    let audit = assert_audit_consistent(&app, &table).await;
+    assert_eq!(audit["chain_intact"], true);
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn a_move_that_no_longer_reads_is_a_problem_naming_the_table_never_a_failure(pool: PgPool) {
     // Arrange: a session's Newmarket table whose second entry is rewritten, behind the
     // triggers' back, into a move no game has.

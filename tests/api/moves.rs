@@ -40,16 +40,19 @@ async fn a_whole_four_player_game_card_by_card_matches_the_engine(pool: PgPool) 
     assert_eq!(state["state"]["phase"], "finished");
     assert_eq!(state["state"]["legal_moves"], json!([]));
 
-    // A snapshot every 16 moves, and only then (not at each deal's end too): no move replays
-    // more than 15 others, and no move writes the whole state more often, however long the
+    // A snapshot every 64 moves, and only then (not at each deal's end too): no move replays
+    // more than 63 others, and no move writes the whole state more often, however long the
     // table's history.
     let seqs: Vec<i64> = sqlx::query_scalar("select seq from snapshots order by seq")
         .fetch_all(&app.pool)
         .await
         .expect("snapshots");
-    // The set-up's snapshot, then one every 16 moves.
-    let every_16: Vec<i64> = (0..=moves.len() as i64 / 16).map(|k| k * 16).collect();
-    assert_eq!(seqs, every_16);
+    // The set-up's snapshot, then one every 64 moves.
+    let every: i64 = tablekeeper::service::fold::SNAPSHOT_EVERY as i64;
+    assert_eq!(every, 64);
+    let every_64: Vec<i64> = (0..=moves.len() as i64 / every).map(|k| k * every).collect();
+    assert!(every_64.len() > 3, "the game is long enough to keep several");
+    assert_eq!(seqs, every_64);
 
     // Replaying the whole log from the start gives the same state as the snapshots do.
     let id: uuid::Uuid = table.parse().expect("uuid");
