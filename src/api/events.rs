@@ -1,6 +1,7 @@
 //! Server-Sent Events: a table's log as it grows, and a session's tables as they change.
 
 use std::convert::Infallible;
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -8,7 +9,7 @@ use std::time::Duration;
 
 use actix_web::body::{BodySize, MessageBody};
 use actix_web::http::header;
-use actix_web::web::Bytes;
+use actix_web::web::{Bytes, BytesMut};
 use actix_web::{get, web, HttpRequest, HttpResponse, Responder};
 use actix_web_lab::sse;
 use serde::{Deserialize, Serialize};
@@ -126,31 +127,20 @@ fn entry_json(game: GameId, row: &store::tables::MoveRow, receipt: Option<Receip
 
 /// What a stream of one table needs to render its entries: the table as it was followed (its
 /// id, session and game) and the keys that sign its entries' receipts.
-#[derive(Clone)]
 struct Following {
     table: store::tables::TableRow,
     game: GameId,
     keys: Arc<AuditKeys>,
 }
 
-/// An entry fanned out live: rendered once, by whichever of its followers sends it first; the
-/// others send the same bytes.
-async fn live_entry_frame(pool: &PgPool, following: &Following, live: &LiveRow) -> Option<Bytes> {
-    live
-        .rendered
-        .get_or_init(|| async {
-            let receipt = match live::entry_receipts(pool, &following.keys, &following.table, &[&live.row]).await {
-                Ok(mut receipts) => receipts.pop().flatten(),
-                Err(e) => {
-                    // The entry still goes out: a receipt is evidence kept by the client, and
-                    // the next one covers this entry too.
-                    tracing::warn!(error = %e, table = %following.table.id, "signing a streamed entry's receipt failed");
-                    None
-                }
-            };
-            entry_json(following.game, &live.row, receipt).map(|json| entry_frame(live.seq, &json))
+/// An entry fanned out live: its receipt signed once per replica before it was fanned out,
+/// its frame rendered once, by whichever of its followers sends it first; the others send the
+/// same bytes.
+fn live_entry_frame(following: &Following, live: &LiveRow) -> Option<Bytes> {
+    live.rendered
+        .get_or_init(|| {
+            entry_json(following.game, &live.row, live.receipt.clone()).map(|json| entry_frame(live.seq, &json))
         })
-        .await
         .clone()
 }
 
@@ -160,19 +150,116 @@ fn entry_frame(seq: i64, json: &str) -> Bytes {
     Bytes::from(format!("event: entry\nid: {seq}\ndata: {json}\n\n"))
 }
 
-/// A table stream's body: each entry's frame as rendered once for all its followers (sharing a
-/// `Bytes` is a reference count, where an `sse::Event` was encoded again for every follower),
-/// and a comment every `HEARTBEAT`. It ends when its feeding task drops the sender.
-struct Frames {
-    frames: mpsc::Receiver<Bytes>,
-    heartbeat: tokio::time::Interval,
+/// The most a stream writes at once: the frames waiting for it, up to this many bytes, go out
+/// in one write.
+const WRITE_AT_MOST: usize = 64 * 1024;
+
+type Boxed<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
+/// One page of the log after `after`, rendered: the frames as one write, the last seq in it,
+/// and whether the page was full (more may follow).
+struct LogPage {
+    frames: Bytes,
+    last: i64,
+    full: bool,
 }
 
-impl Frames {
-    fn new(frames: mpsc::Receiver<Bytes>) -> Frames {
+/// Reads and renders the table's entries after `after`, at most a page; None when the log
+/// could not be read (the stream goes on from where it was, and the next gap reads it again).
+async fn log_page(pool: PgPool, following: Arc<Following>, after: i64) -> Option<LogPage> {
+    let table = following.table.id;
+    let rows = match live::read_log(&pool, table, after).await {
+        Ok(rows) => rows,
+        Err(e) => {
+            tracing::warn!(error = %e, %table, "reading the log for a stream failed");
+            return None;
+        }
+    };
+    let full = rows.len() as i64 >= live::LOG_PAGE;
+    let page: Vec<&store::tables::MoveRow> = rows.iter().collect();
+    let receipts = match live::entry_receipts(&pool, &following.keys, &following.table, &page).await {
+        Ok(receipts) => receipts,
+        Err(e) => {
+            tracing::warn!(error = %e, %table, "signing streamed entries' receipts failed");
+            vec![None; rows.len()]
+        }
+    };
+    let mut frames = BytesMut::new();
+    let mut last = after;
+    for (row, receipt) in rows.iter().zip(receipts) {
+        let Some(json) = entry_json(following.game, row, receipt) else {
+            break;
+        };
+        frames.extend_from_slice(&entry_frame(row.seq, &json));
+        last = row.seq;
+    }
+    Some(LogPage {
+        frames: frames.freeze(),
+        last,
+        full,
+    })
+}
+
+/// The next signal on a table's broadcast, with the receiver back for the next one.
+type Heard = (
+    Result<TableSignal, broadcast::error::RecvError>,
+    broadcast::Receiver<TableSignal>,
+);
+
+fn hear(mut signals: broadcast::Receiver<TableSignal>) -> Boxed<Heard> {
+    Box::pin(async move { (signals.recv().await, signals) })
+}
+
+/// Where a table stream's broadcast receiver is: in hand, or inside the wait for its next
+/// signal.
+enum Listening {
+    Idle(broadcast::Receiver<TableSignal>),
+    Waiting(Boxed<Heard>),
+    Closed,
+}
+
+/// A table stream's body, fed by nothing but its own polling (no task or channel per
+/// follower): first the log after the resume point, then each new entry once, in order, as
+/// the replica's hub broadcasts it, falling back to the log on a gap, a lagging buffer or a
+/// listener that reconnected. The frames waiting when it is polled go out as one write; a
+/// comment every `HEARTBEAT`. It ends when the replica stops, the share link it is read with
+/// lapses, or the broadcast closes.
+struct TableStream {
+    pool: PgPool,
+    following: Arc<Following>,
+    /// The seq of the last entry written.
+    sent: i64,
+    listening: Listening,
+    /// A read of the log under way, which the live entries wait for.
+    reading: Option<Boxed<Option<LogPage>>>,
+    ends: Boxed<()>,
+    heartbeat: tokio::time::Interval,
+    done: bool,
+}
+
+impl TableStream {
+    fn new(
+        pool: PgPool,
+        following: Following,
+        after: i64,
+        signals: broadcast::Receiver<TableSignal>,
+        ends: Boxed<()>,
+    ) -> TableStream {
         let mut heartbeat = tokio::time::interval(HEARTBEAT);
         heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        Frames { frames, heartbeat }
+        let following = Arc::new(following);
+        // Followed (leased) before the backlog is read, so nothing committed in between is missed.
+        let reading = Some(Box::pin(log_page(pool.clone(), following.clone(), after)) as Boxed<_>);
+        TableStream {
+            pool,
+            following,
+            sent: after,
+            listening: Listening::Idle(signals),
+            reading,
+            ends,
+            heartbeat,
+            done: false,
+        }
     }
 
     /// The streaming answer, with the headers an `sse::Sse` answer has.
@@ -185,9 +272,85 @@ impl Frames {
             .insert_header(("X-Accel-Buffering", "no"))
             .body(self)
     }
+
+    fn read_log(&mut self) {
+        self.reading = Some(Box::pin(log_page(self.pool.clone(), self.following.clone(), self.sent)));
+    }
+
+    /// The next signal already broadcast, or Pending with the waker registered.
+    fn poll_signal(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<TableSignal, broadcast::error::RecvError>>> {
+        loop {
+            match std::mem::replace(&mut self.listening, Listening::Closed) {
+                Listening::Closed => return Poll::Ready(None),
+                Listening::Idle(mut signals) => match signals.try_recv() {
+                    Ok(signal) => {
+                        self.listening = Listening::Idle(signals);
+                        return Poll::Ready(Some(Ok(signal)));
+                    }
+                    Err(broadcast::error::TryRecvError::Lagged(n)) => {
+                        self.listening = Listening::Idle(signals);
+                        return Poll::Ready(Some(Err(broadcast::error::RecvError::Lagged(n))));
+                    }
+                    Err(broadcast::error::TryRecvError::Closed) => return Poll::Ready(None),
+                    Err(broadcast::error::TryRecvError::Empty) => self.listening = Listening::Waiting(hear(signals)),
+                },
+                Listening::Waiting(mut heard) => match heard.as_mut().poll(cx) {
+                    Poll::Pending => {
+                        self.listening = Listening::Waiting(heard);
+                        return Poll::Pending;
+                    }
+                    Poll::Ready((signal, signals)) => {
+                        self.listening = Listening::Idle(signals);
+                        return Poll::Ready(Some(signal));
+                    }
+                },
+            }
+        }
+    }
+
+    /// Adds to `out` what the stream can send now without waiting; false when the stream is over.
+    fn gather(&mut self, cx: &mut Context<'_>, out: &mut BytesMut) -> bool {
+        while out.len() < WRITE_AT_MOST {
+            if let Some(reading) = self.reading.as_mut() {
+                let Poll::Ready(page) = reading.as_mut().poll(cx) else {
+                    return true;
+                };
+                self.reading = None;
+                if let Some(page) = page {
+                    out.extend_from_slice(&page.frames);
+                    self.sent = page.last;
+                    if page.full {
+                        self.read_log();
+                    }
+                }
+                continue;
+            }
+            let signal = match self.poll_signal(cx) {
+                Poll::Pending => return true,
+                Poll::Ready(None) => return false,
+                Poll::Ready(Some(signal)) => signal,
+            };
+            match signal {
+                Ok(TableSignal::Entry(row)) if row.seq <= self.sent => {}
+                Ok(TableSignal::Entry(row)) if row.seq == self.sent + 1 => {
+                    match live_entry_frame(&self.following, &row) {
+                        Some(frame) => {
+                            out.extend_from_slice(&frame);
+                            self.sent = row.seq;
+                        }
+                        None => self.read_log(),
+                    }
+                }
+                // A gap, a lagging buffer or a listener that reconnected: the log has it all.
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => self.read_log(),
+                Err(broadcast::error::RecvError::Closed) => return false,
+            }
+        }
+        true
+    }
 }
 
-impl MessageBody for Frames {
+impl MessageBody for TableStream {
     type Error = Infallible;
 
     fn size(&self) -> BodySize {
@@ -196,88 +359,28 @@ impl MessageBody for Frames {
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Bytes, Infallible>>> {
         let this = self.get_mut();
-        if let Poll::Ready(frame) = this.frames.poll_recv(cx) {
-            return Poll::Ready(frame.map(Ok));
+        if this.done {
+            return Poll::Ready(None);
+        }
+        // The replica is stopping (the client resumes elsewhere), or the share link lapsed.
+        if this.ends.as_mut().poll(cx).is_ready() {
+            this.done = true;
+            return Poll::Ready(None);
+        }
+        let mut out = BytesMut::new();
+        let going = this.gather(cx, &mut out);
+        if !out.is_empty() {
+            this.done = !going;
+            return Poll::Ready(Some(Ok(out.freeze())));
+        }
+        if !going {
+            this.done = true;
+            return Poll::Ready(None);
         }
         if this.heartbeat.poll_tick(cx).is_ready() {
             return Poll::Ready(Some(Ok(Bytes::from_static(b": keep-alive\n\n"))));
         }
         Poll::Pending
-    }
-}
-
-/// Sends the table's entries after `sent` from the log; returns the last seq sent, or None
-/// when the client has gone.
-async fn send_from_log(pool: &PgPool, following: &Following, mut sent: i64, tx: &mpsc::Sender<Bytes>) -> Option<i64> {
-    let table = following.table.id;
-    loop {
-        let rows = match live::read_log(pool, table, sent).await {
-            Ok(rows) => rows,
-            Err(e) => {
-                tracing::warn!(error = %e, %table, "reading the log for a stream failed");
-                return Some(sent);
-            }
-        };
-        let full = rows.len() as i64 >= live::LOG_PAGE;
-        let page: Vec<&store::tables::MoveRow> = rows.iter().collect();
-        let receipts = match live::entry_receipts(pool, &following.keys, &following.table, &page).await {
-            Ok(receipts) => receipts,
-            Err(e) => {
-                tracing::warn!(error = %e, %table, "signing streamed entries' receipts failed");
-                vec![None; rows.len()]
-            }
-        };
-        for (row, receipt) in rows.iter().zip(receipts) {
-            let frame = entry_frame(row.seq, &entry_json(following.game, row, receipt)?);
-            tx.send(frame).await.ok()?;
-            sent = row.seq;
-        }
-        if !full {
-            return Some(sent);
-        }
-    }
-}
-
-/// Feeds one subscriber: the backlog from the log, then each new entry once, in order.
-async fn follow_table(
-    pool: PgPool,
-    following: Following,
-    mut sent: i64,
-    (mut rx, closed): (broadcast::Receiver<TableSignal>, impl std::future::Future<Output = ()>),
-    tx: mpsc::Sender<Bytes>,
-) {
-    let Some(caught_up) = send_from_log(&pool, &following, sent, &tx).await else {
-        return;
-    };
-    sent = caught_up;
-    tokio::pin!(closed);
-    loop {
-        let signal = tokio::select! {
-            signal = rx.recv() => signal,
-            () = tx.closed() => return,
-            // The replica is stopping: the stream ends and the client resumes elsewhere.
-            () = &mut closed => return,
-        };
-        let next = match signal {
-            Ok(TableSignal::Entry(row)) if row.seq <= sent => continue,
-            Ok(TableSignal::Entry(row)) if row.seq == sent + 1 => match live_entry_frame(&pool, &following, &row).await
-            {
-                Some(frame) => {
-                    if tx.send(frame).await.is_err() {
-                        return;
-                    }
-                    Some(row.seq)
-                }
-                None => None,
-            },
-            // A gap, a lagging buffer or a listener that reconnected: the log has it all.
-            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => send_from_log(&pool, &following, sent, &tx).await,
-            Err(broadcast::error::RecvError::Closed) => return,
-        };
-        match next {
-            Some(seq) => sent = seq,
-            None => return,
-        }
     }
 }
 
@@ -314,17 +417,15 @@ pub async fn stream_table_events(
     let after = resume_point(&req, &query)?;
     service::access::readable_table(&pool, who, *id).await?;
     // Followed (leased) before the backlog is read, so nothing committed in between is missed.
-    let (rx, row) = hub.follow_table(*id).await?;
-    let (tx, events) = mpsc::channel(64);
+    let (signals, row) = hub.follow_table(*id).await?;
     let game = service::game_of(&row)?;
-    let listening = (rx, ends(pool.get_ref().clone(), &hub, who));
     let following = Following {
         table: row,
         game,
         keys: hub.keys().clone(),
     };
-    tokio::spawn(follow_table(pool.get_ref().clone(), following, after, listening, tx));
-    Ok(Frames::new(events).respond())
+    let ends = Box::pin(ends(pool.get_ref().clone(), &hub, who));
+    Ok(TableStream::new(pool.get_ref().clone(), following, after, signals, ends).respond())
 }
 
 /// Every table of a session as it changes, as Server-Sent Events: first a `table` event for each

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use sqlx::postgres::PgListener;
 use sqlx::PgPool;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 use uuid::Uuid;
 
 use super::receipts::{self, AuditKeys, Receipt};
@@ -42,13 +42,17 @@ pub enum TableSignal {
     CatchUp,
 }
 
-/// A committed log entry as fanned out to every follower of its table, with room for its
-/// rendering: the first follower to send it renders it (its receipt read and signed, the
-/// whole frame its stream writes) once for all the others, who share those bytes.
+/// A committed log entry as fanned out to every follower of its table: its receipt read and
+/// signed once per replica (by the table's signer, before any follower hears of it), and room
+/// for the frame its streams write, rendered by the first follower to send it and shared by
+/// the others. No follower waits on the database for a live entry.
 #[derive(Debug)]
 pub struct LiveRow {
     pub row: MoveRow,
-    pub rendered: tokio::sync::OnceCell<Option<bytes::Bytes>>,
+    /// The receipt for the entry's link; None for an entry the chain does not cover, or when
+    /// signing failed (the next entry's receipt covers this one too).
+    pub receipt: Option<Receipt>,
+    pub rendered: std::sync::OnceLock<Option<bytes::Bytes>>,
 }
 
 impl std::ops::Deref for LiveRow {
@@ -87,6 +91,8 @@ struct Feeds {
 
 struct TableFeed {
     sender: broadcast::Sender<TableSignal>,
+    /// The entries for the table's signer to sign and send on, in order.
+    signing: mpsc::UnboundedSender<MoveRow>,
     /// The last entry fanned out; the next notification reads the log after it.
     last_seq: i64,
     /// Until when this replica's lease surely runs (the database's runs a little longer).
@@ -176,10 +182,22 @@ impl Hub {
         }
         let row = store::tables::fetch(&mut conn, table).await?;
         let mut feeds = self.feeds();
-        let feed = feeds.tables.entry(table).or_insert_with(|| TableFeed {
-            sender: broadcast::channel(BUFFER).0,
-            last_seq: row.version,
-            leased_until: asked,
+        let feed = feeds.tables.entry(table).or_insert_with(|| {
+            let sender = broadcast::channel(BUFFER).0;
+            let (signing, unsigned) = mpsc::unbounded_channel();
+            let signer = Signer {
+                pool: self.pool.clone(),
+                keys: self.keys.clone(),
+                table: row.clone(),
+                sender: sender.clone(),
+            };
+            tokio::spawn(signer.run(unsigned));
+            TableFeed {
+                sender,
+                signing,
+                last_seq: row.version,
+                leased_until: asked,
+            }
         });
         if !leased {
             feed.leased_until = feed.leased_until.max(asked + self.lease);
@@ -395,10 +413,8 @@ impl Hub {
             for row in rows {
                 if row.seq > feed.last_seq {
                     feed.last_seq = row.seq;
-                    let _ = feed.sender.send(TableSignal::Entry(Arc::new(LiveRow {
-                        row,
-                        rendered: tokio::sync::OnceCell::new(),
-                    })));
+                    // The signer lives as long as the feed: a send fails only once both go.
+                    let _ = feed.signing.send(row);
                 }
             }
         }
@@ -418,6 +434,46 @@ impl Hub {
         let mut feeds = self.feeds();
         feeds.tables.retain(|_, feed| feed.sender.receiver_count() > 0);
         feeds.sessions.retain(|_, feed| feed.sender.receiver_count() > 0);
+    }
+}
+
+/// Signs one followed table's entries and sends them on to its followers, in the order they
+/// were fanned out; one per followed table, so one table's signing waits on no other's, and the
+/// listening task waits on none. It ends when its feed goes (nobody follows the table here).
+struct Signer {
+    pool: PgPool,
+    keys: Arc<AuditKeys>,
+    table: TableRow,
+    sender: broadcast::Sender<TableSignal>,
+}
+
+impl Signer {
+    async fn run(self, mut unsigned: mpsc::UnboundedReceiver<MoveRow>) {
+        while let Some(first) = unsigned.recv().await {
+            // Entries that came in while the last ones were signed are signed together.
+            let mut rows = vec![first];
+            while let Ok(row) = unsigned.try_recv() {
+                rows.push(row);
+            }
+            let page: Vec<&MoveRow> = rows.iter().collect();
+            let receipts = match entry_receipts(&self.pool, &self.keys, &self.table, &page).await {
+                Ok(receipts) => receipts,
+                Err(e) => {
+                    // The entries still go out: a receipt is evidence kept by the client, and
+                    // the next one covers these entries too.
+                    tracing::warn!(error = %e, table = %self.table.id, "signing streamed entries' receipts failed");
+                    vec![None; rows.len()]
+                }
+            };
+            for (row, receipt) in rows.into_iter().zip(receipts) {
+                // No receiver left is not an error: the feed goes at the next tidy-up.
+                let _ = self.sender.send(TableSignal::Entry(Arc::new(LiveRow {
+                    row,
+                    receipt,
+                    rendered: std::sync::OnceLock::new(),
+                })));
+            }
+        }
     }
 }
 
