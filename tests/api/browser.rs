@@ -352,13 +352,7 @@ impl Phone {
              | //*[@role='radiogroup' and @aria-label={n}] | //*[@role='group' and @data-pad='tens' and @aria-label={n}]",
             n = lit(label)
         );
-        let el = self
-            .client
-            .wait()
-            .at_most(PATIENCE)
-            .for_element(Locator::XPath(&xpath))
-            .await
-            .expect(label);
+        let el = self.wait_for(&xpath, label).await;
         if el.attr("role").await.ok().flatten().as_deref() == Some("group") {
             let n: i64 = value
                 .parse()
@@ -404,30 +398,28 @@ impl Phone {
                 Ok(()) => return,
                 Err(e) if is_stale(&e) && tokio::time::Instant::now() < deadline => {
                     tokio::time::sleep(Duration::from_millis(50)).await;
-                    el = self
-                        .client
-                        .wait()
-                        .at_most(PATIENCE)
-                        .for_element(Locator::XPath(&xpath))
-                        .await
-                        .expect(label);
+                    el = self.wait_for(&xpath, label).await;
                 }
                 Err(e) => panic!("typing into {label:?}: {e}"),
             }
         }
     }
 
+    /// The element `xpath` finds, once it is there.
+    async fn wait_for(&self, xpath: &str, what: &str) -> Element {
+        self.client
+            .wait()
+            .at_most(PATIENCE)
+            .for_element(Locator::XPath(xpath))
+            .await
+            .unwrap_or_else(|_| panic!("no {what} on the page"))
+    }
+
     /// Taps the button `xpath` finds, finding it again when the page redrew it meanwhile.
     async fn tap_found(&self, xpath: &str, what: &str) {
         let deadline = tokio::time::Instant::now() + PATIENCE;
         loop {
-            let button = self
-                .client
-                .wait()
-                .at_most(PATIENCE)
-                .for_element(Locator::XPath(xpath))
-                .await
-                .unwrap_or_else(|_| panic!("no {what}"));
+            let button = self.wait_for(xpath, what).await;
             match self.try_tap(&button).await {
                 Ok(enabled) => {
                     assert!(enabled, "{what} is disabled");
