@@ -6,6 +6,7 @@ mod auth;
 mod browser;
 mod browser_clubs;
 mod browser_deals;
+mod browser_games;
 mod browser_offline;
 mod browser_table;
 mod bundle;
