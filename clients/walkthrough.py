@@ -17,15 +17,16 @@ from tablekeeper_client.api.tables import (
     get_table_ledger,
     submit_move,
 )
+from tablekeeper_client.types import File
 from tablekeeper_client.models import (
     CreateSession,
+    MovePlay,
+    MovePlayKind,
     MoveResponse,
     NominationWhistCreateTable,
     NominationWhistCreateTableGame,
     NominationWhistMoveNominate,
     NominationWhistMoveNominateKind,
-    NominationWhistMovePlay,
-    NominationWhistMovePlayKind,
     NominationWhistOptionsRequest,
     NominationWhistScores,
     NominationWhistTableView,
@@ -86,7 +87,8 @@ def main(base_url):
         return move(NominationWhistMoveNominate(kind=NominationWhistMoveNominateKind.NOMINATE, seat=seat, tricks=tricks))
 
     def play(seat, card):
-        return move(NominationWhistMovePlay(kind=NominationWhistMovePlayKind.PLAY, seat=seat, card=card))
+        # A move is taken by its kind: a `play` is one type at every game's table.
+        return move(MovePlay(kind=MovePlayKind.PLAY, seat=seat, card=card))
 
     # Deal 1: one card each, seat 0 deals, seat 1 leads.
     nominate(1, 0), nominate(2, 1), nominate(0, 0)
@@ -101,10 +103,12 @@ def main(base_url):
     check(isinstance(scores, NominationWhistScores), f"scores: {scores!r}")
     ledger = get_table_ledger.sync(id=table.id, client=client)
     check(isinstance(ledger, TableLedger), f"ledger: {ledger!r}")
-    # The CSV download is an operation of its own: the JSON answers above are typed as JSON only.
-    csv = get_scores_csv.sync_detailed(id=table.id, client=client)
-    rows = csv.content.decode().rstrip("\r\n").split("\r\n")
-    check(csv.status_code == 200 and rows[0].startswith("deal") and len(rows) == 3, f"scores.csv: {csv.content!r}")
+    # The CSV download is an operation of its own, a file: the JSON answers above are typed as JSON only.
+    csv = get_scores_csv.sync(id=table.id, client=client)
+    check(isinstance(csv, File), f"scores.csv: {csv!r}")
+    text = csv.payload.read().decode()
+    rows = text.rstrip("\r\n").split("\r\n")
+    check(rows[0].startswith("deal") and len(rows) == 3, f"scores.csv: {text!r}")
     print(f"python client: {len(scores.sheet.deals)} deals, totals {scores.sheet.totals}, {len(rows) - 1} CSV rows, "
           f"{len(ledger.bookings)} bookings, out-of-turn move refused with {refused.parsed.code.value}")
 

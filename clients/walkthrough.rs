@@ -17,9 +17,9 @@ use tablekeeper_client::apis::tables_api::{
 };
 use tablekeeper_client::apis::{Error, ResponseContent};
 use tablekeeper_client::models::{
-    nomination_whist_create_table, nomination_whist_move_nominate, nomination_whist_move_play, problem, AnyMove,
-    CreateSession, CreateTable, NominationWhistCreateTable, NominationWhistMove, NominationWhistMoveNominate,
-    NominationWhistMovePlay, NominationWhistOptionsRequest, RegisterRequest, Scores, SubmitMove, TableView,
+    move_play, nomination_whist_create_table, nomination_whist_move_nominate, problem, AnyMove, CreateSession,
+    CreateTable, MovePlay, MovePlayCard, NominationWhistCreateTable, NominationWhistMoveNominate,
+    NominationWhistOptionsRequest, RegisterRequest, Scores, SubmitMove, TableView,
 };
 
 type Failure = Box<dyn std::error::Error>;
@@ -32,18 +32,19 @@ fn check(condition: bool, what: impl std::fmt::Display) -> Result<(), Failure> {
     }
 }
 
-fn nominate(seat: i32, tricks: i32) -> NominationWhistMove {
-    NominationWhistMove::NominationWhistMoveNominate(Box::new(NominationWhistMoveNominate::new(
+// A move is taken by its kind: a `play` is one type at every game's table.
+fn nominate(seat: i32, tricks: i32) -> AnyMove {
+    AnyMove::NominationWhistMoveNominate(Box::new(NominationWhistMoveNominate::new(
         nomination_whist_move_nominate::Kind::Nominate,
         seat,
         tricks,
     )))
 }
 
-fn play(seat: i32, card: &str) -> NominationWhistMove {
-    NominationWhistMove::NominationWhistMovePlay(Box::new(NominationWhistMovePlay::new(
-        card.to_owned(),
-        nomination_whist_move_play::Kind::Play,
+fn play(seat: i32, card: &str) -> AnyMove {
+    AnyMove::MovePlay(Box::new(MovePlay::new(
+        MovePlayCard::Card(card.to_owned()),
+        move_play::Kind::Play,
         seat,
     )))
 }
@@ -113,7 +114,7 @@ fn walk(base_url: &str) -> Result<(), Failure> {
         &config,
         SubmitMoveParams {
             id: id.clone(),
-            submit_move: SubmitMove::new(AnyMove::NominationWhistMove(Box::new(nominate(2, 0)))),
+            submit_move: SubmitMove::new(nominate(2, 0)),
             idempotency_key: None,
             if_match: None,
         },
@@ -135,8 +136,8 @@ fn walk(base_url: &str) -> Result<(), Failure> {
 
     let mut version = table.version;
     let mut finished = false;
-    let mut record = |m: NominationWhistMove| -> Result<(), Failure> {
-        let mut submit = SubmitMove::new(AnyMove::NominationWhistMove(Box::new(m)));
+    let mut record = |m: AnyMove| -> Result<(), Failure> {
+        let mut submit = SubmitMove::new(m);
         submit.expected_version = Some(Some(version));
         let answer = tables_api::submit_move(
             &config,

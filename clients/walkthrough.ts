@@ -3,7 +3,8 @@
 import createClient from "openapi-fetch";
 import type { components, paths } from "./schema.js";
 
-type Move = components["schemas"]["NominationWhistMove"];
+// A move is taken by its kind: a `play` is one type at every game's table.
+type Move = components["schemas"]["AnyMove"];
 type Problem = components["schemas"]["Problem"];
 
 function check(condition: unknown, what: string): asserts condition {

@@ -8,44 +8,32 @@
 //! - a `oneOf` whose members all carry one required single-valued string property (a serde tag)
 //!   gets one named schema per member (`<Union><Tag value in PascalCase>`) and a `discriminator`
 //!   with a mapping;
-//! - a schema with a `game` property and per-game unions (`AnyView`, `AnyOptions`, …) becomes a
-//!   `oneOf` of per-game schemas (`NominationWhistTableView`) discriminated by `game`; the games
-//!   are the members of those unions, in the order of the one list of games;
+//! - a schema with a `game` property that leads to per-game unions (`AnyView`, `AnyMove`, …)
+//!   becomes a `oneOf` of per-game schemas (`NominationWhistTableView`) discriminated by `game`; the
+//!   games are the members of those unions, in the order of the one list of games; the per-game
+//!   unions still named where no game is (`AnyMove` in `SubmitMove`) become unions by `kind`
+//!   (see `per_game`);
 //! - a schema with defaults that requests and responses share is split: the request copy
 //!   (`…Request`) leaves every defaulted field optional with the default in its description,
 //!   the response copy requires them (the server always fills them in);
-//! - generic names `Play_Card` become `CardPlay`;
-//! - the per-game unions that remain (`AnyMove` in `SubmitMove`, `AnyEvent` in `DealMove`) are
-//!   `anyOf`: nothing in such a body names its game (the table does), and a card `play` is the
-//!   same object in six games, so under `oneOf` it would match six members and be invalid.
+//! - generic names `Play_Card` become `CardPlay`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Value};
+
+mod per_game;
 
 const REF_PREFIX: &str = "#/components/schemas/";
 
 /// Runs every pass over the spec's JSON.
 pub fn shape(spec: &mut Value) {
     rename_generics(spec);
-    discriminate_by_game(spec);
+    per_game::discriminate_by_game(spec);
     discriminate_tagged_unions(spec);
     name_externally_tagged_members(spec);
+    per_game::by_tag_where_no_game_is_named(spec);
     split_defaults(spec);
-    per_game_unions_any_of(spec);
-}
-
-/// Turns the per-game unions' `oneOf` into `anyOf` (see the module's comment).
-fn per_game_unions_any_of(spec: &mut Value) {
-    let all = schemas(spec);
-    let unions: Vec<String> = per_game_unions(all).into_keys().collect();
-    for name in unions {
-        if let Some(union) = all.get_mut(&name).and_then(Value::as_object_mut) {
-            if let Some(members) = union.remove("oneOf") {
-                union.insert("anyOf".into(), members);
-            }
-        }
-    }
 }
 
 /// What an inline member of an externally tagged union is called: its one value (`"bank"`) or
@@ -237,75 +225,6 @@ fn discriminate_tagged_unions(spec: &mut Value) {
             "discriminator".into(),
             json!({ "propertyName": tag, "mapping": mapping }),
         );
-    }
-}
-
-/// The per-game unions (`AnyView`, …): their name and members, one per game in list order.
-fn per_game_unions(all: &Map<String, Value>) -> BTreeMap<String, Vec<String>> {
-    all.iter()
-        .filter(|(name, _)| name.starts_with("Any"))
-        .filter_map(|(name, schema)| {
-            let members = schema.get("oneOf")?.as_array()?;
-            let names = members
-                .iter()
-                .map(|m| m.get("$ref")?.as_str()?.strip_prefix(REF_PREFIX).map(str::to_owned))
-                .collect::<Option<Vec<_>>>()?;
-            Some((name.clone(), names))
-        })
-        .collect()
-}
-
-/// A schema whose properties include `game` and a per-game union becomes a `oneOf` of per-game
-/// schemas discriminated by `game`.
-fn discriminate_by_game(spec: &mut Value) {
-    let games: Vec<String> = spec
-        .pointer("/components/schemas/GameId/enum")
-        .and_then(Value::as_array)
-        .map(|ids| ids.iter().filter_map(|id| id.as_str().map(str::to_owned)).collect())
-        .unwrap_or_default();
-    let all = schemas(spec);
-    let unions = per_game_unions(all);
-    for (union, members) in &unions {
-        assert_eq!(members.len(), games.len(), "{union} has one member per game");
-    }
-    let names: Vec<String> = all.keys().cloned().collect();
-    for name in names {
-        let schema = &all[&name];
-        let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
-            continue;
-        };
-        if !properties.contains_key("game") {
-            continue;
-        }
-        let mut used = BTreeSet::new();
-        refs_in(&Value::Object(properties.clone()), &mut used);
-        if !used.iter().any(|u| unions.contains_key(u)) {
-            continue;
-        }
-        let template = schema.clone();
-        let mut mapping = Map::new();
-        let mut refs = Vec::new();
-        for (index, game) in games.iter().enumerate() {
-            let game_name = pascal(game);
-            let variant_name = format!("{game_name}{name}");
-            let mut variant = template.clone();
-            variant["properties"]["game"] = json!({ "type": "string", "enum": [game] });
-            variant["title"] = Value::String(variant_name.clone());
-            rewrite_refs(&mut variant, &|r| unions.get(r).map(|m| m[index].clone()));
-            all.insert(variant_name.clone(), variant);
-            mapping.insert(game.clone(), Value::String(format!("{REF_PREFIX}{variant_name}")));
-            refs.push(schema_ref(&variant_name));
-        }
-        let mut union = Map::new();
-        if let Some(description) = template.get("description") {
-            union.insert("description".into(), description.clone());
-        }
-        union.insert("oneOf".into(), Value::Array(refs));
-        union.insert(
-            "discriminator".into(),
-            json!({ "propertyName": "game", "mapping": mapping }),
-        );
-        all.insert(name, Value::Object(union));
     }
 }
 

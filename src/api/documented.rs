@@ -13,6 +13,9 @@
 //! - a success answer without an example gets one made from its schema: the examples its
 //!   properties give, the first member of a union, the first value of an enum, the least a
 //!   number may be (`tests/api/spec_validation.rs` checks every example fits its schema);
+//! - a CSV answer is a file (`type: string, format: binary`): generators hand back its bytes or
+//!   the response itself (openapi-generator's `rust` client reads only JSON and `text/plain` into a
+//!   `String`, and fails on `text/csv`);
 //! - a `oneOf` of one schema (utoipa's way of describing a `$ref`) becomes the `$ref` itself;
 //! - a union whose members each require their own single value of one property (`kind`, `game`)
 //!   carries no `discriminator`: the members' pinned values tell them apart under JSON Schema
@@ -327,10 +330,13 @@ fn response_headers(operation: &mut Map<String, Value>, pages: &BTreeSet<String>
             continue;
         };
         let paged = status == "200" && is_page(response, pages);
-        let csv = response
-            .get("content")
-            .and_then(Value::as_object)
-            .is_some_and(|c| c.contains_key("text/csv"));
+        let csv = match response.get_mut("content").and_then(|c| c.get_mut("text/csv")) {
+            Some(content) => {
+                content["schema"] = json!({ "type": "string", "format": "binary" });
+                true
+            }
+            None => false,
+        };
         let Some(headers) = response.entry("headers").or_insert_with(|| json!({})).as_object_mut() else {
             continue;
         };
