@@ -328,7 +328,7 @@ pub(super) fn by_tag_where_no_game_is_named(spec: &mut Value) {
         schema.insert(
             "description".into(),
             Value::String(format!(
-                "{description} One member per `{tag}`; the fields a `{tag}` takes depend on the table's game, and the server checks them against it."
+                "{description} One member per `{tag}`, whatever the game; the server checks a move against its table's game."
             )),
         );
     }
