@@ -1,8 +1,10 @@
 //! Registration, login, and joining a table with a join code.
 
+use actix_web::http::StatusCode;
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
 use sqlx::PgPool;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -10,6 +12,9 @@ use uuid::Uuid;
 use super::auth::{hash_password, verify_password, OrganiserToken, Role, Tokens};
 use super::error::{ApiError, Problem};
 use super::limits::AuthLimiter;
+use crate::service::accounts;
+use crate::service::idempotency::{Answer, CreationKey, Outcome};
+use crate::service::ServiceError;
 use crate::store;
 
 #[derive(Deserialize, ToSchema)]
@@ -139,12 +144,91 @@ fn validate_registration(req: &RegisterRequest) -> Result<(), ApiError> {
     validate_password(&req.password)
 }
 
+/// A sign-in answer as kept under an `Idempotency-Key`: all of it but the bearer token and its
+/// expiry, which [`with_fresh_token`] issues for each answer sent. A token kept in the database
+/// would be a credential in every copy of it. (`answer`'s token and expiry are not read.)
+fn kept_sign_in(status: StatusCode, answer: &TokenResponse) -> Result<Answer, serde_json::Error> {
+    let mut kept = serde_json::to_value(answer)?;
+    if let Value::Object(fields) = &mut kept {
+        fields.remove("token");
+        fields.remove("expires_at");
+    }
+    Ok(Answer {
+        status: status.as_u16(),
+        body: serde_json::to_string(&kept)?,
+    })
+}
+
+/// The answer to send for a sign-in answer kept by [`kept_sign_in`], first or replayed: the
+/// kept answer with the token `issue` makes for it.
+fn with_fresh_token(
+    outcome: Outcome,
+    issue: impl FnOnce(&Map<String, Value>) -> Result<(String, DateTime<Utc>), ApiError>,
+) -> Result<HttpResponse, ApiError> {
+    let (answer, replayed) = match outcome {
+        Outcome::Fresh(answer) => (answer, false),
+        Outcome::Replayed(answer) => (answer, true),
+    };
+    let mut fields: Map<String, Value> = serde_json::from_str(&answer.body).map_err(|_| ApiError::internal())?;
+    let (token, expires_at) = issue(&fields)?;
+    fields.insert("token".into(), Value::String(token));
+    fields.insert("expires_at".into(), json!(expires_at));
+    let full: TokenResponse = serde_json::from_value(Value::Object(fields)).map_err(|_| ApiError::internal())?;
+    let answer = Answer {
+        status: answer.status,
+        body: serde_json::to_string(&full).map_err(|_| ApiError::internal())?,
+    };
+    let outcome = if replayed {
+        Outcome::Replayed(answer)
+    } else {
+        Outcome::Fresh(answer)
+    };
+    super::tables::created_at(outcome, |_| None)
+}
+
+/// The answer to a registration retried under `key`, when one with the key registered the
+/// account `req` names. Its password is checked against the account's, as a login checks it:
+/// the fingerprint the key keeps leaves the password out (see `service::accounts`), and a
+/// replay hands out a token, so only a caller who could log in gets one.
+///
+/// # Errors
+/// 422 `idempotency_key_reused` when the registration under the key sent another name, or the
+/// password is not the account's (another body, or a password changed since).
+async fn replay_registration(
+    pool: &PgPool,
+    tokens: &Tokens,
+    key: &CreationKey,
+    req: &RegisterRequest,
+) -> Result<Option<HttpResponse>, ApiError> {
+    let Some((first, user)) = accounts::registered(pool, req.email.trim(), key).await? else {
+        return Ok(None);
+    };
+    if !verify_password(req.password.clone(), user.password_hash.clone()).await {
+        return Err(ServiceError::IdempotencyKeyReused.into());
+    }
+    with_fresh_token(first, |_| tokens.issue(user.id, user.token_generation)).map(Some)
+}
+
 /// Registers an organiser and returns a token.
-#[utoipa::path(tag = "auth", request_body = RegisterRequest, security(()), responses(
-    (status = 201, body = TokenResponse),
+///
+/// Send an `Idempotency-Key` to retry safely: a retry with the same key and body gets the first
+/// answer (marked `Idempotent-Replayed: true`, with a token of its own: the first is kept
+/// nowhere) and registers nothing. Whoever registers has no account yet, so a key is the
+/// email's: the same key with another email is another registration, and with the same email
+/// but another name or password it is `422 idempotency_key_reused`. The retry's password is
+/// checked as a login checks it, so a replay hands a token only to whoever could log in.
+#[utoipa::path(tag = "auth", request_body = RegisterRequest, security(()),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer (with a new token) and registers nothing; the key is the email's"),
+    ),
+    responses(
+    (status = 201, body = TokenResponse, headers(
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
+    (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`email_taken`", body = Problem, content_type = "application/problem+json"),
     (status = 429, description = "`too_many_requests`: see Retry-After", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`invalid_email`, `invalid_name`, `weak_password`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_email`, `invalid_name`, `weak_password`, `unknown_field`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/auth/register")]
 pub async fn register(
@@ -157,10 +241,33 @@ pub async fn register(
     limiter.check(&http)?;
     let req = body.into_inner();
     validate_registration(&req)?;
-    let hash = hash_password(req.password).await?;
-    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
-    let user = store::users::insert(&mut conn, req.email.trim(), req.name.trim(), &hash).await?;
-    Ok(HttpResponse::Created().json(token_response(&tokens, &user)?))
+    // The password stays out of the key's fingerprint, a fast hash: `replay_registration`
+    // checks a retry's against the account's argon2 hash instead.
+    let key = super::tables::creation_key(&http, "register", || Ok(json!({"email": req.email, "name": req.name})))?;
+    if let Some(key) = &key {
+        if let Some(answer) = replay_registration(&pool, &tokens, key, &req).await? {
+            return Ok(answer);
+        }
+    }
+    let hash = hash_password(req.password.clone()).await?;
+    let render = |user: &store::users::User| {
+        kept_sign_in(
+            StatusCode::CREATED,
+            &token_response_with(String::new(), user.created_at, user.id, Role::Organiser),
+        )
+    };
+    match accounts::register(&pool, req.email.trim(), req.name.trim(), &hash, key.as_ref(), render).await {
+        Ok((outcome, user)) => with_fresh_token(outcome, |_| tokens.issue(user.id, user.token_generation)),
+        Err(ServiceError::Store(store::StoreError::EmailTaken)) => {
+            // A request racing with this one under the same key may have registered first.
+            let replay = match &key {
+                Some(key) => replay_registration(&pool, &tokens, key, &req).await?,
+                None => None,
+            };
+            replay.ok_or_else(|| store::StoreError::EmailTaken.into())
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// A hash to check against when the email is unknown, so that both cases take as long.
@@ -202,13 +309,29 @@ pub async fn login(
     }
 }
 
-/// Exchanges a join code for a scorer token that records moves on that table only. Every join
-/// makes a scorer of its own, named as the phone asks: the log says which scorer recorded,
-/// corrected or verified what, and the organiser can revoke one scorer.
-#[utoipa::path(tag = "auth", request_body = JoinRequest, security(()), responses(
-    (status = 200, body = TokenResponse),
+/// Exchanges a join code for a scorer token that records moves on that table only.
+///
+/// Every join makes a scorer of its own, named as the phone asks: the log says which scorer
+/// recorded, corrected or verified what, and the organiser can revoke one scorer.
+///
+/// Send an `Idempotency-Key` to retry safely: a retry with the same key and body gets the first
+/// answer (marked `Idempotent-Replayed: true`, the same scorer and receipt, with a token of its
+/// own: the first is kept nowhere) and makes no second scorer, while the code stands. A scorer
+/// is no account, so the key is the code's table's, shared with its moves and kept as long
+/// (`IDEMPOTENCY_RETENTION_SECS`); another body under it is `422 idempotency_key_reused`. A
+/// replay names the first phone's scorer to whoever sends the code, the name and the key: make
+/// the key a random one (a UUID) and keep it to the phone.
+#[utoipa::path(tag = "auth", request_body = JoinRequest, security(()),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer (with a new token) and makes no scorer; the key is the table's, kept as a move's"),
+    ),
+    responses(
+    (status = 200, body = TokenResponse, headers(
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
+    (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`invalid_join_code`: unknown, expired or withdrawn (revoking a scorer withdraws the code it joined with)", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`invalid_name`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_name`, `unknown_field`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     (status = 429, description = "`too_many_requests`: see Retry-After", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/auth/join")]
@@ -235,18 +358,28 @@ pub async fn join(
         ),
         None => None,
     };
+    let key = super::tables::creation_key(&http, "join", || Ok(json!({"code": code, "name": body.name})))?;
     let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
     let table = store::join_codes::table_for(&mut conn, &code, Utc::now())
         .await?
         .ok_or_else(|| ApiError::unauthorized("invalid_join_code", "that join code is unknown or has expired"))?;
     drop(conn);
-    let (scorer, receipt) = crate::service::tables::join_scorer(&pool, &keys, table, name, &code).await?;
-    let (token, expires_at) = tokens.issue_for(table, scorer.id)?;
-    let mut answer = token_response_with(token, expires_at, table, Role::Scorer);
-    answer.scorer_id = Some(scorer.id);
-    answer.scorer_name = Some(scorer.name);
-    answer.receipt = Some(receipt);
-    Ok(HttpResponse::Ok().json(answer))
+    let render = |scorer: store::scorers::ScorerRow, receipt| {
+        let mut answer = token_response_with(String::new(), scorer.created_at, table, Role::Scorer);
+        answer.scorer_id = Some(scorer.id);
+        answer.scorer_name = Some(scorer.name);
+        answer.receipt = Some(receipt);
+        kept_sign_in(StatusCode::OK, &answer)
+    };
+    let outcome = crate::service::tables::join_scorer(&pool, &keys, table, name, &code, key.as_ref(), render).await?;
+    with_fresh_token(outcome, |kept| {
+        let scorer = kept
+            .get("scorer_id")
+            .and_then(Value::as_str)
+            .and_then(|id| id.parse().ok())
+            .ok_or_else(ApiError::internal)?;
+        tokens.issue_for(table, scorer)
+    })
 }
 
 /// Signs this token out: it is refused from now on with `401 token_revoked`, the organiser's

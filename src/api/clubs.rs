@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::auth::Principal;
 use super::error::{ApiError, Problem};
 use crate::service::clubs as use_case;
-use crate::service::idempotency::Answer;
+use crate::service::idempotency::{Answer, Outcome};
 use crate::store::clubs::ClubRole;
 
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -223,8 +223,13 @@ pub async fn create_club(
 
 /// A 201 answer with `body`, to keep under an `Idempotency-Key`.
 fn created_answer(body: &impl Serialize) -> Result<Answer, serde_json::Error> {
+    answer(StatusCode::CREATED, body)
+}
+
+/// An answer with `body`, to keep under an `Idempotency-Key`.
+fn answer(status: StatusCode, body: &impl Serialize) -> Result<Answer, serde_json::Error> {
     Ok(Answer {
-        status: StatusCode::CREATED.as_u16(),
+        status: status.as_u16(),
         body: serde_json::to_string(body)?,
     })
 }
@@ -361,25 +366,43 @@ pub async fn withdraw_invitation(
     Ok(HttpResponse::NoContent().finish())
 }
 
-/// Joins a club with an invitation's code: the caller becomes a member with the role it gives
-/// (one who had left comes back as the same member).
-#[utoipa::path(tag = "clubs", request_body = JoinClub, security(("bearer" = [])), responses(
-    (status = 200, body = Club),
+/// Joins a club with an invitation's code.
+///
+/// The caller becomes a member with the role it gives (one who had left comes back as the
+/// same member).
+///
+/// Send an `Idempotency-Key` to retry safely: a retry with the same key and body gets the first
+/// answer (marked `Idempotent-Replayed: true`), although the invitation has expired since, and
+/// joins nothing.
+#[utoipa::path(tag = "clubs", request_body = JoinClub, security(("bearer" = [])),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and joins nothing"),
+    ),
+    responses(
+    (status = 200, body = Club, headers(
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
+    (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`invitation_not_found`: unknown, expired or withdrawn", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`already_member`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/clubs/join")]
 pub async fn join_club(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     body: web::Json<JoinClub>,
 ) -> Result<HttpResponse, ApiError> {
     let user = who.organiser()?;
     let code = super::input::normalise_code(&body.code);
-    let club = use_case::join(&pool, user, &code, Utc::now()).await?;
-    Ok(HttpResponse::Ok().json(Club::from(club)))
+    // The code as the service reads it: case and dashes make no other request.
+    let key = super::tables::creation_key(&req, "join_club", || Ok(serde_json::json!({"code": code})))?;
+    let render = |club| answer(StatusCode::OK, &Club::from(club));
+    let outcome = use_case::join(&pool, user, &code, Utc::now(), key.as_ref(), render).await?;
+    super::tables::created_at(outcome, |_| None)
 }
 
 /// The club's members (any member sees them), in the order they joined, those who left included.
@@ -507,33 +530,71 @@ pub async fn anonymise_club_member(
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct PasswordReset {
     pub member: ClubMember,
-    /// Give it to the member, who should change it (`POST /auth/password`) at once.
-    pub temporary_password: String,
+    /// Give it to the member, who should change it (`POST /auth/password`) at once. Null in an
+    /// answer replayed under an `Idempotency-Key`: the password is kept nowhere, so reset again
+    /// (with another key) if the first answer was lost.
+    #[schema(required = true)]
+    pub temporary_password: Option<String>,
 }
 
-/// Resets a member's password (owners only): the answer holds a new, random password, and every
-/// token the account held stops working. For a member who forgot theirs, with no e-mail needed.
-#[utoipa::path(tag = "clubs", params(("id" = Uuid, Path), ("member_id" = Uuid, Path)), security(("bearer" = [])), responses(
-    (status = 200, body = PasswordReset),
+/// Resets a member's password (owners only).
+///
+/// The answer holds a new, random password, and every token the account held stops working.
+/// For a member who forgot theirs, with no e-mail needed.
+///
+/// Send an `Idempotency-Key` to retry safely: a retry with the same key for the same member gets
+/// the first answer (marked `Idempotent-Replayed: true`, its `temporary_password` null) and
+/// resets nothing; the first password stands.
+#[utoipa::path(tag = "clubs", security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path),
+        ("member_id" = Uuid, Path),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and path returns the first answer (without the password) and resets nothing"),
+    ),
+    responses(
+    (status = 200, body = PasswordReset, headers(
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
+    (status = 400, description = "`invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: not an owner of the club, a scorer token, or an account that is also a member of a club the caller does not own", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`club_not_found`, `member_not_found`", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`invalid_role`: a player without an account has no password", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_role`: a player without an account has no password; `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/clubs/{id}/members/{member_id}/password-reset")]
 pub async fn reset_member_password(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
     let user = who.organiser()?;
     let (club, member) = path.into_inner();
+    let key = super::tables::creation_key(&req, "reset_member_password", || serde_json::to_value((club, member)))?;
     // 128 random bits, written plainly enough to read out at the table.
     let temporary_password = Uuid::new_v4().simple().to_string();
     let hash = super::auth::hash_password(temporary_password.clone()).await?;
-    let member = use_case::reset_password(&pool, user, club, member, &hash).await?;
-    Ok(HttpResponse::Ok().json(PasswordReset {
-        member: ClubMember::from(member),
-        temporary_password,
-    }))
+    // The answer is kept without the password: a password at rest would be one more copy of it.
+    let render = |member| {
+        answer(
+            StatusCode::OK,
+            &PasswordReset {
+                member: ClubMember::from(member),
+                temporary_password: None,
+            },
+        )
+    };
+    let outcome = use_case::reset_password(&pool, user, club, member, &hash, key.as_ref(), render).await?;
+    let outcome = match outcome {
+        Outcome::Fresh(kept) => {
+            let mut answer: PasswordReset = serde_json::from_str(&kept.body).map_err(|_| ApiError::internal())?;
+            answer.temporary_password = Some(temporary_password);
+            Outcome::Fresh(Answer {
+                status: kept.status,
+                body: serde_json::to_string(&answer).map_err(|_| ApiError::internal())?,
+            })
+        }
+        replayed @ Outcome::Replayed(_) => replayed,
+    };
+    super::tables::created_at(outcome, |_| None)
 }

@@ -315,22 +315,47 @@ pub async fn list_webhook_deliveries(
     }))
 }
 
-/// Sends a delivery again (organisers and owners), with the same `webhook-id` and body: due at
-/// once, whether it was delivered, failed or is still being retried; its retries start over.
-#[utoipa::path(tag = "webhooks", params(("id" = Uuid, Path, description = "the club"), ("webhook_id" = Uuid, Path), ("delivery_id" = Uuid, Path)), security(("bearer" = [])), responses(
-    (status = 202, description = "due again; its attempts follow in the deliveries list", body = WebhookDelivery),
+/// Sends a delivery again (organisers and owners), with the same `webhook-id` and body.
+///
+/// The delivery is due at once, whether it was delivered, failed or is still being retried;
+/// its retries start over.
+///
+/// Send an `Idempotency-Key` to retry safely: a retry with the same key for the same delivery
+/// gets the first answer (marked `Idempotent-Replayed: true`) and sends nothing again.
+#[utoipa::path(tag = "webhooks", params(
+        ("id" = Uuid, Path, description = "the club"),
+        ("webhook_id" = Uuid, Path),
+        ("delivery_id" = Uuid, Path),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and path returns the first answer and makes the delivery due no second time"),
+    ),
+    security(("bearer" = [])), responses(
+    (status = 202, description = "due again; its attempts follow in the deliveries list", body = WebhookDelivery, headers(
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
+    (status = 400, description = "`invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = ORGANISE_403, body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`club_not_found`, `webhook_not_found`, `delivery_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/clubs/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver")]
 pub async fn redeliver_webhook_delivery(
     pool: web::Data<PgPool>,
+    req: HttpRequest,
     who: Principal,
     path: web::Path<(Uuid, Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
     let user = who.organiser()?;
     let (club, id, delivery_id) = path.into_inner();
-    let row = use_case::redeliver(&pool, user, club, id, delivery_id).await?;
-    Ok(HttpResponse::Accepted().json(delivery(row, Vec::new())))
+    let key = super::tables::creation_key(&req, "redeliver_webhook_delivery", || {
+        serde_json::to_value((club, id, delivery_id))
+    })?;
+    let render = |row| {
+        Ok(Answer {
+            status: StatusCode::ACCEPTED.as_u16(),
+            body: serde_json::to_string(&delivery(row, Vec::new()))?,
+        })
+    };
+    let outcome = use_case::redeliver(&pool, user, club, id, delivery_id, key.as_ref(), render).await?;
+    super::tables::created_at(outcome, |_| None)
 }

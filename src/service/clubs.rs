@@ -281,15 +281,26 @@ pub async fn withdraw(pool: &PgPool, user: Uuid, club: Uuid, code: &str) -> Resu
 }
 
 /// Makes the caller a member of the invitation's club with its role (one who had left comes
-/// back under their old member id).
+/// back under their old member id), once per `key`: `render` gives the answer, kept under the
+/// key. A retry with the key gets that answer although the invitation has expired since.
 ///
 /// # Errors
 /// `Store(NotFound("invitation"))` for a code unknown, expired or withdrawn; `AlreadyMember`
-/// for a member who has not left; `UnknownUser`.
-pub async fn join(pool: &PgPool, user: Uuid, code: &str, now: DateTime<Utc>) -> Result<MemberClub, ServiceError> {
+/// for a member who has not left; `UnknownUser`; `IdempotencyKeyReused`.
+pub async fn join(
+    pool: &PgPool,
+    user: Uuid,
+    code: &str,
+    now: DateTime<Utc>,
+    key: Option<&CreationKey>,
+    render: impl FnOnce(MemberClub) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
     access::account_wide("join clubs")?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, user).await?;
+    if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
+        return Ok(first);
+    }
     let invitation = store::clubs::open_invitation(&mut tx, code, now)
         .await?
         .ok_or(ServiceError::Store(StoreError::NotFound("invitation")))?;
@@ -304,13 +315,14 @@ pub async fn join(pool: &PgPool, user: Uuid, code: &str, now: DateTime<Utc>) -> 
     }
     let member = store::clubs::join(&mut tx, invitation.club_id, user, &account.name, invitation.role, code).await?;
     let club = store::clubs::fetch(&mut tx, invitation.club_id).await?;
-    tx.commit().await.map_err(StoreError::from)?;
-    Ok(MemberClub {
+    let answer = render(MemberClub {
         id: club.id,
         name: club.name,
         created_at: club.created_at,
         role: member.role.unwrap_or(invitation.role),
     })
+    .map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, user, key, answer).await
 }
 
 /// The caller's clubs, a page of them (a personal API token's: its one club).
@@ -328,19 +340,26 @@ pub async fn of_user(pool: &PgPool, user: Uuid, limit: i64, offset: i64) -> Resu
 
 /// An owner sets a new password (`hash`, already hashed) for a member's account, for a member
 /// who forgot theirs: every token of that account stops working (its generation moves on).
+/// Once per `key`: `render` gives the answer, kept under the key; a retry with the key gets
+/// that answer and sets nothing.
 ///
 /// # Errors
 /// `Store(NotFound("club"))` for a stranger; `Store(NotFound("member"))` for no such member;
 /// `Forbidden` for anyone but an owner, or for an account that is also a member of a club the
-/// caller does not own; `InvalidRole` for a player without an account.
+/// caller does not own; `InvalidRole` for a player without an account; `IdempotencyKeyReused`.
 pub async fn reset_password(
     pool: &PgPool,
     user: Uuid,
     club: Uuid,
     id: Uuid,
     hash: &str,
-) -> Result<ClubMember, ServiceError> {
+    key: Option<&CreationKey>,
+    render: impl FnOnce(ClubMember) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
+        return Ok(first);
+    }
     let caller = store::clubs::role_of(&mut tx, club, user)
         .await?
         .ok_or(ServiceError::Store(StoreError::NotFound("club")))?;
@@ -361,6 +380,6 @@ pub async fn reset_password(
         ));
     }
     store::users::new_generation(&mut tx, account, Some(hash)).await?;
-    tx.commit().await.map_err(StoreError::from)?;
-    Ok(member)
+    let answer = render(member).map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, user, key, answer).await
 }

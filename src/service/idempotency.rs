@@ -12,7 +12,13 @@
 //!   waits for the first's transaction, finds the first's answer, and rolls its own work back.
 //!   A table's keys are read and kept under the table's lock, which orders such requests.
 //! - Keys are the caller's own: one organiser's key never answers another's request. A table's
-//!   keys are its recorders' (as for moves): a key names one request at that table.
+//!   keys are its recorders' (as for moves): a key names one request at that table; a scorer's
+//!   join keeps its answer there too. A registration has no caller yet: its key is kept under
+//!   the account it made and found through the email (see `accounts`).
+//! - An answer kept holds no credential the database does not hold anyway: a bearer token, a
+//!   personal API token's secret and a password are left out of it, and a replay goes without
+//!   them (a sign-in's token is issued afresh). A webhook's signing secret is kept with the
+//!   webhook to sign with, so its first answer keeps it too.
 //! - A move's or an undo's answer answers retries for a window (`IDEMPOTENCY_RETENTION_SECS`, 24
 //!   hours by default, as Stripe keeps its keys), then is deleted by each replica's [`prune`]
 //!   task; a request under an older key is new (its `expected_version` then refuses a move that

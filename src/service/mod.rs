@@ -13,6 +13,7 @@
 //!   lists games.
 
 pub mod access;
+pub mod accounts;
 pub mod api_tokens;
 pub mod audit;
 mod booking_key;

@@ -264,23 +264,33 @@ pub async fn score_sheet(pool: &PgPool, id: Uuid) -> Result<ScoreSheet, ServiceE
 
 /// Makes a scorer of the table (named `name`, or "Scorer n" after those before it) and links
 /// it into the table's hash chain, under the table's lock: who recorded what is read through
-/// scorers' names, so a name changed afterwards breaks the chain. The scorer, and the receipt
-/// `keys` sign for the chain as it leaves it.
+/// scorers' names, so a name changed afterwards breaks the chain. The answer `render` makes of
+/// the scorer and the receipt `keys` sign for the chain as it leaves it, kept under `key` with
+/// the table's answers when given; a retry with the key gets that first answer and makes no
+/// second scorer.
 ///
 /// # Errors
-/// `Store(NotFound)` for an unknown table; on database failure.
+/// `Store(NotFound)` for an unknown table; `IdempotencyKeyReused` when the key was used at the
+/// table for another request; `Encode` when `render` fails; on database failure.
 pub async fn join_scorer(
     pool: &PgPool,
     keys: &super::receipts::AuditKeys,
     table: Uuid,
     name: Option<String>,
     code: &str,
-) -> Result<(store::scorers::ScorerRow, super::receipts::Receipt), ServiceError> {
+    key: Option<&CreationKey>,
+    render: impl FnOnce(store::scorers::ScorerRow, Receipt) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
     // The signing key is read (the first time, from the database) before the transaction: read
     // inside it, it would want a second connection while this one holds locks others queue on.
     keys.signing(pool).await?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, table).await?;
+    // A scorer is no account: its join's key is the table's, read under the table's lock like
+    // a move's, so two joins racing with one key make one scorer.
+    if let Some(first) = idempotency::first_answer_at_table(&mut tx, table, key).await? {
+        return Ok(first);
+    }
     let name = match name {
         Some(name) => name,
         None => format!("Scorer {}", store::scorers::count(&mut tx, table).await? + 1),
@@ -290,8 +300,10 @@ pub async fn join_scorer(
     let receipt = keys
         .receipt_for(pool, &mut tx, row.id, row.session_id, scorer.created_at)
         .await?;
+    let answer = render(scorer, receipt).map_err(ServiceError::Encode)?;
+    let answer = idempotency::keep_at_table(&mut tx, table, key, answer).await?;
     tx.commit().await.map_err(StoreError::from)?;
-    Ok((scorer, receipt))
+    Ok(Outcome::Fresh(answer))
 }
 
 /// Hands out a join code for the table (its organisers only), drawn by `draw` until one is free

@@ -307,23 +307,30 @@ pub async fn deliveries(
 }
 
 /// Sends the endpoint's delivery again, with the same id and body: due now, whatever became of
-/// it (delivered, failed or still retrying).
+/// it (delivered, failed or still retrying). Once per `key`: `render` gives the answer, kept
+/// under the key; a retry with the key gets that answer and makes the delivery due no second
+/// time (its retries do not start over again).
 ///
 /// # Errors
-/// As [`delete`]; `Store(NotFound("delivery"))`.
+/// As [`delete`]; `Store(NotFound("delivery"))`; `IdempotencyKeyReused`.
 pub async fn redeliver(
     pool: &PgPool,
     user: Uuid,
     club: Uuid,
     id: Uuid,
     delivery: Uuid,
-) -> Result<Delivery, ServiceError> {
+    key: Option<&CreationKey>,
+    render: impl FnOnce(Delivery) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
+        return Ok(first);
+    }
     require(&mut tx, user, club, Capability::Organise, "club").await?;
     store::fetch(&mut tx, club, id).await?;
     let row = store::redeliver(&mut tx, id, delivery).await?;
-    tx.commit().await.map_err(StoreError::from)?;
-    Ok(row)
+    let answer = render(row).map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, user, key, answer).await
 }
 
 /// A replica's delivery worker: claims due deliveries, sends them, records each attempt.

@@ -27,6 +27,7 @@ mod helpers;
 mod hostile;
 mod hot;
 mod idempotency_retention;
+mod idempotent_auth;
 mod idempotent_creation;
 mod idempotent_writes;
 mod layers;
