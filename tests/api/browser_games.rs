@@ -441,6 +441,12 @@ async fn a_newmarket_deal_is_laid_out_and_entered_as_a_result_and_the_next_is_pl
     phone.record("Record result").await;
     phone.wait_for_text("Deal 2").await;
     assert_eq!(phone.totals().await, rig.totals(&table).await);
+    let log = rig.app.log(&table).await;
+    assert_eq!(
+        log[1]["move"]["pool_winners"],
+        json!([{"pool_card": "AC", "seat": 1}]),
+        "only the pool won, by its card: {log}"
+    );
 
     // Deal 2 card by card. The sevens are out of the pack: the server does not list them, so
     // the picker does not offer them although nobody has played them.

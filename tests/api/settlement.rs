@@ -25,7 +25,7 @@ async fn newmarket_deal(app: &TestApp, token: &str, table: &str, out: usize) {
     let layout = json!({"kind": "layout", "pool_cards": ["JD", "QH", "KC", "AS"], "stakes": ["AS", "KC", "QH", "JD"]});
     accept(app, table, token, layout).await;
     let cards_left: Vec<u8> = (0..4).map(|s| if s == out { 0 } else { 2 }).collect();
-    let result = json!({"kind": "result", "out": out, "cards_left": cards_left, "pool_winners": [null, null, 3, null]});
+    let result = json!({"kind": "result", "out": out, "cards_left": cards_left, "pool_winners": [{"pool_card": "KC", "seat": 3}]});
     accept(app, table, token, result).await;
 }
 
