@@ -36,6 +36,7 @@ pub mod middleware;
 pub mod openapi;
 pub mod reads;
 pub mod seasons;
+pub mod seating;
 pub mod sessions;
 pub mod share_links;
 pub mod tables;

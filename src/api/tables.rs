@@ -15,6 +15,7 @@ use super::auth::{Claimed, Principal, Reader};
 use super::error::{ApiError, Problem};
 use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
 use super::reads::ReadPool;
+use super::seating::{Members, SeatMember};
 use crate::rules::GameId;
 use crate::service;
 use crate::service::idempotency::CreationKey;
@@ -38,11 +39,12 @@ pub struct CreateTable {
     pub options: Option<Value>,
     /// The session the table belongs to, if any (it must be the caller's).
     pub session_id: Option<Uuid>,
-    /// The session's member (`GET /sessions/{id}`) at each seat, so that a player is the same
-    /// person at every table however the name is typed. Left out (or null for a seat), the
-    /// player's name finds the member of that name (case and spacing aside), or joins the
-    /// roster as a new one.
-    pub members: Option<Vec<Option<Uuid>>>,
+    /// The session's member (`GET /sessions/{id}`) at a seat, for the seats whose member is
+    /// named, so that a player is the same person at every table however the name is typed.
+    /// At a seat not listed (or with `members` left out), the player's name finds the member of
+    /// that name (case and spacing aside), or joins the roster as a new one.
+    #[schema(value_type = Option<Vec<SeatMember>>)]
+    pub members: Option<Members>,
     /// The club the table belongs to, for a table outside a session: the caller must be one of
     /// its organisers or owners. Left out, the caller's own club (the oldest they own; made for
     /// them when they own none). With a session, the session's club: naming another is refused.
@@ -359,7 +361,7 @@ pub async fn create_table(
         players: validate_players(&req.players)?,
         options: req.options,
         session: req.session_id,
-        members: req.members,
+        members: req.members.map(|m| m.per_seat(req.players.len())).transpose()?,
         club: req.club_id,
     };
     let render = |table, receipt| {

@@ -3,7 +3,7 @@
 //! organiser's session and join code, and the big screen.
 
 use fantoccini::Locator;
-use serde_json::{json, Value};
+use serde_json::json;
 use sqlx::PgPool;
 
 use crate::browser::{rig, seat_name, DOWN, LOSE_ANSWERS, ONE_BROWSER, PATIENCE, UP};
@@ -78,7 +78,11 @@ async fn undo_takes_back_the_last_entry_and_a_refusal_shows_its_sentence(pool: P
     phone.wait_for_text("Bob nominates").await;
     let log = rig.app.log(&table).await;
     assert_eq!(log[0]["voided_by"], 2, "{log}");
-    assert_eq!(rig.app.state(&table).await["state"]["nominations"][1], Value::Null);
+    assert_eq!(
+        rig.app.state(&table).await["state"]["nominations"],
+        json!([]),
+        "Bob's nomination undone"
+    );
 
     // The result form checks the tricks as you go; the server's refusal (here the hook rule:
     // the dealer's nomination makes them add up to the hand size) is shown in words.
@@ -437,6 +441,12 @@ async fn a_newmarket_deal_is_laid_out_and_entered_as_a_result_and_the_next_is_pl
     phone.record("Record result").await;
     phone.wait_for_text("Deal 2").await;
     assert_eq!(phone.totals().await, rig.totals(&table).await);
+    let log = rig.app.log(&table).await;
+    assert_eq!(
+        log[1]["move"]["pool_winners"],
+        json!([{"pool_card": "AC", "seat": 1}]),
+        "only the pool won, by its card: {log}"
+    );
 
     // Deal 2 card by card. The sevens are out of the pack: the server does not list them, so
     // the picker does not offer them although nobody has played them.

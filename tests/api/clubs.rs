@@ -728,7 +728,7 @@ async fn seats_name_club_members_who_are_entered_on_the_roster(pool: PgPool) {
         .expect("id")
         .to_owned();
     let body = json!({"game": "nomination-whist", "players": ["Pat", "Quin", "Rex"], "session_id": session,
-                      "members": [pat, quin, null]});
+                      "members": [{"seat": 0, "member": pat}, {"seat": 1, "member": quin}]});
     app.post("/api/v1/tables", &c.olga, body).await.assert_status(201);
     let view = app
         .get(&format!("/api/v1/sessions/{session}"))
@@ -745,7 +745,7 @@ async fn seats_name_club_members_who_are_entered_on_the_roster(pool: PgPool) {
     assert_eq!(roster[0], &pat);
     assert_eq!(roster[1], &quin);
     let bad = json!({"game": "nomination-whist", "players": ["A", "B", "C"], "session_id": session,
-                     "members": [uuid::Uuid::new_v4(), null, null]});
+                     "members": [{"seat": 0, "member": uuid::Uuid::new_v4()}]});
     app.post("/api/v1/tables", &c.olga, bad)
         .await
         .assert_problem(422, "invalid_members");

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use crate::helpers::{accept, assert_replay_matches_ledger, balance, spawn_app, TestApp};
+use crate::helpers::{accept, assert_audit_consistent, assert_replay_matches_ledger, balance, spawn_app, TestApp};
 
 async fn four_player_table(app: &TestApp) -> (String, String) {
     let token = app.organiser("ann@club.example").await;
@@ -69,7 +69,7 @@ async fn a_four_deal_session_wins_pools_with_the_cards_below_and_carries_the_res
         &app,
         &table,
         &token,
-        json!({"kind": "result", "out": 0, "cards_left": [0, 1, 1, 1], "pool_winners": [null, null, null, null]}),
+        json!({"kind": "result", "out": 0, "cards_left": [0, 1, 1, 1], "pool_winners": []}),
         "move_not_expected",
     )
     .await;
@@ -97,9 +97,9 @@ async fn a_four_deal_session_wins_pools_with_the_cards_below_and_carries_the_res
         )
         .await;
         let winners = if deal == 4 {
-            json!([null, null, 3, null])
+            json!([{"pool_card": "QC", "seat": 3}])
         } else {
-            json!([null, null, null, null])
+            json!([])
         };
         let cards_left: Vec<u8> = (0..4).map(|s| if s == out { 0 } else { 2 }).collect();
         accept(
@@ -140,8 +140,7 @@ async fn bad_layouts_and_cards_are_refused_and_change_nothing(pool: PgPool) {
     assert_refused(&app, &table, &token, uncovered, "invalid_layout").await;
     accept(&app, &table, &token, text_layout()).await;
     // Seat 0 was dealt 12 and holds 11: it cannot have won two pools.
-    let two_pools =
-        json!({"kind": "result", "out": 1, "cards_left": [11, 0, 2, 2], "pool_winners": [0, 0, null, null]});
+    let two_pools = json!({"kind": "result", "out": 1, "cards_left": [11, 0, 2, 2], "pool_winners": [{"pool_card": "JD", "seat": 0}, {"pool_card": "QH", "seat": 0}]});
     assert_refused(&app, &table, &token, two_pools.clone(), "more_cards_than_dealt").await;
 
     assert_refused(&app, &table, &token, play(1, "7S"), "card_not_in_pack").await;
@@ -152,4 +151,73 @@ async fn bad_layouts_and_cards_are_refused_and_change_nothing(pool: PgPool) {
     assert_refused(&app, &table, &token, play(2, "2S"), "card_already_played").await;
     // A result once cards are played.
     assert_refused(&app, &table, &token, two_pools, "move_not_expected").await;
+}
+
+/// A result in the form stored before issue #26 (one seat or null per pool card, in layout
+/// order) reads, audits and verifies as before: the entry keeps its form (the chain hashes and
+/// the bundle exports it as stored, and the engine replays it), and it settles exactly as the
+/// documented `{pool_card, seat}` form of the same result does.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_result_stored_in_the_earlier_per_pool_form_reads_audits_and_verifies_as_before(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = app.session(&token, "Friday").await;
+    let earlier =
+        json!({"kind": "result", "out": 2, "cards_left": [3, 1, 0, 4], "pool_winners": [null, 0, null, null]});
+    let documented = json!({"kind": "result", "out": 2, "cards_left": [3, 1, 0, 4],
+                            "pool_winners": [{"pool_card": "QH", "seat": 0}]});
+    let mut tables = Vec::new();
+    for result in [&documented, &earlier] {
+        if result == &earlier {
+            // The earlier form is no longer in the spec, so this exchange is not checked against it.
+            app.stop_checking_spec();
+        }
+        let body = json!({"game": "newmarket", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session});
+        let answer = app.post("/api/v1/tables", &token, body).await;
+        let table = answer.assert_status(201)["id"].as_str().expect("id").to_owned();
+        accept(&app, &table, &token, text_layout()).await;
+        accept(&app, &table, &token, result.clone()).await;
+        tables.push(table);
+    }
+    let (new, old) = (&tables[0], &tables[1]);
+
+    // Reading: the entry is given back as it was entered, and the table is the same table.
+    assert_eq!(app.log(old).await[1]["move"], earlier);
+    assert_eq!(app.log(new).await[1]["move"], documented);
+    assert_eq!(app.state(old).await["state"], app.state(new).await["state"]);
+    assert_eq!(app.scores(old).await["sheet"], app.scores(new).await["sheet"]);
+    assert_eq!(app.ledger(old).await["balances"], app.ledger(new).await["balances"]);
+
+    // Auditing: the replay gives the stored events and bookings, and the chain is intact.
+    for table in [old, new] {
+        let audit = assert_audit_consistent(&app, table).await;
+        assert_eq!(audit["chain_intact"], true, "{audit}");
+        assert_replay_matches_ledger::<tablekeeper::rules::Newmarket>(&app, table, 4).await;
+    }
+
+    // Verifying: the session's bundle holds the entry as stored and verifies offline.
+    let response = app
+        .as_reader(
+            app.client
+                .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base)),
+        )
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 200);
+    let bytes = response.bytes().await.expect("body").to_vec();
+    let key = app.get("/api/v1/audit-key").await.assert_status(200)["public_key"]
+        .as_str()
+        .expect("key")
+        .to_owned();
+    let summary = tablekeeper::service::bundle::verify(&bytes, Some(&key)).expect("the bundle verifies");
+    assert!(summary.starts_with("ok: "), "{summary}");
+    let document: Value = serde_json::from_slice(&bytes).expect("json");
+    let bundled = document["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .find(|t| t["id"] == old.as_str())
+        .expect("the table of the earlier form");
+    assert_eq!(bundled["log"][1]["body"], earlier, "{bundled}");
 }

@@ -89,6 +89,11 @@ async fn a_five_deal_session_books_every_stake_and_carries_unwon_divisions(pool:
     }
     let state = app.state(&table).await;
     assert_eq!(state["state"]["phase"], "pope_holder");
+    // Who may hold the Pope: seats, and the spare hand as a flag of its own (no null seat).
+    assert_eq!(
+        state["state"]["legal_moves"],
+        json!([{"kind": "pope_holder", "seats": [0, 2, 3, 4], "spare_hand": true}])
+    );
     let answer = accept(&app, &table, &token, json!({"kind": "pope_holder", "seat": 2})).await;
     assert_eq!(answer["table"]["state"]["deal"], 2);
     assert_eq!(answer["table"]["state"]["phase"], "turn_up");

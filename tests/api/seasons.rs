@@ -72,7 +72,7 @@ async fn newmarket_deal(app: &TestApp, token: &str, table: &str, out: usize, car
         app,
         table,
         token,
-        json!({"kind": "result", "out": out, "cards_left": cards_left, "pool_winners": [out, out, out, out]}),
+        json!({"kind": "result", "out": out, "cards_left": cards_left, "pool_winners": cards.map(|c| json!({"pool_card": c, "seat": out}))}),
     )
     .await
 }

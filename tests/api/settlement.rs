@@ -25,7 +25,7 @@ async fn newmarket_deal(app: &TestApp, token: &str, table: &str, out: usize) {
     let layout = json!({"kind": "layout", "pool_cards": ["JD", "QH", "KC", "AS"], "stakes": ["AS", "KC", "QH", "JD"]});
     accept(app, table, token, layout).await;
     let cards_left: Vec<u8> = (0..4).map(|s| if s == out { 0 } else { 2 }).collect();
-    let result = json!({"kind": "result", "out": out, "cards_left": cards_left, "pool_winners": [null, null, 3, null]});
+    let result = json!({"kind": "result", "out": out, "cards_left": cards_left, "pool_winners": [{"pool_card": "KC", "seat": 3}]});
     accept(app, table, token, result).await;
 }
 
@@ -54,7 +54,7 @@ async fn an_evening(app: &TestApp, token: &str, chip_value: Value) -> (String, V
         app,
         token,
         json!({"game": "newmarket", "players": ["Robert", " ann ", "Eve", "Fay"], "session_id": session,
-               "members": [id_of("Bob"), null, null, null]}),
+               "members": [{"seat": 0, "member": id_of("Bob")}]}),
     )
     .await;
     let whist = table(
@@ -260,7 +260,12 @@ async fn bad_chip_values_members_and_sessions_are_refused_and_change_nothing(poo
     let tables =
         || async { app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["tables"].clone() };
     let stranger = uuid::Uuid::new_v4();
-    for members in [json!([stranger, stranger, stranger, stranger]), json!([stranger])] {
+    // Not a member; a seat beyond the table; one seat named twice.
+    for members in [
+        json!([{"seat": 0, "member": stranger}]),
+        json!([{"seat": 4, "member": stranger}]),
+        json!([{"seat": 1, "member": stranger}, {"seat": 1, "member": stranger}]),
+    ] {
         app.post(
             "/api/v1/tables",
             &token,
@@ -272,7 +277,7 @@ async fn bad_chip_values_members_and_sessions_are_refused_and_change_nothing(poo
     app.post(
         "/api/v1/tables",
         &token,
-        json!({"game": "newmarket", "players": ["Ann", "Bob", "Cat", "Dan"], "members": [stranger]}),
+        json!({"game": "newmarket", "players": ["Ann", "Bob", "Cat", "Dan"], "members": [{"seat": 0, "member": stranger}]}),
     )
     .await
     .assert_problem(422, "invalid_members");

@@ -456,7 +456,10 @@ async fn rosters_written_before_clubs_name_club_members_and_anonymise_without_br
             "a roster from before clubs keeps its ids"
         );
     }
-    let seated: Vec<Value> = roster.iter().map(|m| m["id"].clone()).collect();
+    let seated: Vec<Value> = (0..)
+        .zip(&roster)
+        .map(|(seat, m)| json!({"seat": seat, "member": m["id"]}))
+        .collect();
     let table = app
         .post(
             "/api/v1/tables",

@@ -8,7 +8,7 @@
 
 import { download, get, keep, receipts, streamUrl } from './api.js';
 import { h, message, mount } from './dom.js';
-import { facts, gameName, totalsOf } from './table.js';
+import { facts, gameName, nominationOf, totalsOf } from './table.js';
 
 let stream = null;
 
@@ -141,7 +141,7 @@ function card(index, t) {
 /// What a seat has said and won this deal: nomination or bid, tricks.
 function seatBits(v, s) {
   const bits = [];
-  if (v.nominations && v.nominations[s] != null) bits.push(`nom. ${v.nominations[s]}`);
+  if (nominationOf(v, s) != null) bits.push(`nom. ${nominationOf(v, s)}`);
   if (v.standing_bid?.seat === s) bits.push(`bid ${String(v.standing_bid.bid).replaceAll('_', ' ')}`);
   if (v.player === s) bits.push('Player');
   if (v.sitting_out === s) bits.push('sits out');

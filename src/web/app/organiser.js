@@ -337,7 +337,8 @@ async function newTable(sessionId, root) {
           const who = roster.find((m) => memberId(m) === twice)?.name ?? 'A member';
           return mount(status, message(`${who} sits twice: choose someone else for one seat.`, 'error'));
         }
-        body.members = seated;
+        // Only the seats chosen from the roster are named; a seat typed by name is left out.
+        body.members = seated.flatMap((member, seat) => (member ? [{ seat, member }] : []));
       }
       try {
         const t = await post('/tables', body, { token: organiser.token });

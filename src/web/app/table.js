@@ -198,7 +198,7 @@ function summaryLines(ev, entry, before, who) {
   const amounts = ev.points ?? ev.net ?? null;
   const unit = ev.net ? 'chips' : 'points';
   // Nominations and tricks: from a result entry, or the deal as played (the last trick counted).
-  let noms = m.kind === 'result' ? m.nominations : v.nominations;
+  let noms = m.kind === 'result' ? m.nominations : v.nominations && v.tricks_won?.map((_, s) => nominationOf(v, s));
   let tricks = m.kind === 'result' ? m.tricks : v.tricks_won ? [...v.tricks_won] : null;
   if (m.kind !== 'result' && tricks) {
     for (const e of entry.events || []) if (e.event === 'trick_won' && e.winner != null) tricks[e.winner] = (tricks[e.winner] ?? 0) + 1;
@@ -451,6 +451,12 @@ export function facts(t) {
   return out;
 }
 
+/// The tricks `seat` nominated this deal, or null: the view lists only the seats that have
+/// nominated, as `{seat, tricks}`.
+export function nominationOf(v, seat) {
+  return v.nominations?.find((n) => n.seat === seat)?.tricks ?? null;
+}
+
 export function totalsOf(v) {
   return v.totals || v.chips || [];
 }
@@ -463,7 +469,7 @@ function tableBody(state) {
   const seats = h('ol', { class: 'seats', 'aria-label': 'Seats' }, t.players.map((name, s) => {
     const acting = v.to_act === s;
     const bits = [];
-    if (v.nominations && v.nominations[s] != null) bits.push(`nom. ${v.nominations[s]}`);
+    if (nominationOf(v, s) != null) bits.push(`nom. ${nominationOf(v, s)}`);
     if (v.standing_bid?.seat === s) bits.push(`bid ${v.standing_bid.bid.replaceAll('_', ' ')}`);
     if (v.player === s) bits.push('Player');
     if (v.sitting_out === s) bits.push('sits out');

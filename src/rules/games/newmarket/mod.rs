@@ -76,10 +76,32 @@ pub enum Move {
     Result {
         out: Seat,
         cards_left: Vec<u8>,
-        /// The seats that played each pool's winning card, in the order the pool cards were
-        /// laid out (null: not played).
-        pool_winners: Vec<Option<Seat>>,
+        /// The pools won: each pool card whose winning card was played, with the seat that
+        /// played it; a pool card not listed was not won.
+        #[schema(value_type = Vec<PoolWinner>)]
+        pool_winners: PoolWinners,
     },
+}
+
+/// A pool won in a result: the pool card as laid out, and the seat that played its winning card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(as = NewmarketPoolWinner)]
+pub struct PoolWinner {
+    pub pool_card: Card,
+    pub seat: Seat,
+}
+
+/// A result's `pool_winners`, in the form it was entered. The log is evidence: an entry is
+/// hashed into the chain and exported as stored, and replayed by deserializing it, so the
+/// form used before issue #26 (one seat or null per pool card, in layout order) is still read
+/// and written back unchanged, while the spec documents only the list of [`PoolWinner`]s (a
+/// null inside an array is what some generated clients cannot read).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum PoolWinners {
+    Named(Vec<PoolWinner>),
+    PerPool(Vec<Option<Seat>>),
 }
 
 /// How a deal was recorded.

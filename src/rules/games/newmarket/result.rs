@@ -5,16 +5,17 @@ use crate::rules::error::RuleViolation;
 use crate::rules::seat::Seat;
 use crate::rules::Events;
 
-use super::{pool_of, winning_card, Event, Newmarket, Recording};
+use super::{pool_of, winning_card, Event, Newmarket, PoolWinner, PoolWinners, Recording};
 
 impl Newmarket {
     pub(super) fn result(
         &mut self,
         out: Seat,
         cards_left: &[u8],
-        pool_winners: &[Option<Seat>],
+        pool_winners: &PoolWinners,
     ) -> Result<Events<Event>, RuleViolation> {
         self.expect("result")?;
+        let pool_winners = &self.per_pool(pool_winners)?;
         let players = self.players;
         for s in std::iter::once(out).chain(pool_winners.iter().flatten().copied()) {
             s.check(players)?;
@@ -55,5 +56,27 @@ impl Newmarket {
         }
         self.go_out(&mut events, out, cards_left.to_vec(), Recording::ResultOnly)?;
         Ok(events)
+    }
+
+    /// The winner of each pool card in layout order (None: not won), from either form.
+    fn per_pool(&self, pool_winners: &PoolWinners) -> Result<Vec<Option<Seat>>, RuleViolation> {
+        let named = match pool_winners {
+            PoolWinners::PerPool(per_pool) => return Ok(per_pool.clone()),
+            PoolWinners::Named(named) => named,
+        };
+        let pool_cards = &self.deal_ref()?.pool_cards;
+        let mut per_pool = vec![None; pool_cards.len()];
+        for &PoolWinner { pool_card, seat } in named {
+            let at = pool_cards
+                .iter()
+                .position(|&c| c == pool_card)
+                .ok_or(RuleViolation::NotAPoolCard(pool_card))?;
+            if per_pool[at].replace(seat).is_some() {
+                return Err(RuleViolation::InvalidResult(format!(
+                    "the pool card {pool_card} is given a winner twice"
+                )));
+            }
+        }
+        Ok(per_pool)
     }
 }

@@ -16,6 +16,16 @@ fn cards(texts: &[&str]) -> Vec<Card> {
     texts.iter().map(|t| card(t)).collect()
 }
 
+/// A result's `pool_winners` as the spec documents them: (pool card, seat) for each pool won.
+fn won(pools: &[(&str, u8)]) -> PoolWinners {
+    PoolWinners::Named(
+        pools
+            .iter()
+            .map(|&(pool_card, s)| PoolWinner { pool_card: card(pool_card), seat: seat(s) })
+            .collect(),
+    )
+}
+
 fn seat(n: u8) -> Seat {
     Seat::new(n)
 }
@@ -170,7 +180,7 @@ fn going_out_collects_a_chip_a_card_and_unwon_pools_carry_over() {
     let result = Move::Result {
         out: seat(2),
         cards_left: vec![3, 1, 0, 4],
-        pool_winners: vec![None, Some(seat(0)), None, None],
+        pool_winners: won(&[("QH", 0)]),
     };
     apply(&mut g, result);
     // Seat 0 won the queen's pool (the layout's second card, QH); seat 2 went out: 3 + 1 + 4.
@@ -291,7 +301,7 @@ fn bad_cards_and_seats_are_refused_and_change_nothing() {
     let result = Move::Result {
         out: seat(1),
         cards_left: vec![1, 0, 1, 1],
-        pool_winners: vec![None; 4],
+        pool_winners: won(&[]),
     };
     assert_refused(
         &g,
@@ -310,7 +320,7 @@ fn inconsistent_results_are_refused() {
     let result = |out: u8, left: Vec<u8>, winners: Vec<Option<u8>>| Move::Result {
         out: seat(out),
         cards_left: left,
-        pool_winners: winners.into_iter().map(|w| w.map(seat)).collect(),
+        pool_winners: PoolWinners::PerPool(winners.into_iter().map(|w| w.map(seat)).collect()),
     };
     assert_invalid(&g, result(1, vec![3, 1, 2, 2], vec![None; 4]));
     assert_invalid(&g, result(1, vec![13, 0, 2, 2], vec![None; 4]));
@@ -416,13 +426,37 @@ fn a_layout_a_result_and_their_chip_movements_are_written_exactly_as_stored_logs
     let result = Move::Result {
         out: seat(2),
         cards_left: vec![3, 1, 0, 4],
-        pool_winners: vec![None, Some(seat(0)), None, None],
+        pool_winners: PoolWinners::PerPool(vec![None, Some(seat(0)), None, None]),
     };
     let moves_json = serde_json::to_string(&[&layout, &result]).expect("json");
     let events = [apply(&mut g, layout), apply(&mut g, result)];
     let events_json = serde_json::to_string(&events).expect("json");
     assert_eq!(moves_json, PINNED_MOVES);
     assert_eq!(events_json, PINNED_EVENTS);
+}
+
+/// A result entered with `{pool_card, seat}` settles exactly as the same result in the form
+/// stored before issue #26 (one seat or null per pool card), and each is written back in the form
+/// it was entered, so that stored entries keep their bytes, hashes and bundles.
+#[test]
+fn pool_winners_named_by_pool_card_settle_as_the_earlier_per_pool_form_and_each_keeps_its_form() {
+    let named = r#"{"kind":"result","out":2,"cards_left":[3,1,0,4],"pool_winners":[{"pool_card":"QH","seat":0}]}"#;
+    let per_pool = r#"{"kind":"result","out":2,"cards_left":[3,1,0,4],"pool_winners":[null,0,null,null]}"#;
+    let mut settled = Vec::new();
+    for text in [named, per_pool] {
+        let mv: Move = serde_json::from_str(text).expect("a result");
+        assert_eq!(serde_json::to_string(&mv).expect("json"), text, "written back as entered");
+        let mut g = game(4);
+        apply(&mut g, text_layout(&["AS", "QH", "KC", "JD"]));
+        settled.push((apply(&mut g, mv), seat_chips(&g), pools(&g)));
+    }
+    assert_eq!(settled[0], settled[1]);
+
+    let mut g = game(4);
+    apply(&mut g, text_layout(&["AS", "QH", "KC", "JD"]));
+    let result = |pool_winners| Move::Result { out: seat(2), cards_left: vec![3, 1, 0, 4], pool_winners };
+    assert_refused(&g, result(won(&[("QS", 0)])), RuleViolation::NotAPoolCard(card("QS")));
+    assert_invalid(&g, result(won(&[("QH", 0), ("QH", 1)])));
 }
 
 const PINNED_MOVES: &str = r#"[{"kind":"layout","pool_cards":["JD","QH","KC","AS"],"stakes":["AS","AS","QH","JD"]},{"kind":"result","out":2,"cards_left":[3,1,0,4],"pool_winners":[null,0,null,null]}]"#;
@@ -453,14 +487,14 @@ fn expand_legal(g: &Newmarket) -> (Vec<Move>, Vec<Move>) {
                     }
                 }
             }
-            LegalMove::Result { hand_sizes, pool_cards } => {
+            LegalMove::Result { hand_sizes, .. } => {
                 let mut cards_left = hand_sizes.clone();
                 cards_left[0] = 0;
                 cards_left[1] = hand_sizes[1] + 1;
                 unlisted.push(Move::Result {
                     out: seat(0),
                     cards_left,
-                    pool_winners: vec![None; pool_cards.len()],
+                    pool_winners: PoolWinners::Named(Vec::new()),
                 });
             }
         }

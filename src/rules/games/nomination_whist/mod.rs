@@ -302,6 +302,14 @@ pub struct CurrentTrick {
     pub plays: Vec<Play<Card>>,
 }
 
+/// A seat's nomination: the tricks it undertook to win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[schema(as = NominationWhistNomination)]
+pub struct Nomination {
+    pub seat: Seat,
+    pub tricks: u8,
+}
+
 /// The table as a scorer's phone needs it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 #[schema(as = NominationWhistView)]
@@ -315,8 +323,9 @@ pub struct View {
     /// Null while a turn-up is awaited, and once the game is over.
     pub trumps: Option<Trumps>,
     pub turn_up: Option<Card>,
-    /// Per seat; null until that seat has nominated.
-    pub nominations: Vec<Option<u8>>,
+    /// The nominations made so far in this deal, in seat order; a seat that has not nominated
+    /// yet is not listed (no nulls in an array: some generated clients cannot read them).
+    pub nominations: Vec<Nomination>,
     pub tricks_won: Vec<u8>,
     pub current_trick: Option<CurrentTrick>,
     /// The seat to act next; null when any seat may (a turn-up or a result) or the game is over.
@@ -551,7 +560,7 @@ impl Game for NominationWhist {
                 hand_size: None,
                 trumps: None,
                 turn_up: None,
-                nominations: vec![None; players],
+                nominations: Vec::new(),
                 tricks_won: vec![0; players],
                 current_trick: None,
                 to_act: None,
@@ -575,7 +584,11 @@ impl Game for NominationWhist {
             hand_size: Some(deal.hand_size),
             trumps: deal.trumps,
             turn_up: deal.turn_up,
-            nominations: deal.nominations.values().to_vec(),
+            nominations: deal
+                .nominations
+                .iter()
+                .filter_map(|(seat, n)| n.map(|tricks| Nomination { seat, tricks }))
+                .collect(),
             tricks_won: deal.tricks_won.values().to_vec(),
             current_trick: (phase == Phase::Playing).then(|| CurrentTrick {
                 number: deal.tricks_done + 1,

@@ -387,8 +387,25 @@ fn nominations_go_round_from_the_dealers_left_and_out_of_turn_is_refused() {
     }
 
     assert_eq!(order, seats(&[1, 2, 3, 0]));
-    assert_eq!(game.view().nominations, [Some(1), Some(1), Some(0), Some(2)]);
+    let made = |s: u8, tricks: u8| Nomination { seat: seat(s), tricks };
+    assert_eq!(game.view().nominations, [made(0, 1), made(1, 1), made(2, 0), made(3, 2)]);
     assert_refused(&game, nominate(1, 0), not_expected("nominate", &["play"]));
+}
+
+#[test]
+fn the_view_lists_only_the_seats_that_have_nominated_in_seat_order_without_nulls() {
+    let mut game = game_with(4, hand_sizes(&[2]));
+    assert_eq!(game.view().nominations, [], "nobody has nominated yet");
+
+    // Dealer 0: seats 1 and 2 nominate; 3 and 0 have not yet.
+    apply(&mut game, nominate(1, 2));
+    apply(&mut game, nominate(2, 0));
+
+    let view = serde_json::to_value(game.view()).expect("a view serializes");
+    assert_eq!(
+        view["nominations"],
+        serde_json::json!([{"seat": 1, "tricks": 2}, {"seat": 2, "tricks": 0}])
+    );
 }
 
 #[test]

@@ -6,7 +6,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::rules::cards::{Card, Rank};
-use crate::rules::legal::{accepted, LegalKind};
+use crate::rules::legal::{accepted, accepts, LegalKind};
 use crate::rules::seat::Seat;
 use crate::rules::stops;
 
@@ -27,8 +27,9 @@ pub enum LegalMove {
     Stop,
     /// The seats that may play the Pope (9♦) in place of the card the run needed.
     PopeInLieu { seats: Vec<Seat> },
-    /// Who may hold the Pope: a seat, or null for the spare hand.
-    PopeHolder { seats: Vec<Option<Seat>> },
+    /// Who may hold the Pope: the `seats`, and the spare hand when `spare_hand` (a move's
+    /// `seat` left null).
+    PopeHolder { seats: Vec<Seat>, spare_hand: bool },
     /// The whole deal at once: per seat at most `hand_sizes[seat]` cards left (0 for the seat
     /// that went out); the specials each seat played are among `specials`.
     Result { hand_sizes: Vec<u8>, specials: Vec<Card> },
@@ -68,7 +69,8 @@ impl PopeJoan {
                     seats: accepted(self, seats(), |&seat| Move::PopeInLieu { seat }),
                 }),
                 "pope_holder" => out.push(LegalMove::PopeHolder {
-                    seats: accepted(self, seats().map(Some).chain([None]), |&seat| Move::PopeHolder { seat }),
+                    seats: accepted(self, seats(), |&seat| Move::PopeHolder { seat: Some(seat) }),
+                    spare_hand: accepts(self, &Move::PopeHolder { seat: None }),
                 }),
                 "result" => {
                     let mut specials = vec![POPE];

@@ -401,6 +401,18 @@ fn the_card_below_the_turn_up_is_a_certain_stop() {
 }
 
 #[test]
+fn the_pope_holder_choices_list_seats_and_say_apart_whether_the_spare_hand_may_hold_it() {
+    let mut g = game(5);
+    apply_all(&mut g, example_moves());
+    let legal = serde_json::to_value(&g.view().legal_moves).expect("legal moves serialize");
+    assert_eq!(
+        legal,
+        serde_json::json!([{"kind": "pope_holder", "seats": [0, 2, 3, 4], "spare_hand": true}]),
+        "no nulls: the spare hand is a flag of its own"
+    );
+}
+
+#[test]
 fn the_example_hand_settles_matrimony_the_honours_and_going_out_with_the_pope_holder_exempt() {
     let mut g = game(5);
     let events = apply_all(&mut g, example_moves());
@@ -1220,10 +1232,11 @@ fn expand_legal(g: &PopeJoan) -> (Vec<Move>, Vec<Move>) {
             }
             LegalMove::Stop => listed.push(Move::Stop),
             LegalMove::PopeInLieu { seats } => listed.extend(seats.into_iter().map(|seat| Move::PopeInLieu { seat })),
-            LegalMove::PopeHolder { seats } => {
+            LegalMove::PopeHolder { seats, spare_hand } => {
                 for seat in Seat::all(players).map(Some).chain([None]) {
                     let mv = Move::PopeHolder { seat };
-                    if seats.contains(&seat) {
+                    let listed_here = seat.map_or(spare_hand, |s| seats.contains(&s));
+                    if listed_here {
                         listed.push(mv)
                     } else {
                         unlisted.push(mv)

@@ -275,9 +275,9 @@ pub struct View {
     pub current_trick: Option<CurrentTrick>,
     /// The trick completed last in this hand.
     pub last_trick: Option<TrickResult>,
-    /// Per seat, its card in the last completed trick: a card sharing no number, colour or
-    /// shape with it costs 1. Null before trick 1.
-    pub previous_lays: Vec<Option<SquaresCard>>,
+    /// Each seat's card in the last completed trick of this hand, in seat order: a card
+    /// sharing no number, colour or shape with it costs 1. Empty before trick 1 is complete.
+    pub previous_lays: Vec<Play<SquaresCard>>,
     /// The seat to play next; null while trick 1 is awaited (it is entered whole) and at the end.
     pub to_act: Option<Seat>,
     /// The moves accepted next, with their concrete choices.
@@ -484,10 +484,10 @@ impl Game for TrickyDick {
                 .map(|h| h.trick.next_seat(PLAYERS)),
             current_trick,
             last_trick: hand.and_then(|h| h.last_trick.clone()),
-            previous_lays: match hand.and_then(|h| h.previous.as_ref()) {
-                Some(previous) => previous.values().iter().copied().map(Some).collect(),
-                None => vec![None; PLAYERS],
-            },
+            previous_lays: hand
+                .and_then(|h| h.previous.as_ref())
+                .map(|previous| previous.iter().map(|(seat, &card)| Play { seat, card }).collect())
+                .unwrap_or_default(),
             legal_moves: self.legal_moves(),
             hand_points: hand.map_or_else(|| vec![0; PLAYERS], |h| h.points.values().to_vec()),
             chips: totals.iter().copied().map(ChipStack::of).collect(),

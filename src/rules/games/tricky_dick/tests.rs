@@ -19,6 +19,11 @@ fn seat(n: u8) -> Seat {
     Seat::new(n)
 }
 
+/// Each seat's card, seat 0 first, as `View::previous_lays` lists them.
+fn lays(cards: [&str; 4]) -> Vec<Play<SquaresCard>> {
+    (0..).zip(cards).map(|(s, c)| Play { seat: seat(s), card: card(c) }).collect()
+}
+
 fn seats(ns: &[u8]) -> Vec<Seat> {
     ns.iter().copied().map(Seat::new).collect()
 }
@@ -274,7 +279,7 @@ fn the_first_trick_is_the_four_face_up_cards_entered_at_once() {
     assert_eq!(view.to_act, Some(seat(1)), "the winner leads trick 2");
     let current = view.current_trick.expect("trick 2");
     assert_eq!((current.number, current.leader), (2, seat(1)));
-    assert_eq!(view.previous_lays, ["1BS", "4RC", "2GH", "3YT"].map(|c| Some(card(c))));
+    assert_eq!(view.previous_lays, lays(["1BS", "4RC", "2GH", "3YT"]));
     assert_eq!(view.last_trick, Some(result));
 }
 
@@ -361,6 +366,23 @@ fn after_first_trick() -> TrickyDick {
 }
 
 #[test]
+fn the_view_names_each_previous_lay_by_seat_and_lists_none_before_trick_one_without_nulls() {
+    let before = serde_json::to_value(game().view()).expect("a view serializes");
+    assert_eq!(before["previous_lays"], serde_json::json!([]));
+
+    let after = serde_json::to_value(after_first_trick().view()).expect("a view serializes");
+    assert_eq!(
+        after["previous_lays"],
+        serde_json::json!([
+            {"seat": 0, "card": "4BC"},
+            {"seat": 1, "card": "1BH"},
+            {"seat": 2, "card": "2RS"},
+            {"seat": 3, "card": "3GT"}
+        ])
+    );
+}
+
+#[test]
 fn a_card_sharing_nothing_with_the_players_previous_lay_costs_one() {
     let mut game = after_first_trick();
     // Seat 0 had 4BC: 1RS shares no number, colour or shape.
@@ -414,7 +436,7 @@ fn the_penalty_compares_with_the_previous_trick_only() {
     assert!(matches!(events[0], Event::CardPlayed { penalised: true, .. }));
     assert_eq!(
         game.view().previous_lays,
-        ["4RS", "2BT", "1GS", "1GT"].map(|c| Some(card(c)))
+        lays(["4RS", "2BT", "1GS", "1GT"])
     );
 }
 
@@ -664,7 +686,7 @@ fn a_hand_is_sixteen_tricks_and_the_deal_passes_to_the_left() {
     assert_eq!(view.last_trick, None);
     assert_eq!(
         view.previous_lays,
-        vec![None; 4],
+        [],
         "a new hand starts without a previous lay"
     );
 }

@@ -65,7 +65,11 @@ export function result(ctx) {
     finish: (move, form) => {
       // Newmarket has no specials: its pools are won by playing the pool cards.
       delete move.specials;
-      move.pool_winners = pool.map((_, i) => seatOrNull(form, `r-pool-${i}`));
+      // Only the pools won are listed, by their pool card: a pool card left out was not won.
+      move.pool_winners = pool.flatMap((c, i) => {
+        const seat = seatOrNull(form, `r-pool-${i}`);
+        return seat == null ? [] : [{ pool_card: c, seat }];
+      });
     },
   });
 }

@@ -25,8 +25,9 @@ function own(ctx, k, where) {
       ctx.players.map((p, s) => button(`${p}: Pope in lieu`, () => ctx.send({ kind: 'pope_in_lieu', seat: s }, `Pope in lieu for ${p}`), { disabled: !open.has(s) }))));
   }
   if (k.has('pope_holder')) {
-    const open = openTo(v, 'pope_holder')?.seats;
-    const ok = (s) => !open || open.includes(s);
+    // The server lists the seats that may hold it and says apart whether the spare hand may.
+    const open = openTo(v, 'pope_holder');
+    const ok = (s) => !open || (s == null ? open.spare_hand === true : (open.seats || []).includes(s));
     parts.push(prompt('Who holds the Pope (9♦)?'),
       h('div', { class: 'choices', role: 'group', 'aria-label': 'Pope holder' },
         ctx.players.map((p, s) => button(p, () => ctx.send({ kind: 'pope_holder', seat: s }, `the Pope held by ${p}`), { disabled: !ok(s) })),
