@@ -74,6 +74,7 @@ fn walk(base_url: &str) -> Result<(), Failure> {
         &config,
         RegisterParams {
             register_request: register,
+            idempotency_key: None,
         },
     )?;
     config.bearer_access_token = Some(token.token);

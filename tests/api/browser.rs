@@ -454,6 +454,22 @@ impl Phone {
         }
     }
 
+    /// Waits until the page's address satisfies `ok` (a tap that navigates may leave the old page
+    /// up for a moment, with the text the next page shows too), and returns it.
+    pub(crate) async fn wait_for_address(&self, what: &str, ok: impl Fn(&url::Url) -> bool) -> url::Url {
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            let address = self.client.current_url().await.expect("address");
+            if ok(&address) {
+                return address;
+            }
+            if tokio::time::Instant::now() > deadline {
+                panic!("the address never became {what}: {address}");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// The table version the page shows (its header's data-version).
     pub(crate) async fn version(&self) -> i64 {
         let el = self

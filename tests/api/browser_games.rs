@@ -714,9 +714,13 @@ async fn the_big_screen_shows_every_table_of_a_session_and_follows_each_move(poo
         .expect("signed in");
     board.open(&format!("/#/session/{session}")).await;
     board.tap("Big screen").await;
+    // The session page names the tables too: the board is up once the address carries the link.
+    board
+        .wait_for_address("the board's, with a share link", |a| {
+            a.query().is_some_and(|q| q.starts_with("share="))
+        })
+        .await;
     board.wait_for_text("Table 1: Nomination Whist").await;
-    let address = board.client.current_url().await.expect("address");
-    assert!(address.query().is_some_and(|q| q.starts_with("share=")), "{address}");
     let links = rig
         .app
         .get_as(&format!("/api/v1/sessions/{session}/share-links"), &rig.organiser)

@@ -402,6 +402,52 @@ fn a_card_played_fits_the_move_union_once_and_a_move_no_game_has_does_not() {
     }
 }
 
+/// Whether a schema admits `null` (`"type": [.., "null"]` or a `{"type": "null"}` member).
+fn admits_null(schema: &Value) -> bool {
+    let typed = schema["type"].as_array().is_some_and(|t| t.iter().any(|k| k == "null"));
+    let member = ["oneOf", "anyOf"]
+        .iter()
+        .filter_map(|k| schema[*k].as_array())
+        .flatten()
+        .any(|m| m["type"] == "null");
+    typed || member
+}
+
+/// openapi-generator's `rust` client reads an array of items that may be null as `Vec<T>` and
+/// fails on the first null: no array in the spec has such items.
+#[test]
+fn no_array_in_the_spec_has_items_that_may_be_null() {
+    fn walk(node: &Value, at: &str, found: &mut Vec<String>) {
+        match node {
+            Value::Object(map) => {
+                if map.get("items").is_some_and(admits_null) {
+                    found.push(at.to_owned());
+                }
+                for (key, value) in map {
+                    walk(value, &format!("{at}/{key}"), found);
+                }
+            }
+            Value::Array(items) => {
+                for (i, value) in items.iter().enumerate() {
+                    walk(value, &format!("{at}/{i}"), found);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    walk(&spec().document, "", &mut found);
+    assert!(found.is_empty(), "arrays whose items may be null: {found:?}");
+    // The check itself finds one.
+    let mut planted = Vec::new();
+    walk(
+        &json!({"a": {"type": "array", "items": {"type": ["integer", "null"]}}}),
+        "",
+        &mut planted,
+    );
+    assert_eq!(planted, ["/a"]);
+}
+
 fn exchange<'a>(
     method: &'a str,
     path: &'a str,
