@@ -21,7 +21,10 @@ fn won(pools: &[(&str, u8)]) -> PoolWinners {
     PoolWinners::Named(
         pools
             .iter()
-            .map(|&(pool_card, s)| PoolWinner { pool_card: card(pool_card), seat: seat(s) })
+            .map(|&(pool_card, s)| PoolWinner {
+                pool_card: card(pool_card),
+                seat: seat(s),
+            })
             .collect(),
     )
 }
@@ -445,7 +448,11 @@ fn pool_winners_named_by_pool_card_settle_as_the_earlier_per_pool_form_and_each_
     let mut settled = Vec::new();
     for text in [named, per_pool] {
         let mv: Move = serde_json::from_str(text).expect("a result");
-        assert_eq!(serde_json::to_string(&mv).expect("json"), text, "written back as entered");
+        assert_eq!(
+            serde_json::to_string(&mv).expect("json"),
+            text,
+            "written back as entered"
+        );
         let mut g = game(4);
         apply(&mut g, text_layout(&["AS", "QH", "KC", "JD"]));
         settled.push((apply(&mut g, mv), seat_chips(&g), pools(&g)));
@@ -454,7 +461,11 @@ fn pool_winners_named_by_pool_card_settle_as_the_earlier_per_pool_form_and_each_
 
     let mut g = game(4);
     apply(&mut g, text_layout(&["AS", "QH", "KC", "JD"]));
-    let result = |pool_winners| Move::Result { out: seat(2), cards_left: vec![3, 1, 0, 4], pool_winners };
+    let result = |pool_winners| Move::Result {
+        out: seat(2),
+        cards_left: vec![3, 1, 0, 4],
+        pool_winners,
+    };
     assert_refused(&g, result(won(&[("QS", 0)])), RuleViolation::NotAPoolCard(card("QS")));
     assert_invalid(&g, result(won(&[("QH", 0), ("QH", 1)])));
 }

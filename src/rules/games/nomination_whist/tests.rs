@@ -388,7 +388,10 @@ fn nominations_go_round_from_the_dealers_left_and_out_of_turn_is_refused() {
 
     assert_eq!(order, seats(&[1, 2, 3, 0]));
     let made = |s: u8, tricks: u8| Nomination { seat: seat(s), tricks };
-    assert_eq!(game.view().nominations, [made(0, 1), made(1, 1), made(2, 0), made(3, 2)]);
+    assert_eq!(
+        game.view().nominations,
+        [made(0, 1), made(1, 1), made(2, 0), made(3, 2)]
+    );
     assert_refused(&game, nominate(1, 0), not_expected("nominate", &["play"]));
 }
 

@@ -21,7 +21,13 @@ fn seat(n: u8) -> Seat {
 
 /// Each seat's card, seat 0 first, as `View::previous_lays` lists them.
 fn lays(cards: [&str; 4]) -> Vec<Play<SquaresCard>> {
-    (0..).zip(cards).map(|(s, c)| Play { seat: seat(s), card: card(c) }).collect()
+    (0..)
+        .zip(cards)
+        .map(|(s, c)| Play {
+            seat: seat(s),
+            card: card(c),
+        })
+        .collect()
 }
 
 fn seats(ns: &[u8]) -> Vec<Seat> {
@@ -434,10 +440,7 @@ fn the_penalty_compares_with_the_previous_trick_only() {
     // colour and shape with 4BC but nothing with 4RS.
     let events = apply(&mut game, play(0, "3BC"));
     assert!(matches!(events[0], Event::CardPlayed { penalised: true, .. }));
-    assert_eq!(
-        game.view().previous_lays,
-        lays(["4RS", "2BT", "1GS", "1GT"])
-    );
+    assert_eq!(game.view().previous_lays, lays(["4RS", "2BT", "1GS", "1GT"]));
 }
 
 /// Each account's net amount in a list of postings, the way the ledger books it (it merges
@@ -684,11 +687,7 @@ fn a_hand_is_sixteen_tricks_and_the_deal_passes_to_the_left() {
         (2, Phase::FirstTrick, vec![0; 4])
     );
     assert_eq!(view.last_trick, None);
-    assert_eq!(
-        view.previous_lays,
-        [],
-        "a new hand starts without a previous lay"
-    );
+    assert_eq!(view.previous_lays, [], "a new hand starts without a previous lay");
 }
 
 #[test]
