@@ -49,7 +49,7 @@ async fn an_evening(app: &TestApp) -> Evening {
         .expect("id")
         .to_owned();
     let mut tables = Vec::new();
-    for members in [json!(null), json!([null, bob, null, null])] {
+    for members in [json!(null), json!([{"seat": 1, "member": bob}])] {
         let mut body = json!({"game": "nomination-whist", "players": ["Ann", NAME, "Cat", "Dan"],
                               "options": {"hand_sizes": [1]}, "session_id": session});
         if !members.is_null() {
