@@ -8,7 +8,7 @@ import uuid
 
 from tablekeeper_client import AuthenticatedClient, Client
 from tablekeeper_client.api.auth import register
-from tablekeeper_client.api.sessions import create_session
+from tablekeeper_client.api.sessions import create_session, get_session_standings
 from tablekeeper_client.api.tables import (
     create_join_code,
     create_table,
@@ -33,6 +33,7 @@ from tablekeeper_client.models import (
     Problem,
     ProblemCode,
     RegisterRequest,
+    SessionStandings,
     SubmitMove,
     TableLedger,
 )
@@ -103,6 +104,8 @@ def main(base_url):
     check(isinstance(scores, NominationWhistScores), f"scores: {scores!r}")
     ledger = get_table_ledger.sync(id=table.id, client=client)
     check(isinstance(ledger, TableLedger), f"ledger: {ledger!r}")
+    standings = get_session_standings.sync(id=session.id, client=client)
+    check(isinstance(standings, SessionStandings) and len(standings.players) == 3, f"standings: {standings!r}")
     # The CSV download is an operation of its own, a file: the JSON answers above are typed as JSON only.
     csv = get_scores_csv.sync(id=table.id, client=client)
     check(isinstance(csv, File), f"scores.csv: {csv!r}")
@@ -110,7 +113,7 @@ def main(base_url):
     rows = text.rstrip("\r\n").split("\r\n")
     check(rows[0].startswith("deal") and len(rows) == 3, f"scores.csv: {text!r}")
     print(f"python client: {len(scores.sheet.deals)} deals, totals {scores.sheet.totals}, {len(rows) - 1} CSV rows, "
-          f"{len(ledger.bookings)} bookings, out-of-turn move refused with {refused.parsed.code.value}")
+          f"{len(ledger.bookings)} bookings, {len(standings.players)} players in the standings, out-of-turn move refused with {refused.parsed.code.value}")
 
 
 if __name__ == "__main__":

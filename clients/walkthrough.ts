@@ -78,13 +78,18 @@ async function main(baseUrl: string): Promise<void> {
   const sheet = scores.sheet;
   const ledger = (await api.GET("/api/v1/tables/{id}/ledger", { headers, params: { path: { id } } })).data;
   if (ledger === undefined) throw new Error("ledger: no answer");
+  const standings = (
+    await api.GET("/api/v1/sessions/{id}/standings", { headers, params: { path: { id: session.data.id } } })
+  ).data;
+  if (standings === undefined) throw new Error("standings: no answer");
+  check(standings.players.length === 3, `standings of three players: ${JSON.stringify(standings)}`);
   const csv = await api.GET("/api/v1/tables/{id}/scores.csv", { headers, params: { path: { id } }, parseAs: "text" });
   if (csv.data === undefined) throw new Error("scores.csv: no answer");
   const rows = csv.data.trimEnd().split("\r\n");
   check(rows.length === 3 && rows[0].startsWith("deal"), `scores.csv: a header and a row per deal: ${csv.data}`);
   console.log(
     `typescript client: ${sheet.deals.length} deals, totals ${JSON.stringify(sheet.totals)}, ` +
-      `${ledger.bookings.length} bookings, ${rows.length - 1} CSV rows, out-of-turn move refused with ${problem.code}`,
+      `${ledger.bookings.length} bookings, ${standings.players.length} players in the standings, ${rows.length - 1} CSV rows, out-of-turn move refused with ${problem.code}`,
   );
 }
 
