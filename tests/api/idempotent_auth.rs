@@ -11,31 +11,9 @@ use sqlx::PgPool;
 
 use crate::clubs::{account, club};
 use crate::helpers::{spawn_app, spawn_app_with, Answer, TestApp};
+use crate::idempotent_creation::{count, keyed, replayed};
 
 const PASSWORD: &str = "correct horse battery";
-
-/// Sends `body` to `path` under `key`, with `token` if any.
-async fn keyed(app: &TestApp, path: &str, token: Option<&str>, key: &str, body: Value) -> Answer {
-    app.send(
-        Method::POST,
-        path,
-        token,
-        Some(body.to_string()),
-        &[("Idempotency-Key", key)],
-    )
-    .await
-}
-
-async fn count(app: &TestApp, sql: &str) -> i64 {
-    sqlx::query_scalar(sql).fetch_one(&app.pool).await.expect("a count")
-}
-
-fn replayed(answer: &Answer) -> Option<&str> {
-    answer
-        .headers
-        .get("idempotent-replayed")
-        .map(|v| v.to_str().expect("ascii"))
-}
 
 /// A sign-in answer less what each answer issues afresh: its token and that token's expiry.
 fn without_token(answer: &Value) -> Value {

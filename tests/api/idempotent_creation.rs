@@ -9,21 +9,27 @@ use sqlx::PgPool;
 use crate::helpers::{spawn_app, Answer, TestApp};
 
 async fn create(app: &TestApp, path: &str, token: &str, key: &str, body: Value) -> Answer {
+    keyed(app, path, Some(token), key, body).await
+}
+
+/// Sends `body` to `path` under `key`, with `token` if any.
+pub(crate) async fn keyed(app: &TestApp, path: &str, token: Option<&str>, key: &str, body: Value) -> Answer {
     app.send(
         Method::POST,
         path,
-        Some(token),
+        token,
         Some(body.to_string()),
         &[("Idempotency-Key", key)],
     )
     .await
 }
 
-async fn count(app: &TestApp, sql: &str) -> i64 {
+pub(crate) async fn count(app: &TestApp, sql: &str) -> i64 {
     sqlx::query_scalar(sql).fetch_one(&app.pool).await.expect("a count")
 }
 
-fn replayed(answer: &Answer) -> Option<&str> {
+/// The answer's `Idempotent-Replayed` header.
+pub(crate) fn replayed(answer: &Answer) -> Option<&str> {
     answer
         .headers
         .get("idempotent-replayed")

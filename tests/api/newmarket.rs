@@ -196,16 +196,7 @@ async fn a_result_stored_in_the_earlier_per_pool_form_reads_audits_and_verifies_
     }
 
     // Verifying: the session's bundle holds the entry as stored and verifies offline.
-    let response = app
-        .as_reader(
-            app.client
-                .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base)),
-        )
-        .send()
-        .await
-        .expect("request");
-    assert_eq!(response.status(), 200);
-    let bytes = response.bytes().await.expect("body").to_vec();
+    let bytes = crate::evidence::bundle(&app, &session).await;
     let key = app.get("/api/v1/audit-key").await.assert_status(200)["public_key"]
         .as_str()
         .expect("key")
