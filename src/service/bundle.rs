@@ -540,6 +540,7 @@ fn check_table(t: &TablePart) -> Result<(), String> {
         owner_id: t.owner_id,
         // A bundle's evidence does not name the club: it is the tenant, not the record.
         club_id: Uuid::nil(),
+        club_no: 0,
         session_id: t.session_id,
         game: t.game.clone(),
         players: t.players.clone(),

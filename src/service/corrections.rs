@@ -35,7 +35,7 @@ use crate::rules::games::with_game;
 use crate::rules::{Events, Game, GameId, Settlement};
 use crate::store::deals::{CorrectedMove, CorrectionRow, NewCorrection, Placement, VerificationRow};
 use crate::store::ledger::{NewBooking, StoredBooking};
-use crate::store::tables::{MoveRow, TableRow};
+use crate::store::tables::{MoveRow, TableKey, TableRow};
 use crate::store::{self, StoreError, Tx};
 
 /// Whether a finished deal was confirmed by someone other than who recorded it.
@@ -135,7 +135,7 @@ pub async fn correct(
     super::webhooks::enqueue_deal_event(&mut tx, super::webhooks::DEAL_CORRECTED, &row, correction.deal, now).await?;
     let receipt = keys.receipt_for(pool, &mut tx, row.id, row.session_id, now).await?;
     let answer = render(record, receipt).map_err(ServiceError::Encode)?;
-    let answer = idempotency::keep_at_table(&mut tx, row.id, key, answer).await?;
+    let answer = idempotency::keep_at_table(&mut tx, row.key(), key, answer).await?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok(Outcome::Fresh(answer))
 }
@@ -373,7 +373,7 @@ async fn correct_as<G: Game>(tx: &mut Tx<'_>, table: &TableRow, c: &Correction) 
         before: before.last().map(|m| m.seq),
         after: after.first().map(|m| m.seq),
     };
-    store::deals::append_corrected_moves(tx, table.id, first_new, correction_seq, &place, &corrected, &by).await?;
+    store::deals::append_corrected_moves(tx, table.key(), first_new, correction_seq, &place, &corrected, &by).await?;
     let supersedes: Vec<i64> = played.moves[played.range.clone()].iter().map(|m| m.seq).collect();
     let body = json!({"deal": c.deal, "moves": c.moves, "reason": c.reason});
     let new = NewCorrection {
@@ -384,13 +384,13 @@ async fn correct_as<G: Game>(tx: &mut Tx<'_>, table: &TableRow, c: &Correction) 
         recorded_by: &by,
         supersedes: &supersedes,
     };
-    store::deals::append_correction(tx, table.id, &new).await?;
-    let booked = rebook(tx, table.id, correction_seq, expected).await?;
+    store::deals::append_correction(tx, table.key(), &new).await?;
+    let booked = rebook(tx, table.key(), correction_seq, expected).await?;
     let changed = Value::Object(changed);
-    store::deals::keep_correction(tx, table.id, correction_seq, new.deal, &c.reason, booked, &changed).await?;
+    store::deals::keep_correction(tx, table.key(), correction_seq, new.deal, &c.reason, booked, &changed).await?;
     let lines = lines.iter().map(to_json).collect::<Result<Vec<_>, _>>()?;
-    store::deal_lines::append(tx, table.id, correction_seq, &lines).await?;
-    store::tables::save_snapshot(tx, table.id, correction_seq, &to_json(&game)?).await?;
+    store::deal_lines::append(tx, table.key(), correction_seq, &lines).await?;
+    store::tables::save_snapshot(tx, table.key(), correction_seq, &to_json(&game)?).await?;
     store::deals::set_version(tx, table.id, correction_seq, game.is_finished()).await?;
     // The correction's entries and bookings join the table's hash chain like any move's.
     super::chain::extend(tx, table).await?;
@@ -421,11 +421,11 @@ fn stored_key(b: &StoredBooking) -> Key {
 /// booking ids written, if any.
 async fn rebook(
     tx: &mut Tx<'_>,
-    table: Uuid,
+    table: TableKey,
     correction: i64,
     expected: Vec<(i64, Settlement)>,
 ) -> Result<Option<(i64, i64)>, ServiceError> {
-    let stored = store::ledger::bookings(tx, table, None).await?;
+    let stored = store::ledger::bookings(tx, table.id, None).await?;
     let mut unmatched: HashMap<Key, Vec<&StoredBooking>> = HashMap::new();
     for b in in_force(&stored) {
         unmatched.entry(stored_key(b)).or_default().push(b);
@@ -470,7 +470,7 @@ async fn rebook(
 /// On database failure.
 pub(super) async fn reverse_entry(
     tx: &mut Tx<'_>,
-    table: Uuid,
+    table: TableKey,
     voided: &MoveRow,
     void_seq: i64,
 ) -> Result<(), ServiceError> {
@@ -478,11 +478,11 @@ pub(super) async fn reverse_entry(
         store::ledger::reverse_move(tx, table, voided.seq, void_seq).await?;
         return Ok(());
     }
-    let correction = store::deals::correction(tx, table, voided.seq).await?;
+    let correction = store::deals::correction(tx, table.id, voided.seq).await?;
     let (Some(first), Some(last)) = (correction.first_booking, correction.last_booking) else {
         return Ok(());
     };
-    let stored = store::ledger::bookings(tx, table, None).await?;
+    let stored = store::ledger::bookings(tx, table.id, None).await?;
     let by_id: HashMap<i64, &StoredBooking> = stored.iter().map(|b| (b.id, b)).collect();
     let reversed: HashSet<i64> = stored.iter().filter_map(|b| b.reverses).collect();
     for b in stored.iter().filter(|b| (first..=last).contains(&b.id)) {

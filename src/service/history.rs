@@ -61,7 +61,7 @@ pub(super) async fn back_fill<G: Game>(tx: &mut Tx<'_>, table: &TableRow) -> Res
     for (seq, lines) in replayed::<G>(tx, table).await? {
         rows.push((seq, lines.iter().map(to_json).collect::<Result<Vec<_>, _>>()?));
     }
-    store::deal_lines::append_all(tx, table.id, &rows).await?;
+    store::deal_lines::append_all(tx, table.key(), &rows).await?;
     Ok(())
 }
 

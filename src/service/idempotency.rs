@@ -29,7 +29,7 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use super::ServiceError;
-use crate::store::tables::StoredResponse;
+use crate::store::tables::{StoredResponse, TableKey};
 use crate::store::{self, StoreError, Tx};
 use sha2::{Digest, Sha256};
 
@@ -204,7 +204,7 @@ pub(super) async fn first_answer_at_table(
 /// On database failure.
 pub(super) async fn keep_at_table(
     tx: &mut Tx<'_>,
-    table: Uuid,
+    table: TableKey,
     key: Option<&CreationKey>,
     answer: Answer,
 ) -> Result<Answer, ServiceError> {

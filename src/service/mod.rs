@@ -117,7 +117,7 @@ fn to_json<T: Serialize>(value: &T) -> Result<Value, ServiceError> {
 /// in the caller's transaction: chips move in the transaction of the move that moved them.
 async fn book_settlements(
     tx: &mut Tx<'_>,
-    table: Uuid,
+    table: store::tables::TableKey,
     seq: i64,
     settlements: &[Settlement],
 ) -> Result<(), ServiceError> {

@@ -283,7 +283,7 @@ async fn record_as<G: Game>(
                     status: answer.status,
                     body: answer.body.clone(),
                 };
-                store::tables::save_idempotent_response(&mut tx, row.id, key, &stored).await?;
+                store::tables::save_idempotent_response(&mut tx, row.key(), key, &stored).await?;
             }
             tx.commit().await.map_err(StoreError::from)?;
             Ok(Outcome::Fresh(answer))
@@ -429,7 +429,7 @@ async fn write_move<G: Game>(
         events: &events,
         club: row.club_id,
     };
-    if !store::tables::write_move(conn, row.id, write).await? {
+    if !store::tables::write_move(conn, row.key(), write).await? {
         return Ok(Step::Lost);
     }
     let since_snapshot = if moved.snapshot { 0 } else { moved.replayed + 1 };
@@ -627,8 +627,8 @@ async fn undo<G: Game>(
     super::history::back_fill::<G>(tx, table).await?;
     let seq = table.version + 1;
     let voided = store::tables::move_row(tx, table.id, target).await?;
-    store::tables::append_void(tx, table.id, seq, &voided, by).await?;
-    super::corrections::reverse_entry(tx, table.id, &voided, seq).await?;
+    store::tables::append_void(tx, table.key(), seq, &voided, by).await?;
+    super::corrections::reverse_entry(tx, table.key(), &voided, seq).await?;
     super::chain::extend(tx, table).await?;
     // The snapshot the voided move left is passed over now, so this folds from an earlier one.
     let game: G = fold::current(tx, table).await?;

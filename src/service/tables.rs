@@ -163,8 +163,8 @@ async fn create_as<G: Game>(
         members: members.as_deref(),
     };
     let row = store::tables::insert(&mut tx, stored).await?;
-    store::tables::save_snapshot(&mut tx, row.id, 0, &to_json(&game)?).await?;
-    book_settlements(&mut tx, row.id, 0, &game.opening_settlements()).await?;
+    store::tables::save_snapshot(&mut tx, row.key(), 0, &to_json(&game)?).await?;
+    book_settlements(&mut tx, row.key(), 0, &game.opening_settlements()).await?;
     super::chain::extend(&mut tx, &row).await?;
     // The set-up names the session and each seat's member: its receipt vouches for both.
     let receipt = keys
@@ -295,13 +295,13 @@ pub async fn join_scorer(
         Some(name) => name,
         None => format!("Scorer {}", store::scorers::count(&mut tx, table).await? + 1),
     };
-    let scorer = store::scorers::insert(&mut tx, table, &name, code).await?;
+    let scorer = store::scorers::insert(&mut tx, row.key(), &name, code).await?;
     super::chain::extend(&mut tx, &row).await?;
     let receipt = keys
         .receipt_for(pool, &mut tx, row.id, row.session_id, scorer.created_at)
         .await?;
     let answer = render(scorer, receipt).map_err(ServiceError::Encode)?;
-    let answer = idempotency::keep_at_table(&mut tx, table, key, answer).await?;
+    let answer = idempotency::keep_at_table(&mut tx, row.key(), key, answer).await?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok(Outcome::Fresh(answer))
 }

@@ -74,7 +74,7 @@ pub async fn verify(
     }
     let receipt = keys.receipt_for(pool, &mut tx, row.id, row.session_id, now).await?;
     let answer = render(record, receipt).map_err(ServiceError::Encode)?;
-    let answer = idempotency::keep_at_table(&mut tx, row.id, key, answer).await?;
+    let answer = idempotency::keep_at_table(&mut tx, row.key(), key, answer).await?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok(Outcome::Fresh(answer))
 }
@@ -123,7 +123,7 @@ async fn verify_as<G: Game>(conn: &mut PgConnection, table: &TableRow, request: 
         differs: &differs,
         verified_by: &by,
     };
-    store::deals::append_verification(&mut *conn, table.id, &new).await?;
+    store::deals::append_verification(&mut *conn, table.key(), &new).await?;
     Ok(())
 }
 

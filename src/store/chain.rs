@@ -15,6 +15,7 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::tables::TableKey;
 use super::StoreError;
 
 /// A link as stored.
@@ -182,7 +183,7 @@ pub(crate) fn stored_prev_hash(link: &LinkRow) -> &[u8] {
 ///
 /// # Errors
 /// On database failure (a position taken already breaks the primary key).
-pub async fn append(conn: &mut PgConnection, table: Uuid, new: &[LinkRow]) -> Result<(), StoreError> {
+pub async fn append(conn: &mut PgConnection, table: TableKey, new: &[LinkRow]) -> Result<(), StoreError> {
     let Some(head) = new.last() else {
         return Ok(());
     };
@@ -194,11 +195,11 @@ pub async fn append(conn: &mut PgConnection, table: Uuid, new: &[LinkRow]) -> Re
     let prevs: Vec<&[u8]> = new.iter().map(stored_prev_hash).collect();
     let hashes: Vec<&[u8]> = new.iter().map(|l| l.hash.as_slice()).collect();
     sqlx::query(
-        "insert into chain_links (table_id, pos, entry, ref, content_hash, prev_hash, hash, content_version)
-         select $1, * from unnest($2::bigint[], $3::text[], $4::bigint[], $5::bytea[], $6::bytea[], $7::bytea[],
-                                  $8::smallint[])",
+        "insert into chain_links (table_id, pos, entry, ref, content_hash, prev_hash, hash, content_version, club_no)
+         select $1, l.*, $9 from unnest($2::bigint[], $3::text[], $4::bigint[], $5::bytea[], $6::bytea[], $7::bytea[],
+                                        $8::smallint[]) as l",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(&positions)
     .bind(&entries)
     .bind(&references)
@@ -206,11 +207,13 @@ pub async fn append(conn: &mut PgConnection, table: Uuid, new: &[LinkRow]) -> Re
     .bind(&prevs)
     .bind(&hashes)
     .bind(&versions)
+    .bind(table.club_no)
     .execute(&mut *conn)
     .await?;
-    sqlx::query("update game_tables set chain_head = $2 where id = $1")
-        .bind(table)
+    sqlx::query("update game_tables set chain_head = $2 where id = $1 and club_no = $3")
+        .bind(table.id)
         .bind(&head.hash)
+        .bind(table.club_no)
         .execute(conn)
         .await?;
     Ok(())

@@ -9,25 +9,27 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::tables::TableKey;
 use super::{StoreError, Tx};
 
 /// Appends the lines move `seq` finished, in order.
 ///
 /// # Errors
 /// On database failure.
-pub async fn append(tx: &mut Tx<'_>, table: Uuid, seq: i64, lines: &[Value]) -> Result<(), StoreError> {
+pub async fn append(tx: &mut Tx<'_>, table: TableKey, seq: i64, lines: &[Value]) -> Result<(), StoreError> {
     if lines.is_empty() {
         return Ok(());
     }
     let idx: Vec<i16> = (0..lines.len()).map(|i| i16::try_from(i).unwrap_or(i16::MAX)).collect();
     sqlx::query(
-        "insert into deal_lines (table_id, seq, idx, line)
-         select $1, $2, i, l::json from unnest($3::smallint[], $4::text[]) as t(i, l)",
+        "insert into deal_lines (table_id, seq, idx, line, club_no)
+         select $1, $2, i, l::json, $5 from unnest($3::smallint[], $4::text[]) as t(i, l)",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(seq)
     .bind(&idx)
     .bind(lines.iter().map(Value::to_string).collect::<Vec<_>>())
+    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -38,7 +40,7 @@ pub async fn append(tx: &mut Tx<'_>, table: Uuid, seq: i64, lines: &[Value]) -> 
 ///
 /// # Errors
 /// On database failure.
-pub async fn append_all(tx: &mut Tx<'_>, table: Uuid, lines: &[(i64, Vec<Value>)]) -> Result<(), StoreError> {
+pub async fn append_all(tx: &mut Tx<'_>, table: TableKey, lines: &[(i64, Vec<Value>)]) -> Result<(), StoreError> {
     let mut seqs = Vec::new();
     let mut idxs = Vec::new();
     let mut values = Vec::new();
@@ -50,17 +52,19 @@ pub async fn append_all(tx: &mut Tx<'_>, table: Uuid, lines: &[(i64, Vec<Value>)
         }
     }
     sqlx::query(
-        "insert into deal_lines (table_id, seq, idx, line)
-         select $1, s, i, l::json from unnest($2::bigint[], $3::smallint[], $4::text[]) as t(s, i, l)",
+        "insert into deal_lines (table_id, seq, idx, line, club_no)
+         select $1, s, i, l::json, $5 from unnest($2::bigint[], $3::smallint[], $4::text[]) as t(s, i, l)",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(&seqs)
     .bind(&idxs)
     .bind(&values)
+    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
-    sqlx::query("update game_tables set deal_lines_kept = true where id = $1")
-        .bind(table)
+    sqlx::query("update game_tables set deal_lines_kept = true where id = $1 and club_no = $2")
+        .bind(table.id)
+        .bind(table.club_no)
         .execute(&mut **tx)
         .await?;
     Ok(())

@@ -10,6 +10,7 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::tables::TableKey;
 use super::{StoreError, Tx};
 
 /// A correction's move, its events worked out already.
@@ -34,7 +35,7 @@ pub struct Placement {
 /// On database failure.
 pub async fn append_corrected_moves(
     tx: &mut Tx<'_>,
-    table: Uuid,
+    table: TableKey,
     first: i64,
     correction: i64,
     place: &Placement,
@@ -49,8 +50,8 @@ pub async fn append_corrected_moves(
     let bodies: Vec<String> = moves.iter().map(|m| m.body.to_string()).collect();
     let events: Vec<String> = moves.iter().map(|m| m.events.to_string()).collect();
     sqlx::query(
-        "insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by, position, part_of)
-         select $1, t.s, 'move', t.k, t.st, t.b::json, t.e::json, $2, p.lo + (p.hi - p.lo) * t.r / ($3 + 1), $4
+        "insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by, position, part_of, club_no)
+         select $1, t.s, 'move', t.k, t.st, t.b::json, t.e::json, $2, p.lo + (p.hi - p.lo) * t.r / ($3 + 1), $4, $13
          from unnest($5::bigint[], $6::bigint[], $7::text[], $8::smallint[], $9::text[], $10::text[])
               as t(s, r, k, st, b, e),
               (select coalesce((select coalesce(m.position, m.seq::numeric) from moves m
@@ -58,7 +59,7 @@ pub async fn append_corrected_moves(
                       coalesce((select coalesce(m.position, m.seq::numeric) from moves m
                                 where m.table_id = $1 and m.seq = $12), $4::numeric) as hi) as p",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(recorded_by)
     .bind(n)
     .bind(correction)
@@ -70,6 +71,7 @@ pub async fn append_corrected_moves(
     .bind(&events)
     .bind(place.before)
     .bind(place.after)
+    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -90,23 +92,26 @@ pub struct NewCorrection<'a> {
 ///
 /// # Errors
 /// On database failure.
-pub async fn append_correction(tx: &mut Tx<'_>, table: Uuid, new: &NewCorrection<'_>) -> Result<(), StoreError> {
+pub async fn append_correction(tx: &mut Tx<'_>, table: TableKey, new: &NewCorrection<'_>) -> Result<(), StoreError> {
     sqlx::query(
-        "insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by)
-         values ($1, $2, 'correction', 'correction', null, $3::json, '[]', $4)",
+        "insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by, club_no)
+         values ($1, $2, 'correction', 'correction', null, $3::json, '[]', $4, $5)",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(new.seq)
     .bind(new.body.to_string())
     .bind(new.recorded_by)
+    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
     sqlx::query(
-        "insert into superseded_moves (table_id, seq, correction_seq) select $1, s, $2 from unnest($3::bigint[]) as t(s)",
+        "insert into superseded_moves (table_id, seq, correction_seq, club_no)
+         select $1, s, $2, $4 from unnest($3::bigint[]) as t(s)",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(new.seq)
     .bind(new.supersedes)
+    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -119,7 +124,7 @@ pub async fn append_correction(tx: &mut Tx<'_>, table: Uuid, new: &NewCorrection
 /// On database failure.
 pub async fn keep_correction(
     tx: &mut Tx<'_>,
-    table: Uuid,
+    table: TableKey,
     seq: i64,
     deal: i32,
     reason: &str,
@@ -127,16 +132,17 @@ pub async fn keep_correction(
     events: &Value,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "insert into corrections (table_id, seq, deal, reason, first_booking, last_booking, events)
-         values ($1, $2, $3, $4, $5, $6, $7)",
+        "insert into corrections (table_id, seq, deal, reason, first_booking, last_booking, events, club_no)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(seq)
     .bind(deal)
     .bind(reason)
     .bind(bookings.map(|b| b.0))
     .bind(bookings.map(|b| b.1))
     .bind(events)
+    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -255,21 +261,22 @@ pub struct NewVerification<'a> {
 /// On database failure.
 pub async fn append_verification(
     conn: &mut PgConnection,
-    table: Uuid,
+    table: TableKey,
     new: &NewVerification<'_>,
 ) -> Result<VerificationRow, StoreError> {
     Ok(sqlx::query_as::<_, VerificationRow>(
-        "insert into verifications (table_id, deal, correction_seq, agree, moves, differs, verified_by)
-         values ($1, $2, $3, $4, $5, $6, $7)
+        "insert into verifications (table_id, deal, correction_seq, agree, moves, differs, verified_by, club_no)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)
          returning id, deal, correction_seq, agree, moves, differs, verified_by, verified_at",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(new.deal)
     .bind(new.correction_seq)
     .bind(new.agree)
     .bind(new.moves)
     .bind(new.differs)
     .bind(new.verified_by)
+    .bind(table.club_no)
     .fetch_one(conn)
     .await?)
 }

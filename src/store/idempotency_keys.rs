@@ -7,6 +7,7 @@ use std::time::Duration;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::tables::TableKey;
 use super::{StoreError, Tx};
 
 /// A stored answer to an idempotent request.
@@ -85,19 +86,20 @@ pub async fn idempotent_response(
 /// On database failure.
 pub async fn save_idempotent_response(
     tx: &mut Tx<'_>,
-    table: Uuid,
+    table: TableKey,
     key: &str,
     response: &StoredResponse,
 ) -> Result<(), StoreError> {
     sqlx::query(&format!(
-        "insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
-             values ($1, $2, $3, $4, $5::json) {REPLACE_EXPIRED}"
+        "insert into idempotency_keys (table_id, key, request_hash, response_status, response_body, club_no)
+             values ($1, $2, $3, $4, $5::json, $6) {REPLACE_EXPIRED}"
     ))
-    .bind(table)
+    .bind(table.id)
     .bind(key)
     .bind(&response.request_hash)
     .bind(i16::try_from(response.status).unwrap_or(200))
     .bind(&response.body)
+    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
     Ok(())

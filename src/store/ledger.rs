@@ -5,6 +5,7 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::tables::TableKey;
 use super::StoreError;
 use crate::ledger::{Account, Balances, Booking, Chips, Posting};
 
@@ -26,32 +27,35 @@ pub struct StoredBooking {
 /// On database failure.
 pub async fn book(
     conn: &mut PgConnection,
-    table: Uuid,
+    table: TableKey,
     move_seq: i64,
     deal: Option<i32>,
     booking: &Booking,
     reverses: Option<i64>,
 ) -> Result<i64, StoreError> {
     let id: i64 = sqlx::query_scalar(
-        "insert into ledger_bookings (table_id, move_seq, deal, memo, reverses) values ($1, $2, $3, $4, $5) returning id",
+        "insert into ledger_bookings (table_id, move_seq, deal, memo, reverses, club_no)
+         values ($1, $2, $3, $4, $5, $6) returning id",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(move_seq)
     .bind(deal)
     .bind(booking.memo())
     .bind(reverses)
+    .bind(table.club_no)
     .fetch_one(&mut *conn)
     .await?;
     let accounts: Vec<String> = booking.postings().iter().map(|p| p.account.to_string()).collect();
     let amounts: Vec<i64> = booking.postings().iter().map(|p| p.amount.get()).collect();
     sqlx::query(
-        "insert into ledger_postings (table_id, booking_id, account, amount)
-         select $1, $2, * from unnest($3::text[], $4::bigint[])",
+        "insert into ledger_postings (table_id, booking_id, account, amount, club_no)
+         select $1, $2, p.*, $5 from unnest($3::text[], $4::bigint[]) as p",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(id)
     .bind(&accounts)
     .bind(&amounts)
+    .bind(table.club_no)
     .execute(conn)
     .await?;
     Ok(id)
@@ -177,11 +181,11 @@ pub async fn balances(conn: &mut PgConnection, table: Uuid) -> Result<Balances, 
 /// On database failure.
 pub async fn reverse_move(
     conn: &mut PgConnection,
-    table: Uuid,
+    table: TableKey,
     move_seq: i64,
     void_seq: i64,
 ) -> Result<usize, StoreError> {
-    let all = bookings(&mut *conn, table, None).await?;
+    let all = bookings(&mut *conn, table.id, None).await?;
     // A correction may have reversed some already (and re-booked them anew).
     let reversed: std::collections::HashSet<i64> = all.iter().filter_map(|b| b.reverses).collect();
     let caused: Vec<StoredBooking> = all
@@ -207,7 +211,7 @@ pub struct NewBooking {
 ///
 /// # Errors
 /// On database failure.
-pub async fn book_many(conn: &mut PgConnection, table: Uuid, new: &[NewBooking]) -> Result<Vec<i64>, StoreError> {
+pub async fn book_many(conn: &mut PgConnection, table: TableKey, new: &[NewBooking]) -> Result<Vec<i64>, StoreError> {
     if new.is_empty() {
         return Ok(Vec::new());
     }
@@ -224,16 +228,17 @@ pub async fn book_many(conn: &mut PgConnection, table: Uuid, new: &[NewBooking])
     let memos: Vec<&str> = new.iter().map(|b| b.booking.memo()).collect();
     let reverses: Vec<Option<i64>> = new.iter().map(|b| b.reverses).collect();
     sqlx::query(
-        "insert into ledger_bookings (id, table_id, move_seq, deal, memo, reverses) overriding system value
-         select t.id, $1, t.s, t.d, t.m, t.r from unnest($2::bigint[], $3::bigint[], $4::integer[], $5::text[], $6::bigint[])
-              as t(id, s, d, m, r)",
+        "insert into ledger_bookings (id, table_id, move_seq, deal, memo, reverses, club_no) overriding system value
+         select t.id, $1, t.s, t.d, t.m, t.r, $7
+         from unnest($2::bigint[], $3::bigint[], $4::integer[], $5::text[], $6::bigint[]) as t(id, s, d, m, r)",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(&ids)
     .bind(&seqs)
     .bind(&deals)
     .bind(&memos)
     .bind(&reverses)
+    .bind(table.club_no)
     .execute(&mut *conn)
     .await?;
     let (mut booking_ids, mut accounts, mut amounts) = (Vec::new(), Vec::new(), Vec::new());
@@ -245,13 +250,14 @@ pub async fn book_many(conn: &mut PgConnection, table: Uuid, new: &[NewBooking])
         }
     }
     sqlx::query(
-        "insert into ledger_postings (table_id, booking_id, account, amount)
-         select $1, * from unnest($2::bigint[], $3::text[], $4::bigint[])",
+        "insert into ledger_postings (table_id, booking_id, account, amount, club_no)
+         select $1, p.*, $5 from unnest($2::bigint[], $3::text[], $4::bigint[]) as p",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(&booking_ids)
     .bind(&accounts)
     .bind(&amounts)
+    .bind(table.club_no)
     .execute(conn)
     .await?;
     Ok(ids)

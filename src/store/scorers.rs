@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::tables::TableKey;
 use super::StoreError;
 
 /// A scorer as stored.
@@ -22,14 +23,15 @@ pub struct ScorerRow {
 ///
 /// # Errors
 /// On database failure.
-pub async fn insert(conn: &mut PgConnection, table: Uuid, name: &str, code: &str) -> Result<ScorerRow, StoreError> {
+pub async fn insert(conn: &mut PgConnection, table: TableKey, name: &str, code: &str) -> Result<ScorerRow, StoreError> {
     Ok(sqlx::query_as::<_, ScorerRow>(
-        "insert into scorers (id, table_id, name, join_code) values ($1, $2, $3, $4) returning *",
+        "insert into scorers (id, table_id, name, join_code, club_no) values ($1, $2, $3, $4, $5) returning *",
     )
     .bind(Uuid::new_v4())
-    .bind(table)
+    .bind(table.id)
     .bind(name)
     .bind(code)
+    .bind(table.club_no)
     .fetch_one(conn)
     .await?)
 }

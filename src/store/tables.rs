@@ -28,6 +28,8 @@ pub struct TableRow {
     pub owner_id: Uuid,
     /// The club the table belongs to (its session's, when it has one).
     pub club_id: Uuid,
+    /// That club's number: every row the table holds carries it (the distribution column).
+    pub club_no: i32,
     pub session_id: Option<Uuid>,
     pub game: String,
     pub players: Vec<String>,
@@ -44,6 +46,24 @@ pub struct TableRow {
     pub members: Option<Vec<Uuid>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+}
+
+/// Where a table's rows are: its id and its club's number, which every row of the table's log,
+/// ledger and chain carries (on Citus, the column they are distributed by).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableKey {
+    pub id: Uuid,
+    pub club_no: i32,
+}
+
+impl TableRow {
+    #[must_use]
+    pub fn key(&self) -> TableKey {
+        TableKey {
+            id: self.id,
+            club_no: self.club_no,
+        }
+    }
 }
 
 /// One entry of the move log.
@@ -90,9 +110,11 @@ pub async fn insert(tx: &mut Tx<'_>, new: NewTable<'_>) -> Result<TableRow, Stor
         // A table opened in a session that a board follows is followed from the start. The
         // session's row is read for share, so a board that follows the session meanwhile
         // either waits for this table to commit (and then leases it) or is seen here.
-        "insert into game_tables (id, owner_id, session_id, game, players, options, members, club_id, followed_until)
-         values ($1, $2, $3, $4, $5, $6, $7, $8,
-                 (select s.followed_until from club_sessions s where s.id = $3 for share))
+        "insert into game_tables (id, owner_id, session_id, game, players, options, members, club_id, club_no,
+                                  followed_until)
+         select $1, $2, $3, $4, $5, $6, $7, c.id, c.number,
+                (select s.followed_until from club_sessions s where s.id = $3 for share)
+         from clubs c where c.id = $8
          returning *",
     )
     .bind(Uuid::new_v4())
@@ -184,9 +206,10 @@ pub async fn of_member(
 ///
 /// # Errors
 /// On database failure.
-pub async fn save_snapshot(tx: &mut Tx<'_>, table: Uuid, seq: i64, state: &Value) -> Result<(), StoreError> {
-    sqlx::query("insert into snapshots (table_id, seq, state) values ($1, $2, $3)")
-        .bind(table)
+pub async fn save_snapshot(tx: &mut Tx<'_>, table: TableKey, seq: i64, state: &Value) -> Result<(), StoreError> {
+    sqlx::query("insert into snapshots (table_id, club_no, seq, state) values ($1, $2, $3, $4)")
+        .bind(table.id)
+        .bind(table.club_no)
         .bind(seq)
         .bind(state)
         .execute(&mut **tx)
@@ -339,22 +362,23 @@ pub struct NewMove<'a> {
 /// On database failure.
 pub async fn append_void(
     tx: &mut Tx<'_>,
-    table: Uuid,
+    table: TableKey,
     seq: i64,
     voided: &MoveRow,
     recorded_by: &str,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "insert into moves (table_id, seq, entry, kind, seat, body, events, voids_seq, recorded_by)
-         values ($1, $2, 'void', $3, $4, $5::json, '[]', $6, $7)",
+        "insert into moves (table_id, seq, entry, kind, seat, body, events, voids_seq, recorded_by, club_no)
+         values ($1, $2, 'void', $3, $4, $5::json, '[]', $6, $7, $8)",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(seq)
     .bind(&voided.kind)
     .bind(voided.seat)
     .bind(voided.body.to_string())
     .bind(voided.seq)
     .bind(recorded_by)
+    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -591,7 +615,7 @@ pub async fn draw_booking_ids(conn: &mut PgConnection, n: usize) -> Result<Vec<i
 /// On database failure.
 pub async fn write_move<S: serde::Serialize + Sync>(
     conn: &mut PgConnection,
-    table: Uuid,
+    table: TableKey,
     write: MoveWrite<'_, S>,
 ) -> Result<bool, StoreError> {
     use sqlx::types::Json;
@@ -614,25 +638,25 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         "with up as (
              update game_tables set version = version + 1, finished = $8, updated_at = $31,
                  chain_head = coalesce($29::bytea, chain_head)
-             where id = $1 and version = $2 - 1 and ($32::bytea is null or chain_head = $32)
-             returning id, followed_until),
+             where id = $1 and club_no = $36 and version = $2 - 1 and ($32::bytea is null or chain_head = $32)
+             returning id, club_no, followed_until),
          mv as (
-             insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by, recorded_at)
-             select $1, $2, 'move', $3, $4, $5::json, $6::json, $7, $31 from up)",
+             insert into moves (table_id, club_no, seq, entry, kind, seat, body, events, recorded_by, recorded_at)
+             select $1, $36, $2, 'move', $3, $4, $5::json, $6::json, $7, $31 from up)",
     );
     if !write.bookings.is_empty() {
         sql.push_str(
             ",
          ids as (select id, place from unnest($22::int8[]) with ordinality as i(id, place)),
          bk as (
-             insert into ledger_bookings (id, table_id, move_seq, deal, memo, created_at) overriding system value
-             select ids.id, $1, $2, b.deal, b.memo, $31
+             insert into ledger_bookings (id, table_id, club_no, move_seq, deal, memo, created_at) overriding system value
+             select ids.id, $1, $36, $2, b.deal, b.memo, $31
              from unnest($9::text[], $10::int4[]) with ordinality as b(memo, deal, place)
              join ids using (place) cross join up
              order by ids.id),
          ps as (
-             insert into ledger_postings (table_id, booking_id, account, amount)
-             select $1, ids.id, p.account, p.amount
+             insert into ledger_postings (table_id, club_no, booking_id, account, amount)
+             select $1, $36, ids.id, p.account, p.amount
              from unnest($11::int8[], $12::text[], $13::int8[]) as p(place, account, amount)
              join ids using (place) cross join up)",
         );
@@ -640,15 +664,15 @@ pub async fn write_move<S: serde::Serialize + Sync>(
     if write.snapshot.is_some() {
         sql.push_str(
             ",
-         sn as (insert into snapshots (table_id, seq, state) select $1, $2, $14::jsonb from up)",
+         sn as (insert into snapshots (table_id, club_no, seq, state) select $1, $36, $2, $14::jsonb from up)",
         );
     }
     if !write.links.is_empty() {
         sql.push_str(
             ",
          ln as (
-             insert into chain_links (table_id, pos, entry, ref, content_hash, prev_hash, hash, content_version)
-             select $1, l.* from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $27::bytea[],
+             insert into chain_links (table_id, club_no, pos, entry, ref, content_hash, prev_hash, hash, content_version)
+             select $1, $36, l.* from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $27::bytea[],
                                         $28::bytea[], $30::int2[]) as l cross join up)",
         );
     }
@@ -656,16 +680,16 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         sql.push_str(&format!(
             ",
          ik as (
-             insert into idempotency_keys (table_id, key, request_hash, response_status, response_body)
-             select $1, $17::text, $18::text, $19::int2, $20::json from up {REPLACE_EXPIRED})"
+             insert into idempotency_keys (table_id, club_no, key, request_hash, response_status, response_body)
+             select $1, $36, $17::text, $18::text, $19::int2, $20::json from up {REPLACE_EXPIRED})"
         ));
     }
     if !write.lines.is_empty() {
         sql.push_str(
             ",
          dl as (
-             insert into deal_lines (table_id, seq, idx, line)
-             select $1, $2, (i - 1)::smallint, l::json from unnest($21::text[]) with ordinality as t(l, i) cross join up)",
+             insert into deal_lines (table_id, club_no, seq, idx, line)
+             select $1, $36, $2, (i - 1)::smallint, l::json from unnest($21::text[]) with ordinality as t(l, i) cross join up)",
         );
     }
     if !write.events.is_empty() {
@@ -682,7 +706,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
                  (select pg_notify($15, $16) from up where up.followed_until > now())",
     );
     let written = sqlx::query(&sql)
-        .bind(table)
+        .bind(table.id)
         .bind(write.new.seq)
         .bind(write.new.kind)
         .bind(write.new.seat)
@@ -729,6 +753,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         .bind(write.events.iter().map(|e| e.kind).collect::<Vec<_>>())
         .bind(write.events.iter().map(|e| e.body.as_str()).collect::<Vec<_>>())
         .bind(write.club)
+        .bind(table.club_no)
         .fetch_one(conn)
         .await?;
     Ok(sqlx::Row::try_get(&written, 0)?)

@@ -416,12 +416,21 @@ async fn a_migration_adding_what_citus_cannot_distribute_is_caught(pool: PgPool)
             "unique ledger_bookings.ledger_bookings_memo_once",
         ),
         (
-            "alter table join_codes add constraint join_codes_table_fkey foreign key (table_id) references game_tables (id)",
+            "alter table join_codes add column club_no integer;
+             alter table join_codes add constraint join_codes_table_fkey
+                 foreign key (table_id, club_no) references game_tables (id, club_no)",
             "foreign key join_codes.join_codes_table_fkey",
         ),
         (
-            "alter table moves add constraint moves_seat_fkey foreign key (table_id, seq) references snapshots (table_id, seq)",
+            "alter table moves add constraint moves_seat_fkey
+                 foreign key (table_id, seq, club_no) references snapshots (table_id, seq, club_no)",
             "",
+        ),
+        (
+            // Unique per table, as the keys were before the club became the tenant: a shard holds
+            // some of a club's tables, and could not check it across the others.
+            "create unique index moves_once_per_table on moves (table_id, seq)",
+            "unique moves.moves_once_per_table",
         ),
         (
             "create unique index verifications_id_once on verifications (id);
@@ -438,10 +447,7 @@ async fn a_migration_adding_what_citus_cannot_distribute_is_caught(pool: PgPool)
             "create table table_notes (table_id uuid not null, note text)",
             "relation table_notes.table_notes",
         ),
-        (
-            "grant update on moves to tablekeeper_app",
-            "privilege moves.UPDATE",
-        ),
+        ("grant update on moves to tablekeeper_app", "privilege moves.UPDATE"),
         (
             "grant delete on ledger_postings to public",
             "privilege ledger_postings.DELETE",
@@ -461,7 +467,7 @@ async fn a_migration_adding_what_citus_cannot_distribute_is_caught(pool: PgPool)
         sqlx::raw_sql(sql).execute(&mut *tx).await.expect(sql);
         let (refused, _) = unplanned(&mut tx).await;
         if expected.is_empty() {
-            // A foreign key between co-located relations on the table id is what Citus keeps.
+            // A foreign key between co-located relations on the club's number is what Citus keeps.
             assert!(refused.is_empty(), "{sql}: {refused:?}");
         } else {
             assert!(

@@ -16,6 +16,12 @@ async fn a_table(app: &crate::helpers::TestApp) -> uuid::Uuid {
         .expect("uuid")
 }
 
+/// Where the table's rows are: its id and its club's number.
+async fn key_of(app: &crate::helpers::TestApp, table: uuid::Uuid) -> store::tables::TableKey {
+    let mut conn = app.pool.acquire().await.expect("conn");
+    store::tables::fetch(&mut conn, table).await.expect("table").key()
+}
+
 fn seat(n: u8) -> Account {
     Account::Seat(Seat::new(n))
 }
@@ -45,10 +51,10 @@ async fn bookings_are_stored_balanced_and_reversals_restore_the_balances(pool: P
     let stake = Booking::transfer("stake", seat(0), Account::GameFund, Chips::new(5)).expect("booking");
 
     let mut tx = app.pool.begin().await.expect("tx");
-    store::ledger::book(&mut tx, table, 0, None, &buy_in, None)
+    store::ledger::book(&mut tx, key_of(&app, table).await, 0, None, &buy_in, None)
         .await
         .expect("book");
-    let stake_id = store::ledger::book(&mut tx, table, 1, Some(1), &stake, None)
+    let stake_id = store::ledger::book(&mut tx, key_of(&app, table).await, 1, Some(1), &stake, None)
         .await
         .expect("book");
     tx.commit().await.expect("commit");
@@ -67,9 +73,16 @@ async fn bookings_are_stored_balanced_and_reversals_restore_the_balances(pool: P
     );
 
     let mut tx = app.pool.begin().await.expect("tx");
-    store::ledger::book(&mut tx, table, 2, Some(1), &stake.reversal(), Some(stake_id))
-        .await
-        .expect("reversal");
+    store::ledger::book(
+        &mut tx,
+        key_of(&app, table).await,
+        2,
+        Some(1),
+        &stake.reversal(),
+        Some(stake_id),
+    )
+    .await
+    .expect("reversal");
     tx.commit().await.expect("commit");
     let balances = store::ledger::balances(&mut conn, table).await.expect("balances");
     assert_eq!(balances.of(&seat(0)), Chips::new(500));
@@ -81,15 +94,18 @@ async fn the_database_refuses_an_unbalanced_booking(pool: PgPool) {
     let app = spawn_app(pool).await;
     let table = a_table(&app).await;
     let mut tx = app.pool.begin().await.expect("tx");
-    let id: i64 =
-        sqlx::query_scalar("insert into ledger_bookings (table_id, move_seq, memo) values ($1, 1, 'bad') returning id")
-            .bind(table)
-            .fetch_one(&mut *tx)
-            .await
-            .expect("booking row");
+    let id: i64 = sqlx::query_scalar(
+        "insert into ledger_bookings (table_id, club_no, move_seq, memo)
+             select $1, club_no, 1, 'bad' from game_tables where id = $1 returning id",
+    )
+    .bind(table)
+    .fetch_one(&mut *tx)
+    .await
+    .expect("booking row");
     sqlx::query(
-        "insert into ledger_postings (table_id, booking_id, account, amount)
-         values ($2, $1, 'seat:0', -5), ($2, $1, 'game_fund', 4)",
+        "insert into ledger_postings (table_id, club_no, booking_id, account, amount)
+         select $2, club_no, $1, p.account, p.amount from game_tables,
+                (values ('seat:0', -5), ('game_fund', 4)) as p(account, amount) where id = $2",
     )
     .bind(id)
     .bind(table)
@@ -113,7 +129,7 @@ async fn ledger_rows_and_the_move_log_cannot_be_edited_or_deleted(pool: PgPool) 
     let _ = token;
     let stake = Booking::transfer("stake", seat(0), Account::GameFund, Chips::new(5)).expect("booking");
     let mut tx = app.pool.begin().await.expect("tx");
-    store::ledger::book(&mut tx, table, 1, None, &stake, None)
+    store::ledger::book(&mut tx, key_of(&app, table).await, 1, None, &stake, None)
         .await
         .expect("book");
     tx.commit().await.expect("commit");
@@ -121,12 +137,15 @@ async fn ledger_rows_and_the_move_log_cannot_be_edited_or_deleted(pool: PgPool) 
         .fetch_one(&app.pool)
         .await
         .expect("owner");
-    sqlx::query("insert into moves (table_id, seq, entry, kind, body, events, recorded_by) values ($1, 1, 'move', 'x', '{}', '[]', $2)")
-        .bind(table)
-        .bind(owner.to_string())
-        .execute(&app.pool)
-        .await
-        .expect("a log entry");
+    sqlx::query(
+        "insert into moves (table_id, club_no, seq, entry, kind, body, events, recorded_by)
+         select $1, club_no, 1, 'move', 'x', '{}', '[]', $2 from game_tables where id = $1",
+    )
+    .bind(table)
+    .bind(owner.to_string())
+    .execute(&app.pool)
+    .await
+    .expect("a log entry");
 
     // The service runs as the application's role, which may read and append, nothing more
     // (privileges, which Citus checks on every node; see deploy/README.md).
@@ -163,9 +182,16 @@ async fn the_ledger_endpoint_lists_bookings_by_deal_and_balances(pool: PgPool) {
     let mut tx = app.pool.begin().await.expect("tx");
     for (deal, amount) in [(1, 5), (2, 7)] {
         let stake = Booking::transfer("stake", seat(0), Account::GameFund, Chips::new(amount)).expect("booking");
-        store::ledger::book(&mut tx, table, deal, Some(deal as i32), &stake, None)
-            .await
-            .expect("book");
+        store::ledger::book(
+            &mut tx,
+            key_of(&app, table).await,
+            deal,
+            Some(deal as i32),
+            &stake,
+            None,
+        )
+        .await
+        .expect("book");
     }
     tx.commit().await.expect("commit");
 

@@ -190,10 +190,11 @@ fn kinds() -> Vec<Kind> {
         ),
         audit(
             "a balanced booking added",
-            "insert into ledger_bookings (table_id, move_seq, deal, memo) values ($1, 3, 3, 'a gift');
-             insert into ledger_postings (table_id, booking_id, account, amount) values
-                 ($1, (select max(id) from ledger_bookings where table_id = $1), 'seat:0', 50),
-                 ($1, (select max(id) from ledger_bookings where table_id = $1), 'seat:1', -50)",
+            "insert into ledger_bookings (table_id, club_no, move_seq, deal, memo)
+                 select $1, club_no, 3, 3, 'a gift' from game_tables where id = $1;
+             insert into ledger_postings (table_id, club_no, booking_id, account, amount)
+                 select $1, club_no, (select max(id) from ledger_bookings where table_id = $1), p.account, p.amount
+                 from game_tables, (values ('seat:0', 50), ('seat:1', -50)) as p(account, amount) where id = $1",
             "is not in the chain",
         ),
         // The set-up and the roster.

@@ -523,8 +523,8 @@ async fn a_log_stored_with_the_dealers_count_repeated_reads_audits_consistent_an
     let mut conn = pool.acquire().await.expect("a connection");
     for seq in 10..=12i64 {
         sqlx::query(
-            "insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by)
-             values ($1, $2, 'move', 'count_stock', null, $3::json, $4::json, $5)",
+            "insert into moves (table_id, club_no, seq, entry, kind, seat, body, events, recorded_by)
+             select $1, club_no, $2, 'move', 'count_stock', null, $3::json, $4::json, $5 from game_tables where id = $1",
         )
         .bind(id)
         .bind(seq)

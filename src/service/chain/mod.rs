@@ -679,7 +679,7 @@ pub async fn extend(conn: &mut PgConnection, table: &TableRow) -> Result<(), Ser
     }
     let new: Vec<(Entry<'_>, i16)> = new.into_iter().map(|e| (e, CONTENT_VERSION)).collect();
     let links = link(end.last.as_ref(), &new);
-    store::chain::append(conn, table.id, &links).await?;
+    store::chain::append(conn, table.key(), &links).await?;
     Ok(())
 }
 

@@ -11,6 +11,7 @@ fn table() -> TableRow {
         id: Uuid::from_u128(0x1234),
         owner_id: Uuid::from_u128(0x5678),
         club_id: Uuid::from_u128(0xc1),
+        club_no: 1,
         session_id: Some(Uuid::from_u128(0x9abc)),
         game: "tridge".into(),
         players: vec!["Ann".into(), "Bö \"B\"".into(), "Cat\n".into()],
