@@ -31,6 +31,9 @@ pub struct HotStates {
 /// A table's state as left by the entry that took its table to `version`.
 pub struct Hot<G> {
     pub version: i64,
+    /// The table's club's number: a move's read names it, so that on Citus it goes to the one
+    /// worker holding the table (a table never changes club).
+    pub club_no: i32,
     pub game: G,
     /// Effective moves folded since the latest snapshot kept (when the next one is due).
     pub since_snapshot: usize,
@@ -38,6 +41,7 @@ pub struct Hot<G> {
 
 struct Entry {
     version: i64,
+    club_no: i32,
     since_snapshot: usize,
     game: Box<dyn Any + Send + Sync>,
     used: u64,
@@ -67,9 +71,9 @@ impl HotStates {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The version of the state kept for `table`, if any.
-    pub fn version(&self, table: Uuid) -> Option<i64> {
-        self.inner().entries.get(&table).map(|e| e.version)
+    /// The version of the state kept for `table`, and the number of its club, if any.
+    pub fn kept(&self, table: Uuid) -> Option<(i64, i32)> {
+        self.inner().entries.get(&table).map(|e| (e.version, e.club_no))
     }
 
     /// Takes out `table`'s state when it is kept at exactly `version` (and is a `G`); a kept state
@@ -85,8 +89,10 @@ impl HotStates {
         };
         let hot = taken.filter(|e| e.version == version).and_then(|e| {
             let since_snapshot = e.since_snapshot;
+            let club_no = e.club_no;
             e.game.downcast::<G>().ok().map(|game| Hot {
                 version,
+                club_no,
                 game: *game,
                 since_snapshot,
             })
@@ -117,6 +123,7 @@ impl HotStates {
             table,
             Entry {
                 version: hot.version,
+                club_no: hot.club_no,
                 since_snapshot: hot.since_snapshot,
                 game: Box::new(hot.game),
                 used,
@@ -174,6 +181,7 @@ mod tests {
     fn hot(version: i64, game: u32) -> Hot<u32> {
         Hot {
             version,
+            club_no: 1,
             game,
             since_snapshot: 0,
         }
@@ -199,7 +207,7 @@ mod tests {
         let table = Uuid::new_v4();
         states.put(table, hot(5, 50));
         states.put(table, hot(4, 40));
-        assert_eq!(states.version(table), Some(5));
+        assert_eq!(states.kept(table), Some((5, 1)));
     }
 
     #[test]
@@ -211,9 +219,9 @@ mod tests {
         states.put(a, hot(2, 3));
         states.put(c, hot(1, 4));
         assert_eq!(states.len(), 2);
-        assert_eq!(states.version(b), None);
-        assert_eq!(states.version(a), Some(2));
-        assert_eq!(states.version(c), Some(1));
+        assert_eq!(states.kept(b), None);
+        assert_eq!(states.kept(a), Some((2, 1)));
+        assert_eq!(states.kept(c), Some((1, 1)));
     }
 
     #[test]

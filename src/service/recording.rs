@@ -137,12 +137,13 @@ pub async fn record(
     };
     if matches!(request.what, Recording::Move(..)) {
         let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-        let kept = hot.and_then(|h| h.version(request.table));
+        let (kept, club) = hot.and_then(|h| h.kept(request.table)).unzip();
         let key = request
             .idempotency_key
             .as_deref()
             .map(|k| (k, request.answers_kept_for));
-        let read = store::tables::read_for_move(&mut conn, request.table, key, true, kept, false, scorer).await?;
+        let read =
+            store::tables::read_for_move(&mut conn, (request.table, club), key, true, kept, false, scorer).await?;
         let game = game_of(&read.row)?;
         note(game);
         may_record(&mut conn, request.by, &read).await?;
@@ -157,12 +158,14 @@ pub async fn record(
     }
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let is_move = matches!(request.what, Recording::Move(..));
-    let kept = hot.filter(|_| is_move).and_then(|h| h.version(request.table));
+    let (kept, club) = hot.and_then(|h| h.kept(request.table)).unzip();
+    let kept = kept.filter(|_| is_move);
     let key = request
         .idempotency_key
         .as_deref()
         .map(|k| (k, request.answers_kept_for));
-    let mut locked = store::tables::read_for_move(&mut tx, request.table, key, is_move, kept, true, scorer).await?;
+    let mut locked =
+        store::tables::read_for_move(&mut tx, (request.table, club), key, is_move, kept, true, scorer).await?;
     if locked.seen_version != Some(locked.row.version) {
         // The lock waited for a move that committed meanwhile: what this statement read besides
         // the row predates that move, so read it again.
@@ -437,6 +440,7 @@ async fn write_move<G: Game>(
         answer,
         keep: Hot {
             version: seq,
+            club_no: row.club_no,
             game: moved.game,
             since_snapshot,
         },

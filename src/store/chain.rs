@@ -64,7 +64,7 @@ pub async fn end(conn: &mut PgConnection, table: Uuid) -> Result<ChainEnd, Store
     let last = sqlx::query_as::<_, LinkRow>(
         "select l.pos, l.entry, l.ref, l.content_version, l.content_hash,
                 case when octet_length(l.prev_hash) = 0
-                     then coalesce((select p.hash from chain_links p where p.table_id = l.table_id and p.pos = l.pos - 1),
+                     then coalesce((select p.hash from chain_links p where p.table_id = l.table_id and p.club_no = l.club_no and p.pos = l.pos - 1),
                                    l.prev_hash)
                      else l.prev_hash end as prev_hash,
                 l.hash

@@ -530,7 +530,7 @@ pub async fn anonymise(conn: &mut PgConnection, club: Uuid, id: Uuid, label: &st
            and exists (select 1 from session_members m
                        where m.session_id = t.session_id and m.club_member_id = $1 and m.id = any (t.members))
            and not exists (select 1 from chain_links l
-                           where l.table_id = t.id and l.entry = 'table' and l.content_version < 3)
+                           where l.table_id = t.id and l.club_no = t.club_no and l.entry = 'table' and l.content_version < 3)
          returning t.id",
     )
     .bind(id)

@@ -85,7 +85,7 @@ pub async fn in_force(conn: &mut PgConnection, table: Uuid) -> Result<Vec<String
         "select l.line::text from deal_lines l
          where l.table_id = $1
            and l.seq >= coalesce((select max(c.seq) from moves c where c.table_id = $1 and c.entry = 'correction'
-                 and not exists (select 1 from moves v where v.table_id = c.table_id and v.voids_seq = c.seq)), 0)
+                 and not exists (select 1 from moves v where v.table_id = c.table_id and v.club_no = c.club_no and v.voids_seq = c.seq)), 0)
            and l.seq not in (select v.voids_seq from moves v where v.table_id = $1 and v.voids_seq is not null)
          order by l.seq, l.idx",
     )

@@ -181,8 +181,8 @@ pub struct CorrectionRow {
 
 const CORRECTION_COLUMNS: &str =
     "c.seq, c.deal, c.reason, c.first_booking, c.last_booking, c.events, m.recorded_by, m.recorded_at,
-    (select v.seq from moves v where v.table_id = c.table_id and v.voids_seq = c.seq) as voided_by,
-    array(select s.seq from superseded_moves s where s.table_id = c.table_id and s.correction_seq = c.seq
+    (select v.seq from moves v where v.table_id = c.table_id and v.club_no = c.club_no and v.voids_seq = c.seq) as voided_by,
+    array(select s.seq from superseded_moves s where s.table_id = c.table_id and s.club_no = c.club_no and s.correction_seq = c.seq
           order by s.seq) as supersedes";
 
 /// One correction.
@@ -191,7 +191,7 @@ const CORRECTION_COLUMNS: &str =
 /// `NotFound("correction")` when entry `seq` is none.
 pub async fn correction(conn: &mut PgConnection, table: Uuid, seq: i64) -> Result<CorrectionRow, StoreError> {
     sqlx::query_as::<_, CorrectionRow>(&format!(
-        "select {CORRECTION_COLUMNS} from corrections c join moves m on m.table_id = c.table_id and m.seq = c.seq
+        "select {CORRECTION_COLUMNS} from corrections c join moves m on m.table_id = c.table_id and m.club_no = c.club_no and m.seq = c.seq
          where c.table_id = $1 and c.seq = $2"
     ))
     .bind(table)
@@ -211,7 +211,7 @@ pub async fn corrections(
     deal: Option<i32>,
 ) -> Result<Vec<CorrectionRow>, StoreError> {
     Ok(sqlx::query_as::<_, CorrectionRow>(&format!(
-        "select {CORRECTION_COLUMNS} from corrections c join moves m on m.table_id = c.table_id and m.seq = c.seq
+        "select {CORRECTION_COLUMNS} from corrections c join moves m on m.table_id = c.table_id and m.club_no = c.club_no and m.seq = c.seq
          where c.table_id = $1 and ($2::integer is null or c.deal = $2) order by c.seq"
     ))
     .bind(table)

@@ -226,7 +226,7 @@ pub async fn latest_snapshot(conn: &mut PgConnection, table: Uuid) -> Result<Opt
     Ok(sqlx::query_as(
         "select s.seq, s.state::text from snapshots s
          where s.table_id = $1
-           and not exists (select 1 from moves v where v.table_id = s.table_id and v.voids_seq = s.seq)
+           and not exists (select 1 from moves v where v.table_id = s.table_id and v.club_no = s.club_no and v.voids_seq = s.seq)
          order by s.seq desc limit 1",
     )
     .bind(table)
@@ -235,9 +235,9 @@ pub async fn latest_snapshot(conn: &mut PgConnection, table: Uuid) -> Result<Opt
 }
 
 const MOVE_COLUMNS: &str = "m.seq, m.entry, m.kind, m.seat, m.body, m.events, m.voids_seq,
-    (select v.seq from moves v where v.table_id = m.table_id and v.voids_seq = m.seq) as voided_by,
+    (select v.seq from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.seq) as voided_by,
     m.part_of,
-    (select max(s.correction_seq) from superseded_moves s where s.table_id = m.table_id and s.seq = m.seq)
+    (select max(s.correction_seq) from superseded_moves s where s.table_id = m.table_id and s.club_no = m.club_no and s.seq = m.seq)
         as superseded_by,
     m.recorded_by, m.recorded_at";
 
@@ -245,11 +245,11 @@ const MOVE_COLUMNS: &str = "m.seq, m.entry, m.kind, m.seat, m.body, m.events, m.
 /// correction brought is effective while the correction is not voided; a move a correction
 /// replaced is not, while that correction is not voided.
 pub(crate) const EFFECTIVE: &str = "m.entry = 'move'
-    and not exists (select 1 from moves v where v.table_id = m.table_id and v.voids_seq = m.seq)
+    and not exists (select 1 from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.seq)
     and (m.part_of is null
-         or not exists (select 1 from moves v where v.table_id = m.table_id and v.voids_seq = m.part_of))
-    and not exists (select 1 from superseded_moves s where s.table_id = m.table_id and s.seq = m.seq
-         and not exists (select 1 from moves v where v.table_id = s.table_id and v.voids_seq = s.correction_seq))";
+         or not exists (select 1 from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.part_of))
+    and not exists (select 1 from superseded_moves s where s.table_id = m.table_id and s.club_no = m.club_no and s.seq = m.seq
+         and not exists (select 1 from moves v where v.table_id = s.table_id and v.club_no = s.club_no and v.voids_seq = s.correction_seq))";
 
 /// The order of the effective moves: a correction's moves take the place of those they replace.
 pub(crate) const IN_PLAY_ORDER: &str = "coalesce(m.position, m.seq::numeric), m.seq";
@@ -293,7 +293,7 @@ pub async fn latest_effective_seq(conn: &mut PgConnection, table: Uuid) -> Resul
     Ok(sqlx::query_scalar(&format!(
         "select m.seq from moves m where m.table_id = $1
            and (({EFFECTIVE}) or (m.entry = 'correction'
-                and not exists (select 1 from moves v where v.table_id = m.table_id and v.voids_seq = m.seq)))
+                and not exists (select 1 from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.seq)))
          order by m.seq desc limit 1"
     ))
     .bind(table)
@@ -429,7 +429,9 @@ struct LockedExtra {
     scorer_active: bool,
 }
 
-/// Reads what a move needs in one statement: the table's row and, in the same snapshot, the
+/// Reads what a move needs in one statement: the table's row (by its id, and by its club's
+/// number when the caller knows it, which on Citus sends the statement to the one worker that
+/// holds the table, rather than to every worker) and, in the same snapshot, the
 /// answer kept under `key` (the key, and how long answers are kept: an older one is not read)
 /// and, when `fold` and the row's version is not `kept`, what its state
 /// folds from. With `lock` the row is locked for the rest of the transaction (moves on one table
@@ -440,7 +442,7 @@ struct LockedExtra {
 /// `NotFound` when there is no such table.
 pub async fn read_for_move(
     conn: &mut PgConnection,
-    id: Uuid,
+    (id, club): (Uuid, Option<i32>),
     key: Option<(&str, Duration)>,
     fold: bool,
     kept: Option<i64>,
@@ -467,42 +469,46 @@ pub async fn read_for_move(
         ", null::int8 as snapshot_seq, null::text as snapshot_state, null::text as fold_moves"
     });
     sql.push_str(
-        ", (select l.pos from chain_links l where l.table_id = t.id order by l.pos desc limit 1) as chain_pos",
+        ", (select l.pos from chain_links l where l.table_id = t.id and l.club_no = t.club_no order by l.pos desc limit 1) as chain_pos",
     );
     sql.push_str(if scorer.is_some() {
-        ", exists (select 1 from scorers sc where sc.table_id = t.id and sc.id = $4 and sc.revoked_at is null)
+        ", exists (select 1 from scorers sc where sc.table_id = t.id and sc.club_no = t.club_no and sc.id = $4 and sc.revoked_at is null)
              as scorer_active"
     } else {
         ", true as scorer_active"
     });
-    sql.push_str(if lock {
-        " from (select * from game_tables where id = $1 for update) t
-         left join lateral (select g.version from game_tables g where g.id = t.id) seen on true"
+    let of_club = if club.is_some() { " and club_no = $6" } else { "" };
+    sql.push_str(&if lock {
+        format!(" from (select * from game_tables where id = $1{of_club} for update) t
+         left join lateral (select g.version from game_tables g where g.id = t.id and g.club_no = t.club_no) seen on true")
     } else {
-        " from game_tables t"
+        " from game_tables t".to_owned()
     });
     if key.is_some() {
         sql.push_str(
-            " left join idempotency_keys k on k.table_id = t.id and k.key = $2 and k.created_at > now() - make_interval(secs => $5)",
+            " left join idempotency_keys k on k.table_id = t.id and k.club_no = t.club_no and k.key = $2 and k.created_at > now() - make_interval(secs => $5)",
         );
     }
     if fold {
         sql.push_str(&format!(
             " left join lateral (
              select s.seq, s.state from snapshots s
-             where t.version is distinct from $3 and s.table_id = t.id
-               and not exists (select 1 from moves v where v.table_id = s.table_id and v.voids_seq = s.seq)
+             where t.version is distinct from $3 and s.table_id = t.id and s.club_no = t.club_no
+               and not exists (select 1 from moves v where v.table_id = s.table_id and v.club_no = s.club_no and v.voids_seq = s.seq)
              order by s.seq desc limit 1) s on true
          left join lateral (
              select coalesce(json_agg(json_build_array(m.seq, m.body) order by {IN_PLAY_ORDER}), '[]')::text
                  as fold_moves
              from moves m
-             where t.version is distinct from $3 and m.table_id = t.id
+             where t.version is distinct from $3 and m.table_id = t.id and m.club_no = t.club_no
                and m.seq > coalesce(s.seq, 0) and {EFFECTIVE}) f on true"
         ));
     }
     if !lock {
         sql.push_str(" where t.id = $1");
+        if club.is_some() {
+            sql.push_str(" and t.club_no = $6");
+        }
     }
     let row = sqlx::query(&sql)
         .bind(id)
@@ -510,6 +516,7 @@ pub async fn read_for_move(
         .bind(kept)
         .bind(scorer)
         .bind(key.map(|(_, kept_for)| kept_for.as_secs_f64()))
+        .bind(club)
         .fetch_optional(conn)
         .await?
         .ok_or(StoreError::NotFound("table"))?;
