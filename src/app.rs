@@ -135,6 +135,10 @@ impl Application {
         let migrating = crate::store::pool(host, 1, settings.database_acquire_timeout, None)
             .with_context(|| format!("DATABASE_URL `{url}` is not a PostgreSQL URL"))?;
         let prepared = crate::store::prepare(host, &migrating).await;
+        let citus = match prepared {
+            Ok(()) => crate::store::is_citus(&migrating).await.unwrap_or(false),
+            Err(_) => false,
+        };
         migrating.close().await;
         prepared.map_err(|e| {
             if crate::store::unavailable(&e) {
@@ -143,7 +147,7 @@ impl Application {
                 anyhow::anyhow!("cannot prepare the database at {url}: {e}")
             }
         })?;
-        Application::build_on(settings, pool, failover)
+        Application::build_on(settings, pool, failover, citus)
     }
 
     /// Binds a server on an already prepared pool.
@@ -151,12 +155,17 @@ impl Application {
     /// # Errors
     /// When an address cannot be bound.
     pub fn build_with_pool(settings: &Settings, pool: PgPool) -> anyhow::Result<Application> {
-        Application::build_on(settings, pool, None)
+        Application::build_on(settings, pool, None, false)
     }
 
     /// Binds a server on a prepared pool, which `failover` (when `DATABASE_URL` lists several
-    /// hosts) keeps on the host that fits.
-    fn build_on(settings: &Settings, pool: PgPool, failover: Option<Arc<Failover>>) -> anyhow::Result<Application> {
+    /// hosts) keeps on the host that fits; `citus` when the database is Citus.
+    fn build_on(
+        settings: &Settings,
+        pool: PgPool,
+        failover: Option<Arc<Failover>>,
+        citus: bool,
+    ) -> anyhow::Result<Application> {
         let secret = match &settings.jwt_secret {
             Some(secret) => secret.clone().into_bytes(),
             None => {
@@ -181,6 +190,9 @@ impl Application {
         ));
         let answers_kept_for = web::Data::new(crate::service::idempotency::AnswersKeptFor(
             settings.idempotency_retention,
+        ));
+        let announce_apart = web::Data::new(crate::service::live::AnnounceApart(
+            settings.announce_apart.unwrap_or(citus),
         ));
         let hub = crate::service::live::Hub::new(pool.clone(), settings.live_lease, signing.clone().into_inner());
         tokio::spawn(hub.clone().listen());
@@ -286,6 +298,7 @@ impl Application {
                 .app_data(hub.clone())
                 .app_data(app_hot.clone())
                 .app_data(answers_kept_for.clone())
+                .app_data(announce_apart.clone())
                 .app_data(limiter.clone())
                 .app_data(webhook_settings.clone())
                 .app_data(app_metrics.clone())

@@ -51,6 +51,11 @@ pub struct Settings {
     pub audit_previous_keys: Vec<ed25519_dalek::VerifyingKey>,
     /// How many tables' latest states a replica keeps in memory for their next move.
     pub hot_tables: usize,
+    /// Whether a move's announcement and webhook outbox rows are statements of their own in the
+    /// move's transaction rather than parts of its one write (`ANNOUNCE_APART`); None: so when
+    /// the database is Citus, whose workers run the write while replicas listen on the
+    /// coordinator.
+    pub announce_apart: Option<bool>,
     /// How long a replica's lease on a followed table lasts; renewed every third of it.
     pub live_lease: Duration,
     /// How long a move's answer kept under its `Idempotency-Key` answers a retry; older ones are
@@ -158,6 +163,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "HOT_TABLES",
         "10000",
         "tables whose latest state a replica keeps in memory for the next move",
+    ),
+    (
+        "ANNOUNCE_APART",
+        "auto",
+        "announce a move and queue its webhooks in statements of their own, in its transaction (what Citus needs); auto: when the database has the citus extension",
     ),
     (
         "LIVE_LEASE_SECS",
@@ -471,6 +481,10 @@ impl Settings {
                     reason: "too large for this machine".into(),
                 },
             )?,
+            announce_apart: match var("ANNOUNCE_APART").map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+                None | Some("auto") => None,
+                Some(_) => Some(flag("ANNOUNCE_APART", false)?),
+            },
             live_lease: match number("LIVE_LEASE_SECS", crate::service::live::DEFAULT_LEASE.as_secs())? {
                 0 => {
                     return Err(ConfigError {

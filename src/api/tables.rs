@@ -576,6 +576,9 @@ async fn record(
         if_match: super::conditional::if_match(req),
         idempotency_key: idempotency_key(req)?,
         answers_kept_for: answers_kept_for(req),
+        announce_apart: req
+            .app_data::<web::Data<crate::service::live::AnnounceApart>>()
+            .is_some_and(|apart| apart.0),
         sent,
     };
     let noted = |game| super::metrics::note_game(req, game);

@@ -477,6 +477,11 @@ impl Signer {
     }
 }
 
+/// Whether this replica announces a move and queues its webhooks in statements of their own
+/// (`ANNOUNCE_APART`; by default when the database is Citus).
+#[derive(Debug, Clone, Copy)]
+pub struct AnnounceApart(pub bool);
+
 /// The most a stream reads from the log at once.
 pub const LOG_PAGE: i64 = 500;
 
@@ -492,7 +497,7 @@ pub async fn announce(tx: &mut Tx<'_>, table: &TableRow, seq: i64) -> Result<(),
         session: table.session_id,
         seq,
     };
-    Ok(store::live::announce(tx, announcement).await?)
+    Ok(store::live::announce(tx, table.key(), announcement).await?)
 }
 
 /// The table's entries after `after`, oldest first, at most `LOG_PAGE`.

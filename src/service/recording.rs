@@ -78,6 +78,9 @@ pub struct Request {
     pub answers_kept_for: std::time::Duration,
     /// The request as sent, for the fingerprint kept with the key.
     pub sent: Value,
+    /// Announce a move and queue its webhooks in statements of their own, in its transaction
+    /// (`ANNOUNCE_APART`, what Citus needs), rather than in its one write.
+    pub announce_apart: bool,
 }
 
 /// What was recorded, with the table as it is now.
@@ -210,7 +213,19 @@ async fn record_optimistically<G: Game>(
     if read.chain_end.is_none() || !read.row.deal_lines_kept {
         return Ok(None);
     }
-    match write_move::<G>(conn, &read, hot, signer, request, render).await? {
+    let step = if request.announce_apart {
+        // The announcement and the outbox rows follow the write in statements of their own: one
+        // transaction keeps them with it (a lost race rolls back having written nothing).
+        let mut tx = sqlx::Connection::begin(&mut *conn).await.map_err(StoreError::from)?;
+        let step = write_move::<G>(&mut tx, &read, hot, signer, request, render).await?;
+        if matches!(step, Step::Wrote { .. }) {
+            tx.commit().await.map_err(StoreError::from)?;
+        }
+        step
+    } else {
+        write_move::<G>(conn, &read, hot, signer, request, render).await?
+    };
+    match step {
         Step::Answered(outcome) => Ok(Some(outcome)),
         Step::Wrote { answer, keep } => {
             // Outside a transaction the write has committed already.
@@ -424,16 +439,23 @@ async fn write_move<G: Game>(
             .collect(),
         lines: &moved.lines,
         snapshot: moved.snapshot.then_some(&moved.game),
-        announce: (store::live::CHANNEL, announcement),
+        announce: (store::live::CHANNEL, &announcement),
         answer: key.map(|key| (key, &stored)),
         booking_ids: &booking_ids,
         links: &links,
         now: locked.now,
         events: &events,
         club: row.club_id,
+        apart: request.announce_apart,
     };
-    if !store::tables::write_move(conn, row.key(), write).await? {
+    let Some(followed) = store::tables::write_move(conn, row.key(), write).await? else {
         return Ok(Step::Lost);
+    };
+    if request.announce_apart {
+        store::webhooks::enqueue(conn, row.club_id, &events, locked.now).await?;
+        if followed {
+            store::live::notify(conn, &announcement).await?;
+        }
     }
     let since_snapshot = if moved.snapshot { 0 } else { moved.replayed + 1 };
     Ok(Step::Wrote {

@@ -5,7 +5,7 @@ use std::time::Duration;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::tables::MoveRow;
+use super::tables::{MoveRow, TableKey};
 use super::{StoreError, Tx};
 
 /// PostgreSQL refuses a payload of 8000 bytes or more; an entry that would not fit is left out
@@ -118,15 +118,35 @@ pub async fn follow_sessions(
 ///
 /// # Errors
 /// On database failure.
-pub async fn announce(tx: &mut Tx<'_>, announcement: Announcement) -> Result<(), StoreError> {
+pub async fn announce(tx: &mut Tx<'_>, table: TableKey, announcement: Announcement) -> Result<(), StoreError> {
     // Only while some replica follows the table, as a move's own write does: the caller holds
     // the table's row lock, so a lease either committed before this reads it or waits for this
-    // transaction, and its follower then reads the entry from the log.
-    sqlx::query("select pg_notify($1, $2) from game_tables where id = $3 and followed_until > now()")
+    // transaction, and its follower then reads the entry from the log. The lease is read in a
+    // statement of its own and the `NOTIFY` has no relation in it: on Citus the first goes to
+    // the worker holding the table, the second runs on the coordinator, where replicas listen.
+    let followed: Option<bool> =
+        sqlx::query_scalar("select followed_until > now() from game_tables where id = $1 and club_no = $2")
+            .bind(table.id)
+            .bind(table.club_no)
+            .fetch_optional(&mut **tx)
+            .await?
+            .flatten();
+    if followed == Some(true) {
+        notify(tx, &announcement.payload()).await?;
+    }
+    Ok(())
+}
+
+/// Sends the announcement of an entry written in the caller's transaction (delivered only if it
+/// commits), in a statement that reads no relation: on Citus it runs on the coordinator.
+///
+/// # Errors
+/// On database failure.
+pub async fn notify(conn: &mut PgConnection, payload: &str) -> Result<(), StoreError> {
+    sqlx::query("select pg_notify($1, $2)")
         .bind(CHANNEL)
-        .bind(announcement.payload())
-        .bind(announcement.table)
-        .execute(&mut **tx)
+        .bind(payload)
+        .execute(conn)
         .await?;
     Ok(())
 }

@@ -321,6 +321,18 @@ pub async fn begin_alongside(pool: &PgPool, tx: &mut Tx<'_>) -> Result<Option<Tx
     Ok(Some(second))
 }
 
+/// Whether the database is Citus (has the `citus` extension).
+///
+/// # Errors
+/// On database failure.
+pub async fn is_citus(pool: &PgPool) -> Result<bool, StoreError> {
+    Ok(
+        sqlx::query_scalar("select exists (select 1 from pg_extension where extname = 'citus')")
+            .fetch_one(pool)
+            .await?,
+    )
+}
+
 /// Whether the database answers.
 ///
 /// # Errors

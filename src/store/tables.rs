@@ -563,7 +563,7 @@ pub struct MoveWrite<'a, S: serde::Serialize> {
     /// The state it leaves, when a snapshot is due.
     pub snapshot: Option<&'a S>,
     /// The `NOTIFY` channel and payload announcing it.
-    pub announce: (&'a str, String),
+    pub announce: (&'a str, &'a str),
     /// The answer to keep under the request's idempotency key.
     pub answer: Option<(&'a str, &'a StoredResponse)>,
     /// The hash-chain links of the move and its bookings, following the table's last link; empty
@@ -576,6 +576,11 @@ pub struct MoveWrite<'a, S: serde::Serialize> {
     pub events: &'a [crate::store::webhooks::Event],
     /// The table's club.
     pub club: Uuid,
+    /// Leave the announcement and the webhook outbox rows out, for statements of the caller's
+    /// own in the same transaction ([`super::webhooks::enqueue`], [`super::live::notify`]). On
+    /// Citus the write runs on the worker that holds the table: a `NOTIFY` there reaches no
+    /// replica (they listen on the coordinator), and the outbox is the coordinator's.
+    pub apart: bool,
 }
 
 /// Whether the session has a table other than `table` still being played.
@@ -613,10 +618,9 @@ pub async fn draw_booking_ids(conn: &mut PgConnection, n: usize) -> Result<Vec<i
 /// announces it and keeps the idempotent answer: one round trip, and all of it only if the
 /// table's version is still the one before the move (`write.new.seq - 1`) and its chain still
 /// ends where the move's links follow (a verification or a scorer's join links without moving
-/// the version). Returns whether it
-/// wrote; outside a transaction the statement is one by itself, so an optimistic move that lost
-/// a race writes nothing. The postings' balance is still checked by the deferred trigger at
-/// commit.
+/// the version). Returns None when it wrote nothing, else whether the caller must still announce
+/// it (written `apart`, on a table some replica follows); outside a transaction the statement
+/// is one by itself, so an optimistic move that lost a race writes nothing.
 ///
 /// # Errors
 /// On database failure.
@@ -624,7 +628,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
     conn: &mut PgConnection,
     table: TableKey,
     write: MoveWrite<'_, S>,
-) -> Result<bool, StoreError> {
+) -> Result<Option<bool>, StoreError> {
     use sqlx::types::Json;
     let (memos, deals): (Vec<&str>, Vec<Option<i32>>) = write.bookings.iter().copied().unzip();
     let mut places = Vec::with_capacity(write.postings.len());
@@ -699,7 +703,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
              select $1, $36, $2, (i - 1)::smallint, l::json from unnest($21::text[]) with ordinality as t(l, i) cross join up)",
         );
     }
-    if !write.events.is_empty() {
+    if !write.events.is_empty() && !write.apart {
         sql.push_str(&format!(
             ",
          wh as ({})",
@@ -708,10 +712,13 @@ pub async fn write_move<S: serde::Serialize + Sync>(
     }
     // Announced only while some replica follows the table: the lease is read from the row this
     // statement updates, so a follower whose lease committed first always hears the move.
-    sql.push_str(
+    sql.push_str(if write.apart {
         " select exists (select 1 from up) as written,
-                 (select pg_notify($15, $16) from up where up.followed_until > now())",
-    );
+                 coalesce((select up.followed_until > now() from up), false) as followed"
+    } else {
+        " select exists (select 1 from up) as written, false as followed,
+                 (select pg_notify($15, $16) from up where up.followed_until > now())"
+    });
     let written = sqlx::query(&sql)
         .bind(table.id)
         .bind(write.new.seq)
@@ -728,7 +735,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         .bind(&amounts)
         .bind(write.snapshot.map(Json))
         .bind(write.announce.0)
-        .bind(&write.announce.1)
+        .bind(write.announce.1)
         .bind(key)
         .bind(answer.map(|a| a.request_hash.as_str()))
         .bind(answer.map(|a| i16::try_from(a.status).unwrap_or(200)))
@@ -763,5 +770,6 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         .bind(table.club_no)
         .fetch_one(conn)
         .await?;
-    Ok(sqlx::Row::try_get(&written, 0)?)
+    let followed: bool = sqlx::Row::try_get(&written, 1)?;
+    Ok(sqlx::Row::try_get::<bool, _>(&written, 0)?.then_some(followed))
 }

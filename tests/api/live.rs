@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use crate::helpers::{database_url, spawn_app, TestApp, TEST_SECRET};
+use crate::helpers::{assert_audit_consistent, database_url, spawn_app, TestApp, TEST_SECRET};
 
 /// A server process of the real binary, killed when dropped.
 struct Replica {
@@ -774,4 +774,71 @@ async fn a_replica_stopped_with_hundreds_of_streams_open_exits_within_its_grace_
         let got: Vec<i64> = first.iter().chain(&resumed).copied().collect();
         assert_eq!(got, every, "from a: {first:?}, resumed on b: {resumed:?}");
     }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn announced_apart_as_on_citus_every_entry_reaches_followers_once_and_a_refused_one_never(pool: PgPool) {
+    // Arrange: two replicas that announce a move and queue its webhooks in statements of their
+    // own (what Citus needs: its workers run the write, replicas listen on the coordinator), a
+    // table with a webhook for finished deals, and an ear on the announcement channel.
+    let apart = [("ANNOUNCE_APART", "true")];
+    let (a, b) = (replica_with(&pool, &apart).await, replica_with(&pool, &apart).await);
+    let app = TestApp::at(&a.base, pool.clone());
+    let (token, table) = one_card_table(&app, None).await;
+    let club: uuid::Uuid = sqlx::query_scalar("select club_id from game_tables where id = $1::uuid")
+        .bind(&table)
+        .fetch_one(&pool)
+        .await
+        .expect("the table's club");
+    app.post(
+        &format!("/api/v1/clubs/{club}/webhooks"),
+        &token,
+        json!({"url": "http://127.0.0.1:9/hooks", "events": ["deal.finished"]}),
+    )
+    .await
+    .assert_status(201);
+    let mut listener = announcements(&pool).await;
+    let moves = one_card_deal(["2C", "3C", "4C", "5C"]);
+
+    // Act and assert: unfollowed, a move is recorded and not announced.
+    app.submit(&table, &token, moves[0].clone()).await.assert_status(201);
+    assert_eq!(heard(&mut listener, Duration::from_millis(1000)).await, []);
+
+    // Followed on the other replica: every later entry, an undo and the move that finishes the
+    // deal among them, is announced once and reaches the follower once, in order; a refused
+    // move announces nothing.
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", b.base), &token, None).await;
+    assert_eq!(stream.next(WAIT).await.expect("the backlog").id.as_deref(), Some("1"));
+    app.submit(&table, &token, json!({"kind": "nominate", "seat": 3, "tricks": 0}))
+        .await
+        .assert_problem(422, "not_your_turn");
+    app.submit(&table, &token, moves[1].clone()).await.assert_status(201);
+    app.post(&format!("/api/v1/tables/{table}/undo"), &token, json!({}))
+        .await
+        .assert_status(200);
+    for mv in &moves[1..] {
+        app.submit(&table, &token, mv.clone()).await.assert_status(201);
+    }
+    let announced: Vec<i64> = heard(&mut listener, Duration::from_millis(1500))
+        .await
+        .into_iter()
+        .map(|(t, seq)| {
+            assert_eq!(t, table);
+            seq
+        })
+        .collect();
+    assert_eq!(announced, (2..=10).collect::<Vec<i64>>());
+    let mut received = Vec::new();
+    while let Some(event) = stream.next(Duration::from_millis(1500)).await {
+        received.push(event.id.expect("an id"));
+    }
+    assert_eq!(received, (2..=10).map(|n| n.to_string()).collect::<Vec<_>>());
+
+    // The deal's end queued its webhook in the move's transaction, once.
+    let queued: i64 = sqlx::query_scalar("select count(*) from webhook_deliveries where event_type = 'deal.finished'")
+        .fetch_one(&pool)
+        .await
+        .expect("the outbox");
+    assert_eq!(queued, 1);
+    assert_audit_consistent(&app, &table).await;
 }
