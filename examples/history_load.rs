@@ -41,6 +41,7 @@ async fn record(pool: &sqlx::PgPool, owner: Uuid, table: Uuid, mv: Value) -> any
         idempotency_key: None,
         answers_kept_for: tablekeeper::service::idempotency::DEFAULT_ANSWERS_KEPT_FOR,
         sent: mv,
+        announce_apart: false,
     };
     let started = Instant::now();
     // No hot states: every move folds its state from the database, the path whose cost grew
