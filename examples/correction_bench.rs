@@ -82,6 +82,7 @@ async fn main() -> anyhow::Result<()> {
             idempotency_key: None,
             answers_kept_for: tablekeeper::service::idempotency::DEFAULT_ANSWERS_KEPT_FOR,
             sent: mv,
+            announce_apart: false,
         };
         let render = |_| {
             Ok(Answer {
