@@ -190,10 +190,10 @@ fn kinds() -> Vec<Kind> {
         ),
         audit(
             "a balanced booking added",
-            "insert into ledger_bookings (table_id, move_seq, deal, memo) values ($1, 3, 3, 'a gift');
-             insert into ledger_postings (table_id, booking_id, account, amount) values
-                 ($1, (select max(id) from ledger_bookings where table_id = $1), 'seat:0', 50),
-                 ($1, (select max(id) from ledger_bookings where table_id = $1), 'seat:1', -50)",
+            "insert into ledger_bookings (table_id, move_seq, deal, memo, posting_count) values ($1, 3, 3, 'a gift', 2);
+             insert into ledger_postings (table_id, booking_id, account, amount, n, booking_postings, running) values
+                 ($1, (select max(id) from ledger_bookings where table_id = $1), 'seat:0', 50, 1, 2, 50),
+                 ($1, (select max(id) from ledger_bookings where table_id = $1), 'seat:1', -50, 2, 2, 0)",
             "is not in the chain",
         ),
         // The set-up and the roster.
