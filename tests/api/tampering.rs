@@ -168,8 +168,16 @@ fn kinds() -> Vec<Kind> {
         // The ledger.
         audit(
             "a posting edited, the booking still balanced",
-            "update ledger_postings set amount = amount + 1 where table_id = $1 and booking_id = (select min(id) from ledger_bookings where table_id = $1) and account = 'seat:0';
-             update ledger_postings set amount = amount - 1 where table_id = $1 and booking_id = (select min(id) from ledger_bookings where table_id = $1) and account = 'bank'",
+            // The running sums that chain the postings rewritten with them, so that the
+            // ledger's keys hold again (checks apply even with triggers off).
+            "update ledger_postings p set amount = x.amount, running = x.running
+             from (select n, amount + case account when 'seat:0' then 1 when 'bank' then -1 else 0 end as amount,
+                          sum(amount + case account when 'seat:0' then 1 when 'bank' then -1 else 0 end)
+                              over (order by n) as running
+                   from ledger_postings
+                   where table_id = $1 and booking_id = (select min(id) from ledger_bookings where table_id = $1)) x
+             where p.table_id = $1 and p.booking_id = (select min(id) from ledger_bookings where table_id = $1)
+               and p.n = x.n",
             "the chain breaks at link 1: booking",
         ),
         audit(
