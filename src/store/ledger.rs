@@ -1,5 +1,8 @@
 //! Ledger rows: bookings and their postings, append-only (the application's role may not update
-//! or delete them, and a deferred trigger refuses a booking whose postings do not sum to zero).
+//! or delete them). A booking's postings sum to zero by the relations' keys (migration
+//! `20261207000200_booking_balance_by_keys`): each posting carries its position in its booking,
+//! the booking's posting count and the running sum up to it, which every writer fills with
+//! [`Chained`]; a booking that does not balance, has no posting or one too many cannot commit.
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
@@ -21,6 +24,45 @@ pub struct StoredBooking {
     pub postings: Vec<Posting>,
 }
 
+/// The columns that chain a booking's postings: per posting, in the order given, its position in
+/// its booking (from 1), its booking's posting count and the running sum of its booking's amounts
+/// up to and including it; and per booking, its posting count.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Chained {
+    pub n: Vec<i32>,
+    pub booking_postings: Vec<i32>,
+    pub running: Vec<i64>,
+    /// Each booking's posting count, by the booking's index (from 0) in `postings`' numbering.
+    pub counts: Vec<i32>,
+}
+
+impl Chained {
+    /// Chains postings given in order as (booking index from 0, amount), for `bookings` bookings.
+    /// An index out of range is counted nowhere, and the database refuses its posting.
+    pub fn new(bookings: usize, postings: impl IntoIterator<Item = (usize, i64)> + Clone) -> Chained {
+        let mut counts = vec![0i32; bookings];
+        for (b, _) in postings.clone() {
+            if let Some(c) = counts.get_mut(b) {
+                *c = c.saturating_add(1);
+            }
+        }
+        let mut sums = vec![(0i32, 0i64); bookings];
+        let mut out = Chained::default();
+        for (b, amount) in postings {
+            // Past i64 the sum cannot balance anyway: saturating leaves the refusal to the keys.
+            let (n, running) = sums.get_mut(b).map_or((0, amount), |s| {
+                *s = (s.0.saturating_add(1), s.1.saturating_add(amount));
+                *s
+            });
+            out.n.push(n);
+            out.booking_postings.push(counts.get(b).copied().unwrap_or(0));
+            out.running.push(running);
+        }
+        out.counts = counts;
+        out
+    }
+}
+
 /// Books `booking`, caused by move `move_seq` of the table, in the caller's transaction.
 ///
 /// # Errors
@@ -33,28 +75,33 @@ pub async fn book(
     booking: &Booking,
     reverses: Option<i64>,
 ) -> Result<i64, StoreError> {
+    let accounts: Vec<String> = booking.postings().iter().map(|p| p.account.to_string()).collect();
+    let amounts: Vec<i64> = booking.postings().iter().map(|p| p.amount.get()).collect();
+    let chained = Chained::new(1, amounts.iter().map(|a| (0, *a)));
     let id: i64 = sqlx::query_scalar(
-        "insert into ledger_bookings (table_id, move_seq, deal, memo, reverses, club_no)
-         values ($1, $2, $3, $4, $5, $6) returning id",
+        "insert into ledger_bookings (table_id, move_seq, deal, memo, reverses, posting_count, club_no)
+         values ($1, $2, $3, $4, $5, $6, $7) returning id",
     )
     .bind(table.id)
     .bind(move_seq)
     .bind(deal)
     .bind(booking.memo())
     .bind(reverses)
+    .bind(chained.counts.first().copied().unwrap_or(0))
     .bind(table.club_no)
     .fetch_one(&mut *conn)
     .await?;
-    let accounts: Vec<String> = booking.postings().iter().map(|p| p.account.to_string()).collect();
-    let amounts: Vec<i64> = booking.postings().iter().map(|p| p.amount.get()).collect();
     sqlx::query(
-        "insert into ledger_postings (table_id, booking_id, account, amount, club_no)
-         select $1, $2, p.*, $5 from unnest($3::text[], $4::bigint[]) as p",
+        "insert into ledger_postings (table_id, booking_id, account, amount, n, booking_postings, running, club_no)
+         select $1, $2, p.*, $8 from unnest($3::text[], $4::bigint[], $5::int4[], $6::int4[], $7::bigint[]) as p",
     )
     .bind(table.id)
     .bind(id)
     .bind(&accounts)
     .bind(&amounts)
+    .bind(&chained.n)
+    .bind(&chained.booking_postings)
+    .bind(&chained.running)
     .bind(table.club_no)
     .execute(conn)
     .await?;
@@ -227,10 +274,22 @@ pub async fn book_many(conn: &mut PgConnection, table: TableKey, new: &[NewBooki
     let deals: Vec<Option<i32>> = new.iter().map(|b| b.deal).collect();
     let memos: Vec<&str> = new.iter().map(|b| b.booking.memo()).collect();
     let reverses: Vec<Option<i64>> = new.iter().map(|b| b.reverses).collect();
+    let (mut booking_ids, mut accounts, mut amounts, mut places) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (place, (id, b)) in ids.iter().zip(new).enumerate() {
+        for p in b.booking.postings() {
+            booking_ids.push(*id);
+            accounts.push(p.account.to_string());
+            amounts.push(p.amount.get());
+            places.push(place);
+        }
+    }
+    let chained = Chained::new(new.len(), places.iter().copied().zip(amounts.iter().copied()));
     sqlx::query(
-        "insert into ledger_bookings (id, table_id, move_seq, deal, memo, reverses, club_no) overriding system value
-         select t.id, $1, t.s, t.d, t.m, t.r, $7
-         from unnest($2::bigint[], $3::bigint[], $4::integer[], $5::text[], $6::bigint[]) as t(id, s, d, m, r)",
+        "insert into ledger_bookings (id, table_id, move_seq, deal, memo, reverses, posting_count, club_no)
+         overriding system value
+         select t.id, $1, t.s, t.d, t.m, t.r, t.c, $8
+         from unnest($2::bigint[], $3::bigint[], $4::integer[], $5::text[], $6::bigint[], $7::int4[])
+              as t(id, s, d, m, r, c)",
     )
     .bind(table.id)
     .bind(&ids)
@@ -238,27 +297,46 @@ pub async fn book_many(conn: &mut PgConnection, table: TableKey, new: &[NewBooki
     .bind(&deals)
     .bind(&memos)
     .bind(&reverses)
+    .bind(&chained.counts)
     .bind(table.club_no)
     .execute(&mut *conn)
     .await?;
-    let (mut booking_ids, mut accounts, mut amounts) = (Vec::new(), Vec::new(), Vec::new());
-    for (id, b) in ids.iter().zip(new) {
-        for p in b.booking.postings() {
-            booking_ids.push(*id);
-            accounts.push(p.account.to_string());
-            amounts.push(p.amount.get());
-        }
-    }
     sqlx::query(
-        "insert into ledger_postings (table_id, booking_id, account, amount, club_no)
-         select $1, p.*, $5 from unnest($2::bigint[], $3::text[], $4::bigint[]) as p",
+        "insert into ledger_postings (table_id, booking_id, account, amount, n, booking_postings, running, club_no)
+         select $1, p.*, $8 from unnest($2::bigint[], $3::text[], $4::bigint[], $5::int4[], $6::int4[], $7::bigint[]) as p",
     )
     .bind(table.id)
     .bind(&booking_ids)
     .bind(&accounts)
     .bind(&amounts)
+    .bind(&chained.n)
+    .bind(&chained.booking_postings)
+    .bind(&chained.running)
     .bind(table.club_no)
     .execute(conn)
     .await?;
     Ok(ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Chained;
+
+    #[test]
+    fn postings_are_numbered_and_summed_per_booking_in_the_order_given() {
+        // Two bookings, their postings interleaved as a writer may list them.
+        let chained = Chained::new(2, [(0, -5), (1, 7), (0, 2), (1, -7), (0, 3)]);
+        assert_eq!(chained.n, [1, 1, 2, 2, 3]);
+        assert_eq!(chained.booking_postings, [3, 2, 3, 2, 3]);
+        assert_eq!(chained.running, [-5, 7, -3, 0, 0]);
+        assert_eq!(chained.counts, [3, 2]);
+    }
+
+    #[test]
+    fn a_posting_of_no_booking_is_chained_to_none() {
+        let chained = Chained::new(1, [(0, -1), (4, 1)]);
+        assert_eq!(chained.n, [1, 0]);
+        assert_eq!(chained.booking_postings, [1, 0]);
+        assert_eq!(chained.counts, [1]);
+    }
 }

@@ -620,7 +620,8 @@ pub async fn draw_booking_ids(conn: &mut PgConnection, n: usize) -> Result<Vec<i
 /// ends where the move's links follow (a verification or a scorer's join links without moving
 /// the version). Returns None when it wrote nothing, else whether the caller must still announce
 /// it (written `apart`, on a table some replica follows); outside a transaction the statement
-/// is one by itself, so an optimistic move that lost a race writes nothing.
+/// is one by itself, so an optimistic move that lost a race writes nothing. The postings' balance
+/// is checked at commit by the ledger's keys, which it fills ([`crate::store::ledger::Chained`]).
 ///
 /// # Errors
 /// On database failure.
@@ -639,6 +640,14 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         accounts.push(account);
         amounts.push(amount);
     }
+    // A place outside `bookings` is chained to no booking; the keys then refuse the posting.
+    let chained = crate::store::ledger::Chained::new(
+        write.bookings.len(),
+        places
+            .iter()
+            .zip(&amounts)
+            .map(|(place, amount)| (usize::try_from(*place - 1).unwrap_or(usize::MAX), *amount)),
+    );
     let (key, answer) = match write.answer {
         Some((key, answer)) => (Some(key), Some(answer)),
         None => (None, None),
@@ -660,15 +669,17 @@ pub async fn write_move<S: serde::Serialize + Sync>(
             ",
          ids as (select id, place from unnest($22::int8[]) with ordinality as i(id, place)),
          bk as (
-             insert into ledger_bookings (id, table_id, club_no, move_seq, deal, memo, created_at) overriding system value
-             select ids.id, $1, $36, $2, b.deal, b.memo, $31
-             from unnest($9::text[], $10::int4[]) with ordinality as b(memo, deal, place)
+             insert into ledger_bookings (id, table_id, club_no, move_seq, deal, memo, created_at, posting_count)
+             overriding system value
+             select ids.id, $1, $36, $2, b.deal, b.memo, $31, b.postings
+             from unnest($9::text[], $10::int4[], $37::int4[]) with ordinality as b(memo, deal, postings, place)
              join ids using (place) cross join up
              order by ids.id),
          ps as (
-             insert into ledger_postings (table_id, club_no, booking_id, account, amount)
-             select $1, $36, ids.id, p.account, p.amount
-             from unnest($11::int8[], $12::text[], $13::int8[]) as p(place, account, amount)
+             insert into ledger_postings (table_id, club_no, booking_id, account, amount, n, booking_postings, running)
+             select $1, $36, ids.id, p.account, p.amount, p.n, p.cnt, p.running
+             from unnest($11::int8[], $12::text[], $13::int8[], $38::int4[], $39::int4[], $40::int8[])
+                  as p(place, account, amount, n, cnt, running)
              join ids using (place) cross join up)",
         );
     }
@@ -768,6 +779,10 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         .bind(write.events.iter().map(|e| e.body.as_str()).collect::<Vec<_>>())
         .bind(write.club)
         .bind(table.club_no)
+        .bind(&chained.counts)
+        .bind(&chained.n)
+        .bind(&chained.booking_postings)
+        .bind(&chained.running)
         .fetch_one(conn)
         .await?;
     let followed: bool = sqlx::Row::try_get(&written, 1)?;

@@ -89,36 +89,177 @@ async fn bookings_are_stored_balanced_and_reversals_restore_the_balances(pool: P
     assert_eq!(balances.of(&Account::GameFund), Chips::ZERO);
 }
 
-#[sqlx::test(migrations = "./migrations")]
-async fn the_database_refuses_an_unbalanced_booking(pool: PgPool) {
-    let app = spawn_app(pool).await;
-    let table = a_table(&app).await;
-    let mut tx = app.pool.begin().await.expect("tx");
-    let id: i64 = sqlx::query_scalar(
-        "insert into ledger_bookings (table_id, club_no, move_seq, memo)
-             select $1, club_no, 1, 'bad' from game_tables where id = $1 returning id",
+/// A booking as a writer of the application's role might insert it, filling the columns that
+/// chain its postings (store::ledger::Chained) as it likes: its posting count, and per posting
+/// account, amount, position, the booking's count it names and the running sum.
+struct Raw {
+    count: i32,
+    postings: &'static [(&'static str, i64, i32, i32, i64)],
+}
+
+/// Inserts `raw` in one transaction as the application's role and commits; the SQLSTATE of the
+/// first statement (or the commit) that fails, none when it commits.
+async fn book_raw(app: &PgPool, table: uuid::Uuid, raw: &Raw) -> Option<String> {
+    let state = |e: sqlx::Error| e.as_database_error().and_then(|d| d.code()).map(|c| c.into_owned());
+    let mut tx = app.begin().await.expect("tx");
+    let id: i64 = match sqlx::query_scalar(
+        "insert into ledger_bookings (table_id, club_no, move_seq, memo, posting_count)
+         select $1, club_no, 1, 'raw', $2 from game_tables where id = $1 returning id",
     )
     .bind(table)
+    .bind(raw.count)
     .fetch_one(&mut *tx)
     .await
-    .expect("booking row");
-    sqlx::query(
-        "insert into ledger_postings (table_id, club_no, booking_id, account, amount)
-         select $2, club_no, $1, p.account, p.amount from game_tables,
-                (values ('seat:0', -5), ('game_fund', 4)) as p(account, amount) where id = $2",
-    )
-    .bind(id)
-    .bind(table)
-    .execute(&mut *tx)
-    .await
-    .expect("postings insert; the check is deferred");
-    let err = tx.commit().await.expect_err("unbalanced booking refused at commit");
-    assert!(err.to_string().contains("does not balance"), "{err}");
-    let count: i64 = sqlx::query_scalar("select count(*) from ledger_bookings")
-        .fetch_one(&app.pool)
+    {
+        Ok(id) => id,
+        Err(e) => return state(e),
+    };
+    // One statement per posting: the deferred keys must hold whatever the order of the inserts.
+    for &(account, amount, n, of, running) in raw.postings {
+        if let Err(e) = sqlx::query(
+            "insert into ledger_postings (table_id, club_no, booking_id, account, amount, n, booking_postings, running)
+             select $1, club_no, $2, $3, $4, $5, $6, $7 from game_tables where id = $1",
+        )
+        .bind(table)
+        .bind(id)
+        .bind(account)
+        .bind(amount)
+        .bind(n)
+        .bind(of)
+        .bind(running)
+        .execute(&mut *tx)
         .await
-        .expect("count");
-    assert_eq!(count, 0);
+        {
+            return state(e);
+        }
+    }
+    tx.commit().await.err().and_then(state)
+}
+
+async fn ledger_rows(pool: &PgPool) -> (i64, i64) {
+    sqlx::query_as("select (select count(*) from ledger_bookings), (select count(*) from ledger_postings)")
+        .fetch_one(pool)
+        .await
+        .expect("counts")
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_database_refuses_a_booking_that_does_not_balance_has_a_posting_missing_or_extra_or_none(pool: PgPool) {
+    let app = spawn_app(pool.clone()).await;
+    let table = a_table(&app).await;
+    let role = crate::distribution::application_pool(&pool, 1).await;
+    let before = ledger_rows(&pool).await;
+
+    // In any order of the inserts: the keys are checked at commit.
+    let balanced = Raw {
+        count: 3,
+        postings: &[("seat:2", 3, 3, 3, 0), ("bank", -5, 1, 3, -5), ("seat:0", 2, 2, 3, -3)],
+    };
+    assert_eq!(
+        book_raw(&role, table, &balanced).await,
+        None,
+        "a balanced booking commits"
+    );
+    let committed = ledger_rows(&pool).await;
+    assert_eq!(committed, (before.0 + 1, before.1 + 3));
+
+    let refused = [
+        (
+            "postings summing to -1, the running sums true",
+            Raw {
+                count: 2,
+                postings: &[("seat:0", -5, 1, 2, -5), ("game_fund", 4, 2, 2, -1)],
+            },
+        ),
+        (
+            "postings summing to -1, the last running sum claimed zero",
+            Raw {
+                count: 2,
+                postings: &[("seat:0", -5, 1, 2, -5), ("game_fund", 4, 2, 2, 0)],
+            },
+        ),
+        (
+            "postings summing to -1, the first running sum claimed to be 4 short",
+            Raw {
+                count: 2,
+                postings: &[("seat:0", -5, 1, 2, -4), ("game_fund", 4, 2, 2, 0)],
+            },
+        ),
+        (
+            "postings summing to -1, the booking claimed to have one posting and the other left out of the count",
+            Raw {
+                count: 1,
+                postings: &[("seat:0", -5, 1, 1, -5), ("game_fund", 4, 2, 1, -1)],
+            },
+        ),
+        (
+            "a posting missing: the middle one of three",
+            Raw {
+                count: 3,
+                postings: &[("bank", -5, 1, 3, -5), ("seat:2", 3, 3, 3, 0)],
+            },
+        ),
+        (
+            "a posting missing: the last one of three",
+            Raw {
+                count: 3,
+                postings: &[("bank", -5, 1, 3, -5), ("seat:0", 2, 2, 3, -3)],
+            },
+        ),
+        (
+            "an extra posting past the count",
+            Raw {
+                count: 2,
+                postings: &[("bank", -5, 1, 2, -5), ("seat:0", 5, 2, 2, 0), ("seat:1", 1, 3, 2, 1)],
+            },
+        ),
+        (
+            "an extra posting naming a count the booking does not have",
+            Raw {
+                count: 2,
+                postings: &[("bank", -5, 1, 2, -5), ("seat:0", 5, 2, 2, 0), ("seat:1", 1, 3, 3, 1)],
+            },
+        ),
+        (
+            "an extra posting at a position already taken",
+            Raw {
+                count: 2,
+                postings: &[("bank", -5, 1, 2, -5), ("seat:0", 5, 2, 2, 0), ("seat:1", 1, 2, 2, -4)],
+            },
+        ),
+        (
+            "an extra posting as a second first one",
+            Raw {
+                count: 2,
+                postings: &[("bank", -5, 1, 2, -5), ("seat:0", 5, 2, 2, 0), ("seat:1", 1, 1, 2, 1)],
+            },
+        ),
+        (
+            "no posting",
+            Raw {
+                count: 1,
+                postings: &[],
+            },
+        ),
+        (
+            "no posting, and a count of none",
+            Raw {
+                count: 0,
+                postings: &[],
+            },
+        ),
+    ];
+    for (what, raw) in &refused {
+        let state = book_raw(&role, table, raw).await;
+        // 23503: a foreign key (a posting's predecessor, the booking's last posting, the count
+        // a posting names); 23514: a check; 23505: a position taken twice.
+        assert!(
+            matches!(state.as_deref(), Some("23503" | "23514" | "23505")),
+            "{what}: {state:?}"
+        );
+        assert_eq!(ledger_rows(&pool).await, committed, "{what} changed nothing");
+    }
+    role.close().await;
 }
 
 #[sqlx::test(migrations = "./migrations")]

@@ -168,8 +168,16 @@ fn kinds() -> Vec<Kind> {
         // The ledger.
         audit(
             "a posting edited, the booking still balanced",
-            "update ledger_postings set amount = amount + 1 where table_id = $1 and booking_id = (select min(id) from ledger_bookings where table_id = $1) and account = 'seat:0';
-             update ledger_postings set amount = amount - 1 where table_id = $1 and booking_id = (select min(id) from ledger_bookings where table_id = $1) and account = 'bank'",
+            // The running sums that chain the postings rewritten with them, so that the
+            // ledger's keys hold again (checks apply even with triggers off).
+            "update ledger_postings p set amount = x.amount, running = x.running
+             from (select n, amount + case account when 'seat:0' then 1 when 'bank' then -1 else 0 end as amount,
+                          sum(amount + case account when 'seat:0' then 1 when 'bank' then -1 else 0 end)
+                              over (order by n) as running
+                   from ledger_postings
+                   where table_id = $1 and booking_id = (select min(id) from ledger_bookings where table_id = $1)) x
+             where p.table_id = $1 and p.booking_id = (select min(id) from ledger_bookings where table_id = $1)
+               and p.n = x.n",
             "the chain breaks at link 1: booking",
         ),
         audit(
@@ -190,11 +198,11 @@ fn kinds() -> Vec<Kind> {
         ),
         audit(
             "a balanced booking added",
-            "insert into ledger_bookings (table_id, club_no, move_seq, deal, memo)
-                 select $1, club_no, 3, 3, 'a gift' from game_tables where id = $1;
-             insert into ledger_postings (table_id, club_no, booking_id, account, amount)
-                 select $1, club_no, (select max(id) from ledger_bookings where table_id = $1), p.account, p.amount
-                 from game_tables, (values ('seat:0', 50), ('seat:1', -50)) as p(account, amount) where id = $1",
+            "insert into ledger_bookings (table_id, club_no, move_seq, deal, memo, posting_count)
+                 select $1, club_no, 3, 3, 'a gift', 2 from game_tables where id = $1;
+             insert into ledger_postings (table_id, club_no, booking_id, account, amount, n, booking_postings, running)
+                 select $1, club_no, (select max(id) from ledger_bookings where table_id = $1), p.*
+                 from game_tables, (values ('seat:0', 50, 1, 2, 50), ('seat:1', -50, 2, 2, 0)) as p where id = $1",
             "is not in the chain",
         ),
         // The set-up and the roster.

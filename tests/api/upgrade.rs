@@ -223,6 +223,71 @@ struct ChainV1Table {
     next_correction: Option<(u16, Value, String)>,
 }
 
+/// The bookings v0.1 stored are chained by the upgrade (migration 20261207000200): each has its
+/// postings numbered 1..count, the last one's running sum zero, so a posting appended to one of
+/// them later is refused by the keys as a new booking's would be.
+#[sqlx::test(migrations = false)]
+async fn bookings_v0_1_stored_are_chained_by_the_upgrade_and_take_no_further_posting(pool: PgPool) {
+    load_v0_1_database(&pool).await;
+    let (bookings, unchained): (i64, i64) = sqlx::query_as(
+        "select count(*),
+                count(*) filter (where b.posting_count <> p.c or p.last_running <> 0 or p.sum <> 0
+                                 or p.n_sum <> b.posting_count * (b.posting_count + 1) / 2)
+         from ledger_bookings b
+         left join (select table_id, booking_id, count(*) as c, sum(amount) as sum, sum(n) as n_sum,
+                           max(running) filter (where n = booking_postings) as last_running
+                    from ledger_postings group by table_id, booking_id) p
+           on p.table_id = b.table_id and p.booking_id = b.id",
+    )
+    .fetch_one(&pool)
+    .await
+    .expect("the stored bookings");
+    assert_eq!((bookings, unchained), (125, 0));
+
+    let app = crate::distribution::application_pool(&pool, 1).await;
+    let (table, booking, count): (uuid::Uuid, i64, i32) =
+        sqlx::query_as("select table_id, id, posting_count from ledger_bookings order by id limit 1")
+            .fetch_one(&pool)
+            .await
+            .expect("a stored booking");
+    // A further posting past the count, one claiming a larger count, one at a taken position.
+    for (n, of, running) in [(count + 1, count, 1i64), (count + 1, count + 1, 1), (count, count, 1)] {
+        let mut tx = app.begin().await.expect("tx");
+        let inserted = sqlx::query(
+            "insert into ledger_postings (table_id, club_no, booking_id, account, amount, n, booking_postings, running)
+             select $1, club_no, $2, 'seat:9', 1, $3, $4, $5 from game_tables where id = $1",
+        )
+        .bind(table)
+        .bind(booking)
+        .bind(n)
+        .bind(of)
+        .bind(running)
+        .execute(&mut *tx)
+        .await;
+        let refused = match inserted {
+            Err(e) => e,
+            Ok(_) => tx.commit().await.expect_err("an extra posting is refused at commit"),
+        };
+        let code = refused
+            .as_database_error()
+            .and_then(|d| d.code())
+            .map(|c| c.into_owned());
+        assert!(
+            matches!(code.as_deref(), Some("23503" | "23514" | "23505")),
+            "{n}/{of}: {refused}"
+        );
+    }
+    let postings: i64 =
+        sqlx::query_scalar("select count(*) from ledger_postings where table_id = $1 and booking_id = $2")
+            .bind(table)
+            .bind(booking)
+            .fetch_one(&pool)
+            .await
+            .expect("postings");
+    assert_eq!(postings, i64::from(count));
+    app.close().await;
+}
+
 async fn content_versions(app: &TestApp, table: &str) -> Vec<(i64, i16)> {
     sqlx::query_as("select pos, content_version from chain_links where table_id = $1::uuid order by pos")
         .bind(table.parse::<uuid::Uuid>().expect("uuid"))
