@@ -22,8 +22,7 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::tables::RECORDED_BY;
-use super::StoreError;
+use super::{StoreError, RECORDED_BY};
 
 /// A link as stored.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]

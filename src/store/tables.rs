@@ -211,16 +211,10 @@ pub async fn latest_snapshot(conn: &mut PgConnection, table: Uuid) -> Result<Opt
     .await?)
 }
 
-/// Who recorded entry `m`, as the log names them (`organiser:<id>`, `scorer:<id>`, or any other
-/// text stored before): a row keeps the text, or since migration `20261207000300` just the id,
-/// which reads back as the text it was written from (see [`RECORDED_BY_STORED`]).
-pub const RECORDED_BY: &str =
-    "coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer)";
-
 /// The columns `recorded_by, recorded_by_organiser, recorded_by_scorer` of a new entry recorded
 /// by the text `$7`: the id alone when the text is exactly `organiser:<id>` or `scorer:<id>` as
 /// `crate::service::Principal::recorded_by` writes it (the id in PostgreSQL's own lower-case
-/// form, so that [`RECORDED_BY`] gives back the same text, which the hash chain covers), else
+/// form, so that [`super::RECORDED_BY`] gives back the same text, which the hash chain covers), else
 /// the text. A CASE evaluates (and folds) its result only once its condition holds, so no other
 /// text is ever cast.
 const RECORDED_BY_STORED: &str =
@@ -231,7 +225,7 @@ const RECORDED_BY_STORED: &str =
          case when $7 ~ '^scorer:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
               then substr($7, 8)::uuid end";
 
-// `recorded_by` is read as [`RECORDED_BY`] reads it.
+// `recorded_by` is read as [`super::RECORDED_BY`] reads it.
 const MOVE_COLUMNS: &str = "m.seq, m.entry, m.kind, m.seat, m.body, m.events, m.voids_seq,
     (select v.seq from moves v where v.table_id = m.table_id and v.voids_seq = m.seq) as voided_by,
     m.part_of,
