@@ -9,6 +9,13 @@
 //! it from the link at `pos - 1` (older links keep theirs, and it is read as stored). A link whose
 //! predecessor is missing reads with an empty `prev_hash`, which follows no link: the audit finds
 //! the gap as it found a wrong stored hash before.
+//!
+//! Where links are kept: the link a move writes with itself lives in the move's row (`moves`'
+//! `link_*` columns, since migration `20261207000300`), every other link (the set-up, bookings,
+//! scorers, verifications, voids, corrections, links of older entries) in `chain_links`; every
+//! read here takes both ([`LINKS`]). A row holds one link, so an entry linked in its row is linked
+//! once, as `chain_links_entry_once` keeps it within `chain_links`; links follow seq order, so the
+//! linked row with the greatest seq holds the last of the rows' links.
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -16,7 +23,7 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 use super::tables::TableKey;
-use super::StoreError;
+use super::{StoreError, RECORDED_BY};
 
 /// A link as stored.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -61,14 +68,27 @@ pub struct ChainedScorer {
 /// # Errors
 /// On database failure.
 pub async fn end(conn: &mut PgConnection, table: Uuid) -> Result<ChainEnd, StoreError> {
+    // The last link is the later of `chain_links`' last and the last linked row's; the one
+    // before it, whose hash is its `prev_hash`, is in either too.
     let last = sqlx::query_as::<_, LinkRow>(
-        "select l.pos, l.entry, l.ref, l.content_version, l.content_hash,
+        "with l as (
+             select * from (
+                 (select pos, entry, ref, content_version, content_hash, prev_hash, hash
+                  from chain_links where table_id = $1 order by pos desc limit 1)
+                 union all
+                 (select link_pos, 'move', seq, link_version, link_content_hash, ''::bytea, link_hash
+                  from moves where table_id = $1 and link_pos is not null order by seq desc limit 1)) l
+             order by pos desc limit 1)
+         select l.pos, l.entry, l.ref, l.content_version, l.content_hash,
                 case when octet_length(l.prev_hash) = 0
-                     then coalesce((select p.hash from chain_links p where p.table_id = l.table_id and p.club_no = l.club_no and p.pos = l.pos - 1),
+                     then coalesce((select p.hash from chain_links p where p.table_id = $1 and p.pos = l.pos - 1),
+                                   case when m.link_pos = l.pos - 1 then m.link_hash end,
                                    l.prev_hash)
                      else l.prev_hash end as prev_hash,
                 l.hash
-         from chain_links l where l.table_id = $1 order by l.pos desc limit 1",
+         from l left join lateral (
+             select m.link_pos, m.link_hash from moves m
+             where m.table_id = $1 and m.link_pos < l.pos order by m.seq desc limit 1) m on true",
     )
     .bind(table)
     .fetch_optional(&mut *conn)
@@ -79,9 +99,11 @@ pub async fn end(conn: &mut PgConnection, table: Uuid) -> Result<ChainEnd, Store
         Option<i64>,
         Option<i64>,
     ) = sqlx::query_as(
-        "select max(ref) filter (where entry = 'move'), max(ref) filter (where entry = 'booking'),
-                    max(ref) filter (where entry = 'scorer'), max(ref) filter (where entry = 'verification')
-             from chain_links where table_id = $1",
+        "select greatest(max(ref) filter (where entry = 'move'),
+                         (select seq from moves where table_id = $1 and link_pos is not null order by seq desc limit 1)),
+                max(ref) filter (where entry = 'booking'),
+                max(ref) filter (where entry = 'scorer'), max(ref) filter (where entry = 'verification')
+         from chain_links where table_id = $1",
     )
     .bind(table)
     .fetch_one(conn)
@@ -136,13 +158,13 @@ pub async fn verifications_after(
 /// # Errors
 /// On database failure.
 pub async fn links(conn: &mut PgConnection, table: Uuid) -> Result<Vec<LinkRow>, StoreError> {
-    Ok(sqlx::query_as::<_, LinkRow>(
+    Ok(sqlx::query_as::<_, LinkRow>(&format!(
         "select pos, entry, ref, content_version, content_hash,
-                case when octet_length(prev_hash) = 0 and lag(pos) over w = pos - 1 then lag(hash) over w
-                     else prev_hash end as prev_hash,
-                hash
-         from chain_links where table_id = $1 window w as (order by pos) order by pos",
-    )
+                    case when octet_length(prev_hash) = 0 and lag(pos) over w = pos - 1 then lag(hash) over w
+                         else prev_hash end as prev_hash,
+                    hash
+             from {LINKS} l window w as (order by pos) order by pos"
+    ))
     .bind(table)
     .fetch_all(conn)
     .await?)
@@ -160,7 +182,10 @@ pub async fn entry_links(
     to: i64,
 ) -> Result<Vec<(i64, i64, Vec<u8>)>, StoreError> {
     Ok(sqlx::query_as(
-        "select ref, pos, hash from chain_links where table_id = $1 and entry = 'move' and ref between $2 and $3",
+        "select ref, pos, hash from chain_links where table_id = $1 and entry = 'move' and ref between $2 and $3
+         union all
+         select seq, link_pos, link_hash from moves
+         where table_id = $1 and link_pos is not null and seq between $2 and $3",
     )
     .bind(table)
     .bind(from)
@@ -168,6 +193,14 @@ pub async fn entry_links(
     .fetch_all(conn)
     .await?)
 }
+
+/// Every link of table `$1`, wherever it is kept (see the module's invariants), as stored: a
+/// link in a move's row has an empty `prev_hash`.
+const LINKS: &str = "(select pos, entry, ref, content_version, content_hash, prev_hash, hash
+                        from chain_links where table_id = $1
+                      union all
+                      select link_pos, 'move', seq, link_version, link_content_hash, ''::bytea, link_hash
+                        from moves where table_id = $1 and link_pos is not null)";
 
 /// What a link keeps of its `prev_hash`: nothing but the set-up's zeros, the rest being the
 /// hash of the link before it (see the module's invariants).
@@ -179,7 +212,8 @@ pub(crate) fn stored_prev_hash(link: &LinkRow) -> &[u8] {
     }
 }
 
-/// Appends links and sets the table's head to the last one's hash, in the caller's transaction.
+/// Appends links to `chain_links` and sets the table's head to the last one's hash, in the
+/// caller's transaction (a move's own link is written with the move instead: `write_move`).
 ///
 /// # Errors
 /// On database failure (a position taken already breaks the primary key).
@@ -251,11 +285,11 @@ pub struct JsonText(pub String);
 /// # Errors
 /// On database failure.
 pub async fn log_as_text(conn: &mut PgConnection, table: Uuid) -> Result<Vec<LoggedEntry<JsonText>>, StoreError> {
-    Ok(sqlx::query_as::<_, LoggedEntry<JsonText>>(
+    Ok(sqlx::query_as::<_, LoggedEntry<JsonText>>(&format!(
         "select seq, entry, kind, seat, body::text as body, events::text as events, voids_seq, part_of,
-                position::text as position, recorded_by, recorded_at
-         from moves where table_id = $1 order by seq",
-    )
+                    position::text as position, {RECORDED_BY} as recorded_by, recorded_at
+             from moves m where table_id = $1 order by seq"
+    ))
     .bind(table)
     .fetch_all(conn)
     .await?)
@@ -266,11 +300,11 @@ pub async fn log_as_text(conn: &mut PgConnection, table: Uuid) -> Result<Vec<Log
 /// # Errors
 /// On database failure.
 pub async fn log_after(conn: &mut PgConnection, table: Uuid, after: i64) -> Result<Vec<LoggedEntry>, StoreError> {
-    Ok(sqlx::query_as::<_, LoggedEntry>(
+    Ok(sqlx::query_as::<_, LoggedEntry>(&format!(
         "select seq, entry, kind, seat, body, events, voids_seq, part_of, position::text as position,
-                recorded_by, recorded_at
-         from moves where table_id = $1 and seq > $2 order by seq",
-    )
+                    {RECORDED_BY} as recorded_by, recorded_at
+             from moves m where table_id = $1 and seq > $2 order by seq"
+    ))
     .bind(table)
     .bind(after)
     .fetch_all(conn)

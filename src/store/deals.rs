@@ -179,8 +179,10 @@ pub struct CorrectionRow {
     pub supersedes: Vec<i64>,
 }
 
-const CORRECTION_COLUMNS: &str =
-    "c.seq, c.deal, c.reason, c.first_booking, c.last_booking, c.events, m.recorded_by, m.recorded_at,
+const CORRECTION_COLUMNS: &str = "c.seq, c.deal, c.reason, c.first_booking, c.last_booking, c.events,
+    coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer)
+        as recorded_by,
+    m.recorded_at,
     (select v.seq from moves v where v.table_id = c.table_id and v.club_no = c.club_no and v.voids_seq = c.seq) as voided_by,
     array(select s.seq from superseded_moves s where s.table_id = c.table_id and s.club_no = c.club_no and s.correction_seq = c.seq
           order by s.seq) as supersedes";

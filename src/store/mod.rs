@@ -31,6 +31,12 @@ use crate::ledger::LedgerError;
 
 pub type Tx<'a> = sqlx::Transaction<'a, sqlx::Postgres>;
 
+/// Who recorded log entry `m`, as the log names them (`organiser:<id>`, `scorer:<id>`, or any
+/// other text stored before): a row keeps the text or, since migration `20261207000300`, just the
+/// id, which reads back as the text it was written from (`tables::write_move`).
+pub const RECORDED_BY: &str =
+    "coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer)";
+
 /// Everything the store can fail with.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {

@@ -234,12 +234,29 @@ pub async fn latest_snapshot(conn: &mut PgConnection, table: Uuid) -> Result<Opt
     .await?)
 }
 
+/// The columns `recorded_by, recorded_by_organiser, recorded_by_scorer` of a new entry recorded
+/// by the text `$7`: the id alone when the text is exactly `organiser:<id>` or `scorer:<id>` as
+/// `crate::service::Principal::recorded_by` writes it (the id in PostgreSQL's own lower-case
+/// form, so that [`super::RECORDED_BY`] gives back the same text, which the hash chain covers), else
+/// the text. A CASE evaluates (and folds) its result only once its condition holds, so no other
+/// text is ever cast.
+const RECORDED_BY_STORED: &str =
+    "case when $7 ~ '^(organiser|scorer):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+                                       then null else $7 end,
+         case when $7 ~ '^organiser:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+              then substr($7, 11)::uuid end,
+         case when $7 ~ '^scorer:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+              then substr($7, 8)::uuid end";
+
+// `recorded_by` is read as [`super::RECORDED_BY`] reads it.
 const MOVE_COLUMNS: &str = "m.seq, m.entry, m.kind, m.seat, m.body, m.events, m.voids_seq,
     (select v.seq from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.seq) as voided_by,
     m.part_of,
     (select max(s.correction_seq) from superseded_moves s where s.table_id = m.table_id and s.club_no = m.club_no and s.seq = m.seq)
         as superseded_by,
-    m.recorded_by, m.recorded_at";
+    coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer)
+        as recorded_by,
+    m.recorded_at";
 
 /// The voids of a table are few and recent, so "not voided" is a lookup per move. A move a
 /// correction brought is effective while the correction is not voided; a move a correction
@@ -468,8 +485,11 @@ pub async fn read_for_move(
     } else {
         ", null::int8 as snapshot_seq, null::text as snapshot_state, null::text as fold_moves"
     });
+    // A link is in `chain_links` or in its move's row (`store::chain`): the chain ends at the later.
     sql.push_str(
-        ", (select l.pos from chain_links l where l.table_id = t.id and l.club_no = t.club_no order by l.pos desc limit 1) as chain_pos",
+        ", greatest((select l.pos from chain_links l where l.table_id = t.id and l.club_no = t.club_no order by l.pos desc limit 1),
+                    (select m.link_pos from moves m where m.table_id = t.id and m.club_no = t.club_no and m.link_pos is not null
+                     order by m.seq desc limit 1)) as chain_pos",
     );
     sql.push_str(if scorer.is_some() {
         ", exists (select 1 from scorers sc where sc.table_id = t.id and sc.club_no = t.club_no and sc.id = $4 and sc.revoked_at is null)
@@ -567,7 +587,7 @@ pub struct MoveWrite<'a, S: serde::Serialize> {
     /// The answer to keep under the request's idempotency key.
     pub answer: Option<(&'a str, &'a StoredResponse)>,
     /// The hash-chain links of the move and its bookings, following the table's last link; empty
-    /// when the caller links them afterwards.
+    /// when the caller links them afterwards. The move's own link is kept in its row.
     pub links: &'a [crate::store::chain::LinkRow],
     /// When it is recorded: the rows it writes and the table's `updated_at` take this time.
     pub now: DateTime<Utc>,
@@ -654,15 +674,22 @@ pub async fn write_move<S: serde::Serialize + Sync>(
     };
     // Only the parts this move needs: the executor sets up every part of a plan, used or not.
     // Every insert waits on the version check (`up`), so a lost race inserts nothing.
-    let mut sql = String::from(
+    let mut sql = format!(
         "with up as (
              update game_tables set version = version + 1, finished = $8, updated_at = $31,
                  chain_head = coalesce($29::bytea, chain_head)
              where id = $1 and club_no = $36 and version = $2 - 1 and ($32::bytea is null or chain_head = $32)
              returning id, club_no, followed_until),
          mv as (
-             insert into moves (table_id, club_no, seq, entry, kind, seat, body, events, recorded_by, recorded_at)
-             select $1, $36, $2, 'move', $3, $4, $5::json, $6::json, $7, $31 from up)",
+             insert into moves (table_id, club_no, seq, entry, kind, seat, body, events,
+                                recorded_by, recorded_by_organiser, recorded_by_scorer, recorded_at,
+                                link_pos, link_version, link_content_hash, link_hash)
+             select $1, $36, $2, 'move', $3, $4, $5::json, $6::json, {RECORDED_BY_STORED}, $31,
+                    l.pos, l.version, l.content_hash, l.hash
+             from up left join (
+                 select * from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $28::bytea[], $30::int2[])
+                     as l(pos, entry, ref, content_hash, hash, version)
+                 where l.entry = 'move' and l.ref = $2) l on true)",
     );
     if !write.bookings.is_empty() {
         sql.push_str(
@@ -689,13 +716,21 @@ pub async fn write_move<S: serde::Serialize + Sync>(
          sn as (insert into snapshots (table_id, club_no, seq, state) select $1, $36, $2, $14::jsonb from up)",
         );
     }
-    if !write.links.is_empty() {
+    // The move's own link is kept in its row (`mv`, see `store::chain`); its bookings' in
+    // `chain_links`.
+    if write
+        .links
+        .iter()
+        .any(|l| !(l.entry == "move" && l.reference == write.new.seq))
+    {
         sql.push_str(
             ",
          ln as (
              insert into chain_links (table_id, club_no, pos, entry, ref, content_hash, prev_hash, hash, content_version)
              select $1, $36, l.* from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $27::bytea[],
-                                        $28::bytea[], $30::int2[]) as l cross join up)",
+                                        $28::bytea[], $30::int2[])
+                 as l(pos, entry, ref, content_hash, prev_hash, hash, version) cross join up
+             where not (l.entry = 'move' and l.ref = $2))",
         );
     }
     if answer.is_some() {

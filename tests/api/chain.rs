@@ -45,11 +45,13 @@ async fn every_entry_and_booking_is_linked_and_the_head_follows_each_move_and_un
     assert_eq!(audit["chain_head"].as_str().map(str::len), Some(64));
 
     let id: uuid::Uuid = table.parse().expect("uuid");
-    let (links, moves, bookings): (i64, i64, i64) = sqlx::query_as(
-        "select (select count(*) from chain_links where table_id = $1),
+    let (links, moves, bookings): (i64, i64, i64) = sqlx::query_as(concat!(
+        "select (select count(*) from ",
+        links_of_table!(),
+        "),
                 (select count(*) from moves where table_id = $1),
-                (select count(*) from ledger_bookings where table_id = $1)",
-    )
+                (select count(*) from ledger_bookings where table_id = $1)"
+    ))
     .bind(id)
     .fetch_one(&app.pool)
     .await
@@ -63,12 +65,15 @@ async fn new_links_hash_the_current_content_version(pool: PgPool) {
     let app = spawn_app(pool.clone()).await;
     let table = a_played_table(&app).await;
 
-    let versions: Vec<i16> =
-        sqlx::query_scalar("select distinct content_version from chain_links where table_id = $1::uuid order by 1")
-            .bind(table.parse::<uuid::Uuid>().expect("uuid"))
-            .fetch_all(&pool)
-            .await
-            .expect("versions");
+    let versions: Vec<i16> = sqlx::query_scalar(concat!(
+        "select distinct content_version from ",
+        links_of_table!(),
+        " order by 1"
+    ))
+    .bind(table.parse::<uuid::Uuid>().expect("uuid"))
+    .fetch_all(&pool)
+    .await
+    .expect("versions");
 
     assert_eq!(versions, [tablekeeper::service::chain::CONTENT_VERSION]);
 }
@@ -80,12 +85,15 @@ async fn a_new_link_stores_no_prev_hash_and_reads_with_the_hash_of_the_link_befo
     let id: uuid::Uuid = table.parse().expect("uuid");
 
     // Stored: the set-up's 32 zero bytes, then nothing (issue #27: the hash before is not kept twice).
-    let stored: Vec<(i64, Vec<u8>)> =
-        sqlx::query_as("select pos, prev_hash from chain_links where table_id = $1 order by pos")
-            .bind(id)
-            .fetch_all(&pool)
-            .await
-            .expect("links");
+    let stored: Vec<(i64, Vec<u8>)> = sqlx::query_as(concat!(
+        "select pos, prev_hash from ",
+        links_of_table!(),
+        " order by pos"
+    ))
+    .bind(id)
+    .fetch_all(&pool)
+    .await
+    .expect("links");
     assert!(stored.len() > 2);
     assert_eq!(stored[0], (0, vec![0; 32]));
     assert!(stored[1..].iter().all(|(_, prev)| prev.is_empty()), "{stored:?}");
@@ -100,6 +108,62 @@ async fn a_new_link_stores_no_prev_hash_and_reads_with_the_hash_of_the_link_befo
     assert_eq!(end.last.as_ref(), links.last());
     let audit = assert_audit_consistent(&app, &table).await;
     assert_eq!(audit["chain_intact"], true);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_moves_own_link_is_kept_in_its_row_once_and_the_chain_reads_whole_in_order(pool: PgPool) {
+    let app = spawn_app(pool.clone()).await;
+    let table = a_played_table(&app).await;
+    let id: uuid::Uuid = table.parse().expect("uuid");
+
+    // Stored (issue #27): every move played keeps its link in its own row; the set-up, the
+    // bookings and the void (linked after it is written) keep theirs in `chain_links`, which
+    // holds no link of an entry linked in its row.
+    let (moves, in_rows, in_both): (i64, i64, i64) = sqlx::query_as(
+        "select (select count(*) from moves where table_id = $1 and entry = 'move'),
+                (select count(*) from moves where table_id = $1 and entry = 'move' and link_pos is not null),
+                (select count(*) from moves m join chain_links l
+                     on l.table_id = m.table_id and l.entry = 'move' and l.ref = m.seq
+                 where m.table_id = $1 and m.link_pos is not null)",
+    )
+    .bind(id)
+    .fetch_one(&pool)
+    .await
+    .expect("counts");
+    assert_eq!((moves, in_rows, in_both), (6, 6, 0));
+    let void_linked: i64 = sqlx::query_scalar(
+        "select count(*) from chain_links l join moves m on m.table_id = l.table_id and m.seq = l.ref
+         where l.table_id = $1 and l.entry = 'move' and m.entry = 'void'",
+    )
+    .bind(id)
+    .fetch_one(&pool)
+    .await
+    .expect("void");
+    assert_eq!(void_linked, 1);
+
+    // Read: positions 0, 1, 2, ... without a gap or a repeat across both places, each link
+    // following the one before, the end the last of them, and the audit whole.
+    let mut conn = pool.acquire().await.expect("connection");
+    let links = tablekeeper::store::chain::links(&mut conn, id).await.expect("links");
+    let positions: Vec<i64> = links.iter().map(|l| l.pos).collect();
+    assert_eq!(
+        positions,
+        (0..i64::try_from(links.len()).expect("few")).collect::<Vec<_>>()
+    );
+    let entries: Vec<(String, i64)> = links.iter().map(|l| (l.entry.clone(), l.reference)).collect();
+    let mut distinct = entries.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), entries.len(), "each entry linked once: {entries:?}");
+    for pair in links.windows(2) {
+        assert_eq!(pair[1].prev_hash, pair[0].hash, "link {}", pair[1].pos);
+    }
+    let end = tablekeeper::store::chain::end(&mut conn, id).await.expect("end");
+    assert_eq!(end.last.as_ref(), links.last());
+    assert_eq!(end.last_move, 7);
+    let audit = assert_audit_consistent(&app, &table).await;
+    assert_eq!(audit["chain_intact"], true);
+    assert_eq!(app.state(&table).await["chain_head"], audit["chain_head"]);
 }
 
 #[sqlx::test(migrations = "./migrations")]

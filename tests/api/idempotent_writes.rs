@@ -65,7 +65,7 @@ async fn footprint(app: &TestApp, table: &str) -> Vec<i64> {
         "select count(*) from corrections where table_id = $1",
         "select count(*) from verifications where table_id = $1",
         "select count(*) from ledger_postings where table_id = $1",
-        "select count(*) from chain_links where table_id = $1",
+        concat!("select count(*) from ", links_of_table!()),
         "select count(*) from idempotency_keys where table_id = $1",
         "select count(*) from join_codes where table_id = $1",
     ] {

@@ -103,13 +103,13 @@ async fn a_retried_move_gets_the_same_receipt(pool: PgPool) {
 
 /// The evening's last move (7) deleted with its bookings and links, the version and the head set
 /// back: the chain and the log agree again.
-const ROLL_BACK: &str = "delete from ledger_postings where table_id = $1 and booking_id in (select id from ledger_bookings where table_id = $1 and move_seq = 7);
+const ROLL_BACK: &str = concat!("delete from ledger_postings where table_id = $1 and booking_id in (select id from ledger_bookings where table_id = $1 and move_seq = 7);
     delete from chain_links where table_id = $1 and (entry = 'move' and ref = 7 or entry = 'booking' and ref in (select id from ledger_bookings where table_id = $1 and move_seq = 7));
     delete from ledger_bookings where table_id = $1 and move_seq = 7;
     delete from snapshots where table_id = $1 and seq = 7;
     delete from deal_lines where table_id = $1 and seq = 7;
     delete from moves where table_id = $1 and seq = 7;
-    update game_tables set version = 6, chain_head = (select hash from chain_links where table_id = $1 order by pos desc limit 1) where id = $1";
+    update game_tables set version = 6, chain_head = (select hash from ", links_of_table!(), " order by pos desc limit 1) where id = $1");
 
 #[sqlx::test(migrations = "./migrations")]
 async fn a_forged_or_foreign_receipt_is_refused_and_other_sessions_receipts_are_passed_over(pool: PgPool) {

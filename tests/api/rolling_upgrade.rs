@@ -82,7 +82,8 @@ async fn current_columns(conn: &mut PgConnection) -> BTreeMap<(String, String), 
 }
 
 /// What would stop the previous release working against this database's schema, one line each
-/// (`statement <place>`, `column <relation>.<column>`, `required <relation>.<column>`) with why.
+/// (`statement <place>`, `column <relation>.<column>`, `required <relation>.<column>`,
+/// `nullable <relation>.<column>`) with why.
 async fn breaks(conn: &mut PgConnection) -> BTreeMap<String, String> {
     let mut found = BTreeMap::new();
     // Prepared afresh: a statement the connection kept from before a change would not say.
@@ -106,6 +107,13 @@ async fn breaks(conn: &mut PgConnection) -> BTreeMap<String, String> {
                 found.insert(
                     format!("column {relation}.{name}"),
                     format!("was {}, now {}", was.kind, now.kind),
+                );
+            }
+            // Its reads decode a column that was not null as never null.
+            Some(now) if was.not_null && !now.not_null => {
+                found.insert(
+                    format!("nullable {relation}.{name}"),
+                    "was not null, and the previous release's reads may find a null".to_owned(),
                 );
             }
             Some(_) => {}
@@ -179,10 +187,11 @@ async fn a_migration_that_renames_drops_or_requires_a_column_is_caught(pool: PgP
     let before = breaks(&mut conn).await;
     // As later migrations might, each a break for a binary still running the previous release.
     sqlx::raw_sql(
-        "alter table moves rename column recorded_by to recorder;
+        "alter table moves rename column kind to move_kind;
          alter table ledger_postings add column currency text not null;
          alter table snapshots alter column state type text;
-         alter table join_codes drop column expires_at",
+         alter table join_codes drop column expires_at;
+         alter table deal_lines alter column line drop not null",
     )
     .execute(&mut *conn)
     .await
@@ -190,11 +199,12 @@ async fn a_migration_that_renames_drops_or_requires_a_column_is_caught(pool: PgP
     let after = breaks(&mut conn).await;
     let new: BTreeSet<&String> = after.keys().filter(|k| !before.contains_key(*k)).collect();
     for expected in [
-        "column moves.recorded_by",
-        "required moves.recorder",
+        "column moves.kind",
+        "required moves.move_kind",
         "required ledger_postings.currency",
         "column snapshots.state",
         "column join_codes.expires_at",
+        "nullable deal_lines.line",
     ] {
         assert!(new.contains(&expected.to_owned()), "{expected} not in {new:?}");
     }

@@ -81,6 +81,48 @@ async fn each_join_is_a_named_scorer_and_the_log_says_which_recorded_what(pool: 
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn who_recorded_a_move_is_kept_as_an_id_and_reads_back_as_the_text_the_chain_covers(pool: PgPool) {
+    // Arrange: a move by the organiser, then one by a scorer.
+    let app = spawn_app(pool.clone()).await;
+    let organiser = app.organiser("ann@club.example").await;
+    let table = app.table(&organiser, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
+    let (phone, phone_id) = scorer(&app, &organiser, &table, "Ann's phone").await;
+    let first = json!({"kind": "result", "nominations": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]});
+    let second = json!({"kind": "result", "nominations": [0, 1, 0, 0], "tricks": [0, 1, 0, 1]});
+    app.submit(&table, &organiser, first).await.assert_status(201);
+    app.submit(&table, &phone, second).await.assert_status(201);
+
+    // Act
+    let log = app.log(&table).await;
+    let stored: Vec<(Option<String>, Option<uuid::Uuid>, Option<uuid::Uuid>)> = sqlx::query_as(
+        "select recorded_by, recorded_by_organiser, recorded_by_scorer from moves where table_id = $1 order by seq",
+    )
+    .bind(table.parse::<uuid::Uuid>().expect("uuid"))
+    .fetch_all(&pool)
+    .await
+    .expect("moves");
+
+    // Assert: no text kept (issue #27), the ids instead; the log names them as before, and the
+    // chain, which hashed that text, audits whole.
+    let by_organiser = log[0]["recorded_by"].as_str().expect("recorded_by").to_owned();
+    let organiser_id: uuid::Uuid = by_organiser
+        .strip_prefix("organiser:")
+        .expect("an organiser")
+        .parse()
+        .expect("uuid");
+    assert_eq!(log[1]["recorded_by"], format!("scorer:{phone_id}"));
+    assert_eq!(
+        stored,
+        [
+            (None, Some(organiser_id), None),
+            (None, None, Some(phone_id.parse().expect("uuid")))
+        ]
+    );
+    let audit = crate::helpers::assert_audit_consistent(&app, &table).await;
+    assert_eq!(audit["chain_intact"], true);
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn a_revoked_scorer_is_refused_and_changes_nothing_while_the_others_still_record(pool: PgPool) {
     let app = spawn_app(pool).await;
     let organiser = app.organiser("ann@club.example").await;

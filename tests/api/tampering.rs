@@ -67,13 +67,13 @@ const REWRITTEN: &str = "rewritten and hashed again";
 
 /// The last entry (8, the settlement) removed with its bookings and its links, the version,
 /// `finished` and the head set back: the log, the ledger and the chain agree again.
-const ROLL_BACK: &str = "delete from ledger_postings where table_id = $1 and booking_id in (select id from ledger_bookings where table_id = $1 and move_seq = 8);
+const ROLL_BACK: &str = concat!("delete from ledger_postings where table_id = $1 and booking_id in (select id from ledger_bookings where table_id = $1 and move_seq = 8);
     delete from chain_links where table_id = $1 and (entry = 'move' and ref = 8 or entry = 'booking' and ref in (select id from ledger_bookings where table_id = $1 and move_seq = 8));
     delete from ledger_bookings where table_id = $1 and move_seq = 8;
     delete from snapshots where table_id = $1 and seq = 8;
     delete from deal_lines where table_id = $1 and seq = 8;
     delete from moves where table_id = $1 and seq = 8;
-    update game_tables set version = 7, finished = false, chain_head = (select hash from chain_links where table_id = $1 order by pos desc limit 1) where id = $1";
+    update game_tables set version = 7, finished = false, chain_head = (select hash from ", links_of_table!(), " order by pos desc limit 1) where id = $1");
 
 fn kinds() -> Vec<Kind> {
     vec![
@@ -90,7 +90,7 @@ fn kinds() -> Vec<Kind> {
         ),
         chain(
             "who recorded a move rewritten",
-            "update moves set recorded_by = 'organiser:00000000-0000-0000-0000-000000000000' where table_id = $1 and seq = 3",
+            "update moves set recorded_by = 'organiser:00000000-0000-0000-0000-000000000000', recorded_by_organiser = null, recorded_by_scorer = null where table_id = $1 and seq = 3",
             "log entry 3 was changed after it was recorded",
         ),
         chain(
@@ -98,13 +98,16 @@ fn kinds() -> Vec<Kind> {
             "update moves set recorded_at = recorded_at - interval '1 hour' where table_id = $1 and seq = 3",
             "log entry 3 was changed after it was recorded",
         ),
+        // A move's link is kept in its row (issue #27) and travels with it: the chain breaks
+        // where the renumbered rows' links no longer follow in seq order.
         audit(
             "two entries reordered",
             "update moves set seq = 1000 where table_id = $1 and seq = 2;
              update moves set seq = 2 where table_id = $1 and seq = 3;
              update moves set seq = 3 where table_id = $1 and seq = 1000",
-            "log entry 2 was changed after it was recorded",
+            "log entry 3 was changed after it was recorded",
         ),
+        // The move's own link goes with its row (issue #27); its bookings' links are left.
         chain(
             "the last move deleted with its bookings, lines and snapshot, the version set back",
             "delete from deal_lines where table_id = $1 and seq = 8;
@@ -113,22 +116,22 @@ fn kinds() -> Vec<Kind> {
              delete from snapshots where table_id = $1 and seq = 8;
              delete from moves where table_id = $1 and seq = 8;
              update game_tables set version = 7, finished = false where id = $1",
-            "log entry 8 was linked but is missing",
+            "was linked but is missing",
         ),
         chain(
             "the last move deleted with its bookings and links, the head left",
-            "delete from chain_links where table_id = $1 and pos >= (select pos from chain_links where table_id = $1 and entry = 'move' and ref = 8);
+            concat!(unlink_from!(move_8_pos!()), ";
              delete from deal_lines where table_id = $1 and seq = 8;
              delete from ledger_postings where table_id = $1 and booking_id in (select id from ledger_bookings where table_id = $1 and move_seq = 8);
              delete from ledger_bookings where table_id = $1 and move_seq = 8;
              delete from snapshots where table_id = $1 and seq = 8;
              delete from moves where table_id = $1 and seq = 8;
-             update game_tables set version = 7, finished = false where id = $1",
+             update game_tables set version = 7, finished = false where id = $1"),
             "the table's head hash is not the hash of the chain's last entry",
         ),
         chain(
             "the last move's links deleted, the move and the head left",
-            "delete from chain_links where table_id = $1 and pos >= (select pos from chain_links where table_id = $1 and entry = 'move' and ref = 8)",
+            unlink_from!(move_8_pos!()),
             "log entry 8 is not in the chain",
         ),
         // Undo.
@@ -255,12 +258,15 @@ fn kinds() -> Vec<Kind> {
         // The chain itself.
         chain(
             "a link's hash rewritten",
-            "update chain_links set hash = sha256(hash) where table_id = $1 and pos = 2",
+            "update chain_links set hash = sha256(hash) where table_id = $1 and pos = 2;
+             update moves set link_hash = sha256(link_hash) where table_id = $1 and link_pos = 2",
             "the stored link does not follow the link before it",
         ),
         chain(
             "a link removed from the middle",
-            "delete from chain_links where table_id = $1 and pos = 2",
+            "delete from chain_links where table_id = $1 and pos = 2;
+             update moves set link_pos = null, link_version = null, link_content_hash = null, link_hash = null
+             where table_id = $1 and link_pos = 2",
             "the stored link does not follow the link before it",
         ),
         chain(
@@ -277,7 +283,7 @@ fn kinds() -> Vec<Kind> {
         },
         hidden(
             "who recorded a move and when rewritten, the chain hashed again",
-            "update moves set recorded_by = 'organiser:00000000-0000-0000-0000-000000000000', recorded_at = recorded_at - interval '1 hour' where table_id = $1 and seq = 2",
+            "update moves set recorded_by = 'organiser:00000000-0000-0000-0000-000000000000', recorded_by_organiser = null, recorded_by_scorer = null, recorded_at = recorded_at - interval '1 hour' where table_id = $1 and seq = 2",
             REWRITTEN,
         ),
         hidden(

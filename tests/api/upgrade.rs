@@ -289,11 +289,15 @@ async fn bookings_v0_1_stored_are_chained_by_the_upgrade_and_take_no_further_pos
 }
 
 async fn content_versions(app: &TestApp, table: &str) -> Vec<(i64, i16)> {
-    sqlx::query_as("select pos, content_version from chain_links where table_id = $1::uuid order by pos")
-        .bind(table.parse::<uuid::Uuid>().expect("uuid"))
-        .fetch_all(&app.pool)
-        .await
-        .expect("links")
+    sqlx::query_as(concat!(
+        "select pos, content_version from ",
+        links_of_table!(),
+        " order by pos"
+    ))
+    .bind(table.parse::<uuid::Uuid>().expect("uuid"))
+    .fetch_all(&app.pool)
+    .await
+    .expect("links")
 }
 
 async fn bundle_of(app: &TestApp, session: &str) -> Vec<u8> {
@@ -364,6 +368,14 @@ async fn chains_of_content_version_1_still_audit_intact_and_grow_at_the_current_
             .await
             .assert_status(200);
         }
+        // The new move's own link is kept in its row (issue #27), the old ones where they were.
+        let in_row: Option<i64> = sqlx::query_scalar("select link_pos from moves where table_id = $1 and seq = $2")
+            .bind(id.parse::<uuid::Uuid>().expect("uuid"))
+            .bind(table.version + 1)
+            .fetch_one(&app.pool)
+            .await
+            .expect("the new move");
+        assert!(in_row.is_some(), "{game}");
         let audit = assert_audit_consistent(&app, id).await;
         assert_eq!(audit["chain_intact"], true, "{game}: {audit}");
         let now = content_versions(&app, id).await;
