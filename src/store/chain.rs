@@ -22,7 +22,7 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::tables::TableKey;
+use super::TableKey;
 use super::{StoreError, RECORDED_BY};
 
 /// A link as stored.

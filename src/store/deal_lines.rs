@@ -9,7 +9,7 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::tables::TableKey;
+use super::TableKey;
 use super::{StoreError, Tx};
 
 /// Appends the lines move `seq` finished, in order.

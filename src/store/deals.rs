@@ -10,7 +10,7 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::tables::TableKey;
+use super::TableKey;
 use super::{StoreError, Tx};
 
 /// A correction's move, its events worked out already.

@@ -7,7 +7,7 @@ use std::time::Duration;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::tables::TableKey;
+use super::TableKey;
 use super::{StoreError, Tx};
 
 /// A stored answer to an idempotent request.

@@ -8,8 +8,8 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::tables::TableKey;
 use super::StoreError;
+use super::TableKey;
 use crate::ledger::{Account, Balances, Booking, Chips, Posting};
 
 /// A booking as stored.

@@ -5,7 +5,8 @@ use std::time::Duration;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::tables::{MoveRow, TableKey};
+use super::tables::MoveRow;
+use super::TableKey;
 use super::{StoreError, Tx};
 
 /// PostgreSQL refuses a payload of 8000 bytes or more; an entry that would not fit is left out

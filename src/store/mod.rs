@@ -31,6 +31,14 @@ use crate::ledger::LedgerError;
 
 pub type Tx<'a> = sqlx::Transaction<'a, sqlx::Postgres>;
 
+/// Where a table's rows are: its id and its club's number, which every row of the table's log,
+/// ledger and chain carries (on Citus, the column they are distributed by).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableKey {
+    pub id: uuid::Uuid,
+    pub club_no: i32,
+}
+
 /// Who recorded log entry `m`, as the log names them (`organiser:<id>`, `scorer:<id>`, or any
 /// other text stored before): a row keeps the text or, since migration `20261207000300`, just the
 /// id, which reads back as the text it was written from (`tables::write_move`).

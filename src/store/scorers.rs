@@ -4,8 +4,8 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::tables::TableKey;
 use super::StoreError;
+use super::TableKey;
 
 /// A scorer as stored.
 #[derive(Debug, Clone, sqlx::FromRow)]

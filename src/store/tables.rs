@@ -19,6 +19,7 @@ use super::idempotency_keys::REPLACE_EXPIRED;
 pub use super::idempotency_keys::{
     idempotent_response, prune_idempotent_responses, save_idempotent_response, StoredResponse,
 };
+pub use super::TableKey;
 use super::{StoreError, Tx};
 
 /// A table as stored.
@@ -46,14 +47,6 @@ pub struct TableRow {
     pub members: Option<Vec<Uuid>>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
-}
-
-/// Where a table's rows are: its id and its club's number, which every row of the table's log,
-/// ledger and chain carries (on Citus, the column they are distributed by).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TableKey {
-    pub id: Uuid,
-    pub club_no: i32,
 }
 
 impl TableRow {
