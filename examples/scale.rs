@@ -10,14 +10,14 @@
 //! is up. With `--session` the tables belong to one club session. Prints the number of moves and
 //! the latency percentiles (`latency p50: … ms`), which the script reads.
 //!
-//! The tables play Nomination Whist, from its simulator (`sim::random_deal`: players who follow
-//! suit). With `--mix` (and without `--seconds`) they are a club evening's mix of every game of
-//! `GameId::ALL` (see `mix_slot`); the games other than Nomination Whist are played from the
-//! `legal_moves` of each answer, a seeded random choice among them (see `choose`), and a line per
-//! game (`game <id>: … tables, … moves, … deals, … finished`) is printed too. `--seconds` always
-//! plays Nomination Whist, so that the latency rounds compare like with like. `--audit` then
-//! audits every table it opened (`GET /tables/{id}/audit`) and prints `audit: C of N tables
-//! consistent`.
+//! The tables play Nomination Whist, from its simulator (`sim::random_deal`: players who hold
+//! their cards and follow suit). With `--mix` (and without `--seconds`) they are a club evening's
+//! mix of every game of `GameId::ALL` (see `mix_slot`): a game with a simulator is played from it
+//! (Nomination Whist, Dividend, Tricky Dick, Tridge), any other from the `legal_moves` of each
+//! answer, a seeded random choice among them (see `choose`); a line per game (`game <id>: …
+//! tables, … moves, … deals, … finished`) is printed too. `--seconds` always plays Nomination
+//! Whist, so that the latency rounds compare like with like. `--audit` then audits every table
+//! it opened (`GET /tables/{id}/audit`) and prints `audit: C of N tables consistent`.
 
 use std::time::{Duration, Instant};
 
@@ -25,7 +25,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Map, Value};
-use tablekeeper::rules::games::nomination_whist::{sim, NominationWhist, Options};
+use tablekeeper::rules::games::{dividend, nomination_whist, tricky_dick, tridge};
 use tablekeeper::rules::{Game, GameId};
 
 struct Args {
@@ -92,6 +92,9 @@ async fn post(
     Ok(body)
 }
 
+/// Every table seats four: each game takes four (Tridge's fourth sits out as dealer).
+const PLAYERS: usize = 4;
+
 /// What one table came to.
 struct Played {
     id: String,
@@ -110,7 +113,11 @@ async fn open_table(
     game: GameId,
     seed: u64,
 ) -> anyhow::Result<Value> {
-    let players: Vec<String> = ["A", "B", "C", "D"].iter().map(|p| format!("{p}{seed}")).collect();
+    let players: Vec<String> = ["A", "B", "C", "D", "E", "F", "G", "H"]
+        .iter()
+        .take(PLAYERS)
+        .map(|p| format!("{p}{seed}"))
+        .collect();
     post(
         client,
         &format!("{base}/api/v1/tables"),
@@ -145,45 +152,86 @@ async fn submit(
     Ok((answer, started.elapsed()))
 }
 
-/// Plays `deals` deals of Nomination Whist on a new table (fewer if `until` passes first), the
-/// moves from its simulator.
-async fn play(
-    client: &reqwest::Client,
-    base: &str,
-    token: &str,
-    session: Option<&str>,
+/// Where a table's moves come from.
+#[derive(Clone, Copy)]
+struct Table<'a> {
+    client: &'a reqwest::Client,
+    base: &'a str,
+    token: &'a str,
+    session: Option<&'a str>,
+    game: GameId,
     seed: u64,
     deals: usize,
+}
+
+/// Plays `deals` deals on a new table (fewer if the game ends or `until` passes first), the moves
+/// from the game's simulator: `deal` deals the next deal with a seed and plays it on `engine`,
+/// the table's state kept here as the server keeps it.
+async fn play_sim<G: Game>(
+    t: Table<'_>,
+    mut engine: G,
     until: Option<Instant>,
+    mut deal: impl FnMut(&mut G, u64) -> anyhow::Result<Vec<G::Move>>,
 ) -> anyhow::Result<Played> {
-    let table = open_table(client, base, token, session, GameId::NominationWhist, seed).await?;
+    let table = open_table(t.client, t.base, t.token, t.session, t.game, t.seed).await?;
     let id = table["id"].as_str().unwrap_or_default().to_owned();
-    let mut game = NominationWhist::new(4, Options::default()).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut played = Played {
         id: id.clone(),
-        game: GameId::NominationWhist,
+        game: t.game,
         latencies: Vec::new(),
         deals: 0,
         finished: false,
     };
     let mut version = 0;
-    for deal in 0..deals {
-        let record = sim::random_deal(&mut game, seed.wrapping_mul(1000).wrapping_add(deal as u64))?;
+    for n in 0..t.deals {
+        let moves = deal(&mut engine, t.seed.wrapping_mul(1000).wrapping_add(n as u64))?;
         played.deals += 1;
-        for mv in &record.moves {
+        for mv in &moves {
             if until.is_some_and(|until| Instant::now() >= until) {
                 return Ok(played);
             }
-            let (_, latency) = submit(client, base, token, &id, &serde_json::to_value(mv)?, version).await?;
+            let (_, latency) = submit(t.client, t.base, t.token, &id, &serde_json::to_value(mv)?, version).await?;
             played.latencies.push(latency);
             version += 1;
         }
-        if game.is_finished() {
+        if engine.is_finished() {
             break;
         }
     }
-    played.finished = game.is_finished();
+    played.finished = engine.is_finished();
     Ok(played)
+}
+
+/// Plays a table of `t.game`: from its simulator when it has one (players who hold their cards
+/// and follow suit: choosing among `legal_moves`, which list every unseen card, would revoke
+/// every few cards), else from `legal_moves`. `until` (the latency rounds) is for Nomination
+/// Whist only.
+async fn play(t: Table<'_>, until: Option<Instant>) -> anyhow::Result<Played> {
+    fn setup<G: Game>() -> anyhow::Result<G> {
+        G::new(PLAYERS, G::Options::default()).map_err(|e| anyhow::anyhow!("{e}"))
+    }
+    match t.game {
+        GameId::NominationWhist => {
+            play_sim(t, setup()?, until, |g, seed| {
+                Ok(nomination_whist::sim::random_deal(g, seed)?.moves)
+            })
+            .await
+        }
+        GameId::Dividend => {
+            play_sim(t, setup()?, until, |g, seed| {
+                Ok(dividend::sim::random_deal(g, seed)?.moves)
+            })
+            .await
+        }
+        GameId::TrickyDick => {
+            play_sim(t, setup()?, until, |g, seed| {
+                Ok(tricky_dick::sim::random_hand(g, seed)?.moves)
+            })
+            .await
+        }
+        GameId::Tridge => play_sim(t, setup()?, until, |g, seed| Ok(tridge::sim::random_deal(g, seed)?)).await,
+        _ => play_legal(t).await,
+    }
 }
 
 /// A table that neither finishes nor reaches its deal cap within this many moves is a bug here
@@ -192,17 +240,17 @@ const MOVES_PER_TABLE: usize = 20_000;
 
 /// Plays `deals` deals of `game` on a new table, or until the game ends: each move chosen from
 /// the `legal_moves` of the answer to the last one, as a phone shows them.
-async fn play_legal(
-    client: &reqwest::Client,
-    base: &str,
-    token: &str,
-    session: Option<&str>,
-    game: GameId,
-    seed: u64,
-    deals: usize,
-) -> anyhow::Result<Played> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut table = open_table(client, base, token, session, game, seed).await?;
+async fn play_legal(t: Table<'_>) -> anyhow::Result<Played> {
+    let Table {
+        client,
+        base,
+        token,
+        game,
+        deals,
+        ..
+    } = t;
+    let mut rng = StdRng::seed_from_u64(t.seed);
+    let mut table = open_table(client, base, token, t.session, game, t.seed).await?;
     let id = table["id"].as_str().unwrap_or_default().to_owned();
     let mut played = Played {
         id: id.clone(),
@@ -244,8 +292,9 @@ const NOT_CARD_BY_CARD: &[&str] = &["result", "trick", "count_stock", "settle_wi
 
 /// A move made from one of `legal_moves`, chosen at random among those listed (every kind and
 /// seat alike), with a random choice among its listed values. Hands are hidden from the
-/// service, so a card is any the view lists, not one a real hand would hold: some plays are
-/// revokes the engine flags, as it does a careless player's.
+/// service, so a card is any the view lists: right for the games of runs (Pope Joan, Spin,
+/// Newmarket), whose plays are the next card of a run or any lead, not for trick games, which
+/// would revoke (those have simulators).
 fn choose(legal: &Value, rng: &mut StdRng) -> Option<Value> {
     let mut entries: Vec<&Map<String, Value>> = legal
         .as_array()?
@@ -459,11 +508,16 @@ async fn main() -> anyhow::Result<()> {
                 let mut tables = Vec::new();
                 for round in 0u64.. {
                     let seed = (i as u64 + 1) + round * 1_000_003;
-                    tables.push(if game == GameId::NominationWhist {
-                        play(&client, &base, &token, session.as_deref(), seed, deals, until).await?
-                    } else {
-                        play_legal(&client, &base, &token, session.as_deref(), game, seed, deals).await?
-                    });
+                    let table = Table {
+                        client: &client,
+                        base: &base,
+                        token: &token,
+                        session: session.as_deref(),
+                        game,
+                        seed,
+                        deals,
+                    };
+                    tables.push(play(table, until).await?);
                     if until.is_none_or(|until| Instant::now() >= until) {
                         break;
                     }
