@@ -98,7 +98,9 @@ alter table idempotency_keys add constraint idempotency_keys_pkey primary key (t
 alter table ledger_bookings drop constraint ledger_bookings_reversed_once;
 alter table ledger_bookings drop constraint ledger_bookings_pkey;
 alter table ledger_bookings add constraint ledger_bookings_pkey primary key (table_id, id, club_no);
-alter table ledger_bookings add constraint ledger_bookings_reversed_once unique (table_id, reverses, club_no);
+-- Only a reversal names a booking: an index item for reversals alone (most bookings reverse none).
+create unique index ledger_bookings_reversed_once on ledger_bookings (table_id, reverses, club_no)
+    where reverses is not null;
 
 alter table ledger_postings drop constraint ledger_postings_pkey;
 alter table ledger_postings add constraint ledger_postings_pkey primary key (table_id, booking_id, account, club_no);
