@@ -842,3 +842,83 @@ async fn announced_apart_as_on_citus_every_entry_reaches_followers_once_and_a_re
     assert_eq!(queued, 1);
     assert_audit_consistent(&app, &table).await;
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_move_written_apart_leaves_its_announcement_to_the_statements_after_it(pool: PgPool) {
+    use tablekeeper::store::tables::{write_move, MoveWrite, NewMove};
+    // Arrange: a table some replica follows (its lease ahead), and an ear on the channel.
+    let app = spawn_app(pool.clone()).await;
+    let (_, table) = one_card_table(&app, None).await;
+    sqlx::query("update game_tables set followed_until = now() + interval '1 hour' where id = $1::uuid")
+        .bind(&table)
+        .execute(&pool)
+        .await
+        .expect("a lease");
+    let mut conn = pool.acquire().await.expect("conn");
+    let row = tablekeeper::store::tables::fetch(&mut conn, table.parse().expect("an id"))
+        .await
+        .expect("the table");
+    let mut listener = announcements(&pool).await;
+    let by = format!("organiser:{}", row.owner_id);
+    let body = json!({"kind": "nominate", "seat": 1, "tricks": 0});
+    let write = |seq: i64, payload: &'static str, apart: bool| MoveWrite::<Value> {
+        new: NewMove {
+            seq,
+            kind: "nominate",
+            seat: Some(1),
+            body: &body,
+            events: "[]",
+            recorded_by: &by,
+        },
+        finished: false,
+        bookings: Vec::new(),
+        booking_ids: &[],
+        postings: Vec::new(),
+        lines: &[],
+        snapshot: None,
+        announce: (tablekeeper::store::live::CHANNEL, payload),
+        answer: None,
+        links: &[],
+        now: chrono::Utc::now(),
+        events: &[],
+        club: row.club_id,
+        apart,
+    };
+
+    // Act and assert: written apart, the statement announces nothing itself and says the table
+    // is followed, for the caller's own `NOTIFY` (on Citus, the coordinator's).
+    let followed = write_move(&mut conn, row.key(), write(1, "apart", true))
+        .await
+        .expect("written");
+    assert_eq!(followed, Some(true));
+    assert!(heard_payloads(&mut listener).await.is_empty());
+    // In its one write (plain PostgreSQL), the statement announces the move itself.
+    let followed = write_move(&mut conn, row.key(), write(2, "in the write", false))
+        .await
+        .expect("written");
+    assert_eq!(followed, Some(false));
+    assert_eq!(heard_payloads(&mut listener).await, ["in the write"]);
+    // A write at a version already taken writes and announces nothing, either way.
+    assert_eq!(
+        write_move(&mut conn, row.key(), write(2, "lost", false))
+            .await
+            .expect("ran"),
+        None
+    );
+    assert_eq!(
+        write_move(&mut conn, row.key(), write(2, "lost apart", true))
+            .await
+            .expect("ran"),
+        None
+    );
+    assert!(heard_payloads(&mut listener).await.is_empty());
+}
+
+/// The payloads heard on the channel within a second.
+async fn heard_payloads(listener: &mut sqlx::postgres::PgListener) -> Vec<String> {
+    let mut out = Vec::new();
+    while let Ok(Ok(notification)) = tokio::time::timeout(Duration::from_millis(1000), listener.recv()).await {
+        out.push(notification.payload().to_owned());
+    }
+    out
+}
