@@ -13,7 +13,8 @@ use super::ServiceError;
 use crate::rules::{Game, RuleViolation};
 use crate::store;
 use crate::store::chain::LoggedEntry;
-use crate::store::tables::{FoldRows, MoveRow, TableRow};
+use crate::store::move_path::FoldRows;
+use crate::store::tables::{MoveRow, TableRow};
 
 /// A snapshot is kept after this many moves since the last one: a fold replays at most one fewer.
 ///

@@ -37,7 +37,8 @@ use super::{game_of, to_json, Principal, ServiceError};
 use crate::ledger::Booking;
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId, Seat};
-use crate::store::tables::{Locked, MoveRow, MoveWrite, NewMove, StoredResponse, TableRow};
+use crate::store::move_path::{Locked, MoveWrite, NewMove};
+use crate::store::tables::{MoveRow, StoredResponse, TableRow};
 use crate::store::{self, StoreError, Tx};
 
 /// What is to be recorded.
@@ -146,7 +147,7 @@ pub async fn record(
             .as_deref()
             .map(|k| (k, request.answers_kept_for));
         let read =
-            store::tables::read_for_move(&mut conn, (request.table, club), key, true, kept, false, scorer).await?;
+            store::move_path::read_for_move(&mut conn, (request.table, club), key, true, kept, false, scorer).await?;
         let game = game_of(&read.row)?;
         note(game);
         may_record(&mut conn, request.by, &read).await?;
@@ -168,7 +169,7 @@ pub async fn record(
         .as_deref()
         .map(|k| (k, request.answers_kept_for));
     let mut locked =
-        store::tables::read_for_move(&mut tx, (request.table, club), key, is_move, kept, true, scorer).await?;
+        store::move_path::read_for_move(&mut tx, (request.table, club), key, is_move, kept, true, scorer).await?;
     if locked.seen_version != Some(locked.row.version) {
         // The lock waited for a move that committed meanwhile: what this statement read besides
         // the row predates that move, so read it again.
@@ -372,7 +373,7 @@ async fn write_move<G: Game>(
         recorded_by: by.clone(),
         recorded_at: locked.now,
     };
-    let booking_ids = store::tables::draw_booking_ids(conn, moved.bookings.len()).await?;
+    let booking_ids = store::move_path::draw_booking_ids(conn, moved.bookings.len()).await?;
     // The links of this move follow the chain's end in its write (an older table is linked up
     // to its end before: see `record_as`), so the answer carries the receipt for them.
     let Some((pos, hash)) = &locked.chain_end else {
@@ -448,7 +449,7 @@ async fn write_move<G: Game>(
         club: row.club_id,
         apart: request.announce_apart,
     };
-    let Some(followed) = store::tables::write_move(conn, row.key(), write).await? else {
+    let Some(followed) = store::move_path::write_move(conn, row.key(), write).await? else {
         return Ok(Step::Lost);
     };
     if request.announce_apart {
@@ -541,7 +542,7 @@ struct Moved<G: Game> {
     seat: Option<i16>,
     body: Value,
     events: Value,
-    /// The events as the log keeps them (see `store::tables::NewMove::events`).
+    /// The events as the log keeps them (see `store::move_path::NewMove::events`).
     events_text: String,
     bookings: Vec<(Booking, Option<i32>)>,
     /// The score-sheet lines this move finished.

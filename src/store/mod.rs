@@ -16,6 +16,7 @@ pub mod idempotency_keys;
 pub mod join_codes;
 pub mod ledger;
 pub mod live;
+pub mod move_path;
 pub mod scorers;
 pub mod seasons;
 pub mod sessions;
@@ -41,7 +42,7 @@ pub struct TableKey {
 
 /// Who recorded log entry `m`, as the log names them (`organiser:<id>`, `scorer:<id>`, or any
 /// other text stored before): a row keeps the text or, since migration `20261207000300`, just the
-/// id, which reads back as the text it was written from (`tables::write_move`).
+/// id, which reads back as the text it was written from (`move_path::write_move`).
 pub const RECORDED_BY: &str =
     "coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer)";
 

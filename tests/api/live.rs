@@ -845,7 +845,7 @@ async fn announced_apart_as_on_citus_every_entry_reaches_followers_once_and_a_re
 
 #[sqlx::test(migrations = "./migrations")]
 async fn a_move_written_apart_leaves_its_announcement_to_the_statements_after_it(pool: PgPool) {
-    use tablekeeper::store::tables::{write_move, MoveWrite, NewMove};
+    use tablekeeper::store::move_path::{write_move, MoveWrite, NewMove};
     // Arrange: a table some replica follows (its lease ahead), and an ear on the channel.
     let app = spawn_app(pool.clone()).await;
     let (_, table) = one_card_table(&app, None).await;
