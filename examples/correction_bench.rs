@@ -83,6 +83,7 @@ async fn main() -> anyhow::Result<()> {
             answers_kept_for: tablekeeper::service::idempotency::DEFAULT_ANSWERS_KEPT_FOR,
             sent: mv,
             announce_apart: false,
+            token_unread: None,
         };
         let render = |_| {
             Ok(Answer {

@@ -42,6 +42,7 @@ async fn record(pool: &sqlx::PgPool, owner: Uuid, table: Uuid, mv: Value) -> any
         answers_kept_for: tablekeeper::service::idempotency::DEFAULT_ANSWERS_KEPT_FOR,
         sent: mv,
         announce_apart: false,
+        token_unread: None,
     };
     let started = Instant::now();
     // No hot states: every move folds its state from the database, the path whose cost grew

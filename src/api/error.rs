@@ -324,6 +324,7 @@ impl From<ServiceError> for ApiError {
             ServiceError::ShareLinkRevoked => ApiError::unauthorized("share_link_revoked", e.to_string()),
             ServiceError::ShareLinkExpired => ApiError::unauthorized("share_link_expired", e.to_string()),
             ServiceError::UnknownUser => ApiError::unauthorized("invalid_token", e.to_string()),
+            ServiceError::TokenSignedOut => ApiError::unauthorized("token_revoked", e.to_string()),
             ServiceError::VersionConflict { .. } => {
                 ApiError::new(StatusCode::CONFLICT, "version_conflict", e.to_string())
             }

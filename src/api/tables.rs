@@ -563,7 +563,7 @@ async fn record(
     pool: &PgPool,
     req: &HttpRequest,
     table: Uuid,
-    by: Principal,
+    Claimed(by, token_unread): Claimed,
     what: Recording,
     expected_version: Option<i64>,
     sent: Value,
@@ -571,6 +571,7 @@ async fn record(
     let request = recording::Request {
         table,
         by,
+        token_unread,
         what,
         expected_version,
         if_match: super::conditional::if_match(req),
@@ -634,7 +635,7 @@ struct Seq {
             ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
         ), example = json!(super::examples::submit_move())),
         (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
-        (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`precondition_failed`: the table's `ETag` is not one `If-Match` names", body = Problem, content_type = "application/problem+json"),
@@ -645,14 +646,15 @@ struct Seq {
 pub async fn submit_move(
     pool: web::Data<PgPool>,
     req: HttpRequest,
-    Claimed(who): Claimed,
+    Claimed(who, token_unread): Claimed,
     id: web::Path<Uuid>,
     body: web::Json<Value>,
 ) -> Result<HttpResponse, ApiError> {
     let body = body.into_inner();
     let submitted: SubmitMove = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
     let what = Recording::Move(submitted.mv, submitted.deal);
-    let answer = record(&pool, &req, *id, who, what, submitted.expected_version, body).await;
+    let by = Claimed(who, token_unread);
+    let answer = record(&pool, &req, *id, by, what, submitted.expected_version, body).await;
     super::metrics::count_move(&req, &answer);
     answer
 }
@@ -690,7 +692,16 @@ pub async fn undo_move(
         serde_json::from_slice(&body).map_err(|e| ApiError::from_json(&e))?
     };
     let undo: UndoRequest = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
-    record(&pool, &req, *id, who, Recording::Undo, undo.expected_version, body).await
+    record(
+        &pool,
+        &req,
+        *id,
+        Claimed(who, None),
+        Recording::Undo,
+        undo.expected_version,
+        body,
+    )
+    .await
 }
 
 /// The move log, oldest first, with voids and what each move caused.

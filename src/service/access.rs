@@ -204,13 +204,29 @@ pub async fn require(
     capability: Capability,
     what: &'static str,
 ) -> Result<ClubRole, ServiceError> {
+    if grant().is_some_and(|g| g.club != club) {
+        return Err(ServiceError::Store(StoreError::NotFound(what)));
+    }
+    let role = store::clubs::role_of(conn, club, user).await?;
+    role_allows(role, club, capability, what)
+}
+
+/// `require` on a role read already (None: not a member, or one who has left), as a move reads
+/// it with its table.
+///
+/// # Errors
+/// As `require`.
+pub fn role_allows(
+    role: Option<ClubRole>,
+    club: Uuid,
+    capability: Capability,
+    what: &'static str,
+) -> Result<ClubRole, ServiceError> {
     let grant = grant();
     if grant.is_some_and(|g| g.club != club) {
         return Err(ServiceError::Store(StoreError::NotFound(what)));
     }
-    let role = store::clubs::role_of(conn, club, user)
-        .await?
-        .ok_or(ServiceError::Store(StoreError::NotFound(what)))?;
+    let role = role.ok_or(ServiceError::Store(StoreError::NotFound(what)))?;
     if grant.is_some_and(|g| !g.scopes.allow(capability)) {
         return Err(lacks(capability));
     }
@@ -219,6 +235,32 @@ pub async fn require(
     } else {
         Err(ServiceError::Forbidden(refusal(capability)))
     }
+}
+
+/// Refuses an account's token that was signed out (`TokenSignedOut`) or whose user is gone
+/// (`UnknownUser`), from what was read of it: `stands` is None for no such user.
+///
+/// # Errors
+/// As said.
+pub fn token_stood(stands: Option<bool>) -> Result<(), ServiceError> {
+    match stands {
+        Some(true) => Ok(()),
+        Some(false) => Err(ServiceError::TokenSignedOut),
+        None => Err(ServiceError::UnknownUser),
+    }
+}
+
+/// Whether an account's token of `generation` (and id `jti`) still stands.
+///
+/// # Errors
+/// As `token_stood`; on database failure.
+pub async fn token_stands(
+    conn: &mut PgConnection,
+    user: Uuid,
+    generation: i32,
+    jti: Option<Uuid>,
+) -> Result<(), ServiceError> {
+    token_stood(store::users::token_stands(conn, user, generation, jti).await?)
 }
 
 /// Whether `who` may do `capability` at `table`: a member of its club by role, or a scorer

@@ -47,6 +47,9 @@ pub enum ServiceError {
     /// The caller's user no longer exists.
     #[error("the bearer token names an unknown user")]
     UnknownUser,
+    /// The account's token was signed out (one by one, everywhere, or by a new password).
+    #[error("this token was signed out (or its password changed); log in again")]
+    TokenSignedOut,
     #[error("the table is at version {actual}, not {expected}")]
     VersionConflict { expected: i64, actual: i64 },
     #[error("the table is at version {actual}, which the request's If-Match does not name")]

@@ -82,6 +82,9 @@ pub struct Request {
     /// Announce a move and queue its webhooks in statements of their own, in its transaction
     /// (`ANNOUNCE_APART`, what Citus needs), rather than in its one write.
     pub announce_apart: bool,
+    /// An account's token whose standing (signed out or not) is still to be read, as its
+    /// generation and id: a move reads it with the table rather than in a statement of its own.
+    pub token_unread: Option<(i32, Option<Uuid>)>,
 }
 
 /// What was recorded, with the table as it is now.
@@ -127,10 +130,15 @@ pub async fn record(
     render: impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
     noted: impl FnOnce(GameId),
 ) -> Result<Outcome, ServiceError> {
-    // A scorer's revocation is checked in the read the move makes anyway.
+    // Who records is checked in the read the move makes anyway: a scorer's revocation, or an
+    // account's role in the club and its token's standing.
     let scorer = match request.by {
         Principal::Scorer { scorer, .. } => scorer,
         Principal::Organiser { .. } => None,
+    };
+    let member = |token| match request.by {
+        Principal::Organiser { user } => Some(store::move_path::Member { user, token }),
+        Principal::Scorer { .. } => None,
     };
     let signer = keys.signing(pool).await?;
     let mut noted = Some(noted);
@@ -139,18 +147,29 @@ pub async fn record(
             noted(game);
         }
     };
+    let key = request
+        .idempotency_key
+        .as_deref()
+        .map(|k| (k, request.answers_kept_for));
+    // The token is read once: by the first read of the request.
+    let mut token = request.token_unread;
     if matches!(request.what, Recording::Move(..)) {
         let mut conn = pool.acquire().await.map_err(StoreError::from)?;
         let (kept, club) = hot.and_then(|h| h.kept(request.table)).unzip();
-        let key = request
-            .idempotency_key
-            .as_deref()
-            .map(|k| (k, request.answers_kept_for));
-        let read =
-            store::move_path::read_for_move(&mut conn, (request.table, club), key, true, kept, false, scorer).await?;
+        let asked = store::move_path::MoveRead {
+            table: (request.table, club),
+            key,
+            fold: true,
+            kept,
+            lock: false,
+            scorer,
+            member: member(token),
+        };
+        let read = read_for_move(&mut conn, asked, request.by).await?;
         let game = game_of(&read.row)?;
         note(game);
         may_record(&mut conn, request.by, &read).await?;
+        token = None;
         let tried = with_game!(game, G => record_optimistically::<G>(&mut conn, read, hot, signer, &request, &render)
             .await
             .map_err(|e| e.at_table(request.table))?);
@@ -163,13 +182,16 @@ pub async fn record(
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let is_move = matches!(request.what, Recording::Move(..));
     let (kept, club) = hot.and_then(|h| h.kept(request.table)).unzip();
-    let kept = kept.filter(|_| is_move);
-    let key = request
-        .idempotency_key
-        .as_deref()
-        .map(|k| (k, request.answers_kept_for));
-    let mut locked =
-        store::move_path::read_for_move(&mut tx, (request.table, club), key, is_move, kept, true, scorer).await?;
+    let asked = store::move_path::MoveRead {
+        table: (request.table, club),
+        key,
+        fold: is_move,
+        kept: kept.filter(|_| is_move),
+        lock: true,
+        scorer,
+        member: member(token),
+    };
+    let mut locked = read_for_move(&mut tx, asked, request.by).await?;
     if locked.seen_version != Some(locked.row.version) {
         // The lock waited for a move that committed meanwhile: what this statement read besides
         // the row predates that move, so read it again.
@@ -188,14 +210,44 @@ pub async fn record(
     with_game!(game, G => record_as::<G>(tx, locked, hot, signer, request, render).await).map_err(|e| e.at_table(table))
 }
 
-/// Whether the caller may record at the table as read: a member of its club whose role records,
-/// or one of its scorers not revoked.
+/// `store::move_path::read_for_move`, but for a table that is not there, a signed-out token
+/// is refused as such first, as it would be before anything else were read.
+async fn read_for_move(
+    conn: &mut PgConnection,
+    asked: store::move_path::MoveRead<'_>,
+    by: Principal,
+) -> Result<Locked, ServiceError> {
+    let token = asked.member.and_then(|m| m.token.map(|t| (m.user, t)));
+    match store::move_path::read_for_move(&mut *conn, asked).await {
+        Err(StoreError::NotFound(what)) => {
+            if let (Principal::Organiser { .. }, Some((user, (generation, jti)))) = (by, token) {
+                super::access::token_stands(conn, user, generation, jti).await?;
+            }
+            Err(StoreError::NotFound(what).into())
+        }
+        read => Ok(read?),
+    }
+}
+
+/// Whether the caller may record at the table as read: an account whose token stands and whose
+/// role in the table's club records, or one of its scorers not revoked.
 async fn may_record(conn: &mut PgConnection, by: Principal, read: &Locked) -> Result<(), ServiceError> {
-    super::access::require_table(conn, by, &read.row, super::access::Capability::Record).await?;
-    if read.scorer_active {
-        Ok(())
-    } else {
-        Err(ServiceError::ScorerRevoked)
+    use super::access::{role_allows, token_stood, Capability};
+    match (by, read.member) {
+        (Principal::Organiser { .. }, Some(member)) => {
+            if let Some(stands) = member.token_stands {
+                token_stood(stands)?;
+            }
+            role_allows(member.role, read.row.club_id, Capability::Record, "table").map(|_| ())
+        }
+        _ => {
+            super::access::require_table(conn, by, &read.row, Capability::Record).await?;
+            if read.scorer_active {
+                Ok(())
+            } else {
+                Err(ServiceError::ScorerRevoked)
+            }
+        }
     }
 }
 

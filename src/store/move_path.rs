@@ -10,6 +10,7 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::clubs::ClubRole;
 use super::idempotency_keys::REPLACE_EXPIRED;
 use super::tables::{StoredResponse, TableRow, EFFECTIVE, IN_PLAY_ORDER, RECORDED_BY_STORED};
 use super::{StoreError, TableKey};
@@ -46,6 +47,8 @@ pub struct Locked {
     pub chain_end: Option<(i64, Vec<u8>)>,
     /// False when the scorer asked about is not one of the table's, or was revoked.
     pub scorer_active: bool,
+    /// The account asked about, as read with the table.
+    pub member: Option<MemberRead>,
     /// Whether the row was read with its lock, in the caller's transaction: then no other entry
     /// can land until it ends, and whatever is read later in it is of `row.version`.
     pub locked: bool,
@@ -69,28 +72,64 @@ struct LockedExtra {
     fold_moves: Option<String>,
     chain_pos: Option<i64>,
     scorer_active: bool,
+    member_role: Option<ClubRole>,
+    token_stands: Option<bool>,
 }
 
-/// Reads what a move needs in one statement: the table's row (by its id, and by its club's
-/// number when the caller knows it, which on Citus sends the statement to the one worker that
-/// holds the table, rather than to every worker) and, in the same snapshot, the
-/// answer kept under `key` (the key, and how long answers are kept: an older one is not read)
-/// and, when `fold` and the row's version is not `kept`, what its state
-/// folds from. With `lock` the row is locked for the rest of the transaction (moves on one table
-/// are serial); without, the read is a snapshot for an optimistic move, whose write then
-/// happens only if the version is still the one read.
+/// What a move's read is asked for.
+pub struct MoveRead<'a> {
+    /// The table's id, and its club's number when the caller knows it, which on Citus sends the
+    /// statement to the one worker that holds the table, rather than to every worker.
+    pub table: (Uuid, Option<i32>),
+    /// The request's idempotency key, and how long answers are kept: an older one is not read.
+    pub key: Option<(&'a str, Duration)>,
+    /// Whether to read what the state folds from (when the row's version is not `kept`).
+    pub fold: bool,
+    pub kept: Option<i64>,
+    /// Lock the row for the rest of the transaction (moves on one table are serial); without,
+    /// the read is a snapshot for an optimistic move, whose write then happens only if the
+    /// version is still the one read.
+    pub lock: bool,
+    /// The scorer whose standing at the table to read.
+    pub scorer: Option<Uuid>,
+    /// The account whose role in the table's club to read, and its token's standing.
+    pub member: Option<Member>,
+}
+
+/// An account recording, checked in the move's read rather than in statements of its own.
+#[derive(Debug, Clone, Copy)]
+pub struct Member {
+    pub user: Uuid,
+    /// The token's generation and id, when whether it was signed out is still to be read.
+    pub token: Option<(i32, Option<Uuid>)>,
+}
+
+/// What the read found of the account recording.
+#[derive(Debug, Clone, Copy)]
+pub struct MemberRead {
+    /// Its role in the table's club, if it is a member who has not left.
+    pub role: Option<ClubRole>,
+    /// Whether its token stands (None: no such user), when that was asked.
+    pub token_stands: Option<Option<bool>>,
+}
+
+/// Reads what a move needs in one statement: the table's row and, in the same snapshot, the
+/// answer kept under the request's key, what its state folds from, where its chain ends, and
+/// the standing of whoever records (a scorer's at the table, or an account's role in the club
+/// and its token's), each a round trip fewer on every move.
 ///
 /// # Errors
 /// `NotFound` when there is no such table.
-pub async fn read_for_move(
-    conn: &mut PgConnection,
-    (id, club): (Uuid, Option<i32>),
-    key: Option<(&str, Duration)>,
-    fold: bool,
-    kept: Option<i64>,
-    lock: bool,
-    scorer: Option<Uuid>,
-) -> Result<Locked, StoreError> {
+pub async fn read_for_move(conn: &mut PgConnection, asked: MoveRead<'_>) -> Result<Locked, StoreError> {
+    let MoveRead {
+        table: (id, club),
+        key,
+        fold,
+        kept,
+        lock,
+        scorer,
+        member,
+    } = asked;
     use sqlx::FromRow;
     // Only the parts a move needs are in the statement: the executor sets up every node of a
     // plan whether it reads anything or not, which is most of this statement's cost.
@@ -121,6 +160,18 @@ pub async fn read_for_move(
              as scorer_active"
     } else {
         ", true as scorer_active"
+    });
+    sql.push_str(if member.is_some() {
+        ", (select cm.role from club_members cm where cm.club_id = t.club_id and cm.user_id = $7 and cm.left_at is null)
+             as member_role"
+    } else {
+        ", null::text as member_role"
+    });
+    sql.push_str(if member.is_some_and(|m| m.token.is_some()) {
+        ", (select u.token_generation = $8 and not exists (select 1 from revoked_tokens r where r.jti = $9)
+             from users u where u.id = $7) as token_stands"
+    } else {
+        ", null::bool as token_stands"
     });
     let of_club = if club.is_some() { " and club_no = $6" } else { "" };
     sql.push_str(&if lock {
@@ -162,6 +213,9 @@ pub async fn read_for_move(
         .bind(scorer)
         .bind(key.map(|(_, kept_for)| kept_for.as_secs_f64()))
         .bind(club)
+        .bind(member.map(|m| m.user))
+        .bind(member.and_then(|m| m.token).map(|(generation, _)| generation))
+        .bind(member.and_then(|m| m.token).and_then(|(_, jti)| jti))
         .fetch_optional(conn)
         .await?
         .ok_or(StoreError::NotFound("table"))?;
@@ -180,6 +234,10 @@ pub async fn read_for_move(
     Ok(Locked {
         chain_end,
         scorer_active: extra.scorer_active,
+        member: member.map(|m| MemberRead {
+            role: extra.member_role,
+            token_stands: m.token.map(|_| extra.token_stands),
+        }),
         locked: lock,
         seen_version: extra.seen_version,
         now: extra.locked_at,

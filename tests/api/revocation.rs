@@ -413,3 +413,90 @@ async fn the_binary_resets_a_password_and_signs_out_every_token(pool: PgPool) {
     open_session(&app, &token).await.assert_problem(401, "token_revoked");
     login(&app, "bob@club.example", PASSWORD).await.assert_status(200);
 }
+
+/// A move reads who records with the table (issue #28): an account's token's standing and its
+/// role in the club come back with the table's row, and each refusal is the one a check of its
+/// own would give, with nothing written.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_move_reads_the_accounts_token_and_role_with_the_table_and_refuses_as_before(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let ann = app.organiser("ann@club.example").await;
+    let table = app.table(&ann, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
+    let other = login(&app, "ann@club.example", PASSWORD).await.assert_status(200)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let nominate = |seat: u8| json!({"kind": "nominate", "seat": seat, "tricks": 0});
+    app.submit(&table, &ann, nominate(1)).await.assert_status(201);
+    let before = seen(&app, &table, &other).await;
+    let nowhere = uuid::Uuid::new_v4();
+    let set_role = |sql: &'static str| {
+        let pool = app.pool.clone();
+        async move { sqlx::query(sql).execute(&pool).await.expect("member changed") }
+    };
+
+    // A role that does not record, and a member who has left: as require() answers them.
+    set_role("update club_members set role = 'viewer'").await;
+    app.submit(&table, &ann, nominate(2))
+        .await
+        .assert_problem(403, "forbidden");
+    set_role("update club_members set role = 'owner', left_at = now()").await;
+    app.submit(&table, &ann, nominate(2))
+        .await
+        .assert_problem(404, "table_not_found");
+    set_role("update club_members set left_at = null").await;
+    assert_eq!(seen(&app, &table, &other).await, before, "a refused move wrote nothing");
+
+    // Signed out: refused as such, at a table that exists and at one that does not (the token is
+    // refused before the table is looked for, as when it was checked on its own).
+    app.request(Method::POST, "/api/v1/auth/logout", Some(&ann), None)
+        .await
+        .assert_status(204);
+    app.submit(&table, &ann, nominate(2))
+        .await
+        .assert_problem(401, "token_revoked");
+    app.submit(&nowhere.to_string(), &ann, nominate(2))
+        .await
+        .assert_problem(401, "token_revoked");
+    assert_eq!(
+        seen(&app, &table, &other).await,
+        before,
+        "a signed-out token wrote nothing"
+    );
+    app.submit(&nowhere.to_string(), &other, nominate(2))
+        .await
+        .assert_problem(404, "table_not_found");
+
+    // Everywhere: every token of an older generation, a move with the table's current version
+    // (which would be written on the first read) included.
+    app.submit(&table, &other, nominate(2)).await.assert_status(201);
+    app.request(Method::POST, "/api/v1/auth/logout-everywhere", Some(&other), None)
+        .await
+        .assert_status(204);
+    let fresh = login(&app, "ann@club.example", PASSWORD).await.assert_status(200)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let after = seen(&app, &table, &fresh).await;
+    let body = json!({"move": nominate(3), "expected_version": after.0["version"]});
+    app.post(&format!("/api/v1/tables/{table}/moves"), &other, body)
+        .await
+        .assert_problem(401, "token_revoked");
+    assert_eq!(seen(&app, &table, &fresh).await, after, "nothing written");
+    app.submit(&table, &fresh, nominate(3)).await.assert_status(201);
+}
+
+/// The table and its log as `token` reads them.
+async fn seen(app: &TestApp, table: &str, token: &str) -> (Value, Value) {
+    let state = app
+        .get_as(&format!("/api/v1/tables/{table}"), token)
+        .await
+        .assert_status(200)
+        .clone();
+    let log = app
+        .get_as(&format!("/api/v1/tables/{table}/moves?limit=500"), token)
+        .await
+        .assert_status(200)
+        .clone();
+    (state, log)
+}
