@@ -125,7 +125,7 @@ pub async fn correct(
     let record: Result<DealRecord, ServiceError> = async {
         Ok(with_game!(game_of(&row)?, G => {
             correct_as::<G>(&mut tx, &row, &correction).await?;
-            let row = store::tables::fetch(&mut tx, row.id).await?;
+            let row = store::tables::fetch_by_key(&mut tx, row.key()).await?;
             record_of::<G>(&mut tx, &row, correction.deal).await?
         }))
     }

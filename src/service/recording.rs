@@ -678,7 +678,7 @@ async fn undo<G: Game>(
     )?;
     Ok(Recorded::Undo {
         undone: store::tables::move_row(tx, table.key(), target).await?,
-        table: TableState::new(store::tables::fetch(tx, table.id).await?, &game)?,
+        table: TableState::new(store::tables::fetch_by_key(tx, table.key()).await?, &game)?,
         void,
         receipt,
     })

@@ -170,7 +170,7 @@ async fn create_as<G: Game>(
     let receipt = keys
         .receipt_for(pool, &mut tx, row.key(), row.session_id, row.created_at)
         .await?;
-    let row = store::tables::fetch(&mut tx, row.id).await?;
+    let row = store::tables::fetch_by_key(&mut tx, row.key()).await?;
     let answer = render(TableState::new(row, &game)?, receipt).map_err(ServiceError::Encode)?;
     idempotency::keep_and_commit(tx, owner, key, answer).await
 }

@@ -131,6 +131,20 @@ pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<TableRow, StoreE
         .ok_or(StoreError::NotFound("table"))
 }
 
+/// The table's row read again once its key is known (after a write in the same transaction):
+/// as [`fetch`], on the one shard that holds it.
+///
+/// # Errors
+/// `NotFound` when there is no such table.
+pub async fn fetch_by_key(conn: &mut PgConnection, table: TableKey) -> Result<TableRow, StoreError> {
+    sqlx::query_as::<_, TableRow>("select * from game_tables where id = $1 and club_no = $2")
+        .bind(table.id)
+        .bind(table.club_no)
+        .fetch_optional(conn)
+        .await?
+        .ok_or(StoreError::NotFound("table"))
+}
+
 /// Fetches the table and locks it until the transaction ends: moves on one table are serial.
 ///
 /// # Errors

@@ -104,6 +104,13 @@ async fn each_per_table_read_finds_the_tables_rows_by_its_own_club_number_and_no
     let mut conn = app.pool.acquire().await.expect("connection");
     let c = &mut *conn;
 
+    // The table's row, once its key is known.
+    assert_eq!(store::tables::fetch_by_key(c, right).await.expect("row").id, right.id);
+    assert!(matches!(
+        store::tables::fetch_by_key(c, wrong).await,
+        Err(StoreError::NotFound("table"))
+    ));
+
     // The log and its folds.
     assert!(store::tables::log(c, right, 0, 100).await.expect("log").len() >= 6);
     assert!(store::tables::log(c, wrong, 0, 100).await.expect("log").is_empty());
