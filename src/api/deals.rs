@@ -508,9 +508,9 @@ impl From<ScorerRow> for Scorer {
 ))]
 #[get("/tables/{id}/scorers")]
 pub async fn list_scorers(pool: web::Data<PgPool>, who: Reader, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
-    crate::service::access::readable_table(&pool, who, *id).await?;
+    let table = crate::service::access::readable_table(&pool, who, *id).await?;
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let scorers: Vec<Scorer> = store::scorers::list(&mut conn, *id)
+    let scorers: Vec<Scorer> = store::scorers::list(&mut conn, table.key())
         .await?
         .into_iter()
         .map(Scorer::from)
@@ -537,6 +537,6 @@ pub async fn revoke_scorer(
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let table = store::tables::fetch(&mut conn, id).await?;
     crate::service::access::require_table(&mut conn, who, &table, crate::service::access::Capability::Organise).await?;
-    let revoked = store::scorers::revoke(&mut conn, table.id, scorer).await?;
+    let revoked = store::scorers::revoke(&mut conn, table.key(), scorer).await?;
     Ok(HttpResponse::Ok().json(Scorer::from(revoked)))
 }

@@ -168,7 +168,7 @@ struct LogPage {
 /// could not be read (the stream goes on from where it was, and the next gap reads it again).
 async fn log_page(pool: PgPool, following: Arc<Following>, after: i64) -> Option<LogPage> {
     let table = following.table.id;
-    let rows = match live::read_log(&pool, table, after).await {
+    let rows = match live::read_log(&pool, following.table.key(), after).await {
         Ok(rows) => rows,
         Err(e) => {
             tracing::warn!(error = %e, %table, "reading the log for a stream failed");

@@ -156,7 +156,7 @@ pub async fn list_join_codes(
         "only the table's organiser can list its join codes",
     )
     .await?;
-    let codes: Vec<IssuedJoinCode> = store::join_codes::list(&mut conn, table.id)
+    let codes: Vec<IssuedJoinCode> = store::join_codes::list(&mut conn, table.key())
         .await?
         .into_iter()
         .map(IssuedJoinCode::from)
@@ -189,6 +189,6 @@ pub async fn withdraw_join_code(
     )
     .await?;
     let code = super::input::normalise_code(&code);
-    let withdrawn = store::join_codes::withdraw(&mut conn, table.id, &code).await?;
+    let withdrawn = store::join_codes::withdraw(&mut conn, table.key(), &code).await?;
     Ok(HttpResponse::Ok().json(IssuedJoinCode::from(withdrawn)))
 }

@@ -722,8 +722,9 @@ pub async fn list_moves(
     let limit = super::input::page_limit(query.limit)?;
     let after = query.after.unwrap_or(0).max(0);
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let game = service::game_of(&store::tables::fetch(&mut conn, *id).await?)?;
-    let rows = store::tables::log(&mut conn, *id, after, limit + 1).await?;
+    let table = store::tables::fetch(&mut conn, *id).await?;
+    let game = service::game_of(&table)?;
+    let rows = store::tables::log(&mut conn, table.key(), after, limit + 1).await?;
     let more = rows.len() as i64 > limit;
     let items: Vec<MoveRecord> = rows
         .into_iter()

@@ -325,8 +325,8 @@ async fn read_log<G: Game>(
 ) -> Result<LogRead<G>, ServiceError> {
     // The log is read once, whole: the replay, the chain and the fold through snapshots all work
     // from these rows.
-    let logged = Arc::new(store::chain::log_as_text(&mut *conn, table.id).await?);
-    let corrections = Arc::new(store::deals::corrections(&mut *conn, table.id, None).await?);
+    let logged = Arc::new(store::chain::log_as_text(&mut *conn, table.key()).await?);
+    let corrections = Arc::new(store::deals::corrections(&mut *conn, table.key(), None).await?);
     // The replay follows the play order worked out from the entries, as the offline verifier
     // does (the store's when it cannot be, once that is read); the store's own order (which the
     // move path folds) must be the same.
@@ -343,13 +343,13 @@ async fn read_log<G: Game>(
         let logged = Arc::clone(&logged);
         move || chain::canonicalized(logged.to_vec())
     });
-    let stored = Arc::new(store::ledger::bookings(&mut *conn, table.id, None).await?);
-    let scorers = store::chain::scorers_after(&mut *conn, table.id, 0).await?;
-    let verifications = store::chain::verifications_after(&mut *conn, table.id, 0).await?;
+    let stored = Arc::new(store::ledger::bookings(&mut *conn, table.key(), None).await?);
+    let scorers = store::chain::scorers_after(&mut *conn, table.key(), 0).await?;
+    let verifications = store::chain::verifications_after(&mut *conn, table.key(), 0).await?;
     let links = Arc::new(match links {
         // Read on the second connection; when that read failed, its error is the one reported.
         Some(coming) => coming.await.map_err(|_| cancelled())??,
-        None => store::chain::links(&mut *conn, table.id).await?,
+        None => store::chain::links(&mut *conn, table.key()).await?,
     });
     let canonical = joined(canonical).await?;
     let recomputed = tokio::task::spawn_blocking({
@@ -389,7 +389,7 @@ async fn read_order_and_lines<G: Game>(
     conn: &mut PgConnection,
     table: &TableRow,
 ) -> Result<(Vec<i64>, Result<Vec<G::DealLine>, ServiceError>), ServiceError> {
-    let order = store::tables::effective_seqs(&mut *conn, table.id).await?;
+    let order = store::tables::effective_seqs(&mut *conn, table.key()).await?;
     let lines = super::history::in_force::<G>(conn, table).await;
     Ok((order, lines))
 }
@@ -408,7 +408,7 @@ async fn audit_as<G: Game>(
             // connection while the first reads the log: the two reads are then about even.
             let (links_sent, links) = oneshot::channel();
             let on_second = async move {
-                let _ = links_sent.send(store::chain::links(&mut second, table.id).await);
+                let _ = links_sent.send(store::chain::links(&mut second, table.key()).await);
                 let read = read_order_and_lines::<G>(&mut second, table).await;
                 // Back to the pool as soon as it is done with, for the next reader to have.
                 drop(second);

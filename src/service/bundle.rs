@@ -248,13 +248,13 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
     let members = store::sessions::members(&mut tx, session).await?;
     let mut tables = Vec::new();
     for t in store::tables::list(&mut tx, None, Some(session), 1000, 0).await? {
-        let log = store::tables::log(&mut tx, t.id, 0, i64::MAX).await?;
-        let places = store::chain::log_after(&mut tx, t.id, 0).await?;
-        let corrections = store::deals::corrections(&mut tx, t.id, None).await?;
-        let ledger = store::ledger::bookings(&mut tx, t.id, None).await?;
-        let links = store::chain::links(&mut tx, t.id).await?;
-        let scorers = store::chain::scorers_after(&mut tx, t.id, 0).await?;
-        let verifications = store::chain::verifications_after(&mut tx, t.id, 0).await?;
+        let log = store::tables::log(&mut tx, t.key(), 0, i64::MAX).await?;
+        let places = store::chain::log_after(&mut tx, t.key(), 0).await?;
+        let corrections = store::deals::corrections(&mut tx, t.key(), None).await?;
+        let ledger = store::ledger::bookings(&mut tx, t.key(), None).await?;
+        let links = store::chain::links(&mut tx, t.key()).await?;
+        let scorers = store::chain::scorers_after(&mut tx, t.key(), 0).await?;
+        let verifications = store::chain::verifications_after(&mut tx, t.key(), 0).await?;
         let scores: Result<Value, ServiceError> = async {
             with_game!(super::game_of(&t)?, G => {
                 let game: G = super::fold::current(&mut tx, &t).await?;

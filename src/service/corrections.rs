@@ -113,7 +113,7 @@ pub async fn correct(
     let row = store::tables::lock(&mut tx, correction.table).await?;
     super::access::require_table(&mut tx, correction.by, &row, super::access::Capability::Record).await?;
     // A retry's `expected_version` is behind by its own correction: its first answer comes first.
-    if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.id, key).await? {
+    if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.key(), key).await? {
         return Ok(first);
     }
     if correction.expected_version != row.version {
@@ -125,7 +125,7 @@ pub async fn correct(
     let record: Result<DealRecord, ServiceError> = async {
         Ok(with_game!(game_of(&row)?, G => {
             correct_as::<G>(&mut tx, &row, &correction).await?;
-            let row = store::tables::fetch(&mut tx, row.id).await?;
+            let row = store::tables::fetch_by_key(&mut tx, row.key()).await?;
             record_of::<G>(&mut tx, &row, correction.deal).await?
         }))
     }
@@ -133,7 +133,7 @@ pub async fn correct(
     let record = record.map_err(|e| e.at_table(row.id))?;
     let now = chrono::Utc::now();
     super::webhooks::enqueue_deal_event(&mut tx, super::webhooks::DEAL_CORRECTED, &row, correction.deal, now).await?;
-    let receipt = keys.receipt_for(pool, &mut tx, row.id, row.session_id, now).await?;
+    let receipt = keys.receipt_for(pool, &mut tx, row.key(), row.session_id, now).await?;
     let answer = render(record, receipt).map_err(ServiceError::Encode)?;
     let answer = idempotency::keep_at_table(&mut tx, row.key(), key, answer).await?;
     tx.commit().await.map_err(StoreError::from)?;
@@ -244,7 +244,7 @@ pub(super) async fn played<G: Game>(
     table: &TableRow,
     deal: u16,
 ) -> Result<Played<G>, ServiceError> {
-    let moves = store::tables::effective_moves(conn, table.id, 0).await?;
+    let moves = store::tables::effective_moves(conn, table.key(), 0).await?;
     let mut game: G = fold::initial(table)?;
     let mut found: Option<(usize, G)> = None;
     let mut end = 0;
@@ -391,7 +391,7 @@ async fn correct_as<G: Game>(tx: &mut Tx<'_>, table: &TableRow, c: &Correction) 
     let lines = lines.iter().map(to_json).collect::<Result<Vec<_>, _>>()?;
     store::deal_lines::append(tx, table.key(), correction_seq, &lines).await?;
     store::tables::save_snapshot(tx, table.key(), correction_seq, &to_json(&game)?).await?;
-    store::deals::set_version(tx, table.id, correction_seq, game.is_finished()).await?;
+    store::deals::set_version(tx, table.key(), correction_seq, game.is_finished()).await?;
     // The correction's entries and bookings join the table's hash chain like any move's.
     super::chain::extend(tx, table).await?;
     super::live::announce(tx, table, correction_seq).await?;
@@ -425,7 +425,7 @@ async fn rebook(
     correction: i64,
     expected: Vec<(i64, Settlement)>,
 ) -> Result<Option<(i64, i64)>, ServiceError> {
-    let stored = store::ledger::bookings(tx, table.id, None).await?;
+    let stored = store::ledger::bookings(tx, table, None).await?;
     let mut unmatched: HashMap<Key, Vec<&StoredBooking>> = HashMap::new();
     for b in in_force(&stored) {
         unmatched.entry(stored_key(b)).or_default().push(b);
@@ -478,11 +478,11 @@ pub(super) async fn reverse_entry(
         store::ledger::reverse_move(tx, table, voided.seq, void_seq).await?;
         return Ok(());
     }
-    let correction = store::deals::correction(tx, table.id, voided.seq).await?;
+    let correction = store::deals::correction(tx, table, voided.seq).await?;
     let (Some(first), Some(last)) = (correction.first_booking, correction.last_booking) else {
         return Ok(());
     };
-    let stored = store::ledger::bookings(tx, table.id, None).await?;
+    let stored = store::ledger::bookings(tx, table, None).await?;
     let by_id: HashMap<i64, &StoredBooking> = stored.iter().map(|b| (b.id, b)).collect();
     let reversed: HashSet<i64> = stored.iter().filter_map(|b| b.reverses).collect();
     for b in stored.iter().filter(|b| (first..=last).contains(&b.id)) {
@@ -553,12 +553,12 @@ pub(super) async fn record_of<G: Game>(
     deal: u16,
 ) -> Result<DealRecord, ServiceError> {
     let played = played::<G>(&mut *conn, table, deal).await?;
-    let corrections = store::deals::corrections(&mut *conn, table.id, Some(i32::from(deal))).await?;
-    let verifications = store::deals::verifications(&mut *conn, table.id, Some(i32::from(deal))).await?;
+    let corrections = store::deals::corrections(&mut *conn, table.key(), Some(i32::from(deal))).await?;
+    let verifications = store::deals::verifications(&mut *conn, table.key(), Some(i32::from(deal))).await?;
     let correction_in_force = correction_in_force(&corrections, deal);
     let verification = verification_of(&verifications, deal, correction_in_force);
     let mut names = HashMap::new();
-    for scorer in store::scorers::list(&mut *conn, table.id).await? {
+    for scorer in store::scorers::list(&mut *conn, table.key()).await? {
         names.insert(format!("scorer:{}", scorer.id), scorer.name);
     }
     let Played {

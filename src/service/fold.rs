@@ -47,7 +47,7 @@ pub(super) async fn current_and_replayed<G: Game>(
     table: &TableRow,
 ) -> Result<(G, usize), ServiceError> {
     let (seq, mut game) = latest_usable_snapshot(&mut *conn, table).await?;
-    let moves = store::tables::effective_moves(conn, table.id, seq).await?;
+    let moves = store::tables::effective_moves(conn, table.key(), seq).await?;
     apply_all(&mut game, &moves)?;
     Ok((game, moves.len()))
 }
@@ -74,7 +74,7 @@ pub(super) async fn current_over<G: Game>(
 
 /// The latest snapshot that reads, as `(seq, state)`; the set-up at 0 when there is none.
 async fn latest_usable_snapshot<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<(i64, G), ServiceError> {
-    let snapshot = store::tables::latest_snapshot(conn, table.id).await?;
+    let snapshot = store::tables::latest_snapshot(conn, table.key()).await?;
     match snapshot.and_then(|(seq, state)| Some((seq, serde_json::from_str(&state).ok()?))) {
         Some(found) => Ok(found),
         None => Ok((0, initial(table)?)),
@@ -110,7 +110,7 @@ pub(super) fn from_rows<G: Game>(table: &TableRow, rows: &FoldRows) -> Result<Op
 /// `Corrupt` when the log does not replay.
 pub async fn replay<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Result<G, ServiceError> {
     let mut game: G = initial(table)?;
-    apply_all(&mut game, &store::tables::effective_moves(conn, table.id, 0).await?)?;
+    apply_all(&mut game, &store::tables::effective_moves(conn, table.key(), 0).await?)?;
     Ok(game)
 }
 

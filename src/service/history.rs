@@ -31,7 +31,7 @@ pub async fn in_force<G: Game>(conn: &mut PgConnection, table: &TableRow) -> Res
             .flat_map(|(_, lines)| lines)
             .collect());
     }
-    store::deal_lines::in_force(conn, table.id)
+    store::deal_lines::in_force(conn, table.key())
         .await?
         .iter()
         .map(|line| read_line::<G>(line))
@@ -73,7 +73,7 @@ async fn replayed<G: Game>(
 ) -> Result<Vec<(i64, Vec<G::DealLine>)>, ServiceError> {
     let mut game: G = fold::initial(table)?;
     let mut out = Vec::new();
-    for row in store::tables::effective_moves(conn, table.id, 0).await? {
+    for row in store::tables::effective_moves(conn, table.key(), 0).await? {
         game.replay(&stored_move::<G>(&row)?)
             .map_err(|v| ServiceError::Corrupt(fold::no_longer_replays(row.seq, &v)))?;
         let lines = game.take_deal_lines();

@@ -188,7 +188,7 @@ pub(super) async fn keep_and_commit(
 /// `IdempotencyKeyReused` when that request was another; on database failure.
 pub(super) async fn first_answer_at_table(
     tx: &mut Tx<'_>,
-    table: Uuid,
+    table: TableKey,
     key: Option<&CreationKey>,
 ) -> Result<Option<Outcome>, ServiceError> {
     let Some(key) = key else { return Ok(None) };

@@ -118,7 +118,7 @@ pub fn issued(bookings: &[StoredBooking]) -> Result<Balances, ServiceError> {
 /// `Store(NotFound)` when there is no such table.
 pub async fn table_ledger(pool: &PgPool, id: Uuid, deal: Option<i32>) -> Result<TableLedger, ServiceError> {
     let (mut tx, table) = read_table(pool, id).await?;
-    let all = store::ledger::bookings(&mut tx, table.id, None).await?;
+    let all = store::ledger::bookings(&mut tx, table.key(), None).await?;
     let mut balances = Balances::default();
     for b in &all {
         balances.apply(&Booking::new(b.memo.clone(), b.postings.clone())?);
@@ -142,7 +142,7 @@ pub async fn session_ledger(pool: &PgPool, id: Uuid) -> Result<SessionLedger, Se
     let mut tables = Vec::new();
     let mut players: Vec<PlayerLedger> = Vec::new();
     for table in store::tables::list(&mut tx, None, Some(session.id), 1000, 0).await? {
-        let bookings = store::ledger::bookings(&mut tx, table.id, None).await?;
+        let bookings = store::ledger::bookings(&mut tx, table.key(), None).await?;
         let mut balances = Balances::default();
         for b in &bookings {
             balances.apply(&Booking::new(b.memo.clone(), b.postings.clone())?);

@@ -95,6 +95,8 @@ struct TableFeed {
     signing: mpsc::UnboundedSender<MoveRow>,
     /// The last entry fanned out; the next notification reads the log after it.
     last_seq: i64,
+    /// Where the table's log is, so that reading it names the club's number (one shard).
+    key: store::TableKey,
     /// Until when this replica's lease surely runs (the database's runs a little longer).
     leased_until: Instant,
 }
@@ -196,6 +198,7 @@ impl Hub {
                 sender,
                 signing,
                 last_seq: row.version,
+                key: row.key(),
                 leased_until: asked,
             }
         });
@@ -393,14 +396,14 @@ impl Hub {
     /// Sends on the table's entries after the last one fanned out: `heard`, the entry the
     /// announcement carried, when it is the next one; else those read from the log.
     async fn fan_out(&self, table: Uuid, heard: Option<MoveRow>) {
-        let Some(after) = self.feeds().tables.get(&table).map(|f| f.last_seq) else {
+        let Some((after, key)) = self.feeds().tables.get(&table).map(|f| (f.last_seq, f.key)) else {
             return;
         };
         let rows = match heard {
             // The common case, with no read: each replica would otherwise read every announced
             // entry back, one read after another, on its one listening task.
             Some(row) if row.seq == after + 1 => vec![row],
-            _ => match read_log(&self.pool, table, after).await {
+            _ => match read_log(&self.pool, key, after).await {
                 Ok(rows) => rows,
                 Err(e) => {
                     tracing::warn!(error = %e, %table, "reading announced entries failed");
@@ -504,7 +507,7 @@ pub async fn announce(tx: &mut Tx<'_>, table: &TableRow, seq: i64) -> Result<(),
 ///
 /// # Errors
 /// On database failure.
-pub async fn read_log(pool: &PgPool, table: Uuid, after: i64) -> Result<Vec<MoveRow>, ServiceError> {
+pub async fn read_log(pool: &PgPool, table: store::TableKey, after: i64) -> Result<Vec<MoveRow>, ServiceError> {
     let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
     Ok(store::tables::log(&mut conn, table, after, LOG_PAGE).await?)
 }
@@ -553,7 +556,7 @@ pub async fn entry_receipts(
     };
     let links = {
         let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
-        store::chain::entry_links(&mut conn, table.id, first.seq, last.seq).await?
+        store::chain::entry_links(&mut conn, table.key(), first.seq, last.seq).await?
     };
     let links: HashMap<i64, (i64, Vec<u8>)> = links.into_iter().map(|(seq, pos, hash)| (seq, (pos, hash))).collect();
     if links.is_empty() {
@@ -578,7 +581,7 @@ pub async fn table_change(pool: &PgPool, keys: &AuditKeys, table: Uuid) -> Resul
     let row = store::tables::fetch(&mut tx, table).await?;
     let game = game_of(&row)?;
     let totals = with_game!(game, G => totals::<G>(&mut tx, &row).await.map_err(|e| e.at_table(row.id))?);
-    let end = store::chain::end(&mut tx, row.id).await?;
+    let end = store::chain::end(&mut tx, row.key()).await?;
     drop(tx);
     let receipt = match end.last {
         Some(last) => {

@@ -139,15 +139,15 @@ impl AuditKeys {
         &self,
         pool: &PgPool,
         conn: &mut PgConnection,
-        table: Uuid,
+        table: store::TableKey,
         session: Option<Uuid>,
         at: DateTime<Utc>,
     ) -> Result<Receipt, ServiceError> {
         let end = store::chain::end(conn, table).await?;
         let last = end
             .last
-            .ok_or_else(|| ServiceError::Corrupt(format!("table {table} has no chain to give a receipt for")))?;
-        self.sign(pool, table, session, last.pos, &last.hash, at).await
+            .ok_or_else(|| ServiceError::Corrupt(format!("table {} has no chain to give a receipt for", table.id)))?;
+        self.sign(pool, table.id, session, last.pos, &last.hash, at).await
     }
 
     /// A receipt for `head` at `position` of the table's chain.
@@ -284,7 +284,7 @@ pub async fn for_table(
     table: &crate::store::tables::TableRow,
     at: DateTime<Utc>,
 ) -> Result<Receipt, ServiceError> {
-    keys.receipt_for(pool, conn, table.id, table.session_id, at).await
+    keys.receipt_for(pool, conn, table.key(), table.session_id, at).await
 }
 
 #[cfg(test)]

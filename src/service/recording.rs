@@ -198,7 +198,9 @@ pub async fn record(
         locked.fold = None;
         locked.chain_end = None;
         locked.answer = match key {
-            Some((key, kept_for)) => store::tables::idempotent_response(&mut tx, request.table, key, kept_for).await?,
+            Some((key, kept_for)) => {
+                store::tables::idempotent_response(&mut tx, locked.row.key(), key, kept_for).await?
+            }
             None => None,
         };
     }
@@ -320,7 +322,7 @@ async fn record_as<G: Game>(
             }
             // Read under the lock: a verification or a scorer's join extends the chain without
             // moving the version, so the end read with the row may be behind.
-            let end = store::chain::end(&mut tx, locked.row.id).await?;
+            let end = store::chain::end(&mut tx, locked.row.key()).await?;
             locked.chain_end = end.last.map(|l| (l.pos, l.hash));
             let row = &locked.row;
             match write_move::<G>(&mut tx, &locked, hot, signer, &request, &render).await? {
@@ -700,21 +702,21 @@ async fn undo<G: Game>(
     by: &str,
     signer: &SigningKey,
 ) -> Result<Recorded, ServiceError> {
-    let target = store::tables::latest_effective_seq(tx, table.id)
+    let target = store::tables::latest_effective_seq(tx, table.key())
         .await?
         .ok_or(ServiceError::NothingToUndo)?;
     super::history::back_fill::<G>(tx, table).await?;
     let seq = table.version + 1;
-    let voided = store::tables::move_row(tx, table.id, target).await?;
+    let voided = store::tables::move_row(tx, table.key(), target).await?;
     store::tables::append_void(tx, table.key(), seq, &voided, by).await?;
     super::corrections::reverse_entry(tx, table.key(), &voided, seq).await?;
     super::chain::extend(tx, table).await?;
     // The snapshot the voided move left is passed over now, so this folds from an earlier one.
     let game: G = fold::current(tx, table).await?;
-    store::tables::bump_version(tx, table.id, game.is_finished()).await?;
+    store::tables::bump_version(tx, table.key(), game.is_finished()).await?;
     super::live::announce(tx, table, seq).await?;
-    let void = store::tables::move_row(tx, table.id, seq).await?;
-    let end = store::chain::end(tx, table.id).await?;
+    let void = store::tables::move_row(tx, table.key(), seq).await?;
+    let end = store::chain::end(tx, table.key()).await?;
     let last = end
         .last
         .ok_or_else(|| ServiceError::Corrupt(format!("table {} has no chain after an undo", table.id)))?;
@@ -727,8 +729,8 @@ async fn undo<G: Game>(
         void.recorded_at,
     )?;
     Ok(Recorded::Undo {
-        undone: store::tables::move_row(tx, table.id, target).await?,
-        table: TableState::new(store::tables::fetch(tx, table.id).await?, &game)?,
+        undone: store::tables::move_row(tx, table.key(), target).await?,
+        table: TableState::new(store::tables::fetch_by_key(tx, table.key()).await?, &game)?,
         void,
         receipt,
     })

@@ -168,9 +168,9 @@ async fn create_as<G: Game>(
     super::chain::extend(&mut tx, &row).await?;
     // The set-up names the session and each seat's member: its receipt vouches for both.
     let receipt = keys
-        .receipt_for(pool, &mut tx, row.id, row.session_id, row.created_at)
+        .receipt_for(pool, &mut tx, row.key(), row.session_id, row.created_at)
         .await?;
-    let row = store::tables::fetch(&mut tx, row.id).await?;
+    let row = store::tables::fetch_by_key(&mut tx, row.key()).await?;
     let answer = render(TableState::new(row, &game)?, receipt).map_err(ServiceError::Encode)?;
     idempotency::keep_and_commit(tx, owner, key, answer).await
 }
@@ -288,17 +288,17 @@ pub async fn join_scorer(
     let row = store::tables::lock(&mut tx, table).await?;
     // A scorer is no account: its join's key is the table's, read under the table's lock like
     // a move's, so two joins racing with one key make one scorer.
-    if let Some(first) = idempotency::first_answer_at_table(&mut tx, table, key).await? {
+    if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.key(), key).await? {
         return Ok(first);
     }
     let name = match name {
         Some(name) => name,
-        None => format!("Scorer {}", store::scorers::count(&mut tx, table).await? + 1),
+        None => format!("Scorer {}", store::scorers::count(&mut tx, row.key()).await? + 1),
     };
     let scorer = store::scorers::insert(&mut tx, row.key(), &name, code).await?;
     super::chain::extend(&mut tx, &row).await?;
     let receipt = keys
-        .receipt_for(pool, &mut tx, row.id, row.session_id, scorer.created_at)
+        .receipt_for(pool, &mut tx, row.key(), row.session_id, scorer.created_at)
         .await?;
     let answer = render(scorer, receipt).map_err(ServiceError::Encode)?;
     let answer = idempotency::keep_at_table(&mut tx, row.key(), key, answer).await?;

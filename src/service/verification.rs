@@ -54,7 +54,7 @@ pub async fn verify(
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, request.table).await?;
     super::access::require_table(&mut tx, request.by, &row, super::access::Capability::Verify).await?;
-    if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.id, key).await? {
+    if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.key(), key).await? {
         return Ok(first);
     }
     let record: Result<DealRecord, ServiceError> = async {
@@ -72,7 +72,7 @@ pub async fn verify(
     if !request.agree {
         super::webhooks::enqueue_deal_event(&mut tx, super::webhooks::DEAL_DISPUTED, &row, request.deal, now).await?;
     }
-    let receipt = keys.receipt_for(pool, &mut tx, row.id, row.session_id, now).await?;
+    let receipt = keys.receipt_for(pool, &mut tx, row.key(), row.session_id, now).await?;
     let answer = render(record, receipt).map_err(ServiceError::Encode)?;
     let answer = idempotency::keep_at_table(&mut tx, row.key(), key, answer).await?;
     tx.commit().await.map_err(StoreError::from)?;
@@ -113,7 +113,7 @@ async fn verify_as<G: Game>(conn: &mut PgConnection, table: &TableRow, request: 
             differs
         }
     };
-    let corrections = store::deals::corrections(&mut *conn, table.id, Some(i32::from(request.deal))).await?;
+    let corrections = store::deals::corrections(&mut *conn, table.key(), Some(i32::from(request.deal))).await?;
     let moves = request.moves.clone().map(Value::Array);
     let new = NewVerification {
         deal: i32::from(request.deal),
@@ -186,8 +186,8 @@ pub async fn statuses(
         .await
         .map_err(|e| e.at_table(table.id))?
         .len());
-    let all_corrections = store::deals::corrections(&mut *conn, table.id, None).await?;
-    let verifications = store::deals::verifications(&mut *conn, table.id, None).await?;
+    let all_corrections = store::deals::corrections(&mut *conn, table.key(), None).await?;
+    let verifications = store::deals::verifications(&mut *conn, table.key(), None).await?;
     Ok((1..=u16::try_from(deals).unwrap_or(u16::MAX))
         .map(|deal| {
             let correction = correction_in_force(&all_corrections, deal);

@@ -67,30 +67,31 @@ pub struct ChainedScorer {
 ///
 /// # Errors
 /// On database failure.
-pub async fn end(conn: &mut PgConnection, table: Uuid) -> Result<ChainEnd, StoreError> {
+pub async fn end(conn: &mut PgConnection, table: TableKey) -> Result<ChainEnd, StoreError> {
     // The last link is the later of `chain_links`' last and the last linked row's; the one
     // before it, whose hash is its `prev_hash`, is in either too.
     let last = sqlx::query_as::<_, LinkRow>(
         "with l as (
              select * from (
                  (select pos, entry, ref, content_version, content_hash, prev_hash, hash
-                  from chain_links where table_id = $1 order by pos desc limit 1)
+                  from chain_links where table_id = $1 and club_no = $2 order by pos desc limit 1)
                  union all
                  (select link_pos, 'move', seq, link_version, link_content_hash, ''::bytea, link_hash
-                  from moves where table_id = $1 and link_pos is not null order by seq desc limit 1)) l
+                  from moves where table_id = $1 and club_no = $2 and link_pos is not null order by seq desc limit 1)) l
              order by pos desc limit 1)
          select l.pos, l.entry, l.ref, l.content_version, l.content_hash,
                 case when octet_length(l.prev_hash) = 0
-                     then coalesce((select p.hash from chain_links p where p.table_id = $1 and p.pos = l.pos - 1),
+                     then coalesce((select p.hash from chain_links p where p.table_id = $1 and p.club_no = $2 and p.pos = l.pos - 1),
                                    case when m.link_pos = l.pos - 1 then m.link_hash end,
                                    l.prev_hash)
                      else l.prev_hash end as prev_hash,
                 l.hash
          from l left join lateral (
              select m.link_pos, m.link_hash from moves m
-             where m.table_id = $1 and m.link_pos < l.pos order by m.seq desc limit 1) m on true",
+             where m.table_id = $1 and m.club_no = $2 and m.link_pos < l.pos order by m.seq desc limit 1) m on true",
     )
-    .bind(table)
+    .bind(table.id)
+    .bind(table.club_no)
     .fetch_optional(&mut *conn)
     .await?;
     let (last_move, last_booking, last_scorer, last_verification): (
@@ -100,12 +101,14 @@ pub async fn end(conn: &mut PgConnection, table: Uuid) -> Result<ChainEnd, Store
         Option<i64>,
     ) = sqlx::query_as(
         "select greatest(max(ref) filter (where entry = 'move'),
-                         (select seq from moves where table_id = $1 and link_pos is not null order by seq desc limit 1)),
+                         (select seq from moves where table_id = $1 and club_no = $2 and link_pos is not null
+                          order by seq desc limit 1)),
                 max(ref) filter (where entry = 'booking'),
                 max(ref) filter (where entry = 'scorer'), max(ref) filter (where entry = 'verification')
-         from chain_links where table_id = $1",
+         from chain_links where table_id = $1 and club_no = $2",
     )
-    .bind(table)
+    .bind(table.id)
+    .bind(table.club_no)
     .fetch_one(conn)
     .await?;
     Ok(ChainEnd {
@@ -122,13 +125,18 @@ pub async fn end(conn: &mut PgConnection, table: Uuid) -> Result<ChainEnd, Store
 ///
 /// # Errors
 /// On database failure.
-pub async fn scorers_after(conn: &mut PgConnection, table: Uuid, after: i64) -> Result<Vec<ChainedScorer>, StoreError> {
+pub async fn scorers_after(
+    conn: &mut PgConnection,
+    table: TableKey,
+    after: i64,
+) -> Result<Vec<ChainedScorer>, StoreError> {
     Ok(sqlx::query_as::<_, ChainedScorer>(
         "select number, id, name, created_at from scorers
-         where table_id = $1 and number > $2 order by number",
+         where table_id = $1 and club_no = $3 and number > $2 order by number",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(after)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
@@ -140,15 +148,16 @@ pub async fn scorers_after(conn: &mut PgConnection, table: Uuid, after: i64) -> 
 /// On database failure.
 pub async fn verifications_after(
     conn: &mut PgConnection,
-    table: Uuid,
+    table: TableKey,
     after: i64,
 ) -> Result<Vec<crate::store::deals::VerificationRow>, StoreError> {
     Ok(sqlx::query_as::<_, crate::store::deals::VerificationRow>(
         "select id, deal, correction_seq, agree, moves, differs, verified_by, verified_at from verifications
-         where table_id = $1 and chained and id > $2 order by id",
+         where table_id = $1 and club_no = $3 and chained and id > $2 order by id",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(after)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
@@ -157,7 +166,7 @@ pub async fn verifications_after(
 ///
 /// # Errors
 /// On database failure.
-pub async fn links(conn: &mut PgConnection, table: Uuid) -> Result<Vec<LinkRow>, StoreError> {
+pub async fn links(conn: &mut PgConnection, table: TableKey) -> Result<Vec<LinkRow>, StoreError> {
     Ok(sqlx::query_as::<_, LinkRow>(&format!(
         "select pos, entry, ref, content_version, content_hash,
                     case when octet_length(prev_hash) = 0 and lag(pos) over w = pos - 1 then lag(hash) over w
@@ -165,7 +174,8 @@ pub async fn links(conn: &mut PgConnection, table: Uuid) -> Result<Vec<LinkRow>,
                     hash
              from {LINKS} l window w as (order by pos) order by pos"
     ))
-    .bind(table)
+    .bind(table.id)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
@@ -177,30 +187,32 @@ pub async fn links(conn: &mut PgConnection, table: Uuid) -> Result<Vec<LinkRow>,
 /// On database failure.
 pub async fn entry_links(
     conn: &mut PgConnection,
-    table: Uuid,
+    table: TableKey,
     from: i64,
     to: i64,
 ) -> Result<Vec<(i64, i64, Vec<u8>)>, StoreError> {
     Ok(sqlx::query_as(
-        "select ref, pos, hash from chain_links where table_id = $1 and entry = 'move' and ref between $2 and $3
+        "select ref, pos, hash from chain_links
+         where table_id = $1 and club_no = $4 and entry = 'move' and ref between $2 and $3
          union all
          select seq, link_pos, link_hash from moves
-         where table_id = $1 and link_pos is not null and seq between $2 and $3",
+         where table_id = $1 and club_no = $4 and link_pos is not null and seq between $2 and $3",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(from)
     .bind(to)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
 
-/// Every link of table `$1`, wherever it is kept (see the module's invariants), as stored: a
-/// link in a move's row has an empty `prev_hash`.
+/// Every link of table `$1` of club number `$2`, wherever it is kept (see the module's
+/// invariants), as stored: a link in a move's row has an empty `prev_hash`.
 const LINKS: &str = "(select pos, entry, ref, content_version, content_hash, prev_hash, hash
-                        from chain_links where table_id = $1
+                        from chain_links where table_id = $1 and club_no = $2
                       union all
                       select link_pos, 'move', seq, link_version, link_content_hash, ''::bytea, link_hash
-                        from moves where table_id = $1 and link_pos is not null)";
+                        from moves where table_id = $1 and club_no = $2 and link_pos is not null)";
 
 /// What a link keeps of its `prev_hash`: nothing but the set-up's zeros, the rest being the
 /// hash of the link before it (see the module's invariants).
@@ -284,13 +296,14 @@ pub struct JsonText(pub String);
 ///
 /// # Errors
 /// On database failure.
-pub async fn log_as_text(conn: &mut PgConnection, table: Uuid) -> Result<Vec<LoggedEntry<JsonText>>, StoreError> {
+pub async fn log_as_text(conn: &mut PgConnection, table: TableKey) -> Result<Vec<LoggedEntry<JsonText>>, StoreError> {
     Ok(sqlx::query_as::<_, LoggedEntry<JsonText>>(&format!(
         "select seq, entry, kind, seat, body::text as body, events::text as events, voids_seq, part_of,
                     position::text as position, {RECORDED_BY} as recorded_by, recorded_at
-             from moves m where table_id = $1 order by seq"
+             from moves m where table_id = $1 and club_no = $2 order by seq"
     ))
-    .bind(table)
+    .bind(table.id)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
@@ -299,14 +312,15 @@ pub async fn log_as_text(conn: &mut PgConnection, table: Uuid) -> Result<Vec<Log
 ///
 /// # Errors
 /// On database failure.
-pub async fn log_after(conn: &mut PgConnection, table: Uuid, after: i64) -> Result<Vec<LoggedEntry>, StoreError> {
+pub async fn log_after(conn: &mut PgConnection, table: TableKey, after: i64) -> Result<Vec<LoggedEntry>, StoreError> {
     Ok(sqlx::query_as::<_, LoggedEntry>(&format!(
         "select seq, entry, kind, seat, body, events, voids_seq, part_of, position::text as position,
                     {RECORDED_BY} as recorded_by, recorded_at
-             from moves m where table_id = $1 and seq > $2 order by seq"
+             from moves m where table_id = $1 and club_no = $3 and seq > $2 order by seq"
     ))
-    .bind(table)
+    .bind(table.id)
     .bind(after)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }

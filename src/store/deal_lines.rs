@@ -7,7 +7,6 @@
 
 use serde_json::Value;
 use sqlx::PgConnection;
-use uuid::Uuid;
 
 use super::TableKey;
 use super::{StoreError, Tx};
@@ -77,19 +76,22 @@ pub async fn append_all(tx: &mut Tx<'_>, table: TableKey, lines: &[(i64, Vec<Val
 ///
 /// # Errors
 /// On database failure.
-pub async fn in_force(conn: &mut PgConnection, table: Uuid) -> Result<Vec<String>, StoreError> {
+pub async fn in_force(conn: &mut PgConnection, table: TableKey) -> Result<Vec<String>, StoreError> {
     // The voids are read once, into a hashed list (`not in` over a subquery free of nulls),
     // rather than looked up in the index once per line: a long sheet has a thousand lines and
     // few voids.
     Ok(sqlx::query_scalar(
         "select l.line::text from deal_lines l
-         where l.table_id = $1
-           and l.seq >= coalesce((select max(c.seq) from moves c where c.table_id = $1 and c.entry = 'correction'
+         where l.table_id = $1 and l.club_no = $2
+           and l.seq >= coalesce((select max(c.seq) from moves c
+                 where c.table_id = $1 and c.club_no = $2 and c.entry = 'correction'
                  and not exists (select 1 from moves v where v.table_id = c.table_id and v.club_no = c.club_no and v.voids_seq = c.seq)), 0)
-           and l.seq not in (select v.voids_seq from moves v where v.table_id = $1 and v.voids_seq is not null)
+           and l.seq not in (select v.voids_seq from moves v
+                 where v.table_id = $1 and v.club_no = $2 and v.voids_seq is not null)
          order by l.seq, l.idx",
     )
-    .bind(table)
+    .bind(table.id)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }

@@ -8,7 +8,6 @@
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::PgConnection;
-use uuid::Uuid;
 
 use super::TableKey;
 use super::{StoreError, Tx};
@@ -55,9 +54,9 @@ pub async fn append_corrected_moves(
          from unnest($5::bigint[], $6::bigint[], $7::text[], $8::smallint[], $9::text[], $10::text[])
               as t(s, r, k, st, b, e),
               (select coalesce((select coalesce(m.position, m.seq::numeric) from moves m
-                                where m.table_id = $1 and m.seq = $11), 0::numeric) as lo,
+                                where m.table_id = $1 and m.club_no = $13 and m.seq = $11), 0::numeric) as lo,
                       coalesce((select coalesce(m.position, m.seq::numeric) from moves m
-                                where m.table_id = $1 and m.seq = $12), $4::numeric) as hi) as p",
+                                where m.table_id = $1 and m.club_no = $13 and m.seq = $12), $4::numeric) as hi) as p",
     )
     .bind(table.id)
     .bind(recorded_by)
@@ -152,13 +151,16 @@ pub async fn keep_correction(
 ///
 /// # Errors
 /// On database failure.
-pub async fn last_booking(conn: &mut PgConnection, table: Uuid) -> Result<i64, StoreError> {
+pub async fn last_booking(conn: &mut PgConnection, table: TableKey) -> Result<i64, StoreError> {
     Ok(
-        sqlx::query_scalar::<_, Option<i64>>("select max(id) from ledger_bookings where table_id = $1")
-            .bind(table)
-            .fetch_one(conn)
-            .await?
-            .unwrap_or(0),
+        sqlx::query_scalar::<_, Option<i64>>(
+            "select max(id) from ledger_bookings where table_id = $1 and club_no = $2",
+        )
+        .bind(table.id)
+        .bind(table.club_no)
+        .fetch_one(conn)
+        .await?
+        .unwrap_or(0),
     )
 }
 
@@ -191,13 +193,14 @@ const CORRECTION_COLUMNS: &str = "c.seq, c.deal, c.reason, c.first_booking, c.la
 ///
 /// # Errors
 /// `NotFound("correction")` when entry `seq` is none.
-pub async fn correction(conn: &mut PgConnection, table: Uuid, seq: i64) -> Result<CorrectionRow, StoreError> {
+pub async fn correction(conn: &mut PgConnection, table: TableKey, seq: i64) -> Result<CorrectionRow, StoreError> {
     sqlx::query_as::<_, CorrectionRow>(&format!(
         "select {CORRECTION_COLUMNS} from corrections c join moves m on m.table_id = c.table_id and m.club_no = c.club_no and m.seq = c.seq
-         where c.table_id = $1 and c.seq = $2"
+         where c.table_id = $1 and c.club_no = $3 and c.seq = $2"
     ))
-    .bind(table)
+    .bind(table.id)
     .bind(seq)
+    .bind(table.club_no)
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("correction"))
@@ -209,15 +212,16 @@ pub async fn correction(conn: &mut PgConnection, table: Uuid, seq: i64) -> Resul
 /// On database failure.
 pub async fn corrections(
     conn: &mut PgConnection,
-    table: Uuid,
+    table: TableKey,
     deal: Option<i32>,
 ) -> Result<Vec<CorrectionRow>, StoreError> {
     Ok(sqlx::query_as::<_, CorrectionRow>(&format!(
         "select {CORRECTION_COLUMNS} from corrections c join moves m on m.table_id = c.table_id and m.club_no = c.club_no and m.seq = c.seq
-         where c.table_id = $1 and ($2::integer is null or c.deal = $2) order by c.seq"
+         where c.table_id = $1 and c.club_no = $3 and ($2::integer is null or c.deal = $2) order by c.seq"
     ))
-    .bind(table)
+    .bind(table.id)
     .bind(deal)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
@@ -226,13 +230,16 @@ pub async fn corrections(
 ///
 /// # Errors
 /// On database failure.
-pub async fn set_version(tx: &mut Tx<'_>, table: Uuid, version: i64, finished: bool) -> Result<(), StoreError> {
-    sqlx::query("update game_tables set version = $2, finished = $3, updated_at = now() where id = $1")
-        .bind(table)
-        .bind(version)
-        .bind(finished)
-        .execute(&mut **tx)
-        .await?;
+pub async fn set_version(tx: &mut Tx<'_>, table: TableKey, version: i64, finished: bool) -> Result<(), StoreError> {
+    sqlx::query(
+        "update game_tables set version = $2, finished = $3, updated_at = now() where id = $1 and club_no = $4",
+    )
+    .bind(table.id)
+    .bind(version)
+    .bind(finished)
+    .bind(table.club_no)
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
 
@@ -289,15 +296,16 @@ pub async fn append_verification(
 /// On database failure.
 pub async fn verifications(
     conn: &mut PgConnection,
-    table: Uuid,
+    table: TableKey,
     deal: Option<i32>,
 ) -> Result<Vec<VerificationRow>, StoreError> {
     Ok(sqlx::query_as::<_, VerificationRow>(
         "select id, deal, correction_seq, agree, moves, differs, verified_by, verified_at from verifications
-         where table_id = $1 and ($2::integer is null or deal = $2) order by id",
+         where table_id = $1 and club_no = $3 and ($2::integer is null or deal = $2) order by id",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(deal)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }

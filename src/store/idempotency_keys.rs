@@ -5,7 +5,6 @@
 use std::time::Duration;
 
 use sqlx::PgConnection;
-use uuid::Uuid;
 
 use super::TableKey;
 use super::{StoreError, Tx};
@@ -60,17 +59,18 @@ pub async fn prune_idempotent_responses(conn: &mut PgConnection, kept_for: Durat
 /// On database failure.
 pub async fn idempotent_response(
     tx: &mut Tx<'_>,
-    table: Uuid,
+    table: TableKey,
     key: &str,
     kept_for: Duration,
 ) -> Result<Option<StoredResponse>, StoreError> {
     let row: Option<(String, i16, String)> = sqlx::query_as(
         "select request_hash, response_status, response_body::text from idempotency_keys
-         where table_id = $1 and key = $2 and created_at > now() - make_interval(secs => $3)",
+         where table_id = $1 and club_no = $4 and key = $2 and created_at > now() - make_interval(secs => $3)",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(key)
     .bind(kept_for.as_secs_f64())
+    .bind(table.club_no)
     .fetch_optional(&mut **tx)
     .await?;
     Ok(row.map(|(request_hash, status, body)| StoredResponse {

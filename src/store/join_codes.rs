@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::StoreError;
+use super::{StoreError, TableKey};
 
 /// A join code as stored.
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -63,13 +63,15 @@ pub async fn table_for(conn: &mut PgConnection, code: &str, now: DateTime<Utc>) 
 ///
 /// # Errors
 /// On database failure.
-pub async fn list(conn: &mut PgConnection, table: Uuid) -> Result<Vec<JoinCodeRow>, StoreError> {
+pub async fn list(conn: &mut PgConnection, table: TableKey) -> Result<Vec<JoinCodeRow>, StoreError> {
     Ok(sqlx::query_as::<_, JoinCodeRow>(
         "select c.code, c.table_id, c.expires_at, c.created_at, c.withdrawn_at,
-                (select count(*) from scorers s where s.table_id = c.table_id and s.join_code = c.code) as joins
+                (select count(*) from scorers s where s.table_id = c.table_id and s.club_no = $2 and s.join_code = c.code)
+                    as joins
          from join_codes c where c.table_id = $1 order by c.created_at desc, c.code",
     )
-    .bind(table)
+    .bind(table.id)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
@@ -79,15 +81,17 @@ pub async fn list(conn: &mut PgConnection, table: Uuid) -> Result<Vec<JoinCodeRo
 ///
 /// # Errors
 /// `NotFound("join code")` when the table has no such code.
-pub async fn withdraw(conn: &mut PgConnection, table: Uuid, code: &str) -> Result<JoinCodeRow, StoreError> {
+pub async fn withdraw(conn: &mut PgConnection, table: TableKey, code: &str) -> Result<JoinCodeRow, StoreError> {
     sqlx::query_as::<_, JoinCodeRow>(
         "update join_codes c set withdrawn_at = coalesce(withdrawn_at, now())
          where c.table_id = $1 and c.code = $2
          returning c.code, c.table_id, c.expires_at, c.created_at, c.withdrawn_at,
-                   (select count(*) from scorers s where s.table_id = c.table_id and s.join_code = c.code) as joins",
+                   (select count(*) from scorers s where s.table_id = c.table_id and s.club_no = $3 and s.join_code = c.code)
+                       as joins",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(code)
+    .bind(table.club_no)
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("join code"))

@@ -6,7 +6,6 @@
 
 use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
-use uuid::Uuid;
 
 use super::StoreError;
 use super::TableKey;
@@ -131,7 +130,7 @@ struct PostingRow {
 /// On database failure, or an account name that does not parse.
 pub async fn bookings(
     conn: &mut PgConnection,
-    table: Uuid,
+    table: TableKey,
     deal: Option<i32>,
 ) -> Result<Vec<StoredBooking>, StoreError> {
     bookings_where(conn, table, deal, 0).await
@@ -143,7 +142,7 @@ pub async fn bookings(
 /// On database failure, or an account name that does not parse.
 pub async fn bookings_after(
     conn: &mut PgConnection,
-    table: Uuid,
+    table: TableKey,
     after: i64,
 ) -> Result<Vec<StoredBooking>, StoreError> {
     bookings_where(conn, table, None, after).await
@@ -153,30 +152,33 @@ pub async fn bookings_after(
 // once per booking, which costs several times as much on a long table whose statistics lag.
 async fn bookings_where(
     conn: &mut PgConnection,
-    table: Uuid,
+    table: TableKey,
     deal: Option<i32>,
     after: i64,
 ) -> Result<Vec<StoredBooking>, StoreError> {
     let bookings = sqlx::query_as::<_, BookingRow>(
         "select b.id, b.move_seq, b.deal, b.memo, b.reverses, b.created_at from ledger_bookings b
-         where b.table_id = $1 and ($2::integer is null or b.deal = $2) and b.id > $3
+         where b.table_id = $1 and b.club_no = $4 and ($2::integer is null or b.deal = $2) and b.id > $3
          order by b.id",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(deal)
     .bind(after)
+    .bind(table.club_no)
     .fetch_all(&mut *conn)
     .await?;
     let postings = sqlx::query_as::<_, PostingRow>(
         "select p.booking_id, p.account, p.amount from ledger_postings p
-         where p.table_id = $1 and p.booking_id > $3
+         where p.table_id = $1 and p.club_no = $4 and p.booking_id > $3
            and ($2::integer is null
-                or p.booking_id in (select b.id from ledger_bookings b where b.table_id = $1 and b.deal = $2))
+                or p.booking_id in (select b.id from ledger_bookings b
+                                    where b.table_id = $1 and b.club_no = $4 and b.deal = $2))
          order by p.booking_id",
     )
-    .bind(table)
+    .bind(table.id)
     .bind(deal)
     .bind(after)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?;
     let mut postings = postings.into_iter().peekable();
@@ -213,7 +215,7 @@ async fn bookings_where(
 ///
 /// # Errors
 /// On database failure.
-pub async fn balances(conn: &mut PgConnection, table: Uuid) -> Result<Balances, StoreError> {
+pub async fn balances(conn: &mut PgConnection, table: TableKey) -> Result<Balances, StoreError> {
     let mut balances = Balances::default();
     for stored in bookings(conn, table, None).await? {
         balances.apply(&Booking::new(stored.memo, stored.postings)?);
@@ -232,7 +234,7 @@ pub async fn reverse_move(
     move_seq: i64,
     void_seq: i64,
 ) -> Result<usize, StoreError> {
-    let all = bookings(&mut *conn, table.id, None).await?;
+    let all = bookings(&mut *conn, table, None).await?;
     // A correction may have reversed some already (and re-booked them anew).
     let reversed: std::collections::HashSet<i64> = all.iter().filter_map(|b| b.reverses).collect();
     let caused: Vec<StoredBooking> = all

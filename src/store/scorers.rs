@@ -40,24 +40,28 @@ pub async fn insert(conn: &mut PgConnection, table: TableKey, name: &str, code: 
 ///
 /// # Errors
 /// On database failure.
-pub async fn count(conn: &mut PgConnection, table: Uuid) -> Result<i64, StoreError> {
-    Ok(sqlx::query_scalar("select count(*) from scorers where table_id = $1")
-        .bind(table)
-        .fetch_one(conn)
-        .await?)
+pub async fn count(conn: &mut PgConnection, table: TableKey) -> Result<i64, StoreError> {
+    Ok(
+        sqlx::query_scalar("select count(*) from scorers where table_id = $1 and club_no = $2")
+            .bind(table.id)
+            .bind(table.club_no)
+            .fetch_one(conn)
+            .await?,
+    )
 }
 
 /// The table's scorers, oldest first.
 ///
 /// # Errors
 /// On database failure.
-pub async fn list(conn: &mut PgConnection, table: Uuid) -> Result<Vec<ScorerRow>, StoreError> {
-    Ok(
-        sqlx::query_as::<_, ScorerRow>("select * from scorers where table_id = $1 order by created_at, id")
-            .bind(table)
-            .fetch_all(conn)
-            .await?,
+pub async fn list(conn: &mut PgConnection, table: TableKey) -> Result<Vec<ScorerRow>, StoreError> {
+    Ok(sqlx::query_as::<_, ScorerRow>(
+        "select * from scorers where table_id = $1 and club_no = $2 order by created_at, id",
     )
+    .bind(table.id)
+    .bind(table.club_no)
+    .fetch_all(conn)
+    .await?)
 }
 
 /// Revokes a scorer of the table (a second revoke keeps the first time) and withdraws the
@@ -66,10 +70,12 @@ pub async fn list(conn: &mut PgConnection, table: Uuid) -> Result<Vec<ScorerRow>
 ///
 /// # Errors
 /// `NotFound("scorer")` when the table has no such scorer.
-pub async fn revoke(conn: &mut PgConnection, table: Uuid, id: Uuid) -> Result<ScorerRow, StoreError> {
+pub async fn revoke(conn: &mut PgConnection, table: TableKey, id: Uuid) -> Result<ScorerRow, StoreError> {
     sqlx::query_as::<_, ScorerRow>(
+        // `join_codes` is a reference table (on every node), found by the table id alone.
         "with revoked as (
-             update scorers set revoked_at = coalesce(revoked_at, now()) where table_id = $2 and id = $1 returning *
+             update scorers set revoked_at = coalesce(revoked_at, now())
+             where table_id = $2 and club_no = $3 and id = $1 returning *
          ), withdrawn as (
              update join_codes set withdrawn_at = coalesce(withdrawn_at, now())
              where table_id = $2 and code = (select join_code from revoked)
@@ -77,7 +83,8 @@ pub async fn revoke(conn: &mut PgConnection, table: Uuid, id: Uuid) -> Result<Sc
          select * from revoked",
     )
     .bind(id)
-    .bind(table)
+    .bind(table.id)
+    .bind(table.club_no)
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("scorer"))

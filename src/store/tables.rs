@@ -131,6 +131,20 @@ pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<TableRow, StoreE
         .ok_or(StoreError::NotFound("table"))
 }
 
+/// The table's row read again once its key is known (after a write in the same transaction):
+/// as [`fetch`], on the one shard that holds it.
+///
+/// # Errors
+/// `NotFound` when there is no such table.
+pub async fn fetch_by_key(conn: &mut PgConnection, table: TableKey) -> Result<TableRow, StoreError> {
+    sqlx::query_as::<_, TableRow>("select * from game_tables where id = $1 and club_no = $2")
+        .bind(table.id)
+        .bind(table.club_no)
+        .fetch_optional(conn)
+        .await?
+        .ok_or(StoreError::NotFound("table"))
+}
+
 /// Fetches the table and locks it until the transaction ends: moves on one table are serial.
 ///
 /// # Errors
@@ -213,14 +227,15 @@ pub async fn save_snapshot(tx: &mut Tx<'_>, table: TableKey, seq: i64, state: &V
 ///
 /// # Errors
 /// On database failure.
-pub async fn latest_snapshot(conn: &mut PgConnection, table: Uuid) -> Result<Option<(i64, String)>, StoreError> {
+pub async fn latest_snapshot(conn: &mut PgConnection, table: TableKey) -> Result<Option<(i64, String)>, StoreError> {
     Ok(sqlx::query_as(
         "select s.seq, s.state::text from snapshots s
-         where s.table_id = $1
+         where s.table_id = $1 and s.club_no = $2
            and not exists (select 1 from moves v where v.table_id = s.table_id and v.club_no = s.club_no and v.voids_seq = s.seq)
          order by s.seq desc limit 1",
     )
-    .bind(table)
+    .bind(table.id)
+    .bind(table.club_no)
     .fetch_optional(conn)
     .await?)
 }
@@ -267,12 +282,14 @@ pub(crate) const IN_PLAY_ORDER: &str = "coalesce(m.position, m.seq::numeric), m.
 ///
 /// # Errors
 /// On database failure.
-pub async fn effective_moves(conn: &mut PgConnection, table: Uuid, after: i64) -> Result<Vec<MoveRow>, StoreError> {
+pub async fn effective_moves(conn: &mut PgConnection, table: TableKey, after: i64) -> Result<Vec<MoveRow>, StoreError> {
     Ok(sqlx::query_as::<_, MoveRow>(&format!(
-        "select {MOVE_COLUMNS} from moves m where m.table_id = $1 and m.seq > $2 and {EFFECTIVE} order by {IN_PLAY_ORDER}"
+        "select {MOVE_COLUMNS} from moves m
+         where m.table_id = $1 and m.club_no = $3 and m.seq > $2 and {EFFECTIVE} order by {IN_PLAY_ORDER}"
     ))
-    .bind(table)
+    .bind(table.id)
     .bind(after)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
@@ -282,11 +299,12 @@ pub async fn effective_moves(conn: &mut PgConnection, table: Uuid, after: i64) -
 ///
 /// # Errors
 /// On database failure.
-pub async fn effective_seqs(conn: &mut PgConnection, table: Uuid) -> Result<Vec<i64>, StoreError> {
+pub async fn effective_seqs(conn: &mut PgConnection, table: TableKey) -> Result<Vec<i64>, StoreError> {
     Ok(sqlx::query_scalar(&format!(
-        "select m.seq from moves m where m.table_id = $1 and {EFFECTIVE} order by {IN_PLAY_ORDER}"
+        "select m.seq from moves m where m.table_id = $1 and m.club_no = $2 and {EFFECTIVE} order by {IN_PLAY_ORDER}"
     ))
-    .bind(table)
+    .bind(table.id)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
@@ -297,14 +315,15 @@ pub async fn effective_seqs(conn: &mut PgConnection, table: Uuid) -> Result<Vec<
 ///
 /// # Errors
 /// On database failure.
-pub async fn latest_effective_seq(conn: &mut PgConnection, table: Uuid) -> Result<Option<i64>, StoreError> {
+pub async fn latest_effective_seq(conn: &mut PgConnection, table: TableKey) -> Result<Option<i64>, StoreError> {
     Ok(sqlx::query_scalar(&format!(
-        "select m.seq from moves m where m.table_id = $1
+        "select m.seq from moves m where m.table_id = $1 and m.club_no = $2
            and (({EFFECTIVE}) or (m.entry = 'correction'
                 and not exists (select 1 from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.seq)))
          order by m.seq desc limit 1"
     ))
-    .bind(table)
+    .bind(table.id)
+    .bind(table.club_no)
     .fetch_optional(conn)
     .await?)
 }
@@ -313,13 +332,15 @@ pub async fn latest_effective_seq(conn: &mut PgConnection, table: Uuid) -> Resul
 ///
 /// # Errors
 /// On database failure.
-pub async fn log(conn: &mut PgConnection, table: Uuid, after: i64, limit: i64) -> Result<Vec<MoveRow>, StoreError> {
+pub async fn log(conn: &mut PgConnection, table: TableKey, after: i64, limit: i64) -> Result<Vec<MoveRow>, StoreError> {
     Ok(sqlx::query_as::<_, MoveRow>(&format!(
-        "select {MOVE_COLUMNS} from moves m where m.table_id = $1 and m.seq > $2 order by m.seq limit $3"
+        "select {MOVE_COLUMNS} from moves m
+         where m.table_id = $1 and m.club_no = $4 and m.seq > $2 order by m.seq limit $3"
     ))
-    .bind(table)
+    .bind(table.id)
     .bind(after)
     .bind(limit)
+    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
@@ -328,12 +349,13 @@ pub async fn log(conn: &mut PgConnection, table: Uuid, after: i64, limit: i64) -
 ///
 /// # Errors
 /// On database failure, or when there is no such entry.
-pub async fn move_row(conn: &mut PgConnection, table: Uuid, seq: i64) -> Result<MoveRow, StoreError> {
+pub async fn move_row(conn: &mut PgConnection, table: TableKey, seq: i64) -> Result<MoveRow, StoreError> {
     Ok(sqlx::query_as::<_, MoveRow>(&format!(
-        "select {MOVE_COLUMNS} from moves m where m.table_id = $1 and m.seq = $2"
+        "select {MOVE_COLUMNS} from moves m where m.table_id = $1 and m.club_no = $3 and m.seq = $2"
     ))
-    .bind(table)
+    .bind(table.id)
     .bind(seq)
+    .bind(table.club_no)
     .fetch_one(conn)
     .await?)
 }
@@ -342,10 +364,13 @@ pub async fn move_row(conn: &mut PgConnection, table: Uuid, seq: i64) -> Result<
 ///
 /// # Errors
 /// On database failure.
-pub async fn bump_version(tx: &mut Tx<'_>, table: Uuid, finished: bool) -> Result<(), StoreError> {
-    sqlx::query("update game_tables set version = version + 1, finished = $2, updated_at = now() where id = $1")
-        .bind(table)
-        .bind(finished)
+pub async fn bump_version(tx: &mut Tx<'_>, table: TableKey, finished: bool) -> Result<(), StoreError> {
+    sqlx::query(
+        "update game_tables set version = version + 1, finished = $2, updated_at = now() where id = $1 and club_no = $3",
+    )
+    .bind(table.id)
+    .bind(finished)
+    .bind(table.club_no)
         .execute(&mut **tx)
         .await?;
     Ok(())

@@ -100,11 +100,15 @@ async fn a_new_link_stores_no_prev_hash_and_reads_with_the_hash_of_the_link_befo
 
     // Read: each link's prev_hash is the hash of the one before it, and the chain audits whole.
     let mut conn = pool.acquire().await.expect("connection");
-    let links = tablekeeper::store::chain::links(&mut conn, id).await.expect("links");
+    let key = tablekeeper::store::tables::fetch(&mut conn, id)
+        .await
+        .expect("table")
+        .key();
+    let links = tablekeeper::store::chain::links(&mut conn, key).await.expect("links");
     for pair in links.windows(2) {
         assert_eq!(pair[1].prev_hash, pair[0].hash, "link {}", pair[1].pos);
     }
-    let end = tablekeeper::store::chain::end(&mut conn, id).await.expect("end");
+    let end = tablekeeper::store::chain::end(&mut conn, key).await.expect("end");
     assert_eq!(end.last.as_ref(), links.last());
     let audit = assert_audit_consistent(&app, &table).await;
     assert_eq!(audit["chain_intact"], true);
@@ -144,7 +148,11 @@ async fn a_moves_own_link_is_kept_in_its_row_once_and_the_chain_reads_whole_in_o
     // Read: positions 0, 1, 2, ... without a gap or a repeat across both places, each link
     // following the one before, the end the last of them, and the audit whole.
     let mut conn = pool.acquire().await.expect("connection");
-    let links = tablekeeper::store::chain::links(&mut conn, id).await.expect("links");
+    let key = tablekeeper::store::tables::fetch(&mut conn, id)
+        .await
+        .expect("table")
+        .key();
+    let links = tablekeeper::store::chain::links(&mut conn, key).await.expect("links");
     let positions: Vec<i64> = links.iter().map(|l| l.pos).collect();
     assert_eq!(
         positions,
@@ -158,7 +166,7 @@ async fn a_moves_own_link_is_kept_in_its_row_once_and_the_chain_reads_whole_in_o
     for pair in links.windows(2) {
         assert_eq!(pair[1].prev_hash, pair[0].hash, "link {}", pair[1].pos);
     }
-    let end = tablekeeper::store::chain::end(&mut conn, id).await.expect("end");
+    let end = tablekeeper::store::chain::end(&mut conn, key).await.expect("end");
     assert_eq!(end.last.as_ref(), links.last());
     assert_eq!(end.last_move, 7);
     let audit = assert_audit_consistent(&app, &table).await;

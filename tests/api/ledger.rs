@@ -60,12 +60,14 @@ async fn bookings_are_stored_balanced_and_reversals_restore_the_balances(pool: P
     tx.commit().await.expect("commit");
 
     let mut conn = app.pool.acquire().await.expect("conn");
-    let balances = store::ledger::balances(&mut conn, table).await.expect("balances");
+    let balances = store::ledger::balances(&mut conn, key_of(&app, table).await)
+        .await
+        .expect("balances");
     assert_eq!(balances.of(&seat(0)), Chips::new(495));
     assert_eq!(balances.of(&Account::GameFund), Chips::new(5));
     assert_eq!(balances.total(), Chips::ZERO);
     assert_eq!(
-        store::ledger::bookings(&mut conn, table, Some(1))
+        store::ledger::bookings(&mut conn, key_of(&app, table).await, Some(1))
             .await
             .expect("deal 1")
             .len(),
@@ -84,7 +86,9 @@ async fn bookings_are_stored_balanced_and_reversals_restore_the_balances(pool: P
     .await
     .expect("reversal");
     tx.commit().await.expect("commit");
-    let balances = store::ledger::balances(&mut conn, table).await.expect("balances");
+    let balances = store::ledger::balances(&mut conn, key_of(&app, table).await)
+        .await
+        .expect("balances");
     assert_eq!(balances.of(&seat(0)), Chips::new(500));
     assert_eq!(balances.of(&Account::GameFund), Chips::ZERO);
 }
@@ -308,7 +312,9 @@ async fn ledger_rows_and_the_move_log_cannot_be_edited_or_deleted(pool: PgPool) 
         assert!(err.to_string().contains("permission denied"), "{statement}: {err}");
     }
     sqlx::query("reset role").execute(&mut *conn).await.expect("reset");
-    let balances = store::ledger::balances(&mut conn, table).await.expect("balances");
+    let balances = store::ledger::balances(&mut conn, key_of(&app, table).await)
+        .await
+        .expect("balances");
     assert_eq!(balances.of(&Account::GameFund), Chips::new(5));
 }
 

@@ -77,6 +77,7 @@ mod privacy;
 mod receipts;
 mod revocation;
 mod rolling_upgrade;
+mod routed;
 mod scorers;
 mod seasons;
 mod sessions;

@@ -658,17 +658,17 @@ pub fn links_for_move(
 /// # Errors
 /// On database failure.
 pub async fn extend(conn: &mut PgConnection, table: &TableRow) -> Result<(), ServiceError> {
-    let end = store::chain::end(&mut *conn, table.id).await?;
-    let log = store::chain::log_after(&mut *conn, table.id, end.last_move).await?;
+    let end = store::chain::end(&mut *conn, table.key()).await?;
+    let log = store::chain::log_after(&mut *conn, table.key(), end.last_move).await?;
     // Only a correction's own transaction links a correction entry: the rows are read then.
     let corrections = if log.iter().any(|m| m.entry == "correction") {
-        store::deals::corrections(&mut *conn, table.id, None).await?
+        store::deals::corrections(&mut *conn, table.key(), None).await?
     } else {
         Vec::new()
     };
-    let bookings = store::ledger::bookings_after(&mut *conn, table.id, end.last_booking).await?;
-    let scorers = store::chain::scorers_after(&mut *conn, table.id, end.last_scorer).await?;
-    let verifications = store::chain::verifications_after(&mut *conn, table.id, end.last_verification).await?;
+    let bookings = store::ledger::bookings_after(&mut *conn, table.key(), end.last_booking).await?;
+    let scorers = store::chain::scorers_after(&mut *conn, table.key(), end.last_scorer).await?;
+    let verifications = store::chain::verifications_after(&mut *conn, table.key(), end.last_verification).await?;
     let roster = Roster {
         scorers: &scorers,
         verifications: &verifications,
