@@ -34,3 +34,27 @@ alter table ledger_bookings add constraint ledger_bookings_link_whole check (
 -- Position 0 is the table's set-up, which is never a booking.
 alter table ledger_bookings add constraint ledger_bookings_link_shape check (
     link_pos > 0 and link_version >= 1 and length(link_content_hash) = 32 and length(link_hash) = 32) not valid;
+
+-- A booking's postings balance with one unique index on each relation fewer (issue #27).
+--
+-- Since `20261207000200` a posting names its booking's posting count through a foreign key to
+-- `ledger_bookings_posting_count_key` `(table_id, id, posting_count, club_no)`, an index item for
+-- every booking beside its primary key's, to bound its position: no posting past the booking's
+-- last. The bound is kept instead by a check on the posting alone: no posting follows one whose
+-- running sum is 0. For a booking of count c, the booking names its posting c with running sum 0
+-- (`ledger_bookings_last_posting_fkey`); positions are unique (the primary key) and each posting
+-- past the first names its predecessor with its running sum (`ledger_postings_predecessor_fkey`);
+-- so a posting c + 1 would follow posting c, whose running sum is 0, and none past it can exist
+-- without it. Together with `20261207000200`'s keys: exactly postings 1..c, summing to zero.
+--
+-- Writers place a booking's credits before its debits (`store::ledger::Chained`): every amount is
+-- non-zero, so its running sum rises, then falls back to 0 at its last posting only. Postings
+-- stored before are in account order, where a sum may reach 0 earlier: the check is NOT VALID,
+-- for the rows written from now on. The previous release (0.1.0) writes no positions at all
+-- (tests/fixtures/previous-release/breaks.tsv); a binary of this release from before this
+-- migration numbers postings in account order, and its bookings whose sum is 0 before their last
+-- posting are refused until it is replaced.
+alter table ledger_postings add constraint ledger_postings_none_after_the_close
+    check (n = 1 or prev_running <> 0) not valid;
+alter table ledger_postings drop constraint ledger_postings_booking_count_fkey;
+alter table ledger_bookings drop constraint ledger_bookings_posting_count_key;
