@@ -11,11 +11,14 @@
 //! the gap as it found a wrong stored hash before.
 //!
 //! Where links are kept: the link a move writes with itself lives in the move's row (`moves`'
-//! `link_*` columns, since migration `20261207000300`), every other link (the set-up, bookings,
-//! scorers, verifications, voids, corrections, links of older entries) in `chain_links`; every
-//! read here takes both ([`LINKS`]). A row holds one link, so an entry linked in its row is linked
-//! once, as `chain_links_entry_once` keeps it within `chain_links`; links follow seq order, so the
-//! linked row with the greatest seq holds the last of the rows' links.
+//! `link_*` columns, since migration `20261207000300`), and the links of the bookings it writes
+//! with itself in theirs (`ledger_bookings`' `link_*` columns, since `20261208000100`); every
+//! other link (the set-up, scorers, verifications, voids, corrections and their bookings, links of
+//! older entries) in `chain_links`; every read here takes all three ([`LINKS`]). A row holds one
+//! link, so an entry linked in its row is linked once, as `chain_links_entry_once` keeps it within
+//! `chain_links`; links follow seq order, and a table's booking ids the order of its bookings'
+//! links (drawn after the move read the chain's end), so the linked row with the greatest seq (or
+//! id) holds the last of those rows' links.
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -68,8 +71,8 @@ pub struct ChainedScorer {
 /// # Errors
 /// On database failure.
 pub async fn end(conn: &mut PgConnection, table: TableKey) -> Result<ChainEnd, StoreError> {
-    // The last link is the later of `chain_links`' last and the last linked row's; the one
-    // before it, whose hash is its `prev_hash`, is in either too.
+    // The last link is the latest of `chain_links`' last and the last linked rows'; the one
+    // before it, whose hash is its `prev_hash`, is in any of them too.
     let last = sqlx::query_as::<_, LinkRow>(
         "with l as (
              select * from (
@@ -77,18 +80,25 @@ pub async fn end(conn: &mut PgConnection, table: TableKey) -> Result<ChainEnd, S
                   from chain_links where table_id = $1 and club_no = $2 order by pos desc limit 1)
                  union all
                  (select link_pos, 'move', seq, link_version, link_content_hash, ''::bytea, link_hash
-                  from moves where table_id = $1 and club_no = $2 and link_pos is not null order by seq desc limit 1)) l
+                  from moves where table_id = $1 and club_no = $2 and link_pos is not null order by seq desc limit 1)
+                 union all
+                 (select link_pos, 'booking', id, link_version, link_content_hash, ''::bytea, link_hash
+                  from ledger_bookings where table_id = $1 and club_no = $2 and link_pos is not null order by id desc limit 1)) l
              order by pos desc limit 1)
          select l.pos, l.entry, l.ref, l.content_version, l.content_hash,
                 case when octet_length(l.prev_hash) = 0
                      then coalesce((select p.hash from chain_links p where p.table_id = $1 and p.club_no = $2 and p.pos = l.pos - 1),
                                    case when m.link_pos = l.pos - 1 then m.link_hash end,
+                                   case when b.link_pos = l.pos - 1 then b.link_hash end,
                                    l.prev_hash)
                      else l.prev_hash end as prev_hash,
                 l.hash
          from l left join lateral (
              select m.link_pos, m.link_hash from moves m
-             where m.table_id = $1 and m.club_no = $2 and m.link_pos < l.pos order by m.seq desc limit 1) m on true",
+             where m.table_id = $1 and m.club_no = $2 and m.link_pos < l.pos order by m.seq desc limit 1) m on true
+         left join lateral (
+             select b.link_pos, b.link_hash from ledger_bookings b
+             where b.table_id = $1 and b.club_no = $2 and b.link_pos < l.pos order by b.id desc limit 1) b on true",
     )
     .bind(table.id)
     .bind(table.club_no)
@@ -103,7 +113,9 @@ pub async fn end(conn: &mut PgConnection, table: TableKey) -> Result<ChainEnd, S
         "select greatest(max(ref) filter (where entry = 'move'),
                          (select seq from moves where table_id = $1 and club_no = $2 and link_pos is not null
                           order by seq desc limit 1)),
-                max(ref) filter (where entry = 'booking'),
+                greatest(max(ref) filter (where entry = 'booking'),
+                         (select id from ledger_bookings where table_id = $1 and club_no = $2 and link_pos is not null
+                          order by id desc limit 1)),
                 max(ref) filter (where entry = 'scorer'), max(ref) filter (where entry = 'verification')
          from chain_links where table_id = $1 and club_no = $2",
     )
@@ -207,12 +219,15 @@ pub async fn entry_links(
 }
 
 /// Every link of table `$1` of club number `$2`, wherever it is kept (see the module's
-/// invariants), as stored: a link in a move's row has an empty `prev_hash`.
+/// invariants), as stored: a link in a move's or a booking's row has an empty `prev_hash`.
 const LINKS: &str = "(select pos, entry, ref, content_version, content_hash, prev_hash, hash
                         from chain_links where table_id = $1 and club_no = $2
                       union all
                       select link_pos, 'move', seq, link_version, link_content_hash, ''::bytea, link_hash
-                        from moves where table_id = $1 and club_no = $2 and link_pos is not null)";
+                        from moves where table_id = $1 and club_no = $2 and link_pos is not null
+                      union all
+                      select link_pos, 'booking', id, link_version, link_content_hash, ''::bytea, link_hash
+                        from ledger_bookings where table_id = $1 and club_no = $2 and link_pos is not null)";
 
 /// What a link keeps of its `prev_hash`: nothing but the set-up's zeros, the rest being the
 /// hash of the link before it (see the module's invariants).

@@ -26,6 +26,11 @@ pub struct StoredBooking {
 /// The columns that chain a booking's postings: per posting, in the order given, its position in
 /// its booking (from 1), its booking's posting count and the running sum of its booking's amounts
 /// up to and including it; and per booking, its posting count.
+///
+/// A booking's credits take the first positions and its debits the rest, each in the order given:
+/// the running sum then rises and falls back, reaching 0 at the last posting only, as the keys
+/// require (migration `20261208000100`: no posting follows one whose running sum is 0). Readers
+/// order a booking's postings by account, not by position.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Chained {
     pub n: Vec<i32>,
@@ -40,22 +45,51 @@ impl Chained {
     /// An index out of range is counted nowhere, and the database refuses its posting.
     pub fn new(bookings: usize, postings: impl IntoIterator<Item = (usize, i64)> + Clone) -> Chained {
         let mut counts = vec![0i32; bookings];
-        for (b, _) in postings.clone() {
+        let mut credits = vec![0i32; bookings];
+        for (b, amount) in postings.clone() {
             if let Some(c) = counts.get_mut(b) {
                 *c = c.saturating_add(1);
             }
+            if let Some(c) = credits.get_mut(b).filter(|_| amount > 0) {
+                *c = c.saturating_add(1);
+            }
         }
-        let mut sums = vec![(0i32, 0i64); bookings];
+        // Per booking: the positions taken by its credits and by its debits so far.
+        let mut taken = vec![(0i32, 0i32); bookings];
         let mut out = Chained::default();
-        for (b, amount) in postings {
-            // Past i64 the sum cannot balance anyway: saturating leaves the refusal to the keys.
-            let (n, running) = sums.get_mut(b).map_or((0, amount), |s| {
-                *s = (s.0.saturating_add(1), s.1.saturating_add(amount));
-                *s
-            });
+        let mut placed = Vec::new();
+        for (i, (b, amount)) in postings.clone().into_iter().enumerate() {
+            let n = match (taken.get_mut(b), credits.get(b)) {
+                (Some(t), Some(_)) if amount > 0 => {
+                    t.0 = t.0.saturating_add(1);
+                    t.0
+                }
+                (Some(t), Some(c)) => {
+                    t.1 = t.1.saturating_add(1);
+                    c.saturating_add(t.1)
+                }
+                _ => 0,
+            };
             out.n.push(n);
             out.booking_postings.push(counts.get(b).copied().unwrap_or(0));
-            out.running.push(running);
+            placed.push((b, n, i, amount));
+        }
+        // Running sums in position order. Past i64 the sum cannot balance anyway: saturating
+        // leaves the refusal to the keys.
+        placed.sort_unstable_by_key(|&(b, n, i, _)| (b, n, i));
+        out.running = vec![0; placed.len()];
+        let mut sum = (usize::MAX, 0i64);
+        for (b, n, i, amount) in placed {
+            sum = if n == 0 {
+                (usize::MAX, amount)
+            } else if sum.0 == b {
+                (b, sum.1.saturating_add(amount))
+            } else {
+                (b, amount)
+            };
+            if let Some(r) = out.running.get_mut(i) {
+                *r = sum.1;
+            }
         }
         out.counts = counts;
         out
@@ -325,13 +359,22 @@ mod tests {
     use super::Chained;
 
     #[test]
-    fn postings_are_numbered_and_summed_per_booking_in_the_order_given() {
+    fn postings_are_numbered_credits_first_and_summed_per_booking() {
         // Two bookings, their postings interleaved as a writer may list them.
         let chained = Chained::new(2, [(0, -5), (1, 7), (0, 2), (1, -7), (0, 3)]);
-        assert_eq!(chained.n, [1, 1, 2, 2, 3]);
+        assert_eq!(chained.n, [3, 1, 1, 2, 2]);
         assert_eq!(chained.booking_postings, [3, 2, 3, 2, 3]);
-        assert_eq!(chained.running, [-5, 7, -3, 0, 0]);
+        assert_eq!(chained.running, [0, 7, 2, 0, 5]);
         assert_eq!(chained.counts, [3, 2]);
+    }
+
+    #[test]
+    fn a_balanced_booking_sums_to_zero_at_its_last_position_only() {
+        // In the order given its sum would be 0 after the second posting.
+        let chained = Chained::new(1, [(0, 5), (0, -5), (0, 3), (0, -3)]);
+        let mut by_position: Vec<(i32, i64)> = chained.n.iter().copied().zip(chained.running.iter().copied()).collect();
+        by_position.sort_unstable();
+        assert_eq!(by_position, [(1, 5), (2, 8), (3, 3), (4, 0)]);
     }
 
     #[test]

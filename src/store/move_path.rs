@@ -149,11 +149,15 @@ pub async fn read_for_move(conn: &mut PgConnection, asked: MoveRead<'_>) -> Resu
     } else {
         ", null::int8 as snapshot_seq, null::text as snapshot_state, null::text as fold_moves"
     });
-    // A link is in `chain_links` or in its move's row (`store::chain`): the chain ends at the later.
+    // A link is in `chain_links`, its move's row or its booking's (`store::chain`): the chain
+    // ends at the latest.
     sql.push_str(
         ", greatest((select l.pos from chain_links l where l.table_id = t.id and l.club_no = t.club_no order by l.pos desc limit 1),
                     (select m.link_pos from moves m where m.table_id = t.id and m.club_no = t.club_no and m.link_pos is not null
-                     order by m.seq desc limit 1)) as chain_pos",
+                     order by m.seq desc limit 1),
+                    (select b.link_pos from ledger_bookings b
+                     where b.table_id = t.id and b.club_no = t.club_no and b.link_pos is not null
+                     order by b.id desc limit 1)) as chain_pos",
     );
     sql.push_str(if scorer.is_some() {
         ", exists (select 1 from scorers sc where sc.table_id = t.id and sc.club_no = t.club_no and sc.id = $4 and sc.revoked_at is null)
@@ -365,11 +369,17 @@ pub async fn write_move<S: serde::Serialize + Sync>(
             ",
          ids as (select id, place from unnest($22::int8[]) with ordinality as i(id, place)),
          bk as (
-             insert into ledger_bookings (id, table_id, club_no, move_seq, deal, memo, created_at, posting_count)
+             insert into ledger_bookings (id, table_id, club_no, move_seq, deal, memo, created_at, posting_count,
+                                          link_pos, link_version, link_content_hash, link_hash)
              overriding system value
-             select ids.id, $1, $36, $2, b.deal, b.memo, $31, b.postings
+             select ids.id, $1, $36, $2, b.deal, b.memo, $31, b.postings,
+                    l.pos, l.version, l.content_hash, l.hash
              from unnest($9::text[], $10::int4[], $37::int4[]) with ordinality as b(memo, deal, postings, place)
              join ids using (place) cross join up
+             left join (
+                 select * from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $28::bytea[], $30::int2[])
+                     as l(pos, entry, ref, content_hash, hash, version)
+                 where l.entry = 'booking') l on l.ref = ids.id
              order by ids.id),
          ps as (
              insert into ledger_postings (table_id, club_no, booking_id, account, amount, n, booking_postings, running)
@@ -385,13 +395,12 @@ pub async fn write_move<S: serde::Serialize + Sync>(
          sn as (insert into snapshots (table_id, club_no, seq, state) select $1, $36, $2, $14::jsonb from up)",
         );
     }
-    // The move's own link is kept in its row (`mv`, see `store::chain`); its bookings' in
-    // `chain_links`.
-    if write
-        .links
-        .iter()
-        .any(|l| !(l.entry == "move" && l.reference == write.new.seq))
-    {
+    // The move's own link is kept in its row (`mv`, see `store::chain`), its bookings' in theirs
+    // (`bk`); any other in `chain_links`.
+    if write.links.iter().any(|l| {
+        !(l.entry == "move" && l.reference == write.new.seq
+            || l.entry == "booking" && write.booking_ids.contains(&l.reference))
+    }) {
         sql.push_str(
             ",
          ln as (
@@ -399,7 +408,8 @@ pub async fn write_move<S: serde::Serialize + Sync>(
              select $1, $36, l.* from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $27::bytea[],
                                         $28::bytea[], $30::int2[])
                  as l(pos, entry, ref, content_hash, prev_hash, hash, version) cross join up
-             where not (l.entry = 'move' and l.ref = $2))",
+             where not (l.entry = 'move' and l.ref = $2)
+               and not (l.entry = 'booking' and l.ref = any ($22::int8[])))",
         );
     }
     if answer.is_some() {

@@ -120,9 +120,9 @@ async fn a_moves_own_link_is_kept_in_its_row_once_and_the_chain_reads_whole_in_o
     let table = a_played_table(&app).await;
     let id: uuid::Uuid = table.parse().expect("uuid");
 
-    // Stored (issue #27): every move played keeps its link in its own row; the set-up, the
-    // bookings and the void (linked after it is written) keep theirs in `chain_links`, which
-    // holds no link of an entry linked in its row.
+    // Stored (issue #27): every move played keeps its link in its own row, and so does every
+    // booking it wrote; the set-up, the void (linked after it is written) and the void's
+    // reversals keep theirs in `chain_links`, which holds no link of an entry linked in its row.
     let (moves, in_rows, in_both): (i64, i64, i64) = sqlx::query_as(
         "select (select count(*) from moves where table_id = $1 and entry = 'move'),
                 (select count(*) from moves where table_id = $1 and entry = 'move' and link_pos is not null),
@@ -144,6 +144,23 @@ async fn a_moves_own_link_is_kept_in_its_row_once_and_the_chain_reads_whole_in_o
     .await
     .expect("void");
     assert_eq!(void_linked, 1);
+    let (moves_bookings, bookings_in_rows, reversals_linked, bookings_in_both): (i64, i64, i64, i64) = sqlx::query_as(
+        "select (select count(*) from ledger_bookings b join moves m on m.table_id = b.table_id and m.seq = b.move_seq
+                 where b.table_id = $1 and m.entry = 'move'),
+                (select count(*) from ledger_bookings where table_id = $1 and link_pos is not null),
+                (select count(*) from chain_links l join ledger_bookings b on b.table_id = l.table_id and b.id = l.ref
+                 where l.table_id = $1 and l.entry = 'booking' and b.reverses is not null),
+                (select count(*) from ledger_bookings b join chain_links l
+                     on l.table_id = b.table_id and l.entry = 'booking' and l.ref = b.id
+                 where b.table_id = $1 and b.link_pos is not null)",
+    )
+    .bind(id)
+    .fetch_one(&pool)
+    .await
+    .expect("bookings");
+    assert!(moves_bookings > 0, "the layout books its stakes");
+    assert_eq!((bookings_in_rows, bookings_in_both), (moves_bookings, 0));
+    assert!(reversals_linked > 0, "the undo reverses a booking");
 
     // Read: positions 0, 1, 2, ... without a gap or a repeat across both places, each link
     // following the one before, the end the last of them, and the audit whole.

@@ -130,6 +130,8 @@ pub async fn hash_again(pool: &PgPool, table: &str) {
         "delete from chain_links where table_id = $1;
          update moves set link_pos = null, link_version = null, link_content_hash = null, link_hash = null
          where table_id = $1;
+         update ledger_bookings set link_pos = null, link_version = null, link_content_hash = null, link_hash = null
+         where table_id = $1;
          update game_tables set chain_head = null where id = $1",
     )
     .await;

@@ -225,6 +225,25 @@ async fn the_database_refuses_a_booking_that_does_not_balance_has_a_posting_miss
             },
         ),
         (
+            "an extra posting past the count, the count it names raised to cover it",
+            Raw {
+                count: 2,
+                postings: &[("bank", -5, 1, 3, -5), ("seat:0", 5, 2, 3, 0), ("seat:1", 1, 3, 3, 1)],
+            },
+        ),
+        (
+            "postings summing to 0 before the last (a writer places credits first)",
+            Raw {
+                count: 4,
+                postings: &[
+                    ("bank", -5, 1, 4, -5),
+                    ("seat:0", 5, 2, 4, 0),
+                    ("seat:1", 3, 3, 4, 3),
+                    ("seat:2", -3, 4, 4, 0),
+                ],
+            },
+        ),
+        (
             "an extra posting at a position already taken",
             Raw {
                 count: 2,
@@ -255,8 +274,9 @@ async fn the_database_refuses_a_booking_that_does_not_balance_has_a_posting_miss
     ];
     for (what, raw) in &refused {
         let state = book_raw(&role, table, raw).await;
-        // 23503: a foreign key (a posting's predecessor, the booking's last posting, the count
-        // a posting names); 23514: a check; 23505: a position taken twice.
+        // 23503: a foreign key (a posting's predecessor, the booking's last posting); 23514: a
+        // check (a position past the count it names, a posting after the sum closed at 0);
+        // 23505: a position taken twice.
         assert!(
             matches!(state.as_deref(), Some("23503" | "23514" | "23505")),
             "{what}: {state:?}"

@@ -2,14 +2,17 @@
 //! (`#[sqlx::test]`, from DATABASE_URL) and its own server on a free port.
 
 /// Every link of table `$1` as stored, wherever the store keeps it (`chain_links`, or the row of
-/// the move it covers: `src/store/chain.rs`), as a FROM item named `l`; for `concat!`.
+/// the move or booking it covers: `src/store/chain.rs`), as a FROM item named `l`; for `concat!`.
 macro_rules! links_of_table {
     () => {
         "(select pos, entry, ref, content_version, content_hash, prev_hash, hash
             from chain_links where table_id = $1
           union all
           select link_pos, 'move', seq, link_version, link_content_hash, ''::bytea, link_hash
-            from moves where table_id = $1 and link_pos is not null) l"
+            from moves where table_id = $1 and link_pos is not null
+          union all
+          select link_pos, 'booking', id, link_version, link_content_hash, ''::bytea, link_hash
+            from ledger_bookings where table_id = $1 and link_pos is not null) l"
     };
 }
 
@@ -21,7 +24,10 @@ macro_rules! unlink_from {
             "with f as (select ",
             $from,
             " as pos),
-                  d as (delete from chain_links where table_id = $1 and pos >= (select pos from f))
+                  d as (delete from chain_links where table_id = $1 and pos >= (select pos from f)),
+                  b as (update ledger_bookings set link_pos = null, link_version = null, link_content_hash = null,
+                            link_hash = null
+                        where table_id = $1 and link_pos >= (select pos from f))
              update moves set link_pos = null, link_version = null, link_content_hash = null, link_hash = null
              where table_id = $1 and link_pos >= (select pos from f)"
         )

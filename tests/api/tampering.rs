@@ -107,7 +107,8 @@ fn kinds() -> Vec<Kind> {
              update moves set seq = 3 where table_id = $1 and seq = 1000",
             "log entry 3 was changed after it was recorded",
         ),
-        // The move's own link goes with its row (issue #27); its bookings' links are left.
+        // The move's own link goes with its row (issue #27), and its bookings' with theirs: the
+        // chain read ends before them, and the head, left, does not follow it.
         chain(
             "the last move deleted with its bookings, lines and snapshot, the version set back",
             "delete from deal_lines where table_id = $1 and seq = 8;
@@ -116,7 +117,7 @@ fn kinds() -> Vec<Kind> {
              delete from snapshots where table_id = $1 and seq = 8;
              delete from moves where table_id = $1 and seq = 8;
              update game_tables set version = 7, finished = false where id = $1",
-            "was linked but is missing",
+            "the table's head hash is not the hash of the chain's last entry",
         ),
         chain(
             "the last move deleted with its bookings and links, the head left",
@@ -259,13 +260,16 @@ fn kinds() -> Vec<Kind> {
         chain(
             "a link's hash rewritten",
             "update chain_links set hash = sha256(hash) where table_id = $1 and pos = 2;
-             update moves set link_hash = sha256(link_hash) where table_id = $1 and link_pos = 2",
+             update moves set link_hash = sha256(link_hash) where table_id = $1 and link_pos = 2;
+             update ledger_bookings set link_hash = sha256(link_hash) where table_id = $1 and link_pos = 2",
             "the stored link does not follow the link before it",
         ),
         chain(
             "a link removed from the middle",
             "delete from chain_links where table_id = $1 and pos = 2;
              update moves set link_pos = null, link_version = null, link_content_hash = null, link_hash = null
+             where table_id = $1 and link_pos = 2;
+             update ledger_bookings set link_pos = null, link_version = null, link_content_hash = null, link_hash = null
              where table_id = $1 and link_pos = 2",
             "the stored link does not follow the link before it",
         ),
