@@ -379,8 +379,9 @@ async fn the_ledger_endpoint_lists_bookings_by_deal_and_balances(pool: PgPool) {
     assert_eq!(ledger["total"], 0);
 }
 
-/// Past one PostgreSQL every per-table relation is distributed by its table id (deploy/README.md),
-/// which needs the table id first in each one's primary key.
+/// Every per-table relation's primary key leads with its table id, so that a table's reads find
+/// its rows by one index probe however many tables there are (past one PostgreSQL the club's
+/// number, in every key too, routes them: deploy/README.md).
 #[sqlx::test(migrations = "./migrations")]
 async fn every_per_table_relation_is_keyed_by_its_table_id_first(pool: PgPool) {
     let keys: Vec<(String, String)> = sqlx::query_as(
