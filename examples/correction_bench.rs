@@ -91,7 +91,7 @@ async fn main() -> anyhow::Result<()> {
                 body: String::new(),
             })
         };
-        recording::record(&pool, None, &keys, request, render, |_| {}).await?;
+        recording::record(&pool, None, None, &keys, request, render, |_| {}).await?;
     }
     let mut times = Vec::new();
     for run in 0..runs {

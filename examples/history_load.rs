@@ -50,6 +50,7 @@ async fn record(pool: &sqlx::PgPool, owner: Uuid, table: Uuid, mv: Value) -> any
     recording::record(
         pool,
         None,
+        None,
         keys(),
         request,
         |_| {

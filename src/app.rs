@@ -25,6 +25,7 @@ pub struct Application {
     server: Server,
     metrics_server: Option<Server>,
     hot: web::Data<HotStates>,
+    batcher: Option<crate::store::move_batch::MoveBatcher>,
     hub: web::Data<std::sync::Arc<crate::service::live::Hub>>,
     /// Tells this replica's webhook delivery worker to stop.
     webhooks_stop: tokio::sync::watch::Sender<bool>,
@@ -244,6 +245,11 @@ impl Application {
             );
         }
         let hot = web::Data::new(HotStates::new(settings.hot_tables));
+        let batcher = web::Data::new(
+            settings
+                .batch_moves
+                .then(|| crate::store::move_batch::MoveBatcher::start(pool.get_ref().clone())),
+        );
         let public_url = web::Data::new(api::health::PublicUrl(settings.public_url.clone()));
         let deadlines = web::Data::new(api::deadlines::Deadlines {
             body: settings.request_body_timeout,
@@ -256,6 +262,7 @@ impl Application {
             settings.trusted_proxies.clone(),
         ));
         let app_hot = hot.clone();
+        let app_batcher = batcher.clone();
         let attempts =
             std::num::NonZeroU32::new(settings.auth_attempts_per_minute).unwrap_or(std::num::NonZeroU32::MIN);
         let limiter = web::Data::new(api::limits::AuthLimiter::per_minute(
@@ -297,6 +304,7 @@ impl Application {
                 .app_data(tokens.clone())
                 .app_data(hub.clone())
                 .app_data(app_hot.clone())
+                .app_data(app_batcher.clone())
                 .app_data(answers_kept_for.clone())
                 .app_data(announce_apart.clone())
                 .app_data(limiter.clone())
@@ -350,6 +358,7 @@ impl Application {
             server: server.run(),
             metrics_server,
             hot,
+            batcher: batcher.get_ref().clone(),
             hub: app_hub,
             webhooks_stop,
         })
@@ -357,6 +366,11 @@ impl Application {
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// This replica's move batcher, unless `BATCH_MOVES` is off.
+    pub fn move_batcher(&self) -> Option<crate::store::move_batch::MoveBatcher> {
+        self.batcher.clone()
     }
 
     /// This replica's hot states (the latest state of tables recorded on lately).

@@ -51,6 +51,9 @@ pub struct Settings {
     pub audit_previous_keys: Vec<ed25519_dalek::VerifyingKey>,
     /// How many tables' latest states a replica keeps in memory for their next move.
     pub hot_tables: usize,
+    /// Whether plain moves of many tables are written together, one statement for all that
+    /// arrive while the last one runs (`BATCH_MOVES`, on by default; see `store::move_batch`).
+    pub batch_moves: bool,
     /// Whether a move's announcement and webhook outbox rows are statements of their own in the
     /// move's transaction rather than parts of its one write (`ANNOUNCE_APART`); None: so when
     /// the database is Citus, whose workers run the write while replicas listen on the
@@ -163,6 +166,11 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "HOT_TABLES",
         "10000",
         "tables whose latest state a replica keeps in memory for the next move",
+    ),
+    (
+        "BATCH_MOVES",
+        "true",
+        "write the plain moves (no chips, no deal finished) of many tables that arrive together in one statement: a round trip and a commit for all",
     ),
     (
         "ANNOUNCE_APART",
@@ -481,6 +489,7 @@ impl Settings {
                     reason: "too large for this machine".into(),
                 },
             )?,
+            batch_moves: flag("BATCH_MOVES", true)?,
             announce_apart: match var("ANNOUNCE_APART").map(|v| v.trim().to_ascii_lowercase()).as_deref() {
                 None | Some("auto") => None,
                 Some(_) => Some(flag("ANNOUNCE_APART", false)?),

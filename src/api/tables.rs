@@ -585,7 +585,10 @@ async fn record(
     let noted = |game| super::metrics::note_game(req, game);
     let hot = req.app_data().map(web::Data::<crate::service::hot::HotStates>::get_ref);
     let keys = req.app_data::<web::Data<AuditKeys>>().ok_or_else(ApiError::internal)?;
-    let (answer, replayed) = match recording::record(pool, hot, keys, request, render, noted).await? {
+    let batcher = req
+        .app_data::<web::Data<Option<crate::store::move_batch::MoveBatcher>>>()
+        .and_then(|batcher| batcher.get_ref().as_ref());
+    let (answer, replayed) = match recording::record(pool, hot, batcher, keys, request, render, noted).await? {
         Outcome::Fresh(answer) => (answer, false),
         Outcome::Replayed(answer) => (answer, true),
     };

@@ -24,7 +24,8 @@
 use ed25519_dalek::SigningKey;
 use serde::Deserialize;
 use serde_json::Value;
-use sqlx::{PgConnection, PgPool};
+use sqlx::pool::PoolConnection;
+use sqlx::{PgConnection, PgPool, Postgres};
 use uuid::Uuid;
 
 use super::fold::{self, current_and_replayed, snapshot_due};
@@ -37,6 +38,7 @@ use super::{game_of, to_json, Principal, ServiceError};
 use crate::ledger::Booking;
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId, Seat};
+use crate::store::move_batch::{Batched, MoveBatcher, PlainLink, PlainMove};
 use crate::store::move_path::{Locked, MoveWrite, NewMove};
 use crate::store::tables::{MoveRow, StoredResponse, TableRow};
 use crate::store::{self, StoreError, Tx};
@@ -125,6 +127,7 @@ pub enum Recorded {
 pub async fn record(
     pool: &PgPool,
     hot: Option<&HotStates>,
+    batcher: Option<&MoveBatcher>,
     keys: &AuditKeys,
     request: Request,
     render: impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
@@ -170,7 +173,8 @@ pub async fn record(
         note(game);
         may_record(&mut conn, request.by, &read).await?;
         token = None;
-        let tried = with_game!(game, G => record_optimistically::<G>(&mut conn, read, hot, signer, &request, &render)
+        let mut db = Db::Pooled(pool, Some(conn));
+        let tried = with_game!(game, G => record_optimistically::<G>(&mut db, read, hot, batcher, signer, &request, &render)
             .await
             .map_err(|e| e.at_table(request.table))?);
         if let Some(outcome) = tried {
@@ -256,9 +260,10 @@ async fn may_record(conn: &mut PgConnection, by: Principal, read: &Locked) -> Re
 /// A move recorded on what was read without the lock: None, with nothing written, when it must
 /// be done again under the lock.
 async fn record_optimistically<G: Game>(
-    conn: &mut PgConnection,
+    db: &mut Db<'_>,
     read: Locked,
     hot: Option<&HotStates>,
+    batcher: Option<&MoveBatcher>,
     signer: &SigningKey,
     request: &Request,
     render: &impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
@@ -271,14 +276,16 @@ async fn record_optimistically<G: Game>(
     let step = if request.announce_apart {
         // The announcement and the outbox rows follow the write in statements of their own: one
         // transaction keeps them with it (a lost race rolls back having written nothing).
-        let mut tx = sqlx::Connection::begin(&mut *conn).await.map_err(StoreError::from)?;
-        let step = write_move::<G>(&mut tx, &read, hot, signer, request, render).await?;
+        let mut tx = sqlx::Connection::begin(db.get().await?)
+            .await
+            .map_err(StoreError::from)?;
+        let step = write_move::<G>(&mut Db::Held(&mut tx), &read, hot, None, signer, request, render).await?;
         if matches!(step, Step::Wrote { .. }) {
             tx.commit().await.map_err(StoreError::from)?;
         }
         step
     } else {
-        write_move::<G>(conn, &read, hot, signer, request, render).await?
+        write_move::<G>(db, &read, hot, batcher, signer, request, render).await?
     };
     match step {
         Step::Answered(outcome) => Ok(Some(outcome)),
@@ -291,6 +298,78 @@ async fn record_optimistically<G: Game>(
         }
         Step::Lost => Ok(None),
     }
+}
+
+/// Where a move's statements go: the locked path's transaction, or, on the optimistic path, a
+/// connection of the pool taken only when a statement needs one and given back before the move
+/// waits for a batch, whose statement takes its own: a request never holds two.
+enum Db<'c> {
+    Held(&'c mut PgConnection),
+    Pooled(&'c PgPool, Option<PoolConnection<Postgres>>),
+}
+
+impl Db<'_> {
+    async fn get(&mut self) -> Result<&mut PgConnection, StoreError> {
+        match self {
+            Db::Held(conn) => Ok(&mut **conn),
+            Db::Pooled(pool, slot) => {
+                let conn = match slot.take() {
+                    Some(conn) => conn,
+                    None => pool.acquire().await?,
+                };
+                Ok(&mut **slot.insert(conn))
+            }
+        }
+    }
+
+    fn release(&mut self) {
+        if let Db::Pooled(_, slot) = self {
+            *slot = None;
+        }
+    }
+}
+
+/// The move as the batcher writes it, when it is one the batcher can write: it books nothing,
+/// finishes no deal, tells no webhook and makes only its own link; its announcement is part of
+/// the write (not `apart`).
+fn plain_move<S: serde::Serialize>(row: &TableRow, write: &MoveWrite<'_, S>) -> Option<PlainMove> {
+    let [link] = write.links else {
+        return None;
+    };
+    let plain = write.bookings.is_empty()
+        && write.lines.is_empty()
+        && write.events.is_empty()
+        && !write.apart
+        && link.entry == "move"
+        && link.reference == write.new.seq
+        && link.pos > 0;
+    if !plain {
+        return None;
+    }
+    Some(PlainMove {
+        table: row.key(),
+        seq: write.new.seq,
+        kind: write.new.kind.to_owned(),
+        seat: write.new.seat,
+        body: write.new.body.to_string(),
+        events: write.new.events.to_owned(),
+        recorded_by: write.new.recorded_by.to_owned(),
+        finished: write.finished,
+        now: write.now,
+        link: PlainLink {
+            pos: link.pos,
+            version: link.version,
+            content_hash: link.content_hash.clone(),
+            prev_hash: link.prev_hash.clone(),
+            hash: link.hash.clone(),
+        },
+        snapshot: match write.snapshot {
+            Some(state) => Some(serde_json::to_string(state).ok()?),
+            None => None,
+        },
+        answer: write.answer.map(|(key, answer)| (key.to_owned(), answer.clone())),
+        announce: write.announce.1.to_owned(),
+    })
 }
 
 /// How far a move's write got.
@@ -325,7 +404,7 @@ async fn record_as<G: Game>(
             let end = store::chain::end(&mut tx, locked.row.key()).await?;
             locked.chain_end = end.last.map(|l| (l.pos, l.hash));
             let row = &locked.row;
-            match write_move::<G>(&mut tx, &locked, hot, signer, &request, &render).await? {
+            match write_move::<G>(&mut Db::Held(&mut tx), &locked, hot, None, signer, &request, &render).await? {
                 Step::Answered(outcome) => Ok(outcome),
                 Step::Wrote { answer, keep } => {
                     tx.commit().await.map_err(StoreError::from)?;
@@ -389,9 +468,10 @@ fn answered(locked: &Locked, request: &Request, fingerprint: &str) -> Result<Opt
 /// Applies the move to the table as read and writes it with everything it causes, in one
 /// statement that writes only if the version is still the one read.
 async fn write_move<G: Game>(
-    conn: &mut PgConnection,
+    conn: &mut Db<'_>,
     locked: &Locked,
     hot: Option<&HotStates>,
+    batcher: Option<&MoveBatcher>,
     signer: &SigningKey,
     request: &Request,
     render: &impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
@@ -427,7 +507,11 @@ async fn write_move<G: Game>(
         recorded_by: by.clone(),
         recorded_at: locked.now,
     };
-    let booking_ids = store::move_path::draw_booking_ids(conn, moved.bookings.len()).await?;
+    let booking_ids = if moved.bookings.is_empty() {
+        Vec::new()
+    } else {
+        store::move_path::draw_booking_ids(conn.get().await?, moved.bookings.len()).await?
+    };
     // The links of this move follow the chain's end in its write (an older table is linked up
     // to its end before: see `record_as`), so the answer carries the receipt for them.
     let Some((pos, hash)) = &locked.chain_end else {
@@ -503,13 +587,29 @@ async fn write_move<G: Game>(
         club: row.club_id,
         apart: request.announce_apart,
     };
-    let Some(followed) = store::move_path::write_move(conn, row.key(), write).await? else {
-        return Ok(Step::Lost);
+    let plain = batcher.and_then(|batcher| Some((batcher, plain_move(row, &write)?)));
+    let batched = match plain {
+        Some((batcher, plain)) => {
+            // The batch's statement takes a connection of its own.
+            conn.release();
+            batcher.write(plain).await
+        }
+        None => Batched::Alone,
     };
-    if request.announce_apart {
-        store::webhooks::enqueue(conn, row.club_id, &events, locked.now).await?;
-        if followed {
-            store::live::notify(conn, &announcement).await?;
+    match batched {
+        Batched::Written => {}
+        Batched::Lost => return Ok(Step::Lost),
+        Batched::Alone => {
+            let conn = conn.get().await?;
+            let Some(followed) = store::move_path::write_move(&mut *conn, row.key(), write).await? else {
+                return Ok(Step::Lost);
+            };
+            if request.announce_apart {
+                store::webhooks::enqueue(&mut *conn, row.club_id, &events, locked.now).await?;
+                if followed {
+                    store::live::notify(conn, &announcement).await?;
+                }
+            }
         }
     }
     let since_snapshot = if moved.snapshot { 0 } else { moved.replayed + 1 };
@@ -530,7 +630,7 @@ async fn write_move<G: Game>(
 /// once each wait for the other's commit under the lock, so one of them tells the session is
 /// over.
 async fn webhook_events<G: Game>(
-    conn: &mut PgConnection,
+    conn: &mut Db<'_>,
     locked: &Locked,
     moved: &Moved<G>,
     seq: i64,
@@ -566,7 +666,8 @@ async fn webhook_events<G: Game>(
             if !locked.locked {
                 return Ok(None);
             }
-            store::sessions::lock(conn, session).await?;
+            let conn = conn.get().await?;
+            store::sessions::lock(&mut *conn, session).await?;
             if !store::tables::others_unfinished(conn, session, row.id).await? {
                 events.push(event(SESSION_SETTLED, locked.now, base.clone()));
             }
@@ -620,7 +721,7 @@ struct Moved<G: Game> {
 /// against the winner's table. So the optimistic path gives up instead, and the locked path finds
 /// the later version and answers `version_conflict`.
 async fn state_at_version_read<G: Game>(
-    conn: &mut PgConnection,
+    conn: &mut Db<'_>,
     locked: &Locked,
     hot: Option<&HotStates>,
 ) -> Result<Option<(G, usize)>, ServiceError> {
@@ -640,7 +741,7 @@ async fn state_at_version_read<G: Game>(
         return Ok(Some(folded));
     }
     if locked.locked {
-        Ok(Some(current_and_replayed(conn, table).await?))
+        Ok(Some(current_and_replayed(conn.get().await?, table).await?))
     } else {
         Ok(None)
     }
@@ -649,7 +750,7 @@ async fn state_at_version_read<G: Game>(
 /// Applies the move to the table's state at the version read (see [`state_at_version_read`]);
 /// None, with nothing applied, when that state is not to be had without the lock.
 async fn apply_move<G: Game>(
-    conn: &mut PgConnection,
+    conn: &mut Db<'_>,
     locked: &Locked,
     hot: Option<&HotStates>,
     mv: &Value,

@@ -10,6 +10,7 @@ use super::TableKey;
 use super::{StoreError, Tx};
 
 /// A stored answer to an idempotent request.
+#[derive(Debug, Clone)]
 pub struct StoredResponse {
     pub request_hash: String,
     pub status: u16,

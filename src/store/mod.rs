@@ -16,6 +16,7 @@ pub mod idempotency_keys;
 pub mod join_codes;
 pub mod ledger;
 pub mod live;
+pub mod move_batch;
 pub mod move_path;
 pub mod scorers;
 pub mod seasons;

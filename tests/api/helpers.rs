@@ -16,6 +16,8 @@ pub struct TestApp {
     pub pool: PgPool,
     /// The app's hot states (none for a server in another process).
     pub hot: Option<std::sync::Arc<tablekeeper::service::hot::HotStates>>,
+    /// The app's move batcher, when it runs in this process with `BATCH_MOVES` on.
+    pub batcher: Option<tablekeeper::store::move_batch::MoveBatcher>,
     /// The app's live-tables hub (none for a server in another process).
     pub hub: Option<std::sync::Arc<tablekeeper::service::live::Hub>>,
     /// The token `get` reads with: the first organiser this rig registers (`organiser`), so that
@@ -109,6 +111,7 @@ pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) ->
     let base = format!("http://127.0.0.1:{}", app.port());
     let metrics_base = app.metrics_port().map(|port| format!("http://127.0.0.1:{port}"));
     let hot = Some(app.hot_states());
+    let batcher = app.move_batcher();
     let hub = Some(app.hub());
     tokio::spawn(app.run());
     TestApp {
@@ -117,6 +120,7 @@ pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) ->
         client: reqwest::Client::new(),
         pool,
         hot,
+        batcher,
         hub,
         default_reader: std::sync::Mutex::new(None),
         checks_spec: true.into(),
@@ -133,6 +137,7 @@ impl TestApp {
             pool,
             metrics_base: None,
             hot: None,
+            batcher: None,
             hub: None,
             default_reader: std::sync::Mutex::new(None),
             checks_spec: true.into(),

@@ -1,0 +1,273 @@
+//! Plain moves of many tables written in one statement.
+//!
+//! Most moves at a table book nothing, finish no deal and tell no webhook: a card played, a bid.
+//! Written one statement each, every such move costs PostgreSQL a round trip, a plan's set-up and
+//! a commit of its own, and with many tables recording at once those costs, not the rows, are
+//! most of its time. A [`MoveBatcher`] takes the plain moves that arrive while its last statement
+//! runs and writes them together: one round trip and one commit for all of them, each row under
+//! the same version check as [`super::move_path::write_move`]'s, so a move that lost a race at
+//! its table writes nothing while the others are written.
+//!
+//! Invariants:
+//! - A statement holds at most one move per table: two of one table would both pass the version
+//!   check they read before either was written. The second waits for the next statement (where
+//!   its check fails, and its caller takes the table's lock as for any lost race).
+//! - A statement that fails writes nothing (it is a transaction by itself); each of its moves is
+//!   then handed back to be written alone, so one bad row cannot refuse another table's move.
+
+use std::collections::{HashSet, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use sqlx::PgPool;
+use tokio::sync::{mpsc, oneshot, Semaphore};
+
+use super::idempotency_keys::REPLACE_EXPIRED;
+use super::tables::{StoredResponse, RECORDED_BY_STORED};
+use super::TableKey;
+
+/// The most moves one statement writes.
+const MOST_PER_STATEMENT: usize = 64;
+
+/// How many statements may be under way at once: while one commits the next can be written.
+const STATEMENTS_AT_ONCE: usize = 2;
+
+/// A move that books nothing, finishes no deal and causes no webhook event, with its one chain
+/// link, the snapshot when one is due and the answer kept under its key: everything its write
+/// needs, owned, to wait for a statement.
+#[derive(Debug, Clone)]
+pub struct PlainMove {
+    pub table: TableKey,
+    pub seq: i64,
+    pub kind: String,
+    pub seat: Option<i16>,
+    /// The move's body as JSON text.
+    pub body: String,
+    /// Its events as JSON text, kept as they are (see [`super::move_path::NewMove::events`]).
+    pub events: String,
+    pub recorded_by: String,
+    /// Whether the game is over after it.
+    pub finished: bool,
+    pub now: DateTime<Utc>,
+    /// The move's chain link: it follows `prev_hash`, which must still be the table's head.
+    pub link: PlainLink,
+    /// The state it leaves as JSON text, when a snapshot is due.
+    pub snapshot: Option<String>,
+    /// The answer to keep under the request's idempotency key.
+    pub answer: Option<(String, StoredResponse)>,
+    /// The `NOTIFY` payload announcing it (on [`super::live::CHANNEL`]).
+    pub announce: String,
+}
+
+/// A move's own link in its table's hash chain.
+#[derive(Debug, Clone)]
+pub struct PlainLink {
+    pub pos: i64,
+    pub version: i16,
+    pub content_hash: Vec<u8>,
+    pub prev_hash: Vec<u8>,
+    pub hash: Vec<u8>,
+}
+
+/// What became of a move handed to the batcher.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Batched {
+    /// Written and committed.
+    Written,
+    /// Nothing written: the table's version or chain moved on since it was read.
+    Lost,
+    /// Nothing written: the statement failed (or the batcher is gone); write it alone.
+    Alone,
+}
+
+struct Job {
+    mv: PlainMove,
+    done: oneshot::Sender<Batched>,
+}
+
+/// Writes plain moves of many tables together (see the module's documentation). Cheap to share:
+/// every worker hands its moves to the one task.
+#[derive(Clone)]
+pub struct MoveBatcher {
+    jobs: mpsc::UnboundedSender<Job>,
+    waiting: Arc<AtomicUsize>,
+}
+
+impl MoveBatcher {
+    /// Starts the task that writes the moves, on the current runtime, with connections from
+    /// `pool`; it ends when the last handle is dropped.
+    #[must_use]
+    pub fn start(pool: PgPool) -> MoveBatcher {
+        let (jobs, queue) = mpsc::unbounded_channel();
+        let waiting = Arc::new(AtomicUsize::new(0));
+        tokio::spawn(run(pool, queue, waiting.clone()));
+        MoveBatcher { jobs, waiting }
+    }
+
+    /// How many moves wait for a statement that has not started yet.
+    #[must_use]
+    pub fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::Relaxed)
+    }
+
+    /// Writes `mv` in the next statement with room for its table.
+    pub async fn write(&self, mv: PlainMove) -> Batched {
+        let (done, answer) = oneshot::channel();
+        self.waiting.fetch_add(1, Ordering::Relaxed);
+        if self.jobs.send(Job { mv, done }).is_err() {
+            self.waiting.fetch_sub(1, Ordering::Relaxed);
+            return Batched::Alone;
+        }
+        // A statement dropped unanswered (its task ended) wrote nothing it told of.
+        answer.await.unwrap_or(Batched::Alone)
+    }
+}
+
+async fn run(pool: PgPool, mut queue: mpsc::UnboundedReceiver<Job>, waiting_count: Arc<AtomicUsize>) {
+    let slots = Arc::new(Semaphore::new(STATEMENTS_AT_ONCE));
+    // Moves of a table already in the statement being gathered wait here for the next.
+    let mut waiting: VecDeque<Job> = VecDeque::new();
+    loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return;
+        };
+        let first = match waiting.pop_front() {
+            Some(job) => job,
+            None => match queue.recv().await {
+                Some(job) => job,
+                None => return,
+            },
+        };
+        let mut tables = HashSet::from([first.mv.table.id]);
+        let mut batch = vec![first];
+        let mut still_waiting = VecDeque::new();
+        while let Some(job) = waiting.pop_front() {
+            if batch.len() < MOST_PER_STATEMENT && tables.insert(job.mv.table.id) {
+                batch.push(job);
+            } else {
+                still_waiting.push_back(job);
+            }
+        }
+        waiting = still_waiting;
+        while batch.len() < MOST_PER_STATEMENT {
+            match queue.try_recv() {
+                Ok(job) if tables.insert(job.mv.table.id) => batch.push(job),
+                Ok(job) => waiting.push_back(job),
+                Err(_) => break,
+            }
+        }
+        waiting_count.fetch_sub(batch.len(), Ordering::Relaxed);
+        let pool = pool.clone();
+        tokio::spawn(async move {
+            let outcomes = write(&pool, &batch).await;
+            for (job, outcome) in batch.into_iter().zip(outcomes) {
+                // A caller that went away needs no answer.
+                let _ = job.done.send(outcome);
+            }
+            drop(slot);
+        });
+    }
+}
+
+/// Writes the batch in one statement: each move's outcome, in order.
+async fn write(pool: &PgPool, batch: &[Job]) -> Vec<Batched> {
+    match write_all(pool, batch).await {
+        Ok(written) => batch
+            .iter()
+            .map(|job| {
+                if written.contains(&job.mv.table.id) {
+                    Batched::Written
+                } else {
+                    Batched::Lost
+                }
+            })
+            .collect(),
+        Err(error) => {
+            tracing::warn!(moves = batch.len(), %error, "a batch of moves failed; each is written alone");
+            vec![Batched::Alone; batch.len()]
+        }
+    }
+}
+
+/// The statement: each row of `w` is one move, written (as `super::move_path::write_move`
+/// writes one) only where its table's `update` found the version and chain head it was read at.
+/// Returns the tables whose move was written.
+async fn write_all(pool: &PgPool, batch: &[Job]) -> Result<HashSet<uuid::Uuid>, sqlx::Error> {
+    let recorded_by = RECORDED_BY_STORED.replace("$7", "w.recorded_by");
+    let sql = format!(
+        "with w as (
+             select * from unnest($1::uuid[], $2::int4[], $3::int8[], $4::text[], $5::int2[], $6::text[], $7::text[],
+                                  $8::text[], $9::bool[], $10::timestamptz[], $11::bytea[], $12::int8[], $13::int2[],
+                                  $14::bytea[], $15::bytea[], $16::text[], $17::text[], $18::text[], $19::int2[],
+                                  $20::text[], $21::text[])
+                 as w(id, club_no, seq, kind, seat, body, events, recorded_by, finished, at, prev_hash, link_pos,
+                      link_version, content_hash, hash, snapshot, key, request_hash, status, response, announce)),
+         up as (
+             update game_tables g set version = g.version + 1, finished = w.finished, updated_at = w.at,
+                 chain_head = w.hash
+             from w
+             where g.id = w.id and g.club_no = w.club_no and g.version = w.seq - 1 and g.chain_head = w.prev_hash
+             returning g.id, g.club_no, g.followed_until),
+         mv as (
+             insert into moves (table_id, club_no, seq, entry, kind, seat, body, events,
+                                recorded_by, recorded_by_organiser, recorded_by_scorer, recorded_at,
+                                link_pos, link_version, link_content_hash, link_hash)
+             select w.id, w.club_no, w.seq, 'move', w.kind, w.seat, w.body::json, w.events::json, {recorded_by}, w.at,
+                    w.link_pos, w.link_version, w.content_hash, w.hash
+             from w join up using (id, club_no)),
+         sn as (
+             insert into snapshots (table_id, club_no, seq, state)
+             select w.id, w.club_no, w.seq, w.snapshot::jsonb from w join up using (id, club_no)
+             where w.snapshot is not null),
+         ik as (
+             insert into idempotency_keys (table_id, club_no, key, request_hash, response_status, response_body)
+             select w.id, w.club_no, w.key, w.request_hash, w.status, w.response::json from w join up using (id, club_no)
+             where w.key is not null {REPLACE_EXPIRED})
+         select up.id, (select pg_notify($22, w.announce) where up.followed_until > now())::text as announced
+         from w join up using (id, club_no)"
+    );
+    let moves = || batch.iter().map(|job| &job.mv);
+    let rows: Vec<(uuid::Uuid, Option<String>)> = sqlx::query_as(&sql)
+        .bind(moves().map(|m| m.table.id).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.table.club_no).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.seq).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.kind.as_str()).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.seat).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.body.as_str()).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.events.as_str()).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.recorded_by.as_str()).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.finished).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.now).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.link.prev_hash.as_slice()).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.link.pos).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.link.version).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.link.content_hash.as_slice()).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.link.hash.as_slice()).collect::<Vec<_>>())
+        .bind(moves().map(|m| m.snapshot.as_deref()).collect::<Vec<_>>())
+        .bind(
+            moves()
+                .map(|m| m.answer.as_ref().map(|(key, _)| key.as_str()))
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            moves()
+                .map(|m| m.answer.as_ref().map(|(_, a)| a.request_hash.as_str()))
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            moves()
+                .map(|m| m.answer.as_ref().map(|(_, a)| i16::try_from(a.status).unwrap_or(200)))
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            moves()
+                .map(|m| m.answer.as_ref().map(|(_, a)| a.body.as_str()))
+                .collect::<Vec<_>>(),
+        )
+        .bind(moves().map(|m| m.announce.as_str()).collect::<Vec<_>>())
+        .bind(super::live::CHANNEL)
+        .fetch_all(pool)
+        .await?;
+    Ok(rows.into_iter().map(|(id, _)| id).collect())
+}

@@ -1,0 +1,168 @@
+//! Plain moves of many tables written in one statement (`store::move_batch`): moves that arrive
+//! together share one commit, each stands as if written alone, and two of one table never share
+//! a statement.
+
+use std::time::Duration;
+
+use futures_util::future::join_all;
+use serde_json::{json, Value};
+use sqlx::PgPool;
+use tablekeeper::rules::games::nomination_whist::{sim, NominationWhist, Options};
+use tablekeeper::rules::Game;
+
+use crate::helpers::{assert_audit_consistent, spawn_app, spawn_app_with, TestApp};
+
+/// The first moves of a simulated game, the same at every table.
+fn opening_moves(n: usize) -> Vec<Value> {
+    let mut engine = NominationWhist::new(4, Options::default()).expect("game");
+    let deals = sim::random_game(&mut engine, 5).expect("simulated game");
+    sim::moves(&deals)
+        .into_iter()
+        .take(n)
+        .map(|mv| serde_json::to_value(mv).expect("json"))
+        .collect()
+}
+
+async fn post_move(app: &TestApp, table: &str, token: &str, mv: &Value, version: i64) -> (u16, Value) {
+    let answer = app
+        .post(
+            &format!("/api/v1/tables/{table}/moves"),
+            token,
+            json!({"move": mv, "expected_version": version}),
+        )
+        .await;
+    (answer.status.as_u16(), answer.body)
+}
+
+/// Waits (a bounded while) until `n` statements wait for a row lock, or `n` moves wait for the
+/// batcher's next statement.
+async fn until(what: &str, mut reached: impl AsyncFnMut() -> bool) {
+    for _ in 0..400 {
+        if reached().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("never reached: {what}");
+}
+
+async fn statements_waiting_for_a_lock(pool: &PgPool) -> i64 {
+    sqlx::query_scalar(
+        "select count(*) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+    )
+    .fetch_one(pool)
+    .await
+    .expect("pg_stat_activity")
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn plain_moves_of_many_tables_arriving_together_share_one_commit_and_each_stands(pool: PgPool) {
+    // Arrange: ten tables; the test holds two of their rows, so that the batcher's two
+    // statements under way wait on them and the other moves gather behind.
+    let app = spawn_app(pool.clone()).await;
+    let batcher = app.batcher.clone().expect("BATCH_MOVES is on by default");
+    let token = app.organiser("ann@club.example").await;
+    let mut tables = Vec::new();
+    for _ in 0..10 {
+        tables.push(app.table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({})).await);
+    }
+    let moves = opening_moves(1);
+    let held: Vec<uuid::Uuid> = tables[..2].iter().map(|t| t.parse().expect("uuid")).collect();
+    let mut holder = pool.begin().await.expect("transaction");
+    sqlx::query("select 1 from game_tables where id = any($1) for update")
+        .bind(&held)
+        .execute(&mut *holder)
+        .await
+        .expect("lock");
+
+    // Act: a move at each held table (each the only one of its statement, which waits), then
+    // a move at each of the other eight, and a second phone's same move at the third table for
+    // the same version: all wait for the next statement until the rows are let go.
+    let gathered = async {
+        let blocked = join_all(tables[..2].iter().map(|t| post_move(&app, t, &token, &moves[0], 0)));
+        let gathered = async {
+            until("both statements wait on the held rows", async || {
+                statements_waiting_for_a_lock(&pool).await == 2
+            })
+            .await;
+            let others = join_all(
+                tables[2..]
+                    .iter()
+                    .map(|t| post_move(&app, t, &token, &moves[0], 0))
+                    .chain(std::iter::once(post_move(&app, &tables[2], &token, &moves[0], 0))),
+            );
+            let release = async {
+                until("nine moves wait for the next statement", async || {
+                    batcher.waiting() == 9
+                })
+                .await;
+                holder.rollback().await.expect("let the rows go");
+            };
+            tokio::join!(others, release).0
+        };
+        tokio::join!(blocked, gathered)
+    };
+    let (blocked, others) = gathered.await;
+
+    // Assert: every first move is recorded at version 1; of the two phones at the third table
+    // one is, and the other lost its race and is told so, not refused by a rule.
+    for (status, body) in blocked.iter().chain(&others[1..8]) {
+        assert_eq!(*status, 201, "{body}");
+        assert_eq!(body["table"]["version"], 1, "{body}");
+    }
+    let mut third = [&others[0], &others[8]];
+    third.sort_by_key(|(status, _)| *status);
+    let [(won, recorded), (lost, refused)] = third;
+    assert_eq!((*won, *lost), (201, 409), "{recorded} {refused}");
+    assert_eq!(recorded["table"]["version"], 1, "{recorded}");
+    assert_eq!(refused["code"], "version_conflict", "{refused}");
+    // The eight gathered first moves were written by one statement: one transaction.
+    let gathered: Vec<uuid::Uuid> = tables[2..].iter().map(|t| t.parse().expect("uuid")).collect();
+    let commits: i64 = sqlx::query_scalar("select count(distinct xmin::text) from moves where table_id = any($1)")
+        .bind(&gathered)
+        .fetch_one(&pool)
+        .await
+        .expect("commits");
+    assert_eq!(commits, 1, "the eight moves gathered are one commit");
+    for table in &tables {
+        let log = app.log(table).await;
+        assert_eq!(log.as_array().map(Vec::len), Some(1), "{log}");
+        assert_eq!(log[0]["move"], moves[0], "{log}");
+        assert_audit_consistent(&app, table).await;
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn with_batching_off_a_move_is_written_alone_and_answers_the_same(pool: PgPool) {
+    // Arrange: the same opening at a table of each kind of replica.
+    let batched = spawn_app(pool.clone()).await;
+    let alone = spawn_app_with(pool, |settings| settings.batch_moves = false).await;
+    assert!(alone.batcher.is_none());
+    let token = batched.organiser("ann@club.example").await;
+    *alone.default_reader.lock().expect("reader") = Some(token.clone());
+    let moves = opening_moves(12);
+
+    // Act
+    let mut logs = Vec::new();
+    for app in [&batched, &alone] {
+        let table = app.table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
+        for (version, mv) in moves.iter().enumerate() {
+            let (status, body) = post_move(app, &table, &token, mv, version as i64).await;
+            assert_eq!(status, 201, "{body}");
+        }
+        assert_audit_consistent(app, &table).await;
+        logs.push((app.log(&table).await, app.state(&table).await));
+    }
+
+    // Assert: the same log (but for who and when) and the same state either way.
+    let strip = |log: &Value| -> Vec<Value> {
+        log.as_array()
+            .expect("log")
+            .iter()
+            .map(|e| json!([e["seq"], e["move"], e["events"]]))
+            .collect()
+    };
+    assert_eq!(strip(&logs[0].0), strip(&logs[1].0));
+    assert_eq!(logs[0].1["state"], logs[1].1["state"]);
+    assert_eq!(logs[0].0.as_array().map(Vec::len), Some(moves.len()));
+}
