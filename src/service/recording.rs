@@ -157,7 +157,7 @@ pub async fn record(
     // The token is read once: by the first read of the request.
     let mut token = request.token_unread;
     if matches!(request.what, Recording::Move(..)) {
-        let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+        let mut db = Db::Pooled(pool, None);
         let (kept, club) = hot.and_then(|h| h.kept(request.table)).unzip();
         let asked = store::move_path::MoveRead {
             table: (request.table, club),
@@ -168,12 +168,11 @@ pub async fn record(
             scorer,
             member: member(token),
         };
-        let read = read_for_move(&mut conn, asked, request.by).await?;
+        let read = read_for_move(&mut db, batcher, asked, request.by).await?;
         let game = game_of(&read.row)?;
         note(game);
-        may_record(&mut conn, request.by, &read).await?;
+        may_record(&mut db, request.by, &read).await?;
         token = None;
-        let mut db = Db::Pooled(pool, Some(conn));
         let tried = with_game!(game, G => record_optimistically::<G>(&mut db, read, hot, batcher, signer, &request, &render)
             .await
             .map_err(|e| e.at_table(request.table))?);
@@ -195,7 +194,7 @@ pub async fn record(
         scorer,
         member: member(token),
     };
-    let mut locked = read_for_move(&mut tx, asked, request.by).await?;
+    let mut locked = read_for_move(&mut Db::Held(&mut tx), None, asked, request.by).await?;
     if locked.seen_version != Some(locked.row.version) {
         // The lock waited for a move that committed meanwhile: what this statement read besides
         // the row predates that move, so read it again.
@@ -211,23 +210,33 @@ pub async fn record(
     // For the caller's metrics: the game is known only once the table is read.
     let game = game_of(&locked.row)?;
     note(game);
-    may_record(&mut tx, request.by, &locked).await?;
+    may_record(&mut Db::Held(&mut tx), request.by, &locked).await?;
     let table = request.table;
     with_game!(game, G => record_as::<G>(tx, locked, hot, signer, request, render).await).map_err(|e| e.at_table(table))
 }
 
-/// `store::move_path::read_for_move`, but for a table that is not there, a signed-out token
-/// is refused as such first, as it would be before anything else were read.
+/// `store::move_path::read_for_move` (with the reads of other moves when there is a batcher and
+/// no lock is asked for), but for a table that is not there, a signed-out token is refused as
+/// such first, as it would be before anything else were read.
 async fn read_for_move(
-    conn: &mut PgConnection,
+    db: &mut Db<'_>,
+    batcher: Option<&MoveBatcher>,
     asked: store::move_path::MoveRead<'_>,
     by: Principal,
 ) -> Result<Locked, ServiceError> {
     let token = asked.member.and_then(|m| m.token.map(|t| (m.user, t)));
-    match store::move_path::read_for_move(&mut *conn, asked).await {
+    let batched = match (batcher, asked.unlocked()) {
+        (Some(batcher), Some(unlocked)) => batcher.read(unlocked).await,
+        _ => None,
+    };
+    let read = match batched {
+        Some(read) => read,
+        None => store::move_path::read_for_move(db.get().await?, asked).await,
+    };
+    match read {
         Err(StoreError::NotFound(what)) => {
             if let (Principal::Organiser { .. }, Some((user, (generation, jti)))) = (by, token) {
-                super::access::token_stands(conn, user, generation, jti).await?;
+                super::access::token_stands(db.get().await?, user, generation, jti).await?;
             }
             Err(StoreError::NotFound(what).into())
         }
@@ -237,7 +246,7 @@ async fn read_for_move(
 
 /// Whether the caller may record at the table as read: an account whose token stands and whose
 /// role in the table's club records, or one of its scorers not revoked.
-async fn may_record(conn: &mut PgConnection, by: Principal, read: &Locked) -> Result<(), ServiceError> {
+async fn may_record(db: &mut Db<'_>, by: Principal, read: &Locked) -> Result<(), ServiceError> {
     use super::access::{role_allows, token_stood, Capability};
     match (by, read.member) {
         (Principal::Organiser { .. }, Some(member)) => {
@@ -247,7 +256,7 @@ async fn may_record(conn: &mut PgConnection, by: Principal, read: &Locked) -> Re
             role_allows(member.role, read.row.club_id, Capability::Record, "table").map(|_| ())
         }
         _ => {
-            super::access::require_table(conn, by, &read.row, Capability::Record).await?;
+            super::access::require_table(db.get().await?, by, &read.row, Capability::Record).await?;
             if read.scorer_active {
                 Ok(())
             } else {

@@ -1,4 +1,4 @@
-//! Plain moves of many tables written in one statement.
+//! Plain moves of many tables written in one statement, and the reads of many moves in one.
 //!
 //! Most moves at a table book nothing, finish no deal and tell no webhook: a card played, a bid.
 //! Written one statement each, every such move costs PostgreSQL a round trip, a plan's set-up and
@@ -24,8 +24,9 @@ use sqlx::PgPool;
 use tokio::sync::{mpsc, oneshot, Semaphore};
 
 use super::idempotency_keys::REPLACE_EXPIRED;
+use super::move_path::{Locked, UnlockedRead};
 use super::tables::{StoredResponse, RECORDED_BY_STORED};
-use super::TableKey;
+use super::{StoreError, TableKey};
 
 /// The most moves one statement writes.
 const MOST_PER_STATEMENT: usize = 64;
@@ -81,53 +82,99 @@ pub enum Batched {
     Alone,
 }
 
-struct Job {
-    mv: PlainMove,
-    done: oneshot::Sender<Batched>,
+/// What one statement does for many moves.
+trait Statement: Sized + Send + Sync + 'static {
+    type Done: Send + 'static;
+
+    /// The table whose rows this one writes: a statement holds at most one such per table.
+    fn writes(&self) -> Option<uuid::Uuid>;
+
+    /// Each job's outcome, in order.
+    fn run(pool: &PgPool, jobs: &[Self]) -> impl std::future::Future<Output = Vec<Self::Done>> + Send;
 }
 
-/// Writes plain moves of many tables together (see the module's documentation). Cheap to share:
-/// every worker hands its moves to the one task.
-#[derive(Clone)]
-pub struct MoveBatcher {
-    jobs: mpsc::UnboundedSender<Job>,
+struct Job<S: Statement> {
+    what: S,
+    done: oneshot::Sender<S::Done>,
+}
+
+/// Jobs waiting for a statement, and the task that gathers them into statements.
+struct Queue<S: Statement> {
+    jobs: mpsc::UnboundedSender<Job<S>>,
     waiting: Arc<AtomicUsize>,
 }
 
-impl MoveBatcher {
-    /// Starts the task that writes the moves, on the current runtime, with connections from
-    /// `pool`; it ends when the last handle is dropped.
-    #[must_use]
-    pub fn start(pool: PgPool) -> MoveBatcher {
+impl<S: Statement> Clone for Queue<S> {
+    fn clone(&self) -> Self {
+        Queue {
+            jobs: self.jobs.clone(),
+            waiting: self.waiting.clone(),
+        }
+    }
+}
+
+impl<S: Statement> Queue<S> {
+    fn start(pool: PgPool) -> Queue<S> {
         let (jobs, queue) = mpsc::unbounded_channel();
         let waiting = Arc::new(AtomicUsize::new(0));
-        tokio::spawn(run(pool, queue, waiting.clone()));
-        MoveBatcher { jobs, waiting }
+        tokio::spawn(gather(pool, queue, waiting.clone()));
+        Queue { jobs, waiting }
     }
 
-    /// How many moves wait for a statement that has not started yet.
+    /// `what`'s outcome; None when the task is gone.
+    async fn submit(&self, what: S) -> Option<S::Done> {
+        let (done, answer) = oneshot::channel();
+        self.waiting.fetch_add(1, Ordering::Relaxed);
+        if self.jobs.send(Job { what, done }).is_err() {
+            self.waiting.fetch_sub(1, Ordering::Relaxed);
+            return None;
+        }
+        answer.await.ok()
+    }
+}
+
+/// Writes plain moves of many tables together, and reads for many moves together (see the
+/// module's documentation). Cheap to share: every worker hands its moves to the same tasks.
+#[derive(Clone)]
+pub struct MoveBatcher {
+    writes: Queue<PlainMove>,
+    reads: Queue<UnlockedRead>,
+}
+
+impl MoveBatcher {
+    /// Starts the tasks that write and read, on the current runtime, with connections from
+    /// `pool`; they end when the last handle is dropped.
+    #[must_use]
+    pub fn start(pool: PgPool) -> MoveBatcher {
+        MoveBatcher {
+            writes: Queue::start(pool.clone()),
+            reads: Queue::start(pool),
+        }
+    }
+
+    /// How many moves wait for a write statement that has not started yet.
     #[must_use]
     pub fn waiting(&self) -> usize {
-        self.waiting.load(Ordering::Relaxed)
+        self.writes.waiting.load(Ordering::Relaxed)
     }
 
     /// Writes `mv` in the next statement with room for its table.
     pub async fn write(&self, mv: PlainMove) -> Batched {
-        let (done, answer) = oneshot::channel();
-        self.waiting.fetch_add(1, Ordering::Relaxed);
-        if self.jobs.send(Job { mv, done }).is_err() {
-            self.waiting.fetch_sub(1, Ordering::Relaxed);
-            return Batched::Alone;
-        }
         // A statement dropped unanswered (its task ended) wrote nothing it told of.
-        answer.await.unwrap_or(Batched::Alone)
+        self.writes.submit(mv).await.unwrap_or(Batched::Alone)
+    }
+
+    /// What `read` finds, read in the next statement; None when that statement failed (the
+    /// caller reads alone).
+    pub async fn read(&self, read: UnlockedRead) -> Option<Result<Locked, StoreError>> {
+        self.reads.submit(read).await.flatten()
     }
 }
 
-async fn run(pool: PgPool, mut queue: mpsc::UnboundedReceiver<Job>, waiting_count: Arc<AtomicUsize>) {
+async fn gather<S: Statement>(pool: PgPool, mut queue: mpsc::UnboundedReceiver<Job<S>>, count: Arc<AtomicUsize>) {
     let slots = Arc::new(Semaphore::new(STATEMENTS_AT_ONCE));
-    // Moves of a table already in the statement being gathered wait here for the next.
-    let mut waiting: VecDeque<Job> = VecDeque::new();
+    // Jobs writing a table already in the statement being gathered wait here for the next.
+    let mut waiting: VecDeque<Job<S>> = VecDeque::new();
     loop {
         let Ok(slot) = slots.clone().acquire_owned().await else {
             return;
@@ -139,11 +186,13 @@ async fn run(pool: PgPool, mut queue: mpsc::UnboundedReceiver<Job>, waiting_coun
                 None => return,
             },
         };
-        let mut tables = HashSet::from([first.mv.table.id]);
+        let mut tables: HashSet<uuid::Uuid> = first.what.writes().into_iter().collect();
         let mut batch = vec![first];
+        let mut fits =
+            |job: &Job<S>, len: usize| len < MOST_PER_STATEMENT && job.what.writes().is_none_or(|t| tables.insert(t));
         let mut still_waiting = VecDeque::new();
         while let Some(job) = waiting.pop_front() {
-            if batch.len() < MOST_PER_STATEMENT && tables.insert(job.mv.table.id) {
+            if fits(&job, batch.len()) {
                 batch.push(job);
             } else {
                 still_waiting.push_back(job);
@@ -152,40 +201,71 @@ async fn run(pool: PgPool, mut queue: mpsc::UnboundedReceiver<Job>, waiting_coun
         waiting = still_waiting;
         while batch.len() < MOST_PER_STATEMENT {
             match queue.try_recv() {
-                Ok(job) if tables.insert(job.mv.table.id) => batch.push(job),
+                Ok(job) if fits(&job, batch.len()) => batch.push(job),
                 Ok(job) => waiting.push_back(job),
                 Err(_) => break,
             }
         }
-        waiting_count.fetch_sub(batch.len(), Ordering::Relaxed);
+        count.fetch_sub(batch.len(), Ordering::Relaxed);
         let pool = pool.clone();
         tokio::spawn(async move {
-            let outcomes = write(&pool, &batch).await;
-            for (job, outcome) in batch.into_iter().zip(outcomes) {
+            let (whats, dones): (Vec<S>, Vec<_>) = batch.into_iter().map(|job| (job.what, job.done)).unzip();
+            let outcomes = S::run(&pool, &whats).await;
+            for (done, outcome) in dones.into_iter().zip(outcomes) {
                 // A caller that went away needs no answer.
-                let _ = job.done.send(outcome);
+                let _ = done.send(outcome);
             }
             drop(slot);
         });
     }
 }
 
-/// Writes the batch in one statement: each move's outcome, in order.
-async fn write(pool: &PgPool, batch: &[Job]) -> Vec<Batched> {
-    match write_all(pool, batch).await {
-        Ok(written) => batch
-            .iter()
-            .map(|job| {
-                if written.contains(&job.mv.table.id) {
-                    Batched::Written
-                } else {
-                    Batched::Lost
-                }
-            })
-            .collect(),
-        Err(error) => {
-            tracing::warn!(moves = batch.len(), %error, "a batch of moves failed; each is written alone");
-            vec![Batched::Alone; batch.len()]
+impl Statement for PlainMove {
+    type Done = Batched;
+
+    fn writes(&self) -> Option<uuid::Uuid> {
+        Some(self.table.id)
+    }
+
+    async fn run(pool: &PgPool, batch: &[PlainMove]) -> Vec<Batched> {
+        match write_all(pool, batch).await {
+            Ok(written) => batch
+                .iter()
+                .map(|mv| {
+                    if written.contains(&mv.table.id) {
+                        Batched::Written
+                    } else {
+                        Batched::Lost
+                    }
+                })
+                .collect(),
+            Err(error) => {
+                tracing::warn!(moves = batch.len(), %error, "a batch of moves failed; each is written alone");
+                vec![Batched::Alone; batch.len()]
+            }
+        }
+    }
+}
+
+impl Statement for UnlockedRead {
+    /// None: the statement failed.
+    type Done = Option<Result<Locked, StoreError>>;
+
+    fn writes(&self) -> Option<uuid::Uuid> {
+        None
+    }
+
+    async fn run(pool: &PgPool, batch: &[UnlockedRead]) -> Vec<Self::Done> {
+        let read = async {
+            let mut conn = pool.acquire().await?;
+            super::move_path::read_for_moves(&mut conn, batch).await
+        };
+        match read.await {
+            Ok(found) => found.into_iter().map(Some).collect(),
+            Err(error) => {
+                tracing::warn!(moves = batch.len(), %error, "a read for many moves failed; each reads alone");
+                batch.iter().map(|_| None).collect()
+            }
         }
     }
 }
@@ -193,7 +273,7 @@ async fn write(pool: &PgPool, batch: &[Job]) -> Vec<Batched> {
 /// The statement: each row of `w` is one move, written (as `super::move_path::write_move`
 /// writes one) only where its table's `update` found the version and chain head it was read at.
 /// Returns the tables whose move was written.
-async fn write_all(pool: &PgPool, batch: &[Job]) -> Result<HashSet<uuid::Uuid>, sqlx::Error> {
+async fn write_all(pool: &PgPool, batch: &[PlainMove]) -> Result<HashSet<uuid::Uuid>, sqlx::Error> {
     let recorded_by = RECORDED_BY_STORED.replace("$7", "w.recorded_by");
     let sql = format!(
         "with w as (
@@ -227,7 +307,7 @@ async fn write_all(pool: &PgPool, batch: &[Job]) -> Result<HashSet<uuid::Uuid>, 
          select up.id, (select pg_notify($22, w.announce) where up.followed_until > now())::text as announced
          from w join up using (id, club_no)"
     );
-    let moves = || batch.iter().map(|job| &job.mv);
+    let moves = || batch.iter();
     let rows: Vec<(uuid::Uuid, Option<String>)> = sqlx::query_as(&sql)
         .bind(moves().map(|m| m.table.id).collect::<Vec<_>>())
         .bind(moves().map(|m| m.table.club_no).collect::<Vec<_>>())

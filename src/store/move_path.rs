@@ -130,7 +130,6 @@ pub async fn read_for_move(conn: &mut PgConnection, asked: MoveRead<'_>) -> Resu
         scorer,
         member,
     } = asked;
-    use sqlx::FromRow;
     // Only the parts a move needs are in the statement: the executor sets up every node of a
     // plan whether it reads anything or not, which is most of this statement's cost.
     let mut sql = String::from("select t.*, now() as locked_at");
@@ -223,8 +222,20 @@ pub async fn read_for_move(conn: &mut PgConnection, asked: MoveRead<'_>) -> Resu
         .fetch_optional(conn)
         .await?
         .ok_or(StoreError::NotFound("table"))?;
-    let table = TableRow::from_row(&row)?;
-    let extra = LockedExtra::from_row(&row)?;
+    locked_from_row(&row, fold, kept, member, lock)
+}
+
+/// What a move's read found, from the row its statement returned.
+fn locked_from_row(
+    row: &sqlx::postgres::PgRow,
+    fold: bool,
+    kept: Option<i64>,
+    member: Option<Member>,
+    lock: bool,
+) -> Result<Locked, StoreError> {
+    use sqlx::FromRow;
+    let table = TableRow::from_row(row)?;
+    let extra = LockedExtra::from_row(row)?;
     let loaded = fold && kept != Some(table.version);
     let answer = match (extra.request_hash, extra.response_status, extra.response_body) {
         (Some(request_hash), Some(status), Some(body)) => Some(StoredResponse {
@@ -252,6 +263,119 @@ pub async fn read_for_move(conn: &mut PgConnection, asked: MoveRead<'_>) -> Resu
         }),
         row: table,
     })
+}
+
+/// A move's read without the lock, owned, to wait for a statement that reads for many moves
+/// ([`read_for_moves`]); what it reads is [`read_for_move`]'s with `fold` and without `lock`.
+#[derive(Debug, Clone)]
+pub struct UnlockedRead {
+    pub table: (Uuid, Option<i32>),
+    pub key: Option<(String, Duration)>,
+    pub kept: Option<i64>,
+    pub scorer: Option<Uuid>,
+    pub member: Option<Member>,
+}
+
+impl MoveRead<'_> {
+    /// This read, owned, when it is one [`read_for_moves`] can make (no lock).
+    #[must_use]
+    pub fn unlocked(&self) -> Option<UnlockedRead> {
+        (!self.lock && self.fold).then(|| UnlockedRead {
+            table: self.table,
+            key: self.key.map(|(key, kept_for)| (key.to_owned(), kept_for)),
+            kept: self.kept,
+            scorer: self.scorer,
+            member: self.member,
+        })
+    }
+}
+
+/// [`read_for_move`] for many moves in one statement, each as its own read would have found
+/// it (None: no such table), in order.
+///
+/// # Errors
+/// On database failure.
+pub async fn read_for_moves(
+    conn: &mut PgConnection,
+    reads: &[UnlockedRead],
+) -> Result<Vec<Result<Locked, StoreError>>, StoreError> {
+    use sqlx::Row;
+    let sql = format!(
+        "select r.i as read_no, t.*, now() as locked_at, t.version as seen_version,
+             k.request_hash, k.response_status, k.response_body::text as response_body,
+             s.seq as snapshot_seq, s.state::text as snapshot_state, f.fold_moves,
+             greatest((select l.pos from chain_links l where l.table_id = t.id and l.club_no = t.club_no order by l.pos desc limit 1),
+                      (select m.link_pos from moves m where m.table_id = t.id and m.club_no = t.club_no and m.link_pos is not null
+                       order by m.seq desc limit 1),
+                      (select b.link_pos from ledger_bookings b
+                       where b.table_id = t.id and b.club_no = t.club_no and b.link_pos is not null
+                       order by b.id desc limit 1)) as chain_pos,
+             (r.scorer is null or exists (select 1 from scorers sc where sc.table_id = t.id and sc.club_no = t.club_no
+                                           and sc.id = r.scorer and sc.revoked_at is null)) as scorer_active,
+             (select cm.role from club_members cm
+              where r.member is not null and cm.club_id = t.club_id and cm.user_id = r.member and cm.left_at is null)
+                 as member_role,
+             (select u.token_generation = r.generation and not exists (select 1 from revoked_tokens rt where rt.jti = r.jti)
+              from users u where r.generation is not null and u.id = r.member) as token_stands
+         from unnest($1::uuid[], $2::int4[], $3::text[], $4::float8[], $5::int8[], $6::uuid[], $7::uuid[], $8::int4[],
+                     $9::uuid[]) with ordinality as r(id, club, key, kept_for, kept, scorer, member, generation, jti, i)
+         join game_tables t on t.id = r.id and (r.club is null or t.club_no = r.club)
+         left join idempotency_keys k on r.key is not null and k.table_id = t.id and k.club_no = t.club_no
+             and k.key = r.key and k.created_at > now() - make_interval(secs => r.kept_for)
+         left join lateral (
+             select s.seq, s.state from snapshots s
+             where t.version is distinct from r.kept and s.table_id = t.id and s.club_no = t.club_no
+               and not exists (select 1 from moves v where v.table_id = s.table_id and v.club_no = s.club_no and v.voids_seq = s.seq)
+             order by s.seq desc limit 1) s on true
+         left join lateral (
+             select coalesce(json_agg(json_build_array(m.seq, m.body) order by {IN_PLAY_ORDER}), '[]')::text
+                 as fold_moves
+             from moves m
+             where t.version is distinct from r.kept and m.table_id = t.id and m.club_no = t.club_no
+               and m.seq > coalesce(s.seq, 0) and {EFFECTIVE}) f on true"
+    );
+    let token = |r: &UnlockedRead| r.member.and_then(|m| m.token);
+    let rows = sqlx::query(&sql)
+        .bind(reads.iter().map(|r| r.table.0).collect::<Vec<_>>())
+        .bind(reads.iter().map(|r| r.table.1).collect::<Vec<_>>())
+        .bind(
+            reads
+                .iter()
+                .map(|r| r.key.as_ref().map(|(key, _)| key.as_str()))
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            reads
+                .iter()
+                .map(|r| r.key.as_ref().map(|(_, kept_for)| kept_for.as_secs_f64()))
+                .collect::<Vec<_>>(),
+        )
+        .bind(reads.iter().map(|r| r.kept).collect::<Vec<_>>())
+        .bind(reads.iter().map(|r| r.scorer).collect::<Vec<_>>())
+        .bind(reads.iter().map(|r| r.member.map(|m| m.user)).collect::<Vec<_>>())
+        .bind(
+            reads
+                .iter()
+                .map(|r| token(r).map(|(generation, _)| generation))
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            reads
+                .iter()
+                .map(|r| token(r).and_then(|(_, jti)| jti))
+                .collect::<Vec<_>>(),
+        )
+        .fetch_all(conn)
+        .await?;
+    let mut found: Vec<Result<Locked, StoreError>> = reads.iter().map(|_| Err(StoreError::NotFound("table"))).collect();
+    for row in rows {
+        let no: i64 = row.try_get("read_no")?;
+        let Some(read) = usize::try_from(no - 1).ok().and_then(|i| reads.get(i).map(|r| (i, r))) else {
+            continue;
+        };
+        found[read.0] = locked_from_row(&row, true, read.1.kept, read.1.member, false);
+    }
+    Ok(found)
 }
 
 /// A move and everything it causes, written in one statement.

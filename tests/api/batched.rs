@@ -79,7 +79,15 @@ async fn plain_moves_of_many_tables_arriving_together_share_one_commit_and_each_
     // a move at each of the other eight, and a second phone's same move at the third table for
     // the same version: all wait for the next statement until the rows are let go.
     let gathered = async {
-        let blocked = join_all(tables[..2].iter().map(|t| post_move(&app, t, &token, &moves[0], 0)));
+        let first = post_move(&app, &tables[0], &token, &moves[0], 0);
+        let second = async {
+            until("a statement waits on the first held row", async || {
+                statements_waiting_for_a_lock(&pool).await == 1
+            })
+            .await;
+            post_move(&app, &tables[1], &token, &moves[0], 0).await
+        };
+        let blocked = async { <[_; 2]>::from(tokio::join!(first, second)) };
         let gathered = async {
             until("both statements wait on the held rows", async || {
                 statements_waiting_for_a_lock(&pool).await == 2
