@@ -245,9 +245,9 @@ impl Application {
             );
         }
         let hot = web::Data::new(HotStates::new(settings.hot_tables));
+        // Not on Citus, where one statement over many tables' rows is not one worker's.
         let batcher = web::Data::new(
-            settings
-                .batch_moves
+            (settings.batch_moves && !announce_apart.0)
                 .then(|| crate::store::move_batch::MoveBatcher::start(pool.get_ref().clone())),
         );
         let public_url = web::Data::new(api::health::PublicUrl(settings.public_url.clone()));

@@ -8,6 +8,10 @@
 //! the same version check as [`super::move_path::write_move`]'s, so a move that lost a race at
 //! its table writes nothing while the others are written.
 //!
+//! A move's read without the lock ([`super::move_path::read_for_move`]) is gathered the same way:
+//! one statement reads for every move waiting, each row as that move's own read would have found
+//! it.
+//!
 //! Invariants:
 //! - A statement holds at most one move per table: two of one table would both pass the version
 //!   check they read before either was written. The second waits for the next statement (where
@@ -272,6 +276,8 @@ impl Statement for UnlockedRead {
 
 /// The statement: each row of `w` is one move, written (as `super::move_path::write_move`
 /// writes one) only where its table's `update` found the version and chain head it was read at.
+/// The tables are also named as `any ($1)`: the planner then looks each up by its key even
+/// before the first `analyze`, where a join on `w` alone scanned every row of `game_tables`.
 /// Returns the tables whose move was written.
 async fn write_all(pool: &PgPool, batch: &[PlainMove]) -> Result<HashSet<uuid::Uuid>, sqlx::Error> {
     let recorded_by = RECORDED_BY_STORED.replace("$7", "w.recorded_by");
@@ -287,7 +293,8 @@ async fn write_all(pool: &PgPool, batch: &[PlainMove]) -> Result<HashSet<uuid::U
              update game_tables g set version = g.version + 1, finished = w.finished, updated_at = w.at,
                  chain_head = w.hash
              from w
-             where g.id = w.id and g.club_no = w.club_no and g.version = w.seq - 1 and g.chain_head = w.prev_hash
+             where g.id = any ($1::uuid[]) and g.id = w.id and g.club_no = w.club_no and g.version = w.seq - 1
+               and g.chain_head = w.prev_hash
              returning g.id, g.club_no, g.followed_until),
          mv as (
              insert into moves (table_id, club_no, seq, entry, kind, seat, body, events,

@@ -291,7 +291,9 @@ impl MoveRead<'_> {
 }
 
 /// [`read_for_move`] for many moves in one statement, each as its own read would have found
-/// it (None: no such table), in order.
+/// it (`NotFound`: no such table), in order. Each table is looked up by its key (`any ($1)`, and
+/// its answer laterally), whatever the planner's statistics say: joined on the list alone, a
+/// database not yet analysed scanned all of `game_tables` for every statement.
 ///
 /// # Errors
 /// On database failure.
@@ -319,9 +321,11 @@ pub async fn read_for_moves(
               from users u where r.generation is not null and u.id = r.member) as token_stands
          from unnest($1::uuid[], $2::int4[], $3::text[], $4::float8[], $5::int8[], $6::uuid[], $7::uuid[], $8::int4[],
                      $9::uuid[]) with ordinality as r(id, club, key, kept_for, kept, scorer, member, generation, jti, i)
-         join game_tables t on t.id = r.id and (r.club is null or t.club_no = r.club)
-         left join idempotency_keys k on r.key is not null and k.table_id = t.id and k.club_no = t.club_no
-             and k.key = r.key and k.created_at > now() - make_interval(secs => r.kept_for)
+         join game_tables t on t.id = any ($1::uuid[]) and t.id = r.id and (r.club is null or t.club_no = r.club)
+         left join lateral (
+             select k.request_hash, k.response_status, k.response_body from idempotency_keys k
+             where r.key is not null and k.table_id = t.id and k.club_no = t.club_no and k.key = r.key
+               and k.created_at > now() - make_interval(secs => r.kept_for)) k on true
          left join lateral (
              select s.seq, s.state from snapshots s
              where t.version is distinct from r.kept and s.table_id = t.id and s.club_no = t.club_no
