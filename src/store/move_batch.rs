@@ -20,7 +20,7 @@
 //!   then handed back to be written alone, so one bad row cannot refuse another table's move.
 
 use std::collections::{HashSet, VecDeque};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicIsize, Ordering};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -105,7 +105,7 @@ struct Job<S: Statement> {
 /// Jobs waiting for a statement, and the task that gathers them into statements.
 struct Queue<S: Statement> {
     jobs: mpsc::UnboundedSender<Job<S>>,
-    waiting: Arc<AtomicUsize>,
+    waiting: Arc<AtomicIsize>,
 }
 
 impl<S: Statement> Clone for Queue<S> {
@@ -120,7 +120,7 @@ impl<S: Statement> Clone for Queue<S> {
 impl<S: Statement> Queue<S> {
     fn start(pool: PgPool) -> Queue<S> {
         let (jobs, queue) = mpsc::unbounded_channel();
-        let waiting = Arc::new(AtomicUsize::new(0));
+        let waiting = Arc::new(AtomicIsize::new(0));
         tokio::spawn(gather(pool, queue, waiting.clone()));
         Queue { jobs, waiting }
     }
@@ -128,11 +128,10 @@ impl<S: Statement> Queue<S> {
     /// `what`'s outcome; None when the task is gone.
     async fn submit(&self, what: S) -> Option<S::Done> {
         let (done, answer) = oneshot::channel();
+        self.jobs.send(Job { what, done }).ok()?;
+        // Counted once sent, so that a count seen is of jobs in the queue; the gatherer may
+        // take it first, and the count then dips below zero for a moment.
         self.waiting.fetch_add(1, Ordering::Relaxed);
-        if self.jobs.send(Job { what, done }).is_err() {
-            self.waiting.fetch_sub(1, Ordering::Relaxed);
-            return None;
-        }
         answer.await.ok()
     }
 }
@@ -159,7 +158,7 @@ impl MoveBatcher {
     /// How many moves wait for a write statement that has not started yet.
     #[must_use]
     pub fn waiting(&self) -> usize {
-        self.writes.waiting.load(Ordering::Relaxed)
+        usize::try_from(self.writes.waiting.load(Ordering::Relaxed)).unwrap_or(0)
     }
 
     /// Writes `mv` in the next statement with room for its table.
@@ -175,7 +174,7 @@ impl MoveBatcher {
     }
 }
 
-async fn gather<S: Statement>(pool: PgPool, mut queue: mpsc::UnboundedReceiver<Job<S>>, count: Arc<AtomicUsize>) {
+async fn gather<S: Statement>(pool: PgPool, mut queue: mpsc::UnboundedReceiver<Job<S>>, count: Arc<AtomicIsize>) {
     let slots = Arc::new(Semaphore::new(STATEMENTS_AT_ONCE));
     // Jobs writing a table already in the statement being gathered wait here for the next.
     let mut waiting: VecDeque<Job<S>> = VecDeque::new();
@@ -210,7 +209,7 @@ async fn gather<S: Statement>(pool: PgPool, mut queue: mpsc::UnboundedReceiver<J
                 Err(_) => break,
             }
         }
-        count.fetch_sub(batch.len(), Ordering::Relaxed);
+        count.fetch_sub(isize::try_from(batch.len()).unwrap_or(isize::MAX), Ordering::Relaxed);
         let pool = pool.clone();
         tokio::spawn(async move {
             let (whats, dones): (Vec<S>, Vec<_>) = batch.into_iter().map(|job| (job.what, job.done)).unzip();
