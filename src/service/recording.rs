@@ -15,6 +15,8 @@
 //! - A stale version is always `version_conflict`, never a rule's refusal: the rules judge a move
 //!   only against the state of the version that was checked, never a state read later (which may
 //!   hold another request's move).
+//! - Plain moves (no chips, no deal finished, no webhook) of many tables may share their read and
+//!   their write with other tables' moves (`store::move_batch`), each checked as if alone.
 //! - A refusal anywhere writes nothing.
 //! - An undo appends a void and reverses the voided move's bookings; the log and the ledger
 //!   keep both, nothing is deleted.

@@ -113,6 +113,33 @@ pub struct MemberRead {
     pub token_stands: Option<Option<bool>>,
 }
 
+/// Where table `t`'s chain ends: a link is in `chain_links`, its move's row or its booking's
+/// (`store::chain`), and the chain ends at the latest.
+const CHAIN_POS: &str = "greatest(
+    (select l.pos from chain_links l where l.table_id = t.id and l.club_no = t.club_no order by l.pos desc limit 1),
+    (select m.link_pos from moves m where m.table_id = t.id and m.club_no = t.club_no and m.link_pos is not null
+     order by m.seq desc limit 1),
+    (select b.link_pos from ledger_bookings b where b.table_id = t.id and b.club_no = t.club_no and b.link_pos is not null
+     order by b.id desc limit 1))";
+
+/// What table `t`'s state folds from (`s`: its latest snapshot not voided, `f`: the effective
+/// moves after it), read only when its version is not `kept` (an SQL expression).
+fn fold_joins(kept: &str) -> String {
+    format!(
+        " left join lateral (
+             select s.seq, s.state from snapshots s
+             where t.version is distinct from {kept} and s.table_id = t.id and s.club_no = t.club_no
+               and not exists (select 1 from moves v where v.table_id = s.table_id and v.club_no = s.club_no and v.voids_seq = s.seq)
+             order by s.seq desc limit 1) s on true
+         left join lateral (
+             select coalesce(json_agg(json_build_array(m.seq, m.body) order by {IN_PLAY_ORDER}), '[]')::text
+                 as fold_moves
+             from moves m
+             where t.version is distinct from {kept} and m.table_id = t.id and m.club_no = t.club_no
+               and m.seq > coalesce(s.seq, 0) and {EFFECTIVE}) f on true"
+    )
+}
+
 /// Reads what a move needs in one statement: the table's row and, in the same snapshot, the
 /// answer kept under the request's key, what its state folds from, where its chain ends, and
 /// the standing of whoever records (a scorer's at the table, or an account's role in the club
@@ -148,16 +175,7 @@ pub async fn read_for_move(conn: &mut PgConnection, asked: MoveRead<'_>) -> Resu
     } else {
         ", null::int8 as snapshot_seq, null::text as snapshot_state, null::text as fold_moves"
     });
-    // A link is in `chain_links`, its move's row or its booking's (`store::chain`): the chain
-    // ends at the latest.
-    sql.push_str(
-        ", greatest((select l.pos from chain_links l where l.table_id = t.id and l.club_no = t.club_no order by l.pos desc limit 1),
-                    (select m.link_pos from moves m where m.table_id = t.id and m.club_no = t.club_no and m.link_pos is not null
-                     order by m.seq desc limit 1),
-                    (select b.link_pos from ledger_bookings b
-                     where b.table_id = t.id and b.club_no = t.club_no and b.link_pos is not null
-                     order by b.id desc limit 1)) as chain_pos",
-    );
+    sql.push_str(&format!(", {CHAIN_POS} as chain_pos"));
     sql.push_str(if scorer.is_some() {
         ", exists (select 1 from scorers sc where sc.table_id = t.id and sc.club_no = t.club_no and sc.id = $4 and sc.revoked_at is null)
              as scorer_active"
@@ -189,19 +207,7 @@ pub async fn read_for_move(conn: &mut PgConnection, asked: MoveRead<'_>) -> Resu
         );
     }
     if fold {
-        sql.push_str(&format!(
-            " left join lateral (
-             select s.seq, s.state from snapshots s
-             where t.version is distinct from $3 and s.table_id = t.id and s.club_no = t.club_no
-               and not exists (select 1 from moves v where v.table_id = s.table_id and v.club_no = s.club_no and v.voids_seq = s.seq)
-             order by s.seq desc limit 1) s on true
-         left join lateral (
-             select coalesce(json_agg(json_build_array(m.seq, m.body) order by {IN_PLAY_ORDER}), '[]')::text
-                 as fold_moves
-             from moves m
-             where t.version is distinct from $3 and m.table_id = t.id and m.club_no = t.club_no
-               and m.seq > coalesce(s.seq, 0) and {EFFECTIVE}) f on true"
-        ));
+        sql.push_str(&fold_joins("$3"));
     }
     if !lock {
         sql.push_str(" where t.id = $1");
@@ -306,12 +312,7 @@ pub async fn read_for_moves(
         "select r.i as read_no, t.*, now() as locked_at, t.version as seen_version,
              k.request_hash, k.response_status, k.response_body::text as response_body,
              s.seq as snapshot_seq, s.state::text as snapshot_state, f.fold_moves,
-             greatest((select l.pos from chain_links l where l.table_id = t.id and l.club_no = t.club_no order by l.pos desc limit 1),
-                      (select m.link_pos from moves m where m.table_id = t.id and m.club_no = t.club_no and m.link_pos is not null
-                       order by m.seq desc limit 1),
-                      (select b.link_pos from ledger_bookings b
-                       where b.table_id = t.id and b.club_no = t.club_no and b.link_pos is not null
-                       order by b.id desc limit 1)) as chain_pos,
+             {CHAIN_POS} as chain_pos,
              (r.scorer is null or exists (select 1 from scorers sc where sc.table_id = t.id and sc.club_no = t.club_no
                                            and sc.id = r.scorer and sc.revoked_at is null)) as scorer_active,
              (select cm.role from club_members cm
@@ -326,17 +327,8 @@ pub async fn read_for_moves(
              select k.request_hash, k.response_status, k.response_body from idempotency_keys k
              where r.key is not null and k.table_id = t.id and k.club_no = t.club_no and k.key = r.key
                and k.created_at > now() - make_interval(secs => r.kept_for)) k on true
-         left join lateral (
-             select s.seq, s.state from snapshots s
-             where t.version is distinct from r.kept and s.table_id = t.id and s.club_no = t.club_no
-               and not exists (select 1 from moves v where v.table_id = s.table_id and v.club_no = s.club_no and v.voids_seq = s.seq)
-             order by s.seq desc limit 1) s on true
-         left join lateral (
-             select coalesce(json_agg(json_build_array(m.seq, m.body) order by {IN_PLAY_ORDER}), '[]')::text
-                 as fold_moves
-             from moves m
-             where t.version is distinct from r.kept and m.table_id = t.id and m.club_no = t.club_no
-               and m.seq > coalesce(s.seq, 0) and {EFFECTIVE}) f on true"
+         {folds}",
+        folds = fold_joins("r.kept")
     );
     let token = |r: &UnlockedRead| r.member.and_then(|m| m.token);
     let rows = sqlx::query(&sql)
