@@ -32,7 +32,7 @@ use super::move_path::{Locked, UnlockedRead};
 use super::tables::{StoredResponse, RECORDED_BY_STORED};
 use super::{StoreError, TableKey};
 
-/// The most moves one statement writes.
+/// The most moves one statement reads or writes.
 const MOST_PER_STATEMENT: usize = 64;
 
 /// How many statements may be under way at once: while one commits the next can be written.

@@ -26,9 +26,12 @@
 use ed25519_dalek::SigningKey;
 use serde::Deserialize;
 use serde_json::Value;
-use sqlx::pool::PoolConnection;
-use sqlx::{PgConnection, PgPool, Postgres};
+use sqlx::PgPool;
 use uuid::Uuid;
+
+mod db;
+
+use db::{plain_move, Db};
 
 use super::fold::{self, current_and_replayed, snapshot_due};
 use super::hot::{Hot, HotStates};
@@ -40,7 +43,7 @@ use super::{game_of, to_json, Principal, ServiceError};
 use crate::ledger::Booking;
 use crate::rules::games::with_game;
 use crate::rules::{Game, GameId, Seat};
-use crate::store::move_batch::{Batched, MoveBatcher, PlainLink, PlainMove};
+use crate::store::move_batch::{Batched, MoveBatcher};
 use crate::store::move_path::{Locked, MoveWrite, NewMove};
 use crate::store::tables::{MoveRow, StoredResponse, TableRow};
 use crate::store::{self, StoreError, Tx};
@@ -309,78 +312,6 @@ async fn record_optimistically<G: Game>(
         }
         Step::Lost => Ok(None),
     }
-}
-
-/// Where a move's statements go: the locked path's transaction, or, on the optimistic path, a
-/// connection of the pool taken only when a statement needs one and given back before the move
-/// waits for a batch, whose statement takes its own: a request never holds two.
-enum Db<'c> {
-    Held(&'c mut PgConnection),
-    Pooled(&'c PgPool, Option<PoolConnection<Postgres>>),
-}
-
-impl Db<'_> {
-    async fn get(&mut self) -> Result<&mut PgConnection, StoreError> {
-        match self {
-            Db::Held(conn) => Ok(&mut **conn),
-            Db::Pooled(pool, slot) => {
-                let conn = match slot.take() {
-                    Some(conn) => conn,
-                    None => pool.acquire().await?,
-                };
-                Ok(&mut **slot.insert(conn))
-            }
-        }
-    }
-
-    fn release(&mut self) {
-        if let Db::Pooled(_, slot) = self {
-            *slot = None;
-        }
-    }
-}
-
-/// The move as the batcher writes it, when it is one the batcher can write: it books nothing,
-/// finishes no deal, tells no webhook and makes only its own link; its announcement is part of
-/// the write (not `apart`).
-fn plain_move<S: serde::Serialize>(row: &TableRow, write: &MoveWrite<'_, S>) -> Option<PlainMove> {
-    let [link] = write.links else {
-        return None;
-    };
-    let plain = write.bookings.is_empty()
-        && write.lines.is_empty()
-        && write.events.is_empty()
-        && !write.apart
-        && link.entry == "move"
-        && link.reference == write.new.seq
-        && link.pos > 0;
-    if !plain {
-        return None;
-    }
-    Some(PlainMove {
-        table: row.key(),
-        seq: write.new.seq,
-        kind: write.new.kind.to_owned(),
-        seat: write.new.seat,
-        body: write.new.body.to_string(),
-        events: write.new.events.to_owned(),
-        recorded_by: write.new.recorded_by.to_owned(),
-        finished: write.finished,
-        now: write.now,
-        link: PlainLink {
-            pos: link.pos,
-            version: link.version,
-            content_hash: link.content_hash.clone(),
-            prev_hash: link.prev_hash.clone(),
-            hash: link.hash.clone(),
-        },
-        snapshot: match write.snapshot {
-            Some(state) => Some(serde_json::to_string(state).ok()?),
-            None => None,
-        },
-        answer: write.answer.map(|(key, answer)| (key.to_owned(), answer.clone())),
-        announce: write.announce.1.to_owned(),
-    })
 }
 
 /// How far a move's write got.
