@@ -20,7 +20,7 @@
 //!   then handed back to be written alone, so one bad row cannot refuse another table's move.
 
 use std::collections::{HashSet, VecDeque};
-use std::sync::atomic::{AtomicIsize, Ordering};
+use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -106,6 +106,8 @@ struct Job<S: Statement> {
 struct Queue<S: Statement> {
     jobs: mpsc::UnboundedSender<Job<S>>,
     waiting: Arc<AtomicIsize>,
+    /// Statements under way: the gatherer's, and those their callers run alone ([`UnderWay`]).
+    under_way: Arc<AtomicUsize>,
 }
 
 impl<S: Statement> Clone for Queue<S> {
@@ -113,6 +115,7 @@ impl<S: Statement> Clone for Queue<S> {
         Queue {
             jobs: self.jobs.clone(),
             waiting: self.waiting.clone(),
+            under_way: self.under_way.clone(),
         }
     }
 }
@@ -121,8 +124,24 @@ impl<S: Statement> Queue<S> {
     fn start(pool: PgPool) -> Queue<S> {
         let (jobs, queue) = mpsc::unbounded_channel();
         let waiting = Arc::new(AtomicIsize::new(0));
-        tokio::spawn(gather(pool, queue, waiting.clone()));
-        Queue { jobs, waiting }
+        let under_way = Arc::new(AtomicUsize::new(0));
+        tokio::spawn(gather(pool, queue, waiting.clone(), under_way.clone()));
+        Queue {
+            jobs,
+            waiting,
+            under_way,
+        }
+    }
+
+    /// Leave to run one statement alone when none is under way and none waits.
+    fn alone(&self) -> Option<UnderWay> {
+        if self.waiting.load(Ordering::Relaxed) > 0 {
+            return None;
+        }
+        self.under_way
+            .compare_exchange(0, 1, Ordering::AcqRel, Ordering::Relaxed)
+            .ok()?;
+        Some(UnderWay(self.under_way.clone()))
     }
 
     /// `what`'s outcome; None when the task is gone.
@@ -133,6 +152,17 @@ impl<S: Statement> Queue<S> {
         // take it first, and the count then dips below zero for a moment.
         self.waiting.fetch_add(1, Ordering::Relaxed);
         answer.await.ok()
+    }
+}
+
+/// A statement counted as under way while this is held: one of the gatherer's, or one its caller
+/// runs outside any batch.
+#[must_use]
+pub struct UnderWay(Arc<AtomicUsize>);
+
+impl Drop for UnderWay {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -161,6 +191,21 @@ impl MoveBatcher {
         usize::try_from(self.writes.waiting.load(Ordering::Relaxed)).unwrap_or(0)
     }
 
+    /// Leave for the caller to write its move itself, as if there were no batcher, when no write
+    /// statement is under way and no move waits for one: with nothing to gather it with, the
+    /// hand-over to the batcher's task and back would be all the batch added. Moves that come
+    /// while the caller holds it are gathered into a statement of their own.
+    #[must_use]
+    pub fn write_alone(&self) -> Option<UnderWay> {
+        self.writes.alone()
+    }
+
+    /// As [`MoveBatcher::write_alone`], for a move's read.
+    #[must_use]
+    pub fn read_alone(&self) -> Option<UnderWay> {
+        self.reads.alone()
+    }
+
     /// Writes `mv` in the next statement with room for its table.
     pub async fn write(&self, mv: PlainMove) -> Batched {
         // A statement dropped unanswered (its task ended) wrote nothing it told of.
@@ -174,7 +219,12 @@ impl MoveBatcher {
     }
 }
 
-async fn gather<S: Statement>(pool: PgPool, mut queue: mpsc::UnboundedReceiver<Job<S>>, count: Arc<AtomicIsize>) {
+async fn gather<S: Statement>(
+    pool: PgPool,
+    mut queue: mpsc::UnboundedReceiver<Job<S>>,
+    count: Arc<AtomicIsize>,
+    under_way: Arc<AtomicUsize>,
+) {
     let slots = Arc::new(Semaphore::new(STATEMENTS_AT_ONCE));
     // Jobs writing a table already in the statement being gathered wait here for the next.
     let mut waiting: VecDeque<Job<S>> = VecDeque::new();
@@ -211,6 +261,8 @@ async fn gather<S: Statement>(pool: PgPool, mut queue: mpsc::UnboundedReceiver<J
         }
         count.fetch_sub(isize::try_from(batch.len()).unwrap_or(isize::MAX), Ordering::Relaxed);
         let pool = pool.clone();
+        under_way.fetch_add(1, Ordering::AcqRel);
+        let statement = UnderWay(under_way.clone());
         tokio::spawn(async move {
             let (whats, dones): (Vec<S>, Vec<_>) = batch.into_iter().map(|job| (job.what, job.done)).unzip();
             let outcomes = S::run(&pool, &whats).await;
@@ -218,7 +270,7 @@ async fn gather<S: Statement>(pool: PgPool, mut queue: mpsc::UnboundedReceiver<J
                 // A caller that went away needs no answer.
                 let _ = done.send(outcome);
             }
-            drop(slot);
+            drop((statement, slot));
         });
     }
 }

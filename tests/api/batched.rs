@@ -1,6 +1,6 @@
 //! Plain moves of many tables written in one statement (`store::move_batch`): moves that arrive
 //! together share one commit, each stands as if written alone, and two of one table never share
-//! a statement.
+//! a statement; a move that finds nothing under way writes itself.
 
 use std::time::Duration;
 
@@ -55,19 +55,39 @@ async fn statements_waiting_for_a_lock(pool: &PgPool) -> i64 {
     .expect("pg_stat_activity")
 }
 
+/// Of the statements waiting for a row lock, how many write many moves (the batcher's) and how
+/// many write one (a move's own).
+async fn batched_and_alone_waiting(pool: &PgPool) -> (i64, i64) {
+    sqlx::query_as(
+        "select count(*) filter (where query like '%unnest%'), count(*) filter (where query not like '%unnest%')
+         from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+    )
+    .fetch_one(pool)
+    .await
+    .expect("pg_stat_activity")
+}
+
 #[sqlx::test(migrations = "./migrations")]
 async fn plain_moves_of_many_tables_arriving_together_share_one_commit_and_each_stands(pool: PgPool) {
-    // Arrange: ten tables; the test holds two of their rows, so that the batcher's two
-    // statements under way wait on them and the other moves gather behind.
-    let app = spawn_app(pool.clone()).await;
+    // Arrange: eleven tables; the test holds three of their rows, so that the first move,
+    // finding nothing under way, writes itself and waits on one, the batcher's two statements
+    // under way wait on the others, and the remaining moves gather behind.
+    // The server has a pool of its own, with room for a move writing itself, the batcher's two
+    // statements and the reads behind them; the test's holds the rows and looks on.
+    let server_pool = sqlx::postgres::PgPoolOptions::new()
+        .max_connections(10)
+        .connect_with((*pool.connect_options()).clone())
+        .await
+        .expect("the server's pool");
+    let app = spawn_app(server_pool).await;
     let batcher = app.batcher.clone().expect("BATCH_MOVES is on by default");
     let token = app.organiser("ann@club.example").await;
     let mut tables = Vec::new();
-    for _ in 0..10 {
+    for _ in 0..11 {
         tables.push(app.table(&token, &["Ann", "Bob", "Cat", "Dan"], json!({})).await);
     }
     let moves = opening_moves(1);
-    let held: Vec<uuid::Uuid> = tables[..2].iter().map(|t| t.parse().expect("uuid")).collect();
+    let held: Vec<uuid::Uuid> = tables[..3].iter().map(|t| t.parse().expect("uuid")).collect();
     let mut holder = pool.begin().await.expect("transaction");
     sqlx::query("select 1 from game_tables where id = any($1) for update")
         .bind(&held)
@@ -75,29 +95,40 @@ async fn plain_moves_of_many_tables_arriving_together_share_one_commit_and_each_
         .await
         .expect("lock");
 
-    // Act: a move at each held table (each the only one of its statement, which waits), then
-    // a move at each of the other eight, and a second phone's same move at the third table for
-    // the same version: all wait for the next statement until the rows are let go.
+    // Act: a move at each held table (the first written by itself, each of the others the
+    // only one of its statement; all wait), then a move at each of the other eight, and a
+    // second phone's same move at the fourth table for the same version: all wait for the next
+    // statement until the rows are let go.
+    let db = &pool;
+    let waits = |n: i64| async move {
+        until("statements wait on the held rows", async || {
+            statements_waiting_for_a_lock(db).await == n
+        })
+        .await;
+    };
+    let seen_waiting = std::cell::RefCell::new(Vec::new());
     let gathered = async {
         let first = post_move(&app, &tables[0], &token, &moves[0], 0);
         let second = async {
-            until("a statement waits on the first held row", async || {
-                statements_waiting_for_a_lock(&pool).await == 1
-            })
-            .await;
+            waits(1).await;
+            let seen = batched_and_alone_waiting(db).await;
+            seen_waiting.borrow_mut().push(seen);
             post_move(&app, &tables[1], &token, &moves[0], 0).await
         };
-        let blocked = async { <[_; 2]>::from(tokio::join!(first, second)) };
+        let third = async {
+            waits(2).await;
+            post_move(&app, &tables[2], &token, &moves[0], 0).await
+        };
+        let blocked = async { <[_; 3]>::from(tokio::join!(first, second, third)) };
         let gathered = async {
-            until("both statements wait on the held rows", async || {
-                statements_waiting_for_a_lock(&pool).await == 2
-            })
-            .await;
+            waits(3).await;
+            let seen = batched_and_alone_waiting(db).await;
+            seen_waiting.borrow_mut().push(seen);
             let others = join_all(
-                tables[2..]
+                tables[3..]
                     .iter()
                     .map(|t| post_move(&app, t, &token, &moves[0], 0))
-                    .chain(std::iter::once(post_move(&app, &tables[2], &token, &moves[0], 0))),
+                    .chain(std::iter::once(post_move(&app, &tables[3], &token, &moves[0], 0))),
             );
             let release = async {
                 until("nine moves wait for the next statement", async || {
@@ -112,8 +143,11 @@ async fn plain_moves_of_many_tables_arriving_together_share_one_commit_and_each_
     };
     let (blocked, others) = gathered.await;
 
-    // Assert: every first move is recorded at version 1; of the two phones at the third table
-    // one is, and the other lost its race and is told so, not refused by a rule.
+    // Assert: the first move, with nothing under way, was its own statement; the next two the
+    // batcher's.
+    assert_eq!(*seen_waiting.borrow(), [(0, 1), (2, 1)]);
+    // Every first move is recorded at version 1; of the two phones at the fourth table one is,
+    // and the other lost its race and is told so, not refused by a rule.
     for (status, body) in blocked.iter().chain(&others[1..8]) {
         assert_eq!(*status, 201, "{body}");
         assert_eq!(body["table"]["version"], 1, "{body}");
@@ -125,7 +159,7 @@ async fn plain_moves_of_many_tables_arriving_together_share_one_commit_and_each_
     assert_eq!(recorded["table"]["version"], 1, "{recorded}");
     assert_eq!(refused["code"], "version_conflict", "{refused}");
     // The eight gathered first moves were written by one statement: one transaction.
-    let gathered: Vec<uuid::Uuid> = tables[2..].iter().map(|t| t.parse().expect("uuid")).collect();
+    let gathered: Vec<uuid::Uuid> = tables[3..].iter().map(|t| t.parse().expect("uuid")).collect();
     let commits: i64 = sqlx::query_scalar("select count(distinct xmin::text) from moves where table_id = any($1)")
         .bind(&gathered)
         .fetch_one(&pool)

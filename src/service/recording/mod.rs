@@ -230,8 +230,16 @@ async fn read_for_move(
     by: Principal,
 ) -> Result<Locked, ServiceError> {
     let token = asked.member.and_then(|m| m.token.map(|t| (m.user, t)));
+    // Held while this move reads alone, so that reads coming meanwhile are gathered.
+    let mut _alone = None;
     let batched = match (batcher, asked.unlocked()) {
-        (Some(batcher), Some(unlocked)) => batcher.read(unlocked).await,
+        (Some(batcher), Some(unlocked)) => match batcher.read_alone() {
+            Some(alone) => {
+                _alone = Some(alone);
+                None
+            }
+            None => batcher.read(unlocked).await,
+        },
         _ => None,
     };
     let read = match batched {
@@ -529,7 +537,11 @@ async fn write_move<G: Game>(
         club: row.club_id,
         apart: request.announce_apart,
     };
-    let plain = batcher.and_then(|batcher| Some((batcher, plain_move(row, &write)?)));
+    // Held while this move writes alone, so that moves coming meanwhile are gathered.
+    let alone = batcher.and_then(MoveBatcher::write_alone);
+    let plain = batcher
+        .filter(|_| alone.is_none())
+        .and_then(|batcher| Some((batcher, plain_move(row, &write)?)));
     let batched = match plain {
         Some((batcher, plain)) => {
             // The batch's statement takes a connection of its own.
@@ -554,6 +566,7 @@ async fn write_move<G: Game>(
             }
         }
     }
+    drop(alone);
     let since_snapshot = if moved.snapshot { 0 } else { moved.replayed + 1 };
     Ok(Step::Wrote {
         answer,
