@@ -311,7 +311,14 @@ impl<DB: Database> Floating<DB, Live<DB>> {
         // returned to the pool; also of course, if it was dropped due to an error
         // this is simply a band-aid as SQLx-next connections should be able
         // to recover from cancellations
-        if let Err(error) = self.raw.ping().await {
+        //
+        // tablekeeper: `flush`, not `ping`. Both send what is queued (a dropped transaction's
+        // ROLLBACK) and read until every answer still owed has come (a statement dropped
+        // mid-way); `ping` then adds a round trip of its own to every release, one for each
+        // statement a request runs, whose answers a clean connection no longer owes. A
+        // connection that died idle is still caught before use (tablekeeper's `before_acquire`
+        // pings one that sat idle for a second or more).
+        if let Err(error) = self.raw.flush().await {
             tracing::warn!(
                 %error,
                 "error occurred while testing the connection on-release",
