@@ -89,7 +89,7 @@ pub async fn create(
     }
     let mut bytes = [0u8; SECRET_BYTES];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let hex = ::hex::encode(bytes);
     let secret = format!("{TOKEN_PREFIX}{hex}");
     let names: Vec<String> = new.scopes.iter().map(|s| s.name().to_owned()).collect();
     let row = rows::insert(

@@ -99,7 +99,7 @@ fn served() -> &'static [(Vec<u8>, String)] {
                     a.body.to_vec()
                 };
                 let digest = Sha256::digest(&body);
-                let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+                let hex = ::hex::encode(&digest[..12]);
                 (body, format!("\"{hex}\""))
             })
             .collect()

@@ -450,9 +450,9 @@ pub fn sha256(bytes: &[u8]) -> Hash {
     Sha256::digest(bytes).into()
 }
 
-/// Lower-case hex of bytes.
+/// Lower-case hex of bytes (each move's receipt writes three).
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    ::hex::encode(bytes)
 }
 
 /// What a table's chain covers besides its set-up, log and ledger (from content version 3):
