@@ -23,6 +23,7 @@ use sqlx::PgPool;
 use uuid::Uuid;
 
 use super::error::ApiError;
+use crate::store::users::TokenStamp;
 use crate::store::StoreError;
 
 /// What a token says about its bearer.
@@ -293,8 +294,15 @@ fn reader_of(claims: &Claims) -> Result<Reader, ApiError> {
 async fn check_organiser(req: &HttpRequest, claims: &Claims) -> Result<(), ApiError> {
     let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let generation = claims.generation.unwrap_or(0);
-    Ok(crate::service::access::token_stands(&mut conn, claims.sub, generation, claims.jti).await?)
+    Ok(crate::service::access::token_stands(&mut conn, claims.sub, stamp(claims)).await?)
+}
+
+/// What tells whether the token still stands (a token minted before generations is of the first).
+fn stamp(claims: &Claims) -> TokenStamp {
+    TokenStamp {
+        generation: claims.generation.unwrap_or(0),
+        jti: claims.jti,
+    }
 }
 
 /// The request's claims, checked against revocation: a signed-out organiser token is refused
@@ -400,7 +408,7 @@ impl FromRequest for Principal {
 /// of the table refuses a revoked scorer (`ServiceError::ScorerRevoked`) and an account's
 /// signed-out token (`TokenSignedOut`, with the token's generation and id given here), sparing
 /// it a round trip each. A personal API token is checked here all the same.
-pub struct Claimed(pub Principal, pub Option<(i32, Option<Uuid>)>);
+pub struct Claimed(pub Principal, pub Option<TokenStamp>);
 
 impl FromRequest for Claimed {
     type Error = ApiError;
@@ -414,7 +422,7 @@ impl FromRequest for Claimed {
                 return Ok(Claimed(principal_of(&personal(&req, &token).await?)?, None));
             }
             let claims = check_token(&req, &token)?;
-            let unread = (claims.role == Role::Organiser).then(|| (claims.generation.unwrap_or(0), claims.jti));
+            let unread = (claims.role == Role::Organiser).then(|| stamp(&claims));
             Ok(Claimed(principal_of(&claims)?, unread))
         })
     }

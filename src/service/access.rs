@@ -18,6 +18,7 @@ use super::{Principal, ServiceError};
 use crate::store::clubs::ClubRole;
 use crate::store::sessions::ClubSession;
 use crate::store::tables::TableRow;
+use crate::store::users::TokenStamp;
 use crate::store::{self, StoreError};
 
 /// What a caller asks to do in a club.
@@ -250,17 +251,12 @@ pub fn token_stood(stands: Option<bool>) -> Result<(), ServiceError> {
     }
 }
 
-/// Whether an account's token of `generation` (and id `jti`) still stands.
+/// Whether an account's token still stands.
 ///
 /// # Errors
 /// As `token_stood`; on database failure.
-pub async fn token_stands(
-    conn: &mut PgConnection,
-    user: Uuid,
-    generation: i32,
-    jti: Option<Uuid>,
-) -> Result<(), ServiceError> {
-    token_stood(store::users::token_stands(conn, user, generation, jti).await?)
+pub async fn token_stands(conn: &mut PgConnection, user: Uuid, token: TokenStamp) -> Result<(), ServiceError> {
+    token_stood(store::users::token_stands(conn, user, token).await?)
 }
 
 /// Whether `who` may do `capability` at `table`: a member of its club by role, or a scorer

@@ -13,6 +13,7 @@ use uuid::Uuid;
 use super::clubs::ClubRole;
 use super::idempotency_keys::REPLACE_EXPIRED;
 use super::tables::{StoredResponse, TableRow, EFFECTIVE, IN_PLAY_ORDER, RECORDED_BY_STORED};
+use super::users::TokenStamp;
 use super::{StoreError, TableKey};
 
 /// A move's log entry, its events worked out already.
@@ -100,8 +101,8 @@ pub struct MoveRead<'a> {
 #[derive(Debug, Clone, Copy)]
 pub struct Member {
     pub user: Uuid,
-    /// The token's generation and id, when whether it was signed out is still to be read.
-    pub token: Option<(i32, Option<Uuid>)>,
+    /// The token, when whether it was signed out is still to be read.
+    pub token: Option<TokenStamp>,
 }
 
 /// What the read found of the account recording.
@@ -223,8 +224,8 @@ pub async fn read_for_move(conn: &mut PgConnection, asked: MoveRead<'_>) -> Resu
         .bind(key.map(|(_, kept_for)| kept_for.as_secs_f64()))
         .bind(club)
         .bind(member.map(|m| m.user))
-        .bind(member.and_then(|m| m.token).map(|(generation, _)| generation))
-        .bind(member.and_then(|m| m.token).and_then(|(_, jti)| jti))
+        .bind(member.and_then(|m| m.token).map(|t| t.generation))
+        .bind(member.and_then(|m| m.token).and_then(|t| t.jti))
         .fetch_optional(conn)
         .await?
         .ok_or(StoreError::NotFound("table"))?;
@@ -349,18 +350,8 @@ pub async fn read_for_moves(
         .bind(reads.iter().map(|r| r.kept).collect::<Vec<_>>())
         .bind(reads.iter().map(|r| r.scorer).collect::<Vec<_>>())
         .bind(reads.iter().map(|r| r.member.map(|m| m.user)).collect::<Vec<_>>())
-        .bind(
-            reads
-                .iter()
-                .map(|r| token(r).map(|(generation, _)| generation))
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            reads
-                .iter()
-                .map(|r| token(r).and_then(|(_, jti)| jti))
-                .collect::<Vec<_>>(),
-        )
+        .bind(reads.iter().map(|r| token(r).map(|t| t.generation)).collect::<Vec<_>>())
+        .bind(reads.iter().map(|r| token(r).and_then(|t| t.jti)).collect::<Vec<_>>())
         .fetch_all(conn)
         .await?;
     let mut found: Vec<Result<Locked, StoreError>> = reads.iter().map(|_| Err(StoreError::NotFound("table"))).collect();

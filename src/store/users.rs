@@ -80,25 +80,29 @@ pub async fn by_email_or_name(conn: &mut PgConnection, who: &str) -> Result<Vec<
     )
 }
 
-/// Whether a token of this user, of `generation` and id `jti`, still stands: it has not been
-/// signed out, one by one or everywhere since. None when there is no such user.
+/// What tells whether an account's token still stands: the user's token generation it was
+/// minted under (everywhere-sign-outs bump it) and its own id (`jti`, by which it is signed out
+/// alone; absent from tokens minted before tokens had ids).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TokenStamp {
+    pub generation: i32,
+    pub jti: Option<Uuid>,
+}
+
+/// Whether a token of this user still stands: it has not been signed out, one by one or
+/// everywhere since. None when there is no such user.
 ///
 /// # Errors
 /// On database failure.
-pub async fn token_stands(
-    conn: &mut PgConnection,
-    user: Uuid,
-    generation: i32,
-    jti: Option<Uuid>,
-) -> Result<Option<bool>, StoreError> {
+pub async fn token_stands(conn: &mut PgConnection, user: Uuid, token: TokenStamp) -> Result<Option<bool>, StoreError> {
     Ok(sqlx::query_scalar::<_, bool>(
         "select u.token_generation = $2
                 and not exists (select 1 from revoked_tokens r where r.jti = $3)
          from users u where u.id = $1",
     )
     .bind(user)
-    .bind(generation)
-    .bind(jti)
+    .bind(token.generation)
+    .bind(token.jti)
     .fetch_optional(conn)
     .await?)
 }

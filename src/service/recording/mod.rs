@@ -46,6 +46,7 @@ use crate::rules::{Game, GameId, Seat};
 use crate::store::move_batch::{Batched, MoveBatcher};
 use crate::store::move_path::{Locked, MoveWrite, NewMove};
 use crate::store::tables::{MoveRow, StoredResponse, TableRow};
+use crate::store::users::TokenStamp;
 use crate::store::{self, StoreError, Tx};
 
 /// What is to be recorded.
@@ -91,7 +92,7 @@ pub struct Request {
     pub announce_apart: bool,
     /// An account's token whose standing (signed out or not) is still to be read, as its
     /// generation and id: a move reads it with the table rather than in a statement of its own.
-    pub token_unread: Option<(i32, Option<Uuid>)>,
+    pub token_unread: Option<TokenStamp>,
 }
 
 /// What was recorded, with the table as it is now.
@@ -173,7 +174,7 @@ pub async fn record(
             scorer,
             member: member(token),
         };
-        let read = read_for_move(&mut db, batcher, asked, request.by).await?;
+        let read = read_for_move(&mut db, batcher, asked).await?;
         let game = game_of(&read.row)?;
         note(game);
         may_record(&mut db, request.by, &read).await?;
@@ -199,7 +200,7 @@ pub async fn record(
         scorer,
         member: member(token),
     };
-    let mut locked = read_for_move(&mut Db::Held(&mut tx), None, asked, request.by).await?;
+    let mut locked = read_for_move(&mut Db::Held(&mut tx), None, asked).await?;
     if locked.seen_version != Some(locked.row.version) {
         // The lock waited for a move that committed meanwhile: what this statement read besides
         // the row predates that move, so read it again.
@@ -227,8 +228,8 @@ async fn read_for_move(
     db: &mut Db<'_>,
     batcher: Option<&MoveBatcher>,
     asked: store::move_path::MoveRead<'_>,
-    by: Principal,
 ) -> Result<Locked, ServiceError> {
+    // Only an account's read has a token to check.
     let token = asked.member.and_then(|m| m.token.map(|t| (m.user, t)));
     // Held while this move reads alone, so that reads coming meanwhile are gathered.
     let mut _alone = None;
@@ -248,8 +249,8 @@ async fn read_for_move(
     };
     match read {
         Err(StoreError::NotFound(what)) => {
-            if let (Principal::Organiser { .. }, Some((user, (generation, jti)))) = (by, token) {
-                super::access::token_stands(db.get().await?, user, generation, jti).await?;
+            if let Some((user, stamp)) = token {
+                super::access::token_stands(db.get().await?, user, stamp).await?;
             }
             Err(StoreError::NotFound(what).into())
         }
