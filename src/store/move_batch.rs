@@ -12,6 +12,11 @@
 //! one statement reads for every move waiting, each row as that move's own read would have found
 //! it.
 //!
+//! A move that finds no statement under way and none waiting reads or writes by itself
+//! ([`MoveBatcher::write_alone`]): with nobody to gather it with, the hand-over to the gathering
+//! task and back would be all the batch added. It counts as under way meanwhile, so that the
+//! moves coming then are gathered.
+//!
 //! Invariants:
 //! - A statement holds at most one move per table: two of one table would both pass the version
 //!   check they read before either was written. The second waits for the next statement (where
