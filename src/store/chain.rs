@@ -14,7 +14,7 @@
 //! `link_*` columns, since migration `20261207000300`), and the links of the bookings it writes
 //! with itself in theirs (`ledger_bookings`' `link_*` columns, since `20261208000100`); every
 //! other link (the set-up, scorers, verifications, voids, corrections and their bookings, links of
-//! older entries) in `chain_links`; every read here takes all three ([`LINKS`]). A row holds one
+//! older entries) in `chain_links`; every read here takes all three (`LINKS`). A row holds one
 //! link, so an entry linked in its row is linked once, as `chain_links_entry_once` keeps it within
 //! `chain_links`; links follow seq order, and a table's booking ids the order of its bookings'
 //! links (drawn after the move read the chain's end), so the linked row with the greatest seq (or
