@@ -11,6 +11,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 use tablekeeper::rules::GameId;
+use tablekeeper::service::access::Account;
 use tablekeeper::service::corrections::{self, Correction};
 use tablekeeper::service::recording::{self, Answer, Recording, Request};
 use tablekeeper::service::{audit, tables, Principal};
@@ -51,13 +52,13 @@ async fn main() -> anyhow::Result<()> {
         .await?
         .id;
     drop(conn);
-    let by = Principal::Organiser { user: owner };
+    let by = Principal::Account(Account::by_password(owner));
     // The key kept in the database, as a local server would use.
     let keys = tablekeeper::service::receipts::AuditKeys::new(None, &[]);
     let table = tables::create(
         &pool,
         &keys,
-        owner,
+        Account::by_password(owner),
         tables::NewTable {
             game: GameId::Tridge,
             players: vec!["Ann".into(), "Bob".into(), "Cat".into()],

@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use tablekeeper::rules::GameId;
+use tablekeeper::service::access::Account;
 use tablekeeper::service::recording::{self, Answer, Recording, Request};
 use tablekeeper::service::{audit, tables, Principal};
 use uuid::Uuid;
@@ -34,7 +35,7 @@ fn deals_arg() -> usize {
 async fn record(pool: &sqlx::PgPool, owner: Uuid, table: Uuid, mv: Value) -> anyhow::Result<Duration> {
     let request = Request {
         table,
-        by: Principal::Organiser { user: owner },
+        by: Principal::Account(Account::by_password(owner)),
         what: Recording::Move(mv.clone(), None),
         expected_version: None,
         if_match: None,
@@ -129,7 +130,7 @@ async fn main() -> anyhow::Result<()> {
     let tridge = tables::create(
         &pool,
         keys(),
-        owner,
+        Account::by_password(owner),
         tables::NewTable {
             game: GameId::Tridge,
             players: vec!["Ann".into(), "Bob".into(), "Cat".into()],
@@ -167,7 +168,7 @@ async fn main() -> anyhow::Result<()> {
     let pope = tables::create(
         &pool,
         keys(),
-        owner,
+        Account::by_password(owner),
         tables::NewTable {
             game: GameId::PopeJoan,
             players,

@@ -283,8 +283,6 @@ impl Application {
         let app_metrics = metrics_data.clone();
         let mut server = HttpServer::new(move || {
             App::new()
-                // Innermost: every handler runs where a personal API token's grant can be held.
-                .wrap(from_fn(api::auth::grants))
                 .wrap(from_fn(api::reads::note_writes))
                 .wrap(from_fn(api::deadlines::within_deadlines))
                 .wrap(from_fn(api::limits::rate_limit_headers))

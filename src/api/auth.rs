@@ -177,19 +177,19 @@ type LocalBoxFuture<T> = Pin<Box<dyn Future<Output = T>>>;
 pub use crate::service::Principal;
 
 impl Principal {
-    /// The organiser's user id, or 403 for a scorer token.
+    /// The account acting (with its token's grant, if any), or 403 for a scorer token.
     ///
     /// # Errors
     /// 403 `forbidden` for scorers.
-    pub fn organiser(self) -> Result<Uuid, ApiError> {
+    pub fn organiser(self) -> Result<Account, ApiError> {
         match self {
-            Principal::Organiser { user } => Ok(user),
+            Principal::Account(account) => Ok(account),
             Principal::Scorer { .. } => Err(ApiError::forbidden("a scorer token can only record moves on its table")),
         }
     }
 }
 
-pub use crate::service::access::Reader;
+pub use crate::service::access::{Account, Grant, Reader};
 
 /// 403 for a share link's token where something would be written or managed.
 fn read_only() -> ApiError {
@@ -216,48 +216,43 @@ fn bearer(req: &HttpRequest) -> Result<String, ApiError> {
     Ok(token.trim().to_owned())
 }
 
-/// A personal API token's account, as the claims of an organiser's token, when the token
-/// stands; its [`Grant`] (club and scopes) is held for the rest of the request, where every
-/// capability check applies it.
-async fn personal(req: &HttpRequest, token: &str) -> Result<Claims, ApiError> {
+/// What a bearer token says, checked: the token's claims, and for a personal API token the
+/// [`Grant`] (its one club and scopes) that the account acts under.
+struct Bearer {
+    claims: Claims,
+    grant: Option<Grant>,
+}
+
+/// A personal API token's account, as the claims of an organiser's token with the token's grant,
+/// when the token stands.
+async fn personal(req: &HttpRequest, token: &str) -> Result<Bearer, ApiError> {
     let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
     let (user, grant) = crate::service::api_tokens::authenticate(pool, token, Utc::now()).await?;
-    if !crate::service::access::hold(grant) {
-        // Without the request's room for a grant the token would act unlimited: refuse it.
-        tracing::error!("a personal API token reached a route outside `grants`");
-        return Err(ApiError::internal());
-    }
-    Ok(Claims {
-        sub: user,
-        role: Role::Organiser,
-        iat: 0,
-        exp: i64::MAX,
-        scorer: None,
-        nbf: None,
-        jti: Some(grant.token),
-        generation: None,
+    Ok(Bearer {
+        claims: Claims {
+            sub: user,
+            role: Role::Organiser,
+            iat: 0,
+            exp: i64::MAX,
+            scorer: None,
+            nbf: None,
+            jti: Some(grant.token),
+            generation: None,
+        },
+        grant: Some(grant),
     })
 }
 
 /// The claims of `token`, a JWT or a personal API token, checked against revocation.
-async fn resolve(req: &HttpRequest, token: &str) -> Result<Claims, ApiError> {
+async fn resolve(req: &HttpRequest, token: &str) -> Result<Bearer, ApiError> {
     if crate::service::api_tokens::is_api_token(token) {
         return personal(req, token).await;
     }
     let claims = check_token(req, token)?;
-    stands(req, claims).await
-}
-
-/// Runs every request with room for its personal API token's grant (see
-/// [`crate::service::access::within_request`]).
-///
-/// # Errors
-/// Whatever the request's own handling answers.
-pub async fn grants(
-    req: actix_web::dev::ServiceRequest,
-    next: actix_web::middleware::Next<impl actix_web::body::MessageBody>,
-) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
-    crate::service::access::within_request(next.call(req)).await
+    Ok(Bearer {
+        claims: stands(req, claims).await?,
+        grant: None,
+    })
 }
 
 fn check_token(req: &HttpRequest, token: &str) -> Result<Claims, ApiError> {
@@ -265,10 +260,14 @@ fn check_token(req: &HttpRequest, token: &str) -> Result<Claims, ApiError> {
     tokens.check(token.trim())
 }
 
-/// The principal the claims name (no revocation checked); a share link's token names none.
-fn principal_of(claims: &Claims) -> Result<Principal, ApiError> {
+/// The principal the bearer names (no revocation checked); a share link's token names none.
+fn principal_of(bearer: &Bearer) -> Result<Principal, ApiError> {
+    let claims = &bearer.claims;
     match claims.role {
-        Role::Organiser => Ok(Principal::Organiser { user: claims.sub }),
+        Role::Organiser => Ok(Principal::Account(match bearer.grant {
+            Some(grant) => Account::by_token(claims.sub, grant),
+            None => Account::by_password(claims.sub),
+        })),
         Role::Scorer => Ok(Principal::Scorer {
             table: claims.sub,
             scorer: claims.scorer,
@@ -277,15 +276,16 @@ fn principal_of(claims: &Claims) -> Result<Principal, ApiError> {
     }
 }
 
-/// Who the checked claims let read.
-fn reader_of(claims: &Claims) -> Result<Reader, ApiError> {
+/// Who the checked bearer lets read.
+fn reader_of(bearer: &Bearer) -> Result<Reader, ApiError> {
+    let claims = &bearer.claims;
     match (claims.role, claims.jti) {
         (Role::Share, Some(link)) => Ok(Reader::Share {
             session: claims.sub,
             link,
         }),
         (Role::Share, None) => Err(ApiError::unauthorized("invalid_token", "the bearer token is not valid")),
-        _ => principal_of(claims).map(Reader::Principal),
+        _ => principal_of(bearer).map(Reader::Principal),
     }
 }
 
@@ -308,15 +308,16 @@ fn stamp(claims: &Claims) -> TokenStamp {
 /// The request's claims, checked against revocation: a signed-out organiser token is refused
 /// with 401 `token_revoked`, and a scorer the organiser revoked with 401 `scorer_revoked`,
 /// however long the token has to run.
-async fn checked(req: &HttpRequest) -> Result<Claims, ApiError> {
+async fn checked(req: &HttpRequest) -> Result<Bearer, ApiError> {
     resolve(req, &bearer(req)?).await
 }
 
 /// The claims, when the token still stands: also a share link that was revoked (401
 /// `share_link_revoked`) or is past the expiry its row now says (401 `share_link_expired`).
 async fn stands(req: &HttpRequest, claims: Claims) -> Result<Claims, ApiError> {
-    match reader_of(&claims) {
-        Ok(Reader::Principal(Principal::Organiser { .. })) => check_organiser(req, &claims).await?,
+    let bearer = Bearer { claims, grant: None };
+    match reader_of(&bearer) {
+        Ok(Reader::Principal(Principal::Account(_))) => check_organiser(req, &bearer.claims).await?,
         Ok(Reader::Principal(Principal::Scorer {
             table,
             scorer: Some(id),
@@ -347,11 +348,11 @@ async fn stands(req: &HttpRequest, claims: Claims) -> Result<Claims, ApiError> {
         }
         Err(e) => return Err(e),
     }
-    Ok(claims)
+    Ok(bearer.claims)
 }
 
 async fn principal(req: HttpRequest) -> Result<Principal, ApiError> {
-    checked(&req).await.and_then(|claims| principal_of(&claims))
+    checked(&req).await.and_then(|bearer| principal_of(&bearer))
 }
 
 impl FromRequest for Reader {
@@ -360,7 +361,7 @@ impl FromRequest for Reader {
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
         let req = req.clone();
-        Box::pin(async move { checked(&req).await.and_then(|claims| reader_of(&claims)) })
+        Box::pin(async move { checked(&req).await.and_then(|bearer| reader_of(&bearer)) })
     }
 }
 
@@ -384,13 +385,13 @@ impl FromRequest for StreamReader {
             let in_query = web::Query::<AccessTokenParam>::from_query(req.query_string())
                 .ok()
                 .and_then(|q| q.into_inner().access_token);
-            let claims = match in_query {
+            let bearer = match in_query {
                 Some(token) if !req.headers().contains_key(actix_web::http::header::AUTHORIZATION) => {
                     resolve(&req, token.trim()).await?
                 }
                 _ => checked(&req).await?,
             };
-            reader_of(&claims).map(StreamReader)
+            reader_of(&bearer).map(StreamReader)
         })
     }
 }
@@ -423,7 +424,7 @@ impl FromRequest for Claimed {
             }
             let claims = check_token(&req, &token)?;
             let unread = (claims.role == Role::Organiser).then(|| stamp(&claims));
-            Ok(Claimed(principal_of(&claims)?, unread))
+            Ok(Claimed(principal_of(&Bearer { claims, grant: None })?, unread))
         })
     }
 }
@@ -442,10 +443,14 @@ impl FromRequest for OrganiserToken {
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
         let req = req.clone();
         Box::pin(async move {
-            let claims = checked(&req).await?;
-            let user = principal_of(&claims)?.organiser()?;
-            crate::service::access::account_wide("sign out or change a password")?;
-            Ok(OrganiserToken { user, claims })
+            let bearer = checked(&req).await?;
+            let user = principal_of(&bearer)?
+                .organiser()?
+                .password_only("sign out or change a password")?;
+            Ok(OrganiserToken {
+                user,
+                claims: bearer.claims,
+            })
         })
     }
 }

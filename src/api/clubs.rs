@@ -475,7 +475,7 @@ pub async fn add_club_member(
 #[utoipa::path(tag = "clubs", params(("id" = Uuid, Path), ("member_id" = Uuid, Path)), request_body = UpdateMember, security(("bearer" = [])), responses(
     (status = 200, body = ClubMember),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
-    (status = 403, description = "`forbidden`: a role that does not manage members, an organiser giving or taking the owner's role, or a scorer token", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a role that does not manage members, an organiser giving or taking the owner's role, or a scorer token; `token_scope`: a personal API token (members are managed from a password's session)", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`club_not_found`, `member_not_found`", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`last_owner`: the club would have no owner left; `member_anonymised`: an anonymised member cannot come back", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`invalid_role`: a role for a player without an account; `unknown_variant`", body = Problem, content_type = "application/problem+json"),
@@ -557,7 +557,7 @@ pub struct PasswordReset {
     )),
     (status = 400, description = "`invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
-    (status = 403, description = "`forbidden`: not an owner of the club, a scorer token, or an account that is also a member of a club the caller does not own", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: not an owner of the club, a scorer token, or an account that is also a member of a club the caller does not own; `token_scope`: a personal API token (passwords are reset from a password's session)", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`club_not_found`, `member_not_found`", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`invalid_role`: a player without an account has no password; `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]

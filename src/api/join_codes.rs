@@ -130,7 +130,7 @@ async fn owned_table(
     match crate::service::access::require_table(conn, who, &table, crate::service::access::Capability::Organise).await {
         Err(crate::service::ServiceError::Forbidden(_)) => Err(ApiError::forbidden(refusal)),
         Err(e) => Err(e.into()),
-        Ok(()) => Ok((table, user)),
+        Ok(()) => Ok((table, user.user())),
     }
 }
 

@@ -12,6 +12,7 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod authorization;
 pub mod bundle;
 pub mod clubs;
 pub mod conditional;

@@ -232,14 +232,14 @@ pub async fn list_sessions(
     let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
     // A personal API token lists its one club's sessions.
-    let Some(club) = crate::service::access::narrowed(query.club_id)? else {
+    let Some(club) = owner.narrowed(query.club_id)? else {
         return Ok(HttpResponse::Ok().json(SessionPage {
             items: Vec::new(),
             next_offset: None,
         }));
     };
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let rows = store::sessions::list(&mut conn, owner, club, limit + 1, offset).await?;
+    let rows = store::sessions::list(&mut conn, owner.user(), club, limit + 1, offset).await?;
     let more = rows.len() as i64 > limit;
     let items: Vec<SessionSummary> = rows.into_iter().take(limit as usize).map(Into::into).collect();
     let next_offset = more.then_some(offset + limit);

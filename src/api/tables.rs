@@ -460,13 +460,13 @@ pub async fn list_tables(
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let rows = match (session, who) {
         (Some(session), _) => store::tables::list(&mut conn, None, Some(session), limit + 1, offset).await?,
-        (None, Reader::Principal(Principal::Organiser { user })) => {
+        (None, Reader::Principal(Principal::Account(account))) => {
             // A personal API token lists its one club's tables.
-            let club = match crate::service::access::narrowed(None)? {
+            let club = match account.narrowed(None)? {
                 Some(Some(club)) => Some(club),
                 _ => None,
             };
-            store::tables::of_member(&mut conn, user, club, limit + 1, offset).await?
+            store::tables::of_member(&mut conn, account.user(), club, limit + 1, offset).await?
         }
         (None, Reader::Principal(Principal::Scorer { table, .. })) => {
             vec![store::tables::fetch(&mut conn, table).await?]

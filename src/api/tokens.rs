@@ -127,8 +127,8 @@ pub async fn create_api_token(
     who: Principal,
     body: web::Json<CreateApiToken>,
 ) -> Result<HttpResponse, ApiError> {
-    let user = who.organiser()?;
-    crate::service::access::account_wide("make tokens")?;
+    let account = who.organiser()?;
+    account.password_only("make tokens")?;
     let name = super::input::display_name(&body.name, 100).ok_or_else(|| {
         ApiError::unprocessable(
             "invalid_name",
@@ -161,7 +161,7 @@ pub async fn create_api_token(
     };
     let made = use_case::create(
         &pool,
-        user,
+        account,
         NewToken {
             name,
             club: body.club_id,

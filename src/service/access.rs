@@ -7,9 +7,9 @@
 //! A personal API token narrows its account: it acts in its one club only (anything of another
 //! club is not found) and only as far as its scopes go ([`Grant`]), and never further than the
 //! account's role there allows when it is used, so a demoted member's tokens shrink with them.
-
-use std::cell::Cell;
-use std::future::Future;
+//! The grant travels in the caller's own type ([`Account`]), which every check here takes:
+//! there is no way to ask what an account may do without it. Members, roles, guests and
+//! passwords are a password's session's alone ([`password_role`]).
 
 use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
@@ -116,55 +116,69 @@ pub struct Grant {
     pub scopes: Scopes,
 }
 
-tokio::task_local! {
-    /// The grant of the request being served: set by the bearer's extractor, read by every
-    /// check below, so that each capability check of every use case applies a token's limits
-    /// without a use case having to pass them on.
-    static GRANT: Cell<Option<Grant>>;
+/// An account acting: by its password's session (no grant: its role alone decides) or through a
+/// personal API token (the token's [`Grant`]: its one club and its scopes, never more than the
+/// role allows). Only the bearer's extractor makes one, and every check below takes it, so no
+/// use case can ask what an account may do without the token's limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Account {
+    user: Uuid,
+    grant: Option<Grant>,
 }
 
-/// Runs a request's work with room for its token's grant (the API wraps every request in it).
-pub async fn within_request<F: Future>(work: F) -> F::Output {
-    GRANT.scope(Cell::new(None), work).await
-}
-
-/// Holds `grant` for the rest of the request; false outside [`within_request`], where the caller
-/// must refuse the token rather than let it act unlimited.
-pub fn hold(grant: Grant) -> bool {
-    GRANT.try_with(|cell| cell.set(Some(grant))).is_ok()
-}
-
-/// The grant of the request being served, when its bearer is a personal API token.
-pub fn grant() -> Option<Grant> {
-    GRANT.try_with(Cell::get).ok().flatten()
-}
-
-/// Refuses a personal API token for what acts on the account rather than in one club (making
-/// clubs or tokens, joining clubs, signing out, passwords): `doing` says what, as "make tokens".
-///
-/// # Errors
-/// `TokenScope` when the request's bearer is a personal API token.
-pub fn account_wide(doing: &str) -> Result<(), ServiceError> {
-    match grant() {
-        Some(_) => Err(ServiceError::TokenScope(format!(
-            "an API token acts in its one club and cannot {doing}; sign in with a password"
-        ))),
-        None => Ok(()),
+impl Account {
+    /// An account signed in with its password.
+    pub fn by_password(user: Uuid) -> Account {
+        Account { user, grant: None }
     }
-}
 
-/// The club a listing across the caller's clubs is narrowed to: `requested` (None: every club),
-/// or a token's one club. None when a token asks for another club's, of which it sees nothing.
-///
-/// # Errors
-/// `TokenScope` for a token without the `read` scope.
-pub fn narrowed(requested: Option<Uuid>) -> Result<Option<Option<Uuid>>, ServiceError> {
-    Ok(match (requested, grant()) {
-        (requested, None) => Some(requested),
-        (_, Some(g)) if !g.scopes.allow(Capability::Read) => return Err(lacks(Capability::Read)),
-        (None, Some(g)) => Some(Some(g.club)),
-        (Some(club), Some(g)) => (club == g.club).then_some(Some(club)),
-    })
+    /// An account acting through a personal API token.
+    pub fn by_token(user: Uuid, grant: Grant) -> Account {
+        Account {
+            user,
+            grant: Some(grant),
+        }
+    }
+
+    /// The account's user id (whose role is read; under whom creations are kept).
+    pub fn user(self) -> Uuid {
+        self.user
+    }
+
+    /// The token's grant, when the account acts through a personal API token.
+    pub fn grant(self) -> Option<Grant> {
+        self.grant
+    }
+
+    /// Refuses a personal API token for what acts on the account rather than in one club
+    /// (making clubs or tokens, joining clubs, signing out, passwords): `doing` says what, as
+    /// "make tokens".
+    ///
+    /// # Errors
+    /// `TokenScope` when the account acts through a personal API token.
+    pub fn password_only(self, doing: &str) -> Result<Uuid, ServiceError> {
+        match self.grant {
+            Some(_) => Err(ServiceError::TokenScope(format!(
+                "an API token acts in its one club and cannot {doing}; sign in with a password"
+            ))),
+            None => Ok(self.user),
+        }
+    }
+
+    /// The club a listing across the account's clubs is narrowed to: `requested` (None: every
+    /// club), or a token's one club. None when a token asks for another club's, of which it
+    /// sees nothing.
+    ///
+    /// # Errors
+    /// `TokenScope` for a token without the `read` scope.
+    pub fn narrowed(self, requested: Option<Uuid>) -> Result<Option<Option<Uuid>>, ServiceError> {
+        Ok(match (requested, self.grant) {
+            (requested, None) => Some(requested),
+            (_, Some(g)) if !g.scopes.allow(Capability::Read) => return Err(lacks(Capability::Read)),
+            (None, Some(g)) => Some(Some(g.club)),
+            (Some(club), Some(g)) => (club == g.club).then_some(Some(club)),
+        })
+    }
 }
 
 /// The refusal of a token whose scopes do not stand for `capability`, naming the scope it lacks.
@@ -200,16 +214,34 @@ pub fn allows(role: ClubRole, capability: Capability) -> bool {
 /// As above; on database failure.
 pub async fn require(
     conn: &mut PgConnection,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     capability: Capability,
     what: &'static str,
 ) -> Result<ClubRole, ServiceError> {
-    if grant().is_some_and(|g| g.club != club) {
+    if account.grant.is_some_and(|g| g.club != club) {
         return Err(ServiceError::Store(StoreError::NotFound(what)));
     }
-    let role = store::clubs::role_of(conn, club, user).await?;
-    role_allows(role, club, capability, what)
+    let role = store::clubs::role_of(conn, club, account.user).await?;
+    role_allows(account, role, club, capability, what)
+}
+
+/// The role a password's session holds in `club`, for what no API token does whatever its
+/// scopes (members, roles, guests, passwords): a token is refused (`TokenScope`; `NotFound` in
+/// another club than its own, as everywhere), a stranger is told the club is not found. What
+/// the role may then do is the caller's to decide (an organiser changes members, an owner
+/// resets passwords).
+///
+/// # Errors
+/// As above; on database failure.
+pub async fn password_role(conn: &mut PgConnection, account: Account, club: Uuid) -> Result<ClubRole, ServiceError> {
+    match account.grant {
+        Some(g) if g.club != club => Err(ServiceError::Store(StoreError::NotFound("club"))),
+        Some(_) => Err(lacks(Capability::Manage)),
+        None => store::clubs::role_of(conn, club, account.user)
+            .await?
+            .ok_or(ServiceError::Store(StoreError::NotFound("club"))),
+    }
 }
 
 /// `require` on a role read already (None: not a member, or one who has left), as a move reads
@@ -218,12 +250,13 @@ pub async fn require(
 /// # Errors
 /// As `require`.
 pub fn role_allows(
+    account: Account,
     role: Option<ClubRole>,
     club: Uuid,
     capability: Capability,
     what: &'static str,
 ) -> Result<ClubRole, ServiceError> {
-    let grant = grant();
+    let grant = account.grant;
     if grant.is_some_and(|g| g.club != club) {
         return Err(ServiceError::Store(StoreError::NotFound(what)));
     }
@@ -280,7 +313,7 @@ pub async fn require_table(
             }
         }
         Principal::Scorer { .. } => Err(ServiceError::Store(StoreError::NotFound("table"))),
-        Principal::Organiser { user } => require(conn, user, table.club_id, capability, "table")
+        Principal::Account(account) => require(conn, account, table.club_id, capability, "table")
             .await
             .map(|_| ()),
     }
@@ -316,8 +349,8 @@ pub async fn read_table(conn: &mut PgConnection, who: Reader, table: &TableRow) 
 pub async fn read_session(conn: &mut PgConnection, who: Reader, session: &ClubSession) -> Result<(), ServiceError> {
     let not_found = || ServiceError::Store(StoreError::NotFound("session"));
     match who {
-        Reader::Principal(Principal::Organiser { user }) => {
-            require(conn, user, session.club_id, Capability::Read, "session")
+        Reader::Principal(Principal::Account(account)) => {
+            require(conn, account, session.club_id, Capability::Read, "session")
                 .await
                 .map(|_| ())
         }

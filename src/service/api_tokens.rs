@@ -17,7 +17,7 @@ use sqlx::PgPool;
 use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
-use super::access::{self, Capability, Grant, Scope, Scopes};
+use super::access::{self, Account, Capability, Grant, Scope, Scopes};
 use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::{ensure_user, ServiceError};
 use crate::store::api_tokens::{self as rows, ApiToken};
@@ -63,12 +63,13 @@ pub fn scopes_of(row: &ApiToken) -> Vec<Scope> {
 /// allow; `IdempotencyKeyReused`; on database failure.
 pub async fn create(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     new: NewToken<'_>,
     key: Option<&CreationKey>,
     render: impl FnOnce(ApiToken) -> Result<Answer, serde_json::Error>,
 ) -> Result<Made, ServiceError> {
-    access::account_wide("make tokens")?;
+    let user = account.user();
+    account.password_only("make tokens")?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, user).await?;
     if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
@@ -77,7 +78,7 @@ pub async fn create(
             secret: None,
         });
     }
-    let role = access::require(&mut tx, user, new.club, Capability::Read, "club").await?;
+    let role = access::require(&mut tx, account, new.club, Capability::Read, "club").await?;
     for scope in new.scopes {
         if !scope.capabilities().iter().all(|c| access::allows(role, *c)) {
             return Err(ServiceError::ScopeBeyondRole(format!(
@@ -115,8 +116,9 @@ pub async fn create(
 ///
 /// # Errors
 /// `TokenScope` when the caller is itself a token; on database failure.
-pub async fn list(pool: &PgPool, user: Uuid, limit: i64, offset: i64) -> Result<Vec<ApiToken>, ServiceError> {
-    access::account_wide("list tokens")?;
+pub async fn list(pool: &PgPool, account: Account, limit: i64, offset: i64) -> Result<Vec<ApiToken>, ServiceError> {
+    let user = account.user();
+    account.password_only("list tokens")?;
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     Ok(rows::list(&mut conn, user, limit, offset).await?)
 }
@@ -126,8 +128,9 @@ pub async fn list(pool: &PgPool, user: Uuid, limit: i64, offset: i64) -> Result<
 /// # Errors
 /// `TokenScope` when the caller is itself a token; `Store(NotFound("API token"))` for a token
 /// that is not the account's; on database failure.
-pub async fn revoke(pool: &PgPool, user: Uuid, id: Uuid) -> Result<(), ServiceError> {
-    access::account_wide("revoke tokens")?;
+pub async fn revoke(pool: &PgPool, account: Account, id: Uuid) -> Result<(), ServiceError> {
+    let user = account.user();
+    account.password_only("revoke tokens")?;
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     Ok(rows::revoke(&mut conn, user, id).await?)
 }

@@ -9,7 +9,7 @@ use rand::Rng;
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::access::{self, Capability};
+use super::access::{self, Account, Capability};
 use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::{ensure_user, ServiceError};
 use crate::store::clubs::{ClubMember, ClubRole, Invitation, MemberClub};
@@ -30,12 +30,13 @@ pub const INVITATION_HOURS_MAX: i64 = 30 * 24;
 /// `TokenScope` for a personal API token; `UnknownUser`; `IdempotencyKeyReused`; on database failure.
 pub async fn create(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     name: &str,
     key: Option<&CreationKey>,
     render: impl FnOnce(MemberClub) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
-    access::account_wide("make clubs")?;
+    let user = account.user();
+    account.password_only("make clubs")?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
         return Ok(first);
@@ -58,9 +59,9 @@ pub async fn create(
 ///
 /// # Errors
 /// `Store(NotFound("club"))` for an unknown club or one the caller is not a member of.
-pub async fn fetch(pool: &PgPool, user: Uuid, id: Uuid) -> Result<MemberClub, ServiceError> {
+pub async fn fetch(pool: &PgPool, account: Account, id: Uuid) -> Result<MemberClub, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let role = access::require(&mut conn, user, id, Capability::Read, "club").await?;
+    let role = access::require(&mut conn, account, id, Capability::Read, "club").await?;
     let club = store::clubs::fetch(&mut conn, id).await?;
     Ok(MemberClub {
         id: club.id,
@@ -76,13 +77,13 @@ pub async fn fetch(pool: &PgPool, user: Uuid, id: Uuid) -> Result<MemberClub, Se
 /// `Store(NotFound("club"))` for a stranger to the club.
 pub async fn members(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<ClubMember>, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    access::require(&mut conn, user, club, Capability::Read, "club").await?;
+    access::require(&mut conn, account, club, Capability::Read, "club").await?;
     Ok(store::clubs::members_page(&mut conn, club, limit, offset).await?)
 }
 
@@ -93,18 +94,19 @@ pub async fn members(
 /// members; `MemberNameTaken` when a member already goes by that name.
 pub async fn add_member(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     name: &str,
     guest: bool,
     key: Option<&CreationKey>,
     render: impl FnOnce(ClubMember) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
+    let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
         return Ok(first);
     }
-    access::require(&mut tx, user, club, Capability::Manage, "club").await?;
+    access::require(&mut tx, account, club, Capability::Manage, "club").await?;
     // Locks the club's row: two organisers adding the same name at once make one member.
     store::clubs::owners(&mut tx, club).await?;
     if store::clubs::name_taken(&mut tx, club, name).await? {
@@ -127,21 +129,23 @@ pub struct MemberChange {
 /// manage members; anyone may leave (`active: false` on their own member, nothing else).
 ///
 /// # Errors
-/// `Store(NotFound("club"))` for a stranger; `Store(NotFound("member"))` for no such member;
+/// `Store(NotFound("club"))` for a stranger; `TokenScope` for a personal API token;
+/// `Store(NotFound("member"))` for no such member;
 /// `Forbidden` for a role that does not manage members, or an organiser touching the owner's
 /// role; `InvalidRole` for a role given to a player without an account; `LastOwner` when the
 /// club would be left without an owner.
 pub async fn change_member(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     id: Uuid,
     change: MemberChange,
 ) -> Result<ClubMember, ServiceError> {
+    let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
-    let caller = store::clubs::role_of(&mut tx, club, user)
-        .await?
-        .ok_or(ServiceError::Store(StoreError::NotFound("club")))?;
+    // Roles, guests and who is in the club are a password's session's: no API token's, whatever
+    // its scopes (it could otherwise make its account's way up to owner).
+    let caller = access::password_role(&mut tx, account, club).await?;
     let owners = store::clubs::owners(&mut tx, club).await?;
     let member = store::clubs::lock_member(&mut tx, club, id).await?;
     let leaving_alone =
@@ -191,9 +195,9 @@ pub async fn change_member(
 /// `Store(NotFound("club"))` for a stranger; `Forbidden` for a role that does not manage
 /// members; `Store(NotFound("member"))` for no such member; `MemberActive` for a member who
 /// has not left.
-pub async fn anonymise(pool: &PgPool, user: Uuid, club: Uuid, id: Uuid) -> Result<ClubMember, ServiceError> {
+pub async fn anonymise(pool: &PgPool, account: Account, club: Uuid, id: Uuid) -> Result<ClubMember, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
-    access::require(&mut tx, user, club, Capability::Manage, "club").await?;
+    access::require(&mut tx, account, club, Capability::Manage, "club").await?;
     // Locks the club's row: two members anonymised at once get different numbers.
     store::clubs::owners(&mut tx, club).await?;
     let member = store::clubs::lock_member(&mut tx, club, id).await?;
@@ -217,18 +221,19 @@ pub async fn anonymise(pool: &PgPool, user: Uuid, club: Uuid, id: Uuid) -> Resul
 /// members; `InvalidRole` for the owner's role.
 pub async fn invite(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     role: ClubRole,
     hours: i64,
     key: Option<&CreationKey>,
     render: impl FnOnce(Invitation) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
+    let user = account.user();
     let mut conn = pool.begin().await.map_err(StoreError::from)?;
     if let Some(first) = idempotency::first_answer(&mut conn, user, key).await? {
         return Ok(first);
     }
-    access::require(&mut conn, user, club, Capability::Manage, "club").await?;
+    access::require(&mut conn, account, club, Capability::Manage, "club").await?;
     if role == ClubRole::Owner {
         return Err(ServiceError::InvalidRole(
             "an invitation cannot make an owner: invite an organiser, then an owner gives them the owner's role",
@@ -260,13 +265,13 @@ pub async fn invite(
 /// `Store(NotFound("club"))` for a stranger; `Forbidden` for a role that does not manage members.
 pub async fn invitations(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<Invitation>, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    access::require(&mut conn, user, club, Capability::Manage, "club").await?;
+    access::require(&mut conn, account, club, Capability::Manage, "club").await?;
     Ok(store::clubs::invitations(&mut conn, club, limit, offset).await?)
 }
 
@@ -274,9 +279,9 @@ pub async fn invitations(
 ///
 /// # Errors
 /// As `invitations`; `Store(NotFound("invitation"))` for no such invitation of the club.
-pub async fn withdraw(pool: &PgPool, user: Uuid, club: Uuid, code: &str) -> Result<Invitation, ServiceError> {
+pub async fn withdraw(pool: &PgPool, account: Account, club: Uuid, code: &str) -> Result<Invitation, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    access::require(&mut conn, user, club, Capability::Manage, "club").await?;
+    access::require(&mut conn, account, club, Capability::Manage, "club").await?;
     Ok(store::clubs::withdraw_invitation(&mut conn, club, code).await?)
 }
 
@@ -289,13 +294,14 @@ pub async fn withdraw(pool: &PgPool, user: Uuid, club: Uuid, code: &str) -> Resu
 /// for a member who has not left; `UnknownUser`; `IdempotencyKeyReused`.
 pub async fn join(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     code: &str,
     now: DateTime<Utc>,
     key: Option<&CreationKey>,
     render: impl FnOnce(MemberClub) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
-    access::account_wide("join clubs")?;
+    let user = account.user();
+    account.password_only("join clubs")?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, user).await?;
     if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
@@ -329,8 +335,14 @@ pub async fn join(
 ///
 /// # Errors
 /// On database failure.
-pub async fn of_user(pool: &PgPool, user: Uuid, limit: i64, offset: i64) -> Result<Vec<MemberClub>, ServiceError> {
-    let Some(only) = access::narrowed(None)? else {
+pub async fn of_user(
+    pool: &PgPool,
+    account: Account,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<MemberClub>, ServiceError> {
+    let user = account.user();
+    let Some(only) = account.narrowed(None)? else {
         return Ok(Vec::new());
     };
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
@@ -344,25 +356,25 @@ pub async fn of_user(pool: &PgPool, user: Uuid, limit: i64, offset: i64) -> Resu
 /// that answer and sets nothing.
 ///
 /// # Errors
-/// `Store(NotFound("club"))` for a stranger; `Store(NotFound("member"))` for no such member;
-/// `Forbidden` for anyone but an owner, or for an account that is also a member of a club the
+/// `Store(NotFound("club"))` for a stranger; `TokenScope` for a personal API token;
+/// `Store(NotFound("member"))` for no such member; `Forbidden` for anyone but an owner, or for an account that is also a member of a club the
 /// caller does not own; `InvalidRole` for a player without an account; `IdempotencyKeyReused`.
 pub async fn reset_password(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     id: Uuid,
     hash: &str,
     key: Option<&CreationKey>,
     render: impl FnOnce(ClubMember) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
+    let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    // Before the kept answer: a token never reads what a password's session kept.
+    let caller = access::password_role(&mut tx, account, club).await?;
     if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
         return Ok(first);
     }
-    let caller = store::clubs::role_of(&mut tx, club, user)
-        .await?
-        .ok_or(ServiceError::Store(StoreError::NotFound("club")))?;
     if caller != ClubRole::Owner {
         return Err(ServiceError::Forbidden(
             "only an owner of the club resets a member's password",

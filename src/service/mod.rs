@@ -56,22 +56,19 @@ use crate::store::{self, Tx};
 /// The authenticated caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Principal {
-    Organiser {
-        user: Uuid,
-    },
+    /// An account, by password or through a personal API token (whose grant it carries).
+    Account(access::Account),
     /// A phone that joined the table; `scorer` is None for a token minted before scorers had
     /// identities of their own.
-    Scorer {
-        table: Uuid,
-        scorer: Option<Uuid>,
-    },
+    Scorer { table: Uuid, scorer: Option<Uuid> },
 }
 
 impl Principal {
     /// How the move log names who recorded an entry.
     pub fn recorded_by(self) -> String {
         match self {
-            Principal::Organiser { user } => format!("organiser:{user}"),
+            // "organiser" is what the log has always called an account: stored entries keep it.
+            Principal::Account(account) => format!("organiser:{}", account.user()),
             Principal::Scorer { scorer: Some(id), .. } => format!("scorer:{id}"),
             Principal::Scorer { table, scorer: None } => format!("scorer:{table}"),
         }

@@ -23,7 +23,7 @@ use chrono::{NaiveDate, Utc};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::access::{self, Capability};
+use super::access::{self, Account, Capability};
 use super::ServiceError;
 use crate::store::clubs::ClubMember;
 use crate::store::seasons::{NewSeason, SeasonRow};
@@ -89,17 +89,18 @@ pub struct SeasonPlan<'a> {
 /// organise; on database failure.
 pub async fn create(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     plan: SeasonPlan<'_>,
     key: Option<&super::idempotency::CreationKey>,
     render: impl FnOnce(SeasonRow) -> Result<super::idempotency::Answer, serde_json::Error>,
 ) -> Result<super::idempotency::Outcome, ServiceError> {
+    let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     if let Some(first) = super::idempotency::first_answer(&mut tx, user, key).await? {
         return Ok(first);
     }
-    access::require(&mut tx, user, club, Capability::Organise, "club").await?;
+    access::require(&mut tx, account, club, Capability::Organise, "club").await?;
     let (scoring, league_points) = plan.scoring.stored();
     let season = store::seasons::insert(
         &mut tx,
@@ -124,13 +125,13 @@ pub async fn create(
 /// `Store(NotFound("club"))` for a stranger to the club.
 pub async fn list(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<SeasonRow>, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    access::require(&mut conn, user, club, Capability::Read, "club").await?;
+    access::require(&mut conn, account, club, Capability::Read, "club").await?;
     Ok(store::seasons::list(&mut conn, club, limit, offset).await?)
 }
 
@@ -315,9 +316,14 @@ pub struct SeasonStandings {
 /// # Errors
 /// `Store(NotFound("club"))` for a stranger to the club, `Store(NotFound("season"))` for a season
 /// the club does not have; `Damaged` when a table's log no longer replays.
-pub async fn standings(pool: &PgPool, user: Uuid, club: Uuid, season: Uuid) -> Result<SeasonStandings, ServiceError> {
+pub async fn standings(
+    pool: &PgPool,
+    account: Account,
+    club: Uuid,
+    season: Uuid,
+) -> Result<SeasonStandings, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    access::require(&mut conn, user, club, Capability::Read, "club").await?;
+    access::require(&mut conn, account, club, Capability::Read, "club").await?;
     let season = store::seasons::fetch(&mut conn, club, season).await?;
     drop(conn);
     season_standings(pool, season).await
@@ -453,12 +459,12 @@ pub struct MemberHistory {
 /// the club does not have; `Damaged` when a table's log no longer replays.
 pub async fn member_history(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     member: Uuid,
 ) -> Result<MemberHistory, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    access::require(&mut conn, user, club, Capability::Read, "club").await?;
+    access::require(&mut conn, account, club, Capability::Read, "club").await?;
     let member = store::clubs::member(&mut conn, club, member).await?;
     let sessions = store::seasons::sessions_of_member(&mut conn, club, member.id).await?;
     let current = store::seasons::current(&mut conn, club, Utc::now().date_naive()).await?;

@@ -37,11 +37,12 @@ pub struct NewSession<'a> {
 /// `InvalidMembers` for an id that is not a member of the club.
 pub async fn create(
     pool: &PgPool,
-    owner: Uuid,
+    account: super::access::Account,
     new: NewSession<'_>,
     key: Option<&CreationKey>,
     render: impl FnOnce(ClubSession) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
+    let owner = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, owner).await?;
     if let Some(first) = idempotency::first_answer(&mut tx, owner, key).await? {
@@ -51,7 +52,7 @@ pub async fn create(
         Some(club) => club,
         None => store::clubs::home_club(&mut tx, owner).await?,
     };
-    super::access::require(&mut tx, owner, club, super::access::Capability::Organise, "club").await?;
+    super::access::require(&mut tx, account, club, super::access::Capability::Organise, "club").await?;
     let session = store::sessions::insert(&mut tx, owner, club, new.name, new.chip_value).await?;
     for id in new.members {
         let member = match store::clubs::member(&mut tx, club, *id).await {
@@ -76,12 +77,12 @@ pub async fn create(
 /// `Store(NotFound)` for an unknown session; `Forbidden` for another organiser; `UnknownUser`.
 pub async fn set_chip_value(
     pool: &PgPool,
-    who: Uuid,
+    who: super::access::Account,
     id: Uuid,
     chip_value: Option<(i64, &str)>,
 ) -> Result<ClubSession, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
-    ensure_user(&mut tx, who).await?;
+    ensure_user(&mut tx, who.user()).await?;
     let session = store::sessions::lock(&mut tx, id).await?;
     super::access::require(
         &mut tx,

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::access::{self, Capability};
+use super::access::{self, Account, Capability};
 use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::ServiceError;
 use crate::store::share_links::ShareLink;
@@ -18,19 +18,20 @@ use crate::store::{self, StoreError};
 /// does not organise; on database failure.
 pub async fn create(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     session: Uuid,
     label: Option<&str>,
     expires_at: DateTime<Utc>,
     key: Option<&CreationKey>,
     render: impl FnOnce(ShareLink) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
+    let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
         return Ok(first);
     }
     let row = store::sessions::fetch(&mut tx, session).await?;
-    access::require(&mut tx, user, row.club_id, Capability::Organise, "session").await?;
+    access::require(&mut tx, account, row.club_id, Capability::Organise, "session").await?;
     let link = store::share_links::insert(&mut tx, session, user, label, expires_at).await?;
     let answer = render(link).map_err(ServiceError::Encode)?;
     idempotency::keep_and_commit(tx, user, key, answer).await
@@ -42,14 +43,14 @@ pub async fn create(
 /// As [`create`].
 pub async fn list(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     session: Uuid,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<ShareLink>, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let row = store::sessions::fetch(&mut conn, session).await?;
-    access::require(&mut conn, user, row.club_id, Capability::Organise, "session").await?;
+    access::require(&mut conn, account, row.club_id, Capability::Organise, "session").await?;
     Ok(store::share_links::list(&mut conn, session, limit, offset).await?)
 }
 
@@ -57,10 +58,10 @@ pub async fn list(
 ///
 /// # Errors
 /// As [`create`]; `NotFound("share link")` when the session has no such link.
-pub async fn revoke(pool: &PgPool, user: Uuid, session: Uuid, link: Uuid) -> Result<(), ServiceError> {
+pub async fn revoke(pool: &PgPool, account: Account, session: Uuid, link: Uuid) -> Result<(), ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let row = store::sessions::fetch(&mut conn, session).await?;
-    access::require(&mut conn, user, row.club_id, Capability::Organise, "session").await?;
+    access::require(&mut conn, account, row.club_id, Capability::Organise, "session").await?;
     store::share_links::revoke(&mut conn, session, link).await?;
     Ok(())
 }

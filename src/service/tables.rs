@@ -9,6 +9,7 @@ use serde_json::Value;
 use sqlx::PgPool;
 use uuid::Uuid;
 
+use super::access::Account;
 use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::receipts::Receipt;
 use super::{book_settlements, ensure_user, fold, game_of, read_table, to_json, ServiceError};
@@ -71,7 +72,7 @@ pub struct NewTable {
 pub async fn create(
     pool: &PgPool,
     keys: &super::receipts::AuditKeys,
-    owner: Uuid,
+    owner: Account,
     new: NewTable,
 ) -> Result<(TableState, Receipt), ServiceError> {
     let mut made = None;
@@ -96,22 +97,23 @@ pub async fn create(
 pub async fn create_once(
     pool: &PgPool,
     keys: &super::receipts::AuditKeys,
-    owner: Uuid,
+    account: Account,
     new: NewTable,
     key: Option<&CreationKey>,
     render: impl FnOnce(TableState, Receipt) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
-    with_game!(new.game, G => create_as::<G>(pool, keys, owner, new, key, render).await)
+    with_game!(new.game, G => create_as::<G>(pool, keys, account, new, key, render).await)
 }
 
 async fn create_as<G: Game>(
     pool: &PgPool,
     keys: &super::receipts::AuditKeys,
-    owner: Uuid,
+    account: Account,
     new: NewTable,
     key: Option<&CreationKey>,
     render: impl FnOnce(TableState, Receipt) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
+    let owner = account.user();
     let options: G::Options = match new.options {
         None => G::Options::default(),
         Some(value) => serde_json::from_value(value).map_err(ServiceError::InvalidOptions)?,
@@ -131,7 +133,7 @@ async fn create_as<G: Game>(
         let found = store::sessions::fetch(&mut tx, session).await?;
         super::access::require(
             &mut tx,
-            owner,
+            account,
             found.club_id,
             super::access::Capability::Organise,
             "session",
@@ -151,7 +153,7 @@ async fn create_as<G: Game>(
             Some(named) => named,
             None => store::clubs::home_club(&mut tx, owner).await?,
         };
-        super::access::require(&mut tx, owner, club, super::access::Capability::Organise, "club").await?;
+        super::access::require(&mut tx, account, club, super::access::Capability::Organise, "club").await?;
     }
     let stored = store::tables::NewTable {
         owner,
@@ -323,11 +325,12 @@ pub async fn hand_out_join_code(
     mut draw: impl FnMut() -> String,
     render: impl FnOnce(String) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
-    let super::Principal::Organiser { user } = who else {
+    let super::Principal::Account(account) = who else {
         return Err(ServiceError::Forbidden(
             "only the table's organiser can hand out join codes",
         ));
     };
+    let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::fetch(&mut tx, table).await?;
     match super::access::require_table(&mut tx, who, &row, super::access::Capability::Organise).await {

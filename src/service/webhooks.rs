@@ -27,7 +27,7 @@ use sha2::Sha256;
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::access::{require, Capability};
+use super::access::{require, Account, Capability};
 use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::{ensure_user, ServiceError};
 use crate::store::webhooks::{self as store, Attempt, Claimed, Delivery, Event, Next, Webhook};
@@ -231,19 +231,20 @@ pub async fn enqueue_deal_event(
 /// organise; `IdempotencyKeyReused`; `Encode` when `render` fails.
 pub async fn register(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     url: &str,
     events: &[String],
     key: Option<&CreationKey>,
     render: impl FnOnce(Webhook) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
+    let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, user).await?;
     if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
         return Ok(first);
     }
-    require(&mut tx, user, club, Capability::Organise, "club").await?;
+    require(&mut tx, account, club, Capability::Organise, "club").await?;
     let hook = store::insert(&mut tx, club, url, events, &new_secret(), user).await?;
     let answer = render(hook).map_err(ServiceError::Encode)?;
     idempotency::keep_and_commit(tx, user, key, answer).await
@@ -255,13 +256,13 @@ pub async fn register(
 /// As [`register`].
 pub async fn list(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<Webhook>, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    require(&mut conn, user, club, Capability::Organise, "club").await?;
+    require(&mut conn, account, club, Capability::Organise, "club").await?;
     Ok(store::list(&mut conn, club, limit, offset).await?)
 }
 
@@ -270,9 +271,9 @@ pub async fn list(
 ///
 /// # Errors
 /// As [`register`]; `Store(NotFound("webhook"))`.
-pub async fn delete(pool: &PgPool, user: Uuid, club: Uuid, id: Uuid) -> Result<(), ServiceError> {
+pub async fn delete(pool: &PgPool, account: Account, club: Uuid, id: Uuid) -> Result<(), ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
-    require(&mut tx, user, club, Capability::Organise, "club").await?;
+    require(&mut tx, account, club, Capability::Organise, "club").await?;
     store::delete(&mut tx, club, id).await?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok(())
@@ -284,14 +285,14 @@ pub async fn delete(pool: &PgPool, user: Uuid, club: Uuid, id: Uuid) -> Result<(
 /// As [`delete`].
 pub async fn deliveries(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     id: Uuid,
     limit: i64,
     offset: i64,
 ) -> Result<Vec<(Delivery, Vec<Attempt>)>, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    require(&mut conn, user, club, Capability::Organise, "club").await?;
+    require(&mut conn, account, club, Capability::Organise, "club").await?;
     store::fetch(&mut conn, club, id).await?;
     let rows = store::deliveries(&mut conn, id, limit, offset).await?;
     let ids: Vec<Uuid> = rows.iter().map(|d| d.id).collect();
@@ -315,18 +316,19 @@ pub async fn deliveries(
 /// As [`delete`]; `Store(NotFound("delivery"))`; `IdempotencyKeyReused`.
 pub async fn redeliver(
     pool: &PgPool,
-    user: Uuid,
+    account: Account,
     club: Uuid,
     id: Uuid,
     delivery: Uuid,
     key: Option<&CreationKey>,
     render: impl FnOnce(Delivery) -> Result<Answer, serde_json::Error>,
 ) -> Result<Outcome, ServiceError> {
+    let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
         return Ok(first);
     }
-    require(&mut tx, user, club, Capability::Organise, "club").await?;
+    require(&mut tx, account, club, Capability::Organise, "club").await?;
     store::fetch(&mut tx, club, id).await?;
     let row = store::redeliver(&mut tx, id, delivery).await?;
     let answer = render(row).map_err(ServiceError::Encode)?;

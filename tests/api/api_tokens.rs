@@ -510,3 +510,90 @@ async fn a_tokens_page_of_clubs_counts_only_its_club_however_many_the_account_ha
     assert_eq!(last[1]["id"], home.as_str());
     assert_eq!(second.body["next_offset"], Value::Null);
 }
+
+/// Issue #39: a token of any scope, even `read`, could make a member owner, mark them a guest
+/// and reset their password, in its club and in every other club its account owns.
+#[sqlx::test(migrations = "./migrations")]
+async fn no_token_of_any_scope_changes_members_or_resets_their_passwords_in_any_club(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let owner = app.organiser("owner@example.org").await;
+    let own = home_club(&app, &owner).await;
+    let other = home_club(&app, &owner).await;
+    let all = ["read", "record", "organise", "treasury"];
+    let mut tokens: Vec<(String, &str)> = all.iter().map(|s| (String::new(), *s)).collect();
+    for (token, scope) in &mut tokens {
+        *token = secret(&app, &owner, &own, &[scope]).await;
+    }
+    let every = secret(&app, &owner, &own, &all).await;
+    for club in [&own, &other] {
+        let victim = member(&app, club, &format!("victim-{club}@example.org"), ClubRole::Viewer).await;
+        let member_id: String = sqlx::query_scalar(
+            "select id::text from club_members where club_id = $1::uuid and user_id is not null and role = 'viewer'",
+        )
+        .bind(club)
+        .fetch_one(&app.pool)
+        .await
+        .expect("member");
+        let before = count(&app, "select count(*) from club_members where role = 'owner' or guest").await;
+        let hash_before: String = sqlx::query_scalar(
+            "select password_hash || token_generation from users where id = (select user_id from club_members where id = $1::uuid)",
+        )
+        .bind(&member_id)
+        .fetch_one(&app.pool)
+        .await
+        .expect("hash");
+        for (token, _) in tokens
+            .iter()
+            .map(|(t, s)| (t.as_str(), *s))
+            .chain([(every.as_str(), "all")])
+        {
+            let path = format!("/api/v1/clubs/{club}/members/{member_id}");
+            for body in [
+                json!({"role": "owner"}),
+                json!({"guest": true}),
+                json!({"active": false}),
+            ] {
+                let answer = app.request(Method::PATCH, &path, Some(token), Some(body)).await;
+                if club == &own {
+                    answer.assert_problem(403, "token_scope");
+                } else {
+                    answer.assert_problem(404, "club_not_found");
+                }
+            }
+            let reset = app
+                .request(Method::POST, &format!("{path}/password-reset"), Some(token), None)
+                .await;
+            if club == &own {
+                reset.assert_problem(403, "token_scope");
+            } else {
+                reset.assert_problem(404, "club_not_found");
+            }
+        }
+        assert_eq!(
+            count(&app, "select count(*) from club_members where role = 'owner' or guest").await,
+            before,
+            "no member became owner or guest"
+        );
+        let hash_after: String = sqlx::query_scalar(
+            "select password_hash || token_generation from users where id = (select user_id from club_members where id = $1::uuid)",
+        )
+        .bind(&member_id)
+        .fetch_one(&app.pool)
+        .await
+        .expect("hash");
+        assert_eq!(hash_after, hash_before, "no password was reset");
+        // The victim's own sign-in still stands.
+        app.get_as(&format!("/api/v1/clubs/{club}"), &victim)
+            .await
+            .assert_status(200);
+        // The owner's password session still does both.
+        app.request(
+            Method::PATCH,
+            &format!("/api/v1/clubs/{club}/members/{member_id}"),
+            Some(&owner),
+            Some(json!({"guest": true})),
+        )
+        .await
+        .assert_status(200);
+    }
+}

@@ -44,6 +44,7 @@ macro_rules! move_8_pos {
 
 mod api_tokens;
 mod auth;
+mod authorization;
 mod batched;
 mod browser;
 mod browser_clubs;

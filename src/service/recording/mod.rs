@@ -143,10 +143,13 @@ pub async fn record(
     // account's role in the club and its token's standing.
     let scorer = match request.by {
         Principal::Scorer { scorer, .. } => scorer,
-        Principal::Organiser { .. } => None,
+        Principal::Account(_) => None,
     };
     let member = |token| match request.by {
-        Principal::Organiser { user } => Some(store::move_path::Member { user, token }),
+        Principal::Account(account) => Some(store::move_path::Member {
+            user: account.user(),
+            token,
+        }),
         Principal::Scorer { .. } => None,
     };
     let signer = keys.signing(pool).await?;
@@ -263,11 +266,11 @@ async fn read_for_move(
 async fn may_record(db: &mut Db<'_>, by: Principal, read: &Locked) -> Result<(), ServiceError> {
     use super::access::{role_allows, token_stood, Capability};
     match (by, read.member) {
-        (Principal::Organiser { .. }, Some(member)) => {
+        (Principal::Account(account), Some(member)) => {
             if let Some(stands) = member.token_stands {
                 token_stood(stands)?;
             }
-            role_allows(member.role, read.row.club_id, Capability::Record, "table").map(|_| ())
+            role_allows(account, member.role, read.row.club_id, Capability::Record, "table").map(|_| ())
         }
         _ => {
             super::access::require_table(db.get().await?, by, &read.row, Capability::Record).await?;
