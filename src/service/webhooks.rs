@@ -13,7 +13,7 @@
 //!   `WEBHOOKS_ALLOW_PRIVATE` says otherwise, at registration (literal addresses, `localhost`)
 //!   and again at delivery (what the host name resolves to).
 
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -110,7 +110,9 @@ pub fn checked_url(url: &str, allow_private: bool) -> Result<reqwest::Url, Servi
 }
 
 /// Whether an address is on the public internet: not loopback, private, link-local, shared
-/// (carrier-grade NAT), unspecified, multicast or documentation space.
+/// (carrier-grade NAT), unspecified, multicast or documentation space. An IPv6 address that
+/// carries an IPv4 address (IPv4-mapped or -compatible, NAT64, 6to4, Teredo) is judged by the
+/// IPv4 address it leads to; the local-use NAT64 prefix is never public.
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => {
@@ -126,10 +128,27 @@ pub fn is_public(ip: IpAddr) -> bool {
                 || (a == 100 && (64..128).contains(&b)))
         }
         IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_public(IpAddr::V4(v4));
+            let s = v6.segments();
+            let v4 = |high: u16, low: u16| IpAddr::V4(Ipv4Addr::from((u32::from(high) << 16) | u32::from(low)));
+            match s {
+                // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d, RFC 4291 §2.5.5.1;
+                // `::` and `::1` land on 0.0.0.0 and 0.0.0.1, not public either).
+                [0, 0, 0, 0, 0, 0xffff | 0, high, low] => return is_public(v4(high, low)),
+                // NAT64 well-known prefix 64:ff9b::/96 (RFC 6052).
+                [0x64, 0xff9b, 0, 0, 0, 0, high, low] => return is_public(v4(high, low)),
+                // Local-use NAT64 64:ff9b:1::/48 (RFC 8215): not globally reachable, and where the
+                // IPv4 address sits depends on a prefix length the address does not show.
+                [0x64, 0xff9b, 1, ..] => return false,
+                // 6to4 2002::/16 (RFC 3056): the IPv4 address in bits 16..48.
+                [0x2002, high, low, ..] => return is_public(v4(high, low)),
+                // Teredo 2001::/32 (RFC 4380): the server in bits 32..64, the client's address
+                // inverted in the last 32 bits; packets reach both.
+                [0x2001, 0, server_high, server_low, _, _, client_high, client_low] => {
+                    return is_public(v4(server_high, server_low)) && is_public(v4(!client_high, !client_low))
+                }
+                _ => {}
             }
-            let first = v6.segments()[0];
+            let first = s[0];
             !(v6.is_loopback()
                 || v6.is_unspecified()
                 || v6.is_multicast()
@@ -544,6 +563,81 @@ mod tests {
                 "{private}"
             );
             assert!(checked_url(private, true).is_ok(), "{private}");
+        }
+    }
+
+    /// Whether `ip` (text) is public, for the tables below.
+    fn public(ip: &str) -> bool {
+        is_public(ip.parse().expect("an address"))
+    }
+
+    #[test]
+    fn ipv6_addresses_that_embed_ipv4_are_judged_by_the_ipv4_inside() {
+        // (form, the address with a public IPv4 inside, the address with a private one inside)
+        for (form, outside, inside) in [
+            ("IPv4-mapped", "::ffff:93.184.215.14", "::ffff:127.0.0.1"),
+            ("IPv4-compatible", "::93.184.215.14", "::10.0.0.1"),
+            ("IPv4-compatible", "::93.184.215.14", "::169.254.169.254"),
+            (
+                "NAT64 well-known prefix",
+                "64:ff9b::93.184.215.14",
+                "64:ff9b::127.0.0.1",
+            ),
+            ("NAT64 well-known prefix", "64:ff9b::5db8:d70e", "64:ff9b::a9fe:a9fe"),
+            ("6to4", "2002:5db8:d70e::1", "2002:7f00:1::1"),
+            ("6to4", "2002:5db8:d70e:1:2:3:4:5", "2002:c0a8:101:1:2:3:4:5"),
+            // Teredo: server 65.54.227.120 in bits 32..64; the client's address is the last 32
+            // bits inverted (a2b7:28f1 is 93.72.215.14; 80ff:fffe is 127.0.0.1).
+            (
+                "Teredo client",
+                "2001:0:4136:e378:8000:63bf:a2b7:28f1",
+                "2001:0:4136:e378:8000:63bf:80ff:fffe",
+            ),
+            (
+                "Teredo server",
+                "2001:0:4136:e378:8000:63bf:a2b7:28f1",
+                "2001:0:a00:1:8000:63bf:a2b7:28f1",
+            ),
+        ] {
+            assert!(public(outside), "{form}: {outside} is public");
+            assert!(!public(inside), "{form}: {inside} is not public");
+        }
+        // The local-use NAT64 prefix (RFC 8215) is never public: where it puts the IPv4 address
+        // depends on a prefix length the address does not show, and the prefix is local anyway.
+        assert!(!public("64:ff9b:1::127.0.0.1"));
+        assert!(!public("64:ff9b:1::93.184.215.14"));
+        // Public IPv6 outside those prefixes stays public; the unspecified and loopback
+        // addresses (which look IPv4-compatible) stay private.
+        for ip in [
+            "2606:2800:21f:cb07:6820:80da:af6b:8b2c",
+            "2001:4860:4860::8888",
+            "64:ff9c::1",
+        ] {
+            assert!(public(ip), "{ip}");
+        }
+        for ip in ["::", "::1", "fd00::1", "fe80::1"] {
+            assert!(!public(ip), "{ip}");
+        }
+    }
+
+    #[test]
+    fn urls_with_ipv6_literals_that_embed_private_ipv4_are_refused() {
+        for url in [
+            "http://[::127.0.0.1]/",
+            "http://[64:ff9b::10.0.0.1]/",
+            "http://[2002:a9fe:a9fe::1]/latest",
+            "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",
+        ] {
+            assert!(
+                matches!(
+                    checked_url(url, false),
+                    Err(ServiceError::InvalidWebhook {
+                        code: "private_address",
+                        ..
+                    })
+                ),
+                "{url}"
+            );
         }
     }
 
