@@ -9,11 +9,13 @@
 //! - Delivery is at least once: a row leaves `pending` only when an endpoint answered 2xx or its
 //!   retries ran out; a worker that dies mid-delivery leaves its claim to lapse, and another
 //!   worker sends it again with the same id.
-//! - Endpoints are http(s) only; private, loopback and link-local addresses are refused unless
-//!   `WEBHOOKS_ALLOW_PRIVATE` says otherwise, at registration (literal addresses, `localhost`)
-//!   and again at delivery (what the host name resolves to).
+//! - Endpoints are http(s) only; private, loopback and link-local addresses (IPv6 ones that
+//!   carry such an IPv4 address included) are refused unless `WEBHOOKS_ALLOW_PRIVATE` says
+//!   otherwise, at registration (literal addresses, `localhost`) and again at delivery, where a
+//!   host name is resolved once and the connection made to the addresses checked (no second
+//!   lookup, no proxy, no redirects).
 
-use std::net::{IpAddr, Ipv4Addr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -22,6 +24,7 @@ use base64::Engine;
 use chrono::{DateTime, Utc};
 use hmac::{Hmac, Mac};
 use rand::Rng;
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use serde_json::{json, Value};
 use sha2::Sha256;
 use sqlx::PgPool;
@@ -65,6 +68,44 @@ pub struct DeliverySettings {
     pub lease: Duration,
     /// Whether this replica runs a delivery worker at all.
     pub worker: bool,
+    /// How endpoints' host names are resolved: the system's resolver unless a test says otherwise.
+    pub resolver: Resolver,
+}
+
+/// A resolver of host names for deliveries (the system's by default).
+#[derive(Clone)]
+pub struct Resolver(Arc<dyn Resolve>);
+
+impl Resolver {
+    /// Resolves with `resolver`.
+    pub fn new(resolver: impl Resolve + 'static) -> Resolver {
+        Resolver(Arc::new(resolver))
+    }
+}
+
+impl Default for Resolver {
+    fn default() -> Resolver {
+        Resolver::new(SystemResolver)
+    }
+}
+
+impl std::fmt::Debug for Resolver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Resolver")
+    }
+}
+
+/// The operating system's resolver (`getaddrinfo` on a blocking thread).
+struct SystemResolver;
+
+impl Resolve for SystemResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        let host = name.as_str().to_owned();
+        Box::pin(async move {
+            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            Ok(Box::new(addrs.into_iter()) as Addrs)
+        })
+    }
 }
 
 /// An endpoint's URL checked: http(s), a host, and (unless allowed) not a private address.
@@ -371,6 +412,13 @@ impl Worker {
             // A redirect could lead anywhere, a private address included: an endpoint answers itself.
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("tablekeeper-webhooks/", env!("CARGO_PKG_VERSION")))
+            // The addresses a host name is checked on are the ones connected to: one lookup.
+            .dns_resolver(Arc::new(Checked {
+                inner: settings.resolver.0.clone(),
+                allow_private: settings.allow_private,
+            }))
+            // A proxy would look the name up again, out of the resolver's sight.
+            .no_proxy()
             .build()?;
         Ok(Arc::new(Worker { pool, client, settings }))
     }
@@ -463,10 +511,8 @@ impl Worker {
 
     /// One attempt: the endpoint's status code, or why none came.
     async fn send(&self, claimed: &Claimed, at: DateTime<Utc>) -> Result<u16, String> {
+        // A literal address is checked here; a host name by the client's resolver (`Checked`).
         let url = checked_url(&claimed.url, self.settings.allow_private).map_err(|e| e.to_string())?;
-        if !self.settings.allow_private {
-            resolves_publicly(&url).await?;
-        }
         let id = claimed.id.to_string();
         let timestamp = at.timestamp();
         let signature = sign(&claimed.secret, &id, timestamp, &claimed.body).map_err(|e| e.to_string())?;
@@ -483,6 +529,8 @@ impl Worker {
             .map_err(|e| {
                 if e.is_timeout() {
                     format!("no answer within {} ms", self.settings.timeout.as_millis())
+                } else if let Some(unresolved) = unresolved(&e) {
+                    unresolved.to_string()
                 } else {
                     format!("{e}")
                 }
@@ -491,26 +539,53 @@ impl Worker {
     }
 }
 
-/// Refuses a host name that resolves to a private address (one registered as a public name may
-/// point anywhere later).
-async fn resolves_publicly(url: &reqwest::Url) -> Result<(), String> {
-    let Some(host) = url.host_str() else {
-        return Err("the URL names no host".into());
-    };
-    let port = url.port_or_known_default().unwrap_or(443);
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    let addresses = tokio::net::lookup_host((host, port))
-        .await
-        .map_err(|e| format!("cannot resolve {host}: {e}"))?;
-    for a in addresses {
-        if !is_public(a.ip()) {
-            return Err(format!(
-                "{host} resolves to {}, a private address (WEBHOOKS_ALLOW_PRIVATE is false)",
-                a.ip()
-            ));
-        }
+/// The client's resolver: resolves a host name once and hands the connector only addresses that
+/// passed the check, so a name cannot answer a public address to a check and a private one to
+/// the connection (DNS rebinding).
+struct Checked {
+    inner: Arc<dyn Resolve>,
+    allow_private: bool,
+}
+
+impl Resolve for Checked {
+    fn resolve(&self, name: Name) -> Resolving {
+        let host = name.as_str().to_owned();
+        let lookup = self.inner.resolve(name);
+        let allow_private = self.allow_private;
+        Box::pin(async move {
+            let addrs: Vec<SocketAddr> = match lookup.await {
+                Ok(addrs) => addrs.collect(),
+                Err(e) => {
+                    return Err(Unresolved::Failed {
+                        host,
+                        reason: e.to_string(),
+                    }
+                    .into())
+                }
+            };
+            if !allow_private {
+                if let Some(private) = addrs.iter().find(|a| !is_public(a.ip())) {
+                    return Err(Unresolved::Private { host, ip: private.ip() }.into());
+                }
+            }
+            Ok(Box::new(addrs.into_iter()) as Addrs)
+        })
     }
-    Ok(())
+}
+
+/// Why a delivery's host name gave no address to connect to.
+#[derive(Debug, thiserror::Error)]
+enum Unresolved {
+    #[error("{host} resolves to {ip}, a private address (WEBHOOKS_ALLOW_PRIVATE is false)")]
+    Private { host: String, ip: IpAddr },
+    #[error("cannot resolve {host}: {reason}")]
+    Failed { host: String, reason: String },
+}
+
+/// The resolver's refusal behind a client's error (which names only the URL), if that is why.
+fn unresolved(e: &reqwest::Error) -> Option<&Unresolved> {
+    std::iter::successors(Some(e as &(dyn std::error::Error + 'static)), |e| e.source())
+        .find_map(|e| e.downcast_ref::<Unresolved>())
 }
 
 /// `wait` stretched by up to a fifth at random, so that deliveries failing together do not all
