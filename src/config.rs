@@ -295,6 +295,7 @@ impl Settings {
             timeout: webhook_timeout,
             lease: webhook_lease,
             worker: flag("WEBHOOK_WORKER", true)?,
+            resolver: crate::service::webhooks::Resolver::default(),
         };
         let database_url = DatabaseUrl::parse(&var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into()))
             .map_err(|reason| ConfigError {

@@ -9,11 +9,13 @@
 //! - Delivery is at least once: a row leaves `pending` only when an endpoint answered 2xx or its
 //!   retries ran out; a worker that dies mid-delivery leaves its claim to lapse, and another
 //!   worker sends it again with the same id.
-//! - Endpoints are http(s) only; private, loopback and link-local addresses are refused unless
-//!   `WEBHOOKS_ALLOW_PRIVATE` says otherwise, at registration (literal addresses, `localhost`)
-//!   and again at delivery (what the host name resolves to).
+//! - Endpoints are http(s) only; private, loopback and link-local addresses (IPv6 ones that
+//!   carry such an IPv4 address included) are refused unless `WEBHOOKS_ALLOW_PRIVATE` says
+//!   otherwise, at registration (literal addresses, `localhost`) and again at delivery, where a
+//!   host name is resolved once and the connection made to the addresses checked (no second
+//!   lookup, no proxy, no redirects).
 
-use std::net::IpAddr;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -22,6 +24,7 @@ use base64::Engine;
 use chrono::{DateTime, Utc};
 use hmac::{Hmac, Mac};
 use rand::Rng;
+use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use serde_json::{json, Value};
 use sha2::Sha256;
 use sqlx::PgPool;
@@ -65,6 +68,44 @@ pub struct DeliverySettings {
     pub lease: Duration,
     /// Whether this replica runs a delivery worker at all.
     pub worker: bool,
+    /// How endpoints' host names are resolved: the system's resolver unless a test says otherwise.
+    pub resolver: Resolver,
+}
+
+/// A resolver of host names for deliveries (the system's by default).
+#[derive(Clone)]
+pub struct Resolver(Arc<dyn Resolve>);
+
+impl Resolver {
+    /// Resolves with `resolver`.
+    pub fn new(resolver: impl Resolve + 'static) -> Resolver {
+        Resolver(Arc::new(resolver))
+    }
+}
+
+impl Default for Resolver {
+    fn default() -> Resolver {
+        Resolver::new(SystemResolver)
+    }
+}
+
+impl std::fmt::Debug for Resolver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Resolver")
+    }
+}
+
+/// The operating system's resolver (`getaddrinfo` on a blocking thread).
+struct SystemResolver;
+
+impl Resolve for SystemResolver {
+    fn resolve(&self, name: Name) -> Resolving {
+        let host = name.as_str().to_owned();
+        Box::pin(async move {
+            let addrs: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            Ok(Box::new(addrs.into_iter()) as Addrs)
+        })
+    }
 }
 
 /// An endpoint's URL checked: http(s), a host, and (unless allowed) not a private address.
@@ -110,7 +151,9 @@ pub fn checked_url(url: &str, allow_private: bool) -> Result<reqwest::Url, Servi
 }
 
 /// Whether an address is on the public internet: not loopback, private, link-local, shared
-/// (carrier-grade NAT), unspecified, multicast or documentation space.
+/// (carrier-grade NAT), unspecified, multicast or documentation space. An IPv6 address that
+/// carries an IPv4 address (IPv4-mapped or -compatible, NAT64, 6to4, Teredo) is judged by the
+/// IPv4 address it leads to; the local-use NAT64 prefix is never public.
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => {
@@ -126,10 +169,27 @@ pub fn is_public(ip: IpAddr) -> bool {
                 || (a == 100 && (64..128).contains(&b)))
         }
         IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return is_public(IpAddr::V4(v4));
+            let s = v6.segments();
+            let v4 = |high: u16, low: u16| IpAddr::V4(Ipv4Addr::from((u32::from(high) << 16) | u32::from(low)));
+            match s {
+                // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible (::a.b.c.d, RFC 4291 §2.5.5.1;
+                // `::` and `::1` land on 0.0.0.0 and 0.0.0.1, not public either).
+                [0, 0, 0, 0, 0, 0xffff | 0, high, low] => return is_public(v4(high, low)),
+                // NAT64 well-known prefix 64:ff9b::/96 (RFC 6052).
+                [0x64, 0xff9b, 0, 0, 0, 0, high, low] => return is_public(v4(high, low)),
+                // Local-use NAT64 64:ff9b:1::/48 (RFC 8215): not globally reachable, and where the
+                // IPv4 address sits depends on a prefix length the address does not show.
+                [0x64, 0xff9b, 1, ..] => return false,
+                // 6to4 2002::/16 (RFC 3056): the IPv4 address in bits 16..48.
+                [0x2002, high, low, ..] => return is_public(v4(high, low)),
+                // Teredo 2001::/32 (RFC 4380): the server in bits 32..64, the client's address
+                // inverted in the last 32 bits; packets reach both.
+                [0x2001, 0, server_high, server_low, _, _, client_high, client_low] => {
+                    return is_public(v4(server_high, server_low)) && is_public(v4(!client_high, !client_low))
+                }
+                _ => {}
             }
-            let first = v6.segments()[0];
+            let first = s[0];
             !(v6.is_loopback()
                 || v6.is_unspecified()
                 || v6.is_multicast()
@@ -354,6 +414,13 @@ impl Worker {
             // A redirect could lead anywhere, a private address included: an endpoint answers itself.
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("tablekeeper-webhooks/", env!("CARGO_PKG_VERSION")))
+            // The addresses a host name is checked on are the ones connected to: one lookup.
+            .dns_resolver(Arc::new(Checked {
+                inner: settings.resolver.0.clone(),
+                allow_private: settings.allow_private,
+            }))
+            // A proxy would look the name up again, out of the resolver's sight.
+            .no_proxy()
             .build()?;
         Ok(Arc::new(Worker { pool, client, settings }))
     }
@@ -446,10 +513,8 @@ impl Worker {
 
     /// One attempt: the endpoint's status code, or why none came.
     async fn send(&self, claimed: &Claimed, at: DateTime<Utc>) -> Result<u16, String> {
+        // A literal address is checked here; a host name by the client's resolver (`Checked`).
         let url = checked_url(&claimed.url, self.settings.allow_private).map_err(|e| e.to_string())?;
-        if !self.settings.allow_private {
-            resolves_publicly(&url).await?;
-        }
         let id = claimed.id.to_string();
         let timestamp = at.timestamp();
         let signature = sign(&claimed.secret, &id, timestamp, &claimed.body).map_err(|e| e.to_string())?;
@@ -466,6 +531,8 @@ impl Worker {
             .map_err(|e| {
                 if e.is_timeout() {
                     format!("no answer within {} ms", self.settings.timeout.as_millis())
+                } else if let Some(unresolved) = unresolved(&e) {
+                    unresolved.to_string()
                 } else {
                     format!("{e}")
                 }
@@ -474,26 +541,53 @@ impl Worker {
     }
 }
 
-/// Refuses a host name that resolves to a private address (one registered as a public name may
-/// point anywhere later).
-async fn resolves_publicly(url: &reqwest::Url) -> Result<(), String> {
-    let Some(host) = url.host_str() else {
-        return Err("the URL names no host".into());
-    };
-    let port = url.port_or_known_default().unwrap_or(443);
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    let addresses = tokio::net::lookup_host((host, port))
-        .await
-        .map_err(|e| format!("cannot resolve {host}: {e}"))?;
-    for a in addresses {
-        if !is_public(a.ip()) {
-            return Err(format!(
-                "{host} resolves to {}, a private address (WEBHOOKS_ALLOW_PRIVATE is false)",
-                a.ip()
-            ));
-        }
+/// The client's resolver: resolves a host name once and hands the connector only addresses that
+/// passed the check, so a name cannot answer a public address to a check and a private one to
+/// the connection (DNS rebinding).
+struct Checked {
+    inner: Arc<dyn Resolve>,
+    allow_private: bool,
+}
+
+impl Resolve for Checked {
+    fn resolve(&self, name: Name) -> Resolving {
+        let host = name.as_str().to_owned();
+        let lookup = self.inner.resolve(name);
+        let allow_private = self.allow_private;
+        Box::pin(async move {
+            let addrs: Vec<SocketAddr> = match lookup.await {
+                Ok(addrs) => addrs.collect(),
+                Err(e) => {
+                    return Err(Unresolved::Failed {
+                        host,
+                        reason: e.to_string(),
+                    }
+                    .into())
+                }
+            };
+            if !allow_private {
+                if let Some(private) = addrs.iter().find(|a| !is_public(a.ip())) {
+                    return Err(Unresolved::Private { host, ip: private.ip() }.into());
+                }
+            }
+            Ok(Box::new(addrs.into_iter()) as Addrs)
+        })
     }
-    Ok(())
+}
+
+/// Why a delivery's host name gave no address to connect to.
+#[derive(Debug, thiserror::Error)]
+enum Unresolved {
+    #[error("{host} resolves to {ip}, a private address (WEBHOOKS_ALLOW_PRIVATE is false)")]
+    Private { host: String, ip: IpAddr },
+    #[error("cannot resolve {host}: {reason}")]
+    Failed { host: String, reason: String },
+}
+
+/// The resolver's refusal behind a client's error (which names only the URL), if that is why.
+fn unresolved(e: &reqwest::Error) -> Option<&Unresolved> {
+    std::iter::successors(Some(e as &(dyn std::error::Error + 'static)), |e| e.source())
+        .find_map(|e| e.downcast_ref::<Unresolved>())
 }
 
 /// `wait` stretched by up to a fifth at random, so that deliveries failing together do not all
@@ -546,6 +640,81 @@ mod tests {
                 "{private}"
             );
             assert!(checked_url(private, true).is_ok(), "{private}");
+        }
+    }
+
+    /// Whether `ip` (text) is public, for the tables below.
+    fn public(ip: &str) -> bool {
+        is_public(ip.parse().expect("an address"))
+    }
+
+    #[test]
+    fn ipv6_addresses_that_embed_ipv4_are_judged_by_the_ipv4_inside() {
+        // (form, the address with a public IPv4 inside, the address with a private one inside)
+        for (form, outside, inside) in [
+            ("IPv4-mapped", "::ffff:93.184.215.14", "::ffff:127.0.0.1"),
+            ("IPv4-compatible", "::93.184.215.14", "::10.0.0.1"),
+            ("IPv4-compatible", "::93.184.215.14", "::169.254.169.254"),
+            (
+                "NAT64 well-known prefix",
+                "64:ff9b::93.184.215.14",
+                "64:ff9b::127.0.0.1",
+            ),
+            ("NAT64 well-known prefix", "64:ff9b::5db8:d70e", "64:ff9b::a9fe:a9fe"),
+            ("6to4", "2002:5db8:d70e::1", "2002:7f00:1::1"),
+            ("6to4", "2002:5db8:d70e:1:2:3:4:5", "2002:c0a8:101:1:2:3:4:5"),
+            // Teredo: server 65.54.227.120 in bits 32..64; the client's address is the last 32
+            // bits inverted (a2b7:28f1 is 93.72.215.14; 80ff:fffe is 127.0.0.1).
+            (
+                "Teredo client",
+                "2001:0:4136:e378:8000:63bf:a2b7:28f1",
+                "2001:0:4136:e378:8000:63bf:80ff:fffe",
+            ),
+            (
+                "Teredo server",
+                "2001:0:4136:e378:8000:63bf:a2b7:28f1",
+                "2001:0:a00:1:8000:63bf:a2b7:28f1",
+            ),
+        ] {
+            assert!(public(outside), "{form}: {outside} is public");
+            assert!(!public(inside), "{form}: {inside} is not public");
+        }
+        // The local-use NAT64 prefix (RFC 8215) is never public: where it puts the IPv4 address
+        // depends on a prefix length the address does not show, and the prefix is local anyway.
+        assert!(!public("64:ff9b:1::127.0.0.1"));
+        assert!(!public("64:ff9b:1::93.184.215.14"));
+        // Public IPv6 outside those prefixes stays public; the unspecified and loopback
+        // addresses (which look IPv4-compatible) stay private.
+        for ip in [
+            "2606:2800:21f:cb07:6820:80da:af6b:8b2c",
+            "2001:4860:4860::8888",
+            "64:ff9c::1",
+        ] {
+            assert!(public(ip), "{ip}");
+        }
+        for ip in ["::", "::1", "fd00::1", "fe80::1"] {
+            assert!(!public(ip), "{ip}");
+        }
+    }
+
+    #[test]
+    fn urls_with_ipv6_literals_that_embed_private_ipv4_are_refused() {
+        for url in [
+            "http://[::127.0.0.1]/",
+            "http://[64:ff9b::10.0.0.1]/",
+            "http://[2002:a9fe:a9fe::1]/latest",
+            "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",
+        ] {
+            assert!(
+                matches!(
+                    checked_url(url, false),
+                    Err(ServiceError::InvalidWebhook {
+                        code: "private_address",
+                        ..
+                    })
+                ),
+                "{url}"
+            );
         }
     }
 

@@ -1,9 +1,12 @@
 //! Webhooks (issue #26): registering endpoints, and deliveries from the transactional outbox as
 //! Standard Webhooks says, to a receiver running in the test: signed, retried, delivered once
 //! per event with a stable id, by another replica when the one that claimed a delivery dies,
-//! and again on request.
+//! and again on request; and never to a private address a host name resolves to, however its
+//! answers change between lookups.
 
 use std::collections::VecDeque;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -528,4 +531,86 @@ async fn tables_sessions_corrections_and_disputes_are_announced(pool: PgPool) {
     assert_eq!(got[2].1["deal"], 1);
     assert_eq!(got[3].0, "deal.corrected");
     assert_eq!(got[3].1["deal"], 2);
+}
+
+/// A DNS-rebinding name: each lookup answers the next address of `answers` (the last one once
+/// they run out), and `lookups` counts them.
+struct Rebinding {
+    answers: Vec<IpAddr>,
+    lookups: Arc<AtomicUsize>,
+}
+
+impl reqwest::dns::Resolve for Rebinding {
+    fn resolve(&self, _: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let n = self.lookups.fetch_add(1, Ordering::SeqCst);
+        let ip = self.answers[n.min(self.answers.len() - 1)];
+        let addrs: reqwest::dns::Addrs = Box::new(std::iter::once(SocketAddr::new(ip, 0)));
+        Box::pin(std::future::ready(Ok(addrs)))
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_name_that_rebinds_to_a_private_address_after_its_check_is_never_connected_to(pool: PgPool) {
+    // A private endpoint that counts the connections it accepts.
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await.expect("binds");
+    let port = listener.local_addr().expect("address").port();
+    let connections = Arc::new(AtomicUsize::new(0));
+    let accepted = connections.clone();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            accepted.fetch_add(1, Ordering::SeqCst);
+            drop(socket);
+        }
+    });
+    // The name answers a public address (example.com's; nothing there listens on the port)
+    // once, then 127.0.0.1: a server that checks one answer and connects to the next is fooled.
+    let lookups = Arc::new(AtomicUsize::new(0));
+    let rebinding = Rebinding {
+        answers: vec![
+            IpAddr::V4(Ipv4Addr::new(93, 184, 215, 14)),
+            IpAddr::V4(Ipv4Addr::LOCALHOST),
+        ],
+        lookups: lookups.clone(),
+    };
+    let app = spawn_app_with(pool, move |s| {
+        fast(s);
+        s.webhooks.timeout = Duration::from_secs(1);
+        s.webhooks.allow_private = false;
+        s.webhooks.resolver = tablekeeper::service::webhooks::Resolver::new(rebinding);
+    })
+    .await;
+    let ann = app.organiser("ann@club.example").await;
+    let club = home_club(&app, &ann).await;
+    let url = format!("http://hooks.club.example:{port}/hooks");
+    let hook = register(&app, &ann, &club, &url, &["deal.finished"]).await;
+    let hook_id = hook["id"].as_str().expect("id");
+    let (_, table) = short_table(&app, &ann).await;
+
+    app.submit(&table, &ann, result(1)).await.assert_status(201);
+    let mut listed = Vec::new();
+    for _ in 0..200 {
+        listed = deliveries(&app, &ann, &club, hook_id).await;
+        if listed.first().is_some_and(|d| d["state"] != "pending") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    assert_eq!(
+        connections.load(Ordering::SeqCst),
+        0,
+        "the private endpoint was connected to"
+    );
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["state"], "failed", "{listed:?}");
+    let attempts = listed[0]["attempts"].as_array().expect("attempts");
+    assert_eq!(attempts.len(), 4);
+    // One lookup an attempt: the address checked is the address connected to.
+    assert_eq!(lookups.load(Ordering::SeqCst), attempts.len());
+    for later in &attempts[1..] {
+        assert_eq!(
+            later["error"],
+            "hooks.club.example resolves to 127.0.0.1, a private address (WEBHOOKS_ALLOW_PRIVATE is false)"
+        );
+    }
 }
