@@ -551,32 +551,44 @@ impl reqwest::dns::Resolve for Rebinding {
 
 #[sqlx::test(migrations = "./migrations")]
 async fn a_name_that_rebinds_to_a_private_address_after_its_check_is_never_connected_to(pool: PgPool) {
-    // A private endpoint that counts the connections it accepts.
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await.expect("binds");
-    let port = listener.local_addr().expect("address").port();
-    let connections = Arc::new(AtomicUsize::new(0));
-    let accepted = connections.clone();
-    tokio::spawn(async move {
-        while let Ok((socket, _)) = listener.accept().await {
-            accepted.fetch_add(1, Ordering::SeqCst);
-            drop(socket);
+    // Nothing may leave this machine, so 127.0.0.2 stands in for a public address (the
+    // resolver's judge says so) and 127.0.0.1 is the private one. An endpoint on each, on one
+    // port, counting the connections it accepts and dropping them.
+    let (public_endpoint, private_endpoint) = loop {
+        let public = tokio::net::TcpListener::bind(("127.0.0.2", 0)).await.expect("binds");
+        let port = public.local_addr().expect("address").port();
+        if let Ok(private) = tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
+            break (public, private);
         }
-    });
-    // The name answers a public address (example.com's; nothing there listens on the port)
-    // once, then 127.0.0.1: a server that checks one answer and connects to the next is fooled.
+    };
+    let port = private_endpoint.local_addr().expect("address").port();
+    let count = |listener: tokio::net::TcpListener| {
+        let connections = Arc::new(AtomicUsize::new(0));
+        let accepted = connections.clone();
+        tokio::spawn(async move {
+            while let Ok((socket, _)) = listener.accept().await {
+                accepted.fetch_add(1, Ordering::SeqCst);
+                drop(socket);
+            }
+        });
+        connections
+    };
+    let public_connections = count(public_endpoint);
+    let connections = count(private_endpoint);
+    // The name answers the "public" address once, then 127.0.0.1: a server that checks one
+    // answer and connects to the next is fooled.
     let lookups = Arc::new(AtomicUsize::new(0));
     let rebinding = Rebinding {
-        answers: vec![
-            IpAddr::V4(Ipv4Addr::new(93, 184, 215, 14)),
-            IpAddr::V4(Ipv4Addr::LOCALHOST),
-        ],
+        answers: vec![IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)), IpAddr::V4(Ipv4Addr::LOCALHOST)],
         lookups: lookups.clone(),
     };
     let app = spawn_app_with(pool, move |s| {
         fast(s);
         s.webhooks.timeout = Duration::from_secs(1);
         s.webhooks.allow_private = false;
-        s.webhooks.resolver = tablekeeper::service::webhooks::Resolver::new(rebinding);
+        s.webhooks.resolver = tablekeeper::service::webhooks::Resolver::judging(rebinding, |ip| {
+            ip == IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)) || tablekeeper::service::webhooks::is_public(ip)
+        });
     })
     .await;
     let ann = app.organiser("ann@club.example").await;
@@ -600,6 +612,11 @@ async fn a_name_that_rebinds_to_a_private_address_after_its_check_is_never_conne
         connections.load(Ordering::SeqCst),
         0,
         "the private endpoint was connected to"
+    );
+    assert_eq!(
+        public_connections.load(Ordering::SeqCst),
+        1,
+        "the first attempt went to the address its lookup checked"
     );
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0]["state"], "failed", "{listed:?}");
