@@ -15,6 +15,7 @@ pub mod auth;
 pub mod bundle;
 pub mod clubs;
 pub mod conditional;
+pub mod connections;
 pub mod contract;
 pub mod deadlines;
 pub mod deals;
