@@ -472,6 +472,30 @@ mod tests {
         assert_eq!(s.database_url.hosts(), [DEFAULT_DATABASE_URL]);
         assert!(!s.database_url.has_several_hosts());
         assert!(s.jwt_secret.is_none());
+        assert_eq!(
+            (s.max_streams_per_client, s.max_connections_per_client),
+            (DEFAULT_MAX_STREAMS_PER_CLIENT, DEFAULT_MAX_CONNECTIONS_PER_CLIENT)
+        );
+    }
+
+    #[test]
+    fn the_documented_defaults_of_the_per_address_caps_are_the_ones_in_force() {
+        let documented = |name: &str| {
+            VARIABLES
+                .iter()
+                .find(|(n, _, _)| *n == name)
+                .map(|(_, default, _)| default.parse::<u32>().expect("a number"))
+        };
+        assert_eq!(
+            documented("MAX_STREAMS_PER_CLIENT"),
+            Some(DEFAULT_MAX_STREAMS_PER_CLIENT)
+        );
+        assert_eq!(
+            documented("MAX_CONNECTIONS_PER_CLIENT"),
+            Some(DEFAULT_MAX_CONNECTIONS_PER_CLIENT)
+        );
+        let s = settings(&[("MAX_STREAMS_PER_CLIENT", "12"), ("MAX_CONNECTIONS_PER_CLIENT", "40")]).expect("settings");
+        assert_eq!((s.max_streams_per_client, s.max_connections_per_client), (12, 40));
     }
 
     #[test]
@@ -554,6 +578,8 @@ mod tests {
             ("TRUSTED_PROXIES", "10.0.0.0/33"),
             ("LOG_FORMAT", "yaml"),
             ("DATABASE_ACQUIRE_TIMEOUT_MS", "0"),
+            ("MAX_STREAMS_PER_CLIENT", "0"),
+            ("MAX_CONNECTIONS_PER_CLIENT", "4294967296"),
         ] {
             assert_eq!(settings(&[(variable, value)]).expect_err(value).variable, variable);
         }
