@@ -175,7 +175,7 @@ async fn limited_server(pool: &PgPool) -> Limited {
 async fn connect_from(source: IpAddr, server: SocketAddr) -> Option<TcpStream> {
     let socket = TcpSocket::new_v4().ok()?;
     socket.bind(SocketAddr::new(source, 0)).ok()?;
-    tokio::time::timeout(Duration::from_millis(200), socket.connect(server))
+    tokio::time::timeout(Duration::from_secs(1), socket.connect(server))
         .await
         .ok()?
         .ok()
@@ -241,13 +241,20 @@ async fn one_address_opening_all_the_streams_and_connections_it_can_leaves_anoth
             }
         }
     }
-    while held.len() < FLOOD_SOCKETS {
+    // A connect can time out on a busy machine: a few misses are not the end of the flood.
+    let mut misses = 0;
+    while held.len() < FLOOD_SOCKETS && misses < 3 {
         match connect_from(flood, server.addr).await {
             Some(stream) => held.push(stream),
-            None => break,
+            None => misses += 1,
         }
     }
 
+    let descriptors = std::fs::read_dir(format!("/proc/{}/fd", server.child.id())).map_or(0, |d| d.count());
+    let flood_held = format!(
+        "{} sockets from one address, {streaming} of them streams; the server holds {descriptors} descriptors",
+        held.len()
+    );
     // Assert: a scorer at another address (127.0.0.1) records a move within a second.
     let scorer = reqwest::Client::new();
     let started = Instant::now();
@@ -263,10 +270,10 @@ async fn one_address_opening_all_the_streams_and_connections_it_can_leaves_anoth
     let took = started.elapsed();
     let status = match recorded {
         Ok(Ok(answer)) => answer.status().as_u16(),
-        Ok(Err(e)) => panic!("the scorer's move failed after {took:?} ({streaming} streams held): {e}"),
-        Err(_) => panic!("the scorer's move was not answered within 1 s ({streaming} streams held)"),
+        Ok(Err(e)) => panic!("the scorer's move failed after {took:?} ({flood_held}): {e}"),
+        Err(_) => panic!("the scorer's move was not answered within 1 s ({flood_held})"),
     };
-    assert_eq!(status, 201, "after {took:?}");
+    assert_eq!(status, 201, "after {took:?} ({flood_held})");
     assert!(
         streaming <= 128,
         "{streaming} streams from one address, beyond MAX_STREAMS_PER_CLIENT's default"
