@@ -261,6 +261,14 @@ impl Application {
             settings.max_requests_per_client,
             settings.trusted_proxies.clone(),
         ));
+        let stream_cap = web::Data::new(api::connections::StreamCap::new(
+            settings.max_streams_per_client,
+            settings.trusted_proxies.clone(),
+        ));
+        let connection_cap = Arc::new(api::connections::ConnectionCap::new(
+            settings.max_connections_per_client,
+            settings.trusted_proxies.clone(),
+        ));
         let app_hot = hot.clone();
         let app_batcher = batcher.clone();
         let attempts =
@@ -297,6 +305,7 @@ impl Application {
                 .app_data(deadlines.clone())
                 .app_data(database_watch.clone())
                 .app_data(client_cap.clone())
+                .app_data(stream_cap.clone())
                 .app_data(signing.clone())
                 .app_data(public_url.clone())
                 .app_data(tokens.clone())
@@ -322,6 +331,11 @@ impl Application {
                 )
                 .default_service(web::to(api::methods::no_route))
         })
+        // Before `listen`, which takes the callback as it is then.
+        .on_connect(move |io, data| connection_cap.on_connect(io, data))
+        // A client that closes its side is gone (browsers never half-close): the connection and
+        // its live stream end at once and free their places, rather than at the next heartbeat.
+        .h1_allow_half_closed(false)
         .listen(listener)?;
         // Stopping is `run_until_stopped`'s: it ends the live streams first, which would
         // otherwise hold the shutdown open for its whole timeout.

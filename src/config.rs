@@ -35,6 +35,11 @@ pub struct Settings {
     pub request_body_timeout: Duration,
     /// Requests one client address may have in flight; beyond: 429 at once.
     pub max_requests_per_client: u32,
+    /// Live streams one client address may hold open; beyond: 429 `too_many_streams`.
+    pub max_streams_per_client: u32,
+    /// Connections (idle ones included) one peer address that is not a trusted proxy may hold
+    /// open; one beyond is closed as it is accepted.
+    pub max_connections_per_client: u32,
     /// Browser origins allowed to call the API cross-origin (CORS); empty: none.
     pub cors_allowed_origins: CorsOrigins,
     /// Where `/metrics` is served; None: on the API's own address.
@@ -127,6 +132,17 @@ fn durations(text: &str) -> Option<Vec<Duration>> {
 /// waits to resume a stream elsewhere.
 pub const DEFAULT_SHUTDOWN_GRACE_SECS: u64 = 3;
 
+/// A club night behind one router: a dozen tables, each followed by its four phones and a board
+/// or two, is some 72 streams from one address; twice that leaves room for phones that
+/// reconnected before the server noticed their old streams were gone, and an organiser's
+/// screens, while a flood from one address is cut at a few dozen times one table's followers.
+pub const DEFAULT_MAX_STREAMS_PER_CLIENT: u32 = 128;
+
+/// The streams above (each holds a connection), the requests in flight
+/// (`MAX_REQUESTS_PER_CLIENT`, 64) and 64 idle keep-alive connections: a quarter of the 1,024
+/// descriptors a service is often started with, so that one address cannot take them all.
+pub const DEFAULT_MAX_CONNECTIONS_PER_CLIENT: u32 = 256;
+
 mod database_url;
 pub use database_url::{DatabaseUrl, TargetSessionAttrs};
 
@@ -184,6 +200,12 @@ impl Settings {
                     variable: name,
                     reason: format!("`{v}` is not a positive whole number"),
                 })
+            })
+        };
+        let count = |name: &'static str, default: u32| -> Result<u32, ConfigError> {
+            u32::try_from(number(name, u64::from(default))?).map_err(|_| ConfigError {
+                variable: name,
+                reason: "at most 4294967295".into(),
             })
         };
         let cors_allowed_origins = match var("CORS_ALLOWED_ORIGINS") {
@@ -331,6 +353,8 @@ impl Settings {
                     reason: "at most 4294967295".into(),
                 }
             })?,
+            max_streams_per_client: count("MAX_STREAMS_PER_CLIENT", DEFAULT_MAX_STREAMS_PER_CLIENT)?,
+            max_connections_per_client: count("MAX_CONNECTIONS_PER_CLIENT", DEFAULT_MAX_CONNECTIONS_PER_CLIENT)?,
             cors_allowed_origins,
             metrics_bind,
             trusted_proxies,
@@ -449,6 +473,30 @@ mod tests {
         assert_eq!(s.database_url.hosts(), [DEFAULT_DATABASE_URL]);
         assert!(!s.database_url.has_several_hosts());
         assert!(s.jwt_secret.is_none());
+        assert_eq!(
+            (s.max_streams_per_client, s.max_connections_per_client),
+            (DEFAULT_MAX_STREAMS_PER_CLIENT, DEFAULT_MAX_CONNECTIONS_PER_CLIENT)
+        );
+    }
+
+    #[test]
+    fn the_documented_defaults_of_the_per_address_caps_are_the_ones_in_force() {
+        let documented = |name: &str| {
+            VARIABLES
+                .iter()
+                .find(|(n, _, _)| *n == name)
+                .map(|(_, default, _)| default.parse::<u32>().expect("a number"))
+        };
+        assert_eq!(
+            documented("MAX_STREAMS_PER_CLIENT"),
+            Some(DEFAULT_MAX_STREAMS_PER_CLIENT)
+        );
+        assert_eq!(
+            documented("MAX_CONNECTIONS_PER_CLIENT"),
+            Some(DEFAULT_MAX_CONNECTIONS_PER_CLIENT)
+        );
+        let s = settings(&[("MAX_STREAMS_PER_CLIENT", "12"), ("MAX_CONNECTIONS_PER_CLIENT", "40")]).expect("settings");
+        assert_eq!((s.max_streams_per_client, s.max_connections_per_client), (12, 40));
     }
 
     #[test]
@@ -531,6 +579,8 @@ mod tests {
             ("TRUSTED_PROXIES", "10.0.0.0/33"),
             ("LOG_FORMAT", "yaml"),
             ("DATABASE_ACQUIRE_TIMEOUT_MS", "0"),
+            ("MAX_STREAMS_PER_CLIENT", "0"),
+            ("MAX_CONNECTIONS_PER_CLIENT", "4294967296"),
         ] {
             assert_eq!(settings(&[(variable, value)]).expect_err(value).variable, variable);
         }

@@ -21,15 +21,15 @@
 //! included; beyond that it is answered `429 too_many_requests` at once and the connection
 //! closed, so a flood from one address holds no more than that much of the server. (HTTP/1.1
 //! carries one request at a time per connection, so this caps the connections that are doing
-//! anything; idle ones are closed by the keep-alive timeout.)
+//! anything; idle ones are closed by the keep-alive timeout, and `connections` caps how many an
+//! address may hold meanwhile. A live stream is in flight only until its handler answers:
+//! `connections` counts the streams themselves.)
 //!
 //! The body is read in full here, before the handler runs, so that the handler's deadline
 //! measures the server's work, never the client's upload; the JSON extractor then reads it from
 //! memory and still applies its own size limit.
 
-use std::collections::HashMap;
-use std::net::IpAddr;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use ipnet::IpNet;
@@ -41,6 +41,7 @@ use actix_web::http::{header, StatusCode};
 use actix_web::middleware::Next;
 use actix_web::{web, HttpMessage, ResponseError};
 
+use super::connections::{Place, Tally};
 use super::error::ApiError;
 
 /// The largest body any endpoint takes (the JSON extractor's limit is lower).
@@ -116,55 +117,27 @@ impl DatabaseWatch {
 
 /// Requests in flight per client address.
 pub struct ClientCap {
-    max: u32,
+    tally: Tally,
     trusted_proxies: Vec<IpNet>,
-    in_flight: Arc<Mutex<HashMap<IpAddr, u32>>>,
-}
-
-/// One request counted against its client; uncounted when dropped (answered or abandoned).
-struct Counted {
-    client: IpAddr,
-    in_flight: Arc<Mutex<HashMap<IpAddr, u32>>>,
 }
 
 impl ClientCap {
     pub fn new(max: u32, trusted_proxies: Vec<IpNet>) -> ClientCap {
         ClientCap {
-            max,
+            tally: Tally::new(max),
             trusted_proxies,
-            in_flight: Arc::default(),
         }
     }
 
-    /// Counts the request against its client, or None when the client is at its cap.
-    fn admit(&self, req: &ServiceRequest) -> Option<Option<Counted>> {
+    /// Counts the request against its client (uncounted when the place is dropped: answered or
+    /// abandoned), or None when the client is at its cap.
+    fn admit(&self, req: &ServiceRequest) -> Option<Option<Place>> {
         let Some(peer) = req.peer_addr() else {
             return Some(None);
         };
         let client =
             super::limits::client_address(peer.ip(), req.headers().get("x-forwarded-for"), &self.trusted_proxies);
-        let mut in_flight = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner);
-        let count = in_flight.entry(client).or_insert(0);
-        if *count >= self.max {
-            return None;
-        }
-        *count += 1;
-        Some(Some(Counted {
-            client,
-            in_flight: self.in_flight.clone(),
-        }))
-    }
-}
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        let mut in_flight = self.in_flight.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(count) = in_flight.get_mut(&self.client) {
-            *count -= 1;
-            if *count == 0 {
-                in_flight.remove(&self.client);
-            }
-        }
+        self.tally.take(client).map(Some)
     }
 }
 

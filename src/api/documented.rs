@@ -6,7 +6,7 @@
 //!   the paragraph as the description;
 //! - the response headers the middleware sends: `X-Request-Id` on every answer
 //!   (`middleware::request_context`), `RateLimit-*` on every answer of an operation that can
-//!   answer 429 (`limits::rate_limit_headers`), `Retry-After` on 429 and 503 (`ApiError`),
+//!   answer 429 `too_many_requests` (`limits::rate_limit_headers`), `Retry-After` on 429 and 503 (`ApiError`),
 //!   `Content-Disposition` on every CSV answer (`export::respond`) and `Link` on every page of a
 //!   list (a 200 whose body has `next_offset` or `next_after`, `input::page`), and a 304 the
 //!   `ETag` its 200 documents (`conditional::respond`);
@@ -322,7 +322,13 @@ fn response_headers(operation: &mut Map<String, Value>, pages: &BTreeSet<String>
     let Some(responses) = operation.get_mut("responses").and_then(Value::as_object_mut) else {
         return;
     };
-    let limited = responses.contains_key("429");
+    // The rate limiter's 429 (`limits`) comes with `RateLimit-*` on every answer; a live stream's
+    // `too_many_streams` counts open streams, not attempts over time, and sends none.
+    let limited = responses.get("429").is_some_and(|r| {
+        r.get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|d| d.contains("too_many_requests"))
+    });
     // A 304 names the `ETag` the client holds, as the 200 does.
     let etag = responses.get("200").and_then(|r| r.pointer("/headers/ETag")).cloned();
     for (status, response) in responses.iter_mut() {

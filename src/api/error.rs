@@ -128,6 +128,7 @@ impl ApiError {
         "token_expired",
         "token_revoked",
         "too_many_requests",
+        "too_many_streams",
         "unknown_card",
         "unknown_field",
         "unknown_game",

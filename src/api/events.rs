@@ -19,6 +19,7 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::auth::{Reader, StreamReader};
+use super::connections::StreamPlace;
 use super::error::{ApiError, Problem};
 use super::reads::ReadPool;
 use super::tables::MoveRecord;
@@ -235,6 +236,8 @@ struct TableStream {
     ends: Boxed<()>,
     heartbeat: tokio::time::Interval,
     done: bool,
+    /// The stream's place among its client's, freed when the body is dropped.
+    _place: StreamPlace,
 }
 
 impl TableStream {
@@ -244,6 +247,7 @@ impl TableStream {
         after: i64,
         signals: broadcast::Receiver<TableSignal>,
         ends: Boxed<()>,
+        place: StreamPlace,
     ) -> TableStream {
         let mut heartbeat = tokio::time::interval(HEARTBEAT);
         heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -259,6 +263,7 @@ impl TableStream {
             ends,
             heartbeat,
             done: false,
+            _place: place,
         }
     }
 
@@ -404,9 +409,11 @@ fn unbuffered(stream: impl Responder) -> impl Responder {
         (status = 400, description = "`invalid_last_event_id`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`: no such table, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "`too_many_streams`: this client address holds `MAX_STREAMS_PER_CLIENT` live streams already; close one, or retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
     ))]
 #[get("/tables/{id}/events")]
 pub async fn stream_table_events(
+    place: StreamPlace,
     pool: web::Data<PgPool>,
     hub: web::Data<Arc<Hub>>,
     StreamReader(who): StreamReader,
@@ -425,7 +432,7 @@ pub async fn stream_table_events(
         keys: hub.keys().clone(),
     };
     let ends = Box::pin(ends(pool.get_ref().clone(), &hub, who));
-    Ok(TableStream::new(pool.get_ref().clone(), following, after, signals, ends).respond())
+    Ok(TableStream::new(pool.get_ref().clone(), following, after, signals, ends, place).respond())
 }
 
 /// Every table of a session as it changes, as Server-Sent Events: first a `table` event for each
@@ -437,9 +444,11 @@ pub async fn stream_table_events(
     (status = 200, description = "an event stream of `table` events", content_type = "text/event-stream", body = TableChange),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`session_not_found`: no such session, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
+    (status = 429, description = "`too_many_streams`: this client address holds `MAX_STREAMS_PER_CLIENT` live streams already; close one, or retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/sessions/{id}/events")]
 pub async fn stream_session_events(
+    place: StreamPlace,
     pool: web::Data<PgPool>,
     read: ReadPool,
     hub: web::Data<Arc<Hub>>,
@@ -456,6 +465,8 @@ pub async fn stream_session_events(
     let pool = read.clone();
     let hub = hub.get_ref().clone();
     tokio::spawn(async move {
+        // Held while the stream lasts: this ends when its body is dropped (`tx.closed()`).
+        let _place = place;
         tokio::pin!(closed);
         let send = |change: &TableChange| {
             sse::Data::new_json(change)

@@ -16,6 +16,7 @@ pub mod authorization;
 pub mod bundle;
 pub mod clubs;
 pub mod conditional;
+pub mod connections;
 pub mod contract;
 pub mod deadlines;
 pub mod deals;

@@ -48,6 +48,16 @@ pub const VARIABLES: &[(&str, &str, &str)] = &[
         "64",
         "requests one client address (see TRUSTED_PROXIES) may have in flight, bodies on their way included; beyond: 429 at once, connection closed",
     ),
+    (
+        "MAX_STREAMS_PER_CLIENT",
+        "128",
+        "live streams one client address (see TRUSTED_PROXIES) may hold open (a club night: 12 tables' phones and boards behind one router is ~72); beyond: 429 too_many_streams with Retry-After",
+    ),
+    (
+        "MAX_CONNECTIONS_PER_CLIENT",
+        "256",
+        "connections, idle ones included, one peer address may hold open (trusted proxies are not counted); one beyond is closed as it is accepted. Keep it well below the open-file limit",
+    ),
     ("WORKERS", "one per core", "HTTP worker threads"),
     (
         "AUTH_ATTEMPTS_PER_MINUTE",

@@ -698,10 +698,15 @@ async fn a_replica_stopped_with_hundreds_of_streams_open_exits_within_its_grace_
     const TABLES: usize = 4;
     const STREAMS: usize = 300;
     const DEALS: i64 = 20;
-    // Every stream comes from this one address: lift the cap on a client's requests in flight.
-    let uncapped = ("MAX_REQUESTS_PER_CLIENT", "100000");
-    let mut a = replica_with(&pool, &[("SHUTDOWN_GRACE_SECS", "3"), uncapped]).await;
-    let b = replica_with(&pool, &[uncapped]).await;
+    // Every stream comes from this one address: lift the caps on a client's requests in flight,
+    // streams and connections.
+    let uncapped = [
+        ("MAX_REQUESTS_PER_CLIENT", "100000"),
+        ("MAX_STREAMS_PER_CLIENT", "100000"),
+        ("MAX_CONNECTIONS_PER_CLIENT", "100000"),
+    ];
+    let mut a = replica_with(&pool, &[&[("SHUTDOWN_GRACE_SECS", "3")][..], &uncapped].concat()).await;
+    let b = replica_with(&pool, &uncapped).await;
     let app = TestApp::at(&b.base, pool.clone());
     let token = app.organiser("stop@example.com").await;
     let mut tables = Vec::new();

@@ -93,6 +93,7 @@ mod settlement;
 mod spec_validation;
 mod spin;
 mod standby;
+mod streams;
 mod tables;
 mod tampering;
 mod transport;
