@@ -284,3 +284,57 @@ async fn one_address_opening_all_the_streams_and_connections_it_can_leaves_anoth
     );
     drop(held);
 }
+
+/// Whether the server closed the connection: a read answers end of file or a reset within
+/// `wait`, where an open idle connection answers nothing.
+async fn closed_by_server(stream: &mut TcpStream, wait: Duration) -> bool {
+    let mut byte = [0u8; 1];
+    match tokio::time::timeout(wait, stream.read(&mut byte)).await {
+        Ok(Ok(0)) | Ok(Err(_)) => true,
+        Ok(Ok(_)) | Err(_) => false,
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn connections_beyond_an_address_cap_are_closed_as_accepted_and_a_place_comes_back_when_one_closes(pool: PgPool) {
+    let app = spawn_app_with(pool, |s| s.max_connections_per_client = 3).await;
+    let server: SocketAddr = app
+        .base
+        .trim_start_matches("http://")
+        .parse()
+        .expect("the app's address");
+    let flooder: IpAddr = "127.0.0.2".parse().expect("address");
+    // Three idle connections from one address are kept open.
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(connect_from(flooder, server).await.expect("accepted"));
+    }
+    for stream in &mut held {
+        assert!(
+            !closed_by_server(stream, Duration::from_millis(300)).await,
+            "a connection within the cap is kept"
+        );
+    }
+    // The fourth is closed as soon as it is accepted, before it sends anything.
+    let mut fourth = connect_from(flooder, server)
+        .await
+        .expect("the TCP handshake completes");
+    assert!(
+        closed_by_server(&mut fourth, Duration::from_secs(3)).await,
+        "the connection beyond the cap is closed"
+    );
+    // Another address is not held up by the first one's connections.
+    app.get_anonymous("/api/v1/healthz").await.assert_status(200);
+    // One of the three closes; its place comes back.
+    drop(held.pop());
+    let mut again = None;
+    for _ in 0..30 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let mut stream = connect_from(flooder, server).await.expect("accepted");
+        if !closed_by_server(&mut stream, Duration::from_millis(300)).await {
+            again = Some(stream);
+            break;
+        }
+    }
+    assert!(again.is_some(), "a place came back after a connection closed");
+}
