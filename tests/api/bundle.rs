@@ -107,7 +107,7 @@ async fn a_bundle_holds_the_whole_session_and_verifies_offline_with_the_servers_
     let bytes = download(&app, &session).await;
 
     let document: Value = serde_json::from_slice(&bytes).expect("json");
-    assert_eq!(document["format"], "tablekeeper-audit-bundle/3");
+    assert_eq!(document["format"], "tablekeeper-audit-bundle/4");
     assert!(document["engine"]
         .as_str()
         .is_some_and(|e| e.starts_with("tablekeeper ")));
@@ -343,7 +343,7 @@ async fn a_session_with_a_corrected_deal_and_an_undone_correction_verifies_offli
     let summary = verify(&bytes, Some(&key)).expect("the bundle verifies");
     assert!(summary.starts_with("ok: "), "{summary}");
     let document: Value = serde_json::from_slice(&bytes).expect("json");
-    assert_eq!(document["format"], "tablekeeper-audit-bundle/3");
+    assert_eq!(document["format"], "tablekeeper-audit-bundle/4");
     let table = &document["tables"][0];
     assert_eq!(table["id"], corrected.as_str());
     let correction = &table["corrections"][0];
