@@ -393,8 +393,8 @@ pub struct SeasonAuditReport {
     pub consistent: bool,
     /// The club's sessions whose chains and records were checked.
     pub sessions_checked: usize,
-    /// The tables of the season's games opened within it, each audited as
-    /// `GET /tables/{id}/audit` does.
+    /// The tables of the club's sessions opened within the season (of any game, so that a
+    /// table whose game was changed is audited too), each as `GET /tables/{id}/audit` does.
     pub tables_audited: usize,
     /// A sentence per discrepancy: a season or session changed outside the service names the
     /// fields, a table's findings are prefixed with the table.
@@ -403,7 +403,7 @@ pub struct SeasonAuditReport {
 
 /// Audits what the season's league table rests on: the season's settings against its hash
 /// chain, the chain and record (chip value, club, date, roster) of each session of the club, and
-/// every table of the season's games opened within it, replayed in full.
+/// every table of the club's sessions opened within it, replayed in full.
 #[utoipa::path(tag = "seasons", params(("id" = Uuid, Path, description = "the club"), ("season_id" = Uuid, Path)), security(("bearer" = [])), responses(
     (status = 200, description = "the findings", body = SeasonAuditReport),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),

@@ -588,7 +588,7 @@ pub struct SeasonAudit {
     /// The club's sessions whose records were checked (those it has, and those a session's
     /// chain says it had).
     pub sessions_checked: usize,
-    /// The tables of the season's games opened within it, each audited in full.
+    /// The tables of the club's sessions opened within it, each audited in full.
     pub tables_audited: usize,
     /// A sentence per discrepancy; none when consistent.
     pub problems: Vec<String>,
@@ -597,9 +597,10 @@ pub struct SeasonAudit {
 /// Audits what the season's standings rest on (its club's members only): the season's own
 /// chain and settings; the chain and record of every session of the club (their dates and clubs
 /// decide which sessions the season counts, their rosters whose places are whose); and, in full
-/// as `GET /tables/{id}/audit` does, every table of the season's games opened in a session of
-/// the club from the season's first day to the day after its last (their logs, ledgers,
-/// `finished` flags and chains decide the places).
+/// as `GET /tables/{id}/audit` does, every table opened in a session of the club from the
+/// season's first day to the day after its last, of whatever game it says it is now (a table
+/// whose game was changed would otherwise drop out unseen; their logs, ledgers, `finished`
+/// flags and chains decide the places).
 ///
 /// # Errors
 /// `Store(NotFound("club"))` for a stranger to the club, `Store(NotFound("season"))` for a season
@@ -608,6 +609,17 @@ pub async fn audit(pool: &PgPool, user: Uuid, club: Uuid, season: Uuid) -> Resul
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     access::require(&mut conn, user, club, Capability::Read, "club").await?;
     let season = store::seasons::fetch(&mut conn, club, season).await?;
+    drop(conn);
+    audit_season(pool, season).await
+}
+
+/// [`audit`] of a season already read, whoever asks.
+///
+/// # Errors
+/// On database failure; `Damaged` when a table no longer reads.
+pub async fn audit_season(pool: &PgPool, season: SeasonRow) -> Result<SeasonAudit, ServiceError> {
+    let club = season.club_id;
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let mut problems: Vec<String> = Vec::new();
     problems.extend(super::chain::record::check_season(&mut conn, &season).await?);
     let sessions = store::records::sessions_of_club(&mut conn, club).await?;
@@ -623,7 +635,6 @@ pub async fn audit(pool: &PgPool, user: Uuid, club: Uuid, season: Uuid) -> Resul
             store::tables::list(&mut conn, None, Some(*session), i64::MAX, 0)
                 .await?
                 .into_iter()
-                .filter(|t| season.games.contains(&t.game))
                 .filter(|t| (season.starts..=last).contains(&t.created_at.date_naive())),
         );
     }
