@@ -83,6 +83,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
             .service(seasons::list_seasons)
             .service(seasons::get_season_standings)
             .service(seasons::get_season_standings_csv)
+            .service(seasons::audit_season)
             .service(seasons::get_member_history)
             .service(share_links::create_share_link)
             .service(share_links::list_share_links)

@@ -220,6 +220,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::seasons::list_seasons,
         super::seasons::get_season_standings,
         super::seasons::get_season_standings_csv,
+        super::seasons::audit_season,
         super::seasons::get_member_history,
         super::share_links::create_share_link,
         super::share_links::list_share_links,

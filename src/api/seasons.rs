@@ -385,6 +385,50 @@ pub async fn get_season_standings_csv(
     season_standings(&pool, who, *path, true).await
 }
 
+/// What the audit of a season found.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct SeasonAuditReport {
+    pub season_id: Uuid,
+    /// True when nothing below was found.
+    pub consistent: bool,
+    /// The club's sessions whose chains and records were checked.
+    pub sessions_checked: usize,
+    /// The tables of the club's sessions opened within the season (of any game, so that a
+    /// table whose game was changed is audited too), each as `GET /tables/{id}/audit` does.
+    pub tables_audited: usize,
+    /// A sentence per discrepancy: a season or session changed outside the service names the
+    /// fields, a table's findings are prefixed with the table.
+    pub problems: Vec<String>,
+}
+
+/// Audits what the season's league table rests on: the season's settings against its hash
+/// chain, the chain and record (chip value, club, date, roster) of each session of the club, and
+/// every table of the club's sessions opened within it, replayed in full.
+#[utoipa::path(tag = "seasons", params(("id" = Uuid, Path, description = "the club"), ("season_id" = Uuid, Path)), security(("bearer" = [])), responses(
+    (status = 200, description = "the findings", body = SeasonAuditReport),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`club_not_found` (no such club, or not one of the caller's), `season_not_found` (not a season of this club)", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/clubs/{id}/seasons/{season_id}/audit")]
+pub async fn audit_season(
+    pool: ReadPool,
+    who: Principal,
+    path: web::Path<(Uuid, Uuid)>,
+) -> Result<HttpResponse, ApiError> {
+    let user = who.organiser()?;
+    let (club, season) = *path;
+    let found = service::audit(&pool, user, club, season).await?;
+    Ok(HttpResponse::Ok().json(SeasonAuditReport {
+        season_id: found.season.id,
+        consistent: found.problems.is_empty(),
+        sessions_checked: found.sessions_checked,
+        tables_audited: found.tables_audited,
+        problems: found.problems,
+    }))
+}
+
 async fn season_standings(
     pool: &PgPool,
     who: Principal,

@@ -57,9 +57,41 @@ pub struct Audit {
 pub async fn audit(pool: &PgPool, id: Uuid) -> Result<(TableRow, Audit), ServiceError> {
     let (mut tx, row) = read_table(pool, id).await?;
     let alongside = store::begin_alongside(pool, &mut tx).await?;
-    let audit =
+    let mut audit =
         with_game!(game_of(&row)?, G => audit_as::<G>(&mut tx, alongside, &row).await.map_err(|e| e.at_table(id))?);
+    // What the table reads from its session is under the session's chain.
+    let found = session_problems(&mut tx, &row).await?;
+    if !found.is_empty() {
+        audit.chain_intact = false;
+    }
+    audit.problems.extend(found);
     Ok((row, audit))
+}
+
+/// What is wrong with what the table reads from its session: the session's chain and record
+/// (its chip value, club, date and roster), and the table's club, which is its session's.
+///
+/// # Errors
+/// On database failure.
+pub async fn session_problems(conn: &mut PgConnection, table: &TableRow) -> Result<Vec<String>, ServiceError> {
+    let Some(session) = table.session_id else {
+        return Ok(Vec::new());
+    };
+    let mut problems = Vec::new();
+    match chain::record::check_session(&mut *conn, session).await {
+        Ok(found) => problems.extend(found),
+        Err(StoreError::NotFound(_)) => problems.push(format!("the table's session {session} is missing")),
+        Err(e) => return Err(e.into()),
+    }
+    if let Ok(found) = store::sessions::fetch(&mut *conn, session).await {
+        if found.club_id != table.club_id {
+            problems.push(format!(
+                "the table belongs to club {} but its session {session} to club {}",
+                table.club_id, found.club_id
+            ));
+        }
+    }
+    Ok(problems)
 }
 
 fn settled(seq: i64, settlements: Vec<Settlement>, into: &mut Vec<Key>) {
@@ -496,6 +528,11 @@ async fn audit_as<G: Game>(
         ledger_matches = false;
         problems.push(found);
     }
+    let mut finished_matches = true;
+    if table.finished != game.is_finished() {
+        finished_matches = false;
+        problems.push(finished_problem(table.finished));
+    }
     // A log that no longer replays is a finding here, not a failure: the auditor gets a report.
     let mut state_matches = match incremental {
         Ok(incremental) if incremental == game => true,
@@ -508,7 +545,7 @@ async fn audit_as<G: Game>(
             false
         }
         Err(e) => return Err(e),
-    };
+    } && finished_matches;
     match stored_lines {
         Ok(stored_lines) if stored_lines == lines => {}
         Ok(_) => {
@@ -531,6 +568,15 @@ async fn audit_as<G: Game>(
         chain_head: recomputed.last().map(|l| chain::hex(&l.hash)).unwrap_or_default(),
         problems,
     })
+}
+
+/// The finding when a table's stored `finished` is not what its log replays to.
+pub fn finished_problem(stored: bool) -> String {
+    if stored {
+        "the table is stored as finished but its log replays to a game still under way".to_owned()
+    } else {
+        "the table is stored as not finished but its log replays to a finished game".to_owned()
+    }
 }
 
 /// The entries of `logged` (in seq order) with the seqs `order` names, in that order.

@@ -17,7 +17,12 @@
 //!   and the score sheet. The first discrepancy is the answer.
 //! - Bundles of [`FORMAT_1`] (written before corrections were carried) still verify: they read
 //!   as format 2 without corrections or positions, their links at content version 1; bundles
-//!   of [`FORMAT_2`] read as format 3 without chained scorers and verifications.
+//!   of [`FORMAT_2`] read as format 3 without chained scorers and verifications, and bundles of
+//!   [`FORMAT_3`] as format 4 without the session's chain (unchecked then).
+//! - From format 4 the session's chain is checked too (`chain::record`): its links follow each
+//!   other and the last holds the session as bundled (chip value, club, date, the roster's club
+//!   members), and every table is the session's. In every format a table's `finished` must be
+//!   what its log replays to.
 //! - Receipts the phones kept ([`verify_with`]) are checked after the chains: each must be
 //!   signed by a trusted key and name a link the bundle holds, hash for hash, at its position.
 
@@ -44,7 +49,11 @@ use crate::store::ledger::StoredBooking;
 use crate::store::tables::{MoveRow, TableRow};
 
 /// Names the bundle's shape; a verifier refuses shapes it does not know.
-pub const FORMAT: &str = "tablekeeper-audit-bundle/3";
+pub const FORMAT: &str = "tablekeeper-audit-bundle/4";
+
+/// The shape written before bundles carried the session's chain (its chip value, club, date and
+/// roster's club members); still verified (it reads as format 4 without them, unchecked).
+pub const FORMAT_3: &str = "tablekeeper-audit-bundle/3";
 
 /// The shape written before bundles carried the chained scorers and verifications; still
 /// verified (it reads as format 3 without them).
@@ -69,6 +78,12 @@ pub struct SessionPart {
     pub chip_value: Option<i64>,
     pub currency: Option<String>,
     pub members: Vec<MemberPart>,
+    /// The club the session belongs to (none before format 4).
+    #[serde(default)]
+    pub club_id: Option<Uuid>,
+    /// The session's chain: its record as linked at each change (none before format 4).
+    #[serde(default)]
+    pub chain: Vec<RecordLinkPart>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -76,6 +91,21 @@ pub struct SessionPart {
 pub struct MemberPart {
     pub id: Uuid,
     pub name: String,
+    /// The club member this roster entry is (none before format 4).
+    #[serde(default)]
+    pub club_member_id: Option<Uuid>,
+}
+
+/// A link of a session's chain, hashes in hex, its record as linked.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecordLinkPart {
+    pub pos: i64,
+    pub content_version: i16,
+    pub content: String,
+    pub content_hash: String,
+    pub prev_hash: String,
+    pub hash: String,
 }
 
 /// A booking as bundled: its postings as `[account, chips]`.
@@ -246,6 +276,7 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
     let mut tx = store::begin_read_only(pool).await?;
     let row = store::sessions::fetch(&mut tx, session).await?;
     let members = store::sessions::members(&mut tx, session).await?;
+    let record_links = store::records::links(&mut tx, session).await?;
     let mut tables = Vec::new();
     for t in store::tables::list(&mut tx, None, Some(session), 1000, 0).await? {
         let log = store::tables::log(&mut tx, t.key(), 0, i64::MAX).await?;
@@ -356,7 +387,23 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
             currency: row.currency,
             members: members
                 .into_iter()
-                .map(|m| MemberPart { id: m.id, name: m.name })
+                .map(|m| MemberPart {
+                    id: m.id,
+                    name: m.name,
+                    club_member_id: Some(m.club_member_id),
+                })
+                .collect(),
+            club_id: Some(row.club_id),
+            chain: record_links
+                .into_iter()
+                .map(|l| RecordLinkPart {
+                    pos: l.pos,
+                    content_version: l.version,
+                    content: l.content,
+                    content_hash: chain::hex(&l.content_hash),
+                    prev_hash: chain::hex(&l.prev_hash),
+                    hash: chain::hex(&l.hash),
+                })
                 .collect(),
         },
         tables,
@@ -464,11 +511,14 @@ pub fn verify_with(bytes: &[u8], trusted: &[VerifyingKey], kept: &[(Receipt, Val
     .map_err(|_| "the signature does not match the bundle's content".to_owned())?;
     let payload: Payload =
         serde_json::from_value(payload).map_err(|e| format!("the bundle's content does not read: {e}"))?;
-    if ![FORMAT, FORMAT_2, FORMAT_1].contains(&payload.format.as_str()) {
+    if ![FORMAT, FORMAT_3, FORMAT_2, FORMAT_1].contains(&payload.format.as_str()) {
         return Err(format!(
-            "the bundle's format is `{}`, not {FORMAT} (nor {FORMAT_2} or {FORMAT_1})",
+            "the bundle's format is `{}`, not {FORMAT} (nor {FORMAT_3}, {FORMAT_2} or {FORMAT_1})",
             payload.format
         ));
+    }
+    if payload.format == FORMAT {
+        check_session(&payload)?;
     }
     let mut moves = 0;
     let mut bookings = 0;
@@ -507,6 +557,54 @@ pub fn verify_with(bytes: &[u8], trusted: &[VerifyingKey], kept: &[(Receipt, Val
         receipts::key_id(&key),
         payload.engine,
     ))
+}
+
+/// The session's chain (format 4): its links follow each other and the last holds the session as
+/// bundled (chip value, club, date, roster's club members); every table is the session's.
+fn check_session(payload: &Payload) -> Result<(), String> {
+    let s = &payload.session;
+    let what = format!("session {}", s.id);
+    let mut links = Vec::with_capacity(s.chain.len());
+    for l in &s.chain {
+        let bad = || format!("{what}: link {} of its chain does not read", l.pos);
+        links.push(store::records::RecordLink {
+            pos: l.pos,
+            version: l.content_version,
+            content: l.content.clone(),
+            content_hash: unhex::<32>(&l.content_hash).ok_or_else(bad)?.to_vec(),
+            prev_hash: unhex::<32>(&l.prev_hash).ok_or_else(bad)?.to_vec(),
+            hash: unhex::<32>(&l.hash).ok_or_else(bad)?.to_vec(),
+        });
+    }
+    if let Some(t) = payload.tables.iter().find(|t| t.session_id != Some(s.id)) {
+        return Err(format!("table {} is not a table of {what}", t.id));
+    }
+    // A session an earlier release wrote during a rolling upgrade is linked at its next change;
+    // until then there is nothing to check it against, as the audit has it.
+    if links.is_empty() {
+        return Ok(());
+    }
+    let mut members = Vec::with_capacity(s.members.len());
+    for m in &s.members {
+        let club_member = m
+            .club_member_id
+            .ok_or_else(|| format!("{what}: roster entry {} names no club member", m.id))?;
+        members.push(store::records::RosterEntry { club_member, id: m.id });
+    }
+    // In id order, as the record holds them.
+    members.sort_by_key(|m| m.id);
+    let record = store::records::SessionRecord {
+        chip_value: s.chip_value,
+        club: s.club_id.ok_or_else(|| format!("{what} names no club"))?,
+        created_at: s.created_at,
+        currency: s.currency.clone(),
+        members,
+        session: s.id,
+    };
+    match chain::record::check(&what, &links, &record) {
+        Some(found) => Err(found),
+        None => Ok(()),
+    }
 }
 
 /// Whether the bundle holds, at the receipt's position of its table's chain, the link the
@@ -764,6 +862,9 @@ fn replay_and_compare<G: Game>(
             in_force.len(),
             expected.len()
         ));
+    }
+    if t.finished != game.is_finished() {
+        return Err(audit::finished_problem(t.finished));
     }
     let sheet = serde_json::to_value(game.score_sheet_of(&lines)).map_err(|e| e.to_string())?;
     if sheet != t.scores {

@@ -115,6 +115,7 @@ pub async fn create(
         },
     )
     .await?;
+    super::chain::record::link_season(&mut tx, &season).await?;
     let answer = render(season).map_err(ServiceError::Encode)?;
     super::idempotency::keep_and_commit(tx, user, key, answer).await
 }
@@ -584,4 +585,74 @@ mod tests {
         let places: Vec<_> = seats.iter().map(|s| s.place).collect();
         assert_eq!(places, [Some(2), Some(1), Some(2), Some(1)]);
     }
+}
+
+/// What the audit of a season found.
+#[derive(Debug, Clone)]
+pub struct SeasonAudit {
+    pub season: SeasonRow,
+    /// The club's sessions whose records were checked (those it has, and those a session's
+    /// chain says it had).
+    pub sessions_checked: usize,
+    /// The tables of the club's sessions opened within it, each audited in full.
+    pub tables_audited: usize,
+    /// A sentence per discrepancy; none when consistent.
+    pub problems: Vec<String>,
+}
+
+/// Audits what the season's standings rest on (its club's members only): the season's own
+/// chain and settings; the chain and record of every session of the club (their dates and clubs
+/// decide which sessions the season counts, their rosters whose places are whose); and, in full
+/// as `GET /tables/{id}/audit` does, every table opened in a session of the club from the
+/// season's first day to the day after its last, of whatever game it says it is now (a table
+/// whose game was changed would otherwise drop out unseen; their logs, ledgers, `finished`
+/// flags and chains decide the places).
+///
+/// # Errors
+/// `Store(NotFound("club"))` for a stranger to the club, `Store(NotFound("season"))` for a season
+/// the club does not have; on database failure.
+pub async fn audit(pool: &PgPool, user: Uuid, club: Uuid, season: Uuid) -> Result<SeasonAudit, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    access::require(&mut conn, user, club, Capability::Read, "club").await?;
+    let season = store::seasons::fetch(&mut conn, club, season).await?;
+    drop(conn);
+    audit_season(pool, season).await
+}
+
+/// [`audit`] of a season already read, whoever asks.
+///
+/// # Errors
+/// On database failure; `Damaged` when a table no longer reads.
+pub async fn audit_season(pool: &PgPool, season: SeasonRow) -> Result<SeasonAudit, ServiceError> {
+    let club = season.club_id;
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let mut problems: Vec<String> = Vec::new();
+    problems.extend(super::chain::record::check_season(&mut conn, &season).await?);
+    let sessions = store::records::sessions_of_club(&mut conn, club).await?;
+    let mut tables = Vec::new();
+    for session in &sessions {
+        match super::chain::record::check_session(&mut conn, *session).await {
+            Ok(found) => problems.extend(found),
+            Err(StoreError::NotFound(_)) => problems.push(format!("session {session} is missing")),
+            Err(e) => return Err(e.into()),
+        }
+        let last = season.ends.succ_opt().unwrap_or(season.ends);
+        tables.extend(
+            store::tables::list(&mut conn, None, Some(*session), i64::MAX, 0)
+                .await?
+                .into_iter()
+                .filter(|t| (season.starts..=last).contains(&t.created_at.date_naive())),
+        );
+    }
+    drop(conn);
+    for table in &tables {
+        let (_, found) = super::audit::audit(pool, table.id).await?;
+        problems.extend(found.problems.into_iter().map(|p| format!("table {}: {p}", table.id)));
+    }
+    Ok(SeasonAudit {
+        season,
+        sessions_checked: sessions.len(),
+        tables_audited: tables.len(),
+        problems,
+    })
 }

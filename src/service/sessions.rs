@@ -66,6 +66,7 @@ pub async fn create(
         };
         store::sessions::enter(&mut tx, session.id, &member).await?;
     }
+    super::chain::record::link_session(&mut tx, session.id).await?;
     let answer = render(session).map_err(ServiceError::Encode)?;
     idempotency::keep_and_commit(tx, owner, key, answer).await
 }
@@ -93,6 +94,7 @@ pub async fn set_chip_value(
     )
     .await?;
     let session = store::sessions::set_chip_value(&mut tx, id, chip_value).await?;
+    super::chain::record::link_session(&mut tx, id).await?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok(session)
 }

@@ -223,6 +223,8 @@ async fn seat_members(
         }
         ids.push(id);
     }
+    // Members entered on the roster are linked into the session's chain with the table.
+    super::chain::record::link_session(&mut *conn, session).await?;
     Ok(ids)
 }
 

@@ -18,6 +18,7 @@ pub mod ledger;
 pub mod live;
 pub mod move_batch;
 pub mod move_path;
+pub mod records;
 pub mod scorers;
 pub mod seasons;
 pub mod sessions;

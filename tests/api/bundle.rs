@@ -107,7 +107,7 @@ async fn a_bundle_holds_the_whole_session_and_verifies_offline_with_the_servers_
     let bytes = download(&app, &session).await;
 
     let document: Value = serde_json::from_slice(&bytes).expect("json");
-    assert_eq!(document["format"], "tablekeeper-audit-bundle/3");
+    assert_eq!(document["format"], "tablekeeper-audit-bundle/4");
     assert!(document["engine"]
         .as_str()
         .is_some_and(|e| e.starts_with("tablekeeper ")));
@@ -343,7 +343,7 @@ async fn a_session_with_a_corrected_deal_and_an_undone_correction_verifies_offli
     let summary = verify(&bytes, Some(&key)).expect("the bundle verifies");
     assert!(summary.starts_with("ok: "), "{summary}");
     let document: Value = serde_json::from_slice(&bytes).expect("json");
-    assert_eq!(document["format"], "tablekeeper-audit-bundle/3");
+    assert_eq!(document["format"], "tablekeeper-audit-bundle/4");
     let table = &document["tables"][0];
     assert_eq!(table["id"], corrected.as_str());
     let correction = &table["corrections"][0];
@@ -493,4 +493,31 @@ async fn a_change_of_one_byte_anywhere_in_a_corrected_sessions_bundle_fails_veri
             "byte {at} changed and still verified without a key"
         );
     }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_bundle_of_format_3_verifies_and_a_chip_value_changed_in_a_format_4_one_is_caught_by_the_session_s_chain(
+    pool: PgPool,
+) {
+    let app = spawn_app(pool).await;
+    let session = an_evening(&app).await;
+    let bytes = download(&app, &session).await;
+
+    // As an earlier release wrote it: no club, no session chain, no roster club members.
+    let older = forged(&bytes, |document| {
+        document["format"] = json!("tablekeeper-audit-bundle/3");
+        let part = document["session"].as_object_mut().expect("session");
+        part.remove("club_id");
+        part.remove("chain");
+        for member in part["members"].as_array_mut().expect("members") {
+            member.as_object_mut().expect("member").remove("club_member_id");
+        }
+    });
+    let summary = verify(&older, None).expect("a bundle of format 3 verifies");
+    assert!(summary.starts_with("ok: "), "{summary}");
+
+    // 10 cents a chip made a euro, the bundle signed again.
+    let altered = forged(&bytes, |document| document["session"]["chip_value"] = json!(100));
+    let found = verify(&altered, None).expect_err("caught");
+    assert!(found.contains("`chip_value`"), "{found}");
 }

@@ -76,6 +76,7 @@ mod idempotent_writes;
 mod layers;
 mod ledger;
 mod live;
+mod money_columns;
 mod moves;
 mod newmarket;
 mod openapi;

@@ -25,6 +25,7 @@ use sqlx::PgConnection;
 use uuid::Uuid;
 
 mod json;
+pub mod record;
 
 pub use json::{canonical, canonicalized, AsJson, CanonicalText, Json};
 
