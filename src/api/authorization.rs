@@ -86,6 +86,7 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     ("create_season", Door::Club(Capability::Organise)),
     ("get_season_standings", Door::Club(Capability::Read)),
     ("get_season_standings_csv", Door::Club(Capability::Read)),
+    ("audit_season", Door::Club(Capability::Read)),
     ("list_webhooks", Door::Club(Capability::Organise)),
     ("create_webhook", Door::Club(Capability::Organise)),
     ("delete_webhook", Door::Club(Capability::Organise)),

@@ -611,9 +611,9 @@ pub struct SeasonAudit {
 /// # Errors
 /// `Store(NotFound("club"))` for a stranger to the club, `Store(NotFound("season"))` for a season
 /// the club does not have; on database failure.
-pub async fn audit(pool: &PgPool, user: Uuid, club: Uuid, season: Uuid) -> Result<SeasonAudit, ServiceError> {
+pub async fn audit(pool: &PgPool, account: Account, club: Uuid, season: Uuid) -> Result<SeasonAudit, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    access::require(&mut conn, user, club, Capability::Read, "club").await?;
+    access::require(&mut conn, account, club, Capability::Read, "club").await?;
     let season = store::seasons::fetch(&mut conn, club, season).await?;
     drop(conn);
     audit_season(pool, season).await
