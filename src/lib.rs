@@ -5,8 +5,10 @@
 pub mod api;
 pub mod app;
 pub mod config;
-pub mod ledger;
-pub mod rules;
+/// The double-entry chip ledger (the `tablekeeper-ledger` crate).
+pub use tablekeeper_ledger as ledger;
+/// The rules engine (the `tablekeeper-rules` crate).
+pub use tablekeeper_rules as rules;
 pub mod service;
 pub mod store;
 pub mod telemetry;

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 use utoipa::ToSchema;
 
-use crate::rules::games::with_game;
+use crate::rules::with_game;
 use crate::rules::{Choice, Game, GameId, OptionDoc, OptionKind, RuleChoice};
 
 /// One value an option may take, with its label in plain words.

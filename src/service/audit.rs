@@ -20,7 +20,7 @@ use super::canonical;
 use super::chain::{self, AsJson, Json};
 use super::fold::{self, move_of};
 use super::{game_of, read_table, ServiceError};
-use crate::rules::games::with_game;
+use crate::rules::with_game;
 use crate::rules::{Game, Settlement};
 use crate::store::chain::{JsonText, LinkRow, LoggedEntry};
 use crate::store::deals::CorrectionRow;

@@ -40,7 +40,7 @@ use super::chain;
 use super::receipts::{self, Receipt};
 use super::{to_json, ServiceError};
 use crate::ledger::{Account, Chips, Posting};
-use crate::rules::games::with_game;
+use crate::rules::with_game;
 use crate::rules::{Game, GameId};
 use crate::store;
 use crate::store::chain::{ChainedScorer, LinkRow, LoggedEntry};

@@ -31,7 +31,7 @@ use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::receipts::{AuditKeys, Receipt};
 use super::{game_of, read_table, to_json, Principal, ServiceError};
 use crate::ledger::Booking;
-use crate::rules::games::with_game;
+use crate::rules::with_game;
 use crate::rules::{Events, Game, GameId, Settlement};
 use crate::store::deals::{CorrectedMove, CorrectionRow, NewCorrection, Placement, VerificationRow};
 use crate::store::ledger::{NewBooking, StoredBooking};

@@ -25,7 +25,7 @@ use uuid::Uuid;
 
 use super::receipts::{self, AuditKeys, Receipt};
 use super::{fold, game_of, ServiceError};
-use crate::rules::games::with_game;
+use crate::rules::with_game;
 use crate::rules::{Game, GameId};
 use crate::store::tables::{MoveRow, TableRow};
 use crate::store::{self, Tx};

@@ -13,7 +13,7 @@ use super::access::Account;
 use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::receipts::Receipt;
 use super::{book_settlements, ensure_user, fold, game_of, read_table, to_json, ServiceError};
-use crate::rules::games::with_game;
+use crate::rules::with_game;
 use crate::rules::{Game, GameId};
 use crate::store::tables::TableRow;
 use crate::store::{self, StoreError};

@@ -15,7 +15,7 @@ use super::corrections::{self, correction_in_force, played, record_of, replay_de
 use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::receipts::{AuditKeys, Receipt};
 use super::{game_of, to_json, Principal, ServiceError};
-use crate::rules::games::with_game;
+use crate::rules::with_game;
 use crate::rules::Game;
 use crate::store::deals::NewVerification;
 use crate::store::tables::TableRow;

@@ -41,7 +41,7 @@ use super::receipts::{self, AuditKeys, Receipt};
 use super::tables::TableState;
 use super::{game_of, to_json, Principal, ServiceError};
 use crate::ledger::Booking;
-use crate::rules::games::with_game;
+use crate::rules::with_game;
 use crate::rules::{Game, GameId, Seat};
 use crate::store::move_batch::{Batched, MoveBatcher};
 use crate::store::move_path::{Locked, MoveWrite, NewMove};
