@@ -388,10 +388,7 @@ fn the_revoke_penalty_comes_off_the_revoker_or_in_partnerships_the_side() {
 #[test]
 fn a_fresh_deal_accepts_any_of_the_three_ways_of_recording() {
     let view = game().view();
-    assert_eq!(
-        crate::legal::kinds(&view.legal_moves),
-        ["play", "trick", "result"]
-    );
+    assert_eq!(crate::legal::kinds(&view.legal_moves), ["play", "trick", "result"]);
     assert_eq!(view.recording, None);
     assert_eq!(view.to_act, Some(seat(1)));
 }

@@ -620,10 +620,7 @@ fn the_pope_may_be_played_in_lieu_of_a_stop_when_the_table_allows_it() {
     };
     let mut g = game_with(5, options);
     apply_all(&mut g, vec![turn_up("7H"), play(1, "8S"), play(2, "9S"), Move::Stop]);
-    assert_eq!(
-        crate::legal::kinds(&g.view().legal_moves),
-        ["play", "pope_in_lieu"]
-    );
+    assert_eq!(crate::legal::kinds(&g.view().legal_moves), ["play", "pope_in_lieu"]);
     let events = apply(&mut g, Move::PopeInLieu { seat: seat(3) });
     assert!(events.contains(&Event::CardPlayed {
         seat: seat(3),
