@@ -142,6 +142,10 @@ async fn create_as<G: Game>(
         if new.club.is_some_and(|named| named != found.club_id) {
             return Err(ServiceError::ClubMismatch);
         }
+        // The session's row is locked before anything that refers to it is written: those
+        // writes take a share lock on it, and two tables opened at once in one session, each
+        // holding that and both wanting the row for linking the roster, would deadlock.
+        store::sessions::lock(&mut tx, session).await?;
         club = found.club_id;
         members = Some(seat_members(&mut tx, session, club, &new.players, new.members.as_deref()).await?);
     } else if new.members.is_some() {

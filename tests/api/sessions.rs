@@ -229,3 +229,39 @@ async fn members_name_only_the_seats_they_fill_and_the_earlier_per_seat_form_sti
     assert_eq!(earlier["members"][1], bob, "{earlier}");
     assert_eq!(earlier["members"][0], first["members"][2], "{earlier}");
 }
+
+/// Opening a table links the session's roster into its record chain under the session's row
+/// lock; tables opened at once in one session each took a share lock on that row first (their
+/// writes refer to it) and deadlocked wanting it (a 500 found by `scripts/restore-check`).
+#[sqlx::test(migrations = "./migrations")]
+async fn tables_opened_at_once_in_one_session_are_all_opened(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@example.org").await;
+    let session = app.session(&token, "Thursday").await;
+    let opened = futures_util::future::join_all((0..8).map(|n| {
+        let players = [
+            format!("Ann {n}"),
+            format!("Bob {n}"),
+            format!("Cat {n}"),
+            format!("Dan {n}"),
+        ];
+        app.post(
+            "/api/v1/tables",
+            &token,
+            json!({"game": "nomination-whist", "players": players, "session_id": session}),
+        )
+    }))
+    .await;
+    for answer in &opened {
+        answer.assert_status(201);
+    }
+    let tables = app
+        .get_as(&format!("/api/v1/tables?session_id={session}&limit=50"), &token)
+        .await;
+    assert_eq!(tables.assert_status(200)["items"].as_array().map(Vec::len), Some(8));
+    for answer in &opened {
+        let table = answer.body["id"].as_str().expect("id");
+        let audit = app.get_as(&format!("/api/v1/tables/{table}/audit"), &token).await;
+        assert_eq!(audit.assert_status(200)["consistent"], true, "{}", audit.body);
+    }
+}
