@@ -1,0 +1,427 @@
+//! Checking a bundle offline: its form, its signature, every table's chain, the session's record
+//! chain, and a replay of every table with the same engine as the audit.
+
+use super::*;
+
+/// Verifies a bundle's bytes, optionally against a public key (hex) the verifier trusts; the
+/// one-line summary, or the first discrepancy.
+///
+/// # Errors
+/// A sentence naming the first discrepancy.
+pub fn verify(bytes: &[u8], trusted_key: Option<&str>) -> Result<String, String> {
+    let trusted = match trusted_key {
+        Some(hex) => vec![unhex::<32>(hex.trim())
+            .and_then(|k| VerifyingKey::from_bytes(&k).ok())
+            .ok_or("the public key is not 64 lower-case hex digits of an Ed25519 key")?],
+        None => Vec::new(),
+    };
+    verify_with(bytes, &trusted, &[])
+}
+
+/// Verifies a bundle's bytes against the public keys the verifier trusts (any of them may have
+/// signed it, so a bundle from before a key rotation verifies; none: the bundle's own key is
+/// taken at its word), and the receipts phones kept (as [`receipts::read`] reads them, each
+/// signed by one of the keys, or by the bundle's own when none are given): the bundle must
+/// hold, at each receipt's position of its table's chain, the very link the receipt signed.
+/// Receipts of other sessions are counted and passed over.
+///
+/// # Errors
+/// A sentence naming the first discrepancy.
+pub fn verify_with(bytes: &[u8], trusted: &[VerifyingKey], kept: &[(Receipt, Value)]) -> Result<String, String> {
+    let document: Value = serde_json::from_slice(bytes).map_err(|e| format!("the bundle is not JSON: {e}"))?;
+    if chain::canonical(&document).as_bytes() != bytes {
+        return Err("the bundle is not in its canonical form: it was changed after it was written".into());
+    }
+    let Value::Object(mut map) = document else {
+        return Err("the bundle is not a JSON object".into());
+    };
+    let signature: Signature = map
+        .remove("signature")
+        .ok_or("the bundle is not signed")
+        .and_then(|s| serde_json::from_value(s).map_err(|_| "the signature does not read"))?;
+    if signature.algorithm != "ed25519" {
+        return Err(format!(
+            "the signature's algorithm is `{}`, not ed25519",
+            signature.algorithm
+        ));
+    }
+    let key = unhex::<32>(&signature.public_key)
+        .and_then(|k| VerifyingKey::from_bytes(&k).ok())
+        .ok_or("the bundle's public key is not an Ed25519 key")?;
+    if !trusted.is_empty() && !trusted.contains(&key) {
+        return Err(format!(
+            "the bundle is signed with another key than the ones given: key {} ({}), which is not among them",
+            receipts::key_id(&key),
+            signature.public_key
+        ));
+    }
+    let value = unhex::<64>(&signature.value).ok_or("the signature is not 128 lower-case hex digits")?;
+    let payload = Value::Object(map);
+    key.verify(
+        chain::canonical(&payload).as_bytes(),
+        &ed25519_dalek::Signature::from_bytes(&value),
+    )
+    .map_err(|_| "the signature does not match the bundle's content".to_owned())?;
+    let payload: Payload =
+        serde_json::from_value(payload).map_err(|e| format!("the bundle's content does not read: {e}"))?;
+    if ![FORMAT, FORMAT_3, FORMAT_2, FORMAT_1].contains(&payload.format.as_str()) {
+        return Err(format!(
+            "the bundle's format is `{}`, not {FORMAT} (nor {FORMAT_3}, {FORMAT_2} or {FORMAT_1})",
+            payload.format
+        ));
+    }
+    if payload.format == FORMAT {
+        check_session(&payload)?;
+    }
+    let mut moves = 0;
+    let mut bookings = 0;
+    for table in &payload.tables {
+        check_table(table)?;
+        moves += table.log.len();
+        bookings += table.ledger.len();
+    }
+    let receipt_keys = if trusted.is_empty() {
+        vec![key]
+    } else {
+        trusted.to_vec()
+    };
+    let mut matched = 0;
+    let mut elsewhere = 0;
+    for (receipt, as_kept) in kept {
+        receipts::check_signature(receipt, as_kept, &receipt_keys)?;
+        if receipt.session != Some(payload.session.id) {
+            elsewhere += 1;
+            continue;
+        }
+        check_receipt(&payload, receipt)?;
+        matched += 1;
+    }
+    let receipts = if kept.is_empty() {
+        String::new()
+    } else {
+        format!("; {matched} receipts found in the chains ({elsewhere} of other sessions passed over)")
+    };
+    Ok(format!(
+        "ok: session {} ({}), {} tables, {moves} log entries and {bookings} bookings replayed and chained; signed by {} (key {}) with {}{receipts}",
+        payload.session.id,
+        payload.session.name,
+        payload.tables.len(),
+        signature.public_key,
+        receipts::key_id(&key),
+        payload.engine,
+    ))
+}
+
+/// The session's chain (format 4): its links follow each other and the last holds the session as
+/// bundled (chip value, club, date, roster's club members); every table is the session's.
+fn check_session(payload: &Payload) -> Result<(), String> {
+    let s = &payload.session;
+    let what = format!("session {}", s.id);
+    let mut links = Vec::with_capacity(s.chain.len());
+    for l in &s.chain {
+        let bad = || format!("{what}: link {} of its chain does not read", l.pos);
+        links.push(store::records::RecordLink {
+            pos: l.pos,
+            version: l.content_version,
+            content: l.content.clone(),
+            content_hash: unhex::<32>(&l.content_hash).ok_or_else(bad)?.to_vec(),
+            prev_hash: unhex::<32>(&l.prev_hash).ok_or_else(bad)?.to_vec(),
+            hash: unhex::<32>(&l.hash).ok_or_else(bad)?.to_vec(),
+        });
+    }
+    if let Some(t) = payload.tables.iter().find(|t| t.session_id != Some(s.id)) {
+        return Err(format!("table {} is not a table of {what}", t.id));
+    }
+    // A session an earlier release wrote during a rolling upgrade is linked at its next change;
+    // until then there is nothing to check it against, as the audit has it.
+    if links.is_empty() {
+        return Ok(());
+    }
+    let mut members = Vec::with_capacity(s.members.len());
+    for m in &s.members {
+        let club_member = m
+            .club_member_id
+            .ok_or_else(|| format!("{what}: roster entry {} names no club member", m.id))?;
+        members.push(store::records::RosterEntry { club_member, id: m.id });
+    }
+    // In id order, as the record holds them.
+    members.sort_by_key(|m| m.id);
+    let record = store::records::SessionRecord {
+        chip_value: s.chip_value,
+        club: s.club_id.ok_or_else(|| format!("{what} names no club"))?,
+        created_at: s.created_at,
+        currency: s.currency.clone(),
+        members,
+        session: s.id,
+    };
+    match chain::record::check(&what, &links, &record) {
+        Some(found) => Err(found),
+        None => Ok(()),
+    }
+}
+
+/// Whether the bundle holds, at the receipt's position of its table's chain, the link the
+/// receipt signed. The chains were checked already: each link follows from the entries.
+fn check_receipt(payload: &Payload, receipt: &Receipt) -> Result<(), String> {
+    let issued = format!("the receipt of {} for position {}", receipt.at, receipt.position);
+    let table = payload.tables.iter().find(|t| t.id == receipt.table).ok_or_else(|| {
+        format!(
+            "table {} is not in the bundle, but {issued} of its chain says it was in this session: it was taken out of the session or removed",
+            receipt.table
+        )
+    })?;
+    match table.chain.iter().find(|l| l.pos == receipt.position) {
+        None => Err(format!(
+            "table {}: the chain ends at position {} but {issued} shows it went further: entries after it were removed and its head set back",
+            table.id,
+            table.chain.last().map_or(-1, |l| l.pos)
+        )),
+        Some(link) if link.hash != receipt.head => Err(format!(
+            "table {}: the link at position {} is not the one {issued} signed: the chain up to it was rewritten and hashed again",
+            table.id, receipt.position
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+fn check_table(t: &TablePart) -> Result<(), String> {
+    let at = |what: String| format!("table {}: {what}", t.id);
+    let row = TableRow {
+        id: t.id,
+        owner_id: t.owner_id,
+        // A bundle's evidence does not name the club: it is the tenant, not the record.
+        club_id: Uuid::nil(),
+        club_no: 0,
+        session_id: t.session_id,
+        game: t.game.clone(),
+        players: t.players.clone(),
+        options: t.options.clone(),
+        version: t.version,
+        finished: t.finished,
+        deal_lines_kept: true,
+        chain_head: None,
+        members: t.members.clone(),
+        created_at: t.created_at,
+        updated_at: t.updated_at,
+    };
+    let mut stored = Vec::with_capacity(t.ledger.len());
+    for b in &t.ledger {
+        let mut postings = Vec::with_capacity(b.postings.len());
+        for (account, amount) in &b.postings {
+            let account = Account::parse(account).map_err(|e| at(format!("booking {}: {e}", b.id)))?;
+            postings.push(Posting {
+                account,
+                amount: Chips::new(*amount),
+            });
+        }
+        if postings.iter().map(|p| i128::from(p.amount.get())).sum::<i128>() != 0 {
+            return Err(at(format!("booking {} does not sum to zero", b.id)));
+        }
+        stored.push(StoredBooking {
+            id: b.id,
+            move_seq: b.move_seq,
+            deal: b.deal,
+            memo: b.memo.clone(),
+            reverses: b.reverses,
+            created_at: b.created_at,
+            postings,
+        });
+    }
+    if t.log.len() as i64 != t.version || t.log.iter().enumerate().any(|(i, m)| m.seq != i as i64 + 1) {
+        return Err(at(format!("the log is not entries 1 to {} in order", t.version)));
+    }
+    let logged: Vec<LoggedEntry> = t
+        .log
+        .iter()
+        .map(|m| LoggedEntry {
+            seq: m.seq,
+            entry: m.entry.clone(),
+            kind: m.kind.clone(),
+            seat: m.seat,
+            body: m.body.clone(),
+            events: m.events.clone(),
+            voids_seq: m.voids_seq,
+            part_of: m.part_of,
+            position: m.position.clone(),
+            recorded_by: m.recorded_by.clone(),
+            recorded_at: m.recorded_at,
+        })
+        .collect();
+    let corrections = corrections_of(t).map_err(at)?;
+    // The chain first: it names the entry that was changed.
+    let mut stored_links = Vec::with_capacity(t.chain.len());
+    for l in &t.chain {
+        let bad = || at(format!("link {} does not read", l.pos));
+        stored_links.push(LinkRow {
+            pos: l.pos,
+            entry: l.entry.clone(),
+            reference: l.reference,
+            version: l.content_version,
+            content_hash: unhex::<32>(&l.content_hash).ok_or_else(bad)?.to_vec(),
+            prev_hash: unhex::<32>(&l.prev_hash).ok_or_else(bad)?.to_vec(),
+            hash: unhex::<32>(&l.hash).ok_or_else(bad)?.to_vec(),
+        });
+    }
+    let scorers: Vec<ChainedScorer> = t
+        .scorers
+        .iter()
+        .map(|s| ChainedScorer {
+            number: s.number,
+            id: s.id,
+            name: s.name.clone(),
+            created_at: s.joined_at,
+        })
+        .collect();
+    let verifications: Vec<VerificationRow> = t
+        .verifications
+        .iter()
+        .map(|v| VerificationRow {
+            id: v.id,
+            deal: v.deal,
+            correction_seq: v.correction_seq,
+            agree: v.agree,
+            moves: v.moves.clone(),
+            differs: v.differs.clone(),
+            verified_by: v.verified_by.clone(),
+            verified_at: v.verified_at,
+        })
+        .collect();
+    let roster = chain::Roster {
+        scorers: &scorers,
+        verifications: &verifications,
+    };
+    let links = chain::link(
+        None,
+        &chain::in_link_order(
+            chain::entries(&row, &logged, &corrections, &stored, roster),
+            &stored_links,
+        ),
+    );
+    let head = match &t.chain_head {
+        Some(head) => Some(unhex::<32>(head).ok_or_else(|| at("the chain head is not 64 hex digits".into()))?),
+        None if stored_links.is_empty() => None,
+        None => return Err(at("the table has chain links but no head".into())),
+    };
+    if let Some(head) = head {
+        if let Some(found) = chain::first_break(&links, Some(&stored_links), Some(&head)) {
+            return Err(at(found));
+        }
+    }
+    derived_fields_follow(t, &corrections).map_err(at)?;
+    let order = audit::play_order(&logged, &corrections).map_err(at)?;
+    let effective: Vec<&LoggedEntry> = order
+        .iter()
+        .filter_map(|seq| logged.get(usize::try_from(seq - 1).ok()?))
+        .collect();
+    if let Some(found) = audit::reversal_problem(&stored, &logged) {
+        return Err(at(found));
+    }
+    let game = GameId::parse(&t.game).ok_or_else(|| at(format!("this engine has no game `{}`", t.game)))?;
+    with_game!(game, G => replay_and_compare::<G>(&row, t, &effective, &corrections, &stored).map_err(at))
+}
+
+/// The table's corrections as the audit reads them, each the row of a correction entry of the
+/// log and every such entry with its row; who recorded it, when, and the void that undid it
+/// taken from the log.
+fn corrections_of(t: &TablePart) -> Result<Vec<CorrectionRow>, String> {
+    let mut rows: Vec<CorrectionRow> = Vec::with_capacity(t.corrections.len());
+    for c in &t.corrections {
+        let entry = usize::try_from(c.seq - 1)
+            .ok()
+            .and_then(|i| t.log.get(i))
+            .filter(|m| m.entry == "correction")
+            .ok_or_else(|| format!("correction {} is not a correction entry of the log", c.seq))?;
+        if rows.iter().any(|r| r.seq == c.seq) {
+            return Err(format!("correction {} is given twice", c.seq));
+        }
+        rows.push(CorrectionRow {
+            seq: c.seq,
+            deal: c.deal,
+            reason: c.reason.clone(),
+            first_booking: c.first_booking,
+            last_booking: c.last_booking,
+            events: c.events.clone(),
+            recorded_by: entry.recorded_by.clone(),
+            recorded_at: entry.recorded_at,
+            voided_by: t.log.iter().find(|v| v.voids_seq == Some(c.seq)).map(|v| v.seq),
+            supersedes: c.supersedes.clone(),
+        });
+    }
+    if let Some(m) = t
+        .log
+        .iter()
+        .find(|m| m.entry == "correction" && !rows.iter().any(|r| r.seq == m.seq))
+    {
+        return Err(format!(
+            "log entry {} is a correction the bundle gives no row for (the bundle's format is older than corrections, or it was cut)",
+            m.seq
+        ));
+    }
+    rows.sort_by_key(|r| r.seq);
+    Ok(rows)
+}
+
+/// The log's derived fields (`voided_by`, `superseded_by`, `part_of`) say what its entries and
+/// corrections say, so that a reader of the bundle is not misled by them.
+fn derived_fields_follow(t: &TablePart, corrections: &[CorrectionRow]) -> Result<(), String> {
+    for m in &t.log {
+        let voided_by = t.log.iter().find(|v| v.voids_seq == Some(m.seq)).map(|v| v.seq);
+        let superseded_by = corrections
+            .iter()
+            .filter(|c| c.supersedes.contains(&m.seq))
+            .map(|c| c.seq)
+            .max();
+        let part_of_a_correction = m.part_of.is_none_or(|c| corrections.iter().any(|r| r.seq == c));
+        if m.voided_by != voided_by {
+            return Err(format!("log entry {}: `voided_by` does not follow from the log", m.seq));
+        }
+        if m.superseded_by != superseded_by {
+            return Err(format!(
+                "log entry {}: `superseded_by` does not follow from the corrections",
+                m.seq
+            ));
+        }
+        if !part_of_a_correction {
+            return Err(format!("log entry {}: `part_of` names no correction", m.seq));
+        }
+    }
+    Ok(())
+}
+
+fn replay_and_compare<G: Game>(
+    row: &TableRow,
+    t: &TablePart,
+    effective: &[&LoggedEntry],
+    corrections: &[CorrectionRow],
+    stored: &[StoredBooking],
+) -> Result<(), String> {
+    let Replayed {
+        game,
+        replayed,
+        expected,
+        lines,
+        problems,
+        ..
+    } = audit::replay_log::<G>(row, effective, corrections).map_err(|e| e.to_string())?;
+    if let Some(first) = problems.into_iter().next() {
+        return Err(first);
+    }
+    debug_assert_eq!(replayed, effective.len());
+    let in_force = audit::in_force(stored);
+    if let Some(i) = (0..in_force.len().max(expected.len())).find(|&i| in_force.get(i) != expected.get(i)) {
+        let named = in_force.get(i).or(expected.get(i)).map_or(0, |k| k.0);
+        return Err(format!(
+            "the ledger differs from the replay's bookings at those of log entry {named} ({} in force, {} replayed)",
+            in_force.len(),
+            expected.len()
+        ));
+    }
+    if t.finished != game.is_finished() {
+        return Err(audit::finished_problem(t.finished));
+    }
+    let sheet = serde_json::to_value(game.score_sheet_of(&lines)).map_err(|e| e.to_string())?;
+    if sheet != t.scores {
+        return Err("the score sheet differs from the replay's".into());
+    }
+    Ok(())
+}
