@@ -324,7 +324,7 @@ impl Application {
                 .service(SwaggerUi::new("/docs/{_:.*}").config(SwaggerConfig::from(OPENAPI_PATH)))
                 .route(OPENAPI_PATH, web::get().to(serve_spec(openapi.clone())))
                 .configure(api::routes)
-                .configure(crate::web::routes)
+                .configure(api::page::routes)
                 .route(
                     "/docs",
                     web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/docs/")).finish() }),

@@ -12,4 +12,5 @@ pub use tablekeeper_rules as rules;
 pub mod service;
 pub mod store;
 pub mod telemetry;
-pub mod web;
+/// The phone page's assets (the `tablekeeper-web` crate).
+pub use tablekeeper_web as web;

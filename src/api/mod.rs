@@ -36,6 +36,7 @@ pub mod methods;
 pub mod metrics;
 pub mod middleware;
 pub mod openapi;
+pub mod page;
 pub mod reads;
 pub mod seasons;
 pub mod seating;

@@ -35,9 +35,11 @@ async fn post_move(app: &TestApp, table: &str, token: &str, mv: &Value, version:
 }
 
 /// Waits (a bounded while) until `n` statements wait for a row lock, or `n` moves wait for the
-/// batcher's next statement.
+/// batcher's next statement. The bound is generous: on a loaded two-core CI machine a request
+/// can take seconds to reach the database, and a short bound failed a run that was otherwise
+/// right.
 async fn until(what: &str, mut reached: impl AsyncFnMut() -> bool) {
-    for _ in 0..400 {
+    for _ in 0..2400 {
         if reached().await {
             return;
         }

@@ -2,7 +2,7 @@
 // shell is small and revalidated by ETag), the cache when there is no answer. The API is never
 // cached here: the page's own queue handles moves made offline.
 const CACHE = 'tablekeeper-shell-v1';
-// Every asset the server embeds, written in by the server (src/web/mod.rs) from its one list.
+// Every asset the server embeds, written in by the server (crates/web/src/lib.rs) from its one list.
 const SHELL = [/* SHELL */];
 
 self.addEventListener('install', (event) => {

@@ -1,20 +1,17 @@
-//! The phone page: static assets compiled into the binary and served at `/`, `/app/…`,
-//! `/manifest.webmanifest` and `/sw.js`. The page is a client of the public JSON API like any
-//! other; nothing here reads the database. Every answer carries a `Content-Security-Policy`
-//! that allows only this origin, so the page can make no request to any other host.
+//! The phone page: static assets compiled into the binary, served by the API floor at `/`,
+//! `/app/…`, `/manifest.webmanifest` and `/sw.js`. The page is a client of the public JSON API like
+//! any other; nothing here reads the database or speaks HTTP. The page's code is in `page/`.
 //!
-//! Each game's page code is one module, `app/games/<game id>.js`; the list of them is derived
+//! Each game's page code is one module, `page/app/games/<game id>.js`; the list of them is derived
 //! from the one list of games (`all_games!`), so a game cannot be left without its page module
 //! (the build fails when the file is missing) and nothing here lists games by hand.
 
 use std::sync::OnceLock;
 
-use actix_web::http::header;
-use actix_web::{web, HttpRequest, HttpResponse};
 use sha2::{Digest, Sha256};
 
 /// Only this origin: scripts, styles, images (and `data:` for the QR code), fetches, the worker.
-const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
+pub const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
                    connect-src 'self'; worker-src 'self'; manifest-src 'self'; base-uri 'none'; \
                    form-action 'self'; frame-ancestors 'none'; object-src 'none'";
 
@@ -27,7 +24,7 @@ struct Asset {
 
 macro_rules! assets {
     ($($path:literal => $file:literal, $type:literal;)*) => {
-        &[$(Asset { path: $path, content_type: $type, body: include_bytes!($file) }),*]
+        &[$(Asset { path: $path, content_type: $type, body: include_bytes!(concat!("../page/", $file)) }),*]
     };
 }
 
@@ -66,12 +63,12 @@ macro_rules! game_assets {
         &[$(Asset {
             path: concat!("/app/games/", $id, ".js"),
             content_type: "text/javascript; charset=utf-8",
-            body: include_bytes!(concat!("app/games/", $id, ".js")),
+            body: include_bytes!(concat!("../page/app/games/", $id, ".js")),
         }),+]
     };
 }
 
-static GAME_ASSETS: &[Asset] = crate::rules::games::all_games!(game_assets {});
+static GAME_ASSETS: &[Asset] = tablekeeper_rules::all_games!(game_assets {});
 
 /// The page's assets, then the games' page modules.
 fn assets() -> impl Iterator<Item = &'static Asset> {
@@ -106,39 +103,21 @@ fn served() -> &'static [(Vec<u8>, String)] {
     })
 }
 
-async fn serve(req: HttpRequest) -> HttpResponse {
-    let path = req.path();
-    let Some((index, asset)) = assets().enumerate().find(|(_, a)| a.path == path) else {
-        return crate::api::error::no_route().await;
-    };
-    let (body, etag) = &served()[index];
-    let fresh = req
-        .headers()
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
-    let mut answer = if fresh {
-        HttpResponse::NotModified()
-    } else {
-        HttpResponse::Ok()
-    };
-    answer
-        .insert_header((header::CONTENT_SECURITY_POLICY, CSP))
-        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
-        .insert_header((header::REFERRER_POLICY, "no-referrer"))
-        // Not fingerprinted: always revalidate (cheap, thanks to the ETag); the service
-        // worker keeps the shell for offline use.
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .insert_header((header::ETAG, etag.as_str()));
-    if fresh {
-        return answer.finish();
-    }
-    answer.content_type(asset.content_type).body(body.clone())
+/// A page asset as served: its content type, its bytes (the service worker's with the shell list
+/// written in) and its strong ETag.
+pub struct Served {
+    pub content_type: &'static str,
+    pub body: &'static [u8],
+    pub etag: &'static str,
 }
 
-/// Registers the page's routes (before the API's catch-all).
-pub fn routes(cfg: &mut web::ServiceConfig) {
-    for asset in assets() {
-        cfg.route(asset.path, web::get().to(serve));
-    }
+/// The asset served at `path`, if any.
+pub fn asset(path: &str) -> Option<Served> {
+    let (index, asset) = assets().enumerate().find(|(_, a)| a.path == path)?;
+    let (body, etag) = &served()[index];
+    Some(Served {
+        content_type: asset.content_type,
+        body,
+        etag,
+    })
 }
