@@ -16,6 +16,7 @@ use crate::api::metrics::Metrics;
 use crate::api::{self, auth::Tokens};
 use crate::config::{CorsOrigins, Settings};
 use crate::service::hot::HotStates;
+use crate::service::webhooks::Resolver;
 use crate::store::failover::Failover;
 
 /// A bound, not yet running server (and its metrics server when `METRICS_BIND` is set).
@@ -148,7 +149,7 @@ impl Application {
                 anyhow::anyhow!("cannot prepare the database at {url}: {e}")
             }
         })?;
-        Application::build_on(settings, pool, failover, citus)
+        Application::build_on(settings, pool, failover, citus, Resolver::default())
     }
 
     /// Binds a server on an already prepared pool.
@@ -156,7 +157,16 @@ impl Application {
     /// # Errors
     /// When an address cannot be bound.
     pub fn build_with_pool(settings: &Settings, pool: PgPool) -> anyhow::Result<Application> {
-        Application::build_on(settings, pool, None, false)
+        Application::build_on(settings, pool, None, false, Resolver::default())
+    }
+
+    /// Binds a server on an already prepared pool that resolves webhook endpoints' names with
+    /// `resolver` (tests: a name that answers what the test says).
+    ///
+    /// # Errors
+    /// When an address cannot be bound.
+    pub fn build_resolving(settings: &Settings, pool: PgPool, resolver: Resolver) -> anyhow::Result<Application> {
+        Application::build_on(settings, pool, None, false, resolver)
     }
 
     /// Binds a server on a prepared pool, which `failover` (when `DATABASE_URL` lists several
@@ -166,7 +176,9 @@ impl Application {
         pool: PgPool,
         failover: Option<Arc<Failover>>,
         citus: bool,
+        resolver: Resolver,
     ) -> anyhow::Result<Application> {
+        let webhook_settings = crate::service::webhooks::DeliverySettings::new(&settings.webhooks, resolver);
         let secret = match &settings.jwt_secret {
             Some(secret) => secret.clone().into_bytes(),
             None => {
@@ -204,11 +216,11 @@ impl Application {
         // one delivery twice at once.
         let (webhooks_stop, stopped) = tokio::sync::watch::channel(false);
         if settings.webhooks.worker {
-            let worker = crate::service::webhooks::Worker::new(pool.clone(), settings.webhooks.clone())
+            let worker = crate::service::webhooks::Worker::new(pool.clone(), webhook_settings.clone())
                 .context("the webhook delivery client")?;
             tokio::spawn(worker.run(stopped));
         }
-        let webhook_settings = web::Data::new(settings.webhooks.clone());
+        let webhook_settings = web::Data::new(webhook_settings);
         let metrics = Metrics::new(pool.clone()).context("metrics")?;
         if let Some(failover) = failover {
             metrics.count_failovers(failover.clone()).context("metrics")?;

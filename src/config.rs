@@ -76,7 +76,59 @@ pub struct Settings {
     /// streams end at once); connections still open then are closed.
     pub shutdown_grace: Duration,
     /// How webhooks are delivered (`WEBHOOK_*`, `WEBHOOKS_ALLOW_PRIVATE`).
-    pub webhooks: crate::service::webhooks::DeliverySettings,
+    pub webhooks: Webhooks,
+}
+
+/// How webhooks are delivered (`WEBHOOK_*`, `WEBHOOKS_ALLOW_PRIVATE`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Webhooks {
+    /// Whether endpoints may be on private, loopback or link-local addresses.
+    pub allow_private: bool,
+    /// How often a worker looks for due deliveries.
+    pub poll: Duration,
+    /// The waits before the second, third, … attempt; after the last, a delivery has failed.
+    pub retry_schedule: Vec<Duration>,
+    /// How long an endpoint has to answer.
+    pub timeout: Duration,
+    /// How long a claimed delivery is held by its worker before another may take it.
+    pub lease: Duration,
+    /// Whether this replica runs a delivery worker at all.
+    pub worker: bool,
+}
+
+/// How many tables' latest states a replica keeps in memory by default (`HOT_TABLES`).
+pub const DEFAULT_HOT_TABLES: usize = 10_000;
+/// How long a replica's lease on a followed table lasts by default (`LIVE_LEASE_SECS`).
+pub const DEFAULT_LIVE_LEASE: Duration = Duration::from_secs(60);
+/// How long a move's answer kept under its `Idempotency-Key` answers a retry by default
+/// (`IDEMPOTENCY_RETENTION_SECS`).
+pub const DEFAULT_IDEMPOTENCY_RETENTION: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// `N` bytes from exactly `2N` lower-case hex digits.
+pub fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
+    if text.len() != 2 * N || !text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+        return None;
+    }
+    let mut out = [0u8; N];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// An Ed25519 public key from its 64 lower-case hex digits.
+///
+/// # Errors
+/// A sentence naming the text when it is not one.
+pub fn public_key(hex: &str) -> Result<ed25519_dalek::VerifyingKey, String> {
+    unhex::<32>(hex.trim())
+        .and_then(|k| ed25519_dalek::VerifyingKey::from_bytes(&k).ok())
+        .ok_or_else(|| {
+            format!(
+                "`{}` is not 64 lower-case hex digits of an Ed25519 public key",
+                hex.trim()
+            )
+        })
 }
 
 /// The origins CORS allows.
@@ -266,7 +318,7 @@ impl Settings {
                     .map(str::trim)
                     .filter(|k| !k.is_empty())
                     .map(|k| {
-                        crate::service::receipts::public_key(k).map_err(|reason| ConfigError {
+                        public_key(k).map_err(|reason| ConfigError {
                             variable: "AUDIT_PREVIOUS_KEYS",
                             reason,
                         })
@@ -304,7 +356,7 @@ impl Settings {
                 }),
             }
         };
-        let webhooks = crate::service::webhooks::DeliverySettings {
+        let webhooks = Webhooks {
             allow_private: flag("WEBHOOKS_ALLOW_PRIVATE", bind.ip().is_loopback())?,
             poll: Duration::from_millis(number("WEBHOOK_POLL_MS", 1000)?),
             retry_schedule: durations(
@@ -317,7 +369,6 @@ impl Settings {
             timeout: webhook_timeout,
             lease: webhook_lease,
             worker: flag("WEBHOOK_WORKER", true)?,
-            resolver: crate::service::webhooks::Resolver::default(),
         };
         let database_url = DatabaseUrl::parse(&var("DATABASE_URL").unwrap_or_else(|| DEFAULT_DATABASE_URL.into()))
             .map_err(|reason| ConfigError {
@@ -361,18 +412,16 @@ impl Settings {
             log_format,
             audit_signing_key,
             audit_previous_keys,
-            hot_tables: usize::try_from(number("HOT_TABLES", crate::service::hot::DEFAULT_CAPACITY as u64)?).map_err(
-                |_| ConfigError {
-                    variable: "HOT_TABLES",
-                    reason: "too large for this machine".into(),
-                },
-            )?,
+            hot_tables: usize::try_from(number("HOT_TABLES", DEFAULT_HOT_TABLES as u64)?).map_err(|_| ConfigError {
+                variable: "HOT_TABLES",
+                reason: "too large for this machine".into(),
+            })?,
             batch_moves: flag("BATCH_MOVES", true)?,
             announce_apart: match var("ANNOUNCE_APART").map(|v| v.trim().to_ascii_lowercase()).as_deref() {
                 None | Some("auto") => None,
                 Some(_) => Some(flag("ANNOUNCE_APART", false)?),
             },
-            live_lease: match number("LIVE_LEASE_SECS", crate::service::live::DEFAULT_LEASE.as_secs())? {
+            live_lease: match number("LIVE_LEASE_SECS", DEFAULT_LIVE_LEASE.as_secs())? {
                 0 => {
                     return Err(ConfigError {
                         variable: "LIVE_LEASE_SECS",
@@ -381,10 +430,8 @@ impl Settings {
                 }
                 secs => Duration::from_secs(secs),
             },
-            idempotency_retention: match number(
-                "IDEMPOTENCY_RETENTION_SECS",
-                crate::service::idempotency::DEFAULT_ANSWERS_KEPT_FOR.as_secs(),
-            )? {
+            idempotency_retention: match number("IDEMPOTENCY_RETENTION_SECS", DEFAULT_IDEMPOTENCY_RETENTION.as_secs())?
+            {
                 0 => {
                     return Err(ConfigError {
                         variable: "IDEMPOTENCY_RETENTION_SECS",
@@ -418,7 +465,7 @@ fn public_url(u: &str) -> Option<String> {
 /// bundles that are to hold against them would prove nothing.
 fn audit_signing_key(var: &impl Fn(&str) -> Option<String>, bind: SocketAddr) -> Result<Option<[u8; 32]>, ConfigError> {
     let seed = |variable: &'static str, text: &str| {
-        crate::service::keys::unhex::<32>(text.trim()).ok_or_else(|| ConfigError {
+        unhex::<32>(text.trim()).ok_or_else(|| ConfigError {
             variable,
             reason: "not 64 lower-case hex digits (a 32-byte Ed25519 seed)".into(),
         })
@@ -546,7 +593,7 @@ mod tests {
 
     #[test]
     fn previous_audit_keys_are_public_keys() {
-        let public = crate::service::chain::hex(
+        let public = hex::encode(
             ed25519_dalek::SigningKey::from_bytes(&[9; 32])
                 .verifying_key()
                 .as_bytes(),

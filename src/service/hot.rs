@@ -18,7 +18,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use uuid::Uuid;
 
 /// The default number of tables whose state a replica keeps.
-pub const DEFAULT_CAPACITY: usize = 10_000;
+pub const DEFAULT_CAPACITY: usize = crate::config::DEFAULT_HOT_TABLES;
 
 /// A replica's latest states, per table, keyed by the table's version.
 pub struct HotStates {

@@ -34,7 +34,7 @@ use crate::store::{self, StoreError, Tx};
 use sha2::{Digest, Sha256};
 
 /// How long a move's answer answers a retry under its `Idempotency-Key` unless configured.
-pub const DEFAULT_ANSWERS_KEPT_FOR: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+pub const DEFAULT_ANSWERS_KEPT_FOR: std::time::Duration = crate::config::DEFAULT_IDEMPOTENCY_RETENTION;
 
 /// How long a move's answer answers a retry on this server (`IDEMPOTENCY_RETENTION_SECS`).
 #[derive(Debug, Clone, Copy)]

@@ -29,14 +29,4 @@ pub async fn signing_key(pool: &PgPool, configured: Option<[u8; 32]>) -> Result<
     Ok(SigningKey::from_bytes(&seed))
 }
 
-/// Bytes from lower-case hex of exactly `N` bytes.
-pub fn unhex<const N: usize>(text: &str) -> Option<[u8; N]> {
-    if text.len() != 2 * N || !text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-        return None;
-    }
-    let mut out = [0u8; N];
-    for (i, byte) in out.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
-    }
-    Some(out)
-}
+pub use crate::config::unhex;

@@ -81,7 +81,7 @@ pub struct TableChange {
 }
 
 /// How long a replica's lease on a table lasts unless renewed.
-pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+pub const DEFAULT_LEASE: Duration = crate::config::DEFAULT_LIVE_LEASE;
 
 #[derive(Default)]
 struct Feeds {

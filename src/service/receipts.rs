@@ -258,20 +258,7 @@ pub fn check_signature(receipt: &Receipt, kept: &Value, keys: &[VerifyingKey]) -
         .map_err(|_| bad())
 }
 
-/// Reads a public key given as hex.
-///
-/// # Errors
-/// A sentence when it is not 64 lower-case hex digits of an Ed25519 public key.
-pub fn public_key(hex: &str) -> Result<VerifyingKey, String> {
-    super::keys::unhex::<32>(hex.trim())
-        .and_then(|k| VerifyingKey::from_bytes(&k).ok())
-        .ok_or_else(|| {
-            format!(
-                "`{}` is not 64 lower-case hex digits of an Ed25519 public key",
-                hex.trim()
-            )
-        })
-}
+pub use crate::config::public_key;
 
 /// A receipt made by the server for the table's chain as it ends now, in `conn`'s transaction.
 ///

@@ -53,7 +53,7 @@ pub const SESSION_SETTLED: &str = "session.settled";
 /// The longest URL an endpoint may have.
 const URL_MAX: usize = 2000;
 
-/// How deliveries are made: from `WEBHOOK_*` settings.
+/// How deliveries are made: the `WEBHOOK_*` settings and how endpoints' names are resolved.
 #[derive(Debug, Clone)]
 pub struct DeliverySettings {
     /// Whether endpoints may be on private, loopback or link-local addresses.
@@ -70,6 +70,29 @@ pub struct DeliverySettings {
     pub worker: bool,
     /// How endpoints' host names are resolved: the system's resolver unless a test says otherwise.
     pub resolver: Resolver,
+}
+
+impl DeliverySettings {
+    /// The configured settings, resolving with `resolver`.
+    pub fn new(settings: &crate::config::Webhooks, resolver: Resolver) -> DeliverySettings {
+        let crate::config::Webhooks {
+            allow_private,
+            poll,
+            ref retry_schedule,
+            timeout,
+            lease,
+            worker,
+        } = *settings;
+        DeliverySettings {
+            allow_private,
+            poll,
+            retry_schedule: retry_schedule.clone(),
+            timeout,
+            lease,
+            worker,
+            resolver,
+        }
+    }
 }
 
 /// A resolver of host names for deliveries (the system's by default), and what it counts as a

@@ -93,6 +93,15 @@ pub async fn spawn_app(pool: PgPool) -> TestApp {
 
 /// A test app with adjusted settings.
 pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) -> TestApp {
+    spawn_app_resolving(pool, adjust, tablekeeper::service::webhooks::Resolver::default()).await
+}
+
+/// A test app with adjusted settings whose webhook endpoints' names `resolver` resolves.
+pub async fn spawn_app_resolving(
+    pool: PgPool,
+    adjust: impl FnOnce(&mut Settings),
+    resolver: tablekeeper::service::webhooks::Resolver,
+) -> TestApp {
     let mut settings = Settings::from_lookup(|name| {
         match name {
             "BIND" => Some("127.0.0.1:0"),
@@ -107,7 +116,7 @@ pub async fn spawn_app_with(pool: PgPool, adjust: impl FnOnce(&mut Settings)) ->
     })
     .expect("test settings");
     adjust(&mut settings);
-    let app = Application::build_with_pool(&settings, pool.clone()).expect("app builds");
+    let app = Application::build_resolving(&settings, pool.clone(), resolver).expect("app builds");
     let base = format!("http://127.0.0.1:{}", app.port());
     let metrics_base = app.metrics_port().map(|port| format!("http://127.0.0.1:{port}"));
     let hot = Some(app.hot_states());

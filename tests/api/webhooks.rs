@@ -18,7 +18,7 @@ use sha2::Sha256;
 use sqlx::PgPool;
 
 use crate::clubs::{account, enrol};
-use crate::helpers::{spawn_app_with, TestApp};
+use crate::helpers::{spawn_app_resolving, spawn_app_with, TestApp};
 use crate::scorers::scorer;
 
 /// A request the receiver got.
@@ -582,14 +582,17 @@ async fn a_name_that_rebinds_to_a_private_address_after_its_check_is_never_conne
         answers: vec![IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)), IpAddr::V4(Ipv4Addr::LOCALHOST)],
         lookups: lookups.clone(),
     };
-    let app = spawn_app_with(pool, move |s| {
-        fast(s);
-        s.webhooks.timeout = Duration::from_secs(1);
-        s.webhooks.allow_private = false;
-        s.webhooks.resolver = tablekeeper::service::webhooks::Resolver::judging(rebinding, |ip| {
+    let app = spawn_app_resolving(
+        pool,
+        move |s| {
+            fast(s);
+            s.webhooks.timeout = Duration::from_secs(1);
+            s.webhooks.allow_private = false;
+        },
+        tablekeeper::service::webhooks::Resolver::judging(rebinding, |ip| {
             ip == IpAddr::V4(Ipv4Addr::new(127, 0, 0, 2)) || tablekeeper::service::webhooks::is_public(ip)
-        });
-    })
+        }),
+    )
     .await;
     let ann = app.organiser("ann@club.example").await;
     let club = home_club(&app, &ann).await;
