@@ -1,4 +1,7 @@
-//! The house's shape, checked from the source: no two modules of `src/` need each other.
+//! The house's shape. Its floors are crates, so Cargo refuses an arrow upwards between them;
+//! what Cargo cannot say by itself is checked here from `cargo metadata`: which floor may depend
+//! on which, and that the pure floors stay pure. Inside each crate, no two modules need each
+//! other (checked from the source).
 //!
 //! A module's file "needs" another when it names a path into it (`crate::…`, `super::…`,
 //! `self::…`, in a `use` or inline), a name a parent brings in from a child (`use child::Name`,
@@ -167,19 +170,54 @@ fn resolve(
     module
 }
 
+/// Each crate's source folder: the binary's and each floor's.
+fn crate_sources() -> Vec<PathBuf> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut roots = vec![workspace.join("src")];
+    for entry in std::fs::read_dir(workspace.join("crates")).expect("crates/") {
+        let src = entry.expect("entry").path().join("src");
+        if src.is_dir() {
+            roots.push(src);
+        }
+    }
+    roots.sort();
+    roots
+}
+
 #[test]
-fn no_two_modules_of_the_source_need_each_other() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+fn no_two_modules_of_any_crate_need_each_other() {
+    let mut circles = Vec::new();
+    let mut modules = 0;
+    for root in crate_sources() {
+        let (found, needing) = circles_in(&root);
+        circles.extend(found);
+        modules += needing;
+    }
+    assert!(circles.is_empty(), "modules that need each other: {circles:#?}");
+    assert!(
+        modules > 50,
+        "the scan found too few modules to mean anything: {modules}"
+    );
+}
+
+/// The circles among the modules of the crate whose source is `root`, and how many modules need
+/// another.
+fn circles_in(root: &Path) -> (Vec<String>, usize) {
+    let crate_name = root
+        .parent()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut files = Vec::new();
-    rust_files(&root, &mut files);
+    rust_files(root, &mut files);
     let sources: BTreeMap<Module, String> = files
         .iter()
-        .map(|f| (module_of(&root, f), std::fs::read_to_string(f).expect("read")))
+        .map(|f| (module_of(root, f), std::fs::read_to_string(f).expect("read")))
         .collect();
     let tests: BTreeSet<Module> = files
         .iter()
         .filter(|f| is_test_file(f))
-        .map(|f| module_of(&root, f))
+        .map(|f| module_of(root, f))
         .collect();
     let re_exported = re_exports(&sources);
 
@@ -200,7 +238,7 @@ fn no_two_modules_of_the_source_need_each_other() {
     for (a, targets) in &needs {
         for b in targets {
             if a < &b && needs.get(b).is_some_and(|back| back.contains(*a)) {
-                circles.push(format!("{} <-> {}", a.join("::"), b.join("::")));
+                circles.push(format!("{crate_name}: {} <-> {}", a.join("::"), b.join("::")));
             }
         }
     }
@@ -210,7 +248,10 @@ fn no_two_modules_of_the_source_need_each_other() {
         let mut stack: Vec<&Module> = needs[start].iter().collect();
         while let Some(m) = stack.pop() {
             if m == *start {
-                circles.push(format!("{} reaches itself through its needs", start.join("::")));
+                circles.push(format!(
+                    "{crate_name}: {} reaches itself through its needs",
+                    start.join("::")
+                ));
                 break;
             }
             if seen.insert(m.clone()) {
@@ -219,10 +260,94 @@ fn no_two_modules_of_the_source_need_each_other() {
         }
     }
     circles.dedup();
-    assert!(circles.is_empty(), "modules that need each other: {circles:#?}");
-    assert!(
-        needs.len() > 50,
-        "the scan found too few modules to mean anything: {}",
-        needs.len()
+    (circles, needs.len())
+}
+
+/// Each floor and the floors it may depend on; Cargo refuses a circle, this refuses an arrow
+/// that skips the design (the API reaching past the use cases into the store, say).
+const FLOORS: &[(&str, &[&str])] = &[
+    ("tablekeeper-config", &[]),
+    ("tablekeeper-rules", &[]),
+    ("tablekeeper-ledger", &["tablekeeper-rules"]),
+    (
+        "tablekeeper-store",
+        &["tablekeeper-config", "tablekeeper-ledger", "tablekeeper-rules"],
+    ),
+    (
+        "tablekeeper-service",
+        &[
+            "tablekeeper-config",
+            "tablekeeper-ledger",
+            "tablekeeper-rules",
+            "tablekeeper-store",
+        ],
+    ),
+    ("tablekeeper-web", &["tablekeeper-rules"]),
+    (
+        "tablekeeper-api",
+        &[
+            "tablekeeper-config",
+            "tablekeeper-ledger",
+            "tablekeeper-rules",
+            "tablekeeper-service",
+            "tablekeeper-store",
+            "tablekeeper-web",
+        ],
+    ),
+];
+
+/// What a floor must not depend on at all (normal dependencies, directly): the pure floors no
+/// I/O, the use cases no HTTP.
+const NEVER: &[(&str, &[&str])] = &[
+    ("tablekeeper-rules", &["tokio", "sqlx", "actix-web", "reqwest", "rand"]),
+    ("tablekeeper-ledger", &["tokio", "sqlx", "actix-web", "reqwest", "rand"]),
+    ("tablekeeper-config", &["tokio", "sqlx", "actix-web", "reqwest"]),
+    ("tablekeeper-web", &["tokio", "sqlx", "actix-web"]),
+    ("tablekeeper-store", &["actix-web", "reqwest"]),
+    ("tablekeeper-service", &["actix-web", "actix-web-lab", "actix-cors"]),
+];
+
+#[test]
+fn each_floor_depends_only_on_the_floors_below_it() {
+    let out = std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo metadata");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata json");
+    let packages = meta["packages"].as_array().expect("packages");
+    let mut floors_seen = BTreeSet::new();
+    for package in packages {
+        let name = package["name"].as_str().expect("name");
+        if name == "tablekeeper" {
+            continue;
+        }
+        let normal: Vec<&str> = package["dependencies"]
+            .as_array()
+            .expect("dependencies")
+            .iter()
+            .filter(|d| d["kind"].is_null())
+            .map(|d| d["name"].as_str().expect("dependency name"))
+            .collect();
+        let allowed = FLOORS
+            .iter()
+            .find(|(floor, _)| *floor == name)
+            .unwrap_or_else(|| panic!("{name} is a crate of the workspace without its row in FLOORS"))
+            .1;
+        floors_seen.insert(name);
+        for dependency in normal.iter().filter(|d| d.starts_with("tablekeeper")) {
+            assert!(allowed.contains(dependency), "{name} may not depend on {dependency}");
+        }
+        if let Some((_, never)) = NEVER.iter().find(|(floor, _)| *floor == name) {
+            for dependency in &normal {
+                assert!(!never.contains(dependency), "{name} may not depend on {dependency}");
+            }
+        }
+    }
+    assert_eq!(
+        floors_seen.len(),
+        FLOORS.len(),
+        "a floor of FLOORS is not in the workspace"
     );
 }

@@ -1,0 +1,128 @@
+//! The HTTP API under `/api/v1`: handlers, request and response types, auth and errors.
+//!
+//! Invariants: this layer only translates HTTP. A handler parses the path, query, headers and
+//! body, calls a use case of `tablekeeper_service` (or, for a plain listing, a store read), and
+//! renders the result; transactions, the engine and the ledger are the use cases' business.
+//! Errors become problem+json in `error` alone. Modules depend on `auth`, `error`, `input`,
+//! `export` and `game_schemas`, which depend on none of the others; beyond those, `accounts` uses `limits`,
+//! `sessions` names `tables::TableSummary`, `tokens` reads `sessions::PageQuery` and `tables`'
+//! idempotency helpers, `share_links` reads `sessions::PageQuery` and `health::PublicUrl`,
+//! `openapi` lists every handler and `methods` reads the routes from `openapi`'s spec, so no two
+//! modules depend on each other.
+
+pub mod accounts;
+pub mod auth;
+pub mod authorization;
+pub mod bundle;
+pub mod clubs;
+pub mod conditional;
+pub mod connections;
+pub mod contract;
+pub mod deadlines;
+pub mod deals;
+pub mod documented;
+pub mod error;
+pub mod events;
+pub mod examples;
+pub mod export;
+pub mod game_schemas;
+pub mod games;
+pub mod health;
+pub mod input;
+pub mod join_codes;
+pub mod ledger;
+pub mod limits;
+pub mod methods;
+pub mod metrics;
+pub mod middleware;
+pub mod openapi;
+pub mod page;
+pub mod reads;
+pub mod seasons;
+pub mod seating;
+pub mod sessions;
+pub mod share_links;
+pub mod tables;
+pub mod tokens;
+pub mod webhooks;
+
+use actix_web::web;
+
+/// Registers every route.
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::scope("/api/v1")
+            .service(accounts::register)
+            .service(accounts::login)
+            .service(accounts::join)
+            .service(accounts::logout)
+            .service(accounts::logout_everywhere)
+            .service(accounts::change_password)
+            .service(tokens::create_api_token)
+            .service(tokens::list_api_tokens)
+            .service(tokens::revoke_api_token)
+            .service(games::list_games)
+            .service(clubs::create_club)
+            .service(clubs::list_clubs)
+            .service(clubs::join_club)
+            .service(clubs::get_club)
+            .service(clubs::create_invitation)
+            .service(clubs::list_invitations)
+            .service(clubs::withdraw_invitation)
+            .service(clubs::list_club_members)
+            .service(clubs::add_club_member)
+            .service(clubs::update_club_member)
+            .service(clubs::anonymise_club_member)
+            .service(clubs::reset_member_password)
+            .service(sessions::create_session)
+            .service(sessions::list_sessions)
+            .service(sessions::get_session)
+            .service(sessions::update_session)
+            .service(sessions::get_session_standings)
+            .service(sessions::get_session_settlement)
+            .service(seasons::create_season)
+            .service(seasons::list_seasons)
+            .service(seasons::get_season_standings)
+            .service(seasons::get_season_standings_csv)
+            .service(seasons::audit_season)
+            .service(seasons::get_member_history)
+            .service(share_links::create_share_link)
+            .service(share_links::list_share_links)
+            .service(share_links::revoke_share_link)
+            .service(webhooks::create_webhook)
+            .service(webhooks::list_webhooks)
+            .service(webhooks::delete_webhook)
+            .service(webhooks::list_webhook_deliveries)
+            .service(webhooks::redeliver_webhook_delivery)
+            .service(bundle::get_audit_bundle)
+            .service(bundle::get_audit_key)
+            .service(tables::create_table)
+            .service(tables::list_tables)
+            .service(tables::get_table)
+            .service(tables::submit_move)
+            .service(tables::list_moves)
+            .service(tables::undo_move)
+            .service(tables::get_scores)
+            .service(tables::get_scores_csv)
+            .service(join_codes::create_join_code)
+            .service(deals::list_deals)
+            .service(join_codes::list_join_codes)
+            .service(join_codes::withdraw_join_code)
+            .service(deals::get_deal)
+            .service(deals::correct_deal)
+            .service(deals::preview_correction)
+            .service(deals::verify_deal)
+            .service(deals::list_scorers)
+            .service(deals::revoke_scorer)
+            .service(ledger::get_table_ledger)
+            .service(ledger::get_table_ledger_csv)
+            .service(ledger::audit_table)
+            .service(ledger::get_session_ledger)
+            .service(ledger::get_session_ledger_csv)
+            .service(events::stream_table_events)
+            .service(events::stream_session_events)
+            .service(health::healthz)
+            .service(health::readyz)
+            .service(health::get_server_info),
+    );
+}

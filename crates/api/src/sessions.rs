@@ -1,0 +1,537 @@
+//! Club sessions: a sitting that groups tables.
+
+use actix_web::http::StatusCode;
+use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
+use utoipa::{IntoParams, ToSchema};
+use uuid::Uuid;
+
+use super::auth::{Caller, Reads};
+use super::error::{ApiError, Problem};
+use super::reads::ReadPool;
+use super::tables::TableSummary;
+use tablekeeper_service::idempotency::{Answer, CreationKey};
+use tablekeeper_store::{self as store, StoreError};
+
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreateSession {
+    #[schema(example = "Thursday club night")]
+    pub name: String,
+    /// What a chip is worth, for settling up in money; left out, the settle-up is in chips only.
+    pub chip_value: Option<ChipValue>,
+    /// The club the session belongs to; left out, the caller's own (home) club.
+    pub club_id: Option<Uuid>,
+    /// Who came: club member ids, entered on the session's roster.
+    #[serde(default)]
+    pub members: Vec<Uuid>,
+}
+
+/// What a chip is worth: an integer number of minor units (pence, cents) of a currency.
+#[derive(Serialize, Deserialize, ToSchema, Clone)]
+#[serde(deny_unknown_fields)]
+pub struct ChipValue {
+    /// Zero or more.
+    #[schema(minimum = 0, example = 5)]
+    pub minor_units: i64,
+    /// ISO 4217, three capital letters.
+    #[schema(example = "GBP")]
+    pub currency: String,
+}
+
+impl ChipValue {
+    fn of(session: &store::sessions::ClubSession) -> Option<ChipValue> {
+        Some(ChipValue {
+            minor_units: session.chip_value?,
+            currency: session.currency.clone()?,
+        })
+    }
+
+    /// The value as the store keeps it, once checked.
+    ///
+    /// # Errors
+    /// `invalid_chip_value` for a negative number of minor units or a currency that is not three
+    /// capital letters. (A number that is not an integer never gets here: `invalid_body`.)
+    fn checked(&self) -> Result<(i64, &str), ApiError> {
+        let currency = self.currency.as_str();
+        if self.minor_units < 0 || currency.len() != 3 || !currency.bytes().all(|b| b.is_ascii_uppercase()) {
+            return Err(ApiError::unprocessable(
+                "invalid_chip_value",
+                "a chip value is a whole number of minor units, zero or more, and a currency of three capital letters (ISO 4217)",
+            ));
+        }
+        Ok((self.minor_units, currency))
+    }
+}
+
+/// A change to a session: what a chip is worth.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"chip_value": {"minor_units": 10, "currency": "EUR"}}))]
+pub struct UpdateSession {
+    /// What a chip is worth from now on; null clears it (the settle-up is then in chips only).
+    /// Required: send null to clear, so that a body that forgot it changes nothing.
+    // `deserialize_with` makes serde require the field: an absent one is `invalid_body`.
+    #[serde(deserialize_with = "Option::deserialize")]
+    #[schema(required = true)]
+    pub chip_value: Option<ChipValue>,
+}
+
+/// A member of a session's roster: the same person at every table of the session.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct MemberView {
+    /// The club member (`GET /clubs/{id}/members`): what a seat names in `members` when a
+    /// table is opened.
+    pub id: Uuid,
+    pub name: String,
+    /// The roster entry the session's tables name in their `members`: the club member's id for
+    /// sessions started with clubs; rosters written before clubs kept their own ids, which
+    /// chains and bundles name.
+    pub roster_id: Uuid,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct SessionSummary {
+    pub id: Uuid,
+    pub name: String,
+    pub owner_id: Uuid,
+    pub club_id: Uuid,
+    pub created_at: DateTime<Utc>,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct SessionView {
+    pub id: Uuid,
+    pub name: String,
+    pub owner_id: Uuid,
+    pub club_id: Uuid,
+    pub created_at: DateTime<Utc>,
+    pub chip_value: Option<ChipValue>,
+    /// The roster: who sits at the session's tables, in the order they joined.
+    pub members: Vec<MemberView>,
+    /// The session's tables, oldest first.
+    pub tables: Vec<TableSummary>,
+    /// Per table (in the order of `tables`), its finished deals and how many of them no second
+    /// phone has verified yet, or are disputed.
+    pub verification: Vec<TableVerification>,
+}
+
+/// How far a table's finished deals are verified.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct TableVerification {
+    pub table_id: Uuid,
+    pub deals: usize,
+    pub unverified: usize,
+    pub disputed: usize,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct SessionPage {
+    pub items: Vec<SessionSummary>,
+    /// The offset of the next page; null on the last page.
+    pub next_offset: Option<i64>,
+}
+
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct PageQuery {
+    /// 1 to 500; default 100.
+    pub limit: Option<i64>,
+    pub offset: Option<i64>,
+    /// Only this club's sessions; left out, those of every club the caller belongs to.
+    pub club_id: Option<Uuid>,
+}
+
+impl From<store::sessions::ClubSession> for SessionSummary {
+    fn from(s: store::sessions::ClubSession) -> SessionSummary {
+        SessionSummary {
+            id: s.id,
+            name: s.name,
+            owner_id: s.owner_id,
+            club_id: s.club_id,
+            created_at: s.created_at,
+        }
+    }
+}
+
+/// Starts a session (organisers only). Send an `Idempotency-Key` to retry safely: a retry with
+/// the same key and body gets the first answer (marked `Idempotent-Replayed: true`) and starts no
+/// second session.
+#[utoipa::path(tag = "sessions", request_body = CreateSession, security(("bearer" = [])),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and starts nothing"),
+    ),
+    responses(
+    (status = 201, body = SessionSummary, headers(
+        ("Location" = String, description = "the session's address"),
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
+    (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token, or a role in the club that does not run sessions", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`club_not_found`: no such club, or the caller is not a member of it", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_name`, `invalid_chip_value`, `invalid_members`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/sessions")]
+pub async fn create_session(
+    pool: web::Data<PgPool>,
+    req: HttpRequest,
+    Caller(who): Caller,
+    body: web::Json<CreateSession>,
+) -> Result<HttpResponse, ApiError> {
+    let owner = who.organiser()?;
+    let name = super::input::display_name(&body.name, 200).ok_or_else(|| {
+        ApiError::unprocessable(
+            "invalid_name",
+            "a session name is 1 to 200 characters, without control characters",
+        )
+    })?;
+    let chip_value = body.chip_value.as_ref().map(ChipValue::checked).transpose()?;
+    let key = super::tables::idempotency_key(&req)?
+        .map(|key| serde_json::to_value(&*body).map(|sent| CreationKey::new("create_session", key, &sent)))
+        .transpose()
+        .map_err(|_| ApiError::internal())?;
+    let render = |session| {
+        Ok(Answer {
+            status: StatusCode::CREATED.as_u16(),
+            body: serde_json::to_string(&SessionSummary::from(session))?,
+        })
+    };
+    let outcome = tablekeeper_service::sessions::create(
+        &pool,
+        owner,
+        tablekeeper_service::sessions::NewSession {
+            club: body.club_id,
+            name,
+            chip_value,
+            members: &body.members,
+        },
+        key.as_ref(),
+        render,
+    )
+    .await?;
+    super::tables::created(outcome, "/api/v1/sessions")
+}
+
+/// The caller's sessions, newest first.
+#[utoipa::path(tag = "sessions", params(PageQuery), security(("bearer" = [])), responses(
+    (status = 200, body = SessionPage),
+    (status = 401, description = "`missing_token`, `invalid_token`", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/sessions")]
+pub async fn list_sessions(
+    pool: ReadPool,
+    req: HttpRequest,
+    Caller(who): Caller,
+    query: web::Query<PageQuery>,
+) -> Result<HttpResponse, ApiError> {
+    let owner = who.organiser()?;
+    let limit = super::input::page_limit(query.limit)?;
+    let offset = query.offset.unwrap_or(0).max(0);
+    // A personal API token lists its one club's sessions.
+    let Some(club) = owner.narrowed(query.club_id)? else {
+        return Ok(HttpResponse::Ok().json(SessionPage {
+            items: Vec::new(),
+            next_offset: None,
+        }));
+    };
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let rows = store::sessions::list(&mut conn, owner.user(), club, limit + 1, offset).await?;
+    let more = rows.len() as i64 > limit;
+    let items: Vec<SessionSummary> = rows.into_iter().take(limit as usize).map(Into::into).collect();
+    let next_offset = more.then_some(offset + limit);
+    Ok(super::input::page(
+        &req,
+        "offset",
+        next_offset,
+        &SessionPage { items, next_offset },
+    ))
+}
+
+/// A session with its tables.
+#[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 200, body = SessionView),
+    (status = 404, description = "`session_not_found`: no such session, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/sessions/{id}")]
+pub async fn get_session(pool: ReadPool, Reads(who): Reads, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    tablekeeper_service::access::readable_session(&pool, who, *id).await?;
+    Ok(HttpResponse::Ok().json(session_view(&pool, *id).await?))
+}
+
+/// Sets, changes or clears what a chip is worth at the session (its organiser only), so that the
+/// settle-up gives money; the chips booked are not touched.
+#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), request_body = UpdateSession, security(("bearer" = [])), responses(
+    (status = 200, body = SessionView),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token, or another organiser's session", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_chip_value` (negative, or not a currency of three capital letters), `invalid_body` (minor units that are not an integer, or no `chip_value`), `unknown_field`", body = Problem, content_type = "application/problem+json"),
+))]
+#[patch("/sessions/{id}")]
+pub async fn update_session(
+    pool: web::Data<PgPool>,
+    Caller(who): Caller,
+    id: web::Path<Uuid>,
+    body: web::Json<UpdateSession>,
+) -> Result<HttpResponse, ApiError> {
+    let owner = who.organiser()?;
+    let chip_value = body.chip_value.as_ref().map(ChipValue::checked).transpose()?;
+    tablekeeper_service::sessions::set_chip_value(&pool, owner, *id, chip_value).await?;
+    Ok(HttpResponse::Ok().json(session_view(&pool, *id).await?))
+}
+
+async fn session_view(pool: &PgPool, id: Uuid) -> Result<SessionView, ApiError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let session = store::sessions::fetch(&mut conn, id).await?;
+    let tables = store::tables::list(&mut conn, None, Some(session.id), 1000, 0).await?;
+    let members = store::sessions::members(&mut conn, session.id).await?;
+    let mut verification = Vec::with_capacity(tables.len());
+    for table in &tables {
+        let (deals, unverified, disputed) = tablekeeper_service::verification::counts(&mut conn, table).await?;
+        verification.push(TableVerification {
+            table_id: table.id,
+            deals,
+            unverified,
+            disputed,
+        });
+    }
+    Ok(SessionView {
+        chip_value: ChipValue::of(&session),
+        members: members
+            .into_iter()
+            .map(|m| MemberView {
+                id: m.club_member_id,
+                name: m.name,
+                roster_id: m.id,
+            })
+            .collect(),
+        id: session.id,
+        name: session.name,
+        owner_id: session.owner_id,
+        club_id: session.club_id,
+        created_at: session.created_at,
+        tables: tables.into_iter().map(TableSummary::from).collect(),
+        verification,
+    })
+}
+
+/// One seat a player held, with what it won or lost there.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct SeatResult {
+    pub table_id: Uuid,
+    pub game: String,
+    pub seat: u8,
+    /// The name as typed at that table.
+    pub name: String,
+    /// Chips won (positive) or lost: what the seat holds less what the bank issued to it (its
+    /// buy-in; its stakes on a board or in a fund count as its chips until won); null at a table
+    /// that books no chips to seats.
+    pub chips: Option<i64>,
+    /// The score sheet's total at a points game (Nomination Whist, Dividend, Tricky Dick); null
+    /// at a chips game.
+    pub points: Option<i64>,
+}
+
+/// Points over a game's tables.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct GamePoints {
+    pub game: String,
+    pub points: i64,
+}
+
+/// A player across the session.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct PlayerStanding {
+    /// The roster member; null for a player of a table stored before the roster whose name
+    /// matches no member.
+    pub member_id: Option<Uuid>,
+    pub player: String,
+    /// Chips won or lost over every table: what the seats hold less what the bank issued to
+    /// them.
+    pub chips: i64,
+    /// Points per game, over that game's tables.
+    pub points: Vec<GamePoints>,
+    pub seats: Vec<SeatResult>,
+}
+
+/// Every player's net chips and points across the session's tables, matched by roster member.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct SessionStandings {
+    pub session_id: Uuid,
+    /// In order of first seat.
+    pub players: Vec<PlayerStanding>,
+    /// Over every player: what the players lost to the pools, `-pools_chips`.
+    pub total_chips: i64,
+    /// What the tables' pools and funds hold (and, at a game played against the bank, what the
+    /// bank took beyond what it issued): chips no player has won yet. With `total_chips` it sums
+    /// to zero.
+    pub pools_chips: i64,
+}
+
+fn standing(p: &tablekeeper_service::sessions::Standing) -> PlayerStanding {
+    PlayerStanding {
+        member_id: p.identity.member(),
+        player: p.name.clone(),
+        chips: p.chips,
+        points: p
+            .points
+            .iter()
+            .map(|(game, points)| GamePoints {
+                game: game.clone(),
+                points: *points,
+            })
+            .collect(),
+        seats: p
+            .seats
+            .iter()
+            .map(|s| SeatResult {
+                table_id: s.table,
+                game: s.game.clone(),
+                seat: s.seat,
+                name: s.name.clone(),
+                chips: s.chips,
+                points: s.points,
+            })
+            .collect(),
+    }
+}
+
+/// The session's standings: each player's chips won or lost (what their seats hold less what the
+/// bank issued to them) and points across its tables, a player being a roster member whatever
+/// the spelling at each table; and what the pools hold.
+#[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 200, body = SessionStandings),
+    (status = 404, description = "`session_not_found`: no such session, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/sessions/{id}/standings")]
+pub async fn get_session_standings(
+    pool: ReadPool,
+    Reads(who): Reads,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    tablekeeper_service::access::readable_session(&pool, who, *id).await?;
+    let standings = tablekeeper_service::sessions::standings(&pool, *id).await?;
+    Ok(HttpResponse::Ok().json(SessionStandings {
+        session_id: standings.session.id,
+        total_chips: standings.players.iter().map(|p| p.chips).sum(),
+        pools_chips: standings.pools,
+        players: standings.players.iter().map(standing).collect(),
+    }))
+}
+
+/// A player in a payment, or the tables' pools and funds (`pools`), which hold chips that no
+/// player has won yet.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct Party {
+    pub member_id: Option<Uuid>,
+    /// Empty for the pools.
+    pub player: String,
+    pub pools: bool,
+}
+
+/// One payment: `from` pays `to`.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct PaymentView {
+    pub from: Party,
+    pub to: Party,
+    /// Positive.
+    pub chips: i64,
+    /// In minor units of the session's currency; null when the session sets no chip value.
+    pub minor_units: Option<i64>,
+    pub currency: Option<String>,
+}
+
+/// A party's net chips, which the payments bring to zero: what the party pays less what it is
+/// paid is `-chips`.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct PartyNet {
+    pub party: Party,
+    /// A player's: the standings' `chips`. The pools': what they hold, positive.
+    pub chips: i64,
+}
+
+/// Who pays whom.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct Settlement {
+    pub session_id: Uuid,
+    pub chip_value: Option<ChipValue>,
+    /// Every party that settles: each player that won or lost chips, then the pools when they
+    /// hold any. The nets sum to zero.
+    pub nets: Vec<PartyNet>,
+    /// The fewest payments that bring every party's net chips, the pools' included, to zero.
+    pub payments: Vec<PaymentView>,
+}
+
+/// Settle-up: who pays whom at the end of the night, in as few payments as can be, from each
+/// player's net chips (what their seats hold less what the bank issued to them) and what the
+/// pools hold (the stakes no one has won yet, which the players paid in); in money too when the
+/// session sets a chip value.
+#[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 200, body = Settlement),
+    (status = 404, description = "`session_not_found`: no such session, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/sessions/{id}/settlement")]
+pub async fn get_session_settlement(
+    pool: ReadPool,
+    Reads(who): Reads,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    tablekeeper_service::access::readable_session(&pool, who, *id).await?;
+    let (standings, payments) = tablekeeper_service::sessions::settlement(&pool, *id).await?;
+    let chip_value = ChipValue::of(&standings.session);
+    let party = |s: &Option<tablekeeper_service::sessions::Standing>| match s {
+        Some(s) => {
+            let p = standing(s);
+            Party {
+                member_id: p.member_id,
+                player: p.player,
+                pools: false,
+            }
+        }
+        None => Party {
+            member_id: None,
+            player: String::new(),
+            pools: true,
+        },
+    };
+    let mut nets: Vec<PartyNet> = standings
+        .players
+        .iter()
+        .filter(|p| p.chips != 0)
+        .map(|p| PartyNet {
+            party: party(&Some(p.clone())),
+            chips: p.chips,
+        })
+        .collect();
+    if standings.pools != 0 {
+        nets.push(PartyNet {
+            party: party(&None),
+            chips: standings.pools,
+        });
+    }
+    Ok(HttpResponse::Ok().json(Settlement {
+        session_id: standings.session.id,
+        nets,
+        payments: payments
+            .iter()
+            .map(|p| PaymentView {
+                from: party(&p.from),
+                to: party(&p.to),
+                chips: p.chips,
+                minor_units: p.money,
+                currency: p.money.and(chip_value.as_ref().map(|c| c.currency.clone())),
+            })
+            .collect(),
+        chip_value,
+    }))
+}

@@ -1,0 +1,135 @@
+//! The one error type of the application layer.
+
+use uuid::Uuid;
+
+use tablekeeper_ledger::LedgerError;
+use tablekeeper_rules::{RuleViolation, SetupError};
+use tablekeeper_store::StoreError;
+
+/// Everything a use case can fail with. Variants name what went wrong in the domain's words;
+/// the API decides how each is answered.
+#[derive(Debug, thiserror::Error)]
+pub enum ServiceError {
+    /// The engine refused a move; nothing was written.
+    #[error(transparent)]
+    Rule(#[from] RuleViolation),
+    /// The players or options do not set up a game.
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    /// The options do not have the game's shape.
+    #[error("the options are not valid for this game: {0}")]
+    InvalidOptions(serde_json::Error),
+    /// The move does not have the shape of the table's game's moves.
+    #[error("{0}")]
+    InvalidMove(serde_json::Error),
+    #[error("{0}")]
+    Forbidden(&'static str),
+    /// A personal API token's scopes or club do not reach this; the message names the scope.
+    #[error("{0}")]
+    TokenScope(String),
+    /// A token is asked for with a scope its account's role in the club does not allow.
+    #[error("{0}")]
+    ScopeBeyondRole(String),
+    #[error("the bearer token is not valid")]
+    ApiTokenUnknown,
+    #[error("this API token was revoked; make a new one")]
+    ApiTokenRevoked,
+    #[error("this API token has expired; make a new one")]
+    ApiTokenExpired,
+    /// The organiser revoked the scorer whose token this is.
+    #[error("this scorer was revoked by the table's organiser; ask for a new join code")]
+    ScorerRevoked,
+    /// The session's organiser revoked the share link whose token this is.
+    #[error("this share link was revoked; ask the organiser for a new one")]
+    ShareLinkRevoked,
+    #[error("this share link has expired; ask the organiser for a new one")]
+    ShareLinkExpired,
+    /// The caller's user no longer exists.
+    #[error("the bearer token names an unknown user")]
+    UnknownUser,
+    /// The account's token was signed out (one by one, everywhere, or by a new password).
+    #[error("this token was signed out (or its password changed); log in again")]
+    TokenSignedOut,
+    #[error("the table is at version {actual}, not {expected}")]
+    VersionConflict { expected: i64, actual: i64 },
+    #[error("the table is at version {actual}, which the request's If-Match does not name")]
+    PreconditionFailed { actual: i64 },
+    #[error("{}", deal_mismatch(*named, *recording))]
+    DealMismatch { named: u16, recording: Option<u16> },
+    /// A table's seats name members that are not the session's, or not one per seat.
+    #[error("{0}")]
+    InvalidMembers(String),
+    /// A role that cannot be given where it was asked for.
+    #[error("{0}")]
+    InvalidRole(&'static str),
+    #[error("you are a member of this club already")]
+    AlreadyMember,
+    #[error("the club would be left without an owner: make another member owner first")]
+    LastOwner,
+    #[error("the club has a member of that name already")]
+    MemberNameTaken,
+    #[error("only a member who has left can be anonymised: mark them as left first")]
+    MemberActive,
+    #[error("a table in a session belongs to the session's club: leave club_id out or name that club")]
+    ClubMismatch,
+    #[error("an anonymised member cannot come back: add them again as a new member")]
+    MemberAnonymised,
+    #[error("there is no move left to undo")]
+    NothingToUndo,
+    #[error("deal {0} has not been played at this table")]
+    DealNotFound(u16),
+    #[error("deal {0} is still being recorded: undo its moves instead of correcting it")]
+    DealNotFinished(u16),
+    /// A correction's (or a dispute's) own moves go beyond the deal, or do not finish it.
+    #[error("{0}")]
+    NotTheDeal(String),
+    /// A later entry no longer fits the corrected history; nothing was written.
+    #[error("the correction conflicts with move {seq}, recorded later: {violation}")]
+    CorrectionConflicts { seq: i64, violation: RuleViolation },
+    /// A verification's body does not say one thing (an agreement with moves, a dispute without).
+    #[error("{0}")]
+    InvalidVerification(&'static str),
+    #[error("that result is the deal as recorded: send {{\"agree\": true}} instead")]
+    DisputeMatchesRecord,
+    #[error("a deal is verified by another scorer or the organiser, not by whoever recorded it")]
+    OwnDeal,
+    /// A webhook's URL or events are not acceptable; `code` says how.
+    #[error("{detail}")]
+    InvalidWebhook { code: &'static str, detail: String },
+    #[error("this Idempotency-Key was used for a different request")]
+    IdempotencyKeyReused,
+    #[error("table {table} plays `{game}`, which this build does not know")]
+    UnknownGame { table: Uuid, game: String },
+    /// The stored log no longer replays or reads (a bug, never a client's doing).
+    #[error("stored data could not be read back: {0}")]
+    Corrupt(String),
+    /// What is stored of one table (its log, a snapshot, its lines) no longer reads or replays:
+    /// `Corrupt` once the table it was found in is known ([`ServiceError::at_table`]).
+    #[error("the stored log of table {table} is damaged ({detail}); GET /tables/{table}/audit reports what was found")]
+    Damaged { table: Uuid, detail: String },
+    #[error("a value could not be written as JSON: {0}")]
+    Encode(serde_json::Error),
+    #[error(transparent)]
+    Ledger(#[from] LedgerError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl ServiceError {
+    /// This error as met while reading table `table`: stored data that does not read is that
+    /// table's damage, named as such, so that its readers are told which table and not a bare
+    /// failure. Anything else is unchanged.
+    pub fn at_table(self, table: Uuid) -> ServiceError {
+        match self {
+            ServiceError::Corrupt(detail) => ServiceError::Damaged { table, detail },
+            other => other,
+        }
+    }
+}
+
+fn deal_mismatch(named: u16, recording: Option<u16>) -> String {
+    match recording {
+        Some(n) => format!("the move is for deal {named}, but deal {n} is being recorded"),
+        None => format!("the move is for deal {named}, but the game is over"),
+    }
+}

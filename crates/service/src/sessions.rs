@@ -1,0 +1,260 @@
+//! Club sessions: starting one, its standings across its tables and the settle-up.
+//!
+//! Invariants: only an organiser who still exists owns a session; a player's chips in the
+//! standings are net of what the bank issued to their seats (their buy-in,
+//! `ledger::issued`), so stakes on a board or in a fund are theirs until someone wins them;
+//! the players' nets and the chips in the tables' pools sum to zero (checked, not assumed); and
+//! the settle-up's payments bring every party, the pools included, exactly to zero.
+
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use super::idempotency::{self, Answer, CreationKey, Outcome};
+use super::roster::Identity;
+use super::{ensure_user, ServiceError};
+use tablekeeper_ledger::Account;
+use tablekeeper_rules::Seat;
+use tablekeeper_store::sessions::ClubSession;
+use tablekeeper_store::{self as store, StoreError};
+
+/// A session to start: its club (the owner's home club when None), its name (already checked),
+/// what a chip is worth, and who came (club member ids).
+pub struct NewSession<'a> {
+    pub club: Option<Uuid>,
+    pub name: &'a str,
+    pub chip_value: Option<(i64, &'a str)>,
+    pub members: &'a [Uuid],
+}
+
+/// Starts a session named `name` (already checked) for `owner` in `club` (the owner's home club
+/// when None), with `members` (club member ids: who came) entered on its roster, once per `key`:
+/// `render` gives the answer, kept under the key; a retry with the key gets the first answer and
+/// starts nothing.
+///
+/// # Errors
+/// `UnknownUser`; `IdempotencyKeyReused`; `Encode` when `render` fails; `Store(NotFound("club"))`
+/// for a stranger to the club; `Forbidden` for a role that does not run sessions;
+/// `InvalidMembers` for an id that is not a member of the club.
+pub async fn create(
+    pool: &PgPool,
+    account: super::access::Account,
+    new: NewSession<'_>,
+    key: Option<&CreationKey>,
+    render: impl FnOnce(ClubSession) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
+    let owner = account.user();
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    ensure_user(&mut tx, owner).await?;
+    if let Some(first) = idempotency::first_answer(&mut tx, owner, key).await? {
+        return Ok(first);
+    }
+    let club = match new.club {
+        Some(club) => club,
+        None => store::clubs::home_club(&mut tx, owner).await?,
+    };
+    super::access::require(&mut tx, account, club, super::access::Capability::Organise, "club").await?;
+    let session = store::sessions::insert(&mut tx, owner, club, new.name, new.chip_value).await?;
+    for id in new.members {
+        let member = match store::clubs::member(&mut tx, club, *id).await {
+            Ok(member) if member.anonymised_at.is_none() => member,
+            Ok(_) | Err(StoreError::NotFound(_)) => {
+                return Err(ServiceError::InvalidMembers(format!(
+                    "{id} is not a member of this club"
+                )))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        store::sessions::enter(&mut tx, session.id, &member).await?;
+    }
+    super::chain::record::link_session(&mut tx, session.id).await?;
+    let answer = render(session).map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, owner, key, answer).await
+}
+
+/// Sets (or, with None, clears) what a chip is worth at the session, in minor units (already
+/// checked: zero or more) of a currency; only the organiser who owns the session may.
+///
+/// # Errors
+/// `Store(NotFound)` for an unknown session; `Forbidden` for another organiser; `UnknownUser`.
+pub async fn set_chip_value(
+    pool: &PgPool,
+    who: super::access::Account,
+    id: Uuid,
+    chip_value: Option<(i64, &str)>,
+) -> Result<ClubSession, ServiceError> {
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    ensure_user(&mut tx, who.user()).await?;
+    let session = store::sessions::lock(&mut tx, id).await?;
+    super::access::require(
+        &mut tx,
+        who,
+        session.club_id,
+        super::access::Capability::Audit,
+        "session",
+    )
+    .await?;
+    let session = store::sessions::set_chip_value(&mut tx, id, chip_value).await?;
+    super::chain::record::link_session(&mut tx, id).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok(session)
+}
+
+/// One seat's part in the standings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatStanding {
+    pub table: Uuid,
+    pub game: String,
+    pub seat: u8,
+    /// As typed at that table.
+    pub name: String,
+    /// Chips won or lost there: the seat's balance less what the bank issued to it; None at a
+    /// table that books no chips to seats.
+    pub chips: Option<i64>,
+    /// The score sheet's total for the seat at a points game; None at a chips game.
+    pub points: Option<i64>,
+}
+
+/// A player across the session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Standing {
+    pub identity: Identity,
+    pub name: String,
+    /// Net of the chips the bank issued, over every table.
+    pub chips: i64,
+    /// Points per game id, over that game's tables.
+    pub points: Vec<(String, i64)>,
+    pub seats: Vec<SeatStanding>,
+}
+
+/// A session's standings: every player's net chips and points, in order of first seat.
+#[derive(Debug, Clone)]
+pub struct Standings {
+    pub session: ClubSession,
+    pub players: Vec<Standing>,
+    /// What the tables' pools and funds hold, and what a game played against the bank (Tricky
+    /// Dick) has taken into it beyond what it issued: the chips no player holds. With the
+    /// players' chips it sums to zero.
+    pub pools: i64,
+}
+
+/// The session's standings.
+///
+/// # Errors
+/// `Store(NotFound)` for an unknown session; `Corrupt` when a table's log no longer replays.
+pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceError> {
+    let mut tx = store::begin_read_only(pool).await?;
+    let session = store::sessions::fetch(&mut tx, id).await?;
+    let roster = store::sessions::members(&mut tx, session.id).await?;
+    let tables = store::tables::list(&mut tx, None, Some(session.id), 1000, 0).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    let mut players: Vec<Standing> = Vec::new();
+    let mut pools = 0;
+    for row in tables {
+        let ledger = super::ledger::table_ledger(pool, row.id, None).await?;
+        let issued = super::ledger::issued(&ledger.bookings)?;
+        pools += ledger
+            .balances
+            .iter()
+            .filter(|(account, _)| !matches!(account, Account::Seat(_)))
+            .map(|(account, balance)| (balance - issued.of(account)).get())
+            .sum::<i64>();
+        let sheet = super::tables::score_sheet(pool, row.id).await?.sheet;
+        let points_game = sheet.get("chips").is_none();
+        let totals = sheet.get("totals").and_then(serde_json::Value::as_array);
+        for (index, name) in row.players.iter().enumerate() {
+            let Ok(number) = u8::try_from(index) else { continue };
+            let seat = Account::Seat(Seat::new(number));
+            let booked = ledger
+                .bookings
+                .iter()
+                .any(|b| b.postings.iter().any(|p| p.account == seat));
+            let points = if points_game {
+                totals.and_then(|t| t.get(index)).and_then(serde_json::Value::as_i64)
+            } else {
+                None
+            };
+            let identity = Identity::of_seat(&row, index, &roster);
+            let part = SeatStanding {
+                table: row.id,
+                game: row.game.clone(),
+                seat: number,
+                name: name.clone(),
+                chips: booked.then(|| (ledger.balances.of(&seat) - issued.of(&seat)).get()),
+                points,
+            };
+            let at = match players.iter().position(|p| p.identity == identity) {
+                Some(at) => at,
+                None => {
+                    let shown = identity.name(name, &roster).to_owned();
+                    players.push(Standing {
+                        identity,
+                        name: shown,
+                        chips: 0,
+                        points: Vec::new(),
+                        seats: Vec::new(),
+                    });
+                    players.len() - 1
+                }
+            };
+            let player = &mut players[at];
+            player.chips += part.chips.unwrap_or(0);
+            if let Some(p) = part.points {
+                match player.points.iter_mut().find(|(g, _)| *g == row.game) {
+                    Some((_, total)) => *total += p,
+                    None => player.points.push((row.game.clone(), p)),
+                }
+            }
+            player.seats.push(part);
+        }
+    }
+    Ok(Standings {
+        session,
+        players,
+        pools,
+    })
+}
+
+/// One payment of the settle-up, between players or (while chips are still held in a table's
+/// pools or funds, which belong to no player yet) with the pools: `None`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payment {
+    pub from: Option<Standing>,
+    pub to: Option<Standing>,
+    pub chips: i64,
+    /// In minor units of the session's currency, when it sets a chip value.
+    pub money: Option<i64>,
+}
+
+/// Who pays whom at the end of the night: each player's net chips and what the pools hold,
+/// settled in the fewest transfers; the payments bring every party exactly to zero.
+///
+/// # Errors
+/// `Store(NotFound)` for an unknown session; `Corrupt` when the players' nets and the pools do
+/// not sum to zero (the ledger does not square) or a sum in money does not fit.
+pub async fn settlement(pool: &PgPool, id: Uuid) -> Result<(Standings, Vec<Payment>), ServiceError> {
+    let standings = standings(pool, id).await?;
+    let mut balances: Vec<(usize, i64)> = standings.players.iter().map(|p| p.chips).enumerate().collect();
+    // The pools as a party, measured from the ledger, not as what makes the sum zero: a ledger
+    // that does not square is refused rather than settled.
+    balances.push((standings.players.len(), standings.pools));
+    let transfers =
+        tablekeeper_ledger::settle::settle_up(&balances).map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+    let mut payments = Vec::with_capacity(transfers.len());
+    for t in transfers {
+        let money = match standings.session.chip_value {
+            Some(value) => Some(
+                t.amount
+                    .checked_mul(value)
+                    .ok_or_else(|| ServiceError::Corrupt("a payment in money does not fit in 64 bits".into()))?,
+            ),
+            None => None,
+        };
+        payments.push(Payment {
+            from: standings.players.get(t.from).cloned(),
+            to: standings.players.get(t.to).cloned(),
+            chips: t.amount,
+            money,
+        });
+    }
+    Ok((standings, payments))
+}

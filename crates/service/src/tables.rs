@@ -1,0 +1,363 @@
+//! Opening a table and reading its state and score sheet.
+//!
+//! Invariants: a table is created with its set-up snapshot (seq 0) and its opening bookings in
+//! one transaction, so a table never exists without the state its log folds from; reads run in
+//! one read-only snapshot of the database, so the row, snapshots and moves they fold agree on
+//! the table's version.
+
+use serde_json::Value;
+use sqlx::PgPool;
+use uuid::Uuid;
+
+use super::access::Account;
+use super::idempotency::{self, Answer, CreationKey, Outcome};
+use super::receipts::Receipt;
+use super::{book_settlements, ensure_user, fold, game_of, read_table, to_json, ServiceError};
+use tablekeeper_rules::with_game;
+use tablekeeper_rules::{Game, GameId};
+use tablekeeper_store::tables::TableRow;
+use tablekeeper_store::{self as store, StoreError};
+
+/// A table with its state as the engine shows it.
+#[derive(Debug, Clone)]
+pub struct TableState {
+    pub row: TableRow,
+    pub game: GameId,
+    /// The game's view: whose turn, what is legal next, running scores.
+    pub view: Value,
+}
+
+impl TableState {
+    pub(super) fn new<G: Game>(row: TableRow, game: &G) -> Result<TableState, ServiceError> {
+        Ok(TableState {
+            view: to_json(&game.view())?,
+            game: G::ID,
+            row,
+        })
+    }
+}
+
+/// A table's score sheet.
+#[derive(Debug, Clone)]
+pub struct ScoreSheet {
+    pub row: TableRow,
+    pub game: GameId,
+    pub sheet: Value,
+    /// The sheet's lines (a deal each; a hand at Tricky Dick), as the sheet gives them, whatever
+    /// the game calls them there.
+    pub lines: Vec<Value>,
+}
+
+/// What an organiser asks for when opening a table.
+#[derive(Debug, Clone)]
+pub struct NewTable {
+    pub game: GameId,
+    /// Names in seat order, already checked.
+    pub players: Vec<String>,
+    /// The game's options as sent; `None` takes every default.
+    pub options: Option<Value>,
+    /// The session it belongs to; it must be the owner's.
+    pub session: Option<Uuid>,
+    /// The session's member at each seat; None (for the table or a seat) to find the player's
+    /// member by name.
+    pub members: Option<Vec<Option<Uuid>>>,
+    /// The club it belongs to when it is in no session; None for the owner's home club.
+    pub club: Option<Uuid>,
+}
+
+/// Opens a table for `owner`.
+///
+/// # Errors
+/// As [`create_once`].
+pub async fn create(
+    pool: &PgPool,
+    keys: &super::receipts::AuditKeys,
+    owner: Account,
+    new: NewTable,
+) -> Result<(TableState, Receipt), ServiceError> {
+    let mut made = None;
+    let keep = |table, receipt| {
+        made = Some((table, receipt));
+        Ok(Answer {
+            status: 201,
+            body: String::new(),
+        })
+    };
+    create_once(pool, keys, owner, new, None, keep).await?;
+    made.ok_or_else(|| ServiceError::Corrupt("a table opened without its state".into()))
+}
+
+/// Opens a table for `owner`, once per `key`: `render` gives the answer, kept under the key; a
+/// retry with the key gets the first answer and opens nothing.
+///
+/// # Errors
+/// `InvalidOptions` or `Setup` when the options or players do not set up the game (checked
+/// before anything is read); `UnknownUser`; `IdempotencyKeyReused`; `Store(NotFound)` for an
+/// unknown session, `Forbidden` for another organiser's; `Encode` when `render` fails.
+pub async fn create_once(
+    pool: &PgPool,
+    keys: &super::receipts::AuditKeys,
+    account: Account,
+    new: NewTable,
+    key: Option<&CreationKey>,
+    render: impl FnOnce(TableState, Receipt) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
+    with_game!(new.game, G => create_as::<G>(pool, keys, account, new, key, render).await)
+}
+
+async fn create_as<G: Game>(
+    pool: &PgPool,
+    keys: &super::receipts::AuditKeys,
+    account: Account,
+    new: NewTable,
+    key: Option<&CreationKey>,
+    render: impl FnOnce(TableState, Receipt) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
+    let owner = account.user();
+    let options: G::Options = match new.options {
+        None => G::Options::default(),
+        Some(value) => serde_json::from_value(value).map_err(ServiceError::InvalidOptions)?,
+    };
+    let game = G::new(new.players.len(), options)?;
+    // The signing key is read (the first time, from the database) before the transaction: read
+    // inside it, it would want a second connection while this one holds locks others queue on.
+    keys.signing(pool).await?;
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    ensure_user(&mut tx, owner).await?;
+    if let Some(first) = idempotency::first_answer(&mut tx, owner, key).await? {
+        return Ok(first);
+    }
+    let mut members = None;
+    let club;
+    if let Some(session) = new.session {
+        let found = store::sessions::fetch(&mut tx, session).await?;
+        super::access::require(
+            &mut tx,
+            account,
+            found.club_id,
+            super::access::Capability::Organise,
+            "session",
+        )
+        .await?;
+        if new.club.is_some_and(|named| named != found.club_id) {
+            return Err(ServiceError::ClubMismatch);
+        }
+        // The session's row is locked before anything that refers to it is written: those
+        // writes take a share lock on it, and two tables opened at once in one session, each
+        // holding that and both wanting the row for linking the roster, would deadlock.
+        store::sessions::lock(&mut tx, session).await?;
+        club = found.club_id;
+        members = Some(seat_members(&mut tx, session, club, &new.players, new.members.as_deref()).await?);
+    } else if new.members.is_some() {
+        return Err(ServiceError::InvalidMembers(
+            "members name a session's roster: give the session_id too".into(),
+        ));
+    } else {
+        club = match new.club {
+            Some(named) => named,
+            None => store::clubs::home_club(&mut tx, owner).await?,
+        };
+        super::access::require(&mut tx, account, club, super::access::Capability::Organise, "club").await?;
+    }
+    let stored = store::tables::NewTable {
+        owner,
+        club,
+        session: new.session,
+        game: G::ID.as_str(),
+        players: &new.players,
+        options: &to_json(&game.options())?,
+        members: members.as_deref(),
+    };
+    let row = store::tables::insert(&mut tx, stored).await?;
+    store::tables::save_snapshot(&mut tx, row.key(), 0, &to_json(&game)?).await?;
+    book_settlements(&mut tx, row.key(), 0, &game.opening_settlements()).await?;
+    super::chain::extend(&mut tx, &row).await?;
+    // The set-up names the session and each seat's member: its receipt vouches for both.
+    let receipt = keys
+        .receipt_for(pool, &mut tx, row.key(), row.session_id, row.created_at)
+        .await?;
+    let row = store::tables::fetch_by_key(&mut tx, row.key()).await?;
+    let answer = render(TableState::new(row, &game)?, receipt).map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, owner, key, answer).await
+}
+
+/// The member at each seat: the one named, checked against the roster, or else the player's
+/// member by name (added to the roster when new); never one member at two seats.
+async fn seat_members(
+    conn: &mut sqlx::PgConnection,
+    session: Uuid,
+    club: Uuid,
+    players: &[String],
+    named: Option<&[Option<Uuid>]>,
+) -> Result<Vec<Uuid>, ServiceError> {
+    if let Some(named) = named {
+        if named.len() != players.len() {
+            return Err(ServiceError::InvalidMembers(format!(
+                "{} members for {} players: give one per seat (null to find the player by name)",
+                named.len(),
+                players.len()
+            )));
+        }
+    }
+    let roster = store::sessions::members(&mut *conn, session).await?;
+    let mut ids: Vec<Uuid> = Vec::with_capacity(players.len());
+    for (seat, name) in players.iter().enumerate() {
+        let id = match named.and_then(|n| n.get(seat).copied().flatten()) {
+            Some(id) => match roster.iter().find(|m| m.id == id || m.club_member_id == id) {
+                Some(entry) => entry.id,
+                // A member of the club not on the roster yet sits down: they are entered.
+                None => match store::clubs::member(&mut *conn, club, id).await {
+                    Ok(member) if member.anonymised_at.is_none() => {
+                        store::sessions::enter(&mut *conn, session, &member).await?.id
+                    }
+                    Ok(_) | Err(StoreError::NotFound(_)) => {
+                        return Err(ServiceError::InvalidMembers(format!(
+                            "{id} is neither on this session's roster nor a member of its club"
+                        )))
+                    }
+                    Err(e) => return Err(e.into()),
+                },
+            },
+            None => store::sessions::member_named(&mut *conn, session, club, name).await?.id,
+        };
+        if ids.contains(&id) {
+            return Err(ServiceError::InvalidMembers(format!(
+                "seat {seat} ({name}) is a member already seated at this table"
+            )));
+        }
+        ids.push(id);
+    }
+    // Members entered on the roster are linked into the session's chain with the table.
+    super::chain::record::link_session(&mut *conn, session).await?;
+    Ok(ids)
+}
+
+/// The table's current state.
+///
+/// # Errors
+/// `Store(NotFound)` when there is no such table.
+pub async fn state(pool: &PgPool, id: Uuid) -> Result<TableState, ServiceError> {
+    let (mut tx, row) = read_table(pool, id).await?;
+    let state: Result<TableState, ServiceError> = async {
+        with_game!(game_of(&row)?, G => {
+            let game: G = fold::current(&mut tx, &row).await?;
+            TableState::new(row, &game)
+        })
+    }
+    .await;
+    state.map_err(|e| e.at_table(id))
+}
+
+/// The table's score sheet.
+///
+/// # Errors
+/// `Store(NotFound)` when there is no such table.
+pub async fn score_sheet(pool: &PgPool, id: Uuid) -> Result<ScoreSheet, ServiceError> {
+    let (mut tx, row) = read_table(pool, id).await?;
+    let sheet: Result<ScoreSheet, ServiceError> = async {
+        with_game!(game_of(&row)?, G => {
+            let game: G = fold::current(&mut tx, &row).await?;
+            let lines = super::history::in_force::<G>(&mut tx, &row).await?;
+            Ok(ScoreSheet {
+                sheet: to_json(&game.score_sheet_of(&lines))?,
+                lines: lines.iter().map(to_json).collect::<Result<_, _>>()?,
+                game: G::ID,
+                row,
+            })
+        })
+    }
+    .await;
+    sheet.map_err(|e| e.at_table(id))
+}
+
+/// Makes a scorer of the table (named `name`, or "Scorer n" after those before it) and links
+/// it into the table's hash chain, under the table's lock: who recorded what is read through
+/// scorers' names, so a name changed afterwards breaks the chain. The answer `render` makes of
+/// the scorer and the receipt `keys` sign for the chain as it leaves it, kept under `key` with
+/// the table's answers when given; a retry with the key gets that first answer and makes no
+/// second scorer.
+///
+/// # Errors
+/// `Store(NotFound)` for an unknown table; `IdempotencyKeyReused` when the key was used at the
+/// table for another request; `Encode` when `render` fails; on database failure.
+pub async fn join_scorer(
+    pool: &PgPool,
+    keys: &super::receipts::AuditKeys,
+    table: Uuid,
+    name: Option<String>,
+    code: &str,
+    key: Option<&CreationKey>,
+    render: impl FnOnce(store::scorers::ScorerRow, Receipt) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
+    // The signing key is read (the first time, from the database) before the transaction: read
+    // inside it, it would want a second connection while this one holds locks others queue on.
+    keys.signing(pool).await?;
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    let row = store::tables::lock(&mut tx, table).await?;
+    // A scorer is no account: its join's key is the table's, read under the table's lock like
+    // a move's, so two joins racing with one key make one scorer.
+    if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.key(), key).await? {
+        return Ok(first);
+    }
+    let name = match name {
+        Some(name) => name,
+        None => format!("Scorer {}", store::scorers::count(&mut tx, row.key()).await? + 1),
+    };
+    let scorer = store::scorers::insert(&mut tx, row.key(), &name, code).await?;
+    super::chain::extend(&mut tx, &row).await?;
+    let receipt = keys
+        .receipt_for(pool, &mut tx, row.key(), row.session_id, scorer.created_at)
+        .await?;
+    let answer = render(scorer, receipt).map_err(ServiceError::Encode)?;
+    let answer = idempotency::keep_at_table(&mut tx, row.key(), key, answer).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok(Outcome::Fresh(answer))
+}
+
+/// Hands out a join code for the table (its organisers only), drawn by `draw` until one is free
+/// (a few tries), standing until `expires_at`; the answer `render` makes of it, kept under `key`
+/// when given. A retry with the key gets that first answer and hands out nothing.
+///
+/// # Errors
+/// `Store(NotFound)` for an unknown table or one the caller may not read; `Forbidden` for one
+/// who may not organise it; `IdempotencyKeyReused`; `Corrupt` when no free code was drawn;
+/// `Encode` when `render` fails; on database failure.
+pub async fn hand_out_join_code(
+    pool: &PgPool,
+    who: super::Principal,
+    table: Uuid,
+    expires_at: chrono::DateTime<chrono::Utc>,
+    key: Option<&CreationKey>,
+    mut draw: impl FnMut() -> String,
+    render: impl FnOnce(String) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
+    let super::Principal::Account(account) = who else {
+        return Err(ServiceError::Forbidden(
+            "only the table's organiser can hand out join codes",
+        ));
+    };
+    let user = account.user();
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    let row = store::tables::fetch(&mut tx, table).await?;
+    match super::access::require_table(&mut tx, who, &row, super::access::Capability::Organise).await {
+        Err(ServiceError::Forbidden(_)) => {
+            return Err(ServiceError::Forbidden(
+                "only the table's organiser can hand out join codes",
+            ))
+        }
+        other => other?,
+    }
+    if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
+        return Ok(first);
+    }
+    for _ in 0..5 {
+        let code = draw();
+        if store::join_codes::insert(&mut tx, &code, row.id, user, expires_at).await? {
+            let answer = render(code).map_err(ServiceError::Encode)?;
+            return idempotency::keep_and_commit(tx, user, key, answer).await;
+        }
+    }
+    Err(ServiceError::Corrupt(format!(
+        "no free join code for table {table} in five draws"
+    )))
+}
