@@ -32,6 +32,7 @@ mod options;
 mod play;
 mod result;
 mod settlement;
+pub mod sim;
 mod view;
 
 pub use layout::winning_card;
@@ -42,7 +43,7 @@ pub use view::{DealScore, ScoreSheet, View};
 use layout::{pool_of, POOL_RANKS};
 use options::OPTION_DOCS;
 
-// Where the game stands: the pools being laid out, a deal being played, or the game over.
+/// Where the game stands: the pools being laid out, a deal being played, or the game over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = NewmarketPhase)]

@@ -32,6 +32,7 @@ mod options;
 mod play;
 mod result;
 mod settlement;
+pub mod sim;
 mod specials;
 mod turn_up;
 mod view;

@@ -31,6 +31,7 @@ mod options;
 mod play;
 mod result;
 mod settlement;
+pub mod sim;
 mod stakes;
 mod view;
 
