@@ -37,6 +37,16 @@
 //! assert_eq!(deals.len(), 25); // 1 up to 13 cards and back down to 1
 //! ```
 
+//! # Walk-throughs
+//!
+//! Each game's module documentation walks through a whole game as a runnable example: set-up
+//! with options, a simulated deal recorded move by move, the legal moves, a refused move, the
+//! score and the chips at the end:
+//! [Nomination Whist](games::nomination_whist), [Dividend](games::dividend),
+//! [Tricky Dick](games::tricky_dick), [Tridge](games::tridge), [Pope Joan](games::pope_joan),
+//! [Spin](games::spin), [Newmarket](games::newmarket). The crate's README (with its own
+//! example, also a doc test) shows how to depend on it.
+
 pub mod bidding;
 pub mod cards;
 mod chips;
@@ -57,3 +67,8 @@ pub use game::{Choice, DealLines, Events, Game, OptionDoc, OptionKind, RuleChoic
 pub use games::*;
 pub use seat::{BySeat, Seat};
 pub use trick::{Play, Revoke, Trick, TrickCards, Voids};
+
+/// The crate README's example, run as a doc test so that it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

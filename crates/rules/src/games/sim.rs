@@ -14,8 +14,10 @@ pub enum SimError<M: std::fmt::Debug> {
     GameFinished,
     #[error("a deal is under way: the simulator deals the cards, so it starts at the beginning of a deal")]
     MidDeal,
+    /// The move is boxed: some games' moves (a whole deal's result) are large, and a refusal is
+    /// a bug, never the path a simulation takes.
     #[error("the engine refused the legal move {mv:?}: {violation}")]
-    Refused { mv: M, violation: RuleViolation },
+    Refused { mv: Box<M>, violation: RuleViolation },
     #[error("the view contradicts the game: {0}")]
     Inconsistent(&'static str),
 }
@@ -46,7 +48,7 @@ pub fn apply<G: Game>(game: &mut G, mv: &G::Move) -> Result<Events<G::Event>, Si
         return Err(SimError::GameFinished);
     }
     game.play_move(mv).map_err(|violation| SimError::Refused {
-        mv: mv.clone(),
+        mv: Box::new(mv.clone()),
         violation,
     })
 }

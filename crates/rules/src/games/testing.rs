@@ -1,6 +1,7 @@
-//! Helpers shared by the games' rules tests: apply a move that must be accepted, and offer one
-//! that must be refused without changing anything.
+//! Helpers shared by the games' rules tests: apply a move that must be accepted, offer one that
+//! must be refused without changing anything, check the legal moves and the simulators.
 
+use crate::games::sim::SimError;
 use crate::{Game, RuleViolation};
 
 /// Applies a move that the test expects to be accepted, and returns its events.
@@ -75,4 +76,43 @@ where
         apply(&mut game, mv.clone());
     }
     tried
+}
+
+/// Checks a game's simulator (`<game>::sim`) from `start`, a game at the start of a deal:
+/// `random_game` plays it to its end, the same seed plays the same moves, those moves replay
+/// through `apply` to the same game, and `random_deal` refuses a finished game and the middle
+/// of a deal.
+#[track_caller]
+pub fn assert_simulator_plays_whole_games<G: Game>(
+    start: G,
+    random_deal: impl Fn(&mut G, u64) -> Result<Vec<G::Move>, SimError<G::Move>>,
+    random_game: impl Fn(&mut G, u64) -> Result<Vec<Vec<G::Move>>, SimError<G::Move>>,
+) where
+    G::Move: PartialEq,
+{
+    let mut played = start.clone();
+    let deals = random_game(&mut played, 7).unwrap_or_else(|e| panic!("{} simulated: {e}", G::NAME));
+    assert!(played.is_finished());
+    assert!(!deals.is_empty() && deals.iter().all(|d| !d.is_empty()));
+    assert_eq!(
+        random_game(&mut start.clone(), 7).ok(),
+        Some(deals.clone()),
+        "the same seed"
+    );
+    assert_eq!(
+        random_game(&mut played.clone(), 7).ok(),
+        Some(Vec::new()),
+        "nothing left to play"
+    );
+    assert_eq!(random_deal(&mut played.clone(), 7), Err(SimError::GameFinished));
+
+    let mut replayed = start.clone();
+    for mv in deals.concat() {
+        apply(&mut replayed, mv);
+    }
+    assert_eq!(replayed, played);
+
+    let mut mid_deal = start;
+    apply(&mut mid_deal, deals[0][0].clone());
+    assert_eq!(random_deal(&mut mid_deal, 7), Err(SimError::MidDeal));
 }

@@ -22,6 +22,7 @@
 mod board;
 mod runs;
 mod setup;
+pub(crate) mod sim;
 mod table;
 #[cfg(test)]
 pub(crate) mod testing;

@@ -1,12 +1,12 @@
-//! Support for the stops games' property tests: replaying moves as the store books them, random
-//! deals' hands and plays, whole random games replayed.
+//! Support for the stops games' property tests: replaying moves as the store books them, whole
+//! random games (from each game's `sim`) replayed.
 
 use super::{Holdings, Rules, Table};
 use std::collections::BTreeMap;
 
-use crate::deck::{shuffle_with, SplitMix64};
+use crate::deck::SplitMix64;
+use crate::Game;
 use crate::{Account, Chips, Settlement};
-use crate::{Card, Game, Seat};
 
 /// Replays `moves` on `game` as the store books them: the opening chips, then each move's
 /// settlements (each naming its deal). Returns the replayed game and the ledger's balances.
@@ -61,46 +61,6 @@ pub(crate) fn assert_ledger_matches(ledger: &Balances, holdings: &Holdings) {
         assert_eq!(ledger.of(&account), chips, "{account}");
     }
     assert_eq!(ledger.total(), crate::Chips::ZERO);
-}
-
-/// The hands of a deal from a pack of the deck less the cards `out`, shuffled by `rng`: `sizes`
-/// cards to each seat in turn.
-pub(crate) fn deal_hands(out: impl Fn(Card) -> bool, sizes: &[u8], rng: &mut SplitMix64) -> Vec<Vec<Card>> {
-    let mut pack: Vec<Card> = Card::deck().filter(|&c| !out(c)).collect();
-    shuffle_with(&mut pack, rng);
-    let mut rest = pack.as_slice();
-    sizes
-        .iter()
-        .map(|&n| {
-            let (hand, more) = rest.split_at(usize::from(n));
-            rest = more;
-            hand.to_vec()
-        })
-        .collect()
-}
-
-/// The card a table plays next when every card is dealt: a random one from the hand of the seat
-/// to lead, or else the next card up from the seat holding it.
-#[track_caller]
-pub(crate) fn next_play(
-    to_act: Option<Seat>,
-    next_card: Option<Card>,
-    hands: &[Vec<Card>],
-    rng: &mut SplitMix64,
-) -> (Seat, Card) {
-    match (to_act, next_card) {
-        (Some(leader), _) => {
-            let h = &hands[leader.index()];
-            (leader, h[rng.index(h.len())])
-        }
-        (None, Some(next)) => {
-            let holder = Seat::all(hands.len())
-                .find(|s| hands[s.index()].contains(&next))
-                .expect("every card is dealt");
-            (holder, next)
-        }
-        (None, None) => panic!("no one to act"),
-    }
 }
 
 /// Asserts the chips on the table (seats plus pools) are what the bank issued: 100 a seat.

@@ -11,6 +11,74 @@
 //! deal is scored); a card is played at most once per deal; `sheet` holds exactly the deals
 //! completed, in order, and `totals` is the sum of their points; in partnerships both partners
 //! always have the same points and totals.
+//!
+//! # Walk-through
+//!
+//! A game of two deals. The engine never sees the hands, so [`sim::random_deal`] deals them
+//! from a seed and plays a random legal deal card by card; played on a copy, it gives the moves
+//! a table would record, one by one.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use tablekeeper_rules::games::dividend::{sim, Event, GameLength, LegalMove, Move, Options};
+//! use tablekeeper_rules::{Dividend, Game, RuleViolation, Seat};
+//!
+//! let options = Options {
+//!     game_length: GameLength::Deals { deals: 2 },
+//!     ..Options::default()
+//! };
+//! let start = Dividend::new(4, options)?;
+//! let mut game = start.clone();
+//! let deal = sim::random_deal(&mut game.clone(), 2026)?;
+//!
+//! // A deal may be recorded card by card, trick by trick or as a result; its first move
+//! // chooses. The dealer (seat 0)'s left leads any of the 52 cards.
+//! let legal = game.view().legal_moves;
+//! assert!(matches!(
+//!     legal.as_slice(),
+//!     [LegalMove::Play { seat, trick: 1, cards }, LegalMove::Trick { .. }, LegalMove::Result { cards_total: 52 }]
+//!         if *seat == Seat::new(1) && cards.len() == 52
+//! ));
+//! let Move::Play { seat, card } = deal.moves[0] else { panic!("a lead") };
+//! let events = game.apply(&deal.moves[0])?;
+//! assert_eq!(events.as_slice(), [Event::CardPlayed { seat, card, trick: 1 }]);
+//!
+//! // Card by card it is now: naming a trick's winner is refused, and changes nothing.
+//! let before = game.clone();
+//! assert_eq!(
+//!     game.apply(&Move::Trick { winner: Seat::new(2), number: None }),
+//!     Err(RuleViolation::MoveNotExpected { kind: "trick", expected: vec!["play"] })
+//! );
+//! assert_eq!(game, before);
+//!
+//! // The rest of the deal: each trick's cards are shared by position, and the deal is scored.
+//! let mut last = Vec::new();
+//! for mv in &deal.moves[1..] {
+//!     last = game.apply(mv)?.into_vec();
+//! }
+//! let Some(Event::DealScored { deal: 1, cards_won, points, .. }) =
+//!     last.iter().find(|e| matches!(e, Event::DealScored { .. }))
+//! else {
+//!     panic!("the deal is scored: {last:?}")
+//! };
+//! assert_eq!(cards_won.iter().map(|&n| u32::from(n)).sum::<u32>(), 52);
+//! assert_eq!(points, &cards_won.iter().map(|&n| i32::from(n)).collect::<Vec<_>>());
+//!
+//! // The same deal entered as a result scores the same.
+//! let mut as_result = start.clone();
+//! as_result.apply(&sim::result_move(&deal).expect("a scored deal"))?;
+//! assert_eq!(as_result.running_totals(), game.running_totals());
+//!
+//! // The second deal at random, and the score sheet at the end.
+//! sim::random_game(&mut game, 7)?;
+//! assert!(game.is_finished());
+//! let sheet = game.score_sheet();
+//! assert!(sheet.deals.len() >= 2); // more when a tie for first had to be broken
+//! assert_eq!(sheet.totals, sheet.deals.last().expect("deals").totals);
+//! assert!(!sheet.winners.is_empty());
+//! # Ok(())
+//! # }
+//! ```
 
 use crate::DealLines;
 use crate::Events;

@@ -13,6 +13,93 @@
 //! `options` (the table's options), `layout` (the pool cards and their stakes), `play` (card by
 //! card), `result` (a whole deal at once), `settlement` (a pool won, going out and the end of a
 //! deal), `view` (the phone's view and the score sheet).
+//!
+//! # Walk-through
+//!
+//! One round for four (each player deals once), its chips booked as the service books them.
+//! The engine never sees the hands, so [`sim::random_deal`] deals them from a seed, lays out
+//! the pools and plays a random legal deal; played on a copy, it gives the moves a table would
+//! record, one by one.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::collections::BTreeMap;
+//!
+//! use tablekeeper_rules::games::newmarket::{sim, Event, LegalMove, Move, Options, Phase};
+//! use tablekeeper_rules::{Account, Card, Chips, Game, Newmarket, RuleViolation, Settlement};
+//!
+//! let mut game = Newmarket::new(4, Options { rounds: 1, ..Options::default() })?;
+//! let deal = sim::random_deal(&mut game.clone(), 2026)?;
+//!
+//! // What the ledger would hold: the opening chips, then every move's settlements.
+//! let mut ledger: BTreeMap<Account, Chips> = BTreeMap::new();
+//! let mut book = |settlements: Vec<Settlement>| {
+//!     for settlement in settlements {
+//!         assert_eq!(settlement.postings.iter().map(|(_, c)| *c).sum::<Chips>(), Chips::ZERO);
+//!         for (account, chips) in settlement.postings {
+//!             *ledger.entry(account).or_default() += chips;
+//!         }
+//!     }
+//! };
+//! book(game.opening_settlements());
+//!
+//! // A deal starts with its layout: four pool cards and each seat's stake on one.
+//! assert_eq!(game.view().phase, Phase::Layout);
+//! assert!(matches!(game.view().legal_moves[0], LegalMove::Layout { seats: 4, .. }));
+//! let Move::Layout { pool_cards, .. } = &deal[0] else { panic!("a layout: {:?}", deal[0]) };
+//! let events = game.apply(&deal[0])?;
+//! assert!(events.contains(&Event::LaidOut { pool_cards: pool_cards.clone() }));
+//! book(Newmarket::settlements(&events));
+//!
+//! // Then the dealer's left leads any card in its hand.
+//! let view = game.view();
+//! let leader = view.to_act.expect("a seat to lead");
+//! assert_eq!(Some(leader), view.dealer.map(|dealer| dealer.left(1, 4)));
+//! let Some(LegalMove::Play { cards, .. }) =
+//!     view.legal_moves.iter().find(|m| matches!(m, LegalMove::Play { seat, .. } if *seat == leader))
+//! else {
+//!     panic!("a lead: {:?}", view.legal_moves)
+//! };
+//!
+//! // The sevens are out of the pack: refused, and nothing changes.
+//! let seven: Card = "7C".parse()?;
+//! assert!(!cards.contains(&seven));
+//! let before = game.clone();
+//! assert_eq!(
+//!     game.apply(&Move::Play { seat: leader, card: seven }),
+//!     Err(RuleViolation::CardNotInPack(seven))
+//! );
+//! assert_eq!(game, before);
+//!
+//! // The deal as the simulator played it: its lead is one of the cards offered.
+//! assert!(matches!(deal[1], Move::Play { seat, card } if seat == leader && cards.contains(&card)));
+//! for mv in &deal[1..] {
+//!     book(Newmarket::settlements(&game.apply(mv)?));
+//! }
+//! assert_eq!(game.score_sheet().deals.len(), 1);
+//!
+//! // The other three deals at random (the simulator returns the moves; applying them to the
+//! // game gives their events).
+//! for seed in [7, 8, 9] {
+//!     for mv in sim::random_deal(&mut game.clone(), seed)? {
+//!         book(Newmarket::settlements(&game.apply(&mv)?));
+//!     }
+//! }
+//! assert!(game.is_finished());
+//!
+//! // The ledger holds what the game says every seat and pool card's pool holds, and the chips on the
+//! // table are what the bank issued: 100 each.
+//! for (account, chips) in game.holdings().iter() {
+//!     assert_eq!(ledger.get(&account).copied().unwrap_or_default(), chips, "{account}");
+//! }
+//! assert_eq!(ledger[&Account::Bank], Chips::new(-400));
+//! let sheet = game.score_sheet();
+//! assert_eq!(sheet.deals.len(), 4);
+//! assert_eq!(sheet.chips.iter().map(|c| c.get()).collect::<Vec<_>>(), game.running_totals());
+//! assert!(!sheet.winners.is_empty());
+//! # Ok(())
+//! # }
+//! ```
 
 use crate::Events;
 use serde::{Deserialize, Serialize};
@@ -32,6 +119,7 @@ mod options;
 mod play;
 mod result;
 mod settlement;
+pub mod sim;
 mod view;
 
 pub use layout::winning_card;
@@ -42,7 +130,7 @@ pub use view::{DealScore, ScoreSheet, View};
 use layout::{pool_of, POOL_RANKS};
 use options::OPTION_DOCS;
 
-// Where the game stands: the pools being laid out, a deal being played, or the game over.
+/// Where the game stands: the pools being laid out, a deal being played, or the game over.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 #[schema(as = NewmarketPhase)]

@@ -4,9 +4,9 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::deck::{shuffle_with, SplitMix64};
+use crate::deck::SplitMix64;
 use crate::games::testing::apply;
-use crate::stops::testing::{assert_chips_constant, assert_random_game_replays, deal_hands, next_play};
+use crate::stops::testing::{assert_chips_constant, assert_random_game_replays};
 
 fn card(text: &str) -> Card {
     text.parse().expect("card")
@@ -354,33 +354,20 @@ fn inconsistent_results_are_refused() {
 // ---------------------------------------------------------------------------------------------
 // Properties
 
-/// Deals and plays the current deal from `rng` card by card, as a table would.
+/// Deals and plays the current deal from `rng` card by card, as a table would (`sim`).
 fn random_deal(game: &mut Newmarket, rng: &mut SplitMix64) -> Vec<Move> {
-    let players = game.players();
-    let mut hands = deal_hands(|c| c.rank == Rank::Seven, &game.hands(), rng);
-    let mut suits = Suit::ALL;
-    shuffle_with(&mut suits, rng);
-    let pool_cards: Vec<Card> = POOL_RANKS.iter().zip(suits).map(|(&r, s)| Card::new(r, s)).collect();
-    let stakes: Vec<Card> = (0..players).map(|i| pool_cards[i % 4]).collect();
-    let layout = Move::Layout {
-        pool_cards,
-        stakes,
-        dealer_extra_on: None,
-    };
-    apply(game, layout.clone());
-    let mut moves = vec![layout];
-    let deal = game.view().deal;
-    while !game.is_finished() && game.view().deal == deal {
-        let view = game.view();
-        let (seat, card) = next_play(view.to_act, view.next_card, &hands, rng);
-        let mv = Move::Play { seat, card };
-        if let Move::Play { seat, card } = &mv {
-            hands[seat.index()].retain(|c| c != card);
-        }
-        apply(game, mv.clone());
-        moves.push(mv);
+    super::sim::play_deal(game, rng).unwrap_or_else(|e| panic!("the simulator's deal was refused: {e}"))
+}
+
+#[test]
+fn the_simulator_plays_whole_games_that_replay_identically() {
+    for players in [3, 5, 8] {
+        crate::games::testing::assert_simulator_plays_whole_games(
+            Newmarket::new(players, Options::default()).expect("a valid set-up"),
+            super::sim::random_deal,
+            super::sim::random_game,
+        );
     }
-    moves
 }
 
 proptest! {

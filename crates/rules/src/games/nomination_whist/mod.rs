@@ -3,6 +3,84 @@
 //! Invariants: a deal's cards are all distinct (the turned-up card included); nominations are
 //! made in order from the dealer's left, the dealer last; tricks won always add up to the tricks
 //! completed; `sheet` holds exactly the deals completed, in order, and `totals` is their sum.
+//!
+//! # Walk-through
+//!
+//! A short game for four: hands of 3, 2 and 1 card, the hook rule in every hand. The engine
+//! never sees the hands, so [`sim::random_deal`] deals them from a seed and plays a random legal
+//! deal; played on a copy, it gives the moves a table would record, one by one.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use tablekeeper_rules::games::nomination_whist::{sim, Event, LegalMove, Move, Options, Phase};
+//! use tablekeeper_rules::{Game, NominationWhist, RuleViolation, Seat};
+//!
+//! let options = Options {
+//!     hand_sizes: Some(vec![3, 2, 1]),
+//!     hook_from_hand_size: 1,
+//!     ..Options::default()
+//! };
+//! let mut game = NominationWhist::new(4, options)?;
+//! // Seed 2029 deals hands whose first three nominations leave the dealer a forbidden number.
+//! let deal = sim::random_deal(&mut game.clone(), 2029)?;
+//!
+//! // Nominations go round from the dealer's (seat 0's) left; the dealer nominates last, and
+//! // the hook rule forbids the one number that makes the nominations add up to the hand size.
+//! for mv in &deal.moves[..3] {
+//!     game.apply(mv)?;
+//! }
+//! let view = game.view();
+//! let forbidden = view.forbidden_nomination.expect("the hook rule applies");
+//! let [LegalMove::Nominate { seat, tricks }] = view.legal_moves.as_slice() else {
+//!     panic!("the dealer nominates: {:?}", view.legal_moves);
+//! };
+//! assert_eq!(*seat, Seat::new(0));
+//! assert!(!tricks.contains(&forbidden));
+//!
+//! // An illegal move is refused with a typed reason, and changes nothing.
+//! let before = game.clone();
+//! let hooked = Move::Nominate { seat: Seat::new(0), tricks: forbidden };
+//! assert_eq!(
+//!     game.apply(&hooked),
+//!     Err(RuleViolation::HookRule { seat: Seat::new(0), forbidden })
+//! );
+//! assert_eq!(game, before);
+//!
+//! // The dealer's real nomination starts the play; seat 1 leads any card.
+//! game.apply(&deal.moves[3])?;
+//! assert_eq!(game.view().phase, Phase::Playing);
+//! let lead = &deal.moves[4];
+//! let Move::Play { seat, card } = *lead else { panic!("a lead: {lead:?}") };
+//! assert_eq!(seat, Seat::new(1));
+//! let events = game.apply(lead)?;
+//! assert_eq!(events.as_slice(), [Event::CardPlayed { seat, card, trick: 1 }]);
+//! assert_eq!(game.view().to_act, Some(Seat::new(2)));
+//! // The same card again is refused, whoever offers it.
+//! assert_eq!(
+//!     game.apply(&Move::Play { seat: Seat::new(2), card }),
+//!     Err(RuleViolation::CardAlreadyPlayed(card))
+//! );
+//!
+//! // The rest of the deal as recorded, then the rest of the game at random.
+//! for mv in &deal.moves[5..] {
+//!     game.apply(mv)?;
+//! }
+//! sim::random_game(&mut game, 7)?;
+//! assert!(game.is_finished());
+//!
+//! // The score sheet: a line per deal, the totals and the winners.
+//! let sheet = game.score_sheet();
+//! assert_eq!(sheet.deals.len(), 3);
+//! for seat in 0..4 {
+//!     let points: i32 = sheet.deals.iter().map(|d| d.points[seat]).sum();
+//!     assert_eq!(sheet.totals[seat], points);
+//! }
+//! let best = sheet.totals.iter().max().copied();
+//! assert!(sheet.winners.iter().all(|w| Some(sheet.totals[w.index()]) == best));
+//! assert_eq!(game.apply(lead), Err(RuleViolation::GameFinished));
+//! # Ok(())
+//! # }
+//! ```
 
 use crate::DealLines;
 use crate::Events;

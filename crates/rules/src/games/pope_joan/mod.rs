@@ -13,6 +13,91 @@
 //! `turn_up`, `play` (card by card: runs, stops, the 9♦'s holder), `specials` (what the 9♦ and the
 //! honours of trumps win), `result` (a whole deal at once), `settlement` (going out and the end of
 //! a deal), `view` (the phone's view and the score sheet).
+//!
+//! # Walk-through
+//!
+//! One round for four (each player deals once), its chips booked as the service books them.
+//! The engine never sees the hands, so [`sim::random_deal`] deals them from a seed and plays a
+//! random legal deal (declaring a stop when only the spare hand could continue); played on a
+//! copy, it gives the moves a table would record, one by one.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::collections::BTreeMap;
+//!
+//! use tablekeeper_rules::games::pope_joan::{sim, Event, LegalMove, Move, Options, Phase};
+//! use tablekeeper_rules::{Account, Chips, Game, PopeJoan, RuleViolation, Settlement};
+//!
+//! let mut game = PopeJoan::new(4, Options { rounds: 1, ..Options::default() })?;
+//! let deal = sim::random_deal(&mut game.clone(), 2026)?;
+//!
+//! // What the ledger would hold: the opening chips, then every move's settlements (the
+//! // board's dressing, the divisions won, the payments for cards left).
+//! let mut ledger: BTreeMap<Account, Chips> = BTreeMap::new();
+//! let mut book = |settlements: Vec<Settlement>| {
+//!     for settlement in settlements {
+//!         assert_eq!(settlement.postings.iter().map(|(_, c)| *c).sum::<Chips>(), Chips::ZERO);
+//!         for (account, chips) in settlement.postings {
+//!             *ledger.entry(account).or_default() += chips;
+//!         }
+//!     }
+//! };
+//! book(game.opening_settlements());
+//!
+//! // A deal starts with the card turned up for trumps.
+//! assert_eq!(game.view().phase, Phase::TurnUp);
+//! let Move::TurnUp { card: turned } = deal[0] else { panic!("a turn-up: {:?}", deal[0]) };
+//! let events = game.apply(&deal[0])?;
+//! assert!(events.contains(&Event::TurnedUp { card: turned, trumps: turned.suit }));
+//! book(PopeJoan::settlements(&events));
+//!
+//! // The dealer's left leads any card still in a hand (or the deal is entered as a result).
+//! let view = game.view();
+//! let leader = view.to_act.expect("a seat to lead");
+//! assert_eq!(Some(leader), view.dealer.map(|dealer| dealer.left(1, 4)));
+//! let [LegalMove::Play { seat, cards }, LegalMove::Result { .. }] = view.legal_moves.as_slice() else {
+//!     panic!("a lead: {:?}", view.legal_moves)
+//! };
+//! assert_eq!(*seat, leader);
+//! assert!(!cards.contains(&turned));
+//!
+//! // The turned-up card is in nobody's hand: refused, and nothing changes.
+//! let before = game.clone();
+//! assert_eq!(
+//!     game.apply(&Move::Play { seat: leader, card: turned }),
+//!     Err(RuleViolation::CardTurnedUp(turned))
+//! );
+//! assert_eq!(game, before);
+//!
+//! // The deal as the simulator played it: its lead is one of the cards offered.
+//! assert!(matches!(deal[1], Move::Play { seat, card } if seat == leader && cards.contains(&card)));
+//! for mv in &deal[1..] {
+//!     book(PopeJoan::settlements(&game.apply(mv)?));
+//! }
+//! assert_eq!(game.score_sheet().deals.len(), 1);
+//!
+//! // The other three deals at random (the simulator returns the moves; applying them to the
+//! // game gives their events).
+//! for seed in [7, 8, 9] {
+//!     for mv in sim::random_deal(&mut game.clone(), seed)? {
+//!         book(PopeJoan::settlements(&game.apply(&mv)?));
+//!     }
+//! }
+//! assert!(game.is_finished());
+//!
+//! // The ledger holds what the game says every seat and division holds, and the chips on the
+//! // table are what the bank issued: 100 each.
+//! for (account, chips) in game.holdings().iter() {
+//!     assert_eq!(ledger.get(&account).copied().unwrap_or_default(), chips, "{account}");
+//! }
+//! assert_eq!(ledger[&Account::Bank], Chips::new(-400));
+//! let sheet = game.score_sheet();
+//! assert_eq!(sheet.deals.len(), 4);
+//! assert_eq!(sheet.chips.iter().map(|c| c.get()).collect::<Vec<_>>(), game.running_totals());
+//! assert!(!sheet.winners.is_empty());
+//! # Ok(())
+//! # }
+//! ```
 
 use crate::Events;
 use serde::{Deserialize, Serialize};
@@ -32,6 +117,7 @@ mod options;
 mod play;
 mod result;
 mod settlement;
+pub mod sim;
 mod specials;
 mod turn_up;
 mod view;

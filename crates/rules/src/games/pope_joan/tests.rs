@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::deck::{shuffle_with, SplitMix64};
+use crate::deck::SplitMix64;
 use crate::games::testing::apply;
 use crate::stops::testing::{assert_ledger_matches, replay_booked};
 use crate::{Account, Transfer};
@@ -1003,61 +1003,10 @@ fn no_move_is_accepted_after_the_game_has_ended() {
 // ---------------------------------------------------------------------------------------------
 // Properties
 
-/// Deals the current deal from `rng` and plays it to the end card by card, as a table would:
-/// the leader leads a random card, whoever holds the next card up plays it, and a stop is
-/// declared when only the spare hand could continue. Returns the moves.
+/// Deals the current deal from `rng` and plays it to the end card by card, as a table would
+/// (`sim`). Returns the moves.
 fn random_deal(game: &mut PopeJoan, rng: &mut SplitMix64) -> Vec<Move> {
-    let players = game.players();
-    let (hand, spare) = deal_sizes(players);
-    let mut pack: Vec<Card> = Card::deck().filter(|&c| c != EIGHT_OF_DIAMONDS).collect();
-    shuffle_with(&mut pack, rng);
-    let mut hands: Vec<Vec<Card>> = pack
-        .chunks(usize::from(hand))
-        .take(players)
-        .map(<[Card]>::to_vec)
-        .collect();
-    let turn = pack[usize::from(hand) * players + usize::from(spare)];
-    let deal = game.view().deal;
-    let mut moves = vec![Move::TurnUp { card: turn }];
-    apply(game, Move::TurnUp { card: turn });
-    while !game.is_finished() && game.view().deal == deal {
-        let view = game.view();
-        let pope_holder = Seat::all(players).find(|s| hands[s.index()].contains(&POPE));
-        let mv = match view.phase {
-            Phase::PopeHolder => Move::PopeHolder { seat: pope_holder },
-            _ if crate::legal::kinds(&view.legal_moves).contains(&"pope_in_lieu")
-                && pope_holder.is_some()
-                && rng.below(2) == 0 =>
-            {
-                let seat = pope_holder.expect("checked");
-                hands[seat.index()].retain(|&c| c != POPE);
-                Move::PopeInLieu { seat }
-            }
-            _ => match (view.to_act, view.run) {
-                (Some(leader), _) => {
-                    let h = &hands[leader.index()];
-                    Move::Play {
-                        seat: leader,
-                        card: h[rng.index(h.len())],
-                    }
-                }
-                (None, Some(run)) => match Seat::all(players).find(|s| hands[s.index()].contains(&run.next)) {
-                    Some(s) => Move::Play {
-                        seat: s,
-                        card: run.next,
-                    },
-                    None => Move::Stop,
-                },
-                (None, None) => panic!("no one to act: {view:?}"),
-            },
-        };
-        if let Move::Play { seat, card } = &mv {
-            hands[seat.index()].retain(|c| c != card);
-        }
-        apply(game, mv.clone());
-        moves.push(mv);
-    }
-    moves
+    super::sim::play_deal(game, rng).unwrap_or_else(|e| panic!("the simulator's deal was refused: {e}"))
 }
 
 fn table() -> impl Strategy<Value = (usize, Options)> {
@@ -1100,6 +1049,17 @@ fn arbitrary_move(players: u8) -> impl Strategy<Value = Move> {
         Just(Move::Stop),
         prop::option::of(any_seat).prop_map(|seat| Move::PopeHolder { seat }),
     ]
+}
+
+#[test]
+fn the_simulator_plays_whole_games_that_replay_identically() {
+    for players in [3, 5, 8] {
+        crate::games::testing::assert_simulator_plays_whole_games(
+            PopeJoan::new(players, Options::default()).expect("a valid set-up"),
+            super::sim::random_deal,
+            super::sim::random_game,
+        );
+    }
 }
 
 proptest! {

@@ -13,6 +13,89 @@
 //! stakes, and chips collected from every player), `play` (card by card: runs, Spin, showing a
 //! pair, Spin's holder), `result` (a whole deal at once), `settlement` (going out and the end of a
 //! deal), `view` (the phone's view and the score sheet).
+//!
+//! # Walk-through
+//!
+//! One round for four (each player deals once), its chips booked as the service books them.
+//! The engine never sees the hands, so [`sim::random_deal`] deals them from a seed and plays a
+//! random legal deal (Spin played beside a card now and then, the pairs shown when held); played
+//! on a copy, it gives the moves a table would record, one by one.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::collections::BTreeMap;
+//!
+//! use tablekeeper_rules::games::spin::{sim, Event, LegalMove, Move, Options};
+//! use tablekeeper_rules::{Account, Card, Chips, Game, RuleViolation, Settlement, Spin};
+//!
+//! let mut game = Spin::new(4, Options { rounds: 1, ..Options::default() })?;
+//! let deal = sim::random_deal(&mut game.clone(), 2026)?;
+//!
+//! // What the ledger would hold: the opening chips, then every move's settlements.
+//! let mut ledger: BTreeMap<Account, Chips> = BTreeMap::new();
+//! let mut book = |settlements: Vec<Settlement>| {
+//!     for settlement in settlements {
+//!         assert_eq!(settlement.postings.iter().map(|(_, c)| *c).sum::<Chips>(), Chips::ZERO);
+//!         for (account, chips) in settlement.postings {
+//!             *ledger.entry(account).or_default() += chips;
+//!         }
+//!     }
+//! };
+//! book(game.opening_settlements());
+//!
+//! // Every card is dealt; the dealer's left leads any card in its hand, alone or with Spin.
+//! let view = game.view();
+//! let leader = view.to_act.expect("a seat to lead");
+//! assert_eq!(Some(leader), view.dealer.map(|dealer| dealer.left(1, 4)));
+//! let Some(LegalMove::Play { cards, .. }) =
+//!     view.legal_moves.iter().find(|m| matches!(m, LegalMove::Play { seat, .. } if *seat == leader))
+//! else {
+//!     panic!("a lead: {:?}", view.legal_moves)
+//! };
+//!
+//! // The 2♥ is taken out of Spin's pack: refused, and nothing changes.
+//! let two_of_hearts: Card = "2H".parse()?;
+//! assert!(!cards.contains(&two_of_hearts));
+//! let before = game.clone();
+//! assert_eq!(
+//!     game.apply(&Move::Play { seat: leader, card: two_of_hearts, spin: false }),
+//!     Err(RuleViolation::CardNotInPack(two_of_hearts))
+//! );
+//! assert_eq!(game, before);
+//!
+//! // The deal as the simulator played it: its lead is one of the cards offered.
+//! let Move::Play { seat, card, .. } = deal[0] else { panic!("a lead: {:?}", deal[0]) };
+//! assert!(seat == leader && cards.contains(&card));
+//! let events = game.apply(&deal[0])?;
+//! assert!(matches!(events[0], Event::CardPlayed { seat, card: played, .. } if seat == leader && played == card));
+//! book(Spin::settlements(&events));
+//! for mv in &deal[1..] {
+//!     book(Spin::settlements(&game.apply(mv)?));
+//! }
+//! assert_eq!(game.score_sheet().deals.len(), 1);
+//!
+//! // The other three deals at random (the simulator returns the moves; applying them to the
+//! // game gives their events).
+//! for seed in [7, 8, 9] {
+//!     for mv in sim::random_deal(&mut game.clone(), seed)? {
+//!         book(Spin::settlements(&game.apply(&mv)?));
+//!     }
+//! }
+//! assert!(game.is_finished());
+//!
+//! // The ledger holds what the game says every seat and pool holds, and the chips on the
+//! // table are what the bank issued: 100 each.
+//! for (account, chips) in game.holdings().iter() {
+//!     assert_eq!(ledger.get(&account).copied().unwrap_or_default(), chips, "{account}");
+//! }
+//! assert_eq!(ledger[&Account::Bank], Chips::new(-400));
+//! let sheet = game.score_sheet();
+//! assert_eq!(sheet.deals.len(), 4);
+//! assert_eq!(sheet.chips.iter().map(|c| c.get()).collect::<Vec<_>>(), game.running_totals());
+//! assert!(!sheet.winners.is_empty());
+//! # Ok(())
+//! # }
+//! ```
 
 use crate::Events;
 use serde::{Deserialize, Serialize};
@@ -31,6 +114,7 @@ mod options;
 mod play;
 mod result;
 mod settlement;
+pub mod sim;
 mod stakes;
 mod view;
 

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use super::*;
 use crate::deck::SplitMix64;
 use crate::games::testing::apply;
-use crate::stops::testing::{assert_chips_constant, assert_random_game_replays, deal_hands, next_play};
+use crate::stops::testing::{assert_chips_constant, assert_random_game_replays};
 
 fn card(text: &str) -> Card {
     text.parse().expect("card")
@@ -411,46 +411,20 @@ fn a_result_books_kings_spin_and_shows_like_play_does() {
 // ---------------------------------------------------------------------------------------------
 // Properties
 
-/// Deals and plays the current deal from `rng` card by card: leads at random, the holder of
-/// the next card plays it (with Spin beside it at random), stops' players show their pairs.
+/// Deals and plays the current deal from `rng` card by card (`sim`). Returns the moves.
 fn random_deal(game: &mut Spin, rng: &mut SplitMix64) -> Vec<Move> {
-    let players = game.players();
-    let mut hands = deal_hands(|c| removed().contains(c), &game.hands(), rng);
-    let deal = game.view().deal;
-    let mut moves = Vec::new();
-    let mut shown: Vec<Combination> = Vec::new();
-    while !game.is_finished() && game.view().deal == deal {
-        let view = game.view();
-        let mv = if view.phase == Phase::SpinHolder {
-            Move::SpinHolder {
-                seat: Seat::all(players)
-                    .find(|s| hands[s.index()].contains(&SPIN))
-                    .expect("every card is dealt"),
-            }
-        } else {
-            let (seat, card) = next_play(view.to_act, view.next_card, &hands, rng);
-            let h = &hands[seat.index()];
-            let pair = [Combination::Matrimony, Combination::Intrigue]
-                .into_iter()
-                .find(|c| !shown.contains(c) && c.cards().iter().all(|x| h.contains(x)));
-            match (view.to_act, pair, view.played.is_empty()) {
-                (Some(_), Some(combination), false) => {
-                    shown.push(combination);
-                    Move::Show { seat, combination }
-                }
-                _ => {
-                    let spin = card != SPIN && h.contains(&SPIN) && h.len() >= 2 && rng.below(2) == 0;
-                    Move::Play { seat, card, spin }
-                }
-            }
-        };
-        if let Move::Play { seat, card, spin } = &mv {
-            hands[seat.index()].retain(|c| c != card && !(*spin && *c == SPIN));
-        }
-        apply(game, mv.clone());
-        moves.push(mv);
+    super::sim::play_deal(game, rng).unwrap_or_else(|e| panic!("the simulator's deal was refused: {e}"))
+}
+
+#[test]
+fn the_simulator_plays_whole_games_that_replay_identically() {
+    for players in [3, 5, 8] {
+        crate::games::testing::assert_simulator_plays_whole_games(
+            Spin::new(players, Options::default()).expect("a valid set-up"),
+            super::sim::random_deal,
+            super::sim::random_game,
+        );
     }
-    moves
 }
 
 proptest! {

@@ -14,6 +14,95 @@
 //! booked so far (the chips each seat holds against the bank), so it is the sum of the completed
 //! hands on `sheet` plus the current hand's `points`; a hand has 16 tricks. A hand entered as a
 //! result (each seat's trick chips and penalties) is booked by the same code as a trick.
+//!
+//! # Walk-through
+//!
+//! A game of two hands, its chips booked as the service books them. The engine never sees the
+//! hands, so [`sim::random_hand`] deals them from a seed and plays a random legal hand; played
+//! on a copy, it gives the moves a table would record, one by one.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::collections::BTreeMap;
+//!
+//! use tablekeeper_rules::games::tricky_dick::{sim, Event, LegalMove, Move, Options};
+//! use tablekeeper_rules::{Account, Chips, Game, RuleViolation, Seat, TrickyDick};
+//!
+//! let mut game = TrickyDick::new(4, Options { hands: 2, ..Options::default() })?;
+//! let hand = sim::random_hand(&mut game.clone(), 2026)?;
+//!
+//! // What the ledger would hold: every move's settlements, each balanced, booked.
+//! let mut ledger: BTreeMap<Account, Chips> = BTreeMap::new();
+//! let mut book = |events: &[Event]| {
+//!     for settlement in TrickyDick::settlements(events) {
+//!         assert_eq!(settlement.postings.iter().map(|(_, c)| *c).sum::<Chips>(), Chips::ZERO);
+//!         for (account, chips) in settlement.postings {
+//!             *ledger.entry(account).or_default() += chips;
+//!         }
+//!     }
+//! };
+//!
+//! // Trick 1 is the four face-up sixteenth cards, entered at once (or the hand as a result).
+//! assert!(matches!(
+//!     game.view().legal_moves.as_slice(),
+//!     [LegalMove::FirstTrick { .. }, LegalMove::Result { .. }]
+//! ));
+//! let events = game.apply(&hand.moves[0])?;
+//! let Some(Event::TrickWon { result, .. }) = events.iter().find(|e| matches!(e, Event::TrickWon { .. })) else {
+//!     panic!("trick 1 is complete: {events:?}")
+//! };
+//! let leader = result.winner;
+//! book(&events);
+//!
+//! // Its winner leads trick 2 with any card not yet laid this hand.
+//! let legal = game.view().legal_moves;
+//! let [LegalMove::Play { seat, trick: 2, cards }] = legal.as_slice() else {
+//!     panic!("a lead to trick 2: {legal:?}")
+//! };
+//! assert_eq!(*seat, leader);
+//! let Move::Play { card, .. } = hand.moves[1] else { panic!("a lead") };
+//! assert!(cards.contains(&card));
+//! let events = game.apply(&hand.moves[1])?;
+//! assert!(matches!(events.as_slice(), [Event::CardPlayed { trick: 2, .. }]));
+//! book(&events);
+//!
+//! // Illegal moves are refused with a typed reason, and change nothing.
+//! let before = game.clone();
+//! let next = game.view().to_act.expect("a seat to play");
+//! assert_eq!(
+//!     game.apply(&Move::Play { seat: next, card, trick: None }),
+//!     Err(RuleViolation::SquaresCardAlreadyPlayed(card))
+//! );
+//! // A card meant for trick 3 (a phone that thinks trick 2 is over) is refused too.
+//! let other = cards.iter().copied().find(|&c| c != card).expect("another card");
+//! assert_eq!(
+//!     game.apply(&Move::Play { seat: next, card: other, trick: Some(3) }),
+//!     Err(RuleViolation::TrickNotStarted { trick: 3, current: 2 })
+//! );
+//! assert_eq!(game, before);
+//!
+//! // The rest of the hand as recorded, then the second hand at random.
+//! for mv in &hand.moves[2..] {
+//!     book(&game.apply(mv)?);
+//! }
+//! for played in sim::random_game(&mut game, 7)? {
+//!     played.events.iter().for_each(|events| book(events));
+//! }
+//! assert!(game.is_finished());
+//!
+//! // Each seat's chips against the bank: the booked balances, the running totals and the
+//! // score sheet agree.
+//! let sheet = game.score_sheet();
+//! assert_eq!(sheet.hands.len(), 2);
+//! for seat in Seat::all(4) {
+//!     let booked = ledger.get(&Account::Seat(seat)).copied().unwrap_or_default();
+//!     assert_eq!(booked.get(), game.running_totals()[seat.index()]);
+//!     assert_eq!(booked.get(), i64::from(sheet.totals[seat.index()]));
+//! }
+//! assert!(!sheet.winners.is_empty());
+//! # Ok(())
+//! # }
+//! ```
 
 use crate::DealLines;
 use crate::Events;

@@ -15,6 +15,85 @@
 //! This file holds the types a client sees and `impl Game`; the rules live by concept in
 //! `deal` (stages and turns), `auction` (and the all-pass paths), `contract`, `exchange`,
 //! `play`, `funds` (the pots and the `Booker`), `settlement` and `score_sheet`.
+//!
+//! # Walk-through
+//!
+//! A session for three, its chips booked as the service books them. The engine never sees the
+//! hands, so [`sim::random_deal`] deals them from a seed and plays a random legal deal (an
+//! auction, a contract, exchanges, nine tricks or a stop, or one of the all-pass paths); played
+//! on a copy, it gives the moves a table would record, one by one. A session has no set end:
+//! it finishes when the players settle the Widow's Fund.
+//!
+//! ```
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use std::collections::BTreeMap;
+//!
+//! use tablekeeper_rules::games::tridge::{sim, Event, LegalMove, Move, Options, WidowsChoice};
+//! use tablekeeper_rules::{Account, Chips, Game, RuleViolation, Seat, Settlement, Tridge};
+//!
+//! let mut game = Tridge::new(3, Options::default())?;
+//! let deal = sim::random_deal(&mut game.clone(), 2026)?;
+//!
+//! // What the ledger would hold: the opening chips and funds, then every move's settlements.
+//! let mut ledger: BTreeMap<Account, Chips> = BTreeMap::new();
+//! let mut book = |settlements: Vec<Settlement>| {
+//!     for settlement in settlements {
+//!         assert_eq!(settlement.postings.iter().map(|(_, c)| *c).sum::<Chips>(), Chips::ZERO);
+//!         for (account, chips) in settlement.postings {
+//!             *ledger.entry(account).or_default() += chips;
+//!         }
+//!     }
+//! };
+//! book(game.opening_settlements());
+//!
+//! // The auction: the seat to speak may bid or pass (or the whole deal may be entered at once).
+//! let view = game.view();
+//! let first = view.to_act.expect("a seat to speak");
+//! assert!(view.legal_moves.iter().any(|m| matches!(m, LegalMove::Bid { seat, .. } if *seat == first)));
+//! assert!(view.legal_moves.contains(&LegalMove::Pass { seat: first }));
+//!
+//! // Another seat speaking out of turn is refused, and changes nothing.
+//! let before = game.clone();
+//! let other = first.left(1, 3);
+//! assert_eq!(
+//!     game.apply(&Move::Pass { seat: other }),
+//!     Err(RuleViolation::NotYourTurn { expected: first, got: other })
+//! );
+//! assert_eq!(game, before);
+//!
+//! // The deal as the simulator played it: its first move is the first seat's call.
+//! assert_eq!(Tridge::move_seat(&deal[0]), Some(first));
+//! let events = game.apply(&deal[0])?;
+//! assert!(matches!(events[0], Event::Bid { seat, .. } | Event::Passed { seat } if seat == first));
+//! book(Tridge::settlements(&events));
+//! for mv in &deal[1..] {
+//!     book(Tridge::settlements(&game.apply(mv)?));
+//! }
+//! assert_eq!(game.score_sheet().deals.len(), 1);
+//!
+//! // Two more deals at random (the simulator returns the moves; applying them to the game
+//! // gives their events), then the session ends with the Widow's Fund shared out.
+//! for seed in [7, 8] {
+//!     let mut copy = game.clone();
+//!     for mv in sim::random_deal(&mut copy, seed)? {
+//!         book(Tridge::settlements(&game.apply(&mv)?));
+//!     }
+//! }
+//! let end = game.apply(&Move::SettleWidowsFund { choice: WidowsChoice::Split })?;
+//! book(Tridge::settlements(&end));
+//! assert!(game.is_finished());
+//!
+//! // The seats' booked chips are what the game says each holds, and the chips on the table
+//! // (seats and funds) are what the bank issued: 500 each.
+//! let sheet = game.score_sheet();
+//! for seat in Seat::all(3) {
+//!     assert_eq!(ledger[&Account::Seat(seat)], sheet.chips[seat.index()]);
+//!     assert_eq!(ledger[&Account::Seat(seat)].get(), game.running_totals()[seat.index()]);
+//! }
+//! assert_eq!(ledger[&Account::Bank], Chips::new(-1500));
+//! # Ok(())
+//! # }
+//! ```
 
 mod auction;
 mod contract;
