@@ -147,13 +147,9 @@ async fn reset_password(who: &str) -> anyhow::Result<()> {
     let url = tablekeeper::store::redacted(&host);
     let pool = tablekeeper::store::pool(&host, 1, settings.database_acquire_timeout, None)
         .map_err(|e| anyhow::anyhow!("DATABASE_URL `{url}` is not a PostgreSQL URL ({e})"))?;
-    let mut conn = pool
-        .acquire()
+    let users = tablekeeper::service::accounts::find(&pool, who.trim())
         .await
-        .map_err(|e| anyhow::anyhow!("cannot reach the database at {url} ({e})"))?;
-    let users = tablekeeper::store::users::by_email_or_name(&mut conn, who.trim())
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot read the users ({e})"))?;
+        .map_err(|e| anyhow::anyhow!("cannot read the users at {url} ({e})"))?;
     let user = match users.as_slice() {
         [user] => user,
         [] => {
@@ -168,12 +164,9 @@ async fn reset_password(who: &str) -> anyhow::Result<()> {
             ))
         }
     };
-    let hash = tablekeeper::api::auth::hash_password(password)
+    tablekeeper::service::accounts::set_password(&pool, user.id, password)
         .await
-        .map_err(|e| anyhow::anyhow!("cannot hash the password ({e})"))?;
-    tablekeeper::store::users::new_generation(&mut conn, user.id, Some(&hash))
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot store the password ({e})"))?;
+        .map_err(|e| anyhow::anyhow!("cannot set the password ({e})"))?;
     println!(
         "password of {} ({}) reset; every token of theirs is signed out",
         user.name, user.email

@@ -9,13 +9,13 @@ use sqlx::PgPool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::auth::{hash_password, verify_password, OrganiserToken, Role, Tokens};
+use super::auth::{OrganiserToken, Role, Tokens};
 use super::error::{ApiError, Problem};
 use super::limits::AuthLimiter;
-use tablekeeper_service::accounts;
+use tablekeeper_service::accounts::{self, User};
 use tablekeeper_service::idempotency::{Answer, CreationKey, Outcome};
-use tablekeeper_service::ServiceError;
-use tablekeeper_store as store;
+use tablekeeper_service::passwords;
+use tablekeeper_service::{ServiceError, StoreError};
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -87,7 +87,7 @@ pub struct TokenResponse {
 }
 
 /// An organiser's token, of the user's current generation.
-fn token_response(tokens: &Tokens, user: &store::users::User) -> Result<TokenResponse, ApiError> {
+fn token_response(tokens: &Tokens, user: &User) -> Result<TokenResponse, ApiError> {
     let (token, expires_at) = tokens.issue(user.id, user.token_generation)?;
     Ok(token_response_with(token, expires_at, user.id, Role::Organiser))
 }
@@ -111,17 +111,6 @@ fn token_response_with(token: String, expires_at: DateTime<Utc>, sub: Uuid, role
 }
 
 /// A new password is 8 to 256 characters.
-fn validate_password(password: &str) -> Result<(), ApiError> {
-    if (8..=256).contains(&password.chars().count()) {
-        Ok(())
-    } else {
-        Err(ApiError::unprocessable(
-            "weak_password",
-            "a password is 8 to 256 characters",
-        ))
-    }
-}
-
 fn validate_registration(req: &RegisterRequest) -> Result<(), ApiError> {
     let email = req.email.trim();
     let plausible = email.len() <= 254
@@ -141,7 +130,7 @@ fn validate_registration(req: &RegisterRequest) -> Result<(), ApiError> {
             "a name is 1 to 100 characters, without control characters",
         ));
     }
-    validate_password(&req.password)
+    passwords::acceptable(&req.password).map_err(ApiError::from)
 }
 
 /// A sign-in answer as kept under an `Idempotency-Key`: all of it but the bearer token and its
@@ -203,7 +192,7 @@ async fn replay_registration(
     let Some((first, user)) = accounts::registered(pool, req.email.trim(), key).await? else {
         return Ok(None);
     };
-    if !verify_password(req.password.clone(), user.password_hash.clone()).await {
+    if !passwords::verify(req.password.clone(), user.password_hash.clone()).await {
         return Err(ServiceError::IdempotencyKeyReused.into());
     }
     with_fresh_token(first, |_| tokens.issue(user.id, user.token_generation)).map(Some)
@@ -249,8 +238,8 @@ pub async fn register(
             return Ok(answer);
         }
     }
-    let hash = hash_password(req.password.clone()).await?;
-    let render = |user: &store::users::User| {
+    let hash = passwords::hash(req.password.clone()).await?;
+    let render = |user: &User| {
         kept_sign_in(
             StatusCode::CREATED,
             &token_response_with(String::new(), user.created_at, user.id, Role::Organiser),
@@ -258,27 +247,19 @@ pub async fn register(
     };
     match accounts::register(&pool, req.email.trim(), req.name.trim(), &hash, key.as_ref(), render).await {
         Ok((outcome, user)) => with_fresh_token(outcome, |_| tokens.issue(user.id, user.token_generation)),
-        Err(ServiceError::Store(store::StoreError::EmailTaken)) => {
+        Err(ServiceError::Store(StoreError::EmailTaken)) => {
             // A request racing with this one under the same key may have registered first.
             let replay = match &key {
                 Some(key) => replay_registration(&pool, &tokens, key, &req).await?,
                 None => None,
             };
-            replay.ok_or_else(|| store::StoreError::EmailTaken.into())
+            replay.ok_or_else(|| StoreError::EmailTaken.into())
         }
         Err(e) => Err(e.into()),
     }
 }
 
 /// A hash to check against when the email is unknown, so that both cases take as long.
-async fn dummy_hash() -> String {
-    static DUMMY: tokio::sync::OnceCell<String> = tokio::sync::OnceCell::const_new();
-    DUMMY
-        .get_or_init(|| async { hash_password("not anyone's password".into()).await.unwrap_or_default() })
-        .await
-        .clone()
-}
-
 /// Logs an organiser in.
 #[utoipa::path(tag = "auth", request_body = LoginRequest, security(()), responses(
     (status = 200, body = TokenResponse),
@@ -295,18 +276,8 @@ pub async fn login(
 ) -> Result<HttpResponse, ApiError> {
     limiter.check(&http)?;
     let req = body.into_inner();
-    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
-    let user = store::users::by_email(&mut conn, req.email.trim()).await?;
-    drop(conn);
-    let hash = match &user {
-        Some(u) => u.password_hash.clone(),
-        None => dummy_hash().await,
-    };
-    let valid = verify_password(req.password, hash).await;
-    match user {
-        Some(user) if valid => Ok(HttpResponse::Ok().json(token_response(&tokens, &user)?)),
-        _ => Err(ApiError::unauthorized("invalid_credentials", "wrong email or password")),
-    }
+    let user = accounts::log_in(&pool, req.email.trim(), req.password).await?;
+    Ok(HttpResponse::Ok().json(token_response(&tokens, &user)?))
 }
 
 /// Exchanges a join code for a scorer token that records moves on that table only.
@@ -359,12 +330,8 @@ pub async fn join(
         None => None,
     };
     let key = super::tables::creation_key(&http, "join", || Ok(json!({"code": code, "name": body.name})))?;
-    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
-    let table = store::join_codes::table_for(&mut conn, &code, Utc::now())
-        .await?
-        .ok_or_else(|| ApiError::unauthorized("invalid_join_code", "that join code is unknown or has expired"))?;
-    drop(conn);
-    let render = |scorer: store::scorers::ScorerRow, receipt| {
+    let table = tablekeeper_service::tables::joined_by(&pool, &code).await?;
+    let render = |scorer: tablekeeper_service::tables::ScorerRow, receipt| {
         let mut answer = token_response_with(String::new(), scorer.created_at, table, Role::Scorer);
         answer.scorer_id = Some(scorer.id);
         answer.scorer_name = Some(scorer.name);
@@ -393,16 +360,8 @@ pub async fn join(
 ))]
 #[post("/auth/logout")]
 pub async fn logout(pool: web::Data<PgPool>, token: OrganiserToken) -> Result<HttpResponse, ApiError> {
-    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
-    match token.claims.jti {
-        Some(jti) => {
-            let expires_at = DateTime::from_timestamp(token.claims.exp, 0).unwrap_or_else(Utc::now);
-            store::users::revoke_token(&mut conn, token.user, jti, expires_at).await?;
-        }
-        None => {
-            store::users::new_generation(&mut conn, token.user, None).await?;
-        }
-    }
+    let expires_at = DateTime::from_timestamp(token.claims.exp, 0).unwrap_or_else(Utc::now);
+    accounts::sign_out(&pool, token.user, token.claims.jti, expires_at).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -415,8 +374,7 @@ pub async fn logout(pool: web::Data<PgPool>, token: OrganiserToken) -> Result<Ht
 ))]
 #[post("/auth/logout-everywhere")]
 pub async fn logout_everywhere(pool: web::Data<PgPool>, token: OrganiserToken) -> Result<HttpResponse, ApiError> {
-    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
-    store::users::new_generation(&mut conn, token.user, None).await?;
+    accounts::sign_out_everywhere(&pool, token.user).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -442,25 +400,6 @@ pub async fn change_password(
     // Limited like a login: the old password is guessed here as well as there.
     limiter.check(&http)?;
     let req = body.into_inner();
-    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
-    let user = store::users::by_id(&mut conn, token.user)
-        .await?
-        .ok_or_else(|| ApiError::unauthorized("invalid_token", "the bearer token names an unknown user"))?;
-    drop(conn);
-    if !verify_password(req.old_password, user.password_hash.clone()).await {
-        return Err(ApiError::new(
-            actix_web::http::StatusCode::FORBIDDEN,
-            "wrong_password",
-            "the old password is not the one in force; nothing was changed",
-        ));
-    }
-    validate_password(&req.new_password)?;
-    let hash = hash_password(req.new_password).await?;
-    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
-    let generation = store::users::new_generation(&mut conn, user.id, Some(&hash)).await?;
-    let user = store::users::User {
-        token_generation: generation,
-        ..user
-    };
+    let user = accounts::change_password(&pool, token.user, req.old_password, req.new_password).await?;
     Ok(HttpResponse::Ok().json(token_response(&tokens, &user)?))
 }

@@ -14,8 +14,6 @@ use std::future::Future;
 use std::pin::Pin;
 
 use actix_web::{web, FromRequest, HttpRequest};
-use argon2::password_hash::{rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
-use argon2::Argon2;
 use chrono::{Duration, Utc};
 use jsonwebtoken::{decode, encode, Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
@@ -467,34 +465,4 @@ impl FromRequest for MaybePrincipal {
             }
         })
     }
-}
-
-/// Hashes a password with argon2id off the async workers.
-///
-/// # Errors
-/// 500 if hashing fails.
-pub async fn hash_password(password: String) -> Result<String, ApiError> {
-    web::block(move || {
-        let salt = SaltString::generate(&mut OsRng);
-        Argon2::default()
-            .hash_password(password.as_bytes(), &salt)
-            .map(|h| h.to_string())
-    })
-    .await
-    .map_err(|_| ApiError::internal())?
-    .map_err(|e| {
-        tracing::error!(error = %e, "password hashing failed");
-        ApiError::internal()
-    })
-}
-
-/// Checks a password against a stored argon2 hash, off the async workers.
-pub async fn verify_password(password: String, hash: String) -> bool {
-    web::block(move || {
-        PasswordHash::new(&hash)
-            .map(|parsed| Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
-            .unwrap_or(false)
-    })
-    .await
-    .unwrap_or(false)
 }

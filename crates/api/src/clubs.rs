@@ -577,7 +577,7 @@ pub async fn reset_member_password(
     let key = super::tables::creation_key(&req, "reset_member_password", || serde_json::to_value((club, member)))?;
     // 128 random bits, written plainly enough to read out at the table.
     let temporary_password = Uuid::new_v4().simple().to_string();
-    let hash = super::auth::hash_password(temporary_password.clone()).await?;
+    let hash = tablekeeper_service::passwords::hash(temporary_password.clone()).await?;
     // The answer is kept without the password: a password at rest would be one more copy of it.
     let render = |member| {
         answer(

@@ -353,6 +353,14 @@ impl From<ServiceError> for ApiError {
             ServiceError::DisputeMatchesRecord => ApiError::unprocessable("dispute_matches_record", e.to_string()),
             ServiceError::OwnDeal => ApiError::new(StatusCode::FORBIDDEN, "own_deal", e.to_string()),
             ServiceError::IdempotencyKeyReused => ApiError::unprocessable("idempotency_key_reused", e.to_string()),
+            ServiceError::Hashing(reason) => {
+                tracing::error!(error = %reason, "password hashing failed");
+                ApiError::internal()
+            }
+            ServiceError::InvalidJoinCode => ApiError::unauthorized("invalid_join_code", e.to_string()),
+            ServiceError::WeakPassword => ApiError::unprocessable("weak_password", e.to_string()),
+            ServiceError::WrongPassword => ApiError::new(StatusCode::FORBIDDEN, "wrong_password", e.to_string()),
+            ServiceError::InvalidCredentials => ApiError::unauthorized("invalid_credentials", e.to_string()),
             // Not the client's doing, but not a bare failure either: the table is named, the rest
             // of the service goes on, and the audit says what is wrong with it.
             ServiceError::Damaged { .. } => {

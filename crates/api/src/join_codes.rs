@@ -10,11 +10,10 @@ use sqlx::PgPool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::auth::{Caller, Principal};
+use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use tablekeeper_service::idempotency::Answer;
-use tablekeeper_store::tables::TableRow;
-use tablekeeper_store::{self as store, StoreError};
+use tablekeeper_service::tables::JoinCodeRow;
 
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct JoinCode {
@@ -42,8 +41,8 @@ pub struct IssuedJoinCode {
     pub joins: i64,
 }
 
-impl From<store::join_codes::JoinCodeRow> for IssuedJoinCode {
-    fn from(row: store::join_codes::JoinCodeRow) -> IssuedJoinCode {
+impl From<JoinCodeRow> for IssuedJoinCode {
+    fn from(row: JoinCodeRow) -> IssuedJoinCode {
         IssuedJoinCode {
             active: row.withdrawn_at.is_none() && row.expires_at > Utc::now(),
             code: row.code,
@@ -119,29 +118,6 @@ pub async fn create_join_code(
     })
 }
 
-/// The table's row, for its organiser only.
-async fn owned_table(
-    conn: &mut sqlx::PgConnection,
-    who: Principal,
-    id: Uuid,
-    refusal: &'static str,
-) -> Result<(TableRow, Uuid), ApiError> {
-    let user = who.organiser()?;
-    let table = store::tables::fetch(conn, id).await?;
-    match tablekeeper_service::access::require_table(
-        conn,
-        who,
-        &table,
-        tablekeeper_service::access::Capability::Organise,
-    )
-    .await
-    {
-        Err(tablekeeper_service::ServiceError::Forbidden(_)) => Err(ApiError::forbidden(refusal)),
-        Err(e) => Err(e.into()),
-        Ok(()) => Ok((table, user.user())),
-    }
-}
-
 /// The join codes handed out for the table (its organiser only), newest first, expired and
 /// withdrawn ones included, each with how many phones joined with it.
 #[utoipa::path(tag = "tables", params(("id" = Uuid, Path)), security(("bearer" = [])), responses(
@@ -156,15 +132,7 @@ pub async fn list_join_codes(
     Caller(who): Caller,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let (table, _) = owned_table(
-        &mut conn,
-        who,
-        *id,
-        "only the table's organiser can list its join codes",
-    )
-    .await?;
-    let codes: Vec<IssuedJoinCode> = store::join_codes::list(&mut conn, table.key())
+    let codes: Vec<IssuedJoinCode> = tablekeeper_service::tables::join_codes(&pool, who, *id)
         .await?
         .into_iter()
         .map(IssuedJoinCode::from)
@@ -188,15 +156,7 @@ pub async fn withdraw_join_code(
     path: web::Path<(Uuid, String)>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, code) = path.into_inner();
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let (table, _) = owned_table(
-        &mut conn,
-        who,
-        id,
-        "only the table's organiser can withdraw its join codes",
-    )
-    .await?;
     let code = super::input::normalise_code(&code);
-    let withdrawn = store::join_codes::withdraw(&mut conn, table.key(), &code).await?;
+    let withdrawn = tablekeeper_service::tables::withdraw_join_code(&pool, who, id, &code).await?;
     Ok(HttpResponse::Ok().json(IssuedJoinCode::from(withdrawn)))
 }

@@ -15,11 +15,13 @@
 //! - Nothing kept is a credential: the caller keeps the answer without its bearer token, and
 //!   issues a token for each answer, the first and every replay alike.
 
+use chrono::{DateTime, Utc};
 use sqlx::PgPool;
+use uuid::Uuid;
 
 use super::idempotency::{self, Answer, CreationKey, Outcome};
-use super::ServiceError;
-use tablekeeper_store::users::User;
+use super::{passwords, ServiceError};
+pub use tablekeeper_store::users::{TokenStamp, User};
 use tablekeeper_store::{self as store, StoreError};
 
 /// The answer kept under `key` for a registration of `email`, with the account it made (whose
@@ -60,4 +62,102 @@ pub async fn register(
     let answer = render(&user).map_err(ServiceError::Encode)?;
     let outcome = idempotency::keep_and_commit(tx, user.id, key, answer).await?;
     Ok((outcome, user))
+}
+
+/// The account whose email and password these are.
+///
+/// # Errors
+/// `InvalidCredentials` when the email has no account or the password is not its own (the two
+/// take as long, and are not told apart); on database failure.
+pub async fn log_in(pool: &PgPool, email: &str, password: String) -> Result<User, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let user = store::users::by_email(&mut conn, email).await?;
+    drop(conn);
+    let hash = match &user {
+        Some(u) => u.password_hash.clone(),
+        None => passwords::dummy().await,
+    };
+    let valid = passwords::verify(password, hash).await;
+    match user {
+        Some(user) if valid => Ok(user),
+        _ => Err(ServiceError::InvalidCredentials),
+    }
+}
+
+/// Signs one token of `user` out (`jti`, until it would have expired anyway), or, for a token
+/// issued before tokens had ids, every token of theirs.
+///
+/// # Errors
+/// On database failure.
+pub async fn sign_out(
+    pool: &PgPool,
+    user: Uuid,
+    jti: Option<Uuid>,
+    expires_at: DateTime<Utc>,
+) -> Result<(), ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    match jti {
+        Some(jti) => store::users::revoke_token(&mut conn, user, jti, expires_at).await?,
+        None => {
+            store::users::new_generation(&mut conn, user, None).await?;
+        }
+    }
+    Ok(())
+}
+
+/// Signs out every token of `user`.
+///
+/// # Errors
+/// On database failure.
+pub async fn sign_out_everywhere(pool: &PgPool, user: Uuid) -> Result<(), ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    store::users::new_generation(&mut conn, user, None).await?;
+    Ok(())
+}
+
+/// Changes `user`'s password, given the one in force, and signs out every token issued before;
+/// the account as it now is (with its new token generation).
+///
+/// # Errors
+/// `UnknownUser`; `WrongPassword` when `old` is not the password in force; `WeakPassword`; on
+/// database failure. Nothing is changed on any of them.
+pub async fn change_password(pool: &PgPool, user: Uuid, old: String, new: String) -> Result<User, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let user = store::users::by_id(&mut conn, user)
+        .await?
+        .ok_or(ServiceError::UnknownUser)?;
+    drop(conn);
+    if !passwords::verify(old, user.password_hash.clone()).await {
+        return Err(ServiceError::WrongPassword);
+    }
+    passwords::acceptable(&new)?;
+    let hash = passwords::hash(new).await?;
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let token_generation = store::users::new_generation(&mut conn, user.id, Some(&hash)).await?;
+    Ok(User {
+        token_generation,
+        ..user
+    })
+}
+
+/// The accounts an operator means by `who`: the one with that email, or else those of that name.
+///
+/// # Errors
+/// On database failure.
+pub async fn find(pool: &PgPool, who: &str) -> Result<Vec<User>, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    Ok(store::users::by_email_or_name(&mut conn, who).await?)
+}
+
+/// Sets `user`'s password, as an operator on the server does, and signs out every token of
+/// theirs.
+///
+/// # Errors
+/// `WeakPassword`; on database failure.
+pub async fn set_password(pool: &PgPool, user: Uuid, password: String) -> Result<(), ServiceError> {
+    passwords::acceptable(&password)?;
+    let hash = passwords::hash(password).await?;
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    store::users::new_generation(&mut conn, user, Some(&hash)).await?;
+    Ok(())
 }

@@ -44,6 +44,21 @@ pub enum ServiceError {
     ShareLinkRevoked,
     #[error("this share link has expired; ask the organiser for a new one")]
     ShareLinkExpired,
+    /// A password could not be hashed (a fault of this server, not the caller's).
+    #[error("a password could not be hashed: {0}")]
+    Hashing(String),
+    /// A new password is too short or too long.
+    #[error("a password is 8 to 256 characters")]
+    WeakPassword,
+    /// The password given as the one in force is not.
+    #[error("the old password is not the one in force; nothing was changed")]
+    WrongPassword,
+    /// An email and password that do not make a login (which of the two is not said).
+    #[error("wrong email or password")]
+    InvalidCredentials,
+    /// A join code that is unknown, expired or withdrawn.
+    #[error("that join code is unknown or has expired")]
+    InvalidJoinCode,
     /// The caller's user no longer exists.
     #[error("the bearer token names an unknown user")]
     UnknownUser,

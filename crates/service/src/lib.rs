@@ -30,6 +30,7 @@ pub mod idempotency;
 pub mod keys;
 pub mod ledger;
 pub mod live;
+pub mod passwords;
 pub mod reads;
 pub mod receipts;
 pub mod recording;
@@ -40,6 +41,8 @@ pub mod share_links;
 pub mod tables;
 pub mod verification;
 pub mod webhooks;
+
+pub use tablekeeper_store::StoreError;
 
 pub use error::ServiceError;
 

@@ -7,6 +7,9 @@
 
 use serde_json::Value;
 use sqlx::PgPool;
+pub use tablekeeper_store::join_codes::JoinCodeRow;
+pub use tablekeeper_store::scorers::ScorerRow;
+pub use tablekeeper_store::tables::{MoveRow, TableRow};
 use uuid::Uuid;
 
 use super::access::Account;
@@ -15,7 +18,6 @@ use super::receipts::Receipt;
 use super::{book_settlements, ensure_user, fold, game_of, read_table, to_json, ServiceError};
 use tablekeeper_rules::with_game;
 use tablekeeper_rules::{Game, GameId};
-use tablekeeper_store::tables::TableRow;
 use tablekeeper_store::{self as store, StoreError};
 
 /// A table with its state as the engine shows it.
@@ -270,6 +272,17 @@ pub async fn score_sheet(pool: &PgPool, id: Uuid) -> Result<ScoreSheet, ServiceE
     sheet.map_err(|e| e.at_table(id))
 }
 
+/// The table a join code stands for now.
+///
+/// # Errors
+/// `InvalidJoinCode` when the code is unknown, expired or withdrawn; on database failure.
+pub async fn joined_by(pool: &PgPool, code: &str) -> Result<Uuid, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    store::join_codes::table_for(&mut conn, code, chrono::Utc::now())
+        .await?
+        .ok_or(ServiceError::InvalidJoinCode)
+}
+
 /// Makes a scorer of the table (named `name`, or "Scorer n" after those before it) and links
 /// it into the table's hash chain, under the table's lock: who recorded what is read through
 /// scorers' names, so a name changed afterwards breaks the chain. The answer `render` makes of
@@ -338,15 +351,13 @@ pub async fn hand_out_join_code(
     };
     let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
-    let row = store::tables::fetch(&mut tx, table).await?;
-    match super::access::require_table(&mut tx, who, &row, super::access::Capability::Organise).await {
-        Err(ServiceError::Forbidden(_)) => {
-            return Err(ServiceError::Forbidden(
-                "only the table's organiser can hand out join codes",
-            ))
-        }
-        other => other?,
-    }
+    let row = organised(
+        &mut tx,
+        who,
+        table,
+        "only the table's organiser can hand out join codes",
+    )
+    .await?;
     if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
         return Ok(first);
     }
@@ -360,4 +371,60 @@ pub async fn hand_out_join_code(
     Err(ServiceError::Corrupt(format!(
         "no free join code for table {table} in five draws"
     )))
+}
+
+/// The table's row when `who` organises it; else `Forbidden(refusal)`.
+async fn organised(
+    conn: &mut sqlx::PgConnection,
+    who: super::Principal,
+    table: Uuid,
+    refusal: &'static str,
+) -> Result<TableRow, ServiceError> {
+    who.organiser()?;
+    let row = store::tables::fetch(&mut *conn, table).await?;
+    match super::access::require_table(conn, who, &row, super::access::Capability::Organise).await {
+        Err(ServiceError::Forbidden(_)) => Err(ServiceError::Forbidden(refusal)),
+        other => other.map(|()| row),
+    }
+}
+
+/// The join codes handed out for the table (its organiser only), newest first, expired and
+/// withdrawn ones included.
+///
+/// # Errors
+/// `Forbidden` for anyone but the table's organisers; `Store(NotFound)` for an unknown table;
+/// on database failure.
+pub async fn join_codes(pool: &PgPool, who: super::Principal, table: Uuid) -> Result<Vec<JoinCodeRow>, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let row = organised(
+        &mut conn,
+        who,
+        table,
+        "only the table's organiser can list its join codes",
+    )
+    .await?;
+    Ok(store::join_codes::list(&mut conn, row.key()).await?)
+}
+
+/// Withdraws a join code of the table (its organiser only): no phone joins with it from now on.
+/// Withdrawing it again changes nothing.
+///
+/// # Errors
+/// `Forbidden` for anyone but the table's organisers; `Store(NotFound)` for an unknown table or
+/// code; on database failure.
+pub async fn withdraw_join_code(
+    pool: &PgPool,
+    who: super::Principal,
+    table: Uuid,
+    code: &str,
+) -> Result<JoinCodeRow, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let row = organised(
+        &mut conn,
+        who,
+        table,
+        "only the table's organiser can withdraw its join codes",
+    )
+    .await?;
+    Ok(store::join_codes::withdraw(&mut conn, row.key(), code).await?)
 }
