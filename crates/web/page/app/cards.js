@@ -1,3 +1,4 @@
+// @ts-check
 // Cards as the API writes them ("QS", "10H", "7D"; Tricky Dick's Squares cards "3BS"), their
 // symbols, their spoken names, and the card picker: suits as rows, ranks as columns, red suits
 // red, only legal cards tappable. `cardFace` and `cardPart` show either kind of card, so a

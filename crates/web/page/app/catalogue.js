@@ -1,3 +1,4 @@
+// @ts-check
 // The game catalogue (`GET /api/v1/games`) as the page needs it: each game's name. Read once
 // per page load and kept in localStorage, so a table opened without a signal is still named;
 // before the first answer a game is named from its id ("pope-joan" → "Pope Joan").

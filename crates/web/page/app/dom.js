@@ -1,3 +1,4 @@
+// @ts-check
 // Tiny DOM helpers: h(tag, attributes, ...children). No framework, no build step.
 
 export function h(tag, attrs = {}, ...children) {

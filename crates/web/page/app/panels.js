@@ -1,3 +1,4 @@
+// @ts-check
 // The entry panel for the next move. Only legal choices are enabled; the choices come from the
 // server's legal moves (legal.js). Each game's page code is one module, `games/<game id>.js`,
 // loaded by the game's id as the table (and the catalogue) names it; this module names no game,
@@ -16,7 +17,10 @@
 //   kinds     the move kinds its card-by-card panel offers controls for;
 //   panel(ctx, kinds)  the card-by-card panel for the kinds open now (null: nothing to offer);
 //   result(ctx)        the form for a whole deal at once.
-// The panel and the form get `ctx` with `deck` added.
+// The panel and the form get `ctx` with `deck` and `page` (the module itself) added.
+// Its optional hooks say what is its own elsewhere on the screen (the header's facts, a seat's
+// bits, the centre, its moves in words, a deal's summary, a score-sheet cell; `GamePage` in
+// types.js); the shared modules read no field only one game's view has.
 
 import { DECK52 } from './cards.js';
 import { button, h, message } from './dom.js';
@@ -54,7 +58,7 @@ export function entryPanel(ctx) {
     loadGame(ctx.game).then(() => ctx.setMode?.(ctx.mode), () => {});
     return message('Loading…');
   }
-  const g = { ...ctx, deck: game.deck ?? DECK52 };
+  const g = { ...ctx, deck: game.deck ?? DECK52, page: game };
   const resultMode = k.has('result') && (ctx.mode === 'result' || (k.size === 1));
   const toggle = k.has('result') && k.size > 1
     ? h('div', { class: 'modes', role: 'group', 'aria-label': 'Recording mode' },

@@ -1,3 +1,4 @@
+// @ts-check
 // Who recorded an entry, in the club's words: the log's `recorded_by` ("scorer:<id>",
 // "organiser:<id>") named from the table's scorers (`GET /tables/{id}/scorers`: each phone's
 // name as it joined), and which of them is this phone (from its own token).
