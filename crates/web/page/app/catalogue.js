@@ -15,6 +15,7 @@ try {
 let loaded = null;
 
 /// Reads the catalogue once; resolves when the names are known (or the server did not answer).
+/** @returns {Promise<void>} */
 export function loadCatalogue() {
   loaded ??= get('/games').then((games) => {
     names = Object.fromEntries(games.map((g) => [g.id, g.name]));
@@ -29,6 +30,10 @@ export function loadCatalogue() {
   return loaded;
 }
 
+/**
+ * @param {string} id
+ * @returns {string} "pope-joan" → "Pope Joan" until the catalogue says
+ */
 export function gameName(id) {
   return names[id] || String(id).split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
 }

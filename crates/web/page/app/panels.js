@@ -27,10 +27,19 @@ import { button, h, message } from './dom.js';
 import { kinds } from './legal.js';
 import { generic } from './controls.js';
 
+/// Loads a game's page module (once); resolves to the module.
+/** @typedef {import('./types.js').GamePage} GamePage */
+/** @typedef {import('./types.js').PanelContext} PanelContext */
+
+/** @type {Map<string, GamePage>} */
 const modules = new Map();
+/** @type {Map<string, Promise<GamePage>>} */
 const loading = new Map();
 
-/// Loads a game's page module (once); resolves to the module.
+/**
+ * @param {string} game the game's id
+ * @returns {Promise<GamePage>}
+ */
 export function loadGame(game) {
   if (modules.has(game)) return Promise.resolve(modules.get(game));
   if (!loading.has(game)) {
@@ -46,10 +55,18 @@ export function loadGame(game) {
 }
 
 /// A game's page module if it is loaded already.
+/**
+ * @param {string} game
+ * @returns {GamePage | null}
+ */
 export function gameModule(game) {
   return modules.get(game) ?? null;
 }
 
+/**
+ * @param {PanelContext} ctx
+ * @returns {any} the panel's nodes
+ */
 export function entryPanel(ctx) {
   const k = kinds(ctx.view);
   if (!k.size || ctx.table.finished) return message('The game is over: nothing more to record.');
