@@ -54,6 +54,7 @@ static ASSETS: &[Asset] = assets! {
     "/app/stops.js" => "app/stops.js", "text/javascript; charset=utf-8";
     "/app/scorers.js" => "app/scorers.js", "text/javascript; charset=utf-8";
     "/app/deals.js" => "app/deals.js", "text/javascript; charset=utf-8";
+    "/app/words.js" => "app/words.js", "text/javascript; charset=utf-8";
     "/app/vendor/qrcode.mjs" => "app/vendor/qrcode.mjs", "text/javascript; charset=utf-8";
 };
 

@@ -1,7 +1,15 @@
+// @ts-check
 // The public JSON API, as any client sees it. Refusals become `Refusal`s carrying the
 // problem's `detail` sentence; a request that never got an answer becomes `Unreachable`.
 
+/** A problem+json answer: `{type, title, status, detail, code}`. @typedef {{ detail?: string, code?: string, [field: string]: any }} Problem */
+
+/** The server answered with a refusal: its `detail` sentence is the message. */
 export class Refusal extends Error {
+  /**
+   * @param {number} status
+   * @param {Problem | null} problem
+   */
   constructor(status, problem) {
     super(problem?.detail || `the server refused (${status})`);
     this.status = status;
@@ -10,7 +18,9 @@ export class Refusal extends Error {
   }
 }
 
+/** The request got no answer (no signal, timed out, a proxy answering for a server down). */
 export class Unreachable extends Error {
+  /** @param {unknown} cause */
   constructor(cause) {
     super('the server cannot be reached');
     this.cause = cause;
@@ -22,13 +32,31 @@ const BASE = '/api/v1';
 /// How long a request may go unanswered before the page counts the server unreachable (a hung
 /// request on flaky Wi-Fi would otherwise hold the outbox for ever). `tk.timeoutMs` in
 /// localStorage overrides it, e.g. for a slow club network.
+/** @returns {number} */
 export function timeoutMs() {
   const set = Number(window.localStorage.getItem('tk.timeoutMs'));
   return set > 0 ? set : 8000;
 }
 
+/**
+ * @typedef {object} CallOptions
+ * @property {string | null} [token] the bearer token
+ * @property {any} [body] sent as JSON
+ * @property {Record<string, string>} [headers]
+ * @property {number} [timeout] ms
+ */
+
+/**
+ * One request to the API, under /api/v1.
+ * @param {string} method
+ * @param {string} path
+ * @param {CallOptions} [options]
+ * @returns {Promise<any>} the answer's JSON (null when empty)
+ * @throws {Refusal | Unreachable}
+ */
 export async function call(method, path, { token, body, headers = {}, timeout = timeoutMs() } = {}) {
   const abort = new AbortController();
+  /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, headers: { Accept: 'application/json', ...headers }, cache: 'no-store', signal: abort.signal };
   if (token) init.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
@@ -65,6 +93,10 @@ export async function call(method, path, { token, body, headers = {}, timeout = 
 /// Every answer that extends a table's chain (a move, an undo, a correction, a verification)
 /// may carry a `receipt`: the phone keeps each, per table, for the Deals tab's download. An
 /// answer without one keeps nothing.
+/**
+ * @param {string} path
+ * @param {any} data
+ */
 function keepReceipt(path, data) {
   const receipt = data && typeof data === 'object' && !Array.isArray(data) ? data.receipt : undefined;
   const table = /^\/tables\/([^/?]+)\//.exec(path)?.[1];
@@ -79,6 +111,10 @@ const MAX_RECEIPTS = 500;
 /// Keeps `receipt` with the others of `table` (in `tk.receipts.<table>`, as the phone and the
 /// board both do), unless one for the same head is kept already: a retry answered again, or a
 /// board's stream reconnecting, signs the same head at another time.
+/**
+ * @param {string} table
+ * @param {{ position?: number, head?: string, [field: string]: any } | null | undefined} receipt
+ */
 export function keep(table, receipt) {
   if (!receipt || typeof receipt !== 'object' || !table) return;
   try {
@@ -92,6 +128,10 @@ export function keep(table, receipt) {
 }
 
 /// The receipts this phone kept for `table`, oldest first.
+/**
+ * @param {string} table
+ * @returns {any[]}
+ */
 export function receipts(table) {
   try {
     const kept = JSON.parse(window.localStorage.getItem(`tk.receipts.${table}`) || '[]');
@@ -103,33 +143,51 @@ export function receipts(table) {
 
 /// Reads are private (issue #25): a read without a token of its own goes with the page's reading
 /// token for that path (`readingToken`).
+/** @type {(path: string, opts?: CallOptions) => Promise<any>} */
 export const get = (path, opts = {}) => call('GET', path, { ...opts, token: opts.token ?? readingToken(path) });
+/** @type {(path: string, body: any, opts?: CallOptions) => Promise<any>} */
 export const post = (path, body, opts = {}) => call('POST', path, { ...opts, body });
+/** @type {(path: string, body: any, opts?: CallOptions) => Promise<any>} */
 export const put = (path, body, opts = {}) => call('PUT', path, { ...opts, body });
 
 // Tokens and the phone's name live in localStorage: they survive a reload and a lost signal.
-const store = window.localStorage;
+// Read when asked, not when the module loads, so that the pure modules importing this one load
+// without a browser too (the unit tests, scripts/check-page).
+const store = () => window.localStorage;
 
 export const organiser = {
-  get token() { return store.getItem('tk.organiser'); },
-  set token(t) { t ? store.setItem('tk.organiser', t) : store.removeItem('tk.organiser'); },
+  get token() { return store().getItem('tk.organiser'); },
+  set token(t) { t ? store().setItem('tk.organiser', t) : store().removeItem('tk.organiser'); },
 };
 
+/**
+ * @param {string} table
+ * @returns {string | null}
+ */
 export function scorerToken(table) {
-  return store.getItem(`tk.scorer.${table}`);
+  return store().getItem(`tk.scorer.${table}`);
 }
 
+/**
+ * @param {string} table
+ * @param {string} token
+ */
 export function setScorerToken(table, token) {
-  store.setItem(`tk.scorer.${table}`, token);
+  store().setItem(`tk.scorer.${table}`, token);
 }
 
 /// The token that may record on this table: the phone's scorer token, else the organiser's.
+/**
+ * @param {string} table
+ * @returns {string | null}
+ */
 export function recordingToken(table) {
   return scorerToken(table) || organiser.token;
 }
 
 /// The share link's token the page was opened with (`/?share=…#/board/<session>`): the big
 /// screen reads the session with it; the page's other screens keep their own tokens.
+/** @returns {string | null} */
 export function shareToken() {
   if (!location.hash.startsWith('#/board/')) return null;
   return new URLSearchParams(location.search).get('share');
@@ -137,6 +195,10 @@ export function shareToken() {
 
 /// The token that reads `path`: the share link the page was opened with, else this phone's
 /// scorer token for the table the path names, else the organiser's.
+/**
+ * @param {string} path
+ * @returns {string | undefined}
+ */
 export function readingToken(path) {
   const table = /^\/tables\/([^/?]+)/.exec(path)?.[1];
   return shareToken() || (table && scorerToken(table)) || organiser.token || undefined;
@@ -144,6 +206,10 @@ export function readingToken(path) {
 
 /// A live stream's address: EventSource cannot send headers, so the reading token goes in the
 /// query (`access_token`).
+/**
+ * @param {string} path
+ * @returns {string}
+ */
 export function streamUrl(path) {
   const token = readingToken(path);
   if (!token) return BASE + path;
@@ -152,6 +218,10 @@ export function streamUrl(path) {
 
 /// Saves what `href` (an address under /api/v1, a CSV export say) answers as a file: a plain
 /// link cannot carry the reading token, so the page fetches it and hands the browser the bytes.
+/**
+ * @param {string} href
+ * @returns {Promise<void>}
+ */
 export async function download(href) {
   const path = href.startsWith(BASE) ? href.slice(BASE.length) : href;
   const token = readingToken(path);
@@ -169,11 +239,12 @@ export async function download(href) {
 }
 
 export const phone = {
-  get name() { return store.getItem('tk.phoneName') || ''; },
-  set name(n) { store.setItem('tk.phoneName', n); },
+  get name() { return store().getItem('tk.phoneName') || ''; },
+  set name(n) { store().setItem('tk.phoneName', n); },
 };
 
 /// A fresh idempotency key for one move, made on the phone.
+/** @returns {string} */
 export function newKey() {
   if (crypto.randomUUID) return crypto.randomUUID();
   const b = crypto.getRandomValues(new Uint8Array(16));

@@ -1,3 +1,4 @@
+// @ts-check
 // The club's big screen: every table of a session, live and read-only. It follows the session's
 // event stream (one `table` event per change, on any replica) and reads the changed table again;
 // nothing polls. Route: #/board/<session id>, opened with a share link's token (/?share=…) or by
@@ -8,7 +9,11 @@
 
 import { download, get, keep, receipts, streamUrl } from './api.js';
 import { h, message, mount } from './dom.js';
-import { facts, gameName, nominationOf, totalsOf } from './table.js';
+import { gameModule, loadGame } from './panels.js';
+import { gameName } from './table.js';
+import { facts, seatBits, totalsOf } from './words.js';
+
+/** @typedef {import('./types.js').TableView} TableView */
 
 let stream = null;
 
@@ -77,7 +82,10 @@ export async function openBoard(sessionId, root) {
   };
   const read = async (id) => {
     try {
-      tables.set(id, await get(`/tables/${id}`));
+      const table = await get(`/tables/${id}`);
+      // The game's page module says what is its own on the tile (a nomination, a bid).
+      await loadGame(table.game).catch(() => {});
+      tables.set(id, table);
       if (!order.includes(id)) order.push(id);
       draw();
     } catch {
@@ -123,30 +131,23 @@ function columns(n) {
   return best;
 }
 
+/**
+ * @param {number} index
+ * @param {TableView} t
+ * @returns {HTMLElement}
+ */
 function card(index, t) {
   const v = t.state;
+  const page = gameModule(t.game);
   const totals = totalsOf(v);
   const turn = v.to_act != null ? `${t.players[v.to_act]} to act` : t.finished || v.phase === 'finished' ? 'Game over' : null;
   return h('section', { class: 'board-tile', 'aria-label': `Table ${index + 1}`, 'data-table': t.id, 'data-version': t.version },
     h('h2', {}, `Table ${index + 1}: ${gameName(t.game)}`),
-    h('p', { class: 'tile-facts' }, [...facts(t)].filter(Boolean).join(' · ')),
+    h('p', { class: 'tile-facts' }, [...facts(t, page)].filter(Boolean).join(' · ')),
     turn ? h('p', { class: 'tile-turn' }, turn) : null,
     h('ol', { class: 'tile-seats', 'aria-label': `Table ${index + 1} seats` }, t.players.map((name, s) =>
       h('li', { class: `tile-seat${v.to_act === s ? ' acting' : ''}`, 'aria-current': v.to_act === s ? 'true' : null },
         h('span', { class: 'tile-name' }, name, v.dealer === s ? h('abbr', { title: 'dealer' }, ' D') : null),
         h('b', { class: 'seat-total tile-total', 'aria-label': `${name}'s total`, 'data-total': totals[s] ?? 0 }, String(totals[s] ?? 0)),
-        h('span', { class: 'tile-bits' }, seatBits(v, s))))));
-}
-
-/// What a seat has said and won this deal: nomination or bid, tricks.
-function seatBits(v, s) {
-  const bits = [];
-  if (nominationOf(v, s) != null) bits.push(`nom. ${nominationOf(v, s)}`);
-  if (v.standing_bid?.seat === s) bits.push(`bid ${String(v.standing_bid.bid).replaceAll('_', ' ')}`);
-  if (v.player === s) bits.push('Player');
-  if (v.sitting_out === s) bits.push('sits out');
-  if (v.tricks_won && (v.phase === 'playing' || v.tricks_won.some((x) => x))) bits.push(`${v.tricks_won[s] ?? 0} tricks`);
-  if (v.cards_won) bits.push(`${v.cards_won[s]} cards`);
-  if (v.cards_left && v.phase === 'playing') bits.push(`${v.cards_left[s]} left`);
-  return bits.join(' · ');
+        h('span', { class: 'tile-bits' }, seatBits(v, s, page, true).join(' · '))))));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Cards as the API writes them ("QS", "10H", "7D"; Tricky Dick's Squares cards "3BS"), their
 // symbols, their spoken names, and the card picker: suits as rows, ranks as columns, red suits
 // red, only legal cards tappable. `cardFace` and `cardPart` show either kind of card, so a
@@ -17,6 +18,12 @@ const RANK_WORDS = {
   6: 'six', 5: 'five', 4: 'four', 3: 'three', 2: 'two',
 };
 
+/** @typedef {{ letter: string, word: string, symbol: string, red: boolean }} Suit */
+
+/**
+ * @param {string} card
+ * @returns {{ rank: string, suit: Suit } | null} null for what is not a card
+ */
 export function parse(card) {
   const text = String(card).toUpperCase();
   const suit = SUITS.find((s) => s.letter === text.slice(-1));
@@ -26,32 +33,57 @@ export function parse(card) {
 }
 
 /// "seven of diamonds"
+/**
+ * @param {string} card
+ * @returns {string}
+ */
 export function cardName(card) {
   const c = parse(card);
   return c ? `${RANK_WORDS[c.rank]} of ${c.suit.word}` : String(card);
 }
 
 /// "7♦" (a Squares card in words: "3 blue square")
+/**
+ * @param {string} card
+ * @returns {string}
+ */
 export function cardText(card) {
   if (isSquares(card)) return squaresName(card);
   const c = parse(card);
   return c ? `${c.rank}${c.suit.symbol}` : String(card);
 }
 
+/**
+ * @param {string} suit a word ("hearts") or a letter ("H")
+ * @returns {string} "♥ hearts"
+ */
 export function suitWord(suit) {
   const s = SUITS.find((x) => x.word === suit || x.letter === suit);
   return s ? `${s.symbol} ${s.word}` : String(suit).replaceAll('_', ' ');
 }
 
+/**
+ * @param {string} suit
+ * @returns {string}
+ */
 export function suitSymbol(suit) {
   return SUITS.find((x) => x.word === suit)?.symbol ?? '';
 }
 
+/**
+ * @param {string} suit
+ * @returns {boolean}
+ */
 export function isRed(suit) {
   return SUITS.find((x) => x.word === suit || x.letter === suit)?.red ?? false;
 }
 
 /// A card shown face up, with its accessible name: a Squares card as its number and coloured shape.
+/**
+ * @param {string} card
+ * @param {Record<string, any>} [extra] more attributes
+ * @returns {HTMLElement}
+ */
 export function cardFace(card, extra = {}) {
   if (isSquares(card)) return squaresFace(card);
   const c = parse(card);
@@ -61,6 +93,10 @@ export function cardFace(card, extra = {}) {
 
 /// The picker. `deck` lists the cards of the game's deck; `legal` is a Set of the cards that
 /// may be tapped now; `seen` a Set of cards already played this deal (greyed).
+/**
+ * @param {{ deck: string[], legal: Set<string>, seen?: Set<string>, onPick: (card: string) => void, label?: string }} options
+ * @returns {HTMLElement}
+ */
 export function picker({ deck, legal, seen = new Set(), onPick, label = 'Card' }) {
   const ranks = RANKS.filter((r) => SUITS.some((s) => deck.includes(r + s.letter)));
   const rows = SUITS.filter((s) => ranks.some((r) => deck.includes(r + s.letter))).map((s) =>
@@ -101,22 +137,38 @@ export const SQUARES64 = [1, 2, 3, 4].flatMap((n) => SQ_COLOURS.flatMap((c) => S
 
 /// True for a Squares card ("3BS": number 1–4, colour R Y G B, shape S T H C; any case). The
 /// notations cannot be confused: a 52-card card ends in its suit after a rank with no colour.
+/**
+ * @param {string} card
+ * @returns {boolean}
+ */
 export function isSquares(card) {
   return /^[1-4][RYGB][STHC]$/i.test(String(card));
 }
 
 /// A card inside a sentence: a Squares card as its face (number and coloured shape), any other
 /// as text ("7♦"). `plainText` turns such a sentence back into words.
+/**
+ * @param {string} card
+ * @returns {string | HTMLElement}
+ */
 export function cardPart(card) {
   return isSquares(card) ? squaresFace(card) : cardText(card);
 }
 
 /// A sentence of strings and card faces as plain text, for labels kept as strings.
+/**
+ * @param {any} parts a `Sentence` (types.js): strings and card faces, nested
+ * @returns {string}
+ */
 export function plainText(parts) {
   return [parts].flat(Infinity).map((p) => (typeof p === 'string' ? p : p?.getAttribute?.('aria-label') ?? p?.textContent ?? '')).join('');
 }
 
 /// "3 blue square"
+/**
+ * @param {string} card
+ * @returns {string}
+ */
 export function squaresName(card) {
   const [n, c, s] = String(card).toUpperCase();
   const colour = SQ_COLOURS.find((x) => x.letter === c);
@@ -132,6 +184,10 @@ function shapeSymbol(letter) {
 }
 
 /// "3▲" in its colour.
+/**
+ * @param {string} card
+ * @returns {HTMLElement}
+ */
 export function squaresFace(card) {
   const [n, c, s] = String(card).toUpperCase();
   const colour = SQ_COLOURS.find((x) => x.letter === c);
@@ -141,6 +197,10 @@ export function squaresFace(card) {
 
 /// The Squares picker: one 4×4 block per colour (numbers as rows, shapes as columns), two
 /// blocks a row on a phone; only the cards of `legal` are tappable, `chosen` are marked.
+/**
+ * @param {{ legal: Set<string>, chosen?: string[], onPick: (card: string) => void, label?: string }} options
+ * @returns {HTMLElement}
+ */
 export function squaresPicker({ legal, chosen = [], onPick, label = 'Card' }) {
   return h('div', { class: 'sq-picker', role: 'group', 'aria-label': label },
     SQ_COLOURS.map((c) => h('div', { class: `sq-block sq-${c.word}`, role: 'group', 'aria-label': c.word },

@@ -1,3 +1,4 @@
+// @ts-check
 // The clubs: the account's clubs (make one, join one by an invitation's code), a club's home
 // (its season's table, the next and last sessions, its members) and starting a session by
 // ticking who came. Members, invitations and roles are members.js.
@@ -70,6 +71,10 @@ function currentSeason(seasons) {
 }
 
 /// The figure a season ranks by, from its scoring: [heading, row → value].
+/**
+ * @param {any} season
+ * @returns {[string, (row: any) => any]}
+ */
 function seasonFigure(season) {
   switch (season.scoring?.kind) {
     case 'net_chips': return ['Chips', (r) => r.net_chips];

@@ -1,3 +1,4 @@
+// @ts-check
 // Shared controls for the games' page modules (`games/<id>.js`): prompts, the card picker for a
 // game's deck, seat buttons, number buttons, the result form and its draft keeping, and the
 // JSON form for moves a game's panel has no control for. Nothing here names a game: what
@@ -7,6 +8,11 @@
 import { cardText, picker } from './cards.js';
 import { button, h } from './dom.js';
 import { dealOf, openTo, playableCards, seenThisDeal } from './legal.js';
+
+/** @typedef {import('./types.js').PanelContext} PanelContext */
+/** @typedef {import('./types.js').Seat} Seat */
+/** @typedef {import('./types.js').Card} Card */
+/** @typedef {import('./types.js').Move} Move */
 
 /// A seat's player's name.
 export const name = (ctx, s) => ctx.players[s] ?? `seat ${s}`;
@@ -28,7 +34,7 @@ export function playPicker(ctx) {
   const seat = openTo(ctx.view, 'play')?.seat ?? ctx.view.to_act;
   return [prompt(`${name(ctx, seat)} to play`),
     cardPicker(ctx, {
-      legal: playableCards(ctx.deck, ctx.view, ctx.log),
+      legal: playableCards(ctx.deck, ctx.view, ctx.log, ctx.page?.live?.(ctx.view)),
       label: `Card for ${name(ctx, seat)}`,
       onPick: (card) => ctx.send({ kind: 'play', seat, card }, `${cardText(card)} for ${name(ctx, seat)}`),
     })];
@@ -37,6 +43,12 @@ export function playPicker(ctx) {
 /// Buttons 0…max (or `min`…max) for one number, a radio group named `label`: a tap chooses.
 /// The value sits in a hidden input `id` ('' until chosen), so the form's checks and drafts read
 /// it like any field; a value the form fills in itself is marked `data-auto`.
+/**
+ * @param {string} label
+ * @param {string} id
+ * @param {{ min?: number, max: number, value?: string | number }} range
+ * @returns {HTMLElement}
+ */
 export function numberPad(label, id, { min = 0, max, value = '' }) {
   const input = h('input', { type: 'hidden', id, value: String(value) });
   const choices = [];
@@ -50,6 +62,12 @@ export function numberPad(label, id, { min = 0, max, value = '' }) {
 /// ("<label> tens", "<label> units", "<label> sign"), so a keyboard or a screen reader reaches
 /// every key; the value sits in the hidden input `id` like a number pad's. A key that would go
 /// past the range is disabled.
+/**
+ * @param {string} label
+ * @param {string} id
+ * @param {{ min?: number, max: number, value?: string | number }} range
+ * @returns {HTMLElement}
+ */
 export function tensPad(label, id, { min = 0, max, value = '' }) {
   const input = h('input', { type: 'hidden', id, value: String(value) });
   let negative = false;
@@ -181,7 +199,7 @@ export function resultForm(ctx, { fields, check, build, label, extra = [], fill 
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     if (check(values, form)) return;
-    ctx.send(build(values, form), label, { deal: dealOf(ctx.view) });
+    ctx.send(build(values, form), label, { deal: dealOf(ctx.view, ctx.page) });
   });
   queueMicrotask(update);
   return form;
@@ -199,6 +217,15 @@ export const chosen = (form, id) => (form.querySelector(`#${id}`)?.value ?? '') 
 
 /// A number pad per seat (or per seat of `seats`), ids `r-<key>-<seat>`, named "<player> <word>";
 /// a tens-and-units pad where the range is too wide for one row of buttons.
+/**
+ * @param {PanelContext} ctx
+ * @param {string} key
+ * @param {string} word
+ * @param {number} max
+ * @param {Seat[] | null} [seats]
+ * @param {{ min?: number, value?: string | number }} [range]
+ * @returns {HTMLElement}
+ */
 export function perSeatPads(ctx, key, word, max, seats = null, { min = 0, value = '' } = {}) {
   const pad = max - min > 15 ? tensPad : numberPad;
   return h('fieldset', {}, h('legend', {}, word),

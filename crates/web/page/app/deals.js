@@ -1,3 +1,4 @@
+// @ts-check
 // The Deals tab: every finished deal with its status (verified, unverified, disputed) and its
 // entries trick by trick, each trick's winner named; "Correct deal n" re-enters a deal with the
 // game's own panels, card by card or as a result, and a reason (PUT /tables/{id}/deals/{n}):
@@ -11,8 +12,9 @@
 
 import { get, post, put, receipts, recordingToken } from './api.js';
 import { button, h, message, mount } from './dom.js';
-import { entryPanel } from './panels.js';
-import { describeParts } from './table.js';
+import { numberingOf } from './legal.js';
+import { entryPanel, gameModule } from './panels.js';
+import { describeParts } from './words.js';
 
 const STATUS = {
   verified: 'verified',
@@ -23,9 +25,12 @@ const STATUS = {
 /// What the tab is doing, per table: the open deal, and a correction or dispute being entered.
 const open = new Map();
 
+/**
+ * @param {import('./types.js').TableView} table
+ * @returns {string} "Deal", or "Hand" for a game that numbers hands
+ */
 function wordFor(table) {
-  const v = table.state;
-  return v.hand != null && v.deal == null ? 'Hand' : 'Deal';
+  return numberingOf(gameModule(table.game)).word;
 }
 
 export async function dealsTab(ctx, body) {
@@ -53,30 +58,37 @@ export async function dealsTab(ctx, body) {
 /// The deal being recorded, from the log: its entries so far.
 function current(ctx, word, n) {
   if (ctx.table.finished) return null;
-  const entries = entriesOfDeal(ctx.log, n);
+  const entries = entriesOfDeal(ctx.log, n, numberingOf(gameModule(ctx.table.game)));
   return h('section', { class: 'deal-now', 'aria-label': `${word} ${n}, being recorded` },
     h('h3', {}, `${word} ${n}, being recorded`),
     entries.length ? h('ol', { class: 'log' }, entries.map((e) => h('li', { class: e.voided_by ? 'voided' : '' },
-      describeParts(e, ctx.players), e.voided_by ? ' (undone)' : ''))) : message('Nothing recorded in it yet.'));
+      describeParts(e, ctx.players, gameModule(ctx.table.game)), e.voided_by ? ' (undone)' : ''))) : message('Nothing recorded in it yet.'));
 }
 
 /// Without the server: the log as this phone saw it, grouped by deal.
 function localDeals(ctx, word) {
-  const groups = groupByDeal(ctx.log);
+  const groups = groupByDeal(ctx.log, numberingOf(gameModule(ctx.table.game)));
   return groups.filter((g) => g.entries.length).reverse().map((g) => h('details', {},
     h('summary', {}, `${word} ${g.deal}`),
     h('ol', { class: 'log' }, g.entries.map((e) => h('li', { class: e.voided_by ? 'voided' : '' },
-      describeParts(e, ctx.players), e.voided_by ? ' (undone)' : '')))));
+      describeParts(e, ctx.players, gameModule(ctx.table.game)), e.voided_by ? ' (undone)' : '')))));
 }
 
-function groupByDeal(log) {
+/// The log's entries by deal: a deal starts with its `<deal>_started` event (`hand_started`
+/// for a game that numbers hands).
+/**
+ * @param {import('./types.js').LogEntry[]} log
+ * @param {import('./types.js').Numbering} numbering
+ * @returns {{ deal: number, entries: import('./types.js').LogEntry[] }[]}
+ */
+function groupByDeal(log, numbering) {
   const groups = [];
   let group = { deal: 1, entries: [] };
   groups.push(group);
   for (const e of log) {
     group.entries.push(e);
     for (const ev of e.events || []) {
-      const started = ev.event === 'deal_started' ? ev.deal : ev.event === 'hand_started' ? ev.hand : null;
+      const started = ev.event === `${numbering.deal}_started` ? ev[numbering.deal] : null;
       if (started != null && e.entry === 'move' && !e.voided_by) {
         group = { deal: started, entries: [] };
         groups.push(group);
@@ -86,8 +98,13 @@ function groupByDeal(log) {
   return groups;
 }
 
-function entriesOfDeal(log, n) {
-  return groupByDeal(log).find((g) => g.deal === n)?.entries || [];
+/**
+ * @param {import('./types.js').LogEntry[]} log
+ * @param {number} n
+ * @param {import('./types.js').Numbering} numbering
+ */
+function entriesOfDeal(log, n, numbering) {
+  return groupByDeal(log, numbering).find((g) => g.deal === n)?.entries || [];
 }
 
 async function dealDetail(ctx, detail, n, word) {
@@ -104,7 +121,7 @@ async function dealDetail(ctx, detail, n, word) {
   const state = open.get(ctx.id) || { deal: n };
   const lines = [];
   for (const m of deal.moves) {
-    lines.push(h('li', {}, describeParts({ entry: 'move', move: m.move }, players), h('small', {}, ` (${m.recorded_by_name})`)));
+    lines.push(h('li', {}, describeParts({ entry: 'move', move: m.move }, players, gameModule(ctx.table.game)), h('small', {}, ` (${m.recorded_by_name})`)));
     for (const ev of m.events || []) {
       // Each trick's winner, as the engine decided it.
       if (ev.event === 'trick_won' && ev.winner != null) {

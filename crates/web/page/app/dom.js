@@ -1,5 +1,17 @@
+// @ts-check
 // Tiny DOM helpers: h(tag, attributes, ...children). No framework, no build step.
 
+/** A child of `h` and `mount`: nodes, text, nothing, or lists of them. @typedef {Node | string | number | null | undefined | false | any[]} Child */
+
+/**
+ * An element. Typed `any`: the page reads and hangs its own things on what it makes (an input's
+ * `value`, a pad's `sync`), and the elements found again by `querySelector` would need a cast
+ * each; typing `h` by its tag is left for later.
+ * @param {string} tag
+ * @param {Record<string, any> | null} [attrs] attributes; `on<event>` functions are listeners
+ * @param {...Child} children
+ * @returns {any} the element (an HTMLElement of `tag`)
+ */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) {
@@ -18,6 +30,10 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * @param {Element} el
+ * @param {Child[]} children
+ */
 function append(el, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -26,6 +42,12 @@ function append(el, children) {
   }
 }
 
+/**
+ * @template {Element} E
+ * @param {E} parent
+ * @param {...Child} children
+ * @returns {E}
+ */
 export function mount(parent, ...children) {
   parent.replaceChildren();
   append(parent, children);
@@ -33,11 +55,22 @@ export function mount(parent, ...children) {
 }
 
 /// A button that is at least 44 px tall (see style.css) with an accessible name.
+/**
+ * @param {Child} label
+ * @param {((e: MouseEvent & { target: any, currentTarget: any }) => any) | null} onclick
+ * @param {Record<string, any>} [attrs]
+ * @returns {HTMLElement}
+ */
 export function button(label, onclick, attrs = {}) {
   return h('button', { type: 'button', onclick, ...attrs }, label);
 }
 
 /// A polite status line; `role=alert` for refusals.
+/**
+ * @param {Child} text
+ * @param {'info' | 'ok' | 'warn' | 'error' | string} [kind]
+ * @returns {HTMLElement}
+ */
 export function message(text, kind = 'info') {
   return h('p', { class: `msg ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The phone page: start (join a table, organiser sign-in), the organiser's screens and the
 // table. Hash routes: #/ · #/organiser · #/session/<id> · #/session/<id>/new · #/code/<table> · #/table/<id>
 // · #/board/<session> (the big screen) · #/clubs · #/club/<id> · #/club/<id>/start · #/club/<id>/members.

@@ -1,3 +1,4 @@
+// @ts-check
 // A club's members, invitations and roles: add a player who has no account, mark guests, give
 // a member with an account a role, mark who has left, and hand out invitation codes (each with
 // the role it gives) or withdraw them.

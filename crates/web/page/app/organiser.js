@@ -1,3 +1,4 @@
+// @ts-check
 // The organiser: sign in or register, sessions, a session's tables at a glance, a new table
 // (game from the catalogue, players in seat order, options with their defaults), and a
 // table's join code with its QR code.
@@ -39,6 +40,11 @@ export async function guarded(root, body) {
 }
 
 /// Sign-in (or registering); then `after` (by default the sessions).
+/**
+ * @param {HTMLElement} root
+ * @param {string | null} [note]
+ * @param {() => any} [after] what follows a sign-in (the sessions)
+ */
 export function signIn(root, note, after = () => sessions(root)) {
   const status = h('div', { 'aria-live': 'polite' }, note ? message(note, 'error') : null);
   const form = h('form', { class: 'card-box', 'aria-label': 'Organiser sign-in' },
@@ -373,7 +379,7 @@ function qrSvg(text) {
   let d = '';
   for (let r = 0; r < n; r += 1) for (let c = 0; c < n; c += 1) if (qr.isDark(r, c)) d += `M${c} ${r}h1v1h-1z`;
   const bg = document.createElementNS(ns, 'rect');
-  bg.setAttribute('x', -4); bg.setAttribute('y', -4); bg.setAttribute('width', n + 8); bg.setAttribute('height', n + 8); bg.setAttribute('fill', '#fff');
+  bg.setAttribute('x', '-4'); bg.setAttribute('y', '-4'); bg.setAttribute('width', String(n + 8)); bg.setAttribute('height', String(n + 8)); bg.setAttribute('fill', '#fff');
   const path = document.createElementNS(ns, 'path');
   path.setAttribute('d', d);
   path.setAttribute('fill', '#000');

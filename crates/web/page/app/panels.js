@@ -1,3 +1,4 @@
+// @ts-check
 // The entry panel for the next move. Only legal choices are enabled; the choices come from the
 // server's legal moves (legal.js). Each game's page code is one module, `games/<game id>.js`,
 // loaded by the game's id as the table (and the catalogue) names it; this module names no game,
@@ -16,17 +17,29 @@
 //   kinds     the move kinds its card-by-card panel offers controls for;
 //   panel(ctx, kinds)  the card-by-card panel for the kinds open now (null: nothing to offer);
 //   result(ctx)        the form for a whole deal at once.
-// The panel and the form get `ctx` with `deck` added.
+// The panel and the form get `ctx` with `deck` and `page` (the module itself) added.
+// Its optional hooks say what is its own elsewhere on the screen (the header's facts, a seat's
+// bits, the centre, its moves in words, a deal's summary, a score-sheet cell; `GamePage` in
+// types.js); the shared modules read no field only one game's view has.
 
 import { DECK52 } from './cards.js';
 import { button, h, message } from './dom.js';
 import { kinds } from './legal.js';
 import { generic } from './controls.js';
 
+/// Loads a game's page module (once); resolves to the module.
+/** @typedef {import('./types.js').GamePage} GamePage */
+/** @typedef {import('./types.js').PanelContext} PanelContext */
+
+/** @type {Map<string, GamePage>} */
 const modules = new Map();
+/** @type {Map<string, Promise<GamePage>>} */
 const loading = new Map();
 
-/// Loads a game's page module (once); resolves to the module.
+/**
+ * @param {string} game the game's id
+ * @returns {Promise<GamePage>}
+ */
 export function loadGame(game) {
   if (modules.has(game)) return Promise.resolve(modules.get(game));
   if (!loading.has(game)) {
@@ -42,10 +55,18 @@ export function loadGame(game) {
 }
 
 /// A game's page module if it is loaded already.
+/**
+ * @param {string} game
+ * @returns {GamePage | null}
+ */
 export function gameModule(game) {
   return modules.get(game) ?? null;
 }
 
+/**
+ * @param {PanelContext} ctx
+ * @returns {any} the panel's nodes
+ */
 export function entryPanel(ctx) {
   const k = kinds(ctx.view);
   if (!k.size || ctx.table.finished) return message('The game is over: nothing more to record.');
@@ -54,7 +75,7 @@ export function entryPanel(ctx) {
     loadGame(ctx.game).then(() => ctx.setMode?.(ctx.mode), () => {});
     return message('Loading…');
   }
-  const g = { ...ctx, deck: game.deck ?? DECK52 };
+  const g = { ...ctx, deck: game.deck ?? DECK52, page: game };
   const resultMode = k.has('result') && (ctx.mode === 'result' || (k.size === 1));
   const toggle = k.has('result') && k.size > 1
     ? h('div', { class: 'modes', role: 'group', 'aria-label': 'Recording mode' },

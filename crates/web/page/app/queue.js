@@ -1,3 +1,4 @@
+// @ts-check
 // The phone's outbox. Every move gets an Idempotency-Key made here, the table version it was
 // entered against and the deal it belongs to; it is kept in localStorage until the server
 // answers, so a dropped connection, a hung request (every request times out, see api.js), a
@@ -17,38 +18,79 @@
 // k pending (entries waiting to be sent).
 
 import { Refusal, Unreachable, call, newKey, recordingToken } from './api.js';
+import { DEALS } from './legal.js';
+
+/** @typedef {import('./types.js').QueuedEntry} QueuedEntry */
+/** @typedef {import('./types.js').Blocked} Blocked */
+/** @typedef {import('./types.js').TableView} TableView */
+/** @typedef {import('./types.js').GameView} GameView */
+/** @typedef {import('./types.js').Numbering} Numbering */
+
+/**
+ * What the table screen does when the queue moves.
+ * @typedef {object} QueueHandlers
+ * @property {(item: QueuedEntry, body: any) => void} [answered] the server stored it
+ * @property {(item: QueuedEntry, err: Refusal, kept: QueuedEntry[]) => void} [refused]
+ * @property {(item: QueuedEntry, err: Refusal, kept: QueuedEntry[]) => Promise<{ version: number | null, deal?: number, words?: string } | null | undefined>} [conflict]
+ *   another phone recorded first: the table as the server has it now, and what it was in words
+ * @property {() => void} [changed] redraw
+ */
+
+/**
+ * What the queue needs from the browser, given so that it can be driven without one.
+ * @typedef {object} QueueDeps
+ * @property {Pick<Storage, 'getItem' | 'setItem'>} [storage] where entries are kept (localStorage)
+ * @property {(item: QueuedEntry) => Promise<any>} [post] sends an entry (POST with its key)
+ * @property {Pick<EventTarget, 'addEventListener' | 'removeEventListener'>} [events] says 'online' (window)
+ */
 
 export class MoveQueue {
-  constructor(table, handlers) {
+  /**
+   * @param {string} table the table's id
+   * @param {QueueHandlers} handlers
+   * @param {QueueDeps} [deps]
+   */
+  constructor(table, handlers, { storage = globalThis.localStorage, post, events = globalThis.window } = {}) {
     this.table = table;
-    // { answered(item, body), refused(item, err, kept), conflict(item, err, kept) -> { version, deal, words }, changed() }
     this.handlers = handlers;
+    this.storage = storage;
+    /** @type {(item: QueuedEntry) => Promise<any>} */
+    this.post = post ?? ((item) => call('POST', `/tables/${table}/${item.path}`, {
+      token: recordingToken(table),
+      body: item.body,
+      headers: { 'Idempotency-Key': item.key },
+    }));
+    this.events = events;
     this.storageKey = `tk.queue.${table}`;
-    this.items = load(this.storageKey);
-    this.blocked = null; // { key, message } of the first entry, refused
+    /** @type {QueuedEntry[]} */
+    this.items = load(storage, this.storageKey);
+    /** @type {Blocked | null} the first entry, refused */
+    this.blocked = null;
     this.offline = false;
     this.sending = false;
     this.again = false;
     this.retryDelay = 1000;
-    this.timer = null;
-    this.onOnline = () => this.retryNow();
-    window.addEventListener('online', this.onOnline);
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.timer = undefined;
+    this.onOnline = () => { this.retryNow(); };
+    this.events?.addEventListener('online', this.onOnline);
   }
 
   close() {
-    window.removeEventListener('online', this.onOnline);
+    this.events?.removeEventListener('online', this.onOnline);
     clearTimeout(this.timer);
   }
 
   save() {
     try {
-      localStorage.setItem(this.storageKey, JSON.stringify(this.items));
+      this.storage.setItem(this.storageKey, JSON.stringify(this.items));
     } catch {
       // Storage full: the entries are still held in memory and sent while the page is open.
     }
     this.handlers.changed?.();
   }
 
+  /** @returns {number} the entries waiting */
   get pending() {
     return this.items.length;
   }
@@ -56,9 +98,17 @@ export class MoveQueue {
   /// Queues a move (path `moves` or `undo`) entered against `version`, and sends it. Entries
   /// queued behind others expect the versions those will make. While the first entry stands
   /// refused, the new entry replaces it.
+  /**
+   * @param {string} path
+   * @param {Record<string, any>} body
+   * @param {string} label
+   * @param {number} version the table's version the scorer saw
+   * @returns {QueuedEntry}
+   */
   add(path, body, label, version) {
     // While the first entry stands refused, what the scorer enters is its fix.
     if (this.blocked) return this.replaceBlocked(path, body, label);
+    /** @type {QueuedEntry} */
     const item = {
       key: newKey(),
       path,
@@ -74,8 +124,15 @@ export class MoveQueue {
 
   /// The refused first entry is re-entered: the new entry takes its place (and its version)
   /// and the queue goes on.
+  /**
+   * @param {string} path
+   * @param {Record<string, any>} body
+   * @param {string} label
+   * @returns {QueuedEntry}
+   */
   replaceBlocked(path, body, label) {
     const old = this.items[0];
+    /** @type {QueuedEntry} */
     const item = {
       key: newKey(),
       path,
@@ -91,6 +148,7 @@ export class MoveQueue {
   }
 
   /// The refused first entry is given up; the rest are sent, each expecting one version less.
+  /** @returns {QueuedEntry | undefined} the entry given up */
   discardBlocked() {
     const gone = this.items.shift();
     for (const item of this.items) item.body.expected_version -= 1;
@@ -103,6 +161,10 @@ export class MoveQueue {
   /// After a conflict: every entry expects the version it will make on the table as the server
   /// now has it, the first `version`. The first is sent again under a fresh key (the refused
   /// request is not the one the server should answer again).
+  /**
+   * @param {number} version
+   * @param {boolean} resend
+   */
   rebase(version, resend) {
     this.items.forEach((item, n) => { item.body.expected_version = version + n; });
     if (resend && this.items[0]) this.items[0].key = newKey();
@@ -111,6 +173,7 @@ export class MoveQueue {
 
   /// Sends now, whatever the back-off says: never a no-op. While a try is under way, another
   /// follows as soon as it ends.
+  /** @returns {Promise<void>} */
   retryNow() {
     clearTimeout(this.timer);
     this.retryDelay = 1000;
@@ -121,6 +184,7 @@ export class MoveQueue {
     return this.flush();
   }
 
+  /** Sends the entries in order until one is refused or gets no answer. @returns {Promise<void>} */
   async flush() {
     if (this.sending || this.blocked) return;
     this.sending = true;
@@ -129,11 +193,7 @@ export class MoveQueue {
         const item = this.items[0];
         let body;
         try {
-          body = await call('POST', `/tables/${this.table}/${item.path}`, {
-            token: recordingToken(this.table),
-            body: item.body,
-            headers: { 'Idempotency-Key': item.key },
-          });
+          body = await this.post(item);
         } catch (err) {
           if (err instanceof Unreachable) {
             // Redrawn only when the state changes: a scorer may be typing the next entry.
@@ -195,14 +255,24 @@ export class MoveQueue {
 
 /// Whether an entry that met a version conflict is sent again by itself: only a deal's result
 /// for the deal the table still waits for (`deal`, as the server now has it).
+/**
+ * @param {QueuedEntry} item
+ * @param {number | null | undefined} deal
+ * @returns {boolean}
+ */
 export function resentAfterConflict(item, deal) {
   const result = item.path === 'moves' && item.body?.move?.kind === 'result';
   return result && deal != null && Number(item.body.deal) === Number(deal);
 }
 
-function load(key) {
+/**
+ * @param {Pick<Storage, 'getItem'>} storage
+ * @param {string} key
+ * @returns {QueuedEntry[]}
+ */
+function load(storage, key) {
   try {
-    const items = JSON.parse(localStorage.getItem(key) || '[]');
+    const items = JSON.parse(storage.getItem(key) || '[]');
     return Array.isArray(items) ? items : [];
   } catch {
     return [];
@@ -212,27 +282,34 @@ function load(key) {
 /// The deal after the last queued entry, as the page can know it without the server: only
 /// when that entry is a deal's result (a card or a bid needs the server to say what is legal
 /// next). Its result is the one move offered; the hand size comes from the table's options
-/// when they list one per deal. Null when the page cannot tell.
-export function nextDealView(table, items) {
+/// when they list one per deal. Null when the page cannot tell. `numbering` names the game's
+/// deal fields (Tricky Dick's are hands).
+/**
+ * @param {TableView} table
+ * @param {QueuedEntry[]} items
+ * @param {Numbering} [numbering]
+ * @returns {GameView | null}
+ */
+export function nextDealView(table, items, numbering = DEALS) {
   const last = items[items.length - 1];
   if (!last || last.path !== 'moves' || last.body?.move?.kind !== 'result') return null;
   const done = Number(last.body.deal);
   const v = table.state;
-  const template = (v.legal_moves || []).find((m) => typeof m === 'object' && m?.kind === 'result');
+  const template = /** @type {import('./types.js').LegalMove | undefined} */ ((v.legal_moves || []).find((m) => typeof m === 'object' && m?.kind === 'result'));
   if (!done || !template) return null;
   const next = done + 1;
-  const inGame = v.deals_in_game ?? v.hands_in_game;
-  if (inGame && done >= inGame) return { ...v, deal: next, legal_moves: [] };
+  const n = numbering;
+  const inGame = v[n.inGame];
+  if (inGame && done >= inGame) return { ...v, [n.deal]: next, legal_moves: [] };
+  /** @type {import('./types.js').LegalMove} */
   const legal = { ...template, turn_up_required: false };
   const sizes = table.options?.hand_sizes;
   if ('hand_size' in template && Array.isArray(sizes) && sizes[next - 1] != null) legal.hand_size = sizes[next - 1];
-  const hands = v.hand != null && v.deal == null;
-  const now = hands ? v.hand : v.deal;
+  const now = v[n.deal];
   const seats = table.players.length;
   return {
     ...v,
-    deal: hands ? undefined : next,
-    hand: hands ? next : undefined,
+    [n.deal]: next,
     dealer: v.dealer != null ? (v.dealer + (next - now)) % seats : v.dealer,
     hand_size: legal.hand_size ?? v.hand_size,
     phase: 'result',

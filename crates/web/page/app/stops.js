@@ -1,8 +1,9 @@
+// @ts-check
 // Shared page code of the stops family (a turn-up or a layout, then runs of cards in sequence,
 // "next card" buttons for each live run, Stop; a result with who went out and the cards left).
 // Each stops game's module (games/<id>.js) adds what is its own: its holders, shows, specials.
 
-import { cardText } from './cards.js';
+import { cardFace, cardText } from './cards.js';
 import { button, h } from './dom.js';
 import { concrete, openTo, turnUpCards } from './legal.js';
 import { autoFill, cardPicker, chosen, name, numberPad, playPicker, prompt, resultForm, seatOrNull, seatPad } from './controls.js';
@@ -10,6 +11,12 @@ import { autoFill, cardPicker, chosen, name, numberPad, playPicker, prompt, resu
 /// The common part of the card-by-card panel: the turn-up, the live runs (whoever holds the
 /// next card plays it; a card the server lists `with_spin` may be played with the A♦ beside
 /// it), a lead from the picker, Stop. `own` adds the game's own controls after them.
+/**
+ * @param {import('./types.js').PanelContext} ctx
+ * @param {Set<string>} k the kinds open now
+ * @param {(ctx: import('./types.js').PanelContext, k: Set<string>, where: 'before' | 'after') => any[]} [own]
+ * @returns {any[] | null}
+ */
 export function runsPanel(ctx, k, own = () => []) {
   const v = ctx.view;
   const parts = [];
@@ -21,7 +28,7 @@ export function runsPanel(ctx, k, own = () => []) {
   }
   parts.push(own(ctx, k, 'before'));
   const plays = concrete(v, 'play') || [];
-  const live = v.run?.next ?? v.next_card ?? null;
+  const live = ctx.page?.live?.(v) ?? null;
   if (k.has('play') && live) {
     // A live run: whoever holds the next card plays it; only the seats the server lists may.
     const cards = [...new Set(plays.flatMap((m) => m.cards))];
@@ -60,7 +67,7 @@ export function runsPanel(ctx, k, own = () => []) {
 /// where `played` maps each special card played to its seat.
 export function stopsResult(ctx, own = {}) {
   const v = ctx.view;
-  const bounds = openTo(v, 'result') || {};
+  const bounds = openTo(v, 'result') || /** @type {import('./types.js').LegalMove} */ ({});
   const hands = bounds.hand_sizes || ctx.players.map(() => v.hand_size ?? 20);
   const specials = bounds.specials || [];
   const seats = ctx.players.map((_, s) => s);
@@ -108,4 +115,23 @@ export function stopsResult(ctx, own = {}) {
       return move;
     },
   });
+}
+
+/// The centre's line for a live run's next card.
+/**
+ * @param {string} card
+ * @returns {HTMLElement}
+ */
+export function nextCardLine(card) {
+  return h('p', { class: 'run' }, 'Next card: ', cardFace(card));
+}
+
+/// The pools on the board (Pope Joan's divisions, Newmarket's and Spin's pools) with their chips.
+/**
+ * @param {{ pool: string, chips: number }[]} pools
+ * @returns {HTMLElement}
+ */
+export function poolList(pools) {
+  return h('ul', { class: 'pools', 'aria-label': 'Board' }, pools.map((p) =>
+    h('li', {}, h('span', {}, String(p.pool).replaceAll('_', ' ')), h('b', {}, String(p.chips)))));
 }

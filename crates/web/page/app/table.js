@@ -1,3 +1,4 @@
+// @ts-check
 // The scorer's home: one table, its header, seats, centre, entry panel, undo and tabs.
 // Everything on screen is drawn from `state.table` (the server's TableView) and `state.log`
 // (the move log). `feed` takes a new TableView from any source: a move's answer, or the
@@ -12,14 +13,15 @@
 // its summary in place of the panel for SUMMARY_MS (or until "Next deal").
 
 import { Refusal, Unreachable, download, get, keep, phone, recordingToken, streamUrl } from './api.js';
-import { cardFace, cardPart, cardText, plainText, suitWord } from './cards.js';
+import { cardFace, plainText, suitWord } from './cards.js';
 import { button, h, message, mount } from './dom.js';
-import { dealOf, kinds } from './legal.js';
+import { dealOf, kinds, numberingOf } from './legal.js';
 import { gameName, loadCatalogue } from './catalogue.js';
 import { dealsTab, markSheet } from './deals.js';
-import { entryPanel, loadGame } from './panels.js';
+import { entryPanel, gameModule, loadGame } from './panels.js';
 import { MoveQueue, nextDealView, resentAfterConflict } from './queue.js';
 import { fromThisPhone, loadScorers, recorder } from './scorers.js';
+import { describe, describeParts, facts, seatBits, summaryLines, totalsOf } from './words.js';
 
 /// How long the controls are held after another phone's entry is drawn.
 export const HOLD_MS = 1500;
@@ -32,7 +34,21 @@ const SWAP_HOLD_MS = 700;
 
 export { gameName };
 
+/** @typedef {import('./types.js').GamePage} GamePage */
+/** @typedef {import('./types.js').Seat} Seat */
+/** @typedef {import('./types.js').TableView} TableView */
+/** @typedef {import('./types.js').Who} Who */
+
 let current = null;
+
+/// The table's game page module (loaded before the table is first drawn), or null.
+/**
+ * @param {{ table: TableView | null }} state
+ * @returns {GamePage | null}
+ */
+function pageOf(state) {
+  return state.table ? gameModule(state.table.game) : null;
+}
 
 export async function openTable(id, root) {
   current?.queue.close();
@@ -129,7 +145,7 @@ async function streamed(state, entry) {
     return;
   }
   if (hold) state.note = { kind: 'ok', text: hold.parts };
-  else if (!state.queue.pending) state.note = { kind: 'ok', text: ['Recorded: ', describeParts(entry, state.table.players)] };
+  else if (!state.queue.pending) state.note = { kind: 'ok', text: ['Recorded: ', describeParts(entry, state.table.players, pageOf(state))] };
   moments(state, entry, before);
   render(state);
   release(state, hold, HOLD_MS);
@@ -138,7 +154,7 @@ async function streamed(state, entry) {
 /// "Bob's phone recorded 7♦ for Dan".
 function heard(state, entry) {
   const who = recorder(state.id, entry);
-  return [who.charAt(0).toUpperCase() + who.slice(1), ' recorded ', describeParts(entry, state.table.players)];
+  return [who.charAt(0).toUpperCase() + who.slice(1), ' recorded ', describeParts(entry, state.table.players, pageOf(state))];
 }
 
 /// Offers the next choice again once `hold` has stood for `ms` (unless a newer hold replaced it).
@@ -172,8 +188,11 @@ function moments(state, entry, before) {
   const scored = events.find((e) => ['deal_scored', 'hand_scored', 'deal_ended'].includes(e.event));
   const over = events.find((e) => ['passed_out', 'deal_void'].includes(e.event));
   if (!scored && !over) return;
-  const summary = { lines: summaryLines(scored || over, entry, before, who), deal: (scored || over).deal ?? (scored || over).hand };
-  summary.word = scored?.hand != null && scored?.deal == null ? 'Hand' : 'Deal';
+  const page = gameModule(state.table.game);
+  const n = numberingOf(page);
+  const ended = scored || over;
+  const summary = { lines: summaryLines(ended, entry, before?.state, who, page), deal: ended[n.deal] ?? ended.deal };
+  summary.word = n.word;
   summary.title = over ? `${summary.word} ${summary.deal} ${String(over.event).replaceAll('_', ' ')}` : `${summary.word} ${summary.deal} scored`;
   summary.finished = events.some((e) => e.event === 'game_finished');
   state.summary = summary;
@@ -189,32 +208,6 @@ function moments(state, entry, before) {
       release(state, hold, SWAP_HOLD_MS);
     }, SUMMARY_MS);
   }
-}
-
-/// A deal's outcome per seat: made or missed (where nominations were made), what each won.
-function summaryLines(ev, entry, before, who) {
-  const m = entry.move || {};
-  const v = before?.state || {};
-  const amounts = ev.points ?? ev.net ?? null;
-  const unit = ev.net ? 'chips' : 'points';
-  // Nominations and tricks: from a result entry, or the deal as played (the last trick counted).
-  let noms = m.kind === 'result' ? m.nominations : v.nominations && v.tricks_won?.map((_, s) => nominationOf(v, s));
-  let tricks = m.kind === 'result' ? m.tricks : v.tricks_won ? [...v.tricks_won] : null;
-  if (m.kind !== 'result' && tricks) {
-    for (const e of entry.events || []) if (e.event === 'trick_won' && e.winner != null) tricks[e.winner] = (tricks[e.winner] ?? 0) + 1;
-  }
-  if (!Array.isArray(noms) || !Array.isArray(tricks)) noms = null;
-  const lines = [];
-  const seats = Array.isArray(amounts) ? amounts.length : Array.isArray(noms) ? noms.length : 0;
-  for (let s = 0; s < seats; s += 1) {
-    const bits = [];
-    if (noms && noms[s] != null) bits.push(noms[s] === tricks[s] ? `made ${noms[s]}` : `missed ${noms[s]} (won ${tricks[s]})`);
-    if (Array.isArray(amounts)) bits.push(`${amounts[s] > 0 ? '+' : ''}${amounts[s]} ${unit}`);
-    lines.push(`${who(s)}: ${bits.join(', ')}`);
-  }
-  if (ev.winner != null) lines.unshift(`${who(ev.winner)} went out`);
-  if (ev.outcome) lines.unshift(`${ev.player != null ? `${who(ev.player)}: ` : ''}${String(ev.outcome).replaceAll('_', ' ')}${Array.isArray(ev.tricks) && ev.player != null ? ` with ${ev.tricks[ev.player]} tricks` : ''}`);
-  return lines;
 }
 
 /// Reads the table again once the server answers (a retry with back-off, not a polling loop).
@@ -309,7 +302,7 @@ async function conflict(state, item, kept) {
   const said = others.filter((e) => e.entry === 'move' || e.entry === 'void')
     .map((e) => { const [who, , what] = heard(state, e); return `${who} recorded ${plainText(what)}`; });
   const othersText = said.length ? `${said.join('; ')}.` : 'Another phone recorded an entry first.';
-  const deal = read ? dealOf(state.table.state) : undefined;
+  const deal = read ? dealOf(state.table.state, pageOf(state)) : undefined;
   const waiting = kept.length ? ` ${kept.length} later ${kept.length === 1 ? 'entry waits' : 'entries wait'}.` : '';
   const what = resentAfterConflict(item, deal)
     ? `Your entry (${item.label}) is sent again: its deal is still the one the table waits for.`
@@ -319,56 +312,13 @@ async function conflict(state, item, kept) {
   return read ? { version: state.table.version, deal, words: othersText } : { version: null, deal, words: othersText };
 }
 
-/// A log entry in words: "7♦ for Cat", "Bob nominated 2", "undo of …"; a Squares card in words.
-export function describe(entry, players) {
-  return plainText(describeParts(entry, players));
-}
-
-/// A log entry as a sentence of strings and card faces (a Squares card as its coloured shape).
-export function describeParts(entry, players) {
-  const m = entry.move || {};
-  const who = (s) => (s == null ? 'the spare hand' : players[s] ?? `seat ${s}`);
-  if (entry.entry === 'void') return ['an undo of ', describeMove(m, who)];
-  return describeMove(m, who);
-}
-
-/// "Ann 4■, Bob 1●, …": cards laid in seat order.
-function cardsBySeat(cards, who) {
-  return (cards || []).flatMap((c, s) => [s ? ', ' : '', `${who(s)} `, cardPart(c)]);
-}
-
-function describeMove(m, who) {
-  switch (m.kind) {
-    case 'play': return [cardPart(m.card), ` for ${who(m.seat)}`];
-    case 'first_trick': return ['trick 1: ', cardsBySeat(m.cards, who)];
-    case 'turn_up': return [cardPart(m.card), ' turned up'];
-    case 'nominate': return `${who(m.seat)} nominated ${m.tricks}`;
-    case 'trick': return `trick ${m.number ?? ''} won by ${who(m.winner)}`.replace('  ', ' ');
-    case 'bid': return `${who(m.seat)} bid ${String(m.bid).replaceAll('_', ' ')}`;
-    case 'pass': return `${who(m.seat)} passed`;
-    case 'declare': return `${who(m.seat)} declared ${contractText(m.contract)}`;
-    case 'exchange': return `${who(m.seat)} exchanged ${m.cards}`;
-    case 'stop': return m.seat == null ? 'stop' : `${who(m.seat)} stopped`;
-    case 'pope_holder': return `the Pope held by ${who(m.seat)}`;
-    case 'result': return 'a deal result';
-    default: return `${String(m.kind).replaceAll('_', ' ')}${m.seat != null ? ` for ${who(m.seat)}` : ''}`;
-  }
-}
-
-export function contractText(c) {
-  if (!c) return '';
-  const name = String(c.contract).replaceAll('_', ' ');
-  const trumps = c.trumps ? ` in ${suitWord(c.trumps)}` : c.turned ? ` (${cardText(c.turned)} turned)` : '';
-  return `${c.tricks != null ? `${c.tricks} tricks ` : ''}${name}${trumps}`;
-}
-
 /// Sends a move through the queue, always naming the deal it was entered for (`deal`): a move
 /// that waited in the queue, or a second phone's copy of a result, is then refused with
 /// `deal_mismatch` rather than booked to the next deal. `extra` adds to the request.
 function send(state, move, label, extra = {}) {
   state.note = null;
   state.confirmUndo = false;
-  state.queue.add('moves', { move, deal: dealOf(state.table.state), ...extra }, label, state.table.version);
+  state.queue.add('moves', { move, deal: dealOf(state.table.state, pageOf(state)), ...extra }, label, state.table.version);
   render(state);
 }
 
@@ -394,7 +344,7 @@ function render(state) {
       h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the start' }, '‹'),
       h('h1', {}, gameName(t.game)),
       h('span', { class: `conn ${state.queue.pending ? 'pending' : state.queue.offline ? 'offline' : 'live'}`, role: 'status', 'aria-label': 'Connection' }, connection(state))),
-    h('p', { class: 'facts' }, [...facts(t), phone.name ? `scoring as ${phone.name}` : null].filter(Boolean).join(' · ')));
+    h('p', { class: 'facts' }, [...facts(t, pageOf(state)), phone.name ? `scoring as ${phone.name}` : null].filter(Boolean).join(' · ')));
   const tabs = h('nav', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' },
     [['table', 'Table'], ['sheet', 'Score sheet'], ['ledger', 'Ledger'], ['deals', 'Deals']].map(([key, label]) =>
       h('button', { type: 'button', role: 'tab', 'aria-selected': String(state.tab === key), onclick: () => { state.tab = key; render(state); } }, label)));
@@ -436,52 +386,21 @@ function steady(state, draw) {
   if (top !== undefined && now !== undefined && now !== top) window.scrollBy(0, now - top);
 }
 
-export function facts(t) {
-  const v = t.state;
-  const name = (s) => t.players[s] ?? '';
-  const out = [];
-  if (v.deal != null) out.push(`Deal ${v.deal}${v.deals_in_game ? ` of ${v.deals_in_game}` : ''}`);
-  else if (v.hand != null && v.hands_in_game != null) out.push(`Hand ${v.hand} of ${v.hands_in_game}`);
-  if (v.dealer != null) out.push(`Dealer ${name(v.dealer)}`);
-  if (v.hand_size != null) out.push(`${v.hand_size} card${v.hand_size === 1 ? '' : 's'}`);
-  if (v.trumps) out.push(`Trumps ${suitWord(v.trumps)}`);
-  else if (v.phase === 'turn_up' || (v.phase === 'nominating' && 'turn_up' in v && !v.trumps)) out.push('Trumps not known yet');
-  if (v.contract) out.push(`${name(v.player)}: ${contractText(v.contract)}`);
-  if (t.finished || v.phase === 'finished') out.push('Game over');
-  return out;
-}
-
-/// The tricks `seat` nominated this deal, or null: the view lists only the seats that have
-/// nominated, as `{seat, tricks}`.
-export function nominationOf(v, seat) {
-  return v.nominations?.find((n) => n.seat === seat)?.tricks ?? null;
-}
-
-export function totalsOf(v) {
-  return v.totals || v.chips || [];
-}
-
 function tableBody(state) {
   const t = state.table;
   const v = t.state;
+  const page = pageOf(state);
   const totals = totalsOf(v);
   const unit = v.totals ? 'points' : 'chips';
   const seats = h('ol', { class: 'seats', 'aria-label': 'Seats' }, t.players.map((name, s) => {
     const acting = v.to_act === s;
-    const bits = [];
-    if (nominationOf(v, s) != null) bits.push(`nom. ${nominationOf(v, s)}`);
-    if (v.standing_bid?.seat === s) bits.push(`bid ${v.standing_bid.bid.replaceAll('_', ' ')}`);
-    if (v.player === s) bits.push('Player');
-    if (v.sitting_out === s) bits.push('sits out');
-    if (v.tricks_won && (v.phase === 'playing' || v.tricks_won.some((x) => x))) bits.push(`${v.tricks_won[s] ?? 0} tricks`);
-    if (v.cards_won) bits.push(`${v.cards_won[s]} cards won`);
-    if (v.cards_left && v.phase === 'playing') bits.push(`${v.cards_left[s]} left`);
+    const bits = seatBits(v, s, page);
     return h('li', { class: `seat${acting ? ' acting' : ''}${v.dealer === s ? ' dealer' : ''}`, 'aria-current': acting ? 'true' : null, 'data-seat': s },
       h('span', { class: 'seat-name' }, name, v.dealer === s ? h('abbr', { title: 'dealer', class: 'dealer-mark' }, ' D') : null),
       h('span', { class: 'seat-total', 'aria-label': `${name}'s total`, 'data-total': totals[s] }, `${totals[s] ?? ''}`),
       h('span', { class: 'seat-bits' }, bits.join(' · ') || (acting ? 'to act' : '')));
   }));
-  const centre = h('section', { class: 'centre', 'aria-label': 'Centre' }, centreOf(t));
+  const centre = h('section', { class: 'centre', 'aria-label': 'Centre' }, centreOf(t, page));
   if (state.flash && !(v.current_trick?.plays || []).length) {
     // The finished trick (until the next card is laid), with its winner, where the trick is shown (the same height).
     const f = state.flash;
@@ -515,21 +434,21 @@ function tableBody(state) {
   // Entries waiting: a refused first one is fixed on the table as the server has it; offline,
   // after a queued result the next deal is offered as a result; otherwise the server answers
   // first (online that takes a moment: the panel does not flick to the next deal meanwhile).
-  const ahead = pending.length && !blocked && state.queue.offline ? nextDealView(t, pending) : null;
+  const ahead = pending.length && !blocked && state.queue.offline ? nextDealView(t, pending, numberingOf(page)) : null;
   let panel;
   if (state.summary && !state.summary.finished) panel = summaryPanel(state);
   else if (!pending.length) {
     panel = panelOf(v, state.mode);
     if (state.summary) panel = [summaryPanel(state), panel];
   } else if (blocked && blocked.code === 'version_conflict' && pending[0].body?.move?.kind === 'result'
-    && Number(pending[0].body.deal) !== Number(dealOf(v))) {
+    && Number(pending[0].body.deal) !== Number(dealOf(v, page))) {
     // Its deal was recorded by another phone: entering here would be the next deal's result.
     panel = h('p', { class: 'prompt' }, `Deal ${pending[0].body.deal} was recorded by another phone: discard your entry (correct the deal from the Deals tab if it differs); the ${pending.length - 1} after it wait.`);
   } else if (blocked) {
     panel = [h('p', { class: 'prompt' }, `Fix the refused entry (${pending[0].label}) or discard it; the ${pending.length - 1} after it wait.`),
       panelOf(v, pending[0].body?.move?.kind === 'result' ? 'result' : state.mode)];
   } else if (ahead) {
-    panel = [h('p', { class: 'prompt' }, `${dealOf(ahead) != null && v.hand == null ? 'Deal' : 'Hand'} ${dealOf(ahead)}: enter it as a result; it is sent when the server answers.`),
+    panel = [h('p', { class: 'prompt' }, `${numberingOf(page).word} ${dealOf(ahead, page)}: enter it as a result; it is sent when the server answers.`),
       panelOf(ahead, 'result')];
   } else panel = message('Waiting for the pending entry to be answered before the next one.');
   const held = Boolean(state.hold);
@@ -544,15 +463,16 @@ function undoBar(state, waiting) {
   const t = state.table;
   const last = [...state.log].reverse().find((e) => e.entry === 'move' && !e.voided_by);
   if (!last) return h('div', { class: 'undo-bar' }, h('span', { class: 'undo-none' }, 'Nothing to undo yet'));
-  const words = describe(last, t.players);
+  const page = pageOf(state);
+  const words = describe(last, t.players, page);
   if (state.confirmUndo) {
     return h('div', { class: 'undo-bar confirm', role: 'group', 'aria-label': `Undo ${words}?` },
-      h('span', { class: 'undo-ask' }, 'Undo ', describeParts(last, t.players), '?'),
+      h('span', { class: 'undo-ask' }, 'Undo ', describeParts(last, t.players, page), '?'),
       button('Yes, undo', () => undo(state, words), { class: 'danger', 'aria-label': `Yes, undo ${words}` }),
       button('Keep', () => { state.confirmUndo = false; render(state); }));
   }
   return h('div', { class: 'undo-bar' },
-    button(['Undo ', describeParts(last, t.players)], () => { state.confirmUndo = true; render(state); },
+    button(['Undo ', describeParts(last, t.players, page)], () => { state.confirmUndo = true; render(state); },
       { class: 'undo', disabled: waiting, 'aria-label': `Undo ${words}` }));
 }
 
@@ -565,8 +485,16 @@ function summaryPanel(state) {
     sum.finished ? null : button(`Next ${sum.word.toLowerCase()}`, () => { state.summary = null; render(state); }, { class: 'primary' }));
 }
 
-export function centreOf(t) {
+/// The centre: the trick being played, the turn-up, what the game shows there (`page.centre`:
+/// its runs, pools, funds, last trick), revokes, the winners.
+/**
+ * @param {TableView} t
+ * @param {GamePage | null} [page]
+ * @returns {Node[]}
+ */
+export function centreOf(t, page = null) {
   const v = t.state;
+  /** @type {Who} */
   const name = (s) => t.players[s] ?? '';
   const out = [];
   if (v.current_trick) {
@@ -575,34 +503,9 @@ export function centreOf(t) {
       h('span', { class: 'trick-no' }, `Trick ${trick.number}`),
       (trick.plays || []).map((p) => h('span', { class: 'played' }, h('small', {}, name(p.seat)), cardFace(p.card)))));
   }
-  if (v.last_trick?.cards) {
-    // Tricky Dick: what the last trick was worth and to whom.
-    const last = v.last_trick;
-    const worth = last.value ? `${last.value > 0 ? '+' : ''}${last.value} to ${last.scorers.map(name).join(', ')}` : 'worth nothing';
-    const penalised = last.penalised?.length ? `; −1 to ${last.penalised.map(name).join(', ')}` : '';
-    out.push(h('p', { class: 'last-trick', 'aria-label': `Trick ${last.trick}, won by ${name(last.winner)}` },
-      `Trick ${last.trick} won by ${name(last.winner)}: `,
-      last.cards.map((p) => [cardFace(p.card), ' ']),
-      `${worth}${penalised}`));
-  }
   if (v.turn_up) out.push(h('p', { class: 'turnup' }, 'Turned up ', cardFace(v.turn_up)));
-  if (v.run) out.push(h('p', { class: 'run' }, 'Run: ', cardFace(v.run.last), ` by ${name(v.run.by)}, next `, cardFace(v.run.next)));
-  if (v.next_card) out.push(h('p', { class: 'run' }, 'Next card: ', cardFace(v.next_card)));
-  if (v.pool_cards?.length) out.push(h('p', { class: 'run' }, 'Pool cards: ', v.pool_cards.map((c) => cardFace(c))));
-  const board = v.board || v.pools;
-  if (board) {
-    out.push(h('ul', { class: 'pools', 'aria-label': 'Board' }, board.map((p) =>
-      h('li', {}, h('span', {}, String(p.pool).replaceAll('_', ' ')), h('b', {}, String(p.chips))))));
-  }
-  if (v.funds) {
-    const f = v.funds;
-    out.push(h('ul', { class: 'pools', 'aria-label': 'Funds' },
-      h('li', {}, h('span', {}, 'Game Fund'), h('b', {}, String(f.game_fund))),
-      h('li', {}, h('span', {}, "Widow's Fund"), h('b', {}, String(f.widows_fund))),
-      (f.reserves || []).map((r, i) => h('li', {}, h('span', {}, `Reserve ${i + 1}`), h('b', {}, String(r.chips ?? r))))));
-  }
+  out.push(...(page?.centre?.(v, name) ?? []));
   for (const r of v.revokes || []) out.push(message(`Revoke: ${name(r.seat)} showed void and later played ${r.suit ? suitWord(r.suit) : ''}`, 'warn'));
-  for (const m of v.missed_plays || []) out.push(message(`Missed play: ${name(m.seat)} held ${cardText(m.card)}`, 'warn'));
   if (v.winners?.length) out.push(h('p', { class: 'winners' }, `Winner${v.winners.length > 1 ? 's' : ''}: ${v.winners.map(name).join(', ')}`));
   return out;
 }
@@ -613,9 +516,11 @@ async function sheetTab(state, body) {
     const sheet = s.sheet;
     const totals = sheet.totals || sheet.chips || [];
     // Tricky Dick's sheet lists hands, the others' deals.
-    const rows = (sheet.deals || sheet.hands || []).map((d, i) => h('tr', {},
-      h('th', { scope: 'row' }, String(d.deal ?? d.hand ?? i + 1)),
-      s.players.map((_, seat) => h('td', {}, cell(d, seat)))));
+    const page = pageOf(state);
+    const n = numberingOf(page);
+    const rows = (sheet[n.sheet] || []).map((d, i) => h('tr', {},
+      h('th', { scope: 'row' }, String(d[n.deal] ?? i + 1)),
+      s.players.map((_, seat) => h('td', {}, cell(d, seat, page)))));
     mount(body, h('table', { class: 'sheet', 'aria-label': 'Score sheet' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Deal'), s.players.map((p) => h('th', { scope: 'col' }, p)))),
       h('tbody', {}, rows),
@@ -638,12 +543,20 @@ function csvLink(href, label) {
   return h('p', { class: 'export' }, h('a', { href, download: '', class: 'csv', onclick: save }, label));
 }
 
-function cell(d, seat) {
-  const out = [];
-  if (d.nominations) out.push(h('small', { title: 'nominated / won' }, `${d.nominations[seat]}/${d.tricks?.[seat] ?? ''} `));
+/// A seat's cell of a score-sheet line: what the game shows of its own (`page.sheetCell`:
+/// nominated and won, tricks), the points or chips, the running total.
+/**
+ * @param {Record<string, any>} d the line
+ * @param {Seat} seat
+ * @param {GamePage | null} page
+ * @returns {Node[] | string}
+ */
+function cell(d, seat, page) {
+  const own = page?.sheetCell?.(d, seat) ?? {};
+  const out = [...(own.before ?? [])];
   const pts = d.points ?? d.net ?? d.delta;
   if (Array.isArray(pts)) out.push(h('b', {}, `${pts[seat] > 0 ? '+' : ''}${pts[seat]}`));
-  if (d.tricks && !d.nominations) out.push(h('small', {}, `${d.tricks[seat]} tricks `));
+  out.push(...(own.after ?? []));
   const running = d.totals ?? d.chips;
   if (Array.isArray(running)) out.push(h('small', { class: 'running' }, String(running[seat])));
   return out.length ? out : '·';

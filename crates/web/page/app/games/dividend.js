@@ -1,3 +1,4 @@
+// @ts-check
 // Dividend's page: a card picker, or "who won this trick" (seat buttons) when the table is
 // recorded trick by trick; the result form (cards won, tens and units buttons per seat, the
 // last seat's figure filled in so that they add up to 52).
@@ -5,6 +6,11 @@
 import { DECK52 } from '../cards.js';
 import { button, h } from '../dom.js';
 import { autoFill, name, perSeatPads, playPicker, prompt, resultForm } from '../controls.js';
+
+/** @typedef {import('../types.js').GamePage} GamePage */
+/** @typedef {import('../types.js').GameView} GameView */
+/** @typedef {import('../types.js').PanelContext} PanelContext */
+/** @typedef {import('../types.js').Seat} Seat */
 
 export const deck = DECK52;
 
@@ -52,4 +58,15 @@ export function result(ctx) {
     },
     build: (values) => ({ kind: 'result', cards_won: values('won') }),
   });
+}
+
+/// The cards a seat has won this deal ("12 cards won"; "12 cards" on the board's tiles).
+/** @type {GamePage['seatBits']} */
+export function seatBits(v, s, short = false) {
+  return v.cards_won ? [`${v.cards_won[s]} cards${short ? '' : ' won'}`] : [];
+}
+
+/** @type {GamePage['describe']} */
+export function describe(m, who) {
+  return m.kind === 'trick' ? `trick ${m.number ?? ''} won by ${who(m.winner)}`.replace('  ', ' ') : null;
 }

@@ -1,11 +1,17 @@
+// @ts-check
 // Newmarket's page: the layout (pool cards and stakes), the runs (stops.js); the result form
 // with each pool's winner.
 
-import { cardText, DECK52 } from '../cards.js';
+import { cardFace, cardText, DECK52 } from '../cards.js';
 import { h } from '../dom.js';
 import { openTo } from '../legal.js';
 import { chosen, options, prompt, seatOrNull, seatPad } from '../controls.js';
-import { runsPanel, stopsResult } from '../stops.js';
+import { nextCardLine, poolList, runsPanel, stopsResult } from '../stops.js';
+
+/** @typedef {import('../types.js').GamePage} GamePage */
+/** @typedef {import('../types.js').GameView} GameView */
+/** @typedef {import('../types.js').PanelContext} PanelContext */
+/** @typedef {import('../types.js').Seat} Seat */
 
 /// The whole pack in the picker, so its rows keep their columns: the cards taken out of the
 /// pack are shown but never tappable (the server never lists them as legal).
@@ -53,7 +59,7 @@ function layout(ctx) {
 /// The whole deal: stops.js's form, with who won each pool (seat buttons or nobody).
 export function result(ctx) {
   const v = ctx.view;
-  const bounds = openTo(v, 'result') || {};
+  const bounds = openTo(v, 'result') || /** @type {import('../types.js').LegalMove} */ ({});
   const pool = bounds.pool_cards || v.pool_cards || [];
   return stopsResult(ctx, {
     fields: () => h('fieldset', {}, h('legend', {}, 'Pool cards won'),
@@ -72,4 +78,20 @@ export function result(ctx) {
       });
     },
   });
+}
+
+/// The card the live run waits for.
+/** @type {GamePage['live']} */
+export function live(v) {
+  return v.next_card ?? null;
+}
+
+/// The next card, the pool cards, the pools with their chips.
+/** @type {GamePage['centre']} */
+export function centre(v) {
+  const out = [];
+  if (v.next_card) out.push(nextCardLine(v.next_card));
+  if (v.pool_cards?.length) out.push(h('p', { class: 'run' }, 'Pool cards: ', v.pool_cards.map((c) => cardFace(c))));
+  if (v.pools) out.push(poolList(v.pools));
+  return out;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Nomination Whist's page: the turn-up card, nominations 0…hand size (the hook-rule number
 // refused with a word why), a card picker for play; the result form (nominations and tricks).
 
@@ -5,6 +6,11 @@ import { cardText, DECK52 } from '../cards.js';
 import { button, h } from '../dom.js';
 import { concrete, openTo, turnUpCards } from '../legal.js';
 import { autoFill, cardPicker, name, perSeatPads, playPicker, prompt, resultForm } from '../controls.js';
+
+/** @typedef {import('../types.js').GamePage} GamePage */
+/** @typedef {import('../types.js').GameView} GameView */
+/** @typedef {import('../types.js').PanelContext} PanelContext */
+/** @typedef {import('../types.js').Seat} Seat */
 
 export const deck = DECK52;
 
@@ -113,4 +119,47 @@ export function result(ctx) {
       return move;
     },
   });
+}
+
+/// The tricks `seat` nominated this deal, or null: the view lists only the seats that have
+/// nominated, as `{seat, tricks}`.
+/**
+ * @param {GameView} v
+ * @param {Seat} seat
+ * @returns {number | null}
+ */
+export function nominationOf(v, seat) {
+  return v.nominations?.find((n) => n.seat === seat)?.tricks ?? null;
+}
+
+/// A seat's nomination, beside its name.
+/** @type {GamePage['seatBits']} */
+export function seatBits(v, s) {
+  const n = nominationOf(v, s);
+  return n != null ? [`nom. ${n}`] : [];
+}
+
+/** @type {GamePage['describe']} */
+export function describe(m, who) {
+  return m.kind === 'nominate' ? `${who(m.seat)} nominated ${m.tricks}` : null;
+}
+
+/// Each seat made or missed its nomination: from a result entry, or the deal as played (the
+/// last trick counted).
+/** @type {GamePage['summary']} */
+export function summary(ev, entry, v) {
+  const m = entry.move || { kind: '' };
+  const noms = m.kind === 'result' ? m.nominations : v.nominations && v.tricks_won?.map((_, s) => nominationOf(v, s));
+  const tricks = m.kind === 'result' ? m.tricks : v.tricks_won ? [...v.tricks_won] : null;
+  if (m.kind !== 'result' && tricks) {
+    for (const e of entry.events || []) if (e.event === 'trick_won' && e.winner != null) tricks[e.winner] = (tricks[e.winner] ?? 0) + 1;
+  }
+  if (!Array.isArray(noms) || !Array.isArray(tricks)) return {};
+  return { seats: noms.map((n, s) => (n == null ? null : n === tricks[s] ? `made ${n}` : `missed ${n} (won ${tricks[s]})`)) };
+}
+
+/// A score-sheet cell starts with nominated / won.
+/** @type {GamePage['sheetCell']} */
+export function sheetCell(d, seat) {
+  return d.nominations ? { before: [h('small', { title: 'nominated / won' }, `${d.nominations[seat]}/${d.tricks?.[seat] ?? ''} `)] } : {};
 }

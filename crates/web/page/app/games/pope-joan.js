@@ -1,11 +1,17 @@
+// @ts-check
 // Pope Joan's page: the turn-up, the runs (stops.js), Pope in lieu, who holds the Pope when
 // someone goes out; the result form with the Pope's holder.
 
-import { DECK52 } from '../cards.js';
-import { button, h } from '../dom.js';
+import { cardFace, cardText, DECK52 } from '../cards.js';
+import { button, h, message } from '../dom.js';
 import { openTo } from '../legal.js';
 import { chosen, name, numberPad, prompt, seatOrNull, seatPad } from '../controls.js';
-import { runsPanel, stopsResult } from '../stops.js';
+import { poolList, runsPanel, stopsResult } from '../stops.js';
+
+/** @typedef {import('../types.js').GamePage} GamePage */
+/** @typedef {import('../types.js').GameView} GameView */
+/** @typedef {import('../types.js').PanelContext} PanelContext */
+/** @typedef {import('../types.js').Seat} Seat */
 
 /// The 8♦ is taken out.
 export const deck = DECK52.filter((c) => c !== '8D');
@@ -44,7 +50,7 @@ export function panel(ctx, k) {
 /// (the Pope's stake is paid by them), else who still holds it (exempt from paying).
 export function result(ctx) {
   const seats = ctx.players.map((_, s) => s);
-  const bounds = openTo(ctx.view, 'result') || {};
+  const bounds = openTo(ctx.view, 'result') || /** @type {import('../types.js').LegalMove} */ ({});
   const hands = bounds.hand_sizes || ctx.players.map(() => ctx.view.hand_size ?? 20);
   const show = (form, id, on) => { const el = form.querySelector(`#${id}`); if (el) el.hidden = !on; };
   return stopsResult(ctx, {
@@ -82,4 +88,25 @@ export function result(ctx) {
       }
     },
   });
+}
+
+/// The card the live run waits for.
+/** @type {GamePage['live']} */
+export function live(v) {
+  return v.run?.next ?? null;
+}
+
+/// The live run, the board's divisions with their chips, the plays missed.
+/** @type {GamePage['centre']} */
+export function centre(v, name) {
+  const out = [];
+  if (v.run) out.push(h('p', { class: 'run' }, 'Run: ', cardFace(v.run.last), ` by ${name(v.run.by)}, next `, cardFace(v.run.next)));
+  if (v.board) out.push(poolList(v.board));
+  for (const m of v.missed_plays || []) out.push(message(`Missed play: ${name(m.seat)} held ${cardText(m.card)}`, 'warn'));
+  return out;
+}
+
+/** @type {GamePage['describe']} */
+export function describe(m, who) {
+  return m.kind === 'pope_holder' ? `the Pope held by ${who(m.seat)}` : null;
 }

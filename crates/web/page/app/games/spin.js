@@ -1,3 +1,4 @@
+// @ts-check
 // Spin's page: the runs (stops.js, with Spin played beside a card), shows, who still holds
 // Spin; the result form with Matrimony, Intrigue and Spin's holder.
 
@@ -5,7 +6,12 @@ import { DECK52 } from '../cards.js';
 import { button, h } from '../dom.js';
 import { concrete, openTo } from '../legal.js';
 import { chosen, name, prompt, seatOrNull, seatPad } from '../controls.js';
-import { runsPanel, stopsResult } from '../stops.js';
+import { nextCardLine, poolList, runsPanel, stopsResult } from '../stops.js';
+
+/** @typedef {import('../types.js').GamePage} GamePage */
+/** @typedef {import('../types.js').GameView} GameView */
+/** @typedef {import('../types.js').PanelContext} PanelContext */
+/** @typedef {import('../types.js').Seat} Seat */
 
 /// The whole pack in the picker, so its rows keep their columns: the cards taken out of the
 /// pack are shown but never tappable (the server never lists them as legal).
@@ -67,4 +73,19 @@ export function result(ctx) {
       }
     },
   });
+}
+
+/// The card the live run waits for.
+/** @type {GamePage['live']} */
+export function live(v) {
+  return v.next_card ?? null;
+}
+
+/// The next card, the pools with their chips.
+/** @type {GamePage['centre']} */
+export function centre(v) {
+  const out = [];
+  if (v.next_card) out.push(nextCardLine(v.next_card));
+  if (v.pools) out.push(poolList(v.pools));
+  return out;
 }

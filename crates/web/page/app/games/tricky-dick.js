@@ -1,12 +1,25 @@
+// @ts-check
 // Tricky Dick's page: trick 1's four face-up cards, then the 64-card Squares picker laid out
 // by colour and shape; the result form (trick chips and penalties per player).
 
-import { squaresFace, squaresName, squaresPicker, SQUARES64 } from '../cards.js';
+import { cardFace, cardPart, squaresFace, squaresName, squaresPicker, SQUARES64 } from '../cards.js';
 import { button, h } from '../dom.js';
 import { dealOf, openTo } from '../legal.js';
 import { name, perSeatPads, prompt, resultForm } from '../controls.js';
 
+/** @typedef {import('../types.js').GamePage} GamePage */
+/** @typedef {import('../types.js').GameView} GameView */
+/** @typedef {import('../types.js').PanelContext} PanelContext */
+/** @typedef {import('../types.js').Seat} Seat */
+
 export const deck = SQUARES64;
+
+/// Tricky Dick is played in hands: its views, events and score sheet number hands, not deals.
+/** @type {import('../types.js').Numbering} */
+export const numbering = Object.freeze({ deal: 'hand', inGame: 'hands_in_game', sheet: 'hands', word: 'Hand' });
+
+/** This module, for `dealOf`. @type {GamePage} */
+const page = { numbering };
 
 export const kinds = ['first_trick', 'play'];
 
@@ -28,7 +41,7 @@ export function panel(ctx, k) {
           const next = [...chosen, card];
           if (next.length === 4) {
             firstTricks.delete(ctx.table.id);
-            ctx.send({ kind: 'first_trick', cards: next }, `trick 1: ${next.map(squaresName).join(', ')}`, { deal: dealOf(v) });
+            ctx.send({ kind: 'first_trick', cards: next }, `trick 1: ${next.map(squaresName).join(', ')}`, { deal: dealOf(v, page) });
           } else {
             firstTricks.set(ctx.table.id, next);
             rerender();
@@ -53,11 +66,11 @@ export function panel(ctx, k) {
 /// scored) and penalties, within the bounds of the server's result form.
 export function result(ctx) {
   const v = ctx.view;
-  const b = openTo(v, 'result') || {};
+  const b = openTo(v, 'result') || /** @type {import('../types.js').LegalMove} */ ({});
   const [min, max] = [b.trick_chips_min ?? -16, b.trick_chips_max ?? 16];
   const [totalMin, totalMax] = [b.trick_chips_total_min ?? -48, b.trick_chips_total_max ?? 48];
   const penaltiesMax = b.penalties_max ?? 15;
-  const hand = dealOf(v);
+  const hand = dealOf(v, page);
   const signed = (n) => (n < 0 ? `−${-n}` : String(n));
   return resultForm(ctx, {
     label: `Result of hand ${hand}`,
@@ -81,4 +94,24 @@ export function result(ctx) {
     },
     build: (values) => ({ kind: 'result', trick_chips: values('chips'), penalties: values('pen') }),
   });
+}
+
+/// What the last trick was worth and to whom.
+/** @type {GamePage['centre']} */
+export function centre(v, name) {
+  const last = v.last_trick;
+  if (!last?.cards) return [];
+  const worth = last.value ? `${last.value > 0 ? '+' : ''}${last.value} to ${last.scorers.map(name).join(', ')}` : 'worth nothing';
+  const penalised = last.penalised?.length ? `; −1 to ${last.penalised.map(name).join(', ')}` : '';
+  return [h('p', { class: 'last-trick', 'aria-label': `Trick ${last.trick}, won by ${name(last.winner)}` },
+    `Trick ${last.trick} won by ${name(last.winner)}: `,
+    last.cards.map((p) => [cardFace(p.card), ' ']),
+    `${worth}${penalised}`)];
+}
+
+/// Trick 1's face-up cards, in seat order: "trick 1: Ann 4■, Bob 1●, …".
+/** @type {GamePage['describe']} */
+export function describe(m, who) {
+  if (m.kind !== 'first_trick') return null;
+  return ['trick 1: ', (m.cards || []).flatMap((c, s) => [s ? ', ' : '', `${who(s)} `, cardPart(c)])];
 }

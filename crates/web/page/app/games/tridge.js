@@ -1,3 +1,4 @@
+// @ts-check
 // Tridge's page: the auction (the bids open to the seat to act, Pass, Pass out), Fixed Trick
 // bids, the in-comer, the declaration (contract and suit, or Flip), the exchange, the defence,
 // the dealer's count, a 40-card picker, Stop after the fifth trick, the Widow's Fund; the result
@@ -7,6 +8,11 @@ import { cardText, DECK52, suitWord, SUITS } from '../cards.js';
 import { button, h } from '../dom.js';
 import { concrete, kinds as kindsOf, openTo, seatsFor } from '../legal.js';
 import { cardPicker, name, numberPad, options, perSeatPads, playPicker, prompt, resultForm, words } from '../controls.js';
+
+/** @typedef {import('../types.js').GamePage} GamePage */
+/** @typedef {import('../types.js').GameView} GameView */
+/** @typedef {import('../types.js').PanelContext} PanelContext */
+/** @typedef {import('../types.js').Seat} Seat */
 
 /// 40 cards: no eights, nines or tens.
 export const deck = DECK52.filter((c) => !['8', '9', '10'].includes(c.slice(0, -1)));
@@ -124,7 +130,7 @@ export function panel(ctx, k) {
 
 export function result(ctx) {
   const v = ctx.view;
-  const bounds = openTo(v, 'result') || {};
+  const bounds = openTo(v, 'result') || /** @type {import('../types.js').LegalMove} */ ({});
   const total = bounds.tricks_total ?? 9;
   const check = (id, text) => h('label', {}, h('input', { id, type: 'checkbox' }), text);
   const checked = (form, id) => Boolean(form.querySelector(`#${id}`)?.checked);
@@ -187,4 +193,69 @@ export function tridgeBids(view) {
   const allPassed = view.phase === 'all_passed';
   // No Tricks only once everyone has passed; otherwise a call must beat the standing one.
   return TRIDGE_BIDS.map((bid, i) => ({ bid, ok: bid === 'no_tricks' ? allPassed : !allPassed && i > standing }));
+}
+
+/// "Play in ♥ hearts", "7 tricks fixed in ♠ spades", "flip (QH turned)".
+/**
+ * @param {{ contract: string, trumps?: string, turned?: string, tricks?: number } | null | undefined} c
+ * @returns {string}
+ */
+export function contractText(c) {
+  if (!c) return '';
+  const name = String(c.contract).replaceAll('_', ' ');
+  const trumps = c.trumps ? ` in ${suitWord(c.trumps)}` : c.turned ? ` (${cardText(c.turned)} turned)` : '';
+  return `${c.tricks != null ? `${c.tricks} tricks ` : ''}${name}${trumps}`;
+}
+
+/// The Player's contract, in the header.
+/** @type {GamePage['facts']} */
+export function facts(v, name) {
+  return v.contract ? [`${name(v.player)}: ${contractText(v.contract)}`] : [];
+}
+
+/// The standing bid, the Player, the dealer who sits out.
+/** @type {GamePage['seatBits']} */
+export function seatBits(v, s) {
+  const bits = [];
+  if (v.standing_bid?.seat === s) bits.push(`bid ${String(v.standing_bid.bid).replaceAll('_', ' ')}`);
+  if (v.player === s) bits.push('Player');
+  if (v.sitting_out === s) bits.push('sits out');
+  return bits;
+}
+
+/// The Game Fund, the Widow's Fund and the reserves, always in view.
+/** @type {GamePage['centre']} */
+export function centre(v) {
+  const f = v.funds;
+  if (!f) return [];
+  return [h('ul', { class: 'pools', 'aria-label': 'Funds' },
+    h('li', {}, h('span', {}, 'Game Fund'), h('b', {}, String(f.game_fund))),
+    h('li', {}, h('span', {}, "Widow's Fund"), h('b', {}, String(f.widows_fund))),
+    (f.reserves || []).map((r, i) => h('li', {}, h('span', {}, `Reserve ${i + 1}`), h('b', {}, String(r.chips ?? r)))))];
+}
+
+/** @type {GamePage['describe']} */
+export function describe(m, who) {
+  switch (m.kind) {
+    case 'bid': return `${who(m.seat)} bid ${String(m.bid).replaceAll('_', ' ')}`;
+    case 'pass': return `${who(m.seat)} passed`;
+    case 'declare': return `${who(m.seat)} declared ${contractText(m.contract)}`;
+    case 'exchange': return `${who(m.seat)} exchanged ${m.cards}`;
+    default: return null;
+  }
+}
+
+/// The deal's outcome for the Player, first.
+/** @type {GamePage['summary']} */
+export function summary(ev, entry, before, who) {
+  if (!ev.outcome) return {};
+  const player = ev.player != null ? `${who(ev.player)}: ` : '';
+  const tricks = Array.isArray(ev.tricks) && ev.player != null ? ` with ${ev.tricks[ev.player]} tricks` : '';
+  return { lines: [`${player}${String(ev.outcome).replaceAll('_', ' ')}${tricks}`] };
+}
+
+/// A score-sheet cell ends with the tricks the seat took.
+/** @type {GamePage['sheetCell']} */
+export function sheetCell(d, seat) {
+  return d.tricks ? { after: [h('small', {}, `${d.tricks[seat]} tricks `)] } : {};
 }

@@ -1,0 +1,146 @@
+// @ts-check
+// The table in words, without a browser: a log entry ("7♦ for Cat"), the header's facts
+// ("Deal 3 of 8 · Dealer Ann · Trumps ♥ hearts"), what each seat said and won, a deal's summary.
+// What is a game's own (Tridge's contract, Nomination Whist's nominations, Tricky Dick's hands)
+// is said by the game's page module through its hooks (`GamePage` in types.js), passed in as
+// `page`: nothing here reads a field only one game's view has.
+
+import { cardPart, plainText, suitWord } from './cards.js';
+import { numberingOf } from './legal.js';
+
+/** @typedef {import('./types.js').GamePage} GamePage */
+/** @typedef {import('./types.js').GameView} GameView */
+/** @typedef {import('./types.js').GameEvent} GameEvent */
+/** @typedef {import('./types.js').LogEntry} LogEntry */
+/** @typedef {import('./types.js').Move} Move */
+/** @typedef {import('./types.js').Seat} Seat */
+/** @typedef {import('./types.js').Sentence} Sentence */
+/** @typedef {import('./types.js').TableView} TableView */
+/** @typedef {import('./types.js').Who} Who */
+
+/// "play_diamonds" → "play diamonds".
+/**
+ * @param {unknown} s
+ * @returns {string}
+ */
+export const spaced = (s) => String(s).replaceAll('_', ' ');
+
+/// A log entry in words: "7♦ for Cat", "Bob nominated 2", "undo of …"; a Squares card in words.
+/**
+ * @param {LogEntry} entry
+ * @param {string[]} players
+ * @param {GamePage | null} [page] the game's page module, which says its own moves
+ * @returns {string}
+ */
+export function describe(entry, players, page = null) {
+  return plainText(describeParts(entry, players, page));
+}
+
+/// A log entry as a sentence of strings and card faces (a Squares card as its coloured shape).
+/**
+ * @param {LogEntry} entry
+ * @param {string[]} players
+ * @param {GamePage | null} [page]
+ * @returns {Sentence}
+ */
+export function describeParts(entry, players, page = null) {
+  const m = entry.move || { kind: '' };
+  /** @type {Who} */
+  const who = (s) => (s == null ? 'the spare hand' : players[s] ?? `seat ${s}`);
+  if (entry.entry === 'void') return ['an undo of ', describeMove(m, who, page)];
+  return describeMove(m, who, page);
+}
+
+/**
+ * @param {Move} m
+ * @param {Who} who
+ * @param {GamePage | null} page
+ * @returns {Sentence}
+ */
+function describeMove(m, who, page) {
+  const own = page?.describe?.(m, who);
+  if (own != null) return own;
+  switch (m.kind) {
+    case 'play': return [cardPart(m.card), ` for ${who(m.seat)}`];
+    case 'turn_up': return [cardPart(m.card), ' turned up'];
+    case 'stop': return m.seat == null ? 'stop' : `${who(m.seat)} stopped`;
+    case 'result': return 'a deal result';
+    default: return `${spaced(m.kind)}${m.seat != null ? ` for ${who(m.seat)}` : ''}`;
+  }
+}
+
+/// The header's facts: the deal (or hand) of how many, the dealer, the hand size, trumps, what
+/// the game adds (`page.facts`), "Game over".
+/**
+ * @param {TableView} t
+ * @param {GamePage | null} [page]
+ * @returns {string[]}
+ */
+export function facts(t, page = null) {
+  const v = t.state;
+  /** @type {Who} */
+  const name = (s) => t.players[s] ?? '';
+  const n = numberingOf(page);
+  const out = [];
+  if (v[n.deal] != null) out.push(`${n.word} ${v[n.deal]}${v[n.inGame] ? ` of ${v[n.inGame]}` : ''}`);
+  if (v.dealer != null) out.push(`Dealer ${name(v.dealer)}`);
+  if (v.hand_size != null) out.push(`${v.hand_size} card${v.hand_size === 1 ? '' : 's'}`);
+  if (v.trumps) out.push(`Trumps ${suitWord(v.trumps)}`);
+  else if (v.phase === 'turn_up' || (v.phase === 'nominating' && 'turn_up' in v && !v.trumps)) out.push('Trumps not known yet');
+  out.push(...(page?.facts?.(v, name) ?? []));
+  if (t.finished || v.phase === 'finished') out.push('Game over');
+  return out;
+}
+
+/// Each seat's running total: points, or chips for the chip games.
+/**
+ * @param {GameView} v
+ * @returns {any[]}
+ */
+export function totalsOf(v) {
+  return v.totals || v.chips || [];
+}
+
+/// What a seat said and won this deal: the game's own (a nomination, a bid, "Player"), then
+/// tricks won and cards left. `short` for the board's tiles.
+/**
+ * @param {GameView} v
+ * @param {Seat} s
+ * @param {GamePage | null} [page]
+ * @param {boolean} [short]
+ * @returns {string[]}
+ */
+export function seatBits(v, s, page = null, short = false) {
+  const bits = [...(page?.seatBits?.(v, s, short) ?? [])];
+  if (v.tricks_won && (v.phase === 'playing' || v.tricks_won.some((x) => x))) bits.push(`${v.tricks_won[s] ?? 0} tricks`);
+  if (v.cards_left && v.phase === 'playing') bits.push(`${v.cards_left[s]} left`);
+  return bits;
+}
+
+/// A deal's outcome in lines: what the game says first (`page.summary`: Tridge's outcome), who
+/// went out, then per seat what the game says (made or missed) and what the seat scored.
+/**
+ * @param {GameEvent} ev the event that ended the deal (`deal_scored`, `passed_out`, …)
+ * @param {LogEntry} entry the entry whose events ended it
+ * @param {GameView | undefined} before the view before that entry
+ * @param {Who} who
+ * @param {GamePage | null} [page]
+ * @returns {string[]}
+ */
+export function summaryLines(ev, entry, before, who, page = null) {
+  const own = page?.summary?.(ev, entry, before || {}, who) ?? {};
+  const amounts = ev.points ?? ev.net ?? null;
+  const unit = ev.net ? 'chips' : 'points';
+  const per = Array.isArray(own.seats) ? own.seats : null;
+  const lines = [];
+  const seats = Array.isArray(amounts) ? amounts.length : per ? per.length : 0;
+  for (let s = 0; s < seats; s += 1) {
+    const bits = [];
+    if (per && per[s] != null) bits.push(per[s]);
+    if (Array.isArray(amounts)) bits.push(`${amounts[s] > 0 ? '+' : ''}${amounts[s]} ${unit}`);
+    lines.push(`${who(s)}: ${bits.join(', ')}`);
+  }
+  if (ev.winner != null) lines.unshift(`${who(ev.winner)} went out`);
+  lines.unshift(...(own.lines ?? []));
+  return lines;
+}

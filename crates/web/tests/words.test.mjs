@@ -1,0 +1,85 @@
+// The table in words (page/app/words.js), with the games' own words from their page modules.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { describe, facts, seatBits, summaryLines, totalsOf } from '../page/app/words.js';
+import * as dividend from '../page/app/games/dividend.js';
+import * as nominationWhist from '../page/app/games/nomination-whist.js';
+import * as popeJoan from '../page/app/games/pope-joan.js';
+import * as trickyDick from '../page/app/games/tricky-dick.js';
+import * as tridge from '../page/app/games/tridge.js';
+
+const players = ['Ann', 'Bob', 'Cat', 'Dan'];
+const who = (s) => players[s] ?? `seat ${s}`;
+
+test('log entries in words: a card for a seat, an undo of it', () => {
+  const entry = { entry: 'move', move: { kind: 'play', seat: 2, card: '7D' } };
+  assert.equal(describe(entry, players), '7♦ for Cat');
+  assert.equal(describe({ ...entry, entry: 'void' }, players), 'an undo of 7♦ for Cat');
+  assert.equal(describe({ entry: 'move', move: { kind: 'turn_up', card: '10H' } }, players), '10♥ turned up');
+  assert.equal(describe({ entry: 'move', move: { kind: 'stop' } }, players), 'stop');
+  assert.equal(describe({ entry: 'move', move: { kind: 'show', seat: 5 } }, players), 'show for seat 5');
+});
+
+test("a game's own moves are said by its page module", () => {
+  const nominate = { entry: 'move', move: { kind: 'nominate', seat: 1, tricks: 2 } };
+  assert.equal(describe(nominate, players, nominationWhist), 'Bob nominated 2');
+  assert.equal(describe(nominate, players), 'nominate for Bob', 'without the module: the kind in words');
+  const declare = { entry: 'move', move: { kind: 'declare', seat: 0, contract: { contract: 'no_change', trumps: 'hearts' } } };
+  assert.equal(describe(declare, players, tridge), 'Ann declared no change in ♥ hearts');
+  assert.equal(describe({ entry: 'move', move: { kind: 'pope_holder', seat: null } }, players, popeJoan), 'the Pope held by the spare hand');
+  assert.equal(describe({ entry: 'move', move: { kind: 'trick', number: 4, winner: 3 } }, players, dividend), 'trick 4 won by Dan');
+  assert.equal(describe({ entry: 'move', move: { kind: 'play', seat: 0, card: 'AS' } }, players, tridge), 'A♠ for Ann', 'the shared words for the rest');
+});
+
+test('the header: deal of how many, dealer, hand size, trumps, then what the game adds', () => {
+  const nw = { players, finished: false, state: { deal: 3, deals_in_game: 8, dealer: 1, hand_size: 1, trumps: 'hearts' } };
+  assert.deepEqual(facts(nw, nominationWhist), ['Deal 3 of 8', 'Dealer Bob', '1 card', 'Trumps ♥ hearts']);
+  const waiting = { players, finished: false, state: { deal: 1, phase: 'nominating', turn_up: null, trumps: null } };
+  assert.deepEqual(facts(waiting, nominationWhist), ['Deal 1', 'Trumps not known yet']);
+  const td = { players, finished: true, state: { hand: 2, hands_in_game: 2 } };
+  assert.deepEqual(facts(td, trickyDick), ['Hand 2 of 2', 'Game over']);
+  const tr = { players, finished: false, state: { deal: 1, player: 2, contract: { contract: 'play', trumps: 'spades' } } };
+  assert.deepEqual(facts(tr, tridge), ['Deal 1', 'Cat: play in ♠ spades']);
+  assert.deepEqual(facts(tr), ['Deal 1'], 'the contract is Tridge\'s to say');
+});
+
+test("a seat's bits: the game's own first, then tricks and cards left", () => {
+  const v = { phase: 'playing', nominations: [{ seat: 1, tricks: 2 }], tricks_won: [0, 1, 0, 0] };
+  assert.deepEqual(seatBits(v, 1, nominationWhist), ['nom. 2', '1 tricks']);
+  assert.deepEqual(seatBits(v, 0, nominationWhist), ['0 tricks'], 'a seat that has not nominated');
+  const t = { phase: 'bidding', standing_bid: { seat: 0, bid: 'no_change' }, player: 0, sitting_out: 3, tricks_won: [0, 0, 0, 0] };
+  assert.deepEqual(seatBits(t, 0, tridge), ['bid no change', 'Player']);
+  assert.deepEqual(seatBits(t, 3, tridge), ['sits out']);
+  const d = { cards_won: [8, 0, 4, 0] };
+  assert.deepEqual(seatBits(d, 0, dividend), ['8 cards won']);
+  assert.deepEqual(seatBits(d, 0, dividend, true), ['8 cards'], "the board's tile says less");
+  assert.deepEqual(seatBits({ phase: 'playing', cards_left: [3, 0] }, 0), ['3 left']);
+});
+
+test("a deal's summary: made or missed per seat, with the points", () => {
+  const entry = { entry: 'move', move: { kind: 'result', nominations: [1, 0, 2, 0], tricks: [1, 1, 2, 0] } };
+  const lines = summaryLines({ event: 'deal_scored', points: [11, -1, 12, 10] }, entry, {}, who, nominationWhist);
+  assert.deepEqual(lines, ['Ann: made 1, +11 points', 'Bob: missed 0 (won 1), -1 points', 'Cat: made 2, +12 points', 'Dan: made 0, +10 points']);
+});
+
+test("a deal played card by card counts its last trick before saying made or missed", () => {
+  const before = { nominations: [{ seat: 0, tricks: 1 }, { seat: 1, tricks: 0 }], tricks_won: [0, 0] };
+  const entry = { entry: 'move', move: { kind: 'play', seat: 0, card: 'AS' }, events: [{ event: 'trick_won', winner: 0 }] };
+  const lines = summaryLines({ event: 'deal_scored' }, entry, before, who, nominationWhist);
+  assert.deepEqual(lines, ['Ann: made 1', 'Bob: made 0']);
+});
+
+test("Tridge's outcome comes first; a stops game's winner went out; chips are chips", () => {
+  const tr = summaryLines({ event: 'deal_scored', outcome: 'contract_made', player: 2, tricks: [1, 2, 6], net: [-3, -3, 6] },
+    { entry: 'move', move: { kind: 'play' } }, {}, who, tridge);
+  assert.deepEqual(tr, ['Cat: contract made with 6 tricks', 'Ann: -3 chips', 'Bob: -3 chips', 'Cat: +6 chips']);
+  const pj = summaryLines({ event: 'deal_ended', winner: 1, net: [-2, 4, -2] }, { entry: 'move' }, {}, who, popeJoan);
+  assert.deepEqual(pj, ['Bob went out', 'Ann: -2 chips', 'Bob: +4 chips', 'Cat: -2 chips']);
+});
+
+test('running totals are points, or chips for the chip games', () => {
+  assert.deepEqual(totalsOf({ totals: [1, 2] }), [1, 2]);
+  assert.deepEqual(totalsOf({ chips: [5, -5] }), [5, -5]);
+  assert.deepEqual(totalsOf({}), []);
+});
