@@ -259,7 +259,6 @@ pub async fn register(
     }
 }
 
-/// A hash to check against when the email is unknown, so that both cases take as long.
 /// Logs an organiser in.
 #[utoipa::path(tag = "auth", request_body = LoginRequest, security(()), responses(
     (status = 200, body = TokenResponse),

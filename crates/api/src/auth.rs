@@ -21,8 +21,8 @@ use sqlx::PgPool;
 use uuid::Uuid;
 
 use super::error::ApiError;
-use tablekeeper_store::users::TokenStamp;
-use tablekeeper_store::StoreError;
+use tablekeeper_service::access::TokenStamp;
+use tablekeeper_service::StoreError;
 
 /// What a token says about its bearer.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -99,7 +99,7 @@ impl Tokens {
     ///
     /// # Errors
     /// Only if signing fails, which HS256 does not.
-    pub fn issue_share(&self, link: &tablekeeper_store::share_links::ShareLink) -> Result<String, ApiError> {
+    pub fn issue_share(&self, link: &tablekeeper_service::share_links::ShareLink) -> Result<String, ApiError> {
         let claims = Claims {
             sub: link.session_id,
             role: Role::Share,
@@ -314,8 +314,7 @@ async fn stands(req: &HttpRequest, claims: Claims) -> Result<Claims, ApiError> {
             scorer: Some(id),
         })) => {
             let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
-            let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-            if !tablekeeper_store::scorers::is_active(&mut conn, table, id).await? {
+            if !tablekeeper_service::access::scorer_stands(pool, table, id).await? {
                 return Err(ApiError::unauthorized(
                     "scorer_revoked",
                     "this scorer was revoked by the table's organiser; ask for a new join code",

@@ -8,7 +8,7 @@
 //! that test, so a new endpoint cannot ship without saying who may call it.
 
 use tablekeeper_service::access::Capability;
-use tablekeeper_store::clubs::ClubRole;
+use tablekeeper_service::clubs::ClubRole;
 
 /// Who gets through an operation's door.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,8 +11,8 @@ use uuid::Uuid;
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use tablekeeper_service::clubs as use_case;
+use tablekeeper_service::clubs::ClubRole;
 use tablekeeper_service::idempotency::{Answer, Outcome};
-use tablekeeper_store::clubs::ClubRole;
 
 #[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -31,8 +31,8 @@ pub struct Club {
     pub role: ClubRole,
 }
 
-impl From<tablekeeper_store::clubs::MemberClub> for Club {
-    fn from(c: tablekeeper_store::clubs::MemberClub) -> Club {
+impl From<tablekeeper_service::clubs::MemberClub> for Club {
+    fn from(c: tablekeeper_service::clubs::MemberClub) -> Club {
         Club {
             id: c.id,
             name: c.name,
@@ -65,8 +65,8 @@ pub struct ClubMember {
     pub joined_at: DateTime<Utc>,
 }
 
-impl From<tablekeeper_store::clubs::ClubMember> for ClubMember {
-    fn from(m: tablekeeper_store::clubs::ClubMember) -> ClubMember {
+impl From<tablekeeper_service::clubs::ClubMember> for ClubMember {
+    fn from(m: tablekeeper_service::clubs::ClubMember) -> ClubMember {
         ClubMember {
             id: m.id,
             name: m.name,
@@ -132,8 +132,8 @@ pub struct Invitation {
     pub withdrawn_at: Option<DateTime<Utc>>,
 }
 
-impl From<tablekeeper_store::clubs::Invitation> for Invitation {
-    fn from(i: tablekeeper_store::clubs::Invitation) -> Invitation {
+impl From<tablekeeper_service::clubs::Invitation> for Invitation {
+    fn from(i: tablekeeper_service::clubs::Invitation) -> Invitation {
         Invitation {
             code: i.code,
             role: i.role,

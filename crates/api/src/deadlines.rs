@@ -95,7 +95,7 @@ impl DatabaseWatch {
                 return;
             }
             let sent = Instant::now();
-            tablekeeper_store::knock(&self.pool).await;
+            tablekeeper_service::database::knock(&self.pool).await;
             let mut answered = self.answered.lock().unwrap_or_else(PoisonError::into_inner);
             *answered = Some(answered.map_or(sent, |before| before.max(sent)));
         };

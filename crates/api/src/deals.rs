@@ -19,13 +19,11 @@ use super::game_schemas::{AnyEvent, AnyMove, AnyView};
 use super::reads::ReadPool;
 use tablekeeper_rules::GameId;
 use tablekeeper_service::corrections::{self, Correction, DealRecord, Verification};
+use tablekeeper_service::corrections::{CorrectionRow, VerificationRow};
 use tablekeeper_service::idempotency::Answer;
 use tablekeeper_service::receipts::{AuditKeys, Receipt};
+use tablekeeper_service::tables::{MoveRow, ScorerRow};
 use tablekeeper_service::verification;
-use tablekeeper_store::deals::{CorrectionRow, VerificationRow};
-use tablekeeper_store::scorers::ScorerRow;
-use tablekeeper_store::tables::MoveRow;
-use tablekeeper_store::{self as store, StoreError};
 
 /// A deal's move, with who recorded it.
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -261,8 +259,7 @@ impl From<&Verification> for DealStatus {
 #[get("/tables/{id}/deals")]
 pub async fn list_deals(pool: ReadPool, Reads(who): Reads, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
     let table = tablekeeper_service::access::readable_table(&pool, who, *id).await?;
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let statuses = verification::statuses(&mut conn, &table).await?;
+    let statuses = verification::deal_statuses(&pool, &table).await?;
     let out: Vec<DealStanding> = (1u16..)
         .zip(statuses.iter())
         .map(|(deal, v)| DealStanding { deal, status: v.into() })
@@ -517,8 +514,7 @@ pub async fn list_scorers(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let table = tablekeeper_service::access::readable_table(&pool, who, *id).await?;
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let scorers: Vec<Scorer> = store::scorers::list(&mut conn, table.key())
+    let scorers: Vec<Scorer> = tablekeeper_service::tables::scorers(&pool, &table)
         .await?
         .into_iter()
         .map(Scorer::from)
@@ -541,16 +537,6 @@ pub async fn revoke_scorer(
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, scorer) = path.into_inner();
-    who.organiser()?;
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let table = store::tables::fetch(&mut conn, id).await?;
-    tablekeeper_service::access::require_table(
-        &mut conn,
-        who,
-        &table,
-        tablekeeper_service::access::Capability::Organise,
-    )
-    .await?;
-    let revoked = store::scorers::revoke(&mut conn, table.key(), scorer).await?;
+    let revoked = tablekeeper_service::tables::revoke_scorer(&pool, who, id, scorer).await?;
     Ok(HttpResponse::Ok().json(Scorer::from(revoked)))
 }

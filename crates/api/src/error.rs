@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 
 use tablekeeper_rules::{RuleViolation, SetupError};
 use tablekeeper_service::ServiceError;
-use tablekeeper_store::StoreError;
+use tablekeeper_service::StoreError;
 
 /// An RFC 9457 problem document.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]

@@ -27,7 +27,6 @@ use tablekeeper_rules::GameId;
 use tablekeeper_service as service;
 use tablekeeper_service::live::{self, Hub, LiveRow, TableChange, TableSignal};
 use tablekeeper_service::receipts::{AuditKeys, Receipt};
-use tablekeeper_store as store;
 
 /// Proxies close idle connections; a comment this often keeps the stream open.
 const HEARTBEAT: Duration = Duration::from_secs(15);
@@ -117,7 +116,7 @@ fn resume_point(req: &HttpRequest, query: &ResumeQuery) -> Result<i64, ApiError>
     }
 }
 
-fn entry_json(game: GameId, row: &store::tables::MoveRow, receipt: Option<Receipt>) -> Option<String> {
+fn entry_json(game: GameId, row: &tablekeeper_service::tables::MoveRow, receipt: Option<Receipt>) -> Option<String> {
     let live = LiveEntry {
         entry: MoveRecord::new(game, row.clone()),
         version: row.seq,
@@ -129,7 +128,7 @@ fn entry_json(game: GameId, row: &store::tables::MoveRow, receipt: Option<Receip
 /// What a stream of one table needs to render its entries: the table as it was followed (its
 /// id, session and game) and the keys that sign its entries' receipts.
 struct Following {
-    table: store::tables::TableRow,
+    table: tablekeeper_service::tables::TableRow,
     game: GameId,
     keys: Arc<AuditKeys>,
 }
@@ -177,7 +176,7 @@ async fn log_page(pool: PgPool, following: Arc<Following>, after: i64) -> Option
         }
     };
     let full = rows.len() as i64 >= live::LOG_PAGE;
-    let page: Vec<&store::tables::MoveRow> = rows.iter().collect();
+    let page: Vec<&tablekeeper_service::tables::MoveRow> = rows.iter().collect();
     let receipts = match live::entry_receipts(&pool, &following.keys, &following.table, &page).await {
         Ok(receipts) => receipts,
         Err(e) => {

@@ -33,7 +33,7 @@ pub async fn readyz(
     // A frozen database accepts the connection and never answers: the probe gives up as a
     // request waiting for a connection would.
     let deadline = deadlines.map_or(std::time::Duration::from_secs(2), |d| d.database);
-    match tokio::time::timeout(deadline, tablekeeper_store::ping(pool.get_ref())).await {
+    match tokio::time::timeout(deadline, tablekeeper_service::database::ping(pool.get_ref())).await {
         Ok(Ok(())) => {}
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "readiness check failed");

@@ -45,7 +45,7 @@ impl Metrics {
     /// When it is registered twice.
     pub fn count_failovers(
         &self,
-        failover: std::sync::Arc<tablekeeper_store::failover::Failover>,
+        failover: std::sync::Arc<tablekeeper_service::database::Failover>,
     ) -> Result<(), prometheus::Error> {
         let counter = prometheus::IntCounter::with_opts(
             Opts::new(
@@ -227,7 +227,7 @@ impl Collector for PoolCollector {
 
 /// The failover counter, read from the failover each time metrics are gathered.
 struct FailoverCollector {
-    failover: std::sync::Arc<tablekeeper_store::failover::Failover>,
+    failover: std::sync::Arc<tablekeeper_service::database::Failover>,
     counter: prometheus::IntCounter,
 }
 

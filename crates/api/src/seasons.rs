@@ -17,9 +17,9 @@ use super::error::{ApiError, Problem};
 use super::export::{self, Cell, Format};
 use super::reads::ReadPool;
 use tablekeeper_rules::GameId;
+use tablekeeper_service::clubs::ClubRole;
+use tablekeeper_service::seasons::SeasonRow;
 use tablekeeper_service::seasons::{self as service, GameFigures, Scoring, SeatResult, StandingRow, LEAGUE_UNIT};
-use tablekeeper_store::clubs::ClubRole;
-use tablekeeper_store::seasons::SeasonRow;
 
 /// Most places a table has (the largest tables seat eight).
 const MOST_PLACES: usize = 8;

@@ -13,7 +13,7 @@ use super::error::{ApiError, Problem};
 use super::reads::ReadPool;
 use super::tables::TableSummary;
 use tablekeeper_service::idempotency::{Answer, CreationKey};
-use tablekeeper_store::{self as store, StoreError};
+use tablekeeper_service::sessions;
 
 #[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -42,7 +42,7 @@ pub struct ChipValue {
 }
 
 impl ChipValue {
-    fn of(session: &store::sessions::ClubSession) -> Option<ChipValue> {
+    fn of(session: &sessions::ClubSession) -> Option<ChipValue> {
         Some(ChipValue {
             minor_units: session.chip_value?,
             currency: session.currency.clone()?,
@@ -145,8 +145,8 @@ pub struct PageQuery {
     pub club_id: Option<Uuid>,
 }
 
-impl From<store::sessions::ClubSession> for SessionSummary {
-    fn from(s: store::sessions::ClubSession) -> SessionSummary {
+impl From<sessions::ClubSession> for SessionSummary {
+    fn from(s: sessions::ClubSession) -> SessionSummary {
         SessionSummary {
             id: s.id,
             name: s.name,
@@ -200,10 +200,10 @@ pub async fn create_session(
             body: serde_json::to_string(&SessionSummary::from(session))?,
         })
     };
-    let outcome = tablekeeper_service::sessions::create(
+    let outcome = sessions::create(
         &pool,
         owner,
-        tablekeeper_service::sessions::NewSession {
+        sessions::NewSession {
             club: body.club_id,
             name,
             chip_value,
@@ -238,8 +238,7 @@ pub async fn list_sessions(
             next_offset: None,
         }));
     };
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let rows = store::sessions::list(&mut conn, owner.user(), club, limit + 1, offset).await?;
+    let rows = sessions::page(&pool, owner.user(), club, limit + 1, offset).await?;
     let more = rows.len() as i64 > limit;
     let items: Vec<SessionSummary> = rows.into_iter().take(limit as usize).map(Into::into).collect();
     let next_offset = more.then_some(offset + limit);
@@ -282,25 +281,25 @@ pub async fn update_session(
 ) -> Result<HttpResponse, ApiError> {
     let owner = who.organiser()?;
     let chip_value = body.chip_value.as_ref().map(ChipValue::checked).transpose()?;
-    tablekeeper_service::sessions::set_chip_value(&pool, owner, *id, chip_value).await?;
+    sessions::set_chip_value(&pool, owner, *id, chip_value).await?;
     Ok(HttpResponse::Ok().json(session_view(&pool, *id).await?))
 }
 
 async fn session_view(pool: &PgPool, id: Uuid) -> Result<SessionView, ApiError> {
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let session = store::sessions::fetch(&mut conn, id).await?;
-    let tables = store::tables::list(&mut conn, None, Some(session.id), 1000, 0).await?;
-    let members = store::sessions::members(&mut conn, session.id).await?;
-    let mut verification = Vec::with_capacity(tables.len());
-    for table in &tables {
-        let (deals, unverified, disputed) = tablekeeper_service::verification::counts(&mut conn, table).await?;
-        verification.push(TableVerification {
+    let sessions::Overview {
+        session,
+        members,
+        tables,
+    } = sessions::overview(pool, id).await?;
+    let verification = tables
+        .iter()
+        .map(|(table, counts)| TableVerification {
             table_id: table.id,
-            deals,
-            unverified,
-            disputed,
-        });
-    }
+            deals: counts.deals,
+            unverified: counts.unverified,
+            disputed: counts.disputed,
+        })
+        .collect();
     Ok(SessionView {
         chip_value: ChipValue::of(&session),
         members: members
@@ -316,7 +315,7 @@ async fn session_view(pool: &PgPool, id: Uuid) -> Result<SessionView, ApiError> 
         owner_id: session.owner_id,
         club_id: session.club_id,
         created_at: session.created_at,
-        tables: tables.into_iter().map(TableSummary::from).collect(),
+        tables: tables.into_iter().map(|(table, _)| TableSummary::from(table)).collect(),
         verification,
     })
 }
@@ -374,7 +373,7 @@ pub struct SessionStandings {
     pub pools_chips: i64,
 }
 
-fn standing(p: &tablekeeper_service::sessions::Standing) -> PlayerStanding {
+fn standing(p: &sessions::Standing) -> PlayerStanding {
     PlayerStanding {
         member_id: p.identity.member(),
         player: p.name.clone(),
@@ -418,7 +417,7 @@ pub async fn get_session_standings(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     tablekeeper_service::access::readable_session(&pool, who, *id).await?;
-    let standings = tablekeeper_service::sessions::standings(&pool, *id).await?;
+    let standings = sessions::standings(&pool, *id).await?;
     Ok(HttpResponse::Ok().json(SessionStandings {
         session_id: standings.session.id,
         total_chips: standings.players.iter().map(|p| p.chips).sum(),
@@ -487,9 +486,9 @@ pub async fn get_session_settlement(
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     tablekeeper_service::access::readable_session(&pool, who, *id).await?;
-    let (standings, payments) = tablekeeper_service::sessions::settlement(&pool, *id).await?;
+    let (standings, payments) = sessions::settlement(&pool, *id).await?;
     let chip_value = ChipValue::of(&standings.session);
-    let party = |s: &Option<tablekeeper_service::sessions::Standing>| match s {
+    let party = |s: &Option<sessions::Standing>| match s {
         Some(s) => {
             let p = standing(s);
             Party {

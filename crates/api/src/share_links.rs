@@ -12,7 +12,7 @@ use super::auth::{Caller, Tokens};
 use super::error::{ApiError, Problem};
 use super::sessions::PageQuery;
 use tablekeeper_service::share_links;
-use tablekeeper_store::share_links::ShareLink as LinkRow;
+use tablekeeper_service::share_links::ShareLink as LinkRow;
 
 /// How long a link stands when the organiser does not say: an evening and the morning after.
 pub const DEFAULT_EXPIRY_HOURS: i64 = 24;

@@ -11,19 +11,17 @@ use sqlx::PgPool;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use super::auth::{Caller, Claimed, Principal, Reader, Reads};
+use super::auth::{Caller, Claimed, Reader, Reads};
 use super::error::{ApiError, Problem};
 use super::game_schemas::{AnyEvent, AnyMove, AnyOptions, AnyScoreSheet, AnyView};
 use super::reads::ReadPool;
 use super::seating::{Members, SeatMember};
 use tablekeeper_rules::GameId;
-use tablekeeper_service as service;
 use tablekeeper_service::idempotency::CreationKey;
 use tablekeeper_service::receipts::{AuditKeys, Receipt};
 use tablekeeper_service::recording::{self, Answer, Outcome, Recorded, Recording};
 use tablekeeper_service::tables::{self as use_case, NewTable, ScoreSheet, TableState};
-use tablekeeper_store::tables::{MoveRow, TableRow};
-use tablekeeper_store::{self as store, StoreError};
+use tablekeeper_service::tables::{MoveRow, TableRow};
 
 #[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -452,29 +450,14 @@ pub async fn list_tables(
 ) -> Result<HttpResponse, ApiError> {
     let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
-    let session = match (query.session_filter()?, who) {
-        (Some(session), _) | (None, Reader::Share { session, .. }) => Some(session),
-        (None, Reader::Principal(_)) => None,
-    };
-    if let Some(session) = session {
+    let session = query.session_filter()?;
+    if let Some(session) = session.or(match who {
+        Reader::Share { session, .. } => Some(session),
+        Reader::Principal(_) => None,
+    }) {
         tablekeeper_service::access::readable_session(&pool, who, session).await?;
     }
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let rows = match (session, who) {
-        (Some(session), _) => store::tables::list(&mut conn, None, Some(session), limit + 1, offset).await?,
-        (None, Reader::Principal(Principal::Account(account))) => {
-            // A personal API token lists its one club's tables.
-            let club = match account.narrowed(None)? {
-                Some(Some(club)) => Some(club),
-                _ => None,
-            };
-            store::tables::of_member(&mut conn, account.user(), club, limit + 1, offset).await?
-        }
-        (None, Reader::Principal(Principal::Scorer { table, .. })) => {
-            vec![store::tables::fetch(&mut conn, table).await?]
-        }
-        (None, Reader::Share { .. }) => Vec::new(),
-    };
+    let rows = use_case::page(&pool, who, session, limit + 1, offset).await?;
     let more = rows.len() as i64 > limit;
     let items = rows.into_iter().take(limit as usize).map(TableSummary::from).collect();
     let next_offset = more.then_some(offset + limit);
@@ -590,7 +573,7 @@ async fn record(
         .map(web::Data::<tablekeeper_service::hot::HotStates>::get_ref);
     let keys = req.app_data::<web::Data<AuditKeys>>().ok_or_else(ApiError::internal)?;
     let batcher = req
-        .app_data::<web::Data<Option<tablekeeper_store::move_batch::MoveBatcher>>>()
+        .app_data::<web::Data<Option<recording::MoveBatcher>>>()
         .and_then(|batcher| batcher.get_ref().as_ref());
     let (answer, replayed) = match recording::record(pool, hot, batcher, keys, request, render, noted).await? {
         Outcome::Fresh(answer) => (answer, false),
@@ -728,10 +711,7 @@ pub async fn list_moves(
     tablekeeper_service::access::readable_table(&pool, who, *id).await?;
     let limit = super::input::page_limit(query.limit)?;
     let after = query.after.unwrap_or(0).max(0);
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let table = store::tables::fetch(&mut conn, *id).await?;
-    let game = service::game_of(&table)?;
-    let rows = store::tables::log(&mut conn, table.key(), after, limit + 1).await?;
+    let (game, rows) = use_case::log_page(&pool, *id, after, limit + 1).await?;
     let more = rows.len() as i64 > limit;
     let items: Vec<MoveRecord> = rows
         .into_iter()

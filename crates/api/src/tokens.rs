@@ -16,9 +16,9 @@ use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use super::sessions::PageQuery;
 use tablekeeper_service::access::Scope;
+use tablekeeper_service::api_tokens::ApiToken as TokenRow;
 use tablekeeper_service::api_tokens::{self as use_case, NewToken};
 use tablekeeper_service::idempotency::{Answer, CreationKey, Outcome};
-use tablekeeper_store::api_tokens::ApiToken as TokenRow;
 
 /// The longest a token may be made to stand for: a year (a token may also stand until revoked).
 pub const MAX_EXPIRY_DAYS: i64 = 366;

@@ -44,8 +44,8 @@ pub struct Webhook {
     pub created_at: DateTime<Utc>,
 }
 
-impl From<tablekeeper_store::webhooks::Webhook> for Webhook {
-    fn from(w: tablekeeper_store::webhooks::Webhook) -> Webhook {
+impl From<tablekeeper_service::webhooks::Webhook> for Webhook {
+    fn from(w: tablekeeper_service::webhooks::Webhook) -> Webhook {
         Webhook {
             id: w.id,
             club_id: w.club_id,
@@ -150,8 +150,8 @@ pub struct WebhookDeliveryPage {
 }
 
 fn delivery(
-    d: tablekeeper_store::webhooks::Delivery,
-    attempts: Vec<tablekeeper_store::webhooks::Attempt>,
+    d: tablekeeper_service::webhooks::Delivery,
+    attempts: Vec<tablekeeper_service::webhooks::Attempt>,
 ) -> WebhookDelivery {
     WebhookDelivery {
         payload: serde_json::from_str(&d.body).unwrap_or(serde_json::Value::Null),
@@ -221,7 +221,7 @@ pub async fn create_webhook(
         .map_err(|_| ApiError::internal())?;
     let url = use_case::checked_url(body.url.trim(), settings.allow_private)?;
     let events = use_case::checked_events(&body.events)?;
-    let render = |hook: tablekeeper_store::webhooks::Webhook| {
+    let render = |hook: tablekeeper_service::webhooks::Webhook| {
         Ok(Answer {
             status: StatusCode::CREATED.as_u16(),
             body: serde_json::to_string(&CreatedWebhook {

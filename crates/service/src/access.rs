@@ -18,7 +18,7 @@ use super::{Principal, ServiceError};
 use tablekeeper_store::clubs::ClubRole;
 use tablekeeper_store::sessions::ClubSession;
 use tablekeeper_store::tables::TableRow;
-use tablekeeper_store::users::TokenStamp;
+pub use tablekeeper_store::users::TokenStamp;
 use tablekeeper_store::{self as store, StoreError};
 
 /// What a caller asks to do in a club.
@@ -391,4 +391,13 @@ fn refusal(capability: Capability) -> &'static str {
         Capability::Organise => "only the club's organisers and owners run its sessions and tables",
         Capability::Manage => "only the club's organisers and owners manage its members",
     }
+}
+
+/// Whether the table's scorer `id` still stands (its organiser has not revoked it).
+///
+/// # Errors
+/// On database failure.
+pub async fn scorer_stands(pool: &sqlx::PgPool, table: Uuid, id: Uuid) -> Result<bool, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    Ok(store::scorers::is_active(&mut conn, table, id).await?)
 }

@@ -21,7 +21,7 @@ use uuid::Uuid;
 
 use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::{passwords, ServiceError};
-pub use tablekeeper_store::users::{TokenStamp, User};
+pub use tablekeeper_store::users::User;
 use tablekeeper_store::{self as store, StoreError};
 
 /// The answer kept under `key` for a registration of `email`, with the account it made (whose

@@ -20,7 +20,8 @@ use uuid::Uuid;
 use super::access::{self, Account, Capability, Grant, Scope, Scopes};
 use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::{ensure_user, ServiceError};
-use tablekeeper_store::api_tokens::{self as rows, ApiToken};
+use tablekeeper_store::api_tokens as rows;
+pub use tablekeeper_store::api_tokens::ApiToken;
 use tablekeeper_store::StoreError;
 
 /// What every token starts with, so that it is told from a JWT (and found by secret scanners).

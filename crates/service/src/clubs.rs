@@ -12,7 +12,7 @@ use uuid::Uuid;
 use super::access::{self, Account, Capability};
 use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::{ensure_user, ServiceError};
-use tablekeeper_store::clubs::{ClubMember, ClubRole, Invitation, MemberClub};
+pub use tablekeeper_store::clubs::{ClubMember, ClubRole, Invitation, MemberClub};
 use tablekeeper_store::{self as store, StoreError};
 
 /// Letters and digits that cannot be mistaken for one another when read out or typed.

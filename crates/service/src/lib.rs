@@ -22,6 +22,7 @@ mod canonical;
 pub mod chain;
 pub mod clubs;
 pub mod corrections;
+pub mod database;
 mod error;
 pub mod fold;
 pub mod history;

@@ -26,7 +26,8 @@ use uuid::Uuid;
 use super::access::{self, Account, Capability};
 use super::ServiceError;
 use tablekeeper_store::clubs::ClubMember;
-use tablekeeper_store::seasons::{NewSeason, SeasonRow};
+use tablekeeper_store::seasons::NewSeason;
+pub use tablekeeper_store::seasons::SeasonRow;
 use tablekeeper_store::sessions::ClubSession;
 use tablekeeper_store::{self as store, StoreError};
 

@@ -14,7 +14,8 @@ use super::roster::Identity;
 use super::{ensure_user, ServiceError};
 use tablekeeper_ledger::Account;
 use tablekeeper_rules::Seat;
-use tablekeeper_store::sessions::ClubSession;
+pub use tablekeeper_store::sessions::{ClubSession, Member};
+use tablekeeper_store::tables::TableRow;
 use tablekeeper_store::{self as store, StoreError};
 
 /// A session to start: its club (the owner's home club when None), its name (already checked),
@@ -257,4 +258,64 @@ pub async fn settlement(pool: &PgPool, id: Uuid) -> Result<(Standings, Vec<Payme
         });
     }
     Ok((standings, payments))
+}
+
+/// A page of the sessions `user` may see (of `club` only, when given), newest first: `limit`
+/// of them after `offset`.
+///
+/// # Errors
+/// On database failure.
+pub async fn page(
+    pool: &PgPool,
+    user: Uuid,
+    club: Option<Uuid>,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<ClubSession>, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    Ok(store::sessions::list(&mut conn, user, club, limit, offset).await?)
+}
+
+/// A session as its page shows it: the session, who came, and each table with its deals'
+/// verification counts.
+pub struct Overview {
+    pub session: ClubSession,
+    pub members: Vec<Member>,
+    pub tables: Vec<(TableRow, TableVerification)>,
+}
+
+/// How many of a table's finished deals there are, and how many of them no second phone has
+/// verified yet or one disputes.
+pub struct TableVerification {
+    pub deals: usize,
+    pub unverified: usize,
+    pub disputed: usize,
+}
+
+/// The session's overview (the caller's right to read it is checked before).
+///
+/// # Errors
+/// `Store(NotFound)` for an unknown session; on database failure.
+pub async fn overview(pool: &PgPool, id: Uuid) -> Result<Overview, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let session = store::sessions::fetch(&mut conn, id).await?;
+    let tables = store::tables::list(&mut conn, None, Some(session.id), 1000, 0).await?;
+    let members = store::sessions::members(&mut conn, session.id).await?;
+    let mut verified = Vec::with_capacity(tables.len());
+    for table in tables {
+        let (deals, unverified, disputed) = super::verification::counts(&mut conn, &table).await?;
+        verified.push((
+            table,
+            TableVerification {
+                deals,
+                unverified,
+                disputed,
+            },
+        ));
+    }
+    Ok(Overview {
+        session,
+        members,
+        tables: verified,
+    })
 }

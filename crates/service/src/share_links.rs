@@ -8,7 +8,7 @@ use uuid::Uuid;
 use super::access::{self, Account, Capability};
 use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::ServiceError;
-use tablekeeper_store::share_links::ShareLink;
+pub use tablekeeper_store::share_links::ShareLink;
 use tablekeeper_store::{self as store, StoreError};
 
 /// Makes a link to the session standing until `expires_at`.

@@ -428,3 +428,80 @@ pub async fn withdraw_join_code(
     .await?;
     Ok(store::join_codes::withdraw(&mut conn, row.key(), code).await?)
 }
+
+/// A page of the tables `who` may read, `limit` of them after `offset`: the session's when one
+/// is given (the caller's right to read it is checked before) or `who` is a share link; else an
+/// account's clubs' (a personal token's one club's), or a phone's own table.
+///
+/// # Errors
+/// `TokenScope` for a token that does not reach the club; on database failure.
+pub async fn page(
+    pool: &PgPool,
+    who: super::access::Reader,
+    session: Option<Uuid>,
+    limit: i64,
+    offset: i64,
+) -> Result<Vec<TableRow>, ServiceError> {
+    use super::access::Reader;
+    use super::Principal;
+    let session = match (session, who) {
+        (Some(session), _) | (None, Reader::Share { session, .. }) => Some(session),
+        (None, Reader::Principal(_)) => None,
+    };
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    Ok(match (session, who) {
+        (Some(session), _) => store::tables::list(&mut conn, None, Some(session), limit, offset).await?,
+        (None, Reader::Principal(Principal::Account(account))) => {
+            // A personal API token lists its one club's tables.
+            let club = match account.narrowed(None)? {
+                Some(Some(club)) => Some(club),
+                _ => None,
+            };
+            store::tables::of_member(&mut conn, account.user(), club, limit, offset).await?
+        }
+        (None, Reader::Principal(Principal::Scorer { table, .. })) => {
+            vec![store::tables::fetch(&mut conn, table).await?]
+        }
+        (None, Reader::Share { .. }) => Vec::new(),
+    })
+}
+
+/// The table's game and `limit` entries of its log after sequence number `after` (the caller's
+/// right to read the table is checked before).
+///
+/// # Errors
+/// `Store(NotFound)` for an unknown table; `UnknownGame`; on database failure.
+pub async fn log_page(pool: &PgPool, id: Uuid, after: i64, limit: i64) -> Result<(GameId, Vec<MoveRow>), ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let table = store::tables::fetch(&mut conn, id).await?;
+    let game = game_of(&table)?;
+    Ok((game, store::tables::log(&mut conn, table.key(), after, limit).await?))
+}
+
+/// The table's scorers, oldest first, revoked ones included (the caller's right to read the
+/// table is checked before).
+///
+/// # Errors
+/// On database failure.
+pub async fn scorers(pool: &PgPool, table: &TableRow) -> Result<Vec<ScorerRow>, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    Ok(store::scorers::list(&mut conn, table.key()).await?)
+}
+
+/// Revokes a scorer of the table (its organisers only): its token is refused from now on.
+///
+/// # Errors
+/// `Forbidden` for anyone but the table's organisers; `Store(NotFound)` for an unknown table or
+/// scorer; on database failure.
+pub async fn revoke_scorer(
+    pool: &PgPool,
+    who: super::Principal,
+    table: Uuid,
+    scorer: Uuid,
+) -> Result<ScorerRow, ServiceError> {
+    who.organiser()?;
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let row = store::tables::fetch(&mut conn, table).await?;
+    super::access::require_table(&mut conn, who, &row, super::access::Capability::Organise).await?;
+    Ok(store::scorers::revoke(&mut conn, row.key(), scorer).await?)
+}

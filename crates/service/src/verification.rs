@@ -173,6 +173,19 @@ pub async fn counts(conn: &mut PgConnection, table: &TableRow) -> Result<(usize,
     Ok((statuses.len(), unverified, disputed))
 }
 
+/// Each finished deal's verification, deal 1 first, read on a connection of `pool`: see
+/// [`statuses`].
+///
+/// # Errors
+/// As [`statuses`].
+pub async fn deal_statuses(
+    pool: &sqlx::PgPool,
+    table: &TableRow,
+) -> Result<Vec<corrections::Verification>, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    statuses(&mut conn, table).await
+}
+
 /// Each finished deal's verification, deal 1 first, about the deal as it stands (the
 /// correction in force).
 ///

@@ -33,7 +33,8 @@ use uuid::Uuid;
 use super::access::{require, Account, Capability};
 use super::idempotency::{self, Answer, CreationKey, Outcome};
 use super::{ensure_user, ServiceError};
-use tablekeeper_store::webhooks::{self as store, Attempt, Claimed, Delivery, Event, Next, Webhook};
+use tablekeeper_store::webhooks::{self as store, Claimed, Event, Next};
+pub use tablekeeper_store::webhooks::{Attempt, Delivery, Webhook};
 use tablekeeper_store::StoreError;
 
 /// The events an endpoint may ask for.
