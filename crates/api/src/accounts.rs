@@ -5,7 +5,7 @@ use actix_web::{post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 

@@ -17,7 +17,7 @@ use actix_web::{web, FromRequest, HttpRequest};
 use chrono::{Duration, Utc};
 use jsonwebtoken::{decode, encode, Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 use uuid::Uuid;
 
 use super::error::ApiError;

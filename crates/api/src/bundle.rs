@@ -3,7 +3,7 @@
 use actix_web::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use actix_web::{get, web, HttpResponse};
 use serde::{Deserialize, Serialize};
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 

@@ -4,7 +4,7 @@ use actix_web::http::StatusCode;
 use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 

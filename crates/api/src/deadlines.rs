@@ -33,7 +33,7 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use ipnet::IpNet;
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 
 use actix_web::body::{self, BodyStream, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};

@@ -9,7 +9,7 @@ use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 

@@ -284,7 +284,7 @@ impl From<StoreError> for ApiError {
             }
             StoreError::EmailTaken => ApiError::new(StatusCode::CONFLICT, "email_taken", e.to_string()),
             // PostgreSQL text cannot hold NUL: whatever field a client smuggled one into, say so.
-            StoreError::Database(sqlx::Error::Database(db)) if db.code().as_deref() == Some("22021") => {
+            StoreError::Database(_) if e.is_nul_in_text() => {
                 ApiError::unprocessable("invalid_text", "text must not contain NUL characters")
             }
             StoreError::Unavailable(_) => {

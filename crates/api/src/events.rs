@@ -13,7 +13,7 @@ use actix_web::web::{Bytes, BytesMut};
 use actix_web::{get, web, HttpRequest, HttpResponse, Responder};
 use actix_web_lab::sse;
 use serde::{Deserialize, Serialize};
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 use tokio::sync::{broadcast, mpsc};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;

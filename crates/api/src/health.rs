@@ -2,7 +2,7 @@
 
 use actix_web::{get, web, HttpResponse};
 use serde::Serialize;
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 use utoipa::ToSchema;
 
 use super::error::{ApiError, Problem};

@@ -3,7 +3,7 @@
 use actix_web::{get, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 

@@ -10,7 +10,7 @@ use actix_web::{HttpMessage, HttpRequest, HttpResponse};
 use prometheus::core::{Collector, Desc};
 use prometheus::proto::MetricFamily;
 use prometheus::{IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry};
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 
 use super::error::ApiError;
 use tablekeeper_rules::GameId;

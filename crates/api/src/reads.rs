@@ -12,7 +12,7 @@ use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::{header, Method};
 use actix_web::middleware::Next;
 use actix_web::{web, FromRequest, HttpRequest};
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 
 use super::error::ApiError;
 use tablekeeper_service::reads::{Reads, Served};

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 

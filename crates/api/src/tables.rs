@@ -7,7 +7,7 @@ use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 

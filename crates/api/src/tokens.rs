@@ -8,7 +8,7 @@ use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 

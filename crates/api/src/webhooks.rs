@@ -6,7 +6,7 @@ use actix_web::http::StatusCode;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::PgPool;
+use tablekeeper_service::PgPool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 

@@ -11,7 +11,7 @@
 //! there is no way to ask what an account may do without it. Members, roles, guests and
 //! passwords are a password's session's alone ([`password_role`]).
 
-use sqlx::{PgConnection, PgPool};
+use tablekeeper_store::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::{Principal, ServiceError};
@@ -397,7 +397,7 @@ fn refusal(capability: Capability) -> &'static str {
 ///
 /// # Errors
 /// On database failure.
-pub async fn scorer_stands(pool: &sqlx::PgPool, table: Uuid, id: Uuid) -> Result<bool, ServiceError> {
+pub async fn scorer_stands(pool: &tablekeeper_store::PgPool, table: Uuid, id: Uuid) -> Result<bool, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     Ok(store::scorers::is_active(&mut conn, table, id).await?)
 }

@@ -16,7 +16,7 @@
 //!   issues a token for each answer, the first and every replay alike.
 
 use chrono::{DateTime, Utc};
-use sqlx::PgPool;
+use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::idempotency::{self, Answer, CreationKey, Outcome};

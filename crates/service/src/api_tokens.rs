@@ -13,8 +13,8 @@
 use chrono::{DateTime, Utc};
 use rand::RngCore;
 use sha2::{Digest, Sha256};
-use sqlx::PgPool;
 use subtle::ConstantTimeEq;
+use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::access::{self, Account, Capability, Grant, Scope, Scopes};

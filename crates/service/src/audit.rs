@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use serde::Serialize;
-use sqlx::{PgConnection, PgPool};
+use tablekeeper_store::{PgConnection, PgPool};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use uuid::Uuid;
@@ -601,5 +601,5 @@ async fn joined<T>(work: JoinHandle<T>) -> Result<T, ServiceError> {
 /// Blocking work cancelled: only a runtime shutting down cancels it, as it closes the pool, so
 /// answered as any request that finds the database gone then.
 fn cancelled() -> ServiceError {
-    StoreError::Unavailable(sqlx::Error::PoolClosed).into()
+    StoreError::closed().into()
 }

@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Duration, Utc};
 use rand::Rng;
-use sqlx::PgPool;
+use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::access::{self, Account, Capability};

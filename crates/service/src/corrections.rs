@@ -21,7 +21,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{json, Value};
-use sqlx::{PgConnection, PgPool};
+use tablekeeper_store::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::booking_key::{key, Key};

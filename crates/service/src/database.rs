@@ -1,6 +1,6 @@
 //! The database as the floors above see it: whether it answers, and which host is followed.
 
-use sqlx::PgPool;
+use tablekeeper_store::PgPool;
 
 use super::ServiceError;
 pub use tablekeeper_store::failover::Failover;

@@ -6,7 +6,7 @@
 //! log however long its history; a snapshot that no longer reads (written by a build whose state
 //! had another shape) is passed over and the fold starts from the set-up.
 
-use sqlx::PgConnection;
+use tablekeeper_store::PgConnection;
 
 use super::chain::{AsJson, Json};
 use super::ServiceError;

@@ -11,7 +11,7 @@
 //!   replaying its effective moves from the set-up: in memory for a read, and stored once, in the
 //!   transaction of the next move or undo recorded there.
 
-use sqlx::PgConnection;
+use tablekeeper_store::PgConnection;
 
 use super::fold::{self, stored_move};
 use super::{to_json, ServiceError};

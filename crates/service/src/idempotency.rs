@@ -25,7 +25,7 @@
 //!   was recorded already). Creation keys are few (one per session or table) and kept.
 
 use serde_json::Value;
-use sqlx::PgConnection;
+use tablekeeper_store::PgConnection;
 use uuid::Uuid;
 
 use super::ServiceError;
@@ -46,7 +46,7 @@ const PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(10 * 60)
 
 /// Deletes the moves' answers kept for longer than `kept_for`, now and then periodically, until
 /// the process ends. Every replica runs one; deleting what another already deleted is harmless.
-pub async fn prune(pool: sqlx::PgPool, kept_for: std::time::Duration) {
+pub async fn prune(pool: tablekeeper_store::PgPool, kept_for: std::time::Duration) {
     let mut every = tokio::time::interval(kept_for.min(PRUNE_EVERY));
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {

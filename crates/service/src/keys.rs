@@ -2,7 +2,7 @@
 //! one made once and kept in the database; and the hex both are written in.
 
 use ed25519_dalek::SigningKey;
-use sqlx::PgPool;
+use tablekeeper_store::PgPool;
 
 use super::ServiceError;
 use tablekeeper_store::{self as store, StoreError};

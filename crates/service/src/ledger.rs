@@ -8,7 +8,7 @@
 //! seat put on the board or into a fund stay its own until someone wins them, so a table's nets
 //! (seats and pools alike) sum to zero.
 
-use sqlx::PgPool;
+use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::roster::Identity;

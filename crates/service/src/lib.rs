@@ -43,13 +43,12 @@ pub mod tables;
 pub mod verification;
 pub mod webhooks;
 
-pub use tablekeeper_store::StoreError;
+pub use tablekeeper_store::{PgConnection, PgPool, StoreError};
 
 pub use error::ServiceError;
 
 use serde::Serialize;
 use serde_json::Value;
-use sqlx::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use tablekeeper_ledger::Booking;

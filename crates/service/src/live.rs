@@ -18,8 +18,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use sqlx::postgres::PgListener;
-use sqlx::PgPool;
+use tablekeeper_store::PgPool;
 use tokio::sync::{broadcast, mpsc};
 use uuid::Uuid;
 
@@ -326,28 +325,24 @@ impl Hub {
     /// Hears committed entries until the process ends, reconnecting when the connection drops.
     pub async fn listen(self: Arc<Hub>) {
         loop {
-            match PgListener::connect_with(&self.pool).await {
+            match store::live::Listener::connect(&self.pool).await {
                 Ok(mut listener) => {
-                    if let Err(e) = listener.listen(store::live::CHANNEL).await {
-                        tracing::warn!(error = %e, "LISTEN failed; retrying");
-                    } else {
-                        // Whatever was committed while nobody listened is in the log.
-                        self.catch_up_all().await;
-                        self.hear(&mut listener).await;
-                    }
+                    // Whatever was committed while nobody listened is in the log.
+                    self.catch_up_all().await;
+                    self.hear(&mut listener).await;
                 }
-                Err(e) => tracing::warn!(error = %e, "the live-tables listener cannot connect; retrying"),
+                Err(e) => tracing::warn!(error = %e, "the live-tables listener cannot connect or LISTEN; retrying"),
             }
             tokio::time::sleep(Duration::from_secs(1)).await;
         }
     }
 
-    async fn hear(&self, listener: &mut PgListener) {
+    async fn hear(&self, listener: &mut store::live::Listener) {
         loop {
-            match listener.try_recv().await {
-                Ok(Some(notification)) => match store::live::Announcement::parse(notification.payload()) {
+            match listener.next().await {
+                Ok(Some(payload)) => match store::live::Announcement::parse(&payload) {
                     Some((announced, entry)) => self.announced(announced, entry).await,
-                    None => tracing::warn!(payload = notification.payload(), "an unreadable announcement"),
+                    None => tracing::warn!(payload, "an unreadable announcement"),
                 },
                 // The connection dropped: sqlx reconnects on the next call, but what was
                 // announced in between is gone, so everyone catches up from the log.
@@ -607,7 +602,10 @@ pub async fn table_change(pool: &PgPool, keys: &AuditKeys, table: Uuid) -> Resul
     })
 }
 
-async fn totals<G: Game>(conn: &mut sqlx::PgConnection, table: &TableRow) -> Result<Vec<i64>, ServiceError> {
+async fn totals<G: Game>(
+    conn: &mut tablekeeper_store::PgConnection,
+    table: &TableRow,
+) -> Result<Vec<i64>, ServiceError> {
     let game: G = fold::current(conn, table).await?;
     Ok(game.running_totals())
 }

@@ -19,7 +19,7 @@ use std::hash::BuildHasher;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use sqlx::PgPool;
+use tablekeeper_store::PgPool;
 
 /// How many writers are remembered before the expired ones are pruned.
 const PRUNE_AT: usize = 4096;

@@ -22,7 +22,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use ed25519_dalek::{Signer, SigningKey, Verifier, VerifyingKey};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sqlx::{PgConnection, PgPool};
+use tablekeeper_store::{PgConnection, PgPool};
 use tokio::sync::OnceCell;
 use uuid::Uuid;
 

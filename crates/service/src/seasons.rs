@@ -20,7 +20,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{NaiveDate, Utc};
-use sqlx::PgPool;
+use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::access::{self, Account, Capability};

@@ -6,7 +6,7 @@
 //! the players' nets and the chips in the tables' pools sum to zero (checked, not assumed); and
 //! the settle-up's payments bring every party, the pools included, exactly to zero.
 
-use sqlx::PgPool;
+use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::idempotency::{self, Answer, CreationKey, Outcome};

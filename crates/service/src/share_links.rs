@@ -2,7 +2,7 @@
 //! (the big screen, players without accounts), and takes it back.
 
 use chrono::{DateTime, Utc};
-use sqlx::PgPool;
+use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::access::{self, Account, Capability};

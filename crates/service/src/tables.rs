@@ -6,10 +6,10 @@
 //! the table's version.
 
 use serde_json::Value;
-use sqlx::PgPool;
 pub use tablekeeper_store::join_codes::JoinCodeRow;
 pub use tablekeeper_store::scorers::ScorerRow;
 pub use tablekeeper_store::tables::{MoveRow, TableRow};
+use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::access::Account;
@@ -186,7 +186,7 @@ async fn create_as<G: Game>(
 /// The member at each seat: the one named, checked against the roster, or else the player's
 /// member by name (added to the roster when new); never one member at two seats.
 async fn seat_members(
-    conn: &mut sqlx::PgConnection,
+    conn: &mut tablekeeper_store::PgConnection,
     session: Uuid,
     club: Uuid,
     players: &[String],
@@ -375,7 +375,7 @@ pub async fn hand_out_join_code(
 
 /// The table's row when `who` organises it; else `Forbidden(refusal)`.
 async fn organised(
-    conn: &mut sqlx::PgConnection,
+    conn: &mut tablekeeper_store::PgConnection,
     who: super::Principal,
     table: Uuid,
     refusal: &'static str,

@@ -8,7 +8,7 @@
 //! force), so a correction leaves the deal unverified until someone verifies it again.
 
 use serde_json::Value;
-use sqlx::{PgConnection, PgPool};
+use tablekeeper_store::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::corrections::{self, correction_in_force, played, record_of, replay_deal, DealRecord};
@@ -179,7 +179,7 @@ pub async fn counts(conn: &mut PgConnection, table: &TableRow) -> Result<(usize,
 /// # Errors
 /// As [`statuses`].
 pub async fn deal_statuses(
-    pool: &sqlx::PgPool,
+    pool: &tablekeeper_store::PgPool,
     table: &TableRow,
 ) -> Result<Vec<corrections::Verification>, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;

@@ -27,7 +27,7 @@ use rand::Rng;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use serde_json::{json, Value};
 use sha2::Sha256;
-use sqlx::PgPool;
+use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::access::{require, Account, Capability};
@@ -307,7 +307,7 @@ pub fn event(kind: &'static str, at: DateTime<Utc>, data: Value) -> Event {
 /// # Errors
 /// On database failure.
 pub async fn enqueue_deal_event(
-    conn: &mut sqlx::PgConnection,
+    conn: &mut tablekeeper_store::PgConnection,
     kind: &'static str,
     table: &tablekeeper_store::tables::TableRow,
     deal: u16,

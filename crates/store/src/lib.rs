@@ -28,11 +28,26 @@ pub mod users;
 pub mod webhooks;
 
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
-use sqlx::PgPool;
 
 use tablekeeper_ledger::LedgerError;
 
+/// The database's handles, as the floors above pass them around: they name these, never sqlx
+/// (which only this crate depends on).
+pub use sqlx::{PgConnection, PgPool};
+
+/// A transaction on the database.
 pub type Tx<'a> = sqlx::Transaction<'a, sqlx::Postgres>;
+
+/// A connection taken from a pool, given back when dropped.
+pub type PooledConnection = sqlx::pool::PoolConnection<sqlx::Postgres>;
+
+/// Begins a transaction on a connection the caller holds.
+///
+/// # Errors
+/// On database failure.
+pub async fn begin(conn: &mut PgConnection) -> Result<Tx<'_>, StoreError> {
+    Ok(sqlx::Connection::begin(conn).await?)
+}
 
 /// Where a table's rows are: its id and its club's number, which every row of the table's log,
 /// ledger and chain carries (on Citus, the column they are distributed by).
@@ -64,6 +79,19 @@ pub enum StoreError {
     Unavailable(sqlx::Error),
     #[error(transparent)]
     Database(sqlx::Error),
+}
+
+impl StoreError {
+    /// The database's pool was closed: the process is shutting down.
+    pub fn closed() -> StoreError {
+        StoreError::Unavailable(sqlx::Error::PoolClosed)
+    }
+
+    /// Whether the database refused text holding a NUL character (which PostgreSQL text cannot
+    /// hold), whatever field it came in.
+    pub fn is_nul_in_text(&self) -> bool {
+        matches!(self, StoreError::Database(sqlx::Error::Database(db)) if db.code().as_deref() == Some("22021"))
+    }
 }
 
 impl From<sqlx::Error> for StoreError {

@@ -152,6 +152,31 @@ pub async fn notify(conn: &mut PgConnection, payload: &str) -> Result<(), StoreE
     Ok(())
 }
 
+/// A listener of the tables' announcements (`LISTEN` on [`CHANNEL`]), on a connection of its
+/// own.
+pub struct Listener(sqlx::postgres::PgListener);
+
+impl Listener {
+    /// Connects and listens.
+    ///
+    /// # Errors
+    /// On database failure.
+    pub async fn connect(pool: &sqlx::PgPool) -> Result<Listener, StoreError> {
+        let mut listener = sqlx::postgres::PgListener::connect_with(pool).await?;
+        listener.listen(CHANNEL).await?;
+        Ok(Listener(listener))
+    }
+
+    /// The next announcement's payload; None when the connection dropped: it reconnects on the
+    /// next call, but what was announced in between is gone.
+    ///
+    /// # Errors
+    /// On database failure.
+    pub async fn next(&mut self) -> Result<Option<String>, StoreError> {
+        Ok(self.0.try_recv().await?.map(|n| n.payload().to_owned()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

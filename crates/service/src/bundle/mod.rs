@@ -30,7 +30,7 @@ use chrono::{DateTime, Utc};
 use ed25519_dalek::{Signer, SigningKey, Verifier, VerifyingKey};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sqlx::PgPool;
+use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 pub use super::keys::{signing_key, unhex};

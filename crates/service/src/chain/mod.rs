@@ -21,7 +21,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use sqlx::PgConnection;
+use tablekeeper_store::PgConnection;
 use uuid::Uuid;
 
 mod json;

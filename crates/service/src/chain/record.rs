@@ -18,7 +18,7 @@
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
-use sqlx::PgConnection;
+use tablekeeper_store::PgConnection;
 use uuid::Uuid;
 
 use super::{sha256, Hash};

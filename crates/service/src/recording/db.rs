@@ -1,7 +1,6 @@
 //! Where a move's statements go, and the moves the batcher can write.
 
-use sqlx::pool::PoolConnection;
-use sqlx::{PgConnection, PgPool, Postgres};
+use tablekeeper_store::{PgConnection, PgPool, PooledConnection};
 
 use tablekeeper_store::move_batch::{PlainLink, PlainMove};
 use tablekeeper_store::move_path::MoveWrite;
@@ -13,7 +12,7 @@ use tablekeeper_store::StoreError;
 /// waits for a batch, whose statement takes its own: a request never holds two.
 pub(super) enum Db<'c> {
     Held(&'c mut PgConnection),
-    Pooled(&'c PgPool, Option<PoolConnection<Postgres>>),
+    Pooled(&'c PgPool, Option<PooledConnection>),
 }
 
 impl Db<'_> {

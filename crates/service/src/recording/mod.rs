@@ -26,7 +26,7 @@
 use ed25519_dalek::SigningKey;
 use serde::Deserialize;
 use serde_json::Value;
-use sqlx::PgPool;
+use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 mod db;
@@ -303,9 +303,7 @@ async fn record_optimistically<G: Game>(
     let step = if request.announce_apart {
         // The announcement and the outbox rows follow the write in statements of their own: one
         // transaction keeps them with it (a lost race rolls back having written nothing).
-        let mut tx = sqlx::Connection::begin(db.get().await?)
-            .await
-            .map_err(StoreError::from)?;
+        let mut tx = store::begin(db.get().await?).await?;
         let step = write_move::<G>(&mut Db::Held(&mut tx), &read, hot, None, signer, request, render).await?;
         if matches!(step, Step::Wrote { .. }) {
             tx.commit().await.map_err(StoreError::from)?;
