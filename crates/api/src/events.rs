@@ -8,10 +8,8 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use actix_web::body::{BodySize, MessageBody};
-use actix_web::http::header;
 use actix_web::web::{Bytes, BytesMut};
 use actix_web::{get, web, HttpRequest, HttpResponse, Responder};
-use actix_web_lab::sse;
 use serde::{Deserialize, Serialize};
 use tablekeeper_service::PgPool;
 use tokio::sync::{broadcast, mpsc};
@@ -22,14 +20,12 @@ use super::auth::{Reader, StreamReader};
 use super::connections::StreamPlace;
 use super::error::{ApiError, Problem};
 use super::reads::ReadPool;
+use super::sse;
 use super::tables::MoveRecord;
 use tablekeeper_rules::GameId;
 use tablekeeper_service as service;
 use tablekeeper_service::live::{self, Hub, LiveRow, TableChange, TableSignal};
 use tablekeeper_service::receipts::{AuditKeys, Receipt};
-
-/// Proxies close idle connections; a comment this often keeps the stream open.
-const HEARTBEAT: Duration = Duration::from_secs(15);
 
 /// One log entry as streamed: the event's `id` is its `seq`.
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -144,10 +140,9 @@ fn live_entry_frame(following: &Following, live: &LiveRow) -> Option<Bytes> {
         .clone()
 }
 
-/// An `entry` event as its stream writes it. JSON text holds no line break (one in a string is
-/// escaped), so the data is one line.
+/// An `entry` event as its stream writes it.
 fn entry_frame(seq: i64, json: &str) -> Bytes {
-    Bytes::from(format!("event: entry\nid: {seq}\ndata: {json}\n\n"))
+    sse::frame("entry", Some(seq), json)
 }
 
 /// The most a stream writes at once: the frames waiting for it, up to this many bytes, go out
@@ -222,7 +217,7 @@ enum Listening {
 /// follower): first the log after the resume point, then each new entry once, in order, as
 /// the replica's hub broadcasts it, falling back to the log on a gap, a lagging buffer or a
 /// listener that reconnected. The frames waiting when it is polled go out as one write; a
-/// comment every `HEARTBEAT`. It ends when the replica stops, the share link it is read with
+/// comment every `sse::HEARTBEAT`. It ends when the replica stops, the share link it is read with
 /// lapses, or the broadcast closes.
 struct TableStream {
     pool: PgPool,
@@ -248,8 +243,7 @@ impl TableStream {
         ends: Boxed<()>,
         place: StreamPlace,
     ) -> TableStream {
-        let mut heartbeat = tokio::time::interval(HEARTBEAT);
-        heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let heartbeat = sse::heartbeat();
         let following = Arc::new(following);
         // Followed (leased) before the backlog is read, so nothing committed in between is missed.
         let reading = Some(Box::pin(log_page(pool.clone(), following.clone(), after)) as Boxed<_>);
@@ -266,15 +260,9 @@ impl TableStream {
         }
     }
 
-    /// The streaming answer, with the headers an `sse::Sse` answer has.
+    /// The streaming answer.
     fn respond(self) -> HttpResponse {
-        HttpResponse::Ok()
-            .content_type("text/event-stream")
-            .insert_header(header::ContentEncoding::Identity)
-            .insert_header(header::CacheControl(vec![header::CacheDirective::NoCache]))
-            // nginx buffers proxied answers unless told not to.
-            .insert_header(("X-Accel-Buffering", "no"))
-            .body(self)
+        sse::respond(self)
     }
 
     fn read_log(&mut self) {
@@ -382,15 +370,10 @@ impl MessageBody for TableStream {
             return Poll::Ready(None);
         }
         if this.heartbeat.poll_tick(cx).is_ready() {
-            return Poll::Ready(Some(Ok(Bytes::from_static(b": keep-alive\n\n"))));
+            return Poll::Ready(Some(Ok(Bytes::from_static(sse::KEEP_ALIVE))));
         }
         Poll::Pending
     }
-}
-
-/// nginx buffers proxied answers unless told not to; a buffered stream would arrive in lumps.
-fn unbuffered(stream: impl Responder) -> impl Responder {
-    stream.customize().insert_header(("X-Accel-Buffering", "no"))
 }
 
 /// The table's log as it grows, as Server-Sent Events: one `entry` event per log entry (move,
@@ -468,9 +451,9 @@ pub async fn stream_session_events(
         let _place = place;
         tokio::pin!(closed);
         let send = |change: &TableChange| {
-            sse::Data::new_json(change)
+            serde_json::to_string(change)
                 .ok()
-                .map(|data| sse::Event::from(data.event("table")))
+                .map(|json| sse::frame("table", None, &json))
         };
         for table in tables {
             match live::table_change(&pool, hub.keys(), table).await {
@@ -502,7 +485,5 @@ pub async fn stream_session_events(
             }
         }
     });
-    Ok(unbuffered(
-        sse::Sse::from_infallible_receiver(events).with_keep_alive(HEARTBEAT),
-    ))
+    Ok(sse::respond(sse::Channel::new(events)))
 }

@@ -42,6 +42,7 @@ pub mod seasons;
 pub mod seating;
 pub mod sessions;
 pub mod share_links;
+pub mod sse;
 pub mod tables;
 pub mod tokens;
 pub mod webhooks;
