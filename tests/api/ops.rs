@@ -533,6 +533,34 @@ fn serve_help_prints_usage_instead_of_starting() {
     }
 }
 
+#[test]
+fn the_operators_guide_lists_exactly_the_servers_variables_with_their_defaults() {
+    let guide = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/operators.md")).expect("guide");
+    // The table's rows: | `NAME` | default | meaning |, the default written as code.
+    let listed: std::collections::BTreeMap<String, String> = guide
+        .lines()
+        .filter_map(|line| {
+            let mut cells = line.strip_prefix("| `")?.splitn(3, '|');
+            let name = cells.next()?.trim().strip_suffix('`')?;
+            if !name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            {
+                return None;
+            }
+            Some((name.to_owned(), cells.next()?.trim().replace('`', "")))
+        })
+        .collect();
+    let server: std::collections::BTreeMap<String, String> = tablekeeper::config::VARIABLES
+        .iter()
+        .map(|(name, default, _)| ((*name).to_owned(), (*default).to_owned()))
+        .collect();
+    assert_eq!(
+        listed, server,
+        "docs/operators.md's table against config::VARIABLES (name: default)"
+    );
+}
+
 async fn login_attempt(app: &TestApp, forwarded_for: Option<&str>) -> crate::helpers::Answer {
     let mut headers = vec![];
     if let Some(xff) = forwarded_for {
