@@ -138,11 +138,8 @@ async fn reset_password(who: &str) -> anyhow::Result<()> {
         .read_line(&mut line)
         .map_err(|e| anyhow::anyhow!("cannot read the new password from stdin ({e})"))?;
     let password = line.trim_end_matches(['\n', '\r']).to_owned();
-    if !(8..=256).contains(&password.chars().count()) {
-        return Err(anyhow::anyhow!(
-            "a password is 8 to 256 characters; nothing was changed"
-        ));
-    }
+    // Checked before the database is reached, by the rule every password is held to.
+    tablekeeper::service::passwords::acceptable(&password).map_err(|e| anyhow::anyhow!("{e}; nothing was changed"))?;
     let host = command_host(&settings).await?;
     let url = tablekeeper::store::redacted(&host);
     let pool = tablekeeper::store::pool(&host, 1, settings.database_acquire_timeout, None)
