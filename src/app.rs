@@ -25,9 +25,9 @@ pub struct Application {
     metrics_port: Option<u16>,
     server: Server,
     metrics_server: Option<Server>,
-    hot: web::Data<HotStates>,
+    hot: Arc<HotStates>,
     batcher: Option<crate::store::move_batch::MoveBatcher>,
-    hub: web::Data<std::sync::Arc<crate::service::live::Hub>>,
+    hub: Arc<crate::service::live::Hub>,
     /// Tells this replica's webhook delivery worker to stop.
     webhooks_stop: tokio::sync::watch::Sender<bool>,
 }
@@ -192,8 +192,8 @@ impl Application {
                 key
             }
         };
-        let tokens = web::Data::new(Tokens::new(&secret, chrono::Duration::hours(settings.token_ttl_hours)));
-        let signing = web::Data::new(crate::service::receipts::AuditKeys::new(
+        let tokens = Tokens::new(&secret, chrono::Duration::hours(settings.token_ttl_hours));
+        let signing = Arc::new(crate::service::receipts::AuditKeys::new(
             settings.audit_signing_key,
             &settings.audit_previous_keys,
         ));
@@ -201,17 +201,10 @@ impl Application {
             pool.clone(),
             settings.idempotency_retention,
         ));
-        let answers_kept_for = web::Data::new(crate::service::idempotency::AnswersKeptFor(
-            settings.idempotency_retention,
-        ));
-        let announce_apart = web::Data::new(crate::service::live::AnnounceApart(
-            settings.announce_apart.unwrap_or(citus),
-        ));
-        let hub = crate::service::live::Hub::new(pool.clone(), settings.live_lease, signing.clone().into_inner());
+        let announce_apart = settings.announce_apart.unwrap_or(citus);
+        let hub = crate::service::live::Hub::new(pool.clone(), settings.live_lease, signing.clone());
         tokio::spawn(hub.clone().listen());
         tokio::spawn(hub.clone().renew());
-        let hub = web::Data::new(hub);
-        let app_hub = hub.clone();
         // Each replica delivers webhooks from the shared outbox; claims keep them from sending
         // one delivery twice at once.
         let (webhooks_stop, stopped) = tokio::sync::watch::channel(false);
@@ -220,7 +213,6 @@ impl Application {
                 .context("the webhook delivery client")?;
             tokio::spawn(worker.run(stopped));
         }
-        let webhook_settings = web::Data::new(webhook_settings);
         let metrics = Metrics::new(pool.clone()).context("metrics")?;
         if let Some(failover) = failover {
             metrics.count_failovers(failover.clone()).context("metrics")?;
@@ -243,12 +235,7 @@ impl Application {
             ),
             None => None,
         };
-        let reads = web::Data::new(crate::service::reads::Reads::new(
-            pool.clone(),
-            standby,
-            settings.read_after_write,
-        ));
-        let pool = web::Data::new(pool);
+        let reads = crate::service::reads::Reads::new(pool.clone(), standby, settings.read_after_write);
         if settings.audit_signing_key.is_none() {
             tracing::warn!(
                 "AUDIT_SIGNING_KEY is not set: LOCAL USE ONLY. Audit bundles and receipts are signed with a key kept in \
@@ -256,39 +243,17 @@ impl Application {
                  (or AUDIT_SIGNING_KEY_FILE) for any real deployment."
             );
         }
-        let hot = web::Data::new(HotStates::new(settings.hot_tables));
+        let hot = Arc::new(HotStates::new(settings.hot_tables));
         // Not on Citus, where one statement over many tables' rows is not one worker's.
-        let batcher = web::Data::new(
-            (settings.batch_moves && !announce_apart.0)
-                .then(|| crate::store::move_batch::MoveBatcher::start(pool.get_ref().clone())),
-        );
-        let public_url = web::Data::new(api::health::PublicUrl(settings.public_url.clone()));
-        let deadlines = web::Data::new(api::deadlines::Deadlines {
-            body: settings.request_body_timeout,
-            database: settings.database_acquire_timeout,
-            write: settings.database_acquire_timeout + settings.database_statement_timeout,
-        });
-        let database_watch = web::Data::new(api::deadlines::DatabaseWatch::new(pool.get_ref().clone()));
-        let client_cap = web::Data::new(api::deadlines::ClientCap::new(
-            settings.max_requests_per_client,
-            settings.trusted_proxies.clone(),
-        ));
-        let stream_cap = web::Data::new(api::connections::StreamCap::new(
-            settings.max_streams_per_client,
-            settings.trusted_proxies.clone(),
-        ));
+        let batcher = (settings.batch_moves && !announce_apart)
+            .then(|| crate::store::move_batch::MoveBatcher::start(pool.clone()));
         let connection_cap = Arc::new(api::connections::ConnectionCap::new(
             settings.max_connections_per_client,
             settings.trusted_proxies.clone(),
         ));
-        let app_hot = hot.clone();
-        let app_batcher = batcher.clone();
         let attempts =
             std::num::NonZeroU32::new(settings.auth_attempts_per_minute).unwrap_or(std::num::NonZeroU32::MIN);
-        let limiter = web::Data::new(api::limits::AuthLimiter::per_minute(
-            attempts,
-            settings.trusted_proxies.clone(),
-        ));
+        let limiter = api::limits::AuthLimiter::per_minute(attempts, settings.trusted_proxies.clone());
         let listener = TcpListener::bind(settings.bind).with_context(|| format!("BIND {}", settings.bind))?;
         let port = listener.local_addr()?.port();
         // Rendered once and shared by every worker: a copy of the spec per worker, rendered per
@@ -299,8 +264,36 @@ impl Application {
         let http_metrics = metrics.http(endpoint).map_err(|e| anyhow::anyhow!("metrics: {e}"))?;
         let cors_enabled = settings.cors_allowed_origins != CorsOrigins::None;
         let origins = settings.cors_allowed_origins.clone();
-        let metrics_data = web::Data::new(metrics);
-        let app_metrics = metrics_data.clone();
+        let state = web::Data::new(api::State {
+            pool: pool.clone(),
+            reads,
+            tokens,
+            keys: signing,
+            hub: hub.clone(),
+            hot: hot.clone(),
+            batcher: batcher.clone(),
+            answers_kept_for: settings.idempotency_retention,
+            announce_apart,
+            public_url: settings.public_url.clone(),
+            webhooks: webhook_settings,
+            limiter,
+            deadlines: api::deadlines::Deadlines {
+                body: settings.request_body_timeout,
+                database: settings.database_acquire_timeout,
+                write: settings.database_acquire_timeout + settings.database_statement_timeout,
+            },
+            database_watch: api::deadlines::DatabaseWatch::new(pool.clone()),
+            client_cap: api::deadlines::ClientCap::new(
+                settings.max_requests_per_client,
+                settings.trusted_proxies.clone(),
+            ),
+            stream_cap: api::connections::StreamCap::new(
+                settings.max_streams_per_client,
+                settings.trusted_proxies.clone(),
+            ),
+            metrics,
+        });
+        let metrics_state = state.clone();
         let mut server = HttpServer::new(move || {
             App::new()
                 .wrap(from_fn(api::reads::note_writes))
@@ -312,30 +305,13 @@ impl Application {
                 // gzip, brotli or zstd as the client accepts: the spec alone is 250 KB as JSON.
                 .wrap(Compress::default())
                 .wrap(from_fn(api::middleware::request_context))
-                .app_data(pool.clone())
-                .app_data(reads.clone())
-                .app_data(deadlines.clone())
-                .app_data(database_watch.clone())
-                .app_data(client_cap.clone())
-                .app_data(stream_cap.clone())
-                .app_data(signing.clone())
-                .app_data(public_url.clone())
-                .app_data(tokens.clone())
-                .app_data(hub.clone())
-                .app_data(app_hot.clone())
-                .app_data(app_batcher.clone())
-                .app_data(answers_kept_for.clone())
-                .app_data(announce_apart.clone())
-                .app_data(limiter.clone())
-                .app_data(webhook_settings.clone())
-                .app_data(app_metrics.clone())
                 .app_data(api::error::json_config())
                 .app_data(api::error::query_config())
                 .app_data(api::error::path_config())
                 // Before the /api/v1 scope, which would otherwise answer the spec's path with 404.
                 .service(SwaggerUi::new("/docs/{_:.*}").config(SwaggerConfig::from(OPENAPI_PATH)))
                 .route(OPENAPI_PATH, web::get().to(serve_spec(openapi.clone())))
-                .configure(api::routes)
+                .configure(api::routes(state.clone()))
                 .configure(api::page::routes)
                 .route(
                     "/docs",
@@ -363,7 +339,7 @@ impl Application {
                 let port = listener.local_addr()?.port();
                 let server = HttpServer::new(move || {
                     App::new()
-                        .app_data(metrics_data.clone())
+                        .app_data(metrics_state.clone())
                         .route("/metrics", web::get().to(render_metrics))
                         .default_service(web::to(api::error::no_route))
                 })
@@ -382,8 +358,8 @@ impl Application {
             server: server.run(),
             metrics_server,
             hot,
-            batcher: batcher.get_ref().clone(),
-            hub: app_hub,
+            batcher,
+            hub,
             webhooks_stop,
         })
     }
@@ -399,12 +375,12 @@ impl Application {
 
     /// This replica's hot states (the latest state of tables recorded on lately).
     pub fn hot_states(&self) -> std::sync::Arc<HotStates> {
-        self.hot.clone().into_inner()
+        self.hot.clone()
     }
 
     /// The replica's live-tables hub.
     pub fn hub(&self) -> std::sync::Arc<crate::service::live::Hub> {
-        self.hub.get_ref().clone()
+        self.hub.clone()
     }
 
     /// Stops this replica's webhook delivery worker (as shutting down does): deliveries in flight
@@ -426,7 +402,7 @@ impl Application {
     /// When a server fails, or the signals cannot be listened for.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let stopping = stop_signal()?;
-        let hub = self.hub.get_ref().clone();
+        let hub = self.hub.clone();
         let handles: Vec<_> = std::iter::once(self.server.handle())
             .chain(self.metrics_server.as_ref().map(Server::handle))
             .collect();
@@ -512,8 +488,8 @@ fn stop_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
     }
 }
 
-async fn render_metrics(metrics: web::Data<Metrics>) -> HttpResponse {
+async fn render_metrics(state: web::Data<api::State>) -> HttpResponse {
     HttpResponse::Ok()
         .content_type(prometheus::TEXT_FORMAT)
-        .body(metrics.render())
+        .body(state.metrics.render())
 }

@@ -280,16 +280,27 @@ async fn choose(phone: &Phone, label: &str, option: &str) {
         l = crate::browser::lit(label),
         o = crate::browser::lit(option)
     );
-    phone
-        .client
-        .wait()
-        .at_most(crate::browser::PATIENCE)
-        .for_element(fantoccini::Locator::XPath(&xpath))
-        .await
-        .unwrap_or_else(|_| panic!("no {option:?} in {label:?}"))
-        .click()
-        .await
-        .expect("chosen");
+    // The form may be drawn again between finding the option and choosing it (the game's
+    // options arrive): find it again then, as a person's second look would.
+    let deadline = tokio::time::Instant::now() + crate::browser::PATIENCE;
+    loop {
+        let chosen = phone
+            .client
+            .wait()
+            .at_most(crate::browser::PATIENCE)
+            .for_element(fantoccini::Locator::XPath(&xpath))
+            .await
+            .unwrap_or_else(|_| panic!("no {option:?} in {label:?}"))
+            .click()
+            .await;
+        match chosen {
+            Ok(()) => return,
+            Err(e) if crate::browser::is_stale(&e) && tokio::time::Instant::now() < deadline => {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("choosing {option:?} in {label:?}: {e}"),
+        }
+    }
 }
 
 #[sqlx::test(migrations = "./migrations")]

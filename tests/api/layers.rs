@@ -356,3 +356,32 @@ fn each_floor_depends_only_on_the_floors_below_it() {
         "a floor of FLOORS is not in the workspace"
     );
 }
+
+/// The application's state is one value registered with the routes (`api::routes`): a handler,
+/// extractor or middleware that asked actix for any other piece would find nothing there at run
+/// time and answer 500, so none may.
+#[test]
+fn the_api_asks_actix_for_no_state_but_the_one_it_registers() {
+    let mut files = Vec::new();
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/api/src"),
+        &mut files,
+    );
+    let mut strays = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("read");
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            for (at, _) in code.match_indices("Data<") {
+                if !code[at..].starts_with("Data<State>") && !code[at..].starts_with("Data<crate::State>") {
+                    strays.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        strays.is_empty(),
+        "state asked for by type, not through State:\n{}",
+        strays.join("\n")
+    );
+}

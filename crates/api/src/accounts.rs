@@ -1,5 +1,6 @@
 //! Registration, login, and joining a table with a join code.
 
+use crate::State;
 use actix_web::http::StatusCode;
 use actix_web::{post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
@@ -11,7 +12,6 @@ use uuid::Uuid;
 
 use super::auth::{OrganiserToken, Role, Tokens};
 use super::error::{ApiError, Problem};
-use super::limits::AuthLimiter;
 use tablekeeper_service::accounts::{self, User};
 use tablekeeper_service::idempotency::{Answer, CreationKey, Outcome};
 use tablekeeper_service::passwords;
@@ -222,11 +222,12 @@ async fn replay_registration(
 #[post("/auth/register")]
 pub async fn register(
     http: HttpRequest,
-    limiter: web::Data<AuthLimiter>,
-    pool: web::Data<PgPool>,
-    tokens: web::Data<Tokens>,
+    state: web::Data<State>,
     body: web::Json<RegisterRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    let limiter = &state.limiter;
+    let pool = &state.pool;
+    let tokens = &state.tokens;
     limiter.check(&http)?;
     let req = body.into_inner();
     validate_registration(&req)?;
@@ -234,7 +235,7 @@ pub async fn register(
     // checks a retry's against the account's argon2 hash instead.
     let key = super::tables::creation_key(&http, "register", || Ok(json!({"email": req.email, "name": req.name})))?;
     if let Some(key) = &key {
-        if let Some(answer) = replay_registration(&pool, &tokens, key, &req).await? {
+        if let Some(answer) = replay_registration(pool, tokens, key, &req).await? {
             return Ok(answer);
         }
     }
@@ -245,12 +246,12 @@ pub async fn register(
             &token_response_with(String::new(), user.created_at, user.id, Role::Organiser),
         )
     };
-    match accounts::register(&pool, req.email.trim(), req.name.trim(), &hash, key.as_ref(), render).await {
+    match accounts::register(pool, req.email.trim(), req.name.trim(), &hash, key.as_ref(), render).await {
         Ok((outcome, user)) => with_fresh_token(outcome, |_| tokens.issue(user.id, user.token_generation)),
         Err(ServiceError::Store(StoreError::EmailTaken)) => {
             // A request racing with this one under the same key may have registered first.
             let replay = match &key {
-                Some(key) => replay_registration(&pool, &tokens, key, &req).await?,
+                Some(key) => replay_registration(pool, tokens, key, &req).await?,
                 None => None,
             };
             replay.ok_or_else(|| StoreError::EmailTaken.into())
@@ -268,15 +269,16 @@ pub async fn register(
 #[post("/auth/login")]
 pub async fn login(
     http: HttpRequest,
-    limiter: web::Data<AuthLimiter>,
-    pool: web::Data<PgPool>,
-    tokens: web::Data<Tokens>,
+    state: web::Data<State>,
     body: web::Json<LoginRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    let limiter = &state.limiter;
+    let pool = &state.pool;
+    let tokens = &state.tokens;
     limiter.check(&http)?;
     let req = body.into_inner();
-    let user = accounts::log_in(&pool, req.email.trim(), req.password).await?;
-    Ok(HttpResponse::Ok().json(token_response(&tokens, &user)?))
+    let user = accounts::log_in(pool, req.email.trim(), req.password).await?;
+    Ok(HttpResponse::Ok().json(token_response(tokens, &user)?))
 }
 
 /// Exchanges a join code for a scorer token that records moves on that table only.
@@ -307,12 +309,13 @@ pub async fn login(
 #[post("/auth/join")]
 pub async fn join(
     http: HttpRequest,
-    limiter: web::Data<AuthLimiter>,
-    pool: web::Data<PgPool>,
-    tokens: web::Data<Tokens>,
-    keys: web::Data<tablekeeper_service::receipts::AuditKeys>,
+    state: web::Data<State>,
     body: web::Json<JoinRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    let limiter = &state.limiter;
+    let pool = &state.pool;
+    let tokens = &state.tokens;
+    let keys = &state.keys;
     limiter.check(&http)?;
     let code = super::input::normalise_code(&body.code);
     let name = match &body.name {
@@ -329,7 +332,7 @@ pub async fn join(
         None => None,
     };
     let key = super::tables::creation_key(&http, "join", || Ok(json!({"code": code, "name": body.name})))?;
-    let table = tablekeeper_service::tables::joined_by(&pool, &code).await?;
+    let table = tablekeeper_service::tables::joined_by(pool, &code).await?;
     let render = |scorer: tablekeeper_service::tables::ScorerRow, receipt| {
         let mut answer = token_response_with(String::new(), scorer.created_at, table, Role::Scorer);
         answer.scorer_id = Some(scorer.id);
@@ -338,7 +341,7 @@ pub async fn join(
         kept_sign_in(StatusCode::OK, &answer)
     };
     let outcome =
-        tablekeeper_service::tables::join_scorer(&pool, &keys, table, name, &code, key.as_ref(), render).await?;
+        tablekeeper_service::tables::join_scorer(pool, keys, table, name, &code, key.as_ref(), render).await?;
     with_fresh_token(outcome, |kept| {
         let scorer = kept
             .get("scorer_id")
@@ -358,9 +361,10 @@ pub async fn join(
     (status = 403, description = "`forbidden`: a scorer token (its organiser revokes a scorer)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/auth/logout")]
-pub async fn logout(pool: web::Data<PgPool>, token: OrganiserToken) -> Result<HttpResponse, ApiError> {
+pub async fn logout(state: web::Data<State>, token: OrganiserToken) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let expires_at = DateTime::from_timestamp(token.claims.exp, 0).unwrap_or_else(Utc::now);
-    accounts::sign_out(&pool, token.user, token.claims.jti, expires_at).await?;
+    accounts::sign_out(pool, token.user, token.claims.jti, expires_at).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -372,8 +376,9 @@ pub async fn logout(pool: web::Data<PgPool>, token: OrganiserToken) -> Result<Ht
     (status = 403, description = "`forbidden`: a scorer token", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/auth/logout-everywhere")]
-pub async fn logout_everywhere(pool: web::Data<PgPool>, token: OrganiserToken) -> Result<HttpResponse, ApiError> {
-    accounts::sign_out_everywhere(&pool, token.user).await?;
+pub async fn logout_everywhere(state: web::Data<State>, token: OrganiserToken) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
+    accounts::sign_out_everywhere(pool, token.user).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -390,15 +395,16 @@ pub async fn logout_everywhere(pool: web::Data<PgPool>, token: OrganiserToken) -
 #[post("/auth/password")]
 pub async fn change_password(
     http: HttpRequest,
-    limiter: web::Data<AuthLimiter>,
-    pool: web::Data<PgPool>,
-    tokens: web::Data<Tokens>,
+    state: web::Data<State>,
     token: OrganiserToken,
     body: web::Json<ChangePasswordRequest>,
 ) -> Result<HttpResponse, ApiError> {
+    let limiter = &state.limiter;
+    let pool = &state.pool;
+    let tokens = &state.tokens;
     // Limited like a login: the old password is guessed here as well as there.
     limiter.check(&http)?;
     let req = body.into_inner();
-    let user = accounts::change_password(&pool, token.user, req.old_password, req.new_password).await?;
-    Ok(HttpResponse::Ok().json(token_response(&tokens, &user)?))
+    let user = accounts::change_password(pool, token.user, req.old_password, req.new_password).await?;
+    Ok(HttpResponse::Ok().json(token_response(tokens, &user)?))
 }

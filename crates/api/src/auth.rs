@@ -17,7 +17,7 @@ use actix_web::{web, FromRequest, HttpRequest};
 use chrono::{Duration, Utc};
 use jsonwebtoken::{decode, encode, Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
-use tablekeeper_service::PgPool;
+
 use uuid::Uuid;
 
 use super::error::ApiError;
@@ -217,7 +217,7 @@ struct Bearer {
 /// A personal API token's account, as the claims of an organiser's token with the token's grant,
 /// when the token stands.
 async fn personal(req: &HttpRequest, token: &str) -> Result<Bearer, ApiError> {
-    let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
+    let pool = &crate::State::of(req)?.pool;
     let (user, grant) = tablekeeper_service::api_tokens::authenticate(pool, token, Utc::now()).await?;
     Ok(Bearer {
         claims: Claims {
@@ -247,7 +247,7 @@ async fn resolve(req: &HttpRequest, token: &str) -> Result<Bearer, ApiError> {
 }
 
 fn check_token(req: &HttpRequest, token: &str) -> Result<Claims, ApiError> {
-    let tokens = req.app_data::<web::Data<Tokens>>().ok_or_else(ApiError::internal)?;
+    let tokens = &crate::State::of(req)?.tokens;
     tokens.check(token.trim())
 }
 
@@ -283,7 +283,7 @@ fn reader_of(bearer: &Bearer) -> Result<Reader, ApiError> {
 /// Refuses an organiser's token that was signed out (one by one or everywhere, a new password
 /// included) with 401 `token_revoked`, and one whose user is gone with `invalid_token`.
 async fn check_organiser(req: &HttpRequest, claims: &Claims) -> Result<(), ApiError> {
-    let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
+    let pool = &crate::State::of(req)?.pool;
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     Ok(tablekeeper_service::access::token_stands(&mut conn, claims.sub, stamp(claims)).await?)
 }
@@ -313,7 +313,7 @@ async fn stands(req: &HttpRequest, claims: Claims) -> Result<Claims, ApiError> {
             table,
             scorer: Some(id),
         })) => {
-            let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
+            let pool = &crate::State::of(req)?.pool;
             if !tablekeeper_service::access::scorer_stands(pool, table, id).await? {
                 return Err(ApiError::unauthorized(
                     "scorer_revoked",
@@ -323,7 +323,7 @@ async fn stands(req: &HttpRequest, claims: Claims) -> Result<Claims, ApiError> {
         }
         Ok(Reader::Principal(Principal::Scorer { scorer: None, .. })) => {}
         Ok(Reader::Share { session, link }) => {
-            let pool = req.app_data::<web::Data<PgPool>>().ok_or_else(ApiError::internal)?;
+            let pool = &crate::State::of(req)?.pool;
             let row = tablekeeper_service::share_links::standing(pool, link)
                 .await
                 .map_err(|e| match e {

@@ -1,16 +1,16 @@
 //! The signed audit bundle of a session, and the public key that checks it.
 
+use crate::State;
 use actix_web::http::header::{CONTENT_DISPOSITION, CONTENT_TYPE};
 use actix_web::{get, web, HttpResponse};
 use serde::{Deserialize, Serialize};
-use tablekeeper_service::PgPool;
+
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::auth::Reads;
 use super::error::{ApiError, Problem};
 use super::reads::ReadPool;
-use tablekeeper_service::receipts::AuditKeys;
 use tablekeeper_service::{bundle, chain};
 
 /// The key that signs audit bundles and receipts now, and the keys that signed them before.
@@ -54,14 +54,15 @@ pub struct PublicAuditKey {
 ))]
 #[get("/sessions/{id}/audit-bundle")]
 pub async fn get_audit_bundle(
-    primary: web::Data<PgPool>,
+    state: web::Data<State>,
     pool: ReadPool,
     Reads(who): Reads,
-    keys: web::Data<AuditKeys>,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
+    let primary = &state.pool;
+    let keys = &state.keys;
     tablekeeper_service::access::readable_session(&pool, who, *id).await?;
-    let key = keys.signing(&primary).await?;
+    let key = keys.signing(primary).await?;
     let bytes = bundle::build(&pool, *id, key).await?;
     Ok(HttpResponse::Ok()
         .insert_header((CONTENT_TYPE, "application/json"))
@@ -76,9 +77,10 @@ pub async fn get_audit_bundle(
 /// and those that signed before a rotation (`AUDIT_PREVIOUS_KEYS`).
 #[utoipa::path(tag = "sessions", security(()), responses((status = 200, body = AuditKey)))]
 #[get("/audit-key")]
-pub async fn get_audit_key(pool: web::Data<PgPool>, keys: web::Data<AuditKeys>) -> Result<HttpResponse, ApiError> {
-    let listed: Vec<PublicAuditKey> = keys
-        .public_keys(&pool)
+pub async fn get_audit_key(state: web::Data<State>) -> Result<HttpResponse, ApiError> {
+    let listed: Vec<PublicAuditKey> = state
+        .keys
+        .public_keys(&state.pool)
         .await?
         .into_iter()
         .map(|(key_id, key, current)| PublicAuditKey {

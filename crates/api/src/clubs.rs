@@ -1,10 +1,11 @@
 //! Clubs: the club itself, invitations into it, its members and their roles.
 
+use crate::State;
 use actix_web::http::StatusCode;
 use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use tablekeeper_service::PgPool;
+
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
@@ -208,16 +209,17 @@ fn club_name(name: &str) -> Result<&str, ApiError> {
 ))]
 #[post("/clubs")]
 pub async fn create_club(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     body: web::Json<CreateClub>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let name = club_name(&body.name)?;
     let key = super::tables::creation_key(&req, "create_club", || serde_json::to_value(&*body))?;
     let render = |club| created_answer(&Club::from(club));
-    let outcome = use_case::create(&pool, user, name, key.as_ref(), render).await?;
+    let outcome = use_case::create(pool, user, name, key.as_ref(), render).await?;
     super::tables::created(outcome, "/api/v1/clubs")
 }
 
@@ -242,14 +244,15 @@ fn answer(status: StatusCode, body: &impl Serialize) -> Result<Answer, serde_jso
 ))]
 #[get("/clubs")]
 pub async fn list_clubs(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let (limit, offset) = query.checked()?;
-    let rows = use_case::of_user(&pool, user, limit + 1, offset).await?;
+    let rows = use_case::of_user(pool, user, limit + 1, offset).await?;
     let (items, next_offset) = page::<_, Club>(rows, limit, offset);
     Ok(super::input::page(
         &req,
@@ -268,12 +271,13 @@ pub async fn list_clubs(
 ))]
 #[get("/clubs/{id}")]
 pub async fn get_club(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
-    Ok(HttpResponse::Ok().json(Club::from(use_case::fetch(&pool, user, *id).await?)))
+    Ok(HttpResponse::Ok().json(Club::from(use_case::fetch(pool, user, *id).await?)))
 }
 
 /// Hands out an invitation (organisers and owners): an account that sends its code to
@@ -295,12 +299,13 @@ pub async fn get_club(
 ))]
 #[post("/clubs/{id}/invitations")]
 pub async fn create_invitation(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     id: web::Path<Uuid>,
     body: web::Json<CreateInvitation>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let hours = body.expires_in_hours.unwrap_or(use_case::INVITATION_HOURS_DEFAULT);
     if !(1..=use_case::INVITATION_HOURS_MAX).contains(&hours) {
@@ -314,7 +319,7 @@ pub async fn create_invitation(
     }
     let key = super::tables::creation_key(&req, "create_invitation", || serde_json::to_value((*id, &*body)))?;
     let render = |invitation| created_answer(&Invitation::from(invitation));
-    let outcome = use_case::invite(&pool, user, *id, body.role, hours, key.as_ref(), render).await?;
+    let outcome = use_case::invite(pool, user, *id, body.role, hours, key.as_ref(), render).await?;
     super::tables::created_at(outcome, |body| {
         body.get("code")
             .and_then(serde_json::Value::as_str)
@@ -332,15 +337,16 @@ pub async fn create_invitation(
 ))]
 #[get("/clubs/{id}/invitations")]
 pub async fn list_invitations(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     id: web::Path<Uuid>,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let (limit, offset) = query.checked()?;
-    let rows = use_case::invitations(&pool, user, *id, limit + 1, offset).await?;
+    let rows = use_case::invitations(pool, user, *id, limit + 1, offset).await?;
     let (items, next_offset) = page::<_, Invitation>(rows, limit, offset);
     Ok(super::input::page(
         &req,
@@ -360,13 +366,14 @@ pub async fn list_invitations(
 ))]
 #[delete("/clubs/{id}/invitations/{code}")]
 pub async fn withdraw_invitation(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     path: web::Path<(Uuid, String)>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let (id, code) = path.into_inner();
-    use_case::withdraw(&pool, user, id, &super::input::normalise_code(&code)).await?;
+    use_case::withdraw(pool, user, id, &super::input::normalise_code(&code)).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -395,17 +402,18 @@ pub async fn withdraw_invitation(
 ))]
 #[post("/clubs/join")]
 pub async fn join_club(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     body: web::Json<JoinClub>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let code = super::input::normalise_code(&body.code);
     // The code as the service reads it: case and dashes make no other request.
     let key = super::tables::creation_key(&req, "join_club", || Ok(serde_json::json!({"code": code})))?;
     let render = |club| answer(StatusCode::OK, &Club::from(club));
-    let outcome = use_case::join(&pool, user, &code, Utc::now(), key.as_ref(), render).await?;
+    let outcome = use_case::join(pool, user, &code, Utc::now(), key.as_ref(), render).await?;
     super::tables::created_at(outcome, |_| None)
 }
 
@@ -418,15 +426,16 @@ pub async fn join_club(
 ))]
 #[get("/clubs/{id}/members")]
 pub async fn list_club_members(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     id: web::Path<Uuid>,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let (limit, offset) = query.checked()?;
-    let rows = use_case::members(&pool, user, *id, limit + 1, offset).await?;
+    let rows = use_case::members(pool, user, *id, limit + 1, offset).await?;
     let (items, next_offset) = page::<_, ClubMember>(rows, limit, offset);
     Ok(super::input::page(
         &req,
@@ -455,12 +464,13 @@ pub async fn list_club_members(
 ))]
 #[post("/clubs/{id}/members")]
 pub async fn add_club_member(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     id: web::Path<Uuid>,
     body: web::Json<AddMember>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let name = super::input::display_name(&body.name, 100).ok_or_else(|| {
         ApiError::unprocessable(
@@ -470,7 +480,7 @@ pub async fn add_club_member(
     })?;
     let key = super::tables::creation_key(&req, "add_club_member", || serde_json::to_value((*id, &*body)))?;
     let render = |member| created_answer(&ClubMember::from(member));
-    let outcome = use_case::add_member(&pool, user, *id, name, body.guest, key.as_ref(), render).await?;
+    let outcome = use_case::add_member(pool, user, *id, name, body.guest, key.as_ref(), render).await?;
     super::tables::created(outcome, &format!("/api/v1/clubs/{id}/members"))
 }
 
@@ -486,11 +496,12 @@ pub async fn add_club_member(
 ))]
 #[patch("/clubs/{id}/members/{member_id}")]
 pub async fn update_club_member(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     path: web::Path<(Uuid, Uuid)>,
     body: web::Json<UpdateMember>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let (club, member) = path.into_inner();
     let change = use_case::MemberChange {
@@ -498,7 +509,7 @@ pub async fn update_club_member(
         guest: body.guest,
         active: body.active,
     };
-    let member = use_case::change_member(&pool, user, club, member, change).await?;
+    let member = use_case::change_member(pool, user, club, member, change).await?;
     Ok(HttpResponse::Ok().json(ClubMember::from(member)))
 }
 
@@ -520,13 +531,14 @@ pub async fn update_club_member(
 ))]
 #[post("/clubs/{id}/members/{member_id}/anonymise")]
 pub async fn anonymise_club_member(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let (club, member) = path.into_inner();
-    let member = use_case::anonymise(&pool, user, club, member).await?;
+    let member = use_case::anonymise(pool, user, club, member).await?;
     Ok(HttpResponse::Ok().json(ClubMember::from(member)))
 }
 
@@ -567,11 +579,12 @@ pub struct PasswordReset {
 ))]
 #[post("/clubs/{id}/members/{member_id}/password-reset")]
 pub async fn reset_member_password(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let (club, member) = path.into_inner();
     let key = super::tables::creation_key(&req, "reset_member_password", || serde_json::to_value((club, member)))?;
@@ -588,7 +601,7 @@ pub async fn reset_member_password(
             },
         )
     };
-    let outcome = use_case::reset_password(&pool, user, club, member, &hash, key.as_ref(), render).await?;
+    let outcome = use_case::reset_password(pool, user, club, member, &hash, key.as_ref(), render).await?;
     let outcome = match outcome {
         Outcome::Fresh(kept) => {
             let mut answer: PasswordReset = serde_json::from_str(&kept.body).map_err(|_| ApiError::internal())?;

@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use actix_web::dev::Extensions;
 use actix_web::http::StatusCode;
-use actix_web::{web, FromRequest, HttpRequest};
+use actix_web::{FromRequest, HttpRequest};
 use ipnet::IpNet;
 
 use super::error::ApiError;
@@ -149,10 +149,7 @@ impl FromRequest for StreamPlace {
     type Future = Ready<Result<StreamPlace, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        ready(match req.app_data::<web::Data<StreamCap>>() {
-            Some(cap) => cap.admit(req).map(StreamPlace),
-            None => Ok(StreamPlace(None)),
-        })
+        ready(crate::State::of(req).and_then(|state| state.stream_cap.admit(req).map(StreamPlace)))
     }
 }
 

@@ -35,6 +35,7 @@ use std::time::{Duration, Instant};
 use ipnet::IpNet;
 use tablekeeper_service::PgPool;
 
+use crate::State;
 use actix_web::body::{self, BodyStream, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::http::{header, StatusCode};
@@ -171,14 +172,14 @@ pub async fn within_deadlines(
     mut req: ServiceRequest,
     next: Next<impl MessageBody + 'static>,
 ) -> Result<ServiceResponse<body::BoxBody>, actix_web::Error> {
-    let Some(deadlines) = req.app_data::<web::Data<Deadlines>>().map(|d| *d.get_ref()) else {
+    // Outside the routes (the page's assets, the spec) there is no state and nothing to cut.
+    let Some(state) = req.app_data::<web::Data<State>>().cloned() else {
         return next.call(req).await.map(ServiceResponse::map_into_boxed_body);
     };
-    let admitted = req.app_data::<web::Data<ClientCap>>().map(|cap| cap.admit(&req));
-    let _counted = match admitted {
-        Some(Some(counted)) => counted,
-        None => None,
-        Some(None) => {
+    let deadlines = state.deadlines;
+    let _counted = match state.client_cap.admit(&req) {
+        Some(counted) => counted,
+        None => {
             let mut refusal = ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "too_many_requests",
@@ -217,7 +218,6 @@ pub async fn within_deadlines(
             return Ok(closing(req, &refusal));
         }
     }
-    let watch = req.app_data::<web::Data<DatabaseWatch>>().cloned();
     // Reads are cut only by a silent database; a write holds its table's lock, and is cut when
     // it has taken longer than any healthy write could.
     let write = !matches!(
@@ -225,12 +225,7 @@ pub async fn within_deadlines(
         actix_web::http::Method::GET | actix_web::http::Method::HEAD
     );
     let handler = next.call(req);
-    let silent = async {
-        match &watch {
-            Some(watch) => watch.silent(deadlines.database).await,
-            None => std::future::pending().await,
-        }
-    };
+    let silent = state.database_watch.silent(deadlines.database);
     let late = async {
         if write {
             tokio::time::sleep(deadlines.write).await;

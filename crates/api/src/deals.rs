@@ -4,12 +4,13 @@
 //! Handlers parse and render; the use cases are `tablekeeper_service::corrections` and
 //! `tablekeeper_service::verification`.
 
+use crate::State;
 use actix_web::http::StatusCode;
 use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tablekeeper_service::PgPool;
+
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -21,7 +22,7 @@ use tablekeeper_rules::GameId;
 use tablekeeper_service::corrections::{self, Correction, DealRecord, Verification};
 use tablekeeper_service::corrections::{CorrectionRow, VerificationRow};
 use tablekeeper_service::idempotency::Answer;
-use tablekeeper_service::receipts::{AuditKeys, Receipt};
+use tablekeeper_service::receipts::Receipt;
 use tablekeeper_service::tables::{MoveRow, ScorerRow};
 use tablekeeper_service::verification;
 
@@ -313,13 +314,14 @@ pub async fn get_deal(
     ))]
 #[put("/tables/{id}/deals/{n}")]
 pub async fn correct_deal(
-    pool: web::Data<PgPool>,
-    keys: web::Data<AuditKeys>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     path: web::Path<(Uuid, i64)>,
     body: web::Json<CorrectDeal>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
+    let keys = &state.keys;
     let (id, n) = path.into_inner();
     let key = super::tables::creation_key(&req, "correct_deal", || serde_json::to_value((n, &*body)))?;
     let body = body.into_inner();
@@ -340,7 +342,7 @@ pub async fn correct_deal(
         reason,
     };
     let render = |record, receipt| deal_answer(StatusCode::OK, record, receipt);
-    let outcome = corrections::correct(&pool, &keys, correction, key.as_ref(), render).await?;
+    let outcome = corrections::correct(pool, keys, correction, key.as_ref(), render).await?;
     super::tables::created_at(outcome, |_| None)
 }
 
@@ -408,13 +410,14 @@ pub struct DealPreview {
     ))]
 #[post("/tables/{id}/deals/{n}/preview")]
 pub async fn preview_correction(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     path: web::Path<(Uuid, i64)>,
     body: web::Json<PreviewCorrection>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let (id, n) = path.into_inner();
-    let preview = corrections::preview(&pool, id, who, deal_number(n)?, &body.moves).await?;
+    let preview = corrections::preview(pool, id, who, deal_number(n)?, &body.moves).await?;
     Ok(HttpResponse::Ok().json(DealPreview {
         table_id: preview.table.id,
         game: preview.game,
@@ -453,13 +456,14 @@ pub async fn preview_correction(
     ))]
 #[post("/tables/{id}/deals/{n}/verification")]
 pub async fn verify_deal(
-    pool: web::Data<PgPool>,
-    keys: web::Data<AuditKeys>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     path: web::Path<(Uuid, i64)>,
     body: web::Json<VerifyDeal>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
+    let keys = &state.keys;
     let (id, n) = path.into_inner();
     let key = super::tables::creation_key(&req, "verify_deal", || serde_json::to_value((n, &*body)))?;
     let body = body.into_inner();
@@ -471,7 +475,7 @@ pub async fn verify_deal(
         moves: body.moves,
     };
     let render = |record, receipt| deal_answer(StatusCode::CREATED, record, receipt);
-    let outcome = verification::verify(&pool, &keys, request, key.as_ref(), render).await?;
+    let outcome = verification::verify(pool, keys, request, key.as_ref(), render).await?;
     super::tables::created_at(outcome, |_| Some(format!("/api/v1/tables/{id}/deals/{n}")))
 }
 
@@ -509,12 +513,13 @@ impl From<ScorerRow> for Scorer {
 ))]
 #[get("/tables/{id}/scorers")]
 pub async fn list_scorers(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Reads(who): Reads,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let table = tablekeeper_service::access::readable_table(&pool, who, *id).await?;
-    let scorers: Vec<Scorer> = tablekeeper_service::tables::scorers(&pool, &table)
+    let pool = &state.pool;
+    let table = tablekeeper_service::access::readable_table(pool, who, *id).await?;
+    let scorers: Vec<Scorer> = tablekeeper_service::tables::scorers(pool, &table)
         .await?
         .into_iter()
         .map(Scorer::from)
@@ -532,11 +537,12 @@ pub async fn list_scorers(
 ))]
 #[delete("/tables/{id}/scorers/{scorer_id}")]
 pub async fn revoke_scorer(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let (id, scorer) = path.into_inner();
-    let revoked = tablekeeper_service::tables::revoke_scorer(&pool, who, id, scorer).await?;
+    let revoked = tablekeeper_service::tables::revoke_scorer(pool, who, id, scorer).await?;
     Ok(HttpResponse::Ok().json(Scorer::from(revoked)))
 }

@@ -1,5 +1,6 @@
 //! Server-Sent Events: a table's log as it grows, and a session's tables as they change.
 
+use crate::State;
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
@@ -396,15 +397,16 @@ impl MessageBody for TableStream {
 #[get("/tables/{id}/events")]
 pub async fn stream_table_events(
     place: StreamPlace,
-    pool: web::Data<PgPool>,
-    hub: web::Data<Arc<Hub>>,
+    state: web::Data<State>,
     StreamReader(who): StreamReader,
     req: HttpRequest,
     id: web::Path<Uuid>,
     query: web::Query<ResumeQuery>,
 ) -> Result<impl Responder, ApiError> {
+    let pool = &state.pool;
+    let hub = &state.hub;
     let after = resume_point(&req, &query)?;
-    service::access::readable_table(&pool, who, *id).await?;
+    service::access::readable_table(pool, who, *id).await?;
     // Followed (leased) before the backlog is read, so nothing committed in between is missed.
     let (signals, row) = hub.follow_table(*id).await?;
     let game = service::game_of(&row)?;
@@ -413,8 +415,8 @@ pub async fn stream_table_events(
         game,
         keys: hub.keys().clone(),
     };
-    let ends = Box::pin(ends(pool.get_ref().clone(), &hub, who));
-    Ok(TableStream::new(pool.get_ref().clone(), following, after, signals, ends, place).respond())
+    let ends = Box::pin(ends(pool.clone(), hub, who));
+    Ok(TableStream::new(pool.clone(), following, after, signals, ends, place).respond())
 }
 
 /// Every table of a session as it changes, as Server-Sent Events: first a `table` event for each
@@ -431,21 +433,22 @@ pub async fn stream_table_events(
 #[get("/sessions/{id}/events")]
 pub async fn stream_session_events(
     place: StreamPlace,
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     read: ReadPool,
-    hub: web::Data<Arc<Hub>>,
     StreamReader(who): StreamReader,
     id: web::Path<Uuid>,
 ) -> Result<impl Responder, ApiError> {
-    service::access::readable_session(&pool, who, *id).await?;
+    let pool = &state.pool;
+    let hub = &state.hub;
+    service::access::readable_session(pool, who, *id).await?;
     let mut rx = hub.follow_session(*id).await?;
     // The first picture of every table may come from the standby: a board keeps each table's
     // highest version, and every change after it is announced from the primary.
     let tables = live::session_tables(&read, *id).await?;
     let (tx, events) = mpsc::channel(64);
-    let closed = ends(pool.get_ref().clone(), &hub, who);
+    let closed = ends(pool.clone(), hub, who);
     let pool = read.clone();
-    let hub = hub.get_ref().clone();
+    let hub = hub.clone();
     tokio::spawn(async move {
         // Held while the stream lasts: this ends when its body is dropped (`tx.closed()`).
         let _place = place;

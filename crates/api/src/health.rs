@@ -1,8 +1,9 @@
 //! Liveness and readiness probes, and what the server says about itself to its page.
 
+use crate::State;
 use actix_web::{get, web, HttpResponse};
 use serde::Serialize;
-use tablekeeper_service::PgPool;
+
 use utoipa::ToSchema;
 
 use super::error::{ApiError, Problem};
@@ -26,14 +27,11 @@ pub async fn healthz() -> HttpResponse {
     (status = 503, description = "`database_unavailable`: the database does not answer (with `Retry-After`)", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/readyz")]
-pub async fn readyz(
-    pool: web::Data<PgPool>,
-    deadlines: Option<web::Data<super::deadlines::Deadlines>>,
-) -> Result<HttpResponse, ApiError> {
+pub async fn readyz(state: web::Data<State>) -> Result<HttpResponse, ApiError> {
     // A frozen database accepts the connection and never answers: the probe gives up as a
     // request waiting for a connection would.
-    let deadline = deadlines.map_or(std::time::Duration::from_secs(2), |d| d.database);
-    match tokio::time::timeout(deadline, tablekeeper_service::database::ping(pool.get_ref())).await {
+    let deadline = state.deadlines.database;
+    match tokio::time::timeout(deadline, tablekeeper_service::database::ping(&state.pool)).await {
         Ok(Ok(())) => {}
         Ok(Err(e)) => {
             tracing::warn!(error = %e, "readiness check failed");
@@ -46,10 +44,6 @@ pub async fn readyz(
     }
     Ok(HttpResponse::Ok().json(Health { status: "ready" }))
 }
-
-/// The address phones use to reach this server (`PUBLIC_URL`), shared with the handlers.
-#[derive(Clone, Debug, Default)]
-pub struct PublicUrl(pub Option<String>);
 
 /// What the page needs to know about the server it is served by.
 #[derive(Serialize, ToSchema)]
@@ -64,8 +58,8 @@ pub struct ServerInfo {
 /// The server's public address, for the page's join QR codes. No sign-in needed.
 #[utoipa::path(tag = "health", security(()), responses((status = 200, body = ServerInfo)))]
 #[get("/info")]
-pub async fn get_server_info(public_url: web::Data<PublicUrl>) -> HttpResponse {
+pub async fn get_server_info(state: web::Data<State>) -> HttpResponse {
     HttpResponse::Ok().json(ServerInfo {
-        public_url: public_url.0.clone(),
+        public_url: state.public_url.clone(),
     })
 }

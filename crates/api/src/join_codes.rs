@@ -1,12 +1,13 @@
 //! Join codes: a table's organiser hands them out, lists and withdraws them; a phone that types
 //! one into `POST /auth/join` becomes a scorer of that table.
 
+use crate::State;
 use actix_web::http::StatusCode;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Duration, Utc};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
-use tablekeeper_service::PgPool;
+
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -84,11 +85,12 @@ const CODE_LIFETIME_HOURS: i64 = 12;
 ))]
 #[post("/tables/{id}/join-codes")]
 pub async fn create_join_code(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     // The request has no body: the table is all it says.
     let key = super::tables::creation_key(&req, "create_join_code", || serde_json::to_value(*id))?;
     let expires_at = Utc::now() + Duration::hours(CODE_LIFETIME_HOURS);
@@ -109,8 +111,7 @@ pub async fn create_join_code(
         })
     };
     let outcome =
-        tablekeeper_service::tables::hand_out_join_code(&pool, who, *id, expires_at, key.as_ref(), draw, render)
-            .await?;
+        tablekeeper_service::tables::hand_out_join_code(pool, who, *id, expires_at, key.as_ref(), draw, render).await?;
     super::tables::created_at(outcome, |body| {
         body.get("code")
             .and_then(serde_json::Value::as_str)
@@ -128,11 +129,12 @@ pub async fn create_join_code(
 ))]
 #[get("/tables/{id}/join-codes")]
 pub async fn list_join_codes(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
-    let codes: Vec<IssuedJoinCode> = tablekeeper_service::tables::join_codes(&pool, who, *id)
+    let pool = &state.pool;
+    let codes: Vec<IssuedJoinCode> = tablekeeper_service::tables::join_codes(pool, who, *id)
         .await?
         .into_iter()
         .map(IssuedJoinCode::from)
@@ -151,12 +153,13 @@ pub async fn list_join_codes(
 ))]
 #[delete("/tables/{id}/join-codes/{code}")]
 pub async fn withdraw_join_code(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     path: web::Path<(Uuid, String)>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let (id, code) = path.into_inner();
     let code = super::input::normalise_code(&code);
-    let withdrawn = tablekeeper_service::tables::withdraw_join_code(&pool, who, id, &code).await?;
+    let withdrawn = tablekeeper_service::tables::withdraw_join_code(pool, who, id, &code).await?;
     Ok(HttpResponse::Ok().json(IssuedJoinCode::from(withdrawn)))
 }

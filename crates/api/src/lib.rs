@@ -6,7 +6,7 @@
 //! Errors become problem+json in `error` alone. Modules depend on `auth`, `error`, `input`,
 //! `export` and `game_schemas`, which depend on none of the others; beyond those, `accounts` uses `limits`,
 //! `sessions` names `tables::TableSummary`, `tokens` reads `sessions::PageQuery` and `tables`'
-//! idempotency helpers, `share_links` reads `sessions::PageQuery` and `health::PublicUrl`,
+//! idempotency helpers, `share_links` reads `sessions::PageQuery`,
 //! `openapi` lists every handler and `methods` reads the routes from `openapi`'s spec, so no two
 //! modules depend on each other.
 
@@ -47,10 +47,92 @@ pub mod tables;
 pub mod tokens;
 pub mod webhooks;
 
-use actix_web::web;
+// The application's state: everything a request may need, built once at start-up and handed to
+// [`routes`] with the routes themselves, so that no handler, extractor or middleware can ask for a
+// piece that was never registered. Handlers take it as `web::Data<State>`; extractors and
+// middleware read it with [`State::of`]. It lives here, at the root, because most modules read it
+// and it holds most modules' types.
+use std::sync::Arc;
+use std::time::Duration;
 
-/// Registers every route.
-pub fn routes(cfg: &mut web::ServiceConfig) {
+use actix_web::{web, HttpRequest};
+use tablekeeper_service::hot::HotStates;
+use tablekeeper_service::live::Hub;
+use tablekeeper_service::reads::Reads;
+use tablekeeper_service::receipts::AuditKeys;
+use tablekeeper_service::recording::MoveBatcher;
+use tablekeeper_service::webhooks::DeliverySettings;
+use tablekeeper_service::PgPool;
+
+use self::auth::Tokens;
+use self::connections::StreamCap;
+use self::deadlines::{ClientCap, DatabaseWatch, Deadlines};
+use self::error::ApiError;
+use self::limits::AuthLimiter;
+use self::metrics::Metrics;
+
+/// What the service runs with, one per replica, shared by its workers.
+pub struct State {
+    /// The primary's pool: every write and every read that must see the latest write.
+    pub pool: PgPool,
+    /// Where a read goes: the primary, or the standby (`DATABASE_READ_URL`) when the caller
+    /// wrote nothing lately.
+    pub reads: Reads,
+    /// Signs and checks the service's own bearer tokens (`JWT_SECRET`).
+    pub tokens: Tokens,
+    /// The audit key that signs receipts and bundles.
+    pub keys: Arc<AuditKeys>,
+    /// This replica's live streams.
+    pub hub: Arc<Hub>,
+    /// The latest state of tables recorded on lately (`HOT_TABLES`).
+    pub hot: Arc<HotStates>,
+    /// Gathers plain moves of many tables into one statement (`BATCH_MOVES`); None when off.
+    pub batcher: Option<MoveBatcher>,
+    /// How long an answer kept under an idempotency key answers a retry.
+    pub answers_kept_for: Duration,
+    /// Announce a move and queue its webhooks in statements of their own (`ANNOUNCE_APART`).
+    pub announce_apart: bool,
+    /// The address clients reach the service at (`PUBLIC_URL`), for links it hands out.
+    pub public_url: Option<String>,
+    /// How webhooks are delivered (checked when an endpoint is registered).
+    pub webhooks: DeliverySettings,
+    /// Sign-in attempts per address.
+    pub limiter: AuthLimiter,
+    /// How long a request may take at each stage.
+    pub deadlines: Deadlines,
+    /// Whether the database answers (a frozen one is 503 at once).
+    pub database_watch: DatabaseWatch,
+    /// Requests in flight per client address.
+    pub client_cap: ClientCap,
+    /// Live streams per client address.
+    pub stream_cap: StreamCap,
+    /// The service's own metrics.
+    pub metrics: Metrics,
+}
+
+impl State {
+    /// The state the routes were registered with.
+    ///
+    /// # Errors
+    /// `internal` when asked outside the routes [`routes`] registered, which would be a
+    /// wiring mistake of this crate, never a client's.
+    pub fn of(req: &HttpRequest) -> Result<&State, ApiError> {
+        req.app_data::<web::Data<State>>()
+            .map(|state| state.get_ref())
+            .ok_or_else(ApiError::internal)
+    }
+}
+
+/// Registers every route with the state they run with: the one place it is registered, so a
+/// handler never asks for state that is not there.
+pub fn routes(state: web::Data<State>) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.app_data(state);
+        api_v1(cfg);
+    }
+}
+
+fn api_v1(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::scope("/api/v1")
             .service(accounts::register)

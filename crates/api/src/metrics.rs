@@ -171,9 +171,9 @@ pub fn note_game(req: &HttpRequest, game: GameId) {
 /// The move endpoint's hook: counts its answer under the table's game (`unknown` when the
 /// request was refused before the table was read).
 pub fn count_move(req: &HttpRequest, answer: &Result<HttpResponse, ApiError>) {
-    if let Some(metrics) = req.app_data::<actix_web::web::Data<Metrics>>() {
+    if let Ok(state) = crate::State::of(req) {
         let game = req.extensions().get::<GameId>().copied();
-        metrics.count_move(game, MoveOutcome::of(answer));
+        state.metrics.count_move(game, MoveOutcome::of(answer));
     }
 }
 

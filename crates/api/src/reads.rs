@@ -2,7 +2,7 @@
 //! and the middleware that notes each caller's writes so that its next reads see them.
 //!
 //! A handler that may read from the standby takes a [`ReadPool`] instead of the primary's
-//! `web::Data<PgPool>`; the caller is named by its bearer credential (the `Authorization` header,
+//! pool (`State::pool`); the caller is named by its bearer credential (the `Authorization` header,
 //! or a stream's `access_token`), so read-your-writes holds per token.
 
 use std::ops::Deref;
@@ -15,7 +15,7 @@ use actix_web::{web, FromRequest, HttpRequest};
 use tablekeeper_service::PgPool;
 
 use super::error::ApiError;
-use tablekeeper_service::reads::{Reads, Served};
+use tablekeeper_service::reads::Served;
 
 /// The pool a read that tolerates a little lag runs on: the standby's, or the primary's for a
 /// caller that wrote lately (and always when no standby is configured).
@@ -62,26 +62,19 @@ impl FromRequest for ReadPool {
     type Future = std::future::Ready<Result<ReadPool, ApiError>>;
 
     fn from_request(req: &HttpRequest, _: &mut actix_web::dev::Payload) -> Self::Future {
-        let pool = match req.app_data::<web::Data<Reads>>() {
-            Some(reads) => match (reads.route(credential(req).as_deref()), reads.standby()) {
-                (Served::Standby, Some(standby)) => Ok(ReadPool {
+        std::future::ready(crate::State::of(req).map(|state| {
+            let reads = &state.reads;
+            match (reads.route(credential(req).as_deref()), reads.standby()) {
+                (Served::Standby, Some(standby)) => ReadPool {
                     pool: standby.clone(),
                     behind: Some(reads.primary().clone()),
-                }),
-                _ => Ok(ReadPool {
+                },
+                _ => ReadPool {
                     pool: reads.primary().clone(),
                     behind: None,
-                }),
-            },
-            None => req
-                .app_data::<web::Data<PgPool>>()
-                .map(|pool| ReadPool {
-                    pool: pool.get_ref().clone(),
-                    behind: None,
-                })
-                .ok_or_else(ApiError::internal),
-        };
-        std::future::ready(pool)
+                },
+            }
+        }))
     }
 }
 
@@ -96,16 +89,16 @@ pub async fn note_writes(
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let writes = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
     let noted = if writes {
-        req.app_data::<web::Data<Reads>>()
-            .filter(|reads| reads.standby().is_some())
+        req.app_data::<web::Data<crate::State>>()
+            .filter(|state| state.reads.standby().is_some())
             .cloned()
             .zip(credential(req.request()))
     } else {
         None
     };
     let res = next.call(req).await?;
-    if let Some((reads, caller)) = noted {
-        reads.wrote(&caller);
+    if let Some((state, caller)) = noted {
+        state.reads.wrote(&caller);
     }
     Ok(res)
 }

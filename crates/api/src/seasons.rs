@@ -3,6 +3,7 @@
 //! League points are exact inside (see `service::seasons`); a share of tied places that is not
 //! a whole number is shown rounded to two decimal places (1.5, 0.33), in JSON and CSV alike.
 
+use crate::State;
 use std::collections::BTreeMap;
 
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
@@ -248,12 +249,13 @@ pub struct StandingsQuery {
 ))]
 #[post("/clubs/{id}/seasons")]
 pub async fn create_season(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     club: web::Path<Uuid>,
     body: web::Json<CreateSeason>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let name = super::input::display_name(&body.name, 200).ok_or_else(|| {
         ApiError::unprocessable(
@@ -298,7 +300,7 @@ pub async fn create_season(
             body: serde_json::to_string(&season)?,
         })
     };
-    let outcome = service::create(&pool, user, *club, plan, key.as_ref(), render).await?;
+    let outcome = service::create(pool, user, *club, plan, key.as_ref(), render).await?;
     let club = *club;
     super::tables::created_at(outcome, |body| {
         body.get("id")
@@ -317,16 +319,17 @@ pub async fn create_season(
 ))]
 #[get("/clubs/{id}/seasons")]
 pub async fn list_seasons(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     club: web::Path<Uuid>,
     query: web::Query<SeasonPageQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
-    let rows = service::list(&pool, user, *club, limit + 1, offset).await?;
+    let rows = service::list(pool, user, *club, limit + 1, offset).await?;
     let more = rows.len() as i64 > limit;
     let items = rows
         .iter()

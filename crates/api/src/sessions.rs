@@ -1,5 +1,6 @@
 //! Club sessions: a sitting that groups tables.
 
+use crate::State;
 use actix_web::http::StatusCode;
 use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
@@ -177,11 +178,12 @@ impl From<sessions::ClubSession> for SessionSummary {
 ))]
 #[post("/sessions")]
 pub async fn create_session(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     body: web::Json<CreateSession>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let owner = who.organiser()?;
     let name = super::input::display_name(&body.name, 200).ok_or_else(|| {
         ApiError::unprocessable(
@@ -201,7 +203,7 @@ pub async fn create_session(
         })
     };
     let outcome = sessions::create(
-        &pool,
+        pool,
         owner,
         sessions::NewSession {
             club: body.club_id,
@@ -274,15 +276,16 @@ pub async fn get_session(pool: ReadPool, Reads(who): Reads, id: web::Path<Uuid>)
 ))]
 #[patch("/sessions/{id}")]
 pub async fn update_session(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     id: web::Path<Uuid>,
     body: web::Json<UpdateSession>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let owner = who.organiser()?;
     let chip_value = body.chip_value.as_ref().map(ChipValue::checked).transpose()?;
-    sessions::set_chip_value(&pool, owner, *id, chip_value).await?;
-    Ok(HttpResponse::Ok().json(session_view(&pool, *id).await?))
+    sessions::set_chip_value(pool, owner, *id, chip_value).await?;
+    Ok(HttpResponse::Ok().json(session_view(pool, *id).await?))
 }
 
 async fn session_view(pool: &PgPool, id: Uuid) -> Result<SessionView, ApiError> {

@@ -1,10 +1,11 @@
 //! Share links: a session's read-only token for the big screen and for players without
 //! accounts, made, listed and revoked by the organisers of the session's club.
 
+use crate::State;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
-use tablekeeper_service::PgPool;
+
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -53,9 +54,7 @@ pub struct ShareLinkPage {
 
 /// Where the page is reached: `PUBLIC_URL`, else the address this request came to.
 fn page_base(req: &HttpRequest) -> String {
-    let configured = req
-        .app_data::<web::Data<super::health::PublicUrl>>()
-        .and_then(|u| u.0.clone());
+    let configured = State::of(req).ok().and_then(|state| state.public_url.clone());
     configured.unwrap_or_else(|| {
         let info = req.connection_info();
         format!("{}://{}", info.scheme(), info.host())
@@ -94,13 +93,14 @@ const ORGANISE_403: &str = "`forbidden`: a scorer token, or a member of the club
 ))]
 #[post("/sessions/{id}/share-links")]
 pub async fn create_share_link(
-    pool: web::Data<PgPool>,
-    tokens: web::Data<Tokens>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     id: web::Path<Uuid>,
     body: web::Json<CreateShareLink>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
+    let tokens = &state.tokens;
     let user = who.organiser()?;
     let hours = body.expires_in_hours.unwrap_or(DEFAULT_EXPIRY_HOURS);
     if !(1..=MAX_EXPIRY_HOURS).contains(&hours) {
@@ -120,14 +120,14 @@ pub async fn create_share_link(
     };
     let key = super::tables::creation_key(&req, "create_share_link", || serde_json::to_value((*id, &*body)))?;
     let render = |row: LinkRow| {
-        let link = view(&req, &tokens, row).map_err(|e| <serde_json::Error as serde::ser::Error>::custom(e.detail))?;
+        let link = view(&req, tokens, row).map_err(|e| <serde_json::Error as serde::ser::Error>::custom(e.detail))?;
         Ok(tablekeeper_service::idempotency::Answer {
             status: actix_web::http::StatusCode::CREATED.as_u16(),
             body: serde_json::to_string(&link)?,
         })
     };
     let expires_at = Utc::now() + Duration::hours(hours);
-    let outcome = share_links::create(&pool, user, *id, label, expires_at, key.as_ref(), render).await?;
+    let outcome = share_links::create(pool, user, *id, label, expires_at, key.as_ref(), render).await?;
     let session = *id;
     super::tables::created_at(outcome, |body| {
         body.get("id")
@@ -145,22 +145,23 @@ pub async fn create_share_link(
 ))]
 #[get("/sessions/{id}/share-links")]
 pub async fn list_share_links(
-    pool: web::Data<PgPool>,
-    tokens: web::Data<Tokens>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     id: web::Path<Uuid>,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
+    let tokens = &state.tokens;
     let user = who.organiser()?;
     let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
-    let rows = share_links::list(&pool, user, *id, limit + 1, offset).await?;
+    let rows = share_links::list(pool, user, *id, limit + 1, offset).await?;
     let more = rows.len() as i64 > limit;
     let items = rows
         .into_iter()
         .take(limit as usize)
-        .map(|row| view(&req, &tokens, row))
+        .map(|row| view(&req, tokens, row))
         .collect::<Result<Vec<_>, _>>()?;
     let next_offset = more.then_some(offset + limit);
     Ok(super::input::page(
@@ -181,12 +182,13 @@ pub async fn list_share_links(
 ))]
 #[delete("/sessions/{id}/share-links/{link_id}")]
 pub async fn revoke_share_link(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let (session, link) = path.into_inner();
-    share_links::revoke(&pool, user, session, link).await?;
+    share_links::revoke(pool, user, session, link).await?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -2,6 +2,7 @@
 //!
 //! Handlers parse and render; opening, reading and recording are `tablekeeper_service` use cases.
 
+use crate::State;
 use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
@@ -18,7 +19,7 @@ use super::reads::ReadPool;
 use super::seating::{Members, SeatMember};
 use tablekeeper_rules::GameId;
 use tablekeeper_service::idempotency::CreationKey;
-use tablekeeper_service::receipts::{AuditKeys, Receipt};
+use tablekeeper_service::receipts::Receipt;
 use tablekeeper_service::recording::{self, Answer, Outcome, Recorded, Recording};
 use tablekeeper_service::tables::{self as use_case, NewTable, ScoreSheet, TableState};
 use tablekeeper_service::tables::{MoveRow, TableRow};
@@ -336,12 +337,13 @@ fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {
 ))]
 #[post("/tables")]
 pub async fn create_table(
-    pool: web::Data<PgPool>,
-    keys: web::Data<AuditKeys>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     body: web::Json<CreateTable>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
+    let keys = &state.keys;
     let owner = who.organiser()?;
     let key = idempotency_key(&req)?
         .map(|key| serde_json::to_value(&*body).map(|sent| CreationKey::new("create_table", key, &sent)))
@@ -372,7 +374,7 @@ pub async fn create_table(
             body: serde_json::to_string(&view)?,
         })
     };
-    let outcome = use_case::create_once(&pool, &keys, owner, new, key.as_ref(), render).await?;
+    let outcome = use_case::create_once(pool, keys, owner, new, key.as_ref(), render).await?;
     created(outcome, "/api/v1/tables")
 }
 
@@ -386,10 +388,9 @@ pub(super) fn created(outcome: Outcome, under: &str) -> Result<HttpResponse, Api
 
 /// How long this server keeps a table's answers for retries (`IDEMPOTENCY_RETENTION_SECS`).
 fn answers_kept_for(req: &HttpRequest) -> std::time::Duration {
-    req.app_data::<web::Data<tablekeeper_service::idempotency::AnswersKeptFor>>()
-        .map_or(tablekeeper_service::idempotency::DEFAULT_ANSWERS_KEPT_FOR, |kept| {
-            kept.0
-        })
+    State::of(req).map_or(tablekeeper_service::idempotency::DEFAULT_ANSWERS_KEPT_FOR, |state| {
+        state.answers_kept_for
+    })
 }
 
 /// The `Idempotency-Key` of a request creating something by `operation`, with what it sent:
@@ -545,7 +546,7 @@ fn render(recorded: Recorded) -> Result<Answer, serde_json::Error> {
 
 /// Records at a table and answers; a retry is answered as the first request was, marked.
 async fn record(
-    pool: &PgPool,
+    state: &State,
     req: &HttpRequest,
     table: Uuid,
     Claimed(by, token_unread): Claimed,
@@ -562,20 +563,21 @@ async fn record(
         if_match: super::conditional::if_match(req),
         idempotency_key: idempotency_key(req)?,
         answers_kept_for: answers_kept_for(req),
-        announce_apart: req
-            .app_data::<web::Data<tablekeeper_service::live::AnnounceApart>>()
-            .is_some_and(|apart| apart.0),
+        announce_apart: state.announce_apart,
         sent,
     };
     let noted = |game| super::metrics::note_game(req, game);
-    let hot = req
-        .app_data()
-        .map(web::Data::<tablekeeper_service::hot::HotStates>::get_ref);
-    let keys = req.app_data::<web::Data<AuditKeys>>().ok_or_else(ApiError::internal)?;
-    let batcher = req
-        .app_data::<web::Data<Option<recording::MoveBatcher>>>()
-        .and_then(|batcher| batcher.get_ref().as_ref());
-    let (answer, replayed) = match recording::record(pool, hot, batcher, keys, request, render, noted).await? {
+    let (answer, replayed) = match recording::record(
+        &state.pool,
+        Some(&state.hot),
+        state.batcher.as_ref(),
+        &state.keys,
+        request,
+        render,
+        noted,
+    )
+    .await?
+    {
         Outcome::Fresh(answer) => (answer, false),
         Outcome::Replayed(answer) => (answer, true),
     };
@@ -634,7 +636,7 @@ struct Seq {
     ))]
 #[post("/tables/{id}/moves")]
 pub async fn submit_move(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Claimed(who, token_unread): Claimed,
     id: web::Path<Uuid>,
@@ -644,7 +646,7 @@ pub async fn submit_move(
     let submitted: SubmitMove = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
     let what = Recording::Move(submitted.mv, submitted.deal);
     let by = Claimed(who, token_unread);
-    let answer = record(&pool, &req, *id, by, what, submitted.expected_version, body).await;
+    let answer = record(&state, &req, *id, by, what, submitted.expected_version, body).await;
     super::metrics::count_move(&req, &answer);
     answer
 }
@@ -669,7 +671,7 @@ pub async fn submit_move(
     ))]
 #[post("/tables/{id}/undo")]
 pub async fn undo_move(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     id: web::Path<Uuid>,
@@ -683,7 +685,7 @@ pub async fn undo_move(
     };
     let undo: UndoRequest = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
     record(
-        &pool,
+        &state,
         &req,
         *id,
         Claimed(who, None),

@@ -3,12 +3,13 @@
 //! by the account signed in with its password. The secret is in the answer that made the token
 //! and nowhere else.
 
+use crate::State;
 use actix_web::http::StatusCode;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use tablekeeper_service::PgPool;
+
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -122,11 +123,12 @@ const TOKEN_403: &str =
 ))]
 #[post("/tokens")]
 pub async fn create_api_token(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     body: web::Json<CreateApiToken>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let account = who.organiser()?;
     account.password_only("make tokens")?;
     let name = super::input::display_name(&body.name, 100).ok_or_else(|| {
@@ -160,7 +162,7 @@ pub async fn create_api_token(
         })
     };
     let made = use_case::create(
-        &pool,
+        pool,
         account,
         NewToken {
             name,
@@ -222,14 +224,15 @@ fn scopes(names: &[String]) -> Result<Vec<Scope>, ApiError> {
 ))]
 #[get("/tokens")]
 pub async fn list_api_tokens(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
-    let rows = use_case::list(&pool, user, limit + 1, offset).await?;
+    let rows = use_case::list(pool, user, limit + 1, offset).await?;
     let more = rows.len() as i64 > limit;
     Ok(HttpResponse::Ok().json(ApiTokenPage {
         items: rows.into_iter().take(limit as usize).map(ApiToken::from).collect(),
@@ -248,11 +251,12 @@ pub async fn list_api_tokens(
 ))]
 #[delete("/tokens/{id}")]
 pub async fn revoke_api_token(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
-    use_case::revoke(&pool, user, *id).await?;
+    use_case::revoke(pool, user, *id).await?;
     Ok(HttpResponse::NoContent().finish())
 }

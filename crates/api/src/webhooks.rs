@@ -2,11 +2,12 @@
 //! see and redeliver what was sent. Deliveries follow the Standard Webhooks specification; see
 //! `service::webhooks`.
 
+use crate::State;
 use actix_web::http::StatusCode;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use tablekeeper_service::PgPool;
+
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -14,7 +15,7 @@ use super::auth::Caller;
 use super::clubs::PageQuery;
 use super::error::{ApiError, Problem};
 use tablekeeper_service::idempotency::{Answer, CreationKey};
-use tablekeeper_service::webhooks::{self as use_case, DeliverySettings};
+use tablekeeper_service::webhooks as use_case;
 
 #[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -207,13 +208,14 @@ const ORGANISE_403: &str = "`forbidden`: a scorer token, or a member of the club
 ))]
 #[post("/clubs/{id}/webhooks")]
 pub async fn create_webhook(
-    pool: web::Data<PgPool>,
-    settings: web::Data<DeliverySettings>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     id: web::Path<Uuid>,
     body: web::Json<CreateWebhook>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
+    let settings = &state.webhooks;
     let user = who.organiser()?;
     let key = super::tables::idempotency_key(&req)?
         .map(|key| serde_json::to_value(&*body).map(|sent| CreationKey::new("create_webhook", key, &sent)))
@@ -234,7 +236,7 @@ pub async fn create_webhook(
             })?,
         })
     };
-    let outcome = use_case::register(&pool, user, *id, url.as_str(), &events, key.as_ref(), render).await?;
+    let outcome = use_case::register(pool, user, *id, url.as_str(), &events, key.as_ref(), render).await?;
     super::tables::created(outcome, &format!("/api/v1/clubs/{id}/webhooks"))
 }
 
@@ -248,15 +250,16 @@ pub async fn create_webhook(
 ))]
 #[get("/clubs/{id}/webhooks")]
 pub async fn list_webhooks(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     id: web::Path<Uuid>,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
-    let rows = use_case::list(&pool, user, *id, limit + 1, offset).await?;
+    let rows = use_case::list(pool, user, *id, limit + 1, offset).await?;
     let more = rows.len() as i64 > limit;
     let items = rows.into_iter().take(limit as usize).map(Webhook::from).collect();
     Ok(HttpResponse::Ok().json(WebhookPage {
@@ -275,13 +278,14 @@ pub async fn list_webhooks(
 ))]
 #[delete("/clubs/{id}/webhooks/{webhook_id}")]
 pub async fn delete_webhook(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     path: web::Path<(Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let (club, id) = path.into_inner();
-    use_case::delete(&pool, user, club, id).await?;
+    use_case::delete(pool, user, club, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -296,16 +300,17 @@ pub async fn delete_webhook(
 ))]
 #[get("/clubs/{id}/webhooks/{webhook_id}/deliveries")]
 pub async fn list_webhook_deliveries(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     Caller(who): Caller,
     path: web::Path<(Uuid, Uuid)>,
     query: web::Query<PageQuery>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let (club, id) = path.into_inner();
     let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
-    let rows = use_case::deliveries(&pool, user, club, id, limit + 1, offset).await?;
+    let rows = use_case::deliveries(pool, user, club, id, limit + 1, offset).await?;
     let more = rows.len() as i64 > limit;
     let items = rows
         .into_iter()
@@ -343,11 +348,12 @@ pub async fn list_webhook_deliveries(
 ))]
 #[post("/clubs/{id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver")]
 pub async fn redeliver_webhook_delivery(
-    pool: web::Data<PgPool>,
+    state: web::Data<State>,
     req: HttpRequest,
     Caller(who): Caller,
     path: web::Path<(Uuid, Uuid, Uuid)>,
 ) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
     let user = who.organiser()?;
     let (club, id, delivery_id) = path.into_inner();
     let key = super::tables::creation_key(&req, "redeliver_webhook_delivery", || {
@@ -359,6 +365,6 @@ pub async fn redeliver_webhook_delivery(
             body: serde_json::to_string(&delivery(row, Vec::new()))?,
         })
     };
-    let outcome = use_case::redeliver(&pool, user, club, id, delivery_id, key.as_ref(), render).await?;
+    let outcome = use_case::redeliver(pool, user, club, id, delivery_id, key.as_ref(), render).await?;
     super::tables::created_at(outcome, |_| None)
 }

@@ -36,10 +36,6 @@ use tablekeeper_store::{self as store, StoreError, Tx};
 /// How long a move's answer answers a retry under its `Idempotency-Key` unless configured.
 pub const DEFAULT_ANSWERS_KEPT_FOR: std::time::Duration = tablekeeper_config::DEFAULT_IDEMPOTENCY_RETENTION;
 
-/// How long a move's answer answers a retry on this server (`IDEMPOTENCY_RETENTION_SECS`).
-#[derive(Debug, Clone, Copy)]
-pub struct AnswersKeptFor(pub std::time::Duration);
-
 /// How often the pruner looks for expired answers at most (a shorter window is looked at as
 /// often as it is long).
 const PRUNE_EVERY: std::time::Duration = std::time::Duration::from_secs(10 * 60);

@@ -475,11 +475,6 @@ impl Signer {
     }
 }
 
-/// Whether this replica announces a move and queues its webhooks in statements of their own
-/// (`ANNOUNCE_APART`; by default when the database is Citus).
-#[derive(Debug, Clone, Copy)]
-pub struct AnnounceApart(pub bool);
-
 /// The most a stream reads from the log at once.
 pub const LOG_PAGE: i64 = 500;
 
