@@ -69,6 +69,7 @@ mod health;
 mod helpers;
 mod hostile;
 mod hot;
+mod house;
 mod idempotency_retention;
 mod idempotent_auth;
 mod idempotent_creation;

@@ -54,7 +54,7 @@ async fn load_v0_1_database(pool: &PgPool) {
 
 /// Applies the migrations up to `last_migration`, loads `fixture` (a data-only dump written
 /// under them), then applies every later migration.
-async fn load_database(pool: &PgPool, last_migration: i64, fixture: &str) {
+pub(crate) async fn load_database(pool: &PgPool, last_migration: i64, fixture: &str) {
     let migrator = sqlx::migrate!();
     // The dump sets session settings (an empty search_path among them), so it is loaded on a
     // connection of its own that is closed afterwards rather than returned to the pool.
