@@ -1,0 +1,162 @@
+//! Putting entrants (or a Swiss event's partnerships, by their first member) at tables of
+//! given sizes: a complete depth-first search for a seating without a forbidden pair, a greedy
+//! fill, a local search by swaps, and a repair that separates apart pairs. Pinned entrants (those
+//! who stay) are never moved. Deterministic: candidates are tried in the order given.
+
+use super::entrant::Entrant;
+use std::collections::HashSet;
+
+/// Tables of entrants, table 1 first.
+pub(crate) type Tables = Vec<Vec<Entrant>>;
+
+/// The cost that stands for "never": an apart pair at one table.
+pub(crate) const NEVER: u64 = 1 << 50;
+
+/// A seating of `order` into `tables` (already holding the pinned) up to `sizes`, with no two of
+/// a table `forbidden`, trying each entrant (in order) at the lowest-numbered table that works
+/// first: the first seating found seats the top of `order` together. `None` if there is none,
+/// or if the search takes more than `budget` steps.
+pub(crate) fn search(
+    order: &[Entrant],
+    tables: &Tables,
+    sizes: &[usize],
+    forbidden: &dyn Fn(Entrant, Entrant) -> bool,
+    budget: usize,
+) -> Option<Tables> {
+    fn step(
+        i: usize,
+        order: &[Entrant],
+        tables: &mut Tables,
+        sizes: &[usize],
+        forbidden: &dyn Fn(Entrant, Entrant) -> bool,
+        budget: &mut usize,
+    ) -> bool {
+        let Some(e) = order.get(i) else {
+            return true;
+        };
+        for j in 0..tables.len() {
+            if *budget == 0 {
+                return false;
+            }
+            if tables[j].len() >= sizes[j] || tables[j].iter().any(|o| forbidden(*o, *e)) {
+                continue;
+            }
+            // Empty tables of one size are interchangeable: try only the first.
+            if tables[j].is_empty() && (0..j).any(|p| tables[p].is_empty() && sizes[p] == sizes[j]) {
+                continue;
+            }
+            *budget -= 1;
+            tables[j].push(*e);
+            if step(i + 1, order, tables, sizes, forbidden, budget) {
+                return true;
+            }
+            tables[j].pop();
+        }
+        false
+    }
+    let mut tables = tables.clone();
+    let mut budget = budget;
+    step(0, order, &mut tables, sizes, forbidden, &mut budget).then_some(tables)
+}
+
+/// Seats `order` one by one at the table (with room) where it costs least, lowest number first
+/// on a tie.
+pub(crate) fn greedy(order: &[Entrant], tables: &mut Tables, sizes: &[usize], cost: &dyn Fn(Entrant, Entrant) -> u64) {
+    for e in order {
+        let best = (0..tables.len())
+            .filter(|j| tables[*j].len() < sizes[*j])
+            .min_by_key(|j| tables[*j].iter().map(|o| cost(*o, *e)).fold(0u64, u64::saturating_add));
+        if let Some(j) = best {
+            tables[j].push(*e);
+        }
+    }
+}
+
+fn cost_at(table: &[Entrant], e: Entrant, without: Entrant, cost: &dyn Fn(Entrant, Entrant) -> u64) -> u64 {
+    table
+        .iter()
+        .filter(|o| **o != without && **o != e)
+        .map(|o| cost(*o, e))
+        .fold(0u64, u64::saturating_add)
+}
+
+/// Swaps entrants between tables while a swap lowers the total cost of the pairs seated
+/// together; the pinned never move. Stops after a bounded number of passes.
+pub(crate) fn improve(tables: &mut Tables, pinned: &HashSet<Entrant>, cost: &dyn Fn(Entrant, Entrant) -> u64) {
+    for _pass in 0..40 {
+        let mut better = false;
+        for a in 0..tables.len() {
+            for b in a + 1..tables.len() {
+                for i in 0..tables[a].len() {
+                    for j in 0..tables[b].len() {
+                        let (x, y) = (tables[a][i], tables[b][j]);
+                        if pinned.contains(&x) || pinned.contains(&y) {
+                            continue;
+                        }
+                        let now = cost_at(&tables[a], x, x, cost).saturating_add(cost_at(&tables[b], y, y, cost));
+                        let then = cost_at(&tables[a], y, x, cost).saturating_add(cost_at(&tables[b], x, y, cost));
+                        if then < now {
+                            tables[a][i] = y;
+                            tables[b][j] = x;
+                            better = true;
+                        }
+                    }
+                }
+            }
+        }
+        if !better {
+            return;
+        }
+    }
+}
+
+/// Whether some table seats an apart pair.
+pub(crate) fn clash(tables: &Tables, apart: &dyn Fn(Entrant, Entrant) -> bool) -> Option<(usize, Entrant)> {
+    tables.iter().enumerate().find_map(|(t, table)| {
+        table
+            .iter()
+            .enumerate()
+            .find_map(|(i, a)| table[i + 1..].iter().any(|b| apart(*a, *b)).then_some((t, *a)))
+    })
+}
+
+/// Separates apart pairs by swapping one of them with someone at the nearest table where
+/// neither ends up beside an apart partner. `false` if a clash remains.
+pub(crate) fn repair(tables: &mut Tables, pinned: &HashSet<Entrant>, apart: &dyn Fn(Entrant, Entrant) -> bool) -> bool {
+    let fits = |table: &[Entrant], e: Entrant, leaving: Entrant| table.iter().all(|o| *o == leaving || !apart(*o, e));
+    for _ in 0..tables.iter().map(Vec::len).sum::<usize>() {
+        let Some((t, _)) = clash(tables, apart) else {
+            return true;
+        };
+        // Either member of a clashing pair that is not pinned.
+        let movers: Vec<Entrant> = tables[t]
+            .iter()
+            .copied()
+            .filter(|x| !pinned.contains(x) && tables[t].iter().any(|o| apart(*o, *x)))
+            .collect();
+        let mut others: Vec<usize> = (0..tables.len()).filter(|u| *u != t).collect();
+        others.sort_by_key(|u| u.abs_diff(t));
+        let swap = movers.iter().find_map(|x| {
+            others.iter().find_map(|u| {
+                tables[*u].iter().find_map(|y| {
+                    let ok = !pinned.contains(y) && fits(&tables[*u], *x, *y) && fits(&tables[t], *y, *x);
+                    ok.then_some((*x, *u, *y))
+                })
+            })
+        });
+        let Some((x, u, y)) = swap else {
+            return false;
+        };
+        for e in &mut tables[t] {
+            if *e == x {
+                *e = y;
+            }
+        }
+        for e in &mut tables[u] {
+            if *e == y {
+                *e = x;
+            }
+        }
+    }
+    clash(tables, apart).is_none()
+}
