@@ -1,13 +1,14 @@
-//! Putting entrants (or a Swiss event's partnerships, by their first member) at tables of
+//! Putting entrants (or a Swiss event's partnerships), numbered 0.. by the caller, at tables of
 //! given sizes: a complete depth-first search for a seating without a forbidden pair, a greedy
 //! fill, a local search by swaps, and a repair that separates apart pairs. Pinned entrants (those
 //! who stay) are never moved. Deterministic: candidates are tried in the order given.
 
-use super::entrant::Entrant;
-use std::collections::HashSet;
 
-/// Tables of entrants, table 1 first.
-pub(crate) type Tables = Vec<Vec<Entrant>>;
+/// Tables of entrants by number, table 1 first.
+pub(crate) type Tables = Vec<Vec<usize>>;
+
+/// Whether each entrant (by number) is pinned.
+pub(crate) type Pinned = [bool];
 
 /// The cost that stands for "never": an apart pair at one table.
 pub(crate) const NEVER: u64 = 1 << 50;
@@ -17,18 +18,18 @@ pub(crate) const NEVER: u64 = 1 << 50;
 /// first: the first seating found seats the top of `order` together. `None` if there is none,
 /// or if the search takes more than `budget` steps.
 pub(crate) fn search(
-    order: &[Entrant],
+    order: &[usize],
     tables: &Tables,
     sizes: &[usize],
-    forbidden: &dyn Fn(Entrant, Entrant) -> bool,
+    forbidden: &dyn Fn(usize, usize) -> bool,
     budget: usize,
 ) -> Option<Tables> {
     fn step(
         i: usize,
-        order: &[Entrant],
+        order: &[usize],
         tables: &mut Tables,
         sizes: &[usize],
-        forbidden: &dyn Fn(Entrant, Entrant) -> bool,
+        forbidden: &dyn Fn(usize, usize) -> bool,
         budget: &mut usize,
     ) -> bool {
         let Some(e) = order.get(i) else {
@@ -61,7 +62,7 @@ pub(crate) fn search(
 
 /// Seats `order` one by one at the table (with room) where it costs least, lowest number first
 /// on a tie.
-pub(crate) fn greedy(order: &[Entrant], tables: &mut Tables, sizes: &[usize], cost: &dyn Fn(Entrant, Entrant) -> u64) {
+pub(crate) fn greedy(order: &[usize], tables: &mut Tables, sizes: &[usize], cost: &dyn Fn(usize, usize) -> u64) {
     for e in order {
         let best = (0..tables.len())
             .filter(|j| tables[*j].len() < sizes[*j])
@@ -72,7 +73,7 @@ pub(crate) fn greedy(order: &[Entrant], tables: &mut Tables, sizes: &[usize], co
     }
 }
 
-fn cost_at(table: &[Entrant], e: Entrant, without: Entrant, cost: &dyn Fn(Entrant, Entrant) -> u64) -> u64 {
+fn cost_at(table: &[usize], e: usize, without: usize, cost: &dyn Fn(usize, usize) -> u64) -> u64 {
     table
         .iter()
         .filter(|o| **o != without && **o != e)
@@ -82,7 +83,7 @@ fn cost_at(table: &[Entrant], e: Entrant, without: Entrant, cost: &dyn Fn(Entran
 
 /// Swaps entrants between tables while a swap lowers the total cost of the pairs seated
 /// together; the pinned never move. Stops after a bounded number of passes.
-pub(crate) fn improve(tables: &mut Tables, pinned: &HashSet<Entrant>, cost: &dyn Fn(Entrant, Entrant) -> u64) {
+pub(crate) fn improve(tables: &mut Tables, pinned: &Pinned, cost: &dyn Fn(usize, usize) -> u64) {
     for _pass in 0..40 {
         let mut better = false;
         for a in 0..tables.len() {
@@ -90,7 +91,7 @@ pub(crate) fn improve(tables: &mut Tables, pinned: &HashSet<Entrant>, cost: &dyn
                 for i in 0..tables[a].len() {
                     for j in 0..tables[b].len() {
                         let (x, y) = (tables[a][i], tables[b][j]);
-                        if pinned.contains(&x) || pinned.contains(&y) {
+                        if pinned[x] || pinned[y] {
                             continue;
                         }
                         let now = cost_at(&tables[a], x, x, cost).saturating_add(cost_at(&tables[b], y, y, cost));
@@ -111,7 +112,7 @@ pub(crate) fn improve(tables: &mut Tables, pinned: &HashSet<Entrant>, cost: &dyn
 }
 
 /// Whether some table seats an apart pair.
-pub(crate) fn clash(tables: &Tables, apart: &dyn Fn(Entrant, Entrant) -> bool) -> Option<(usize, Entrant)> {
+pub(crate) fn clash(tables: &Tables, apart: &dyn Fn(usize, usize) -> bool) -> Option<(usize, usize)> {
     tables.iter().enumerate().find_map(|(t, table)| {
         table
             .iter()
@@ -122,24 +123,24 @@ pub(crate) fn clash(tables: &Tables, apart: &dyn Fn(Entrant, Entrant) -> bool) -
 
 /// Separates apart pairs by swapping one of them with someone at the nearest table where
 /// neither ends up beside an apart partner. `false` if a clash remains.
-pub(crate) fn repair(tables: &mut Tables, pinned: &HashSet<Entrant>, apart: &dyn Fn(Entrant, Entrant) -> bool) -> bool {
-    let fits = |table: &[Entrant], e: Entrant, leaving: Entrant| table.iter().all(|o| *o == leaving || !apart(*o, e));
+pub(crate) fn repair(tables: &mut Tables, pinned: &Pinned, apart: &dyn Fn(usize, usize) -> bool) -> bool {
+    let fits = |table: &[usize], e: usize, leaving: usize| table.iter().all(|o| *o == leaving || !apart(*o, e));
     for _ in 0..tables.iter().map(Vec::len).sum::<usize>() {
         let Some((t, _)) = clash(tables, apart) else {
             return true;
         };
         // Either member of a clashing pair that is not pinned.
-        let movers: Vec<Entrant> = tables[t]
+        let movers: Vec<usize> = tables[t]
             .iter()
             .copied()
-            .filter(|x| !pinned.contains(x) && tables[t].iter().any(|o| apart(*o, *x)))
+            .filter(|x| !pinned[*x] && tables[t].iter().any(|o| apart(*o, *x)))
             .collect();
         let mut others: Vec<usize> = (0..tables.len()).filter(|u| *u != t).collect();
         others.sort_by_key(|u| u.abs_diff(t));
         let swap = movers.iter().find_map(|x| {
             others.iter().find_map(|u| {
                 tables[*u].iter().find_map(|y| {
-                    let ok = !pinned.contains(y) && fits(&tables[*u], *x, *y) && fits(&tables[t], *y, *x);
+                    let ok = !pinned[*y] && fits(&tables[*u], *x, *y) && fits(&tables[t], *y, *x);
                     ok.then_some((*x, *u, *y))
                 })
             })

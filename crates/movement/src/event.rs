@@ -1,6 +1,5 @@
 //! An event: a checked [`Setup`] that seats rounds and ranks standings.
 
-use super::assign::{self, Tables};
 use super::entrant::Entrant;
 use super::error::MovementError;
 use super::formats::{self, Context};
@@ -173,11 +172,6 @@ impl Event {
         self.partnership.get(&unit).map_or_else(|| vec![unit], |p| p.to_vec())
     }
 
-    fn units_apart(&self, u: Entrant, v: Entrant) -> bool {
-        let (mu, mv) = (self.members(u), self.members(v));
-        mu.iter().any(|a| mv.iter().any(|b| self.apart.contains(&pair(*a, *b))))
-    }
-
     /// Seats round `number` with the entrants `present` (a subset of the roster: late arrivals
     /// are in it from their first round, withdrawals no longer), given the earlier rounds.
     /// Every present entrant is seated once or has a bye; tables are inside the seat range;
@@ -245,7 +239,7 @@ impl Event {
         };
 
         // Stays, by unit, at their tables.
-        let mut pins: Tables = vec![Vec::new(); plan.sizes.len()];
+        let mut pins: Vec<Vec<Entrant>> = vec![Vec::new(); plan.sizes.len()];
         let mut pinned = HashSet::new();
         for stay in &self.setup.constraints.stay {
             let unit = self.unit(stay.entrant);
@@ -268,7 +262,7 @@ impl Event {
             pinned.insert(unit);
         }
 
-        let record = Record::new(history);
+        let record = Record::new(&self.roster, history);
         let standings = scoring::standings(&self.setup.entrants, history, &self.setup.scoring);
         let mut rank = HashMap::new();
         for (i, s) in standings.iter().enumerate() {
@@ -300,8 +294,7 @@ impl Event {
         let mut sitting = sitting;
         sitting.sort_by_key(|u| self.roster.get(u).copied());
 
-        let apart = |a, b| self.units_apart(a, b);
-        let met = |a, b| record.met(a, b);
+        let apart: Vec<(Entrant, Entrant)> = self.apart.iter().map(|(a, b)| (self.unit(*a), self.unit(*b))).collect();
         let cx = Context {
             roster: &self.roster,
             rank: &rank,
@@ -309,10 +302,8 @@ impl Event {
             history,
             sizes: &plan.sizes,
             pins: &pins,
-            pinned: &pinned,
             sitting: &sitting,
             apart: &apart,
-            met: &met,
         };
         let tables = match &self.setup.format {
             Format::Progressive { moves } => formats::progressive(&cx, *moves),
@@ -320,7 +311,10 @@ impl Event {
             Format::Swiss { .. } => formats::swiss(&cx),
             Format::Fixed => formats::fixed(&cx),
         };
-        if assign::clash(&tables, &apart).is_some() {
+        let clash = tables
+            .iter()
+            .any(|t| apart.iter().any(|(a, b)| t.contains(a) && t.contains(b)));
+        if clash {
             return Err(MovementError::ApartNotSeatable { round: number });
         }
         let tables = tables
@@ -342,7 +336,7 @@ impl Event {
 
     /// Seat order at one table of units: partners opposite in a Swiss with partnerships, the
     /// same order in a fixed event, otherwise chosen so neighbours and partners change.
-    fn seat_order(&self, table: &[Entrant], record: &Record) -> Vec<Entrant> {
+    fn seat_order(&self, table: &[Entrant], record: &Record<'_>) -> Vec<Entrant> {
         if !self.partnership.is_empty() {
             let firsts = table.iter().map(|u| self.members(*u)[0]);
             let seconds = table.iter().filter_map(|u| self.members(*u).get(1).copied());

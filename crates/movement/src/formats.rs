@@ -7,10 +7,10 @@ use super::entrant::Entrant;
 use super::history::Record;
 use super::round::PlayedRound;
 use super::setup::Moves;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Steps the Swiss search may take per attempt before it settles for fewer constraints.
-const SEARCH_BUDGET: usize = 20_000;
+const SEARCH_BUDGET: usize = 2_000;
 
 /// What every movement is given.
 pub(crate) struct Context<'a> {
@@ -19,21 +19,89 @@ pub(crate) struct Context<'a> {
     /// Position in the standings so far (0 is the leader; ties in roster order).
     pub rank: &'a HashMap<Entrant, usize>,
     /// Counts from the earlier rounds.
-    pub record: &'a Record,
+    pub record: &'a Record<'a>,
     /// The earlier rounds.
     pub history: &'a [PlayedRound],
     /// Sizes of tables 1, 2, … in units (entrants, or partnerships in a Swiss with them).
     pub sizes: &'a [usize],
     /// The tables with only the pinned (stays) at them.
-    pub pins: &'a Tables,
-    /// Who is pinned.
-    pub pinned: &'a HashSet<Entrant>,
+    pub pins: &'a [Vec<Entrant>],
     /// The units to seat (not pinned, no bye), in roster order.
     pub sitting: &'a [Entrant],
-    /// Whether two units must not share a table.
-    pub apart: &'a dyn Fn(Entrant, Entrant) -> bool,
-    /// Rounds two units have shared a table.
-    pub met: &'a dyn Fn(Entrant, Entrant) -> u32,
+    /// Pairs of units that must not share a table.
+    pub apart: &'a [(Entrant, Entrant)],
+}
+
+/// The units of one round by number (pinned first, then those sitting), with their pairs'
+/// meetings and apart flags in dense tables: the searches look pairs up millions of times.
+struct Dense {
+    ids: Vec<Entrant>,
+    met: Vec<u32>,
+    apart: Vec<bool>,
+    pinned: Vec<bool>,
+    pins: Tables,
+}
+
+impl Dense {
+    fn new(cx: &Context<'_>) -> Self {
+        let mut ids: Vec<Entrant> = cx.pins.iter().flatten().copied().collect();
+        let pinned_count = ids.len();
+        ids.extend(cx.sitting.iter().copied());
+        let n = ids.len();
+        let position: HashMap<Entrant, usize> = ids.iter().enumerate().map(|(i, e)| (*e, i)).collect();
+        let at: Vec<usize> = ids.iter().map(|e| cx.record.position(*e)).collect();
+        let met = (0..n * n).map(|i| cx.record.met_at(at[i / n], at[i % n])).collect();
+        let mut apart = vec![false; n * n];
+        for (a, b) in cx.apart {
+            if let (Some(i), Some(j)) = (position.get(a), position.get(b)) {
+                apart[i * n + j] = true;
+                apart[j * n + i] = true;
+            }
+        }
+        let pins = cx
+            .pins
+            .iter()
+            .map(|t| t.iter().filter_map(|e| position.get(e).copied()).collect())
+            .collect();
+        Dense {
+            pinned: (0..n).map(|i| i < pinned_count).collect(),
+            ids,
+            met,
+            apart,
+            pins,
+        }
+    }
+
+    fn met(&self, a: usize, b: usize) -> u32 {
+        self.met[a * self.ids.len() + b]
+    }
+
+    fn apart(&self, a: usize, b: usize) -> bool {
+        self.apart[a * self.ids.len() + b]
+    }
+
+    /// A pair's cost: eightfold for each earlier meeting, "never" if apart.
+    fn cost(&self, a: usize, b: usize) -> u64 {
+        if self.apart(a, b) {
+            NEVER
+        } else {
+            8u64.pow(self.met(a, b).min(12))
+        }
+    }
+
+    /// The units (not pinned) by number, sorted by `key`.
+    fn order<K: Ord>(&self, key: impl Fn(Entrant) -> K) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.ids.len()).filter(|i| !self.pinned[*i]).collect();
+        order.sort_by_key(|i| key(self.ids[*i]));
+        order
+    }
+
+    fn entrants(&self, tables: Tables) -> Vec<Vec<Entrant>> {
+        tables
+            .into_iter()
+            .map(|t| t.into_iter().map(|i| self.ids[i]).collect())
+            .collect()
+    }
 }
 
 impl Context<'_> {
@@ -45,13 +113,14 @@ impl Context<'_> {
         self.rank.get(&e).copied().unwrap_or(usize::MAX)
     }
 
-    /// Fills the tables from one ladder: `sitting` sorted by `key`, cut into the tables' free
-    /// places in table order. Overflow from a table goes to the next; a shortfall is made up
-    /// from the next.
-    fn ladder<K: Ord>(&self, key: impl Fn(Entrant) -> K) -> Tables {
-        let mut order = self.sitting.to_vec();
-        order.sort_by_key(|e| (key(*e), self.roster_of(*e)));
-        let mut tables = self.pins.clone();
+    /// Fills the tables from one ladder: the units sorted by `key` (then roster order), cut into
+    /// the tables' free places in table order. Overflow from a table goes to the next; a
+    /// shortfall is made up from the next. Apart pairs are then separated by swaps with the
+    /// nearest table.
+    fn ladder<K: Ord>(&self, key: impl Fn(Entrant) -> K) -> Vec<Vec<Entrant>> {
+        let dense = Dense::new(self);
+        let order = dense.order(|e| (key(e), self.roster_of(e)));
+        let mut tables = dense.pins.clone();
         let mut next = order.into_iter();
         for (j, table) in tables.iter_mut().enumerate() {
             while table.len() < self.sizes[j] {
@@ -59,22 +128,15 @@ impl Context<'_> {
                 table.push(e);
             }
         }
-        tables
-    }
-
-    fn cost(&self, a: Entrant, b: Entrant) -> u64 {
-        if (self.apart)(a, b) {
-            NEVER
-        } else {
-            8u64.pow((self.met)(a, b).min(12))
-        }
+        assign::repair(&mut tables, &dense.pinned, &|a, b| dense.apart(a, b));
+        dense.entrants(tables)
     }
 }
 
 /// Where each entrant wants to go after a progressive round: (table, class, place at the table).
 /// Class 0 moves up (or is table 1's winner staying), 1 stays, 2 moves down, 3 comes back from a
 /// bye or absence to its last table, 4 is new (to the bottom).
-pub(crate) fn progressive(cx: &Context<'_>, moves: Moves) -> Tables {
+pub(crate) fn progressive(cx: &Context<'_>, moves: Moves) -> Vec<Vec<Entrant>> {
     let mut want: HashMap<Entrant, (u32, u8, usize)> = HashMap::new();
     if let Some(last) = cx.history.last() {
         let last_table = u32::try_from(last.round.tables.len()).unwrap_or(u32::MAX);
@@ -109,55 +171,48 @@ pub(crate) fn progressive(cx: &Context<'_>, moves: Moves) -> Tables {
             }
         }
     }
-    let tables = cx.ladder(|e| {
-        want.get(&e)
-            .copied()
-            .unwrap_or_else(|| match cx.record.last_seat.get(&e) {
-                Some((table, seat)) => (*table, 3, *seat),
-                None => (u32::MAX, 4, 0),
-            })
-    });
-    separate(cx, tables)
+    cx.ladder(|e| {
+        want.get(&e).copied().unwrap_or_else(|| match cx.record.last_seat(e) {
+            Some((table, seat)) => (table, 3, seat),
+            None => (u32::MAX, 4, 0),
+        })
+    })
 }
 
 /// Fixed tables: each entrant back at the table and seat it last had; newcomers at the bottom.
-pub(crate) fn fixed(cx: &Context<'_>) -> Tables {
-    let tables = cx.ladder(|e| cx.record.last_seat.get(&e).copied().unwrap_or((u32::MAX, 0)));
-    separate(cx, tables)
-}
-
-fn separate(cx: &Context<'_>, mut tables: Tables) -> Tables {
-    assign::repair(&mut tables, cx.pinned, cx.apart);
-    tables
+pub(crate) fn fixed(cx: &Context<'_>) -> Vec<Vec<Entrant>> {
+    cx.ladder(|e| cx.record.last_seat(e).unwrap_or((u32::MAX, 0)))
 }
 
 /// All meet all: each unit (in roster order) to the table where it has met the fewest, the cost
 /// of a pair growing eightfold with each earlier meeting, then swaps while they lower the cost.
-pub(crate) fn rotation(cx: &Context<'_>) -> Tables {
-    let cost = |a, b| cx.cost(a, b);
-    let mut tables = cx.pins.clone();
-    assign::greedy(cx.sitting, &mut tables, cx.sizes, &cost);
-    assign::improve(&mut tables, cx.pinned, &cost);
+pub(crate) fn rotation(cx: &Context<'_>) -> Vec<Vec<Entrant>> {
+    let dense = Dense::new(cx);
+    let order = dense.order(|e| cx.roster_of(e));
+    dense.entrants(least_met(cx, &dense, &order))
+}
+
+/// A greedy seating of `order`, then swaps while they lower the cost.
+fn least_met(cx: &Context<'_>, dense: &Dense, order: &[usize]) -> Tables {
+    let cost = |a, b| dense.cost(a, b);
+    let mut tables = dense.pins.clone();
+    assign::greedy(order, &mut tables, cx.sizes, &cost);
+    assign::improve(&mut tables, &dense.pinned, &cost);
     tables
 }
 
 /// Swiss: units in standings order, each at the highest table where it has met nobody; if that
 /// seats nobody, the fewest repeats that can be found (a pair may meet once more, then twice…),
 /// and as a last resort the rotation's search.
-pub(crate) fn swiss(cx: &Context<'_>) -> Tables {
-    let mut order = cx.sitting.to_vec();
-    order.sort_by_key(|e| (cx.rank_of(*e), cx.roster_of(*e)));
-    let most = cx.history.len();
+pub(crate) fn swiss(cx: &Context<'_>) -> Vec<Vec<Entrant>> {
+    let dense = Dense::new(cx);
+    let order = dense.order(|e| (cx.rank_of(e), cx.roster_of(e)));
+    let most = u32::try_from(cx.history.len()).unwrap_or(u32::MAX);
     for allowed in 0..=most {
-        let allowed = u32::try_from(allowed).unwrap_or(u32::MAX);
-        let forbidden = |a, b| (cx.apart)(a, b) || (cx.met)(a, b) > allowed;
-        if let Some(tables) = assign::search(&order, cx.pins, cx.sizes, &forbidden, SEARCH_BUDGET) {
-            return tables;
+        let forbidden = |a, b| dense.apart(a, b) || dense.met(a, b) > allowed;
+        if let Some(tables) = assign::search(&order, &dense.pins, cx.sizes, &forbidden, SEARCH_BUDGET) {
+            return dense.entrants(tables);
         }
     }
-    let cost = |a, b| cx.cost(a, b);
-    let mut tables = cx.pins.clone();
-    assign::greedy(&order, &mut tables, cx.sizes, &cost);
-    assign::improve(&mut tables, cx.pinned, &cost);
-    tables
+    dense.entrants(least_met(cx, &dense, &order))
 }

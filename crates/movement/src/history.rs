@@ -58,62 +58,83 @@ pub(crate) fn check(roster: &HashSet<Entrant>, history: &[PlayedRound]) -> Resul
     Ok(())
 }
 
-/// What the movements count from a checked history.
-#[derive(Debug, Default)]
-pub(crate) struct Record {
+/// What the movements count from a checked history, in dense tables by roster position (the
+/// searches look pairs up many times).
+#[derive(Debug)]
+pub(crate) struct Record<'a> {
+    roster: &'a HashMap<Entrant, usize>,
+    n: usize,
     /// Rounds each pair shared a table.
-    pub met: HashMap<(Entrant, Entrant), u32>,
+    met: Vec<u32>,
     /// Rounds each pair sat opposite at an even table.
-    pub partners: HashMap<(Entrant, Entrant), u32>,
+    partners: Vec<u32>,
     /// Rounds each pair sat side by side.
-    pub neighbours: HashMap<(Entrant, Entrant), u32>,
+    neighbours: Vec<u32>,
     /// Pairs opposite each other in the last round.
-    pub last_partners: HashSet<(Entrant, Entrant)>,
+    last_partners: Vec<bool>,
     /// Pairs side by side in the last round.
-    pub last_neighbours: HashSet<(Entrant, Entrant)>,
+    last_neighbours: Vec<bool>,
     /// Byes each entrant has had.
-    pub byes: HashMap<Entrant, u32>,
+    byes: Vec<u32>,
     /// Where each entrant last sat: table number and seat index.
-    pub last_seat: HashMap<Entrant, (u32, usize)>,
+    last_seat: Vec<Option<(u32, usize)>>,
 }
 
-impl Record {
-    pub(crate) fn new(history: &[PlayedRound]) -> Self {
-        let mut record = Record::default();
+impl<'a> Record<'a> {
+    /// Counts a history whose entrants are all in `roster` (entrant to position).
+    pub(crate) fn new(roster: &'a HashMap<Entrant, usize>, history: &[PlayedRound]) -> Self {
+        let n = roster.len();
+        let mut record = Record {
+            roster,
+            n,
+            met: vec![0; n * n],
+            partners: vec![0; n * n],
+            neighbours: vec![0; n * n],
+            last_partners: vec![false; n * n],
+            last_neighbours: vec![false; n * n],
+            byes: vec![0; n],
+            last_seat: vec![None; n],
+        };
+        let at = |e: &Entrant| roster.get(e).copied().unwrap_or(0);
         for (i, played) in history.iter().enumerate() {
             let last = i + 1 == history.len();
             for e in &played.round.byes {
-                *record.byes.entry(*e).or_default() += 1;
+                record.byes[at(e)] += 1;
             }
             for table in &played.round.tables {
-                let seats = &table.seats;
+                let seats: Vec<usize> = table.seats.iter().map(at).collect();
                 let k = seats.len();
                 for (s, a) in seats.iter().enumerate() {
-                    record.last_seat.insert(*a, (table.number, s));
+                    record.last_seat[*a] = Some((table.number, s));
                     for b in &seats[s + 1..] {
-                        *record.met.entry(pair(*a, *b)).or_default() += 1;
+                        record.met[a * n + b] += 1;
+                        record.met[b * n + a] += 1;
                     }
                 }
+                let mut mark = |a: usize, b: usize, partners: bool| {
+                    let (count, recent) = if partners {
+                        (&mut record.partners, &mut record.last_partners)
+                    } else {
+                        (&mut record.neighbours, &mut record.last_neighbours)
+                    };
+                    for (x, y) in [(a, b), (b, a)] {
+                        count[x * n + y] += 1;
+                        if last {
+                            recent[x * n + y] = true;
+                        }
+                    }
+                };
                 if k >= 2 {
                     for s in 0..k {
-                        let next = (s + 1) % k;
                         if k == 2 && s == 1 {
                             break;
                         }
-                        let p = pair(seats[s], seats[next]);
-                        *record.neighbours.entry(p).or_default() += 1;
-                        if last {
-                            record.last_neighbours.insert(p);
-                        }
+                        mark(seats[s], seats[(s + 1) % k], false);
                     }
                 }
                 if k % 2 == 0 {
                     for s in 0..k / 2 {
-                        let p = pair(seats[s], seats[s + k / 2]);
-                        *record.partners.entry(p).or_default() += 1;
-                        if last {
-                            record.last_partners.insert(p);
-                        }
+                        mark(seats[s], seats[s + k / 2], true);
                     }
                 }
             }
@@ -121,27 +142,37 @@ impl Record {
         record
     }
 
-    /// Rounds `a` and `b` shared a table.
-    pub(crate) fn met(&self, a: Entrant, b: Entrant) -> u32 {
-        self.met.get(&pair(a, b)).copied().unwrap_or(0)
+    /// An entrant's roster position.
+    pub(crate) fn position(&self, e: Entrant) -> usize {
+        self.roster.get(&e).copied().unwrap_or(0)
+    }
+
+    /// Rounds the entrants at roster positions `a` and `b` shared a table.
+    pub(crate) fn met_at(&self, a: usize, b: usize) -> u32 {
+        self.met[a * self.n + b]
     }
 
     /// How much it costs to seat `a` opposite `b` again: last round's partners most.
     pub(crate) fn partner_cost(&self, a: Entrant, b: Entrant) -> u64 {
-        let p = pair(a, b);
-        let recent = if self.last_partners.contains(&p) { 1000 } else { 0 };
-        recent + 10 * u64::from(self.partners.get(&p).copied().unwrap_or(0))
+        let i = self.position(a) * self.n + self.position(b);
+        let recent = if self.last_partners[i] { 1000 } else { 0 };
+        recent + 10 * u64::from(self.partners[i])
     }
 
     /// How much it costs to seat `a` beside `b` again: last round's neighbours most.
     pub(crate) fn neighbour_cost(&self, a: Entrant, b: Entrant) -> u64 {
-        let p = pair(a, b);
-        let recent = if self.last_neighbours.contains(&p) { 100 } else { 0 };
-        recent + u64::from(self.neighbours.get(&p).copied().unwrap_or(0))
+        let i = self.position(a) * self.n + self.position(b);
+        let recent = if self.last_neighbours[i] { 100 } else { 0 };
+        recent + u64::from(self.neighbours[i])
     }
 
     /// Byes `e` has had.
     pub(crate) fn byes(&self, e: Entrant) -> u32 {
-        self.byes.get(&e).copied().unwrap_or(0)
+        self.byes[self.position(e)]
+    }
+
+    /// Where `e` last sat (table number, seat index), if ever.
+    pub(crate) fn last_seat(&self, e: Entrant) -> Option<(u32, usize)> {
+        self.last_seat[self.position(e)]
     }
 }

@@ -16,7 +16,7 @@ use super::entrant::Entrant;
 use super::points::Points;
 use super::round::PlayedRound;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// What a table's result counts for. Serialised with a `kind` tag: `{"kind": "points"}`,
 /// `{"kind": "chips"}`, `{"kind": "places", "points": [4, 2, 1, 0]}`.
@@ -124,33 +124,33 @@ fn bye_points(bye: ByeScore, average: Points) -> Points {
 
 /// The standings over `history` (checked by the caller) for everyone in `roster`, best first.
 pub(crate) fn standings(roster: &[Entrant], history: &[PlayedRound], rules: &ScoreRules) -> Vec<Standing> {
-    let mut lines: BTreeMap<Entrant, Standing> = roster
+    let n = roster.len();
+    let order: HashMap<Entrant, usize> = roster.iter().enumerate().map(|(i, e)| (*e, i)).collect();
+    let at = |e: &Entrant| order.get(e).copied();
+    let mut lines: Vec<Standing> = roster
         .iter()
-        .map(|e| {
-            (
-                *e,
-                Standing {
-                    place: 0,
-                    entrant: *e,
-                    total: Points::ZERO,
-                    rounds_won: 0,
-                    head_to_head: 0,
-                    played: 0,
-                    byes: 0,
-                    missed: 0,
-                },
-            )
+        .map(|e| Standing {
+            place: 0,
+            entrant: *e,
+            total: Points::ZERO,
+            rounds_won: 0,
+            head_to_head: 0,
+            played: 0,
+            byes: 0,
+            missed: 0,
         })
         .collect();
-    // First round each entrant appears in (seated or bye).
-    let mut first: HashMap<Entrant, usize> = HashMap::new();
+    // The first round each entrant appears in (seated or bye).
+    let mut first: Vec<Option<usize>> = vec![None; n];
     for (i, played) in history.iter().enumerate() {
         for e in played.round.entrants() {
-            first.entry(e).or_insert(i);
+            if let Some(p) = at(&e) {
+                first[p].get_or_insert(i);
+            }
         }
     }
-    // (a, b) -> rounds a scored above b at one table.
-    let mut beat: HashMap<(Entrant, Entrant), i64> = HashMap::new();
+    // [a * n + b]: rounds a scored above b at one table.
+    let mut beat = vec![0i64; n * n];
     for (i, played) in history.iter().enumerate() {
         let mut seated_points = Vec::new();
         for table in &played.round.tables {
@@ -159,44 +159,43 @@ pub(crate) fn standings(roster: &[Entrant], history: &[PlayedRound], rules: &Sco
             };
             let points = table_points(&rules.kind, &result.scores);
             let top = result.scores.iter().copied().max();
-            for (seat, e) in table.seats.iter().enumerate() {
-                let (Some(p), Some(score)) = (points.get(seat), result.scores.get(seat)) else {
+            let seats: Vec<Option<usize>> = table.seats.iter().map(at).collect();
+            for (seat, p) in seats.iter().enumerate() {
+                let (Some(p), Some(points), Some(score)) = (p, points.get(seat), result.scores.get(seat)) else {
                     continue;
                 };
-                seated_points.push(*p);
-                if let Some(line) = lines.get_mut(e) {
-                    line.total += *p;
-                    line.played += 1;
-                    if Some(*score) == top {
-                        line.rounds_won += 1;
-                    }
+                seated_points.push(*points);
+                let line = &mut lines[*p];
+                line.total += *points;
+                line.played += 1;
+                if Some(*score) == top {
+                    line.rounds_won += 1;
                 }
-                for (other_seat, other) in table.seats.iter().enumerate() {
-                    if result.scores.get(other_seat).is_some_and(|o| score > o) {
-                        *beat.entry((*e, *other)).or_default() += 1;
+                for (other_seat, other) in seats.iter().enumerate() {
+                    if let (Some(o), Some(other_score)) = (other, result.scores.get(other_seat)) {
+                        if score > other_score {
+                            beat[p * n + o] += 1;
+                        }
                     }
                 }
             }
         }
         let seated = i64::try_from(seated_points.len()).unwrap_or(1);
         let average = seated_points.into_iter().sum::<Points>().divided_by(seated);
-        for e in &played.round.byes {
-            if let Some(line) = lines.get_mut(e) {
-                line.total += bye_points(rules.bye, average);
-                line.byes += 1;
-            }
+        for p in played.round.byes.iter().filter_map(at) {
+            lines[p].total += bye_points(rules.bye, average);
+            lines[p].byes += 1;
         }
-        for (e, line) in &mut lines {
-            if first.get(e).is_none_or(|f| *f > i) {
+        for (p, line) in lines.iter_mut().enumerate() {
+            if first[p].is_none_or(|f| f > i) {
                 line.total += bye_points(rules.late, average);
                 line.missed += 1;
             }
         }
     }
-    let order: HashMap<Entrant, usize> = roster.iter().enumerate().map(|(i, e)| (*e, i)).collect();
-    let mut lines: Vec<Standing> = lines.into_values().collect();
     let key = |s: &Standing| (std::cmp::Reverse(s.total), std::cmp::Reverse(s.rounds_won));
-    lines.sort_by_key(|s| (key(s), order.get(&s.entrant).copied()));
+    let position = |s: &Standing| order.get(&s.entrant).copied().unwrap_or(usize::MAX);
+    lines.sort_by_key(|s| (key(s), position(s)));
     // Head to head inside each group tied on total and rounds won.
     let mut start = 0;
     while start < lines.len() {
@@ -204,17 +203,12 @@ pub(crate) fn standings(roster: &[Entrant], history: &[PlayedRound], rules: &Sco
             .find(|j| key(&lines[*j]) != key(&lines[start]))
             .unwrap_or(lines.len());
         if end - start > 1 {
-            let group: Vec<Entrant> = lines[start..end].iter().map(|s| s.entrant).collect();
+            let group: Vec<usize> = lines[start..end].iter().map(position).collect();
             for line in &mut lines[start..end] {
-                line.head_to_head = group
-                    .iter()
-                    .map(|o| {
-                        beat.get(&(line.entrant, *o)).copied().unwrap_or(0)
-                            - beat.get(&(*o, line.entrant)).copied().unwrap_or(0)
-                    })
-                    .sum();
+                let me = position(line);
+                line.head_to_head = group.iter().map(|o| beat[me * n + o] - beat[o * n + me]).sum();
             }
-            lines[start..end].sort_by_key(|s| (std::cmp::Reverse(s.head_to_head), order.get(&s.entrant).copied()));
+            lines[start..end].sort_by_key(|s| (std::cmp::Reverse(s.head_to_head), position(s)));
         }
         start = end;
     }

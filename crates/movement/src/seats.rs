@@ -6,32 +6,61 @@
 
 use super::entrant::Entrant;
 use super::history::Record;
+use std::sync::OnceLock;
 
 /// The members of one table in seat order, seat 1 first.
-pub(crate) fn order(members: &[Entrant], record: &Record) -> Vec<Entrant> {
+pub(crate) fn order(members: &[Entrant], record: &Record<'_>) -> Vec<Entrant> {
     let k = members.len();
     if k <= 3 {
         return members.to_vec();
     }
-    if k % 2 == 0 && k <= 8 {
-        return partnered(members, record);
-    }
-    greedy(members, record)
+    // The members by index, with their pairs' costs looked up once.
+    let costs = Costs {
+        k,
+        partner: (0..k * k)
+            .map(|i| record.partner_cost(members[i / k], members[i % k]))
+            .collect(),
+        neighbour: (0..k * k)
+            .map(|i| record.neighbour_cost(members[i / k], members[i % k]))
+            .collect(),
+    };
+    let seats = if k % 2 == 0 && k <= 8 {
+        partnered(&costs)
+    } else {
+        greedy(&costs)
+    };
+    seats.into_iter().map(|i| members[i]).collect()
 }
 
-fn greedy(members: &[Entrant], record: &Record) -> Vec<Entrant> {
-    let k = members.len();
-    let mut left: Vec<Entrant> = members.to_vec();
-    let mut seats = vec![left.remove(0)];
+struct Costs {
+    k: usize,
+    partner: Vec<u64>,
+    neighbour: Vec<u64>,
+}
+
+impl Costs {
+    fn partner(&self, a: usize, b: usize) -> u64 {
+        self.partner[a * self.k + b]
+    }
+
+    fn neighbour(&self, a: usize, b: usize) -> u64 {
+        self.neighbour[a * self.k + b]
+    }
+}
+
+fn greedy(costs: &Costs) -> Vec<usize> {
+    let k = costs.k;
+    let mut left: Vec<usize> = (1..k).collect();
+    let mut seats = vec![0];
     while !left.is_empty() {
         let i = seats.len();
-        let cost = |e: Entrant| {
-            let mut c = record.neighbour_cost(seats[i - 1], e);
+        let cost = |e: usize| {
+            let mut c = costs.neighbour(seats[i - 1], e);
             if k % 2 == 0 && i >= k / 2 {
-                c += record.partner_cost(seats[i - k / 2], e);
+                c += costs.partner(seats[i - k / 2], e);
             }
             if i + 1 == k {
-                c += record.neighbour_cost(seats[0], e);
+                c += costs.neighbour(seats[0], e);
             }
             c
         };
@@ -41,8 +70,24 @@ fn greedy(members: &[Entrant], record: &Record) -> Vec<Entrant> {
     seats
 }
 
+/// The pairings of `0..k` and the orders of its `k / 2` pairs (pair 0 first), for the even `k`
+/// up to 8, worked out once.
+fn patterns(k: usize) -> &'static (Vec<Vec<(usize, usize)>>, Vec<Vec<usize>>) {
+    type Patterns = (Vec<Vec<(usize, usize)>>, Vec<Vec<usize>>);
+    static PATTERNS: OnceLock<Vec<Patterns>> = OnceLock::new();
+    let all = PATTERNS.get_or_init(|| {
+        (0..=8)
+            .map(|k: usize| {
+                let members: Vec<usize> = (0..k).collect();
+                (matchings(&members), orders(k / 2))
+            })
+            .collect()
+    });
+    &all[k.min(8)]
+}
+
 /// Every way to split `members` into pairs.
-fn matchings(members: &[Entrant]) -> Vec<Vec<(Entrant, Entrant)>> {
+fn matchings(members: &[usize]) -> Vec<Vec<(usize, usize)>> {
     let Some((first, rest)) = members.split_first() else {
         return vec![Vec::new()];
     };
@@ -78,18 +123,21 @@ fn orders(n: usize) -> Vec<Vec<usize>> {
     out
 }
 
-fn partnered(members: &[Entrant], record: &Record) -> Vec<Entrant> {
-    let k = members.len();
+fn partnered(costs: &Costs) -> Vec<usize> {
+    let k = costs.k;
     let h = k / 2;
-    let pairs = matchings(members)
-        .into_iter()
-        .min_by_key(|m| m.iter().map(|(a, b)| record.partner_cost(*a, *b)).sum::<u64>())
+    let members: Vec<usize> = (0..k).collect();
+    let pairs = patterns(k)
+        .0
+        .iter()
+        .min_by_key(|m| m.iter().map(|(a, b)| costs.partner(*a, *b)).sum::<u64>())
+        .cloned()
         .unwrap_or_default();
-    let mut best: Option<(u64, Vec<Entrant>)> = None;
-    for order in orders(h) {
+    let mut best: Option<(u64, Vec<usize>)> = None;
+    for order in &patterns(k).1 {
         // Orientation bits for pairs 1..h (pair 0 keeps its own).
         for flips in 0..(1u32 << (h - 1)) {
-            let mut seats = vec![members[0]; k];
+            let mut seats = vec![0; k];
             for (i, p) in order.iter().enumerate() {
                 let (a, b) = pairs[*p];
                 let flip = *p > 0 && flips & (1 << (*p - 1)) != 0;
@@ -98,12 +146,12 @@ fn partnered(members: &[Entrant], record: &Record) -> Vec<Entrant> {
                 seats[i + h] = b;
             }
             let cost: u64 = (0..k)
-                .map(|s| record.neighbour_cost(seats[s], seats[(s + 1) % k]))
+                .map(|s| costs.neighbour(seats[s], seats[(s + 1) % k]))
                 .sum();
             if best.as_ref().is_none_or(|(c, _)| cost < *c) {
                 best = Some((cost, seats));
             }
         }
     }
-    best.map(|(_, seats)| seats).unwrap_or_else(|| members.to_vec())
+    best.map(|(_, seats)| seats).unwrap_or(members)
 }
