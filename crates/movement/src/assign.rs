@@ -3,7 +3,6 @@
 //! fill, a local search by swaps, and a repair that separates apart pairs. Pinned entrants (those
 //! who stay) are never moved. Deterministic: candidates are tried in the order given.
 
-
 /// Tables of entrants by number, table 1 first.
 pub(crate) type Tables = Vec<Vec<usize>>;
 

@@ -96,6 +96,17 @@ impl Dense {
         order
     }
 
+    /// `tables` if they keep every apart pair apart, else the first seating (in the order of
+    /// `tables`, so as close to it as can be) that does, if the search finds one.
+    fn apart_kept(&self, tables: Tables, sizes: &[usize]) -> Tables {
+        let apart = |a, b| self.apart(a, b);
+        if assign::clash(&tables, &apart).is_none() {
+            return tables;
+        }
+        let order: Vec<usize> = tables.iter().flatten().copied().filter(|i| !self.pinned[*i]).collect();
+        assign::search(&order, &self.pins, sizes, &apart, SEARCH_BUDGET * 10).unwrap_or(tables)
+    }
+
     fn entrants(&self, tables: Tables) -> Vec<Vec<Entrant>> {
         tables
             .into_iter()
@@ -129,7 +140,7 @@ impl Context<'_> {
             }
         }
         assign::repair(&mut tables, &dense.pinned, &|a, b| dense.apart(a, b));
-        dense.entrants(tables)
+        dense.entrants(dense.apart_kept(tables, self.sizes))
     }
 }
 
@@ -189,7 +200,7 @@ pub(crate) fn fixed(cx: &Context<'_>) -> Vec<Vec<Entrant>> {
 pub(crate) fn rotation(cx: &Context<'_>) -> Vec<Vec<Entrant>> {
     let dense = Dense::new(cx);
     let order = dense.order(|e| cx.roster_of(e));
-    dense.entrants(least_met(cx, &dense, &order))
+    dense.entrants(dense.apart_kept(least_met(cx, &dense, &order), cx.sizes))
 }
 
 /// A greedy seating of `order`, then swaps while they lower the cost.
@@ -214,5 +225,5 @@ pub(crate) fn swiss(cx: &Context<'_>) -> Vec<Vec<Entrant>> {
             return dense.entrants(tables);
         }
     }
-    dense.entrants(least_met(cx, &dense, &order))
+    dense.entrants(dense.apart_kept(least_met(cx, &dense, &order), cx.sizes))
 }

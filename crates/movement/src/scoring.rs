@@ -53,10 +53,12 @@ pub enum ByeScore {
 }
 
 /// How an event is scored: the table scoring, a bye's score and a late arrival's score for each
-/// round missed. Serialised as `{"kind": {"kind": "places", …}, "bye": {…}, "late": {…}}`.
+/// round missed. Serialised flat, the table scoring's fields first:
+/// `{"kind": "places", "points": [4, 2, 1, 0], "bye": {"kind": "average"}, "late": {"kind": "zero"}}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreRules {
     /// What a table's result counts for.
+    #[serde(flatten)]
     pub kind: Scoring,
     /// What a bye scores.
     pub bye: ByeScore,

@@ -145,9 +145,7 @@ fn partnered(costs: &Costs) -> Vec<usize> {
                 seats[i] = a;
                 seats[i + h] = b;
             }
-            let cost: u64 = (0..k)
-                .map(|s| costs.neighbour(seats[s], seats[(s + 1) % k]))
-                .sum();
+            let cost: u64 = (0..k).map(|s| costs.neighbour(seats[s], seats[(s + 1) % k])).sum();
             if best.as_ref().is_none_or(|(c, _)| cost < *c) {
                 best = Some((cost, seats));
             }
