@@ -72,32 +72,50 @@ pub(crate) fn greedy(order: &[usize], tables: &mut Tables, sizes: &[usize], cost
     }
 }
 
-fn cost_at(table: &[usize], e: usize, without: usize, cost: &dyn Fn(usize, usize) -> u64) -> u64 {
-    table
-        .iter()
-        .filter(|o| **o != without && **o != e)
-        .map(|o| cost(*o, e))
-        .fold(0u64, u64::saturating_add)
-}
-
 /// Swaps entrants between tables while a swap lowers the total cost of the pairs seated
-/// together; the pinned never move. Stops after a bounded number of passes.
+/// together; the pinned never move. Stops after a bounded number of passes. Each entrant's cost
+/// at each table is kept up to date, so that a swap is weighed in constant time.
 pub(crate) fn improve(tables: &mut Tables, pinned: &Pinned, cost: &dyn Fn(usize, usize) -> u64) {
+    let n = tables.iter().flatten().max().map_or(0, |m| m + 1);
+    let t = tables.len();
+    // Costs are at most `NEVER` (2^50), and a table seats at most 16: sums fit an i64.
+    let c: Vec<i64> = (0..n * n)
+        .map(|i| {
+            if i / n == i % n {
+                0
+            } else {
+                i64::try_from(cost(i / n, i % n)).unwrap_or(i64::MAX >> 8)
+            }
+        })
+        .collect();
+    // sum[x * t + j]: what x pays for the others at table j.
+    let mut sum = vec![0i64; n * t];
+    for x in tables.iter().flatten() {
+        for (j, table) in tables.iter().enumerate() {
+            sum[x * t + j] = table.iter().map(|o| c[x * n + o]).sum();
+        }
+    }
+    let seated: Vec<usize> = tables.iter().flatten().copied().collect();
     for _pass in 0..40 {
         let mut better = false;
-        for a in 0..tables.len() {
-            for b in a + 1..tables.len() {
+        for a in 0..t {
+            for b in a + 1..t {
                 for i in 0..tables[a].len() {
                     for j in 0..tables[b].len() {
                         let (x, y) = (tables[a][i], tables[b][j]);
                         if pinned[x] || pinned[y] {
                             continue;
                         }
-                        let now = cost_at(&tables[a], x, x, cost).saturating_add(cost_at(&tables[b], y, y, cost));
-                        let then = cost_at(&tables[a], y, x, cost).saturating_add(cost_at(&tables[b], x, y, cost));
+                        let now = sum[x * t + a] + sum[y * t + b];
+                        let then = sum[y * t + a] + sum[x * t + b] - 2 * c[x * n + y];
                         if then < now {
                             tables[a][i] = y;
                             tables[b][j] = x;
+                            for z in &seated {
+                                let (zx, zy) = (c[z * n + x], c[z * n + y]);
+                                sum[z * t + a] += zy - zx;
+                                sum[z * t + b] += zx - zy;
+                            }
                             better = true;
                         }
                     }

@@ -1,6 +1,6 @@
 //! An event: a checked [`Setup`] that seats rounds and ranks standings.
 
-use super::entrant::Entrant;
+use super::entrant::{Entrant, Map, Set};
 use super::error::MovementError;
 use super::formats::{self, Context};
 use super::history::{self, pair, Record};
@@ -10,7 +10,6 @@ use super::scoring::{self, Standing};
 use super::seats;
 use super::setup::{Format, Setup};
 use serde::{Deserialize, Serialize};
-use std::collections::{HashMap, HashSet};
 
 /// A checked event. Holds no state between rounds: each round is worked out from the set-up,
 /// who is present and the earlier rounds, so the same inputs always give the same round.
@@ -19,10 +18,10 @@ use std::collections::{HashMap, HashSet};
 #[serde(try_from = "Setup", into = "Setup")]
 pub struct Event {
     setup: Setup,
-    roster: HashMap<Entrant, usize>,
+    roster: Map<Entrant, usize>,
     /// For a Swiss with partnerships: each entrant's partnership, first member first.
-    partnership: HashMap<Entrant, [Entrant; 2]>,
-    apart: HashSet<(Entrant, Entrant)>,
+    partnership: Map<Entrant, [Entrant; 2]>,
+    apart: Set<(Entrant, Entrant)>,
 }
 
 impl TryFrom<Setup> for Event {
@@ -53,7 +52,7 @@ impl Event {
         if setup.rounds == 0 {
             return Err(MovementError::NoRounds);
         }
-        let mut roster = HashMap::new();
+        let mut roster = Map::default();
         for (i, e) in setup.entrants.iter().enumerate() {
             if roster.insert(*e, i).is_some() {
                 return Err(MovementError::DuplicateEntrant(*e));
@@ -66,7 +65,7 @@ impl Event {
                 Err(MovementError::UnknownEntrant(e))
             }
         };
-        let mut partnership = HashMap::new();
+        let mut partnership = Map::default();
         if let Format::Swiss {
             partnerships: Some(partnerships),
         } = &setup.format
@@ -90,7 +89,7 @@ impl Event {
                 });
             }
         }
-        let mut apart = HashSet::new();
+        let mut apart = Set::default();
         for [a, b] in &setup.constraints.apart {
             known(*a)?;
             known(*b)?;
@@ -111,7 +110,7 @@ impl Event {
             }
             apart.insert(pair(*a, *b));
         }
-        let mut stays = HashMap::new();
+        let mut stays = Map::default();
         for stay in &setup.constraints.stay {
             known(stay.entrant)?;
             let refuse = |reason| MovementError::StayUnsatisfiable {
@@ -204,9 +203,9 @@ impl Event {
                 expected,
             });
         }
-        let roster: HashSet<Entrant> = self.roster.keys().copied().collect();
+        let roster: Set<Entrant> = self.roster.keys().copied().collect();
         history::check(&roster, history)?;
-        let mut seen = HashSet::new();
+        let mut seen = Set::default();
         for e in present {
             if !roster.contains(e) {
                 return Err(MovementError::UnknownEntrant(*e));
@@ -229,7 +228,7 @@ impl Event {
                 units.push(*e);
             }
         }
-        units.sort_by_key(|u| self.roster.get(u).copied());
+        units.sort_by_cached_key(|u| self.roster.get(u).copied());
         let (min, max) = Self::unit_range_of(&self.setup, !self.partnership.is_empty());
         let Some(plan) = layout(units.len(), min, max) else {
             return Err(MovementError::TooFewEntrants {
@@ -240,7 +239,7 @@ impl Event {
 
         // Stays, by unit, at their tables.
         let mut pins: Vec<Vec<Entrant>> = vec![Vec::new(); plan.sizes.len()];
-        let mut pinned = HashSet::new();
+        let mut pinned = Set::default();
         for stay in &self.setup.constraints.stay {
             let unit = self.unit(stay.entrant);
             if !seen.contains(&stay.entrant) || pinned.contains(&unit) {
@@ -264,7 +263,7 @@ impl Event {
 
         let record = Record::new(&self.roster, history);
         let standings = scoring::standings(&self.setup.entrants, history, &self.setup.scoring);
-        let mut rank = HashMap::new();
+        let mut rank = Map::default();
         for (i, s) in standings.iter().enumerate() {
             rank.entry(self.unit(s.entrant)).or_insert(i);
         }
@@ -273,7 +272,7 @@ impl Event {
         // (rotation, fixed, which never look at results) the last in the roster.
         let by_results = matches!(self.setup.format, Format::Swiss { .. } | Format::Progressive { .. });
         let mut candidates: Vec<Entrant> = units.iter().copied().filter(|u| !pinned.contains(u)).collect();
-        candidates.sort_by_key(|u| {
+        candidates.sort_by_cached_key(|u| {
             let order = if by_results { rank.get(u).copied() } else { None };
             (
                 record.byes(*u),
@@ -289,10 +288,10 @@ impl Event {
                 reason: "too many stay for someone else to sit out",
             });
         }
-        let byes: HashSet<Entrant> = candidates[..plan.byes].iter().copied().collect();
+        let byes: Set<Entrant> = candidates[..plan.byes].iter().copied().collect();
         let sitting: Vec<Entrant> = candidates.into_iter().filter(|u| !byes.contains(u)).collect();
         let mut sitting = sitting;
-        sitting.sort_by_key(|u| self.roster.get(u).copied());
+        sitting.sort_by_cached_key(|u| self.roster.get(u).copied());
 
         let apart: Vec<(Entrant, Entrant)> = self.apart.iter().map(|(a, b)| (self.unit(*a), self.unit(*b))).collect();
         let cx = Context {
@@ -330,7 +329,7 @@ impl Event {
             .filter(|u| byes.contains(u))
             .flat_map(|u| self.members(*u))
             .collect();
-        byes.sort_by_key(|e| self.roster.get(e).copied());
+        byes.sort_by_cached_key(|e| self.roster.get(e).copied());
         Ok(Round { number, tables, byes })
     }
 
@@ -355,7 +354,7 @@ impl Event {
     /// [`MovementError::HistoryMismatch`], [`MovementError::ResultsMismatch`] or
     /// [`MovementError::UnknownEntrant`] for a history that is not this event's.
     pub fn standings(&self, history: &[PlayedRound]) -> Result<Vec<Standing>, MovementError> {
-        let roster: HashSet<Entrant> = self.roster.keys().copied().collect();
+        let roster: Set<Entrant> = self.roster.keys().copied().collect();
         history::check(&roster, history)?;
         Ok(scoring::standings(&self.setup.entrants, history, &self.setup.scoring))
     }

@@ -3,11 +3,10 @@
 //! event then orders the seats.
 
 use super::assign::{self, Tables, NEVER};
-use super::entrant::Entrant;
+use super::entrant::{Entrant, Map};
 use super::history::Record;
 use super::round::PlayedRound;
 use super::setup::Moves;
-use std::collections::HashMap;
 
 /// Steps the Swiss search may take per attempt before it settles for fewer constraints.
 const SEARCH_BUDGET: usize = 2_000;
@@ -15,9 +14,9 @@ const SEARCH_BUDGET: usize = 2_000;
 /// What every movement is given.
 pub(crate) struct Context<'a> {
     /// Roster position of each entrant (seeding order).
-    pub roster: &'a HashMap<Entrant, usize>,
+    pub roster: &'a Map<Entrant, usize>,
     /// Position in the standings so far (0 is the leader; ties in roster order).
-    pub rank: &'a HashMap<Entrant, usize>,
+    pub rank: &'a Map<Entrant, usize>,
     /// Counts from the earlier rounds.
     pub record: &'a Record<'a>,
     /// The earlier rounds.
@@ -48,7 +47,7 @@ impl Dense {
         let pinned_count = ids.len();
         ids.extend(cx.sitting.iter().copied());
         let n = ids.len();
-        let position: HashMap<Entrant, usize> = ids.iter().enumerate().map(|(i, e)| (*e, i)).collect();
+        let position: Map<Entrant, usize> = ids.iter().enumerate().map(|(i, e)| (*e, i)).collect();
         let at: Vec<usize> = ids.iter().map(|e| cx.record.position(*e)).collect();
         let met = (0..n * n).map(|i| cx.record.met_at(at[i / n], at[i % n])).collect();
         let mut apart = vec![false; n * n];
@@ -92,7 +91,7 @@ impl Dense {
     /// The units (not pinned) by number, sorted by `key`.
     fn order<K: Ord>(&self, key: impl Fn(Entrant) -> K) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.ids.len()).filter(|i| !self.pinned[*i]).collect();
-        order.sort_by_key(|i| key(self.ids[*i]));
+        order.sort_by_cached_key(|i| key(self.ids[*i]));
         order
     }
 
@@ -148,7 +147,7 @@ impl Context<'_> {
 /// Class 0 moves up (or is table 1's winner staying), 1 stays, 2 moves down, 3 comes back from a
 /// bye or absence to its last table, 4 is new (to the bottom).
 pub(crate) fn progressive(cx: &Context<'_>, moves: Moves) -> Vec<Vec<Entrant>> {
-    let mut want: HashMap<Entrant, (u32, u8, usize)> = HashMap::new();
+    let mut want: Map<Entrant, (u32, u8, usize)> = Map::default();
     if let Some(last) = cx.history.last() {
         let last_table = u32::try_from(last.round.tables.len()).unwrap_or(u32::MAX);
         for table in &last.round.tables {
@@ -156,7 +155,7 @@ pub(crate) fn progressive(cx: &Context<'_>, moves: Moves) -> Vec<Vec<Entrant>> {
                 continue;
             };
             let mut by_place: Vec<usize> = (0..table.seats.len()).collect();
-            by_place.sort_by_key(|s| {
+            by_place.sort_by_cached_key(|s| {
                 (
                     std::cmp::Reverse(result.scores.get(*s).copied().unwrap_or(i64::MIN)),
                     cx.rank_of(table.seats[*s]),

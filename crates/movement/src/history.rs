@@ -2,10 +2,9 @@
 //! results, and counting what the movements need (who met whom, who partnered and neighboured
 //! whom, byes, where each entrant last sat).
 
-use super::entrant::Entrant;
+use super::entrant::{Entrant, Map, Set};
 use super::error::MovementError;
 use super::round::PlayedRound;
-use std::collections::{HashMap, HashSet};
 
 /// An unordered pair, smaller id first.
 pub(crate) fn pair(a: Entrant, b: Entrant) -> (Entrant, Entrant) {
@@ -18,14 +17,14 @@ pub(crate) fn pair(a: Entrant, b: Entrant) -> (Entrant, Entrant) {
 
 /// Checks that `history` is rounds 1, 2, … of entrants of `roster`, each entrant at most once a
 /// round, tables numbered 1.. in order, one result per table with one score per seat.
-pub(crate) fn check(roster: &HashSet<Entrant>, history: &[PlayedRound]) -> Result<(), MovementError> {
+pub(crate) fn check(roster: &Set<Entrant>, history: &[PlayedRound]) -> Result<(), MovementError> {
     for (i, played) in history.iter().enumerate() {
         let round = u32::try_from(i + 1).unwrap_or(u32::MAX);
         let mismatch = |reason| MovementError::HistoryMismatch { round, reason };
         if played.round.number != round {
             return Err(mismatch("rounds must be numbered 1, 2, … in order"));
         }
-        let mut seen = HashSet::new();
+        let mut seen = Set::default();
         for e in played.round.entrants() {
             if !roster.contains(&e) {
                 return Err(MovementError::UnknownEntrant(e));
@@ -62,7 +61,7 @@ pub(crate) fn check(roster: &HashSet<Entrant>, history: &[PlayedRound]) -> Resul
 /// searches look pairs up many times).
 #[derive(Debug)]
 pub(crate) struct Record<'a> {
-    roster: &'a HashMap<Entrant, usize>,
+    roster: &'a Map<Entrant, usize>,
     n: usize,
     /// Rounds each pair shared a table.
     met: Vec<u32>,
@@ -82,7 +81,7 @@ pub(crate) struct Record<'a> {
 
 impl<'a> Record<'a> {
     /// Counts a history whose entrants are all in `roster` (entrant to position).
-    pub(crate) fn new(roster: &'a HashMap<Entrant, usize>, history: &[PlayedRound]) -> Self {
+    pub(crate) fn new(roster: &'a Map<Entrant, usize>, history: &[PlayedRound]) -> Self {
         let n = roster.len();
         let mut record = Record {
             roster,
@@ -152,16 +151,18 @@ impl<'a> Record<'a> {
         self.met[a * self.n + b]
     }
 
-    /// How much it costs to seat `a` opposite `b` again: last round's partners most.
-    pub(crate) fn partner_cost(&self, a: Entrant, b: Entrant) -> u64 {
-        let i = self.position(a) * self.n + self.position(b);
+    /// How much it costs to seat the entrants at roster positions `a` and `b` opposite each other
+    /// again: last round's partners most.
+    pub(crate) fn partner_cost(&self, a: usize, b: usize) -> u64 {
+        let i = a * self.n + b;
         let recent = if self.last_partners[i] { 1000 } else { 0 };
         recent + 10 * u64::from(self.partners[i])
     }
 
-    /// How much it costs to seat `a` beside `b` again: last round's neighbours most.
-    pub(crate) fn neighbour_cost(&self, a: Entrant, b: Entrant) -> u64 {
-        let i = self.position(a) * self.n + self.position(b);
+    /// How much it costs to seat the entrants at roster positions `a` and `b` side by side
+    /// again: last round's neighbours most.
+    pub(crate) fn neighbour_cost(&self, a: usize, b: usize) -> u64 {
+        let i = a * self.n + b;
         let recent = if self.last_neighbours[i] { 100 } else { 0 };
         recent + u64::from(self.neighbours[i])
     }

@@ -12,11 +12,10 @@
 //! a table, +1 to the higher score, −1 to the lower); and then the place is shared (listed in
 //! roster order).
 
-use super::entrant::Entrant;
+use super::entrant::{Entrant, Map};
 use super::points::Points;
 use super::round::PlayedRound;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 
 /// What a table's result counts for. Serialised with a `kind` tag: `{"kind": "points"}`,
 /// `{"kind": "chips"}`, `{"kind": "places", "points": [4, 2, 1, 0]}`.
@@ -127,7 +126,7 @@ fn bye_points(bye: ByeScore, average: Points) -> Points {
 /// The standings over `history` (checked by the caller) for everyone in `roster`, best first.
 pub(crate) fn standings(roster: &[Entrant], history: &[PlayedRound], rules: &ScoreRules) -> Vec<Standing> {
     let n = roster.len();
-    let order: HashMap<Entrant, usize> = roster.iter().enumerate().map(|(i, e)| (*e, i)).collect();
+    let order: Map<Entrant, usize> = roster.iter().enumerate().map(|(i, e)| (*e, i)).collect();
     let at = |e: &Entrant| order.get(e).copied();
     let mut lines: Vec<Standing> = roster
         .iter()

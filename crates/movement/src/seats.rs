@@ -15,13 +15,12 @@ pub(crate) fn order(members: &[Entrant], record: &Record<'_>) -> Vec<Entrant> {
         return members.to_vec();
     }
     // The members by index, with their pairs' costs looked up once.
+    let at: Vec<usize> = members.iter().map(|e| record.position(*e)).collect();
     let costs = Costs {
         k,
-        partner: (0..k * k)
-            .map(|i| record.partner_cost(members[i / k], members[i % k]))
-            .collect(),
+        partner: (0..k * k).map(|i| record.partner_cost(at[i / k], at[i % k])).collect(),
         neighbour: (0..k * k)
-            .map(|i| record.neighbour_cost(members[i / k], members[i % k]))
+            .map(|i| record.neighbour_cost(at[i / k], at[i % k]))
             .collect(),
     };
     let seats = if k % 2 == 0 && k <= 8 {
@@ -70,10 +69,12 @@ fn greedy(costs: &Costs) -> Vec<usize> {
     seats
 }
 
+/// Pairings of a table's seats, and orders of its pairs.
+type Patterns = (Vec<Vec<(usize, usize)>>, Vec<Vec<usize>>);
+
 /// The pairings of `0..k` and the orders of its `k / 2` pairs (pair 0 first), for the even `k`
 /// up to 8, worked out once.
-fn patterns(k: usize) -> &'static (Vec<Vec<(usize, usize)>>, Vec<Vec<usize>>) {
-    type Patterns = (Vec<Vec<(usize, usize)>>, Vec<Vec<usize>>);
+fn patterns(k: usize) -> &'static Patterns {
     static PATTERNS: OnceLock<Vec<Patterns>> = OnceLock::new();
     let all = PATTERNS.get_or_init(|| {
         (0..=8)

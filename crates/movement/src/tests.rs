@@ -229,7 +229,7 @@ fn apart_pairs_never_meet_and_stays_hold_in_every_format() {
         for (min, max) in RANGES {
             // Two or more tables every round, so that an apart pair can be apart.
             for n in (2 * u32::from(max) + 1)..=64 {
-                let mut s = setup(format.clone(), min, max, 5, n);
+                let mut s = setup(format.clone(), min, max, 4, n);
                 s.constraints.apart = vec![
                     [Entrant(1), Entrant(2)],
                     [Entrant(3), Entrant(4)],
@@ -265,7 +265,7 @@ fn late_arrivals_join_and_withdrawals_leave_from_the_round_given() {
     for format in formats() {
         for (min, max) in RANGES {
             for n in (u32::from(min) + 2)..=64 {
-                let event = Event::new(setup(format.clone(), min, max, 5, n)).expect("a valid event");
+                let event = Event::new(setup(format.clone(), min, max, 4, n)).expect("a valid event");
                 // Entrant n arrives for round 3; entrant 1 withdraws after round 3.
                 let present = |round: u32| -> Vec<Entrant> {
                     ids(n)
