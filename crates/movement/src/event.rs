@@ -250,7 +250,7 @@ impl Event {
                 table: stay.table,
                 reason,
             };
-            let t = usize::try_from(stay.table).unwrap_or(usize::MAX) - 1;
+            let t = usize::try_from(stay.table).unwrap_or(usize::MAX).wrapping_sub(1);
             let Some(table) = pins.get_mut(t) else {
                 return Err(refuse("the round has fewer tables"));
             };
@@ -289,8 +289,7 @@ impl Event {
             });
         }
         let byes: Set<Entrant> = candidates[..plan.byes].iter().copied().collect();
-        let sitting: Vec<Entrant> = candidates.into_iter().filter(|u| !byes.contains(u)).collect();
-        let mut sitting = sitting;
+        let mut sitting: Vec<Entrant> = candidates.into_iter().filter(|u| !byes.contains(u)).collect();
         sitting.sort_by_cached_key(|u| self.roster.get(u).copied());
 
         let apart: Vec<(Entrant, Entrant)> = self.apart.iter().map(|(a, b)| (self.unit(*a), self.unit(*b))).collect();
