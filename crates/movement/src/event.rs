@@ -269,7 +269,8 @@ impl Event {
         }
 
         // Byes: the fewest byes so far first, then (Swiss, progressive) the lowest ranked or
-        // (rotation, fixed, which never look at results) the last in the roster.
+        // (fixed, which never looks at results) the last in the roster; a rotation chooses among
+        // those with the fewest byes so that the rest meet least.
         let by_results = matches!(self.setup.format, Format::Swiss { .. } | Format::Progressive { .. });
         let mut candidates: Vec<Entrant> = units.iter().copied().filter(|u| !pinned.contains(u)).collect();
         candidates.sort_by_cached_key(|u| {
@@ -288,7 +289,11 @@ impl Event {
                 reason: "too many stay for someone else to sit out",
             });
         }
-        let byes: Set<Entrant> = candidates[..plan.byes].iter().copied().collect();
+        let byes: Set<Entrant> = if matches!(self.setup.format, Format::Rotation) {
+            formats::rotation_byes(&record, &candidates, &units, plan.byes)
+        } else {
+            candidates[..plan.byes].iter().copied().collect()
+        };
         let mut sitting: Vec<Entrant> = candidates.into_iter().filter(|u| !byes.contains(u)).collect();
         sitting.sort_by_cached_key(|u| self.roster.get(u).copied());
 

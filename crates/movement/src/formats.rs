@@ -3,7 +3,7 @@
 //! event then orders the seats.
 
 use super::assign::{self, Tables, NEVER};
-use super::entrant::{Entrant, Map};
+use super::entrant::{Entrant, Map, Set};
 use super::history::Record;
 use super::round::PlayedRound;
 use super::setup::Moves;
@@ -192,6 +192,47 @@ pub(crate) fn progressive(cx: &Context<'_>, moves: Moves) -> Vec<Vec<Entrant>> {
 /// Fixed tables: each entrant back at the table and seat it last had; newcomers at the bottom.
 pub(crate) fn fixed(cx: &Context<'_>) -> Vec<Vec<Entrant>> {
     cx.ladder(|e| cx.record.last_seat(e).unwrap_or((u32::MAX, 0)))
+}
+
+/// A rotation's byes: `count` of `candidates` (sorted by byes so far, fewest first, then roster
+/// order from the last), taking those with fewer byes than the last one taken in any case and
+/// choosing among those with as many one at a time: whoever has met the others still seated most
+/// (the cost of a pair growing eightfold with each meeting), so that those seated meet least.
+pub(crate) fn rotation_byes(
+    record: &Record<'_>,
+    candidates: &[Entrant],
+    units: &[Entrant],
+    count: usize,
+) -> Set<Entrant> {
+    let Some(last) = count.checked_sub(1).and_then(|i| candidates.get(i)) else {
+        return Set::default();
+    };
+    let level = record.byes(*last);
+    let mut byes: Set<Entrant> = candidates.iter().copied().filter(|c| record.byes(*c) < level).collect();
+    let mut open: Vec<Entrant> = candidates
+        .iter()
+        .copied()
+        .filter(|c| record.byes(*c) == level)
+        .collect();
+    let at = |e: Entrant| record.position(e);
+    while byes.len() < count && !open.is_empty() {
+        let cost = |c: Entrant| -> u64 {
+            units
+                .iter()
+                .filter(|o| **o != c && !byes.contains(*o))
+                .map(|o| 8u64.pow(record.met_at(at(c), at(*o)).min(12)))
+                .sum()
+        };
+        // The first of the costliest, in the candidates' order.
+        let mut best = 0;
+        for i in 1..open.len() {
+            if cost(open[i]) > cost(open[best]) {
+                best = i;
+            }
+        }
+        byes.insert(open.remove(best));
+    }
+    byes
 }
 
 /// All meet all: each unit (in roster order) to the table where it has met the fewest, the cost
