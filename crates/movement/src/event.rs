@@ -262,16 +262,19 @@ impl Event {
         }
 
         let record = Record::new(&self.roster, history);
-        let standings = scoring::standings(&self.setup.entrants, history, &self.setup.scoring);
+        // Only a Swiss and a progressive drive look at results.
+        let by_results = matches!(self.setup.format, Format::Swiss { .. } | Format::Progressive { .. });
         let mut rank = Map::default();
-        for (i, s) in standings.iter().enumerate() {
-            rank.entry(self.unit(s.entrant)).or_insert(i);
+        if by_results {
+            let standings = scoring::standings(&self.setup.entrants, history, &self.setup.scoring);
+            for (i, s) in standings.iter().enumerate() {
+                rank.entry(self.unit(s.entrant)).or_insert(i);
+            }
         }
 
         // Byes: the fewest byes so far first, then (Swiss, progressive) the lowest ranked or
-        // (fixed, which never looks at results) the last in the roster; a rotation chooses among
-        // those with the fewest byes so that the rest meet least.
-        let by_results = matches!(self.setup.format, Format::Swiss { .. } | Format::Progressive { .. });
+        // (fixed) the last in the roster; a rotation chooses among those with the fewest byes so
+        // that the rest meet least.
         let mut candidates: Vec<Entrant> = units.iter().copied().filter(|u| !pinned.contains(u)).collect();
         candidates.sort_by_cached_key(|u| {
             let order = if by_results { rank.get(u).copied() } else { None };
