@@ -45,6 +45,8 @@ pub enum MovementError {
     HistoryMismatch { round: u32, reason: &'static str },
     #[error("the results of round {round} do not match its tables: {reason}")]
     ResultsMismatch { round: u32, reason: &'static str },
+    #[error("this format seats each round by the results of the last, so it has no schedule ahead")]
+    DependsOnResults,
 }
 
 impl MovementError {
@@ -66,6 +68,7 @@ impl MovementError {
             Self::NoSuchRound { .. } => "no_such_round",
             Self::HistoryMismatch { .. } => "history_mismatch",
             Self::ResultsMismatch { .. } => "results_mismatch",
+            Self::DependsOnResults => "depends_on_results",
         }
     }
 }

@@ -5,7 +5,7 @@ use super::error::MovementError;
 use super::formats::{self, Context};
 use super::history::{self, pair, Record};
 use super::layout::layout;
-use super::round::{PlayedRound, Round, TableSeating};
+use super::round::{PlayedRound, Round, TableResult, TableSeating};
 use super::scoring::{self, Standing};
 use super::seats;
 use super::setup::{Format, Setup};
@@ -352,6 +352,34 @@ impl Event {
             Format::Fixed => table.to_vec(),
             _ => seats::order(table, record),
         }
+    }
+
+    /// Every round of a format that never looks at results (rotation, fixed), worked out ahead
+    /// with the entrants `present` throughout: what `seat_round` answers round by round while
+    /// they stay the same, whatever the results. For the board's "next round" and the guide cards.
+    ///
+    /// # Errors
+    /// [`MovementError::DependsOnResults`] for a Swiss or a progressive drive; otherwise as
+    /// [`Event::seat_round`] for round 1.
+    pub fn schedule(&self, present: &[Entrant]) -> Result<Vec<Round>, MovementError> {
+        if matches!(self.setup.format, Format::Swiss { .. } | Format::Progressive { .. }) {
+            return Err(MovementError::DependsOnResults);
+        }
+        let mut history: Vec<PlayedRound> = Vec::new();
+        for number in 1..=self.setup.rounds {
+            let round = self.seat_round(number, present, &history)?;
+            // Results are never read by these formats: zeros stand in for them.
+            let results = round
+                .tables
+                .iter()
+                .map(|t| TableResult {
+                    table: t.number,
+                    scores: vec![0; t.seats.len()],
+                })
+                .collect();
+            history.push(PlayedRound { round, results });
+        }
+        Ok(history.into_iter().map(|p| p.round).collect())
     }
 
     /// The standings after the rounds of `history`, best first, for everyone in the roster

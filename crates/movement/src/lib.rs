@@ -5,7 +5,8 @@
 //! An [`Event`] is made from a [`Setup`] (format, the game's [`SeatRange`], rounds, roster,
 //! [`Constraints`], [`ScoreRules`]) and checks everything up front. Each round,
 //! [`Event::seat_round`] takes who is present and the earlier rounds (their seatings and
-//! results, [`PlayedRound`]) and answers a [`Round`]; [`Event::standings`] ranks the roster.
+//! results, [`PlayedRound`]) and answers a [`Round`]; [`Event::standings`] ranks the roster;
+//! [`Event::schedule`] works out every round ahead for the formats that never look at results.
 //! Refusals are [`MovementError`]s with a stable [`code`](MovementError::code). The guide,
 //! `docs/movements.md`, states the formats, the guarantees and the bounds.
 //!

@@ -26,11 +26,12 @@ pub struct Round {
 }
 
 impl Round {
-    /// The table number and seat index (0-based) of an entrant, if seated this round.
+    /// Where an entrant sits this round, if seated: the table's number and the seat's, both
+    /// from 1 (seat 1 deals first), as a guide card says them.
     pub fn seat_of(&self, entrant: Entrant) -> Option<(u32, usize)> {
         self.tables
             .iter()
-            .find_map(|t| t.seats.iter().position(|e| *e == entrant).map(|s| (t.number, s)))
+            .find_map(|t| t.seats.iter().position(|e| *e == entrant).map(|s| (t.number, s + 1)))
     }
 
     /// Everyone seated or with a bye this round.

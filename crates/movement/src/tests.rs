@@ -445,6 +445,27 @@ fn rotation_depends_on_who_is_present_never_on_results() {
 }
 
 #[test]
+fn a_schedule_ahead_is_what_the_rounds_turn_out_to_be_for_formats_blind_to_results() {
+    for format in [Format::Rotation, Format::Fixed] {
+        for (min, max) in RANGES {
+            let event = Event::new(setup(format.clone(), min, max, 5, 23)).expect("valid");
+            let everyone = ids(23);
+            let ahead = event.schedule(&everyone).expect("a schedule");
+            let played: Vec<Round> = play(&event, &|_| everyone.clone(), 3)
+                .into_iter()
+                .map(|p| p.round)
+                .collect();
+            assert_eq!(ahead, played, "{format:?} {min}..={max}");
+        }
+    }
+    let swiss = Event::new(setup(Format::Swiss { partnerships: None }, 4, 4, 3, 8)).expect("valid");
+    assert_eq!(
+        swiss.schedule(&ids(8)).expect_err("refused").code(),
+        "depends_on_results"
+    );
+}
+
+#[test]
 fn fixed_keeps_the_same_tables_and_seats_all_night() {
     let event = Event::new(setup(Format::Fixed, 3, 7, 4, 13)).expect("valid");
     let everyone = ids(13);
