@@ -170,9 +170,11 @@ pub(crate) fn progressive(cx: &Context<'_>, moves: Moves) -> Vec<Vec<Entrant>> {
             let k = table.number;
             for (place, s) in by_place.into_iter().enumerate() {
                 let e = table.seats[s];
+                // With winners up and losers down, the middle player of an odd table stays.
+                let down = moves == Moves::WinnersUpLosersDown && place >= table.seats.len() - up;
                 let w = if place < up {
                     (k.saturating_sub(1).max(1), 0, place)
-                } else if moves == Moves::WinnersUpLosersDown && k < last_table {
+                } else if down && k < last_table {
                     (k + 1, 2, place)
                 } else {
                     (k, 1, place)

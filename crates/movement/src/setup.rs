@@ -60,8 +60,8 @@ pub enum Moves {
     Winner,
     /// The table's top two (the winning pair of a partnership game) move up one table.
     TopTwo,
-    /// The top half of each table moves up one table, the bottom half down one table; table 1's
-    /// winners and the last table's losers stay.
+    /// The top half of each table moves up one table, the bottom half down one table (the middle
+    /// player of an odd table stays); table 1's winners and the last table's losers stay.
     WinnersUpLosersDown,
 }
 

@@ -476,6 +476,66 @@ fn fixed_keeps_the_same_tables_and_seats_all_night() {
 }
 
 #[test]
+fn progressive_winners_move_up_one_table_and_the_rest_stay_or_move_down_one() {
+    for moves in [Moves::Winner, Moves::TopTwo, Moves::WinnersUpLosersDown] {
+        for (min, max) in RANGES {
+            for n in u32::from(min)..=64 {
+                let event = Event::new(setup(Format::Progressive { moves }, min, max, 4, n)).expect("valid");
+                let everyone = ids(n);
+                let history = play(&event, &|_| everyone.clone(), u64::from(n) + 11);
+                let first = &history[0].round;
+                let equal = first
+                    .tables
+                    .iter()
+                    .all(|t| t.seats.len() == first.tables[0].seats.len());
+                if !first.byes.is_empty() || !equal {
+                    continue;
+                }
+                let last = u32::try_from(first.tables.len()).expect("small");
+                for r in 1..history.len() {
+                    let before = &history[r - 1];
+                    let rank: Vec<Entrant> = event
+                        .standings(&history[..r - 1])
+                        .expect("standings")
+                        .into_iter()
+                        .map(|s| s.entrant)
+                        .collect();
+                    let rank_of = |e: Entrant| rank.iter().position(|o| *o == e);
+                    for (t, result) in before.round.tables.iter().zip(&before.results) {
+                        let mut places: Vec<usize> = (0..t.seats.len()).collect();
+                        places.sort_by_key(|s| (std::cmp::Reverse(result.scores[*s]), rank_of(t.seats[*s]), *s));
+                        let up = match moves {
+                            Moves::Winner => 1,
+                            Moves::TopTwo => 2,
+                            Moves::WinnersUpLosersDown => t.seats.len() / 2,
+                        };
+                        for (place, s) in places.into_iter().enumerate() {
+                            let e = t.seats[s];
+                            let now = history[r].round.seat_of(e).expect("seated").0;
+                            let k = t.number;
+                            if place < up {
+                                assert_eq!(
+                                    now,
+                                    k.saturating_sub(1).max(1),
+                                    "{moves:?} {min}..={max} n {n}: {e} won at {k}"
+                                );
+                            } else if moves == Moves::WinnersUpLosersDown && place >= t.seats.len() - up {
+                                assert_eq!(now, (k + 1).min(last), "{moves:?} {min}..={max} n {n}: {e} lost at {k}");
+                            } else {
+                                assert!(
+                                    now == k || now == k + 1,
+                                    "{moves:?} {min}..={max} n {n}: {e} stayed at {k}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn partners_change_every_round_of_a_four_seat_progressive_drive() {
     for moves in [Moves::Winner, Moves::TopTwo, Moves::WinnersUpLosersDown] {
         for tables in 1..=16u32 {
