@@ -68,5 +68,10 @@ pub use setup::{Constraints, Format, Moves, Partnership, SeatRange, Setup, Stay,
 
 mod round;
 
+/// The guide's example (docs/movements.md), run as a doc test so that it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/movements.md")]
+pub struct GuideDoctests;
+
 #[cfg(test)]
 mod tests;
