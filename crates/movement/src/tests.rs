@@ -1006,3 +1006,56 @@ fn the_same_inputs_give_the_same_round() {
 fn rotation_keeps_its_bound_over_nine_rounds_too() {
     rotation_bound(&[9]);
 }
+
+/// Random set-ups, constraints and presence each round: every refusal is typed, never a panic, and
+/// every round seated keeps the invariants. Slow unoptimised:
+/// `cargo test --release -p tablekeeper-movement -- --ignored`.
+#[test]
+#[ignore = "slow unoptimised; run with --release"]
+fn random_events_are_seated_or_refused_never_panicking() {
+    let mut dice = Dice(12345);
+    let mut errors: HashMap<&'static str, u32> = HashMap::new();
+    for _ in 0..20_000 {
+        let format = formats()[dice.roll(6) as usize].clone();
+        let (min, max) = [(3u8, 7u8), (4, 4), (3, 8), (2, 2), (3, 4), (4, 6)][dice.roll(6) as usize];
+        let n = 2 + dice.roll(40) as u32;
+        let mut s = setup(format, min, max, 1 + dice.roll(6) as u32, n);
+        for _ in 0..dice.roll(3) {
+            s.constraints.apart.push([
+                Entrant(1 + dice.roll(u64::from(n)) as u32),
+                Entrant(1 + dice.roll(u64::from(n)) as u32),
+            ]);
+        }
+        for _ in 0..dice.roll(3) {
+            s.constraints.stay.push(Stay {
+                entrant: Entrant(1 + dice.roll(u64::from(n)) as u32),
+                table: 1 + dice.roll(3) as u32,
+            });
+        }
+        s.scoring.kind = Scoring::Places { points: vec![3, 1] };
+        let event = match Event::new(s) {
+            Ok(e) => e,
+            Err(e) => {
+                *errors.entry(e.code()).or_default() += 1;
+                continue;
+            }
+        };
+        let mut history = Vec::new();
+        for r in 1..=event.setup().rounds {
+            let present: Vec<Entrant> = ids(n).into_iter().filter(|_| dice.roll(10) > 0).collect();
+            match event.seat_round(r, &present, &history) {
+                Ok(round) => {
+                    check_round(&event, &present, &round, &history);
+                    let results = results(&round, &mut dice);
+                    history.push(PlayedRound { round, results });
+                }
+                Err(e) => {
+                    *errors.entry(e.code()).or_default() += 1;
+                    break;
+                }
+            }
+        }
+        event.standings(&history).expect("standings");
+    }
+    println!("refusals by code: {errors:?}");
+}
