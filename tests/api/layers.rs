@@ -268,6 +268,7 @@ fn circles_in(root: &Path) -> (Vec<String>, usize) {
 const FLOORS: &[(&str, &[&str])] = &[
     ("tablekeeper-config", &[]),
     ("tablekeeper-rules", &[]),
+    ("tablekeeper-movement", &[]),
     ("tablekeeper-ledger", &["tablekeeper-rules"]),
     (
         "tablekeeper-store",
