@@ -174,12 +174,12 @@ pub fn application_pool(
 /// # Errors
 /// On database failure.
 pub async fn act_as_application(conn: &mut sqlx::PgConnection) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "select set_config('role', $1, false) from pg_roles
          where rolname = $1 and pg_has_role(current_user, rolname, 'MEMBER')",
+        APPLICATION_ROLE,
     )
-    .bind(APPLICATION_ROLE)
-    .execute(conn)
+    .fetch_optional(conn)
     .await?;
     Ok(())
 }
@@ -292,11 +292,12 @@ pub async fn prepare(database_url: &str, pool: &PgPool) -> Result<(), sqlx::Erro
 pub async fn migrate(pool: &PgPool) -> Result<(), sqlx::Error> {
     let mut migrator = sqlx::migrate!("../../migrations");
     migrator.set_ignore_missing(true);
-    let may_create: bool = sqlx::query_scalar("select has_schema_privilege(current_schema(), 'CREATE')")
-        .fetch_one(pool)
-        .await?;
+    let may_create: bool =
+        sqlx::query_scalar!(r#"select has_schema_privilege(current_schema(), 'CREATE') as "may_create!""#)
+            .fetch_one(pool)
+            .await?;
     if !may_create {
-        let applied: Vec<i64> = sqlx::query_scalar("select version from _sqlx_migrations where success")
+        let applied: Vec<i64> = sqlx::query_scalar!("select version from _sqlx_migrations where success")
             .fetch_all(pool)
             .await?;
         let pending: Vec<String> = migrator
@@ -326,7 +327,7 @@ pub async fn migrate(pool: &PgPool) -> Result<(), sqlx::Error> {
 /// When no connection can be had.
 pub async fn begin_read_only(pool: &PgPool) -> Result<Tx<'static>, StoreError> {
     let mut tx = pool.begin().await?;
-    sqlx::query("set transaction isolation level repeatable read, read only")
+    sqlx::query!("set transaction isolation level repeatable read, read only")
         .execute(&mut *tx)
         .await?;
     Ok(tx)
@@ -349,9 +350,9 @@ pub async fn begin_alongside(pool: &PgPool, tx: &mut Tx<'_>) -> Result<Option<Tx
     else {
         return Ok(None);
     };
-    let snapshot: String = sqlx::query_scalar(
-        "select case when exists (select 1 from pg_extension where extname = 'citus') then ''
-                     else pg_export_snapshot() end",
+    let snapshot: String = sqlx::query_scalar!(
+        r#"select case when exists (select 1 from pg_extension where extname = 'citus') then ''
+                     else pg_export_snapshot() end as "snapshot!""#,
     )
     .fetch_one(&mut **tx)
     .await?;
@@ -372,7 +373,7 @@ pub async fn begin_alongside(pool: &PgPool, tx: &mut Tx<'_>) -> Result<Option<Tx
 /// On database failure.
 pub async fn is_citus(pool: &PgPool) -> Result<bool, StoreError> {
     Ok(
-        sqlx::query_scalar("select exists (select 1 from pg_extension where extname = 'citus')")
+        sqlx::query_scalar!(r#"select exists (select 1 from pg_extension where extname = 'citus') as "citus!""#)
             .fetch_one(pool)
             .await?,
     )
@@ -383,7 +384,7 @@ pub async fn is_citus(pool: &PgPool) -> Result<bool, StoreError> {
 /// # Errors
 /// When it does not.
 pub async fn ping(pool: &PgPool) -> Result<(), StoreError> {
-    sqlx::query("select 1").execute(pool).await?;
+    sqlx::query!("select 1 as one").fetch_one(pool).await?;
     Ok(())
 }
 
@@ -396,7 +397,7 @@ pub async fn knock(pool: &PgPool) {
     let options = pool.connect_options();
     if let Ok(mut conn) = sqlx::PgConnection::connect_with(&options).await {
         // Either outcome is an answer; the goodbye is not waited for.
-        drop(sqlx::query("select 1").execute(&mut conn).await);
+        drop(sqlx::query!("select 1 as one").fetch_one(&mut conn).await);
         tokio::spawn(async move { drop(conn.close().await) });
     }
 }
