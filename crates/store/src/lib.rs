@@ -414,3 +414,26 @@ fn constraint(e: &sqlx::Error) -> Option<&str> {
 pub fn name_key(name: &str) -> String {
     name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
 }
+
+#[cfg(test)]
+mod tests {
+    /// A checked statement is one literal, so the fragments several statements share are written
+    /// out in each: each copy is exactly the constant that defines it (the constant's own
+    /// definition is one of the matches where it is defined in that file).
+    #[test]
+    fn fragments_are_written_out_as_defined() {
+        let tables = include_str!("tables.rs");
+        assert_eq!(tables.matches(super::tables::EFFECTIVE).count(), 1 + 3);
+        assert_eq!(tables.matches(super::tables::IN_PLAY_ORDER).count(), 1 + 2);
+        assert_eq!(tables.matches(super::RECORDED_BY).count(), 3);
+        assert_eq!(include_str!("chain.rs").matches(super::RECORDED_BY).count(), 2);
+        assert_eq!(include_str!("deals.rs").matches(super::RECORDED_BY).count(), 2);
+        let idempotency_keys = include_str!("idempotency_keys.rs");
+        assert_eq!(
+            idempotency_keys
+                .matches(super::idempotency_keys::REPLACE_EXPIRED)
+                .count(),
+            1 + 1
+        );
+    }
+}
