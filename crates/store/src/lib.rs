@@ -4,6 +4,41 @@
 //!
 //! Invariants: no game logic (nothing here applies a move or knows a game's types); a row that
 //! no longer reads is `Corrupt`, never a panic; named constraints become typed errors.
+//!
+//! # SQL checked at compile time
+//!
+//! Every statement written out whole is checked against the schema the migrations make when it
+//! is compiled (`sqlx::query!`, `query_as!`, `query_scalar!`), from the offline data committed
+//! in `crates/store/.sqlx/` (`scripts/sqlx-prepare` writes it; docs/development.md, "SQL checked
+//! at compile time"). A fragment several of them share is written out in each, and
+//! `tests::fragments_are_written_out_as_defined` holds every copy to its constant. These are
+//! assembled at run time instead, each run by the tests named:
+//!
+//! - [`move_path::read_for_move`], a move's read: its parts chosen per move (`push_str`: the
+//!   answer under the key, the fold, the lock, the scorer, the member and their token). Unlocked
+//!   by every move (`tests/api/moves.rs`); locked by undos, corrections and a move that lost its
+//!   race (`hot::a_move_an_undo_and_a_correction_racing_on_one_version_are_one_success_and_conflicts`,
+//!   `hot::different_moves_racing_on_a_stale_version_on_two_replicas_are_conflicts_never_rule_refusals`).
+//! - [`move_path::read_for_moves`], the read for many moves (`format!` of `CHAIN_POS` and
+//!   `fold_joins`): `batched::plain_moves_of_many_tables_arriving_together_share_one_commit_and_each_stands`.
+//! - [`move_path::write_move`], the move path's statement of up to ten CTEs and 40 positional
+//!   parameters (`push_str`, `format!`; it numbers the outbox's parameters for
+//!   [`webhooks::outbox_sql`], so the numbering stays in that one function): every move, with
+//!   bookings and lines (`ledger.rs`, `settlement.rs`), webhook rows
+//!   (`webhooks::a_finished_deal_is_delivered_once_signed_and_names_club_session_table_and_deal`)
+//!   and written apart (`live::a_move_written_apart_leaves_its_announcement_to_the_statements_after_it`,
+//!   `live::announced_apart_as_on_citus_every_entry_reaches_followers_once_and_a_refused_one_never`).
+//! - `move_batch::write_all`, the batch statement (`format!` of `tables::RECORDED_BY_STORED` read
+//!   from the batch's rows, and `idempotency_keys::REPLACE_EXPIRED`):
+//!   `batched::plain_moves_of_many_tables_arriving_together_share_one_commit_and_each_stands`.
+//! - [`webhooks::enqueue`], the outbox insert as [`webhooks::outbox_sql`] makes it:
+//!   `webhooks::tables_sessions_corrections_and_disputes_are_announced` (a correction's and a
+//!   dispute's events).
+//! - [`begin_alongside`]: `set transaction snapshot '<name>'` (`format!` of the snapshot the
+//!   first transaction exported, sent unprepared) after the `begin isolation level repeatable
+//!   read, read only` that sqlx's `try_begin_with` sends: every audit of a table when the pool
+//!   has a connection idle (`chain::every_entry_and_booking_is_linked_and_the_head_follows_each_move_and_undo`,
+//!   through `helpers::assert_audit_consistent`).
 
 pub mod api_tokens;
 pub mod chain;
