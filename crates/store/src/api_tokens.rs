@@ -35,19 +35,20 @@ pub struct NewToken<'a> {
 /// # Errors
 /// On database failure (a prefix taken already, which 48 random bits make unheard of, included).
 pub async fn insert(conn: &mut PgConnection, new: &NewToken<'_>) -> Result<ApiToken, StoreError> {
-    Ok(sqlx::query_as::<_, ApiToken>(
+    Ok(sqlx::query_as!(
+        ApiToken,
         "insert into api_tokens (id, user_id, club_id, name, prefix, secret_hash, scopes, expires_at)
          values ($1, $2, $3, $4, $5, $6, $7, $8)
          returning *",
+        Uuid::new_v4(),
+        new.user,
+        new.club,
+        new.name,
+        new.prefix,
+        new.secret_hash,
+        new.scopes,
+        new.expires_at,
     )
-    .bind(Uuid::new_v4())
-    .bind(new.user)
-    .bind(new.club)
-    .bind(new.name)
-    .bind(new.prefix)
-    .bind(new.secret_hash)
-    .bind(new.scopes)
-    .bind(new.expires_at)
     .fetch_one(conn)
     .await?)
 }
@@ -58,8 +59,7 @@ pub async fn insert(conn: &mut PgConnection, new: &NewToken<'_>) -> Result<ApiTo
 /// On database failure.
 pub async fn by_prefix(conn: &mut PgConnection, prefix: &str) -> Result<Option<ApiToken>, StoreError> {
     Ok(
-        sqlx::query_as::<_, ApiToken>("select * from api_tokens where prefix = $1")
-            .bind(prefix)
+        sqlx::query_as!(ApiToken, "select * from api_tokens where prefix = $1", prefix)
             .fetch_optional(conn)
             .await?,
     )
@@ -70,12 +70,13 @@ pub async fn by_prefix(conn: &mut PgConnection, prefix: &str) -> Result<Option<A
 /// # Errors
 /// On database failure.
 pub async fn list(conn: &mut PgConnection, user: Uuid, limit: i64, offset: i64) -> Result<Vec<ApiToken>, StoreError> {
-    Ok(sqlx::query_as::<_, ApiToken>(
+    Ok(sqlx::query_as!(
+        ApiToken,
         "select * from api_tokens where user_id = $1 order by created_at desc, id limit $2 offset $3",
+        user,
+        limit,
+        offset,
     )
-    .bind(user)
-    .bind(limit)
-    .bind(offset)
     .fetch_all(conn)
     .await?)
 }
@@ -85,12 +86,13 @@ pub async fn list(conn: &mut PgConnection, user: Uuid, limit: i64, offset: i64) 
 /// # Errors
 /// `NotFound("API token")` when the user has no such token; on database failure.
 pub async fn revoke(conn: &mut PgConnection, user: Uuid, id: Uuid) -> Result<(), StoreError> {
-    let done =
-        sqlx::query("update api_tokens set revoked_at = coalesce(revoked_at, now()) where id = $1 and user_id = $2")
-            .bind(id)
-            .bind(user)
-            .execute(conn)
-            .await?;
+    let done = sqlx::query!(
+        "update api_tokens set revoked_at = coalesce(revoked_at, now()) where id = $1 and user_id = $2",
+        id,
+        user,
+    )
+    .execute(conn)
+    .await?;
     if done.rows_affected() == 0 {
         return Err(StoreError::NotFound("API token"));
     }
@@ -103,11 +105,11 @@ pub async fn revoke(conn: &mut PgConnection, user: Uuid, id: Uuid) -> Result<(),
 /// # Errors
 /// On database failure.
 pub async fn touch(conn: &mut PgConnection, id: Uuid) -> Result<(), StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "update api_tokens set last_used_at = now()
          where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 minute')",
+        id,
     )
-    .bind(id)
     .execute(conn)
     .await?;
     Ok(())

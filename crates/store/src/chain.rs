@@ -25,8 +25,8 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::StoreError;
 use super::TableKey;
-use super::{StoreError, RECORDED_BY};
 
 /// A link as stored.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -73,8 +73,9 @@ pub struct ChainedScorer {
 pub async fn end(conn: &mut PgConnection, table: TableKey) -> Result<ChainEnd, StoreError> {
     // The last link is the latest of `chain_links`' last and the last linked rows'; the one
     // before it, whose hash is its `prev_hash`, is in any of them too.
-    let last = sqlx::query_as::<_, LinkRow>(
-        "with l as (
+    let last = sqlx::query_as!(
+        LinkRow,
+        r#"with l as (
              select * from (
                  (select pos, entry, ref, content_version, content_hash, prev_hash, hash
                   from chain_links where table_id = $1 and club_no = $2 order by pos desc limit 1)
@@ -85,50 +86,47 @@ pub async fn end(conn: &mut PgConnection, table: TableKey) -> Result<ChainEnd, S
                  (select link_pos, 'booking', id, link_version, link_content_hash, ''::bytea, link_hash
                   from ledger_bookings where table_id = $1 and club_no = $2 and link_pos is not null order by id desc limit 1)) l
              order by pos desc limit 1)
-         select l.pos, l.entry, l.ref, l.content_version, l.content_hash,
+         select l.pos as "pos!", l.entry as "entry!", l.ref as "reference!", l.content_version as "version!",
+                l.content_hash as "content_hash!",
                 case when octet_length(l.prev_hash) = 0
                      then coalesce((select p.hash from chain_links p where p.table_id = $1 and p.club_no = $2 and p.pos = l.pos - 1),
                                    case when m.link_pos = l.pos - 1 then m.link_hash end,
                                    case when b.link_pos = l.pos - 1 then b.link_hash end,
                                    l.prev_hash)
-                     else l.prev_hash end as prev_hash,
-                l.hash
+                     else l.prev_hash end as "prev_hash!",
+                l.hash as "hash!"
          from l left join lateral (
              select m.link_pos, m.link_hash from moves m
              where m.table_id = $1 and m.club_no = $2 and m.link_pos < l.pos order by m.seq desc limit 1) m on true
          left join lateral (
              select b.link_pos, b.link_hash from ledger_bookings b
-             where b.table_id = $1 and b.club_no = $2 and b.link_pos < l.pos order by b.id desc limit 1) b on true",
+             where b.table_id = $1 and b.club_no = $2 and b.link_pos < l.pos order by b.id desc limit 1) b on true"#,
+        table.id,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(table.club_no)
     .fetch_optional(&mut *conn)
     .await?;
-    let (last_move, last_booking, last_scorer, last_verification): (
-        Option<i64>,
-        Option<i64>,
-        Option<i64>,
-        Option<i64>,
-    ) = sqlx::query_as(
-        "select greatest(max(ref) filter (where entry = 'move'),
+    let lasts = sqlx::query!(
+        r#"select greatest(max(ref) filter (where entry = 'move'),
                          (select seq from moves where table_id = $1 and club_no = $2 and link_pos is not null
-                          order by seq desc limit 1)),
+                          order by seq desc limit 1)) as "last_move?",
                 greatest(max(ref) filter (where entry = 'booking'),
                          (select id from ledger_bookings where table_id = $1 and club_no = $2 and link_pos is not null
-                          order by id desc limit 1)),
-                max(ref) filter (where entry = 'scorer'), max(ref) filter (where entry = 'verification')
-         from chain_links where table_id = $1 and club_no = $2",
+                          order by id desc limit 1)) as "last_booking?",
+                max(ref) filter (where entry = 'scorer') as "last_scorer?",
+                max(ref) filter (where entry = 'verification') as "last_verification?"
+         from chain_links where table_id = $1 and club_no = $2"#,
+        table.id,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(table.club_no)
     .fetch_one(conn)
     .await?;
     Ok(ChainEnd {
         last,
-        last_move: last_move.unwrap_or(0),
-        last_booking: last_booking.unwrap_or(0),
-        last_scorer: last_scorer.unwrap_or(0),
-        last_verification: last_verification.unwrap_or(0),
+        last_move: lasts.last_move.unwrap_or(0),
+        last_booking: lasts.last_booking.unwrap_or(0),
+        last_scorer: lasts.last_scorer.unwrap_or(0),
+        last_verification: lasts.last_verification.unwrap_or(0),
     })
 }
 
@@ -142,13 +140,14 @@ pub async fn scorers_after(
     table: TableKey,
     after: i64,
 ) -> Result<Vec<ChainedScorer>, StoreError> {
-    Ok(sqlx::query_as::<_, ChainedScorer>(
-        "select number, id, name, created_at from scorers
-         where table_id = $1 and club_no = $3 and number > $2 order by number",
+    Ok(sqlx::query_as!(
+        ChainedScorer,
+        r#"select number as "number!", id, name, created_at from scorers
+         where table_id = $1 and club_no = $3 and number > $2 order by number"#,
+        table.id,
+        after,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(after)
-    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
@@ -163,13 +162,14 @@ pub async fn verifications_after(
     table: TableKey,
     after: i64,
 ) -> Result<Vec<crate::deals::VerificationRow>, StoreError> {
-    Ok(sqlx::query_as::<_, crate::deals::VerificationRow>(
+    Ok(sqlx::query_as!(
+        crate::deals::VerificationRow,
         "select id, deal, correction_seq, agree, moves, differs, verified_by, verified_at from verifications
          where table_id = $1 and club_no = $3 and chained and id > $2 order by id",
+        table.id,
+        after,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(after)
-    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
@@ -179,15 +179,25 @@ pub async fn verifications_after(
 /// # Errors
 /// On database failure.
 pub async fn links(conn: &mut PgConnection, table: TableKey) -> Result<Vec<LinkRow>, StoreError> {
-    Ok(sqlx::query_as::<_, LinkRow>(&format!(
-        "select pos, entry, ref, content_version, content_hash,
+    // From every link of table `$1` of club number `$2`, wherever it is kept (see the module's
+    // invariants), as stored: a link in a move's or a booking's row has an empty `prev_hash`.
+    Ok(sqlx::query_as!(
+        LinkRow,
+        r#"select pos as "pos!", entry as "entry!", ref as "reference!", content_version as "version!", content_hash as "content_hash!",
                     case when octet_length(prev_hash) = 0 and lag(pos) over w = pos - 1 then lag(hash) over w
-                         else prev_hash end as prev_hash,
-                    hash
-             from {LINKS} l window w as (order by pos) order by pos"
-    ))
-    .bind(table.id)
-    .bind(table.club_no)
+                         else prev_hash end as "prev_hash!",
+                    hash as "hash!"
+             from (select pos, entry, ref, content_version, content_hash, prev_hash, hash
+                        from chain_links where table_id = $1 and club_no = $2
+                      union all
+                      select link_pos, 'move', seq, link_version, link_content_hash, ''::bytea, link_hash
+                        from moves where table_id = $1 and club_no = $2 and link_pos is not null
+                      union all
+                      select link_pos, 'booking', id, link_version, link_content_hash, ''::bytea, link_hash
+                        from ledger_bookings where table_id = $1 and club_no = $2 and link_pos is not null) l window w as (order by pos) order by pos"#,
+        table.id,
+        table.club_no,
+    )
     .fetch_all(conn)
     .await?)
 }
@@ -203,31 +213,23 @@ pub async fn entry_links(
     from: i64,
     to: i64,
 ) -> Result<Vec<(i64, i64, Vec<u8>)>, StoreError> {
-    Ok(sqlx::query_as(
-        "select ref, pos, hash from chain_links
+    Ok(sqlx::query!(
+        r#"select ref as "seq!", pos as "pos!", hash as "hash!" from chain_links
          where table_id = $1 and club_no = $4 and entry = 'move' and ref between $2 and $3
          union all
          select seq, link_pos, link_hash from moves
-         where table_id = $1 and club_no = $4 and link_pos is not null and seq between $2 and $3",
+         where table_id = $1 and club_no = $4 and link_pos is not null and seq between $2 and $3"#,
+        table.id,
+        from,
+        to,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(from)
-    .bind(to)
-    .bind(table.club_no)
     .fetch_all(conn)
-    .await?)
+    .await?
+    .into_iter()
+    .map(|row| (row.seq, row.pos, row.hash))
+    .collect())
 }
-
-/// Every link of table `$1` of club number `$2`, wherever it is kept (see the module's
-/// invariants), as stored: a link in a move's or a booking's row has an empty `prev_hash`.
-const LINKS: &str = "(select pos, entry, ref, content_version, content_hash, prev_hash, hash
-                        from chain_links where table_id = $1 and club_no = $2
-                      union all
-                      select link_pos, 'move', seq, link_version, link_content_hash, ''::bytea, link_hash
-                        from moves where table_id = $1 and club_no = $2 and link_pos is not null
-                      union all
-                      select link_pos, 'booking', id, link_version, link_content_hash, ''::bytea, link_hash
-                        from ledger_bookings where table_id = $1 and club_no = $2 and link_pos is not null)";
 
 /// What a link keeps of its `prev_hash`: nothing but the set-up's zeros, the rest being the
 /// hash of the link before it (see the module's invariants).
@@ -255,28 +257,30 @@ pub async fn append(conn: &mut PgConnection, table: TableKey, new: &[LinkRow]) -
     let contents: Vec<&[u8]> = new.iter().map(|l| l.content_hash.as_slice()).collect();
     let prevs: Vec<&[u8]> = new.iter().map(stored_prev_hash).collect();
     let hashes: Vec<&[u8]> = new.iter().map(|l| l.hash.as_slice()).collect();
-    sqlx::query(
+    sqlx::query!(
         "insert into chain_links (table_id, pos, entry, ref, content_hash, prev_hash, hash, content_version, club_no)
          select $1, l.*, $9 from unnest($2::bigint[], $3::text[], $4::bigint[], $5::bytea[], $6::bytea[], $7::bytea[],
                                         $8::smallint[]) as l",
+        table.id,
+        &positions,
+        &entries as _,
+        &references,
+        &contents as _,
+        &prevs as _,
+        &hashes as _,
+        &versions,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(&positions)
-    .bind(&entries)
-    .bind(&references)
-    .bind(&contents)
-    .bind(&prevs)
-    .bind(&hashes)
-    .bind(&versions)
-    .bind(table.club_no)
     .execute(&mut *conn)
     .await?;
-    sqlx::query("update game_tables set chain_head = $2 where id = $1 and club_no = $3")
-        .bind(table.id)
-        .bind(&head.hash)
-        .bind(table.club_no)
-        .execute(conn)
-        .await?;
+    sqlx::query!(
+        "update game_tables set chain_head = $2 where id = $1 and club_no = $3",
+        table.id,
+        &head.hash,
+        table.club_no,
+    )
+    .execute(conn)
+    .await?;
     Ok(())
 }
 
@@ -306,19 +310,24 @@ pub struct LoggedEntry<J = Value> {
 #[sqlx(transparent)]
 pub struct JsonText(pub String);
 
+/// A log entry with its move and events as JSON text (a name `query_as!` can build).
+type TextEntry = LoggedEntry<JsonText>;
+
 /// The table's whole log, in seq order, as the chain covers it, moves and events as JSON text:
 /// for a reader of every entry that decodes each once, into its own types.
 ///
 /// # Errors
 /// On database failure.
 pub async fn log_as_text(conn: &mut PgConnection, table: TableKey) -> Result<Vec<LoggedEntry<JsonText>>, StoreError> {
-    Ok(sqlx::query_as::<_, LoggedEntry<JsonText>>(&format!(
-        "select seq, entry, kind, seat, body::text as body, events::text as events, voids_seq, part_of,
-                    position::text as position, {RECORDED_BY} as recorded_by, recorded_at
-             from moves m where table_id = $1 and club_no = $2 order by seq"
-    ))
-    .bind(table.id)
-    .bind(table.club_no)
+    // `recorded_by` as `super::RECORDED_BY` reads it (both statements).
+    Ok(sqlx::query_as!(
+        TextEntry,
+        r#"select seq, entry, kind, seat, body::text as "body!: JsonText", events::text as "events!: JsonText", voids_seq, part_of,
+                    position::text as position, coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer) as "recorded_by!", recorded_at
+             from moves m where table_id = $1 and club_no = $2 order by seq"#,
+        table.id,
+        table.club_no,
+    )
     .fetch_all(conn)
     .await?)
 }
@@ -328,14 +337,15 @@ pub async fn log_as_text(conn: &mut PgConnection, table: TableKey) -> Result<Vec
 /// # Errors
 /// On database failure.
 pub async fn log_after(conn: &mut PgConnection, table: TableKey, after: i64) -> Result<Vec<LoggedEntry>, StoreError> {
-    Ok(sqlx::query_as::<_, LoggedEntry>(&format!(
-        "select seq, entry, kind, seat, body, events, voids_seq, part_of, position::text as position,
-                    {RECORDED_BY} as recorded_by, recorded_at
-             from moves m where table_id = $1 and club_no = $3 and seq > $2 order by seq"
-    ))
-    .bind(table.id)
-    .bind(after)
-    .bind(table.club_no)
+    Ok(sqlx::query_as!(
+        LoggedEntry,
+        r#"select seq, entry, kind, seat, body, events, voids_seq, part_of, position::text as position,
+                    coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer) as "recorded_by!", recorded_at
+             from moves m where table_id = $1 and club_no = $3 and seq > $2 order by seq"#,
+        table.id,
+        after,
+        table.club_no,
+    )
     .fetch_all(conn)
     .await?)
 }

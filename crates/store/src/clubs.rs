@@ -45,18 +45,19 @@ pub struct ClubMember {
     pub anonymised_at: Option<DateTime<Utc>>,
 }
 
-const MEMBER_COLUMNS: &str = "id, club_id, user_id, name, role, guest, created_at, left_at, anonymised_at";
-
 /// A club named `name`, with the account `owner` (named `owner_name`) as its owner.
 ///
 /// # Errors
 /// On database failure.
 pub async fn insert(conn: &mut PgConnection, name: &str, owner: Uuid, owner_name: &str) -> Result<Club, StoreError> {
-    let club = sqlx::query_as::<_, Club>("insert into clubs (id, name) values ($1, $2) returning id, name, created_at")
-        .bind(Uuid::new_v4())
-        .bind(name)
-        .fetch_one(&mut *conn)
-        .await?;
+    let club = sqlx::query_as!(
+        Club,
+        "insert into clubs (id, name) values ($1, $2) returning id, name, created_at",
+        Uuid::new_v4(),
+        name,
+    )
+    .fetch_one(&mut *conn)
+    .await?;
     insert_member(&mut *conn, club.id, Some((owner, ClubRole::Owner)), owner_name, false).await?;
     Ok(club)
 }
@@ -72,17 +73,18 @@ pub async fn insert_member(
     name: &str,
     guest: bool,
 ) -> Result<ClubMember, StoreError> {
-    Ok(sqlx::query_as::<_, ClubMember>(&format!(
-        "insert into club_members (id, club_id, user_id, name, name_key, role, guest)
-         values ($1, $2, $3, $4, $5, $6, $7) returning {MEMBER_COLUMNS}"
-    ))
-    .bind(Uuid::new_v4())
-    .bind(club)
-    .bind(account.map(|(user, _)| user))
-    .bind(name)
-    .bind(super::name_key(name))
-    .bind(account.map(|(_, role)| role))
-    .bind(guest)
+    Ok(sqlx::query_as!(
+        ClubMember,
+        r#"insert into club_members (id, club_id, user_id, name, name_key, role, guest)
+         values ($1, $2, $3, $4, $5, $6, $7) returning id, club_id, user_id, name, role as "role: ClubRole", guest, created_at, left_at, anonymised_at"#,
+        Uuid::new_v4(),
+        club,
+        account.map(|(user, _)| user),
+        name,
+        super::name_key(name),
+        account.map(|(_, role)| role) as _,
+        guest,
+    )
     .fetch_one(conn)
     .await?)
 }
@@ -90,8 +92,7 @@ pub async fn insert_member(
 /// # Errors
 /// `NotFound` when there is no such club.
 pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<Club, StoreError> {
-    sqlx::query_as::<_, Club>("select id, name, created_at from clubs where id = $1")
-        .bind(id)
+    sqlx::query_as!(Club, "select id, name, created_at from clubs where id = $1", id)
         .fetch_optional(conn)
         .await?
         .ok_or(StoreError::NotFound("club"))
@@ -102,11 +103,11 @@ pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<Club, StoreError
 /// # Errors
 /// On database failure.
 pub async fn role_of(conn: &mut PgConnection, club: Uuid, user: Uuid) -> Result<Option<ClubRole>, StoreError> {
-    Ok(sqlx::query_scalar::<_, ClubRole>(
-        "select role from club_members where club_id = $1 and user_id = $2 and left_at is null",
+    Ok(sqlx::query_scalar!(
+        r#"select role as "role!: ClubRole" from club_members where club_id = $1 and user_id = $2 and left_at is null"#,
+        club,
+        user,
     )
-    .bind(club)
-    .bind(user)
     .fetch_optional(conn)
     .await?)
 }
@@ -123,25 +124,22 @@ pub async fn home_club(conn: &mut PgConnection, user: Uuid) -> Result<Uuid, Stor
     }
     // Two first sessions at once make one club: the account's row is locked (until the caller's
     // transaction ends) and the question asked again.
-    let account = sqlx::query_as::<_, (String,)>("select name from users where id = $1 for update")
-        .bind(user)
+    let account = sqlx::query_scalar!("select name from users where id = $1 for update", user)
         .fetch_optional(&mut *conn)
         .await?
         .ok_or(StoreError::NotFound("user"))?;
     if let Some(club) = owned_club(&mut *conn, user).await? {
         return Ok(club);
     }
-    Ok(insert(conn, &format!("{}'s club", account.0), user, &account.0)
-        .await?
-        .id)
+    Ok(insert(conn, &format!("{account}'s club"), user, &account).await?.id)
 }
 
 async fn owned_club(conn: &mut PgConnection, user: Uuid) -> Result<Option<Uuid>, StoreError> {
-    let owned = sqlx::query_scalar::<_, Uuid>(
+    let owned = sqlx::query_scalar!(
         "select club_id from club_members where user_id = $1 and role = 'owner' and left_at is null
          order by created_at, club_id limit 1",
+        user,
     )
-    .bind(user)
     .fetch_optional(conn)
     .await?;
     Ok(owned)
@@ -152,10 +150,11 @@ async fn owned_club(conn: &mut PgConnection, user: Uuid) -> Result<Option<Uuid>,
 /// # Errors
 /// On database failure.
 pub async fn members(conn: &mut PgConnection, club: Uuid) -> Result<Vec<ClubMember>, StoreError> {
-    Ok(sqlx::query_as::<_, ClubMember>(&format!(
-        "select {MEMBER_COLUMNS} from club_members where club_id = $1 order by created_at, id"
-    ))
-    .bind(club)
+    Ok(sqlx::query_as!(
+        ClubMember,
+        r#"select id, club_id, user_id, name, role as "role: ClubRole", guest, created_at, left_at, anonymised_at from club_members where club_id = $1 order by created_at, id"#,
+        club,
+    )
     .fetch_all(conn)
     .await?)
 }
@@ -165,11 +164,12 @@ pub async fn members(conn: &mut PgConnection, club: Uuid) -> Result<Vec<ClubMemb
 /// # Errors
 /// `NotFound` when the club has no such member.
 pub async fn member(conn: &mut PgConnection, club: Uuid, id: Uuid) -> Result<ClubMember, StoreError> {
-    sqlx::query_as::<_, ClubMember>(&format!(
-        "select {MEMBER_COLUMNS} from club_members where club_id = $1 and id = $2"
-    ))
-    .bind(club)
-    .bind(id)
+    sqlx::query_as!(
+        ClubMember,
+        r#"select id, club_id, user_id, name, role as "role: ClubRole", guest, created_at, left_at, anonymised_at from club_members where club_id = $1 and id = $2"#,
+        club,
+        id,
+    )
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("member"))
@@ -185,17 +185,20 @@ pub async fn member_named(conn: &mut PgConnection, club: Uuid, name: &str) -> Re
     // name, and only one of them could be entered on the session's roster (the other was told
     // `member_not_found`): the first to look a name up holds it until its transaction ends, and
     // the second then finds that member.
-    sqlx::query("select pg_advisory_xact_lock(hashtextextended($1::uuid::text || '/' || $2::text, 0))")
-        .bind(club)
-        .bind(super::name_key(name))
-        .execute(&mut *conn)
-        .await?;
-    let found = sqlx::query_as::<_, ClubMember>(&format!(
-        "select {MEMBER_COLUMNS} from club_members where club_id = $1 and name_key = $2
-         order by (left_at is not null), created_at, id limit 1"
-    ))
-    .bind(club)
-    .bind(super::name_key(name))
+    sqlx::query!(
+        "select pg_advisory_xact_lock(hashtextextended($1::uuid::text || '/' || $2::text, 0))",
+        club,
+        super::name_key(name),
+    )
+    .execute(&mut *conn)
+    .await?;
+    let found = sqlx::query_as!(
+        ClubMember,
+        r#"select id, club_id, user_id, name, role as "role: ClubRole", guest, created_at, left_at, anonymised_at from club_members where club_id = $1 and name_key = $2
+         order by (left_at is not null), created_at, id limit 1"#,
+        club,
+        super::name_key(name),
+    )
     .fetch_optional(&mut *conn)
     .await?;
     match found {
@@ -227,15 +230,16 @@ pub async fn of_user(
 ) -> Result<Vec<MemberClub>, StoreError> {
     // Filtered here, not after the page is read: the page and its next offset count only the
     // clubs the caller may see.
-    Ok(sqlx::query_as::<_, MemberClub>(
-        "select c.id, c.name, c.created_at, m.role from club_members m join clubs c on c.id = m.club_id
+    Ok(sqlx::query_as!(
+        MemberClub,
+        r#"select c.id, c.name, c.created_at, m.role as "role!: ClubRole" from club_members m join clubs c on c.id = m.club_id
          where m.user_id = $1 and m.left_at is null and ($4::uuid is null or c.id = $4)
-         order by m.created_at, c.id limit $2 offset $3",
+         order by m.created_at, c.id limit $2 offset $3"#,
+        user,
+        limit,
+        offset,
+        only,
     )
-    .bind(user)
-    .bind(limit)
-    .bind(offset)
-    .bind(only)
     .fetch_all(conn)
     .await?)
 }
@@ -250,12 +254,13 @@ pub async fn members_page(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<ClubMember>, StoreError> {
-    Ok(sqlx::query_as::<_, ClubMember>(&format!(
-        "select {MEMBER_COLUMNS} from club_members where club_id = $1 order by created_at, id limit $2 offset $3"
-    ))
-    .bind(club)
-    .bind(limit)
-    .bind(offset)
+    Ok(sqlx::query_as!(
+        ClubMember,
+        r#"select id, club_id, user_id, name, role as "role: ClubRole", guest, created_at, left_at, anonymised_at from club_members where club_id = $1 order by created_at, id limit $2 offset $3"#,
+        club,
+        limit,
+        offset,
+    )
     .fetch_all(conn)
     .await?)
 }
@@ -265,11 +270,12 @@ pub async fn members_page(
 /// # Errors
 /// `NotFound("member")` when the club has no such member.
 pub async fn lock_member(conn: &mut PgConnection, club: Uuid, id: Uuid) -> Result<ClubMember, StoreError> {
-    sqlx::query_as::<_, ClubMember>(&format!(
-        "select {MEMBER_COLUMNS} from club_members where club_id = $1 and id = $2 for update"
-    ))
-    .bind(club)
-    .bind(id)
+    sqlx::query_as!(
+        ClubMember,
+        r#"select id, club_id, user_id, name, role as "role: ClubRole", guest, created_at, left_at, anonymised_at from club_members where club_id = $1 and id = $2 for update"#,
+        club,
+        id,
+    )
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("member"))
@@ -280,11 +286,12 @@ pub async fn lock_member(conn: &mut PgConnection, club: Uuid, id: Uuid) -> Resul
 /// # Errors
 /// On database failure.
 pub async fn member_of_user(conn: &mut PgConnection, club: Uuid, user: Uuid) -> Result<Option<ClubMember>, StoreError> {
-    Ok(sqlx::query_as::<_, ClubMember>(&format!(
-        "select {MEMBER_COLUMNS} from club_members where club_id = $1 and user_id = $2"
-    ))
-    .bind(club)
-    .bind(user)
+    Ok(sqlx::query_as!(
+        ClubMember,
+        r#"select id, club_id, user_id, name, role as "role: ClubRole", guest, created_at, left_at, anonymised_at from club_members where club_id = $1 and user_id = $2"#,
+        club,
+        user,
+    )
     .fetch_optional(conn)
     .await?)
 }
@@ -295,14 +302,13 @@ pub async fn member_of_user(conn: &mut PgConnection, club: Uuid, user: Uuid) -> 
 /// # Errors
 /// On database failure.
 pub async fn owners(conn: &mut PgConnection, club: Uuid) -> Result<i64, StoreError> {
-    sqlx::query("select 1 from clubs where id = $1 for update")
-        .bind(club)
-        .execute(&mut *conn)
+    sqlx::query!(r#"select 1 as "locked" from clubs where id = $1 for update"#, club)
+        .fetch_optional(&mut *conn)
         .await?;
-    Ok(sqlx::query_scalar::<_, i64>(
-        "select count(*) from club_members where club_id = $1 and role = 'owner' and left_at is null",
+    Ok(sqlx::query_scalar!(
+        r#"select count(*) as "count!" from club_members where club_id = $1 and role = 'owner' and left_at is null"#,
+        club,
     )
-    .bind(club)
     .fetch_one(conn)
     .await?)
 }
@@ -320,15 +326,16 @@ pub async fn update_member(
     guest: bool,
     left: Option<DateTime<Utc>>,
 ) -> Result<ClubMember, StoreError> {
-    sqlx::query_as::<_, ClubMember>(&format!(
-        "update club_members set role = $3, guest = $4, left_at = $5 where club_id = $1 and id = $2
-         returning {MEMBER_COLUMNS}"
-    ))
-    .bind(club)
-    .bind(id)
-    .bind(role)
-    .bind(guest)
-    .bind(left)
+    sqlx::query_as!(
+        ClubMember,
+        r#"update club_members set role = $3, guest = $4, left_at = $5 where club_id = $1 and id = $2
+         returning id, club_id, user_id, name, role as "role: ClubRole", guest, created_at, left_at, anonymised_at"#,
+        club,
+        id,
+        role as _,
+        guest,
+        left,
+    )
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("member"))
@@ -347,20 +354,21 @@ pub async fn join(
     role: ClubRole,
     code: &str,
 ) -> Result<ClubMember, StoreError> {
-    Ok(sqlx::query_as::<_, ClubMember>(&format!(
-        "insert into club_members (id, club_id, user_id, name, name_key, role, invitation)
+    Ok(sqlx::query_as!(
+        ClubMember,
+        r#"insert into club_members (id, club_id, user_id, name, name_key, role, invitation)
          values ($1, $2, $3, $4, $5, $6, $7)
          on conflict on constraint club_members_user_once
          do update set role = excluded.role, left_at = null, invitation = excluded.invitation
-         returning {MEMBER_COLUMNS}"
-    ))
-    .bind(Uuid::new_v4())
-    .bind(club)
-    .bind(user)
-    .bind(name)
-    .bind(super::name_key(name))
-    .bind(role)
-    .bind(code)
+         returning id, club_id, user_id, name, role as "role: ClubRole", guest, created_at, left_at, anonymised_at"#,
+        Uuid::new_v4(),
+        club,
+        user,
+        name,
+        super::name_key(name),
+        role as _,
+        code,
+    )
     .fetch_one(conn)
     .await?)
 }
@@ -371,11 +379,11 @@ pub async fn join(
 /// # Errors
 /// On database failure.
 pub async fn name_taken(conn: &mut PgConnection, club: Uuid, name: &str) -> Result<bool, StoreError> {
-    Ok(sqlx::query_scalar::<_, bool>(
-        "select exists (select 1 from club_members where club_id = $1 and name_key = $2 and anonymised_at is null)",
+    Ok(sqlx::query_scalar!(
+        r#"select exists (select 1 from club_members where club_id = $1 and name_key = $2 and anonymised_at is null) as "exists!""#,
+        club,
+        super::name_key(name),
     )
-    .bind(club)
-    .bind(super::name_key(name))
     .fetch_one(conn)
     .await?)
 }
@@ -391,8 +399,6 @@ pub struct Invitation {
     pub withdrawn_at: Option<DateTime<Utc>>,
 }
 
-const INVITATION_COLUMNS: &str = "code, club_id, role, created_at, expires_at, withdrawn_at";
-
 /// Stores an invitation; None when the code is taken already (the caller draws another).
 ///
 /// # Errors
@@ -405,15 +411,16 @@ pub async fn insert_invitation(
     created_by: Uuid,
     expires_at: DateTime<Utc>,
 ) -> Result<Option<Invitation>, StoreError> {
-    Ok(sqlx::query_as::<_, Invitation>(&format!(
-        "insert into club_invitations (code, club_id, role, created_by, expires_at) values ($1, $2, $3, $4, $5)
-         on conflict (code) do nothing returning {INVITATION_COLUMNS}"
-    ))
-    .bind(code)
-    .bind(club)
-    .bind(role)
-    .bind(created_by)
-    .bind(expires_at)
+    Ok(sqlx::query_as!(
+        Invitation,
+        r#"insert into club_invitations (code, club_id, role, created_by, expires_at) values ($1, $2, $3, $4, $5)
+         on conflict (code) do nothing returning code, club_id, role as "role: ClubRole", created_at, expires_at, withdrawn_at"#,
+        code,
+        club,
+        role as _,
+        created_by,
+        expires_at,
+    )
     .fetch_optional(conn)
     .await?)
 }
@@ -427,11 +434,12 @@ pub async fn open_invitation(
     code: &str,
     now: DateTime<Utc>,
 ) -> Result<Option<Invitation>, StoreError> {
-    Ok(sqlx::query_as::<_, Invitation>(&format!(
-        "select {INVITATION_COLUMNS} from club_invitations where code = $1 and expires_at > $2 and withdrawn_at is null"
-    ))
-    .bind(code)
-    .bind(now)
+    Ok(sqlx::query_as!(
+        Invitation,
+        r#"select code, club_id, role as "role: ClubRole", created_at, expires_at, withdrawn_at from club_invitations where code = $1 and expires_at > $2 and withdrawn_at is null"#,
+        code,
+        now,
+    )
     .fetch_optional(conn)
     .await?)
 }
@@ -446,13 +454,14 @@ pub async fn invitations(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<Invitation>, StoreError> {
-    Ok(sqlx::query_as::<_, Invitation>(&format!(
-        "select {INVITATION_COLUMNS} from club_invitations where club_id = $1
-         order by created_at desc, code limit $2 offset $3"
-    ))
-    .bind(club)
-    .bind(limit)
-    .bind(offset)
+    Ok(sqlx::query_as!(
+        Invitation,
+        r#"select code, club_id, role as "role: ClubRole", created_at, expires_at, withdrawn_at from club_invitations where club_id = $1
+         order by created_at desc, code limit $2 offset $3"#,
+        club,
+        limit,
+        offset,
+    )
     .fetch_all(conn)
     .await?)
 }
@@ -462,12 +471,13 @@ pub async fn invitations(
 /// # Errors
 /// `NotFound("invitation")` when the club has no such invitation.
 pub async fn withdraw_invitation(conn: &mut PgConnection, club: Uuid, code: &str) -> Result<Invitation, StoreError> {
-    sqlx::query_as::<_, Invitation>(&format!(
-        "update club_invitations set withdrawn_at = coalesce(withdrawn_at, now()) where club_id = $1 and code = $2
-         returning {INVITATION_COLUMNS}"
-    ))
-    .bind(club)
-    .bind(code)
+    sqlx::query_as!(
+        Invitation,
+        r#"update club_invitations set withdrawn_at = coalesce(withdrawn_at, now()) where club_id = $1 and code = $2
+         returning code, club_id, role as "role: ClubRole", created_at, expires_at, withdrawn_at"#,
+        club,
+        code,
+    )
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("invitation"))
@@ -484,16 +494,16 @@ pub async fn belongs_beyond(
     club: Uuid,
     owner: Uuid,
 ) -> Result<bool, StoreError> {
-    Ok(sqlx::query_scalar::<_, bool>(
-        "select exists (
+    Ok(sqlx::query_scalar!(
+        r#"select exists (
              select 1 from club_members m
              where m.user_id = $1 and m.left_at is null and m.club_id <> $2
                and not exists (select 1 from club_members o where o.club_id = m.club_id and o.user_id = $3
-                               and o.role = 'owner' and o.left_at is null))",
+                               and o.role = 'owner' and o.left_at is null)) as "exists!""#,
+        account,
+        club,
+        owner,
     )
-    .bind(account)
-    .bind(club)
-    .bind(owner)
     .fetch_one(conn)
     .await?)
 }
@@ -515,13 +525,13 @@ pub async fn anonymise(conn: &mut PgConnection, club: Uuid, id: Uuid, label: &st
         return Ok(member);
     }
     let key = super::name_key(label);
-    let names: Vec<String> = sqlx::query_scalar(
-        "select name from club_members where id = $1 union select name from session_members where club_member_id = $1",
+    let names: Vec<String> = sqlx::query_scalar!(
+        r#"select name as "name!" from club_members where id = $1 union select name from session_members where club_member_id = $1"#,
+        id,
     )
-    .bind(id)
     .fetch_all(&mut *conn)
     .await?;
-    let tables: Vec<Uuid> = sqlx::query_scalar(
+    let tables: Vec<Uuid> = sqlx::query_scalar!(
         "update game_tables t set players = (
              select array_agg(case when m.club_member_id = $1 then $2 else u.player end order by u.seat)
              from unnest(t.players, t.members) with ordinality as u(player, member, seat)
@@ -532,10 +542,10 @@ pub async fn anonymise(conn: &mut PgConnection, club: Uuid, id: Uuid, label: &st
            and not exists (select 1 from chain_links l
                            where l.table_id = t.id and l.club_no = t.club_no and l.entry = 'table' and l.content_version < 3)
          returning t.id",
+        id,
+        label,
+        club,
     )
-    .bind(id)
-    .bind(label)
-    .bind(club)
     .fetch_all(&mut *conn)
     .await?;
     // The answers kept for retries (Idempotency-Key) of those tables' moves and creation, and of
@@ -543,44 +553,47 @@ pub async fn anonymise(conn: &mut PgConnection, club: Uuid, id: Uuid, label: &st
     let replacement = serde_json::Value::from(label).to_string();
     for name in &names {
         let old = serde_json::Value::from(name.as_str()).to_string();
-        sqlx::query(
+        sqlx::query!(
             "update idempotency_keys set response_body = replace(response_body::text, $2, $3)::json
              where table_id = any ($1) and strpos(response_body::text, $2) > 0",
+            &tables,
+            &old,
+            &replacement,
         )
-        .bind(&tables)
-        .bind(&old)
-        .bind(&replacement)
         .execute(&mut *conn)
         .await?;
-        sqlx::query(
+        sqlx::query!(
             "update creation_keys set response_body = replace(response_body::text, $3, $4)::json
              where strpos(response_body::text, $3) > 0
                and ((operation = 'create_table' and response_body->>'id' = any ($1::uuid[]::text[]))
                  or (operation = 'create_session' and response_body->>'id' in
                        (select session_id::text from session_members where club_member_id = $2)))",
+            &tables,
+            id,
+            &old,
+            &replacement,
         )
-        .bind(&tables)
-        .bind(id)
-        .bind(&old)
-        .bind(&replacement)
         .execute(&mut *conn)
         .await?;
     }
-    sqlx::query("update session_members set name = $2, name_key = $3 where club_member_id = $1")
-        .bind(id)
-        .bind(label)
-        .bind(&key)
-        .execute(&mut *conn)
-        .await?;
-    sqlx::query_as::<_, ClubMember>(&format!(
-        "update club_members set name = $3, name_key = $4, anonymised_at = now(), user_id = null, role = null
+    sqlx::query!(
+        "update session_members set name = $2, name_key = $3 where club_member_id = $1",
+        id,
+        label,
+        &key,
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query_as!(
+        ClubMember,
+        r#"update club_members set name = $3, name_key = $4, anonymised_at = now(), user_id = null, role = null
          where club_id = $1 and id = $2
-         returning {MEMBER_COLUMNS}"
-    ))
-    .bind(club)
-    .bind(id)
-    .bind(label)
-    .bind(&key)
+         returning id, club_id, user_id, name, role as "role: ClubRole", guest, created_at, left_at, anonymised_at"#,
+        club,
+        id,
+        label,
+        &key,
+    )
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("member"))
@@ -591,10 +604,10 @@ pub async fn anonymise(conn: &mut PgConnection, club: Uuid, id: Uuid, label: &st
 /// # Errors
 /// On database failure.
 pub async fn anonymised(conn: &mut PgConnection, club: Uuid) -> Result<i64, StoreError> {
-    Ok(sqlx::query_scalar::<_, i64>(
-        "select count(*) from club_members where club_id = $1 and anonymised_at is not null",
+    Ok(sqlx::query_scalar!(
+        r#"select count(*) as "count!" from club_members where club_id = $1 and anonymised_at is not null"#,
+        club,
     )
-    .bind(club)
     .fetch_one(conn)
     .await?)
 }

@@ -17,19 +17,19 @@ pub async fn kept(
     operation: &str,
     key: &str,
 ) -> Result<Option<StoredResponse>, StoreError> {
-    let row: Option<(String, i16, String)> = sqlx::query_as(
-        "select request_hash, response_status, response_body::text from creation_keys
-         where user_id = $1 and operation = $2 and key = $3",
+    let row = sqlx::query!(
+        r#"select request_hash, response_status, response_body::text as "response_body!" from creation_keys
+         where user_id = $1 and operation = $2 and key = $3"#,
+        owner,
+        operation,
+        key,
     )
-    .bind(owner)
-    .bind(operation)
-    .bind(key)
     .fetch_optional(conn)
     .await?;
-    Ok(row.map(|(request_hash, status, body)| StoredResponse {
-        request_hash,
-        status: u16::try_from(status).unwrap_or(200),
-        body,
+    Ok(row.map(|row| StoredResponse {
+        request_hash: row.request_hash,
+        status: u16::try_from(row.response_status).unwrap_or(200),
+        body: row.response_body,
     }))
 }
 
@@ -46,17 +46,17 @@ pub async fn keep(
     key: &str,
     response: &StoredResponse,
 ) -> Result<bool, StoreError> {
-    let kept = sqlx::query(
+    let kept = sqlx::query!(
         "insert into creation_keys (user_id, operation, key, request_hash, response_status, response_body)
          values ($1, $2, $3, $4, $5, $6::json)
          on conflict on constraint creation_keys_pkey do nothing",
+        owner,
+        operation,
+        key,
+        &response.request_hash,
+        i16::try_from(response.status).unwrap_or(200),
+        &response.body as _,
     )
-    .bind(owner)
-    .bind(operation)
-    .bind(key)
-    .bind(&response.request_hash)
-    .bind(i16::try_from(response.status).unwrap_or(200))
-    .bind(&response.body)
     .execute(conn)
     .await?;
     Ok(kept.rows_affected() == 1)

@@ -20,15 +20,15 @@ pub async fn append(tx: &mut Tx<'_>, table: TableKey, seq: i64, lines: &[Value])
         return Ok(());
     }
     let idx: Vec<i16> = (0..lines.len()).map(|i| i16::try_from(i).unwrap_or(i16::MAX)).collect();
-    sqlx::query(
+    sqlx::query!(
         "insert into deal_lines (table_id, seq, idx, line, club_no)
          select $1, $2, i, l::json, $5 from unnest($3::smallint[], $4::text[]) as t(i, l)",
+        table.id,
+        seq,
+        &idx,
+        &lines.iter().map(Value::to_string).collect::<Vec<_>>(),
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(seq)
-    .bind(&idx)
-    .bind(lines.iter().map(Value::to_string).collect::<Vec<_>>())
-    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -50,22 +50,24 @@ pub async fn append_all(tx: &mut Tx<'_>, table: TableKey, lines: &[(i64, Vec<Val
             values.push(line.to_string());
         }
     }
-    sqlx::query(
+    sqlx::query!(
         "insert into deal_lines (table_id, seq, idx, line, club_no)
          select $1, s, i, l::json, $5 from unnest($2::bigint[], $3::smallint[], $4::text[]) as t(s, i, l)",
+        table.id,
+        &seqs,
+        &idxs,
+        &values,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(&seqs)
-    .bind(&idxs)
-    .bind(&values)
-    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
-    sqlx::query("update game_tables set deal_lines_kept = true where id = $1 and club_no = $2")
-        .bind(table.id)
-        .bind(table.club_no)
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query!(
+        "update game_tables set deal_lines_kept = true where id = $1 and club_no = $2",
+        table.id,
+        table.club_no,
+    )
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
 
@@ -80,18 +82,18 @@ pub async fn in_force(conn: &mut PgConnection, table: TableKey) -> Result<Vec<St
     // The voids are read once, into a hashed list (`not in` over a subquery free of nulls),
     // rather than looked up in the index once per line: a long sheet has a thousand lines and
     // few voids.
-    Ok(sqlx::query_scalar(
-        "select l.line::text from deal_lines l
+    Ok(sqlx::query_scalar!(
+        r#"select l.line::text as "line!" from deal_lines l
          where l.table_id = $1 and l.club_no = $2
            and l.seq >= coalesce((select max(c.seq) from moves c
                  where c.table_id = $1 and c.club_no = $2 and c.entry = 'correction'
                  and not exists (select 1 from moves v where v.table_id = c.table_id and v.club_no = c.club_no and v.voids_seq = c.seq)), 0)
            and l.seq not in (select v.voids_seq from moves v
                  where v.table_id = $1 and v.club_no = $2 and v.voids_seq is not null)
-         order by l.seq, l.idx",
+         order by l.seq, l.idx"#,
+        table.id,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }

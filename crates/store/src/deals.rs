@@ -48,7 +48,7 @@ pub async fn append_corrected_moves(
     let seats: Vec<Option<i16>> = moves.iter().map(|m| m.seat).collect();
     let bodies: Vec<String> = moves.iter().map(|m| m.body.to_string()).collect();
     let events: Vec<String> = moves.iter().map(|m| m.events.to_string()).collect();
-    sqlx::query(
+    sqlx::query!(
         "insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by, position, part_of, club_no)
          select $1, t.s, 'move', t.k, t.st, t.b::json, t.e::json, $2, p.lo + (p.hi - p.lo) * t.r / ($3 + 1), $4, $13
          from unnest($5::bigint[], $6::bigint[], $7::text[], $8::smallint[], $9::text[], $10::text[])
@@ -57,20 +57,22 @@ pub async fn append_corrected_moves(
                                 where m.table_id = $1 and m.club_no = $13 and m.seq = $11), 0::numeric) as lo,
                       coalesce((select coalesce(m.position, m.seq::numeric) from moves m
                                 where m.table_id = $1 and m.club_no = $13 and m.seq = $12), $4::numeric) as hi) as p",
+        table.id,
+        recorded_by,
+        // Both bigints, as the statement was written for ($3 would be inferred an integer, $4 a
+        // numeric).
+        n as _,
+        correction as _,
+        &seqs,
+        &ranks,
+        &kinds as _,
+        &seats as _,
+        &bodies,
+        &events,
+        place.before,
+        place.after,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(recorded_by)
-    .bind(n)
-    .bind(correction)
-    .bind(&seqs)
-    .bind(&ranks)
-    .bind(&kinds)
-    .bind(&seats)
-    .bind(&bodies)
-    .bind(&events)
-    .bind(place.before)
-    .bind(place.after)
-    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -92,25 +94,26 @@ pub struct NewCorrection<'a> {
 /// # Errors
 /// On database failure.
 pub async fn append_correction(tx: &mut Tx<'_>, table: TableKey, new: &NewCorrection<'_>) -> Result<(), StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "insert into moves (table_id, seq, entry, kind, seat, body, events, recorded_by, club_no)
          values ($1, $2, 'correction', 'correction', null, $3::json, '[]', $4, $5)",
+        table.id,
+        new.seq,
+        // Sent as text, as the statement was written for (`$3::json`).
+        new.body.to_string() as _,
+        new.recorded_by,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(new.seq)
-    .bind(new.body.to_string())
-    .bind(new.recorded_by)
-    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
-    sqlx::query(
+    sqlx::query!(
         "insert into superseded_moves (table_id, seq, correction_seq, club_no)
          select $1, s, $2, $4 from unnest($3::bigint[]) as t(s)",
+        table.id,
+        new.seq,
+        new.supersedes,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(new.seq)
-    .bind(new.supersedes)
-    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -130,18 +133,18 @@ pub async fn keep_correction(
     bookings: Option<(i64, i64)>,
     events: &Value,
 ) -> Result<(), StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "insert into corrections (table_id, seq, deal, reason, first_booking, last_booking, events, club_no)
          values ($1, $2, $3, $4, $5, $6, $7, $8)",
+        table.id,
+        seq,
+        deal,
+        reason,
+        bookings.map(|b| b.0),
+        bookings.map(|b| b.1),
+        events,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(seq)
-    .bind(deal)
-    .bind(reason)
-    .bind(bookings.map(|b| b.0))
-    .bind(bookings.map(|b| b.1))
-    .bind(events)
-    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -152,16 +155,14 @@ pub async fn keep_correction(
 /// # Errors
 /// On database failure.
 pub async fn last_booking(conn: &mut PgConnection, table: TableKey) -> Result<i64, StoreError> {
-    Ok(
-        sqlx::query_scalar::<_, Option<i64>>(
-            "select max(id) from ledger_bookings where table_id = $1 and club_no = $2",
-        )
-        .bind(table.id)
-        .bind(table.club_no)
-        .fetch_one(conn)
-        .await?
-        .unwrap_or(0),
+    Ok(sqlx::query_scalar!(
+        r#"select max(id) as "max?" from ledger_bookings where table_id = $1 and club_no = $2"#,
+        table.id,
+        table.club_no,
     )
+    .fetch_one(conn)
+    .await?
+    .unwrap_or(0))
 }
 
 /// A correction as stored, with its log entry's facts.
@@ -181,26 +182,26 @@ pub struct CorrectionRow {
     pub supersedes: Vec<i64>,
 }
 
-const CORRECTION_COLUMNS: &str = "c.seq, c.deal, c.reason, c.first_booking, c.last_booking, c.events,
-    coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer)
-        as recorded_by,
-    m.recorded_at,
-    (select v.seq from moves v where v.table_id = c.table_id and v.club_no = c.club_no and v.voids_seq = c.seq) as voided_by,
-    array(select s.seq from superseded_moves s where s.table_id = c.table_id and s.club_no = c.club_no and s.correction_seq = c.seq
-          order by s.seq) as supersedes";
-
 /// One correction.
 ///
 /// # Errors
 /// `NotFound("correction")` when entry `seq` is none.
 pub async fn correction(conn: &mut PgConnection, table: TableKey, seq: i64) -> Result<CorrectionRow, StoreError> {
-    sqlx::query_as::<_, CorrectionRow>(&format!(
-        "select {CORRECTION_COLUMNS} from corrections c join moves m on m.table_id = c.table_id and m.club_no = c.club_no and m.seq = c.seq
-         where c.table_id = $1 and c.club_no = $3 and c.seq = $2"
-    ))
-    .bind(table.id)
-    .bind(seq)
-    .bind(table.club_no)
+    // The columns (both statements) read `recorded_by` as [`super::RECORDED_BY`] does.
+    sqlx::query_as!(
+        CorrectionRow,
+        r#"select c.seq, c.deal, c.reason, c.first_booking, c.last_booking, c.events,
+    coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer)
+        as "recorded_by!",
+    m.recorded_at,
+    (select v.seq from moves v where v.table_id = c.table_id and v.club_no = c.club_no and v.voids_seq = c.seq) as voided_by,
+    array(select s.seq from superseded_moves s where s.table_id = c.table_id and s.club_no = c.club_no and s.correction_seq = c.seq
+          order by s.seq) as "supersedes!" from corrections c join moves m on m.table_id = c.table_id and m.club_no = c.club_no and m.seq = c.seq
+         where c.table_id = $1 and c.club_no = $3 and c.seq = $2"#,
+        table.id,
+        seq,
+        table.club_no,
+    )
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("correction"))
@@ -215,13 +216,20 @@ pub async fn corrections(
     table: TableKey,
     deal: Option<i32>,
 ) -> Result<Vec<CorrectionRow>, StoreError> {
-    Ok(sqlx::query_as::<_, CorrectionRow>(&format!(
-        "select {CORRECTION_COLUMNS} from corrections c join moves m on m.table_id = c.table_id and m.club_no = c.club_no and m.seq = c.seq
-         where c.table_id = $1 and c.club_no = $3 and ($2::integer is null or c.deal = $2) order by c.seq"
-    ))
-    .bind(table.id)
-    .bind(deal)
-    .bind(table.club_no)
+    Ok(sqlx::query_as!(
+        CorrectionRow,
+        r#"select c.seq, c.deal, c.reason, c.first_booking, c.last_booking, c.events,
+    coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer)
+        as "recorded_by!",
+    m.recorded_at,
+    (select v.seq from moves v where v.table_id = c.table_id and v.club_no = c.club_no and v.voids_seq = c.seq) as voided_by,
+    array(select s.seq from superseded_moves s where s.table_id = c.table_id and s.club_no = c.club_no and s.correction_seq = c.seq
+          order by s.seq) as "supersedes!" from corrections c join moves m on m.table_id = c.table_id and m.club_no = c.club_no and m.seq = c.seq
+         where c.table_id = $1 and c.club_no = $3 and ($2::integer is null or c.deal = $2) order by c.seq"#,
+        table.id,
+        deal,
+        table.club_no,
+    )
     .fetch_all(conn)
     .await?)
 }
@@ -231,13 +239,13 @@ pub async fn corrections(
 /// # Errors
 /// On database failure.
 pub async fn set_version(tx: &mut Tx<'_>, table: TableKey, version: i64, finished: bool) -> Result<(), StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "update game_tables set version = $2, finished = $3, updated_at = now() where id = $1 and club_no = $4",
+        table.id,
+        version,
+        finished,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(version)
-    .bind(finished)
-    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -273,19 +281,20 @@ pub async fn append_verification(
     table: TableKey,
     new: &NewVerification<'_>,
 ) -> Result<VerificationRow, StoreError> {
-    Ok(sqlx::query_as::<_, VerificationRow>(
+    Ok(sqlx::query_as!(
+        VerificationRow,
         "insert into verifications (table_id, deal, correction_seq, agree, moves, differs, verified_by, club_no)
          values ($1, $2, $3, $4, $5, $6, $7, $8)
          returning id, deal, correction_seq, agree, moves, differs, verified_by, verified_at",
+        table.id,
+        new.deal,
+        new.correction_seq,
+        new.agree,
+        new.moves,
+        new.differs,
+        new.verified_by,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(new.deal)
-    .bind(new.correction_seq)
-    .bind(new.agree)
-    .bind(new.moves)
-    .bind(new.differs)
-    .bind(new.verified_by)
-    .bind(table.club_no)
     .fetch_one(conn)
     .await?)
 }
@@ -299,13 +308,14 @@ pub async fn verifications(
     table: TableKey,
     deal: Option<i32>,
 ) -> Result<Vec<VerificationRow>, StoreError> {
-    Ok(sqlx::query_as::<_, VerificationRow>(
+    Ok(sqlx::query_as!(
+        VerificationRow,
         "select id, deal, correction_seq, agree, moves, differs, verified_by, verified_at from verifications
          where table_id = $1 and club_no = $3 and ($2::integer is null or deal = $2) order by id",
+        table.id,
+        deal,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(deal)
-    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }

@@ -50,13 +50,14 @@ impl Role {
 
 /// Asks a connection what its server is.
 async fn role(conn: &mut sqlx::PgConnection) -> Result<Role, sqlx::Error> {
-    let (in_recovery, read_only): (bool, String) =
-        sqlx::query_as("select pg_is_in_recovery(), current_setting('transaction_read_only')")
-            .fetch_one(conn)
-            .await?;
+    let row = sqlx::query!(
+        r#"select pg_is_in_recovery() as "in_recovery!", current_setting('transaction_read_only') as "read_only!""#
+    )
+    .fetch_one(conn)
+    .await?;
     Ok(Role {
-        in_recovery,
-        read_only: read_only == "on",
+        in_recovery: row.in_recovery,
+        read_only: row.read_only == "on",
     })
 }
 

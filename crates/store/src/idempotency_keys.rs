@@ -37,12 +37,12 @@ const PRUNE_BATCH: i64 = 10_000;
 pub async fn prune_idempotent_responses(conn: &mut PgConnection, kept_for: Duration) -> Result<u64, StoreError> {
     let mut deleted = 0;
     loop {
-        let batch = sqlx::query(
+        let batch = sqlx::query!(
             "delete from idempotency_keys where ctid = any(array(
                  select ctid from idempotency_keys where created_at <= now() - make_interval(secs => $2) limit $1))",
+            PRUNE_BATCH,
+            kept_for.as_secs_f64(),
         )
-        .bind(PRUNE_BATCH)
-        .bind(kept_for.as_secs_f64())
         .execute(&mut *conn)
         .await?
         .rows_affected();
@@ -64,20 +64,20 @@ pub async fn idempotent_response(
     key: &str,
     kept_for: Duration,
 ) -> Result<Option<StoredResponse>, StoreError> {
-    let row: Option<(String, i16, String)> = sqlx::query_as(
-        "select request_hash, response_status, response_body::text from idempotency_keys
-         where table_id = $1 and club_no = $4 and key = $2 and created_at > now() - make_interval(secs => $3)",
+    let row = sqlx::query!(
+        r#"select request_hash, response_status, response_body::text as "response_body!" from idempotency_keys
+         where table_id = $1 and club_no = $4 and key = $2 and created_at > now() - make_interval(secs => $3)"#,
+        table.id,
+        key,
+        kept_for.as_secs_f64(),
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(key)
-    .bind(kept_for.as_secs_f64())
-    .bind(table.club_no)
     .fetch_optional(&mut **tx)
     .await?;
-    Ok(row.map(|(request_hash, status, body)| StoredResponse {
-        request_hash,
-        status: u16::try_from(status).unwrap_or(200),
-        body,
+    Ok(row.map(|row| StoredResponse {
+        request_hash: row.request_hash,
+        status: u16::try_from(row.response_status).unwrap_or(200),
+        body: row.response_body,
     }))
 }
 
@@ -91,16 +91,19 @@ pub async fn save_idempotent_response(
     key: &str,
     response: &StoredResponse,
 ) -> Result<(), StoreError> {
-    sqlx::query(&format!(
+    // The conflict clause is [`REPLACE_EXPIRED`], written out (a checked statement is one literal).
+    sqlx::query!(
         "insert into idempotency_keys (table_id, key, request_hash, response_status, response_body, club_no)
-             values ($1, $2, $3, $4, $5::json, $6) {REPLACE_EXPIRED}"
-    ))
-    .bind(table.id)
-    .bind(key)
-    .bind(&response.request_hash)
-    .bind(i16::try_from(response.status).unwrap_or(200))
-    .bind(&response.body)
-    .bind(table.club_no)
+             values ($1, $2, $3, $4, $5::json, $6) on conflict on constraint idempotency_keys_pkey do update
+     set request_hash = excluded.request_hash, response_status = excluded.response_status,
+         response_body = excluded.response_body, created_at = excluded.created_at",
+        table.id,
+        key,
+        &response.request_hash,
+        i16::try_from(response.status).unwrap_or(200),
+        &response.body as _,
+        table.club_no,
+    )
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -31,14 +31,14 @@ pub async fn insert(
     created_by: Uuid,
     expires_at: DateTime<Utc>,
 ) -> Result<bool, StoreError> {
-    let inserted = sqlx::query(
+    let inserted = sqlx::query!(
         "insert into join_codes (code, table_id, created_by, expires_at) values ($1, $2, $3, $4)
          on conflict (code) do nothing",
+        code,
+        table,
+        created_by,
+        expires_at,
     )
-    .bind(code)
-    .bind(table)
-    .bind(created_by)
-    .bind(expires_at)
     .execute(conn)
     .await?
     .rows_affected();
@@ -50,11 +50,11 @@ pub async fn insert(
 /// # Errors
 /// On database failure.
 pub async fn table_for(conn: &mut PgConnection, code: &str, now: DateTime<Utc>) -> Result<Option<Uuid>, StoreError> {
-    Ok(sqlx::query_scalar::<_, Uuid>(
+    Ok(sqlx::query_scalar!(
         "select table_id from join_codes where code = $1 and expires_at > $2 and withdrawn_at is null",
+        code,
+        now,
     )
-    .bind(code)
-    .bind(now)
     .fetch_optional(conn)
     .await?)
 }
@@ -64,14 +64,15 @@ pub async fn table_for(conn: &mut PgConnection, code: &str, now: DateTime<Utc>) 
 /// # Errors
 /// On database failure.
 pub async fn list(conn: &mut PgConnection, table: TableKey) -> Result<Vec<JoinCodeRow>, StoreError> {
-    Ok(sqlx::query_as::<_, JoinCodeRow>(
-        "select c.code, c.table_id, c.expires_at, c.created_at, c.withdrawn_at,
+    Ok(sqlx::query_as!(
+        JoinCodeRow,
+        r#"select c.code, c.table_id, c.expires_at, c.created_at, c.withdrawn_at,
                 (select count(*) from scorers s where s.table_id = c.table_id and s.club_no = $2 and s.join_code = c.code)
-                    as joins
-         from join_codes c where c.table_id = $1 order by c.created_at desc, c.code",
+                    as "joins!"
+         from join_codes c where c.table_id = $1 order by c.created_at desc, c.code"#,
+        table.id,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
@@ -82,16 +83,17 @@ pub async fn list(conn: &mut PgConnection, table: TableKey) -> Result<Vec<JoinCo
 /// # Errors
 /// `NotFound("join code")` when the table has no such code.
 pub async fn withdraw(conn: &mut PgConnection, table: TableKey, code: &str) -> Result<JoinCodeRow, StoreError> {
-    sqlx::query_as::<_, JoinCodeRow>(
-        "update join_codes c set withdrawn_at = coalesce(withdrawn_at, now())
+    sqlx::query_as!(
+        JoinCodeRow,
+        r#"update join_codes c set withdrawn_at = coalesce(withdrawn_at, now())
          where c.table_id = $1 and c.code = $2
          returning c.code, c.table_id, c.expires_at, c.created_at, c.withdrawn_at,
                    (select count(*) from scorers s where s.table_id = c.table_id and s.club_no = $3 and s.join_code = c.code)
-                       as joins",
+                       as "joins!""#,
+        table.id,
+        code,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(code)
-    .bind(table.club_no)
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("join code"))

@@ -111,31 +111,31 @@ pub async fn book(
     let accounts: Vec<String> = booking.postings().iter().map(|p| p.account.to_string()).collect();
     let amounts: Vec<i64> = booking.postings().iter().map(|p| p.amount.get()).collect();
     let chained = Chained::new(1, amounts.iter().map(|a| (0, *a)));
-    let id: i64 = sqlx::query_scalar(
+    let id: i64 = sqlx::query_scalar!(
         "insert into ledger_bookings (table_id, move_seq, deal, memo, reverses, posting_count, club_no)
          values ($1, $2, $3, $4, $5, $6, $7) returning id",
+        table.id,
+        move_seq,
+        deal,
+        booking.memo(),
+        reverses,
+        chained.counts.first().copied().unwrap_or(0),
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(move_seq)
-    .bind(deal)
-    .bind(booking.memo())
-    .bind(reverses)
-    .bind(chained.counts.first().copied().unwrap_or(0))
-    .bind(table.club_no)
     .fetch_one(&mut *conn)
     .await?;
-    sqlx::query(
+    sqlx::query!(
         "insert into ledger_postings (table_id, booking_id, account, amount, n, booking_postings, running, club_no)
          select $1, $2, p.*, $8 from unnest($3::text[], $4::bigint[], $5::int4[], $6::int4[], $7::bigint[]) as p",
+        table.id,
+        id,
+        &accounts,
+        &amounts,
+        &chained.n,
+        &chained.booking_postings,
+        &chained.running,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(id)
-    .bind(&accounts)
-    .bind(&amounts)
-    .bind(&chained.n)
-    .bind(&chained.booking_postings)
-    .bind(&chained.running)
-    .bind(table.club_no)
     .execute(conn)
     .await?;
     Ok(id)
@@ -190,29 +190,31 @@ async fn bookings_where(
     deal: Option<i32>,
     after: i64,
 ) -> Result<Vec<StoredBooking>, StoreError> {
-    let bookings = sqlx::query_as::<_, BookingRow>(
+    let bookings = sqlx::query_as!(
+        BookingRow,
         "select b.id, b.move_seq, b.deal, b.memo, b.reverses, b.created_at from ledger_bookings b
          where b.table_id = $1 and b.club_no = $4 and ($2::integer is null or b.deal = $2) and b.id > $3
          order by b.id",
+        table.id,
+        deal,
+        after,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(deal)
-    .bind(after)
-    .bind(table.club_no)
     .fetch_all(&mut *conn)
     .await?;
-    let postings = sqlx::query_as::<_, PostingRow>(
+    let postings = sqlx::query_as!(
+        PostingRow,
         "select p.booking_id, p.account, p.amount from ledger_postings p
          where p.table_id = $1 and p.club_no = $4 and p.booking_id > $3
            and ($2::integer is null
                 or p.booking_id in (select b.id from ledger_bookings b
                                     where b.table_id = $1 and b.club_no = $4 and b.deal = $2))
          order by p.booking_id",
+        table.id,
+        deal,
+        after,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(deal)
-    .bind(after)
-    .bind(table.club_no)
     .fetch_all(conn)
     .await?;
     let mut postings = postings.into_iter().peekable();
@@ -299,10 +301,11 @@ pub async fn book_many(conn: &mut PgConnection, table: TableKey, new: &[NewBooki
         return Ok(Vec::new());
     }
     let n = i64::try_from(new.len()).unwrap_or(i64::MAX);
-    let mut ids: Vec<i64> = sqlx::query_scalar(
-        "select nextval(pg_get_serial_sequence('ledger_bookings', 'id')) from generate_series(1, $1)",
+    let mut ids: Vec<i64> = sqlx::query_scalar!(
+        r#"select nextval(pg_get_serial_sequence('ledger_bookings', 'id')) as "id!" from generate_series(1, $1)"#,
+        // Sent as a bigint, as the statement was written for: generate_series(bigint, bigint).
+        n as _,
     )
-    .bind(n)
     .fetch_all(&mut *conn)
     .await?;
     ids.sort_unstable();
@@ -320,35 +323,35 @@ pub async fn book_many(conn: &mut PgConnection, table: TableKey, new: &[NewBooki
         }
     }
     let chained = Chained::new(new.len(), places.iter().copied().zip(amounts.iter().copied()));
-    sqlx::query(
+    sqlx::query!(
         "insert into ledger_bookings (id, table_id, move_seq, deal, memo, reverses, posting_count, club_no)
          overriding system value
          select t.id, $1, t.s, t.d, t.m, t.r, t.c, $8
          from unnest($2::bigint[], $3::bigint[], $4::integer[], $5::text[], $6::bigint[], $7::int4[])
               as t(id, s, d, m, r, c)",
+        table.id,
+        &ids,
+        &seqs,
+        &deals as _,
+        &memos as _,
+        &reverses as _,
+        &chained.counts,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(&ids)
-    .bind(&seqs)
-    .bind(&deals)
-    .bind(&memos)
-    .bind(&reverses)
-    .bind(&chained.counts)
-    .bind(table.club_no)
     .execute(&mut *conn)
     .await?;
-    sqlx::query(
+    sqlx::query!(
         "insert into ledger_postings (table_id, booking_id, account, amount, n, booking_postings, running, club_no)
          select $1, p.*, $8 from unnest($2::bigint[], $3::text[], $4::bigint[], $5::int4[], $6::int4[], $7::bigint[]) as p",
+        table.id,
+        &booking_ids,
+        &accounts,
+        &amounts,
+        &chained.n,
+        &chained.booking_postings,
+        &chained.running,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(&booking_ids)
-    .bind(&accounts)
-    .bind(&amounts)
-    .bind(&chained.n)
-    .bind(&chained.booking_postings)
-    .bind(&chained.running)
-    .bind(table.club_no)
     .execute(conn)
     .await?;
     Ok(ids)

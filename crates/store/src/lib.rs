@@ -4,6 +4,41 @@
 //!
 //! Invariants: no game logic (nothing here applies a move or knows a game's types); a row that
 //! no longer reads is `Corrupt`, never a panic; named constraints become typed errors.
+//!
+//! # SQL checked at compile time
+//!
+//! Every statement written out whole is checked against the schema the migrations make when it
+//! is compiled (`sqlx::query!`, `query_as!`, `query_scalar!`), from the offline data committed
+//! in `crates/store/.sqlx/` (`scripts/sqlx-prepare` writes it; docs/development.md, "SQL checked
+//! at compile time"). A fragment several of them share is written out in each, and
+//! `tests::fragments_are_written_out_as_defined` holds every copy to its constant. These are
+//! assembled at run time instead, each run by the tests named:
+//!
+//! - [`move_path::read_for_move`], a move's read: its parts chosen per move (`push_str`: the
+//!   answer under the key, the fold, the lock, the scorer, the member and their token). Unlocked
+//!   by every move (`tests/api/moves.rs`); locked by undos, corrections and a move that lost its
+//!   race (`hot::a_move_an_undo_and_a_correction_racing_on_one_version_are_one_success_and_conflicts`,
+//!   `hot::different_moves_racing_on_a_stale_version_on_two_replicas_are_conflicts_never_rule_refusals`).
+//! - [`move_path::read_for_moves`], the read for many moves (`format!` of `CHAIN_POS` and
+//!   `fold_joins`): `batched::plain_moves_of_many_tables_arriving_together_share_one_commit_and_each_stands`.
+//! - [`move_path::write_move`], the move path's statement of up to ten CTEs and 40 positional
+//!   parameters (`push_str`, `format!`; it numbers the outbox's parameters for
+//!   [`webhooks::outbox_sql`], so the numbering stays in that one function): every move, with
+//!   bookings and lines (`ledger.rs`, `settlement.rs`), webhook rows
+//!   (`webhooks::a_finished_deal_is_delivered_once_signed_and_names_club_session_table_and_deal`)
+//!   and written apart (`live::a_move_written_apart_leaves_its_announcement_to_the_statements_after_it`,
+//!   `live::announced_apart_as_on_citus_every_entry_reaches_followers_once_and_a_refused_one_never`).
+//! - `move_batch::write_all`, the batch statement (`format!` of `tables::RECORDED_BY_STORED` read
+//!   from the batch's rows, and `idempotency_keys::REPLACE_EXPIRED`):
+//!   `batched::plain_moves_of_many_tables_arriving_together_share_one_commit_and_each_stands`.
+//! - [`webhooks::enqueue`], the outbox insert as [`webhooks::outbox_sql`] makes it:
+//!   `webhooks::tables_sessions_corrections_and_disputes_are_announced` (a correction's and a
+//!   dispute's events).
+//! - [`begin_alongside`]: `set transaction snapshot '<name>'` (`format!` of the snapshot the
+//!   first transaction exported, sent unprepared) after the `begin isolation level repeatable
+//!   read, read only` that sqlx's `try_begin_with` sends: every audit of a table when the pool
+//!   has a connection idle (`chain::every_entry_and_booking_is_linked_and_the_head_follows_each_move_and_undo`,
+//!   through `helpers::assert_audit_consistent`).
 
 pub mod api_tokens;
 pub mod chain;
@@ -174,12 +209,12 @@ pub fn application_pool(
 /// # Errors
 /// On database failure.
 pub async fn act_as_application(conn: &mut sqlx::PgConnection) -> Result<(), sqlx::Error> {
-    sqlx::query(
+    sqlx::query!(
         "select set_config('role', $1, false) from pg_roles
          where rolname = $1 and pg_has_role(current_user, rolname, 'MEMBER')",
+        APPLICATION_ROLE,
     )
-    .bind(APPLICATION_ROLE)
-    .execute(conn)
+    .fetch_optional(conn)
     .await?;
     Ok(())
 }
@@ -292,11 +327,12 @@ pub async fn prepare(database_url: &str, pool: &PgPool) -> Result<(), sqlx::Erro
 pub async fn migrate(pool: &PgPool) -> Result<(), sqlx::Error> {
     let mut migrator = sqlx::migrate!("../../migrations");
     migrator.set_ignore_missing(true);
-    let may_create: bool = sqlx::query_scalar("select has_schema_privilege(current_schema(), 'CREATE')")
-        .fetch_one(pool)
-        .await?;
+    let may_create: bool =
+        sqlx::query_scalar!(r#"select has_schema_privilege(current_schema(), 'CREATE') as "may_create!""#)
+            .fetch_one(pool)
+            .await?;
     if !may_create {
-        let applied: Vec<i64> = sqlx::query_scalar("select version from _sqlx_migrations where success")
+        let applied: Vec<i64> = sqlx::query_scalar!("select version from _sqlx_migrations where success")
             .fetch_all(pool)
             .await?;
         let pending: Vec<String> = migrator
@@ -326,7 +362,7 @@ pub async fn migrate(pool: &PgPool) -> Result<(), sqlx::Error> {
 /// When no connection can be had.
 pub async fn begin_read_only(pool: &PgPool) -> Result<Tx<'static>, StoreError> {
     let mut tx = pool.begin().await?;
-    sqlx::query("set transaction isolation level repeatable read, read only")
+    sqlx::query!("set transaction isolation level repeatable read, read only")
         .execute(&mut *tx)
         .await?;
     Ok(tx)
@@ -349,9 +385,9 @@ pub async fn begin_alongside(pool: &PgPool, tx: &mut Tx<'_>) -> Result<Option<Tx
     else {
         return Ok(None);
     };
-    let snapshot: String = sqlx::query_scalar(
-        "select case when exists (select 1 from pg_extension where extname = 'citus') then ''
-                     else pg_export_snapshot() end",
+    let snapshot: String = sqlx::query_scalar!(
+        r#"select case when exists (select 1 from pg_extension where extname = 'citus') then ''
+                     else pg_export_snapshot() end as "snapshot!""#,
     )
     .fetch_one(&mut **tx)
     .await?;
@@ -372,7 +408,7 @@ pub async fn begin_alongside(pool: &PgPool, tx: &mut Tx<'_>) -> Result<Option<Tx
 /// On database failure.
 pub async fn is_citus(pool: &PgPool) -> Result<bool, StoreError> {
     Ok(
-        sqlx::query_scalar("select exists (select 1 from pg_extension where extname = 'citus')")
+        sqlx::query_scalar!(r#"select exists (select 1 from pg_extension where extname = 'citus') as "citus!""#)
             .fetch_one(pool)
             .await?,
     )
@@ -383,7 +419,7 @@ pub async fn is_citus(pool: &PgPool) -> Result<bool, StoreError> {
 /// # Errors
 /// When it does not.
 pub async fn ping(pool: &PgPool) -> Result<(), StoreError> {
-    sqlx::query("select 1").execute(pool).await?;
+    sqlx::query!("select 1 as one").fetch_one(pool).await?;
     Ok(())
 }
 
@@ -396,7 +432,7 @@ pub async fn knock(pool: &PgPool) {
     let options = pool.connect_options();
     if let Ok(mut conn) = sqlx::PgConnection::connect_with(&options).await {
         // Either outcome is an answer; the goodbye is not waited for.
-        drop(sqlx::query("select 1").execute(&mut conn).await);
+        drop(sqlx::query!("select 1 as one").fetch_one(&mut conn).await);
         tokio::spawn(async move { drop(conn.close().await) });
     }
 }
@@ -412,4 +448,27 @@ fn constraint(e: &sqlx::Error) -> Option<&str> {
 /// A name folded for matching: lower case, white space collapsed.
 pub fn name_key(name: &str) -> String {
     name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    /// A checked statement is one literal, so the fragments several statements share are written
+    /// out in each: each copy is exactly the constant that defines it (the constant's own
+    /// definition is one of the matches where it is defined in that file).
+    #[test]
+    fn fragments_are_written_out_as_defined() {
+        let tables = include_str!("tables.rs");
+        assert_eq!(tables.matches(super::tables::EFFECTIVE).count(), 1 + 3);
+        assert_eq!(tables.matches(super::tables::IN_PLAY_ORDER).count(), 1 + 2);
+        assert_eq!(tables.matches(super::RECORDED_BY).count(), 3);
+        assert_eq!(include_str!("chain.rs").matches(super::RECORDED_BY).count(), 2);
+        assert_eq!(include_str!("deals.rs").matches(super::RECORDED_BY).count(), 2);
+        let idempotency_keys = include_str!("idempotency_keys.rs");
+        assert_eq!(
+            idempotency_keys
+                .matches(super::idempotency_keys::REPLACE_EXPIRED)
+                .count(),
+            1 + 1
+        );
+    }
 }

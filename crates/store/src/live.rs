@@ -69,16 +69,19 @@ pub async fn follow_tables(
     tables: &[Uuid],
     lease: Duration,
 ) -> Result<Vec<(Uuid, i64)>, StoreError> {
-    Ok(sqlx::query_as(
+    Ok(sqlx::query!(
         "update game_tables t set followed_until = greatest(t.followed_until, now() + make_interval(secs => $2))
          from (select id from game_tables where id = any($1) order by id for no key update) l
          where t.id = l.id
          returning t.id, t.version",
+        tables,
+        lease.as_secs_f64(),
     )
-    .bind(tables)
-    .bind(lease.as_secs_f64())
     .fetch_all(conn)
-    .await?)
+    .await?
+    .into_iter()
+    .map(|row| (row.id, row.version))
+    .collect())
 }
 
 /// Follows sessions for `lease` from now: the sessions, so that a table opened in one later is
@@ -94,24 +97,27 @@ pub async fn follow_sessions(
 ) -> Result<Vec<(Uuid, Uuid, i64)>, StoreError> {
     // The session first: a table being opened in it holds the session's row for share, so this
     // waits for it, and the tables' update below (a statement of its own) then sees it.
-    sqlx::query(
+    sqlx::query!(
         "update club_sessions set followed_until = greatest(followed_until, now() + make_interval(secs => $2))
          where id = any($1)",
+        sessions,
+        lease.as_secs_f64(),
     )
-    .bind(sessions)
-    .bind(lease.as_secs_f64())
     .execute(&mut *conn)
     .await?;
-    Ok(sqlx::query_as(
-        "update game_tables t set followed_until = greatest(t.followed_until, now() + make_interval(secs => $2))
+    Ok(sqlx::query!(
+        r#"update game_tables t set followed_until = greatest(t.followed_until, now() + make_interval(secs => $2))
          from (select id from game_tables where session_id = any($1) order by id for no key update) l
          where t.id = l.id
-         returning t.session_id, t.id, t.version",
+         returning t.session_id as "session_id!", t.id, t.version"#,
+        sessions,
+        lease.as_secs_f64(),
     )
-    .bind(sessions)
-    .bind(lease.as_secs_f64())
     .fetch_all(conn)
-    .await?)
+    .await?
+    .into_iter()
+    .map(|row| (row.session_id, row.id, row.version))
+    .collect())
 }
 
 /// Announces an entry inside its transaction: PostgreSQL delivers it only if the transaction
@@ -125,13 +131,14 @@ pub async fn announce(tx: &mut Tx<'_>, table: TableKey, announcement: Announceme
     // transaction, and its follower then reads the entry from the log. The lease is read in a
     // statement of its own and the `NOTIFY` has no relation in it: on Citus the first goes to
     // the worker holding the table, the second runs on the coordinator, where replicas listen.
-    let followed: Option<bool> =
-        sqlx::query_scalar("select followed_until > now() from game_tables where id = $1 and club_no = $2")
-            .bind(table.id)
-            .bind(table.club_no)
-            .fetch_optional(&mut **tx)
-            .await?
-            .flatten();
+    let followed: Option<bool> = sqlx::query_scalar!(
+        r#"select followed_until > now() as "followed?" from game_tables where id = $1 and club_no = $2"#,
+        table.id,
+        table.club_no,
+    )
+    .fetch_optional(&mut **tx)
+    .await?
+    .flatten();
     if followed == Some(true) {
         notify(tx, &announcement.payload()).await?;
     }
@@ -144,10 +151,8 @@ pub async fn announce(tx: &mut Tx<'_>, table: TableKey, announcement: Announceme
 /// # Errors
 /// On database failure.
 pub async fn notify(conn: &mut PgConnection, payload: &str) -> Result<(), StoreError> {
-    sqlx::query("select pg_notify($1, $2)")
-        .bind(CHANNEL)
-        .bind(payload)
-        .execute(conn)
+    sqlx::query!("select pg_notify($1, $2)", CHANNEL, payload)
+        .fetch_one(conn)
         .await?;
     Ok(())
 }

@@ -409,10 +409,10 @@ pub async fn draw_booking_ids(conn: &mut PgConnection, n: usize) -> Result<Vec<i
     if n == 0 {
         return Ok(Vec::new());
     }
-    Ok(sqlx::query_scalar(
-        "select nextval(pg_get_serial_sequence('ledger_bookings', 'id')) from generate_series(1, $1) order by 1",
+    Ok(sqlx::query_scalar!(
+        r#"select nextval(pg_get_serial_sequence('ledger_bookings', 'id')) as "id!" from generate_series(1, $1) order by 1"#,
+        i32::try_from(n).unwrap_or(i32::MAX),
     )
-    .bind(i32::try_from(n).unwrap_or(i32::MAX))
     .fetch_all(conn)
     .await?)
 }

@@ -88,10 +88,11 @@ impl SeasonRecord {
 /// `NotFound` when there is no such session.
 pub async fn session_record(conn: &mut PgConnection, session: Uuid) -> Result<SessionRecord, StoreError> {
     let row = super::sessions::fetch(&mut *conn, session).await?;
-    let members = sqlx::query_as::<_, RosterEntry>(
+    let members = sqlx::query_as!(
+        RosterEntry,
         "select club_member_id as club_member, id from session_members where session_id = $1 order by id",
+        session,
     )
-    .bind(session)
     .fetch_all(conn)
     .await?;
     Ok(SessionRecord {
@@ -109,11 +110,12 @@ pub async fn session_record(conn: &mut PgConnection, session: Uuid) -> Result<Se
 /// # Errors
 /// On database failure.
 pub async fn links(conn: &mut PgConnection, subject: Uuid) -> Result<Vec<RecordLink>, StoreError> {
-    Ok(sqlx::query_as::<_, RecordLink>(
-        "select pos, content_version, content, content_hash, prev_hash, hash
+    Ok(sqlx::query_as!(
+        RecordLink,
+        "select pos, content_version as version, content, content_hash, prev_hash, hash
          from record_links where subject = $1 order by pos",
+        subject,
     )
-    .bind(subject)
     .fetch_all(conn)
     .await?)
 }
@@ -123,18 +125,18 @@ pub async fn links(conn: &mut PgConnection, subject: Uuid) -> Result<Vec<RecordL
 /// # Errors
 /// On database failure (a link at that position already: a conflict).
 pub async fn append(conn: &mut PgConnection, kind: &str, subject: Uuid, link: &RecordLink) -> Result<(), StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "insert into record_links (subject, kind, pos, content_version, content, content_hash, prev_hash, hash)
          values ($1, $2, $3, $4, $5, $6, $7, $8)",
+        subject,
+        kind,
+        link.pos,
+        link.version,
+        &link.content,
+        &link.content_hash,
+        &link.prev_hash,
+        &link.hash,
     )
-    .bind(subject)
-    .bind(kind)
-    .bind(link.pos)
-    .bind(link.version)
-    .bind(&link.content)
-    .bind(&link.content_hash)
-    .bind(&link.prev_hash)
-    .bind(&link.hash)
     .execute(conn)
     .await?;
     Ok(())
@@ -146,13 +148,13 @@ pub async fn append(conn: &mut PgConnection, kind: &str, subject: Uuid, link: &R
 /// # Errors
 /// On database failure.
 pub async fn sessions_of_club(conn: &mut PgConnection, club: Uuid) -> Result<Vec<Uuid>, StoreError> {
-    Ok(sqlx::query_scalar::<_, Uuid>(
-        "select id from club_sessions where club_id = $1
+    Ok(sqlx::query_scalar!(
+        r#"select id as "id!" from club_sessions where club_id = $1
          union
          select subject from record_links
-         where kind = 'session' and (content::jsonb ->> 'club') = $1::text",
+         where kind = 'session' and (content::jsonb ->> 'club') = $1::text"#,
+        club,
     )
-    .bind(club)
     .fetch_all(conn)
     .await?)
 }

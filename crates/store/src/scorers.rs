@@ -24,14 +24,15 @@ pub struct ScorerRow {
 /// # Errors
 /// On database failure.
 pub async fn insert(conn: &mut PgConnection, table: TableKey, name: &str, code: &str) -> Result<ScorerRow, StoreError> {
-    Ok(sqlx::query_as::<_, ScorerRow>(
-        "insert into scorers (id, table_id, name, join_code, club_no) values ($1, $2, $3, $4, $5) returning *",
+    Ok(sqlx::query_as!(
+        ScorerRow,
+        "insert into scorers (id, table_id, name, join_code, club_no) values ($1, $2, $3, $4, $5) returning id, table_id, name, created_at, revoked_at, join_code",
+        Uuid::new_v4(),
+        table.id,
+        name,
+        code,
+        table.club_no,
     )
-    .bind(Uuid::new_v4())
-    .bind(table.id)
-    .bind(name)
-    .bind(code)
-    .bind(table.club_no)
     .fetch_one(conn)
     .await?)
 }
@@ -41,13 +42,13 @@ pub async fn insert(conn: &mut PgConnection, table: TableKey, name: &str, code: 
 /// # Errors
 /// On database failure.
 pub async fn count(conn: &mut PgConnection, table: TableKey) -> Result<i64, StoreError> {
-    Ok(
-        sqlx::query_scalar("select count(*) from scorers where table_id = $1 and club_no = $2")
-            .bind(table.id)
-            .bind(table.club_no)
-            .fetch_one(conn)
-            .await?,
+    Ok(sqlx::query_scalar!(
+        r#"select count(*) as "count!" from scorers where table_id = $1 and club_no = $2"#,
+        table.id,
+        table.club_no,
     )
+    .fetch_one(conn)
+    .await?)
 }
 
 /// The table's scorers, oldest first.
@@ -55,11 +56,12 @@ pub async fn count(conn: &mut PgConnection, table: TableKey) -> Result<i64, Stor
 /// # Errors
 /// On database failure.
 pub async fn list(conn: &mut PgConnection, table: TableKey) -> Result<Vec<ScorerRow>, StoreError> {
-    Ok(sqlx::query_as::<_, ScorerRow>(
-        "select * from scorers where table_id = $1 and club_no = $2 order by created_at, id",
+    Ok(sqlx::query_as!(
+        ScorerRow,
+        "select id, table_id, name, created_at, revoked_at, join_code from scorers where table_id = $1 and club_no = $2 order by created_at, id",
+        table.id,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(table.club_no)
     .fetch_all(conn)
     .await?)
 }
@@ -71,20 +73,21 @@ pub async fn list(conn: &mut PgConnection, table: TableKey) -> Result<Vec<Scorer
 /// # Errors
 /// `NotFound("scorer")` when the table has no such scorer.
 pub async fn revoke(conn: &mut PgConnection, table: TableKey, id: Uuid) -> Result<ScorerRow, StoreError> {
-    sqlx::query_as::<_, ScorerRow>(
-        // `join_codes` is a reference table (on every node), found by the table id alone.
-        "with revoked as (
+    // `join_codes` is a reference table (on every node), found by the table id alone.
+    sqlx::query_as!(
+        ScorerRow,
+        r#"with revoked as (
              update scorers set revoked_at = coalesce(revoked_at, now())
              where table_id = $2 and club_no = $3 and id = $1 returning *
          ), withdrawn as (
              update join_codes set withdrawn_at = coalesce(withdrawn_at, now())
              where table_id = $2 and code = (select join_code from revoked)
          )
-         select * from revoked",
+         select id as "id!", table_id as "table_id!", name as "name!", created_at as "created_at!", revoked_at, join_code from revoked"#,
+        id,
+        table.id,
+        table.club_no,
     )
-    .bind(id)
-    .bind(table.id)
-    .bind(table.club_no)
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("scorer"))
@@ -95,12 +98,12 @@ pub async fn revoke(conn: &mut PgConnection, table: TableKey, id: Uuid) -> Resul
 /// # Errors
 /// On database failure.
 pub async fn is_active(conn: &mut PgConnection, table: Uuid, id: Uuid) -> Result<bool, StoreError> {
-    Ok(
-        sqlx::query_scalar::<_, bool>("select revoked_at is null from scorers where table_id = $1 and id = $2")
-            .bind(table)
-            .bind(id)
-            .fetch_optional(conn)
-            .await?
-            .unwrap_or(false),
+    Ok(sqlx::query_scalar!(
+        r#"select revoked_at is null as "active!" from scorers where table_id = $1 and id = $2"#,
+        table,
+        id,
     )
+    .fetch_optional(conn)
+    .await?
+    .unwrap_or(false))
 }

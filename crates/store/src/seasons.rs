@@ -40,18 +40,19 @@ pub struct NewSeason<'a> {
 /// # Errors
 /// On database failure.
 pub async fn insert(conn: &mut PgConnection, new: NewSeason<'_>) -> Result<SeasonRow, StoreError> {
-    Ok(sqlx::query_as::<_, SeasonRow>(
+    Ok(sqlx::query_as!(
+        SeasonRow,
         "insert into seasons (id, club_id, name, starts, ends, games, scoring, league_points)
          values ($1, $2, $3, $4, $5, $6, $7, $8) returning *",
+        Uuid::new_v4(),
+        new.club,
+        new.name,
+        new.starts,
+        new.ends,
+        new.games,
+        new.scoring,
+        new.league_points,
     )
-    .bind(Uuid::new_v4())
-    .bind(new.club)
-    .bind(new.name)
-    .bind(new.starts)
-    .bind(new.ends)
-    .bind(new.games)
-    .bind(new.scoring)
-    .bind(new.league_points)
     .fetch_one(conn)
     .await?)
 }
@@ -61,12 +62,15 @@ pub async fn insert(conn: &mut PgConnection, new: NewSeason<'_>) -> Result<Seaso
 /// # Errors
 /// `NotFound` when the club has no such season.
 pub async fn fetch(conn: &mut PgConnection, club: Uuid, id: Uuid) -> Result<SeasonRow, StoreError> {
-    sqlx::query_as::<_, SeasonRow>("select * from seasons where club_id = $1 and id = $2")
-        .bind(club)
-        .bind(id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(StoreError::NotFound("season"))
+    sqlx::query_as!(
+        SeasonRow,
+        "select * from seasons where club_id = $1 and id = $2",
+        club,
+        id
+    )
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("season"))
 }
 
 /// The club's seasons, the latest to start first.
@@ -74,12 +78,13 @@ pub async fn fetch(conn: &mut PgConnection, club: Uuid, id: Uuid) -> Result<Seas
 /// # Errors
 /// On database failure.
 pub async fn list(conn: &mut PgConnection, club: Uuid, limit: i64, offset: i64) -> Result<Vec<SeasonRow>, StoreError> {
-    Ok(sqlx::query_as::<_, SeasonRow>(
+    Ok(sqlx::query_as!(
+        SeasonRow,
         "select * from seasons where club_id = $1 order by starts desc, created_at desc, id limit $2 offset $3",
+        club,
+        limit,
+        offset,
     )
-    .bind(club)
-    .bind(limit)
-    .bind(offset)
     .fetch_all(conn)
     .await?)
 }
@@ -89,12 +94,13 @@ pub async fn list(conn: &mut PgConnection, club: Uuid, limit: i64, offset: i64) 
 /// # Errors
 /// On database failure.
 pub async fn current(conn: &mut PgConnection, club: Uuid, day: NaiveDate) -> Result<Option<SeasonRow>, StoreError> {
-    Ok(sqlx::query_as::<_, SeasonRow>(
+    Ok(sqlx::query_as!(
+        SeasonRow,
         "select * from seasons where club_id = $1 and starts <= $2 and ends >= $2
          order by starts desc, created_at desc, id limit 1",
+        club,
+        day,
     )
-    .bind(club)
-    .bind(day)
     .fetch_optional(conn)
     .await?)
 }
@@ -109,14 +115,15 @@ pub async fn sessions_between(
     starts: NaiveDate,
     ends: NaiveDate,
 ) -> Result<Vec<ClubSession>, StoreError> {
-    Ok(sqlx::query_as::<_, ClubSession>(
-        "select * from club_sessions where club_id = $1
+    Ok(sqlx::query_as!(
+        ClubSession,
+        "select id, owner_id, club_id, name, created_at, chip_value, currency from club_sessions where club_id = $1
            and (created_at at time zone 'UTC')::date between $2 and $3
          order by created_at, id",
+        club,
+        starts,
+        ends,
     )
-    .bind(club)
-    .bind(starts)
-    .bind(ends)
     .fetch_all(conn)
     .await?)
 }
@@ -130,13 +137,14 @@ pub async fn sessions_of_member(
     club: Uuid,
     member: Uuid,
 ) -> Result<Vec<ClubSession>, StoreError> {
-    Ok(sqlx::query_as::<_, ClubSession>(
-        "select s.* from club_sessions s where s.club_id = $1
+    Ok(sqlx::query_as!(
+        ClubSession,
+        "select s.id, s.owner_id, s.club_id, s.name, s.created_at, s.chip_value, s.currency from club_sessions s where s.club_id = $1
            and exists (select 1 from session_members m where m.session_id = s.id and m.club_member_id = $2)
          order by s.created_at, s.id",
+        club,
+        member,
     )
-    .bind(club)
-    .bind(member)
     .fetch_all(conn)
     .await?)
 }

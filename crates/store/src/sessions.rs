@@ -36,10 +36,11 @@ pub use super::name_key;
 /// # Errors
 /// On database failure.
 pub async fn members(conn: &mut PgConnection, session: Uuid) -> Result<Vec<Member>, StoreError> {
-    Ok(sqlx::query_as::<_, Member>(
+    Ok(sqlx::query_as!(
+        Member,
         "select id, name, club_member_id from session_members where session_id = $1 order by created_at, name_key",
+        session,
     )
-    .bind(session)
     .fetch_all(conn)
     .await?)
 }
@@ -55,11 +56,12 @@ pub async fn member_named(
     club: Uuid,
     name: &str,
 ) -> Result<Member, StoreError> {
-    let found = sqlx::query_as::<_, Member>(
+    let found = sqlx::query_as!(
+        Member,
         "select id, name, club_member_id from session_members where session_id = $1 and name_key = $2",
+        session,
+        name_key(name),
     )
-    .bind(session)
-    .bind(name_key(name))
     .fetch_optional(&mut *conn)
     .await?;
     if let Some(member) = found {
@@ -78,22 +80,23 @@ pub async fn enter(
     session: Uuid,
     member: &super::clubs::ClubMember,
 ) -> Result<Member, StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "insert into session_members (session_id, id, name, name_key, club_member_id) values ($1, $2, $3, $4, $2)
          on conflict do nothing",
+        session,
+        member.id,
+        &member.name,
+        name_key(&member.name),
     )
-    .bind(session)
-    .bind(member.id)
-    .bind(&member.name)
-    .bind(name_key(&member.name))
     .execute(&mut *conn)
     .await?;
-    sqlx::query_as::<_, Member>(
+    sqlx::query_as!(
+        Member,
         "select id, name, club_member_id from session_members where session_id = $1 and club_member_id = $2
          order by (id = $2) desc limit 1",
+        session,
+        member.id,
     )
-    .bind(session)
-    .bind(member.id)
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("member"))
@@ -108,16 +111,17 @@ pub async fn insert(
     name: &str,
     chip_value: Option<(i64, &str)>,
 ) -> Result<ClubSession, StoreError> {
-    Ok(sqlx::query_as::<_, ClubSession>(
+    Ok(sqlx::query_as!(
+        ClubSession,
         "insert into club_sessions (id, owner_id, club_id, name, chip_value, currency)
-         values ($1, $2, $3, $4, $5, $6) returning *",
+         values ($1, $2, $3, $4, $5, $6) returning id, owner_id, club_id, name, created_at, chip_value, currency",
+        Uuid::new_v4(),
+        owner,
+        club,
+        name,
+        chip_value.map(|(v, _)| v),
+        chip_value.map(|(_, c)| c),
     )
-    .bind(Uuid::new_v4())
-    .bind(owner)
-    .bind(club)
-    .bind(name)
-    .bind(chip_value.map(|(v, _)| v))
-    .bind(chip_value.map(|(_, c)| c))
     .fetch_one(conn)
     .await?)
 }
@@ -125,11 +129,14 @@ pub async fn insert(
 /// # Errors
 /// `NotFound` when there is no such session.
 pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<ClubSession, StoreError> {
-    sqlx::query_as::<_, ClubSession>("select * from club_sessions where id = $1")
-        .bind(id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(StoreError::NotFound("session"))
+    sqlx::query_as!(
+        ClubSession,
+        "select id, owner_id, club_id, name, created_at, chip_value, currency from club_sessions where id = $1",
+        id
+    )
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("session"))
 }
 
 /// The session, its row locked until the transaction ends.
@@ -137,8 +144,7 @@ pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<ClubSession, Sto
 /// # Errors
 /// `NotFound` when there is no such session.
 pub async fn lock(conn: &mut PgConnection, id: Uuid) -> Result<ClubSession, StoreError> {
-    sqlx::query_as::<_, ClubSession>("select * from club_sessions where id = $1 for update")
-        .bind(id)
+    sqlx::query_as!(ClubSession, "select id, owner_id, club_id, name, created_at, chip_value, currency from club_sessions where id = $1 for update", id)
         .fetch_optional(conn)
         .await?
         .ok_or(StoreError::NotFound("session"))
@@ -153,12 +159,13 @@ pub async fn set_chip_value(
     id: Uuid,
     chip_value: Option<(i64, &str)>,
 ) -> Result<ClubSession, StoreError> {
-    sqlx::query_as::<_, ClubSession>(
-        "update club_sessions set chip_value = $2, currency = $3 where id = $1 returning *",
+    sqlx::query_as!(
+        ClubSession,
+        "update club_sessions set chip_value = $2, currency = $3 where id = $1 returning id, owner_id, club_id, name, created_at, chip_value, currency",
+        id,
+        chip_value.map(|(v, _)| v),
+        chip_value.map(|(_, c)| c),
     )
-    .bind(id)
-    .bind(chip_value.map(|(v, _)| v))
-    .bind(chip_value.map(|(_, c)| c))
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("session"))
@@ -175,16 +182,17 @@ pub async fn list(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<ClubSession>, StoreError> {
-    Ok(sqlx::query_as::<_, ClubSession>(
-        "select s.* from club_sessions s
+    Ok(sqlx::query_as!(
+        ClubSession,
+        "select s.id, s.owner_id, s.club_id, s.name, s.created_at, s.chip_value, s.currency from club_sessions s
          where s.club_id in (select club_id from club_members where user_id = $1 and left_at is null)
            and ($4::uuid is null or s.club_id = $4)
          order by s.created_at desc, s.id limit $2 offset $3",
+        user,
+        limit,
+        offset,
+        club,
     )
-    .bind(user)
-    .bind(limit)
-    .bind(offset)
-    .bind(club)
     .fetch_all(conn)
     .await?)
 }
@@ -195,11 +203,13 @@ pub async fn list(
 /// # Errors
 /// On database failure.
 pub async fn local_signing_seed(conn: &mut PgConnection, fresh: [u8; 32]) -> Result<Vec<u8>, StoreError> {
-    sqlx::query("insert into audit_signing_key (seed) values ($1) on conflict (only_one) do nothing")
-        .bind(fresh.as_slice())
-        .execute(&mut *conn)
-        .await?;
-    Ok(sqlx::query_scalar("select seed from audit_signing_key")
+    sqlx::query!(
+        "insert into audit_signing_key (seed) values ($1) on conflict (only_one) do nothing",
+        fresh.as_slice(),
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(sqlx::query_scalar!("select seed from audit_signing_key")
         .fetch_one(conn)
         .await?)
 }

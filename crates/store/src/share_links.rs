@@ -29,16 +29,17 @@ pub async fn insert(
     label: Option<&str>,
     expires_at: DateTime<Utc>,
 ) -> Result<ShareLink, StoreError> {
-    Ok(sqlx::query_as::<_, ShareLink>(
+    Ok(sqlx::query_as!(
+        ShareLink,
         "insert into share_links (id, session_id, created_by, label, created_at, expires_at)
          values ($1, $2, $3, $4, date_trunc('second', now()), date_trunc('second', $5::timestamptz))
          returning *",
+        Uuid::new_v4(),
+        session,
+        by,
+        label,
+        expires_at,
     )
-    .bind(Uuid::new_v4())
-    .bind(session)
-    .bind(by)
-    .bind(label)
-    .bind(expires_at)
     .fetch_one(conn)
     .await?)
 }
@@ -46,8 +47,7 @@ pub async fn insert(
 /// # Errors
 /// `NotFound("share link")` when there is no such link; on database failure.
 pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<ShareLink, StoreError> {
-    sqlx::query_as::<_, ShareLink>("select * from share_links where id = $1")
-        .bind(id)
+    sqlx::query_as!(ShareLink, "select * from share_links where id = $1", id)
         .fetch_optional(conn)
         .await?
         .ok_or(StoreError::NotFound("share link"))
@@ -63,12 +63,13 @@ pub async fn list(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<ShareLink>, StoreError> {
-    Ok(sqlx::query_as::<_, ShareLink>(
+    Ok(sqlx::query_as!(
+        ShareLink,
         "select * from share_links where session_id = $1 order by created_at desc, id limit $2 offset $3",
+        session,
+        limit,
+        offset,
     )
-    .bind(session)
-    .bind(limit)
-    .bind(offset)
     .fetch_all(conn)
     .await?)
 }
@@ -78,12 +79,13 @@ pub async fn list(
 /// # Errors
 /// `NotFound("share link")` when the session has no such link; on database failure.
 pub async fn revoke(conn: &mut PgConnection, session: Uuid, id: Uuid) -> Result<ShareLink, StoreError> {
-    sqlx::query_as::<_, ShareLink>(
+    sqlx::query_as!(
+        ShareLink,
         "update share_links set revoked_at = coalesce(revoked_at, now())
          where session_id = $1 and id = $2 returning *",
+        session,
+        id,
     )
-    .bind(session)
-    .bind(id)
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("share link"))

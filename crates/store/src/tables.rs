@@ -97,25 +97,26 @@ pub struct NewTable<'a> {
 /// # Errors
 /// On database failure.
 pub async fn insert(tx: &mut Tx<'_>, new: NewTable<'_>) -> Result<TableRow, StoreError> {
-    let row = sqlx::query_as::<_, TableRow>(
-        // A table opened in a session that a board follows is followed from the start. The
-        // session's row is read for share, so a board that follows the session meanwhile
-        // either waits for this table to commit (and then leases it) or is seen here.
+    // A table opened in a session that a board follows is followed from the start. The
+    // session's row is read for share, so a board that follows the session meanwhile
+    // either waits for this table to commit (and then leases it) or is seen here.
+    let row = sqlx::query_as!(
+        TableRow,
         "insert into game_tables (id, owner_id, session_id, game, players, options, members, club_id, club_no,
                                   followed_until)
          select $1, $2, $3, $4, $5, $6, $7, c.id, c.number,
                 (select s.followed_until from club_sessions s where s.id = $3 for share)
          from clubs c where c.id = $8
-         returning *",
+         returning id, owner_id, club_id, club_no, session_id, game, players, options, version, finished, deal_lines_kept, chain_head, members, created_at, updated_at",
+        Uuid::new_v4(),
+        new.owner,
+        new.session,
+        new.game,
+        new.players,
+        new.options,
+        new.members,
+        new.club,
     )
-    .bind(Uuid::new_v4())
-    .bind(new.owner)
-    .bind(new.session)
-    .bind(new.game)
-    .bind(new.players)
-    .bind(new.options)
-    .bind(new.members)
-    .bind(new.club)
     .fetch_one(&mut **tx)
     .await?;
     Ok(row)
@@ -124,8 +125,7 @@ pub async fn insert(tx: &mut Tx<'_>, new: NewTable<'_>) -> Result<TableRow, Stor
 /// # Errors
 /// `NotFound` when there is no such table.
 pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<TableRow, StoreError> {
-    sqlx::query_as::<_, TableRow>("select * from game_tables where id = $1")
-        .bind(id)
+    sqlx::query_as!(TableRow, "select id, owner_id, club_id, club_no, session_id, game, players, options, version, finished, deal_lines_kept, chain_head, members, created_at, updated_at from game_tables where id = $1", id)
         .fetch_optional(conn)
         .await?
         .ok_or(StoreError::NotFound("table"))
@@ -137,10 +137,13 @@ pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<TableRow, StoreE
 /// # Errors
 /// `NotFound` when there is no such table.
 pub async fn fetch_by_key(conn: &mut PgConnection, table: TableKey) -> Result<TableRow, StoreError> {
-    sqlx::query_as::<_, TableRow>("select * from game_tables where id = $1 and club_no = $2")
-        .bind(table.id)
-        .bind(table.club_no)
-        .fetch_optional(conn)
+    sqlx::query_as!(
+        TableRow,
+        "select id, owner_id, club_id, club_no, session_id, game, players, options, version, finished, deal_lines_kept, chain_head, members, created_at, updated_at from game_tables where id = $1 and club_no = $2",
+        table.id,
+        table.club_no,
+    )
+    .fetch_optional(conn)
         .await?
         .ok_or(StoreError::NotFound("table"))
 }
@@ -150,8 +153,7 @@ pub async fn fetch_by_key(conn: &mut PgConnection, table: TableKey) -> Result<Ta
 /// # Errors
 /// `NotFound` when there is no such table.
 pub async fn lock(tx: &mut Tx<'_>, id: Uuid) -> Result<TableRow, StoreError> {
-    sqlx::query_as::<_, TableRow>("select * from game_tables where id = $1 for update")
-        .bind(id)
+    sqlx::query_as!(TableRow, "select id, owner_id, club_id, club_no, session_id, game, players, options, version, finished, deal_lines_kept, chain_head, members, created_at, updated_at from game_tables where id = $1 for update", id)
         .fetch_optional(&mut **tx)
         .await?
         .ok_or(StoreError::NotFound("table"))
@@ -168,15 +170,16 @@ pub async fn list(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<TableRow>, StoreError> {
-    Ok(sqlx::query_as::<_, TableRow>(
-        "select * from game_tables
+    Ok(sqlx::query_as!(
+        TableRow,
+        "select id, owner_id, club_id, club_no, session_id, game, players, options, version, finished, deal_lines_kept, chain_head, members, created_at, updated_at from game_tables
          where ($1::uuid is null or owner_id = $1) and ($2::uuid is null or session_id = $2)
          order by created_at, id limit $3 offset $4",
+        owner,
+        session,
+        limit,
+        offset,
     )
-    .bind(owner)
-    .bind(session)
-    .bind(limit)
-    .bind(offset)
     .fetch_all(conn)
     .await?)
 }
@@ -193,16 +196,17 @@ pub async fn of_member(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<TableRow>, StoreError> {
-    Ok(sqlx::query_as::<_, TableRow>(
-        "select * from game_tables
+    Ok(sqlx::query_as!(
+        TableRow,
+        "select id, owner_id, club_id, club_no, session_id, game, players, options, version, finished, deal_lines_kept, chain_head, members, created_at, updated_at from game_tables
          where club_id in (select club_id from club_members where user_id = $1 and left_at is null)
            and ($2::uuid is null or club_id = $2)
          order by created_at, id limit $3 offset $4",
+        user,
+        club,
+        limit,
+        offset,
     )
-    .bind(user)
-    .bind(club)
-    .bind(limit)
-    .bind(offset)
     .fetch_all(conn)
     .await?)
 }
@@ -212,13 +216,15 @@ pub async fn of_member(
 /// # Errors
 /// On database failure.
 pub async fn save_snapshot(tx: &mut Tx<'_>, table: TableKey, seq: i64, state: &Value) -> Result<(), StoreError> {
-    sqlx::query("insert into snapshots (table_id, club_no, seq, state) values ($1, $2, $3, $4)")
-        .bind(table.id)
-        .bind(table.club_no)
-        .bind(seq)
-        .bind(state)
-        .execute(&mut **tx)
-        .await?;
+    sqlx::query!(
+        "insert into snapshots (table_id, club_no, seq, state) values ($1, $2, $3, $4)",
+        table.id,
+        table.club_no,
+        seq,
+        state,
+    )
+    .execute(&mut **tx)
+    .await?;
     Ok(())
 }
 
@@ -228,16 +234,17 @@ pub async fn save_snapshot(tx: &mut Tx<'_>, table: TableKey, seq: i64, state: &V
 /// # Errors
 /// On database failure.
 pub async fn latest_snapshot(conn: &mut PgConnection, table: TableKey) -> Result<Option<(i64, String)>, StoreError> {
-    Ok(sqlx::query_as(
-        "select s.seq, s.state::text from snapshots s
+    Ok(sqlx::query!(
+        r#"select s.seq, s.state::text as "state!" from snapshots s
          where s.table_id = $1 and s.club_no = $2
            and not exists (select 1 from moves v where v.table_id = s.table_id and v.club_no = s.club_no and v.voids_seq = s.seq)
-         order by s.seq desc limit 1",
+         order by s.seq desc limit 1"#,
+        table.id,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(table.club_no)
     .fetch_optional(conn)
-    .await?)
+    .await?
+    .map(|row| (row.seq, row.state)))
 }
 
 /// The columns `recorded_by, recorded_by_organiser, recorded_by_scorer` of a new entry recorded
@@ -254,15 +261,9 @@ pub(crate) const RECORDED_BY_STORED: &str =
          case when $7 ~ '^scorer:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
               then substr($7, 8)::uuid end";
 
-// `recorded_by` is read as [`super::RECORDED_BY`] reads it.
-const MOVE_COLUMNS: &str = "m.seq, m.entry, m.kind, m.seat, m.body, m.events, m.voids_seq,
-    (select v.seq from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.seq) as voided_by,
-    m.part_of,
-    (select max(s.correction_seq) from superseded_moves s where s.table_id = m.table_id and s.club_no = m.club_no and s.seq = m.seq)
-        as superseded_by,
-    coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer)
-        as recorded_by,
-    m.recorded_at";
+// The statements below write out the log's columns (`recorded_by` read as
+// [`super::RECORDED_BY`] reads it), [`EFFECTIVE`] and [`IN_PLAY_ORDER`]: a checked statement is
+// one literal. `fragments_are_written_out_as_defined` (lib.rs) holds them to those constants.
 
 /// The voids of a table are few and recent, so "not voided" is a lookup per move. A move a
 /// correction brought is effective while the correction is not voided; a move a correction
@@ -283,13 +284,26 @@ pub(crate) const IN_PLAY_ORDER: &str = "coalesce(m.position, m.seq::numeric), m.
 /// # Errors
 /// On database failure.
 pub async fn effective_moves(conn: &mut PgConnection, table: TableKey, after: i64) -> Result<Vec<MoveRow>, StoreError> {
-    Ok(sqlx::query_as::<_, MoveRow>(&format!(
-        "select {MOVE_COLUMNS} from moves m
-         where m.table_id = $1 and m.club_no = $3 and m.seq > $2 and {EFFECTIVE} order by {IN_PLAY_ORDER}"
-    ))
-    .bind(table.id)
-    .bind(after)
-    .bind(table.club_no)
+    Ok(sqlx::query_as!(
+        MoveRow,
+        r#"select m.seq, m.entry, m.kind, m.seat, m.body, m.events, m.voids_seq,
+    (select v.seq from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.seq) as voided_by,
+    m.part_of,
+    (select max(s.correction_seq) from superseded_moves s where s.table_id = m.table_id and s.club_no = m.club_no and s.seq = m.seq)
+        as superseded_by,
+    coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer)
+        as "recorded_by!",
+    m.recorded_at from moves m
+         where m.table_id = $1 and m.club_no = $3 and m.seq > $2 and m.entry = 'move'
+    and not exists (select 1 from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.seq)
+    and (m.part_of is null
+         or not exists (select 1 from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.part_of))
+    and not exists (select 1 from superseded_moves s where s.table_id = m.table_id and s.club_no = m.club_no and s.seq = m.seq
+         and not exists (select 1 from moves v where v.table_id = s.table_id and v.club_no = s.club_no and v.voids_seq = s.correction_seq)) order by coalesce(m.position, m.seq::numeric), m.seq"#,
+        table.id,
+        after,
+        table.club_no,
+    )
     .fetch_all(conn)
     .await?)
 }
@@ -300,11 +314,16 @@ pub async fn effective_moves(conn: &mut PgConnection, table: TableKey, after: i6
 /// # Errors
 /// On database failure.
 pub async fn effective_seqs(conn: &mut PgConnection, table: TableKey) -> Result<Vec<i64>, StoreError> {
-    Ok(sqlx::query_scalar(&format!(
-        "select m.seq from moves m where m.table_id = $1 and m.club_no = $2 and {EFFECTIVE} order by {IN_PLAY_ORDER}"
-    ))
-    .bind(table.id)
-    .bind(table.club_no)
+    Ok(sqlx::query_scalar!(
+        "select m.seq from moves m where m.table_id = $1 and m.club_no = $2 and m.entry = 'move'
+    and not exists (select 1 from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.seq)
+    and (m.part_of is null
+         or not exists (select 1 from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.part_of))
+    and not exists (select 1 from superseded_moves s where s.table_id = m.table_id and s.club_no = m.club_no and s.seq = m.seq
+         and not exists (select 1 from moves v where v.table_id = s.table_id and v.club_no = s.club_no and v.voids_seq = s.correction_seq)) order by coalesce(m.position, m.seq::numeric), m.seq",
+        table.id,
+        table.club_no,
+    )
     .fetch_all(conn)
     .await?)
 }
@@ -316,14 +335,19 @@ pub async fn effective_seqs(conn: &mut PgConnection, table: TableKey) -> Result<
 /// # Errors
 /// On database failure.
 pub async fn latest_effective_seq(conn: &mut PgConnection, table: TableKey) -> Result<Option<i64>, StoreError> {
-    Ok(sqlx::query_scalar(&format!(
+    Ok(sqlx::query_scalar!(
         "select m.seq from moves m where m.table_id = $1 and m.club_no = $2
-           and (({EFFECTIVE}) or (m.entry = 'correction'
+           and ((m.entry = 'move'
+    and not exists (select 1 from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.seq)
+    and (m.part_of is null
+         or not exists (select 1 from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.part_of))
+    and not exists (select 1 from superseded_moves s where s.table_id = m.table_id and s.club_no = m.club_no and s.seq = m.seq
+         and not exists (select 1 from moves v where v.table_id = s.table_id and v.club_no = s.club_no and v.voids_seq = s.correction_seq))) or (m.entry = 'correction'
                 and not exists (select 1 from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.seq)))
-         order by m.seq desc limit 1"
-    ))
-    .bind(table.id)
-    .bind(table.club_no)
+         order by m.seq desc limit 1",
+        table.id,
+        table.club_no,
+    )
     .fetch_optional(conn)
     .await?)
 }
@@ -333,14 +357,22 @@ pub async fn latest_effective_seq(conn: &mut PgConnection, table: TableKey) -> R
 /// # Errors
 /// On database failure.
 pub async fn log(conn: &mut PgConnection, table: TableKey, after: i64, limit: i64) -> Result<Vec<MoveRow>, StoreError> {
-    Ok(sqlx::query_as::<_, MoveRow>(&format!(
-        "select {MOVE_COLUMNS} from moves m
-         where m.table_id = $1 and m.club_no = $4 and m.seq > $2 order by m.seq limit $3"
-    ))
-    .bind(table.id)
-    .bind(after)
-    .bind(limit)
-    .bind(table.club_no)
+    Ok(sqlx::query_as!(
+        MoveRow,
+        r#"select m.seq, m.entry, m.kind, m.seat, m.body, m.events, m.voids_seq,
+    (select v.seq from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.seq) as voided_by,
+    m.part_of,
+    (select max(s.correction_seq) from superseded_moves s where s.table_id = m.table_id and s.club_no = m.club_no and s.seq = m.seq)
+        as superseded_by,
+    coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer)
+        as "recorded_by!",
+    m.recorded_at from moves m
+         where m.table_id = $1 and m.club_no = $4 and m.seq > $2 order by m.seq limit $3"#,
+        table.id,
+        after,
+        limit,
+        table.club_no,
+    )
     .fetch_all(conn)
     .await?)
 }
@@ -350,12 +382,20 @@ pub async fn log(conn: &mut PgConnection, table: TableKey, after: i64, limit: i6
 /// # Errors
 /// On database failure, or when there is no such entry.
 pub async fn move_row(conn: &mut PgConnection, table: TableKey, seq: i64) -> Result<MoveRow, StoreError> {
-    Ok(sqlx::query_as::<_, MoveRow>(&format!(
-        "select {MOVE_COLUMNS} from moves m where m.table_id = $1 and m.club_no = $3 and m.seq = $2"
-    ))
-    .bind(table.id)
-    .bind(seq)
-    .bind(table.club_no)
+    Ok(sqlx::query_as!(
+        MoveRow,
+        r#"select m.seq, m.entry, m.kind, m.seat, m.body, m.events, m.voids_seq,
+    (select v.seq from moves v where v.table_id = m.table_id and v.club_no = m.club_no and v.voids_seq = m.seq) as voided_by,
+    m.part_of,
+    (select max(s.correction_seq) from superseded_moves s where s.table_id = m.table_id and s.club_no = m.club_no and s.seq = m.seq)
+        as superseded_by,
+    coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer)
+        as "recorded_by!",
+    m.recorded_at from moves m where m.table_id = $1 and m.club_no = $3 and m.seq = $2"#,
+        table.id,
+        seq,
+        table.club_no,
+    )
     .fetch_one(conn)
     .await?)
 }
@@ -365,13 +405,13 @@ pub async fn move_row(conn: &mut PgConnection, table: TableKey, seq: i64) -> Res
 /// # Errors
 /// On database failure.
 pub async fn bump_version(tx: &mut Tx<'_>, table: TableKey, finished: bool) -> Result<(), StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "update game_tables set version = version + 1, finished = $2, updated_at = now() where id = $1 and club_no = $3",
+        table.id,
+        finished,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(finished)
-    .bind(table.club_no)
-        .execute(&mut **tx)
+    .execute(&mut **tx)
         .await?;
     Ok(())
 }
@@ -388,18 +428,19 @@ pub async fn append_void(
     voided: &MoveRow,
     recorded_by: &str,
 ) -> Result<(), StoreError> {
-    sqlx::query(
+    sqlx::query!(
         "insert into moves (table_id, seq, entry, kind, seat, body, events, voids_seq, recorded_by, club_no)
          values ($1, $2, 'void', $3, $4, $5::json, '[]', $6, $7, $8)",
+        table.id,
+        seq,
+        &voided.kind,
+        voided.seat,
+        // Sent as text, as the statement was written for (`$5::json`).
+        voided.body.to_string() as _,
+        voided.seq,
+        recorded_by,
+        table.club_no,
     )
-    .bind(table.id)
-    .bind(seq)
-    .bind(&voided.kind)
-    .bind(voided.seat)
-    .bind(voided.body.to_string())
-    .bind(voided.seq)
-    .bind(recorded_by)
-    .bind(table.club_no)
     .execute(&mut **tx)
     .await?;
     Ok(())
@@ -410,11 +451,11 @@ pub async fn append_void(
 /// # Errors
 /// On database failure.
 pub async fn others_unfinished(conn: &mut PgConnection, session: Uuid, table: Uuid) -> Result<bool, StoreError> {
-    let row =
-        sqlx::query("select exists (select 1 from game_tables where session_id = $1 and id <> $2 and not finished)")
-            .bind(session)
-            .bind(table)
-            .fetch_one(conn)
-            .await?;
-    Ok(sqlx::Row::try_get(&row, 0)?)
+    Ok(sqlx::query_scalar!(
+        r#"select exists (select 1 from game_tables where session_id = $1 and id <> $2 and not finished) as "exists!""#,
+        session,
+        table,
+    )
+    .fetch_one(conn)
+    .await?)
 }

@@ -21,34 +21,37 @@ pub struct User {
 /// # Errors
 /// `EmailTaken` when the (lower-cased) email is registered already.
 pub async fn insert(conn: &mut PgConnection, email: &str, name: &str, password_hash: &str) -> Result<User, StoreError> {
-    sqlx::query_as::<_, User>("insert into users (id, email, name, password_hash) values ($1, $2, $3, $4) returning *")
-        .bind(Uuid::new_v4())
-        .bind(email.to_lowercase())
-        .bind(name)
-        .bind(password_hash)
-        .fetch_one(conn)
-        .await
-        .map_err(|e| match constraint(&e) {
-            Some("users_email_key") => StoreError::EmailTaken,
-            _ => e.into(),
-        })
+    sqlx::query_as!(
+        User,
+        "insert into users (id, email, name, password_hash) values ($1, $2, $3, $4) returning *",
+        Uuid::new_v4(),
+        email.to_lowercase(),
+        name,
+        password_hash,
+    )
+    .fetch_one(conn)
+    .await
+    .map_err(|e| match constraint(&e) {
+        Some("users_email_key") => StoreError::EmailTaken,
+        _ => e.into(),
+    })
 }
 
 /// # Errors
 /// On database failure.
 pub async fn by_email(conn: &mut PgConnection, email: &str) -> Result<Option<User>, StoreError> {
-    Ok(sqlx::query_as::<_, User>("select * from users where email = $1")
-        .bind(email.to_lowercase())
-        .fetch_optional(conn)
-        .await?)
+    Ok(
+        sqlx::query_as!(User, "select * from users where email = $1", email.to_lowercase())
+            .fetch_optional(conn)
+            .await?,
+    )
 }
 
 /// # Errors
 /// On database failure.
 pub async fn exists(conn: &mut PgConnection, id: Uuid) -> Result<bool, StoreError> {
     Ok(
-        sqlx::query_scalar::<_, bool>("select exists (select 1 from users where id = $1)")
-            .bind(id)
+        sqlx::query_scalar!(r#"select exists (select 1 from users where id = $1) as "exists!""#, id)
             .fetch_one(conn)
             .await?,
     )
@@ -57,8 +60,7 @@ pub async fn exists(conn: &mut PgConnection, id: Uuid) -> Result<bool, StoreErro
 /// # Errors
 /// On database failure.
 pub async fn by_id(conn: &mut PgConnection, id: Uuid) -> Result<Option<User>, StoreError> {
-    Ok(sqlx::query_as::<_, User>("select * from users where id = $1")
-        .bind(id)
+    Ok(sqlx::query_as!(User, "select * from users where id = $1", id)
         .fetch_optional(conn)
         .await?)
 }
@@ -72,12 +74,13 @@ pub async fn by_email_or_name(conn: &mut PgConnection, who: &str) -> Result<Vec<
     if let Some(user) = by_email(conn, who).await? {
         return Ok(vec![user]);
     }
-    Ok(
-        sqlx::query_as::<_, User>("select * from users where lower(name) = lower($1) order by created_at, id")
-            .bind(who)
-            .fetch_all(conn)
-            .await?,
+    Ok(sqlx::query_as!(
+        User,
+        "select * from users where lower(name) = lower($1) order by created_at, id",
+        who,
     )
+    .fetch_all(conn)
+    .await?)
 }
 
 /// What tells whether an account's token still stands: the user's token generation it was
@@ -95,14 +98,14 @@ pub struct TokenStamp {
 /// # Errors
 /// On database failure.
 pub async fn token_stands(conn: &mut PgConnection, user: Uuid, token: TokenStamp) -> Result<Option<bool>, StoreError> {
-    Ok(sqlx::query_scalar::<_, bool>(
-        "select u.token_generation = $2
-                and not exists (select 1 from revoked_tokens r where r.jti = $3)
-         from users u where u.id = $1",
+    Ok(sqlx::query_scalar!(
+        r#"select u.token_generation = $2
+                and not exists (select 1 from revoked_tokens r where r.jti = $3) as "stands!"
+         from users u where u.id = $1"#,
+        user,
+        token.generation,
+        token.jti,
     )
-    .bind(user)
-    .bind(token.generation)
-    .bind(token.jti)
     .fetch_optional(conn)
     .await?)
 }
@@ -117,15 +120,15 @@ pub async fn revoke_token(
     jti: Uuid,
     expires_at: DateTime<Utc>,
 ) -> Result<(), StoreError> {
-    sqlx::query("delete from revoked_tokens where expires_at < now()")
+    sqlx::query!("delete from revoked_tokens where expires_at < now()")
         .execute(&mut *conn)
         .await?;
-    sqlx::query(
+    sqlx::query!(
         "insert into revoked_tokens (jti, user_id, expires_at) values ($1, $2, $3) on conflict (jti) do nothing",
+        jti,
+        user,
+        expires_at,
     )
-    .bind(jti)
-    .bind(user)
-    .bind(expires_at)
     .execute(conn)
     .await?;
     Ok(())
@@ -141,13 +144,13 @@ pub async fn new_generation(
     user: Uuid,
     password_hash: Option<&str>,
 ) -> Result<i32, StoreError> {
-    sqlx::query_scalar::<_, i32>(
+    sqlx::query_scalar!(
         "update users set token_generation = token_generation + 1,
                           password_hash = coalesce($2, password_hash)
          where id = $1 returning token_generation",
+        user,
+        password_hash,
     )
-    .bind(user)
-    .bind(password_hash)
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("user"))

@@ -76,16 +76,17 @@ pub async fn insert(
     secret: &str,
     by: Uuid,
 ) -> Result<Webhook, StoreError> {
-    Ok(sqlx::query_as::<_, Webhook>(
+    Ok(sqlx::query_as!(
+        Webhook,
         "insert into webhooks (id, club_id, url, events, secret, created_by)
          values ($1, $2, $3, $4, $5, $6) returning *",
+        Uuid::new_v4(),
+        club,
+        url,
+        events,
+        secret,
+        by,
     )
-    .bind(Uuid::new_v4())
-    .bind(club)
-    .bind(url)
-    .bind(events)
-    .bind(secret)
-    .bind(by)
     .fetch_one(conn)
     .await?)
 }
@@ -95,12 +96,15 @@ pub async fn insert(
 /// # Errors
 /// `NotFound("webhook")` when the club has no such endpoint; on database failure.
 pub async fn fetch(conn: &mut PgConnection, club: Uuid, id: Uuid) -> Result<Webhook, StoreError> {
-    sqlx::query_as::<_, Webhook>("select * from webhooks where club_id = $1 and id = $2")
-        .bind(club)
-        .bind(id)
-        .fetch_optional(conn)
-        .await?
-        .ok_or(StoreError::NotFound("webhook"))
+    sqlx::query_as!(
+        Webhook,
+        "select * from webhooks where club_id = $1 and id = $2",
+        club,
+        id
+    )
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("webhook"))
 }
 
 /// The club's endpoints, oldest first.
@@ -108,12 +112,13 @@ pub async fn fetch(conn: &mut PgConnection, club: Uuid, id: Uuid) -> Result<Webh
 /// # Errors
 /// On database failure.
 pub async fn list(conn: &mut PgConnection, club: Uuid, limit: i64, offset: i64) -> Result<Vec<Webhook>, StoreError> {
-    Ok(sqlx::query_as::<_, Webhook>(
+    Ok(sqlx::query_as!(
+        Webhook,
         "select * from webhooks where club_id = $1 order by created_at, id limit $2 offset $3",
+        club,
+        limit,
+        offset,
     )
-    .bind(club)
-    .bind(limit)
-    .bind(offset)
     .fetch_all(conn)
     .await?)
 }
@@ -123,9 +128,7 @@ pub async fn list(conn: &mut PgConnection, club: Uuid, limit: i64, offset: i64) 
 /// # Errors
 /// `NotFound("webhook")` when the club has no such endpoint; on database failure.
 pub async fn delete(conn: &mut PgConnection, club: Uuid, id: Uuid) -> Result<(), StoreError> {
-    let done = sqlx::query("delete from webhooks where club_id = $1 and id = $2")
-        .bind(club)
-        .bind(id)
+    let done = sqlx::query!("delete from webhooks where club_id = $1 and id = $2", club, id)
         .execute(conn)
         .await?;
     if done.rows_affected() == 0 {
@@ -181,8 +184,9 @@ pub async fn claim(
     limit: i64,
     lease: std::time::Duration,
 ) -> Result<Vec<Claimed>, StoreError> {
-    Ok(sqlx::query_as::<_, Claimed>(
-        "with due as (
+    Ok(sqlx::query_as!(
+        Claimed,
+        r#"with due as (
              select id from webhook_deliveries
              where state = 'pending' and next_attempt_at <= now()
              order by next_attempt_at
@@ -194,11 +198,11 @@ pub async fn claim(
                  next_attempt_at = now() + make_interval(secs => $2)
              from due where d.id = due.id
              returning d.id, d.lease, d.attempts, d.body, d.webhook_id)
-         select held.id, held.lease, held.attempts, held.body, w.url, w.secret
-         from held join webhooks w on w.id = held.webhook_id",
+         select held.id as "id!", held.lease as "lease!", held.attempts as "attempts!", held.body as "body!", w.url, w.secret
+         from held join webhooks w on w.id = held.webhook_id"#,
+        limit,
+        lease.as_secs_f64(),
     )
-    .bind(limit)
-    .bind(lease.as_secs_f64())
     .fetch_all(conn)
     .await?)
 }
@@ -233,8 +237,8 @@ pub async fn finish(conn: &mut PgConnection, claimed: &Claimed, outcome: &Outcom
         Next::RetryAt(at) => ("pending", at, None),
         Next::Failed => ("failed", outcome.attempted_at, None),
     };
-    let row = sqlx::query(
-        "with up as (
+    Ok(sqlx::query_scalar!(
+        r#"with up as (
              update webhook_deliveries set state = $3, next_attempt_at = $4, delivered_at = $5, lease = null
              where id = $1 and lease = $2
              returning id, attempts),
@@ -242,20 +246,19 @@ pub async fn finish(conn: &mut PgConnection, claimed: &Claimed, outcome: &Outcom
              insert into webhook_attempts (delivery_id, attempt, attempted_at, status, error, duration_ms)
              select id, attempts, $6, $7, $8, $9 from up
              on conflict do nothing)
-         select exists (select 1 from up)",
+         select exists (select 1 from up) as "held!""#,
+        claimed.id,
+        claimed.lease,
+        state,
+        next,
+        delivered,
+        outcome.attempted_at,
+        outcome.status.map(|s| i16::try_from(s).unwrap_or(i16::MAX)),
+        outcome.error.as_deref(),
+        outcome.duration_ms,
     )
-    .bind(claimed.id)
-    .bind(claimed.lease)
-    .bind(state)
-    .bind(next)
-    .bind(delivered)
-    .bind(outcome.attempted_at)
-    .bind(outcome.status.map(|s| i16::try_from(s).unwrap_or(i16::MAX)))
-    .bind(outcome.error.as_deref())
-    .bind(outcome.duration_ms)
     .fetch_one(conn)
-    .await?;
-    Ok(sqlx::Row::try_get(&row, 0)?)
+    .await?)
 }
 
 /// The endpoint's deliveries, newest first.
@@ -268,14 +271,15 @@ pub async fn deliveries(
     limit: i64,
     offset: i64,
 ) -> Result<Vec<Delivery>, StoreError> {
-    Ok(sqlx::query_as::<_, Delivery>(
+    Ok(sqlx::query_as!(
+        Delivery,
         "select id, webhook_id, event_type, body, created_at, state, attempts, next_attempt_at, delivered_at
          from webhook_deliveries where webhook_id = $1
          order by created_at desc, id limit $2 offset $3",
+        webhook,
+        limit,
+        offset,
     )
-    .bind(webhook)
-    .bind(limit)
-    .bind(offset)
     .fetch_all(conn)
     .await?)
 }
@@ -285,10 +289,11 @@ pub async fn deliveries(
 /// # Errors
 /// On database failure.
 pub async fn attempts(conn: &mut PgConnection, deliveries: &[Uuid]) -> Result<Vec<Attempt>, StoreError> {
-    Ok(sqlx::query_as::<_, Attempt>(
+    Ok(sqlx::query_as!(
+        Attempt,
         "select * from webhook_attempts where delivery_id = any($1) order by delivery_id, attempt",
+        deliveries,
     )
-    .bind(deliveries)
     .fetch_all(conn)
     .await?)
 }
@@ -299,13 +304,14 @@ pub async fn attempts(conn: &mut PgConnection, deliveries: &[Uuid]) -> Result<Ve
 /// # Errors
 /// `NotFound("delivery")` when the endpoint has no such delivery; on database failure.
 pub async fn redeliver(conn: &mut PgConnection, webhook: Uuid, id: Uuid) -> Result<Delivery, StoreError> {
-    sqlx::query_as::<_, Delivery>(
+    sqlx::query_as!(
+        Delivery,
         "update webhook_deliveries set state = 'pending', next_attempt_at = now(), lease = null
          where webhook_id = $1 and id = $2
          returning id, webhook_id, event_type, body, created_at, state, attempts, next_attempt_at, delivered_at",
+        webhook,
+        id,
     )
-    .bind(webhook)
-    .bind(id)
     .fetch_optional(conn)
     .await?
     .ok_or(StoreError::NotFound("delivery"))
