@@ -61,6 +61,7 @@ pub mod share_links;
 pub mod tables;
 pub mod users;
 pub mod webhooks;
+pub mod writer;
 
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 

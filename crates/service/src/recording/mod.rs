@@ -29,9 +29,7 @@ use serde_json::Value;
 use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
-mod db;
-
-use db::{plain_move, Db};
+use tablekeeper_store::writer::{self, Db, Written};
 
 use super::fold::{self, current_and_replayed, snapshot_due};
 use super::hot::{Hot, HotStates};
@@ -43,7 +41,6 @@ use super::{game_of, to_json, Principal, ServiceError};
 use tablekeeper_ledger::Booking;
 use tablekeeper_rules::with_game;
 use tablekeeper_rules::{Game, GameId, Seat};
-use tablekeeper_store::move_batch::Batched;
 pub use tablekeeper_store::move_batch::MoveBatcher;
 use tablekeeper_store::move_path::{Locked, MoveWrite, NewMove};
 use tablekeeper_store::tables::{MoveRow, StoredResponse, TableRow};
@@ -540,36 +537,9 @@ async fn write_move<G: Game>(
         club: row.club_id,
         apart: request.announce_apart,
     };
-    // Held while this move writes alone, so that moves coming meanwhile are gathered.
-    let alone = batcher.and_then(MoveBatcher::write_alone);
-    let plain = batcher
-        .filter(|_| alone.is_none())
-        .and_then(|batcher| Some((batcher, plain_move(row, &write)?)));
-    let batched = match plain {
-        Some((batcher, plain)) => {
-            // The batch's statement takes a connection of its own.
-            conn.release();
-            batcher.write(plain).await
-        }
-        None => Batched::Alone,
-    };
-    match batched {
-        Batched::Written => {}
-        Batched::Lost => return Ok(Step::Lost),
-        Batched::Alone => {
-            let conn = conn.get().await?;
-            let Some(followed) = store::move_path::write_move(&mut *conn, row.key(), write).await? else {
-                return Ok(Step::Lost);
-            };
-            if request.announce_apart {
-                store::webhooks::enqueue(&mut *conn, row.club_id, &events, locked.now).await?;
-                if followed {
-                    store::live::notify(conn, &announcement).await?;
-                }
-            }
-        }
+    if writer::write(conn, batcher, row.key(), write).await? == Written::Lost {
+        return Ok(Step::Lost);
     }
-    drop(alone);
     let since_snapshot = if moved.snapshot { 0 } else { moved.replayed + 1 };
     Ok(Step::Wrote {
         answer,
