@@ -221,7 +221,7 @@ pub async fn create_webhook(
         .map(|key| serde_json::to_value(&*body).map(|sent| CreationKey::new("create_webhook", key, &sent)))
         .transpose()
         .map_err(|_| ApiError::internal())?;
-    let url = use_case::checked_url(body.url.trim(), settings.allow_private)?;
+    let url = use_case::checked_url(body.url.trim(), settings.configured.allow_private)?;
     let events = use_case::checked_events(&body.events)?;
     let render = |hook: tablekeeper_service::webhooks::Webhook| {
         Ok(Answer {

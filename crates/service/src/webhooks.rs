@@ -54,21 +54,11 @@ pub const SESSION_SETTLED: &str = "session.settled";
 /// The longest URL an endpoint may have.
 const URL_MAX: usize = 2000;
 
-/// How deliveries are made: the `WEBHOOK_*` settings and how endpoints' names are resolved.
+/// How deliveries are made: the `WEBHOOK_*` settings as configured, and how endpoints' names are
+/// resolved.
 #[derive(Debug, Clone)]
 pub struct DeliverySettings {
-    /// Whether endpoints may be on private, loopback or link-local addresses.
-    pub allow_private: bool,
-    /// How often a worker looks for due deliveries.
-    pub poll: Duration,
-    /// The waits before the second, third, … attempt; after the last, a delivery has failed.
-    pub retry_schedule: Vec<Duration>,
-    /// How long an endpoint has to answer.
-    pub timeout: Duration,
-    /// How long a claimed delivery is held by its worker before another may take it.
-    pub lease: Duration,
-    /// Whether this replica runs a delivery worker at all.
-    pub worker: bool,
+    pub configured: tablekeeper_config::Webhooks,
     /// How endpoints' host names are resolved: the system's resolver unless a test says otherwise.
     pub resolver: Resolver,
 }
@@ -76,21 +66,8 @@ pub struct DeliverySettings {
 impl DeliverySettings {
     /// The configured settings, resolving with `resolver`.
     pub fn new(settings: &tablekeeper_config::Webhooks, resolver: Resolver) -> DeliverySettings {
-        let tablekeeper_config::Webhooks {
-            allow_private,
-            poll,
-            ref retry_schedule,
-            timeout,
-            lease,
-            worker,
-        } = *settings;
         DeliverySettings {
-            allow_private,
-            poll,
-            retry_schedule: retry_schedule.clone(),
-            timeout,
-            lease,
-            worker,
+            configured: settings.clone(),
             resolver,
         }
     }
@@ -450,7 +427,7 @@ impl Worker {
     /// When the HTTP client cannot be built.
     pub fn new(pool: PgPool, settings: DeliverySettings) -> Result<Arc<Worker>, reqwest::Error> {
         let client = reqwest::Client::builder()
-            .timeout(settings.timeout)
+            .timeout(settings.configured.timeout)
             // A redirect could lead anywhere, a private address included: an endpoint answers itself.
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("tablekeeper-webhooks/", env!("CARGO_PKG_VERSION")))
@@ -458,7 +435,7 @@ impl Worker {
             .dns_resolver(Arc::new(Checked {
                 inner: settings.resolver.inner.clone(),
                 public: settings.resolver.public,
-                allow_private: settings.allow_private,
+                allow_private: settings.configured.allow_private,
             }))
             // A proxy would look the name up again, out of the resolver's sight.
             .no_proxy()
@@ -485,7 +462,7 @@ impl Worker {
                 continue;
             }
             tokio::select! {
-                _ = tokio::time::sleep(self.settings.poll) => {}
+                _ = tokio::time::sleep(self.settings.configured.poll) => {}
                 _ = stop.changed() => {}
             }
         }
@@ -498,7 +475,7 @@ impl Worker {
     pub async fn round(&self) -> Result<usize, ServiceError> {
         let claimed = {
             let mut conn = self.pool.acquire().await.map_err(StoreError::from)?;
-            store::claim(&mut conn, BATCH, self.settings.lease).await?
+            store::claim(&mut conn, BATCH, self.settings.configured.lease).await?
         };
         let n = claimed.len();
         let mut sending = tokio::task::JoinSet::new();
@@ -532,7 +509,7 @@ impl Worker {
         } else {
             match usize::try_from(claimed.attempts - 1)
                 .ok()
-                .and_then(|i| self.settings.retry_schedule.get(i))
+                .and_then(|i| self.settings.configured.retry_schedule.get(i))
             {
                 Some(wait) => Next::RetryAt(Utc::now() + jittered(*wait)),
                 None => Next::Failed,
@@ -555,7 +532,7 @@ impl Worker {
     /// One attempt: the endpoint's status code, or why none came.
     async fn send(&self, claimed: &Claimed, at: DateTime<Utc>) -> Result<u16, String> {
         // A literal address is checked here; a host name by the client's resolver (`Checked`).
-        let url = checked_url(&claimed.url, self.settings.allow_private).map_err(|e| e.to_string())?;
+        let url = checked_url(&claimed.url, self.settings.configured.allow_private).map_err(|e| e.to_string())?;
         let id = claimed.id.to_string();
         let timestamp = at.timestamp();
         let signature = sign(&claimed.secret, &id, timestamp, &claimed.body).map_err(|e| e.to_string())?;
@@ -571,7 +548,7 @@ impl Worker {
             .await
             .map_err(|e| {
                 if e.is_timeout() {
-                    format!("no answer within {} ms", self.settings.timeout.as_millis())
+                    format!("no answer within {} ms", self.settings.configured.timeout.as_millis())
                 } else if let Some(unresolved) = unresolved(&e) {
                     unresolved.to_string()
                 } else {
