@@ -452,12 +452,6 @@ pub async fn list_tables(
     let limit = super::input::page_limit(query.limit)?;
     let offset = query.offset.unwrap_or(0).max(0);
     let session = query.session_filter()?;
-    if let Some(session) = session.or(match who {
-        Reader::Share { session, .. } => Some(session),
-        Reader::Principal(_) => None,
-    }) {
-        tablekeeper_service::access::readable_session(&pool, who, session).await?;
-    }
     let rows = use_case::page(&pool, who, session, limit + 1, offset).await?;
     let more = rows.len() as i64 > limit;
     let items = rows.into_iter().take(limit as usize).map(TableSummary::from).collect();

@@ -430,11 +430,12 @@ pub async fn withdraw_join_code(
 }
 
 /// A page of the tables `who` may read, `limit` of them after `offset`: the session's when one
-/// is given (the caller's right to read it is checked before) or `who` is a share link; else an
-/// account's clubs' (a personal token's one club's), or a phone's own table.
+/// is given (checked here to be one `who` may read) or `who` is a share link; else an account's
+/// clubs' (a personal token's one club's), or a phone's own table.
 ///
 /// # Errors
-/// `TokenScope` for a token that does not reach the club; on database failure.
+/// `Store(NotFound)` for a session that is not there or `who` may not read; `TokenScope` for a
+/// token that does not reach the club; on database failure.
 pub async fn page(
     pool: &PgPool,
     who: super::access::Reader,
@@ -444,11 +445,16 @@ pub async fn page(
 ) -> Result<Vec<TableRow>, ServiceError> {
     use super::access::Reader;
     use super::Principal;
+    // A share link reads its own session's tables, asked for or not.
     let session = match (session, who) {
         (Some(session), _) | (None, Reader::Share { session, .. }) => Some(session),
         (None, Reader::Principal(_)) => None,
     };
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    if let Some(session) = session {
+        let row = store::sessions::fetch(&mut conn, session).await?;
+        super::access::read_session(&mut conn, who, &row).await?;
+    }
     Ok(match (session, who) {
         (Some(session), _) => store::tables::list(&mut conn, None, Some(session), limit, offset).await?,
         (None, Reader::Principal(Principal::Account(account))) => {
