@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::auth::{OrganiserToken, Role, Tokens};
 use super::error::{ApiError, Problem};
 use tablekeeper_service::accounts::{self, User};
-use tablekeeper_service::idempotency::{Answer, CreationKey, Outcome};
+use tablekeeper_service::idempotency::{Answer, CreationKey, Kept, Outcome};
 use tablekeeper_service::passwords;
 use tablekeeper_service::{ServiceError, StoreError};
 
@@ -133,46 +133,63 @@ fn validate_registration(req: &RegisterRequest) -> Result<(), ApiError> {
     passwords::acceptable(&req.password).map_err(ApiError::from)
 }
 
-/// A sign-in answer as kept under an `Idempotency-Key`: all of it but the bearer token and its
-/// expiry, which [`with_fresh_token`] issues for each answer sent. A token kept in the database
-/// would be a credential in every copy of it. (`answer`'s token and expiry are not read.)
-fn kept_sign_in(status: StatusCode, answer: &TokenResponse) -> Result<Answer, serde_json::Error> {
-    let mut kept = serde_json::to_value(answer)?;
-    if let Value::Object(fields) = &mut kept {
-        fields.remove("token");
-        fields.remove("expires_at");
-    }
-    Ok(Answer {
-        status: status.as_u16(),
-        body: serde_json::to_string(&kept)?,
-    })
+/// A sign-in answer: the answer kept under an `Idempotency-Key`, which is all of it but the
+/// bearer token and its expiry, and the answer itself, to which [`signed_in`] adds the token it
+/// issues for each answer sent. A token kept in the database would be a credential in every copy
+/// of it.
+struct SignIn {
+    kept: Answer,
+    answer: TokenResponse,
 }
 
-/// The answer to send for a sign-in answer kept by [`kept_sign_in`], first or replayed: the
-/// kept answer with the token `issue` makes for it.
-fn with_fresh_token(
-    outcome: Outcome,
+impl Kept for SignIn {
+    fn answer(&self) -> &Answer {
+        &self.kept
+    }
+}
+
+impl SignIn {
+    /// `answer` (whose token and expiry are not read) answered with `status`.
+    fn new(status: StatusCode, answer: TokenResponse) -> Result<SignIn, serde_json::Error> {
+        let mut kept = serde_json::to_value(&answer)?;
+        if let Value::Object(fields) = &mut kept {
+            fields.remove("token");
+            fields.remove("expires_at");
+        }
+        Ok(SignIn {
+            kept: Answer {
+                status: status.as_u16(),
+                body: serde_json::to_string(&kept)?,
+            },
+            answer,
+        })
+    }
+}
+
+/// The answer to send for a sign-in, first or replayed: the answer with the token `issue` makes
+/// for it (from the answer, or from the kept one's fields).
+fn signed_in(
+    outcome: Outcome<SignIn>,
     issue: impl FnOnce(&Map<String, Value>) -> Result<(String, DateTime<Utc>), ApiError>,
 ) -> Result<HttpResponse, ApiError> {
-    let (answer, replayed) = match outcome {
-        Outcome::Fresh(answer) => (answer, false),
-        Outcome::Replayed(answer) => (answer, true),
+    let (status, fields, replayed) = match outcome {
+        Outcome::Fresh(made) => match serde_json::to_value(&made.answer) {
+            Ok(Value::Object(fields)) => (made.kept.status, fields, false),
+            _ => return Err(ApiError::internal()),
+        },
+        Outcome::Replayed(kept) => (
+            kept.status,
+            serde_json::from_str(&kept.body).map_err(|_| ApiError::internal())?,
+            true,
+        ),
     };
-    let mut fields: Map<String, Value> = serde_json::from_str(&answer.body).map_err(|_| ApiError::internal())?;
+    let mut fields: Map<String, Value> = fields;
     let (token, expires_at) = issue(&fields)?;
     fields.insert("token".into(), Value::String(token));
     fields.insert("expires_at".into(), json!(expires_at));
     let full: TokenResponse = serde_json::from_value(Value::Object(fields)).map_err(|_| ApiError::internal())?;
-    let answer = Answer {
-        status: answer.status,
-        body: serde_json::to_string(&full).map_err(|_| ApiError::internal())?,
-    };
-    let outcome = if replayed {
-        Outcome::Replayed(answer)
-    } else {
-        Outcome::Fresh(answer)
-    };
-    super::tables::created_at(outcome, |_| None)
+    let body = serde_json::to_string(&full).map_err(|_| ApiError::internal())?;
+    Ok(super::answers::reply(status, body, None, replayed))
 }
 
 /// The answer to a registration retried under `key`, when one with the key registered the
@@ -195,7 +212,7 @@ async fn replay_registration(
     if !passwords::verify(req.password.clone(), user.password_hash.clone()).await {
         return Err(ServiceError::IdempotencyKeyReused.into());
     }
-    with_fresh_token(first, |_| tokens.issue(user.id, user.token_generation)).map(Some)
+    signed_in(first, |_| tokens.issue(user.id, user.token_generation)).map(Some)
 }
 
 /// Registers an organiser and returns a token.
@@ -241,13 +258,13 @@ pub async fn register(
     }
     let hash = passwords::hash(req.password.clone()).await?;
     let render = |user: &User| {
-        kept_sign_in(
+        SignIn::new(
             StatusCode::CREATED,
-            &token_response_with(String::new(), user.created_at, user.id, Role::Organiser),
+            token_response_with(String::new(), user.created_at, user.id, Role::Organiser),
         )
     };
     match accounts::register(pool, req.email.trim(), req.name.trim(), &hash, key.as_ref(), render).await {
-        Ok((outcome, user)) => with_fresh_token(outcome, |_| tokens.issue(user.id, user.token_generation)),
+        Ok((outcome, user)) => signed_in(outcome, |_| tokens.issue(user.id, user.token_generation)),
         Err(ServiceError::Store(StoreError::EmailTaken)) => {
             // A request racing with this one under the same key may have registered first.
             let replay = match &key {
@@ -338,11 +355,11 @@ pub async fn join(
         answer.scorer_id = Some(scorer.id);
         answer.scorer_name = Some(scorer.name);
         answer.receipt = Some(receipt);
-        kept_sign_in(StatusCode::OK, &answer)
+        SignIn::new(StatusCode::OK, answer)
     };
     let outcome =
         tablekeeper_service::tables::join_scorer(pool, keys, table, name, &code, key.as_ref(), render).await?;
-    with_fresh_token(outcome, |kept| {
+    signed_in(outcome, |kept| {
         let scorer = kept
             .get("scorer_id")
             .and_then(Value::as_str)

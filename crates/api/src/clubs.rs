@@ -1,5 +1,6 @@
 //! Clubs: the club itself, invitations into it, its members and their roles.
 
+use super::answers::Made;
 use crate::State;
 use actix_web::http::StatusCode;
 use actix_web::{delete, get, patch, post, web, HttpRequest, HttpResponse};
@@ -13,7 +14,6 @@ use super::auth::Caller;
 use super::error::{ApiError, Problem};
 use tablekeeper_service::clubs as use_case;
 use tablekeeper_service::clubs::ClubRole;
-use tablekeeper_service::idempotency::{Answer, Outcome};
 
 #[derive(Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -218,22 +218,12 @@ pub async fn create_club(
     let user = who.organiser()?;
     let name = club_name(&body.name)?;
     let key = super::tables::creation_key(&req, "create_club", || serde_json::to_value(&*body))?;
-    let render = |club| created_answer(&Club::from(club));
+    let render = |club| {
+        let club = Club::from(club);
+        Ok(Made::created(&club)?.at(format!("/api/v1/clubs/{}", club.id)))
+    };
     let outcome = use_case::create(pool, user, name, key.as_ref(), render).await?;
-    super::tables::created(outcome, "/api/v1/clubs")
-}
-
-/// A 201 answer with `body`, to keep under an `Idempotency-Key`.
-fn created_answer(body: &impl Serialize) -> Result<Answer, serde_json::Error> {
-    answer(StatusCode::CREATED, body)
-}
-
-/// An answer with `body`, to keep under an `Idempotency-Key`.
-fn answer(status: StatusCode, body: &impl Serialize) -> Result<Answer, serde_json::Error> {
-    Ok(Answer {
-        status: status.as_u16(),
-        body: serde_json::to_string(body)?,
-    })
+    super::answers::created(outcome, "/api/v1/clubs")
 }
 
 /// The caller's clubs (those they have not left), each with the caller's role.
@@ -318,9 +308,13 @@ pub async fn create_invitation(
         ));
     }
     let key = super::tables::creation_key(&req, "create_invitation", || serde_json::to_value((*id, &*body)))?;
-    let render = |invitation| created_answer(&Invitation::from(invitation));
+    let render = |invitation| {
+        let invitation = Invitation::from(invitation);
+        let location = format!("/api/v1/clubs/{id}/invitations/{}", invitation.code);
+        Ok(Made::created(&invitation)?.at(location))
+    };
     let outcome = use_case::invite(pool, user, *id, body.role, hours, key.as_ref(), render).await?;
-    super::tables::created_at(outcome, |body| {
+    super::answers::respond(outcome, |body| {
         body.get("code")
             .and_then(serde_json::Value::as_str)
             .map(|code| format!("/api/v1/clubs/{id}/invitations/{code}"))
@@ -412,9 +406,9 @@ pub async fn join_club(
     let code = super::input::normalise_code(&body.code);
     // The code as the service reads it: case and dashes make no other request.
     let key = super::tables::creation_key(&req, "join_club", || Ok(serde_json::json!({"code": code})))?;
-    let render = |club| answer(StatusCode::OK, &Club::from(club));
+    let render = |club| Made::new(StatusCode::OK, &Club::from(club));
     let outcome = use_case::join(pool, user, &code, Utc::now(), key.as_ref(), render).await?;
-    super::tables::created_at(outcome, |_| None)
+    super::answers::respond(outcome, |_| None)
 }
 
 /// The club's members (any member sees them), in the order they joined, those who left included.
@@ -479,9 +473,12 @@ pub async fn add_club_member(
         )
     })?;
     let key = super::tables::creation_key(&req, "add_club_member", || serde_json::to_value((*id, &*body)))?;
-    let render = |member| created_answer(&ClubMember::from(member));
+    let render = |member| {
+        let member = ClubMember::from(member);
+        Ok(Made::created(&member)?.at(format!("/api/v1/clubs/{id}/members/{}", member.id)))
+    };
     let outcome = use_case::add_member(pool, user, *id, name, body.guest, key.as_ref(), render).await?;
-    super::tables::created(outcome, &format!("/api/v1/clubs/{id}/members"))
+    super::answers::created(outcome, &format!("/api/v1/clubs/{id}/members"))
 }
 
 /// Changes a member's role, guest mark, or whether they are in the club (organisers and owners;
@@ -593,25 +590,15 @@ pub async fn reset_member_password(
     let hash = tablekeeper_service::passwords::hash(temporary_password.clone()).await?;
     // The answer is kept without the password: a password at rest would be one more copy of it.
     let render = |member| {
-        answer(
-            StatusCode::OK,
-            &PasswordReset {
-                member: ClubMember::from(member),
-                temporary_password: None,
-            },
-        )
+        let kept = PasswordReset {
+            member: ClubMember::from(member),
+            temporary_password: None,
+        };
+        Made::new(StatusCode::OK, &kept)?.sending(&PasswordReset {
+            temporary_password: Some(temporary_password),
+            ..kept
+        })
     };
     let outcome = use_case::reset_password(pool, user, club, member, &hash, key.as_ref(), render).await?;
-    let outcome = match outcome {
-        Outcome::Fresh(kept) => {
-            let mut answer: PasswordReset = serde_json::from_str(&kept.body).map_err(|_| ApiError::internal())?;
-            answer.temporary_password = Some(temporary_password);
-            Outcome::Fresh(Answer {
-                status: kept.status,
-                body: serde_json::to_string(&answer).map_err(|_| ApiError::internal())?,
-            })
-        }
-        replayed @ Outcome::Replayed(_) => replayed,
-    };
-    super::tables::created_at(outcome, |_| None)
+    super::answers::respond(outcome, |_| None)
 }

@@ -4,6 +4,7 @@
 //! Handlers parse and render; the use cases are `tablekeeper_service::corrections` and
 //! `tablekeeper_service::verification`.
 
+use super::answers::Made;
 use crate::State;
 use actix_web::http::StatusCode;
 use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
@@ -21,7 +22,6 @@ use super::reads::ReadPool;
 use tablekeeper_rules::GameId;
 use tablekeeper_service::corrections::{self, Correction, DealRecord, Verification};
 use tablekeeper_service::corrections::{CorrectionRow, VerificationRow};
-use tablekeeper_service::idempotency::Answer;
 use tablekeeper_service::receipts::Receipt;
 use tablekeeper_service::tables::{MoveRow, ScorerRow};
 use tablekeeper_service::verification;
@@ -343,19 +343,19 @@ pub async fn correct_deal(
     };
     let render = |record, receipt| deal_answer(StatusCode::OK, record, receipt);
     let outcome = corrections::correct(pool, keys, correction, key.as_ref(), render).await?;
-    super::tables::created_at(outcome, |_| None)
+    super::answers::respond(outcome, |_| None)
 }
 
 /// The deal as a write left it, with the write's receipt: the answer kept under an
 /// `Idempotency-Key`.
-fn deal_answer(status: StatusCode, record: DealRecord, receipt: Receipt) -> Result<Answer, serde_json::Error> {
-    Ok(Answer {
-        status: status.as_u16(),
-        body: serde_json::to_string(&DealView {
+fn deal_answer(status: StatusCode, record: DealRecord, receipt: Receipt) -> Result<Made, serde_json::Error> {
+    Made::new(
+        status,
+        &DealView {
             receipt: Some(receipt),
             ..DealView::from(record)
-        })?,
-    })
+        },
+    )
 }
 
 /// A correction being entered: the deal's moves so far.
@@ -474,9 +474,10 @@ pub async fn verify_deal(
         agree: body.agree,
         moves: body.moves,
     };
-    let render = |record, receipt| deal_answer(StatusCode::CREATED, record, receipt);
+    let location = format!("/api/v1/tables/{id}/deals/{n}");
+    let render = |record, receipt| Ok(deal_answer(StatusCode::CREATED, record, receipt)?.at(location.clone()));
     let outcome = verification::verify(pool, keys, request, key.as_ref(), render).await?;
-    super::tables::created_at(outcome, |_| Some(format!("/api/v1/tables/{id}/deals/{n}")))
+    super::answers::respond(outcome, |_| Some(location.clone()))
 }
 
 /// A scorer of a table: one phone that joined it.

@@ -1,8 +1,8 @@
 //! Join codes: a table's organiser hands them out, lists and withdraws them; a phone that types
 //! one into `POST /auth/join` becomes a scorer of that table.
 
+use super::answers::Made;
 use crate::State;
-use actix_web::http::StatusCode;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Duration, Utc};
 use rand::Rng;
@@ -13,7 +13,6 @@ use uuid::Uuid;
 
 use super::auth::Caller;
 use super::error::{ApiError, Problem};
-use tablekeeper_service::idempotency::Answer;
 use tablekeeper_service::tables::JoinCodeRow;
 
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -100,19 +99,18 @@ pub async fn create_join_code(
             .map(|_| char::from(CODE_ALPHABET[rng.gen_range(0..CODE_ALPHABET.len())]))
             .collect()
     };
-    let render = |code| {
-        Ok(Answer {
-            status: StatusCode::CREATED.as_u16(),
-            body: serde_json::to_string(&JoinCode {
-                code,
-                table_id: *id,
-                expires_at,
-            })?,
-        })
+    let render = |code: String| {
+        let location = format!("/api/v1/tables/{id}/join-codes/{code}");
+        Ok(Made::created(&JoinCode {
+            code,
+            table_id: *id,
+            expires_at,
+        })?
+        .at(location))
     };
     let outcome =
         tablekeeper_service::tables::hand_out_join_code(pool, who, *id, expires_at, key.as_ref(), draw, render).await?;
-    super::tables::created_at(outcome, |body| {
+    super::answers::respond(outcome, |body| {
         body.get("code")
             .and_then(serde_json::Value::as_str)
             .map(|code| format!("/api/v1/tables/{id}/join-codes/{code}"))

@@ -11,6 +11,7 @@
 //! modules depend on each other.
 
 pub mod accounts;
+pub mod answers;
 pub mod auth;
 pub mod authorization;
 pub mod bundle;

@@ -295,14 +295,12 @@ pub async fn create_season(
     let key = super::tables::creation_key(&req, "create_season", || serde_json::to_value((*club, &*body)))?;
     let render = |season: SeasonRow| {
         let season = Season::of(&season).map_err(|e| <serde_json::Error as serde::ser::Error>::custom(e.detail))?;
-        Ok(tablekeeper_service::idempotency::Answer {
-            status: actix_web::http::StatusCode::CREATED.as_u16(),
-            body: serde_json::to_string(&season)?,
-        })
+        let location = format!("/api/v1/clubs/{club}/seasons/{}/standings", season.id);
+        Ok(super::answers::Made::created(&season)?.at(location))
     };
     let outcome = service::create(pool, user, *club, plan, key.as_ref(), render).await?;
     let club = *club;
-    super::tables::created_at(outcome, |body| {
+    super::answers::respond(outcome, |body| {
         body.get("id")
             .and_then(serde_json::Value::as_str)
             .map(|id| format!("/api/v1/clubs/{club}/seasons/{id}/standings"))

@@ -1,7 +1,7 @@
 //! Club sessions: a sitting that groups tables.
 
+use super::answers::Made;
 use crate::State;
-use actix_web::http::StatusCode;
 use actix_web::{get, patch, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -13,7 +13,7 @@ use super::auth::{Caller, Reads};
 use super::error::{ApiError, Problem};
 use super::reads::ReadPool;
 use super::tables::TableSummary;
-use tablekeeper_service::idempotency::{Answer, CreationKey};
+use tablekeeper_service::idempotency::CreationKey;
 use tablekeeper_service::sessions;
 
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -197,10 +197,8 @@ pub async fn create_session(
         .transpose()
         .map_err(|_| ApiError::internal())?;
     let render = |session| {
-        Ok(Answer {
-            status: StatusCode::CREATED.as_u16(),
-            body: serde_json::to_string(&SessionSummary::from(session))?,
-        })
+        let session = SessionSummary::from(session);
+        Ok(Made::created(&session)?.at(format!("/api/v1/sessions/{}", session.id)))
     };
     let outcome = sessions::create(
         pool,
@@ -215,7 +213,7 @@ pub async fn create_session(
         render,
     )
     .await?;
-    super::tables::created(outcome, "/api/v1/sessions")
+    super::answers::created(outcome, "/api/v1/sessions")
 }
 
 /// The caller's sessions, newest first.

@@ -121,15 +121,13 @@ pub async fn create_share_link(
     let key = super::tables::creation_key(&req, "create_share_link", || serde_json::to_value((*id, &*body)))?;
     let render = |row: LinkRow| {
         let link = view(&req, tokens, row).map_err(|e| <serde_json::Error as serde::ser::Error>::custom(e.detail))?;
-        Ok(tablekeeper_service::idempotency::Answer {
-            status: actix_web::http::StatusCode::CREATED.as_u16(),
-            body: serde_json::to_string(&link)?,
-        })
+        let location = format!("/api/v1/sessions/{id}/share-links/{}", link.id);
+        Ok(super::answers::Made::created(&link)?.at(location))
     };
     let expires_at = Utc::now() + Duration::hours(hours);
     let outcome = share_links::create(pool, user, *id, label, expires_at, key.as_ref(), render).await?;
     let session = *id;
-    super::tables::created_at(outcome, |body| {
+    super::answers::respond(outcome, |body| {
         body.get("id")
             .and_then(serde_json::Value::as_str)
             .map(|link| format!("/api/v1/sessions/{session}/share-links/{link}"))

@@ -2,6 +2,7 @@
 //!
 //! Handlers parse and render; opening, reading and recording are `tablekeeper_service` use cases.
 
+use super::answers::Made;
 use crate::State;
 use actix_web::http::StatusCode;
 use actix_web::{get, post, web, HttpRequest, HttpResponse};
@@ -369,21 +370,10 @@ pub async fn create_table(
             receipt: Some(receipt),
             ..TableView::from(table)
         };
-        Ok(Answer {
-            status: StatusCode::CREATED.as_u16(),
-            body: serde_json::to_string(&view)?,
-        })
+        Ok(Made::created(&view)?.at(format!("/api/v1/tables/{}", view.id)))
     };
     let outcome = use_case::create_once(pool, keys, owner, new, key.as_ref(), render).await?;
-    created(outcome, "/api/v1/tables")
-}
-
-/// The answer to a request that created something: 201 with its `Location` (under `under`, by
-/// the `id` in the body), marked when it is the first answer replayed to a retry.
-pub(super) fn created(outcome: Outcome, under: &str) -> Result<HttpResponse, ApiError> {
-    created_at(outcome, |body| {
-        body.get("id").and_then(Value::as_str).map(|id| format!("{under}/{id}"))
-    })
+    super::answers::created(outcome, "/api/v1/tables")
 }
 
 /// How long this server keeps a table's answers for retries (`IDEMPOTENCY_RETENTION_SECS`).
@@ -407,29 +397,6 @@ pub(super) fn creation_key(
     Ok(Some(
         CreationKey::new(operation, key, &sent).kept_for(answers_kept_for(req)),
     ))
-}
-
-/// As [`created`], with the `Location` that `location` reads from the answer's body (None: no
-/// `Location`).
-pub(super) fn created_at(
-    outcome: Outcome,
-    location: impl FnOnce(&Value) -> Option<String>,
-) -> Result<HttpResponse, ApiError> {
-    let (answer, replayed) = match outcome {
-        Outcome::Fresh(answer) => (answer, false),
-        Outcome::Replayed(answer) => (answer, true),
-    };
-    let body = serde_json::from_str::<Value>(&answer.body).map_err(|_| ApiError::internal())?;
-    let mut response = HttpResponse::build(StatusCode::from_u16(answer.status).unwrap_or(StatusCode::CREATED));
-    if let Some(location) = location(&body) {
-        response.insert_header(("Location", location));
-    }
-    if replayed {
-        response.insert_header(("Idempotent-Replayed", "true"));
-    }
-    Ok(response
-        .content_type(actix_web::http::header::ContentType::json())
-        .body(answer.body))
 }
 
 /// Tables of a session (for whoever may read it), or of every club the caller belongs to; a

@@ -3,12 +3,11 @@
 //! by the account signed in with its password. The secret is in the answer that made the token
 //! and nowhere else.
 
+use super::answers::Made;
 use crate::State;
-use actix_web::http::StatusCode;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -19,7 +18,7 @@ use super::sessions::PageQuery;
 use tablekeeper_service::access::Scope;
 use tablekeeper_service::api_tokens::ApiToken as TokenRow;
 use tablekeeper_service::api_tokens::{self as use_case, NewToken};
-use tablekeeper_service::idempotency::{Answer, CreationKey, Outcome};
+use tablekeeper_service::idempotency::CreationKey;
 
 /// The longest a token may be made to stand for: a year (a token may also stand until revoked).
 pub const MAX_EXPIRY_DAYS: i64 = 366;
@@ -152,16 +151,18 @@ pub async fn create_api_token(
         .map(|key| serde_json::to_value(&*body).map(|sent| CreationKey::new("create_api_token", key, &sent)))
         .transpose()
         .map_err(|_| ApiError::internal())?;
-    let render = |row: TokenRow| {
-        Ok(Answer {
-            status: StatusCode::CREATED.as_u16(),
-            body: serde_json::to_string(&CreatedApiToken {
-                token: ApiToken::from(row),
-                secret: None,
-            })?,
+    // The secret joins the answer as it is sent; the answer kept under the key goes without it.
+    let render = |row: TokenRow, secret| {
+        let token = ApiToken::from(row);
+        let location = format!("/api/v1/tokens/{}", token.id);
+        let kept = CreatedApiToken { token, secret: None };
+        let made = Made::created(&kept)?.at(location);
+        made.sending(&CreatedApiToken {
+            secret: Some(secret),
+            ..kept
         })
     };
-    let made = use_case::create(
+    let outcome = use_case::create(
         pool,
         account,
         NewToken {
@@ -174,19 +175,7 @@ pub async fn create_api_token(
         render,
     )
     .await?;
-    // The secret joins the answer as it is sent; the answer kept under the key goes without it.
-    let outcome = match (made.outcome, made.secret) {
-        (Outcome::Fresh(answer), Some(secret)) => {
-            let mut body: Value = serde_json::from_str(&answer.body).map_err(|_| ApiError::internal())?;
-            body["secret"] = Value::String(secret);
-            Outcome::Fresh(Answer {
-                status: answer.status,
-                body: body.to_string(),
-            })
-        }
-        (outcome, _) => outcome,
-    };
-    super::tables::created(outcome, "/api/v1/tokens")
+    super::answers::created(outcome, "/api/v1/tokens")
 }
 
 /// The scopes named, each once, or the problem with them.

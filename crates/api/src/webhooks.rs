@@ -2,6 +2,7 @@
 //! see and redeliver what was sent. Deliveries follow the Standard Webhooks specification; see
 //! `service::webhooks`.
 
+use super::answers::Made;
 use crate::State;
 use actix_web::http::StatusCode;
 use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
@@ -14,7 +15,7 @@ use uuid::Uuid;
 use super::auth::Caller;
 use super::clubs::PageQuery;
 use super::error::{ApiError, Problem};
-use tablekeeper_service::idempotency::{Answer, CreationKey};
+use tablekeeper_service::idempotency::CreationKey;
 use tablekeeper_service::webhooks as use_case;
 
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -224,20 +225,19 @@ pub async fn create_webhook(
     let url = use_case::checked_url(body.url.trim(), settings.configured.allow_private)?;
     let events = use_case::checked_events(&body.events)?;
     let render = |hook: tablekeeper_service::webhooks::Webhook| {
-        Ok(Answer {
-            status: StatusCode::CREATED.as_u16(),
-            body: serde_json::to_string(&CreatedWebhook {
-                id: hook.id,
-                club_id: hook.club_id,
-                url: hook.url,
-                events: hook.events,
-                created_at: hook.created_at,
-                secret: hook.secret,
-            })?,
-        })
+        let location = format!("/api/v1/clubs/{id}/webhooks/{}", hook.id);
+        Ok(Made::created(&CreatedWebhook {
+            id: hook.id,
+            club_id: hook.club_id,
+            url: hook.url,
+            events: hook.events,
+            created_at: hook.created_at,
+            secret: hook.secret,
+        })?
+        .at(location))
     };
     let outcome = use_case::register(pool, user, *id, url.as_str(), &events, key.as_ref(), render).await?;
-    super::tables::created(outcome, &format!("/api/v1/clubs/{id}/webhooks"))
+    super::answers::created(outcome, &format!("/api/v1/clubs/{id}/webhooks"))
 }
 
 /// The club's webhook endpoints (organisers and owners), oldest first, without their secrets.
@@ -359,12 +359,7 @@ pub async fn redeliver_webhook_delivery(
     let key = super::tables::creation_key(&req, "redeliver_webhook_delivery", || {
         serde_json::to_value((club, id, delivery_id))
     })?;
-    let render = |row| {
-        Ok(Answer {
-            status: StatusCode::ACCEPTED.as_u16(),
-            body: serde_json::to_string(&delivery(row, Vec::new()))?,
-        })
-    };
+    let render = |row| Made::new(StatusCode::ACCEPTED, &delivery(row, Vec::new()));
     let outcome = use_case::redeliver(pool, user, club, id, delivery_id, key.as_ref(), render).await?;
-    super::tables::created_at(outcome, |_| None)
+    super::answers::respond(outcome, |_| None)
 }

@@ -19,7 +19,7 @@ use chrono::{DateTime, Utc};
 use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
-use super::idempotency::{self, Answer, CreationKey, Outcome};
+use super::idempotency::{self, CreationKey, Kept, Outcome};
 use super::{passwords, ServiceError};
 pub use tablekeeper_store::users::User;
 use tablekeeper_store::{self as store, StoreError};
@@ -29,11 +29,11 @@ use tablekeeper_store::{self as store, StoreError};
 ///
 /// # Errors
 /// `IdempotencyKeyReused` when that registration sent another name; on database failure.
-pub async fn registered(
+pub async fn registered<K>(
     pool: &PgPool,
     email: &str,
     key: &CreationKey,
-) -> Result<Option<(Outcome, User)>, ServiceError> {
+) -> Result<Option<(Outcome<K>, User)>, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let Some(user) = store::users::by_email(&mut conn, email).await? else {
         return Ok(None);
@@ -49,14 +49,14 @@ pub async fn registered(
 /// `Store(EmailTaken)` when the email is registered already (by a request racing with this one
 /// under the same key, too: see [`registered`]); `Encode` when `render` fails; on database
 /// failure.
-pub async fn register(
+pub async fn register<K: Kept>(
     pool: &PgPool,
     email: &str,
     name: &str,
     password_hash: &str,
     key: Option<&CreationKey>,
-    render: impl FnOnce(&User) -> Result<Answer, serde_json::Error>,
-) -> Result<(Outcome, User), ServiceError> {
+    render: impl FnOnce(&User) -> Result<K, serde_json::Error>,
+) -> Result<(Outcome<K>, User), ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let user = store::users::insert(&mut tx, email, name, password_hash).await?;
     let answer = render(&user).map_err(ServiceError::Encode)?;

@@ -18,7 +18,7 @@ use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::access::{self, Account, Capability, Grant, Scope, Scopes};
-use super::idempotency::{self, Answer, CreationKey, Outcome};
+use super::idempotency::{self, CreationKey, Kept, Outcome};
 use super::{ensure_user, ServiceError};
 use tablekeeper_store::api_tokens as rows;
 pub use tablekeeper_store::api_tokens::ApiToken;
@@ -39,13 +39,6 @@ pub struct NewToken<'a> {
     pub expires_at: Option<DateTime<Utc>>,
 }
 
-/// A token just made: what is kept of it, and its secret, which nothing keeps. None when the
-/// answer is a replay of an earlier request with the same `Idempotency-Key`.
-pub struct Made {
-    pub outcome: Outcome,
-    pub secret: Option<String>,
-}
-
 fn hash(secret: &str) -> Vec<u8> {
     Sha256::digest(secret.as_bytes()).to_vec()
 }
@@ -55,29 +48,27 @@ pub fn scopes_of(row: &ApiToken) -> Vec<Scope> {
     row.scopes.iter().filter_map(|s| Scope::parse(s)).collect()
 }
 
-/// Makes a token for `user` in `new.club`, once per `key`: `render` gives the answer kept under
-/// the key (without the secret).
+/// Makes a token for `user` in `new.club`, once per `key`: `render` makes the answer of the token
+/// and its secret, which is sent once and never kept (the answer kept under the key goes without
+/// it; a replay has none).
 ///
 /// # Errors
 /// `TokenScope` when the caller is itself a token; `UnknownUser`; `Store(NotFound("club"))` for a
 /// club the account is not a member of; `ScopeBeyondRole` for a scope its role there does not
 /// allow; `IdempotencyKeyReused`; on database failure.
-pub async fn create(
+pub async fn create<K: Kept>(
     pool: &PgPool,
     account: Account,
     new: NewToken<'_>,
     key: Option<&CreationKey>,
-    render: impl FnOnce(ApiToken) -> Result<Answer, serde_json::Error>,
-) -> Result<Made, ServiceError> {
+    render: impl FnOnce(ApiToken, String) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     let user = account.user();
     account.password_only("make tokens")?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, user).await?;
     if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
-        return Ok(Made {
-            outcome: first,
-            secret: None,
-        });
+        return Ok(first);
     }
     let role = access::require(&mut tx, account, new.club, Capability::Read, "club").await?;
     for scope in new.scopes {
@@ -107,10 +98,8 @@ pub async fn create(
         },
     )
     .await?;
-    let answer = render(row).map_err(ServiceError::Encode)?;
-    let outcome = idempotency::keep_and_commit(tx, user, key, answer).await?;
-    let secret = matches!(outcome, Outcome::Fresh(_)).then_some(secret);
-    Ok(Made { outcome, secret })
+    let made = render(row, secret).map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, user, key, made).await
 }
 
 /// The account's tokens, newest first, revoked and expired ones included.

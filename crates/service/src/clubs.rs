@@ -10,7 +10,7 @@ use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::access::{self, Account, Capability};
-use super::idempotency::{self, Answer, CreationKey, Outcome};
+use super::idempotency::{self, CreationKey, Kept, Outcome};
 use super::{ensure_user, ServiceError};
 pub use tablekeeper_store::clubs::{ClubMember, ClubRole, Invitation, MemberClub};
 use tablekeeper_store::{self as store, StoreError};
@@ -28,13 +28,13 @@ pub const INVITATION_HOURS_MAX: i64 = 30 * 24;
 ///
 /// # Errors
 /// `TokenScope` for a personal API token; `UnknownUser`; `IdempotencyKeyReused`; on database failure.
-pub async fn create(
+pub async fn create<K: Kept>(
     pool: &PgPool,
     account: Account,
     name: &str,
     key: Option<&CreationKey>,
-    render: impl FnOnce(MemberClub) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl FnOnce(MemberClub) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     let user = account.user();
     account.password_only("make clubs")?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
@@ -92,15 +92,15 @@ pub async fn members(
 /// # Errors
 /// `Store(NotFound("club"))` for a stranger; `Forbidden` for a role that does not manage
 /// members; `MemberNameTaken` when a member already goes by that name.
-pub async fn add_member(
+pub async fn add_member<K: Kept>(
     pool: &PgPool,
     account: Account,
     club: Uuid,
     name: &str,
     guest: bool,
     key: Option<&CreationKey>,
-    render: impl FnOnce(ClubMember) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl FnOnce(ClubMember) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
@@ -219,15 +219,15 @@ pub async fn anonymise(pool: &PgPool, account: Account, club: Uuid, id: Uuid) ->
 /// # Errors
 /// `Store(NotFound("club"))` for a stranger; `Forbidden` for a role that does not manage
 /// members; `InvalidRole` for the owner's role.
-pub async fn invite(
+pub async fn invite<K: Kept>(
     pool: &PgPool,
     account: Account,
     club: Uuid,
     role: ClubRole,
     hours: i64,
     key: Option<&CreationKey>,
-    render: impl FnOnce(Invitation) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl FnOnce(Invitation) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     let user = account.user();
     let mut conn = pool.begin().await.map_err(StoreError::from)?;
     if let Some(first) = idempotency::first_answer(&mut conn, user, key).await? {
@@ -292,14 +292,14 @@ pub async fn withdraw(pool: &PgPool, account: Account, club: Uuid, code: &str) -
 /// # Errors
 /// `Store(NotFound("invitation"))` for a code unknown, expired or withdrawn; `AlreadyMember`
 /// for a member who has not left; `UnknownUser`; `IdempotencyKeyReused`.
-pub async fn join(
+pub async fn join<K: Kept>(
     pool: &PgPool,
     account: Account,
     code: &str,
     now: DateTime<Utc>,
     key: Option<&CreationKey>,
-    render: impl FnOnce(MemberClub) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl FnOnce(MemberClub) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     let user = account.user();
     account.password_only("join clubs")?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
@@ -359,15 +359,15 @@ pub async fn of_user(
 /// `Store(NotFound("club"))` for a stranger; `TokenScope` for a personal API token;
 /// `Store(NotFound("member"))` for no such member; `Forbidden` for anyone but an owner, or for an account that is also a member of a club the
 /// caller does not own; `InvalidRole` for a player without an account; `IdempotencyKeyReused`.
-pub async fn reset_password(
+pub async fn reset_password<K: Kept>(
     pool: &PgPool,
     account: Account,
     club: Uuid,
     id: Uuid,
     hash: &str,
     key: Option<&CreationKey>,
-    render: impl FnOnce(ClubMember) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl FnOnce(ClubMember) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     // Before the kept answer: a token never reads what a password's session kept.

@@ -27,7 +27,7 @@ use uuid::Uuid;
 use super::booking_key::{key, Key};
 use super::chain::Json;
 use super::fold::{self, no_longer_replays, stored_move};
-use super::idempotency::{self, Answer, CreationKey, Outcome};
+use super::idempotency::{self, CreationKey, Kept, Outcome};
 use super::receipts::{AuditKeys, Receipt};
 use super::{game_of, read_table, to_json, Principal, ServiceError};
 use tablekeeper_ledger::Booking;
@@ -100,13 +100,13 @@ pub async fn deal(pool: &PgPool, table: Uuid, deal: u16) -> Result<DealRecord, S
 /// `Store(NotFound)`, `Forbidden`, `IdempotencyKeyReused`, `VersionConflict`, `DealNotFound`,
 /// `DealNotFinished`, `InvalidMove`, `Rule` (a correction's own move breaks a rule), `NotTheDeal`,
 /// `CorrectionConflicts`, `Encode` when `render` fails; in every case nothing is written.
-pub async fn correct(
+pub async fn correct<K: Kept>(
     pool: &PgPool,
     keys: &AuditKeys,
     correction: Correction,
     key: Option<&CreationKey>,
-    render: impl FnOnce(DealRecord, Receipt) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl FnOnce(DealRecord, Receipt) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     // The signing key is read (the first time, from the database) before the transaction: read
     // inside it, it would want a second connection while this one holds locks others queue on.
     keys.signing(pool).await?;

@@ -59,21 +59,46 @@ pub async fn prune(pool: tablekeeper_store::PgPool, kept_for: std::time::Duratio
     }
 }
 
-/// An answer as the caller renders it; kept under the idempotency key, opaque here.
+/// An answer as the API wrote it to be kept under an `Idempotency-Key`: stored and given back to
+/// a retry as it was written. What it says is the API's: nothing here reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
     pub status: u16,
-    /// The answer's JSON text, rendered once: sent, and kept under the idempotency key.
+    /// The answer's JSON text, written once: sent, and kept under the idempotency key.
     pub body: String,
+}
+
+/// What the API makes of a use case's result, in the use case's transaction: the answer to keep
+/// under the key, and beside it whatever the API needs to send it (its `Location`, a secret that
+/// is sent once and never kept), so that the API never reads back what it wrote.
+pub trait Kept {
+    /// The answer to keep.
+    fn answer(&self) -> &Answer;
+}
+
+impl Kept for Answer {
+    fn answer(&self) -> &Answer {
+        self
+    }
 }
 
 /// The answer to a recording or creating request.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Outcome {
-    /// Recorded now.
-    Fresh(Answer),
-    /// A retry: the answer the first request with this key got; nothing was recorded or created.
+pub enum Outcome<K = Answer> {
+    /// Done now: what the API made of it, its answer kept under the key (if one was sent).
+    Fresh(K),
+    /// A retry: the answer the first request with this key got, as kept; nothing was done.
     Replayed(Answer),
+}
+
+impl<K: Kept> Outcome<K> {
+    /// The answer sent: the one kept, or the one to keep.
+    pub fn answer(&self) -> &Answer {
+        match self {
+            Outcome::Fresh(made) => made.answer(),
+            Outcome::Replayed(kept) => kept,
+        }
+    }
 }
 
 /// What identifies a request for its `Idempotency-Key`: its operation and its body as sent.
@@ -116,7 +141,7 @@ impl CreationKey {
     }
 }
 
-fn replayed(key: &CreationKey, first: StoredResponse) -> Result<Outcome, ServiceError> {
+fn replayed<K>(key: &CreationKey, first: StoredResponse) -> Result<Outcome<K>, ServiceError> {
     if first.request_hash != key.request_hash {
         return Err(ServiceError::IdempotencyKeyReused);
     }
@@ -130,11 +155,11 @@ fn replayed(key: &CreationKey, first: StoredResponse) -> Result<Outcome, Service
 ///
 /// # Errors
 /// `IdempotencyKeyReused` when that request sent another body; on database failure.
-pub(super) async fn first_answer(
+pub(super) async fn first_answer<K>(
     conn: &mut PgConnection,
     owner: Uuid,
     key: Option<&CreationKey>,
-) -> Result<Option<Outcome>, ServiceError> {
+) -> Result<Option<Outcome<K>>, ServiceError> {
     let Some(key) = key else { return Ok(None) };
     match store::creations::kept(conn, owner, key.operation, &key.key).await? {
         Some(first) => replayed(key, first).map(Some),
@@ -142,23 +167,19 @@ pub(super) async fn first_answer(
     }
 }
 
-/// Keeps `answer` under the key in `tx` and commits; when a request with the same key kept its
-/// answer first, rolls back what `tx` created and gives that answer instead.
+/// Keeps `made`'s answer under the key in `tx` and commits; when a request with the same key
+/// kept its answer first, rolls back what `tx` created and gives that answer instead.
 ///
 /// # Errors
 /// `IdempotencyKeyReused` when the request that won sent another body; on database failure.
-pub(super) async fn keep_and_commit(
+pub(super) async fn keep_and_commit<K: Kept>(
     mut tx: Tx<'_>,
     owner: Uuid,
     key: Option<&CreationKey>,
-    answer: Answer,
-) -> Result<Outcome, ServiceError> {
+    made: K,
+) -> Result<Outcome<K>, ServiceError> {
     if let Some(key) = key {
-        let stored = StoredResponse {
-            request_hash: key.request_hash.clone(),
-            status: answer.status,
-            body: answer.body,
-        };
+        let stored = stored(key, made.answer());
         if !store::creations::keep(&mut tx, owner, key.operation, &key.key, &stored).await? {
             let first = store::creations::kept(&mut tx, owner, key.operation, &key.key).await?;
             tx.rollback().await.map_err(StoreError::from)?;
@@ -167,14 +188,18 @@ pub(super) async fn keep_and_commit(
             })?;
             return replayed(key, first);
         }
-        tx.commit().await.map_err(StoreError::from)?;
-        return Ok(Outcome::Fresh(Answer {
-            status: stored.status,
-            body: stored.body,
-        }));
     }
     tx.commit().await.map_err(StoreError::from)?;
-    Ok(Outcome::Fresh(answer))
+    Ok(Outcome::Fresh(made))
+}
+
+/// `answer` as kept under `key`.
+fn stored(key: &CreationKey, answer: &Answer) -> StoredResponse {
+    StoredResponse {
+        request_hash: key.request_hash.clone(),
+        status: answer.status,
+        body: answer.body.clone(),
+    }
 }
 
 /// The first answer under the key at `table`, when a request with it wrote there already (a
@@ -182,11 +207,11 @@ pub(super) async fn keep_and_commit(
 ///
 /// # Errors
 /// `IdempotencyKeyReused` when that request was another; on database failure.
-pub(super) async fn first_answer_at_table(
+pub(super) async fn first_answer_at_table<K>(
     tx: &mut Tx<'_>,
     table: TableKey,
     key: Option<&CreationKey>,
-) -> Result<Option<Outcome>, ServiceError> {
+) -> Result<Option<Outcome<K>>, ServiceError> {
     let Some(key) = key else { return Ok(None) };
     match store::tables::idempotent_response(tx, table, &key.key, key.kept_for).await? {
         Some(first) => replayed(key, first).map(Some),
@@ -194,25 +219,18 @@ pub(super) async fn first_answer_at_table(
     }
 }
 
-/// Keeps `answer` under the key at `table`, in `tx`, which holds the table's lock; the answer.
+/// Keeps `made`'s answer under the key at `table`, in `tx`, which holds the table's lock.
 ///
 /// # Errors
 /// On database failure.
-pub(super) async fn keep_at_table(
+pub(super) async fn keep_at_table<K: Kept>(
     tx: &mut Tx<'_>,
     table: TableKey,
     key: Option<&CreationKey>,
-    answer: Answer,
-) -> Result<Answer, ServiceError> {
-    let Some(key) = key else { return Ok(answer) };
-    let stored = StoredResponse {
-        request_hash: key.request_hash.clone(),
-        status: answer.status,
-        body: answer.body,
-    };
-    store::tables::save_idempotent_response(tx, table, &key.key, &stored).await?;
-    Ok(Answer {
-        status: stored.status,
-        body: stored.body,
-    })
+    made: K,
+) -> Result<K, ServiceError> {
+    if let Some(key) = key {
+        store::tables::save_idempotent_response(tx, table, &key.key, &stored(key, made.answer())).await?;
+    }
+    Ok(made)
 }

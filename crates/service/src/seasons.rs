@@ -88,14 +88,14 @@ pub struct SeasonPlan<'a> {
 /// # Errors
 /// `Store(NotFound("club"))` for a stranger to the club; `Forbidden` for a member who does not
 /// organise; on database failure.
-pub async fn create(
+pub async fn create<K: super::idempotency::Kept>(
     pool: &PgPool,
     account: Account,
     club: Uuid,
     plan: SeasonPlan<'_>,
     key: Option<&super::idempotency::CreationKey>,
-    render: impl FnOnce(SeasonRow) -> Result<super::idempotency::Answer, serde_json::Error>,
-) -> Result<super::idempotency::Outcome, ServiceError> {
+    render: impl FnOnce(SeasonRow) -> Result<K, serde_json::Error>,
+) -> Result<super::idempotency::Outcome<K>, ServiceError> {
     let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     if let Some(first) = super::idempotency::first_answer(&mut tx, user, key).await? {

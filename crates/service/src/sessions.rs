@@ -9,7 +9,7 @@
 use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
-use super::idempotency::{self, Answer, CreationKey, Outcome};
+use super::idempotency::{self, CreationKey, Kept, Outcome};
 use super::roster::Identity;
 use super::{ensure_user, ServiceError};
 use tablekeeper_ledger::Account;
@@ -36,13 +36,13 @@ pub struct NewSession<'a> {
 /// `UnknownUser`; `IdempotencyKeyReused`; `Encode` when `render` fails; `Store(NotFound("club"))`
 /// for a stranger to the club; `Forbidden` for a role that does not run sessions;
 /// `InvalidMembers` for an id that is not a member of the club.
-pub async fn create(
+pub async fn create<K: Kept>(
     pool: &PgPool,
     account: super::access::Account,
     new: NewSession<'_>,
     key: Option<&CreationKey>,
-    render: impl FnOnce(ClubSession) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl FnOnce(ClubSession) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     let owner = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, owner).await?;

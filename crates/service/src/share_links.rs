@@ -6,7 +6,7 @@ use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::access::{self, Account, Capability};
-use super::idempotency::{self, Answer, CreationKey, Outcome};
+use super::idempotency::{self, CreationKey, Kept, Outcome};
 use super::ServiceError;
 pub use tablekeeper_store::share_links::ShareLink;
 use tablekeeper_store::{self as store, StoreError};
@@ -16,15 +16,15 @@ use tablekeeper_store::{self as store, StoreError};
 /// # Errors
 /// `NotFound("session")` for a stranger to the session's club, `Forbidden` for a member who
 /// does not organise; on database failure.
-pub async fn create(
+pub async fn create<K: Kept>(
     pool: &PgPool,
     account: Account,
     session: Uuid,
     label: Option<&str>,
     expires_at: DateTime<Utc>,
     key: Option<&CreationKey>,
-    render: impl FnOnce(ShareLink) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl FnOnce(ShareLink) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {

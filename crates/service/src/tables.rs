@@ -13,12 +13,12 @@ use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::access::Account;
-use super::idempotency::{self, Answer, CreationKey, Outcome};
+use super::idempotency::{self, CreationKey, Kept, Outcome};
 use super::receipts::Receipt;
 use super::{book_settlements, ensure_user, fold, game_of, read_table, to_json, ServiceError};
 use tablekeeper_rules::with_game;
 use tablekeeper_rules::{Game, GameId};
-use tablekeeper_store::{self as store, StoreError};
+use tablekeeper_store::{self as store, StoreError, Tx};
 
 /// A table with its state as the engine shows it.
 #[derive(Debug, Clone)]
@@ -77,64 +77,76 @@ pub async fn create(
     owner: Account,
     new: NewTable,
 ) -> Result<(TableState, Receipt), ServiceError> {
-    let mut made = None;
-    let keep = |table, receipt| {
-        made = Some((table, receipt));
-        Ok(Answer {
-            status: 201,
-            body: String::new(),
-        })
-    };
-    create_once(pool, keys, owner, new, None, keep).await?;
-    made.ok_or_else(|| ServiceError::Corrupt("a table opened without its state".into()))
+    with_game!(new.game, G => {
+        let game = set_up::<G>(&new)?;
+        keys.signing(pool).await?;
+        let mut tx = pool.begin().await.map_err(StoreError::from)?;
+        ensure_user(&mut tx, owner.user()).await?;
+        let opened = open_as::<G>(pool, keys, &mut tx, owner, new, &game).await?;
+        tx.commit().await.map_err(StoreError::from)?;
+        Ok(opened)
+    })
 }
 
-/// Opens a table for `owner`, once per `key`: `render` gives the answer, kept under the key; a
+/// Opens a table for `owner`, once per `key`: `render` makes the answer, kept under the key; a
 /// retry with the key gets the first answer and opens nothing.
 ///
 /// # Errors
 /// `InvalidOptions` or `Setup` when the options or players do not set up the game (checked
 /// before anything is read); `UnknownUser`; `IdempotencyKeyReused`; `Store(NotFound)` for an
 /// unknown session, `Forbidden` for another organiser's; `Encode` when `render` fails.
-pub async fn create_once(
+pub async fn create_once<K: Kept>(
     pool: &PgPool,
     keys: &super::receipts::AuditKeys,
     account: Account,
     new: NewTable,
     key: Option<&CreationKey>,
-    render: impl FnOnce(TableState, Receipt) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
-    with_game!(new.game, G => create_as::<G>(pool, keys, account, new, key, render).await)
+    render: impl FnOnce(TableState, Receipt) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
+    with_game!(new.game, G => {
+        let owner = account.user();
+        let game = set_up::<G>(&new)?;
+        // The signing key is read (the first time, from the database) before the transaction:
+        // read inside it, it would want a second connection while this one holds locks others
+        // queue on.
+        keys.signing(pool).await?;
+        let mut tx = pool.begin().await.map_err(StoreError::from)?;
+        ensure_user(&mut tx, owner).await?;
+        if let Some(first) = idempotency::first_answer(&mut tx, owner, key).await? {
+            return Ok(first);
+        }
+        let (table, receipt) = open_as::<G>(pool, keys, &mut tx, account, new, &game).await?;
+        let made = render(table, receipt).map_err(ServiceError::Encode)?;
+        idempotency::keep_and_commit(tx, owner, key, made).await
+    })
 }
 
-async fn create_as<G: Game>(
+/// The game `new` sets up, before anything is read.
+fn set_up<G: Game>(new: &NewTable) -> Result<G, ServiceError> {
+    let options: G::Options = match &new.options {
+        None => G::Options::default(),
+        Some(value) => serde::Deserialize::deserialize(value).map_err(ServiceError::InvalidOptions)?,
+    };
+    Ok(G::new(new.players.len(), options)?)
+}
+
+/// Opens the table `new` describes, with `game` set up, in `tx` (whose owner exists): the
+/// caller commits. The audit key's signing key must have been read before `tx` began.
+async fn open_as<G: Game>(
     pool: &PgPool,
     keys: &super::receipts::AuditKeys,
+    tx: &mut Tx<'_>,
     account: Account,
     new: NewTable,
-    key: Option<&CreationKey>,
-    render: impl FnOnce(TableState, Receipt) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    game: &G,
+) -> Result<(TableState, Receipt), ServiceError> {
     let owner = account.user();
-    let options: G::Options = match new.options {
-        None => G::Options::default(),
-        Some(value) => serde_json::from_value(value).map_err(ServiceError::InvalidOptions)?,
-    };
-    let game = G::new(new.players.len(), options)?;
-    // The signing key is read (the first time, from the database) before the transaction: read
-    // inside it, it would want a second connection while this one holds locks others queue on.
-    keys.signing(pool).await?;
-    let mut tx = pool.begin().await.map_err(StoreError::from)?;
-    ensure_user(&mut tx, owner).await?;
-    if let Some(first) = idempotency::first_answer(&mut tx, owner, key).await? {
-        return Ok(first);
-    }
     let mut members = None;
     let club;
     if let Some(session) = new.session {
-        let found = store::sessions::fetch(&mut tx, session).await?;
+        let found = store::sessions::fetch(tx, session).await?;
         super::access::require(
-            &mut tx,
+            tx,
             account,
             found.club_id,
             super::access::Capability::Organise,
@@ -147,9 +159,9 @@ async fn create_as<G: Game>(
         // The session's row is locked before anything that refers to it is written: those
         // writes take a share lock on it, and two tables opened at once in one session, each
         // holding that and both wanting the row for linking the roster, would deadlock.
-        store::sessions::lock(&mut tx, session).await?;
+        store::sessions::lock(tx, session).await?;
         club = found.club_id;
-        members = Some(seat_members(&mut tx, session, club, &new.players, new.members.as_deref()).await?);
+        members = Some(seat_members(tx, session, club, &new.players, new.members.as_deref()).await?);
     } else if new.members.is_some() {
         return Err(ServiceError::InvalidMembers(
             "members name a session's roster: give the session_id too".into(),
@@ -157,9 +169,9 @@ async fn create_as<G: Game>(
     } else {
         club = match new.club {
             Some(named) => named,
-            None => store::clubs::home_club(&mut tx, owner).await?,
+            None => store::clubs::home_club(tx, owner).await?,
         };
-        super::access::require(&mut tx, account, club, super::access::Capability::Organise, "club").await?;
+        super::access::require(tx, account, club, super::access::Capability::Organise, "club").await?;
     }
     let stored = store::tables::NewTable {
         owner,
@@ -170,17 +182,16 @@ async fn create_as<G: Game>(
         options: &to_json(&game.options())?,
         members: members.as_deref(),
     };
-    let row = store::tables::insert(&mut tx, stored).await?;
-    store::tables::save_snapshot(&mut tx, row.key(), 0, &to_json(&game)?).await?;
-    book_settlements(&mut tx, row.key(), 0, &game.opening_settlements()).await?;
-    super::chain::extend(&mut tx, &row).await?;
+    let row = store::tables::insert(tx, stored).await?;
+    store::tables::save_snapshot(tx, row.key(), 0, &to_json(&game)?).await?;
+    book_settlements(tx, row.key(), 0, &game.opening_settlements()).await?;
+    super::chain::extend(tx, &row).await?;
     // The set-up names the session and each seat's member: its receipt vouches for both.
     let receipt = keys
-        .receipt_for(pool, &mut tx, row.key(), row.session_id, row.created_at)
+        .receipt_for(pool, tx, row.key(), row.session_id, row.created_at)
         .await?;
-    let row = store::tables::fetch_by_key(&mut tx, row.key()).await?;
-    let answer = render(TableState::new(row, &game)?, receipt).map_err(ServiceError::Encode)?;
-    idempotency::keep_and_commit(tx, owner, key, answer).await
+    let row = store::tables::fetch_by_key(tx, row.key()).await?;
+    Ok((TableState::new(row, game)?, receipt))
 }
 
 /// The member at each seat: the one named, checked against the roster, or else the player's
@@ -293,15 +304,15 @@ pub async fn joined_by(pool: &PgPool, code: &str) -> Result<Uuid, ServiceError> 
 /// # Errors
 /// `Store(NotFound)` for an unknown table; `IdempotencyKeyReused` when the key was used at the
 /// table for another request; `Encode` when `render` fails; on database failure.
-pub async fn join_scorer(
+pub async fn join_scorer<K: Kept>(
     pool: &PgPool,
     keys: &super::receipts::AuditKeys,
     table: Uuid,
     name: Option<String>,
     code: &str,
     key: Option<&CreationKey>,
-    render: impl FnOnce(store::scorers::ScorerRow, Receipt) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl FnOnce(store::scorers::ScorerRow, Receipt) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     // The signing key is read (the first time, from the database) before the transaction: read
     // inside it, it would want a second connection while this one holds locks others queue on.
     keys.signing(pool).await?;
@@ -335,15 +346,15 @@ pub async fn join_scorer(
 /// `Store(NotFound)` for an unknown table or one the caller may not read; `Forbidden` for one
 /// who may not organise it; `IdempotencyKeyReused`; `Corrupt` when no free code was drawn;
 /// `Encode` when `render` fails; on database failure.
-pub async fn hand_out_join_code(
+pub async fn hand_out_join_code<K: Kept>(
     pool: &PgPool,
     who: super::Principal,
     table: Uuid,
     expires_at: chrono::DateTime<chrono::Utc>,
     key: Option<&CreationKey>,
     mut draw: impl FnMut() -> String,
-    render: impl FnOnce(String) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl FnOnce(String) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     let super::Principal::Account(account) = who else {
         return Err(ServiceError::Forbidden(
             "only the table's organiser can hand out join codes",

@@ -12,7 +12,7 @@ use tablekeeper_store::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::corrections::{self, correction_in_force, played, record_of, replay_deal, DealRecord};
-use super::idempotency::{self, Answer, CreationKey, Outcome};
+use super::idempotency::{self, CreationKey, Kept, Outcome};
 use super::receipts::{AuditKeys, Receipt};
 use super::{game_of, to_json, Principal, ServiceError};
 use tablekeeper_rules::with_game;
@@ -41,13 +41,13 @@ pub struct Request {
 /// `Store(NotFound)`, `Forbidden` (another table's scorer), `IdempotencyKeyReused`,
 /// `DealNotFound`, `DealNotFinished`, `OwnDeal`, `InvalidVerification`, and for a dispute
 /// `InvalidMove`, `Rule` or `NotTheDeal`; `Encode` when `render` fails.
-pub async fn verify(
+pub async fn verify<K: Kept>(
     pool: &PgPool,
     keys: &AuditKeys,
     request: Request,
     key: Option<&CreationKey>,
-    render: impl FnOnce(DealRecord, Receipt) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl FnOnce(DealRecord, Receipt) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     // The signing key is read (the first time, from the database) before the transaction: read
     // inside it, it would want a second connection while this one holds locks others queue on.
     keys.signing(pool).await?;

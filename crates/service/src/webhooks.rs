@@ -31,7 +31,7 @@ use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
 use super::access::{require, Account, Capability};
-use super::idempotency::{self, Answer, CreationKey, Outcome};
+use super::idempotency::{self, CreationKey, Kept, Outcome};
 use super::{ensure_user, ServiceError};
 use tablekeeper_store::webhooks::{self as store, Claimed, Event, Next};
 pub use tablekeeper_store::webhooks::{Attempt, Delivery, Webhook};
@@ -306,15 +306,15 @@ pub async fn enqueue_deal_event(
 /// # Errors
 /// `Store(NotFound("club"))` for a stranger to the club; `Forbidden` for a role that does not
 /// organise; `IdempotencyKeyReused`; `Encode` when `render` fails.
-pub async fn register(
+pub async fn register<K: Kept>(
     pool: &PgPool,
     account: Account,
     club: Uuid,
     url: &str,
     events: &[String],
     key: Option<&CreationKey>,
-    render: impl FnOnce(Webhook) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl FnOnce(Webhook) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, user).await?;
@@ -391,15 +391,15 @@ pub async fn deliveries(
 ///
 /// # Errors
 /// As [`delete`]; `Store(NotFound("delivery"))`; `IdempotencyKeyReused`.
-pub async fn redeliver(
+pub async fn redeliver<K: Kept>(
     pool: &PgPool,
     account: Account,
     club: Uuid,
     id: Uuid,
     delivery: Uuid,
     key: Option<&CreationKey>,
-    render: impl FnOnce(Delivery) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl FnOnce(Delivery) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     let user = account.user();
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     if let Some(first) = idempotency::first_answer(&mut tx, user, key).await? {
