@@ -269,6 +269,7 @@ const FLOORS: &[(&str, &[&str])] = &[
     ("tablekeeper-config", &[]),
     ("tablekeeper-rules", &[]),
     ("tablekeeper-movement", &[]),
+    ("tablekeeper-print", &[]),
     ("tablekeeper-ledger", &["tablekeeper-rules"]),
     (
         "tablekeeper-store",
@@ -302,6 +303,7 @@ const NEVER: &[(&str, &[&str])] = &[
     ("tablekeeper-rules", &["tokio", "sqlx", "actix-web", "reqwest", "rand"]),
     ("tablekeeper-ledger", &["tokio", "sqlx", "actix-web", "reqwest", "rand"]),
     ("tablekeeper-config", &["tokio", "sqlx", "actix-web", "reqwest"]),
+    ("tablekeeper-print", &["tokio", "sqlx", "actix-web", "reqwest"]),
     ("tablekeeper-web", &["tokio", "sqlx", "actix-web"]),
     ("tablekeeper-store", &["actix-web", "reqwest"]),
     // The use cases speak no HTTP and write no SQL: the store's handles are all they name.
