@@ -17,6 +17,9 @@
 //!   undo reverses exactly those (re-booking what it reversed).
 //! - The score sheet as corrected is kept as line rows under the correction's seq (see
 //!   `store::deal_lines::in_force`).
+//! - What a correction writes is one plan (`store::writer::CorrectionWrite`), worked out here
+//!   from reads and written by the writer that writes moves; only the links over its entries as
+//!   stored are made once they are written (`Linked`).
 
 use std::collections::{HashMap, HashSet};
 

@@ -19,17 +19,18 @@
 //!   their write with other tables' moves (`store::move_batch`), each checked as if alone.
 //! - A refusal anywhere writes nothing.
 //! - An undo appends a void and reverses the voided move's bookings; the log and the ledger
-//!   keep both, nothing is deleted.
+//!   keep both, nothing is deleted. It is a plan (`store::writer::UndoWrite`) written by the
+//!   writer that writes moves, in the transaction that holds the table's lock.
 //! - An answer is kept exactly as the caller rendered it, so a retry gets it again to the byte
 //!   whatever has happened at the table since.
+
+use std::marker::PhantomData;
 
 use ed25519_dalek::SigningKey;
 use serde::Deserialize;
 use serde_json::Value;
 use tablekeeper_store::{PgConnection, PgPool};
 use uuid::Uuid;
-
-use std::marker::PhantomData;
 
 use tablekeeper_store::writer::{self, Db, Held, Seal, Sealed, UndoWrite, Written};
 
