@@ -2,7 +2,7 @@
 //!
 //! A use case makes a move's plan ([`MoveWrite`]: the entry, its bookings and their postings,
 //! its chain links, the score-sheet lines it finished, the snapshot when one is due, the
-//! announcement, the answer kept under its key, the webhook rows) and hands it here; [`write`]
+//! announcement, the answer kept under its key, the webhook rows) and hands it here; [`write()`]
 //! writes it whichever way the moment allows, with the same effect:
 //! - gathered with other tables' plain moves into one statement ([`MoveBatcher`]) when the plan
 //!   is plain (it books nothing, finishes no deal, tells no webhook, makes only its own link, is
