@@ -17,6 +17,9 @@
 //!   undo reverses exactly those (re-booking what it reversed).
 //! - The score sheet as corrected is kept as line rows under the correction's seq (see
 //!   `store::deal_lines::in_force`).
+//! - What a correction writes is one plan (`store::writer::CorrectionWrite`), worked out here
+//!   from reads and written by the writer that writes moves; only the links over its entries as
+//!   stored are made once they are written (`Linked`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -36,7 +39,9 @@ use tablekeeper_rules::{Events, Game, GameId, Settlement};
 use tablekeeper_store::deals::{CorrectedMove, NewCorrection, Placement};
 pub use tablekeeper_store::deals::{CorrectionRow, VerificationRow};
 use tablekeeper_store::ledger::{NewBooking, StoredBooking};
+use tablekeeper_store::live::Announcement;
 use tablekeeper_store::tables::{MoveRow, TableKey, TableRow};
+use tablekeeper_store::writer::{self, CorrectionWrite, Held, Seal, Sealed};
 use tablekeeper_store::{self as store, StoreError, Tx};
 
 /// Whether a finished deal was confirmed by someone other than who recorded it.
@@ -123,17 +128,16 @@ pub async fn correct<K: Kept>(
             actual: row.version,
         });
     }
+    let now = chrono::Utc::now();
     let record: Result<DealRecord, ServiceError> = async {
         Ok(with_game!(game_of(&row)?, G => {
-            correct_as::<G>(&mut tx, &row, &correction).await?;
+            correct_as::<G>(&mut tx, &row, &correction, now).await?;
             let row = store::tables::fetch_by_key(&mut tx, row.key()).await?;
             record_of::<G>(&mut tx, &row, correction.deal).await?
         }))
     }
     .await;
     let record = record.map_err(|e| e.at_table(row.id))?;
-    let now = chrono::Utc::now();
-    super::webhooks::enqueue_deal_event(&mut tx, super::webhooks::DEAL_CORRECTED, &row, correction.deal, now).await?;
     let receipt = keys.receipt_for(pool, &mut tx, row.key(), row.session_id, now).await?;
     let answer = render(record, receipt).map_err(ServiceError::Encode)?;
     let answer = idempotency::keep_at_table(&mut tx, row.key(), key, answer).await?;
@@ -319,7 +323,13 @@ pub(super) fn replay_deal<G: Game>(game: &mut G, deal: u16, moves: &[Value]) -> 
     Ok((applied, lines))
 }
 
-async fn correct_as<G: Game>(tx: &mut Tx<'_>, table: &TableRow, c: &Correction) -> Result<(), ServiceError> {
+/// Works out what correcting the deal as `c` asks writes (the plan), and has the writer write it.
+async fn correct_as<G: Game>(
+    tx: &mut Tx<'_>,
+    table: &TableRow,
+    c: &Correction,
+    at: chrono::DateTime<chrono::Utc>,
+) -> Result<(), ServiceError> {
     super::history::back_fill::<G>(tx, table).await?;
     let played = played::<G>(tx, table, c.deal).await?;
     if !played.finished {
@@ -374,29 +384,64 @@ async fn correct_as<G: Game>(tx: &mut Tx<'_>, table: &TableRow, c: &Correction) 
         before: before.last().map(|m| m.seq),
         after: after.first().map(|m| m.seq),
     };
-    store::deals::append_corrected_moves(tx, table.key(), first_new, correction_seq, &place, &corrected, &by).await?;
     let supersedes: Vec<i64> = played.moves[played.range.clone()].iter().map(|m| m.seq).collect();
     let body = json!({"deal": c.deal, "moves": c.moves, "reason": c.reason});
-    let new = NewCorrection {
-        seq: correction_seq,
-        deal: i32::from(c.deal),
-        body: &body,
-        reason: &c.reason,
-        recorded_by: &by,
-        supersedes: &supersedes,
+    let bookings = rebook(tx, table.key(), correction_seq, expected).await?;
+    let plan = CorrectionWrite {
+        first: first_new,
+        place,
+        moves: corrected,
+        entry: NewCorrection {
+            seq: correction_seq,
+            deal: i32::from(c.deal),
+            body: &body,
+            reason: &c.reason,
+            recorded_by: &by,
+            supersedes: &supersedes,
+        },
+        bookings,
+        changed: Value::Object(changed),
+        lines: lines.iter().map(to_json).collect::<Result<Vec<_>, _>>()?,
+        snapshot: to_json(&game)?,
+        announce: Announcement {
+            table: table.id,
+            session: table.session_id,
+            seq: correction_seq,
+        },
+        events: vec![super::webhooks::deal_event(
+            super::webhooks::DEAL_CORRECTED,
+            table,
+            c.deal,
+            at,
+        )],
+        club: table.club_id,
+        now: at,
     };
-    store::deals::append_correction(tx, table.key(), &new).await?;
-    let booked = rebook(tx, table.key(), correction_seq, expected).await?;
-    let changed = Value::Object(changed);
-    store::deals::keep_correction(tx, table.key(), correction_seq, new.deal, &c.reason, booked, &changed).await?;
-    let lines = lines.iter().map(to_json).collect::<Result<Vec<_>, _>>()?;
-    store::deal_lines::append(tx, table.key(), correction_seq, &lines).await?;
-    store::tables::save_snapshot(tx, table.key(), correction_seq, &to_json(&game)?).await?;
-    store::deals::set_version(tx, table.key(), correction_seq, game.is_finished()).await?;
-    // The correction's entries and bookings join the table's hash chain like any move's.
-    super::chain::extend(tx, table).await?;
-    super::live::announce(tx, table, correction_seq).await?;
-    Ok(())
+    let linked = Linked {
+        table,
+        finished: game.is_finished(),
+    };
+    writer::write_held(tx, table.key(), Held::Correction(plan), linked).await
+}
+
+/// A correction's part of its plan once its entries are written: the links that chain them (the
+/// places of its moves in play order are the database's). The state after it is known before.
+struct Linked<'a> {
+    table: &'a TableRow,
+    finished: bool,
+}
+
+impl Seal for Linked<'_> {
+    type Kept = ();
+    type Error = ServiceError;
+
+    async fn seal(self, conn: &mut PgConnection) -> Result<Sealed<()>, ServiceError> {
+        Ok(Sealed {
+            links: super::chain::unlinked(conn, self.table).await?,
+            finished: self.finished,
+            kept: (),
+        })
+    }
 }
 
 /// The bookings in force: neither a reversal nor reversed.
@@ -417,15 +462,15 @@ fn stored_key(b: &StoredBooking) -> Key {
     )
 }
 
-/// Makes the ledger in force book exactly `expected` (settlements by the move causing them):
-/// reverses what no longer holds (caused by `correction`), books what is missing. The range of
-/// booking ids written, if any.
+/// The bookings that make the ledger in force book exactly `expected` (settlements by the move
+/// causing them): reversals of what no longer holds (caused by `correction`), then what is
+/// missing. Reads only.
 async fn rebook(
     tx: &mut Tx<'_>,
     table: TableKey,
     correction: i64,
     expected: Vec<(i64, Settlement)>,
-) -> Result<Option<(i64, i64)>, ServiceError> {
+) -> Result<Vec<NewBooking>, ServiceError> {
     let stored = store::ledger::bookings(tx, table, None).await?;
     let mut unmatched: HashMap<Key, Vec<&StoredBooking>> = HashMap::new();
     for b in in_force(&stored) {
@@ -459,50 +504,64 @@ async fn rebook(
             reverses: None,
         });
     }
-    let ids = store::ledger::book_many(tx, table, &new).await?;
-    Ok(ids.first().copied().zip(ids.last().copied()))
+    Ok(new)
 }
 
-/// Reverses in the ledger what a voided entry booked, as caused by the void `void_seq`: a
-/// move's bookings, or what a correction changed (its new bookings reversed, the bookings it
-/// reversed booked again).
+/// The bookings that reverse what a voided entry booked, as caused by the void `void_seq`, in
+/// order: a move's bookings still in force reversed, or what a correction changed (its new
+/// bookings reversed, the bookings it reversed booked again). Reads only: the undo's plan
+/// carries them to the writer.
 ///
 /// # Errors
 /// On database failure.
-pub(super) async fn reverse_entry(
+pub(super) async fn undoing(
     tx: &mut Tx<'_>,
     table: TableKey,
     voided: &MoveRow,
     void_seq: i64,
-) -> Result<(), ServiceError> {
+) -> Result<Vec<NewBooking>, ServiceError> {
+    let stored = store::ledger::bookings(tx, table, None).await?;
+    // A correction may have reversed some already (and re-booked them anew).
+    let reversed: HashSet<i64> = stored.iter().filter_map(|b| b.reverses).collect();
+    let reversal = |b: &StoredBooking| -> Result<NewBooking, ServiceError> {
+        Ok(NewBooking {
+            move_seq: void_seq,
+            deal: b.deal,
+            booking: Booking::new(b.memo.clone(), b.postings.clone())?.reversal(),
+            reverses: Some(b.id),
+        })
+    };
     if voided.entry != "correction" {
-        store::ledger::reverse_move(tx, table, voided.seq, void_seq).await?;
-        return Ok(());
+        return stored
+            .iter()
+            .filter(|b| b.move_seq == voided.seq && b.reverses.is_none() && !reversed.contains(&b.id))
+            .map(reversal)
+            .collect();
     }
     let correction = store::deals::correction(tx, table, voided.seq).await?;
     let (Some(first), Some(last)) = (correction.first_booking, correction.last_booking) else {
-        return Ok(());
+        return Ok(Vec::new());
     };
-    let stored = store::ledger::bookings(tx, table, None).await?;
     let by_id: HashMap<i64, &StoredBooking> = stored.iter().map(|b| (b.id, b)).collect();
-    let reversed: HashSet<i64> = stored.iter().filter_map(|b| b.reverses).collect();
+    let mut new = Vec::new();
     for b in stored.iter().filter(|b| (first..=last).contains(&b.id)) {
         match b.reverses {
             Some(original) => {
                 let original = by_id
                     .get(&original)
                     .ok_or_else(|| ServiceError::Corrupt(format!("booking {original} is missing")))?;
-                let again = Booking::new(original.memo.clone(), original.postings.clone())?;
-                store::ledger::book(tx, table, original.move_seq, original.deal, &again, None).await?;
+                new.push(NewBooking {
+                    move_seq: original.move_seq,
+                    deal: original.deal,
+                    booking: Booking::new(original.memo.clone(), original.postings.clone())?,
+                    reverses: None,
+                });
             }
-            None if !reversed.contains(&b.id) => {
-                let reversal = Booking::new(b.memo.clone(), b.postings.clone())?.reversal();
-                store::ledger::book(tx, table, void_seq, b.deal, &reversal, Some(b.id)).await?;
-            }
+            None if !reversed.contains(&b.id) => new.push(reversal(b)?),
             None => {}
         }
     }
-    Ok(())
+    Ok(new)
 }
 
 /// The events in force of move `seq` of deal `deal`, stored as `stored`: those of the latest

@@ -26,8 +26,8 @@ use super::receipts::{self, AuditKeys, Receipt};
 use super::{fold, game_of, ServiceError};
 use tablekeeper_rules::with_game;
 use tablekeeper_rules::{Game, GameId};
+use tablekeeper_store as store;
 use tablekeeper_store::tables::{MoveRow, TableRow};
-use tablekeeper_store::{self as store, Tx};
 
 /// How many entries a subscriber may fall behind before it reads from the log instead.
 const BUFFER: usize = 256;
@@ -477,21 +477,6 @@ impl Signer {
 
 /// The most a stream reads from the log at once.
 pub const LOG_PAGE: i64 = 500;
-
-/// Announces a committed entry to every replica while some replica follows its table (as a
-/// move's write does); called inside the entry's transaction, under the table's row lock, so a
-/// refused or rolled-back entry announces nothing.
-///
-/// # Errors
-/// On database failure.
-pub async fn announce(tx: &mut Tx<'_>, table: &TableRow, seq: i64) -> Result<(), ServiceError> {
-    let announcement = store::live::Announcement {
-        table: table.id,
-        session: table.session_id,
-        seq,
-    };
-    Ok(store::live::announce(tx, table.key(), announcement).await?)
-}
 
 /// The table's entries after `after`, oldest first, at most `LOG_PAGE`.
 ///

@@ -290,6 +290,16 @@ pub async fn enqueue_deal_event(
     deal: u16,
     now: DateTime<Utc>,
 ) -> Result<(), ServiceError> {
+    Ok(store::enqueue(conn, table.club_id, &[deal_event(kind, table, deal, now)], now).await?)
+}
+
+/// A deal's event (`deal.corrected`, `deal.disputed`) at `now`.
+pub fn deal_event(
+    kind: &'static str,
+    table: &tablekeeper_store::tables::TableRow,
+    deal: u16,
+    now: DateTime<Utc>,
+) -> tablekeeper_store::webhooks::Event {
     let data = json!({
         "club_id": table.club_id,
         "session_id": table.session_id,
@@ -297,7 +307,7 @@ pub async fn enqueue_deal_event(
         "game": table.game,
         "deal": deal,
     });
-    Ok(store::enqueue(conn, table.club_id, &[event(kind, now, data)], now).await?)
+    event(kind, now, data)
 }
 
 /// Registers an endpoint for the club's events (organisers and owners), once per `key`; `render`

@@ -21,17 +21,18 @@
 //!   `hot::different_moves_racing_on_a_stale_version_on_two_replicas_are_conflicts_never_rule_refusals`).
 //! - [`move_path::read_for_moves`], the read for many moves (`format!` of `CHAIN_POS` and
 //!   `fold_joins`): `batched::plain_moves_of_many_tables_arriving_together_share_one_commit_and_each_stands`.
-//! - [`move_path::write_move`], the move path's statement of up to ten CTEs and 40 positional
-//!   parameters (`push_str`, `format!`; it numbers the outbox's parameters for
-//!   [`webhooks::outbox_sql`], so the numbering stays in that one function): every move, with
+//! - [`move_path::write_move`], the move path's statement of up to ten CTEs (`format!` of each
+//!   part, which binds its values to a `binder::Binder` and writes the placeholders it gives
+//!   back, so no parameter number is written by hand or passed on; the outbox's part is
+//!   `webhooks::outbox_sql`'s, bound the same way): every move, with
 //!   bookings and lines (`ledger.rs`, `settlement.rs`), webhook rows
 //!   (`webhooks::a_finished_deal_is_delivered_once_signed_and_names_club_session_table_and_deal`)
 //!   and written apart (`live::a_move_written_apart_leaves_its_announcement_to_the_statements_after_it`,
 //!   `live::announced_apart_as_on_citus_every_entry_reaches_followers_once_and_a_refused_one_never`).
-//! - `move_batch::write_all`, the batch statement (`format!` of `tables::RECORDED_BY_STORED` read
+//! - `move_batch::write_all`, the batch statement (`format!` of `tables::recorded_by_stored` read
 //!   from the batch's rows, and `idempotency_keys::REPLACE_EXPIRED`):
 //!   `batched::plain_moves_of_many_tables_arriving_together_share_one_commit_and_each_stands`.
-//! - [`webhooks::enqueue`], the outbox insert as [`webhooks::outbox_sql`] makes it:
+//! - [`webhooks::enqueue`], the outbox insert as `webhooks::outbox_sql` makes it:
 //!   `webhooks::tables_sessions_corrections_and_disputes_are_announced` (a correction's and a
 //!   dispute's events).
 //! - [`begin_alongside`]: `set transaction snapshot '<name>'` (`format!` of the snapshot the
@@ -41,6 +42,7 @@
 //!   through `helpers::assert_audit_consistent`).
 
 pub mod api_tokens;
+mod binder;
 pub mod chain;
 pub mod clubs;
 pub mod creations;

@@ -34,7 +34,7 @@ use tokio::sync::{mpsc, oneshot, Semaphore};
 
 use super::idempotency_keys::REPLACE_EXPIRED;
 use super::move_path::{Locked, UnlockedRead};
-use super::tables::{StoredResponse, RECORDED_BY_STORED};
+use super::tables::{recorded_by_stored, StoredResponse};
 use super::{StoreError, TableKey};
 
 /// The most moves one statement reads or writes.
@@ -336,7 +336,7 @@ impl Statement for UnlockedRead {
 /// before the first `analyze`, where a join on `w` alone scanned every row of `game_tables`.
 /// Returns the tables whose move was written.
 async fn write_all(pool: &PgPool, batch: &[PlainMove]) -> Result<HashSet<uuid::Uuid>, sqlx::Error> {
-    let recorded_by = RECORDED_BY_STORED.replace("$7", "w.recorded_by");
+    let recorded_by = recorded_by_stored("w.recorded_by");
     let sql = format!(
         "with w as (
              select * from unnest($1::uuid[], $2::int4[], $3::int8[], $4::text[], $5::int2[], $6::text[], $7::text[],

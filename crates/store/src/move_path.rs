@@ -10,9 +10,10 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::binder::Binder;
 use super::clubs::ClubRole;
 use super::idempotency_keys::REPLACE_EXPIRED;
-use super::tables::{StoredResponse, TableRow, EFFECTIVE, IN_PLAY_ORDER, RECORDED_BY_STORED};
+use super::tables::{recorded_by_stored, StoredResponse, TableRow, EFFECTIVE, IN_PLAY_ORDER};
 use super::users::TokenStamp;
 use super::{StoreError, TableKey};
 
@@ -457,159 +458,155 @@ pub async fn write_move<S: serde::Serialize + Sync>(
         None => (None, None),
     };
     // Only the parts this move needs: the executor sets up every part of a plan, used or not.
-    // Every insert waits on the version check (`up`), so a lost race inserts nothing.
+    // Every insert waits on the version check (`up`), so a lost race inserts nothing. Each part
+    // binds what it needs as it is written; a value more than one part names is bound once.
+    let mut b = Binder::new();
+    let (table_id, club_no, seq) = (b.bind(table.id), b.bind(table.club_no), b.bind(write.new.seq));
+    let now = b.bind(write.now);
+    let links = write.links;
+    let link_pos = b.bind(links.iter().map(|l| l.pos).collect::<Vec<_>>());
+    let link_entry = b.bind(links.iter().map(|l| l.entry.as_str()).collect::<Vec<_>>());
+    let link_ref = b.bind(links.iter().map(|l| l.reference).collect::<Vec<_>>());
+    let link_content = b.bind(links.iter().map(|l| l.content_hash.as_slice()).collect::<Vec<_>>());
+    let link_hash = b.bind(links.iter().map(|l| l.hash.as_slice()).collect::<Vec<_>>());
+    let link_version = b.bind(links.iter().map(|l| l.version).collect::<Vec<_>>());
+    // The links as the parts that keep them read them.
+    let stored_links = format!(
+        "unnest({link_pos}::int8[], {link_entry}::text[], {link_ref}::int8[], {link_content}::bytea[], \
+         {link_hash}::bytea[], {link_version}::int2[]) as l(pos, entry, ref, content_hash, hash, version)"
+    );
     let mut sql = format!(
         "with up as (
-             update game_tables set version = version + 1, finished = $8, updated_at = $31,
-                 chain_head = coalesce($29::bytea, chain_head)
-             where id = $1 and club_no = $36 and version = $2 - 1 and ($32::bytea is null or chain_head = $32)
+             update game_tables set version = version + 1, finished = {finished}, updated_at = {now},
+                 chain_head = coalesce({head}::bytea, chain_head)
+             where id = {table_id} and club_no = {club_no} and version = {seq} - 1
+               and ({follows}::bytea is null or chain_head = {follows})
              returning id, club_no, followed_until),
          mv as (
              insert into moves (table_id, club_no, seq, entry, kind, seat, body, events,
                                 recorded_by, recorded_by_organiser, recorded_by_scorer, recorded_at,
                                 link_pos, link_version, link_content_hash, link_hash)
-             select $1, $36, $2, 'move', $3, $4, $5::json, $6::json, {RECORDED_BY_STORED}, $31,
+             select {table_id}, {club_no}, {seq}, 'move', {kind}, {seat}, {body}::json, {events}::json, {recorded_by}, {now},
                     l.pos, l.version, l.content_hash, l.hash
              from up left join (
-                 select * from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $28::bytea[], $30::int2[])
-                     as l(pos, entry, ref, content_hash, hash, version)
-                 where l.entry = 'move' and l.ref = $2) l on true)",
+                 select * from {stored_links}
+                 where l.entry = 'move' and l.ref = {seq}) l on true)",
+        finished = b.bind(write.finished),
+        head = b.bind(links.last().map(|l| l.hash.as_slice())),
+        follows = b.bind(links.first().map(|l| l.prev_hash.as_slice())),
+        kind = b.bind(write.new.kind),
+        seat = b.bind(write.new.seat),
+        body = b.bind(write.new.body.to_string()),
+        events = b.bind(write.new.events),
+        recorded_by = recorded_by_stored(&b.bind(write.new.recorded_by).to_string()),
     );
     if !write.bookings.is_empty() {
-        sql.push_str(
+        let booking_ids = b.bind(write.booking_ids);
+        sql.push_str(&format!(
             ",
-         ids as (select id, place from unnest($22::int8[]) with ordinality as i(id, place)),
+         ids as (select id, place from unnest({booking_ids}::int8[]) with ordinality as i(id, place)),
          bk as (
              insert into ledger_bookings (id, table_id, club_no, move_seq, deal, memo, created_at, posting_count,
                                           link_pos, link_version, link_content_hash, link_hash)
              overriding system value
-             select ids.id, $1, $36, $2, b.deal, b.memo, $31, b.postings,
+             select ids.id, {table_id}, {club_no}, {seq}, b.deal, b.memo, {now}, b.postings,
                     l.pos, l.version, l.content_hash, l.hash
-             from unnest($9::text[], $10::int4[], $37::int4[]) with ordinality as b(memo, deal, postings, place)
+             from unnest({memos}::text[], {deals}::int4[], {counts}::int4[]) with ordinality as b(memo, deal, postings, place)
              join ids using (place) cross join up
              left join (
-                 select * from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $28::bytea[], $30::int2[])
-                     as l(pos, entry, ref, content_hash, hash, version)
+                 select * from {stored_links}
                  where l.entry = 'booking') l on l.ref = ids.id
              order by ids.id),
          ps as (
              insert into ledger_postings (table_id, club_no, booking_id, account, amount, n, booking_postings, running)
-             select $1, $36, ids.id, p.account, p.amount, p.n, p.cnt, p.running
-             from unnest($11::int8[], $12::text[], $13::int8[], $38::int4[], $39::int4[], $40::int8[])
+             select {table_id}, {club_no}, ids.id, p.account, p.amount, p.n, p.cnt, p.running
+             from unnest({places}::int8[], {accounts}::text[], {amounts}::int8[], {n}::int4[], {cnt}::int4[],
+                         {running}::int8[])
                   as p(place, account, amount, n, cnt, running)
              join ids using (place) cross join up)",
-        );
+            memos = b.bind(memos),
+            deals = b.bind(deals),
+            counts = b.bind(chained.counts),
+            places = b.bind(places),
+            accounts = b.bind(accounts),
+            amounts = b.bind(amounts),
+            n = b.bind(chained.n),
+            cnt = b.bind(chained.booking_postings),
+            running = b.bind(chained.running),
+        ));
     }
-    if write.snapshot.is_some() {
-        sql.push_str(
+    if let Some(state) = write.snapshot {
+        sql.push_str(&format!(
             ",
-         sn as (insert into snapshots (table_id, club_no, seq, state) select $1, $36, $2, $14::jsonb from up)",
-        );
+         sn as (insert into snapshots (table_id, club_no, seq, state)
+                select {table_id}, {club_no}, {seq}, {state}::jsonb from up)",
+            state = b.bind(Json(state)),
+        ));
     }
     // The move's own link is kept in its row (`mv`, see `store::chain`), its bookings' in theirs
     // (`bk`); any other in `chain_links`.
-    if write.links.iter().any(|l| {
+    if links.iter().any(|l| {
         !(l.entry == "move" && l.reference == write.new.seq
             || l.entry == "booking" && write.booking_ids.contains(&l.reference))
     }) {
-        sql.push_str(
+        sql.push_str(&format!(
             ",
          ln as (
              insert into chain_links (table_id, club_no, pos, entry, ref, content_hash, prev_hash, hash, content_version)
-             select $1, $36, l.* from unnest($23::int8[], $24::text[], $25::int8[], $26::bytea[], $27::bytea[],
-                                        $28::bytea[], $30::int2[])
+             select {table_id}, {club_no}, l.* from unnest({link_pos}::int8[], {link_entry}::text[], {link_ref}::int8[],
+                                        {link_content}::bytea[], {prev}::bytea[], {link_hash}::bytea[], {link_version}::int2[])
                  as l(pos, entry, ref, content_hash, prev_hash, hash, version) cross join up
-             where not (l.entry = 'move' and l.ref = $2)
-               and not (l.entry = 'booking' and l.ref = any ($22::int8[])))",
-        );
+             where not (l.entry = 'move' and l.ref = {seq})
+               and not (l.entry = 'booking' and l.ref = any ({booking_ids}::int8[])))",
+            prev = b.bind(links.iter().map(crate::chain::stored_prev_hash).collect::<Vec<_>>()),
+            booking_ids = b.bind(write.booking_ids),
+        ));
     }
-    if answer.is_some() {
+    if let (Some(key), Some(answer)) = (key, answer) {
         sql.push_str(&format!(
             ",
          ik as (
              insert into idempotency_keys (table_id, club_no, key, request_hash, response_status, response_body)
-             select $1, $36, $17::text, $18::text, $19::int2, $20::json from up {REPLACE_EXPIRED})"
+             select {table_id}, {club_no}, {key}::text, {hash}::text, {status}::int2, {body}::json from up {REPLACE_EXPIRED})",
+            key = b.bind(key),
+            hash = b.bind(answer.request_hash.as_str()),
+            status = b.bind(i16::try_from(answer.status).unwrap_or(200)),
+            body = b.bind(answer.body.as_str()),
         ));
     }
     if !write.lines.is_empty() {
-        sql.push_str(
+        sql.push_str(&format!(
             ",
          dl as (
              insert into deal_lines (table_id, club_no, seq, idx, line)
-             select $1, $36, $2, (i - 1)::smallint, l::json from unnest($21::text[]) with ordinality as t(l, i) cross join up)",
-        );
+             select {table_id}, {club_no}, {seq}, (i - 1)::smallint, l::json
+             from unnest({lines}::text[]) with ordinality as t(l, i) cross join up)",
+            lines = b.bind(write.lines.iter().map(Value::to_string).collect::<Vec<_>>()),
+        ));
     }
     if !write.events.is_empty() && !write.apart {
+        let outbox = crate::webhooks::outbox_sql(&mut b, write.club, write.events, &now, Some("up"));
         sql.push_str(&format!(
             ",
-         wh as ({})",
-            crate::webhooks::outbox_sql(33, 34, 35, 31, Some("up"))
+         wh as ({outbox})"
         ));
     }
     // Announced only while some replica follows the table: the lease is read from the row this
     // statement updates, so a follower whose lease committed first always hears the move.
-    sql.push_str(if write.apart {
-        " select exists (select 1 from up) as written,
-                 coalesce((select up.followed_until > now() from up), false) as followed"
+    if write.apart {
+        sql.push_str(
+            " select exists (select 1 from up) as written,
+                 coalesce((select up.followed_until > now() from up), false) as followed",
+        );
     } else {
-        " select exists (select 1 from up) as written, false as followed,
-                 (select pg_notify($15, $16) from up where up.followed_until > now())"
-    });
-    let written = sqlx::query(&sql)
-        .bind(table.id)
-        .bind(write.new.seq)
-        .bind(write.new.kind)
-        .bind(write.new.seat)
-        .bind(write.new.body.to_string())
-        .bind(write.new.events)
-        .bind(write.new.recorded_by)
-        .bind(write.finished)
-        .bind(&memos)
-        .bind(&deals)
-        .bind(&places)
-        .bind(&accounts)
-        .bind(&amounts)
-        .bind(write.snapshot.map(Json))
-        .bind(write.announce.0)
-        .bind(write.announce.1)
-        .bind(key)
-        .bind(answer.map(|a| a.request_hash.as_str()))
-        .bind(answer.map(|a| i16::try_from(a.status).unwrap_or(200)))
-        .bind(answer.map(|a| &a.body))
-        .bind(write.lines.iter().map(Value::to_string).collect::<Vec<_>>())
-        .bind(write.booking_ids)
-        .bind(write.links.iter().map(|l| l.pos).collect::<Vec<_>>())
-        .bind(write.links.iter().map(|l| l.entry.as_str()).collect::<Vec<_>>())
-        .bind(write.links.iter().map(|l| l.reference).collect::<Vec<_>>())
-        .bind(
-            write
-                .links
-                .iter()
-                .map(|l| l.content_hash.as_slice())
-                .collect::<Vec<_>>(),
-        )
-        .bind(
-            write
-                .links
-                .iter()
-                .map(crate::chain::stored_prev_hash)
-                .collect::<Vec<_>>(),
-        )
-        .bind(write.links.iter().map(|l| l.hash.as_slice()).collect::<Vec<_>>())
-        .bind(write.links.last().map(|l| l.hash.as_slice()))
-        .bind(write.links.iter().map(|l| l.version).collect::<Vec<_>>())
-        .bind(write.now)
-        .bind(write.links.first().map(|l| l.prev_hash.as_slice()))
-        .bind(write.events.iter().map(|e| e.kind).collect::<Vec<_>>())
-        .bind(write.events.iter().map(|e| e.body.as_str()).collect::<Vec<_>>())
-        .bind(write.club)
-        .bind(table.club_no)
-        .bind(&chained.counts)
-        .bind(&chained.n)
-        .bind(&chained.booking_postings)
-        .bind(&chained.running)
-        .fetch_one(conn)
-        .await?;
+        sql.push_str(&format!(
+            " select exists (select 1 from up) as written, false as followed,
+                 (select pg_notify({channel}, {payload}) from up where up.followed_until > now())",
+            channel = b.bind(write.announce.0),
+            payload = b.bind(write.announce.1),
+        ));
+    }
+    let written = sqlx::query_with(&sql, b.into_arguments()?).fetch_one(conn).await?;
     let followed: bool = sqlx::Row::try_get(&written, 1)?;
     Ok(sqlx::Row::try_get::<bool, _>(&written, 0)?.then_some(followed))
 }

@@ -248,18 +248,22 @@ pub async fn latest_snapshot(conn: &mut PgConnection, table: TableKey) -> Result
 }
 
 /// The columns `recorded_by, recorded_by_organiser, recorded_by_scorer` of a new entry recorded
-/// by the text `$7`: the id alone when the text is exactly `organiser:<id>` or `scorer:<id>` as
+/// by the text `text` (an SQL expression: a placeholder, or a column of a batch's rows): the id
+/// alone when the text is exactly `organiser:<id>` or `scorer:<id>` as
 /// `tablekeeper_service::Principal::recorded_by` writes it (the id in PostgreSQL's own lower-case
 /// form, so that [`super::RECORDED_BY`] gives back the same text, which the hash chain covers), else
 /// the text. A CASE evaluates (and folds) its result only once its condition holds, so no other
 /// text is ever cast.
-pub(crate) const RECORDED_BY_STORED: &str =
-    "case when $7 ~ '^(organiser|scorer):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-                                       then null else $7 end,
-         case when $7 ~ '^organiser:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-              then substr($7, 11)::uuid end,
-         case when $7 ~ '^scorer:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-              then substr($7, 8)::uuid end";
+pub(crate) fn recorded_by_stored(text: &str) -> String {
+    format!(
+        "case when {text} ~ '^(organiser|scorer):[0-9a-f]{{8}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{12}}$'
+                                       then null else {text} end,
+         case when {text} ~ '^organiser:[0-9a-f]{{8}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{12}}$'
+              then substr({text}, 11)::uuid end,
+         case when {text} ~ '^scorer:[0-9a-f]{{8}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{12}}$'
+              then substr({text}, 8)::uuid end"
+    )
+}
 
 // The statements below write out the log's columns (`recorded_by` read as
 // [`super::RECORDED_BY`] reads it), [`EFFECTIVE`] and [`IN_PLAY_ORDER`]: a checked statement is

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use super::binder::{Binder, Param};
 use super::StoreError;
 
 #[derive(Debug, Clone, sqlx::FromRow)]
@@ -137,16 +138,26 @@ pub async fn delete(conn: &mut PgConnection, club: Uuid, id: Uuid) -> Result<(),
     Ok(())
 }
 
-/// The SQL that writes `events` (types `$types`, bodies `$bodies`) of the club `$club` to the
-/// outbox, one row per endpoint that asked for the type, due at `$now`; `after` names a CTE
-/// that must yield a row for anything to be written (the move's version check), or none.
-pub fn outbox_sql(types: u32, bodies: u32, club: u32, now: u32, after: Option<&str>) -> String {
+/// The SQL that writes `events` of the club `club` to the outbox, one row per endpoint that
+/// asked for the type, due at `now` (a value bound already); `after` names a CTE that must yield
+/// a row for anything to be written (the move's version check), or none. The values are bound
+/// to `binder` as the SQL names them.
+pub(crate) fn outbox_sql(
+    binder: &mut Binder,
+    club: Uuid,
+    events: &[Event],
+    now: &Param,
+    after: Option<&str>,
+) -> String {
     let join = after.map(|cte| format!(" cross join {cte}")).unwrap_or_default();
+    let (kinds, bodies): (Vec<&str>, Vec<&str>) = events.iter().map(|e| (e.kind, e.body.as_str())).unzip();
+    let (types, bodies) = (binder.bind(kinds), binder.bind(bodies));
+    let club = binder.bind(club);
     format!(
         "insert into webhook_deliveries (id, webhook_id, event_type, body, created_at, next_attempt_at)
-         select gen_random_uuid(), w.id, e.kind, e.body, ${now}, ${now}
-         from unnest(${types}::text[], ${bodies}::text[]) as e(kind, body)
-         join webhooks w on w.club_id = ${club} and e.kind = any(w.events){join}"
+         select gen_random_uuid(), w.id, e.kind, e.body, {now}, {now}
+         from unnest({types}::text[], {bodies}::text[]) as e(kind, body)
+         join webhooks w on w.club_id = {club} and e.kind = any(w.events){join}"
     )
 }
 
@@ -163,14 +174,10 @@ pub async fn enqueue(
     if events.is_empty() {
         return Ok(());
     }
-    let (kinds, bodies): (Vec<&str>, Vec<&str>) = events.iter().map(|e| (e.kind, e.body.as_str())).unzip();
-    sqlx::query(&outbox_sql(1, 2, 3, 4, None))
-        .bind(&kinds)
-        .bind(&bodies)
-        .bind(club)
-        .bind(now)
-        .execute(conn)
-        .await?;
+    let mut binder = Binder::new();
+    let at = binder.bind(now);
+    let sql = outbox_sql(&mut binder, club, events, &at, None);
+    sqlx::query_with(&sql, binder.into_arguments()?).execute(conn).await?;
     Ok(())
 }
 

@@ -659,6 +659,17 @@ pub fn links_for_move(
 /// # Errors
 /// On database failure.
 pub async fn extend(conn: &mut PgConnection, table: &TableRow) -> Result<(), ServiceError> {
+    let links = unlinked(&mut *conn, table).await?;
+    store::chain::append(conn, table.key(), &links).await?;
+    Ok(())
+}
+
+/// The links [`extend`] writes: of the table's entries not linked yet, following its chain's
+/// last link (or from its set-up when it has no chain). Reads only.
+///
+/// # Errors
+/// On database failure.
+pub async fn unlinked(conn: &mut PgConnection, table: &TableRow) -> Result<Vec<LinkRow>, ServiceError> {
     let end = store::chain::end(&mut *conn, table.key()).await?;
     let log = store::chain::log_after(&mut *conn, table.key(), end.last_move).await?;
     // Only a correction's own transaction links a correction entry: the rows are read then.
@@ -679,9 +690,7 @@ pub async fn extend(conn: &mut PgConnection, table: &TableRow) -> Result<(), Ser
         new.retain(|e| e.kind != "table");
     }
     let new: Vec<(Entry<'_>, i16)> = new.into_iter().map(|e| (e, CONTENT_VERSION)).collect();
-    let links = link(end.last.as_ref(), &new);
-    store::chain::append(conn, table.key(), &links).await?;
-    Ok(())
+    Ok(link(end.last.as_ref(), &new))
 }
 
 #[cfg(test)]

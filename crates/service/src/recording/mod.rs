@@ -19,17 +19,20 @@
 //!   their write with other tables' moves (`store::move_batch`), each checked as if alone.
 //! - A refusal anywhere writes nothing.
 //! - An undo appends a void and reverses the voided move's bookings; the log and the ledger
-//!   keep both, nothing is deleted.
+//!   keep both, nothing is deleted. It is a plan (`store::writer::UndoWrite`) written by the
+//!   writer that writes moves, in the transaction that holds the table's lock.
 //! - An answer is kept exactly as the caller rendered it, so a retry gets it again to the byte
 //!   whatever has happened at the table since.
+
+use std::marker::PhantomData;
 
 use ed25519_dalek::SigningKey;
 use serde::Deserialize;
 use serde_json::Value;
-use tablekeeper_store::PgPool;
+use tablekeeper_store::{PgConnection, PgPool};
 use uuid::Uuid;
 
-use tablekeeper_store::writer::{self, Db, Written};
+use tablekeeper_store::writer::{self, Db, Held, Seal, Sealed, UndoWrite, Written};
 
 use super::fold::{self, current_and_replayed, snapshot_due};
 use super::hot::{Hot, HotStates};
@@ -725,6 +728,8 @@ async fn apply_move<G: Game>(
     }))
 }
 
+/// Undoes the latest effective entry: works out the undo's plan (the void, the bookings that
+/// undo what the entry booked) and has the writer write it, then reads the answer's rows.
 async fn undo<G: Game>(
     tx: &mut Tx<'_>,
     table: &TableRow,
@@ -737,13 +742,22 @@ async fn undo<G: Game>(
     super::history::back_fill::<G>(tx, table).await?;
     let seq = table.version + 1;
     let voided = store::tables::move_row(tx, table.key(), target).await?;
-    store::tables::append_void(tx, table.key(), seq, &voided, by).await?;
-    super::corrections::reverse_entry(tx, table.key(), &voided, seq).await?;
-    super::chain::extend(tx, table).await?;
-    // The snapshot the voided move left is passed over now, so this folds from an earlier one.
-    let game: G = fold::current(tx, table).await?;
-    store::tables::bump_version(tx, table.key(), game.is_finished()).await?;
-    super::live::announce(tx, table, seq).await?;
+    let plan = UndoWrite {
+        seq,
+        bookings: super::corrections::undoing(tx, table.key(), &voided, seq).await?,
+        voided: &voided,
+        recorded_by: by,
+        announce: store::live::Announcement {
+            table: table.id,
+            session: table.session_id,
+            seq,
+        },
+    };
+    let seal = Folded::<G> {
+        table,
+        game: PhantomData,
+    };
+    let game = writer::write_held(tx, table.key(), Held::Undo(plan), seal).await?;
     let void = store::tables::move_row(tx, table.key(), seq).await?;
     let end = store::chain::end(tx, table.key()).await?;
     let last = end
@@ -763,4 +777,27 @@ async fn undo<G: Game>(
         void,
         receipt,
     })
+}
+
+/// An undo's part of its plan once its void is written: the links that chain the void and its
+/// bookings, and the state folded from the log with the void in it (the snapshot the voided
+/// entry left is passed over now, so this folds from an earlier one).
+struct Folded<'a, G> {
+    table: &'a TableRow,
+    game: PhantomData<fn() -> G>,
+}
+
+impl<G: Game> Seal for Folded<'_, G> {
+    type Kept = G;
+    type Error = ServiceError;
+
+    async fn seal(self, conn: &mut PgConnection) -> Result<Sealed<G>, ServiceError> {
+        let links = super::chain::unlinked(&mut *conn, self.table).await?;
+        let game: G = fold::current(conn, self.table).await?;
+        Ok(Sealed {
+            links,
+            finished: game.is_finished(),
+            kept: game,
+        })
+    }
 }
