@@ -21,7 +21,7 @@ use super::seating::{Members, SeatMember};
 use tablekeeper_rules::GameId;
 use tablekeeper_service::idempotency::CreationKey;
 use tablekeeper_service::receipts::Receipt;
-use tablekeeper_service::recording::{self, Answer, Outcome, Recorded, Recording};
+use tablekeeper_service::recording::{self, Recorded, Recording};
 use tablekeeper_service::tables::{self as use_case, NewTable, ScoreSheet, TableState};
 use tablekeeper_service::tables::{MoveRow, TableRow};
 
@@ -473,36 +473,39 @@ pub(super) fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiEr
     Ok(Some(key.to_owned()))
 }
 
-/// The answer to what was recorded; its status comes from what it was.
-fn render(recorded: Recorded) -> Result<Answer, serde_json::Error> {
-    let (status, body) = match recorded {
-        Recorded::Move { entry, table, receipt } => (
-            StatusCode::CREATED,
-            serde_json::to_string(&MoveResponse {
+/// The answer to what was recorded; its status comes from what it was. A move's address is
+/// the one-entry page of the log that holds it.
+fn render(recorded: Recorded) -> Result<Made, serde_json::Error> {
+    match recorded {
+        Recorded::Move { entry, table, receipt } => {
+            let location = move_location(table.row.id, entry.seq);
+            Ok(Made::created(&MoveResponse {
                 mv: MoveRecord::new(table.game, entry),
                 table: table.into(),
                 receipt,
-            })?,
-        ),
+            })?
+            .at(location))
+        }
         Recorded::Undo {
             void,
             undone,
             table,
             receipt,
-        } => (
+        } => Made::new(
             StatusCode::OK,
-            serde_json::to_string(&UndoResponse {
+            &UndoResponse {
                 void: MoveRecord::new(table.game, void),
                 undone: MoveRecord::new(table.game, undone),
                 table: table.into(),
                 receipt,
-            })?,
+            },
         ),
-    };
-    Ok(Answer {
-        status: status.as_u16(),
-        body,
-    })
+    }
+}
+
+/// The address of move `seq` at `table`: the one-entry page of the log that holds it.
+fn move_location(table: Uuid, seq: i64) -> String {
+    format!("/api/v1/tables/{table}/moves?after={}&limit=1", seq - 1)
 }
 
 /// Records at a table and answers; a retry is answered as the first request was, marked.
@@ -528,7 +531,7 @@ async fn record(
         sent,
     };
     let noted = |game| super::metrics::note_game(req, game);
-    let (answer, replayed) = match recording::record(
+    let outcome = recording::record(
         &state.pool,
         Some(&state.hot),
         state.batcher.as_ref(),
@@ -537,40 +540,12 @@ async fn record(
         render,
         noted,
     )
-    .await?
-    {
-        Outcome::Fresh(answer) => (answer, false),
-        Outcome::Replayed(answer) => (answer, true),
-    };
-    let status = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::OK);
-    let mut response = HttpResponse::build(status);
-    if status == StatusCode::CREATED {
-        // A move: its address is the one-entry page of the log that holds it.
-        let recorded: RecordedSeq = serde_json::from_str(&answer.body).map_err(|_| ApiError::internal())?;
-        let after = recorded.mv.seq - 1;
-        response.insert_header((
-            "Location",
-            format!("/api/v1/tables/{table}/moves?after={after}&limit=1"),
-        ));
-    }
-    if replayed {
-        response.insert_header(("Idempotent-Replayed", "true"));
-    }
-    Ok(response
-        .content_type(actix_web::http::header::ContentType::json())
-        .body(answer.body))
-}
-
-/// The log position of the move an answer describes, read without the rest of the answer.
-#[derive(Deserialize)]
-struct RecordedSeq {
-    #[serde(rename = "move")]
-    mv: Seq,
-}
-
-#[derive(Deserialize)]
-struct Seq {
-    seq: i64,
+    .await?;
+    // A retry of a move (201) finds its address in the move it was first answered with.
+    super::answers::respond(outcome, |kept| {
+        let seq = kept.get("move")?.get("seq")?.as_i64()?;
+        Some(move_location(table, seq))
+    })
 }
 
 /// Records one move. The engine checks it against the rules and works out its consequences

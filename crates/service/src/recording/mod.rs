@@ -37,7 +37,7 @@ use tablekeeper_store::writer::{self, Db, Held, Seal, Sealed, UndoWrite, Written
 use super::fold::{self, current_and_replayed, snapshot_due};
 use super::hot::{Hot, HotStates};
 use super::idempotency::fingerprint;
-pub use super::idempotency::{Answer, Outcome};
+pub use super::idempotency::{Answer, Kept, Outcome};
 use super::receipts::{self, AuditKeys, Receipt};
 use super::tables::TableState;
 use super::{game_of, to_json, Principal, ServiceError};
@@ -131,15 +131,15 @@ pub enum Recorded {
 /// `Store(NotFound)`, `Forbidden`, `ScorerRevoked`, `IdempotencyKeyReused`, `PreconditionFailed`,
 /// `VersionConflict`, `InvalidMove`, `Rule` (the engine refused the move), `NothingToUndo`; in every
 /// case nothing is written.
-pub async fn record(
+pub async fn record<K: Kept>(
     pool: &PgPool,
     hot: Option<&HotStates>,
     batcher: Option<&MoveBatcher>,
     keys: &AuditKeys,
     request: Request,
-    render: impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
+    render: impl Fn(Recorded) -> Result<K, serde_json::Error>,
     noted: impl FnOnce(GameId),
-) -> Result<Outcome, ServiceError> {
+) -> Result<Outcome<K>, ServiceError> {
     // Who records is checked in the read the move makes anyway: a scorer's revocation, or an
     // account's role in the club and its token's standing.
     let scorer = match request.by {
@@ -183,7 +183,7 @@ pub async fn record(
         note(game);
         may_record(&mut db, request.by, &read).await?;
         token = None;
-        let tried = with_game!(game, G => record_optimistically::<G>(&mut db, read, hot, batcher, signer, &request, &render)
+        let tried = with_game!(game, G => record_optimistically::<G, K>(&mut db, read, hot, batcher, signer, &request, &render)
             .await
             .map_err(|e| e.at_table(request.table))?);
         if let Some(outcome) = tried {
@@ -222,7 +222,8 @@ pub async fn record(
     note(game);
     may_record(&mut Db::Held(&mut tx), request.by, &locked).await?;
     let table = request.table;
-    with_game!(game, G => record_as::<G>(tx, locked, hot, signer, request, render).await).map_err(|e| e.at_table(table))
+    with_game!(game, G => record_as::<G, K>(tx, locked, hot, signer, request, render).await)
+        .map_err(|e| e.at_table(table))
 }
 
 /// `store::move_path::read_for_move` (with the reads of other moves when there is a batcher and
@@ -286,15 +287,15 @@ async fn may_record(db: &mut Db<'_>, by: Principal, read: &Locked) -> Result<(),
 
 /// A move recorded on what was read without the lock: None, with nothing written, when it must
 /// be done again under the lock.
-async fn record_optimistically<G: Game>(
+async fn record_optimistically<G: Game, K: Kept>(
     db: &mut Db<'_>,
     read: Locked,
     hot: Option<&HotStates>,
     batcher: Option<&MoveBatcher>,
     signer: &SigningKey,
     request: &Request,
-    render: &impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
-) -> Result<Option<Outcome>, ServiceError> {
+    render: &impl Fn(Recorded) -> Result<K, serde_json::Error>,
+) -> Result<Option<Outcome<K>>, ServiceError> {
     // An older table first gets its chain or its score-sheet lines, which take writes of their
     // own: under the lock.
     if read.chain_end.is_none() || !read.row.deal_lines_kept {
@@ -304,13 +305,13 @@ async fn record_optimistically<G: Game>(
         // The announcement and the outbox rows follow the write in statements of their own: one
         // transaction keeps them with it (a lost race rolls back having written nothing).
         let mut tx = store::begin(db.get().await?).await?;
-        let step = write_move::<G>(&mut Db::Held(&mut tx), &read, hot, None, signer, request, render).await?;
+        let step = write_move::<G, K>(&mut Db::Held(&mut tx), &read, hot, None, signer, request, render).await?;
         if matches!(step, Step::Wrote { .. }) {
             tx.commit().await.map_err(StoreError::from)?;
         }
         step
     } else {
-        write_move::<G>(db, &read, hot, batcher, signer, request, render).await?
+        write_move::<G, K>(db, &read, hot, batcher, signer, request, render).await?
     };
     match step {
         Step::Answered(outcome) => Ok(Some(outcome)),
@@ -326,24 +327,24 @@ async fn record_optimistically<G: Game>(
 }
 
 /// How far a move's write got.
-enum Step<G> {
+enum Step<G, K> {
     /// Answered without writing: a retry's first answer.
-    Answered(Outcome),
+    Answered(Outcome<K>),
     /// Written; the state to keep once it has committed.
-    Wrote { answer: Answer, keep: Hot<G> },
+    Wrote { answer: K, keep: Hot<G> },
     /// Nothing written: the table's version moved on since it was read.
     Lost,
 }
 
 /// `record` once the table is locked and its game known.
-async fn record_as<G: Game>(
+async fn record_as<G: Game, K: Kept>(
     mut tx: Tx<'_>,
     mut locked: Locked,
     hot: Option<&HotStates>,
     signer: &SigningKey,
     request: Request,
-    render: impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
-) -> Result<Outcome, ServiceError> {
+    render: impl Fn(Recorded) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     match request.what {
         Recording::Move(..) => {
             super::history::back_fill::<G>(&mut tx, &locked.row).await?;
@@ -357,7 +358,7 @@ async fn record_as<G: Game>(
             let end = store::chain::end(&mut tx, locked.row.key()).await?;
             locked.chain_end = end.last.map(|l| (l.pos, l.hash));
             let row = &locked.row;
-            match write_move::<G>(&mut Db::Held(&mut tx), &locked, hot, None, signer, &request, &render).await? {
+            match write_move::<G, K>(&mut Db::Held(&mut tx), &locked, hot, None, signer, &request, &render).await? {
                 Step::Answered(outcome) => Ok(outcome),
                 Step::Wrote { answer, keep } => {
                     tx.commit().await.map_err(StoreError::from)?;
@@ -385,8 +386,8 @@ async fn record_as<G: Game>(
             if let Some(key) = request.idempotency_key.as_deref() {
                 let stored = StoredResponse {
                     request_hash: fingerprint,
-                    status: answer.status,
-                    body: answer.body.clone(),
+                    status: answer.answer().status,
+                    body: answer.answer().body.clone(),
                 };
                 store::tables::save_idempotent_response(&mut tx, row.key(), key, &stored).await?;
             }
@@ -398,7 +399,7 @@ async fn record_as<G: Game>(
 
 /// The checks every request makes against the table as read: a retry gets its first answer,
 /// and a stale `If-Match` or `expected_version` is refused.
-fn answered(locked: &Locked, request: &Request, fingerprint: &str) -> Result<Option<Outcome>, ServiceError> {
+fn answered<K>(locked: &Locked, request: &Request, fingerprint: &str) -> Result<Option<Outcome<K>>, ServiceError> {
     let row = &locked.row;
     if let Some(stored) = &locked.answer {
         if stored.request_hash != fingerprint {
@@ -420,15 +421,15 @@ fn answered(locked: &Locked, request: &Request, fingerprint: &str) -> Result<Opt
 
 /// Applies the move to the table as read and writes it with everything it causes, in one
 /// statement that writes only if the version is still the one read.
-async fn write_move<G: Game>(
+async fn write_move<G: Game, K: Kept>(
     conn: &mut Db<'_>,
     locked: &Locked,
     hot: Option<&HotStates>,
     batcher: Option<&MoveBatcher>,
     signer: &SigningKey,
     request: &Request,
-    render: &impl Fn(Recorded) -> Result<Answer, serde_json::Error>,
-) -> Result<Step<G>, ServiceError> {
+    render: &impl Fn(Recorded) -> Result<K, serde_json::Error>,
+) -> Result<Step<G, K>, ServiceError> {
     let Recording::Move(mv, deal) = &request.what else {
         return Err(ServiceError::Corrupt("an undo taken for a move".to_owned()));
     };
@@ -505,8 +506,8 @@ async fn write_move<G: Game>(
     let answer = render(recorded).map_err(ServiceError::Encode)?;
     let stored = StoredResponse {
         request_hash: fingerprint,
-        status: answer.status,
-        body: answer.body.clone(),
+        status: answer.answer().status,
+        body: answer.answer().body.clone(),
     };
     let write = MoveWrite {
         new: NewMove {
