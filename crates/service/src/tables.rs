@@ -183,6 +183,56 @@ async fn create_as<G: Game>(
     idempotency::keep_and_commit(tx, owner, key, answer).await
 }
 
+/// Opens a table of `game` in `session` (of `club`) for `owner` inside the caller's transaction,
+/// as [`create_once`] does after its checks: a tournament's round opens its tables so, all in
+/// the round's one transaction. `members` names each seat's club member (entered on the
+/// roster when new); `options` are the game's, complete.
+///
+/// # Errors
+/// `InvalidOptions` or `Setup` when the options or players do not set up the game;
+/// `InvalidMembers` for a member who is not the club's.
+#[expect(clippy::too_many_arguments, reason = "a table's set-up, each part named")]
+pub(crate) async fn open_in_session(
+    tx: &mut tablekeeper_store::Tx<'_>,
+    owner: Uuid,
+    club: Uuid,
+    session: Uuid,
+    game: GameId,
+    players: Vec<String>,
+    members: Vec<Option<Uuid>>,
+    options: &Value,
+) -> Result<TableRow, ServiceError> {
+    with_game!(game, G => open_as::<G>(tx, owner, club, session, players, members, options).await)
+}
+
+async fn open_as<G: Game>(
+    tx: &mut tablekeeper_store::Tx<'_>,
+    owner: Uuid,
+    club: Uuid,
+    session: Uuid,
+    players: Vec<String>,
+    members: Vec<Option<Uuid>>,
+    options: &Value,
+) -> Result<TableRow, ServiceError> {
+    let options: G::Options = serde_json::from_value(options.clone()).map_err(ServiceError::InvalidOptions)?;
+    let game = G::new(players.len(), options)?;
+    let members = seat_members(&mut *tx, session, club, &players, Some(&members)).await?;
+    let stored = store::tables::NewTable {
+        owner,
+        club,
+        session: Some(session),
+        game: G::ID.as_str(),
+        players: &players,
+        options: &to_json(&game.options())?,
+        members: Some(&members),
+    };
+    let row = store::tables::insert(tx, stored).await?;
+    store::tables::save_snapshot(tx, row.key(), 0, &to_json(&game)?).await?;
+    book_settlements(tx, row.key(), 0, &game.opening_settlements()).await?;
+    super::chain::extend(tx, &row).await?;
+    Ok(store::tables::fetch_by_key(&mut *tx, row.key()).await?)
+}
+
 /// The member at each seat: the one named, checked against the roster, or else the player's
 /// member by name (added to the roster when new); never one member at two seats.
 async fn seat_members(
