@@ -45,6 +45,7 @@ pub mod share_links;
 pub mod sse;
 pub mod tables;
 pub mod tokens;
+pub mod tournaments;
 pub mod webhooks;
 
 // The application's state: everything a request may need, built once at start-up and handed to
@@ -163,6 +164,16 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(sessions::update_session)
             .service(sessions::get_session_standings)
             .service(sessions::get_session_settlement)
+            .service(tournaments::create_tournament)
+            .service(tournaments::list_tournaments)
+            .service(tournaments::get_tournament)
+            .service(tournaments::start_round)
+            .service(tournaments::close_round)
+            .service(tournaments::add_entrant)
+            .service(tournaments::withdraw_entrant)
+            .service(tournaments::get_guide_card)
+            .service(tournaments::get_tournament_results_csv)
+            .service(tournaments::get_tournament_results)
             .service(seasons::create_season)
             .service(seasons::list_seasons)
             .service(seasons::get_season_standings)
