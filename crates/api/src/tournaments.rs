@@ -140,13 +140,6 @@ pub struct SeatBounds {
 /// A tournament to run in the session.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({
-    "name": "Whist drive", "game": "nomination-whist", "options": {"hand_sizes": [1, 2]},
-    "format": {"kind": "progressive", "move": "winner"}, "rounds": 4, "deals_per_round": 2,
-    "entrants": ["5d0c6a8e-8c9b-4d3e-9f61-0a1b2c3d4e5f", "6e1d7b9f-9d0c-4e4f-8a72-1b2c3d4e5f60",
-                 "7f2e8c0a-0e1d-4f5a-9b83-2c3d4e5f6071"],
-    "scoring": {"kind": "points"}
-}))]
 pub struct CreateTournament {
     #[schema(example = "Whist drive")]
     pub name: String,
@@ -169,6 +162,7 @@ pub struct CreateTournament {
     #[schema(minimum = 1, example = 20)]
     pub minutes_per_round: Option<u32>,
     /// Club member ids (guests included), in seeding order.
+    #[schema(example = json!(["5d0c6a8e-8c9b-4d3e-9f61-0a1b2c3d4e5f", "6e1d7b9f-9d0c-4e4f-8a72-1b2c3d4e5f60", "7f2e8c0a-0e1d-4f5a-9b83-2c3d4e5f6071"]))]
     pub entrants: Vec<Uuid>,
     #[serde(default)]
     pub constraints: TournamentConstraints,
