@@ -233,6 +233,15 @@ pub struct RoundTable {
 
 /// A round.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "round": 1, "started_at": "2026-11-27T20:15:00Z", "closed_at": "2026-11-27T20:45:00Z",
+    "tables": [{"table_id": "0b6f4a2e-2d6f-4f0e-9f57-3c1f7f2d9a11", "number": 1,
+                "seats": [{"seat": 1, "member_id": "5d0c6a8e-8c9b-4d3e-9f61-0a1b2c3d4e5f", "name": "Ann"},
+                          {"seat": 2, "member_id": "6e1d7b9f-9d0c-4e4f-8a72-1b2c3d4e5f60", "name": "Bob"},
+                          {"seat": 3, "member_id": "7f2e8c0a-0e1d-4f5a-9b83-2c3d4e5f6071", "name": "Cat"}],
+                "result": {"scores": [12, 10, 1], "deals_played": 2, "unfinished": null}}],
+    "byes": []
+}))]
 pub struct RoundView {
     #[schema(example = 1)]
     pub round: u32,
