@@ -249,6 +249,54 @@ mod tests {
     }
 
     #[test]
+    fn a_session_s_tournaments_link_at_version_2_after_links_of_version_1() {
+        use tablekeeper_store::records::{EntrantRecord, ResultRecord, RoundRecord, TableRecord, TournamentRecord};
+        let first = session();
+        let mut now = first.clone();
+        now.tournaments.push(TournamentRecord {
+            deals_per_round: Some(2),
+            entrants: vec![EntrantRecord {
+                club_member: Uuid::new_v4(),
+                entrant: 1,
+                from_round: 1,
+                until_round: None,
+            }],
+            game: "nomination-whist".into(),
+            minutes_per_round: None,
+            options: serde_json::json!({"hand_sizes": [1]}),
+            rounds: vec![RoundRecord {
+                byes: vec![],
+                closed: true,
+                number: 1,
+                results: vec![ResultRecord {
+                    deals_played: 2,
+                    ruled: None,
+                    scores: vec![11, 10, 0],
+                    table: 1,
+                }],
+                tables: vec![TableRecord {
+                    number: 1,
+                    seats: vec![1, 2, 3],
+                    table: Uuid::new_v4(),
+                }],
+            }],
+            setup: serde_json::json!({"rounds": 1}),
+            tournament: Uuid::new_v4(),
+            unfinished: "as_played".into(),
+        });
+        // A session without tournaments reads and hashes as version 1 wrote it.
+        let v1 = serde_json::to_string(&first).expect("encodes");
+        assert!(!v1.contains("tournaments"), "{v1}");
+        let mut links = vec![next(None, v1, 1)];
+        links.push(next(links.last(), serde_json::to_string(&now).expect("encodes"), 2));
+        assert_eq!(check("s", &links, &now), None);
+        let mut changed = now.clone();
+        changed.tournaments[0].rounds[0].results[0].scores[0] = 12;
+        let found = check("s", &links, &changed).expect("found");
+        assert!(found.contains("`tournaments`"), "{found}");
+    }
+
+    #[test]
     fn content_written_by_the_database_reads_as_the_service_s() {
         // As the migration links records stored before it: jsonb's text, an offset for UTC.
         let first = session();
