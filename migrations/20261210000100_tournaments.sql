@@ -104,3 +104,11 @@ create table tournament_results (
 -- Seatings, byes and results are written once, never changed.
 revoke update, delete, truncate on tournament_seatings, tournament_byes, tournament_results
 from tablekeeper_app, public;
+
+-- Webhooks may ask for the tournaments' events.
+alter table webhooks drop constraint webhooks_events_known;
+alter table webhooks add constraint webhooks_events_known check (
+    cardinality(events) > 0
+    and events <@ array['deal.finished', 'table.finished', 'deal.corrected', 'deal.disputed', 'session.settled',
+                        'tournament.round_started', 'tournament.finished']
+);

@@ -655,19 +655,34 @@ async fn late_arrivals_withdrawals_and_guide_cards_follow_the_rounds(pool: PgPoo
 #[sqlx::test(migrations = "./migrations")]
 async fn the_session_bundle_verifies_with_the_tournament_in_its_chain(pool: PgPool) {
     let app = spawn_app(pool).await;
-    let (token, session, _club, members) = club_night(&app, 8).await;
+    let (token, session, club, members) = club_night(&app, 8).await;
+    app.post(
+        &format!("/api/v1/clubs/{club}/webhooks"),
+        &token,
+        json!({"url": "https://club.example.org/hooks", "events": ["tournament.round_started", "tournament.finished"]}),
+    )
+    .await
+    .assert_status(201);
     let body = json!({
         "name": "Drive", "game": "nomination-whist", "options": {"hand_sizes": [1]},
         "format": {"kind": "progressive", "move": "winner"}, "seats": {"min": 4, "max": 4}, "rounds": 1,
         "deals_per_round": 1, "entrants": members, "scoring": {"kind": "points"}, "unfinished": "average",
     });
-    let tournament = app
-        .post(&format!("/api/v1/sessions/{session}/tournaments"), &token, body)
-        .await
-        .assert_status(201)["id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
+    // Made once under an Idempotency-Key: the retry gets the first answer and makes nothing.
+    let path = format!("/api/v1/sessions/{session}/tournaments");
+    let auth = format!("Bearer {token}");
+    let headers = [("Authorization", auth.as_str()), ("Idempotency-Key", "drive-1")];
+    let first = app
+        .send(Method::POST, &path, None, Some(body.to_string()), &headers)
+        .await;
+    let tournament = first.assert_status(201)["id"].as_str().expect("id").to_owned();
+    let again = app
+        .send(Method::POST, &path, None, Some(body.to_string()), &headers)
+        .await;
+    assert_eq!(again.assert_status(201)["id"], tournament.as_str());
+    assert_eq!(again.headers["idempotent-replayed"], "true");
+    let listed = app.get(&path).await.assert_status(200).clone();
+    assert_eq!(listed["items"].as_array().expect("items").len(), 1);
     let started = app
         .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
         .await
@@ -738,6 +753,19 @@ async fn the_session_bundle_verifies_with_the_tournament_in_its_chain(pool: PgPo
     );
     let found = verify(canonical(&changed).as_bytes(), None).expect_err("the chain finds the change");
     assert!(found.contains("tournaments"), "{found}");
+    // The round's start and the tournament's end went to the club's webhook, from the outbox.
+    let sent: Vec<(String, String)> =
+        sqlx::query_as("select event_type, body from webhook_deliveries order by created_at, event_type")
+            .fetch_all(&app.pool)
+            .await
+            .expect("deliveries");
+    let kinds: Vec<&str> = sent.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(kinds, ["tournament.round_started", "tournament.finished"]);
+    let started: Value = serde_json::from_str(&sent[0].1).expect("json");
+    assert_eq!(started["data"]["tournament_id"], tournament.as_str());
+    assert_eq!(started["data"]["tables"].as_array().expect("tables").len(), 2);
+    let finished: Value = serde_json::from_str(&sent[1].1).expect("json");
+    assert_eq!(finished["data"]["standings"][0]["place"], 1);
     // The audit of the session's chain in the database agrees.
     let mut conn = app.pool.acquire().await.expect("connection");
     let found = tablekeeper::service::chain::record::check_session(&mut conn, session.parse().expect("uuid"))
