@@ -6,7 +6,7 @@
 //! Errors become problem+json in `error` alone. Modules depend on `auth`, `error`, `input`,
 //! `export` and `game_schemas`, which depend on none of the others; beyond those, `accounts` uses `limits`,
 //! `sessions` names `tables::TableSummary`, `tokens` reads `sessions::PageQuery` and `tables`'
-//! idempotency helpers, `share_links` reads `sessions::PageQuery`,
+//! idempotency helpers, `tournaments` reads `tables`' idempotency helpers and `export`, `share_links` reads `sessions::PageQuery`,
 //! `openapi` lists every handler and `methods` reads the routes from `openapi`'s spec, so no two
 //! modules depend on each other.
 
