@@ -683,11 +683,23 @@ async fn the_session_bundle_verifies_with_the_tournament_in_its_chain(pool: PgPo
     assert_eq!(again.headers["idempotent-replayed"], "true");
     let listed = app.get(&path).await.assert_status(200).clone();
     assert_eq!(listed["items"].as_array().expect("items").len(), 1);
+    // Started under an Idempotency-Key: the retry gets the same round and opens nothing more.
+    let rounds = format!("/api/v1/tournaments/{tournament}/rounds");
+    let headers = [("Authorization", auth.as_str()), ("Idempotency-Key", "round-1")];
     let started = app
-        .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+        .send(Method::POST, &rounds, None, Some("{}".into()), &headers)
         .await
         .assert_status(201)
         .clone();
+    let again = app.send(Method::POST, &rounds, None, Some("{}".into()), &headers).await;
+    assert_eq!(again.assert_status(201), &started);
+    assert_eq!(again.headers["idempotent-replayed"], "true");
+    let view = app
+        .get(&format!("/api/v1/sessions/{session}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(view["tables"].as_array().expect("tables").len(), 2, "two tables, once");
     // One table plays its deal, the other does not: scored at its average.
     let tables = tables_of(&members, &started);
     accept(

@@ -657,31 +657,46 @@ pub async fn get_tournament(pool: ReadPool, Reads(who): Reads, id: web::Path<Uui
 /// Starts the next round (organisers only): the movement seats it from the closed rounds'
 /// results, and its tables are opened in the session as ordinary tables (the game, its options,
 /// seats by member), announced on the session's stream and to `tournament.round_started`
-/// webhooks.
-#[utoipa::path(tag = "tournaments", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
-    (status = 201, body = StartedRound, headers(("Location" = String, description = "the tournament's address"))),
+/// webhooks. Send an `Idempotency-Key` to retry safely: a retry with the same key gets the first
+/// answer and starts nothing.
+#[utoipa::path(tag = "tournaments", security(("bearer" = [])), params(
+        ("id" = Uuid, Path),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key returns the first answer and starts nothing"),
+    ), responses(
+    (status = 201, body = StartedRound, headers(
+        ("Location" = String, description = "the tournament's address"),
+        ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+    )),
+    (status = 400, description = "`invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or a role that does not run sessions", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`tournament_not_found`", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`round_open`: a round is still open; `tournament_finished`: every round was played", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "the movement's refusals: `too_few_entrants`, `apart_not_seatable`, `stay_unsatisfiable`, `partner_absent`, …", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "the movement's refusals: `too_few_entrants`, `apart_not_seatable`, `stay_unsatisfiable`, `partner_absent`, …; `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/tournaments/{id}/rounds")]
 pub async fn start_round(
     state: web::Data<State>,
+    req: HttpRequest,
     Caller(who): Caller,
     id: web::Path<Uuid>,
 ) -> Result<HttpResponse, ApiError> {
     let account = who.organiser()?;
-    let started = service::start_round(&state.pool, account, *id).await?;
-    let round = round_view(&started.round);
-    Ok(HttpResponse::Created()
-        .insert_header(("Location", format!("/api/v1/tournaments/{}", started.tournament)))
-        .json(StartedRound {
-            round: round.round,
-            tables: round.tables,
-            byes: round.byes,
-        }))
+    let tournament = *id;
+    let key = super::tables::creation_key(&req, "start_round", || serde_json::to_value(tournament))?;
+    let render = |started: service::StartedRound| {
+        let round = round_view(&started.round);
+        Ok(Answer {
+            status: StatusCode::CREATED.as_u16(),
+            body: serde_json::to_string(&StartedRound {
+                round: round.round,
+                tables: round.tables,
+                byes: round.byes,
+            })?,
+        })
+    };
+    let outcome = service::start_round(&state.pool, account, tournament, key.as_ref(), render).await?;
+    super::tables::created_at(outcome, |_| Some(format!("/api/v1/tournaments/{tournament}")))
 }
 
 /// Closes round `n` (organisers only): each table's result is taken from its score sheet (the

@@ -560,15 +560,28 @@ pub struct StartedRound {
     pub round: RoundLine,
 }
 
-/// Starts the next round: seats it with the movement from the closed rounds' results and the
-/// entrants present, opens each of its tables in the session (the game, its options, seats by
-/// member), announces them on the session's stream and enqueues `tournament.round_started`.
+/// Starts the next round, once per `key`: seats it with the movement from the closed rounds'
+/// results and the entrants present, opens each of its tables in the session (the game, its
+/// options, seats by member), announces them on the session's stream and enqueues
+/// `tournament.round_started`; `render` gives the answer, kept under the key (a retry gets it and
+/// starts nothing).
 ///
 /// # Errors
 /// `RoundOpen` while a round is open; `TournamentFinished` after the last round; `Movement` when
-/// the engine cannot seat the round; `Store(NotFound("tournament"))`; `Forbidden`.
-pub async fn start_round(pool: &PgPool, account: Account, id: Uuid) -> Result<StartedRound, ServiceError> {
+/// the engine cannot seat the round; `Store(NotFound("tournament"))`; `Forbidden`;
+/// `IdempotencyKeyReused`; `Encode` when `render` fails.
+pub async fn start_round(
+    pool: &PgPool,
+    account: Account,
+    id: Uuid,
+    key: Option<&CreationKey>,
+    render: impl FnOnce(StartedRound) -> Result<Answer, serde_json::Error>,
+) -> Result<Outcome, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    ensure_user(&mut tx, account.user()).await?;
+    if let Some(first) = idempotency::first_answer(&mut tx, account.user(), key).await? {
+        return Ok(first);
+    }
     let loaded = write(&mut tx, account, id).await?;
     if let Some(open) = loaded.open_round() {
         return Err(ServiceError::RoundOpen(number(open.number)));
@@ -651,11 +664,12 @@ pub async fn start_round(pool: &PgPool, account: Account, id: Uuid) -> Result<St
     });
     let event = super::webhooks::event(super::webhooks::TOURNAMENT_ROUND_STARTED, now, data);
     store::webhooks::enqueue(&mut tx, club, &[event], now).await?;
-    tx.commit().await.map_err(StoreError::from)?;
-    Ok(StartedRound {
+    let answer = render(StartedRound {
         tournament,
         round: started,
     })
+    .map_err(ServiceError::Encode)?;
+    idempotency::keep_and_commit(tx, account.user(), key, answer).await
 }
 
 /// A table's score per seat as the standings count it (the game's points; net chips at a game
