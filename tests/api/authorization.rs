@@ -120,6 +120,8 @@ struct Club {
     scorer: String,
     /// A member with an account of their own, not one of the callers.
     member: String,
+    /// A tournament of the session, `member` among its entrants.
+    tournament: String,
 }
 
 struct World {
@@ -211,6 +213,30 @@ async fn furnish(app: &TestApp, owner_token: &str, target: Uuid) -> Club {
         .await,
         "id",
     );
+    let mut entrants = vec![member.clone()];
+    for name in ["Guest A", "Guest B", "Guest C"] {
+        entrants.push(id(
+            &made(
+                app,
+                &format!("/api/v1/clubs/{club}/members"),
+                owner_token,
+                json!({"name": name, "guest": true}),
+            )
+            .await,
+            "id",
+        ));
+    }
+    let tournament = id(
+        &made(
+            app,
+            &format!("/api/v1/sessions/{session}/tournaments"),
+            owner_token,
+            json!({"name": "Drive", "game": "nomination-whist", "format": {"kind": "rotation"}, "rounds": 2,
+                   "entrants": entrants, "scoring": {"kind": "points"}}),
+        )
+        .await,
+        "id",
+    );
     let season = id(
         &made(
             app,
@@ -293,6 +319,7 @@ async fn furnish(app: &TestApp, owner_token: &str, target: Uuid) -> Club {
         phone_token: id(&joined, "token"),
         scorer: id(&joined, "scorer_id"),
         member,
+        tournament,
     }
 }
 
@@ -376,6 +403,7 @@ fn path(template: &str, club: &Club, world: &World) -> String {
         "clubs" => club.id.as_str(),
         "sessions" => club.session.as_str(),
         "tables" => club.table.as_str(),
+        "tournaments" => club.tournament.as_str(),
         "tokens" => world.read_token_id.as_str(),
         _ => "",
     };
@@ -424,6 +452,9 @@ fn body(operation: &str, club: &Club, world: &World) -> Option<Value> {
         "undo_move" => json!({}),
         "create_api_token" => json!({"name": "Another", "club_id": club.id, "scopes": ["read"]}),
         "create_join_code" => json!({}),
+        "create_tournament" => json!({"name": "Another", "game": "nomination-whist", "format": {"kind": "fixed"},
+                                      "rounds": 1, "entrants": [club.member], "scoring": {"kind": "points"}}),
+        "add_entrant" => json!({"member_id": club.member}),
         _ => return None,
     })
 }
@@ -467,7 +498,11 @@ async fn call(app: &TestApp, method: &Method, path: &str, token: Option<&str>, b
 fn turned_away(status: u16, code: &str) -> bool {
     status == 401
         || status == 403
-        || (status == 404 && matches!(code, "club_not_found" | "session_not_found" | "table_not_found"))
+        || (status == 404
+            && matches!(
+                code,
+                "club_not_found" | "session_not_found" | "table_not_found" | "tournament_not_found"
+            ))
 }
 
 /// What the refused callers could have changed: every row that says who may do what, what a
@@ -493,6 +528,10 @@ async fn fingerprint(pool: &PgPool) -> String {
         ("ledger_bookings", "id"),
         ("verifications", "*"),
         ("corrections", "*"),
+        ("tournaments", "*"),
+        ("tournament_entrants", "*"),
+        ("tournament_rounds", "*"),
+        ("tournament_results", "*"),
     ] {
         let sql = format!("select coalesce(md5(string_agg(r::text, '|' order by r::text)), '') from (select {columns} from {table}) r");
         let hash: String = sqlx::query_scalar(&sql)

@@ -482,6 +482,48 @@ async fn a_migration_adding_what_citus_cannot_distribute_is_caught(pool: PgPool)
     assert!(unplanned(&mut conn).await.0.is_empty());
 }
 
+/// A tournament of the evening's session with one round played and closed: five at four-seat
+/// tables, so one sits out (a seating, a bye and a result of each kind).
+async fn a_tournament_round(app: &crate::helpers::TestApp, evening: &crate::evidence::Evening) {
+    let token = &evening.token;
+    let session = &evening.session;
+    let club = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["club_id"].clone();
+    let club = club.as_str().expect("club");
+    let mut entrants = Vec::new();
+    for name in ["Dan", "Eve", "Fay", "Gus", "Hal"] {
+        let made = app
+            .post(
+                &format!("/api/v1/clubs/{club}/members"),
+                token,
+                serde_json::json!({"name": name}),
+            )
+            .await;
+        entrants.push(made.assert_status(201)["id"].clone());
+    }
+    let body = serde_json::json!({"name": "Drive", "game": "nomination-whist", "format": {"kind": "rotation"},
+        "seats": {"min": 4, "max": 4}, "rounds": 1, "entrants": entrants, "scoring": {"kind": "points"}});
+    let tournament = app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), token, body)
+        .await
+        .assert_status(201)["id"]
+        .clone();
+    let tournament = tournament.as_str().expect("id");
+    app.post(
+        &format!("/api/v1/tournaments/{tournament}/rounds"),
+        token,
+        serde_json::json!({}),
+    )
+    .await
+    .assert_status(201);
+    app.post(
+        &format!("/api/v1/tournaments/{tournament}/rounds/1/close"),
+        token,
+        serde_json::json!({}),
+    )
+    .await
+    .assert_status(200);
+}
+
 /// Rows of each append-only relation, as the superuser sees them.
 async fn counts(pool: &PgPool, plan: &Plan) -> BTreeMap<String, i64> {
     let mut counts = BTreeMap::new();
@@ -519,6 +561,7 @@ async fn an_evening_is_played_and_audited_as_the_application_role_which_cannot_c
     let app = spawn_app(application_pool(&pool, 5).await).await;
     let evening = crate::evidence::a_finished_evening(&app, "ann@club.example").await;
     assert_audit_consistent(&app, &evening.table).await;
+    a_tournament_round(&app, &evening).await;
     let superuser = spawn_app(pool.clone()).await;
     *superuser.default_reader.lock().expect("reader") = Some(evening.token.clone());
 
@@ -534,6 +577,8 @@ async fn an_evening_is_played_and_audited_as_the_application_role_which_cannot_c
             // Every append-only relation is a table's but the records' chains.
             if relation.as_str() == "record_links" {
                 format!("update {relation} set subject = subject")
+            } else if relation.starts_with("tournament_") {
+                format!("update {relation} set tournament_id = tournament_id")
             } else {
                 format!("update {relation} set table_id = table_id")
             },

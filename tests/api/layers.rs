@@ -280,6 +280,7 @@ const FLOORS: &[(&str, &[&str])] = &[
         &[
             "tablekeeper-config",
             "tablekeeper-ledger",
+            "tablekeeper-movement",
             "tablekeeper-rules",
             "tablekeeper-store",
         ],

@@ -927,3 +927,57 @@ async fn heard_payloads(listener: &mut sqlx::postgres::PgListener) -> Vec<String
     }
     out
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_tournament_round_started_in_a_followed_session_shows_each_new_table(pool: PgPool) {
+    // Arrange: a board follows a session with a tournament of eight at four-seat tables.
+    let app = spawn_app(pool).await;
+    let token = app.organiser("board@example.com").await;
+    let session = app.session(&token, "Drive night").await;
+    let club = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["club_id"].clone();
+    let club = club.as_str().expect("club");
+    let mut entrants = Vec::new();
+    for i in 1..=8 {
+        let made = app
+            .post(
+                &format!("/api/v1/clubs/{club}/members"),
+                &token,
+                json!({"name": format!("P{i}")}),
+            )
+            .await;
+        entrants.push(made.assert_status(201)["id"].clone());
+    }
+    let body = json!({"name": "Drive", "game": "nomination-whist", "format": {"kind": "progressive", "move": "winner"},
+        "seats": {"min": 4, "max": 4}, "rounds": 2, "entrants": entrants, "scoring": {"kind": "points"}});
+    let tournament = app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), &token, body)
+        .await
+        .assert_status(201)["id"]
+        .clone();
+    let tournament = tournament.as_str().expect("id");
+    let mut board = Stream::open(&format!("{}/api/v1/sessions/{session}/events", app.base), &token, None).await;
+
+    // Act: the first round starts.
+    let started = app
+        .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+        .await
+        .assert_status(201)
+        .clone();
+
+    // Assert: the board hears of both tables as they were opened.
+    let mut opened: Vec<String> = started["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| t["table_id"].as_str().expect("id").to_owned())
+        .collect();
+    opened.sort();
+    let mut heard = Vec::new();
+    for _ in 0..2 {
+        let change = board.next(WAIT).await.expect("a new table");
+        assert_eq!(change.data["version"], 0, "{:?}", change.data);
+        heard.push(change.data["table_id"].as_str().expect("id").to_owned());
+    }
+    heard.sort();
+    assert_eq!(heard, opened);
+}

@@ -98,6 +98,7 @@ mod standby;
 mod streams;
 mod tables;
 mod tampering;
+mod tournaments;
 mod transport;
 mod tricky_dick;
 mod tridge;

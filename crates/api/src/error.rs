@@ -137,6 +137,32 @@ impl ApiError {
         "version_conflict",
         "weak_password",
         "wrong_password",
+        // Tournaments (issue #41).
+        "already_entered",
+        "entrant_not_found",
+        "invalid_tournament",
+        "round_closed",
+        "round_not_found",
+        "round_open",
+        "tournament_finished",
+        "tournament_not_found",
+        // The movement engine's refusals (`MovementError::code`), answered as they are.
+        "invalid_seat_range",
+        "no_rounds",
+        "duplicate_entrant",
+        "too_few_entrants",
+        "unknown_entrant",
+        "apart_unsatisfiable",
+        "stay_unsatisfiable",
+        "apart_not_seatable",
+        "partnerships_not_seatable",
+        "not_in_a_partnership",
+        "partner_absent",
+        "round_out_of_order",
+        "no_such_round",
+        "history_mismatch",
+        "results_mismatch",
+        "depends_on_results",
     ];
 
     /// Every code a problem can carry, sorted: the spec's enum for `Problem.code`.
@@ -278,6 +304,7 @@ impl From<StoreError> for ApiError {
                     "webhook" => "webhook_not_found",
                     "delivery" => "delivery_not_found",
                     "API token" => "api_token_not_found",
+                    "tournament" => "tournament_not_found",
                     _ => "not_found",
                 };
                 ApiError::not_found(code, format!("no such {what}"))
@@ -367,6 +394,16 @@ impl From<ServiceError> for ApiError {
                 tracing::error!(error = %e, "damaged table");
                 ApiError::new(StatusCode::CONFLICT, "table_damaged", e.to_string())
             }
+            ServiceError::Movement(m) => ApiError::unprocessable(m.code(), m.to_string()),
+            ServiceError::InvalidTournament(_) => ApiError::unprocessable("invalid_tournament", e.to_string()),
+            ServiceError::RoundOpen(_) => ApiError::new(StatusCode::CONFLICT, "round_open", e.to_string()),
+            ServiceError::RoundClosed(_) => ApiError::new(StatusCode::CONFLICT, "round_closed", e.to_string()),
+            ServiceError::RoundNotFound(_) => ApiError::not_found("round_not_found", e.to_string()),
+            ServiceError::TournamentFinished => {
+                ApiError::new(StatusCode::CONFLICT, "tournament_finished", e.to_string())
+            }
+            ServiceError::NotAnEntrant => ApiError::not_found("entrant_not_found", e.to_string()),
+            ServiceError::AlreadyEntered => ApiError::new(StatusCode::CONFLICT, "already_entered", e.to_string()),
             ServiceError::UnknownGame { .. }
             | ServiceError::Corrupt(_)
             | ServiceError::Encode(_)

@@ -6,7 +6,7 @@
 //! Errors become problem+json in `error` alone. Modules depend on `auth`, `error`, `input`,
 //! `export` and `game_schemas`, which depend on none of the others; beyond those, `accounts` uses `limits`,
 //! `sessions` names `tables::TableSummary`, `tokens` reads `sessions::PageQuery` and `tables`'
-//! idempotency helpers, `share_links` reads `sessions::PageQuery`,
+//! idempotency helpers, `tournaments` reads `tables`' idempotency helpers and `export`, `share_links` reads `sessions::PageQuery`,
 //! `openapi` lists every handler and `methods` reads the routes from `openapi`'s spec, so no two
 //! modules depend on each other.
 
@@ -46,6 +46,7 @@ pub mod share_links;
 pub mod sse;
 pub mod tables;
 pub mod tokens;
+pub mod tournaments;
 pub mod webhooks;
 
 // The application's state: everything a request may need, built once at start-up and handed to
@@ -164,6 +165,16 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(sessions::update_session)
             .service(sessions::get_session_standings)
             .service(sessions::get_session_settlement)
+            .service(tournaments::create_tournament)
+            .service(tournaments::list_tournaments)
+            .service(tournaments::get_tournament)
+            .service(tournaments::start_round)
+            .service(tournaments::close_round)
+            .service(tournaments::add_entrant)
+            .service(tournaments::withdraw_entrant)
+            .service(tournaments::get_guide_card)
+            .service(tournaments::get_tournament_results_csv)
+            .service(tournaments::get_tournament_results)
             .service(seasons::create_season)
             .service(seasons::list_seasons)
             .service(seasons::get_season_standings)

@@ -25,7 +25,8 @@ pub struct CreateWebhook {
     /// Where deliveries are POSTed: http:// or https://, at most 2000 characters.
     pub url: String,
     /// What to send: any of `deal.finished`, `table.finished`, `deal.corrected`,
-    /// `deal.disputed`, `session.settled`; at least one.
+    /// `deal.disputed`, `session.settled`, `tournament.round_started`, `tournament.finished`; at
+    /// least one.
     pub events: Vec<String>,
 }
 

@@ -124,6 +124,24 @@ pub enum ServiceError {
     Damaged { table: Uuid, detail: String },
     #[error("a value could not be written as JSON: {0}")]
     Encode(serde_json::Error),
+    /// The movement engine refused a tournament's set-up or round; its `code()` names why.
+    #[error(transparent)]
+    Movement(#[from] tablekeeper_movement::MovementError),
+    /// A tournament's rounds, deals, minutes or seats are out of range.
+    #[error("{0}")]
+    InvalidTournament(String),
+    #[error("round {0} is still open: close it before starting the next")]
+    RoundOpen(u32),
+    #[error("round {0} is closed already")]
+    RoundClosed(u32),
+    #[error("round {0} has not been started")]
+    RoundNotFound(u32),
+    #[error("the tournament has played its last round")]
+    TournamentFinished,
+    #[error("that member is not an entrant of this tournament (or has withdrawn)")]
+    NotAnEntrant,
+    #[error("that member is an entrant of this tournament already")]
+    AlreadyEntered,
     #[error(transparent)]
     Ledger(#[from] LedgerError),
     #[error(transparent)]

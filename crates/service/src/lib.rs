@@ -40,6 +40,7 @@ pub mod seasons;
 pub mod sessions;
 pub mod share_links;
 pub mod tables;
+pub mod tournaments;
 pub mod verification;
 pub mod webhooks;
 

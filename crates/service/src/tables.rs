@@ -173,25 +173,76 @@ async fn open_as<G: Game>(
         };
         super::access::require(tx, account, club, super::access::Capability::Organise, "club").await?;
     }
-    let stored = store::tables::NewTable {
-        owner,
-        club,
-        session: new.session,
-        game: G::ID.as_str(),
-        players: &new.players,
-        options: &to_json(&game.options())?,
-        members: members.as_deref(),
-    };
-    let row = store::tables::insert(tx, stored).await?;
-    store::tables::save_snapshot(tx, row.key(), 0, &to_json(&game)?).await?;
-    book_settlements(tx, row.key(), 0, &game.opening_settlements()).await?;
-    super::chain::extend(tx, &row).await?;
+    let row = insert_as(tx, owner, club, new.session, &new.players, members.as_deref(), game).await?;
     // The set-up names the session and each seat's member: its receipt vouches for both.
     let receipt = keys
         .receipt_for(pool, tx, row.key(), row.session_id, row.created_at)
         .await?;
-    let row = store::tables::fetch_by_key(tx, row.key()).await?;
     Ok((TableState::new(row, game)?, receipt))
+}
+
+/// Writes a new table playing `game` in `tx`, its seats' members found: its row, its first
+/// snapshot, its opening settlements and the first links of its chain; the table as written.
+async fn insert_as<G: Game>(
+    tx: &mut Tx<'_>,
+    owner: Uuid,
+    club: Uuid,
+    session: Option<Uuid>,
+    players: &[String],
+    members: Option<&[Uuid]>,
+    game: &G,
+) -> Result<TableRow, ServiceError> {
+    let stored = store::tables::NewTable {
+        owner,
+        club,
+        session,
+        game: G::ID.as_str(),
+        players,
+        options: &to_json(&game.options())?,
+        members,
+    };
+    let row = store::tables::insert(tx, stored).await?;
+    store::tables::save_snapshot(tx, row.key(), 0, &to_json(game)?).await?;
+    book_settlements(tx, row.key(), 0, &game.opening_settlements()).await?;
+    super::chain::extend(tx, &row).await?;
+    Ok(store::tables::fetch_by_key(tx, row.key()).await?)
+}
+
+/// Opens a table of `game` in `session` (of `club`) for `owner` inside the caller's transaction,
+/// as [`create_once`] does after its checks: a tournament's round opens its tables so, all in
+/// the round's one transaction. `members` names each seat's club member (entered on the
+/// roster when new); `options` are the game's, complete.
+///
+/// # Errors
+/// `InvalidOptions` or `Setup` when the options or players do not set up the game;
+/// `InvalidMembers` for a member who is not the club's.
+#[expect(clippy::too_many_arguments, reason = "a table's set-up, each part named")]
+pub(crate) async fn open_in_session(
+    tx: &mut tablekeeper_store::Tx<'_>,
+    owner: Uuid,
+    club: Uuid,
+    session: Uuid,
+    game: GameId,
+    players: Vec<String>,
+    members: Vec<Option<Uuid>>,
+    options: &Value,
+) -> Result<TableRow, ServiceError> {
+    with_game!(game, G => open_seated::<G>(tx, owner, club, session, players, members, options).await)
+}
+
+async fn open_seated<G: Game>(
+    tx: &mut tablekeeper_store::Tx<'_>,
+    owner: Uuid,
+    club: Uuid,
+    session: Uuid,
+    players: Vec<String>,
+    members: Vec<Option<Uuid>>,
+    options: &Value,
+) -> Result<TableRow, ServiceError> {
+    let options: G::Options = serde_json::from_value(options.clone()).map_err(ServiceError::InvalidOptions)?;
+    let game = G::new(players.len(), options)?;
+    let members = seat_members(&mut *tx, session, club, &players, Some(&members)).await?;
+    insert_as(tx, owner, club, Some(session), &players, Some(&members), &game).await
 }
 
 /// The member at each seat: the one named, checked against the roster, or else the player's

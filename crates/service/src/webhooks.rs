@@ -38,18 +38,24 @@ pub use tablekeeper_store::webhooks::{Attempt, Delivery, Webhook};
 use tablekeeper_store::StoreError;
 
 /// The events an endpoint may ask for.
-pub const EVENT_TYPES: [&str; 5] = [
+pub const EVENT_TYPES: [&str; 7] = [
     DEAL_FINISHED,
     TABLE_FINISHED,
     DEAL_CORRECTED,
     DEAL_DISPUTED,
     SESSION_SETTLED,
+    TOURNAMENT_ROUND_STARTED,
+    TOURNAMENT_FINISHED,
 ];
 pub const DEAL_FINISHED: &str = "deal.finished";
 pub const TABLE_FINISHED: &str = "table.finished";
 pub const DEAL_CORRECTED: &str = "deal.corrected";
 pub const DEAL_DISPUTED: &str = "deal.disputed";
 pub const SESSION_SETTLED: &str = "session.settled";
+/// A tournament's round was seated and its tables opened.
+pub const TOURNAMENT_ROUND_STARTED: &str = "tournament.round_started";
+/// A tournament's last round closed; the body carries the standings.
+pub const TOURNAMENT_FINISHED: &str = "tournament.finished";
 
 /// The longest URL an endpoint may have.
 const URL_MAX: usize = 2000;

@@ -61,6 +61,7 @@ pub mod seasons;
 pub mod sessions;
 pub mod share_links;
 pub mod tables;
+pub mod tournaments;
 pub mod users;
 pub mod webhooks;
 pub mod writer;

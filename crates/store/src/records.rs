@@ -37,8 +37,9 @@ pub struct RosterEntry {
 }
 
 /// What a session's chain covers: what a chip is worth (the settle-up), its club and date (which
-/// seasons count it) and its roster's club members (whose league points a seat's are).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// seasons count it), its roster's club members (whose league points a seat's are) and its
+/// tournaments (who sat where in each round, and what the rounds scored).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SessionRecord {
     pub chip_value: Option<i64>,
@@ -48,6 +49,135 @@ pub struct SessionRecord {
     /// In id order.
     pub members: Vec<RosterEntry>,
     pub session: Uuid,
+    /// The session's tournaments, oldest first (record version 2; left out when there are none,
+    /// so a session without any reads and hashes as version 1 wrote it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tournaments: Vec<TournamentRecord>,
+}
+
+/// What a session's chain covers of a tournament: everything that sets its places (the game and
+/// options its tables are opened with, the movement's set-up, the rounds' rules, who entered and
+/// withdrew, each round's seating, byes, closing and results). Members by id, never by name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentRecord {
+    pub deals_per_round: Option<i32>,
+    pub entrants: Vec<EntrantRecord>,
+    pub game: String,
+    pub minutes_per_round: Option<i32>,
+    pub options: serde_json::Value,
+    pub rounds: Vec<RoundRecord>,
+    pub setup: serde_json::Value,
+    pub tournament: Uuid,
+    pub unfinished: String,
+}
+
+/// An entrant as the record covers it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntrantRecord {
+    pub club_member: Uuid,
+    pub entrant: i32,
+    pub from_round: i32,
+    pub until_round: Option<i32>,
+}
+
+/// A round as the record covers it: its tables (the table opened, each seat's entrant in seat
+/// order), byes, whether it is closed, and its results once it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoundRecord {
+    pub byes: Vec<i32>,
+    pub closed: bool,
+    pub number: i32,
+    pub results: Vec<ResultRecord>,
+    pub tables: Vec<TableRecord>,
+}
+
+/// A round's table as the record covers it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableRecord {
+    pub number: i32,
+    pub seats: Vec<i32>,
+    pub table: Uuid,
+}
+
+/// A table's result as the record covers it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResultRecord {
+    pub deals_played: i32,
+    pub ruled: Option<String>,
+    pub scores: Vec<i64>,
+    pub table: i32,
+}
+
+/// The tournament's record as stored now.
+///
+/// # Errors
+/// On database failure.
+pub async fn tournament_record(
+    conn: &mut PgConnection,
+    row: &super::tournaments::TournamentRow,
+) -> Result<TournamentRecord, StoreError> {
+    use super::tournaments as t;
+    let entrants = t::entrants(&mut *conn, row.id).await?;
+    let rounds = t::rounds(&mut *conn, row.id).await?;
+    let seatings = t::seatings(&mut *conn, row.id).await?;
+    let byes = t::byes(&mut *conn, row.id).await?;
+    let results = t::results(&mut *conn, row.id).await?;
+    let rounds = rounds
+        .iter()
+        .map(|r| {
+            let mut tables: Vec<TableRecord> = Vec::new();
+            for s in seatings.iter().filter(|s| s.round == r.number) {
+                match tables.last_mut() {
+                    Some(last) if last.number == s.table_number => last.seats.push(s.entrant),
+                    _ => tables.push(TableRecord {
+                        number: s.table_number,
+                        seats: vec![s.entrant],
+                        table: s.table_id,
+                    }),
+                }
+            }
+            RoundRecord {
+                byes: byes.iter().filter(|b| b.round == r.number).map(|b| b.entrant).collect(),
+                closed: r.closed_at.is_some(),
+                number: r.number,
+                results: results
+                    .iter()
+                    .filter(|x| x.round == r.number)
+                    .map(|x| ResultRecord {
+                        deals_played: x.deals_played,
+                        ruled: x.ruled.clone(),
+                        scores: x.scores.clone(),
+                        table: x.table_number,
+                    })
+                    .collect(),
+                tables,
+            }
+        })
+        .collect();
+    Ok(TournamentRecord {
+        deals_per_round: row.deals_per_round,
+        entrants: entrants
+            .into_iter()
+            .map(|e| EntrantRecord {
+                club_member: e.club_member_id,
+                entrant: e.entrant,
+                from_round: e.from_round,
+                until_round: e.until_round,
+            })
+            .collect(),
+        game: row.game.clone(),
+        minutes_per_round: row.minutes_per_round,
+        options: row.options.clone(),
+        rounds,
+        setup: row.setup.clone(),
+        tournament: row.id,
+        unfinished: row.unfinished.clone(),
+    })
 }
 
 /// What a season's chain covers: all of it (a season is not changed once started).
@@ -93,8 +223,12 @@ pub async fn session_record(conn: &mut PgConnection, session: Uuid) -> Result<Se
         "select club_member_id as club_member, id from session_members where session_id = $1 order by id",
         session,
     )
-    .fetch_all(conn)
+    .fetch_all(&mut *conn)
     .await?;
+    let mut tournaments = Vec::new();
+    for t in super::tournaments::of_session(&mut *conn, session).await? {
+        tournaments.push(tournament_record(&mut *conn, &t).await?);
+    }
     Ok(SessionRecord {
         chip_value: row.chip_value,
         club: row.club_id,
@@ -102,6 +236,7 @@ pub async fn session_record(conn: &mut PgConnection, session: Uuid) -> Result<Se
         currency: row.currency,
         members,
         session: row.id,
+        tournaments,
     })
 }
 

@@ -21,7 +21,8 @@
 //!   [`FORMAT_3`] as format 4 without the session's chain (unchecked then).
 //! - From format 4 the session's chain is checked too (`chain::record`): its links follow each
 //!   other and the last holds the session as bundled (chip value, club, date, the roster's club
-//!   members), and every table is the session's. In every format a table's `finished` must be
+//!   members, and its tournaments when it has any: set-up, entrants, seatings, byes, results),
+//!   every table is the session's, and every table a tournament's round opened is in the bundle. In every format a table's `finished` must be
 //!   what its log replays to.
 //! - Receipts the phones kept ([`verify_with`]) are checked after the chains: each must be
 //!   signed by a trusted key and name a link the bundle holds, hash for hash, at its position.
@@ -88,6 +89,9 @@ pub struct SessionPart {
     /// The session's chain: its record as linked at each change (none before format 4).
     #[serde(default)]
     pub chain: Vec<RecordLinkPart>,
+    /// The session's tournaments as its record holds them (left out when there are none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tournaments: Vec<store::records::TournamentRecord>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -281,6 +285,10 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
     let row = store::sessions::fetch(&mut tx, session).await?;
     let members = store::sessions::members(&mut tx, session).await?;
     let record_links = store::records::links(&mut tx, session).await?;
+    let mut tournaments = Vec::new();
+    for t in store::tournaments::of_session(&mut tx, session).await? {
+        tournaments.push(store::records::tournament_record(&mut tx, &t).await?);
+    }
     let mut tables = Vec::new();
     for t in store::tables::list(&mut tx, None, Some(session), 1000, 0).await? {
         let log = store::tables::log(&mut tx, t.key(), 0, i64::MAX).await?;
@@ -409,6 +417,7 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
                     hash: chain::hex(&l.hash),
                 })
                 .collect(),
+            tournaments,
         },
         tables,
     };

@@ -153,7 +153,22 @@ fn check_session(payload: &Payload) -> Result<(), String> {
         currency: s.currency.clone(),
         members,
         session: s.id,
+        tournaments: s.tournaments.clone(),
     };
+    for t in &s.tournaments {
+        for round in &t.rounds {
+            if let Some(table) = round
+                .tables
+                .iter()
+                .find(|x| !payload.tables.iter().any(|p| p.id == x.table))
+            {
+                return Err(format!(
+                    "{what}: tournament {} opened table {} in round {}, which is not in the bundle",
+                    t.tournament, table.table, round.number
+                ));
+            }
+        }
+    }
     match chain::record::check(&what, &links, &record) {
         Some(found) => Err(found),
         None => Ok(()),

@@ -26,21 +26,26 @@ use crate::ServiceError;
 use tablekeeper_store::records::{self, RecordLink, SeasonRecord, SessionRecord};
 use tablekeeper_store::StoreError;
 
-/// The version of a record's content that new links hold.
+/// The latest version of a record's content.
 ///
 /// 1. A session: its chip value and currency, club, date (`created_at`) and roster (each entry's
 ///    id and club member). A season: its club, name, dates, games, scoring, league points and
 ///    when it was made.
-pub const RECORD_VERSION: i16 = 1;
+/// 2. A session as in 1, and its tournaments (issue #41: `tournaments`, each with its set-up,
+///    entrants, rounds, seatings, byes and results). A session without tournaments is still
+///    linked at version 1, its content unchanged, so that what earlier releases linked and what
+///    this one links of such a session read and hash alike.
+pub const RECORD_VERSION: i16 = 2;
 
-/// The link after `last` (the first when there is none) holding `content`.
-pub fn next(last: Option<&RecordLink>, content: String) -> RecordLink {
+/// The link after `last` (the first when there is none) holding `content`, written with record
+/// version `version`.
+pub fn next(last: Option<&RecordLink>, content: String, version: i16) -> RecordLink {
     let prev_hash = last.map_or_else(|| vec![0; 32], |l| l.hash.clone());
     let content_hash = sha256(content.as_bytes());
     let hash: Hash = sha256(&[prev_hash.as_slice(), content_hash.as_slice()].concat());
     RecordLink {
         pos: last.map_or(0, |l| l.pos + 1),
-        version: RECORD_VERSION,
+        version,
         content,
         content_hash: content_hash.to_vec(),
         prev_hash,
@@ -108,19 +113,21 @@ fn content<T: Serialize>(record: &T) -> Result<String, ServiceError> {
     serde_json::to_string(record).map_err(ServiceError::Encode)
 }
 
-/// Links `record` after `links` unless the last link holds it already.
+/// Links `record` (at record version `version`) after `links` unless the last link holds it
+/// already.
 async fn link<T: Serialize + DeserializeOwned + PartialEq>(
     conn: &mut PgConnection,
     kind: &str,
     subject: Uuid,
     links: &[RecordLink],
     record: &T,
+    version: i16,
 ) -> Result<(), ServiceError> {
     let last = links.last();
     if last.is_some_and(|l| serde_json::from_str::<T>(&l.content).is_ok_and(|then| then == *record)) {
         return Ok(());
     }
-    records::append(conn, kind, subject, &next(last, content(record)?)).await?;
+    records::append(conn, kind, subject, &next(last, content(record)?, version)).await?;
     Ok(())
 }
 
@@ -133,7 +140,8 @@ pub async fn link_session(conn: &mut PgConnection, session: Uuid) -> Result<(), 
     tablekeeper_store::sessions::lock(&mut *conn, session).await?;
     let record = records::session_record(&mut *conn, session).await?;
     let links = records::links(&mut *conn, session).await?;
-    link(conn, "session", session, &links, &record).await
+    let version = if record.tournaments.is_empty() { 1 } else { 2 };
+    link(conn, "session", session, &links, &record, version).await
 }
 
 /// Links a season's record as it is now, unless its last link holds it already; in the
@@ -146,7 +154,7 @@ pub async fn link_season(
     season: &tablekeeper_store::seasons::SeasonRow,
 ) -> Result<(), ServiceError> {
     let links = records::links(&mut *conn, season.id).await?;
-    link(conn, "season", season.id, &links, &SeasonRecord::of(season)).await
+    link(conn, "season", season.id, &links, &SeasonRecord::of(season), 1).await
 }
 
 /// What is wrong with the session's chain or its record now, if anything.
@@ -193,13 +201,14 @@ mod tests {
                 id: Uuid::new_v4(),
             }],
             session: Uuid::new_v4(),
+            tournaments: Vec::new(),
         }
     }
 
     fn chain_of(records: &[&SessionRecord]) -> Vec<RecordLink> {
         let mut links: Vec<RecordLink> = Vec::new();
         for r in records {
-            let link = next(links.last(), serde_json::to_string(r).expect("encodes"));
+            let link = next(links.last(), serde_json::to_string(r).expect("encodes"), 1);
             links.push(link);
         }
         links
@@ -240,6 +249,54 @@ mod tests {
     }
 
     #[test]
+    fn a_session_s_tournaments_link_at_version_2_after_links_of_version_1() {
+        use tablekeeper_store::records::{EntrantRecord, ResultRecord, RoundRecord, TableRecord, TournamentRecord};
+        let first = session();
+        let mut now = first.clone();
+        now.tournaments.push(TournamentRecord {
+            deals_per_round: Some(2),
+            entrants: vec![EntrantRecord {
+                club_member: Uuid::new_v4(),
+                entrant: 1,
+                from_round: 1,
+                until_round: None,
+            }],
+            game: "nomination-whist".into(),
+            minutes_per_round: None,
+            options: serde_json::json!({"hand_sizes": [1]}),
+            rounds: vec![RoundRecord {
+                byes: vec![],
+                closed: true,
+                number: 1,
+                results: vec![ResultRecord {
+                    deals_played: 2,
+                    ruled: None,
+                    scores: vec![11, 10, 0],
+                    table: 1,
+                }],
+                tables: vec![TableRecord {
+                    number: 1,
+                    seats: vec![1, 2, 3],
+                    table: Uuid::new_v4(),
+                }],
+            }],
+            setup: serde_json::json!({"rounds": 1}),
+            tournament: Uuid::new_v4(),
+            unfinished: "as_played".into(),
+        });
+        // A session without tournaments reads and hashes as version 1 wrote it.
+        let v1 = serde_json::to_string(&first).expect("encodes");
+        assert!(!v1.contains("tournaments"), "{v1}");
+        let mut links = vec![next(None, v1, 1)];
+        links.push(next(links.last(), serde_json::to_string(&now).expect("encodes"), 2));
+        assert_eq!(check("s", &links, &now), None);
+        let mut changed = now.clone();
+        changed.tournaments[0].rounds[0].results[0].scores[0] = 12;
+        let found = check("s", &links, &changed).expect("found");
+        assert!(found.contains("`tournaments`"), "{found}");
+    }
+
+    #[test]
     fn content_written_by_the_database_reads_as_the_service_s() {
         // As the migration links records stored before it: jsonb's text, an offset for UTC.
         let first = session();
@@ -247,7 +304,7 @@ mod tests {
             .expect("encodes")
             .to_string()
             .replace('Z', "+00:00");
-        let links = vec![next(None, text)];
+        let links = vec![next(None, text, 1)];
         assert_eq!(check("s", &links, &first), None);
     }
 }

@@ -1,0 +1,396 @@
+//! Tournaments (events: issue #41): their set-up, entrants, rounds, seatings, byes and results.
+//!
+//! Invariants: a tournament belongs to one session and its club; an entrant is a club member,
+//! once per tournament, under the number the movement engine knows them by (from 1, in the order
+//! they entered); at most one round is open at a time (a partial unique index); seatings, byes and
+//! results are written once and never changed (the application's role may only insert them).
+//! Writers lock the session's row and then the tournament's, in that order.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::StoreError;
+
+/// A tournament as stored.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct TournamentRow {
+    pub id: Uuid,
+    pub session_id: Uuid,
+    pub club_id: Uuid,
+    pub name: String,
+    pub game: String,
+    /// The game's options, complete.
+    pub options: Value,
+    /// The movement's set-up (`tablekeeper_movement::Setup`) as JSON.
+    pub setup: Value,
+    pub deals_per_round: Option<i32>,
+    pub minutes_per_round: Option<i32>,
+    /// `as_played`, `average` or `void`.
+    pub unfinished: String,
+    pub created_at: DateTime<Utc>,
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+/// A tournament to store.
+pub struct NewTournament<'a> {
+    pub session: Uuid,
+    pub club: Uuid,
+    pub name: &'a str,
+    pub game: &'a str,
+    pub options: &'a Value,
+    pub setup: &'a Value,
+    pub deals_per_round: Option<i32>,
+    pub minutes_per_round: Option<i32>,
+    pub unfinished: &'a str,
+}
+
+/// An entrant with the club member's name and whether they are a guest.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct EntrantRow {
+    pub entrant: i32,
+    pub club_member_id: Uuid,
+    pub name: String,
+    pub guest: bool,
+    pub from_round: i32,
+    pub until_round: Option<i32>,
+}
+
+/// A round as stored.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct RoundRow {
+    pub number: i32,
+    pub started_at: DateTime<Utc>,
+    pub closed_at: Option<DateTime<Utc>>,
+}
+
+/// A seat of a round's table.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct SeatingRow {
+    pub round: i32,
+    pub table_number: i32,
+    pub seat: i32,
+    pub entrant: i32,
+    pub table_id: Uuid,
+}
+
+/// A bye of a round.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ByeRow {
+    pub round: i32,
+    pub pos: i32,
+    pub entrant: i32,
+}
+
+/// A closed round's result at one table.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct ResultRow {
+    pub round: i32,
+    pub table_number: i32,
+    pub scores: Vec<i64>,
+    pub deals_played: i32,
+    pub ruled: Option<String>,
+}
+
+/// Stores a new tournament.
+///
+/// # Errors
+/// On database failure.
+pub async fn insert(conn: &mut PgConnection, new: NewTournament<'_>) -> Result<TournamentRow, StoreError> {
+    Ok(sqlx::query_as!(
+        TournamentRow,
+        "insert into tournaments (id, session_id, club_id, name, game, options, setup, deals_per_round,
+                                  minutes_per_round, unfinished)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+         returning id, session_id, club_id, name, game, options, setup, deals_per_round, minutes_per_round,
+                   unfinished, created_at, finished_at",
+        Uuid::new_v4(),
+        new.session,
+        new.club,
+        new.name,
+        new.game,
+        new.options,
+        new.setup,
+        new.deals_per_round,
+        new.minutes_per_round,
+        new.unfinished,
+    )
+    .fetch_one(conn)
+    .await?)
+}
+
+/// # Errors
+/// `NotFound("tournament")` when there is no such tournament.
+pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<TournamentRow, StoreError> {
+    sqlx::query_as!(
+        TournamentRow,
+        "select id, session_id, club_id, name, game, options, setup, deals_per_round, minutes_per_round,
+                unfinished, created_at, finished_at
+         from tournaments where id = $1",
+        id
+    )
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("tournament"))
+}
+
+/// The tournament, its row locked until the transaction ends (lock the session's first).
+///
+/// # Errors
+/// `NotFound("tournament")` when there is no such tournament.
+pub async fn lock(conn: &mut PgConnection, id: Uuid) -> Result<TournamentRow, StoreError> {
+    sqlx::query_as!(
+        TournamentRow,
+        "select id, session_id, club_id, name, game, options, setup, deals_per_round, minutes_per_round,
+                unfinished, created_at, finished_at
+         from tournaments where id = $1 for update",
+        id
+    )
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("tournament"))
+}
+
+/// The session's tournaments, oldest first.
+///
+/// # Errors
+/// On database failure.
+pub async fn of_session(conn: &mut PgConnection, session: Uuid) -> Result<Vec<TournamentRow>, StoreError> {
+    Ok(sqlx::query_as!(
+        TournamentRow,
+        "select id, session_id, club_id, name, game, options, setup, deals_per_round, minutes_per_round,
+                unfinished, created_at, finished_at
+         from tournaments where session_id = $1 order by created_at, id",
+        session
+    )
+    .fetch_all(conn)
+    .await?)
+}
+
+/// Replaces the movement's set-up (a late entrant joins the roster).
+///
+/// # Errors
+/// On database failure.
+pub async fn set_setup(conn: &mut PgConnection, id: Uuid, setup: &Value) -> Result<(), StoreError> {
+    sqlx::query!("update tournaments set setup = $2 where id = $1", id, setup)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Marks the tournament finished (its last round closed).
+///
+/// # Errors
+/// On database failure.
+pub async fn finish(conn: &mut PgConnection, id: Uuid) -> Result<(), StoreError> {
+    sqlx::query!("update tournaments set finished_at = now() where id = $1", id)
+        .execute(conn)
+        .await?;
+    Ok(())
+}
+
+/// Enters club member `member` as entrant number `entrant`, playing from round `from_round`.
+///
+/// # Errors
+/// On database failure (the member entered already: a unique violation).
+pub async fn enter(
+    conn: &mut PgConnection,
+    tournament: Uuid,
+    entrant: i32,
+    member: Uuid,
+    from_round: i32,
+) -> Result<(), StoreError> {
+    sqlx::query!(
+        "insert into tournament_entrants (tournament_id, entrant, club_member_id, from_round) values ($1, $2, $3, $4)",
+        tournament,
+        entrant,
+        member,
+        from_round,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Withdraws entrant `entrant` after round `until_round` (the last they play).
+///
+/// # Errors
+/// On database failure.
+pub async fn withdraw(
+    conn: &mut PgConnection,
+    tournament: Uuid,
+    entrant: i32,
+    until_round: i32,
+) -> Result<(), StoreError> {
+    sqlx::query!(
+        "update tournament_entrants set until_round = $3 where tournament_id = $1 and entrant = $2",
+        tournament,
+        entrant,
+        until_round,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The tournament's entrants, by number, with their club members' names.
+///
+/// # Errors
+/// On database failure.
+pub async fn entrants(conn: &mut PgConnection, tournament: Uuid) -> Result<Vec<EntrantRow>, StoreError> {
+    Ok(sqlx::query_as!(
+        EntrantRow,
+        "select e.entrant, e.club_member_id, m.name, m.guest, e.from_round, e.until_round
+         from tournament_entrants e join club_members m on m.id = e.club_member_id
+         where e.tournament_id = $1 order by e.entrant",
+        tournament
+    )
+    .fetch_all(conn)
+    .await?)
+}
+
+/// The tournament's rounds, in order.
+///
+/// # Errors
+/// On database failure.
+pub async fn rounds(conn: &mut PgConnection, tournament: Uuid) -> Result<Vec<RoundRow>, StoreError> {
+    Ok(sqlx::query_as!(
+        RoundRow,
+        "select number, started_at, closed_at from tournament_rounds where tournament_id = $1 order by number",
+        tournament
+    )
+    .fetch_all(conn)
+    .await?)
+}
+
+/// Every seat of every round, by round, table and seat.
+///
+/// # Errors
+/// On database failure.
+pub async fn seatings(conn: &mut PgConnection, tournament: Uuid) -> Result<Vec<SeatingRow>, StoreError> {
+    Ok(sqlx::query_as!(
+        SeatingRow,
+        "select round, table_number, seat, entrant, table_id from tournament_seatings
+         where tournament_id = $1 order by round, table_number, seat",
+        tournament
+    )
+    .fetch_all(conn)
+    .await?)
+}
+
+/// Every bye of every round, by round and position.
+///
+/// # Errors
+/// On database failure.
+pub async fn byes(conn: &mut PgConnection, tournament: Uuid) -> Result<Vec<ByeRow>, StoreError> {
+    Ok(sqlx::query_as!(
+        ByeRow,
+        "select round, pos, entrant from tournament_byes where tournament_id = $1 order by round, pos",
+        tournament
+    )
+    .fetch_all(conn)
+    .await?)
+}
+
+/// Every closed round's results, by round and table.
+///
+/// # Errors
+/// On database failure.
+pub async fn results(conn: &mut PgConnection, tournament: Uuid) -> Result<Vec<ResultRow>, StoreError> {
+    Ok(sqlx::query_as!(
+        ResultRow,
+        "select round, table_number, scores, deals_played, ruled from tournament_results
+         where tournament_id = $1 order by round, table_number",
+        tournament
+    )
+    .fetch_all(conn)
+    .await?)
+}
+
+/// Starts round `number`.
+///
+/// # Errors
+/// On database failure (a round open already: a unique violation).
+pub async fn start_round(conn: &mut PgConnection, tournament: Uuid, number: i32) -> Result<(), StoreError> {
+    sqlx::query!(
+        "insert into tournament_rounds (tournament_id, number) values ($1, $2)",
+        tournament,
+        number
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Seats entrant `seating.entrant` (the seating's tournament is `tournament`).
+///
+/// # Errors
+/// On database failure.
+pub async fn seat(conn: &mut PgConnection, tournament: Uuid, seating: &SeatingRow) -> Result<(), StoreError> {
+    sqlx::query!(
+        "insert into tournament_seatings (tournament_id, round, table_number, seat, entrant, table_id)
+         values ($1, $2, $3, $4, $5, $6)",
+        tournament,
+        seating.round,
+        seating.table_number,
+        seating.seat,
+        seating.entrant,
+        seating.table_id,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Gives entrant `bye.entrant` a bye.
+///
+/// # Errors
+/// On database failure.
+pub async fn bye(conn: &mut PgConnection, tournament: Uuid, bye: &ByeRow) -> Result<(), StoreError> {
+    sqlx::query!(
+        "insert into tournament_byes (tournament_id, round, pos, entrant) values ($1, $2, $3, $4)",
+        tournament,
+        bye.round,
+        bye.pos,
+        bye.entrant,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Records a table's result and closes nothing (see [`close_round`]).
+///
+/// # Errors
+/// On database failure.
+pub async fn record_result(conn: &mut PgConnection, tournament: Uuid, result: &ResultRow) -> Result<(), StoreError> {
+    sqlx::query!(
+        "insert into tournament_results (tournament_id, round, table_number, scores, deals_played, ruled)
+         values ($1, $2, $3, $4, $5, $6)",
+        tournament,
+        result.round,
+        result.table_number,
+        &result.scores,
+        result.deals_played,
+        result.ruled,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// Closes round `number`.
+///
+/// # Errors
+/// On database failure.
+pub async fn close_round(conn: &mut PgConnection, tournament: Uuid, number: i32) -> Result<(), StoreError> {
+    sqlx::query!(
+        "update tournament_rounds set closed_at = now() where tournament_id = $1 and number = $2",
+        tournament,
+        number
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}

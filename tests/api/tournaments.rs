@@ -1,0 +1,787 @@
+//! Tournaments (issue #41) through HTTP: a progressive Nomination Whist drive and a Pope Joan
+//! rotation played to the end, standings worked out by hand; bad input that changes nothing; the
+//! event's record in the session's chain, verified offline in the bundle.
+
+use std::collections::BTreeMap;
+
+use reqwest::Method;
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+use ed25519_dalek::{Signer, SigningKey};
+
+use crate::helpers::{accept, spawn_app, TestApp};
+use tablekeeper::service::bundle::verify;
+use tablekeeper::service::chain::{canonical, hex};
+
+/// A session of a club of `n` members named P1…Pn: (token, session, club, member ids in order).
+async fn club_night(app: &TestApp, n: usize) -> (String, String, String, Vec<String>) {
+    let token = app.organiser("director@club.example").await;
+    let session = app.session(&token, "Drive night").await;
+    let club = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["club_id"]
+        .as_str()
+        .expect("club")
+        .to_owned();
+    let mut members = Vec::with_capacity(n);
+    for i in 1..=n {
+        let made = app
+            .post(
+                &format!("/api/v1/clubs/{club}/members"),
+                &token,
+                json!({"name": format!("P{i}"), "guest": i % 5 == 0}),
+            )
+            .await;
+        members.push(made.assert_status(201)["id"].as_str().expect("id").to_owned());
+    }
+    (token, session, club, members)
+}
+
+/// Everything a client reads of the session's tournaments and tables: for "nothing changed".
+async fn everything(app: &TestApp, session: &str) -> (Value, Value) {
+    let tournaments = app
+        .get(&format!("/api/v1/sessions/{session}/tournaments"))
+        .await
+        .assert_status(200)
+        .clone();
+    let view = app
+        .get(&format!("/api/v1/sessions/{session}"))
+        .await
+        .assert_status(200)
+        .clone();
+    (tournaments, view["tables"].clone())
+}
+
+/// The player's number (P1 → 1) of a member id.
+fn number_of(members: &[String], id: &Value) -> usize {
+    members
+        .iter()
+        .position(|m| Some(m.as_str()) == id.as_str())
+        .expect("an entrant")
+        + 1
+}
+
+/// The players (numbers) at each table of a round, in seat order.
+fn tables_of(members: &[String], round: &Value) -> Vec<(String, Vec<usize>)> {
+    round["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| {
+            let seats = t["seats"]
+                .as_array()
+                .expect("seats")
+                .iter()
+                .map(|s| number_of(members, &s["member_id"]))
+                .collect();
+            (t["table_id"].as_str().expect("table id").to_owned(), seats)
+        })
+        .collect()
+}
+
+fn sorted(mut v: Vec<usize>) -> Vec<usize> {
+    v.sort_unstable();
+    v
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_sixteen_entrant_progressive_whist_drive_moves_and_ranks_as_worked_by_hand(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, _club, members) = club_night(&app, 16).await;
+    let body = json!({
+        "name": "Whist drive",
+        "game": "nomination-whist",
+        "options": {"hand_sizes": [3]},
+        "format": {"kind": "progressive", "move": "winner"},
+        "seats": {"min": 4, "max": 4},
+        "rounds": 4,
+        "deals_per_round": 1,
+        "entrants": members,
+        "scoring": {"kind": "points"},
+    });
+    let created = app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), &token, body)
+        .await;
+    let tournament = created.assert_status(201)["id"].as_str().expect("id").to_owned();
+    assert_eq!(
+        created.headers["location"],
+        format!("/api/v1/tournaments/{tournament}").as_str()
+    );
+
+    // Each table's deal: the lowest-numbered player nominates 2 and takes 2 (12 points), the
+    // next nominates 0 and takes none (10), the third nominates 0 and takes 1 (1), the last
+    // nominates 1 and takes none (0). So the lowest number wins every table.
+    let mut seated = Vec::new();
+    for round in 1..=4 {
+        let started = app
+            .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+            .await;
+        let started = started.assert_status(201).clone();
+        assert_eq!(started["round"], round);
+        assert_eq!(started["byes"], json!([]));
+        let tables = tables_of(&members, &started);
+        for (table, seats) in &tables {
+            let ranks: Vec<usize> = seats.iter().map(|p| seats.iter().filter(|q| *q < p).count()).collect();
+            let nominations: Vec<u8> = ranks.iter().map(|r| [2, 0, 0, 1][*r]).collect();
+            let tricks: Vec<u8> = ranks.iter().map(|r| [2, 0, 1, 0][*r]).collect();
+            accept(
+                &app,
+                table,
+                &token,
+                json!({"kind": "result", "nominations": nominations, "tricks": tricks}),
+            )
+            .await;
+        }
+        seated.push(tables.into_iter().map(|(_, s)| sorted(s)).collect::<Vec<_>>());
+        let closed = app
+            .post(
+                &format!("/api/v1/tournaments/{tournament}/rounds/{round}/close"),
+                &token,
+                json!({}),
+            )
+            .await;
+        closed.assert_status(200);
+    }
+
+    // The movement, by hand: each table's winner up one (table 1's stays), its last-placed down
+    // one (the last table's stays): rounds 1 and 3 seat 1-4, 5-8, …; rounds 2 and 4 move 5 up to
+    // table 1 and push 4 down to table 2, and so on.
+    let odd = vec![
+        vec![1, 2, 3, 4],
+        vec![5, 6, 7, 8],
+        vec![9, 10, 11, 12],
+        vec![13, 14, 15, 16],
+    ];
+    let even = vec![
+        vec![1, 2, 3, 5],
+        vec![4, 6, 7, 9],
+        vec![8, 10, 11, 13],
+        vec![12, 14, 15, 16],
+    ];
+    assert_eq!(seated, vec![odd.clone(), even.clone(), odd, even]);
+
+    // Totals by hand: P1 wins all four (48); second places score 10 a round (40); P4, P5, P8,
+    // P9, P12 and P13 win two rounds of four (24); third places 1 a round (4); P16 nothing.
+    // Among those on 24 with two rounds won, head to head: P4 beat P9 twice, P5 beat P8 twice,
+    // P8 beat P13 twice, P9 beat P12 twice.
+    let results = app
+        .get(&format!("/api/v1/tournaments/{tournament}/results"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(results["finished"], true);
+    let lines: Vec<(u64, usize, i64, u64, i64)> = results["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .map(|s| {
+            assert_eq!(s["total"]["denom"], 1, "{s}");
+            (
+                s["place"].as_u64().expect("place"),
+                number_of(&members, &s["member_id"]),
+                s["total"]["numer"].as_i64().expect("total"),
+                s["rounds_won"].as_u64().expect("won"),
+                s["head_to_head"].as_i64().expect("h2h"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            (1, 1, 48, 4, 0),
+            (2, 2, 40, 0, 0),
+            (2, 6, 40, 0, 0),
+            (2, 10, 40, 0, 0),
+            (2, 14, 40, 0, 0),
+            (6, 4, 24, 2, 2),
+            (6, 5, 24, 2, 2),
+            (8, 8, 24, 2, 0),
+            (8, 9, 24, 2, 0),
+            (10, 12, 24, 2, -2),
+            (10, 13, 24, 2, -2),
+            (12, 3, 4, 0, 0),
+            (12, 7, 4, 0, 0),
+            (12, 11, 4, 0, 0),
+            (12, 15, 4, 0, 0),
+            (16, 16, 0, 0, 0),
+        ]
+    );
+    let csv = app
+        .request(
+            Method::GET,
+            &format!("/api/v1/tournaments/{tournament}/results.csv"),
+            Some(&token),
+            None,
+        )
+        .await;
+    assert_eq!(csv.status.as_u16(), 200);
+    let mut rows = csv.text.lines();
+    assert_eq!(
+        rows.next(),
+        Some("place,member_id,name,total,rounds_won,head_to_head,played,byes,missed")
+    );
+    assert_eq!(rows.next(), Some(format!("1,{},P1,48,4,0,4,0,0", members[0]).as_str()));
+
+    // Every round was played: a fifth is refused, and changes nothing.
+    let before = everything(&app, &session).await;
+    app.post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+        .await
+        .assert_problem(409, "tournament_finished");
+    assert_eq!(everything(&app, &session).await, before);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_thirteen_entrant_pope_joan_rotation_is_played_to_the_end(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, _club, members) = club_night(&app, 13).await;
+    let body = json!({
+        "name": "Pope Joan night",
+        "game": "pope-joan",
+        "format": {"kind": "rotation"},
+        "rounds": 3,
+        "deals_per_round": 1,
+        "entrants": members,
+        "scoring": {"kind": "places", "points": [3, 2, 1]},
+        "unfinished": "void",
+    });
+    let tournament = app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), &token, body)
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+
+    // Each table's deal: the lowest-numbered player goes out; the others keep one card more the
+    // higher their number, up to five. In round 3 the last table plays nothing: void.
+    let mut met: BTreeMap<(usize, usize), u32> = BTreeMap::new();
+    let mut void_table = Vec::new();
+    for round in 1..=3 {
+        let started = app
+            .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+            .await
+            .assert_status(201)
+            .clone();
+        let tables = tables_of(&members, &started);
+        // 13 at tables of 3 to 8: a table of 7 and one of 6, nobody sits out.
+        let mut sizes: Vec<usize> = tables.iter().map(|(_, s)| s.len()).collect();
+        sizes.sort_unstable();
+        assert_eq!(sizes, vec![6, 7]);
+        assert_eq!(started["byes"], json!([]));
+        let last = tables.len() - 1;
+        for (i, (table, seats)) in tables.iter().enumerate() {
+            for a in seats {
+                for b in seats.iter().filter(|b| a < *b) {
+                    *met.entry((*a, *b)).or_default() += 1;
+                }
+            }
+            if round == 3 && i == last {
+                void_table = seats.clone();
+                continue;
+            }
+            let rank = |p: &usize| seats.iter().filter(|q| *q < p).count();
+            let out = seats.iter().position(|p| rank(p) == 0).expect("a lowest");
+            let cards_left: Vec<usize> = seats.iter().map(|p| rank(p).min(5)).collect();
+            accept(&app, table, &token, json!({"kind": "turn_up", "card": "7H"})).await;
+            accept(
+                &app,
+                table,
+                &token,
+                json!({"kind": "result", "out": out, "cards_left": cards_left,
+                       "specials": vec![Vec::<String>::new(); seats.len()]}),
+            )
+            .await;
+        }
+        app.post(
+            &format!("/api/v1/tournaments/{tournament}/rounds/{round}/close"),
+            &token,
+            json!({}),
+        )
+        .await
+        .assert_status(200);
+    }
+    // A rotation spreads the meetings: over three rounds at tables of 6 and 7 no pair can avoid
+    // meeting twice, and none meets three times more than the rounds force (F + 1 = 3).
+    assert!(met.values().all(|n| *n <= 3), "{met:?}");
+
+    let view = app
+        .get(&format!("/api/v1/tournaments/{tournament}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert!(view["finished_at"].is_string());
+    let round3 = &view["played_rounds"][2]["tables"];
+    let voided = round3
+        .as_array()
+        .expect("tables")
+        .iter()
+        .filter(|t| t["result"]["unfinished"] == "void")
+        .count();
+    assert_eq!(voided, 1, "the table that played nothing is named: {round3}");
+    // Places at each table from its net chips, by hand: 3, 2 and 1 for the first three, ties
+    // sharing exactly (in 420ths, which every share of up to seven is a whole number of). The
+    // void table's seats all score 0 and share 3 + 2 + 1 among them.
+    let mut expected: BTreeMap<usize, i64> = BTreeMap::new();
+    for round in view["played_rounds"].as_array().expect("rounds") {
+        for table in round["tables"].as_array().expect("tables") {
+            let seats: Vec<usize> = table["seats"]
+                .as_array()
+                .expect("seats")
+                .iter()
+                .map(|s| number_of(&members, &s["member_id"]))
+                .collect();
+            let scores: Vec<i64> = table["result"]["scores"]
+                .as_array()
+                .expect("scores")
+                .iter()
+                .map(|v| v.as_i64().expect("score"))
+                .collect();
+            assert_eq!(scores.len(), seats.len());
+            for (p, score) in seats.iter().zip(&scores) {
+                let above = scores.iter().filter(|o| *o > score).count();
+                let tied = scores.iter().filter(|o| *o == score).count();
+                let share: i64 = (above..above + tied)
+                    .map(|i| [3, 2, 1].get(i).copied().unwrap_or(0))
+                    .sum();
+                *expected.entry(*p).or_default() += share * 420 / i64::try_from(tied).expect("small");
+            }
+        }
+    }
+    assert_eq!(void_table.len(), 6);
+    let standings = view["standings"].as_array().expect("standings");
+    for s in standings {
+        let p = number_of(&members, &s["member_id"]);
+        let total = &s["total"];
+        let (numer, denom) = (
+            total["numer"].as_i64().expect("numer"),
+            total["denom"].as_i64().expect("denom"),
+        );
+        assert_eq!(numer * 420, expected[&p] * denom, "P{p}: {s}");
+        assert_eq!(s["played"], 3, "{s}");
+    }
+    // P1 and P2, the lowest numbers, went out at every table they played and met only at the
+    // void table: 3 + 3 + 1 each, three rounds won (a void table's tie is everyone's win), even
+    // head to head: they share first place.
+    for (i, s) in standings.iter().take(2).enumerate() {
+        assert_eq!(number_of(&members, &s["member_id"]), i + 1, "{s}");
+        assert_eq!(s["place"], 1, "{s}");
+        assert_eq!(s["total"], json!({"numer": 7, "denom": 1}), "{s}");
+        assert_eq!(s["rounds_won"], 3, "{s}");
+    }
+    let places: Vec<u64> = view["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .map(|s| s["place"].as_u64().expect("place"))
+        .collect();
+    assert!(places.windows(2).all(|w| w[0] <= w[1]), "{places:?}");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn bad_tournaments_and_rounds_are_clear_problems_that_change_nothing(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, _club, members) = club_night(&app, 6).await;
+    let create = |body: Value| {
+        let app = &app;
+        let token = token.clone();
+        let session = session.clone();
+        async move {
+            app.post(&format!("/api/v1/sessions/{session}/tournaments"), &token, body)
+                .await
+        }
+    };
+    let base = json!({
+        "name": "Drive", "game": "nomination-whist", "format": {"kind": "progressive", "move": "winner"},
+        "rounds": 2, "entrants": members, "scoring": {"kind": "points"},
+    });
+    let with = |change: Value| {
+        let mut body = base.clone();
+        for (k, v) in change.as_object().expect("object") {
+            body[k] = v.clone();
+        }
+        body
+    };
+    let before = everything(&app, &session).await;
+
+    // A format the game cannot seat: a rotation of two for a game of three or more.
+    create(with(json!({"format": {"kind": "rotation"}, "entrants": &members[..2]})))
+        .await
+        .assert_problem(422, "too_few_entrants");
+    // Constraints that cannot be satisfied: a pair kept apart who must both stay at table 1.
+    create(with(json!({"constraints": {
+        "apart": [[members[0], members[1]]],
+        "stay": [{"member_id": members[0], "table": 1}, {"member_id": members[1], "table": 1}],
+    }})))
+    .await
+    .assert_problem(422, "apart_unsatisfiable");
+    // One table only (six at tables of up to seven): an apart pair cannot be seated.
+    create(with(json!({"constraints": {"apart": [[members[0], members[1]]]}})))
+        .await
+        .assert_problem(422, "apart_not_seatable");
+    // A stay at a table the rounds never have.
+    create(with(
+        json!({"constraints": {"stay": [{"member_id": members[0], "table": 3}]}}),
+    ))
+    .await
+    .assert_problem(422, "stay_unsatisfiable");
+    // A member of another club.
+    let other = app.organiser("other@club.example").await;
+    let other_session = app.session(&other, "Elsewhere").await;
+    let other_club = app.get_as(&format!("/api/v1/sessions/{other_session}"), &other).await;
+    let other_club = other_club.assert_status(200)["club_id"]
+        .as_str()
+        .expect("club")
+        .to_owned();
+    let stranger = app
+        .post(
+            &format!("/api/v1/clubs/{other_club}/members"),
+            &other,
+            json!({"name": "Stranger"}),
+        )
+        .await
+        .assert_status(201)["id"]
+        .clone();
+    let mut entrants = members.clone();
+    entrants[5] = stranger.as_str().expect("id").to_owned();
+    create(with(json!({"entrants": entrants})))
+        .await
+        .assert_problem(422, "invalid_members");
+    // Tables outside the game's seat range, scoring without its points, an unknown game.
+    create(with(json!({"seats": {"min": 2, "max": 9}})))
+        .await
+        .assert_problem(422, "invalid_tournament");
+    create(with(json!({"scoring": {"kind": "places"}})))
+        .await
+        .assert_problem(422, "invalid_scoring");
+    create(with(json!({"game": "snap"})))
+        .await
+        .assert_problem(422, "unknown_game");
+    assert_eq!(everything(&app, &session).await, before, "nothing was made");
+
+    // A round started while one is open; a round closed twice; a round never started.
+    let tournament = create(base.clone()).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    app.post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+        .await
+        .assert_status(201);
+    let open = everything(&app, &session).await;
+    app.post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+        .await
+        .assert_problem(409, "round_open");
+    app.post(
+        &format!("/api/v1/tournaments/{tournament}/rounds/2/close"),
+        &token,
+        json!({}),
+    )
+    .await
+    .assert_problem(404, "round_not_found");
+    assert_eq!(everything(&app, &session).await, open);
+    app.post(
+        &format!("/api/v1/tournaments/{tournament}/rounds/1/close"),
+        &token,
+        json!({}),
+    )
+    .await
+    .assert_status(200);
+    let closed = everything(&app, &session).await;
+    app.post(
+        &format!("/api/v1/tournaments/{tournament}/rounds/1/close"),
+        &token,
+        json!({}),
+    )
+    .await
+    .assert_problem(409, "round_closed");
+    // An entrant twice, a stranger late, a withdrawal of someone never entered.
+    app.post(
+        &format!("/api/v1/tournaments/{tournament}/entrants"),
+        &token,
+        json!({"member_id": members[0]}),
+    )
+    .await
+    .assert_problem(409, "already_entered");
+    app.post(
+        &format!("/api/v1/tournaments/{tournament}/entrants"),
+        &token,
+        json!({"member_id": stranger}),
+    )
+    .await
+    .assert_problem(422, "invalid_members");
+    app.request(
+        Method::DELETE,
+        &format!(
+            "/api/v1/tournaments/{tournament}/entrants/{}",
+            stranger.as_str().expect("id")
+        ),
+        Some(&token),
+        None,
+    )
+    .await
+    .assert_problem(404, "entrant_not_found");
+    assert_eq!(everything(&app, &session).await, closed);
+    // Another club's organiser does not see it.
+    app.get_as(&format!("/api/v1/tournaments/{tournament}"), &other)
+        .await
+        .assert_problem(404, "tournament_not_found");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn late_arrivals_withdrawals_and_guide_cards_follow_the_rounds(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, club, members) = club_night(&app, 8).await;
+    let body = json!({
+        "name": "Rotation", "game": "nomination-whist", "options": {"hand_sizes": [1]},
+        "format": {"kind": "rotation"}, "seats": {"min": 4, "max": 4}, "rounds": 3,
+        "entrants": &members[..7], "scoring": {"kind": "points", "bye": {"kind": "zero"}},
+    });
+    let tournament = app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), &token, body)
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    // Before the first round: nothing now, round 1 next.
+    let card = app
+        .get(&format!("/api/v1/tournaments/{tournament}/guide/{}", members[0]))
+        .await
+        .assert_status(200)
+        .clone();
+    assert!(card["now"].is_null(), "{card}");
+    assert_eq!(card["next"]["round"], 1, "{card}");
+    // Seven at four-seat tables: one table of four, three byes.
+    let first = app
+        .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+        .await
+        .assert_status(201)
+        .clone();
+    assert_eq!(first["tables"].as_array().expect("tables").len(), 1);
+    assert_eq!(first["byes"].as_array().expect("byes").len(), 3);
+    let seat1 = first["tables"][0]["seats"][0]["member_id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let card = app
+        .get(&format!("/api/v1/tournaments/{tournament}/guide/{seat1}"))
+        .await
+        .assert_status(200)
+        .clone();
+    let text = card["now"]["text"].as_str().expect("text");
+    assert!(
+        text.starts_with("Round 1: table 1, seat 1 (dealer first), with "),
+        "{text}"
+    );
+    // The eighth member arrives late (from round 2); the first withdraws after round 1.
+    let late = app
+        .post(
+            &format!("/api/v1/tournaments/{tournament}/entrants"),
+            &token,
+            json!({"member_id": members[7]}),
+        )
+        .await
+        .assert_status(201)
+        .clone();
+    let entrant = late["entrants"]
+        .as_array()
+        .expect("entrants")
+        .iter()
+        .find(|e| e["member_id"] == members[7].as_str())
+        .expect("entered")
+        .clone();
+    assert_eq!(entrant["from_round"], 2);
+    let gone = app
+        .request(
+            Method::DELETE,
+            &format!("/api/v1/tournaments/{tournament}/entrants/{}", members[0]),
+            Some(&token),
+            None,
+        )
+        .await
+        .assert_status(200)
+        .clone();
+    assert!(gone["entrants"]
+        .as_array()
+        .expect("entrants")
+        .iter()
+        .any(|e| e["member_id"] == members[0].as_str() && e["until_round"] == 1));
+    for (table, seats) in tables_of(&members, &first) {
+        let tricks: Vec<u8> = (0..seats.len()).map(|i| u8::from(i == 0)).collect();
+        accept(
+            &app,
+            &table,
+            &token,
+            json!({"kind": "result", "nominations": tricks, "tricks": tricks}),
+        )
+        .await;
+    }
+    app.post(
+        &format!("/api/v1/tournaments/{tournament}/rounds/1/close"),
+        &token,
+        json!({}),
+    )
+    .await
+    .assert_status(200);
+    let second = app
+        .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+        .await
+        .assert_status(201)
+        .clone();
+    let seated: Vec<usize> = tables_of(&members, &second)
+        .into_iter()
+        .flat_map(|(_, s)| s)
+        .chain(
+            second["byes"]
+                .as_array()
+                .expect("byes")
+                .iter()
+                .map(|b| number_of(&members, b)),
+        )
+        .collect();
+    assert_eq!(
+        sorted(seated),
+        vec![2, 3, 4, 5, 6, 7, 8],
+        "the late one in, the withdrawn out"
+    );
+    // The session's club is the tournament's; the tables are the session's.
+    let view = app
+        .get(&format!("/api/v1/tournaments/{tournament}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(view["club_id"], club.as_str());
+    assert_eq!(view["session_id"], session.as_str());
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_session_bundle_verifies_with_the_tournament_in_its_chain(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, club, members) = club_night(&app, 8).await;
+    app.post(
+        &format!("/api/v1/clubs/{club}/webhooks"),
+        &token,
+        json!({"url": "https://club.example.org/hooks", "events": ["tournament.round_started", "tournament.finished"]}),
+    )
+    .await
+    .assert_status(201);
+    let body = json!({
+        "name": "Drive", "game": "nomination-whist", "options": {"hand_sizes": [1]},
+        "format": {"kind": "progressive", "move": "winner"}, "seats": {"min": 4, "max": 4}, "rounds": 1,
+        "deals_per_round": 1, "entrants": members, "scoring": {"kind": "points"}, "unfinished": "average",
+    });
+    // Made once under an Idempotency-Key: the retry gets the first answer and makes nothing.
+    let path = format!("/api/v1/sessions/{session}/tournaments");
+    let auth = format!("Bearer {token}");
+    let headers = [("Authorization", auth.as_str()), ("Idempotency-Key", "drive-1")];
+    let first = app
+        .send(Method::POST, &path, None, Some(body.to_string()), &headers)
+        .await;
+    let tournament = first.assert_status(201)["id"].as_str().expect("id").to_owned();
+    let again = app
+        .send(Method::POST, &path, None, Some(body.to_string()), &headers)
+        .await;
+    assert_eq!(again.assert_status(201)["id"], tournament.as_str());
+    assert_eq!(again.headers["idempotent-replayed"], "true");
+    let listed = app.get(&path).await.assert_status(200).clone();
+    assert_eq!(listed["items"].as_array().expect("items").len(), 1);
+    // Started under an Idempotency-Key: the retry gets the same round and opens nothing more.
+    let rounds = format!("/api/v1/tournaments/{tournament}/rounds");
+    let headers = [("Authorization", auth.as_str()), ("Idempotency-Key", "round-1")];
+    let started = app
+        .send(Method::POST, &rounds, None, Some("{}".into()), &headers)
+        .await
+        .assert_status(201)
+        .clone();
+    let again = app.send(Method::POST, &rounds, None, Some("{}".into()), &headers).await;
+    assert_eq!(again.assert_status(201), &started);
+    assert_eq!(again.headers["idempotent-replayed"], "true");
+    let view = app
+        .get(&format!("/api/v1/sessions/{session}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(view["tables"].as_array().expect("tables").len(), 2, "two tables, once");
+    // One table plays its deal, the other does not: scored at its average.
+    let tables = tables_of(&members, &started);
+    accept(
+        &app,
+        &tables[0].0,
+        &token,
+        json!({"kind": "result", "nominations": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]}),
+    )
+    .await;
+    let closed = app
+        .post(
+            &format!("/api/v1/tournaments/{tournament}/rounds/1/close"),
+            &token,
+            json!({}),
+        )
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(
+        closed["played_rounds"][0]["tables"][1]["result"]["unfinished"],
+        "average"
+    );
+    assert_eq!(
+        closed["played_rounds"][0]["tables"][0]["result"]["scores"],
+        json!([11, 10, 10, 10])
+    );
+
+    let key = app.get("/api/v1/audit-key").await.assert_status(200)["public_key"]
+        .as_str()
+        .expect("key")
+        .to_owned();
+    let bytes = app
+        .as_reader(
+            app.client
+                .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base)),
+        )
+        .send()
+        .await
+        .expect("request")
+        .bytes()
+        .await
+        .expect("body")
+        .to_vec();
+    verify(&bytes, Some(&key)).expect("the bundle verifies");
+    let document: Value = serde_json::from_slice(&bytes).expect("json");
+    let chain = document["session"]["chain"].as_array().expect("chain");
+    let last = chain.last().expect("a link");
+    assert_eq!(last["content_version"], 2);
+    let record: Value = serde_json::from_str(last["content"].as_str().expect("content")).expect("record");
+    assert_eq!(record["tournaments"][0]["rounds"][0]["closed"], true);
+    assert_eq!(record["tournaments"][0]["tournament"], tournament.as_str());
+    // The record as bundled is what the chain holds: a result changed and the bundle signed
+    // again (by another key) is found by the chain.
+    let mut changed: Value = document.clone();
+    changed.as_object_mut().expect("object").remove("signature");
+    changed["session"]["tournaments"][0]["rounds"][0]["results"][0]["scores"][0] = json!(99);
+    let forger = SigningKey::from_bytes(&[7; 32]);
+    let signature = forger.sign(canonical(&changed).as_bytes());
+    changed.as_object_mut().expect("object").insert(
+        "signature".into(),
+        json!({"algorithm": "ed25519", "public_key": hex(forger.verifying_key().as_bytes()),
+               "value": hex(&signature.to_bytes())}),
+    );
+    let found = verify(canonical(&changed).as_bytes(), None).expect_err("the chain finds the change");
+    assert!(found.contains("tournaments"), "{found}");
+    // The round's start and the tournament's end went to the club's webhook, from the outbox.
+    let sent: Vec<(String, String)> =
+        sqlx::query_as("select event_type, body from webhook_deliveries order by created_at, event_type")
+            .fetch_all(&app.pool)
+            .await
+            .expect("deliveries");
+    let kinds: Vec<&str> = sent.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(kinds, ["tournament.round_started", "tournament.finished"]);
+    let started: Value = serde_json::from_str(&sent[0].1).expect("json");
+    assert_eq!(started["data"]["tournament_id"], tournament.as_str());
+    assert_eq!(started["data"]["tables"].as_array().expect("tables").len(), 2);
+    let finished: Value = serde_json::from_str(&sent[1].1).expect("json");
+    assert_eq!(finished["data"]["standings"][0]["place"], 1);
+    // The audit of the session's chain in the database agrees.
+    let mut conn = app.pool.acquire().await.expect("connection");
+    let found = tablekeeper::service::chain::record::check_session(&mut conn, session.parse().expect("uuid"))
+        .await
+        .expect("check");
+    assert_eq!(found, None);
+}
