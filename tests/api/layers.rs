@@ -292,6 +292,7 @@ const FLOORS: &[(&str, &[&str])] = &[
             "tablekeeper-config",
             "tablekeeper-ledger",
             "tablekeeper-rules",
+            "tablekeeper-print",
             "tablekeeper-service",
             "tablekeeper-web",
         ],

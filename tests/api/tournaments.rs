@@ -36,6 +36,48 @@ async fn club_night(app: &TestApp, n: usize) -> (String, String, String, Vec<Str
     (token, session, club, members)
 }
 
+/// The PDF at `path`, read as text by poppler's `pdftotext` (scripts/browser-env.sh installs it),
+/// its first page also rendered by `pdftoppm` and checked to be an A4 page.
+async fn pdf_text(app: &TestApp, token: &str, path: &str) -> String {
+    let answer = app
+        .client
+        .get(format!("{}{path}", app.base))
+        .bearer_auth(token)
+        .send()
+        .await
+        .expect("the PDF answers");
+    assert_eq!(answer.status().as_u16(), 200);
+    assert_eq!(answer.headers()["content-type"], "application/pdf");
+    let bytes = answer.bytes().await.expect("the PDF's bytes");
+    assert!(bytes.starts_with(b"%PDF-"));
+    let dir = std::env::temp_dir().join(format!("tk-sheet-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let file = dir.join("sheet.pdf");
+    std::fs::write(&file, &bytes).expect("the PDF written");
+    let text = std::process::Command::new("pdftotext")
+        .args(["-layout", "-enc", "UTF-8"])
+        .arg(&file)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs (scripts/browser-env.sh installs poppler-utils)");
+    assert!(text.status.success(), "pdftotext read the PDF");
+    let rendered = std::process::Command::new("pdftoppm")
+        .args(["-png", "-r", "30", "-f", "1", "-l", "1", "-singlefile"])
+        .arg(&file)
+        .arg(dir.join("page"))
+        .status()
+        .expect("pdftoppm runs");
+    assert!(rendered.success(), "pdftoppm rendered the first page");
+    let png = std::fs::read(dir.join("page.png")).expect("the page as PNG");
+    let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+    let height = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
+    // A4 is 210 by 297 mm: 1.414 high for 1 wide.
+    let ratio = f64::from(height) / f64::from(width);
+    assert!((ratio - 1.414).abs() < 0.02, "an A4 page, not {width}x{height}");
+    std::fs::remove_dir_all(&dir).ok();
+    String::from_utf8(text.stdout).expect("UTF-8 text")
+}
+
 /// Everything a client reads of the session's tournaments and tables: for "nothing changed".
 async fn everything(app: &TestApp, session: &str) -> (Value, Value) {
     let tournaments = app
@@ -86,7 +128,7 @@ fn sorted(mut v: Vec<usize>) -> Vec<usize> {
 #[sqlx::test(migrations = "./migrations")]
 async fn a_sixteen_entrant_progressive_whist_drive_moves_and_ranks_as_worked_by_hand(pool: PgPool) {
     let app = spawn_app(pool).await;
-    let (token, session, _club, members) = club_night(&app, 16).await;
+    let (token, session, club, members) = club_night(&app, 16).await;
     let body = json!({
         "name": "Whist drive",
         "game": "nomination-whist",
@@ -220,6 +262,71 @@ async fn a_sixteen_entrant_progressive_whist_drive_moves_and_ranks_as_worked_by_
         Some("place,member_id,name,total,rounds_won,head_to_head,played,byes,missed")
     );
     assert_eq!(rows.next(), Some(format!("1,{},P1,48,4,0,4,0,0", members[0]).as_str()));
+
+    // The printed sheet says the same, read back from the PDF as text.
+    let sheet = pdf_text(&app, &token, &format!("/api/v1/tournaments/{tournament}/results.pdf")).await;
+    assert!(sheet.contains("Final results (4 rounds played)"), "{sheet}");
+    let printed: Vec<(u64, String, i64)> = sheet
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("Place"))
+        .skip(2)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| {
+            let cells: Vec<&str> = l.split_whitespace().collect();
+            (
+                cells[0].parse().expect("a place"),
+                cells[1].to_owned(),
+                cells[2].parse().expect("a total"),
+            )
+        })
+        .collect();
+    let worked: Vec<(u64, String, i64)> = lines
+        .iter()
+        .map(|(place, player, total, _, _)| (*place, format!("P{player}"), *total))
+        .collect();
+    assert_eq!(printed, worked, "{sheet}");
+    let first_round = sheet.split("Round 1 (").nth(1).expect("round 1 printed");
+    for table in results["rounds"][0]["tables"].as_array().expect("round 1's tables") {
+        let seated: Vec<&str> = table["seats"]
+            .as_array()
+            .expect("seats")
+            .iter()
+            .map(|s| s["name"].as_str().expect("a name"))
+            .collect();
+        assert!(first_round.contains(&seated.join(", ")), "{seated:?} in {first_round}");
+    }
+    assert!(sheet.contains("Round 4 ("), "{sheet}");
+    // One player's card: where P6 sat, with whom, and the place.
+    let card = pdf_text(
+        &app,
+        &token,
+        &format!("/api/v1/tournaments/{tournament}/results.pdf?member={}", members[5]),
+    )
+    .await;
+    assert!(card.contains("P6: "), "{card}");
+    assert!(card.contains("Place 2 of 16, total 40, 0 round(s) won"), "{card}");
+    let rounds: Vec<Vec<&str>> = card
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("Round Table"))
+        .skip(2)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.split([' ', ',']).filter(|c| !c.is_empty()).collect())
+        .collect();
+    assert_eq!(rounds.len(), 4, "{card}");
+    // Round 1 at table 2 with P5, P7 and P8; second there (10), as every round.
+    assert_eq!(&rounds[0][..2], &["1", "2"], "{card}");
+    let mut with = rounds[0][3..6].to_vec();
+    with.sort_unstable();
+    assert_eq!(with, ["P5", "P7", "P8"], "{card}");
+    assert!(rounds.iter().all(|r| r.last() == Some(&"10")), "{card}");
+    app.request(
+        Method::GET,
+        &format!("/api/v1/tournaments/{tournament}/results.pdf?member={club}"),
+        Some(&token),
+        None,
+    )
+    .await
+    .assert_problem(404, "entrant_not_found");
 
     // Every round was played: a fifth is refused, and changes nothing.
     let before = everything(&app, &session).await;

@@ -113,6 +113,7 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     ("get_guide_card", Door::Session(Capability::Read)),
     ("get_tournament_results", Door::Session(Capability::Read)),
     ("get_tournament_results_csv", Door::Session(Capability::Read)),
+    ("get_tournament_results_pdf", Door::Session(Capability::Read)),
     ("list_share_links", Door::Club(Capability::Organise)),
     ("create_share_link", Door::Club(Capability::Organise)),
     ("revoke_share_link", Door::Club(Capability::Organise)),

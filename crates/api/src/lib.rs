@@ -43,6 +43,7 @@ pub mod seasons;
 pub mod seating;
 pub mod sessions;
 pub mod share_links;
+pub mod sheets;
 pub mod sse;
 pub mod tables;
 pub mod tokens;
@@ -174,6 +175,7 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(tournaments::withdraw_entrant)
             .service(tournaments::get_guide_card)
             .service(tournaments::get_tournament_results_csv)
+            .service(sheets::get_tournament_results_pdf)
             .service(tournaments::get_tournament_results)
             .service(seasons::create_season)
             .service(seasons::list_seasons)

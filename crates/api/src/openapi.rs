@@ -226,6 +226,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::tournaments::get_guide_card,
         super::tournaments::get_tournament_results,
         super::tournaments::get_tournament_results_csv,
+        super::sheets::get_tournament_results_pdf,
         super::seasons::create_season,
         super::seasons::list_seasons,
         super::seasons::get_season_standings,

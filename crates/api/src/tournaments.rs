@@ -389,7 +389,7 @@ fn moves_view(m: Moves) -> MoveRule {
     }
 }
 
-fn round_view(r: &service::RoundLine) -> RoundView {
+pub(super) fn round_view(r: &service::RoundLine) -> RoundView {
     RoundView {
         round: r.number,
         started_at: r.started_at,
@@ -420,7 +420,7 @@ fn table_view(t: &service::TableLine) -> RoundTable {
     }
 }
 
-fn standings_view(t: &service::Tournament) -> Vec<StandingView> {
+pub(super) fn standings_view(t: &service::Tournament) -> Vec<StandingView> {
     t.standings
         .iter()
         .map(|s| StandingView {
@@ -440,7 +440,7 @@ fn standings_view(t: &service::Tournament) -> Vec<StandingView> {
         .collect()
 }
 
-fn view(t: &service::Tournament) -> TournamentView {
+pub(super) fn view(t: &service::Tournament) -> TournamentView {
     let member = |e: service::Entrant| t.member_of(e).unwrap_or_default();
     let setup = &t.setup;
     let format = match &setup.format {
@@ -846,15 +846,24 @@ fn total_cell(f: Fraction) -> Cell {
     if f.denom == 1 {
         return Cell::int(f.numer);
     }
+    Cell::text(total_text(f))
+}
+
+/// A total as people read it: a whole number, or a decimal when exact in three places, else the
+/// fraction.
+pub(super) fn total_text(f: Fraction) -> String {
+    if f.denom == 1 {
+        return f.numer.to_string();
+    }
     let thousandths = f.numer * 1000;
     if thousandths % f.denom == 0 {
         let v = thousandths / f.denom;
         let sign = if v < 0 { "-" } else { "" };
         let v = v.abs();
         let text = format!("{sign}{}.{:03}", v / 1000, v % 1000);
-        return Cell::text(text.trim_end_matches('0').to_owned());
+        return text.trim_end_matches('0').to_owned();
     }
-    Cell::text(format!("{}/{}", f.numer, f.denom))
+    format!("{}/{}", f.numer, f.denom)
 }
 
 /// The standings as CSV: a row per entrant, best first.
