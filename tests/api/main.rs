@@ -52,6 +52,7 @@ mod browser_deals;
 mod browser_games;
 mod browser_offline;
 mod browser_table;
+mod browser_tournaments;
 mod bundle;
 mod chain;
 mod club;

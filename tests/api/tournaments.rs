@@ -892,3 +892,87 @@ async fn the_session_bundle_verifies_with_the_tournament_in_its_chain(pool: PgPo
         .expect("check");
     assert_eq!(found, None);
 }
+
+/// The tables of a round (a started one or a dry run) by number: each seat's club member, in
+/// seat order.
+fn seating(round: &Value) -> Vec<(u64, Vec<String>)> {
+    round["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| {
+            let seats = t["seats"]
+                .as_array()
+                .expect("seats")
+                .iter()
+                .map(|s| s["member_id"].as_str().expect("member").to_owned())
+                .collect();
+            (t["number"].as_u64().expect("number"), seats)
+        })
+        .collect()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_next_round_is_shown_before_it_starts_writing_nothing_and_is_the_round_then_started(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, _club, members) = club_night(&app, 9).await;
+    let body = json!({
+        "name": "Drive", "game": "nomination-whist", "options": {"hand_sizes": [1]},
+        "format": {"kind": "progressive", "move": "winner"}, "seats": {"min": 4, "max": 4}, "rounds": 2,
+        "entrants": members, "scoring": {"kind": "points"}, "minutes_per_round": 20,
+    });
+    let tournament = app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), &token, body)
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let next = format!("/api/v1/tournaments/{tournament}/rounds/next");
+
+    for round in 1..=2 {
+        // Looked at twice, the dry run answers the same and changes nothing anyone reads.
+        let before = everything(&app, &session).await;
+        let planned = app.get(&next).await.assert_status(200).clone();
+        let again = app.get(&next).await.assert_status(200).clone();
+        assert_eq!(planned, again);
+        assert_eq!(everything(&app, &session).await, before, "a dry run wrote something");
+        assert_eq!(planned["round"], round, "{planned}");
+        // Nine at tables of four: two tables and a bye.
+        assert_eq!(seating(&planned).len(), 2, "{planned}");
+        assert_eq!(planned["byes"].as_array().expect("byes").len(), 1, "{planned}");
+
+        let started = app
+            .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+            .await
+            .assert_status(201)
+            .clone();
+        assert_eq!(started["round"], round);
+        assert_eq!(
+            seating(&started),
+            seating(&planned),
+            "round {round} is not the one shown"
+        );
+        assert_eq!(started["byes"], planned["byes"]);
+        // While it is open there is no next round to show yet.
+        let open = app.get(&next).await;
+        assert_eq!(open.status, 409);
+        assert_eq!(open.body["code"], "round_open");
+        app.post(
+            &format!("/api/v1/tournaments/{tournament}/rounds/{round}/close"),
+            &token,
+            json!({}),
+        )
+        .await
+        .assert_status(200);
+    }
+    // After the last round: nothing to show.
+    let done = app.get(&next).await;
+    assert_eq!(done.status, 409);
+    assert_eq!(done.body["code"], "tournament_finished");
+    // A stranger to the club hears of no such tournament.
+    let stranger = app.organiser_named("stranger@elsewhere.example", "Stranger").await;
+    let refused = app.request(Method::GET, &next, Some(&stranger), None).await;
+    assert_eq!(refused.status, 404);
+    assert_eq!(refused.body["code"], "tournament_not_found");
+}

@@ -111,6 +111,8 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     ("add_entrant", Door::Club(Capability::Organise)),
     ("withdraw_entrant", Door::Club(Capability::Organise)),
     ("get_guide_card", Door::Session(Capability::Read)),
+    // A dry run of starting the next round: what the guide cards already tell each reader.
+    ("get_next_round", Door::Session(Capability::Read)),
     ("get_tournament_results", Door::Session(Capability::Read)),
     ("get_tournament_results_csv", Door::Session(Capability::Read)),
     ("get_tournament_results_pdf", Door::Session(Capability::Read)),

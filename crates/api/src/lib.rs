@@ -174,6 +174,7 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(tournaments::add_entrant)
             .service(tournaments::withdraw_entrant)
             .service(tournaments::get_guide_card)
+            .service(tournaments::get_next_round)
             .service(tournaments::get_tournament_results_csv)
             .service(sheets::get_tournament_results_pdf)
             .service(tournaments::get_tournament_results)

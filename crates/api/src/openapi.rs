@@ -224,6 +224,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::tournaments::add_entrant,
         super::tournaments::withdraw_entrant,
         super::tournaments::get_guide_card,
+        super::tournaments::get_next_round,
         super::tournaments::get_tournament_results,
         super::tournaments::get_tournament_results_csv,
         super::sheets::get_tournament_results_pdf,

@@ -910,3 +910,64 @@ pub async fn get_tournament_results_csv(
         .collect();
     export::respond(&format!("tournament-{}-results.csv", t.row.id), &header, &rows)
 }
+
+/// A table the next round would seat: its number and seats (no table is opened).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct PlannedTable {
+    #[schema(example = 1)]
+    pub number: u32,
+    pub seats: Vec<SeatView>,
+}
+
+/// The seating the next round would get if it were started now.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[schema(example = json!({
+    "round": 1,
+    "tables": [{"number": 1,
+                "seats": [{"seat": 1, "member_id": "5d0c6a8e-8c9b-4d3e-9f61-0a1b2c3d4e5f", "name": "Ann"},
+                          {"seat": 2, "member_id": "6e1d7b9f-9d0c-4e4f-8a72-1b2c3d4e5f60", "name": "Bob"},
+                          {"seat": 3, "member_id": "7f2e8c0a-0e1d-4f5a-9b83-2c3d4e5f6071", "name": "Cat"}]}],
+    "byes": []
+}))]
+pub struct PlannedRound {
+    #[schema(example = 1)]
+    pub round: u32,
+    pub tables: Vec<PlannedTable>,
+    /// Club members who would sit it out.
+    pub byes: Vec<Uuid>,
+}
+
+/// The next round's tables as starting it now would seat them (a dry run of
+/// `POST /tournaments/{id}/rounds`): nothing is opened or stored, so the organiser can look
+/// before starting.
+#[utoipa::path(tag = "tournaments", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 200, body = PlannedRound),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`tournament_not_found`: no such tournament, or the caller may not read its session", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`round_open`: a round is still open; `tournament_finished`: every round was played", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "the movement's refusals: `too_few_entrants`, `apart_not_seatable`, `stay_unsatisfiable`, `partner_absent`, …", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tournaments/{id}/rounds/next")]
+pub async fn get_next_round(pool: ReadPool, Reads(who): Reads, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    let planned = service::planned_round(&pool, who, *id).await?;
+    Ok(HttpResponse::Ok().json(PlannedRound {
+        round: planned.number,
+        tables: planned
+            .tables
+            .iter()
+            .map(|t| PlannedTable {
+                number: t.number,
+                seats: t
+                    .seats
+                    .iter()
+                    .map(|s| SeatView {
+                        seat: s.seat,
+                        member_id: s.member_id,
+                        name: s.name.clone(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        byes: planned.byes.iter().map(|(m, _)| *m).collect(),
+    }))
+}

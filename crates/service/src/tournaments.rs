@@ -971,3 +971,67 @@ pub async fn guide(pool: &PgPool, who: Reader, id: Uuid, member: Uuid) -> Result
         next_pending,
     })
 }
+
+/// A table the next round would seat (nothing opened yet).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedTable {
+    pub number: u32,
+    pub seats: Vec<SeatLine>,
+}
+
+/// The seating the next round would get if it were started now: a dry run of `start_round`,
+/// from the same entrants present and closed rounds' results, writing nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlannedRound {
+    pub number: u32,
+    pub tables: Vec<PlannedTable>,
+    /// Who would sit it out (club member ids and names).
+    pub byes: Vec<(Uuid, String)>,
+}
+
+/// The next round's seating, as `start_round` would seat it now; nothing is written.
+///
+/// # Errors
+/// `RoundOpen` while a round is open; `TournamentFinished` after the last round; `Movement` when
+/// the engine cannot seat the round; `Store(NotFound("tournament"))` when there is none or `who`
+/// may not read it.
+pub async fn planned_round(pool: &PgPool, who: Reader, id: Uuid) -> Result<PlannedRound, ServiceError> {
+    let mut tx = store::begin_read_only(pool).await?;
+    let row = readable(&mut tx, who, id).await?;
+    let loaded = load(&mut tx, row).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    if let Some(open) = loaded.open_round() {
+        return Err(ServiceError::RoundOpen(number(open.number)));
+    }
+    let event = event_of(&loaded.row)?;
+    let n = next_round(&loaded);
+    if n > event.setup().rounds {
+        return Err(ServiceError::TournamentFinished);
+    }
+    let round = event.seat_round(n, &loaded.present(n), &loaded.history())?;
+    let tables = round
+        .tables
+        .iter()
+        .map(|t| PlannedTable {
+            number: t.number,
+            seats: t
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, e)| {
+                    let (member_id, name) = loaded.name(*e);
+                    SeatLine {
+                        seat: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                        member_id,
+                        name,
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(PlannedRound {
+        number: n,
+        tables,
+        byes: round.byes.iter().map(|e| loaded.name(*e)).collect(),
+    })
+}

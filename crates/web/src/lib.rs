@@ -55,6 +55,8 @@ static ASSETS: &[Asset] = assets! {
     "/app/scorers.js" => "app/scorers.js", "text/javascript; charset=utf-8";
     "/app/deals.js" => "app/deals.js", "text/javascript; charset=utf-8";
     "/app/words.js" => "app/words.js", "text/javascript; charset=utf-8";
+    "/app/clock.js" => "app/clock.js", "text/javascript; charset=utf-8";
+    "/app/tournaments.js" => "app/tournaments.js", "text/javascript; charset=utf-8";
     "/app/vendor/qrcode.mjs" => "app/vendor/qrcode.mjs", "text/javascript; charset=utf-8";
 };
 

@@ -186,10 +186,11 @@ export function recordingToken(table) {
 }
 
 /// The share link's token the page was opened with (`/?share=…#/board/<session>`): the big
-/// screen reads the session with it; the page's other screens keep their own tokens.
+/// screen reads the session with it, and a player's guide card (`/?share=…#/guide/<tournament>`,
+/// as the board shows it) its tournament; the page's other screens keep their own tokens.
 /** @returns {string | null} */
 export function shareToken() {
-  if (!location.hash.startsWith('#/board/')) return null;
+  if (!location.hash.startsWith('#/board/') && !location.hash.startsWith('#/guide/')) return null;
   return new URLSearchParams(location.search).get('share');
 }
 

@@ -5,26 +5,33 @@
 // a member of the club signed in on this browser; reads and the stream go with that token. Each
 // change carries the audit key's receipt for its table's chain head: the board keeps them per
 // table as a phone keeps its answers' (`tk.receipts.<table>`), and a treasurer downloads them all
-// from the header, for `tablekeeper verify --receipts`.
+// from the header, for `tablekeeper verify --receipts`. While a tournament of the session has
+// started a round, the board shows that round: its number, a clock counting `minutes_per_round`
+// down from the round's start, which of its tables still play, and only its tables.
 
 import { download, get, keep, receipts, streamUrl } from './api.js';
+import { boardTournament, clockText, clockWords, currentRound, remainingMs, stillPlaying } from './clock.js';
 import { h, message, mount } from './dom.js';
 import { gameModule, loadGame } from './panels.js';
+import { dealOf } from './legal.js';
 import { gameName } from './table.js';
 import { facts, seatBits, totalsOf } from './words.js';
 
 /** @typedef {import('./types.js').TableView} TableView */
 
 let stream = null;
+let ticking = null;
 
 export async function openBoard(sessionId, root) {
   stream?.close();
+  clearInterval(ticking);
   // The big screen uses the whole width; leaving the route gives the page back its column.
   document.body.classList.add('big-screen');
   const leave = () => {
     if (!location.hash.startsWith('#/board/')) {
       document.body.classList.remove('big-screen');
       stream?.close();
+      clearInterval(ticking);
       window.removeEventListener('hashchange', leave);
     }
   };
@@ -64,21 +71,69 @@ export async function openBoard(sessionId, root) {
     receiptsLink.dataset.count = n;
   };
   counted();
+  // The tournament shown, and its round (the open one, else the last started).
+  let event = null;
+  let round = null;
+  const band = h('section', { class: 'round-band', 'aria-label': 'Tournament round', hidden: true });
+  const clock = h('p', { class: 'round-clock', role: 'timer' });
+  const playingLine = h('p', { class: 'round-playing' });
+  const readEvent = async () => {
+    try {
+      event = boardTournament((await get(`/sessions/${sessionId}/tournaments`)).items);
+    } catch {
+      event = null; // a server without tournaments, or a share link that cannot read them
+    }
+    round = event ? currentRound(event.played_rounds) : null;
+    draw();
+  };
+  const tick = () => {
+    const left = round && !round.closed_at ? remainingMs(round.started_at, event.minutes_per_round, Date.now()) : null;
+    clock.hidden = left == null;
+    if (left == null) return;
+    clock.textContent = clockText(left);
+    clock.setAttribute('aria-label', `Round clock: ${clockWords(left)}`);
+    clock.classList.toggle('over', left <= 0);
+  };
+  const drawBand = () => {
+    band.hidden = !round;
+    if (!round) return;
+    const playing = round.tables.filter((rt) => {
+      const t = tables.get(rt.table_id);
+      return !t || stillPlaying(t, dealOf(t.state, gameModule(t.game)), event.deals_per_round);
+    });
+    playingLine.textContent = round.closed_at
+      ? `Round ${round.round} is closed`
+      : playing.length
+        ? `Still playing: ${playing.map((rt) => `table ${rt.number}`).join(', ')}`
+        : 'Every table has finished';
+    playingLine.dataset.playing = playing.map((rt) => rt.number).join(',');
+    mount(band,
+      h('h2', { class: 'round-name' }, `${event.name}: round ${round.round} of ${event.rounds}`),
+      clock, playingLine);
+    tick();
+  };
+  ticking = setInterval(tick, 1000);
   mount(root,
     h('header', { class: 'table-head' },
       h('div', { class: 'head-line' }, h('h1', {}, session.name),
         h('a', { href: `/api/v1/sessions/${sessionId}/ledger?format=csv`, download: '', class: 'csv', onclick: saveLedger }, 'Session ledger (CSV)'),
         receiptsLink,
         h('span', { class: 'conn live' }, state))),
+    band,
     grid);
   window.addEventListener('resize', () => draw());
   const draw = () => {
-    const shown = order.filter((id) => tables.has(id));
+    drawBand();
+    // A tournament's round shows its own tables, by their numbers; else every table.
+    const numbers = new Map(round ? round.tables.map((rt) => [rt.table_id, rt.number]) : []);
+    const shown = round
+      ? [...round.tables].sort((a, b) => a.number - b.number).map((rt) => rt.table_id).filter((id) => tables.has(id))
+      : order.filter((id) => tables.has(id));
     grid.style.setProperty('--cols', columns(shown.length));
     grid.style.setProperty('--rows', Math.max(1, Math.ceil(shown.length / columns(shown.length))));
     grid.dataset.count = shown.length;
     grid.classList.toggle('many', shown.length > 6);
-    mount(grid, ...shown.map((id, i) => card(i, tables.get(id))));
+    mount(grid, ...shown.map((id, i) => card(numbers.get(id) ?? i + 1, tables.get(id))));
   };
   const read = async (id) => {
     try {
@@ -93,6 +148,7 @@ export async function openBoard(sessionId, root) {
     }
   };
   await Promise.all(order.map(read));
+  await readEvent();
   if (typeof EventSource === 'undefined') return;
   stream = new EventSource(streamUrl(`/sessions/${sessionId}/events`));
   stream.addEventListener('table', (e) => {
@@ -108,6 +164,8 @@ export async function openBoard(sessionId, root) {
     }
     const known = tables.get(change.table_id);
     if (!known || known.version < change.version) read(change.table_id);
+    // A table never seen: a round may have started with it.
+    if (!known) readEvent();
   });
   stream.onerror = () => { state.textContent = 'reconnecting'; };
   stream.onopen = () => { state.textContent = 'live'; };
@@ -132,20 +190,20 @@ function columns(n) {
 }
 
 /**
- * @param {number} index
+ * @param {number} number the table's number on the board (a round's, else its place)
  * @param {TableView} t
  * @returns {HTMLElement}
  */
-function card(index, t) {
+function card(number, t) {
   const v = t.state;
   const page = gameModule(t.game);
   const totals = totalsOf(v);
   const turn = v.to_act != null ? `${t.players[v.to_act]} to act` : t.finished || v.phase === 'finished' ? 'Game over' : null;
-  return h('section', { class: 'board-tile', 'aria-label': `Table ${index + 1}`, 'data-table': t.id, 'data-version': t.version },
-    h('h2', {}, `Table ${index + 1}: ${gameName(t.game)}`),
+  return h('section', { class: 'board-tile', 'aria-label': `Table ${number}`, 'data-table': t.id, 'data-version': t.version },
+    h('h2', {}, `Table ${number}: ${gameName(t.game)}`),
     h('p', { class: 'tile-facts' }, [...facts(t, page)].filter(Boolean).join(' · ')),
     turn ? h('p', { class: 'tile-turn' }, turn) : null,
-    h('ol', { class: 'tile-seats', 'aria-label': `Table ${index + 1} seats` }, t.players.map((name, s) =>
+    h('ol', { class: 'tile-seats', 'aria-label': `Table ${number} seats` }, t.players.map((name, s) =>
       h('li', { class: `tile-seat${v.to_act === s ? ' acting' : ''}`, 'aria-current': v.to_act === s ? 'true' : null },
         h('span', { class: 'tile-name' }, name, v.dealer === s ? h('abbr', { title: 'dealer' }, ' D') : null),
         h('b', { class: 'seat-total tile-total', 'aria-label': `${name}'s total`, 'data-total': totals[s] ?? 0 }, String(totals[s] ?? 0)),

@@ -1,7 +1,7 @@
 // @ts-check
 // The phone page: start (join a table, organiser sign-in), the organiser's screens and the
 // table. Hash routes: #/ · #/organiser · #/session/<id> · #/session/<id>/new · #/code/<table> · #/table/<id>
-// · #/board/<session> (the big screen) · #/clubs · #/club/<id> · #/club/<id>/start · #/club/<id>/members.
+// · #/board/<session> (the big screen) · #/tournament/<id> · #/guide/<tournament>[/<member>] · #/clubs · #/club/<id> · #/club/<id>/start · #/club/<id>/members.
 // A QR code opens /?join=CODE: the start screen with the code filled in.
 
 import { organiser, phone, post, setScorerToken } from './api.js';
@@ -10,6 +10,7 @@ import { h, message, mount } from './dom.js';
 import { organiserRoute } from './organiser.js';
 import { openBoard } from './board.js';
 import { openTable } from './table.js';
+import { guideRoute } from './tournaments.js';
 
 const root = document.getElementById('app');
 
@@ -52,7 +53,8 @@ export function route() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   if (parts[0] === 'table' && parts[1]) return openTable(parts[1], root);
   if (parts[0] === 'board' && parts[1]) return openBoard(parts[1], root);
-  if (['organiser', 'session', 'code'].includes(parts[0])) return organiserRoute(parts, root);
+  if (parts[0] === 'guide' && parts[1]) return guideRoute(parts, root);
+  if (['organiser', 'session', 'code', 'tournament'].includes(parts[0])) return organiserRoute(parts, root);
   if (['clubs', 'club'].includes(parts[0])) return clubRoute(parts, root);
   return start();
 }

@@ -7,6 +7,7 @@ import { call, get, organiser, post } from './api.js';
 import { button, h, message, mount } from './dom.js';
 import { guarded, top } from './organiser.js';
 import { gameName } from './table.js';
+import { memberGuides } from './tournaments.js';
 
 /// The roles of a club, from most to least.
 export const ROLES = ['owner', 'organiser', 'treasurer', 'scorer', 'viewer'];
@@ -142,7 +143,8 @@ function placed(place, tied = 1) {
 export async function memberScreen(id, memberId, root) {
   mount(root, top('Member', `#/club/${id}/members`), message('Loading…'));
   await guarded(root, async () => {
-    const hist = await get(`/clubs/${id}/members/${memberId}`, auth());
+    // Tonight's guide cards come first: where the member sits now and next.
+    const [hist, guides] = await Promise.all([get(`/clubs/${id}/members/${memberId}`, auth()), memberGuides(id, memberId)]);
     const m = hist.member;
     const s = hist.season;
     const season = h('section', { class: 'card-box', 'aria-labelledby': 'season-head' },
@@ -181,7 +183,7 @@ export async function memberScreen(id, memberId, root) {
         : message('No sessions yet.'));
     mount(root, top(m.name, `#/club/${id}/members`),
       h('p', { class: 'came member-total' }, `${chips(hist.net_chips)} chips won or lost over every table`),
-      season, byGame, sessions);
+      guides, season, byGame, sessions);
   });
 }
 

@@ -6,11 +6,14 @@
 import { get, organiser, post } from './api.js';
 import { button, h, message, mount } from './dom.js';
 import { gameName } from './table.js';
+import { newTournament, sessionTournaments, tournamentScreen } from './tournaments.js';
 import qrcode from './vendor/qrcode.mjs';
 
 export function organiserRoute(parts, root) {
   if (!organiser.token) return signIn(root, null, () => organiserRoute(parts, root));
   if (parts[0] === 'session' && parts[2] === 'new') return newTable(parts[1], root);
+  if (parts[0] === 'session' && parts[2] === 'tournament') return newTournament(parts[1], root);
+  if (parts[0] === 'tournament' && parts[1]) return tournamentScreen(parts[1], root);
   if (parts[0] === 'session') return session(parts[1], root);
   if (parts[0] === 'code') return joinCode(parts[1], root);
   return sessions(root);
@@ -117,6 +120,7 @@ async function session(id, root) {
   await guarded(root, async () => {
     const s = await get(`/sessions/${id}`, { token: organiser.token });
     const states = await Promise.all(s.tables.map((t) => get(`/tables/${t.id}`, { token: organiser.token }).catch(() => null)));
+    const tournaments = await sessionTournaments(s);
     // A club's session goes back to its club's home, where it was started.
     const back = s.club_id ? `#/club/${s.club_id}` : '#/organiser';
     mount(root, top(s.name, back),
@@ -126,6 +130,7 @@ async function session(id, root) {
       h('div', { class: 'row' },
         h('a', { class: 'button primary', href: `#/session/${id}/new` }, 'New table'),
         button('Big screen', () => bigScreen(id, root))),
+      tournaments,
       s.tables.length
         ? h('ul', { class: 'tables', 'aria-label': 'Tables' }, s.tables.map((t, i) => {
           const v = states[i]?.state || {};
@@ -242,14 +247,14 @@ function control(kind, label, description, value, players, path) {
 }
 
 /// A value as JSON with its keys sorted, for comparing with a default.
-function canonical(v) {
+export function canonical(v) {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
   return JSON.stringify(v ?? null);
 }
 
 /// The game's options as controls, each starting at its default.
-function optionControls(game, players) {
+export function optionControls(game, players) {
   return game.options.map((opt) => {
     const c = control(opt.kind, opt.label, opt.description, opt.default, players, opt.name);
     return { name: opt.name, default: opt.default, ...c };

@@ -1,0 +1,348 @@
+//! A tournament's pages (issue #41) in a real headless Chromium, driven by their labels: the
+//! organiser makes a progressive drive from a session's who-came, sees round 1's tables before
+//! starting it (the dry run writes nothing), starts it and sees which tables still play; a player
+//! picks themself and reads their guide card (and finds it on their own page); the big screen
+//! shows the round, its clock counting down and the tables still playing. Every screen passes axe.
+
+use std::time::Duration;
+
+use fantoccini::Locator;
+use reqwest::Method;
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+use crate::browser::{lit, rig, Phone, Rig, ONE_BROWSER, PATIENCE};
+use crate::browser_table::{axe, scrolls_sideways};
+
+const PLAYERS: [&str; 8] = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"];
+
+async fn api_get(rig: &Rig, path: &str) -> Value {
+    rig.app
+        .request(Method::GET, path, Some(&rig.organiser), None)
+        .await
+        .assert_status(200)
+        .clone()
+}
+
+/// A club of the eight players, and a session they all came to: (club, session, member ids).
+async fn club_night(rig: &Rig) -> (String, String, Vec<String>) {
+    let club = rig
+        .app
+        .post("/api/v1/clubs", &rig.organiser, json!({"name": "Drive Club"}))
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("club")
+        .to_owned();
+    let mut members = Vec::new();
+    for name in PLAYERS {
+        let made = rig
+            .app
+            .post(
+                &format!("/api/v1/clubs/{club}/members"),
+                &rig.organiser,
+                json!({"name": name}),
+            )
+            .await;
+        members.push(made.assert_status(201)["id"].as_str().expect("id").to_owned());
+    }
+    let session = rig
+        .app
+        .post(
+            "/api/v1/sessions",
+            &rig.organiser,
+            json!({"name": "Drive night", "club_id": club, "members": members}),
+        )
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("session")
+        .to_owned();
+    (club, session, members)
+}
+
+/// Picks `option` in the select a label names, as a person taps it.
+async fn choose(phone: &Phone, label: &str, option: &str) {
+    let xpath = format!(
+        "//select[@id=//label[normalize-space()={l}]/@for]/option[normalize-space()={o}]",
+        l = lit(label),
+        o = lit(option)
+    );
+    phone
+        .client
+        .wait()
+        .at_most(PATIENCE)
+        .for_element(Locator::XPath(&xpath))
+        .await
+        .unwrap_or_else(|_| panic!("{label}: no {option}"))
+        .click()
+        .await
+        .expect("chosen");
+}
+
+/// The screen's serious accessibility problems and a sideways scroll, named by `screen`.
+async fn check(phone: &Phone, screen: &str, problems: &mut Vec<String>) {
+    problems.extend(axe(phone).await.into_iter().map(|p| format!("{screen}: {p}")));
+    if scrolls_sideways(phone).await {
+        problems.push(format!("{screen}: scrolls sideways"));
+    }
+}
+
+/// The round's tables as the page lists them: each table's names in seat order.
+async fn tables_shown(phone: &Phone) -> Vec<Vec<String>> {
+    let found = phone
+        .client
+        .execute(
+            "return [...document.querySelectorAll('.round-table')].map((t) => \
+               [...t.querySelectorAll('.round-seats li')].map((li) => li.firstChild.textContent.trim()))",
+            vec![],
+        )
+        .await
+        .expect("script");
+    serde_json::from_value(found).expect("names")
+}
+
+/// A round's tables (a dry run's or a started round's) as names in seat order.
+fn names(round: &Value) -> Vec<Vec<String>> {
+    round["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| {
+            t["seats"]
+                .as_array()
+                .expect("seats")
+                .iter()
+                .map(|s| s["name"].as_str().expect("name").to_owned())
+                .collect()
+        })
+        .collect()
+}
+
+async fn text_of(phone: &Phone, css: &str) -> String {
+    phone
+        .client
+        .wait()
+        .at_most(PATIENCE)
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|_| panic!("no {css}"))
+        .text()
+        .await
+        .expect("text")
+}
+
+/// Whether a clock's face reads minutes and seconds (e.g. "19:58").
+fn is_clock(face: &str) -> Option<u32> {
+    let (m, s) = face.split_once(':')?;
+    let (m, s): (u32, u32) = (m.parse().ok()?, s.parse().ok()?);
+    (s < 60).then_some(m * 60 + s)
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn browser_an_organiser_makes_a_drive_sees_round_one_starts_it_and_players_and_the_board_follow(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let (club, session, members) = club_night(&rig).await;
+    let mut problems = Vec::new();
+
+    // The organiser, signed in on the phone, makes the tournament from the session.
+    let phone = rig.phone().await;
+    phone.open("/").await;
+    phone
+        .client
+        .execute(
+            "localStorage.setItem('tk.organiser', arguments[0])",
+            vec![json!(rig.organiser)],
+        )
+        .await
+        .expect("signed in");
+    phone.open(&format!("/#/session/{session}")).await;
+    phone.wait_for_text("Tournaments").await;
+    phone.tap("New tournament").await;
+    phone.wait_for_text("8 entrants").await;
+    check(&phone, "new tournament", &mut problems).await;
+    phone.fill("Name", "Whist drive").await;
+    choose(&phone, "Game", "Nomination Whist (3–7 a table)").await;
+    phone
+        .client
+        .find(Locator::XPath(
+            "//summary[normalize-space()='Game options (defaults unless changed)']",
+        ))
+        .await
+        .expect("the game's options")
+        .click()
+        .await
+        .expect("opened");
+    phone.fill("Hand sizes (numbers separated by commas)", "1").await;
+    choose(&phone, "Format", "Progressive (a whist drive: winners move up)").await;
+    choose(&phone, "Who moves after a round", "Winner moves up").await;
+    phone.fill("Rounds", "3").await;
+    phone.fill("Fewest at a table", "4").await;
+    phone.fill("Most at a table", "4").await;
+    phone
+        .fill("Deals per round (leave empty to play by the clock)", "1")
+        .await;
+    phone.fill("Minutes per round (the board's clock)", "20").await;
+    choose(&phone, "Scoring", "Points by place at the table").await;
+    phone
+        .fill("Points for 1st, 2nd, … (separated by commas)", "4, 2, 1, 0")
+        .await;
+    phone.tap("Make the tournament").await;
+
+    // Round 1's tables, before anything is started.
+    phone.wait_for_text("Round 1 of 3: the tables before starting").await;
+    let list = api_get(&rig, &format!("/api/v1/sessions/{session}/tournaments")).await;
+    let made = list["items"][0].clone();
+    let tournament = made["id"].as_str().expect("id").to_owned();
+    assert_eq!(made["name"], "Whist drive");
+    assert_eq!(made["format"], json!({"kind": "progressive", "move": "winner"}));
+    assert_eq!(made["seats"], json!({"min": 4, "max": 4}));
+    assert_eq!(made["rounds"], 3);
+    assert_eq!(made["deals_per_round"], 1);
+    assert_eq!(made["minutes_per_round"], 20);
+    assert_eq!(made["scoring"]["kind"], "places");
+    assert_eq!(made["scoring"]["points"], json!([4, 2, 1, 0]));
+    assert_eq!(made["options"]["hand_sizes"], json!([1]));
+    assert_eq!(made["entrants"].as_array().expect("entrants").len(), 8);
+    assert_eq!(made["played_rounds"], json!([]), "looking started nothing");
+    let planned = api_get(&rig, &format!("/api/v1/tournaments/{tournament}/rounds/next")).await;
+    let shown = tables_shown(&phone).await;
+    assert_eq!(shown, names(&planned));
+    assert_eq!(shown.len(), 2, "eight at tables of four: {shown:?}");
+    let tables_before = api_get(&rig, &format!("/api/v1/sessions/{session}")).await["tables"].clone();
+    assert_eq!(tables_before, json!([]), "no table opened by looking");
+    check(&phone, "round 1 before starting", &mut problems).await;
+    phone.screenshot("tournament-next-round").await;
+
+    // Started: the tables are the ones shown, and both still play.
+    phone.tap("Start round 1").await;
+    phone.wait_for_text("Round 1 of 3: playing").await;
+    phone.wait_for_text("Still playing: table 1, table 2").await;
+    let t = api_get(&rig, &format!("/api/v1/tournaments/{tournament}")).await;
+    let round = t["played_rounds"][0].clone();
+    assert_eq!(names(&round), shown, "the round started is the one shown");
+    let clock = text_of(&phone, ".round-clock").await;
+    assert!(
+        clock.starts_with("Clock: 20:00") || clock.starts_with("Clock: 19:"),
+        "{clock}"
+    );
+    check(&phone, "round 1 playing", &mut problems).await;
+    phone.screenshot("tournament-round").await;
+
+    // The big screen, by the session's share link: the round, its clock, the tables playing.
+    let link = rig
+        .app
+        .post(
+            &format!("/api/v1/sessions/{session}/share-links"),
+            &rig.organiser,
+            json!({}),
+        )
+        .await
+        .assert_status(201)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let base = format!("http://{}", rig.proxy.addr);
+    let board = rig.driver.window(&base, 1280, 720, false).await;
+    board.open(&format!("/?share={link}#/board/{session}")).await;
+    board.wait_for_text("Whist drive: round 1 of 3").await;
+    board.wait_for_text("Still playing: table 1, table 2").await;
+    board.wait_for_text("Table 2: Nomination Whist").await;
+    let first = text_of(&board, ".round-clock").await;
+    let first_s = is_clock(&first).unwrap_or_else(|| panic!("a clock: {first}"));
+    assert!((19 * 60..=20 * 60).contains(&first_s), "{first}");
+    tokio::time::sleep(Duration::from_millis(2200)).await;
+    let later = text_of(&board, ".round-clock").await;
+    let later_s = is_clock(&later).unwrap_or_else(|| panic!("a clock: {later}"));
+    assert!(later_s < first_s, "the clock counts down: {first} then {later}");
+    let tiles = board
+        .client
+        .execute("return document.querySelectorAll('.board-tile').length", vec![])
+        .await
+        .expect("tiles");
+    assert_eq!(tiles, 2, "the round's two tables");
+    // Readable across a room: the clock's figures are big.
+    let size = board
+        .client
+        .execute(
+            "return parseFloat(getComputedStyle(document.querySelector('.round-clock')).fontSize)",
+            vec![],
+        )
+        .await
+        .expect("size")
+        .as_f64()
+        .expect("px");
+    assert!(size >= 64.0, "the clock is {size}px");
+    check(&board, "board", &mut problems).await;
+    board.screenshot("board-tournament").await;
+
+    // Table 1 plays its one deal: the board and the organiser see only table 2 still playing.
+    let table1 = round["tables"][0]["table_id"].as_str().expect("table").to_owned();
+    crate::helpers::accept(
+        &rig.app,
+        &table1,
+        &rig.organiser,
+        json!({"kind": "result", "nominations": [0, 0, 0, 0], "tricks": [1, 0, 0, 0]}),
+    )
+    .await;
+    board.wait_for_text("Still playing: table 2").await;
+    phone.tap("Refresh").await;
+    phone.wait_for_text("Still playing: table 2").await;
+
+    // A player's guide card from the organiser's list of entrants.
+    let ann = &members[0];
+    let card = api_get(&rig, &format!("/api/v1/tournaments/{tournament}/guide/{ann}")).await;
+    let ann_now = card["now"]["text"].as_str().expect("text").to_owned();
+    assert!(ann_now.starts_with("Round 1: table "), "{ann_now}");
+    phone.tap("Ann's guide card").await;
+    phone.wait_for_text(&ann_now).await;
+    check(&phone, "guide card", &mut problems).await;
+    phone.screenshot("guide-card").await;
+
+    // On Ann's own page in the club, the same card.
+    phone.open(&format!("/#/club/{club}/member/{ann}")).await;
+    phone.wait_for_text("Tonight").await;
+    phone.wait_for_text(&ann_now).await;
+    check(&phone, "member's page", &mut problems).await;
+
+    // A player without an account: the link from the board's share, pick yourself, your card.
+    let player = rig.phone().await;
+    player.open(&format!("/?share={link}#/guide/{tournament}")).await;
+    player.wait_for_text("Who are you?").await;
+    check(&player, "pick yourself", &mut problems).await;
+    player.tap("Bob").await;
+    let bob = &members[1];
+    let card = api_get(&rig, &format!("/api/v1/tournaments/{tournament}/guide/{bob}")).await;
+    let bob_now = card["now"]["text"].as_str().expect("text").to_owned();
+    player.wait_for_text(&bob_now).await;
+    assert!(
+        player
+            .client
+            .current_url()
+            .await
+            .expect("url")
+            .fragment()
+            .expect("a route")
+            .ends_with(&format!("/guide/{tournament}/{bob}")),
+        "the card has its own address"
+    );
+    player.close().await;
+
+    // Closing the round with a table still playing asks first; then round 2 is shown before
+    // it starts, and the standings so far.
+    phone.open(&format!("/#/tournament/{tournament}")).await;
+    phone.tap("Close round 1").await;
+    phone.client.accept_alert().await.expect("asked, and confirmed");
+    phone.wait_for_text("Round 2 of 3: the tables before starting").await;
+    phone.wait_for_text("Standings so far").await;
+    let t = api_get(&rig, &format!("/api/v1/tournaments/{tournament}")).await;
+    assert!(t["played_rounds"][0]["closed_at"].is_string(), "{t}");
+    let planned = api_get(&rig, &format!("/api/v1/tournaments/{tournament}/rounds/next")).await;
+    assert_eq!(tables_shown(&phone).await, names(&planned));
+    check(&phone, "round 2 before starting", &mut problems).await;
+
+    assert!(problems.is_empty(), "{problems:#?}");
+    board.close().await;
+    phone.close().await;
+}
