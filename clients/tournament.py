@@ -130,7 +130,7 @@ def main(base_url):
     check(rows[0].startswith("place,member_id,name,total"), f"results.csv header: {rows[0]!r}")
     check(len(rows) == 1 + ENTRANTS, f"results.csv has a row per entrant: {text!r}")
     check({row.split(",")[1] for row in rows[1:]} == {str(m) for m in members}, "results.csv names every entrant")
-    print(f"python client: a {ENTRANTS}-entrant progressive drive of {ROUNDS} rounds, {played} tables played, "
+    print(f"python client: a progressive drive of {ENTRANTS} entrants and {ROUNDS} rounds, {played} tables played, "
           f"P1 first on {top.total.numer}, {len(rows) - 1} CSV rows")
 
 
