@@ -522,6 +522,35 @@ async fn a_tournament_round(app: &crate::helpers::TestApp, evening: &crate::evid
     )
     .await
     .assert_status(200);
+    // A stops game's round whose pools are shared when it closes: the board dressed as the
+    // table opened is left over.
+    let body = serde_json::json!({"name": "Pope Joan", "game": "pope-joan", "format": {"kind": "fixed"},
+        "rounds": 1, "entrants": entrants[..3], "scoring": {"kind": "chips"}, "leftover": "share"});
+    let tournament = app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), token, body)
+        .await
+        .assert_status(201)["id"]
+        .clone();
+    let tournament = tournament.as_str().expect("id");
+    app.post(
+        &format!("/api/v1/tournaments/{tournament}/rounds"),
+        token,
+        serde_json::json!({}),
+    )
+    .await
+    .assert_status(201);
+    let closed = app
+        .post(
+            &format!("/api/v1/tournaments/{tournament}/rounds/1/close"),
+            token,
+            serde_json::json!({}),
+        )
+        .await
+        .assert_status(200)
+        .clone();
+    assert!(closed["played_rounds"][0]["tables"][0]["leftover"]
+        .as_array()
+        .is_some_and(|l| !l.is_empty()));
 }
 
 /// Rows of each append-only relation, as the superuser sees them.

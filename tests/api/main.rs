@@ -77,6 +77,7 @@ mod idempotent_creation;
 mod idempotent_writes;
 mod layers;
 mod ledger;
+mod leftover;
 mod live;
 mod money_columns;
 mod moves;

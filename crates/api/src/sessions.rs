@@ -369,9 +369,13 @@ pub struct SessionStandings {
     /// Over every player: what the players lost to the pools, `-pools_chips`.
     pub total_chips: i64,
     /// What the tables' pools and funds hold (and, at a game played against the bank, what the
-    /// bank took beyond what it issued): chips no player has won yet. With `total_chips` it sums
-    /// to zero.
+    /// bank took beyond what it issued): chips no player has won yet. With `total_chips` and
+    /// `banked_chips` it sums to zero.
     pub pools_chips: i64,
+    /// What tournaments' rounds, closing, moved out of their tables' pools into the bank (the
+    /// `bank` leftover rule); left out when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub banked_chips: i64,
 }
 
 fn standing(p: &sessions::Standing) -> PlayerStanding {
@@ -423,18 +427,44 @@ pub async fn get_session_standings(
         session_id: standings.session.id,
         total_chips: standings.players.iter().map(|p| p.chips).sum(),
         pools_chips: standings.pools,
+        banked_chips: standings.banked,
         players: standings.players.iter().map(standing).collect(),
     }))
 }
 
 /// A player in a payment, or the tables' pools and funds (`pools`), which hold chips that no
-/// player has won yet.
+/// player has won yet, or the bank (`bank`: what tournaments' `bank` leftover rule moved into it).
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct Party {
     pub member_id: Option<Uuid>,
-    /// Empty for the pools.
+    /// Empty for the pools and the bank.
     pub player: String,
     pub pools: bool,
+    /// Left out but for the bank.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bank: bool,
+}
+
+fn is_zero(n: &i64) -> bool {
+    *n == 0
+}
+
+/// One transfer a tournament's round, closing, booked out of a table's pools (its `leftover`
+/// rule): `chips` from the pool `from` (`pool:<name>`) to `to` (`seat:<n>`, seat numbers from 0,
+/// or `bank`).
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct LeftoverTransfer {
+    pub tournament_id: Uuid,
+    pub round: u32,
+    /// The round's table number.
+    pub table: u32,
+    pub table_id: Uuid,
+    #[schema(example = "pool:pope")]
+    pub from: String,
+    #[schema(example = "seat:0")]
+    pub to: String,
+    /// Positive.
+    pub chips: i64,
 }
 
 /// One payment: `from` pays `to`.
@@ -468,6 +498,10 @@ pub struct Settlement {
     pub nets: Vec<PartyNet>,
     /// The fewest payments that bring every party's net chips, the pools' included, to zero.
     pub payments: Vec<PaymentView>,
+    /// What tournaments' rounds moved out of their tables' pools as they closed (the
+    /// `leftover` rule), already counted in the nets; left out when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leftovers: Vec<LeftoverTransfer>,
 }
 
 /// Settle-up: who pays whom at the end of the night, in as few payments as can be, from each
@@ -489,19 +523,27 @@ pub async fn get_session_settlement(
     tablekeeper_service::access::readable_session(&pool, who, *id).await?;
     let (standings, payments) = sessions::settlement(&pool, *id).await?;
     let chip_value = ChipValue::of(&standings.session);
-    let party = |s: &Option<sessions::Standing>| match s {
-        Some(s) => {
+    let party = |s: &sessions::Party| match s {
+        sessions::Party::Player(s) => {
             let p = standing(s);
             Party {
                 member_id: p.member_id,
                 player: p.player,
                 pools: false,
+                bank: false,
             }
         }
-        None => Party {
+        sessions::Party::Pools => Party {
             member_id: None,
             player: String::new(),
             pools: true,
+            bank: false,
+        },
+        sessions::Party::Bank => Party {
+            member_id: None,
+            player: String::new(),
+            pools: false,
+            bank: true,
         },
     };
     let mut nets: Vec<PartyNet> = standings
@@ -509,16 +551,35 @@ pub async fn get_session_settlement(
         .iter()
         .filter(|p| p.chips != 0)
         .map(|p| PartyNet {
-            party: party(&Some(p.clone())),
+            party: party(&sessions::Party::Player(p.clone())),
             chips: p.chips,
         })
         .collect();
     if standings.pools != 0 {
         nets.push(PartyNet {
-            party: party(&None),
+            party: party(&sessions::Party::Pools),
             chips: standings.pools,
         });
     }
+    if standings.banked != 0 {
+        nets.push(PartyNet {
+            party: party(&sessions::Party::Bank),
+            chips: standings.banked,
+        });
+    }
+    let leftovers = standings
+        .leftovers
+        .iter()
+        .map(|(tournament, l)| LeftoverTransfer {
+            tournament_id: *tournament,
+            round: u32::try_from(l.round).unwrap_or(0),
+            table: u32::try_from(l.table_number).unwrap_or(0),
+            table_id: l.table_id,
+            from: l.from_account.clone(),
+            to: l.to_account.clone(),
+            chips: l.amount,
+        })
+        .collect();
     Ok(HttpResponse::Ok().json(Settlement {
         session_id: standings.session.id,
         nets,
@@ -532,6 +593,7 @@ pub async fn get_session_settlement(
                 currency: p.money.and(chip_value.as_ref().map(|c| c.currency.clone())),
             })
             .collect(),
+        leftovers,
         chip_value,
     }))
 }

@@ -16,7 +16,9 @@ use super::game_schemas::AnyOptions;
 use super::reads::ReadPool;
 use crate::State;
 use tablekeeper_rules::GameId;
-use tablekeeper_service::tournaments::{self as service, ByeScore, FormatSpec, Moves, ScoreRules, Scoring, Unfinished};
+use tablekeeper_service::tournaments::{
+    self as service, ByeScore, FormatSpec, Leftover, Moves, ScoreRules, Scoring, Unfinished,
+};
 
 /// Who moves after a progressive round.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
@@ -106,6 +108,33 @@ pub enum UnfinishedRule {
     Void,
 }
 
+/// Where the chips left in a stops game's pools (Pope Joan, Spin, Newmarket) go when a round
+/// closes.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum LeftoverRule {
+    /// They stay in the table's pools (the settle-up's `pools` party).
+    Keep,
+    /// Shared among the table's players: an equal share each, the odd chips one each to seat 1,
+    /// 2, … in seat order.
+    Share,
+    /// To the bank (the settle-up's `bank` party): the club keeps them.
+    Bank,
+}
+
+/// Chips moved out of a table's pools at its round's close.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct LeftoverMove {
+    /// The pool's ledger account.
+    #[schema(example = "pool:pope")]
+    pub from: String,
+    /// `seat:<n>` (seat numbers of the ledger, from 0) or `bank`.
+    #[schema(example = "seat:0")]
+    pub to: String,
+    /// Positive.
+    pub chips: i64,
+}
+
 /// An entrant who keeps one table all night.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -168,6 +197,9 @@ pub struct CreateTournament {
     pub scoring: TournamentScoring,
     /// Left out, `as_played`.
     pub unfinished: Option<UnfinishedRule>,
+    /// Where a stops game's pools go when a round closes; left out, `keep`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leftover: Option<LeftoverRule>,
 }
 
 /// A late arrival.
@@ -228,6 +260,10 @@ pub struct RoundTable {
     pub number: u32,
     pub seats: Vec<SeatView>,
     pub result: Option<TableResultView>,
+    /// What the round's close moved out of the table's pools (the `leftover` rule), in booking
+    /// order; empty while the round is open, or when nothing was left or the rule is `keep`.
+    #[serde(default)]
+    pub leftover: Vec<LeftoverMove>,
 }
 
 /// A round.
@@ -285,6 +321,7 @@ pub struct TournamentView {
     pub minutes_per_round: Option<u32>,
     pub scoring: TournamentScoring,
     pub unfinished: UnfinishedRule,
+    pub leftover: LeftoverRule,
     pub constraints: TournamentConstraints,
     pub entrants: Vec<EntrantView>,
     pub created_at: DateTime<Utc>,
@@ -417,6 +454,15 @@ fn table_view(t: &service::TableLine) -> RoundTable {
             deals_played: o.deals_played,
             unfinished: o.ruled.map(unfinished_view),
         }),
+        leftover: t
+            .leftover
+            .iter()
+            .map(|l| LeftoverMove {
+                from: l.from_account.clone(),
+                to: l.to_account.clone(),
+                chips: l.amount,
+            })
+            .collect(),
     }
 }
 
@@ -483,6 +529,11 @@ pub(super) fn view(t: &service::Tournament) -> TournamentView {
             late: Some(missed_view(setup.scoring.late)),
         },
         unfinished: Unfinished::parse(&row.unfinished).map_or(UnfinishedRule::AsPlayed, unfinished_view),
+        leftover: match Leftover::parse(&row.leftover) {
+            Some(Leftover::Share) => LeftoverRule::Share,
+            Some(Leftover::Bank) => LeftoverRule::Bank,
+            Some(Leftover::Keep) | None => LeftoverRule::Keep,
+        },
         constraints: TournamentConstraints {
             apart: setup
                 .constraints
@@ -555,7 +606,7 @@ fn scoring_rules(s: &TournamentScoring) -> Result<ScoreRules, ApiError> {
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or a role in the club that does not run sessions", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`invalid_name`, `unknown_game`, `invalid_options`, `invalid_option`, `invalid_scoring`, `invalid_tournament` (rounds, deals, minutes or seats out of range), `invalid_members` (not a member of the session's club, entered twice, or named in a constraint without being entered), the movement's refusals (`too_few_entrants`: a format the game cannot seat, `apart_unsatisfiable`, `stay_unsatisfiable`, `apart_not_seatable`, `partnerships_not_seatable`, `not_in_a_partnership`, …), `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`unknown_variant` (a `leftover`, `unfinished` or other named value not among those listed), `invalid_name`, `unknown_game`, `invalid_options`, `invalid_option`, `invalid_scoring`, `invalid_tournament` (rounds, deals, minutes or seats out of range), `invalid_members` (not a member of the session's club, entered twice, or named in a constraint without being entered), the movement's refusals (`too_few_entrants`: a format the game cannot seat, `apart_unsatisfiable`, `stay_unsatisfiable`, `apart_not_seatable`, `partnerships_not_seatable`, `not_in_a_partnership`, …), `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/sessions/{id}/tournaments")]
 pub async fn create_tournament(
@@ -610,6 +661,11 @@ pub async fn create_tournament(
             UnfinishedRule::AsPlayed => Unfinished::AsPlayed,
             UnfinishedRule::Average => Unfinished::Average,
             UnfinishedRule::Void => Unfinished::Void,
+        },
+        leftover: match body.leftover.unwrap_or(LeftoverRule::Keep) {
+            LeftoverRule::Keep => Leftover::Keep,
+            LeftoverRule::Share => Leftover::Share,
+            LeftoverRule::Bank => Leftover::Bank,
         },
     };
     let render = |t: service::Tournament| {

@@ -16,6 +16,7 @@ use tablekeeper_ledger::Account;
 use tablekeeper_rules::Seat;
 pub use tablekeeper_store::sessions::{ClubSession, Member};
 use tablekeeper_store::tables::TableRow;
+use tablekeeper_store::tournaments::LeftoverRow;
 use tablekeeper_store::{self as store, StoreError};
 
 /// A session to start: its club (the owner's home club when None), its name (already checked),
@@ -136,6 +137,12 @@ pub struct Standings {
     /// Dick) has taken into it beyond what it issued: the chips no player holds. With the
     /// players' chips it sums to zero.
     pub pools: i64,
+    /// What tournaments' rounds, closing, moved out of their tables' pools into the bank (the
+    /// `bank` leftover rule): the club's. Players, pools and this sum to zero.
+    pub banked: i64,
+    /// Those moves and the `share` rule's, each transfer with the tournament it is of: a
+    /// pool's chips into a seat (counted in that seat's `chips`) or the bank.
+    pub leftovers: Vec<(Uuid, LeftoverRow)>,
 }
 
 /// The session's standings.
@@ -147,9 +154,11 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
     let session = store::sessions::fetch(&mut tx, id).await?;
     let roster = store::sessions::members(&mut tx, session.id).await?;
     let tables = store::tables::list(&mut tx, None, Some(session.id), 1000, 0).await?;
+    let leftovers = store::tournaments::session_leftovers(&mut tx, session.id).await?;
     tx.commit().await.map_err(StoreError::from)?;
     let mut players: Vec<Standing> = Vec::new();
     let mut pools = 0;
+    let mut banked = 0;
     for row in tables {
         let ledger = super::ledger::table_ledger(pool, row.id, None).await?;
         let issued = super::ledger::issued(&ledger.bookings)?;
@@ -159,6 +168,20 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
             .filter(|(account, _)| !matches!(account, Account::Seat(_)))
             .map(|(account, balance)| (balance - issued.of(account)).get())
             .sum::<i64>();
+        // A round's close moved these out of the table's pools (the tournament's leftover rule).
+        let mut moved: Vec<(Account, i64)> = Vec::new();
+        for (_, l) in leftovers.iter().filter(|(_, l)| l.table_id == row.id) {
+            let to = Account::parse(&l.to_account).map_err(|e| ServiceError::Corrupt(e.to_string()))?;
+            pools -= l.amount;
+            if to == Account::Bank {
+                banked += l.amount;
+            }
+            match moved.iter_mut().find(|(a, _)| *a == to) {
+                Some((_, chips)) => *chips += l.amount,
+                None => moved.push((to, l.amount)),
+            }
+        }
+        let moved_to = |account: &Account| moved.iter().find(|(a, _)| a == account).map_or(0, |(_, c)| *c);
         let sheet = super::tables::score_sheet(pool, row.id).await?.sheet;
         let points_game = sheet.get("chips").is_none();
         let totals = sheet.get("totals").and_then(serde_json::Value::as_array);
@@ -180,7 +203,7 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
                 game: row.game.clone(),
                 seat: number,
                 name: name.clone(),
-                chips: booked.then(|| (ledger.balances.of(&seat) - issued.of(&seat)).get()),
+                chips: booked.then(|| (ledger.balances.of(&seat) - issued.of(&seat)).get() + moved_to(&seat)),
                 points,
             };
             let at = match players.iter().position(|p| p.identity == identity) {
@@ -212,15 +235,26 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
         session,
         players,
         pools,
+        banked,
+        leftovers,
     })
 }
 
-/// One payment of the settle-up, between players or (while chips are still held in a table's
-/// pools or funds, which belong to no player yet) with the pools: `None`.
+/// A party to the settle-up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Party {
+    Player(Standing),
+    /// The tables' pools and funds, which hold chips that belong to no player yet.
+    Pools,
+    /// The bank (the club), holding what tournaments' `bank` leftover rule moved into it.
+    Bank,
+}
+
+/// One payment of the settle-up, between players, or with the pools or the bank.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Payment {
-    pub from: Option<Standing>,
-    pub to: Option<Standing>,
+    pub from: Party,
+    pub to: Party,
     pub chips: i64,
     /// In minor units of the session's currency, when it sets a chip value.
     pub money: Option<i64>,
@@ -238,6 +272,7 @@ pub async fn settlement(pool: &PgPool, id: Uuid) -> Result<(Standings, Vec<Payme
     // The pools as a party, measured from the ledger, not as what makes the sum zero: a ledger
     // that does not square is refused rather than settled.
     balances.push((standings.players.len(), standings.pools));
+    balances.push((standings.players.len() + 1, standings.banked));
     let transfers =
         tablekeeper_ledger::settle::settle_up(&balances).map_err(|e| ServiceError::Corrupt(e.to_string()))?;
     let mut payments = Vec::with_capacity(transfers.len());
@@ -250,9 +285,14 @@ pub async fn settlement(pool: &PgPool, id: Uuid) -> Result<(Standings, Vec<Payme
             ),
             None => None,
         };
+        let party = |i: usize| match standings.players.get(i) {
+            Some(p) => Party::Player(p.clone()),
+            None if i == standings.players.len() => Party::Pools,
+            None => Party::Bank,
+        };
         payments.push(Payment {
-            from: standings.players.get(t.from).cloned(),
-            to: standings.players.get(t.to).cloned(),
+            from: party(t.from),
+            to: party(t.to),
             chips: t.amount,
             money,
         });

@@ -17,6 +17,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 use tablekeeper_rules::{with_game, Game, GameId, Seat};
+pub use tablekeeper_store::tournaments::LeftoverRow;
 use tablekeeper_store::tournaments::{ByeRow, EntrantRow, ResultRow, RoundRow, SeatingRow, TournamentRow};
 use tablekeeper_store::{self as store, PgConnection, PgPool, StoreError};
 use uuid::Uuid;
@@ -62,6 +63,91 @@ impl Unfinished {
     }
 }
 
+/// Where the chips left in a stops game's pools go when a round closes (Pope Joan, Spin and
+/// Newmarket stake pools that a deal may leave unwon).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leftover {
+    /// They stay in the table's pools, and the settle-up counts them as the pools' (as before
+    /// the rule existed: tournaments stored before it keep this).
+    Keep,
+    /// Among the table's players: an equal share each, the odd chips one each to seat 1, 2, …
+    /// (seat 1 deals first) until none are left.
+    Share,
+    /// To the bank: the club keeps them.
+    Bank,
+}
+
+impl Leftover {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Leftover::Keep => "keep",
+            Leftover::Share => "share",
+            Leftover::Bank => "bank",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Leftover> {
+        match s {
+            "keep" => Some(Leftover::Keep),
+            "share" => Some(Leftover::Share),
+            "bank" => Some(Leftover::Bank),
+            _ => None,
+        }
+    }
+}
+
+/// The transfers that move a table's leftover chips, in booking order: each `(pool, to, chips)`,
+/// out of one pool (those holding chips, in account order) into a seat or the bank. Together they
+/// empty the pools and, with `share`, give seat `i` of `seats` `total / seats` chips and one more
+/// for each `i < total % seats`. Nothing for `keep`, or when the pools hold nothing.
+pub fn leftover_transfers(
+    rule: Leftover,
+    pools: &[(LedgerAccount, i64)],
+    seats: usize,
+) -> Vec<(LedgerAccount, LedgerAccount, i64)> {
+    let pools: Vec<(LedgerAccount, i64)> = pools.iter().copied().filter(|(_, c)| *c > 0).collect();
+    let total: i64 = pools.iter().map(|(_, c)| c).sum();
+    let wanted: Vec<(LedgerAccount, i64)> = match rule {
+        Leftover::Keep => return Vec::new(),
+        Leftover::Bank => vec![(LedgerAccount::Bank, total)],
+        Leftover::Share => {
+            let Ok(n) = i64::try_from(seats) else { return Vec::new() };
+            if n == 0 {
+                return Vec::new();
+            }
+            (0..seats)
+                .map(|i| {
+                    let odd = i64::try_from(i).map_or(0, |i| i64::from(i < total.rem_euclid(n)));
+                    let seat = LedgerAccount::Seat(Seat::new(u8::try_from(i).unwrap_or(u8::MAX)));
+                    (seat, total.div_euclid(n) + odd)
+                })
+                .collect()
+        }
+    };
+    // Walk the pools and the recipients together, each transfer the most both have left.
+    let mut out = Vec::new();
+    let (mut p, mut w) = (0, 0);
+    let mut from_left = pools.first().map_or(0, |x| x.1);
+    let mut to_left = wanted.first().map_or(0, |x| x.1);
+    while p < pools.len() && w < wanted.len() {
+        let chips = from_left.min(to_left);
+        if chips > 0 {
+            out.push((pools[p].0, wanted[w].0, chips));
+        }
+        from_left -= chips;
+        to_left -= chips;
+        if from_left == 0 {
+            p += 1;
+            from_left = pools.get(p).map_or(0, |x| x.1);
+        }
+        if to_left == 0 {
+            w += 1;
+            to_left = wanted.get(w).map_or(0, |x| x.1);
+        }
+    }
+    out
+}
+
 /// A format as asked for: partnerships by club member id.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormatSpec {
@@ -92,6 +178,7 @@ pub struct NewTournament {
     pub stay: Vec<(Uuid, u32)>,
     pub scoring: ScoreRules,
     pub unfinished: Unfinished,
+    pub leftover: Leftover,
 }
 
 /// An entrant as shown: the club member, their number in the movement, and their rounds.
@@ -123,6 +210,9 @@ pub struct TableLine {
     pub table_id: Uuid,
     pub seats: Vec<SeatLine>,
     pub outcome: Option<TableOutcome>,
+    /// What the round's close moved out of the table's pools (its `leftover` rule): transfers
+    /// in booking order.
+    pub leftover: Vec<LeftoverRow>,
 }
 
 /// A round as shown.
@@ -174,6 +264,7 @@ struct Loaded {
     seatings: Vec<SeatingRow>,
     byes: Vec<ByeRow>,
     results: Vec<ResultRow>,
+    leftovers: Vec<LeftoverRow>,
 }
 
 fn member_of(entrants: &[EntrantRow], entrant: Entrant) -> Option<&EntrantRow> {
@@ -200,6 +291,7 @@ async fn load(conn: &mut PgConnection, row: TournamentRow) -> Result<Loaded, Ser
         seatings: store::tournaments::seatings(&mut *conn, id).await?,
         byes: store::tournaments::byes(&mut *conn, id).await?,
         results: store::tournaments::results(&mut *conn, id).await?,
+        leftovers: store::tournaments::leftovers(&mut *conn, id).await?,
         row,
     })
 }
@@ -314,6 +406,12 @@ impl Loaded {
                                     deals_played: number(x.deals_played),
                                     ruled: x.ruled.as_deref().and_then(Unfinished::parse),
                                 }),
+                            leftover: self
+                                .leftovers
+                                .iter()
+                                .filter(|l| l.round == r.number && number(l.table_number) == t.number)
+                                .cloned()
+                                .collect(),
                         })
                         .collect(),
                     byes: round.byes.iter().map(|e| self.name(*e)).collect(),
@@ -493,6 +591,7 @@ pub async fn create<K: Kept>(
             deals_per_round: new.deals_per_round.map(stored).transpose()?,
             minutes_per_round: new.minutes_per_round.map(stored).transpose()?,
             unfinished: new.unfinished.as_str(),
+            leftover: new.leftover.as_str(),
         },
     )
     .await?;
@@ -703,9 +802,20 @@ async fn table_scores(pool: &PgPool, table: Uuid) -> Result<(Vec<i64>, u32), Ser
     Ok((scores, deals))
 }
 
+/// What each pool of the table holds, in account order.
+async fn pool_balances(pool: &PgPool, table: Uuid) -> Result<Vec<(LedgerAccount, i64)>, ServiceError> {
+    let ledger = super::ledger::table_ledger(pool, table, None).await?;
+    Ok(ledger
+        .balances
+        .iter()
+        .filter(|(account, _)| matches!(account, LedgerAccount::Pool(_)))
+        .map(|(account, chips)| (*account, chips.get()))
+        .collect())
+}
+
 /// Closes round `n`: takes each table's result (a table short of `deals_per_round` is scored as
-/// `unfinished` says), and after the last round finishes the tournament and enqueues
-/// `tournament.finished` with the standings.
+/// `unfinished` says), books what its pools hold where the `leftover` rule says, and after the
+/// last round finishes the tournament and enqueues `tournament.finished` with the standings.
 ///
 /// # Errors
 /// `RoundNotFound` for a round not started; `RoundClosed` for one closed already;
@@ -725,8 +835,11 @@ pub async fn close_round(pool: &PgPool, account: Account, id: Uuid, n: u32) -> R
     let event = event_of(&loaded.row)?;
     let policy = Unfinished::parse(&loaded.row.unfinished)
         .ok_or_else(|| ServiceError::Corrupt(format!("tournament {id} has an unknown unfinished rule")))?;
+    let leftover = Leftover::parse(&loaded.row.leftover)
+        .ok_or_else(|| ServiceError::Corrupt(format!("tournament {id} has an unknown leftover rule")))?;
     let round = loaded.round(at);
     let mut results = Vec::with_capacity(round.tables.len());
+    let mut leftovers = Vec::new();
     for table in &round.tables {
         let table_id = loaded
             .seatings
@@ -735,6 +848,20 @@ pub async fn close_round(pool: &PgPool, account: Account, id: Uuid, n: u32) -> R
             .map(|s| s.table_id)
             .ok_or_else(|| ServiceError::Corrupt("a round's table without its seats".into()))?;
         let (mut scores, deals) = table_scores(pool, table_id).await?;
+        // The pools' leftover goes where the rule says, after the scores are taken: chips
+        // nobody won are no one's winnings at the table.
+        let transfers = leftover_transfers(leftover, &pool_balances(pool, table_id).await?, table.seats.len());
+        for (i, (from, to, chips)) in transfers.into_iter().enumerate() {
+            leftovers.push(LeftoverRow {
+                round: at,
+                table_number: stored(table.number)?,
+                seq: stored(u32::try_from(i + 1).unwrap_or(u32::MAX))?,
+                table_id,
+                from_account: from.to_string(),
+                to_account: to.to_string(),
+                amount: chips,
+            });
+        }
         let short = loaded
             .row
             .deals_per_round
@@ -772,6 +899,9 @@ pub async fn close_round(pool: &PgPool, account: Account, id: Uuid, n: u32) -> R
     let standings = event.standings(&history)?;
     for result in &results {
         store::tournaments::record_result(&mut tx, id, result).await?;
+    }
+    for transfer in &leftovers {
+        store::tournaments::book_leftover(&mut tx, id, transfer).await?;
     }
     store::tournaments::close_round(&mut tx, id, at).await?;
     let last = n >= event.setup().rounds;

@@ -64,6 +64,9 @@ pub struct TournamentRecord {
     pub deals_per_round: Option<i32>,
     pub entrants: Vec<EntrantRecord>,
     pub game: String,
+    /// Where what is left in a table's pools goes when its round closes (`keep`, `share`,
+    /// `bank`).
+    pub leftover: String,
     pub minutes_per_round: Option<i32>,
     pub options: serde_json::Value,
     pub rounds: Vec<RoundRecord>,
@@ -89,6 +92,10 @@ pub struct EntrantRecord {
 pub struct RoundRecord {
     pub byes: Vec<i32>,
     pub closed: bool,
+    /// The chips its close moved out of its tables' pools, as the `leftover` rule says: they
+    /// count in the settle-up, so the chain covers them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leftovers: Vec<LeftoverRecord>,
     pub number: i32,
     pub results: Vec<ResultRecord>,
     pub tables: Vec<TableRecord>,
@@ -101,6 +108,19 @@ pub struct TableRecord {
     pub number: i32,
     pub seats: Vec<i32>,
     pub table: Uuid,
+}
+
+/// One transfer of a closed round's leftover chips as the record covers it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LeftoverRecord {
+    pub amount: i64,
+    /// `pool:<name>`.
+    pub from: String,
+    pub seq: i32,
+    pub table: i32,
+    /// `seat:<n>` or `bank`.
+    pub to: String,
 }
 
 /// A table's result as the record covers it.
@@ -127,6 +147,7 @@ pub async fn tournament_record(
     let seatings = t::seatings(&mut *conn, row.id).await?;
     let byes = t::byes(&mut *conn, row.id).await?;
     let results = t::results(&mut *conn, row.id).await?;
+    let leftovers = t::leftovers(&mut *conn, row.id).await?;
     let rounds = rounds
         .iter()
         .map(|r| {
@@ -144,6 +165,17 @@ pub async fn tournament_record(
             RoundRecord {
                 byes: byes.iter().filter(|b| b.round == r.number).map(|b| b.entrant).collect(),
                 closed: r.closed_at.is_some(),
+                leftovers: leftovers
+                    .iter()
+                    .filter(|l| l.round == r.number)
+                    .map(|l| LeftoverRecord {
+                        amount: l.amount,
+                        from: l.from_account.clone(),
+                        seq: l.seq,
+                        table: l.table_number,
+                        to: l.to_account.clone(),
+                    })
+                    .collect(),
                 number: r.number,
                 results: results
                     .iter()
@@ -171,6 +203,7 @@ pub async fn tournament_record(
             })
             .collect(),
         game: row.game.clone(),
+        leftover: row.leftover.clone(),
         minutes_per_round: row.minutes_per_round,
         options: row.options.clone(),
         rounds,

@@ -29,6 +29,8 @@ pub struct TournamentRow {
     pub minutes_per_round: Option<i32>,
     /// `as_played`, `average` or `void`.
     pub unfinished: String,
+    /// Where a stops game's pools go when a round closes: `keep`, `share` or `bank`.
+    pub leftover: String,
     pub created_at: DateTime<Utc>,
     pub finished_at: Option<DateTime<Utc>>,
 }
@@ -44,6 +46,7 @@ pub struct NewTournament<'a> {
     pub deals_per_round: Option<i32>,
     pub minutes_per_round: Option<i32>,
     pub unfinished: &'a str,
+    pub leftover: &'a str,
 }
 
 /// An entrant with the club member's name and whether they are a guest.
@@ -93,6 +96,23 @@ pub struct ResultRow {
     pub ruled: Option<String>,
 }
 
+/// One transfer of a closed round's leftover chips: out of a pool of the table into a seat or
+/// the bank. A table's leftover booking is its transfers, in `seq` order.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct LeftoverRow {
+    pub round: i32,
+    pub table_number: i32,
+    /// From 1.
+    pub seq: i32,
+    pub table_id: Uuid,
+    /// `pool:<name>`.
+    pub from_account: String,
+    /// `seat:<n>` or `bank`.
+    pub to_account: String,
+    /// Positive.
+    pub amount: i64,
+}
+
 /// Stores a new tournament.
 ///
 /// # Errors
@@ -101,10 +121,10 @@ pub async fn insert(conn: &mut PgConnection, new: NewTournament<'_>) -> Result<T
     Ok(sqlx::query_as!(
         TournamentRow,
         "insert into tournaments (id, session_id, club_id, name, game, options, setup, deals_per_round,
-                                  minutes_per_round, unfinished)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                                  minutes_per_round, unfinished, leftover)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          returning id, session_id, club_id, name, game, options, setup, deals_per_round, minutes_per_round,
-                   unfinished, created_at, finished_at",
+                   unfinished, leftover, created_at, finished_at",
         Uuid::new_v4(),
         new.session,
         new.club,
@@ -115,6 +135,7 @@ pub async fn insert(conn: &mut PgConnection, new: NewTournament<'_>) -> Result<T
         new.deals_per_round,
         new.minutes_per_round,
         new.unfinished,
+        new.leftover,
     )
     .fetch_one(conn)
     .await?)
@@ -126,7 +147,7 @@ pub async fn fetch(conn: &mut PgConnection, id: Uuid) -> Result<TournamentRow, S
     sqlx::query_as!(
         TournamentRow,
         "select id, session_id, club_id, name, game, options, setup, deals_per_round, minutes_per_round,
-                unfinished, created_at, finished_at
+                unfinished, leftover, created_at, finished_at
          from tournaments where id = $1",
         id
     )
@@ -143,7 +164,7 @@ pub async fn lock(conn: &mut PgConnection, id: Uuid) -> Result<TournamentRow, St
     sqlx::query_as!(
         TournamentRow,
         "select id, session_id, club_id, name, game, options, setup, deals_per_round, minutes_per_round,
-                unfinished, created_at, finished_at
+                unfinished, leftover, created_at, finished_at
          from tournaments where id = $1 for update",
         id
     )
@@ -160,7 +181,7 @@ pub async fn of_session(conn: &mut PgConnection, session: Uuid) -> Result<Vec<To
     Ok(sqlx::query_as!(
         TournamentRow,
         "select id, session_id, club_id, name, game, options, setup, deals_per_round, minutes_per_round,
-                unfinished, created_at, finished_at
+                unfinished, leftover, created_at, finished_at
          from tournaments where session_id = $1 order by created_at, id",
         session
     )
@@ -393,4 +414,75 @@ pub async fn close_round(conn: &mut PgConnection, tournament: Uuid, number: i32)
     .execute(conn)
     .await?;
     Ok(())
+}
+
+/// Books one transfer of a closed round's leftover chips.
+///
+/// # Errors
+/// On database failure (an amount not positive, an account that is not a pool's, a seat's or the
+/// bank's: a check violation).
+pub async fn book_leftover(conn: &mut PgConnection, tournament: Uuid, row: &LeftoverRow) -> Result<(), StoreError> {
+    sqlx::query!(
+        "insert into tournament_leftovers (tournament_id, round, table_number, seq, table_id, from_account,
+                                           to_account, amount)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)",
+        tournament,
+        row.round,
+        row.table_number,
+        row.seq,
+        row.table_id,
+        row.from_account,
+        row.to_account,
+        row.amount,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
+/// The tournament's leftover transfers, by round, table and order.
+///
+/// # Errors
+/// On database failure.
+pub async fn leftovers(conn: &mut PgConnection, tournament: Uuid) -> Result<Vec<LeftoverRow>, StoreError> {
+    Ok(sqlx::query_as!(
+        LeftoverRow,
+        "select round, table_number, seq, table_id, from_account, to_account, amount from tournament_leftovers
+         where tournament_id = $1 order by round, table_number, seq",
+        tournament
+    )
+    .fetch_all(conn)
+    .await?)
+}
+
+/// The leftover transfers of every tournament of the session, with the tournament each is of.
+///
+/// # Errors
+/// On database failure.
+pub async fn session_leftovers(conn: &mut PgConnection, session: Uuid) -> Result<Vec<(Uuid, LeftoverRow)>, StoreError> {
+    let rows = sqlx::query!(
+        "select l.tournament_id, l.round, l.table_number, l.seq, l.table_id, l.from_account, l.to_account, l.amount
+         from tournament_leftovers l join tournaments t on t.id = l.tournament_id
+         where t.session_id = $1 order by t.created_at, t.id, l.round, l.table_number, l.seq",
+        session
+    )
+    .fetch_all(conn)
+    .await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            (
+                r.tournament_id,
+                LeftoverRow {
+                    round: r.round,
+                    table_number: r.table_number,
+                    seq: r.seq,
+                    table_id: r.table_id,
+                    from_account: r.from_account,
+                    to_account: r.to_account,
+                    amount: r.amount,
+                },
+            )
+        })
+        .collect())
 }

@@ -250,7 +250,9 @@ mod tests {
 
     #[test]
     fn a_session_s_tournaments_link_at_version_2_after_links_of_version_1() {
-        use tablekeeper_store::records::{EntrantRecord, ResultRecord, RoundRecord, TableRecord, TournamentRecord};
+        use tablekeeper_store::records::{
+            EntrantRecord, LeftoverRecord, ResultRecord, RoundRecord, TableRecord, TournamentRecord,
+        };
         let first = session();
         let mut now = first.clone();
         now.tournaments.push(TournamentRecord {
@@ -262,11 +264,19 @@ mod tests {
                 until_round: None,
             }],
             game: "nomination-whist".into(),
+            leftover: "share".into(),
             minutes_per_round: None,
             options: serde_json::json!({"hand_sizes": [1]}),
             rounds: vec![RoundRecord {
                 byes: vec![],
                 closed: true,
+                leftovers: vec![LeftoverRecord {
+                    amount: 3,
+                    from: "pool:pope".into(),
+                    seq: 1,
+                    table: 1,
+                    to: "seat:1".into(),
+                }],
                 number: 1,
                 results: vec![ResultRecord {
                     deals_played: 2,
@@ -293,6 +303,11 @@ mod tests {
         let mut changed = now.clone();
         changed.tournaments[0].rounds[0].results[0].scores[0] = 12;
         let found = check("s", &links, &changed).expect("found");
+        assert!(found.contains("`tournaments`"), "{found}");
+        // So is a leftover's transfer changed after it was linked: it counts in the settle-up.
+        let mut moved = now.clone();
+        moved.tournaments[0].rounds[0].leftovers[0].to = "seat:2".into();
+        let found = check("s", &links, &moved).expect("found");
         assert!(found.contains("`tournaments`"), "{found}");
     }
 

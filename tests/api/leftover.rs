@@ -1,0 +1,404 @@
+//! Leftover chips in a stops game's pools when a tournament's round closes (issue #41): `keep`
+//! leaves them in the pools, `share` gives them to the table's players, `bank` to the bank; the
+//! moves booked as transfers that sum to zero, counted in the standings and the settle-up; a bad
+//! rule refused and nothing stored.
+//!
+//! One table of three at Pope Joan, a board of 20 dressed by the dealer alone (`dealer_alone`,
+//! `board_total: 20`): Pope 6, Matrimony 2, Intrigue 2, Ace, King, Queen and Knave 1 each, and
+//! Game the rest, 6. Seat 0 deals and dresses (100 - 20 = 80); the 7♥ is turned up (no honour);
+//! seat 1 goes out and wins Game (6) and a chip a card from the others (2 from seat 0, 3 from
+//! seat 2): 78, 111, 97. The next deal starts at once, seat 1 dressing it (111 - 20 = 91). By hand
+//! when the round closes after that one deal: seats 78, 91, 97; the pools 34 (Pope 12, Matrimony
+//! 4, Intrigue 4, Ace, King, Queen and Knave 2 each, Game 6); 78 + 91 + 97 + 34 = 300, the
+//! 3 × 100 issued. Net chips: -22, -9, -3.
+
+use serde_json::{json, Value};
+use sqlx::PgPool;
+
+use crate::helpers::{accept, assert_audit_consistent, spawn_app, TestApp};
+use ed25519_dalek::{Signer, SigningKey};
+use tablekeeper::service::bundle::verify;
+use tablekeeper::service::chain::{canonical, hex};
+
+/// A session whose club has P1, P2 and P3, and a one-round Pope Joan tournament of the three
+/// with `leftover` (left out when None): (token, session, tournament, member ids).
+async fn pope_joan_night(app: &TestApp, leftover: Option<&str>) -> (String, String, String, Vec<String>) {
+    let token = app.organiser("director@club.example").await;
+    let session = app.session(&token, "Pope Joan night").await;
+    let club = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["club_id"]
+        .as_str()
+        .expect("club")
+        .to_owned();
+    let mut members = Vec::new();
+    for i in 1..=3 {
+        let made = app
+            .post(
+                &format!("/api/v1/clubs/{club}/members"),
+                &token,
+                json!({"name": format!("P{i}")}),
+            )
+            .await;
+        members.push(made.assert_status(201)["id"].as_str().expect("id").to_owned());
+    }
+    let mut body = json!({
+        "name": "Pope Joan",
+        "game": "pope-joan",
+        "options": {"dressing": "dealer_alone", "board_total": 20},
+        "format": {"kind": "fixed"},
+        "rounds": 1,
+        "deals_per_round": 1,
+        "entrants": members,
+        "scoring": {"kind": "chips"},
+    });
+    if let Some(rule) = leftover {
+        body["leftover"] = json!(rule);
+    }
+    let made = app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), &token, body)
+        .await
+        .assert_status(201)
+        .clone();
+    assert_eq!(made["leftover"], leftover.unwrap_or("keep"));
+    let tournament = made["id"].as_str().expect("id").to_owned();
+    (token, session, tournament, members)
+}
+
+/// Plays the round's one deal as the module's header says and closes the round: the table's id
+/// and the closed tournament.
+async fn play_and_close(app: &TestApp, token: &str, tournament: &str, members: &[String]) -> (String, Value) {
+    let started = app
+        .post(&format!("/api/v1/tournaments/{tournament}/rounds"), token, json!({}))
+        .await
+        .assert_status(201)
+        .clone();
+    let table = &started["tables"][0];
+    let seated: Vec<&str> = table["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .map(|s| s["member_id"].as_str().expect("member"))
+        .collect();
+    assert_eq!(
+        seated,
+        members.iter().map(String::as_str).collect::<Vec<_>>(),
+        "fixed: seeding order"
+    );
+    let table = table["table_id"].as_str().expect("table").to_owned();
+    accept(app, &table, token, json!({"kind": "turn_up", "card": "7H"})).await;
+    accept(
+        app,
+        &table,
+        token,
+        json!({"kind": "result", "out": 1, "cards_left": [2, 0, 3], "specials": [[], [], []]}),
+    )
+    .await;
+    let ledger = app
+        .get(&format!("/api/v1/tables/{table}/ledger"))
+        .await
+        .assert_status(200)
+        .clone();
+    let balances = ledger["balances"].to_string();
+    for (account, chips) in [
+        ("seat:0", 78),
+        ("seat:1", 91),
+        ("seat:2", 97),
+        ("pool:pope", 12),
+        ("pool:game", 6),
+    ] {
+        assert!(
+            ledger["balances"]
+                .as_array()
+                .is_some_and(|b| b.iter().any(|x| x["account"] == account && x["balance"] == chips))
+                || ledger["balances"][account] == chips,
+            "{account} holds {chips}: {balances}"
+        );
+    }
+    let closed = app
+        .post(
+            &format!("/api/v1/tournaments/{tournament}/rounds/1/close"),
+            token,
+            json!({}),
+        )
+        .await
+        .assert_status(200)
+        .clone();
+    (table, closed)
+}
+
+fn moves(closed: &Value) -> Vec<(String, String, i64)> {
+    closed["played_rounds"][0]["tables"][0]["leftover"]
+        .as_array()
+        .expect("leftover")
+        .iter()
+        .map(|m| {
+            (
+                m["from"].as_str().expect("from").to_owned(),
+                m["to"].as_str().expect("to").to_owned(),
+                m["chips"].as_i64().expect("chips"),
+            )
+        })
+        .collect()
+}
+
+/// The settle-up's nets as (member id, or "pools" / "bank", chips), and its leftovers.
+async fn settle_up(app: &TestApp, session: &str) -> (Vec<(String, i64)>, Value) {
+    let settlement = app
+        .get(&format!("/api/v1/sessions/{session}/settlement"))
+        .await
+        .assert_status(200)
+        .clone();
+    let nets: Vec<(String, i64)> = settlement["nets"]
+        .as_array()
+        .expect("nets")
+        .iter()
+        .map(|n| {
+            let party = &n["party"];
+            let who = if party["pools"] == true {
+                "pools".to_owned()
+            } else if party["bank"] == true {
+                "bank".to_owned()
+            } else {
+                party["member_id"].as_str().expect("member").to_owned()
+            };
+            (who, n["chips"].as_i64().expect("chips"))
+        })
+        .collect();
+    // Every party's payments bring it to zero.
+    let mut owed: Vec<(String, i64)> = Vec::new();
+    for p in settlement["payments"].as_array().expect("payments") {
+        let name = |party: &Value| {
+            if party["pools"] == true {
+                "pools".to_owned()
+            } else if party["bank"] == true {
+                "bank".to_owned()
+            } else {
+                party["member_id"].as_str().expect("member").to_owned()
+            }
+        };
+        let chips = p["chips"].as_i64().expect("chips");
+        for (who, sign) in [(name(&p["from"]), 1), (name(&p["to"]), -1)] {
+            match owed.iter_mut().find(|(w, _)| *w == who) {
+                Some((_, c)) => *c += sign * chips,
+                None => owed.push((who, sign * chips)),
+            }
+        }
+    }
+    for (who, net) in &nets {
+        let paid = owed.iter().find(|(w, _)| w == who).map_or(0, |(_, c)| *c);
+        assert_eq!(paid, -net, "{who}'s payments: {settlement}");
+    }
+    (nets, settlement["leftovers"].clone())
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn share_gives_the_pools_to_the_table_s_players_the_odd_chips_by_seat_order(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, tournament, members) = pope_joan_night(&app, Some("share")).await;
+    let (table, closed) = play_and_close(&app, &token, &tournament, &members).await;
+
+    // 34 among three: 11 each and 1 over, to seat 0: 12, 11, 11. The pools in account order
+    // (Pope, Matrimony, Intrigue, Ace, King, Queen, Knave, Game) fill the seats in seat order.
+    let to = |s: &str| s.to_owned();
+    assert_eq!(
+        moves(&closed),
+        vec![
+            (to("pool:pope"), to("seat:0"), 12),
+            (to("pool:matrimony"), to("seat:1"), 4),
+            (to("pool:intrigue"), to("seat:1"), 4),
+            (to("pool:ace"), to("seat:1"), 2),
+            (to("pool:king"), to("seat:1"), 1),
+            (to("pool:king"), to("seat:2"), 1),
+            (to("pool:queen"), to("seat:2"), 2),
+            (to("pool:knave"), to("seat:2"), 2),
+            (to("pool:game"), to("seat:2"), 6),
+        ]
+    );
+    // The round's scores are the net chips before the share.
+    assert_eq!(
+        closed["played_rounds"][0]["tables"][0]["result"]["scores"],
+        json!([-22, -9, -3])
+    );
+
+    // Standings and settle-up: 78 + 12 - 100 = -10, 91 + 11 - 100 = +2, 97 + 11 - 100 = +8;
+    // the pools hold nothing of the players' now.
+    let standings = app
+        .get(&format!("/api/v1/sessions/{session}/standings"))
+        .await
+        .assert_status(200)
+        .clone();
+    let chips: Vec<i64> = standings["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p["chips"].as_i64().expect("chips"))
+        .collect();
+    assert_eq!(chips, vec![-10, 2, 8]);
+    assert_eq!(standings["pools_chips"], 0);
+    assert!(standings["banked_chips"].is_null(), "0, left out");
+    assert_eq!(standings["total_chips"], 0);
+    let (nets, leftovers) = settle_up(&app, &session).await;
+    assert_eq!(
+        nets,
+        vec![
+            (members[0].clone(), -10),
+            (members[1].clone(), 2),
+            (members[2].clone(), 8)
+        ]
+    );
+    assert_eq!(leftovers.as_array().map(Vec::len), Some(9), "{leftovers}");
+    assert_eq!(leftovers[0]["table_id"], table.as_str());
+    let moved: i64 = leftovers
+        .as_array()
+        .expect("leftovers")
+        .iter()
+        .map(|l| l["chips"].as_i64().expect("chips"))
+        .sum();
+    assert_eq!(moved, 34);
+
+    // The table's own ledger and record are as its moves left them: its audit still agrees.
+    assert_audit_consistent(&app, &table).await;
+
+    // The transfers count in the settle-up, so the session's chain covers them: the bundle
+    // carries them in the round's record and verifies; one moved to another seat and the
+    // bundle signed again is found by the chain.
+    let key = app.get("/api/v1/audit-key").await.assert_status(200)["public_key"]
+        .as_str()
+        .expect("key")
+        .to_owned();
+    let bytes = app
+        .as_reader(
+            app.client
+                .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base)),
+        )
+        .send()
+        .await
+        .expect("request")
+        .bytes()
+        .await
+        .expect("body")
+        .to_vec();
+    verify(&bytes, Some(&key)).expect("the bundle verifies");
+    let document: Value = serde_json::from_slice(&bytes).expect("json");
+    let round = &document["session"]["tournaments"][0]["rounds"][0];
+    assert_eq!(round["leftovers"].as_array().map(Vec::len), Some(9), "{round}");
+    assert_eq!(
+        round["leftovers"][0],
+        json!({"amount": 12, "from": "pool:pope", "seq": 1, "table": 1, "to": "seat:0"})
+    );
+    assert_eq!(document["session"]["tournaments"][0]["leftover"], "share");
+    let mut changed = document.clone();
+    changed.as_object_mut().expect("object").remove("signature");
+    changed["session"]["tournaments"][0]["rounds"][0]["leftovers"][0]["to"] = json!("seat:1");
+    let forger = SigningKey::from_bytes(&[7; 32]);
+    let signature = forger.sign(canonical(&changed).as_bytes());
+    changed.as_object_mut().expect("object").insert(
+        "signature".into(),
+        json!({"algorithm": "ed25519", "public_key": hex(forger.verifying_key().as_bytes()),
+               "value": hex(&signature.to_bytes())}),
+    );
+    let found = verify(canonical(&changed).as_bytes(), None).expect_err("the chain finds the change");
+    assert!(found.contains("tournaments"), "{found}");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn bank_moves_the_pools_to_the_bank_which_the_settle_up_pays(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, tournament, members) = pope_joan_night(&app, Some("bank")).await;
+    let (table, closed) = play_and_close(&app, &token, &tournament, &members).await;
+
+    let moved = moves(&closed);
+    assert_eq!(moved.len(), 8, "one transfer per division that holds chips: {moved:?}");
+    assert!(moved
+        .iter()
+        .all(|(from, to, _)| from.starts_with("pool:") && to == "bank"));
+    assert_eq!(moved.iter().map(|m| m.2).sum::<i64>(), 34);
+
+    // The players' nets are as played (-22, -9, -3); the bank holds the 34.
+    let (nets, _) = settle_up(&app, &session).await;
+    assert_eq!(
+        nets,
+        vec![
+            (members[0].clone(), -22),
+            (members[1].clone(), -9),
+            (members[2].clone(), -3),
+            ("bank".to_owned(), 34),
+        ]
+    );
+    let standings = app
+        .get(&format!("/api/v1/sessions/{session}/standings"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(standings["pools_chips"], 0);
+    assert_eq!(standings["banked_chips"], 34);
+    assert_eq!(standings["total_chips"], -34);
+    assert_audit_consistent(&app, &table).await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn keep_the_default_leaves_the_pools_as_they_were(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, tournament, members) = pope_joan_night(&app, None).await;
+    let (_table, closed) = play_and_close(&app, &token, &tournament, &members).await;
+    assert!(moves(&closed).is_empty());
+    let (nets, leftovers) = settle_up(&app, &session).await;
+    assert_eq!(
+        nets,
+        vec![
+            (members[0].clone(), -22),
+            (members[1].clone(), -9),
+            (members[2].clone(), -3),
+            ("pools".to_owned(), 34),
+        ]
+    );
+    assert!(leftovers.is_null(), "none: {leftovers}");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_unknown_leftover_rule_is_refused_and_nothing_is_stored(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("director@club.example").await;
+    let session = app.session(&token, "Pope Joan night").await;
+    let club = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["club_id"]
+        .as_str()
+        .expect("club")
+        .to_owned();
+    let mut members = Vec::new();
+    for i in 1..=3 {
+        let made = app
+            .post(
+                &format!("/api/v1/clubs/{club}/members"),
+                &token,
+                json!({"name": format!("P{i}")}),
+            )
+            .await;
+        members.push(made.assert_status(201)["id"].as_str().expect("id").to_owned());
+    }
+    for rule in ["carry_on", "Share", "pot"] {
+        let refused = app
+            .post(
+                &format!("/api/v1/sessions/{session}/tournaments"),
+                &token,
+                json!({"name": "Pope Joan", "game": "pope-joan", "format": {"kind": "fixed"}, "rounds": 1,
+                       "entrants": members, "scoring": {"kind": "chips"}, "leftover": rule}),
+            )
+            .await;
+        let problem = refused.assert_status(422);
+        assert!(
+            problem["code"] == "unknown_variant" || problem["code"] == "invalid_body",
+            "{problem}"
+        );
+        assert!(
+            problem["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("keep") || d.contains("leftover")),
+            "{problem}"
+        );
+    }
+    let listed = app
+        .get(&format!("/api/v1/sessions/{session}/tournaments"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(listed["items"], json!([]));
+}
