@@ -13,7 +13,7 @@
 //! - a success answer without an example gets one made from its schema: the examples its
 //!   properties give, the first member of a union, the first value of an enum, the least a
 //!   number may be (`tests/api/spec_validation.rs` checks every example fits its schema);
-//! - a CSV answer is a file (`type: string, format: binary`): generators hand back its bytes or
+//! - a CSV answer (and a PDF one) is a file (`type: string, format: binary`): generators hand back its bytes or
 //!   the response itself (openapi-generator's `rust` client reads only JSON and `text/plain` into a
 //!   `String`, and fails on `text/csv`);
 //! - a `oneOf` of one schema (utoipa's way of describing a `$ref`) becomes the `$ref` itself;
@@ -343,6 +343,10 @@ fn response_headers(operation: &mut Map<String, Value>, pages: &BTreeSet<String>
             }
             None => false,
         };
+        // A printed sheet is a file too.
+        if let Some(content) = response.get_mut("content").and_then(|c| c.get_mut("application/pdf")) {
+            content["schema"] = json!({ "type": "string", "format": "binary" });
+        }
         let Some(headers) = response.entry("headers").or_insert_with(|| json!({})).as_object_mut() else {
             continue;
         };
