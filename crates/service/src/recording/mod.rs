@@ -24,15 +24,13 @@
 //! - An answer is kept exactly as the caller rendered it, so a retry gets it again to the byte
 //!   whatever has happened at the table since.
 
-use std::marker::PhantomData;
-
 use ed25519_dalek::SigningKey;
 use serde::Deserialize;
 use serde_json::Value;
-use tablekeeper_store::{PgConnection, PgPool};
+use tablekeeper_store::PgPool;
 use uuid::Uuid;
 
-use tablekeeper_store::writer::{self, Db, Held, Seal, Sealed, UndoWrite, Written};
+use tablekeeper_store::writer::{self, Db, Written};
 
 use super::fold::{self, current_and_replayed, snapshot_due};
 use super::hot::{Hot, HotStates};
@@ -49,6 +47,11 @@ use tablekeeper_store::move_path::{Locked, MoveWrite, NewMove};
 use tablekeeper_store::tables::{MoveRow, StoredResponse, TableRow};
 use tablekeeper_store::users::TokenStamp;
 use tablekeeper_store::{self as store, StoreError, Tx};
+
+mod undo;
+mod webhooks;
+use undo::undo;
+use webhooks::webhook_events;
 
 /// What is to be recorded.
 #[derive(Debug, Clone)]
@@ -556,60 +559,7 @@ async fn write_move<G: Game, K: Kept>(
     })
 }
 
-/// The webhook events a move causes: each deal it finishes, the table when it finishes it, and
-/// the session when that was its last table still being played. None (nothing written) when
-/// that last needs the session's lock and this is the optimistic path: two tables finishing at
-/// once each wait for the other's commit under the lock, so one of them tells the session is
-/// over.
-async fn webhook_events<G: Game>(
-    conn: &mut Db<'_>,
-    locked: &Locked,
-    moved: &Moved<G>,
-    seq: i64,
-) -> Result<Option<Vec<tablekeeper_store::webhooks::Event>>, ServiceError> {
-    use super::webhooks::{event, DEAL_FINISHED, SESSION_SETTLED, TABLE_FINISHED};
-    let row = &locked.row;
-    let base = serde_json::json!({
-        "club_id": row.club_id,
-        "session_id": row.session_id,
-        "table_id": row.id,
-        "game": row.game,
-        "table_version": seq,
-    });
-    let with = |extra: serde_json::Value| {
-        let mut data = base.clone();
-        if let (Some(d), Some(e)) = (data.as_object_mut(), extra.as_object()) {
-            d.extend(e.clone());
-        }
-        data
-    };
-    let mut events = Vec::new();
-    for (i, _) in moved.lines.iter().enumerate() {
-        let deal = moved.deal.map(|d| i64::from(d) + i as i64);
-        events.push(event(
-            DEAL_FINISHED,
-            locked.now,
-            with(serde_json::json!({ "deal": deal })),
-        ));
-    }
-    if moved.game.is_finished() && !row.finished {
-        events.push(event(TABLE_FINISHED, locked.now, base.clone()));
-        if let Some(session) = row.session_id {
-            if !locked.locked {
-                return Ok(None);
-            }
-            let conn = conn.get().await?;
-            store::sessions::lock(&mut *conn, session).await?;
-            if !store::tables::others_unfinished(conn, session, row.id).await? {
-                events.push(event(SESSION_SETTLED, locked.now, base.clone()));
-            }
-        }
-    }
-    Ok(Some(events))
-}
-
-/// A fingerprint of what was asked: what is recorded and the body's canonical JSON (key order
-/// and white space do not matter).
+/// The version the client saw (`If-Match`, `expected_version`), against the table's.
 fn check_version(table: &TableRow, expected: Option<i64>) -> Result<(), ServiceError> {
     match expected {
         Some(expected) if expected != table.version => Err(ServiceError::VersionConflict {
@@ -727,78 +677,4 @@ async fn apply_move<G: Game>(
         replayed,
         game,
     }))
-}
-
-/// Undoes the latest effective entry: works out the undo's plan (the void, the bookings that
-/// undo what the entry booked) and has the writer write it, then reads the answer's rows.
-async fn undo<G: Game>(
-    tx: &mut Tx<'_>,
-    table: &TableRow,
-    by: &str,
-    signer: &SigningKey,
-) -> Result<Recorded, ServiceError> {
-    let target = store::tables::latest_effective_seq(tx, table.key())
-        .await?
-        .ok_or(ServiceError::NothingToUndo)?;
-    super::history::back_fill::<G>(tx, table).await?;
-    let seq = table.version + 1;
-    let voided = store::tables::move_row(tx, table.key(), target).await?;
-    let plan = UndoWrite {
-        seq,
-        bookings: super::corrections::undoing(tx, table.key(), &voided, seq).await?,
-        voided: &voided,
-        recorded_by: by,
-        announce: store::live::Announcement {
-            table: table.id,
-            session: table.session_id,
-            seq,
-        },
-    };
-    let seal = Folded::<G> {
-        table,
-        game: PhantomData,
-    };
-    let game = writer::write_held(tx, table.key(), Held::Undo(plan), seal).await?;
-    let void = store::tables::move_row(tx, table.key(), seq).await?;
-    let end = store::chain::end(tx, table.key()).await?;
-    let last = end
-        .last
-        .ok_or_else(|| ServiceError::Corrupt(format!("table {} has no chain after an undo", table.id)))?;
-    let receipt = receipts::sign(
-        signer,
-        table.id,
-        table.session_id,
-        last.pos,
-        &last.hash,
-        void.recorded_at,
-    )?;
-    Ok(Recorded::Undo {
-        undone: store::tables::move_row(tx, table.key(), target).await?,
-        table: TableState::new(store::tables::fetch_by_key(tx, table.key()).await?, &game)?,
-        void,
-        receipt,
-    })
-}
-
-/// An undo's part of its plan once its void is written: the links that chain the void and its
-/// bookings, and the state folded from the log with the void in it (the snapshot the voided
-/// entry left is passed over now, so this folds from an earlier one).
-struct Folded<'a, G> {
-    table: &'a TableRow,
-    game: PhantomData<fn() -> G>,
-}
-
-impl<G: Game> Seal for Folded<'_, G> {
-    type Kept = G;
-    type Error = ServiceError;
-
-    async fn seal(self, conn: &mut PgConnection) -> Result<Sealed<G>, ServiceError> {
-        let links = super::chain::unlinked(&mut *conn, self.table).await?;
-        let game: G = fold::current(conn, self.table).await?;
-        Ok(Sealed {
-            links,
-            finished: game.is_finished(),
-            kept: game,
-        })
-    }
 }
