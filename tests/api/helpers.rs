@@ -447,3 +447,45 @@ pub fn legal_kinds(view: &Value) -> Value {
     }
     Value::Array(kinds)
 }
+
+/// The session's audit bundle as served to a reader, checked to verify against the service's
+/// audit key: its bytes and its document.
+pub async fn verified_bundle(app: &TestApp, session: &str) -> (Vec<u8>, Value) {
+    let key = app.get("/api/v1/audit-key").await.assert_status(200)["public_key"]
+        .as_str()
+        .expect("key")
+        .to_owned();
+    let bytes = app
+        .as_reader(
+            app.client
+                .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base)),
+        )
+        .send()
+        .await
+        .expect("request")
+        .bytes()
+        .await
+        .expect("body")
+        .to_vec();
+    tablekeeper::service::bundle::verify(&bytes, Some(&key)).expect("the bundle verifies");
+    let document = serde_json::from_slice(&bytes).expect("json");
+    (bytes, document)
+}
+
+/// What the offline verifier says of `document` changed by `change` and signed again by another
+/// key (so only the chain can find the change): it must refuse it.
+pub fn forged_refusal(document: &Value, change: impl FnOnce(&mut Value)) -> String {
+    use ed25519_dalek::{Signer, SigningKey};
+    use tablekeeper::service::chain::{canonical, hex};
+    let mut changed = document.clone();
+    changed.as_object_mut().expect("object").remove("signature");
+    change(&mut changed);
+    let forger = SigningKey::from_bytes(&[7; 32]);
+    let signature = forger.sign(canonical(&changed).as_bytes());
+    changed.as_object_mut().expect("object").insert(
+        "signature".into(),
+        serde_json::json!({"algorithm": "ed25519", "public_key": hex(forger.verifying_key().as_bytes()),
+               "value": hex(&signature.to_bytes())}),
+    );
+    tablekeeper::service::bundle::verify(canonical(&changed).as_bytes(), None).expect_err("the chain finds the change")
+}

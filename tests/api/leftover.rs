@@ -15,14 +15,10 @@
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use crate::helpers::{accept, assert_audit_consistent, spawn_app, TestApp};
-use ed25519_dalek::{Signer, SigningKey};
-use tablekeeper::service::bundle::verify;
-use tablekeeper::service::chain::{canonical, hex};
+use crate::helpers::{accept, assert_audit_consistent, forged_refusal, spawn_app, verified_bundle, TestApp};
 
-/// A session whose club has P1, P2 and P3, and a one-round Pope Joan tournament of the three
-/// with `leftover` (left out when None): (token, session, tournament, member ids).
-async fn pope_joan_night(app: &TestApp, leftover: Option<&str>) -> (String, String, String, Vec<String>) {
+/// An organiser's session whose club has P1, P2 and P3: (token, session, member ids).
+async fn three_of_a_club(app: &TestApp) -> (String, String, Vec<String>) {
     let token = app.organiser("director@club.example").await;
     let session = app.session(&token, "Pope Joan night").await;
     let club = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["club_id"]
@@ -40,6 +36,13 @@ async fn pope_joan_night(app: &TestApp, leftover: Option<&str>) -> (String, Stri
             .await;
         members.push(made.assert_status(201)["id"].as_str().expect("id").to_owned());
     }
+    (token, session, members)
+}
+
+/// A session whose club has P1, P2 and P3, and a one-round Pope Joan tournament of the three
+/// with `leftover` (left out when None): (token, session, tournament, member ids).
+async fn pope_joan_night(app: &TestApp, leftover: Option<&str>) -> (String, String, String, Vec<String>) {
+    let (token, session, members) = three_of_a_club(app).await;
     let mut body = json!({
         "name": "Pope Joan",
         "game": "pope-joan",
@@ -190,6 +193,34 @@ async fn settle_up(app: &TestApp, session: &str) -> (Vec<(String, i64)>, Value) 
     (nets, settlement["leftovers"].clone())
 }
 
+/// The session's chip ledger as a treasurer reads it: each player's net, and the table's pools'
+/// and bank's nets (summed over its `pool:` accounts), which must agree with the settle-up.
+async fn ledger_nets(app: &TestApp, session: &str) -> (Vec<i64>, i64, i64) {
+    let ledger = app
+        .get(&format!("/api/v1/sessions/{session}/ledger"))
+        .await
+        .assert_status(200)
+        .clone();
+    let players = ledger["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p["net"].as_i64().expect("net"))
+        .collect();
+    let accounts = ledger["tables"][0]["balances"].as_array().expect("balances");
+    let net_of = |wanted: &dyn Fn(&str) -> bool| -> i64 {
+        accounts
+            .iter()
+            .filter(|a| wanted(a["account"].as_str().expect("account")))
+            .map(|a| a["net"].as_i64().expect("net"))
+            .sum()
+    };
+    let pools = net_of(&|a| a.starts_with("pool:"));
+    let bank = net_of(&|a| a == "bank");
+    assert_eq!(ledger["total"], 0, "{ledger}");
+    (players, pools, bank)
+}
+
 #[sqlx::test(migrations = "./migrations")]
 async fn share_gives_the_pools_to_the_table_s_players_the_odd_chips_by_seat_order(pool: PgPool) {
     let app = spawn_app(pool).await;
@@ -254,6 +285,8 @@ async fn share_gives_the_pools_to_the_table_s_players_the_odd_chips_by_seat_orde
         .map(|l| l["chips"].as_i64().expect("chips"))
         .sum();
     assert_eq!(moved, 34);
+    // The session's ledger counts them as the settle-up does: the pools hold nothing now.
+    assert_eq!(ledger_nets(&app, &session).await, (vec![-10, 2, 8], 0, 0));
 
     // The table's own ledger and record are as its moves left them: its audit still agrees.
     assert_audit_consistent(&app, &table).await;
@@ -261,24 +294,7 @@ async fn share_gives_the_pools_to_the_table_s_players_the_odd_chips_by_seat_orde
     // The transfers count in the settle-up, so the session's chain covers them: the bundle
     // carries them in the round's record and verifies; one moved to another seat and the
     // bundle signed again is found by the chain.
-    let key = app.get("/api/v1/audit-key").await.assert_status(200)["public_key"]
-        .as_str()
-        .expect("key")
-        .to_owned();
-    let bytes = app
-        .as_reader(
-            app.client
-                .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base)),
-        )
-        .send()
-        .await
-        .expect("request")
-        .bytes()
-        .await
-        .expect("body")
-        .to_vec();
-    verify(&bytes, Some(&key)).expect("the bundle verifies");
-    let document: Value = serde_json::from_slice(&bytes).expect("json");
+    let (_, document) = verified_bundle(&app, &session).await;
     let round = &document["session"]["tournaments"][0]["rounds"][0];
     assert_eq!(round["leftovers"].as_array().map(Vec::len), Some(9), "{round}");
     assert_eq!(
@@ -286,17 +302,9 @@ async fn share_gives_the_pools_to_the_table_s_players_the_odd_chips_by_seat_orde
         json!({"amount": 12, "from": "pool:pope", "seq": 1, "table": 1, "to": "seat:0"})
     );
     assert_eq!(document["session"]["tournaments"][0]["leftover"], "share");
-    let mut changed = document.clone();
-    changed.as_object_mut().expect("object").remove("signature");
-    changed["session"]["tournaments"][0]["rounds"][0]["leftovers"][0]["to"] = json!("seat:1");
-    let forger = SigningKey::from_bytes(&[7; 32]);
-    let signature = forger.sign(canonical(&changed).as_bytes());
-    changed.as_object_mut().expect("object").insert(
-        "signature".into(),
-        json!({"algorithm": "ed25519", "public_key": hex(forger.verifying_key().as_bytes()),
-               "value": hex(&signature.to_bytes())}),
-    );
-    let found = verify(canonical(&changed).as_bytes(), None).expect_err("the chain finds the change");
+    let found = forged_refusal(&document, |d| {
+        d["session"]["tournaments"][0]["rounds"][0]["leftovers"][0]["to"] = json!("seat:1")
+    });
     assert!(found.contains("tournaments"), "{found}");
 }
 
@@ -332,6 +340,7 @@ async fn bank_moves_the_pools_to_the_bank_which_the_settle_up_pays(pool: PgPool)
     assert_eq!(standings["pools_chips"], 0);
     assert_eq!(standings["banked_chips"], 34);
     assert_eq!(standings["total_chips"], -34);
+    assert_eq!(ledger_nets(&app, &session).await, (vec![-22, -9, -3], 0, 34));
     assert_audit_consistent(&app, &table).await;
 }
 
@@ -352,28 +361,13 @@ async fn keep_the_default_leaves_the_pools_as_they_were(pool: PgPool) {
         ]
     );
     assert!(leftovers.is_null(), "none: {leftovers}");
+    assert_eq!(ledger_nets(&app, &session).await, (vec![-22, -9, -3], 34, 0));
 }
 
 #[sqlx::test(migrations = "./migrations")]
 async fn an_unknown_leftover_rule_is_refused_and_nothing_is_stored(pool: PgPool) {
     let app = spawn_app(pool).await;
-    let token = app.organiser("director@club.example").await;
-    let session = app.session(&token, "Pope Joan night").await;
-    let club = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["club_id"]
-        .as_str()
-        .expect("club")
-        .to_owned();
-    let mut members = Vec::new();
-    for i in 1..=3 {
-        let made = app
-            .post(
-                &format!("/api/v1/clubs/{club}/members"),
-                &token,
-                json!({"name": format!("P{i}")}),
-            )
-            .await;
-        members.push(made.assert_status(201)["id"].as_str().expect("id").to_owned());
-    }
+    let (token, session, members) = three_of_a_club(&app).await;
     for rule in ["carry_on", "Share", "pot"] {
         let refused = app
             .post(

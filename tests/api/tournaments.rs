@@ -8,11 +8,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use ed25519_dalek::{Signer, SigningKey};
-
-use crate::helpers::{accept, spawn_app, TestApp};
-use tablekeeper::service::bundle::verify;
-use tablekeeper::service::chain::{canonical, hex};
+use crate::helpers::{accept, forged_refusal, spawn_app, verified_bundle, TestApp};
 
 /// A session of a club of `n` members named P1…Pn: (token, session, club, member ids in order).
 async fn club_night(app: &TestApp, n: usize) -> (String, String, String, Vec<String>) {
@@ -834,24 +830,7 @@ async fn the_session_bundle_verifies_with_the_tournament_in_its_chain(pool: PgPo
         json!([11, 10, 10, 10])
     );
 
-    let key = app.get("/api/v1/audit-key").await.assert_status(200)["public_key"]
-        .as_str()
-        .expect("key")
-        .to_owned();
-    let bytes = app
-        .as_reader(
-            app.client
-                .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base)),
-        )
-        .send()
-        .await
-        .expect("request")
-        .bytes()
-        .await
-        .expect("body")
-        .to_vec();
-    verify(&bytes, Some(&key)).expect("the bundle verifies");
-    let document: Value = serde_json::from_slice(&bytes).expect("json");
+    let (_, document) = verified_bundle(&app, &session).await;
     let chain = document["session"]["chain"].as_array().expect("chain");
     let last = chain.last().expect("a link");
     assert_eq!(last["content_version"], 2);
@@ -860,17 +839,9 @@ async fn the_session_bundle_verifies_with_the_tournament_in_its_chain(pool: PgPo
     assert_eq!(record["tournaments"][0]["tournament"], tournament.as_str());
     // The record as bundled is what the chain holds: a result changed and the bundle signed
     // again (by another key) is found by the chain.
-    let mut changed: Value = document.clone();
-    changed.as_object_mut().expect("object").remove("signature");
-    changed["session"]["tournaments"][0]["rounds"][0]["results"][0]["scores"][0] = json!(99);
-    let forger = SigningKey::from_bytes(&[7; 32]);
-    let signature = forger.sign(canonical(&changed).as_bytes());
-    changed.as_object_mut().expect("object").insert(
-        "signature".into(),
-        json!({"algorithm": "ed25519", "public_key": hex(forger.verifying_key().as_bytes()),
-               "value": hex(&signature.to_bytes())}),
-    );
-    let found = verify(canonical(&changed).as_bytes(), None).expect_err("the chain finds the change");
+    let found = forged_refusal(&document, |d| {
+        d["session"]["tournaments"][0]["rounds"][0]["results"][0]["scores"][0] = json!(99)
+    });
     assert!(found.contains("tournaments"), "{found}");
     // The round's start and the tournament's end went to the club's webhook, from the outbox.
     let sent: Vec<(String, String)> =

@@ -302,7 +302,9 @@ pub struct SessionTableBalances {
 }
 
 /// Chips per player across a session's tables, and each table's accounts (funds, pools, bank).
-/// `total` over every table's accounts is always zero.
+/// `total` over every table's accounts is always zero. What a tournament's round, closing, moved
+/// out of a table's pools (its `leftover` rule: to the table's seats or the bank) is counted
+/// here, as in the standings and the settle-up, though the table's own ledger does not hold it.
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct SessionLedger {
     pub session_id: Uuid,

@@ -8,7 +8,7 @@
 //! seat put on the board or into a fund stay its own until someone wins them, so a table's nets
 //! (seats and pools alike) sum to zero.
 
-use tablekeeper_store::PgPool;
+use tablekeeper_store::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::roster::Identity;
@@ -18,6 +18,7 @@ use tablekeeper_store as store;
 use tablekeeper_store::ledger::StoredBooking;
 use tablekeeper_store::sessions::ClubSession;
 use tablekeeper_store::tables::TableRow;
+use tablekeeper_store::tournaments::LeftoverRow;
 
 /// A table's bookings and balances.
 #[derive(Debug, Clone)]
@@ -118,7 +119,19 @@ pub fn issued(bookings: &[StoredBooking]) -> Result<Balances, ServiceError> {
 /// `Store(NotFound)` when there is no such table.
 pub async fn table_ledger(pool: &PgPool, id: Uuid, deal: Option<i32>) -> Result<TableLedger, ServiceError> {
     let (mut tx, table) = read_table(pool, id).await?;
-    let all = store::ledger::bookings(&mut tx, table.key(), None).await?;
+    table_ledger_in(&mut tx, table, deal).await
+}
+
+/// The table's ledger as `conn` sees it (a caller's transaction).
+///
+/// # Errors
+/// `Ledger` when a stored booking does not balance; on database failure.
+pub async fn table_ledger_in(
+    conn: &mut PgConnection,
+    table: TableRow,
+    deal: Option<i32>,
+) -> Result<TableLedger, ServiceError> {
+    let all = store::ledger::bookings(&mut *conn, table.key(), None).await?;
     let mut balances = Balances::default();
     for b in &all {
         balances.apply(&Booking::new(b.memo.clone(), b.postings.clone())?);
@@ -139,6 +152,7 @@ pub async fn session_ledger(pool: &PgPool, id: Uuid) -> Result<SessionLedger, Se
     let mut tx = store::begin_read_only(pool).await?;
     let session = store::sessions::fetch(&mut tx, id).await?;
     let roster = store::sessions::members(&mut tx, session.id).await?;
+    let leftovers = store::tournaments::session_leftovers(&mut tx, session.id).await?;
     let mut tables = Vec::new();
     let mut players: Vec<PlayerLedger> = Vec::new();
     for table in store::tables::list(&mut tx, None, Some(session.id), 1000, 0).await? {
@@ -146,6 +160,12 @@ pub async fn session_ledger(pool: &PgPool, id: Uuid) -> Result<SessionLedger, Se
         let mut balances = Balances::default();
         for b in &bookings {
             balances.apply(&Booking::new(b.memo.clone(), b.postings.clone())?);
+        }
+        // What a tournament's round, closing, moved out of the table's pools (its `leftover`
+        // rule) is kept beside the table's ledger, not in it (no move booked it), and counts
+        // here as the settle-up counts it.
+        for (_, moved) in leftovers.iter().filter(|(_, l)| l.table_id == table.id) {
+            balances.apply(&leftover_booking(moved)?);
         }
         // As the standings count it.
         let opening = issued(&bookings)?;
@@ -186,4 +206,18 @@ pub async fn session_ledger(pool: &PgPool, id: Uuid) -> Result<SessionLedger, Se
         tables,
         players,
     })
+}
+
+/// A leftover transfer as a booking: out of the pool, into the seat or the bank.
+///
+/// # Errors
+/// `Corrupt` when a stored account does not read.
+pub fn leftover_booking(moved: &LeftoverRow) -> Result<Booking, ServiceError> {
+    let account = |text: &str| Account::parse(text).map_err(|e| ServiceError::Corrupt(e.to_string()));
+    Ok(Booking::transfer(
+        format!("leftover of round {}", moved.round),
+        account(&moved.from_account)?,
+        account(&moved.to_account)?,
+        Chips::new(moved.amount),
+    )?)
 }

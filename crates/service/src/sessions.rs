@@ -155,12 +155,12 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
     let roster = store::sessions::members(&mut tx, session.id).await?;
     let tables = store::tables::list(&mut tx, None, Some(session.id), 1000, 0).await?;
     let leftovers = store::tournaments::session_leftovers(&mut tx, session.id).await?;
-    tx.commit().await.map_err(StoreError::from)?;
     let mut players: Vec<Standing> = Vec::new();
     let mut pools = 0;
     let mut banked = 0;
     for row in tables {
-        let ledger = super::ledger::table_ledger(pool, row.id, None).await?;
+        // Every table read in the one snapshot, so the standings add up as of one moment.
+        let ledger = super::ledger::table_ledger_in(&mut tx, row.clone(), None).await?;
         let issued = super::ledger::issued(&ledger.bookings)?;
         pools += ledger
             .balances
@@ -182,7 +182,7 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
             }
         }
         let moved_to = |account: &Account| moved.iter().find(|(a, _)| a == account).map_or(0, |(_, c)| *c);
-        let sheet = super::tables::score_sheet(pool, row.id).await?.sheet;
+        let sheet = super::tables::score_sheet_in(&mut tx, row.clone()).await?.sheet;
         let points_game = sheet.get("chips").is_none();
         let totals = sheet.get("totals").and_then(serde_json::Value::as_array);
         for (index, name) in row.players.iter().enumerate() {
@@ -231,6 +231,7 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
             player.seats.push(part);
         }
     }
+    tx.commit().await.map_err(StoreError::from)?;
     Ok(Standings {
         session,
         players,

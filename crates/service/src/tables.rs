@@ -9,7 +9,7 @@ use serde_json::Value;
 pub use tablekeeper_store::join_codes::JoinCodeRow;
 pub use tablekeeper_store::scorers::ScorerRow;
 pub use tablekeeper_store::tables::{MoveRow, TableRow};
-use tablekeeper_store::PgPool;
+use tablekeeper_store::{PgConnection, PgPool};
 use uuid::Uuid;
 
 use super::access::Account;
@@ -318,10 +318,20 @@ pub async fn state(pool: &PgPool, id: Uuid) -> Result<TableState, ServiceError> 
 /// `Store(NotFound)` when there is no such table.
 pub async fn score_sheet(pool: &PgPool, id: Uuid) -> Result<ScoreSheet, ServiceError> {
     let (mut tx, row) = read_table(pool, id).await?;
+    score_sheet_in(&mut tx, row).await
+}
+
+/// The table's score sheet as `conn` sees it (a caller's transaction, for a sheet read with
+/// what else it reads).
+///
+/// # Errors
+/// `Corrupt` when the log no longer replays; on database failure.
+pub async fn score_sheet_in(conn: &mut PgConnection, row: TableRow) -> Result<ScoreSheet, ServiceError> {
+    let id = row.id;
     let sheet: Result<ScoreSheet, ServiceError> = async {
         with_game!(game_of(&row)?, G => {
-            let game: G = fold::current(&mut tx, &row).await?;
-            let lines = super::history::in_force::<G>(&mut tx, &row).await?;
+            let game: G = fold::current(&mut *conn, &row).await?;
+            let lines = super::history::in_force::<G>(&mut *conn, &row).await?;
             Ok(ScoreSheet {
                 sheet: to_json(&game.score_sheet_of(&lines))?,
                 lines: lines.iter().map(to_json).collect::<Result<_, _>>()?,
