@@ -929,7 +929,7 @@ async fn heard_payloads(listener: &mut sqlx::postgres::PgListener) -> Vec<String
 }
 
 #[sqlx::test(migrations = "./migrations")]
-async fn a_tournament_round_started_in_a_followed_session_shows_each_new_table(pool: PgPool) {
+async fn a_followed_session_hears_each_table_a_tournament_round_opens_and_the_round_s_start_and_close(pool: PgPool) {
     // Arrange: a board follows a session with a tournament of eight at four-seat tables.
     let app = spawn_app(pool).await;
     let token = app.organiser("board@example.com").await;
@@ -964,7 +964,7 @@ async fn a_tournament_round_started_in_a_followed_session_shows_each_new_table(p
         .assert_status(201)
         .clone();
 
-    // Assert: the board hears of both tables as they were opened.
+    // Assert: the board hears of both tables as they were opened, and of the round's start.
     let mut opened: Vec<String> = started["tables"]
         .as_array()
         .expect("tables")
@@ -973,11 +973,36 @@ async fn a_tournament_round_started_in_a_followed_session_shows_each_new_table(p
         .collect();
     opened.sort();
     let mut heard = Vec::new();
-    for _ in 0..2 {
-        let change = board.next(WAIT).await.expect("a new table");
+    let mut rounds = Vec::new();
+    for _ in 0..3 {
+        let change = board.next(WAIT).await.expect("a new table or the round");
+        if change.event.as_deref() == Some("tournament") {
+            rounds.push(change.data);
+            continue;
+        }
+        assert_eq!(change.event.as_deref(), Some("table"));
         assert_eq!(change.data["version"], 0, "{:?}", change.data);
         heard.push(change.data["table_id"].as_str().expect("id").to_owned());
     }
     heard.sort();
     assert_eq!(heard, opened);
+    assert_eq!(
+        rounds,
+        [json!({"tournament_id": tournament, "round": 1, "round_closed": false})]
+    );
+
+    // Closing the round, which changes no table, is heard too; a refused close is not.
+    app.post(&format!("/api/v1/tournaments/{tournament}/rounds/1/close"), &token, json!({}))
+        .await
+        .assert_status(200);
+    let closed = board.next(WAIT).await.expect("the round's close");
+    assert_eq!(closed.event.as_deref(), Some("tournament"));
+    assert_eq!(
+        closed.data,
+        json!({"tournament_id": tournament, "round": 1, "round_closed": true})
+    );
+    app.post(&format!("/api/v1/tournaments/{tournament}/rounds/1/close"), &token, json!({}))
+        .await
+        .assert_problem(409, "round_closed");
+    assert!(board.next(Duration::from_millis(500)).await.is_none(), "nothing more");
 }

@@ -25,7 +25,7 @@ use super::sse;
 use super::tables::MoveRecord;
 use tablekeeper_rules::GameId;
 use tablekeeper_service as service;
-use tablekeeper_service::live::{self, Hub, LiveRow, TableChange, TableSignal};
+use tablekeeper_service::live::{self, Hub, LiveRow, SessionChange, TableChange, TableSignal, TournamentChange};
 use tablekeeper_service::receipts::{AuditKeys, Receipt};
 
 /// One log entry as streamed: the event's `id` is its `seq`.
@@ -419,13 +419,24 @@ pub async fn stream_table_events(
     Ok(TableStream::new(pool.clone(), following, after, signals, ends, place).respond())
 }
 
+/// The `data` of a session stream's event: a `table` event's, or a `tournament` event's.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum SessionLine {
+    Table(TableChange),
+    Tournament(TournamentChange),
+}
+
 /// Every table of a session as it changes, as Server-Sent Events: first a `table` event for each
 /// table as it is, then one each time a table's log grows (its version, whether it is finished,
 /// running totals, and the audit key's `receipt` for its chain's head then, which a board keeps
 /// as a phone keeps its answers' receipts). For the club's big screen. Changes of one table may
-/// arrive out of order: keep the one with the highest version.
+/// arrive out of order: keep the one with the highest version. A `tournament` event
+/// (`TournamentChange`) says a tournament of the session changed (a round started or closed, an
+/// entrant came or went): read it again. A board that reconnects reads its tournaments again, as
+/// what changed while it was away is not sent.
 #[utoipa::path(tag = "live", security(("bearer" = []), ("access_token" = [])), params(("id" = Uuid, Path), AccessTokenQuery), responses(
-    (status = 200, description = "an event stream of `table` events", content_type = "text/event-stream", body = TableChange),
+    (status = 200, description = "an event stream of `table` events (`TableChange`) and `tournament` events (`TournamentChange`)", content_type = "text/event-stream", body = SessionLine),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`session_not_found`: no such session, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
     (status = 429, description = "`too_many_streams`: this client address holds `MAX_STREAMS_PER_CLIENT` live streams already; close one, or retry after `Retry-After` seconds", body = Problem, content_type = "application/problem+json"),
@@ -458,6 +469,12 @@ pub async fn stream_session_events(
                 .ok()
                 .map(|json| sse::frame("table", None, &json))
         };
+        let send_line = |change: &SessionChange| match change {
+            SessionChange::Table(change) => send(change),
+            SessionChange::Tournament(change) => serde_json::to_string(change)
+                .ok()
+                .map(|json| sse::frame("tournament", None, &json)),
+        };
         for table in tables {
             match live::table_change(&pool, hub.keys(), table).await {
                 Ok(change) => {
@@ -477,7 +494,7 @@ pub async fn stream_session_events(
             };
             match change {
                 Ok(change) => {
-                    let Some(event) = send(&change) else { return };
+                    let Some(event) = send_line(&change) else { return };
                     if tx.send(event).await.is_err() {
                         return;
                     }

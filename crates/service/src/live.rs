@@ -79,6 +79,24 @@ pub struct TableChange {
     pub receipt: Option<Receipt>,
 }
 
+/// A line of a session's stream: a tournament of the session changed (a round started or
+/// closed, an entrant came or went). A board reads the tournament again.
+#[derive(Clone, Copy, Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct TournamentChange {
+    pub tournament_id: Uuid,
+    /// The last round started (0 before the first).
+    pub round: u32,
+    /// Whether that round is closed.
+    pub round_closed: bool,
+}
+
+/// What a session's followers hear.
+#[derive(Clone, Debug)]
+pub enum SessionChange {
+    Table(Arc<TableChange>),
+    Tournament(TournamentChange),
+}
+
 /// How long a replica's lease on a table lasts unless renewed.
 pub const DEFAULT_LEASE: Duration = tablekeeper_config::DEFAULT_LIVE_LEASE;
 
@@ -101,7 +119,7 @@ struct TableFeed {
 }
 
 struct SessionFeed {
-    sender: broadcast::Sender<Arc<TableChange>>,
+    sender: broadcast::Sender<SessionChange>,
     /// The latest version heard of each of its tables, to see at a renewal what was missed.
     versions: HashMap<Uuid, i64>,
     leased_until: Instant,
@@ -212,7 +230,7 @@ impl Hub {
     ///
     /// # Errors
     /// On database failure.
-    pub async fn follow_session(&self, session: Uuid) -> Result<broadcast::Receiver<Arc<TableChange>>, ServiceError> {
+    pub async fn follow_session(&self, session: Uuid) -> Result<broadcast::Receiver<SessionChange>, ServiceError> {
         let asked = Instant::now();
         let leased = self
             .feeds()
@@ -342,7 +360,10 @@ impl Hub {
             match listener.next().await {
                 Ok(Some(payload)) => match store::live::Announcement::parse(&payload) {
                     Some((announced, entry)) => self.announced(announced, entry).await,
-                    None => tracing::warn!(payload, "an unreadable announcement"),
+                    None => match store::live::TournamentNotice::parse(&payload) {
+                        Some(notice) => self.noticed(notice),
+                        None => tracing::warn!(payload, "an unreadable announcement"),
+                    },
                 },
                 // The connection dropped: sqlx reconnects on the next call, but what was
                 // announced in between is gone, so everyone catches up from the log.
@@ -373,16 +394,28 @@ impl Hub {
         }
     }
 
+    fn noticed(&self, notice: store::live::TournamentNotice) {
+        self.drop_unfollowed();
+        if let Some(feed) = self.feeds().sessions.get(&notice.session) {
+            // No receiver left is not an error: the feed goes at the next tidy-up.
+            drop(feed.sender.send(SessionChange::Tournament(TournamentChange {
+                tournament_id: notice.tournament,
+                round: notice.round,
+                round_closed: notice.closed,
+            })));
+        }
+    }
+
     /// Sends a session's followers the table's line as it is now. Worked out beside the
     /// listening task, which must not wait on the database: a board's changes may then arrive
     /// out of order, and it keeps the latest version.
-    fn send_change(&self, sender: broadcast::Sender<Arc<TableChange>>, table: Uuid) {
+    fn send_change(&self, sender: broadcast::Sender<SessionChange>, table: Uuid) {
         let pool = self.pool.clone();
         let keys = self.keys.clone();
         tokio::spawn(async move {
             match table_change(&pool, &keys, table).await {
                 // No receiver left is not an error: the feed goes at the next tidy-up.
-                Ok(change) => drop(sender.send(Arc::new(change))),
+                Ok(change) => drop(sender.send(SessionChange::Table(Arc::new(change)))),
                 Err(e) => tracing::warn!(error = %e, %table, "reading a table change failed"),
             }
         });

@@ -58,6 +58,65 @@ impl Announcement {
     }
 }
 
+/// A tournament of a session changed: a round started or closed, an entrant came or went. A
+/// board following the session reads the tournament again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TournamentNotice {
+    pub session: Uuid,
+    pub tournament: Uuid,
+    /// The last round started (0 before the first).
+    pub round: u32,
+    /// Whether that round is closed.
+    pub closed: bool,
+}
+
+impl TournamentNotice {
+    /// The payload as sent: `tournament <session> <tournament> <round> <open|closed>`. A replica
+    /// that does not know the form reads no announcement in it and passes over it.
+    pub fn payload(&self) -> String {
+        let state = if self.closed { "closed" } else { "open" };
+        format!("tournament {} {} {} {state}", self.session, self.tournament, self.round)
+    }
+
+    /// Reads a payload back; None for anything else.
+    pub fn parse(payload: &str) -> Option<TournamentNotice> {
+        let mut parts = payload.split(' ');
+        if parts.next()? != "tournament" {
+            return None;
+        }
+        let notice = TournamentNotice {
+            session: parts.next()?.parse().ok()?,
+            tournament: parts.next()?.parse().ok()?,
+            round: parts.next()?.parse().ok()?,
+            closed: match parts.next()? {
+                "open" => false,
+                "closed" => true,
+                _ => return None,
+            },
+        };
+        parts.next().is_none().then_some(notice)
+    }
+}
+
+/// Sends a tournament's notice inside the caller's transaction (delivered only if it commits),
+/// while some replica follows its session.
+///
+/// # Errors
+/// On database failure.
+pub async fn notice(conn: &mut PgConnection, notice: TournamentNotice) -> Result<(), StoreError> {
+    let followed: Option<bool> = sqlx::query_scalar!(
+        r#"select followed_until > now() as "followed?" from club_sessions where id = $1"#,
+        notice.session,
+    )
+    .fetch_optional(&mut *conn)
+    .await?
+    .flatten();
+    if followed == Some(true) {
+        notify(conn, &notice.payload()).await?;
+    }
+    Ok(())
+}
+
 /// Follows tables for `lease` from now (a lease already longer is kept), and gives each one's
 /// version as of the lease: every move that commits after it is announced. Rows are locked in
 /// one order, so replicas renewing at once cannot deadlock.

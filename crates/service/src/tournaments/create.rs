@@ -7,7 +7,7 @@ use tablekeeper_store::{self as store, PgPool, StoreError};
 use uuid::Uuid;
 
 use super::loaded::load;
-use super::{stored, Entrant, Event, Format, FormatSpec, NewTournament, Round, SeatRange, Tournament};
+use super::{stored, tell_boards, Entrant, Event, Format, FormatSpec, NewTournament, Round, SeatRange, Tournament};
 use crate::access::{self, Account, Capability};
 use crate::idempotency::{self, CreationKey, Kept, Outcome};
 use crate::{ensure_user, to_json, ServiceError};
@@ -173,6 +173,7 @@ pub async fn create<K: Kept>(
     }
     crate::chain::record::link_session(&mut tx, session).await?;
     let made = load(&mut tx, row).await?.view()?;
+    tell_boards(&mut tx, &made).await?;
     let answer = render(made).map_err(ServiceError::Encode)?;
     idempotency::keep_and_commit(tx, account.user(), key, answer).await
 }

@@ -4,7 +4,7 @@ use tablekeeper_store::{self as store, PgPool, StoreError};
 use uuid::Uuid;
 
 use super::loaded::{event_of, load};
-use super::{entrant_of, next_round, stored, write, Event, Tournament};
+use super::{entrant_of, next_round, stored, tell_boards, write, Event, Tournament};
 use crate::access::Account;
 use crate::{to_json, ServiceError};
 
@@ -42,6 +42,7 @@ pub async fn enter(pool: &PgPool, account: Account, id: Uuid, member: Uuid) -> R
     store::tournaments::enter(&mut tx, id, next, member, stored(from)?).await?;
     crate::chain::record::link_session(&mut tx, loaded.row.session_id).await?;
     let made = load(&mut tx, loaded.row).await?.view()?;
+    tell_boards(&mut tx, &made).await?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok(made)
 }
@@ -66,6 +67,7 @@ pub async fn withdraw(pool: &PgPool, account: Account, id: Uuid, member: Uuid) -
     store::tournaments::withdraw(&mut tx, id, entrant.entrant, last.max(entrant.from_round - 1)).await?;
     crate::chain::record::link_session(&mut tx, loaded.row.session_id).await?;
     let made = load(&mut tx, loaded.row).await?.view()?;
+    tell_boards(&mut tx, &made).await?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok(made)
 }

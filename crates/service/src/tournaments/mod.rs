@@ -261,3 +261,16 @@ async fn locked(tx: &mut PgConnection, row: &TournamentRow) -> Result<Loaded, Se
 fn next_round(loaded: &Loaded) -> u32 {
     u32::try_from(loaded.rounds.len() + 1).unwrap_or(u32::MAX)
 }
+
+/// Tells whoever follows the session (a board) that the tournament changed, once the caller's
+/// write commits.
+async fn tell_boards(conn: &mut PgConnection, made: &Tournament) -> Result<(), ServiceError> {
+    let last = made.rounds.last();
+    let notice = store::live::TournamentNotice {
+        session: made.row.session_id,
+        tournament: made.row.id,
+        round: last.map_or(0, |r| r.number),
+        closed: last.is_some_and(|r| r.closed_at.is_some()),
+    };
+    Ok(store::live::notice(conn, notice).await?)
+}

@@ -13,8 +13,8 @@ use uuid::Uuid;
 
 use super::loaded::{event_of, load};
 use super::{
-    leftover_transfers, locked, number, organised, stored, write, Leftover, PlayedRound, RoundLine, Tournament,
-    Unfinished,
+    leftover_transfers, locked, number, organised, stored, tell_boards, write, Leftover, PlayedRound, RoundLine,
+    Tournament, Unfinished,
 };
 use crate::access::Account;
 use crate::idempotency::{self, CreationKey, Kept, Outcome};
@@ -116,9 +116,9 @@ pub async fn start_round<K: Kept>(
     crate::chain::record::link_session(&mut tx, row.session_id).await?;
     let tournament = row.id;
     let (club, session) = (row.club_id, row.session_id);
-    let loaded = load(&mut tx, loaded.row).await?;
-    let started = loaded
-        .view()?
+    let made = load(&mut tx, loaded.row).await?.view()?;
+    tell_boards(&mut tx, &made).await?;
+    let started = made
         .rounds
         .into_iter()
         .find(|r| r.number == n)
@@ -321,6 +321,7 @@ pub async fn close_round(pool: &PgPool, account: Account, id: Uuid, n: u32) -> R
     }
     let row = loaded.row;
     let made = load(&mut tx, row).await?.view()?;
+    tell_boards(&mut tx, &made).await?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok(made)
 }
