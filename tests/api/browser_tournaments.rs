@@ -2,7 +2,9 @@
 //! organiser makes a progressive drive from a session's who-came, sees round 1's tables before
 //! starting it (the dry run writes nothing), starts it and sees which tables still play; a player
 //! picks themself and reads their guide card (and finds it on their own page); the big screen
-//! shows the round, its clock counting down and the tables still playing. Every screen passes axe.
+//! shows the round, its clock counting down and the tables still playing, then where each player
+//! goes next once the round closes, and the final standings after the last. Every screen passes
+//! axe.
 
 use std::time::Duration;
 
@@ -248,6 +250,7 @@ async fn browser_an_organiser_makes_a_drive_sees_round_one_starts_it_and_players
     board.open(&format!("/?share={link}#/board/{session}")).await;
     board.wait_for_text("Whist drive: round 1 of 3").await;
     board.wait_for_text("Still playing: table 1, table 2").await;
+    board.wait_for_text("Round 2 is seated from this round's results").await;
     board.wait_for_text("Table 2: Nomination Whist").await;
     let first = text_of(&board, ".round-clock").await;
     let first_s = is_clock(&first).unwrap_or_else(|| panic!("a clock: {first}"));
@@ -342,7 +345,168 @@ async fn browser_an_organiser_makes_a_drive_sees_round_one_starts_it_and_players
     assert_eq!(tables_shown(&phone).await, names(&planned));
     check(&phone, "round 2 before starting", &mut problems).await;
 
+    // The board, still open, follows: where each player goes in round 2, in place of the tiles,
+    // readable across the room.
+    board.wait_for_text("Round 2: where to sit").await;
+    let someone = names(&planned)[1][2].clone();
+    board.wait_for_text(&someone).await;
+    assert_eq!(movement_shown(&board).await, names(&planned));
+    fits_the_screen(&board, "board between rounds", 40.0, &mut problems).await;
+    check(&board, "board between rounds", &mut problems).await;
+    board.screenshot("board-movement").await;
+
     assert!(problems.is_empty(), "{problems:#?}");
     board.close().await;
     phone.close().await;
+}
+
+/// A tournament of `members` in `session` made by the API: Nomination Whist of one card, one
+/// deal a round, tables of `seats`, scored by place; its id.
+async fn drive(rig: &Rig, session: &str, members: &[String], format: Value, rounds: u32, seats: (u32, u32)) -> String {
+    let body = json!({
+        "name": "Whist drive", "game": "nomination-whist", "options": {"hand_sizes": [1]},
+        "format": format, "seats": {"min": seats.0, "max": seats.1}, "rounds": rounds,
+        "deals_per_round": 1, "entrants": members,
+        "scoring": {"kind": "places", "points": [4, 2, 1, 0]},
+    });
+    rig.app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), &rig.organiser, body)
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned()
+}
+
+/// Starts the tournament's next round by the API: the round as started.
+async fn start_round(rig: &Rig, tournament: &str) -> Value {
+    rig.app
+        .post(
+            &format!("/api/v1/tournaments/{tournament}/rounds"),
+            &rig.organiser,
+            json!({}),
+        )
+        .await
+        .assert_status(201)
+        .clone()
+}
+
+async fn close_round(rig: &Rig, tournament: &str, round: u32) {
+    rig.app
+        .post(
+            &format!("/api/v1/tournaments/{tournament}/rounds/{round}/close"),
+            &rig.organiser,
+            json!({}),
+        )
+        .await
+        .assert_status(200);
+}
+
+/// The board's next round as it lists it: each table's names in seat order.
+async fn movement_shown(board: &Phone) -> Vec<Vec<String>> {
+    let found = board
+        .client
+        .execute(
+            "return [...document.querySelectorAll('.movement-table')].map((t) => \
+               [...t.querySelectorAll('.movement-names li')].map((li) => li.textContent.trim()))",
+            vec![],
+        )
+        .await
+        .expect("script");
+    serde_json::from_value(found).expect("names")
+}
+
+/// What the board shows between rounds or at the end fills no more than the screen: no line
+/// wider than its column (names are never broken, so one too wide would stick out), nothing
+/// below the bottom, and its type at least `px` high.
+async fn fits_the_screen(board: &Phone, screen: &str, px: f64, problems: &mut Vec<String>) {
+    let found = board
+        .client
+        .execute(
+            "const box = document.querySelector('.after-round'); \
+             const wide = [...box.querySelectorAll('.fit-line')].filter((el) => el.scrollWidth > el.clientWidth + 1).length; \
+             return { wide, bottom: box.getBoundingClientRect().bottom, height: window.innerHeight, \
+               size: parseFloat(getComputedStyle(box).fontSize) }",
+            vec![],
+        )
+        .await
+        .expect("script");
+    if found["wide"] != 0 {
+        problems.push(format!("{screen}: a line is wider than its column: {found}"));
+    }
+    let number = |k: &str| found[k].as_f64().unwrap_or(f64::NAN);
+    if number("bottom") > number("height") {
+        problems.push(format!("{screen}: runs below the screen: {found}"));
+    }
+    if number("size") < px {
+        problems.push(format!("{screen}: type smaller than {px}px: {found}"));
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn browser_after_the_last_round_the_board_shows_the_final_standings(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let (_, session, members) = club_night(&rig).await;
+    let tournament = drive(&rig, &session, &members, json!({"kind": "fixed"}), 1, (4, 4)).await;
+    let round = start_round(&rig, &tournament).await;
+    for table in round["tables"].as_array().expect("tables") {
+        crate::helpers::accept(
+            &rig.app,
+            table["table_id"].as_str().expect("table"),
+            &rig.organiser,
+            json!({"kind": "result", "nominations": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]}),
+        )
+        .await;
+    }
+    close_round(&rig, &tournament, 1).await;
+    let t = api_get(&rig, &format!("/api/v1/tournaments/{tournament}")).await;
+    assert!(t["finished_at"].is_string(), "{t}");
+    let winners: Vec<String> = t["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .filter(|s| s["place"] == 1)
+        .map(|s| s["name"].as_str().expect("name").to_owned())
+        .collect();
+    assert_eq!(winners, ["Ann", "Eve"], "each table's first dealer made their one: {t}");
+
+    let link = rig
+        .app
+        .post(
+            &format!("/api/v1/sessions/{session}/share-links"),
+            &rig.organiser,
+            json!({}),
+        )
+        .await
+        .assert_status(201)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let base = format!("http://{}", rig.proxy.addr);
+    let board = rig.driver.window(&base, 1920, 1080, false).await;
+    board.open(&format!("/?share={link}#/board/{session}")).await;
+    board.wait_for_text("Whist drive: finished after 1 round").await;
+    board.wait_for_text("Final standings").await;
+    let shown = board
+        .client
+        .execute(
+            "return [...document.querySelectorAll('.final-standings tr.winner th')].map((th) => th.textContent)",
+            vec![],
+        )
+        .await
+        .expect("script");
+    assert_eq!(shown, json!(winners));
+    let tiles = board
+        .client
+        .execute("return document.querySelector('.board').hidden", vec![])
+        .await
+        .expect("script");
+    assert_eq!(tiles, true, "the standings take the tiles' place");
+    let mut problems = Vec::new();
+    fits_the_screen(&board, "final standings", 40.0, &mut problems).await;
+    check(&board, "final standings", &mut problems).await;
+    board.screenshot("board-standings").await;
+    assert!(problems.is_empty(), "{problems:#?}");
+    board.close().await;
 }
