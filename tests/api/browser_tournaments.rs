@@ -3,8 +3,8 @@
 //! starting it (the dry run writes nothing), starts it and sees which tables still play; a player
 //! picks themself and reads their guide card (and finds it on their own page); the big screen
 //! shows the round, its clock counting down and the tables still playing, then where each player
-//! goes next once the round closes, and the final standings after the last. Every screen passes
-//! axe.
+//! goes next once the round closes, and the final standings after the last. The organiser shows
+//! a round's scorer codes (the same codes on a second visit). Every screen passes axe.
 
 use std::time::Duration;
 
@@ -402,6 +402,22 @@ async fn close_round(rig: &Rig, tournament: &str, round: u32) {
         .assert_status(200);
 }
 
+/// A phone with the organiser signed in, on `path`.
+async fn organiser_phone(rig: &mut Rig, path: &str) -> Phone {
+    let phone = rig.phone().await;
+    phone.open("/").await;
+    phone
+        .client
+        .execute(
+            "localStorage.setItem('tk.organiser', arguments[0])",
+            vec![json!(rig.organiser)],
+        )
+        .await
+        .expect("signed in");
+    phone.open(path).await;
+    phone
+}
+
 /// The board's next round as it lists it: each table's names in seat order.
 async fn movement_shown(board: &Phone) -> Vec<Vec<String>> {
     let found = board
@@ -509,4 +525,100 @@ async fn browser_after_the_last_round_the_board_shows_the_final_standings(pool: 
     board.screenshot("board-standings").await;
     assert!(problems.is_empty(), "{problems:#?}");
     board.close().await;
+}
+
+/// The scorer codes the page shows, table by table: (table id, code).
+async fn codes_shown(phone: &Phone) -> Vec<(String, String)> {
+    let found = phone
+        .client
+        .execute(
+            "return [...document.querySelectorAll('.code-sheet')].map((s) => \
+               [s.dataset.table, s.querySelector('.join-code').dataset.code])",
+            vec![],
+        )
+        .await
+        .expect("script");
+    serde_json::from_value(found).expect("codes")
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn browser_the_organiser_shows_each_tables_scorer_code_and_a_second_visit_shows_the_same(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let (_, session, members) = club_night(&rig).await;
+    let format = json!({"kind": "progressive", "move": "winner"});
+    let tournament = drive(&rig, &session, &members, format, 2, (4, 4)).await;
+    let round = start_round(&rig, &tournament).await;
+    let tables: Vec<String> = round["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| t["table_id"].as_str().expect("id").to_owned())
+        .collect();
+    let mut problems = Vec::new();
+
+    let phone = organiser_phone(&mut rig, &format!("/#/tournament/{tournament}")).await;
+    phone.wait_for_text("Round 1 of 2: playing").await;
+    phone.tap("Scorer codes").await;
+    phone.wait_for_text("Whist drive: scorer codes").await;
+    phone.wait_for_text("Table 2").await;
+    let first = codes_shown(&phone).await;
+    assert_eq!(
+        first.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>(),
+        tables,
+        "a code per table of the round, in order"
+    );
+    for (table, code) in &first {
+        let issued = api_get(&rig, &format!("/api/v1/tables/{table}/join-codes")).await;
+        assert_eq!(issued.as_array().expect("codes").len(), 1, "{issued}");
+        assert_eq!(issued[0]["code"], code.as_str());
+        phone.wait_for_text(code).await;
+    }
+    // Each QR code is big enough to scan from the table, and named.
+    let qr = phone
+        .client
+        .execute(
+            "return [...document.querySelectorAll('.code-sheet svg.qr')].map((q) => \
+               [Math.round(q.getBoundingClientRect().width), q.getAttribute('aria-label')])",
+            vec![],
+        )
+        .await
+        .expect("script");
+    assert_eq!(qr[0][1], "QR code to score table 1", "{qr}");
+    for q in qr.as_array().expect("qr codes") {
+        assert!(q[0].as_f64().expect("width") >= 300.0, "{qr}");
+    }
+    check(&phone, "scorer codes", &mut problems).await;
+    phone.screenshot("scorer-codes").await;
+
+    // A second visit: the same codes, none made.
+    phone.tap("Back to the tournament").await;
+    phone.wait_for_text("Round 1 of 2: playing").await;
+    phone.tap("Scorer codes").await;
+    phone.wait_for_text("Whist drive: scorer codes").await;
+    phone.wait_for_text(&first[1].1).await;
+    assert_eq!(codes_shown(&phone).await, first);
+    for table in &tables {
+        let issued = api_get(&rig, &format!("/api/v1/tables/{table}/join-codes")).await;
+        assert_eq!(issued.as_array().expect("codes").len(), 1, "still one: {issued}");
+    }
+    if std::env::var_os("SCREENSHOTS").is_some() {
+        let base = format!("http://{}", rig.proxy.addr);
+        let screen = rig.driver.window(&base, 1280, 720, false).await;
+        screen.open("/").await;
+        screen
+            .client
+            .execute(
+                "localStorage.setItem('tk.organiser', arguments[0])",
+                vec![json!(rig.organiser)],
+            )
+            .await
+            .expect("signed in");
+        screen.open(&format!("/#/tournament/{tournament}/codes")).await;
+        screen.wait_for_text(&first[1].1).await;
+        screen.screenshot("scorer-codes-screen").await;
+        screen.close().await;
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+    phone.close().await;
 }

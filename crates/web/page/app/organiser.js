@@ -7,12 +7,13 @@ import { get, organiser, post } from './api.js';
 import { button, h, message, mount } from './dom.js';
 import { isLoopback, joinLink, publicBase, qrSvg } from './qr.js';
 import { gameName } from './table.js';
-import { newTournament, sessionTournaments, tournamentScreen } from './tournaments.js';
+import { newTournament, scorerCodes, sessionTournaments, tournamentScreen } from './tournaments.js';
 
 export function organiserRoute(parts, root) {
   if (!organiser.token) return signIn(root, null, () => organiserRoute(parts, root));
   if (parts[0] === 'session' && parts[2] === 'new') return newTable(parts[1], root);
   if (parts[0] === 'session' && parts[2] === 'tournament') return newTournament(parts[1], root);
+  if (parts[0] === 'tournament' && parts[1] && parts[2] === 'codes') return scorerCodes(parts[1], root);
   if (parts[0] === 'tournament' && parts[1]) return tournamentScreen(parts[1], root);
   if (parts[0] === 'session') return session(parts[1], root);
   if (parts[0] === 'code') return joinCode(parts[1], root);

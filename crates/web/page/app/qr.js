@@ -64,3 +64,20 @@ export function joinLink(base, code) {
 export function isLoopback(base) {
   return /^https?:\/\/(localhost|127\.|\[::1\])/.test(base);
 }
+
+/// How long a join code must still open its table to be handed out again (codes last 12
+/// hours): a code shown for a round does not run out during it.
+export const REUSE_FOR_MS = 60 * 60_000;
+
+/// The join code to hand out again from a table's issued codes (`GET /tables/{id}/join-codes`,
+/// newest first): the newest that opens the table (`active`: neither expired nor withdrawn)
+/// for `REUSE_FOR_MS` more at least; null when there is none and a new one is to be made.
+/**
+ * @template {{ active: boolean, expires_at: string }} C
+ * @param {C[]} issued
+ * @param {number} now ms since the epoch
+ * @returns {C | null}
+ */
+export function reusableCode(issued, now) {
+  return issued.find((code) => code.active && Date.parse(code.expires_at) - now >= REUSE_FOR_MS) ?? null;
+}
