@@ -4,7 +4,8 @@
 //! picks themself and reads their guide card (and finds it on their own page); the big screen
 //! shows the round, its clock counting down and the tables still playing, then where each player
 //! goes next once the round closes, and the final standings after the last. The organiser shows
-//! a round's scorer codes (the same codes on a second visit). Every screen passes axe.
+//! a round's scorer codes (the same codes on a second visit), enters a late arrival and withdraws
+//! an entrant. Every screen passes axe.
 
 use std::time::Duration;
 
@@ -619,6 +620,87 @@ async fn browser_the_organiser_shows_each_tables_scorer_code_and_a_second_visit_
         screen.screenshot("scorer-codes-screen").await;
         screen.close().await;
     }
+    assert!(problems.is_empty(), "{problems:#?}");
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn browser_a_late_arrival_and_a_withdrawal_change_the_next_rounds_tables(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let (club, session, members) = club_night(&rig).await;
+    // Ivy is a member of the club who did not come at the start.
+    let ivy = rig
+        .app
+        .post(
+            &format!("/api/v1/clubs/{club}/members"),
+            &rig.organiser,
+            json!({"name": "Ivy"}),
+        )
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let format = json!({"kind": "progressive", "move": "winner"});
+    let tournament = drive(&rig, &session, &members, format, 2, (3, 4)).await;
+    start_round(&rig, &tournament).await;
+    close_round(&rig, &tournament, 1).await;
+    let mut problems = Vec::new();
+    let phone = organiser_phone(&mut rig, &format!("/#/tournament/{tournament}")).await;
+    phone.wait_for_text("Round 2 of 2: the tables before starting").await;
+    let seated = |tables: &[Vec<String>], name: &str| tables.iter().flatten().any(|n| n == name);
+
+    // Ivy arrives: entered from round 2, round 2's tables seat her.
+    choose(&phone, "Late arrival", "Ivy").await;
+    phone.tap("Enter from round 2").await;
+    phone.wait_for_text("Ivy plays from round 2.").await;
+    let t = api_get(&rig, &format!("/api/v1/tournaments/{tournament}")).await;
+    let entered = t["entrants"]
+        .as_array()
+        .expect("entrants")
+        .iter()
+        .find(|e| e["member_id"] == ivy.as_str())
+        .cloned();
+    assert_eq!(entered.expect("Ivy entered")["from_round"], 2);
+    let planned = names(&api_get(&rig, &format!("/api/v1/tournaments/{tournament}/rounds/next")).await);
+    let shown = tables_shown(&phone).await;
+    assert_eq!(shown, planned);
+    assert!(seated(&shown, "Ivy"), "{shown:?}");
+    check(&phone, "late arrival entered", &mut problems).await;
+
+    // Bob leaves: asked first, then round 2 is seated without him.
+    choose(&phone, "Withdraw", "Bob").await;
+    phone.tap("Withdraw from round 2").await;
+    phone
+        .wait_for_text("Withdraw Bob? They sit at no table from round 2 on.")
+        .await;
+    check(&phone, "withdrawal asked", &mut problems).await;
+    phone.screenshot("tournament-entrants").await;
+    phone.tap("Yes, withdraw Bob").await;
+    phone.wait_for_text("Bob is withdrawn from round 2.").await;
+    let planned = names(&api_get(&rig, &format!("/api/v1/tournaments/{tournament}/rounds/next")).await);
+    let shown = tables_shown(&phone).await;
+    assert_eq!(shown, planned);
+    assert!(!seated(&shown, "Bob") && seated(&shown, "Ivy"), "{shown:?}");
+    phone.wait_for_text("Withdrawn: Bob (played to round 1)").await;
+
+    // Cat is withdrawn elsewhere meanwhile: withdrawing her here again is refused in the
+    // server's words, and the screen changes nothing.
+    let cat = &members[2];
+    let path = format!("/api/v1/tournaments/{tournament}/entrants/{cat}");
+    rig.app
+        .request(Method::DELETE, &path, Some(&rig.organiser), None)
+        .await
+        .assert_status(200);
+    choose(&phone, "Withdraw", "Cat").await;
+    phone.tap("Withdraw from round 2").await;
+    phone.tap("Yes, withdraw Cat").await;
+    let again = rig.app.request(Method::DELETE, &path, Some(&rig.organiser), None).await;
+    let detail = again.assert_status(404)["detail"].as_str().expect("detail").to_owned();
+    phone.wait_for_text(&detail).await;
+    assert_eq!(tables_shown(&phone).await, shown, "nothing redrawn");
+    assert!(phone.enabled("Yes, withdraw Cat").await, "offered again");
     assert!(problems.is_empty(), "{problems:#?}");
     phone.close().await;
 }

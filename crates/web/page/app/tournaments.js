@@ -3,7 +3,8 @@
 // game, format, rounds, deals or minutes per round and scoring), sees the next round's tables
 // before starting it (`GET /tournaments/{id}/rounds/next`, a dry run), starts and closes rounds
 // and sees which tables still play; a player picks themself from the entrants and reads their
-// guide card. While a round plays, its tables' scorer codes are one screen (a join code and QR
+// guide card. Between rounds the organiser enters a late arrival or withdraws an entrant (from the
+// next round on); while a round plays, its tables' scorer codes are one screen (a join code and QR
 // code per table, to show or print). Routes: #/session/<id>/tournament (new) · #/tournament/<id> ·
 // #/tournament/<id>/codes · #/guide/<id> · #/guide/<id>/<member id>. The guide is read with whatever token the page has: the organiser's
 // (a member's own account) or the session's share link (`/?share=…#/guide/<id>`).
@@ -200,15 +201,16 @@ export async function roundProgress(t, round, read) {
 /**
  * @param {string} id
  * @param {HTMLElement} root
+ * @param {string | null} [note] what the last change did, said once the screen is drawn again
  */
-export async function tournamentScreen(id, root) {
+export async function tournamentScreen(id, root, note = null) {
   mount(root, top('Tournament', '#/organiser'), message('Loading…'));
   await guarded(root, async () => {
     const t = await get(`/tournaments/${id}`, auth());
     const back = `#/session/${t.session_id}`;
-    const status = h('div', { class: 'screen-status', 'aria-live': 'polite' });
+    const status = h('div', { class: 'screen-status', 'aria-live': 'polite' }, note ? message(note, 'ok') : null);
     const say = (text, kind = 'error') => mount(status, message(text, kind));
-    const again = () => tournamentScreen(id, root);
+    const again = (/** @type {string | null} */ said = null) => tournamentScreen(id, root, said);
     /** @type {any} */
     const round = currentRound(t.played_rounds);
     const open = round && !round.closed_at ? round : null;
@@ -272,6 +274,8 @@ export async function tournamentScreen(id, root) {
     } else {
       sections.push(h('section', { class: 'card-box' }, h('h2', {}, 'Finished'), message(`All ${t.rounds} rounds are played.`, 'ok')));
     }
+    const entrants = await entrantsSection(t, again);
+    if (entrants) sections.push(entrants);
     if (t.standings.length && t.played_rounds.some((r) => r.closed_at)) sections.push(standingsTable(t));
     const save = (e) => {
       e.preventDefault();
@@ -291,6 +295,89 @@ export async function tournamentScreen(id, root) {
         h('a', { class: 'button', href: `/api/v1/tournaments/${id}/results.pdf`, download: '', onclick: save }, 'Results (PDF)'),
         h('a', { class: 'button', href: back }, 'Back to the session')));
   });
+}
+
+/// Late arrivals and withdrawals, from the next round to be started: a picker of the club's
+/// members not entered, and of the entrants still playing with a confirm step before one is
+/// withdrawn. A refusal's sentence is shown beside the controls and nothing changes; a change
+/// draws the screen again, with the next round's tables as they now are.
+/**
+ * @param {any} t the tournament
+ * @param {(note: string) => any} again draws the screen again, saying `note`
+ * @returns {Promise<HTMLElement | null>} null once no round is left to start
+ */
+async function entrantsSection(t, again) {
+  const next = t.played_rounds.length + 1;
+  if (t.finished_at || next > t.rounds) return null;
+  /** @type {any[]} */
+  let members = [];
+  let unread = null;
+  try {
+    members = (await get(`/clubs/${t.club_id}/members`, auth())).items;
+  } catch (err) {
+    if (err.status === 401) throw err;
+    unread = err.message;
+  }
+  const entered = new Set(t.entrants.map((e) => e.member_id));
+  const free = members.filter((m) => m.active && !m.anonymised && !entered.has(m.id));
+  const playing = t.entrants.filter((e) => e.until_round == null);
+  const gone = t.entrants.filter((e) => e.until_round != null);
+  const from = `from round ${next}`;
+  const status = h('div', { class: 'screen-status', 'aria-live': 'polite' });
+  const refused = (/** @type {any} */ err) => mount(status, message(err.message, 'error'));
+  const late = h('select', { id: 'late-member' }, h('option', { value: '' }, 'Choose a club member'),
+    free.map((m) => h('option', { value: m.id }, m.guest ? `${m.name} (guest)` : m.name)));
+  const enter = button(`Enter ${from}`, async (e) => {
+    const b = e.currentTarget;
+    const member = free.find((m) => m.id === late.value);
+    if (!member) return mount(status, message('Choose who arrived first.', 'error'));
+    b.disabled = true;
+    try {
+      await call('POST', `/tournaments/${t.id}/entrants`, { ...auth(), body: { member_id: member.id } });
+      again(`${member.name} plays ${from}.`);
+    } catch (err) {
+      b.disabled = false;
+      refused(err);
+    }
+  });
+  const leaving = h('select', { id: 'withdraw-member' }, h('option', { value: '' }, 'Choose an entrant'),
+    playing.map((e) => h('option', { value: e.member_id }, e.name)));
+  // The confirm step: who and from when, in words, before anything is sent.
+  const confirm = h('div', { class: 'confirm', 'aria-live': 'polite' });
+  leaving.addEventListener('change', () => mount(confirm));
+  const withdraw = button(`Withdraw ${from}`, () => {
+    const who = playing.find((e) => e.member_id === leaving.value);
+    if (!who) return mount(status, message('Choose who is leaving first.', 'error'));
+    mount(status);
+    mount(confirm,
+      h('p', { class: 'confirm-ask' }, `Withdraw ${who.name}? They sit at no table ${from} on.`),
+      h('div', { class: 'row' },
+        button(`Yes, withdraw ${who.name}`, async (e) => {
+          const b = e.currentTarget;
+          b.disabled = true;
+          try {
+            await call('DELETE', `/tournaments/${t.id}/entrants/${who.member_id}`, auth());
+            again(`${who.name} is withdrawn ${from}.`);
+          } catch (err) {
+            b.disabled = false;
+            refused(err);
+          }
+        }, { class: 'danger' }),
+        button(`Keep ${who.name}`, () => mount(confirm))));
+  });
+  const arrived = unread
+    ? message(`The club's members cannot be read: ${unread}`, 'error')
+    : free.length
+      ? [h('label', { for: 'late-member' }, 'Late arrival'), h('div', { class: 'pick-line' }, late, enter)]
+      : h('p', { class: 'came' }, 'Every member of the club is entered.');
+  return h('section', { class: 'card-box', 'aria-labelledby': 'entrants-head' },
+    h('h2', { id: 'entrants-head' }, 'Late arrivals and withdrawals'),
+    h('p', { class: 'came' }, `A change counts ${from}: its tables are seated again.`),
+    arrived,
+    h('label', { for: 'withdraw-member' }, 'Withdraw'), h('div', { class: 'pick-line' }, leaving, withdraw),
+    confirm,
+    gone.length ? h('p', { class: 'came' }, `Withdrawn: ${gone.map((e) => `${e.name} (${e.until_round ? `played to round ${e.until_round}` : 'played no round'})`).join(', ')}`) : null,
+    status);
 }
 
 /// A table's join code to hand out: one it has that still opens it for a while
