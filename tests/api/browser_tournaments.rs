@@ -2,7 +2,10 @@
 //! organiser makes a progressive drive from a session's who-came, sees round 1's tables before
 //! starting it (the dry run writes nothing), starts it and sees which tables still play; a player
 //! picks themself and reads their guide card (and finds it on their own page); the big screen
-//! shows the round, its clock counting down and the tables still playing. Every screen passes axe.
+//! shows the round, its clock counting down and the tables still playing, then where each player
+//! goes next once the round closes, and the final standings after the last. The organiser shows
+//! a round's scorer codes (the same codes on a second visit), enters a late arrival and withdraws
+//! an entrant. Every screen passes axe.
 
 use std::time::Duration;
 
@@ -248,6 +251,7 @@ async fn browser_an_organiser_makes_a_drive_sees_round_one_starts_it_and_players
     board.open(&format!("/?share={link}#/board/{session}")).await;
     board.wait_for_text("Whist drive: round 1 of 3").await;
     board.wait_for_text("Still playing: table 1, table 2").await;
+    board.wait_for_text("Round 2 is seated from this round's results").await;
     board.wait_for_text("Table 2: Nomination Whist").await;
     let first = text_of(&board, ".round-clock").await;
     let first_s = is_clock(&first).unwrap_or_else(|| panic!("a clock: {first}"));
@@ -342,7 +346,361 @@ async fn browser_an_organiser_makes_a_drive_sees_round_one_starts_it_and_players
     assert_eq!(tables_shown(&phone).await, names(&planned));
     check(&phone, "round 2 before starting", &mut problems).await;
 
+    // The board, still open, follows: where each player goes in round 2, in place of the tiles,
+    // readable across the room.
+    board.wait_for_text("Round 2: where to sit").await;
+    let someone = names(&planned)[1][2].clone();
+    board.wait_for_text(&someone).await;
+    assert_eq!(movement_shown(&board).await, names(&planned));
+    fits_the_screen(&board, "board between rounds", 40.0, &mut problems).await;
+    check(&board, "board between rounds", &mut problems).await;
+    board.screenshot("board-movement").await;
+
     assert!(problems.is_empty(), "{problems:#?}");
     board.close().await;
+    phone.close().await;
+}
+
+/// A tournament of `members` in `session` made by the API: Nomination Whist of one card, one
+/// deal a round, tables of `seats`, scored by place; its id.
+async fn drive(rig: &Rig, session: &str, members: &[String], format: Value, rounds: u32, seats: (u32, u32)) -> String {
+    let body = json!({
+        "name": "Whist drive", "game": "nomination-whist", "options": {"hand_sizes": [1]},
+        "format": format, "seats": {"min": seats.0, "max": seats.1}, "rounds": rounds,
+        "deals_per_round": 1, "entrants": members,
+        "scoring": {"kind": "places", "points": [4, 2, 1, 0]},
+    });
+    rig.app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), &rig.organiser, body)
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned()
+}
+
+/// Starts the tournament's next round by the API: the round as started.
+async fn start_round(rig: &Rig, tournament: &str) -> Value {
+    rig.app
+        .post(
+            &format!("/api/v1/tournaments/{tournament}/rounds"),
+            &rig.organiser,
+            json!({}),
+        )
+        .await
+        .assert_status(201)
+        .clone()
+}
+
+async fn close_round(rig: &Rig, tournament: &str, round: u32) {
+    rig.app
+        .post(
+            &format!("/api/v1/tournaments/{tournament}/rounds/{round}/close"),
+            &rig.organiser,
+            json!({}),
+        )
+        .await
+        .assert_status(200);
+}
+
+/// A phone with the organiser signed in, on `path`.
+async fn organiser_phone(rig: &mut Rig, path: &str) -> Phone {
+    let phone = rig.phone().await;
+    phone.open("/").await;
+    phone
+        .client
+        .execute(
+            "localStorage.setItem('tk.organiser', arguments[0])",
+            vec![json!(rig.organiser)],
+        )
+        .await
+        .expect("signed in");
+    phone.open(path).await;
+    phone
+}
+
+/// The board's next round as it lists it: each table's names in seat order.
+async fn movement_shown(board: &Phone) -> Vec<Vec<String>> {
+    let found = board
+        .client
+        .execute(
+            "return [...document.querySelectorAll('.movement-table')].map((t) => \
+               [...t.querySelectorAll('.movement-names li')].map((li) => li.textContent.trim()))",
+            vec![],
+        )
+        .await
+        .expect("script");
+    serde_json::from_value(found).expect("names")
+}
+
+/// What the board shows between rounds or at the end fills no more than the screen: no line
+/// wider than its column (names are never broken, so one too wide would stick out), nothing
+/// below the bottom, and its type at least `px` high.
+async fn fits_the_screen(board: &Phone, screen: &str, px: f64, problems: &mut Vec<String>) {
+    let found = board
+        .client
+        .execute(
+            "const box = document.querySelector('.after-round'); \
+             const wide = [...box.querySelectorAll('.fit-line')].filter((el) => el.scrollWidth > el.clientWidth + 1).length; \
+             return { wide, bottom: box.getBoundingClientRect().bottom, height: window.innerHeight, \
+               size: parseFloat(getComputedStyle(box).fontSize) }",
+            vec![],
+        )
+        .await
+        .expect("script");
+    if found["wide"] != 0 {
+        problems.push(format!("{screen}: a line is wider than its column: {found}"));
+    }
+    let number = |k: &str| found[k].as_f64().unwrap_or(f64::NAN);
+    if number("bottom") > number("height") {
+        problems.push(format!("{screen}: runs below the screen: {found}"));
+    }
+    if number("size") < px {
+        problems.push(format!("{screen}: type smaller than {px}px: {found}"));
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn browser_after_the_last_round_the_board_shows_the_final_standings(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let (_, session, members) = club_night(&rig).await;
+    let tournament = drive(&rig, &session, &members, json!({"kind": "fixed"}), 1, (4, 4)).await;
+    let round = start_round(&rig, &tournament).await;
+    for table in round["tables"].as_array().expect("tables") {
+        crate::helpers::accept(
+            &rig.app,
+            table["table_id"].as_str().expect("table"),
+            &rig.organiser,
+            json!({"kind": "result", "nominations": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]}),
+        )
+        .await;
+    }
+    close_round(&rig, &tournament, 1).await;
+    let t = api_get(&rig, &format!("/api/v1/tournaments/{tournament}")).await;
+    assert!(t["finished_at"].is_string(), "{t}");
+    let winners: Vec<String> = t["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .filter(|s| s["place"] == 1)
+        .map(|s| s["name"].as_str().expect("name").to_owned())
+        .collect();
+    assert_eq!(winners, ["Ann", "Eve"], "each table's first dealer made their one: {t}");
+
+    let link = rig
+        .app
+        .post(
+            &format!("/api/v1/sessions/{session}/share-links"),
+            &rig.organiser,
+            json!({}),
+        )
+        .await
+        .assert_status(201)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let base = format!("http://{}", rig.proxy.addr);
+    let board = rig.driver.window(&base, 1920, 1080, false).await;
+    board.open(&format!("/?share={link}#/board/{session}")).await;
+    board.wait_for_text("Whist drive: finished after 1 round").await;
+    board.wait_for_text("Final standings").await;
+    let shown = board
+        .client
+        .execute(
+            "return [...document.querySelectorAll('.final-standings tr.winner th')].map((th) => th.textContent)",
+            vec![],
+        )
+        .await
+        .expect("script");
+    assert_eq!(shown, json!(winners));
+    let tiles = board
+        .client
+        .execute("return document.querySelector('.board').hidden", vec![])
+        .await
+        .expect("script");
+    assert_eq!(tiles, true, "the standings take the tiles' place");
+    let mut problems = Vec::new();
+    fits_the_screen(&board, "final standings", 40.0, &mut problems).await;
+    check(&board, "final standings", &mut problems).await;
+    board.screenshot("board-standings").await;
+    assert!(problems.is_empty(), "{problems:#?}");
+    board.close().await;
+}
+
+/// The scorer codes the page shows, table by table: (table id, code).
+async fn codes_shown(phone: &Phone) -> Vec<(String, String)> {
+    let found = phone
+        .client
+        .execute(
+            "return [...document.querySelectorAll('.code-sheet')].map((s) => \
+               [s.dataset.table, s.querySelector('.join-code').dataset.code])",
+            vec![],
+        )
+        .await
+        .expect("script");
+    serde_json::from_value(found).expect("codes")
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn browser_the_organiser_shows_each_tables_scorer_code_and_a_second_visit_shows_the_same(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let (_, session, members) = club_night(&rig).await;
+    let format = json!({"kind": "progressive", "move": "winner"});
+    let tournament = drive(&rig, &session, &members, format, 2, (4, 4)).await;
+    let round = start_round(&rig, &tournament).await;
+    let tables: Vec<String> = round["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| t["table_id"].as_str().expect("id").to_owned())
+        .collect();
+    let mut problems = Vec::new();
+
+    let phone = organiser_phone(&mut rig, &format!("/#/tournament/{tournament}")).await;
+    phone.wait_for_text("Round 1 of 2: playing").await;
+    phone.tap("Scorer codes").await;
+    phone.wait_for_text("Whist drive: scorer codes").await;
+    phone.wait_for_text("Table 2").await;
+    let first = codes_shown(&phone).await;
+    assert_eq!(
+        first.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>(),
+        tables,
+        "a code per table of the round, in order"
+    );
+    for (table, code) in &first {
+        let issued = api_get(&rig, &format!("/api/v1/tables/{table}/join-codes")).await;
+        assert_eq!(issued.as_array().expect("codes").len(), 1, "{issued}");
+        assert_eq!(issued[0]["code"], code.as_str());
+        phone.wait_for_text(code).await;
+    }
+    // Each QR code is big enough to scan from the table, and named.
+    let qr = phone
+        .client
+        .execute(
+            "return [...document.querySelectorAll('.code-sheet svg.qr')].map((q) => \
+               [Math.round(q.getBoundingClientRect().width), q.getAttribute('aria-label')])",
+            vec![],
+        )
+        .await
+        .expect("script");
+    assert_eq!(qr[0][1], "QR code to score table 1", "{qr}");
+    for q in qr.as_array().expect("qr codes") {
+        assert!(q[0].as_f64().expect("width") >= 300.0, "{qr}");
+    }
+    check(&phone, "scorer codes", &mut problems).await;
+    phone.screenshot("scorer-codes").await;
+
+    // A second visit: the same codes, none made.
+    phone.tap("Back to the tournament").await;
+    phone.wait_for_text("Round 1 of 2: playing").await;
+    phone.tap("Scorer codes").await;
+    phone.wait_for_text("Whist drive: scorer codes").await;
+    phone.wait_for_text(&first[1].1).await;
+    assert_eq!(codes_shown(&phone).await, first);
+    for table in &tables {
+        let issued = api_get(&rig, &format!("/api/v1/tables/{table}/join-codes")).await;
+        assert_eq!(issued.as_array().expect("codes").len(), 1, "still one: {issued}");
+    }
+    if std::env::var_os("SCREENSHOTS").is_some() {
+        let base = format!("http://{}", rig.proxy.addr);
+        let screen = rig.driver.window(&base, 1280, 720, false).await;
+        screen.open("/").await;
+        screen
+            .client
+            .execute(
+                "localStorage.setItem('tk.organiser', arguments[0])",
+                vec![json!(rig.organiser)],
+            )
+            .await
+            .expect("signed in");
+        screen.open(&format!("/#/tournament/{tournament}/codes")).await;
+        screen.wait_for_text(&first[1].1).await;
+        screen.screenshot("scorer-codes-screen").await;
+        screen.close().await;
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn browser_a_late_arrival_and_a_withdrawal_change_the_next_rounds_tables(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let (club, session, members) = club_night(&rig).await;
+    // Ivy is a member of the club who did not come at the start.
+    let ivy = rig
+        .app
+        .post(
+            &format!("/api/v1/clubs/{club}/members"),
+            &rig.organiser,
+            json!({"name": "Ivy"}),
+        )
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let format = json!({"kind": "progressive", "move": "winner"});
+    let tournament = drive(&rig, &session, &members, format, 2, (3, 4)).await;
+    start_round(&rig, &tournament).await;
+    close_round(&rig, &tournament, 1).await;
+    let mut problems = Vec::new();
+    let phone = organiser_phone(&mut rig, &format!("/#/tournament/{tournament}")).await;
+    phone.wait_for_text("Round 2 of 2: the tables before starting").await;
+    let seated = |tables: &[Vec<String>], name: &str| tables.iter().flatten().any(|n| n == name);
+
+    // Ivy arrives: entered from round 2, round 2's tables seat her.
+    choose(&phone, "Late arrival", "Ivy").await;
+    phone.tap("Enter from round 2").await;
+    phone.wait_for_text("Ivy plays from round 2.").await;
+    let t = api_get(&rig, &format!("/api/v1/tournaments/{tournament}")).await;
+    let entered = t["entrants"]
+        .as_array()
+        .expect("entrants")
+        .iter()
+        .find(|e| e["member_id"] == ivy.as_str())
+        .cloned();
+    assert_eq!(entered.expect("Ivy entered")["from_round"], 2);
+    let planned = names(&api_get(&rig, &format!("/api/v1/tournaments/{tournament}/rounds/next")).await);
+    let shown = tables_shown(&phone).await;
+    assert_eq!(shown, planned);
+    assert!(seated(&shown, "Ivy"), "{shown:?}");
+    check(&phone, "late arrival entered", &mut problems).await;
+
+    // Bob leaves: asked first, then round 2 is seated without him.
+    choose(&phone, "Withdraw", "Bob").await;
+    phone.tap("Withdraw from round 2").await;
+    phone
+        .wait_for_text("Withdraw Bob? They sit at no table from round 2 on.")
+        .await;
+    check(&phone, "withdrawal asked", &mut problems).await;
+    phone.screenshot("tournament-entrants").await;
+    phone.tap("Yes, withdraw Bob").await;
+    phone.wait_for_text("Bob is withdrawn from round 2.").await;
+    let planned = names(&api_get(&rig, &format!("/api/v1/tournaments/{tournament}/rounds/next")).await);
+    let shown = tables_shown(&phone).await;
+    assert_eq!(shown, planned);
+    assert!(!seated(&shown, "Bob") && seated(&shown, "Ivy"), "{shown:?}");
+    phone.wait_for_text("Withdrawn: Bob (played to round 1)").await;
+
+    // Cat is withdrawn elsewhere meanwhile: withdrawing her here again is refused in the
+    // server's words, and the screen changes nothing.
+    let cat = &members[2];
+    let path = format!("/api/v1/tournaments/{tournament}/entrants/{cat}");
+    rig.app
+        .request(Method::DELETE, &path, Some(&rig.organiser), None)
+        .await
+        .assert_status(200);
+    choose(&phone, "Withdraw", "Cat").await;
+    phone.tap("Withdraw from round 2").await;
+    phone.tap("Yes, withdraw Cat").await;
+    let again = rig.app.request(Method::DELETE, &path, Some(&rig.organiser), None).await;
+    let detail = again.assert_status(404)["detail"].as_str().expect("detail").to_owned();
+    phone.wait_for_text(&detail).await;
+    assert_eq!(tables_shown(&phone).await, shown, "nothing redrawn");
+    assert!(phone.enabled("Yes, withdraw Cat").await, "offered again");
+    assert!(problems.is_empty(), "{problems:#?}");
     phone.close().await;
 }

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { boardTournament, clockText, clockWords, currentRound, dealsDone, formatWords, remainingMs, stillPlaying } from '../page/app/clock.js';
+import { boardTournament, clockText, clockWords, currentRound, dealsDone, formatWords, nextRoundWords, remainingMs, seatedByResults, stillPlaying, topPlaces, totalText } from '../page/app/clock.js';
 
 const start = '2026-12-06T20:00:00Z';
 const at = (iso) => Date.parse(iso);
@@ -82,4 +82,32 @@ test('the board shows the newest tournament with an open round, else the newest 
   assert.equal(boardTournament([a, b, c]).id, 'a');
   assert.equal(boardTournament([b, c]).id, 'b');
   assert.equal(boardTournament([c]), null);
+});
+
+test('while a round plays, the board says the next follows its results only for a format seated by them', () => {
+  const drive = { format: { kind: 'progressive', move: 'winner' }, rounds: 3 };
+  assert.equal(nextRoundWords(drive, { round: 1, closed_at: null }), "Round 2 is seated from this round's results");
+  assert.equal(nextRoundWords({ ...drive, format: { kind: 'swiss' } }, { round: 2 }), "Round 3 is seated from this round's results");
+  assert.equal(nextRoundWords(drive, { round: 3, closed_at: null }), null, 'no round after the last');
+  assert.equal(nextRoundWords(drive, { round: 1, closed_at: '2026-12-06T20:30:00Z' }), null, 'closed: the board shows the tables');
+  assert.equal(nextRoundWords(drive, null), null);
+  assert.equal(nextRoundWords({ ...drive, format: { kind: 'rotation' } }, { round: 1 }), null);
+  assert.equal(nextRoundWords({ ...drive, format: { kind: 'fixed' } }, { round: 1 }), null);
+  assert.ok(seatedByResults({ kind: 'swiss' }) && !seatedByResults({ kind: 'rotation' }));
+});
+
+test('a total reads as a whole number, a decimal that ends, else a fraction', () => {
+  assert.equal(totalText({ numer: 12, denom: 1 }), '12');
+  assert.equal(totalText({ numer: 5, denom: 2 }), '2.5');
+  assert.equal(totalText({ numer: -7, denom: 4 }), '-1.75');
+  assert.equal(totalText({ numer: 10, denom: 3 }), '10/3');
+});
+
+test('the top places keep ties at the last place shown, up to a number of lines', () => {
+  const standings = [1, 2, 2, 4, 5, 5, 5, 8].map((place, i) => ({ place, name: `P${i}` }));
+  assert.deepEqual(topPlaces(standings, 2, 12).top.map((s) => s.name), ['P0', 'P1', 'P2']);
+  assert.equal(topPlaces(standings, 2, 12).more, 5);
+  assert.deepEqual(topPlaces(standings, 5, 12).top.length, 7);
+  assert.deepEqual(topPlaces(standings, 5, 4), { top: standings.slice(0, 4), more: 4 });
+  assert.deepEqual(topPlaces([], 10, 12), { top: [], more: 0 });
 });

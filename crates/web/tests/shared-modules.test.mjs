@@ -35,8 +35,9 @@ function ownFields(byGame) {
 }
 
 /// Names a shared module uses in another sense, and on what: the page's recording mode
-/// (`ctx.mode`, `state.mode`: card by card or result), a club member who left (`m.active`).
-const OTHER_SENSES = { mode: ['ctx', 'state'], active: ['m'] };
+/// (`ctx.mode`, `state.mode`: card by card or result), a club member who left (`m.active`), a
+/// join code that no longer opens its table (`code.active`).
+const OTHER_SENSES = { mode: ['ctx', 'state'], active: ['m', 'code'] };
 
 /// The code of a module without its comments (a URL's `//` follows a colon, never a space).
 function code(source) {

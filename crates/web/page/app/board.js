@@ -7,10 +7,16 @@
 // table as a phone keeps its answers' (`tk.receipts.<table>`), and a treasurer downloads them all
 // from the header, for `tablekeeper verify --receipts`. While a tournament of the session has
 // started a round, the board shows that round: its number, a clock counting `minutes_per_round`
-// down from the round's start, which of its tables still play, and only its tables.
+// down from the round's start, which of its tables still play, and only its tables; for a format
+// seated from the results, that the next round follows them. Once the round closes the board
+// shows where each player goes next (the next round's dry run, `GET /tournaments/{id}/rounds/next`)
+// instead of the tiles, and after the last round the final standings, each sized to fill the
+// screen without a line wider than its column. The session's stream says nothing of a round's
+// close or of an entrant's arrival or withdrawal, so while a tournament is under way the board
+// reads it again every `REREAD_MS`.
 
 import { download, get, keep, receipts, streamUrl } from './api.js';
-import { boardTournament, clockText, clockWords, currentRound, remainingMs, stillPlaying } from './clock.js';
+import { boardTournament, clockText, clockWords, currentRound, nextRoundWords, remainingMs, stillPlaying, topPlaces, totalText } from './clock.js';
 import { h, message, mount } from './dom.js';
 import { gameModule, loadGame } from './panels.js';
 import { dealOf } from './legal.js';
@@ -21,10 +27,18 @@ import { facts, seatBits, totalsOf } from './words.js';
 
 let stream = null;
 let ticking = null;
+let rereading = null;
+
+/// How often the board reads a tournament under way again (see above).
+const REREAD_MS = 10_000;
+/// The final standings shown: places 1 to 10, at most 12 lines.
+const TOP_PLACES = 10;
+const TOP_LINES = 12;
 
 export async function openBoard(sessionId, root) {
   stream?.close();
   clearInterval(ticking);
+  clearInterval(rereading);
   // The big screen uses the whole width; leaving the route gives the page back its column.
   document.body.classList.add('big-screen');
   const leave = () => {
@@ -32,6 +46,7 @@ export async function openBoard(sessionId, root) {
       document.body.classList.remove('big-screen');
       stream?.close();
       clearInterval(ticking);
+      clearInterval(rereading);
       window.removeEventListener('hashchange', leave);
     }
   };
@@ -77,13 +92,35 @@ export async function openBoard(sessionId, root) {
   const band = h('section', { class: 'round-band', 'aria-label': 'Tournament round', hidden: true });
   const clock = h('p', { class: 'round-clock', role: 'timer' });
   const playingLine = h('p', { class: 'round-playing' });
+  const nextLine = h('p', { class: 'round-next' });
+  // Between rounds, the next round's tables (or why they cannot be seated yet); after the last
+  // round, the final standings: drawn in `after`, in place of the tiles.
+  let planned = null;
+  let unplanned = null;
+  const after = h('section', { class: 'after-round', 'aria-labelledby': 'after-head', hidden: true });
+  let afterShown = '';
+  let reads = 0;
   const readEvent = async () => {
+    const read = ++reads;
+    /** @type {any} */
+    let found = null;
+    let next = null;
+    let refused = null;
     try {
-      event = boardTournament((await get(`/sessions/${sessionId}/tournaments`)).items);
+      found = boardTournament((await get(`/sessions/${sessionId}/tournaments`)).items);
     } catch {
-      event = null; // a server without tournaments, or a share link that cannot read them
+      // a server without tournaments, or a share link that cannot read them
     }
-    round = event ? currentRound(event.played_rounds) : null;
+    const last = found ? currentRound(found.played_rounds) : null;
+    if (found && last?.closed_at && !found.finished_at) {
+      try {
+        next = await get(`/tournaments/${found.id}/rounds/next`);
+      } catch (err) {
+        refused = err.message;
+      }
+    }
+    if (read !== reads) return; // a later read answered first
+    [event, round, planned, unplanned] = [found, last, next, refused];
     draw();
   };
   const tick = () => {
@@ -102,14 +139,20 @@ export async function openBoard(sessionId, root) {
       return !t || stillPlaying(t, dealOf(t.state, gameModule(t.game)), event.deals_per_round);
     });
     playingLine.textContent = round.closed_at
-      ? `Round ${round.round} is closed`
+      ? `Round ${round.round} is closed${unplanned ? `; round ${round.round + 1} cannot be seated yet: ${unplanned}` : ''}`
       : playing.length
         ? `Still playing: ${playing.map((rt) => `table ${rt.number}`).join(', ')}`
         : 'Every table has finished';
     playingLine.dataset.playing = playing.map((rt) => rt.number).join(',');
+    playingLine.hidden = Boolean(event.finished_at);
+    const next = nextRoundWords(event, round);
+    nextLine.textContent = next ?? '';
+    nextLine.hidden = !next;
     mount(band,
-      h('h2', { class: 'round-name' }, `${event.name}: round ${round.round} of ${event.rounds}`),
-      clock, playingLine);
+      h('h2', { class: 'round-name' }, event.finished_at
+        ? `${event.name}: finished after ${event.rounds} round${event.rounds === 1 ? '' : 's'}`
+        : `${event.name}: round ${round.round} of ${event.rounds}`),
+      clock, h('div', { class: 'round-lines' }, playingLine, nextLine));
     tick();
   };
   ticking = setInterval(tick, 1000);
@@ -120,10 +163,30 @@ export async function openBoard(sessionId, root) {
         receiptsLink,
         h('span', { class: 'conn live' }, state))),
     band,
+    after,
     grid);
   window.addEventListener('resize', () => draw());
+  let fitted = '';
+  /// Draws the next round's tables or the final standings when there are some to show; true then.
+  const drawAfter = () => {
+    const standings = event?.finished_at && event.standings.length ? event : null;
+    const next = !standings && round?.closed_at ? planned : null;
+    after.hidden = !standings && !next;
+    if (after.hidden) {
+      afterShown = '';
+      return false;
+    }
+    const shown = JSON.stringify(standings ? ['standings', event.standings] : ['next', next]);
+    const room = `${window.innerWidth}x${window.innerHeight}`;
+    if (shown !== afterShown) mount(after, ...(standings ? finalStandings(standings) : movement(event, next)));
+    after.classList.toggle('standings', Boolean(standings));
+    if (shown !== afterShown || room !== fitted) fit(after, standings ? [1] : [1, 2, 3, 4].filter((c) => c <= Math.max(1, next.tables.length)));
+    [afterShown, fitted] = [shown, room];
+    return true;
+  };
   const draw = () => {
     drawBand();
+    grid.hidden = drawAfter();
     // A tournament's round shows its own tables, by their numbers; else every table.
     const numbers = new Map(round ? round.tables.map((rt) => [rt.table_id, rt.number]) : []);
     const shown = round
@@ -149,6 +212,7 @@ export async function openBoard(sessionId, root) {
   };
   await Promise.all(order.map(read));
   await readEvent();
+  rereading = setInterval(() => { if (event && !event.finished_at) readEvent(); }, REREAD_MS);
   if (typeof EventSource === 'undefined') return;
   stream = new EventSource(streamUrl(`/sessions/${sessionId}/events`));
   stream.addEventListener('table', (e) => {
@@ -208,4 +272,93 @@ function card(number, t) {
         h('span', { class: 'tile-name' }, name, v.dealer === s ? h('abbr', { title: 'dealer' }, ' D') : null),
         h('b', { class: 'seat-total tile-total', 'aria-label': `${name}'s total`, 'data-total': totals[s] ?? 0 }, String(totals[s] ?? 0)),
         h('span', { class: 'tile-bits' }, seatBits(v, s, page, true).join(' · '))))));
+}
+
+/// Where each player sits in the next round: its tables in order, each with its players in seat
+/// order (the first named deals first), and who sits out.
+/**
+ * @param {any} event the tournament (its entrants name the byes)
+ * @param {{ round: number, tables: { number: number, seats: { name: string }[] }[], byes: string[] }} next
+ * @returns {HTMLElement[]}
+ */
+function movement(event, next) {
+  const out = next.byes.map((id) => event.entrants.find((e) => e.member_id === id)?.name ?? 'someone');
+  return [
+    h('h2', { id: 'after-head', class: 'after-head' }, `Round ${next.round}: where to sit`,
+      h('small', {}, ' (the first named deals first)')),
+    h('ul', { class: 'movement', 'aria-label': `Round ${next.round} tables` }, next.tables.map((t) =>
+      h('li', { class: 'movement-table', 'data-number': t.number },
+        h('h3', {}, `Table ${t.number}`),
+        h('ol', { class: 'movement-names fit-line', 'aria-label': `Table ${t.number} players` },
+          t.seats.map((s) => h('li', {}, s.name)))))),
+    out.length ? h('p', { class: 'movement-byes' }, `Sitting out: ${out.join(', ')}`) : null,
+  ].filter(Boolean);
+}
+
+/// The final standings' top places, the winner marked.
+/**
+ * @param {any} event the finished tournament
+ * @returns {HTMLElement[]}
+ */
+function finalStandings(event) {
+  /** @type {{ top: any[], more: number }} */
+  const { top, more } = topPlaces(event.standings, TOP_PLACES, TOP_LINES);
+  return [
+    h('h2', { id: 'after-head', class: 'after-head' }, 'Final standings'),
+    h('table', { class: 'final-standings fit-line' },
+      h('thead', {}, h('tr', {}, ['Place', 'Player', 'Total'].map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, top.map((s) => h('tr', { class: s.place === 1 ? 'winner' : null },
+        h('td', {}, s.place), h('th', { scope: 'row' }, s.name), h('td', {}, totalText(s.total)))))),
+    more ? h('p', { class: 'movement-byes' }, `and ${more} more in the results`) : null,
+  ].filter(Boolean);
+}
+
+/// Gives `box` the largest type (and, of `columns`, the number of columns) with which it fits
+/// the screen below its top: no line wider than its column (a name is never broken, so a line
+/// too wide would stick out), no scroll sideways, nothing below the bottom. A size that keeps
+/// each table's names on one line is taken when it is nearly as big (`ONE_LINE`). At the
+/// smallest size it may still run below the bottom, and the page scrolls down.
+/**
+ * @param {HTMLElement} box
+ * @param {number[]} columns
+ */
+function fit(box, columns) {
+  const MIN = 14;
+  const MAX = 120;
+  const ONE_LINE = 0.85;
+  const root = document.documentElement;
+  const fits = () => {
+    const top = box.getBoundingClientRect().top + window.scrollY;
+    const wide = [box, ...box.querySelectorAll('.fit-line')].some((el) => el.scrollWidth > el.clientWidth + 1);
+    return !wide && root.scrollWidth <= root.clientWidth && top + box.scrollHeight <= window.innerHeight - 6;
+  };
+  const oneLine = () => [...box.querySelectorAll('.movement-names')].every((ol) =>
+    /** @type {HTMLElement} */ (ol.firstElementChild)?.offsetTop === /** @type {HTMLElement} */ (ol.lastElementChild)?.offsetTop);
+  const set = (/** @type {number} */ cols, /** @type {number} */ px) => {
+    box.style.setProperty('--after-cols', String(cols));
+    box.style.setProperty('--after-size', `${px}px`);
+  };
+  // The largest size from MIN to MAX at which `ok` holds in `cols` columns; 0 when none does.
+  const largest = (/** @type {number} */ cols, /** @type {() => boolean} */ ok) => {
+    set(cols, MIN);
+    if (!ok()) return 0;
+    let [lo, hi] = [MIN, MAX + 1];
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      set(cols, mid);
+      if (ok()) lo = mid;
+      else hi = mid;
+    }
+    return lo;
+  };
+  let best = { cols: columns[0], px: MIN };
+  let flat = { cols: columns[0], px: 0 };
+  for (const cols of columns) {
+    const px = largest(cols, fits);
+    if (px > best.px) best = { cols, px };
+    const one = px ? largest(cols, () => fits() && oneLine()) : 0;
+    if (one > flat.px) flat = { cols, px: one };
+  }
+  const chosen = flat.px >= best.px * ONE_LINE ? flat : best;
+  set(chosen.cols, chosen.px);
 }

@@ -123,3 +123,50 @@ export function boardTournament(tournaments) {
   return newest.find((t) => t.played_rounds.some((r) => !r.closed_at))
     ?? newest.find((t) => t.played_rounds.length) ?? null;
 }
+
+/// Whether a format seats each round from the results before it (a progressive drive, a Swiss
+/// event), so that the next round's tables are known only once the round closes.
+/**
+ * @param {{ kind: string }} format
+ * @returns {boolean}
+ */
+export function seatedByResults(format) {
+  return format.kind === 'progressive' || format.kind === 'swiss';
+}
+
+/// What the board says of the next round while `round` is open: that it is seated from this
+/// round's results (for a format that does so, when another round follows); else null.
+/**
+ * @param {{ format: { kind: string }, rounds: number }} event
+ * @param {{ round: number, closed_at?: string | null } | null} round
+ * @returns {string | null}
+ */
+export function nextRoundWords(event, round) {
+  if (!round || round.closed_at || round.round >= event.rounds || !seatedByResults(event.format)) return null;
+  return `Round ${round.round + 1} is seated from this round's results`;
+}
+
+/// A standings total as words: a whole number, a decimal that ends, else a fraction.
+/**
+ * @param {{ numer: number, denom: number }} f
+ * @returns {string}
+ */
+export function totalText(f) {
+  if (f.denom === 1) return String(f.numer);
+  const d = f.numer / f.denom;
+  return Number.isInteger(d * 1000) ? String(d) : `${f.numer}/${f.denom}`;
+}
+
+/// The top of the standings for a screen: the places up to `places` (ties at the last place
+/// shown included), at most `most` lines; and how many are left out.
+/**
+ * @template {{ place: number }} S
+ * @param {S[]} standings best first
+ * @param {number} places
+ * @param {number} most
+ * @returns {{ top: S[], more: number }}
+ */
+export function topPlaces(standings, places, most) {
+  const top = standings.filter((s) => s.place <= places).slice(0, most);
+  return { top, more: standings.length - top.length };
+}

@@ -5,14 +5,15 @@
 
 import { get, organiser, post } from './api.js';
 import { button, h, message, mount } from './dom.js';
+import { isLoopback, joinLink, publicBase, qrSvg } from './qr.js';
 import { gameName } from './table.js';
-import { newTournament, sessionTournaments, tournamentScreen } from './tournaments.js';
-import qrcode from './vendor/qrcode.mjs';
+import { newTournament, scorerCodes, sessionTournaments, tournamentScreen } from './tournaments.js';
 
 export function organiserRoute(parts, root) {
   if (!organiser.token) return signIn(root, null, () => organiserRoute(parts, root));
   if (parts[0] === 'session' && parts[2] === 'new') return newTable(parts[1], root);
   if (parts[0] === 'session' && parts[2] === 'tournament') return newTournament(parts[1], root);
+  if (parts[0] === 'tournament' && parts[1] && parts[2] === 'codes') return scorerCodes(parts[1], root);
   if (parts[0] === 'tournament' && parts[1]) return tournamentScreen(parts[1], root);
   if (parts[0] === 'session') return session(parts[1], root);
   if (parts[0] === 'code') return joinCode(parts[1], root);
@@ -369,57 +370,20 @@ async function newTable(sessionId, root) {
   });
 }
 
-/// The QR code as an SVG element drawn from the vendored generator's modules.
-function qrSvg(text) {
-  const qr = qrcode(0, 'M');
-  qr.addData(text);
-  qr.make();
-  const n = qr.getModuleCount();
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', `-4 -4 ${n + 8} ${n + 8}`);
-  svg.setAttribute('class', 'qr');
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `QR code for ${text}`);
-  let d = '';
-  for (let r = 0; r < n; r += 1) for (let c = 0; c < n; c += 1) if (qr.isDark(r, c)) d += `M${c} ${r}h1v1h-1z`;
-  const bg = document.createElementNS(ns, 'rect');
-  bg.setAttribute('x', '-4'); bg.setAttribute('y', '-4'); bg.setAttribute('width', String(n + 8)); bg.setAttribute('height', String(n + 8)); bg.setAttribute('fill', '#fff');
-  const path = document.createElementNS(ns, 'path');
-  path.setAttribute('d', d);
-  path.setAttribute('fill', '#000');
-  svg.append(bg, path);
-  return svg;
-}
-
-/// The address phones open: the server's PUBLIC_URL when it has one; else this page's own
-/// address, unless that is loopback (the organiser's machine itself), which no phone reaches.
-async function publicBase() {
-  try {
-    const info = await get('/info');
-    if (info?.public_url) return info.public_url;
-  } catch {
-    // An older server without /info: the page's address.
-  }
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(location.hostname) || location.hostname.startsWith('127.');
-  if (loopback) return `${location.protocol}//${location.host}`; // shown with a warning below
-  return location.origin;
-}
-
 async function joinCode(tableId, root) {
   mount(root, top('Join code', '#/organiser'), message('Minting a join code…'));
   await guarded(root, async () => {
     const table = await get(`/tables/${tableId}`, { token: organiser.token });
     const code = await post(`/tables/${tableId}/join-codes`, undefined, { token: organiser.token });
     const base = await publicBase();
-    const link = `${base}/?join=${code.code}`;
+    const link = joinLink(base, code.code);
     const back = table.session_id ? `#/session/${table.session_id}` : '#/organiser';
     mount(root, top(`${gameName(table.game)}: join code`, back),
       h('section', { class: 'card-box code-box' },
         h('p', {}, table.players.join(' · ')),
         h('p', { class: 'join-code', 'aria-label': 'Join code', 'data-code': code.code }, code.code),
         qrSvg(link),
-        /^https?:\/\/(localhost|127\.|\[::1\])/.test(base)
+        isLoopback(base)
           ? message('Phones cannot open this address (it is this machine itself): start the server with scripts/serve --lan, or set PUBLIC_URL.', 'warn')
           : null,
         h('p', {}, 'Scan to open this table, or type the code at ', h('b', {}, base.replace(/^https?:\/\//, '')), '.'),

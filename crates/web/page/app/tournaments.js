@@ -3,16 +3,19 @@
 // game, format, rounds, deals or minutes per round and scoring), sees the next round's tables
 // before starting it (`GET /tournaments/{id}/rounds/next`, a dry run), starts and closes rounds
 // and sees which tables still play; a player picks themself from the entrants and reads their
-// guide card. Routes: #/session/<id>/tournament (new) · #/tournament/<id> · #/guide/<id> ·
-// #/guide/<id>/<member id>. The guide is read with whatever token the page has: the organiser's
+// guide card. Between rounds the organiser enters a late arrival or withdraws an entrant (from the
+// next round on); while a round plays, its tables' scorer codes are one screen (a join code and QR
+// code per table, to show or print). Routes: #/session/<id>/tournament (new) · #/tournament/<id> ·
+// #/tournament/<id>/codes · #/guide/<id> · #/guide/<id>/<member id>. The guide is read with whatever token the page has: the organiser's
 // (a member's own account) or the session's share link (`/?share=…#/guide/<id>`).
 
 import { call, download, get, newKey, organiser } from './api.js';
-import { clockText, clockWords, currentRound, dealsDone, formatWords, MOVES, remainingMs, stillPlaying } from './clock.js';
+import { clockText, clockWords, currentRound, dealsDone, formatWords, MOVES, remainingMs, stillPlaying, totalText } from './clock.js';
 import { button, h, message, mount } from './dom.js';
 import { dealOf, numberingOf } from './legal.js';
 import { canonical, field, guarded, optionControls, signIn, top } from './organiser.js';
 import { gameModule, loadGame } from './panels.js';
+import { isLoopback, joinLink, publicBase, qrSvg, reusableCode } from './qr.js';
 import { gameName } from './table.js';
 
 const auth = () => ({ token: organiser.token });
@@ -198,15 +201,16 @@ export async function roundProgress(t, round, read) {
 /**
  * @param {string} id
  * @param {HTMLElement} root
+ * @param {string | null} [note] what the last change did, said once the screen is drawn again
  */
-export async function tournamentScreen(id, root) {
+export async function tournamentScreen(id, root, note = null) {
   mount(root, top('Tournament', '#/organiser'), message('Loading…'));
   await guarded(root, async () => {
     const t = await get(`/tournaments/${id}`, auth());
     const back = `#/session/${t.session_id}`;
-    const status = h('div', { class: 'screen-status', 'aria-live': 'polite' });
+    const status = h('div', { class: 'screen-status', 'aria-live': 'polite' }, note ? message(note, 'ok') : null);
     const say = (text, kind = 'error') => mount(status, message(text, kind));
-    const again = () => tournamentScreen(id, root);
+    const again = (/** @type {string | null} */ said = null) => tournamentScreen(id, root, said);
     /** @type {any} */
     const round = currentRound(t.played_rounds);
     const open = round && !round.closed_at ? round : null;
@@ -231,7 +235,8 @@ export async function tournamentScreen(id, root) {
         })),
         open.byes.length ? h('p', { class: 'came' }, `Sitting out: ${names(t, open.byes).join(', ')}`) : null,
         h('div', { class: 'row' },
-          button('Refresh', again),
+          button('Refresh', () => again()),
+          h('a', { class: 'button', href: `#/tournament/${id}/codes` }, 'Scorer codes'),
           button(`Close round ${open.round}`, async () => {
             if (playing.length && !window.confirm(`${playing.length} table${playing.length === 1 ? ' is' : 's are'} still playing: close round ${open.round} anyway? They are scored as the tournament says.`)) return;
             try {
@@ -256,18 +261,21 @@ export async function tournamentScreen(id, root) {
         planned ? h('ul', { class: 'tables', 'aria-label': `Round ${planned.round} tables` }, planned.tables.map((pt) => tableCard(pt))) : null,
         planned?.byes.length ? h('p', { class: 'came' }, `Sitting out: ${names(t, planned.byes).join(', ')}`) : null,
         planned ? button(`Start round ${planned.round}`, async (e) => {
-          e.currentTarget.disabled = true;
+          const b = e.currentTarget; // null once the handler awaits
+          b.disabled = true;
           try {
             await call('POST', `/tournaments/${id}/rounds`, { ...auth(), headers: { 'Idempotency-Key': key } });
             again();
           } catch (err) {
-            e.currentTarget.disabled = false;
+            b.disabled = false;
             say(err.message);
           }
         }, { class: 'primary' }) : null));
     } else {
       sections.push(h('section', { class: 'card-box' }, h('h2', {}, 'Finished'), message(`All ${t.rounds} rounds are played.`, 'ok')));
     }
+    const entrants = await entrantsSection(t, again);
+    if (entrants) sections.push(entrants);
     if (t.standings.length && t.played_rounds.some((r) => r.closed_at)) sections.push(standingsTable(t));
     const save = (e) => {
       e.preventDefault();
@@ -289,12 +297,144 @@ export async function tournamentScreen(id, root) {
   });
 }
 
-/// A total as the standings give it: a whole number, or a fraction.
-/** @param {{ numer: number, denom: number }} f */
-function total(f) {
-  if (f.denom === 1) return String(f.numer);
-  const d = f.numer / f.denom;
-  return Number.isInteger(d * 1000) ? String(d) : `${f.numer}/${f.denom}`;
+/// Late arrivals and withdrawals, from the next round to be started: a picker of the club's
+/// members not entered, and of the entrants still playing with a confirm step before one is
+/// withdrawn. A refusal's sentence is shown beside the controls and nothing changes; a change
+/// draws the screen again, with the next round's tables as they now are.
+/**
+ * @param {any} t the tournament
+ * @param {(note: string) => any} again draws the screen again, saying `note`
+ * @returns {Promise<HTMLElement | null>} null once no round is left to start
+ */
+async function entrantsSection(t, again) {
+  const next = t.played_rounds.length + 1;
+  if (t.finished_at || next > t.rounds) return null;
+  /** @type {any[]} */
+  let members = [];
+  let unread = null;
+  try {
+    members = (await get(`/clubs/${t.club_id}/members`, auth())).items;
+  } catch (err) {
+    if (err.status === 401) throw err;
+    unread = err.message;
+  }
+  const entered = new Set(t.entrants.map((e) => e.member_id));
+  const free = members.filter((m) => m.active && !m.anonymised && !entered.has(m.id));
+  const playing = t.entrants.filter((e) => e.until_round == null);
+  const gone = t.entrants.filter((e) => e.until_round != null);
+  const from = `from round ${next}`;
+  const status = h('div', { class: 'screen-status', 'aria-live': 'polite' });
+  const refused = (/** @type {any} */ err) => mount(status, message(err.message, 'error'));
+  const late = h('select', { id: 'late-member' }, h('option', { value: '' }, 'Choose a club member'),
+    free.map((m) => h('option', { value: m.id }, m.guest ? `${m.name} (guest)` : m.name)));
+  const enter = button(`Enter ${from}`, async (e) => {
+    const b = e.currentTarget;
+    const member = free.find((m) => m.id === late.value);
+    if (!member) return mount(status, message('Choose who arrived first.', 'error'));
+    b.disabled = true;
+    try {
+      await call('POST', `/tournaments/${t.id}/entrants`, { ...auth(), body: { member_id: member.id } });
+      again(`${member.name} plays ${from}.`);
+    } catch (err) {
+      b.disabled = false;
+      refused(err);
+    }
+  });
+  const leaving = h('select', { id: 'withdraw-member' }, h('option', { value: '' }, 'Choose an entrant'),
+    playing.map((e) => h('option', { value: e.member_id }, e.name)));
+  // The confirm step: who and from when, in words, before anything is sent.
+  const confirm = h('div', { class: 'confirm', 'aria-live': 'polite' });
+  leaving.addEventListener('change', () => mount(confirm));
+  const withdraw = button(`Withdraw ${from}`, () => {
+    const who = playing.find((e) => e.member_id === leaving.value);
+    if (!who) return mount(status, message('Choose who is leaving first.', 'error'));
+    mount(status);
+    mount(confirm,
+      h('p', { class: 'confirm-ask' }, `Withdraw ${who.name}? They sit at no table ${from} on.`),
+      h('div', { class: 'row' },
+        button(`Yes, withdraw ${who.name}`, async (e) => {
+          const b = e.currentTarget;
+          b.disabled = true;
+          try {
+            await call('DELETE', `/tournaments/${t.id}/entrants/${who.member_id}`, auth());
+            again(`${who.name} is withdrawn ${from}.`);
+          } catch (err) {
+            b.disabled = false;
+            refused(err);
+          }
+        }, { class: 'danger' }),
+        button(`Keep ${who.name}`, () => mount(confirm))));
+  });
+  const arrived = unread
+    ? message(`The club's members cannot be read: ${unread}`, 'error')
+    : free.length
+      ? [h('label', { for: 'late-member' }, 'Late arrival'), h('div', { class: 'pick-line' }, late, enter)]
+      : h('p', { class: 'came' }, 'Every member of the club is entered.');
+  return h('section', { class: 'card-box', 'aria-labelledby': 'entrants-head' },
+    h('h2', { id: 'entrants-head' }, 'Late arrivals and withdrawals'),
+    h('p', { class: 'came' }, `A change counts ${from}: its tables are seated again.`),
+    arrived,
+    h('label', { for: 'withdraw-member' }, 'Withdraw'), h('div', { class: 'pick-line' }, leaving, withdraw),
+    confirm,
+    gone.length ? h('p', { class: 'came' }, `Withdrawn: ${gone.map((e) => `${e.name} (${e.until_round ? `played to round ${e.until_round}` : 'played no round'})`).join(', ')}`) : null,
+    status);
+}
+
+/// A table's join code to hand out: one it has that still opens it for a while
+/// (`reusableCode`), else a new one.
+/**
+ * @param {string} tableId
+ * @returns {Promise<{ code: string, expires_at: string }>}
+ */
+async function tableCode(tableId) {
+  const issued = await get(`/tables/${tableId}/join-codes`, auth());
+  return reusableCode(issued, Date.now()) ?? call('POST', `/tables/${tableId}/join-codes`, auth());
+}
+
+/// The open round's scorer codes: each table's join code and QR code, big enough to scan from
+/// the table, to put on a screen or print (a table a page). A code that still opens its table
+/// is handed out again rather than a new one made, so a second visit shows the same codes. The
+/// organiser's alone: a share link (the board's) never shows a join code.
+/**
+ * @param {string} id
+ * @param {HTMLElement} root
+ */
+export async function scorerCodes(id, root) {
+  const back = `#/tournament/${id}`;
+  mount(root, top('Scorer codes', back), message("Finding the tables' codes…"));
+  await guarded(root, async () => {
+    const t = await get(`/tournaments/${id}`, auth());
+    const title = `${t.name}: scorer codes`;
+    /** @type {any} */
+    const round = currentRound(t.played_rounds);
+    if (!round || round.closed_at) {
+      mount(root, top(title, back),
+        message('No round is playing: the codes are for the tables of a round under way.'),
+        h('a', { class: 'button', href: back }, 'Back to the tournament'));
+      return;
+    }
+    const [base, codes] = await Promise.all([publicBase(), Promise.all(round.tables.map((rt) => tableCode(rt.table_id)))]);
+    const host = base.replace(/^https?:\/\//, '');
+    const until = (/** @type {string} */ at) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    mount(root, top(title, back),
+      h('div', { class: 'codes-intro' },
+        h('p', { class: 'came' }, `Round ${round.round} of ${t.rounds}: a phone at each table scans its code (or types it at `, h('b', {}, host), ') to score the table.'),
+        isLoopback(base)
+          ? message('Phones cannot open this address (it is this machine itself): start the server with scripts/serve --lan, or set PUBLIC_URL.', 'warn')
+          : null,
+        h('div', { class: 'row' },
+          button('Print', () => window.print(), { class: 'primary' }),
+          h('a', { class: 'button', href: back }, 'Back to the tournament'))),
+      h('ul', { class: 'code-sheets', 'aria-label': `Round ${round.round} scorer codes` }, round.tables.map((rt, i) =>
+        h('li', { class: 'code-sheet', 'data-number': rt.number, 'data-table': rt.table_id },
+          h('h2', {}, `Table ${rt.number}`),
+          h('p', { class: 'code-event' }, `${t.name} · round ${round.round}`),
+          h('p', { class: 'code-players' }, rt.seats.map((s) => s.name).join(' · ')),
+          qrSvg(joinLink(base, codes[i].code), `QR code to score table ${rt.number}`),
+          h('p', { class: 'code-line' }, h('span', {}, 'Join code'),
+            h('b', { class: 'join-code', 'data-code': codes[i].code }, codes[i].code)),
+          h('p', { class: 'code-how' }, `Scan it, or type it at ${host}. Valid until ${until(codes[i].expires_at)}.`)))));
+  });
 }
 
 /** @param {any} t */
@@ -304,7 +444,7 @@ function standingsTable(t) {
     h('div', { class: 'scroll' }, h('table', { class: 'sheet', 'aria-label': 'Standings' },
       h('thead', {}, h('tr', {}, ['Place', 'Player', 'Total', 'Rounds won'].map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', {}, t.standings.map((s) => h('tr', {},
-        h('td', {}, s.place), h('th', { scope: 'row' }, s.name), h('td', {}, total(s.total)), h('td', {}, s.rounds_won)))))));
+        h('td', {}, s.place), h('th', { scope: 'row' }, s.name), h('td', {}, totalText(s.total)), h('td', {}, s.rounds_won)))))));
 }
 
 /// The session's tournaments, for the session's screen: each with its round, and a way to make one.
