@@ -11,9 +11,9 @@
 // seated from the results, that the next round follows them. Once the round closes the board
 // shows where each player goes next (the next round's dry run, `GET /tournaments/{id}/rounds/next`)
 // instead of the tiles, and after the last round the final standings, each sized to fill the
-// screen without a line wider than its column. The session's stream says nothing of a round's
-// close or of an entrant's arrival or withdrawal, so while a tournament is under way the board
-// reads it again every `REREAD_MS`.
+// screen without a line wider than its column. The stream's `tournament` event (a round started or
+// closed, an entrant came or went) has it read the tournament again, as does every (re)connection,
+// since what changed while it was away is not sent again.
 
 import { download, get, keep, receipts, streamUrl } from './api.js';
 import { boardTournament, clockText, clockWords, currentRound, nextRoundWords, remainingMs, stillPlaying, topPlaces, totalText } from './clock.js';
@@ -27,10 +27,6 @@ import { facts, seatBits, totalsOf } from './words.js';
 
 let stream = null;
 let ticking = null;
-let rereading = null;
-
-/// How often the board reads a tournament under way again (see above).
-const REREAD_MS = 10_000;
 /// The final standings shown: places 1 to 10, at most 12 lines.
 const TOP_PLACES = 10;
 const TOP_LINES = 12;
@@ -38,7 +34,6 @@ const TOP_LINES = 12;
 export async function openBoard(sessionId, root) {
   stream?.close();
   clearInterval(ticking);
-  clearInterval(rereading);
   // The big screen uses the whole width; leaving the route gives the page back its column.
   document.body.classList.add('big-screen');
   const leave = () => {
@@ -46,8 +41,7 @@ export async function openBoard(sessionId, root) {
       document.body.classList.remove('big-screen');
       stream?.close();
       clearInterval(ticking);
-      clearInterval(rereading);
-      window.removeEventListener('hashchange', leave);
+          window.removeEventListener('hashchange', leave);
     }
   };
   window.addEventListener('hashchange', leave);
@@ -212,7 +206,6 @@ export async function openBoard(sessionId, root) {
   };
   await Promise.all(order.map(read));
   await readEvent();
-  rereading = setInterval(() => { if (event && !event.finished_at) readEvent(); }, REREAD_MS);
   if (typeof EventSource === 'undefined') return;
   stream = new EventSource(streamUrl(`/sessions/${sessionId}/events`));
   stream.addEventListener('table', (e) => {
@@ -231,8 +224,15 @@ export async function openBoard(sessionId, root) {
     // A table never seen: a round may have started with it.
     if (!known) readEvent();
   });
+  stream.addEventListener('tournament', () => readEvent());
   stream.onerror = () => { state.textContent = 'reconnecting'; };
-  stream.onopen = () => { state.textContent = 'live'; };
+  let opened = false;
+  stream.onopen = () => {
+    state.textContent = 'live';
+    // The first opening follows the read above; a reconnection may have missed a change.
+    if (opened) readEvent();
+    opened = true;
+  };
 }
 
 /// Columns for `n` tiles on this screen: the arrangement that gives each tile the most room
