@@ -169,3 +169,47 @@ async fn a_pool_on_the_standby_refuses_writes_as_unavailable_then_follows_the_re
     app.submit(&table, &token, first_deal()).await.assert_status(201);
     failover.pool().close().await;
 }
+
+#[sqlx::test]
+async fn the_victim_of_a_deadlock_is_told_to_retry_as_unavailable_not_failed(pool: PgPool) {
+    // Two transactions each hold a lock the other then asks for: PostgreSQL rolls one back
+    // (40P01). Its request wrote nothing and would go through if sent again, so it is a 503 with
+    // Retry-After, as a database that cannot be reached is, never a 500.
+    let mut first = pool.begin().await.expect("first");
+    let mut second = pool.begin().await.expect("second");
+    sqlx::query("select pg_advisory_xact_lock(41)")
+        .execute(&mut *first)
+        .await
+        .expect("first lock");
+    sqlx::query("select pg_advisory_xact_lock(42)")
+        .execute(&mut *second)
+        .await
+        .expect("second lock");
+    let crossing = tokio::spawn(async move {
+        let got = sqlx::query("select pg_advisory_xact_lock(42)")
+            .execute(&mut *first)
+            .await;
+        (got, first)
+    });
+    let other = sqlx::query("select pg_advisory_xact_lock(41)")
+        .execute(&mut *second)
+        .await;
+    drop(second);
+    let (got, _first) = crossing.await.expect("task");
+    let refused = match (got, other) {
+        (Err(e), Ok(_)) | (Ok(_), Err(e)) => e,
+        (a, b) => panic!("one of the two is the deadlock's victim: {a:?} {b:?}"),
+    };
+    assert!(
+        matches!(&refused, sqlx::Error::Database(db) if db.code().as_deref() == Some("40P01")),
+        "{refused}"
+    );
+    let stored = tablekeeper::store::StoreError::from(refused);
+    assert!(
+        matches!(stored, tablekeeper::store::StoreError::Unavailable(_)),
+        "{stored}"
+    );
+    let answer = tablekeeper::api::error::ApiError::from(stored);
+    assert_eq!(answer.problem().status, 503);
+    assert_eq!(answer.problem().code, "database_unavailable");
+}

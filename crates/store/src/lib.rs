@@ -143,17 +143,24 @@ impl From<sqlx::Error> for StoreError {
     }
 }
 
-/// Whether an error says the database cannot be reached now (rather than that a query is wrong):
-/// no connection within the acquire timeout, a refused or broken connection, or a server that is
-/// shutting down, starting up or out of connections.
+/// Whether an error says the database cannot do this now (rather than that a query is wrong), so
+/// that the same request, retried shortly, may well succeed: no connection within the acquire
+/// timeout, a refused or broken connection, a server that is shutting down, starting up or out
+/// of connections, or a transaction the server rolled back to let another through.
 pub fn unavailable(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => true,
         sqlx::Error::Database(db) => db.code().is_some_and(|code| {
             // Class 08: connection exceptions; 57P01–57P03: admin shutdown, crash shutdown,
             // cannot connect now; 53300: too many connections; 25006: a read-only server (a
-            // standby, or a primary demoted under a connection opened before a failover).
-            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300" | "25006")
+            // standby, or a primary demoted under a connection opened before a failover);
+            // 40001 and 40P01: a serialization failure or a deadlock, whose victim wrote nothing
+            // (two writers locking rows in different orders: a client's retry goes through).
+            code.starts_with("08")
+                || matches!(
+                    code.as_ref(),
+                    "57P01" | "57P02" | "57P03" | "53300" | "25006" | "40001" | "40P01"
+                )
         }),
         _ => false,
     }
