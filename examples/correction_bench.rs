@@ -66,6 +66,7 @@ async fn main() -> anyhow::Result<()> {
             session: None,
             members: None,
             club: None,
+            now: chrono::Utc::now(),
         },
     )
     .await?
@@ -105,6 +106,7 @@ async fn main() -> anyhow::Result<()> {
             moves,
             expected_version: version,
             reason: "benchmark".into(),
+            now: chrono::Utc::now(),
         };
         let started = Instant::now();
         // The answer is not what is measured: rendered as nothing, kept under no key.

@@ -357,8 +357,17 @@ pub async fn join(
         answer.receipt = Some(receipt);
         SignIn::new(StatusCode::OK, answer)
     };
-    let outcome =
-        tablekeeper_service::tables::join_scorer(pool, keys, table, name, &code, key.as_ref(), render).await?;
+    let outcome = tablekeeper_service::tables::join_scorer(
+        pool,
+        keys,
+        table,
+        name,
+        &code,
+        key.as_ref(),
+        state.clock.now(),
+        render,
+    )
+    .await?;
     signed_in(outcome, |kept| {
         let scorer = kept
             .get("scorer_id")

@@ -340,6 +340,7 @@ pub async fn correct_deal(
         moves: body.moves,
         expected_version: body.expected_version,
         reason,
+        now: state.clock.now(),
     };
     let render = |record, receipt| deal_answer(StatusCode::OK, record, receipt);
     let outcome = corrections::correct(pool, keys, correction, key.as_ref(), render).await?;
@@ -473,6 +474,7 @@ pub async fn verify_deal(
         deal: deal_number(n)?,
         agree: body.agree,
         moves: body.moves,
+        now: state.clock.now(),
     };
     let location = format!("/api/v1/tables/{id}/deals/{n}");
     let render = |record, receipt| Ok(deal_answer(StatusCode::CREATED, record, receipt)?.at(location.clone()));

@@ -364,6 +364,7 @@ pub async fn create_table(
         session: req.session_id,
         members: req.members.map(|m| m.per_seat(req.players.len())).transpose()?,
         club: req.club_id,
+        now: state.clock.now(),
     };
     let render = |table, receipt| {
         let view = TableView {
@@ -529,6 +530,7 @@ async fn record(
         answers_kept_for: answers_kept_for(req),
         announce_apart: state.announce_apart,
         sent,
+        now: state.clock.now(),
     };
     let noted = |game| super::metrics::note_game(req, game);
     let outcome = recording::record(

@@ -20,6 +20,8 @@ mod booking_key;
 pub mod bundle;
 mod canonical;
 pub mod chain;
+pub mod clock;
+pub mod closing;
 pub mod clubs;
 pub mod corrections;
 pub mod database;

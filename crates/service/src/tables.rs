@@ -65,6 +65,8 @@ pub struct NewTable {
     pub members: Option<Vec<Option<Uuid>>>,
     /// The club it belongs to when it is in no session; None for the owner's home club.
     pub club: Option<Uuid>,
+    /// The time now (the application's clock): a session final by then takes no new table.
+    pub now: chrono::DateTime<chrono::Utc>,
 }
 
 /// Opens a table for `owner`.
@@ -159,7 +161,7 @@ async fn open_as<G: Game>(
         // The session's row is locked before anything that refers to it is written: those
         // writes take a share lock on it, and two tables opened at once in one session, each
         // holding that and both wanting the row for linking the roster, would deadlock.
-        store::sessions::lock(tx, session).await?;
+        super::closing::lock_writable(tx, session, new.now).await?;
         club = found.club_id;
         members = Some(seat_members(tx, session, club, &new.players, new.members.as_deref()).await?);
     } else if new.members.is_some() {
@@ -364,7 +366,8 @@ pub async fn joined_by(pool: &PgPool, code: &str) -> Result<Uuid, ServiceError> 
 ///
 /// # Errors
 /// `Store(NotFound)` for an unknown table; `IdempotencyKeyReused` when the key was used at the
-/// table for another request; `Encode` when `render` fails; on database failure.
+/// table for another request; `SessionFinal` for a table of a session final at `now`; `Encode`
+/// when `render` fails; on database failure.
 pub async fn join_scorer<K: Kept>(
     pool: &PgPool,
     keys: &super::receipts::AuditKeys,
@@ -372,6 +375,7 @@ pub async fn join_scorer<K: Kept>(
     name: Option<String>,
     code: &str,
     key: Option<&CreationKey>,
+    now: chrono::DateTime<chrono::Utc>,
     render: impl FnOnce(store::scorers::ScorerRow, Receipt) -> Result<K, serde_json::Error>,
 ) -> Result<Outcome<K>, ServiceError> {
     // The signing key is read (the first time, from the database) before the transaction: read
@@ -383,6 +387,10 @@ pub async fn join_scorer<K: Kept>(
     // a move's, so two joins racing with one key make one scorer.
     if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.key(), key).await? {
         return Ok(first);
+    }
+    // A scorer joining is linked into the table's chain: a write to the table.
+    if let Some(session) = row.session_id {
+        super::closing::refuse_if_final(&mut tx, session, now).await?;
     }
     let name = match name {
         Some(name) => name,
