@@ -320,6 +320,7 @@ pub async fn login(
     )),
     (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`invalid_join_code`: unknown, expired or withdrawn (revoking a scorer withdraws the code it joined with)", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`session_final`: the table's session is final, so no scorer joins it", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`invalid_name`, `unknown_field`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     (status = 429, description = "`too_many_requests`: see Retry-After", body = Problem, content_type = "application/problem+json"),
 ))]
