@@ -118,18 +118,25 @@ pub struct SessionView {
     /// phone has verified yet, or are disputed.
     pub verification: Vec<TableVerification>,
     /// `open`; `closing` (closed, its correction window running: corrections and
-    /// verifications are still taken); `final` (nothing of it is written any more).
-    #[schema(example = "open")]
-    pub status: SessionStatus,
-    /// When the close in force was made; null when open.
+    /// verifications are still taken); `final` (nothing of it is written any more). Left out
+    /// for a session never closed, which is open (so its answer reads as before closes were).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(example = "closing")]
+    pub status: Option<SessionStatus>,
+    /// When the close in force was made; left out when open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closed_at: Option<DateTime<Utc>>,
-    /// When the close in force makes (or made) the session final; null when open.
+    /// When the close in force makes (or made) the session final; left out when open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub final_at: Option<DateTime<Utc>>,
     /// Every reopening of the session, oldest first: who, when and why, shown beside the result
-    /// ever after.
+    /// ever after; left out when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reopenings: Vec<Reopening>,
     /// The final checkpoints made, oldest first (one per close that became final; a reopened
-    /// session keeps the earlier ones): `GET /sessions/{id}/final` gives the one in force.
+    /// session keeps the earlier ones): `GET /sessions/{id}/final` gives the one in force. Left
+    /// out when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub finals: Vec<FinalSummary>,
 }
 
@@ -419,11 +426,11 @@ async fn session_view(pool: &PgPool, id: Uuid, now: DateTime<Utc>) -> Result<Ses
         created_at: session.created_at,
         tables: tables.into_iter().map(|(table, _)| TableSummary::from(table)).collect(),
         verification,
-        status: match closes.status {
+        status: (!closes.closes.is_empty()).then_some(match closes.status {
             closing::Status::Open => SessionStatus::Open,
             closing::Status::Closing => SessionStatus::Closing,
             closing::Status::Final => SessionStatus::Final,
-        },
+        }),
         closed_at: current.map(|c| c.closed_at),
         final_at: current.map(|c| c.final_at),
         reopenings: closes

@@ -6,9 +6,10 @@
 //!   from the close until its `final_at`, and `final` from then; the time compared is the one
 //!   passed in (the application's [`crate::clock::Clock`]), never read here.
 //! - Every write to a final session (its tables' moves, undos, corrections, verifications,
-//!   scorers and join codes, new tables in it, its tournaments) is refused with
-//!   [`ServiceError::SessionFinal`] in the write's own transaction ([`refuse_if_final`],
-//!   [`lock_writable`]), before it writes anything.
+//!   scorers joining, new tables in it, its tournaments) is refused with
+//!   [`ServiceError::SessionFinal`] before it writes anything: in the write's own transaction
+//!   (`finality`: [`refuse_if_final`], [`lock_writable`]) for a table's writes, in a statement
+//!   before the use case for a tournament's ([`refuse_final_tournament`]).
 //! - A close, a reopening and a final checkpoint each link the session's record in the same
 //!   transaction (`chain::record::link_session`, record version 3).
 //! - A close's final checkpoint is made once, when first asked for after its window (in the
@@ -27,6 +28,8 @@ use tablekeeper_store::sessions::ClubSession;
 use tablekeeper_store::{self as store, PgConnection, PgPool, StoreError};
 use uuid::Uuid;
 
+pub use super::finality::{in_force, lock_writable, refuse_if_final, status, Status};
+
 use super::access::{self, Account, Capability};
 use super::chain::{self, sha256};
 use super::receipts::{key_id, AuditKeys};
@@ -43,64 +46,6 @@ pub const FORMAT: &str = "tablekeeper-final/1";
 
 /// The longest correction window: a week.
 pub const WINDOW_MAX_SECS: i64 = 7 * 24 * 3600;
-
-/// Where a session stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    Open,
-    Closing,
-    Final,
-}
-
-impl Status {
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Open => "open",
-            Status::Closing => "closing",
-            Status::Final => "final",
-        }
-    }
-}
-
-/// The close in force among `closes` (the latest, when not reopened).
-pub fn in_force(closes: &[CloseRow]) -> Option<&CloseRow> {
-    closes.last().filter(|c| c.reopened_at.is_none())
-}
-
-/// Where a session with these closes stands at `now`.
-pub fn status(closes: &[CloseRow], now: DateTime<Utc>) -> Status {
-    match in_force(closes) {
-        None => Status::Open,
-        Some(c) if now < c.final_at => Status::Closing,
-        Some(_) => Status::Final,
-    }
-}
-
-/// Refuses a write to `session` when it is final at `now`.
-///
-/// # Errors
-/// `SessionFinal`; on database failure.
-pub async fn refuse_if_final(conn: &mut PgConnection, session: Uuid, now: DateTime<Utc>) -> Result<(), ServiceError> {
-    match store::closes::final_at(conn, session).await? {
-        Some(at) if at <= now => Err(ServiceError::SessionFinal(session)),
-        _ => Ok(()),
-    }
-}
-
-/// Locks the session's row (as a write to it does) and refuses the write when it is final at
-/// `now`.
-///
-/// # Errors
-/// `Store(NotFound)`; `SessionFinal`; on database failure.
-pub async fn lock_writable(
-    conn: &mut PgConnection,
-    session: Uuid,
-    now: DateTime<Utc>,
-) -> Result<ClubSession, ServiceError> {
-    let row = store::sessions::lock(&mut *conn, session).await?;
-    refuse_if_final(conn, session, now).await?;
-    Ok(row)
-}
 
 /// A session's closes and final checkpoints, and where it stands.
 #[derive(Debug, Clone)]

@@ -121,7 +121,7 @@ pub async fn correct<K: Kept>(
     let row = store::tables::lock(&mut tx, correction.table).await?;
     super::access::require_table(&mut tx, correction.by, &row, super::access::Capability::Record).await?;
     if let Some(session) = row.session_id {
-        super::closing::refuse_if_final(&mut tx, session, correction.now).await?;
+        super::finality::refuse_if_final(&mut tx, session, correction.now).await?;
     }
     // A retry's `expected_version` is behind by its own correction: its first answer comes first.
     if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.key(), key).await? {

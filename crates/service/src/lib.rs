@@ -26,6 +26,7 @@ pub mod clubs;
 pub mod corrections;
 pub mod database;
 mod error;
+pub mod finality;
 pub mod fold;
 pub mod history;
 pub mod hot;

@@ -161,7 +161,7 @@ async fn open_as<G: Game>(
         // The session's row is locked before anything that refers to it is written: those
         // writes take a share lock on it, and two tables opened at once in one session, each
         // holding that and both wanting the row for linking the roster, would deadlock.
-        super::closing::lock_writable(tx, session, new.now).await?;
+        super::finality::lock_writable(tx, session, new.now).await?;
         club = found.club_id;
         members = Some(seat_members(tx, session, club, &new.players, new.members.as_deref()).await?);
     } else if new.members.is_some() {
@@ -390,7 +390,7 @@ pub async fn join_scorer<K: Kept>(
     }
     // A scorer joining is linked into the table's chain: a write to the table.
     if let Some(session) = row.session_id {
-        super::closing::refuse_if_final(&mut tx, session, now).await?;
+        super::finality::refuse_if_final(&mut tx, session, now).await?;
     }
     let name = match name {
         Some(name) => name,

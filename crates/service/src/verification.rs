@@ -57,7 +57,7 @@ pub async fn verify<K: Kept>(
     let row = store::tables::lock(&mut tx, request.table).await?;
     super::access::require_table(&mut tx, request.by, &row, super::access::Capability::Verify).await?;
     if let Some(session) = row.session_id {
-        super::closing::refuse_if_final(&mut tx, session, request.now).await?;
+        super::finality::refuse_if_final(&mut tx, session, request.now).await?;
     }
     if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.key(), key).await? {
         return Ok(first);

@@ -189,7 +189,7 @@ pub async fn record<K: Kept>(
         note(game);
         may_record(&mut db, request.by, &read).await?;
         if let Some(session) = read.row.session_id {
-            crate::closing::refuse_if_final(db.get().await?, session, request.now).await?;
+            crate::finality::refuse_if_final(db.get().await?, session, request.now).await?;
         }
         token = None;
         let tried = with_game!(game, G => record_optimistically::<G, K>(&mut db, read, hot, batcher, signer, &request, &render)
@@ -231,7 +231,7 @@ pub async fn record<K: Kept>(
     note(game);
     may_record(&mut Db::Held(&mut tx), request.by, &locked).await?;
     if let Some(session) = locked.row.session_id {
-        crate::closing::refuse_if_final(&mut tx, session, request.now).await?;
+        crate::finality::refuse_if_final(&mut tx, session, request.now).await?;
     }
     let table = request.table;
     with_game!(game, G => record_as::<G, K>(tx, locked, hot, signer, request, render).await)
