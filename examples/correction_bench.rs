@@ -86,6 +86,7 @@ async fn main() -> anyhow::Result<()> {
             sent: mv,
             announce_apart: false,
             token_unread: None,
+            now: chrono::Utc::now(),
         };
         let render = |_| {
             Ok(Answer {

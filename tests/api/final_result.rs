@@ -175,7 +175,8 @@ async fn a_closed_session_takes_corrections_inside_its_window_and_refuses_every_
     // Its bundle carries it and verifies, and so does the checkpoint the auditor kept.
     let (bytes, document) = verified_bundle(&app, &session).await;
     assert_eq!(document["session"]["finals"].as_array().map(Vec::len), Some(1));
-    let summary = tablekeeper::service::bundle::verify_checked(&bytes, &[], &[], &[first.clone()]).expect("verifies");
+    let summary =
+        tablekeeper::service::bundle::verify_checked(&bytes, &[], &[], std::slice::from_ref(&first)).expect("verifies");
     assert!(summary.contains("2 final checkpoints hold"), "{summary}");
     // The session's record links its close and its checkpoint at version 3.
     let versions: Vec<i16> =
@@ -335,7 +336,7 @@ async fn a_change_after_the_session_was_final_is_found_by_the_checkpoint_kept(po
     tablekeeper::service::bundle::verify_with(&bytes, &trusted, &[]).expect("the forgery alone verifies");
 
     // The checkpoint the auditor kept finds it.
-    let found = tablekeeper::service::bundle::verify_checked(&bytes, &trusted, &[], &[kept.clone()])
+    let found = tablekeeper::service::bundle::verify_checked(&bytes, &trusted, &[], std::slice::from_ref(&kept))
         .expect_err("the checkpoint finds the change");
     assert!(found.contains(&other) && found.contains("not in the bundle"), "{found}");
 

@@ -358,17 +358,13 @@ pub async fn join(
         answer.receipt = Some(receipt);
         SignIn::new(StatusCode::OK, answer)
     };
-    let outcome = tablekeeper_service::tables::join_scorer(
-        pool,
-        keys,
+    let joining = tablekeeper_service::tables::Joining {
         table,
         name,
-        &code,
-        key.as_ref(),
-        state.clock.now(),
-        render,
-    )
-    .await?;
+        code: &code,
+        now: state.clock.now(),
+    };
+    let outcome = tablekeeper_service::tables::join_scorer(pool, keys, joining, key.as_ref(), render).await?;
     signed_in(outcome, |kept| {
         let scorer = kept
             .get("scorer_id")

@@ -357,6 +357,17 @@ pub async fn joined_by(pool: &PgPool, code: &str) -> Result<Uuid, ServiceError> 
         .ok_or(ServiceError::InvalidJoinCode)
 }
 
+/// A phone joining a table by its code.
+pub struct Joining<'a> {
+    pub table: Uuid,
+    /// Its name, already checked; None for "Scorer n".
+    pub name: Option<String>,
+    pub code: &'a str,
+    /// The time now (the application's clock): a table of a session final by then takes no
+    /// scorer.
+    pub now: chrono::DateTime<chrono::Utc>,
+}
+
 /// Makes a scorer of the table (named `name`, or "Scorer n" after those before it) and links
 /// it into the table's hash chain, under the table's lock: who recorded what is read through
 /// scorers' names, so a name changed afterwards breaks the chain. The answer `render` makes of
@@ -371,13 +382,11 @@ pub async fn joined_by(pool: &PgPool, code: &str) -> Result<Uuid, ServiceError> 
 pub async fn join_scorer<K: Kept>(
     pool: &PgPool,
     keys: &super::receipts::AuditKeys,
-    table: Uuid,
-    name: Option<String>,
-    code: &str,
+    joining: Joining<'_>,
     key: Option<&CreationKey>,
-    now: chrono::DateTime<chrono::Utc>,
     render: impl FnOnce(store::scorers::ScorerRow, Receipt) -> Result<K, serde_json::Error>,
 ) -> Result<Outcome<K>, ServiceError> {
+    let Joining { table, name, code, now } = joining;
     // The signing key is read (the first time, from the database) before the transaction: read
     // inside it, it would want a second connection while this one holds locks others queue on.
     keys.signing(pool).await?;
