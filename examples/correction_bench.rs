@@ -66,6 +66,7 @@ async fn main() -> anyhow::Result<()> {
             session: None,
             members: None,
             club: None,
+            now: chrono::Utc::now(),
         },
     )
     .await?
@@ -85,6 +86,7 @@ async fn main() -> anyhow::Result<()> {
             sent: mv,
             announce_apart: false,
             token_unread: None,
+            now: chrono::Utc::now(),
         };
         let render = |_| {
             Ok(Answer {
@@ -105,6 +107,7 @@ async fn main() -> anyhow::Result<()> {
             moves,
             expected_version: version,
             reason: "benchmark".into(),
+            now: chrono::Utc::now(),
         };
         let started = Instant::now();
         // The answer is not what is measured: rendered as nothing, kept under no key.

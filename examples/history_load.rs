@@ -44,6 +44,7 @@ async fn record(pool: &sqlx::PgPool, owner: Uuid, table: Uuid, mv: Value) -> any
         sent: mv,
         announce_apart: false,
         token_unread: None,
+        now: chrono::Utc::now(),
     };
     let started = Instant::now();
     // No hot states: every move folds its state from the database, the path whose cost grew
@@ -138,6 +139,7 @@ async fn main() -> anyhow::Result<()> {
             session: None,
             members: None,
             club: None,
+            now: chrono::Utc::now(),
         },
     )
     .await?
@@ -176,6 +178,7 @@ async fn main() -> anyhow::Result<()> {
             session: None,
             members: None,
             club: None,
+            now: chrono::Utc::now(),
         },
     )
     .await?

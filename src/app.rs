@@ -28,6 +28,8 @@ pub struct Application {
     hot: Arc<HotStates>,
     batcher: Option<crate::store::move_batch::MoveBatcher>,
     hub: Arc<crate::service::live::Hub>,
+    /// The clock the use cases compare against; a test moves it on.
+    clock: crate::service::clock::Clock,
     /// Tells this replica's webhook delivery worker to stop.
     webhooks_stop: tokio::sync::watch::Sender<bool>,
 }
@@ -264,6 +266,7 @@ impl Application {
         let http_metrics = metrics.http(endpoint).map_err(|e| anyhow::anyhow!("metrics: {e}"))?;
         let cors_enabled = settings.cors_allowed_origins != CorsOrigins::None;
         let origins = settings.cors_allowed_origins.clone();
+        let clock = crate::service::clock::Clock::system();
         let state = web::Data::new(api::State {
             pool: pool.clone(),
             reads,
@@ -292,6 +295,7 @@ impl Application {
                 settings.trusted_proxies.clone(),
             ),
             metrics,
+            clock: clock.clone(),
         });
         let metrics_state = state.clone();
         let mut server = HttpServer::new(move || {
@@ -360,6 +364,7 @@ impl Application {
             hot,
             batcher,
             hub,
+            clock,
             webhooks_stop,
         })
     }
@@ -376,6 +381,12 @@ impl Application {
     /// This replica's hot states (the latest state of tables recorded on lately).
     pub fn hot_states(&self) -> std::sync::Arc<HotStates> {
         self.hot.clone()
+    }
+
+    /// The replica's clock, for a test to move on (a session's correction window) without
+    /// sleeping.
+    pub fn clock(&self) -> crate::service::clock::Clock {
+        self.clock.clone()
     }
 
     /// The replica's live-tables hub.

@@ -16,7 +16,7 @@ use tablekeeper::{app::Application, config::Settings};
 
 fn usage() -> String {
     let mut text = String::from(
-        "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY]... [--receipts FILE...]
+        "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY]... [--receipts FILE...] [--final FILE]...
                     | qr TEXT | reset-password EMAIL_OR_NAME | --version | help]
 
   serve        run the HTTP server (the default); creates the database and applies migrations
@@ -28,6 +28,8 @@ fn usage() -> String {
                before a rotation; GET /api/v1/audit-key lists them), its hash chains, a replay of
                every table, and the receipts the phones kept (--receipts: files of one receipt or
                an array): the bundle must hold, at each receipt's position, the link it signed;
+               and the final checkpoints kept (--final: GET /sessions/{id}/final's answers) with
+               the bundle's own: nothing of the session may have changed after it was final;
                exit status 0 with a one-line summary, or 1 naming the first discrepancy
   qr           print TEXT (the address phones open) as a QR code in the terminal
   reset-password
@@ -203,12 +205,12 @@ fn healthcheck() -> anyhow::Result<()> {
     }
 }
 
-/// `verify FILE [--key PUBLIC_KEY]... [--receipts FILE...]`: the summary on stdout and status
-/// 0, or the first discrepancy on stderr and status 1.
+/// `verify FILE [--key PUBLIC_KEY]... [--receipts FILE...] [--final FILE]...`: the summary on
+/// stdout and status 0, or the first discrepancy on stderr and status 1.
 fn verify(args: &[String]) -> ExitCode {
     use tablekeeper::service::receipts;
     let Some(parsed) = VerifyArgs::parse(args) else {
-        eprintln!("usage: tablekeeper verify FILE [--key PUBLIC_KEY]... [--receipts FILE...]");
+        eprintln!("usage: tablekeeper verify FILE [--key PUBLIC_KEY]... [--receipts FILE...] [--final FILE]...");
         return ExitCode::FAILURE;
     };
     let outcome = (|| {
@@ -225,8 +227,13 @@ fn verify(args: &[String]) -> ExitCode {
             let document = serde_json::from_slice(&text).map_err(|e| format!("{file} is not JSON: {e}"))?;
             kept.extend(receipts::read(&document).map_err(|e| format!("{file}: {e}"))?);
         }
+        let mut finals = Vec::new();
+        for file in &parsed.finals {
+            let text = std::fs::read(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+            finals.push(serde_json::from_slice(&text).map_err(|e| format!("{file} is not JSON: {e}"))?);
+        }
         let bytes = std::fs::read(&parsed.file).map_err(|e| format!("cannot read {}: {e}", parsed.file))?;
-        tablekeeper::service::bundle::verify_with(&bytes, &keys, &kept)
+        tablekeeper::service::bundle::verify_checked(&bytes, &keys, &kept, &finals)
     })();
     match outcome {
         Ok(summary) => {
@@ -258,11 +265,12 @@ fn qr(args: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `verify`'s arguments: the bundle, the trusted keys, the receipt files.
+/// `verify`'s arguments: the bundle, the trusted keys, the receipt files, the final checkpoints.
 struct VerifyArgs {
     file: String,
     keys: Vec<String>,
     receipts: Vec<String>,
+    finals: Vec<String>,
 }
 
 impl VerifyArgs {
@@ -272,6 +280,7 @@ impl VerifyArgs {
         let mut file = None;
         let mut keys = Vec::new();
         let mut receipts = Vec::new();
+        let mut finals = Vec::new();
         let mut rest = args.iter();
         let mut in_receipts = false;
         while let Some(arg) = rest.next() {
@@ -281,6 +290,10 @@ impl VerifyArgs {
                     in_receipts = false;
                 }
                 "--receipts" => in_receipts = true,
+                "--final" => {
+                    finals.push(rest.next()?.clone());
+                    in_receipts = false;
+                }
                 flag if flag.starts_with("--") => return None,
                 _ if in_receipts => receipts.push(arg.clone()),
                 _ if file.is_none() => file = Some(arg.clone()),
@@ -294,6 +307,7 @@ impl VerifyArgs {
             file: file?,
             keys,
             receipts,
+            finals,
         })
     }
 }

@@ -441,6 +441,11 @@ fn body(operation: &str, club: &Club, world: &World) -> Option<Value> {
         "create_webhook" => json!({"url": "https://club.example.org/other", "events": ["deal.finished"]}),
         "create_session" => json!({"name": "Friday", "club_id": club.id}),
         "update_session" => json!({"chip_value": {"minor_units": 50, "currency": "GBP"}}),
+        // The session has a table still being played: the close is refused (`tables_playing`)
+        // and the reopening finds it open (`session_not_closed`), so neither changes what later
+        // operations meet.
+        "close_session" => json!({}),
+        "reopen_session" => json!({"reason": "a walk"}),
         "create_share_link" => json!({}),
         "create_table" => {
             json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": club.session})

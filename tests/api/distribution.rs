@@ -591,6 +591,22 @@ async fn an_evening_is_played_and_audited_as_the_application_role_which_cannot_c
     let evening = crate::evidence::a_finished_evening(&app, "ann@club.example").await;
     assert_audit_consistent(&app, &evening.table).await;
     a_tournament_round(&app, &evening).await;
+    // The session closed (final at once, its checkpoint made) and reopened.
+    let session = &evening.session;
+    app.post(
+        &format!("/api/v1/sessions/{session}/close"),
+        &evening.token,
+        serde_json::json!({"correction_window": "PT0S", "force": true, "reason": "the evening is over"}),
+    )
+    .await
+    .assert_status(200);
+    app.post(
+        &format!("/api/v1/sessions/{session}/reopen"),
+        &evening.token,
+        serde_json::json!({"reason": "a result to put right"}),
+    )
+    .await
+    .assert_status(200);
     let superuser = spawn_app(pool.clone()).await;
     *superuser.default_reader.lock().expect("reader") = Some(evening.token.clone());
 
@@ -603,9 +619,11 @@ async fn an_evening_is_played_and_audited_as_the_application_role_which_cannot_c
     let mut conn = app.pool.acquire().await.expect("conn");
     for relation in before.keys() {
         for statement in [
-            // Every append-only relation is a table's but the records' chains.
+            // Every append-only relation is a table's but the records' chains, the tournaments' and the sessions' closes.
             if relation.as_str() == "record_links" {
                 format!("update {relation} set subject = subject")
+            } else if relation.starts_with("session_") {
+                format!("update {relation} set session_id = session_id")
             } else if relation.starts_with("tournament_") {
                 format!("update {relation} set tournament_id = tournament_id")
             } else {

@@ -20,6 +20,9 @@ pub struct TestApp {
     pub batcher: Option<tablekeeper::store::move_batch::MoveBatcher>,
     /// The app's live-tables hub (none for a server in another process).
     pub hub: Option<std::sync::Arc<tablekeeper::service::live::Hub>>,
+    /// The app's clock (the system's until a test moves it on; none for a server in another
+    /// process).
+    pub clock: Option<tablekeeper::service::clock::Clock>,
     /// The token `get` reads with: the first organiser this rig registers (`organiser`), so that
     /// a test reading its own club's tables need not pass a token each time. Reads are private
     /// (issue #25): `get_anonymous` sends none, `get_as` a given one.
@@ -122,6 +125,7 @@ pub async fn spawn_app_resolving(
     let hot = Some(app.hot_states());
     let batcher = app.move_batcher();
     let hub = Some(app.hub());
+    let clock = Some(app.clock());
     tokio::spawn(app.run());
     TestApp {
         base,
@@ -131,6 +135,7 @@ pub async fn spawn_app_resolving(
         hot,
         batcher,
         hub,
+        clock,
         default_reader: std::sync::Mutex::new(None),
         checks_spec: true.into(),
         _watched: crate::watchdog::Watched::current_test(),
@@ -148,6 +153,7 @@ impl TestApp {
             hot: None,
             batcher: None,
             hub: None,
+            clock: None,
             default_reader: std::sync::Mutex::new(None),
             checks_spec: true.into(),
             _watched: crate::watchdog::Watched::current_test(),

@@ -65,6 +65,7 @@ mod dividend;
 mod evidence;
 mod exports;
 mod failover;
+mod final_result;
 mod games;
 mod health;
 mod helpers;

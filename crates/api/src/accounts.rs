@@ -320,6 +320,7 @@ pub async fn login(
     )),
     (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`invalid_join_code`: unknown, expired or withdrawn (revoking a scorer withdraws the code it joined with)", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`session_final`: the table's session is final, so no scorer joins it", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`invalid_name`, `unknown_field`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     (status = 429, description = "`too_many_requests`: see Retry-After", body = Problem, content_type = "application/problem+json"),
 ))]
@@ -357,8 +358,13 @@ pub async fn join(
         answer.receipt = Some(receipt);
         SignIn::new(StatusCode::OK, answer)
     };
-    let outcome =
-        tablekeeper_service::tables::join_scorer(pool, keys, table, name, &code, key.as_ref(), render).await?;
+    let joining = tablekeeper_service::tables::Joining {
+        table,
+        name,
+        code: &code,
+        now: state.clock.now(),
+    };
+    let outcome = tablekeeper_service::tables::join_scorer(pool, keys, joining, key.as_ref(), render).await?;
     signed_in(outcome, |kept| {
         let scorer = kept
             .get("scorer_id")

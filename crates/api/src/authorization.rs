@@ -102,6 +102,9 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     ("get_session_ledger_csv", Door::Session(Capability::Read)),
     ("get_session_settlement", Door::Session(Capability::Read)),
     ("get_session_standings", Door::Session(Capability::Read)),
+    ("close_session", Door::Club(Capability::Organise)),
+    ("reopen_session", Door::Owner),
+    ("get_session_final", Door::Session(Capability::Read)),
     // The sessions' tournaments: organisers run them; whoever reads the session reads them.
     ("create_tournament", Door::Club(Capability::Organise)),
     ("list_tournaments", Door::Session(Capability::Read)),

@@ -309,7 +309,7 @@ pub async fn get_deal(
         (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`, `deal_not_found`", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`version_conflict`, `deal_not_finished` (undo instead), `correction_conflicts`, `table_damaged` (what is stored of the table no longer reads)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict`, `deal_not_finished` (undo instead), `correction_conflicts`, `table_damaged` (what is stored of the table no longer reads); `session_final`: the table's session is final", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "a rule violation of the correction's own moves (`tricks_do_not_add_up`, …), `not_the_deal`, `invalid_text`, `unknown_field`, `unknown_variant`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     ))]
 #[put("/tables/{id}/deals/{n}")]
@@ -340,6 +340,7 @@ pub async fn correct_deal(
         moves: body.moves,
         expected_version: body.expected_version,
         reason,
+        now: state.clock.now(),
     };
     let render = |record, receipt| deal_answer(StatusCode::OK, record, receipt);
     let outcome = corrections::correct(pool, keys, correction, key.as_ref(), render).await?;
@@ -451,7 +452,7 @@ pub async fn preview_correction(
         (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: another table's scorer; `own_deal`: the verifier recorded the deal", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`, `deal_not_found`", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`deal_not_finished`, `table_damaged` (what is stored of the table no longer reads)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`deal_not_finished`, `table_damaged` (what is stored of the table no longer reads); `session_final`: the table's session is final", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "`invalid_verification`, `dispute_matches_record`, `not_the_deal`, a rule violation of the dispute's result, `unknown_field`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/tables/{id}/deals/{n}/verification")]
@@ -473,6 +474,7 @@ pub async fn verify_deal(
         deal: deal_number(n)?,
         agree: body.agree,
         moves: body.moves,
+        now: state.clock.now(),
     };
     let location = format!("/api/v1/tables/{id}/deals/{n}");
     let render = |record, receipt| Ok(deal_answer(StatusCode::CREATED, record, receipt)?.at(location.clone()));

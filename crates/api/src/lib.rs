@@ -111,6 +111,9 @@ pub struct State {
     pub stream_cap: StreamCap,
     /// The service's own metrics.
     pub metrics: Metrics,
+    /// What time it is for the use cases that compare against one (a session's correction
+    /// window): the system's, which a test moves on rather than sleeping.
+    pub clock: tablekeeper_service::clock::Clock,
 }
 
 impl State {
@@ -166,6 +169,9 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(sessions::update_session)
             .service(sessions::get_session_standings)
             .service(sessions::get_session_settlement)
+            .service(sessions::close_session)
+            .service(sessions::reopen_session)
+            .service(sessions::get_session_final)
             .service(tournaments::create_tournament)
             .service(tournaments::list_tournaments)
             .service(tournaments::get_tournament)

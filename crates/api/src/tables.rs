@@ -334,6 +334,7 @@ fn validate_players(players: &[String]) -> Result<Vec<String>, ApiError> {
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or a role in the session's (or `club_id`'s) club that does not run its tables", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`session_not_found`; `club_not_found`: no such club, or the caller is not its member", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`session_final`: the session is final", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`unknown_game`, `invalid_player_count`, `invalid_player_name`, `invalid_options`, `invalid_option`, `invalid_members`, `club_mismatch` (a `club_id` other than the session's), `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/tables")]
@@ -364,6 +365,7 @@ pub async fn create_table(
         session: req.session_id,
         members: req.members.map(|m| m.per_seat(req.players.len())).transpose()?,
         club: req.club_id,
+        now: state.clock.now(),
     };
     let render = |table, receipt| {
         let view = TableView {
@@ -529,6 +531,7 @@ async fn record(
         answers_kept_for: answers_kept_for(req),
         announce_apart: state.announce_apart,
         sent,
+        now: state.clock.now(),
     };
     let noted = |game| super::metrics::note_game(req, game);
     let outcome = recording::record(
@@ -567,7 +570,7 @@ async fn record(
         (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`precondition_failed`: the table's `ETag` is not one `If-Match` names", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`version_conflict`, `deal_mismatch`, `game_finished`, `trick_out_of_order`, `chips_out_of_range`, `deal_limit`, `table_damaged` (what is stored of the table no longer reads)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict`, `deal_mismatch`, `game_finished`, `trick_out_of_order`, `chips_out_of_range`, `deal_limit`, `table_damaged` (what is stored of the table no longer reads); `session_final`: the table's session is final", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "a rule violation (`not_your_turn`, `card_already_played`, `hook_rule`, `tricks_do_not_add_up`, `no_such_seat`, `move_not_expected`, …), `unknown_card`, `unknown_field`, `unknown_variant`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/tables/{id}/moves")]
@@ -602,7 +605,7 @@ pub async fn submit_move(
         (status = 401, description = "`missing_token`, `invalid_token`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`version_conflict`, `nothing_to_undo`, `table_damaged` (what is stored of the table no longer reads)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict`, `nothing_to_undo`, `table_damaged` (what is stored of the table no longer reads); `session_final`: the table's session is final", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`precondition_failed`: the table's `ETag` is not one `If-Match` names", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/tables/{id}/undo")]

@@ -86,6 +86,8 @@ pub struct Correction {
     pub moves: Vec<Value>,
     pub expected_version: i64,
     pub reason: String,
+    /// The time now (the application's clock): a table of a session final by then is refused.
+    pub now: chrono::DateTime<chrono::Utc>,
 }
 
 /// The deal `deal` of a table.
@@ -118,6 +120,9 @@ pub async fn correct<K: Kept>(
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, correction.table).await?;
     super::access::require_table(&mut tx, correction.by, &row, super::access::Capability::Record).await?;
+    if let Some(session) = row.session_id {
+        super::finality::refuse_if_final(&mut tx, session, correction.now).await?;
+    }
     // A retry's `expected_version` is behind by its own correction: its first answer comes first.
     if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.key(), key).await? {
         return Ok(first);

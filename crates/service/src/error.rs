@@ -142,6 +142,21 @@ pub enum ServiceError {
     NotAnEntrant,
     #[error("that member is an entrant of this tournament already")]
     AlreadyEntered,
+    /// The session is final (its correction window has run): nothing of it is written.
+    #[error("session {0} is final: its correction window has run, and nothing of it can be changed unless an owner reopens it")]
+    SessionFinal(Uuid),
+    #[error("the session is closed already: an owner may reopen it")]
+    SessionClosed,
+    #[error("the session is not closed")]
+    SessionNotClosed,
+    #[error("the session is not final yet: it is open, or its correction window is still running")]
+    SessionNotFinal,
+    /// Tables of the session still being played, by id: a close needs `force` and a reason.
+    #[error("{}", tables_playing(.0))]
+    TablesPlaying(Vec<Uuid>),
+    /// A close with `force`, or a reopening, without a reason.
+    #[error("{0}")]
+    ReasonRequired(&'static str),
     #[error(transparent)]
     Ledger(#[from] LedgerError),
     #[error(transparent)]
@@ -158,6 +173,14 @@ impl ServiceError {
             other => other,
         }
     }
+}
+
+fn tables_playing(tables: &[Uuid]) -> String {
+    let named: Vec<String> = tables.iter().map(Uuid::to_string).collect();
+    format!(
+        "tables still being played: {}; finish them, or close with `force` and a `reason`",
+        named.join(", ")
+    )
 }
 
 fn deal_mismatch(named: u16, recording: Option<u16>) -> String {

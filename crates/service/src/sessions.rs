@@ -151,16 +151,26 @@ pub struct Standings {
 /// `Store(NotFound)` for an unknown session; `Corrupt` when a table's log no longer replays.
 pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceError> {
     let mut tx = store::begin_read_only(pool).await?;
-    let session = store::sessions::fetch(&mut tx, id).await?;
-    let roster = store::sessions::members(&mut tx, session.id).await?;
-    let tables = store::tables::list(&mut tx, None, Some(session.id), 1000, 0).await?;
-    let leftovers = store::tournaments::session_leftovers(&mut tx, session.id).await?;
+    let standings = standings_in(&mut tx, id).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok(standings)
+}
+
+/// The session's standings as `tx` sees it (every table read in its one snapshot).
+///
+/// # Errors
+/// As [`standings`].
+pub async fn standings_in(tx: &mut store::PgConnection, id: Uuid) -> Result<Standings, ServiceError> {
+    let session = store::sessions::fetch(&mut *tx, id).await?;
+    let roster = store::sessions::members(&mut *tx, session.id).await?;
+    let tables = store::tables::list(&mut *tx, None, Some(session.id), 1000, 0).await?;
+    let leftovers = store::tournaments::session_leftovers(&mut *tx, session.id).await?;
     let mut players: Vec<Standing> = Vec::new();
     let mut pools = 0;
     let mut banked = 0;
     for row in tables {
         // Every table read in the one snapshot, so the standings add up as of one moment.
-        let ledger = super::ledger::table_ledger_in(&mut tx, row.clone(), None).await?;
+        let ledger = super::ledger::table_ledger_in(&mut *tx, row.clone(), None).await?;
         let issued = super::ledger::issued(&ledger.bookings)?;
         pools += ledger
             .balances
@@ -182,7 +192,7 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
             }
         }
         let moved_to = |account: &Account| moved.iter().find(|(a, _)| a == account).map_or(0, |(_, c)| *c);
-        let sheet = super::tables::score_sheet_in(&mut tx, row.clone()).await?.sheet;
+        let sheet = super::tables::score_sheet_in(&mut *tx, row.clone()).await?.sheet;
         let points_game = sheet.get("chips").is_none();
         let totals = sheet.get("totals").and_then(serde_json::Value::as_array);
         for (index, name) in row.players.iter().enumerate() {
@@ -231,7 +241,6 @@ pub async fn standings(pool: &PgPool, id: Uuid) -> Result<Standings, ServiceErro
             player.seats.push(part);
         }
     }
-    tx.commit().await.map_err(StoreError::from)?;
     Ok(Standings {
         session,
         players,
@@ -269,6 +278,15 @@ pub struct Payment {
 /// not sum to zero (the ledger does not square) or a sum in money does not fit.
 pub async fn settlement(pool: &PgPool, id: Uuid) -> Result<(Standings, Vec<Payment>), ServiceError> {
     let standings = standings(pool, id).await?;
+    let payments = payments(&standings)?;
+    Ok((standings, payments))
+}
+
+/// The settle-up's payments of `standings`, as [`settlement`] gives them.
+///
+/// # Errors
+/// As [`settlement`].
+pub fn payments(standings: &Standings) -> Result<Vec<Payment>, ServiceError> {
     let mut balances: Vec<(usize, i64)> = standings.players.iter().map(|p| p.chips).enumerate().collect();
     // The pools as a party, measured from the ledger, not as what makes the sum zero: a ledger
     // that does not square is refused rather than settled.
@@ -298,7 +316,7 @@ pub async fn settlement(pool: &PgPool, id: Uuid) -> Result<(Standings, Vec<Payme
             money,
         });
     }
-    Ok((standings, payments))
+    Ok(payments)
 }
 
 /// A page of the sessions `user` may see (of `club` only, when given), newest first: `limit`

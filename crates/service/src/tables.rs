@@ -65,6 +65,8 @@ pub struct NewTable {
     pub members: Option<Vec<Option<Uuid>>>,
     /// The club it belongs to when it is in no session; None for the owner's home club.
     pub club: Option<Uuid>,
+    /// The time now (the application's clock): a session final by then takes no new table.
+    pub now: chrono::DateTime<chrono::Utc>,
 }
 
 /// Opens a table for `owner`.
@@ -159,7 +161,7 @@ async fn open_as<G: Game>(
         // The session's row is locked before anything that refers to it is written: those
         // writes take a share lock on it, and two tables opened at once in one session, each
         // holding that and both wanting the row for linking the roster, would deadlock.
-        store::sessions::lock(tx, session).await?;
+        super::finality::lock_writable(tx, session, new.now).await?;
         club = found.club_id;
         members = Some(seat_members(tx, session, club, &new.players, new.members.as_deref()).await?);
     } else if new.members.is_some() {
@@ -355,6 +357,17 @@ pub async fn joined_by(pool: &PgPool, code: &str) -> Result<Uuid, ServiceError> 
         .ok_or(ServiceError::InvalidJoinCode)
 }
 
+/// A phone joining a table by its code.
+pub struct Joining<'a> {
+    pub table: Uuid,
+    /// Its name, already checked; None for "Scorer n".
+    pub name: Option<String>,
+    pub code: &'a str,
+    /// The time now (the application's clock): a table of a session final by then takes no
+    /// scorer.
+    pub now: chrono::DateTime<chrono::Utc>,
+}
+
 /// Makes a scorer of the table (named `name`, or "Scorer n" after those before it) and links
 /// it into the table's hash chain, under the table's lock: who recorded what is read through
 /// scorers' names, so a name changed afterwards breaks the chain. The answer `render` makes of
@@ -364,16 +377,16 @@ pub async fn joined_by(pool: &PgPool, code: &str) -> Result<Uuid, ServiceError> 
 ///
 /// # Errors
 /// `Store(NotFound)` for an unknown table; `IdempotencyKeyReused` when the key was used at the
-/// table for another request; `Encode` when `render` fails; on database failure.
+/// table for another request; `SessionFinal` for a table of a session final at `now`; `Encode`
+/// when `render` fails; on database failure.
 pub async fn join_scorer<K: Kept>(
     pool: &PgPool,
     keys: &super::receipts::AuditKeys,
-    table: Uuid,
-    name: Option<String>,
-    code: &str,
+    joining: Joining<'_>,
     key: Option<&CreationKey>,
     render: impl FnOnce(store::scorers::ScorerRow, Receipt) -> Result<K, serde_json::Error>,
 ) -> Result<Outcome<K>, ServiceError> {
+    let Joining { table, name, code, now } = joining;
     // The signing key is read (the first time, from the database) before the transaction: read
     // inside it, it would want a second connection while this one holds locks others queue on.
     keys.signing(pool).await?;
@@ -383,6 +396,10 @@ pub async fn join_scorer<K: Kept>(
     // a move's, so two joins racing with one key make one scorer.
     if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.key(), key).await? {
         return Ok(first);
+    }
+    // A scorer joining is linked into the table's chain: a write to the table.
+    if let Some(session) = row.session_id {
+        super::finality::refuse_if_final(&mut tx, session, now).await?;
     }
     let name = match name {
         Some(name) => name,

@@ -30,6 +30,8 @@ pub struct Request {
     pub agree: bool,
     /// A dispute's own recording of the deal (usually one result entry).
     pub moves: Option<Vec<Value>>,
+    /// The time now (the application's clock): a table of a session final by then is refused.
+    pub now: chrono::DateTime<chrono::Utc>,
 }
 
 /// Verifies a finished deal, linking the verification into the table's hash chain; the answer
@@ -54,6 +56,9 @@ pub async fn verify<K: Kept>(
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, request.table).await?;
     super::access::require_table(&mut tx, request.by, &row, super::access::Capability::Verify).await?;
+    if let Some(session) = row.session_id {
+        super::finality::refuse_if_final(&mut tx, session, request.now).await?;
+    }
     if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.key(), key).await? {
         return Ok(first);
     }

@@ -38,7 +38,7 @@ pub use tablekeeper_store::webhooks::{Attempt, Delivery, Webhook};
 use tablekeeper_store::StoreError;
 
 /// The events an endpoint may ask for.
-pub const EVENT_TYPES: [&str; 7] = [
+pub const EVENT_TYPES: [&str; 9] = [
     DEAL_FINISHED,
     TABLE_FINISHED,
     DEAL_CORRECTED,
@@ -46,6 +46,8 @@ pub const EVENT_TYPES: [&str; 7] = [
     SESSION_SETTLED,
     TOURNAMENT_ROUND_STARTED,
     TOURNAMENT_FINISHED,
+    SESSION_CLOSED,
+    SESSION_FINAL,
 ];
 pub const DEAL_FINISHED: &str = "deal.finished";
 pub const TABLE_FINISHED: &str = "table.finished";
@@ -56,6 +58,12 @@ pub const SESSION_SETTLED: &str = "session.settled";
 pub const TOURNAMENT_ROUND_STARTED: &str = "tournament.round_started";
 /// A tournament's last round closed; the body carries the standings.
 pub const TOURNAMENT_FINISHED: &str = "tournament.finished";
+
+/// A session was closed: its correction window runs until `final_at`.
+pub const SESSION_CLOSED: &str = "session.closed";
+/// A session is final: its final checkpoint was made (sent when it is, the first time it is asked
+/// for after the window, or at the close when the window is 0).
+pub const SESSION_FINAL: &str = "session.final";
 
 /// The longest URL an endpoint may have.
 const URL_MAX: usize = 2000;

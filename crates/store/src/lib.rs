@@ -44,6 +44,7 @@
 pub mod api_tokens;
 mod binder;
 pub mod chain;
+pub mod closes;
 pub mod clubs;
 pub mod creations;
 pub mod deal_lines;

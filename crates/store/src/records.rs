@@ -53,6 +53,67 @@ pub struct SessionRecord {
     /// so a session without any reads and hashes as version 1 wrote it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tournaments: Vec<TournamentRecord>,
+    /// The session's closes, oldest first, each with its reopening and final checkpoint once
+    /// there are (record version 3; left out when there are none, so a session never closed
+    /// reads and hashes as versions 1 and 2 wrote it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub closes: Vec<CloseRecord>,
+}
+
+/// A close of the session as its chain covers it: when and by whom, when it made the session
+/// final, why it was forced (tables still being played), its reopening (who, when, why) and the
+/// hash of its final checkpoint once made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CloseRecord {
+    pub n: i32,
+    pub closed_at: DateTime<Utc>,
+    pub closed_by: Uuid,
+    pub final_at: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forced: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reopened: Option<ReopenRecord>,
+    /// Hex SHA-256 of the final checkpoint's canonical form (without its signature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<String>,
+}
+
+/// A close's reopening as the chain covers it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReopenRecord {
+    pub at: DateTime<Utc>,
+    pub by: Uuid,
+    pub reason: String,
+}
+
+impl CloseRecord {
+    /// The closes as stored, with the hashes of the final checkpoints kept.
+    pub fn of(closes: &[super::closes::CloseRow], finals: &[super::closes::FinalRow]) -> Vec<CloseRecord> {
+        closes
+            .iter()
+            .map(|c| CloseRecord {
+                n: c.n,
+                closed_at: c.closed_at,
+                closed_by: c.closed_by,
+                final_at: c.final_at,
+                forced: c.forced.clone(),
+                reopened: match (c.reopened_at, c.reopened_by, &c.reopen_reason) {
+                    (Some(at), Some(by), Some(reason)) => Some(ReopenRecord {
+                        at,
+                        by,
+                        reason: reason.clone(),
+                    }),
+                    _ => None,
+                },
+                checkpoint: finals
+                    .iter()
+                    .find(|f| f.n == c.n)
+                    .map(|f| f.hash.iter().map(|b| format!("{b:02x}")).collect()),
+            })
+            .collect()
+    }
 }
 
 /// What a session's chain covers of a tournament: everything that sets its places (the game and
@@ -262,7 +323,10 @@ pub async fn session_record(conn: &mut PgConnection, session: Uuid) -> Result<Se
     for t in super::tournaments::of_session(&mut *conn, session).await? {
         tournaments.push(tournament_record(&mut *conn, &t).await?);
     }
+    let closes = super::closes::closes(&mut *conn, session).await?;
+    let finals = super::closes::finals(&mut *conn, session).await?;
     Ok(SessionRecord {
+        closes: CloseRecord::of(&closes, &finals),
         chip_value: row.chip_value,
         club: row.club_id,
         created_at: row.created_at,

@@ -33,6 +33,7 @@ pub use views::*;
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or a role in the club that does not run sessions", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`session_final`: the session is final (closed, its correction window run)", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`unknown_variant` (a `leftover`, `unfinished` or other named value not among those listed), `invalid_name`, `unknown_game`, `invalid_options`, `invalid_option`, `invalid_scoring`, `invalid_tournament` (rounds, deals, minutes or seats out of range), `invalid_members` (not a member of the session's club, entered twice, or named in a constraint without being entered), the movement's refusals (`too_few_entrants`: a format the game cannot seat, `apart_unsatisfiable`, `stay_unsatisfiable`, `apart_not_seatable`, `partnerships_not_seatable`, `not_in_a_partnership`, …), `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/sessions/{id}/tournaments")]
@@ -99,6 +100,7 @@ pub async fn create_tournament(
         let made = view(&t);
         Ok(Made::created(&made)?.at(format!("/api/v1/tournaments/{}", t.row.id)))
     };
+    tablekeeper_service::closing::refuse_final_session(&state.pool, account, session, state.clock.now()).await?;
     let outcome = service::create(&state.pool, account, session, new, key.as_ref(), render).await?;
     super::answers::created(outcome, "/api/v1/tournaments")
 }
@@ -151,7 +153,7 @@ pub async fn get_tournament(pool: ReadPool, Reads(who): Reads, id: web::Path<Uui
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or a role that does not run sessions", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`tournament_not_found`", body = Problem, content_type = "application/problem+json"),
-    (status = 409, description = "`round_open`: a round is still open; `tournament_finished`: every round was played", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`round_open`: a round is still open; `tournament_finished`: every round was played; `session_final`: the session is final", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "the movement's refusals: `too_few_entrants`, `apart_not_seatable`, `stay_unsatisfiable`, `partner_absent`, …; `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/tournaments/{id}/rounds")]
@@ -173,6 +175,7 @@ pub async fn start_round(
         })?
         .at(format!("/api/v1/tournaments/{tournament}")))
     };
+    tablekeeper_service::closing::refuse_final_tournament(&state.pool, account, tournament, state.clock.now()).await?;
     let outcome = service::start_round(&state.pool, account, tournament, key.as_ref(), render).await?;
     super::answers::respond(outcome, |_| Some(format!("/api/v1/tournaments/{tournament}")))
 }
@@ -186,7 +189,7 @@ pub async fn start_round(
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or a role that does not run sessions", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`tournament_not_found`, `round_not_found` (not started)", body = Problem, content_type = "application/problem+json"),
-    (status = 409, description = "`round_closed`: closed already; `table_damaged`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`round_closed`: closed already; `table_damaged`; `session_final`: the session is final", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/tournaments/{id}/rounds/{n}/close")]
 pub async fn close_round(
@@ -196,6 +199,7 @@ pub async fn close_round(
 ) -> Result<HttpResponse, ApiError> {
     let account = who.organiser()?;
     let (id, n) = *path;
+    tablekeeper_service::closing::refuse_final_tournament(&state.pool, account, id, state.clock.now()).await?;
     let t = service::close_round(&state.pool, account, id, n).await?;
     Ok(HttpResponse::Ok().json(view(&t)))
 }
@@ -208,7 +212,7 @@ pub async fn close_round(
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or a role that does not run sessions", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`tournament_not_found`", body = Problem, content_type = "application/problem+json"),
-    (status = 409, description = "`already_entered`, `tournament_finished`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`already_entered`, `tournament_finished`, `session_final`", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`invalid_members`: not a member of the session's club; `invalid_body`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/tournaments/{id}/entrants")]
@@ -219,6 +223,7 @@ pub async fn add_entrant(
     body: web::Json<AddEntrant>,
 ) -> Result<HttpResponse, ApiError> {
     let account = who.organiser()?;
+    tablekeeper_service::closing::refuse_final_tournament(&state.pool, account, *id, state.clock.now()).await?;
     let t = service::enter(&state.pool, account, *id, body.member_id).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/tournaments/{}", t.row.id)))
@@ -232,7 +237,7 @@ pub async fn add_entrant(
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or a role that does not run sessions", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`tournament_not_found`, `entrant_not_found` (not entered, or withdrawn already)", body = Problem, content_type = "application/problem+json"),
-    (status = 409, description = "`tournament_finished`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`tournament_finished`, `session_final`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[delete("/tournaments/{id}/entrants/{member_id}")]
 pub async fn withdraw_entrant(
@@ -242,6 +247,7 @@ pub async fn withdraw_entrant(
 ) -> Result<HttpResponse, ApiError> {
     let account = who.organiser()?;
     let (id, member) = *path;
+    tablekeeper_service::closing::refuse_final_tournament(&state.pool, account, id, state.clock.now()).await?;
     let t = service::withdraw(&state.pool, account, id, member).await?;
     Ok(HttpResponse::Ok().json(view(&t)))
 }
@@ -375,7 +381,7 @@ pub async fn get_tournament_results_csv(
     (status = 200, body = PlannedRound),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`tournament_not_found`: no such tournament, or the caller may not read its session", body = Problem, content_type = "application/problem+json"),
-    (status = 409, description = "`round_open`: a round is still open; `tournament_finished`: every round was played", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`round_open`: a round is still open; `tournament_finished`: every round was played; `session_final`: the session is final", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "the movement's refusals: `too_few_entrants`, `apart_not_seatable`, `stay_unsatisfiable`, `partner_absent`, …", body = Problem, content_type = "application/problem+json"),
 ))]
 #[get("/tournaments/{id}/rounds/next")]

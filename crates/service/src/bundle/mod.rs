@@ -26,6 +26,12 @@
 //!   what its log replays to.
 //! - Receipts the phones kept ([`verify_with`]) are checked after the chains: each must be
 //!   signed by a trusted key and name a link the bundle holds, hash for hash, at its position.
+//! - Final checkpoints (issue #42: the bundle's own and those an auditor kept,
+//!   [`verify_checked`]) are checked last: each signed by a trusted key, of a close the session's
+//!   chain holds with that checkpoint's hash, its session record head and every table's head
+//!   held by the bundle at their positions; and, for a close not reopened, no table with entries
+//!   after its head and no table it does not name: nothing was written after the session was
+//!   final.
 
 use chrono::{DateTime, Utc};
 use ed25519_dalek::{Signer, SigningKey, Verifier, VerifyingKey};
@@ -51,7 +57,7 @@ use tablekeeper_store::tables::{MoveRow, TableRow};
 
 mod verify;
 
-pub use verify::{verify, verify_with};
+pub use verify::{verify, verify_checked, verify_with};
 
 /// Names the bundle's shape; a verifier refuses shapes it does not know.
 pub const FORMAT: &str = "tablekeeper-audit-bundle/4";
@@ -92,6 +98,13 @@ pub struct SessionPart {
     /// The session's tournaments as its record holds them (left out when there are none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tournaments: Vec<store::records::TournamentRecord>,
+    /// The session's closes as its record holds them (left out when it was never closed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub closes: Vec<store::records::CloseRecord>,
+    /// The final checkpoints kept, each the signed document `GET /sessions/{id}/final` gives,
+    /// oldest first (left out when there are none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub finals: Vec<Value>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -289,6 +302,16 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
     for t in store::tournaments::of_session(&mut tx, session).await? {
         tournaments.push(store::records::tournament_record(&mut tx, &t).await?);
     }
+    let closes = store::closes::closes(&mut tx, session).await?;
+    let kept_finals = store::closes::finals(&mut tx, session).await?;
+    let mut finals = Vec::with_capacity(kept_finals.len());
+    for f in &kept_finals {
+        finals.push(
+            serde_json::from_str::<Value>(&f.checkpoint)
+                .map_err(|e| ServiceError::Corrupt(format!("a final checkpoint does not read: {e}")))?,
+        );
+    }
+    let closes = store::records::CloseRecord::of(&closes, &kept_finals);
     let mut tables = Vec::new();
     for t in store::tables::list(&mut tx, None, Some(session), 1000, 0).await? {
         let log = store::tables::log(&mut tx, t.key(), 0, i64::MAX).await?;
@@ -418,6 +441,8 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
                 })
                 .collect(),
             tournaments,
+            closes,
+            finals,
         },
         tables,
     };

@@ -28,6 +28,22 @@ pub fn verify(bytes: &[u8], trusted_key: Option<&str>) -> Result<String, String>
 /// # Errors
 /// A sentence naming the first discrepancy.
 pub fn verify_with(bytes: &[u8], trusted: &[VerifyingKey], kept: &[(Receipt, Value)]) -> Result<String, String> {
+    verify_checked(bytes, trusted, kept, &[])
+}
+
+/// As [`verify_with`], and the final checkpoints an auditor kept (`finals`: each the document
+/// `GET /sessions/{id}/final` gives, or its `checkpoint`), with the bundle's own: each must be
+/// signed by one of the keys (the bundle's own when none are given) and hold for the bundle
+/// (`check_final`). Checkpoints of other sessions are refused.
+///
+/// # Errors
+/// A sentence naming the first discrepancy.
+pub fn verify_checked(
+    bytes: &[u8],
+    trusted: &[VerifyingKey],
+    kept: &[(Receipt, Value)],
+    finals: &[Value],
+) -> Result<String, String> {
     let document: Value = serde_json::from_slice(bytes).map_err(|e| format!("the bundle is not JSON: {e}"))?;
     if chain::canonical(&document).as_bytes() != bytes {
         return Err("the bundle is not in its canonical form: it was changed after it was written".into());
@@ -96,6 +112,15 @@ pub fn verify_with(bytes: &[u8], trusted: &[VerifyingKey], kept: &[(Receipt, Val
         check_receipt(&payload, receipt)?;
         matched += 1;
     }
+    let mut checked = 0;
+    for document in payload.session.finals.iter().chain(finals) {
+        let document = match document.get("checkpoint") {
+            Some(inner) if document.get("signature").is_none() => inner,
+            _ => document,
+        };
+        check_final(&payload, document, &receipt_keys)?;
+        checked += 1;
+    }
     let receipts = if kept.is_empty() {
         String::new()
     } else {
@@ -109,7 +134,86 @@ pub fn verify_with(bytes: &[u8], trusted: &[VerifyingKey], kept: &[(Receipt, Val
         signature.public_key,
         receipts::key_id(&key),
         payload.engine,
-    ))
+    ) + &if checked == 0 {
+        String::new()
+    } else {
+        format!("; {checked} final checkpoints hold")
+    })
+}
+
+/// A final checkpoint holds for the bundle: signed by one of `keys`; of this session and of a
+/// close its chain holds with this checkpoint's hash; the session's chain and every table's hold
+/// the links it signed at their positions; and, unless that close was reopened, nothing was
+/// written after it (no table's chain goes further, no table was added).
+fn check_final(payload: &Payload, document: &Value, keys: &[VerifyingKey]) -> Result<(), String> {
+    let (checkpoint, hash) = crate::closing::check_checkpoint(document, keys)?;
+    let s = &payload.session;
+    let n = checkpoint.get("close").and_then(Value::as_i64).unwrap_or_default();
+    let of = format!("the final checkpoint of close {n}");
+    if checkpoint.get("session").and_then(Value::as_str) != Some(s.id.to_string().as_str()) {
+        return Err(format!("{of} is of another session than the bundle's ({})", s.id));
+    }
+    let close = s.closes.iter().find(|c| i64::from(c.n) == n).ok_or_else(|| {
+        format!("session {}: its chain holds no close {n}, which {of} was signed for: the close was taken out of its record", s.id)
+    })?;
+    if close.checkpoint.as_deref().is_some_and(|h| h != hash) {
+        return Err(format!(
+            "session {}: its chain holds another final checkpoint for close {n} than {of} kept",
+            s.id
+        ));
+    }
+    if let Some(record) = checkpoint.get("record").filter(|r| !r.is_null()) {
+        let position = record.get("position").and_then(Value::as_i64).unwrap_or(-1);
+        let head = record.get("head").and_then(Value::as_str).unwrap_or_default();
+        if !s.chain.iter().any(|l| l.pos == position && l.hash == head) {
+            return Err(format!(
+                "session {}: its chain does not hold at position {position} the link {of} signed: the session's record was rewritten after it was final",
+                s.id
+            ));
+        }
+    }
+    let named = checkpoint
+        .get("tables")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let reopened = close.reopened.is_some();
+    for t in &named {
+        let id = t.get("table").and_then(Value::as_str).unwrap_or_default();
+        let table = payload.tables.iter().find(|p| p.id.to_string() == id).ok_or_else(|| {
+            format!("table {id}, which {of} names, is not in the bundle: it was taken out of the session or removed")
+        })?;
+        let Some(position) = t.get("position").and_then(Value::as_i64) else {
+            continue;
+        };
+        let head = t.get("head").and_then(Value::as_str).unwrap_or_default();
+        match table.chain.iter().find(|l| l.pos == position) {
+            Some(link) if link.hash == head => {}
+            _ => {
+                return Err(format!(
+                    "table {id}: the chain does not hold at position {position} the link {of} signed: it was rewritten after the session was final"
+                ))
+            }
+        }
+        if !reopened && table.chain.last().is_some_and(|l| l.pos > position) {
+            return Err(format!(
+                "table {id}: its chain goes on past position {position}, where {of} signed it: entries were written after the session was final"
+            ));
+        }
+    }
+    if !reopened {
+        if let Some(added) = payload.tables.iter().find(|p| {
+            !named
+                .iter()
+                .any(|t| t.get("table").and_then(Value::as_str) == Some(p.id.to_string().as_str()))
+        }) {
+            return Err(format!(
+                "table {} is not named by {of}: it was added to the session after it was final",
+                added.id
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The session's chain (format 4): its links follow each other and the last holds the session as
@@ -154,6 +258,7 @@ fn check_session(payload: &Payload) -> Result<(), String> {
         members,
         session: s.id,
         tournaments: s.tournaments.clone(),
+        closes: s.closes.clone(),
     };
     for t in &s.tournaments {
         for round in &t.rounds {

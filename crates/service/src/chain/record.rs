@@ -35,7 +35,10 @@ use tablekeeper_store::StoreError;
 ///    entrants, rounds, seatings, byes and results). A session without tournaments is still
 ///    linked at version 1, its content unchanged, so that what earlier releases linked and what
 ///    this one links of such a session read and hash alike.
-pub const RECORD_VERSION: i16 = 2;
+/// 3. A session as in 2, and its closes (issue #42: `closes`, each with when and by whom, when
+///    it is final, why it was forced, its reopening and its final checkpoint's hash). A session
+///    never closed is still linked at version 1 or 2, its content unchanged.
+pub const RECORD_VERSION: i16 = 3;
 
 /// The link after `last` (the first when there is none) holding `content`, written with record
 /// version `version`.
@@ -140,7 +143,13 @@ pub async fn link_session(conn: &mut PgConnection, session: Uuid) -> Result<(), 
     tablekeeper_store::sessions::lock(&mut *conn, session).await?;
     let record = records::session_record(&mut *conn, session).await?;
     let links = records::links(&mut *conn, session).await?;
-    let version = if record.tournaments.is_empty() { 1 } else { 2 };
+    let version = if !record.closes.is_empty() {
+        3
+    } else if !record.tournaments.is_empty() {
+        2
+    } else {
+        1
+    };
     link(conn, "session", session, &links, &record, version).await
 }
 
@@ -202,6 +211,7 @@ mod tests {
             }],
             session: Uuid::new_v4(),
             tournaments: Vec::new(),
+            closes: Vec::new(),
         }
     }
 

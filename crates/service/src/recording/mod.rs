@@ -97,6 +97,9 @@ pub struct Request {
     /// An account's token whose standing (signed out or not) is still to be read, as its
     /// generation and id: a move reads it with the table rather than in a statement of its own.
     pub token_unread: Option<TokenStamp>,
+    /// The time now (the application's clock): a move to a table of a session final by then is
+    /// refused.
+    pub now: chrono::DateTime<chrono::Utc>,
 }
 
 /// What was recorded, with the table as it is now.
@@ -185,6 +188,9 @@ pub async fn record<K: Kept>(
         let game = game_of(&read.row)?;
         note(game);
         may_record(&mut db, request.by, &read).await?;
+        if let Some(session) = read.row.session_id {
+            crate::finality::refuse_if_final(db.get().await?, session, request.now).await?;
+        }
         token = None;
         let tried = with_game!(game, G => record_optimistically::<G, K>(&mut db, read, hot, batcher, signer, &request, &render)
             .await
@@ -224,6 +230,9 @@ pub async fn record<K: Kept>(
     let game = game_of(&locked.row)?;
     note(game);
     may_record(&mut Db::Held(&mut tx), request.by, &locked).await?;
+    if let Some(session) = locked.row.session_id {
+        crate::finality::refuse_if_final(&mut tx, session, request.now).await?;
+    }
     let table = request.table;
     with_game!(game, G => record_as::<G, K>(tx, locked, hot, signer, request, render).await)
         .map_err(|e| e.at_table(table))

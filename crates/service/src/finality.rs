@@ -1,0 +1,73 @@
+//! Whether a session is final, for the writes that must refuse it (issue #42): the guard every
+//! write to a session's tables calls in its own transaction. It needs the store alone, so that
+//! the use cases that call it need nothing of `closing`, which needs them.
+//!
+//! Invariants: a session is `open` without a close in force (none, or its latest reopened),
+//! `closing` from the close until its `final_at`, and `final` from then; the time compared is the
+//! one passed in (the application's [`crate::clock::Clock`]), never read here.
+
+use chrono::{DateTime, Utc};
+use tablekeeper_store::closes::CloseRow;
+use tablekeeper_store::sessions::ClubSession;
+use tablekeeper_store::{self as store, PgConnection};
+use uuid::Uuid;
+
+use super::ServiceError;
+
+/// Where a session stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Open,
+    Closing,
+    Final,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Closing => "closing",
+            Status::Final => "final",
+        }
+    }
+}
+
+/// The close in force among `closes` (the latest, when not reopened).
+pub fn in_force(closes: &[CloseRow]) -> Option<&CloseRow> {
+    closes.last().filter(|c| c.reopened_at.is_none())
+}
+
+/// Where a session with these closes stands at `now`.
+pub fn status(closes: &[CloseRow], now: DateTime<Utc>) -> Status {
+    match in_force(closes) {
+        None => Status::Open,
+        Some(c) if now < c.final_at => Status::Closing,
+        Some(_) => Status::Final,
+    }
+}
+
+/// Refuses a write to `session` when it is final at `now`.
+///
+/// # Errors
+/// `SessionFinal`; on database failure.
+pub async fn refuse_if_final(conn: &mut PgConnection, session: Uuid, now: DateTime<Utc>) -> Result<(), ServiceError> {
+    match store::closes::final_at(conn, session).await? {
+        Some(at) if at <= now => Err(ServiceError::SessionFinal(session)),
+        _ => Ok(()),
+    }
+}
+
+/// Locks the session's row (as a write to it does) and refuses the write when it is final at
+/// `now`.
+///
+/// # Errors
+/// `Store(NotFound)`; `SessionFinal`; on database failure.
+pub async fn lock_writable(
+    conn: &mut PgConnection,
+    session: Uuid,
+    now: DateTime<Utc>,
+) -> Result<ClubSession, ServiceError> {
+    let row = store::sessions::lock(&mut *conn, session).await?;
+    refuse_if_final(conn, session, now).await?;
+    Ok(row)
+}
