@@ -992,17 +992,25 @@ async fn a_followed_session_hears_each_table_a_tournament_round_opens_and_the_ro
     );
 
     // Closing the round, which changes no table, is heard too; a refused close is not.
-    app.post(&format!("/api/v1/tournaments/{tournament}/rounds/1/close"), &token, json!({}))
-        .await
-        .assert_status(200);
+    app.post(
+        &format!("/api/v1/tournaments/{tournament}/rounds/1/close"),
+        &token,
+        json!({}),
+    )
+    .await
+    .assert_status(200);
     let closed = board.next(WAIT).await.expect("the round's close");
     assert_eq!(closed.event.as_deref(), Some("tournament"));
     assert_eq!(
         closed.data,
         json!({"tournament_id": tournament, "round": 1, "round_closed": true})
     );
-    app.post(&format!("/api/v1/tournaments/{tournament}/rounds/1/close"), &token, json!({}))
-        .await
-        .assert_problem(409, "round_closed");
+    app.post(
+        &format!("/api/v1/tournaments/{tournament}/rounds/1/close"),
+        &token,
+        json!({}),
+    )
+    .await
+    .assert_problem(409, "round_closed");
     assert!(board.next(Duration::from_millis(500)).await.is_none(), "nothing more");
 }
