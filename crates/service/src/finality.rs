@@ -51,7 +51,16 @@ pub fn status(closes: &[CloseRow], now: DateTime<Utc>) -> Status {
 /// # Errors
 /// `SessionFinal`; on database failure.
 pub async fn refuse_if_final(conn: &mut PgConnection, session: Uuid, now: DateTime<Utc>) -> Result<(), ServiceError> {
-    match store::closes::final_at(conn, session).await? {
+    refuse_at(session, store::closes::final_at(conn, session).await?, now)
+}
+
+/// Refuses a write to `session` when `final_at`, as read with what is written (a move's read
+/// of its table), is `now` or earlier.
+///
+/// # Errors
+/// `SessionFinal`.
+pub fn refuse_at(session: Uuid, final_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> Result<(), ServiceError> {
+    match final_at {
         Some(at) if at <= now => Err(ServiceError::SessionFinal(session)),
         _ => Ok(()),
     }

@@ -54,6 +54,8 @@ pub struct Locked {
     /// Whether the row was read with its lock, in the caller's transaction: then no other entry
     /// can land until it ends, and whatever is read later in it is of `row.version`.
     pub locked: bool,
+    /// When the table's session has a close in force, the moment it is (or becomes) final.
+    pub session_final_at: Option<DateTime<Utc>>,
 }
 
 /// What a fold starts from, as stored.
@@ -76,7 +78,16 @@ struct LockedExtra {
     scorer_active: bool,
     member_role: Option<ClubRole>,
     token_stands: Option<bool>,
+    session_final_at: Option<DateTime<Utc>>,
 }
+
+/// When table `t`'s session has a close in force (its latest, not reopened): the moment the
+/// session is, or becomes, final (issue #42); null otherwise. Read with the table, so that a move
+/// refused for a final session costs no statement of its own.
+const SESSION_FINAL_AT: &str = "(select c.final_at from session_closes c
+    where c.session_id = t.session_id
+      and not exists (select 1 from session_reopenings ro where ro.session_id = c.session_id and ro.n = c.n)
+    order by c.n desc limit 1)";
 
 /// What a move's read is asked for.
 pub struct MoveRead<'a> {
@@ -177,7 +188,9 @@ pub async fn read_for_move(conn: &mut PgConnection, asked: MoveRead<'_>) -> Resu
     } else {
         ", null::int8 as snapshot_seq, null::text as snapshot_state, null::text as fold_moves"
     });
-    sql.push_str(&format!(", {CHAIN_POS} as chain_pos"));
+    sql.push_str(&format!(
+        ", {CHAIN_POS} as chain_pos, {SESSION_FINAL_AT} as session_final_at"
+    ));
     sql.push_str(if scorer.is_some() {
         ", exists (select 1 from scorers sc where sc.table_id = t.id and sc.club_no = t.club_no and sc.id = $4 and sc.revoked_at is null)
              as scorer_active"
@@ -262,6 +275,7 @@ fn locked_from_row(
             token_stands: m.token.map(|_| extra.token_stands),
         }),
         locked: lock,
+        session_final_at: extra.session_final_at,
         seen_version: extra.seen_version,
         now: extra.locked_at,
         answer,
@@ -314,7 +328,7 @@ pub async fn read_for_moves(
         "select r.i as read_no, t.*, now() as locked_at, t.version as seen_version,
              k.request_hash, k.response_status, k.response_body::text as response_body,
              s.seq as snapshot_seq, s.state::text as snapshot_state, f.fold_moves,
-             {CHAIN_POS} as chain_pos,
+             {CHAIN_POS} as chain_pos, {SESSION_FINAL_AT} as session_final_at,
              (r.scorer is null or exists (select 1 from scorers sc where sc.table_id = t.id and sc.club_no = t.club_no
                                            and sc.id = r.scorer and sc.revoked_at is null)) as scorer_active,
              (select cm.role from club_members cm

@@ -189,7 +189,7 @@ pub async fn record<K: Kept>(
         note(game);
         may_record(&mut db, request.by, &read).await?;
         if let Some(session) = read.row.session_id {
-            crate::finality::refuse_if_final(db.get().await?, session, request.now).await?;
+            crate::finality::refuse_at(session, read.session_final_at, request.now)?;
         }
         token = None;
         let tried = with_game!(game, G => record_optimistically::<G, K>(&mut db, read, hot, batcher, signer, &request, &render)
@@ -219,6 +219,9 @@ pub async fn record<K: Kept>(
         // the row predates that move, so read it again.
         locked.fold = None;
         locked.chain_end = None;
+        if let Some(session) = locked.row.session_id {
+            locked.session_final_at = store::closes::final_at(&mut tx, session).await?;
+        }
         locked.answer = match key {
             Some((key, kept_for)) => {
                 store::tables::idempotent_response(&mut tx, locked.row.key(), key, kept_for).await?
@@ -231,7 +234,7 @@ pub async fn record<K: Kept>(
     note(game);
     may_record(&mut Db::Held(&mut tx), request.by, &locked).await?;
     if let Some(session) = locked.row.session_id {
-        crate::finality::refuse_if_final(&mut tx, session, request.now).await?;
+        crate::finality::refuse_at(session, locked.session_final_at, request.now)?;
     }
     let table = request.table;
     with_game!(game, G => record_as::<G, K>(tx, locked, hot, signer, request, render).await)
