@@ -1,0 +1,214 @@
+//! A session's close, its reopening and its final checkpoint (issue #42).
+
+use crate::State;
+use actix_web::{get, post, web, HttpResponse};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::{session_view, SessionView};
+use crate::auth::{Caller, Reads};
+use crate::error::{ApiError, Problem};
+use tablekeeper_service::closing;
+
+/// A close asked for: all members optional (`{}` closes with the club's correction window).
+#[derive(Serialize, Deserialize, ToSchema, Default)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"correction_window": "PT30M"}))]
+pub struct CloseSession {
+    /// How long corrections and verifications are still taken after the close, an ISO 8601
+    /// duration (`PT30M`, `PT2H`, `P1D`, `PT0S`: final at once), at most a week; left out, the
+    /// club's (`PT30M` unless changed).
+    #[schema(example = "PT30M")]
+    pub correction_window: Option<String>,
+    /// Close although tables are still being played (they stay as they are); needs `reason`.
+    #[serde(default)]
+    pub force: bool,
+    /// Why tables still being played are closed; required with `force`.
+    #[schema(example = "the last table left early")]
+    pub reason: Option<String>,
+}
+
+/// A reopening asked for.
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"reason": "the scores of table 3 were entered against the wrong seats"}))]
+pub struct ReopenSession {
+    /// Why: required, shown beside the result ever after.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// A session's final checkpoint: its chain heads, standings and settle-up, signed with the audit
+/// key; `tablekeeper verify BUNDLE --final FILE` checks a session's bundle against it offline.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct FinalCheckpoint {
+    pub session_id: Uuid,
+    /// The close it is of (closes count from 1).
+    pub close: i32,
+    pub made_at: DateTime<Utc>,
+    /// Hex SHA-256 of `checkpoint`'s canonical JSON (RFC 8785) without its `signature`.
+    pub hash: String,
+    /// The signed document: `format` (`tablekeeper-final/1`), `session`, `club`, `close`,
+    /// `closed_at`, `final_at`, `made_at`, `record` (`position`, `head`: the session's record
+    /// chain), `tables` (each `table`, `position`, `head`), `standings`, `settlement`, `key_id`,
+    /// `public_key` and `signature` (Ed25519, hex, over `tablekeeper-final/1\n` followed by the
+    /// canonical JSON of the rest).
+    #[schema(value_type = Object)]
+    pub checkpoint: serde_json::Value,
+}
+
+/// An ISO 8601 duration of days, hours, minutes and seconds (`PT30M`, `PT1H30M`, `P1D`,
+/// `PT0S`), in seconds: 0 to a week.
+///
+/// # Errors
+/// `invalid_window` for anything else, a negative duration included.
+fn window_secs(text: &str) -> Result<i64, ApiError> {
+    let bad = || {
+        ApiError::unprocessable(
+            "invalid_window",
+            format!(
+                "`{text}` is not a correction window: an ISO 8601 duration of days, hours, minutes and seconds such as PT30M, PT2H or PT0S, from 0 to a week (P7D); never negative"
+            ),
+        )
+    };
+    let rest = text.strip_prefix('P').ok_or_else(bad)?;
+    let (days, time) = match rest.split_once('T') {
+        Some((days, time)) if !time.is_empty() => (days, time),
+        Some(_) => return Err(bad()),
+        None => (rest, ""),
+    };
+    if days.is_empty() && time.is_empty() {
+        return Err(bad());
+    }
+    let mut total: i64 = 0;
+    let mut add = |part: &str, units: &[(char, i64)]| -> Result<(), ApiError> {
+        let mut number = String::new();
+        let mut last = 0;
+        for ch in part.chars() {
+            if ch.is_ascii_digit() {
+                number.push(ch);
+                continue;
+            }
+            let at = units.iter().position(|(u, _)| *u == ch).ok_or_else(bad)?;
+            if number.is_empty() || at < last || (at == last && last > 0) || number.len() > 9 {
+                return Err(bad());
+            }
+            let n: i64 = number.parse().map_err(|_| bad())?;
+            total = total.saturating_add(n.saturating_mul(units[at].1));
+            number.clear();
+            last = at + 1;
+        }
+        if number.is_empty() {
+            Ok(())
+        } else {
+            Err(bad())
+        }
+    };
+    add(days, &[('D', 86_400)])?;
+    add(time, &[('H', 3600), ('M', 60), ('S', 1)])?;
+    if total > closing::WINDOW_MAX_SECS {
+        return Err(bad());
+    }
+    Ok(total)
+}
+
+/// Closes the session (organisers and owners): its correction window starts (the club's, or
+/// `correction_window`); during it corrections and verifications are still taken, after it the
+/// session is final: every write to its tables and tournaments is refused (`session_final`),
+/// and its final checkpoint is made (`GET /sessions/{id}/final`). A window of `PT0S` makes it
+/// final at once. Tables still being played are refused (`tables_playing`) unless `force` is
+/// given with a `reason`. Webhooks `session.closed`, and `session.final` when the checkpoint is
+/// made.
+#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), request_body = CloseSession, security(("bearer" = [])), responses(
+    (status = 200, body = SessionView),
+    (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token, or a role in the club that does not run sessions", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`session_closed`: closed already (an owner may reopen it); `tables_playing`: tables are still being played (the problem names them): finish them, or send `force` with a `reason`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_window` (not an ISO 8601 duration of days, hours, minutes and seconds, negative, or over a week), `reason_required` (`force` without a `reason`), `invalid_body`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/sessions/{id}/close")]
+pub async fn close_session(
+    state: web::Data<State>,
+    Caller(who): Caller,
+    id: web::Path<Uuid>,
+    body: web::Json<CloseSession>,
+) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
+    let account = who.organiser()?;
+    let window = body.correction_window.as_deref().map(window_secs).transpose()?;
+    let now = state.clock.now();
+    let close = closing::Close {
+        window,
+        force: body.force,
+        reason: body.reason.clone(),
+    };
+    closing::close(pool, &state.keys, account, *id, close, now).await?;
+    Ok(HttpResponse::Ok().json(session_view(pool, *id, now).await?))
+}
+
+/// Reopens a closed or final session (the club's owners only), with a `reason`: the reopening
+/// (who, when, why) is recorded in the session's chain and listed with the session ever after;
+/// the session is open again, and a later close makes a new final checkpoint (the earlier ones
+/// are kept and listed).
+#[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), request_body = ReopenSession, security(("bearer" = [])), responses(
+    (status = 200, body = SessionView),
+    (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token, or anyone but the club's owners", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`session_not_closed`: the session is open", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`reason_required`: no `reason`, or a blank one; `invalid_text`; `invalid_body`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/sessions/{id}/reopen")]
+pub async fn reopen_session(
+    state: web::Data<State>,
+    Caller(who): Caller,
+    id: web::Path<Uuid>,
+    body: web::Json<ReopenSession>,
+) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
+    let account = who.organiser()?;
+    let reason = body.reason.as_deref().unwrap_or_default();
+    if !reason.trim().is_empty() && crate::input::display_name(reason, 500).is_none() {
+        return Err(ApiError::unprocessable(
+            "invalid_text",
+            "a reopening's reason is 1 to 500 characters, without control characters",
+        ));
+    }
+    let now = state.clock.now();
+    closing::reopen(pool, &state.keys, account, *id, reason, now).await?;
+    Ok(HttpResponse::Ok().json(session_view(pool, *id, now).await?))
+}
+
+/// The session's final checkpoint (of its close in force), made the first time it is asked for
+/// after the correction window and kept: the session's record chain head and each table's chain
+/// head, the standings and the settle-up, signed with the audit key. Keep it: `tablekeeper
+/// verify BUNDLE --final FILE` finds any change to the session after it.
+#[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 200, body = FinalCheckpoint),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`: no such session, or the caller may not read it", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`session_not_final`: the session is open, or its correction window is still running; `table_damaged`", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/sessions/{id}/final")]
+pub async fn get_session_final(
+    state: web::Data<State>,
+    Reads(who): Reads,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
+    tablekeeper_service::access::readable_session(pool, who, *id).await?;
+    let (made, _) = closing::final_checkpoint(pool, &state.keys, *id, state.clock.now()).await?;
+    let checkpoint: serde_json::Value = serde_json::from_str(&made.checkpoint).map_err(|_| ApiError::internal())?;
+    Ok(HttpResponse::Ok().json(FinalCheckpoint {
+        session_id: *id,
+        close: made.n,
+        made_at: made.made_at,
+        hash: tablekeeper_service::chain::hex(&made.hash),
+        checkpoint,
+    }))
+}
