@@ -7,9 +7,9 @@
 //!   passed in (the application's [`crate::clock::Clock`]), never read here.
 //! - Every write to a final session (its tables' moves, undos, corrections, verifications,
 //!   scorers joining, new tables in it, its tournaments) is refused with
-//!   [`ServiceError::SessionFinal`] before it writes anything: in the write's own transaction
-//!   (`finality`: [`refuse_if_final`], [`lock_writable`]) for a table's writes, in a statement
-//!   before the use case for a tournament's ([`refuse_final_tournament`]).
+//!   [`ServiceError::SessionFinal`] before it writes anything, in the write's own transaction
+//!   (`finality`: [`refuse_if_final`], [`lock_writable`]; a move reads it with its table); a
+//!   tournament's writes check it under the session's lock, which a close takes too.
 //! - A close, a reopening and a final checkpoint each link the session's record in the same
 //!   transaction (`chain::record::link_session`, record version 3).
 //! - A close's final checkpoint is made once, when first asked for after its window (in the
@@ -390,41 +390,6 @@ pub fn check_checkpoint(document: &Value, keys: &[VerifyingKey]) -> Result<(Valu
         "the final checkpoint's signature does not match it: it was changed, or not issued by this server".to_owned()
     })?;
     Ok((unsigned, chain::hex(&sha256(signed.as_bytes()))))
-}
-
-/// Refuses a write to a tournament (create excepted: [`refuse_final_session`]) when its session
-/// is final at `now`, after the caller's right to organise it is checked (so that a stranger
-/// learns nothing of it). Read before the tournament's own use case, in a statement of its own.
-///
-/// # Errors
-/// `Store(NotFound("tournament"))`; `Forbidden`; `SessionFinal`; on database failure.
-pub async fn refuse_final_tournament(
-    pool: &PgPool,
-    account: Account,
-    tournament: Uuid,
-    now: DateTime<Utc>,
-) -> Result<(), ServiceError> {
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let row = store::tournaments::fetch(&mut conn, tournament).await?;
-    access::require(&mut conn, account, row.club_id, Capability::Organise, "tournament").await?;
-    refuse_if_final(&mut conn, row.session_id, now).await
-}
-
-/// Refuses a write to the session (a new tournament in it) when it is final at `now`, after the
-/// caller's right to organise it is checked.
-///
-/// # Errors
-/// `Store(NotFound("session"))`; `Forbidden`; `SessionFinal`; on database failure.
-pub async fn refuse_final_session(
-    pool: &PgPool,
-    account: Account,
-    session: Uuid,
-    now: DateTime<Utc>,
-) -> Result<(), ServiceError> {
-    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let row = store::sessions::fetch(&mut conn, session).await?;
-    access::require(&mut conn, account, row.club_id, Capability::Organise, "session").await?;
-    refuse_if_final(&mut conn, session, now).await
 }
 
 /// The session's closes and final checkpoints, and where it stands at `now`.

@@ -100,8 +100,16 @@ pub async fn create_tournament(
         let made = view(&t);
         Ok(Made::created(&made)?.at(format!("/api/v1/tournaments/{}", t.row.id)))
     };
-    tablekeeper_service::closing::refuse_final_session(&state.pool, account, session, state.clock.now()).await?;
-    let outcome = service::create(&state.pool, account, session, new, key.as_ref(), render).await?;
+    let outcome = service::create(
+        &state.pool,
+        account,
+        session,
+        new,
+        state.clock.now(),
+        key.as_ref(),
+        render,
+    )
+    .await?;
     super::answers::created(outcome, "/api/v1/tournaments")
 }
 
@@ -175,8 +183,15 @@ pub async fn start_round(
         })?
         .at(format!("/api/v1/tournaments/{tournament}")))
     };
-    tablekeeper_service::closing::refuse_final_tournament(&state.pool, account, tournament, state.clock.now()).await?;
-    let outcome = service::start_round(&state.pool, account, tournament, key.as_ref(), render).await?;
+    let outcome = service::start_round(
+        &state.pool,
+        account,
+        tournament,
+        state.clock.now(),
+        key.as_ref(),
+        render,
+    )
+    .await?;
     super::answers::respond(outcome, |_| Some(format!("/api/v1/tournaments/{tournament}")))
 }
 
@@ -199,8 +214,7 @@ pub async fn close_round(
 ) -> Result<HttpResponse, ApiError> {
     let account = who.organiser()?;
     let (id, n) = *path;
-    tablekeeper_service::closing::refuse_final_tournament(&state.pool, account, id, state.clock.now()).await?;
-    let t = service::close_round(&state.pool, account, id, n).await?;
+    let t = service::close_round(&state.pool, account, id, n, state.clock.now()).await?;
     Ok(HttpResponse::Ok().json(view(&t)))
 }
 
@@ -223,8 +237,7 @@ pub async fn add_entrant(
     body: web::Json<AddEntrant>,
 ) -> Result<HttpResponse, ApiError> {
     let account = who.organiser()?;
-    tablekeeper_service::closing::refuse_final_tournament(&state.pool, account, *id, state.clock.now()).await?;
-    let t = service::enter(&state.pool, account, *id, body.member_id).await?;
+    let t = service::enter(&state.pool, account, *id, body.member_id, state.clock.now()).await?;
     Ok(HttpResponse::Created()
         .insert_header(("Location", format!("/api/v1/tournaments/{}", t.row.id)))
         .json(view(&t)))
@@ -247,8 +260,7 @@ pub async fn withdraw_entrant(
 ) -> Result<HttpResponse, ApiError> {
     let account = who.organiser()?;
     let (id, member) = *path;
-    tablekeeper_service::closing::refuse_final_tournament(&state.pool, account, id, state.clock.now()).await?;
-    let t = service::withdraw(&state.pool, account, id, member).await?;
+    let t = service::withdraw(&state.pool, account, id, member, state.clock.now()).await?;
     Ok(HttpResponse::Ok().json(view(&t)))
 }
 

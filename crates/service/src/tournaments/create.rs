@@ -1,5 +1,6 @@
 //! Making a tournament: its set-up checked by the movement engine before anything is written.
 
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 use tablekeeper_movement::{Constraints, Setup, Stay};
 use tablekeeper_rules::{with_game, Game, GameId};
@@ -57,6 +58,7 @@ pub async fn create<K: Kept>(
     account: Account,
     session: Uuid,
     new: NewTournament,
+    now: DateTime<Utc>,
     key: Option<&CreationKey>,
     render: impl FnOnce(Tournament) -> Result<K, serde_json::Error>,
 ) -> Result<Outcome<K>, ServiceError> {
@@ -67,7 +69,7 @@ pub async fn create<K: Kept>(
     }
     let found = store::sessions::fetch(&mut tx, session).await?;
     access::require(&mut tx, account, found.club_id, Capability::Organise, "session").await?;
-    store::sessions::lock(&mut tx, session).await?;
+    crate::finality::lock_writable(&mut tx, session, now).await?;
     if new.rounds == 0 || new.rounds > 100 {
         return Err(ServiceError::InvalidTournament(
             "a tournament has 1 to 100 rounds".into(),

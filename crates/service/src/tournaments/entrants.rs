@@ -1,5 +1,6 @@
 //! Late arrivals and withdrawals, from the next round to be started.
 
+use chrono::{DateTime, Utc};
 use tablekeeper_store::{self as store, PgPool, StoreError};
 use uuid::Uuid;
 
@@ -14,9 +15,15 @@ use crate::{to_json, ServiceError};
 /// # Errors
 /// `TournamentFinished`; `AlreadyEntered`; `InvalidMembers` for someone not a member of the club;
 /// `Movement` when the roster with them is refused; `Store(NotFound("tournament"))`; `Forbidden`.
-pub async fn enter(pool: &PgPool, account: Account, id: Uuid, member: Uuid) -> Result<Tournament, ServiceError> {
+pub async fn enter(
+    pool: &PgPool,
+    account: Account,
+    id: Uuid,
+    member: Uuid,
+    now: DateTime<Utc>,
+) -> Result<Tournament, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
-    let loaded = write(&mut tx, account, id).await?;
+    let loaded = write(&mut tx, account, id, now).await?;
     let event = event_of(&loaded.row)?;
     let from = next_round(&loaded);
     if loaded.row.finished_at.is_some() || from > event.setup().rounds {
@@ -52,9 +59,15 @@ pub async fn enter(pool: &PgPool, account: Account, id: Uuid, member: Uuid) -> R
 ///
 /// # Errors
 /// `NotAnEntrant`; `TournamentFinished`; `Store(NotFound("tournament"))`; `Forbidden`.
-pub async fn withdraw(pool: &PgPool, account: Account, id: Uuid, member: Uuid) -> Result<Tournament, ServiceError> {
+pub async fn withdraw(
+    pool: &PgPool,
+    account: Account,
+    id: Uuid,
+    member: Uuid,
+    now: DateTime<Utc>,
+) -> Result<Tournament, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
-    let loaded = write(&mut tx, account, id).await?;
+    let loaded = write(&mut tx, account, id, now).await?;
     if loaded.row.finished_at.is_some() {
         return Err(ServiceError::TournamentFinished);
     }

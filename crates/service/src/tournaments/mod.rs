@@ -236,10 +236,10 @@ pub async fn of_session(pool: &PgPool, session: Uuid) -> Result<Vec<Tournament>,
 }
 
 /// Opens a write on the tournament: the caller's right to organise checked, then the session's
-/// row and the tournament's locked.
-async fn write(tx: &mut PgConnection, account: Account, id: Uuid) -> Result<Loaded, ServiceError> {
+/// row and the tournament's locked (refused when the session is final at `now`).
+async fn write(tx: &mut PgConnection, account: Account, id: Uuid, now: DateTime<Utc>) -> Result<Loaded, ServiceError> {
     let row = organised(&mut *tx, account, id).await?;
-    locked(tx, &row).await
+    locked(tx, &row, now).await
 }
 
 /// The tournament, when `account` may organise it (nothing locked yet).
@@ -250,9 +250,11 @@ async fn organised(tx: &mut PgConnection, account: Account, id: Uuid) -> Result<
     Ok(row)
 }
 
-/// Locks the session's row, then the tournament's, and reads the tournament under them.
-async fn locked(tx: &mut PgConnection, row: &TournamentRow) -> Result<Loaded, ServiceError> {
-    store::sessions::lock(&mut *tx, row.session_id).await?;
+/// Locks the session's row, then the tournament's, and reads the tournament under them; refused
+/// when the session is final at `now` (a close holds the session's row too, so none lands
+/// between the check and the write).
+async fn locked(tx: &mut PgConnection, row: &TournamentRow, now: DateTime<Utc>) -> Result<Loaded, ServiceError> {
+    crate::finality::lock_writable(&mut *tx, row.session_id, now).await?;
     let row = store::tournaments::lock(&mut *tx, row.id).await?;
     load(tx, row).await
 }

@@ -1,7 +1,7 @@
 //! Starting a round (its tables opened and announced) and closing one (its results taken, its
 //! pools' leftover booked).
 
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 use tablekeeper_ledger::Account as LedgerAccount;
 use tablekeeper_movement::TableResult;
@@ -41,6 +41,7 @@ pub async fn start_round<K: Kept>(
     pool: &PgPool,
     account: Account,
     id: Uuid,
+    now: DateTime<Utc>,
     key: Option<&CreationKey>,
     render: impl FnOnce(StartedRound) -> Result<K, serde_json::Error>,
 ) -> Result<Outcome<K>, ServiceError> {
@@ -49,7 +50,7 @@ pub async fn start_round<K: Kept>(
     if let Some(first) = idempotency::first_answer(&mut tx, account.user(), key).await? {
         return Ok(first);
     }
-    let loaded = write(&mut tx, account, id).await?;
+    let loaded = write(&mut tx, account, id, now).await?;
     if let Some(open) = loaded.open_round() {
         return Err(ServiceError::RoundOpen(number(open.number)));
     }
@@ -207,11 +208,17 @@ async fn lock_round_tables(tx: &mut Tx<'_>, id: Uuid, n: i32) -> Result<Vec<Tabl
 /// # Errors
 /// `RoundNotFound` for a round not started; `RoundClosed` for one closed already;
 /// `Store(NotFound("tournament"))`; `Forbidden`.
-pub async fn close_round(pool: &PgPool, account: Account, id: Uuid, n: u32) -> Result<Tournament, ServiceError> {
+pub async fn close_round(
+    pool: &PgPool,
+    account: Account,
+    id: Uuid,
+    n: u32,
+    now: DateTime<Utc>,
+) -> Result<Tournament, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = organised(&mut tx, account, id).await?;
     let mut tables = lock_round_tables(&mut tx, id, stored(n)?).await?;
-    let loaded = locked(&mut tx, &row).await?;
+    let loaded = locked(&mut tx, &row, now).await?;
     let round_row = loaded
         .rounds
         .iter()
