@@ -446,6 +446,7 @@ fn body(operation: &str, club: &Club, world: &World) -> Option<Value> {
         // operations meet.
         "close_session" => json!({}),
         "reopen_session" => json!({"reason": "a walk"}),
+        "set_correction_window" => json!({"correction_window": "PT30M"}),
         "create_share_link" => json!({}),
         "create_table" => {
             json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": club.session})

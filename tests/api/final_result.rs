@@ -433,3 +433,46 @@ async fn a_session_never_closed_is_open_as_before_takes_moves_and_verifies(pool:
         .expect("links");
     assert!(versions.iter().all(|v| *v == 1), "{versions:?}");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_club_s_correction_window_is_what_a_close_naming_none_takes(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let owner = app.organiser("owner@club.example").await;
+    let session = app.session(&owner, "Friday").await;
+    let club = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["club_id"]
+        .as_str()
+        .expect("club")
+        .to_owned();
+    let path = format!("/api/v1/clubs/{club}/correction-window");
+    let put = |body: Value| app.request(reqwest::Method::PUT, &path, Some(&owner), Some(body));
+    assert_eq!(
+        app.get_as(&path, &owner).await.assert_status(200)["correction_window"],
+        "PT30M"
+    );
+
+    // Bad windows are refused and change nothing.
+    for bad in ["PT-5M", "P8D", "30 minutes", "PT", "P"] {
+        put(json!({"correction_window": bad}))
+            .await
+            .assert_problem(422, "invalid_window");
+    }
+    assert_eq!(
+        app.get_as(&path, &owner).await.assert_status(200)["correction_window"],
+        "PT30M"
+    );
+
+    // Set, it is read back in its shortest form, and a close naming none takes it.
+    let set = put(json!({"correction_window": "PT90M"})).await;
+    assert_eq!(set.assert_status(200)["correction_window"], "PT1H30M");
+    assert_eq!(
+        app.get_as(&path, &owner).await.assert_status(200)["correction_window"],
+        "PT1H30M"
+    );
+    let closed = close(&app, &owner, &session, json!({}))
+        .await
+        .assert_status(200)
+        .clone();
+    let at =
+        |field: &str| chrono::DateTime::parse_from_rfc3339(closed[field].as_str().expect("a time")).expect("rfc 3339");
+    assert_eq!(at("final_at") - at("closed_at"), Duration::minutes(90), "{closed}");
+}

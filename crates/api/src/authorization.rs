@@ -103,6 +103,8 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     ("get_session_settlement", Door::Session(Capability::Read)),
     ("get_session_standings", Door::Session(Capability::Read)),
     ("close_session", Door::Club(Capability::Organise)),
+    ("get_correction_window", Door::Club(Capability::Read)),
+    ("set_correction_window", Door::Club(Capability::Manage)),
     ("reopen_session", Door::Owner),
     ("get_session_final", Door::Session(Capability::Read)),
     // The sessions' tournaments: organisers run them; whoever reads the session reads them.

@@ -409,6 +409,7 @@ impl From<ServiceError> for ApiError {
             ServiceError::SessionNotFinal => ApiError::new(StatusCode::CONFLICT, "session_not_final", e.to_string()),
             ServiceError::TablesPlaying(_) => ApiError::new(StatusCode::CONFLICT, "tables_playing", e.to_string()),
             ServiceError::ReasonRequired(_) => ApiError::unprocessable("reason_required", e.to_string()),
+            ServiceError::InvalidWindow => ApiError::unprocessable("invalid_window", e.to_string()),
             ServiceError::RoundOpen(_) => ApiError::new(StatusCode::CONFLICT, "round_open", e.to_string()),
             ServiceError::RoundClosed(_) => ApiError::new(StatusCode::CONFLICT, "round_closed", e.to_string()),
             ServiceError::RoundNotFound(_) => ApiError::not_found("round_not_found", e.to_string()),

@@ -392,6 +392,34 @@ pub fn check_checkpoint(document: &Value, keys: &[VerifyingKey]) -> Result<(Valu
     Ok((unsigned, chain::hex(&sha256(signed.as_bytes()))))
 }
 
+/// The club's correction window, in seconds: what a session's close takes when it names none
+/// (any member reads it).
+///
+/// # Errors
+/// `Store(NotFound("club"))` for a stranger to the club.
+pub async fn club_window(pool: &PgPool, account: Account, club: Uuid) -> Result<i64, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    access::require(&mut conn, account, club, Capability::Read, "club").await?;
+    Ok(i64::from(store::closes::window_of(&mut conn, club).await?))
+}
+
+/// Sets the club's correction window (whoever runs the club: owners and those who manage its
+/// members), 0 to [`WINDOW_MAX_SECS`] seconds; sessions closed already keep theirs.
+///
+/// # Errors
+/// `InvalidWindow` out of range; `Store(NotFound("club"))`; `Forbidden`.
+pub async fn set_club_window(pool: &PgPool, account: Account, club: Uuid, secs: i64) -> Result<i64, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    ensure_user(&mut conn, account.user()).await?;
+    access::require(&mut conn, account, club, Capability::Manage, "club").await?;
+    let stored = i32::try_from(secs)
+        .ok()
+        .filter(|s| (0..=WINDOW_MAX_SECS).contains(&i64::from(*s)))
+        .ok_or(ServiceError::InvalidWindow)?;
+    store::closes::set_window(&mut conn, club, stored).await?;
+    Ok(secs)
+}
+
 /// The session's closes and final checkpoints, and where it stands at `now`.
 ///
 /// # Errors

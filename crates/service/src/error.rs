@@ -154,6 +154,9 @@ pub enum ServiceError {
     /// Tables of the session still being played, by id: a close needs `force` and a reason.
     #[error("{}", tables_playing(.0))]
     TablesPlaying(Vec<Uuid>),
+    /// A correction window out of range (0 to a week).
+    #[error("a correction window is 0 seconds to a week")]
+    InvalidWindow,
     /// A close with `force`, or a reopening, without a reason.
     #[error("{0}")]
     ReasonRequired(&'static str),

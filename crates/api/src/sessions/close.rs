@@ -1,7 +1,7 @@
 //! A session's close, its reopening and its final checkpoint (issue #42).
 
 use crate::State;
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, post, put, web, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -148,6 +148,84 @@ pub async fn close_session(
     };
     closing::close(pool, &state.keys, account, *id, close, now).await?;
     Ok(HttpResponse::Ok().json(session_view(pool, *id, now).await?))
+}
+
+/// A club's correction window: how long after a session's close its corrections, rulings and
+/// verifications are still taken, as an ISO 8601 duration.
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"correction_window": "PT30M"}))]
+pub struct CorrectionWindow {
+    /// Days, hours, minutes and seconds (`PT30M`, `PT2H`, `P1D`, `PT0S`: final at once), at
+    /// most a week.
+    #[schema(example = "PT30M")]
+    pub correction_window: String,
+}
+
+/// A number of seconds as the shortest ISO 8601 duration of days, hours, minutes and seconds.
+fn window_text(secs: i64) -> String {
+    if secs <= 0 {
+        return "PT0S".to_owned();
+    }
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let mut text = String::from("P");
+    if days > 0 {
+        text.push_str(&format!("{days}D"));
+    }
+    if rest > 0 {
+        text.push('T');
+        for (n, unit) in [(rest / 3600, 'H'), (rest % 3600 / 60, 'M'), (rest % 60, 'S')] {
+            if n > 0 {
+                text.push_str(&format!("{n}{unit}"));
+            }
+        }
+    }
+    text
+}
+
+/// The club's correction window: what a session's close takes when it names none (any member).
+#[utoipa::path(tag = "clubs", params(("id" = Uuid, Path)), security(("bearer" = [])), responses(
+    (status = 200, body = CorrectionWindow),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`club_not_found`: no such club, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/clubs/{id}/correction-window")]
+pub async fn get_correction_window(
+    state: web::Data<State>,
+    Caller(who): Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let secs = closing::club_window(&state.pool, who.organiser()?, *id).await?;
+    Ok(HttpResponse::Ok().json(CorrectionWindow {
+        correction_window: window_text(secs),
+    }))
+}
+
+/// Sets the club's correction window (whoever runs the club: owners and those who manage its
+/// members; not a personal API token): later closes that name none take it; sessions closed
+/// already keep theirs.
+#[utoipa::path(tag = "clubs", params(("id" = Uuid, Path)), request_body = CorrectionWindow, security(("bearer" = [])), responses(
+    (status = 200, body = CorrectionWindow),
+    (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a role that does not run the club, a personal API token or a scorer token", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`club_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_window` (not an ISO 8601 duration of days, hours, minutes and seconds, negative, or over a week), `invalid_body`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+))]
+#[put("/clubs/{id}/correction-window")]
+pub async fn set_correction_window(
+    state: web::Data<State>,
+    Caller(who): Caller,
+    id: web::Path<Uuid>,
+    body: web::Json<CorrectionWindow>,
+) -> Result<HttpResponse, ApiError> {
+    let account = who.organiser()?;
+    let secs = window_secs(&body.correction_window)?;
+    let secs = closing::set_club_window(&state.pool, account, *id, secs).await?;
+    Ok(HttpResponse::Ok().json(CorrectionWindow {
+        correction_window: window_text(secs),
+    }))
 }
 
 /// Reopens a closed or final session (the club's owners only), with a `reason`: the reopening
