@@ -499,8 +499,10 @@ pub async fn stream_session_events(
                         return;
                     }
                 }
-                // A board only needs each table's latest line; the next change brings it.
-                Err(broadcast::error::RecvError::Lagged(_)) => {}
+                // The lines missed may be a table's last for a while or a round's close, which
+                // no later line repeats: end the stream, and the board, reconnecting, gets
+                // every table's line afresh and reads its tournaments again.
+                Err(broadcast::error::RecvError::Lagged(_)) => return,
                 Err(broadcast::error::RecvError::Closed) => return,
             }
         }

@@ -12,7 +12,7 @@ use uuid::Uuid;
 use super::idempotency::{self, CreationKey, Kept, Outcome};
 use super::roster::Identity;
 use super::{ensure_user, ServiceError};
-use tablekeeper_ledger::Account;
+use tablekeeper_ledger::{Account, Balances};
 use tablekeeper_rules::Seat;
 pub use tablekeeper_store::sessions::{ClubSession, Member};
 use tablekeeper_store::tables::TableRow;
@@ -179,19 +179,17 @@ pub async fn standings_in(tx: &mut store::PgConnection, id: Uuid) -> Result<Stan
             .map(|(account, balance)| (balance - issued.of(account)).get())
             .sum::<i64>();
         // A round's close moved these out of the table's pools (the tournament's leftover rule).
-        let mut moved: Vec<(Account, i64)> = Vec::new();
+        let mut moved = Balances::default();
         for (_, l) in leftovers.iter().filter(|(_, l)| l.table_id == row.id) {
-            let to = Account::parse(&l.to_account).map_err(|e| ServiceError::Corrupt(e.to_string()))?;
-            pools -= l.amount;
-            if to == Account::Bank {
-                banked += l.amount;
-            }
-            match moved.iter_mut().find(|(a, _)| *a == to) {
-                Some((_, chips)) => *chips += l.amount,
-                None => moved.push((to, l.amount)),
-            }
+            moved.apply(&super::ledger::leftover_booking(l)?);
         }
-        let moved_to = |account: &Account| moved.iter().find(|(a, _)| a == account).map_or(0, |(_, c)| *c);
+        pools += moved
+            .iter()
+            .filter(|(account, _)| !matches!(account, Account::Seat(_) | Account::Bank))
+            .map(|(_, chips)| chips.get())
+            .sum::<i64>();
+        banked += moved.of(&Account::Bank).get();
+        let moved_to = |account: &Account| moved.of(account).get();
         let sheet = super::tables::score_sheet_in(&mut *tx, row.clone()).await?.sheet;
         let points_game = sheet.get("chips").is_none();
         let totals = sheet.get("totals").and_then(serde_json::Value::as_array);
