@@ -17,7 +17,7 @@ pub struct NewRulingEntry<'a> {
     /// The ruling's kind, or `response`.
     pub kind: &'a str,
     pub body: &'a Value,
-    /// What it did: a ruling's diff; `[]` for a response.
+    /// A log entry's events are its game's: `[]` (the ruling's diff is in its body).
     pub events: &'a Value,
     pub recorded_by: &'a str,
 }

@@ -14,9 +14,10 @@
 //! Each way writes everything or nothing, and nothing unless the table's version is still the one
 //! the plan follows: a plan that lost a race at its table is [`Written::Lost`].
 //!
-//! An undo ([`UndoWrite`]: the void, the bookings that undo what the voided entry booked) and a
+//! An undo ([`UndoWrite`]: the void, the bookings that undo what the voided entry booked), a
 //! correction ([`CorrectionWrite`]: its moves, its entry, its bookings, the score sheet and the
-//! state as corrected, the webhook rows) are plans too, written by [`write_held`] in the
+//! state as corrected, the webhook rows) and a director's ruling ([`RulingWrite`]: its entry, its
+//! booking, the webhook rows) are plans too, written by [`write_held`] in the
 //! transaction of the caller, which holds the table's lock. Their links cover the entries as the
 //! database stores them (a corrected move's place in play order is computed there), and an
 //! undo's state is the log folded once the void is in it: what only the use case makes (chain
@@ -227,7 +228,6 @@ pub struct RulingWrite<'a> {
 }
 
 /// A plan written in the caller's transaction, with the table's row locked.
-#[expect(clippy::large_enum_variant, reason = "one plan per request, written at once")]
 pub enum Held<'a> {
     Undo(UndoWrite<'a>),
     Correction(CorrectionWrite<'a>),
