@@ -114,13 +114,15 @@ pub struct DealView {
     pub differs: Vec<String>,
     pub corrections: Vec<DealCorrection>,
     pub verifications: Vec<DealVerification>,
+    /// The director's rulings of the deal, oldest first (`GET …/rulings/{ruling}` has one).
+    pub rulings: Vec<super::rulings::RulingView>,
     /// In the answer to a correction or a verification: the audit key's signature on the
     /// table's chain as it leaves it (keep it; see `tablekeeper verify --receipts`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receipt: Option<Receipt>,
 }
 
-fn name(names: &std::collections::HashMap<String, String>, by: &str) -> String {
+pub(super) fn name(names: &std::collections::HashMap<String, String>, by: &str) -> String {
     match names.get(by) {
         Some(name) => name.clone(),
         None if by.starts_with("organiser:") => "organiser".into(),
@@ -180,7 +182,15 @@ impl From<DealRecord> for DealView {
                 verified_at: v.verified_at,
             })
             .collect();
+        // A ruling that does not read is left out rather than failing the deal's view; it was
+        // logged as the fault it is.
+        let rulings = r
+            .rulings
+            .into_iter()
+            .filter_map(|ruling| super::rulings::view(r.table.id, ruling, names).ok())
+            .collect();
         DealView {
+            rulings,
             table_id: r.table.id,
             game: r.game,
             deal: r.deal,

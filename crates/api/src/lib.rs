@@ -39,6 +39,7 @@ pub mod middleware;
 pub mod openapi;
 pub mod page;
 pub mod reads;
+pub mod rulings;
 pub mod seasons;
 pub mod seating;
 pub mod sessions;
@@ -218,6 +219,10 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(deals::correct_deal)
             .service(deals::preview_correction)
             .service(deals::verify_deal)
+            .service(rulings::create_ruling)
+            .service(rulings::list_rulings)
+            .service(rulings::get_ruling)
+            .service(rulings::answer_ruling)
             .service(deals::list_scorers)
             .service(deals::revoke_scorer)
             .service(ledger::get_table_ledger)

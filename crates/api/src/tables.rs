@@ -166,8 +166,10 @@ pub struct MoveRecord {
     pub game: GameId,
     /// Position in the log, from 1.
     pub seq: i64,
-    /// `move`, `void` for an undo, or `correction` (of a finished deal: its `move` is
-    /// `{"deal", "moves", "reason"}`; the moves it brought come just before it).
+    /// `move`, `void` for an undo, `correction` (of a finished deal: its `move` is
+    /// `{"deal", "moves", "reason"}`; the moves it brought come just before it), or `ruling`
+    /// (a director's ruling, its `kind` the ruling's, or a phone's answer to one, `kind`
+    /// `response`; neither is a move of the game).
     #[schema(example = "move")]
     pub entry: String,
     #[schema(example = "play")]
