@@ -36,7 +36,7 @@ pub enum RulingKind {
 /// One seat's result in a split.
 #[derive(Serialize, Deserialize, ToSchema, Clone, Copy, Debug)]
 #[serde(deny_unknown_fields)]
-pub struct SeatResult {
+pub struct RulingSeatResult {
     /// 0-based, in the order the players were named.
     pub seat: u8,
     /// Points in a points game; net chips in a chip game.
@@ -60,7 +60,7 @@ pub struct RuleDeal {
     /// points game.
     pub percent: Option<i64>,
     /// `split` only: each seat's result.
-    pub results: Option<Vec<SeatResult>>,
+    pub results: Option<Vec<RulingSeatResult>>,
 }
 
 /// A seat's score and chips before and after the ruling.
@@ -130,7 +130,7 @@ pub struct RulingView {
     /// `average`: the seats given average (empty: every seat).
     pub seats: Option<Vec<u8>>,
     pub percent: Option<i64>,
-    pub results: Option<Vec<SeatResult>>,
+    pub results: Option<Vec<RulingSeatResult>>,
     #[schema(value_type = Option<Vec<AnyMove>>)]
     pub moves: Option<Vec<Value>>,
     /// `assigned`: the correction (log entry) that entered the director's moves.
@@ -218,7 +218,7 @@ pub struct RulingEntry {
     pub reason: String,
     pub seats: Option<Vec<u8>>,
     pub percent: Option<i64>,
-    pub results: Option<Vec<SeatResult>>,
+    pub results: Option<Vec<RulingSeatResult>>,
     /// `assigned`: the director's moves.
     #[schema(value_type = Option<Vec<AnyMove>>)]
     pub assigned_moves: Option<Vec<Value>>,
