@@ -67,6 +67,27 @@ fn accounts(ruling: &Value) -> Vec<(String, i64, i64)> {
         .collect()
 }
 
+/// A player's standing in a diff: `(player, chips before, after, points before, after)`.
+type Moved = (String, i64, i64, Option<i64>, Option<i64>);
+
+/// The standings a ruling's diff says moved.
+fn standings(ruling: &Value) -> Vec<Moved> {
+    ruling["diff"]["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .map(|p| {
+            (
+                p["player"].as_str().expect("player").to_owned(),
+                p["chips_before"].as_i64().expect("chips"),
+                p["chips_after"].as_i64().expect("chips"),
+                p["points_before"].as_i64(),
+                p["points_after"].as_i64(),
+            )
+        })
+        .collect()
+}
+
 fn later_deals(ruling: &Value) -> Vec<i64> {
     ruling["diff"]["later_deals"]
         .as_array()
@@ -125,6 +146,14 @@ async fn every_kind_of_ruling_on_a_points_game_moves_the_scores_as_worked_out_by
         [[20, 20, 0, 0], [22, 21, 0, 0], [31, 21, 0, 0], [30, 20, 0, 0]]
     );
     assert!(accounts(&void).is_empty(), "a points game books nothing");
+    assert_eq!(
+        standings(&void),
+        [
+            ("Bob".to_owned(), 0, 0, Some(22), Some(21)),
+            ("Cat".to_owned(), 0, 0, Some(31), Some(21)),
+            ("Dan".to_owned(), 0, 0, Some(30), Some(20))
+        ]
+    );
     assert!(later_deals(&void).is_empty(), "a void changes no cards");
     assert!(void["booking"].is_null());
     assert!(void["receipt"]["signature"].is_string());
@@ -194,8 +223,20 @@ async fn every_kind_of_ruling_on_a_points_game_moves_the_scores_as_worked_out_by
     let correction = assigned["correction"].as_i64().expect("its correction");
 
     // The score sheet is the deals as played (the assigned deal 1 as corrected); the rulings
-    // are beside it.
+    // are beside it, and the session's standings count them.
     assert_eq!(totals(&app.scores(&t).await), json!([11, 11, 31, 30]));
+    let table_standings = app
+        .get(&format!("/api/v1/sessions/{session}/standings"))
+        .await
+        .assert_status(200)
+        .clone();
+    let points: Vec<i64> = table_standings["players"]
+        .as_array()
+        .expect("players")
+        .iter()
+        .map(|p| p["points"][0]["points"].as_i64().expect("points"))
+        .collect();
+    assert_eq!(points, [6, 10, 13, 20]);
     // The log: the three deals, the three rulings, the correction's move and entry, its ruling.
     let log = app.log(&t).await;
     let entries: Vec<&str> = log
@@ -316,6 +357,8 @@ async fn every_kind_of_ruling_on_a_chip_game_books_what_was_worked_out_by_hand(p
         [("game_fund".to_owned(), 60, 30), ("seat:1".to_owned(), 431, 461)]
     );
     assert_eq!(void["booking"]["memo"], "ruling: void of deal 3");
+    // Net of the 500 each was issued: Bob -69, now -39.
+    assert_eq!(standings(&void), [("Bob".to_owned(), -69, -39, None, None)]);
     assert_eq!(void["booking"]["postings"], json!([["game_fund", -30], ["seat:1", 30]]));
 
     // Average for Ann on deal 1: she nets 0 (+34); the 34 she lost is shared by Bob and Cat.
@@ -470,8 +513,11 @@ async fn the_tables_phones_agree_or_appeal_and_the_ruling_stands_either_way(pool
     assert_eq!(log[2]["kind"], "response");
 
     // Refused, and nothing changed: a phone of another table, a phone ruling, an answer to no
-    // ruling, a bad answer, a comment too long.
+    // ruling, a bad answer, a comment too long, an undo that would take the ruled deal back.
     let before = footprint(&app, &t).await;
+    app.post(&format!("/api/v1/tables/{t}/undo"), &phone, json!({}))
+        .await
+        .assert_problem(409, "deal_ruled");
     app.post(&answers, &stranger, json!({"answer": "agree"}))
         .await
         .assert_problem(404, "table_not_found");

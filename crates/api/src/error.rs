@@ -387,7 +387,9 @@ impl From<ServiceError> for ApiError {
             }
             ServiceError::InvalidRuling(_) => ApiError::unprocessable("invalid_ruling", e.to_string()),
             ServiceError::RulingNotFound(_) => ApiError::not_found("ruling_not_found", e.to_string()),
-            ServiceError::DealRuled(_) => ApiError::new(StatusCode::CONFLICT, "deal_ruled", e.to_string()),
+            ServiceError::DealRuled(_) | ServiceError::UndoRuled(_) => {
+                ApiError::new(StatusCode::CONFLICT, "deal_ruled", e.to_string())
+            }
             ServiceError::InvalidVerification(detail) => ApiError::unprocessable("invalid_verification", detail),
             ServiceError::InvalidWebhook { code, detail } => ApiError::unprocessable(code, detail),
             ServiceError::DisputeMatchesRecord => ApiError::unprocessable("dispute_matches_record", e.to_string()),

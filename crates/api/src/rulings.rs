@@ -96,12 +96,26 @@ pub struct LaterDeal {
     pub after: Value,
 }
 
+/// A player of the session whose standing the ruling moved.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct StandingDiff {
+    pub player: String,
+    /// Net chips over the session's tables.
+    pub chips_before: i64,
+    pub chips_after: i64,
+    /// Points over the session's tables of this table's game; null in a chip game.
+    pub points_before: Option<i64>,
+    pub points_after: Option<i64>,
+}
+
 /// What the ruling moved.
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct RulingDiff {
     pub seats: Vec<SeatDiff>,
     pub accounts: Vec<AccountDiff>,
     pub later_deals: Vec<LaterDeal>,
+    /// The session's standings that moved (none for a table outside a session).
+    pub standings: Vec<StandingDiff>,
 }
 
 /// An answer of a phone (or a member) to a ruling. The ruling stands either way.

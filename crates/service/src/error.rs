@@ -74,6 +74,9 @@ pub enum ServiceError {
     /// A scorer's correction of a deal a director ruled on.
     #[error("deal {0} has a director's ruling: the director rules again (an `assigned` ruling) rather than a scorer correcting it")]
     DealRuled(u16),
+    /// An undo that would take a ruled deal back into play.
+    #[error("deal {0} has a director's ruling: an undo does not reach into it (the director rules on it instead)")]
+    UndoRuled(u16),
     #[error("the table is at version {actual}, not {expected}")]
     VersionConflict { expected: i64, actual: i64 },
     #[error("the table is at version {actual}, which the request's If-Match does not name")]

@@ -143,12 +143,25 @@ pub struct LaterDeal {
     pub after: Value,
 }
 
+/// A player of the session whose standing a ruling moved: net chips over every table, and
+/// points over the tables of this table's game (none in a chip game).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandingDiff {
+    pub player: String,
+    pub chips_before: i64,
+    pub chips_after: i64,
+    pub points_before: Option<i64>,
+    pub points_after: Option<i64>,
+}
+
 /// What a ruling moved.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Diff {
     pub seats: Vec<SeatDiff>,
     pub accounts: Vec<AccountDiff>,
     pub later_deals: Vec<LaterDeal>,
+    /// The session's standings that moved (none for a table outside a session).
+    pub standings: Vec<StandingDiff>,
 }
 
 /// A phone's answer as recorded.
@@ -231,6 +244,68 @@ pub(super) fn records_of(entries: &[RulingEntry], deal: u16) -> Vec<RulingRecord
 pub(super) async fn is_ruled(conn: &mut PgConnection, table: TableKey, deal: u16) -> Result<bool, ServiceError> {
     let entries = store::rulings::entries(conn, table).await?;
     Ok(!records_of(&entries, deal).is_empty())
+}
+
+/// Each seat's points adjustments by the table's rulings: what a points game's standings add to
+/// the score sheet's totals (a chip game's are its ledger's, which holds them already).
+///
+/// # Errors
+/// On database failure.
+pub(super) async fn score_adjustments(
+    conn: &mut PgConnection,
+    table: TableKey,
+    seats: usize,
+) -> Result<Vec<i64>, ServiceError> {
+    let entries = store::rulings::entries(conn, table).await?;
+    Ok(adjusted(&entries, seats, None))
+}
+
+/// Refuses an undo of entry `target` when it belongs to a ruled deal: the ruling was made on
+/// the deal as finished, and an undo would take it back into play under the ruling. Reads
+/// nothing more for a table without rulings.
+///
+/// # Errors
+/// `UndoRuled`; `Corrupt` when the log does not replay.
+pub(super) async fn refuse_undo_into_ruled<G: Game>(
+    conn: &mut PgConnection,
+    table: &TableRow,
+    target: i64,
+) -> Result<(), ServiceError> {
+    let entries = store::rulings::entries(&mut *conn, table.key()).await?;
+    let ruled: HashSet<u64> = entries
+        .iter()
+        .filter(|e| e.kind != "response")
+        .filter_map(|e| e.body.get("deal")?.as_u64())
+        .collect();
+    if ruled.is_empty() {
+        return Ok(());
+    }
+    let row = store::tables::move_row(&mut *conn, table.key(), target).await?;
+    let deal = if row.entry == "correction" {
+        row.body.get("deal").and_then(Value::as_u64)
+    } else {
+        // The deal a move is of, as `corrections::played` numbers it.
+        let moves = store::tables::effective_moves(&mut *conn, table.key(), 0).await?;
+        let mut game: G = fold::initial(table)?;
+        let mut last = None;
+        let mut found = None;
+        for m in &moves {
+            let of = game.deal_number().or(last);
+            if m.seq == target {
+                found = of.map(u64::from);
+                break;
+            }
+            game.replay(&stored_move::<G>(m)?)
+                .map_err(|v| ServiceError::Corrupt(no_longer_replays(m.seq, &v)))?;
+            game.take_deal_lines();
+            last = of;
+        }
+        found
+    };
+    match deal.filter(|d| ruled.contains(d)).and_then(|d| u16::try_from(d).ok()) {
+        Some(d) => Err(ServiceError::UndoRuled(d)),
+        None => Ok(()),
+    }
 }
 
 async fn names(conn: &mut PgConnection, table: TableKey) -> Result<HashMap<String, String>, ServiceError> {
@@ -481,6 +556,10 @@ async fn rule_as<G: Game>(
     }
 
     let mut before = standing::<G>(tx, table).await?;
+    let standings = match table.session_id {
+        Some(session) => Some(super::sessions::standings_in(&mut *tx, session).await?),
+        None => None,
+    };
     // `assigned` is a correction of the deal with the director's moves: written first, in this
     // transaction; the ruling's entry follows it.
     let mut correction = None;
@@ -696,17 +775,42 @@ async fn rule_as<G: Game>(
     for (account, _, d) in &postings {
         *after_balances.entry(account.clone()).or_insert(0) += d;
     }
+    let seat_diffs: Vec<SeatDiff> = (0..seats)
+        .map(|s| SeatDiff {
+            seat: u8::try_from(s).unwrap_or(u8::MAX),
+            player: table.players.get(s).cloned().unwrap_or_default(),
+            score_before: before.scores.get(s).copied().unwrap_or(0),
+            score_after: after_scores.get(s).copied().unwrap_or(0),
+            chips_before: before.balances.get(&seat_account(s)).copied().unwrap_or(0),
+            chips_after: after_balances.get(&seat_account(s)).copied().unwrap_or(0),
+        })
+        .collect();
+    // A player's standing moves by what their seats at this table moved.
+    let mut standing_diffs = Vec::new();
+    for player in standings.iter().flat_map(|s| &s.players) {
+        let mut chips = 0;
+        let mut points = 0;
+        for seat in player.seats.iter().filter(|p| p.table == table.id) {
+            if let Some(d) = seat_diffs.iter().find(|d| d.seat == seat.seat) {
+                chips += d.chips_after - d.chips_before;
+                points += d.score_after - d.score_before;
+            }
+        }
+        let had = player.points.iter().find(|(g, _)| *g == table.game).map(|(_, p)| *p);
+        let points_after = if chip_game { had } else { had.map(|p| p + points) };
+        if chips != 0 || points_after != had {
+            standing_diffs.push(StandingDiff {
+                player: player.name.clone(),
+                chips_before: player.chips,
+                chips_after: player.chips + chips,
+                points_before: had,
+                points_after,
+            });
+        }
+    }
     let diff = Diff {
-        seats: (0..seats)
-            .map(|s| SeatDiff {
-                seat: u8::try_from(s).unwrap_or(u8::MAX),
-                player: table.players.get(s).cloned().unwrap_or_default(),
-                score_before: before.scores.get(s).copied().unwrap_or(0),
-                score_after: after_scores.get(s).copied().unwrap_or(0),
-                chips_before: before.balances.get(&seat_account(s)).copied().unwrap_or(0),
-                chips_after: after_balances.get(&seat_account(s)).copied().unwrap_or(0),
-            })
-            .collect(),
+        seats: seat_diffs,
+        standings: standing_diffs,
         accounts: {
             let names: std::collections::BTreeSet<&String> =
                 before.balances.keys().chain(after_balances.keys()).collect();
