@@ -660,3 +660,59 @@ async fn a_bad_ruling_is_refused_with_its_problem_and_changes_nothing(pool: PgPo
     .assert_problem(409, "session_final");
     assert_eq!(footprint(&app, &chips).await, chips_before);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_ruling_counts_in_a_tournaments_round_and_is_marked_on_its_printed_results(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, _, members) = crate::tournaments::club_night(&app, 4).await;
+    let body = json!({
+        "name": "Drive", "game": "nomination-whist", "options": {"hand_sizes": [1]},
+        "format": {"kind": "fixed"}, "seats": {"min": 4, "max": 4}, "rounds": 1,
+        "deals_per_round": 1, "entrants": members, "scoring": {"kind": "points"},
+    });
+    let tournament = app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), &token, body)
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let started = app
+        .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+        .await
+        .assert_status(201)
+        .clone();
+    let t = started["tables"][0]["table_id"].as_str().expect("table").to_owned();
+    // Seat 1 makes its 1: [11, 10, 10, 10]; the director gives it 1 for an established revoke.
+    accept(&app, &t, &token, whist([1, 0, 0, 0], [1, 0, 0, 0])).await;
+    let ruled = rule(
+        &app,
+        &token,
+        &t,
+        1,
+        json!({"kind": "split", "reason": "a revoke established", "results": [{"seat": 0, "result": 1}]}),
+    )
+    .await
+    .assert_status(201)
+    .clone();
+    assert_eq!(ruled["scores"], json!([-10, 0, 0, 0]));
+    let closed = app
+        .post(
+            &format!("/api/v1/tournaments/{tournament}/rounds/1/close"),
+            &token,
+            json!({}),
+        )
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(
+        closed["played_rounds"][0]["tables"][0]["result"]["scores"],
+        json!([1, 10, 10, 10])
+    );
+    let sheet =
+        crate::tournaments::pdf_text(&app, &token, &format!("/api/v1/tournaments/{tournament}/results.pdf")).await;
+    assert!(
+        sheet.contains("Table 1, deal 1: ruling: split — a revoke established"),
+        "{sheet}"
+    );
+}

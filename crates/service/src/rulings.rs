@@ -332,6 +332,50 @@ pub async fn list(pool: &PgPool, table: Uuid, deal: u16) -> Result<Rulings, Serv
     })
 }
 
+/// A ruling as a results sheet marks it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Marked {
+    pub deal: u16,
+    pub kind: String,
+    pub reason: String,
+}
+
+/// The rulings of each of `tables` that has any, oldest first: what a printed result marks.
+///
+/// # Errors
+/// `Store(NotFound)` for a table that does not exist.
+pub async fn of_tables(pool: &PgPool, tables: &[Uuid]) -> Result<HashMap<Uuid, Vec<Marked>>, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let mut out = HashMap::new();
+    for id in tables {
+        let row = store::tables::fetch(&mut conn, *id).await?;
+        let marked: Vec<Marked> = store::rulings::entries(&mut conn, row.key())
+            .await?
+            .into_iter()
+            .filter(|e| e.kind != "response")
+            .map(|e| Marked {
+                deal: e
+                    .body
+                    .get("deal")
+                    .and_then(Value::as_u64)
+                    .and_then(|d| u16::try_from(d).ok())
+                    .unwrap_or(0),
+                reason: e
+                    .body
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                kind: e.kind,
+            })
+            .collect();
+        if !marked.is_empty() {
+            out.insert(*id, marked);
+        }
+    }
+    Ok(out)
+}
+
 /// Rules on a finished deal: writes the ruling (and for `assigned` its correction first), and
 /// answers the deal's rulings, the new one last, with the receipt of the chain as it leaves it.
 ///
