@@ -18,6 +18,7 @@ use uuid::Uuid;
 use super::auth::{Caller, Reads};
 use super::error::{ApiError, Problem};
 use super::game_schemas::{AnyEvent, AnyMove, AnyView};
+use super::names::name;
 use super::reads::ReadPool;
 use tablekeeper_rules::GameId;
 use tablekeeper_service::corrections::{self, Correction, DealRecord, Verification};
@@ -120,14 +121,6 @@ pub struct DealView {
     /// table's chain as it leaves it (keep it; see `tablekeeper verify --receipts`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receipt: Option<Receipt>,
-}
-
-pub(super) fn name(names: &std::collections::HashMap<String, String>, by: &str) -> String {
-    match names.get(by) {
-        Some(name) => name.clone(),
-        None if by.starts_with("organiser:") => "organiser".into(),
-        None => "scorer".into(),
-    }
 }
 
 impl From<DealRecord> for DealView {

@@ -36,6 +36,7 @@ pub mod limits;
 pub mod methods;
 pub mod metrics;
 pub mod middleware;
+pub mod names;
 pub mod openapi;
 pub mod page;
 pub mod reads;

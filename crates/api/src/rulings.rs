@@ -208,7 +208,7 @@ pub fn view(
             .answers
             .into_iter()
             .map(|a| RulingAnswerView {
-                recorded_by_name: super::deals::name(names, &a.recorded_by),
+                recorded_by_name: super::names::name(names, &a.recorded_by),
                 seq: a.seq,
                 answer: if a.agree { "agree" } else { "appeal" }.to_owned(),
                 comment: a.comment,
@@ -216,7 +216,7 @@ pub fn view(
                 recorded_at: a.recorded_at,
             })
             .collect(),
-        recorded_by_name: super::deals::name(names, &r.recorded_by),
+        recorded_by_name: super::names::name(names, &r.recorded_by),
         reason: r.reason,
         recorded_by: r.recorded_by,
         recorded_at: r.recorded_at,

@@ -17,7 +17,7 @@ use super::tournaments::{
 use std::collections::HashMap;
 use tablekeeper_print::{Block, Column, Sheet, Table};
 use tablekeeper_rules::{with_game, Game, GameId};
-use tablekeeper_service::rulings::Marked;
+use tablekeeper_service::ruled::Marked;
 use tablekeeper_service::tournaments as service;
 
 /// Whose card to print.
@@ -54,7 +54,7 @@ pub async fn get_tournament_results_pdf(
                 .map(round_view)
                 .flat_map(|r| r.tables.into_iter().map(|table| table.table_id))
                 .collect();
-            let rulings = tablekeeper_service::rulings::of_tables(&pool, &tables).await?;
+            let rulings = tablekeeper_service::ruled::of_tables(&pool, &tables).await?;
             results_sheet(&t, &rulings)
         }
         Some(member) => player_card(&t, member)?,

@@ -74,7 +74,7 @@ pub struct DealRecord {
     pub correction_in_force: i64,
     pub verification: Verification,
     /// The director's rulings of the deal, oldest first, with the phones' answers.
-    pub rulings: Vec<super::rulings::RulingRecord>,
+    pub rulings: Vec<super::ruled::RulingRecord>,
     /// Scorers' names by `scorer:<id>`.
     pub names: HashMap<String, String>,
 }
@@ -136,7 +136,7 @@ pub async fn correct<K: Kept>(
         });
     }
     // A ruling's adjustments were worked out on the deal as it stood: the director rules again.
-    if super::rulings::is_ruled(&mut tx, row.key(), correction.deal).await? {
+    if super::ruled::is_ruled(&mut tx, row.key(), correction.deal).await? {
         return Err(ServiceError::DealRuled(correction.deal));
     }
     let now = chrono::Utc::now();
@@ -634,7 +634,7 @@ pub(super) async fn record_of<G: Game>(
     let verifications = store::deals::verifications(&mut *conn, table.key(), Some(i32::from(deal))).await?;
     let correction_in_force = correction_in_force(&corrections, deal);
     let verification = verification_of(&verifications, deal, correction_in_force);
-    let rulings = super::rulings::records_of(&store::rulings::entries(&mut *conn, table.key()).await?, deal);
+    let rulings = super::ruled::records_of(&store::rulings::entries(&mut *conn, table.key()).await?, deal);
     let mut names = HashMap::new();
     for scorer in store::scorers::list(&mut *conn, table.key()).await? {
         names.insert(format!("scorer:{}", scorer.id), scorer.name);

@@ -196,7 +196,7 @@ pub async fn standings_in(tx: &mut store::PgConnection, id: Uuid) -> Result<Stan
         let points_game = sheet.get("chips").is_none();
         let totals = sheet.get("totals").and_then(serde_json::Value::as_array);
         // The score sheet is the deals as played; a director's rulings adjust it beside them.
-        let ruled = super::rulings::score_adjustments(&mut *tx, row.key(), row.players.len()).await?;
+        let ruled = super::ruled::score_adjustments(&mut *tx, row.key(), row.players.len()).await?;
         for (index, name) in row.players.iter().enumerate() {
             let Ok(number) = u8::try_from(index) else { continue };
             let seat = Account::Seat(Seat::new(number));
