@@ -125,6 +125,17 @@ async fn every_kind_of_ruling_on_a_points_game_moves_the_scores_as_worked_out_by
     accept(&app, &t, &token, whist([0, 0, 1, 0], [0, 0, 1, 0])).await;
     let totals = |sheet: &Value| sheet["sheet"]["totals"].clone();
     assert_eq!(totals(&app.scores(&t).await), json!([20, 22, 31, 30]));
+    let club = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["club_id"]
+        .as_str()
+        .expect("club")
+        .to_owned();
+    app.post(
+        &format!("/api/v1/clubs/{club}/webhooks"),
+        &token,
+        json!({"url": "https://club.example.org/hooks", "events": ["deal.ruled"]}),
+    )
+    .await
+    .assert_status(201);
     let log_before = app.log(&t).await.as_array().expect("log").len();
 
     // Void deal 2: its points go, [0, -1, -10, -10].
@@ -309,6 +320,21 @@ async fn every_kind_of_ruling_on_a_points_game_moves_the_scores_as_worked_out_by
     .await
     .assert_problem(409, "deal_ruled");
     assert_eq!(footprint(&app, &t).await, before);
+
+    // Each ruling told the club's webhook, with its deal.
+    let told: Vec<String> = sqlx::query_scalar(
+        "select body from webhook_deliveries where event_type = 'deal.ruled' order by created_at, id",
+    )
+    .fetch_all(&app.pool)
+    .await
+    .expect("deliveries");
+    assert_eq!(told.len(), 4);
+    let mut deals: Vec<i64> = told
+        .iter()
+        .map(|b| serde_json::from_str::<Value>(b).expect("json")["data"]["deal"].as_i64().expect("deal"))
+        .collect();
+    deals.sort_unstable();
+    assert_eq!(deals, [1, 1, 2, 3]);
 
     assert_audit_consistent(&app, &t).await;
     let (_, bundle) = verified_bundle(&app, &session).await;
