@@ -331,7 +331,11 @@ async fn every_kind_of_ruling_on_a_points_game_moves_the_scores_as_worked_out_by
     assert_eq!(told.len(), 4);
     let mut deals: Vec<i64> = told
         .iter()
-        .map(|b| serde_json::from_str::<Value>(b).expect("json")["data"]["deal"].as_i64().expect("deal"))
+        .map(|b| {
+            serde_json::from_str::<Value>(b).expect("json")["data"]["deal"]
+                .as_i64()
+                .expect("deal")
+        })
         .collect();
     deals.sort_unstable();
     assert_eq!(deals, [1, 1, 2, 3]);
@@ -482,6 +486,26 @@ async fn every_kind_of_ruling_on_a_chip_game_books_what_was_worked_out_by_hand(p
     // Recording goes on after the rulings.
     accept(&app, &t, &token, draw(0)).await;
     assert_audit_consistent(&app, &t).await;
+
+    // A ruling is in the table's chain: its reason changed after the fact is found, named.
+    let id: uuid::Uuid = t.parse().expect("uuid");
+    let seq = assigned["id"].as_i64().expect("id");
+    sqlx::query(
+        "update moves set body = replace(body::text, 'Cat was the player', 'Bob was the player')::json
+         where table_id = $1 and seq = $2",
+    )
+    .bind(id)
+    .bind(seq)
+    .execute(&app.pool)
+    .await
+    .expect("tampered");
+    let audit = app
+        .get(&format!("/api/v1/tables/{t}/audit"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(audit["consistent"], false, "{audit}");
+    assert!(audit.to_string().contains(&format!("log entry {seq}")), "{audit}");
 }
 
 #[sqlx::test(migrations = "./migrations")]
