@@ -520,11 +520,23 @@ async fn the_tables_phones_agree_or_appeal_and_the_ruling_stands_either_way(pool
     accept(&app, &t, &token, whist([0, 1, 0, 0], [0, 1, 0, 0])).await;
     let (phone, _) = scorer(&app, &token, &t, "Bob's phone").await;
     let (stranger, _) = scorer(&app, &token, &other, "Next table").await;
-    let ruled = rule(&app, &token, &t, 1, json!({"kind": "void", "reason": "fouled"}))
+    // Ruled once under an Idempotency-Key: the retry gets the first answer and rules nothing.
+    let path = format!("/api/v1/tables/{t}/deals/1/rulings");
+    let auth = format!("Bearer {token}");
+    let headers = [("Authorization", auth.as_str()), ("Idempotency-Key", "ruling-1")];
+    let body = json!({"kind": "void", "reason": "fouled"}).to_string();
+    let ruled = app
+        .send(reqwest::Method::POST, &path, None, Some(body.clone()), &headers)
         .await
         .assert_status(201)
         .clone();
     let id = ruled["id"].as_i64().expect("id");
+    let log_length = app.log(&t).await.as_array().expect("log").len();
+    let again = app.send(reqwest::Method::POST, &path, None, Some(body), &headers).await;
+    assert_eq!(again.assert_status(201)["id"], id);
+    assert_eq!(again.headers["idempotent-replayed"], "true");
+    assert_eq!(again.headers["location"], format!("{path}/{id}").as_str());
+    assert_eq!(app.log(&t).await.as_array().expect("log").len(), log_length);
     let answers = format!("/api/v1/tables/{t}/deals/1/rulings/{id}/answers");
 
     let appealed = app

@@ -3,13 +3,14 @@
 //! Handlers parse and render; the use case, and what each kind does to the score sheet and the
 //! ledger, is `tablekeeper_service::rulings`.
 
-use actix_web::{get, post, web, HttpResponse};
+use actix_web::{get, post, web, HttpRequest, HttpResponse};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::answers::Made;
 use super::auth::{Caller, Reads};
 use super::error::{ApiError, Problem};
 use super::game_schemas::AnyMove;
@@ -178,12 +179,9 @@ pub fn view(
     table: Uuid,
     r: RulingRecord,
     names: &std::collections::HashMap<String, String>,
-) -> Result<RulingView, ApiError> {
+) -> Result<RulingView, serde_json::Error> {
     let field = |name: &str| r.body.get(name).filter(|v| !v.is_null()).cloned();
-    let read = |e: serde_json::Error| {
-        tracing::error!(error = %e, "a ruling does not read");
-        ApiError::internal()
-    };
+    let read = |e: serde_json::Error| e;
     Ok(RulingView {
         id: r.seq,
         table_id: table,
@@ -262,6 +260,12 @@ pub struct RulingAnswer {
     pub receipt: Receipt,
 }
 
+/// A stored ruling that does not read: a fault, logged.
+fn unreadable(e: &serde_json::Error) -> ApiError {
+    tracing::error!(error = %e, "a ruling does not read");
+    ApiError::internal()
+}
+
 fn one(rulings: Rulings, id: i64) -> Result<(RulingView, Option<Receipt>), ApiError> {
     let Rulings {
         table,
@@ -273,16 +277,28 @@ fn one(rulings: Rulings, id: i64) -> Result<(RulingView, Option<Receipt>), ApiEr
         .into_iter()
         .find(|r| r.seq == id)
         .ok_or_else(|| ApiError::not_found("ruling_not_found", format!("there is no ruling {id} of this deal")))?;
-    Ok((view(table.id, found, &names)?, receipt))
+    Ok((view(table.id, found, &names).map_err(|e| unreadable(&e))?, receipt))
 }
 
-fn written(rulings: Rulings, id: Option<i64>, location: String) -> Result<HttpResponse, ApiError> {
-    let id = id.or_else(|| rulings.rulings.last().map(|r| r.seq)).unwrap_or(0);
-    let (ruling, receipt) = one(rulings, id)?;
-    let receipt = receipt.ok_or_else(ApiError::internal)?;
-    Ok(HttpResponse::Created()
-        .insert_header(("Location", format!("{location}/{}", ruling.id)))
-        .json(RulingAnswer { ruling, receipt }))
+/// The answer to a write: ruling `id` (the deal's last when none) with the write's receipt,
+/// made at `{base}/{id}`.
+fn written(rulings: Rulings, id: Option<i64>, base: &str) -> Result<Made, serde_json::Error> {
+    use serde::de::Error;
+    let Rulings {
+        table,
+        rulings,
+        names,
+        receipt,
+    } = rulings;
+    let id = id.or_else(|| rulings.last().map(|r| r.seq));
+    let found = rulings
+        .into_iter()
+        .find(|r| Some(r.seq) == id)
+        .ok_or_else(|| serde_json::Error::custom("the ruling written is not among the deal's"))?;
+    let receipt = receipt.ok_or_else(|| serde_json::Error::custom("a write has a receipt"))?;
+    let ruling = view(table.id, found, &names)?;
+    let location = format!("{base}/{}", ruling.id);
+    Ok(Made::created(&RulingAnswer { ruling, receipt })?.at(location))
 }
 
 fn deal_number(n: i64) -> Result<u16, ApiError> {
@@ -358,27 +374,38 @@ fn kind(body: RuleDeal) -> Result<Kind, ApiError> {
 /// adjusted beside its score-sheet line, and in a chip game one booking brings the deal's
 /// accounts to the ruling. The answer holds the diff: each seat's score and chips before and
 /// after, every account and later deal that moved. The ruling is an entry of the table's log,
-/// in its chain and its bundle.
+/// in its chain and its bundle. Send an `Idempotency-Key` to retry safely: a retry with the
+/// same key and body gets the first answer (marked `Idempotent-Replayed: true`) and rules
+/// nothing; the table's moves, corrections, verifications and rulings share one set of keys.
 #[utoipa::path(tag = "deals", request_body = RuleDeal, security(("bearer" = [])),
-    params(("id" = Uuid, Path), ("n" = i64, Path, description = "the deal, from 1, as on the score sheet")),
+    params(
+        ("id" = Uuid, Path),
+        ("n" = i64, Path, description = "the deal, from 1, as on the score sheet"),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and rules nothing"),
+    ),
     responses(
-        (status = 201, body = RulingAnswer, headers(("Location" = String, description = "the ruling"))),
-        (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+        (status = 201, body = RulingAnswer, headers(
+            ("Location" = String, description = "the ruling"),
+            ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+        )),
+        (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: not one who organises the table's club (a phone never rules)", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`, `deal_not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`deal_not_finished`: a ruling is on a finished deal; `session_final`: the table's session is final; `correction_conflicts` (an assigned result a later move no longer fits), `table_damaged`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`invalid_ruling` (a field of another kind, a seat not at the table, a split that does not balance, a percent out of 0 to 100), `invalid_text` (the reason), `unknown_variant` (the kind), `invalid_body` (a field missing), `unknown_field`, and for `assigned` a rule violation of its moves or `not_the_deal`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_ruling` (a field of another kind, a seat not at the table, a split that does not balance, a percent out of 0 to 100), `invalid_text` (the reason), `unknown_variant` (the kind), `invalid_body` (a field missing), `unknown_field`, `idempotency_key_reused`, and for `assigned` a rule violation of its moves or `not_the_deal`", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/tables/{id}/deals/{n}/rulings")]
 pub async fn create_ruling(
     state: web::Data<State>,
+    req: HttpRequest,
     Caller(who): Caller,
     path: web::Path<(Uuid, i64)>,
     body: web::Json<RuleDeal>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, n) = path.into_inner();
     let deal = deal_number(n)?;
+    let key = super::tables::creation_key(&req, "create_ruling", || serde_json::to_value((n, &*body)))?;
     let body = body.into_inner();
     let reason = reason(&body.reason, "ruling's reason")?;
     let ruling = Ruling {
@@ -389,8 +416,10 @@ pub async fn create_ruling(
         reason,
         now: state.clock.now(),
     };
-    let done = rulings::rule(&state.pool, &state.keys, ruling).await?;
-    written(done, None, format!("/api/v1/tables/{id}/deals/{deal}/rulings"))
+    let base = format!("/api/v1/tables/{id}/deals/{deal}/rulings");
+    let render = |done| written(done, None, &base);
+    let outcome = rulings::rule(&state.pool, &state.keys, ruling, key.as_ref(), render).await?;
+    super::answers::respond(outcome, |kept| Some(format!("{base}/{}", kept["id"])))
 }
 
 /// The deal's rulings, oldest first, each with its diff and the answers given to it.
@@ -416,7 +445,8 @@ pub async fn list_rulings(
     let out = rulings
         .into_iter()
         .map(|r| view(table.id, r, &names))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| unreadable(&e))?;
     Ok(HttpResponse::Ok().json(out))
 }
 
@@ -463,25 +493,35 @@ pub struct AnswerRuling {
 /// comment. The ruling stands either way; the answer is an entry of the table's log (in its
 /// chain and bundle), with who and when, shown with the ruling.
 #[utoipa::path(tag = "deals", request_body = AnswerRuling, security(("bearer" = [])),
-    params(("id" = Uuid, Path), ("n" = i64, Path, description = "the deal, from 1, as on the score sheet"), ("ruling" = i64, Path, description = "the ruling's id (its log entry)")),
+    params(
+        ("id" = Uuid, Path),
+        ("n" = i64, Path, description = "the deal, from 1, as on the score sheet"),
+        ("ruling" = i64, Path, description = "the ruling's id (its log entry)"),
+        ("Idempotency-Key" = Option<String>, Header, description = "a retry with the same key and body returns the first answer and records nothing"),
+    ),
     responses(
-        (status = 201, body = RulingAnswer, headers(("Location" = String, description = "the ruling"))),
-        (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+        (status = 201, body = RulingAnswer, headers(
+            ("Location" = String, description = "the ruling"),
+            ("Idempotent-Replayed" = Option<String>, description = "`true` when this is the first answer to an earlier request with the same `Idempotency-Key`"),
+        )),
+        (status = 400, description = "`malformed_json`, `invalid_idempotency_key`", body = Problem, content_type = "application/problem+json"),
         (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: a role that neither records nor audits", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found` (a phone of another table among them), `deal_not_found`, `ruling_not_found`", body = Problem, content_type = "application/problem+json"),
         (status = 409, description = "`session_final`: the table's session is final; `table_damaged`", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "`invalid_text` (the comment), `unknown_variant` (the answer), `invalid_body` (a field missing), `unknown_field`", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "`invalid_text` (the comment), `unknown_variant` (the answer), `invalid_body` (a field missing), `unknown_field`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/tables/{id}/deals/{n}/rulings/{ruling}/answers")]
 pub async fn answer_ruling(
     state: web::Data<State>,
+    req: HttpRequest,
     Caller(who): Caller,
     path: web::Path<(Uuid, i64, i64)>,
     body: web::Json<AnswerRuling>,
 ) -> Result<HttpResponse, ApiError> {
     let (id, n, ruling) = path.into_inner();
     let deal = deal_number(n)?;
+    let key = super::tables::creation_key(&req, "answer_ruling", || serde_json::to_value((n, ruling, &*body)))?;
     let body = body.into_inner();
     let comment = body.comment.as_deref().map(|c| reason(c, "comment")).transpose()?;
     let a = Answer {
@@ -493,6 +533,8 @@ pub async fn answer_ruling(
         comment,
         now: state.clock.now(),
     };
-    let done = rulings::answer_ruling(&state.pool, &state.keys, a).await?;
-    written(done, Some(ruling), format!("/api/v1/tables/{id}/deals/{deal}/rulings"))
+    let base = format!("/api/v1/tables/{id}/deals/{deal}/rulings");
+    let render = |done| written(done, Some(ruling), &base);
+    let outcome = rulings::answer_ruling(&state.pool, &state.keys, a, key.as_ref(), render).await?;
+    super::answers::respond(outcome, |_| Some(format!("{base}/{ruling}")))
 }

@@ -58,6 +58,7 @@ use uuid::Uuid;
 
 use super::corrections::{self, played, Correction, Linked};
 use super::fold::{self, no_longer_replays, stored_move};
+use super::idempotency::{self, CreationKey, Kept, Outcome};
 use super::receipts::{AuditKeys, Receipt};
 use super::ruled::{adjusted, records_of};
 pub use super::ruled::{AnswerRecord, Marked, RulingRecord};
@@ -201,15 +202,24 @@ pub async fn list(pool: &PgPool, table: Uuid, deal: u16) -> Result<Rulings, Serv
     })
 }
 
-/// Rules on a finished deal: writes the ruling (and for `assigned` its correction first), and
-/// answers the deal's rulings, the new one last, with the receipt of the chain as it leaves it.
+/// Rules on a finished deal: writes the ruling (and for `assigned` its correction first); the
+/// answer is what `render` makes of the deal's rulings (the new one last) with the receipt of
+/// the chain as it leaves it, kept under `key` when given. A retry with the key gets that first
+/// answer and rules nothing.
 ///
 /// # Errors
 /// `Store(NotFound)`, `Forbidden` (not an organiser: a phone never rules), `SessionFinal`,
+/// `IdempotencyKeyReused`, `Encode` when `render` fails,
 /// `DealNotFound`, `DealNotFinished`, `InvalidRuling`, and for `assigned` what a correction
 /// fails with (`InvalidMove`, `Rule`, `NotTheDeal`, `CorrectionConflicts`); in every case
 /// nothing is written.
-pub async fn rule(pool: &PgPool, keys: &AuditKeys, ruling: Ruling) -> Result<Rulings, ServiceError> {
+pub async fn rule<K: Kept>(
+    pool: &PgPool,
+    keys: &AuditKeys,
+    ruling: Ruling,
+    key: Option<&CreationKey>,
+    render: impl FnOnce(Rulings) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     // Read before the transaction, as a correction does: it may want a connection of its own.
     keys.signing(pool).await?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
@@ -218,27 +228,42 @@ pub async fn rule(pool: &PgPool, keys: &AuditKeys, ruling: Ruling) -> Result<Rul
     if let Some(session) = row.session_id {
         super::finality::refuse_if_final(&mut tx, session, ruling.now).await?;
     }
+    if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.key(), key).await? {
+        return Ok(first);
+    }
     let now = Utc::now();
     let done: Result<(), ServiceError> =
         async { with_game!(game_of(&row)?, G => rule_as::<G>(&mut tx, &row, &ruling, now).await) }.await;
     done.map_err(|e| e.at_table(row.id))?;
     let out = answer(&mut tx, pool, keys, row.id, ruling.deal, now).await?;
+    let made = render(out).map_err(ServiceError::Encode)?;
+    let made = idempotency::keep_at_table(&mut tx, row.key(), key, made).await?;
     tx.commit().await.map_err(StoreError::from)?;
-    Ok(out)
+    Ok(Outcome::Fresh(made))
 }
 
-/// Records a phone's (or a member's) answer to a ruling; the ruling stands either way.
+/// Records a phone's (or a member's) answer to a ruling; the ruling stands either way. The
+/// answer is what `render` makes of the deal's rulings, kept under `key` as [`rule`]'s is.
 ///
 /// # Errors
 /// `Store(NotFound)` (another table's phone among them), `Forbidden`, `SessionFinal`,
-/// `RulingNotFound`; nothing is written then.
-pub async fn answer_ruling(pool: &PgPool, keys: &AuditKeys, a: Answer) -> Result<Rulings, ServiceError> {
+/// `IdempotencyKeyReused`, `RulingNotFound`, `Encode`; nothing is written then.
+pub async fn answer_ruling<K: Kept>(
+    pool: &PgPool,
+    keys: &AuditKeys,
+    a: Answer,
+    key: Option<&CreationKey>,
+    render: impl FnOnce(Rulings) -> Result<K, serde_json::Error>,
+) -> Result<Outcome<K>, ServiceError> {
     keys.signing(pool).await?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     let row = store::tables::lock(&mut tx, a.table).await?;
     super::access::require_table(&mut tx, a.by, &row, super::access::Capability::Verify).await?;
     if let Some(session) = row.session_id {
         super::finality::refuse_if_final(&mut tx, session, a.now).await?;
+    }
+    if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.key(), key).await? {
+        return Ok(first);
     }
     let entries = store::rulings::entries(&mut tx, row.key()).await?;
     if !records_of(&entries, a.deal).iter().any(|r| r.seq == a.ruling) {
@@ -278,8 +303,10 @@ pub async fn answer_ruling(pool: &PgPool, keys: &AuditKeys, a: Answer) -> Result
     };
     writer::write_held(&mut tx, row.key(), Held::Ruling(plan), seal).await?;
     let out = answer(&mut tx, pool, keys, row.id, a.deal, now).await?;
+    let made = render(out).map_err(ServiceError::Encode)?;
+    let made = idempotency::keep_at_table(&mut tx, row.key(), key, made).await?;
     tx.commit().await.map_err(StoreError::from)?;
-    Ok(out)
+    Ok(Outcome::Fresh(made))
 }
 
 async fn answer(
