@@ -36,10 +36,17 @@
 //!   final session. A ruling stands whatever the phones answer: an answer (`agree` or `appeal`,
 //!   with a comment) is recorded with who and when, and shown with the ruling.
 //! - A scorer's correction of a ruled deal is refused (`DealRuled`): the adjustments were worked
-//!   out on the deal as it stood; the director rules again instead (an `assigned` ruling).
-//! - The diff (each seat's score and chips before and after, every account and later deal that
-//!   moved) is worked out in the ruling's transaction and kept in the entry's body (`diff`):
-//!   a log entry's events are its game's, and the body is chained as they are.
+//!   out on the deal as it stood; the director rules again instead (an `assigned` ruling). An
+//!   undo that would take a ruled deal back into play is refused too (`UndoRuled`).
+//! - An adjustment is what it was when the ruling was made: a correction of an *earlier* deal
+//!   that changes what a ruled later deal books (a Game Fund grown differently) leaves it as it
+//!   was; a second ruling of that deal, worked out on the deal as it then stands, puts it right.
+//! - The diff (each seat's score and chips before and after, every account, later deal and
+//!   session standing that moved) is worked out in the ruling's transaction and kept in the
+//!   entry's body (`diff`): a log entry's events are its game's, and the body is chained as
+//!   they are.
+//! - What other use cases read of rulings (a deal's, the points they adjust for the standings
+//!   and a tournament's round, the undo's guard) is `service::ruled`.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
