@@ -422,6 +422,7 @@ fn path(template: &str, club: &Club, world: &World) -> String {
         .replace("{scorer_id}", &club.scorer)
         .replace("{code}", code)
         .replace("{n}", "1")
+        .replace("{ruling}", "1")
 }
 
 /// A body the operation takes, naming `club`'s ids where it names any.
@@ -454,6 +455,8 @@ fn body(operation: &str, club: &Club, world: &World) -> Option<Value> {
         "correct_deal" => json!({"moves": [], "expected_version": 0, "reason": "a slip"}),
         "preview_correction" => json!({"moves": []}),
         "verify_deal" => json!({"agree": true}),
+        "create_ruling" => json!({"kind": "void", "reason": "a fouled board"}),
+        "answer_ruling" => json!({"answer": "agree"}),
         "submit_move" => json!({"move": {"kind": "nominate", "seat": 1, "tricks": 0}}),
         "undo_move" => json!({}),
         "create_api_token" => json!({"name": "Another", "club_id": club.id, "scopes": ["read"]}),

@@ -91,6 +91,7 @@ mod receipts;
 mod revocation;
 mod rolling_upgrade;
 mod routed;
+mod rulings;
 mod scorers;
 mod seasons;
 mod sessions;

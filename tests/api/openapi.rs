@@ -134,8 +134,9 @@ fn the_move_endpoint_documents_every_rule_violation_code() {
 }
 
 /// A log entry's `move` is a move of the table's game or, for a correction entry, that game's
-/// correction: every game's record says so, and a real correction entry has exactly the shape
-/// its schema gives.
+/// correction (or for a ruling entry, a ruling with that game's moves, or an answer to one):
+/// every game's record says so, and a real correction entry has exactly the shape its schema
+/// gives.
 #[sqlx::test(migrations = "./migrations")]
 async fn a_correction_entrys_move_is_described_by_its_games_correction_schema(pool: PgPool) {
     let spec: Value = serde_json::from_str(COMMITTED).expect("json");
@@ -154,6 +155,8 @@ async fn a_correction_entrys_move_is_described_by_its_games_correction_schema(po
             &serde_json::json!([
                 {"$ref": format!("#/components/schemas/{name}Move")},
                 {"$ref": format!("#/components/schemas/{name}CorrectionMove")},
+                {"$ref": format!("#/components/schemas/{name}RulingEntry")},
+                {"$ref": "#/components/schemas/RulingAnswerEntry"},
             ]),
             "{game}"
         );

@@ -11,7 +11,7 @@ use sqlx::PgPool;
 use crate::helpers::{accept, forged_refusal, spawn_app, verified_bundle, TestApp};
 
 /// A session of a club of `n` members named P1…Pn: (token, session, club, member ids in order).
-async fn club_night(app: &TestApp, n: usize) -> (String, String, String, Vec<String>) {
+pub async fn club_night(app: &TestApp, n: usize) -> (String, String, String, Vec<String>) {
     let token = app.organiser("director@club.example").await;
     let session = app.session(&token, "Drive night").await;
     let club = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["club_id"]
@@ -34,7 +34,7 @@ async fn club_night(app: &TestApp, n: usize) -> (String, String, String, Vec<Str
 
 /// The PDF at `path`, read as text by poppler's `pdftotext` (scripts/browser-env.sh installs it),
 /// its first page also rendered by `pdftoppm` and checked to be an A4 page.
-async fn pdf_text(app: &TestApp, token: &str, path: &str) -> String {
+pub async fn pdf_text(app: &TestApp, token: &str, path: &str) -> String {
     let answer = app
         .client
         .get(format!("{}{path}", app.base))

@@ -133,6 +133,11 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     ("correct_deal", Door::Table(Capability::Record)),
     ("preview_correction", Door::Table(Capability::Record)),
     ("verify_deal", Door::Table(Capability::Verify)),
+    // A director's rulings: those who run the club's evenings rule; phones and members answer.
+    ("create_ruling", Door::Table(Capability::Organise)),
+    ("list_rulings", Door::Table(Capability::Read)),
+    ("get_ruling", Door::Table(Capability::Read)),
+    ("answer_ruling", Door::Table(Capability::Verify)),
     ("stream_table_events", Door::Table(Capability::Read)),
     ("get_table_ledger", Door::Table(Capability::Read)),
     ("get_table_ledger_csv", Door::Table(Capability::Read)),

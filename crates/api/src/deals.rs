@@ -18,6 +18,7 @@ use uuid::Uuid;
 use super::auth::{Caller, Reads};
 use super::error::{ApiError, Problem};
 use super::game_schemas::{AnyEvent, AnyMove, AnyView};
+use super::names::name;
 use super::reads::ReadPool;
 use tablekeeper_rules::GameId;
 use tablekeeper_service::corrections::{self, Correction, DealRecord, Verification};
@@ -114,18 +115,12 @@ pub struct DealView {
     pub differs: Vec<String>,
     pub corrections: Vec<DealCorrection>,
     pub verifications: Vec<DealVerification>,
+    /// The director's rulings of the deal, oldest first (`GET …/rulings/{ruling}` has one).
+    pub rulings: Vec<super::rulings::RulingView>,
     /// In the answer to a correction or a verification: the audit key's signature on the
     /// table's chain as it leaves it (keep it; see `tablekeeper verify --receipts`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receipt: Option<Receipt>,
-}
-
-fn name(names: &std::collections::HashMap<String, String>, by: &str) -> String {
-    match names.get(by) {
-        Some(name) => name.clone(),
-        None if by.starts_with("organiser:") => "organiser".into(),
-        None => "scorer".into(),
-    }
 }
 
 impl From<DealRecord> for DealView {
@@ -180,7 +175,15 @@ impl From<DealRecord> for DealView {
                 verified_at: v.verified_at,
             })
             .collect();
+        // A ruling that does not read is left out rather than failing the deal's view; it was
+        // logged as the fault it is.
+        let rulings = r
+            .rulings
+            .into_iter()
+            .filter_map(|ruling| super::rulings::view(r.table.id, ruling, names).ok())
+            .collect();
         DealView {
+            rulings,
             table_id: r.table.id,
             game: r.game,
             deal: r.deal,
@@ -309,7 +312,7 @@ pub async fn get_deal(
         (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`: not this table's organiser or scorer", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`, `deal_not_found`", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`version_conflict`, `deal_not_finished` (undo instead), `correction_conflicts`, `table_damaged` (what is stored of the table no longer reads); `session_final`: the table's session is final", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict`, `deal_not_finished` (undo instead), `correction_conflicts`, `deal_ruled` (a director ruled on the deal: the director rules again), `table_damaged` (what is stored of the table no longer reads); `session_final`: the table's session is final", body = Problem, content_type = "application/problem+json"),
         (status = 422, description = "a rule violation of the correction's own moves (`tricks_do_not_add_up`, …), `not_the_deal`, `invalid_text`, `unknown_field`, `unknown_variant`, `idempotency_key_reused`", body = Problem, content_type = "application/problem+json"),
     ))]
 #[put("/tables/{id}/deals/{n}")]

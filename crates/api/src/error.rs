@@ -64,6 +64,9 @@ impl ApiError {
         "deal_mismatch",
         "deal_not_finished",
         "deal_not_found",
+        "deal_ruled",
+        "invalid_ruling",
+        "ruling_not_found",
         "dispute_matches_record",
         "email_taken",
         "forbidden",
@@ -381,6 +384,11 @@ impl From<ServiceError> for ApiError {
             ServiceError::NotTheDeal(_) => ApiError::unprocessable("not_the_deal", e.to_string()),
             ServiceError::CorrectionConflicts { .. } => {
                 ApiError::new(StatusCode::CONFLICT, "correction_conflicts", e.to_string())
+            }
+            ServiceError::InvalidRuling(_) => ApiError::unprocessable("invalid_ruling", e.to_string()),
+            ServiceError::RulingNotFound(_) => ApiError::not_found("ruling_not_found", e.to_string()),
+            ServiceError::DealRuled(_) | ServiceError::UndoRuled(_) => {
+                ApiError::new(StatusCode::CONFLICT, "deal_ruled", e.to_string())
             }
             ServiceError::InvalidVerification(detail) => ApiError::unprocessable("invalid_verification", detail),
             ServiceError::InvalidWebhook { code, detail } => ApiError::unprocessable(code, detail),

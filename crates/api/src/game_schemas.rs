@@ -75,9 +75,11 @@ pub fn logged_move() -> impl Into<RefOr<Schema>> {
     OneOfBuilder::new()
         .item(Ref::from_schema_name("AnyMove"))
         .item(Ref::from_schema_name("AnyCorrectionMove"))
+        .item(Ref::from_schema_name("RulingEntry"))
+        .item(Ref::from_schema_name("RulingAnswerEntry"))
         .description(Some(
             "The move as submitted; for a correction entry its correction (`{\"deal\", \"moves\", \"reason\"}`); \
-             for a void, the entry it voids.",
+             for a ruling entry the director's ruling, or a phone's answer to one; for a void, the entry it voids.",
         ))
 }
 

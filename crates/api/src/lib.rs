@@ -36,9 +36,11 @@ pub mod limits;
 pub mod methods;
 pub mod metrics;
 pub mod middleware;
+pub mod names;
 pub mod openapi;
 pub mod page;
 pub mod reads;
+pub mod rulings;
 pub mod seasons;
 pub mod seating;
 pub mod sessions;
@@ -218,6 +220,10 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(deals::correct_deal)
             .service(deals::preview_correction)
             .service(deals::verify_deal)
+            .service(rulings::create_ruling)
+            .service(rulings::list_rulings)
+            .service(rulings::get_ruling)
+            .service(rulings::answer_ruling)
             .service(deals::list_scorers)
             .service(deals::revoke_scorer)
             .service(ledger::get_table_ledger)

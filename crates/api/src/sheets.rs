@@ -14,8 +14,10 @@ use super::reads::ReadPool;
 use super::tournaments::{
     round_view, standings_view, total_text, RoundTable, RoundView, StandingView, TournamentFormat, UnfinishedRule,
 };
+use std::collections::HashMap;
 use tablekeeper_print::{Block, Column, Sheet, Table};
 use tablekeeper_rules::{with_game, Game, GameId};
+use tablekeeper_service::ruled::Marked;
 use tablekeeper_service::tournaments as service;
 
 /// Whose card to print.
@@ -29,7 +31,8 @@ pub struct SheetQuery {
 
 /// The tournament's results as a PDF for A4 paper (and a phone's screen): the standings, each
 /// round's tables with their players in seat order and their scores, unfinished tables with
-/// the rule that scored them, and byes; `?member=` prints one player's card instead.
+/// the rule that scored them, a director's rulings at its tables (`ruling: <kind> — <reason>`),
+/// and byes; `?member=` prints one player's card instead.
 #[utoipa::path(tag = "tournaments", security(("bearer" = [])), params(("id" = Uuid, Path), SheetQuery), responses(
     (status = 200, description = "the results sheet, A4", content((String = "application/pdf", example = "%PDF-1.7 … (an A4 page of standings and rounds)")), headers(("Content-Disposition" = String, description = "`inline; filename=\"tournament-<id>-results.pdf\"` (`tournament-<id>-card-<member>.pdf` for a card)"))),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
@@ -44,7 +47,16 @@ pub async fn get_tournament_results_pdf(
 ) -> Result<HttpResponse, ApiError> {
     let t = service::get(&pool, who, *id).await?;
     let sheet = match query.member {
-        None => results_sheet(&t),
+        None => {
+            let tables: Vec<Uuid> = t
+                .rounds
+                .iter()
+                .map(round_view)
+                .flat_map(|r| r.tables.into_iter().map(|table| table.table_id))
+                .collect();
+            let rulings = tablekeeper_service::ruled::of_tables(&pool, &tables).await?;
+            results_sheet(&t, &rulings)
+        }
         Some(member) => player_card(&t, member)?,
     };
     let bytes = tablekeeper_print::pdf(&sheet).map_err(|e| {
@@ -202,7 +214,7 @@ fn name_of(t: &service::Tournament, member: Uuid) -> String {
 }
 
 /// The whole evening: standings first, then each round.
-fn results_sheet(t: &service::Tournament) -> Sheet {
+fn results_sheet(t: &service::Tournament, rulings: &HashMap<Uuid, Vec<Marked>>) -> Sheet {
     let rounds: Vec<RoundView> = t.rounds.iter().map(round_view).collect();
     let mut blocks = vec![
         Block::Heading("Standings".to_owned()),
@@ -213,6 +225,15 @@ fn results_sheet(t: &service::Tournament) -> Sheet {
     ];
     for round in &rounds {
         blocks.extend(round_blocks(round, |m| name_of(t, m)));
+        // A director's rulings at the round's tables, each on a line of its own.
+        for table in &round.tables {
+            for r in rulings.get(&table.table_id).into_iter().flatten() {
+                blocks.push(Block::Paragraph(format!(
+                    "Table {}, deal {}: ruling: {} — {}",
+                    table.number, r.deal, r.kind, r.reason
+                )));
+            }
+        }
     }
     Sheet {
         title: format!("{}: results", t.row.name),

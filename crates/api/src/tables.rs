@@ -166,8 +166,10 @@ pub struct MoveRecord {
     pub game: GameId,
     /// Position in the log, from 1.
     pub seq: i64,
-    /// `move`, `void` for an undo, or `correction` (of a finished deal: its `move` is
-    /// `{"deal", "moves", "reason"}`; the moves it brought come just before it).
+    /// `move`, `void` for an undo, `correction` (of a finished deal: its `move` is
+    /// `{"deal", "moves", "reason"}`; the moves it brought come just before it), or `ruling`
+    /// (a director's ruling, its `kind` the ruling's, or a phone's answer to one, `kind`
+    /// `response`; neither is a move of the game).
     #[schema(example = "move")]
     pub entry: String,
     #[schema(example = "play")]
@@ -605,7 +607,7 @@ pub async fn submit_move(
         (status = 401, description = "`missing_token`, `invalid_token`", body = Problem, content_type = "application/problem+json"),
         (status = 403, description = "`forbidden`", body = Problem, content_type = "application/problem+json"),
         (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
-        (status = 409, description = "`version_conflict`, `nothing_to_undo`, `table_damaged` (what is stored of the table no longer reads); `session_final`: the table's session is final", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "`version_conflict`, `nothing_to_undo`, `deal_ruled` (the entry is of a deal a director ruled on), `table_damaged` (what is stored of the table no longer reads); `session_final`: the table's session is final", body = Problem, content_type = "application/problem+json"),
         (status = 412, description = "`precondition_failed`: the table's `ETag` is not one `If-Match` names", body = Problem, content_type = "application/problem+json"),
     ))]
 #[post("/tables/{id}/undo")]

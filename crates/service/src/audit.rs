@@ -313,6 +313,39 @@ pub fn reversal_problem<J>(stored: &[StoredBooking], log: &[LoggedEntry<J>]) -> 
     None
 }
 
+/// The bookings the log's rulings make (issue #42: `service::rulings`), each caused by its
+/// ruling's entry: what the ledger holds beside the replay's. A ruling's entry that does not
+/// read makes none, so the ledger then differs and says so.
+/// The log is given as `(seq, entry, kind, body)`, so that a bundle's log reads as the
+/// database's.
+pub fn ruled<'a>(log: impl IntoIterator<Item = (i64, &'a str, &'a str, Json<'a>)>) -> Vec<Key> {
+    let mut keys = Vec::new();
+    for (seq, _, _, body) in log.into_iter().filter(|m| m.1 == "ruling" && m.2 != "response") {
+        let Ok(body) = body.decode::<serde_json::Value>() else {
+            continue;
+        };
+        let Some(booking) = body.get("booking").filter(|b| !b.is_null()) else {
+            continue;
+        };
+        let deal = body
+            .get("deal")
+            .and_then(serde_json::Value::as_i64)
+            .and_then(|d| i32::try_from(d).ok());
+        let memo = booking
+            .get("memo")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default();
+        let postings = booking
+            .get("postings")
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|p| Some((p.get(0)?.as_str()?.to_owned(), p.get(1)?.as_i64()?)));
+        keys.push(key(seq, deal, memo, postings));
+    }
+    keys
+}
+
 /// The bookings in force (neither a reversal nor reversed), as compared, sorted.
 pub fn in_force(stored: &[StoredBooking]) -> Vec<Key> {
     let reversed: HashSet<i64> = stored.iter().filter_map(|b| b.reverses).collect();
@@ -501,10 +534,16 @@ async fn audit_as<G: Game>(
         game,
         replayed,
         events_match,
-        expected,
+        mut expected,
         lines,
         problems: found,
     } = replayed?;
+    expected.extend(ruled(
+        logged
+            .iter()
+            .map(|m| (m.seq, m.entry.as_str(), m.kind.as_str(), m.body.as_json())),
+    ));
+    expected.sort();
     problems.extend(found);
     let recomputed = joined(recomputed).await?;
     let chained = !links.is_empty() || table.chain_head.is_some();

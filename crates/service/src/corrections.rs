@@ -73,6 +73,8 @@ pub struct DealRecord {
     /// the deal as it stands are those given with it.
     pub correction_in_force: i64,
     pub verification: Verification,
+    /// The director's rulings of the deal, oldest first, with the phones' answers.
+    pub rulings: Vec<super::ruled::RulingRecord>,
     /// Scorers' names by `scorer:<id>`.
     pub names: HashMap<String, String>,
 }
@@ -132,6 +134,10 @@ pub async fn correct<K: Kept>(
             expected: correction.expected_version,
             actual: row.version,
         });
+    }
+    // A ruling's adjustments were worked out on the deal as it stood: the director rules again.
+    if super::ruled::is_ruled(&mut tx, row.key(), correction.deal).await? {
+        return Err(ServiceError::DealRuled(correction.deal));
     }
     let now = chrono::Utc::now();
     let record: Result<DealRecord, ServiceError> = async {
@@ -329,7 +335,7 @@ pub(super) fn replay_deal<G: Game>(game: &mut G, deal: u16, moves: &[Value]) -> 
 }
 
 /// Works out what correcting the deal as `c` asks writes (the plan), and has the writer write it.
-async fn correct_as<G: Game>(
+pub(super) async fn correct_as<G: Game>(
     tx: &mut Tx<'_>,
     table: &TableRow,
     c: &Correction,
@@ -431,9 +437,9 @@ async fn correct_as<G: Game>(
 
 /// A correction's part of its plan once its entries are written: the links that chain them (the
 /// places of its moves in play order are the database's). The state after it is known before.
-struct Linked<'a> {
-    table: &'a TableRow,
-    finished: bool,
+pub(super) struct Linked<'a> {
+    pub(super) table: &'a TableRow,
+    pub(super) finished: bool,
 }
 
 impl Seal for Linked<'_> {
@@ -477,8 +483,14 @@ async fn rebook(
     expected: Vec<(i64, Settlement)>,
 ) -> Result<Vec<NewBooking>, ServiceError> {
     let stored = store::ledger::bookings(tx, table, None).await?;
+    // What a ruling booked is no move's: the replay never books it, and it stays.
+    let rulings: HashSet<i64> = store::rulings::entries(tx, table)
+        .await?
+        .iter()
+        .map(|e| e.seq)
+        .collect();
     let mut unmatched: HashMap<Key, Vec<&StoredBooking>> = HashMap::new();
-    for b in in_force(&stored) {
+    for b in in_force(&stored).into_iter().filter(|b| !rulings.contains(&b.move_seq)) {
         unmatched.entry(stored_key(b)).or_default().push(b);
     }
     let mut missing = Vec::new();
@@ -622,6 +634,7 @@ pub(super) async fn record_of<G: Game>(
     let verifications = store::deals::verifications(&mut *conn, table.key(), Some(i32::from(deal))).await?;
     let correction_in_force = correction_in_force(&corrections, deal);
     let verification = verification_of(&verifications, deal, correction_in_force);
+    let rulings = super::ruled::records_of(&store::rulings::entries(&mut *conn, table.key()).await?, deal);
     let mut names = HashMap::new();
     for scorer in store::scorers::list(&mut *conn, table.key()).await? {
         names.insert(format!("scorer:{}", scorer.id), scorer.name);
@@ -644,6 +657,7 @@ pub(super) async fn record_of<G: Game>(
         verifications,
         correction_in_force,
         verification,
+        rulings,
         names,
     })
 }

@@ -65,6 +65,18 @@ pub enum ServiceError {
     /// The account's token was signed out (one by one, everywhere, or by a new password).
     #[error("this token was signed out (or its password changed); log in again")]
     TokenSignedOut,
+    /// A ruling that does not hold together (a seat not at the table, a split that does not
+    /// balance, a percent out of range); the message says which.
+    #[error("{0}")]
+    InvalidRuling(String),
+    #[error("there is no ruling {0} of this deal")]
+    RulingNotFound(i64),
+    /// A scorer's correction of a deal a director ruled on.
+    #[error("deal {0} has a director's ruling: the director rules again (an `assigned` ruling) rather than a scorer correcting it")]
+    DealRuled(u16),
+    /// An undo that would take a ruled deal back into play.
+    #[error("deal {0} has a director's ruling: an undo does not reach into it (the director rules on it instead)")]
+    UndoRuled(u16),
     #[error("the table is at version {actual}, not {expected}")]
     VersionConflict { expected: i64, actual: i64 },
     #[error("the table is at version {actual}, which the request's If-Match does not name")]

@@ -39,6 +39,8 @@ pub mod reads;
 pub mod receipts;
 pub mod recording;
 pub mod roster;
+pub mod ruled;
+pub mod rulings;
 pub mod seasons;
 pub mod sessions;
 pub mod share_links;

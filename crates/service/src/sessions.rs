@@ -193,6 +193,8 @@ pub async fn standings_in(tx: &mut store::PgConnection, id: Uuid) -> Result<Stan
         let sheet = super::tables::score_sheet_in(&mut *tx, row.clone()).await?.sheet;
         let points_game = sheet.get("chips").is_none();
         let totals = sheet.get("totals").and_then(serde_json::Value::as_array);
+        // The score sheet is the deals as played; a director's rulings adjust it beside them.
+        let ruled = super::ruled::score_adjustments(&mut *tx, row.key(), row.players.len()).await?;
         for (index, name) in row.players.iter().enumerate() {
             let Ok(number) = u8::try_from(index) else { continue };
             let seat = Account::Seat(Seat::new(number));
@@ -201,7 +203,10 @@ pub async fn standings_in(tx: &mut store::PgConnection, id: Uuid) -> Result<Stan
                 .iter()
                 .any(|b| b.postings.iter().any(|p| p.account == seat));
             let points = if points_game {
-                totals.and_then(|t| t.get(index)).and_then(serde_json::Value::as_i64)
+                totals
+                    .and_then(|t| t.get(index))
+                    .and_then(serde_json::Value::as_i64)
+                    .map(|p| p + ruled.get(index).copied().unwrap_or(0))
             } else {
                 None
             };

@@ -38,7 +38,7 @@ pub use tablekeeper_store::webhooks::{Attempt, Delivery, Webhook};
 use tablekeeper_store::StoreError;
 
 /// The events an endpoint may ask for.
-pub const EVENT_TYPES: [&str; 9] = [
+pub const EVENT_TYPES: [&str; 10] = [
     DEAL_FINISHED,
     TABLE_FINISHED,
     DEAL_CORRECTED,
@@ -48,11 +48,14 @@ pub const EVENT_TYPES: [&str; 9] = [
     TOURNAMENT_FINISHED,
     SESSION_CLOSED,
     SESSION_FINAL,
+    DEAL_RULED,
 ];
 pub const DEAL_FINISHED: &str = "deal.finished";
 pub const TABLE_FINISHED: &str = "table.finished";
 pub const DEAL_CORRECTED: &str = "deal.corrected";
 pub const DEAL_DISPUTED: &str = "deal.disputed";
+/// A director ruled on a deal (issue #42).
+pub const DEAL_RULED: &str = "deal.ruled";
 pub const SESSION_SETTLED: &str = "session.settled";
 /// A tournament's round was seated and its tables opened.
 pub const TOURNAMENT_ROUND_STARTED: &str = "tournament.round_started";

@@ -57,6 +57,7 @@ pub mod live;
 pub mod move_batch;
 pub mod move_path;
 pub mod records;
+pub mod rulings;
 pub mod scorers;
 pub mod seasons;
 pub mod sessions;

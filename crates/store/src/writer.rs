@@ -14,9 +14,10 @@
 //! Each way writes everything or nothing, and nothing unless the table's version is still the one
 //! the plan follows: a plan that lost a race at its table is [`Written::Lost`].
 //!
-//! An undo ([`UndoWrite`]: the void, the bookings that undo what the voided entry booked) and a
+//! An undo ([`UndoWrite`]: the void, the bookings that undo what the voided entry booked), a
 //! correction ([`CorrectionWrite`]: its moves, its entry, its bookings, the score sheet and the
-//! state as corrected, the webhook rows) are plans too, written by [`write_held`] in the
+//! state as corrected, the webhook rows) and a director's ruling ([`RulingWrite`]: its entry, its
+//! booking, the webhook rows) are plans too, written by [`write_held`] in the
 //! transaction of the caller, which holds the table's lock. Their links cover the entries as the
 //! database stores them (a corrected move's place in play order is computed there), and an
 //! undo's state is the log folded once the void is in it: what only the use case makes (chain
@@ -34,6 +35,7 @@ use super::ledger::NewBooking;
 use super::live::Announcement;
 use super::move_batch::{Batched, MoveBatcher, PlainLink, PlainMove};
 use super::move_path::{write_move, MoveWrite};
+use super::rulings::NewRulingEntry;
 use super::tables::MoveRow;
 use super::webhooks::Event;
 use super::{PgConnection, PooledConnection, StoreError, TableKey, Tx};
@@ -212,11 +214,24 @@ pub struct CorrectionWrite<'a> {
     pub now: chrono::DateTime<chrono::Utc>,
 }
 
+/// What a director's ruling (or a phone's answer to one) writes: its entry, the booking that
+/// brings the deal's chips to what the ruling says (none in a points game, or when nothing
+/// moves), and the webhook rows. It replays nothing and changes no state: the table's
+/// `finished` stays as its [`Seal`] says.
+pub struct RulingWrite<'a> {
+    pub entry: NewRulingEntry<'a>,
+    pub bookings: Vec<NewBooking>,
+    pub announce: Announcement,
+    pub events: Vec<Event>,
+    pub club: uuid::Uuid,
+    pub now: chrono::DateTime<chrono::Utc>,
+}
+
 /// A plan written in the caller's transaction, with the table's row locked.
-#[expect(clippy::large_enum_variant, reason = "one plan per request, written at once")]
 pub enum Held<'a> {
     Undo(UndoWrite<'a>),
     Correction(CorrectionWrite<'a>),
+    Ruling(RulingWrite<'a>),
 }
 
 /// What the use case makes of a plan once its entries are written: the links that chain them,
@@ -278,6 +293,18 @@ pub async fn write_held<S: Seal>(
             super::deals::set_version(tx, table, seq, sealed.finished).await?;
             super::live::announce(tx, table, c.announce).await?;
             super::webhooks::enqueue(&mut *tx, c.club, &c.events, c.now).await?;
+            Ok(sealed.kept)
+        }
+        Held::Ruling(r) => {
+            let seq = r.entry.seq;
+            super::rulings::append(tx, table, &r.entry).await?;
+            super::ledger::book_many(&mut *tx, table, &r.bookings).await?;
+            // The entry and its booking join the table's hash chain like any entry's.
+            let sealed = seal.seal(&mut *tx).await?;
+            super::chain::append(&mut *tx, table, &sealed.links).await?;
+            super::deals::set_version(tx, table, seq, sealed.finished).await?;
+            super::live::announce(tx, table, r.announce).await?;
+            super::webhooks::enqueue(&mut *tx, r.club, &r.events, r.now).await?;
             Ok(sealed.kept)
         }
     }

@@ -518,11 +518,20 @@ fn replay_and_compare<G: Game>(
     let Replayed {
         game,
         replayed,
-        expected,
+        mut expected,
         lines,
         problems,
         ..
     } = audit::replay_log::<G>(row, effective, corrections).map_err(|e| e.to_string())?;
+    expected.extend(audit::ruled(t.log.iter().map(|m| {
+        (
+            m.seq,
+            m.entry.as_str(),
+            m.kind.as_str(),
+            crate::chain::Json::Value(&m.body),
+        )
+    })));
+    expected.sort();
     if let Some(first) = problems.into_iter().next() {
         return Err(first);
     }

@@ -26,6 +26,7 @@ pub(super) async fn undo<G: Game>(
     let target = store::tables::latest_effective_seq(tx, table.key())
         .await?
         .ok_or(ServiceError::NothingToUndo)?;
+    crate::ruled::refuse_undo_into_ruled::<G>(tx, table, target).await?;
     crate::history::back_fill::<G>(tx, table).await?;
     let seq = table.version + 1;
     let voided = store::tables::move_row(tx, table.key(), target).await?;

@@ -157,6 +157,9 @@ async fn table_outcome(
     let sheet = crate::tables::score_sheet_in(&mut *conn, table.clone()).await?;
     let deals = u32::try_from(sheet.lines.len()).unwrap_or(u32::MAX);
     let seats = table.players.len();
+    // A director's rulings adjust a points game's totals beside the sheet (a chip game's are in
+    // its ledger already).
+    let ruled = crate::ruled::score_adjustments(&mut *conn, table.key(), seats).await?;
     let ledger = crate::ledger::table_ledger_in(conn, table, None).await?;
     let pools = ledger
         .balances
@@ -167,7 +170,9 @@ async fn table_outcome(
     if sheet.sheet.get("chips").is_none() {
         let totals = sheet.sheet.get("totals").and_then(Value::as_array);
         let scores = (0..seats)
-            .map(|i| totals.and_then(|t| t.get(i)).and_then(Value::as_i64).unwrap_or(0))
+            .map(|i| {
+                totals.and_then(|t| t.get(i)).and_then(Value::as_i64).unwrap_or(0) + ruled.get(i).copied().unwrap_or(0)
+            })
             .collect();
         return Ok((scores, deals, pools));
     }
