@@ -21,6 +21,14 @@ test('log entries in words: a card for a seat, an undo of it', () => {
   assert.equal(describe({ entry: 'move', move: { kind: 'show', seat: 5 } }, players), 'show for seat 5');
 });
 
+test("a director's ruling and a phone's answer to it are said as such, not as moves", () => {
+  const ruling = { entry: 'ruling', move: { deal: 2, kind: 'average', reason: 'a revoke', seats: [1] } };
+  assert.equal(describe(ruling, players, nominationWhist), 'a ruling on deal 2: average');
+  const answer = { entry: 'ruling', move: { deal: 2, ruling: 40, answer: 'appeal', comment: 'no revoke' } };
+  assert.equal(describe(answer, players), 'appealed the ruling on deal 2');
+  assert.equal(describe({ ...answer, move: { ...answer.move, answer: 'agree' } }, players), 'agreed with the ruling on deal 2');
+});
+
 test("a game's own moves are said by its page module", () => {
   const nominate = { entry: 'move', move: { kind: 'nominate', seat: 1, tricks: 2 } };
   assert.equal(describe(nominate, players, nominationWhist), 'Bob nominated 2');

@@ -48,6 +48,11 @@ export function describeParts(entry, players, page = null) {
   /** @type {Who} */
   const who = (s) => (s == null ? 'the spare hand' : players[s] ?? `seat ${s}`);
   if (entry.entry === 'void') return ['an undo of ', describeMove(m, who, page)];
+  // A director's ruling, or a phone's answer to one: not a move of the game.
+  if (entry.entry === 'ruling') {
+    if (m.answer != null) return `${m.answer === 'agree' ? 'agreed with' : 'appealed'} the ruling on deal ${m.deal}`;
+    return `a ruling on deal ${m.deal}: ${spaced(m.kind)}`;
+  }
   return describeMove(m, who, page);
 }
 
