@@ -73,41 +73,27 @@ fn window_secs(text: &str) -> Result<i64, ApiError> {
             ),
         )
     };
-    let rest = text.strip_prefix('P').ok_or_else(bad)?;
-    let (days, time) = match rest.split_once('T') {
-        Some((days, time)) if !time.is_empty() => (days, time),
-        Some(_) => return Err(bad()),
-        None => (rest, ""),
-    };
-    if days.is_empty() && time.is_empty() {
+    // The parser, not `iso8601::duration`, which passes over what follows a duration it read
+    // (`PT5M30H` would be five minutes).
+    let (rest, parsed) = iso8601::parsers::parse_duration(text.as_bytes()).map_err(|_| bad())?;
+    // It also reads `P` and `PT` as nothing at all: ISO 8601 wants a number of something.
+    if !rest.is_empty() || !text.bytes().any(|b| b.is_ascii_digit()) {
         return Err(bad());
     }
-    let mut total: i64 = 0;
-    let mut add = |part: &str, units: &[(char, i64)]| -> Result<(), ApiError> {
-        let mut number = String::new();
-        let mut last = 0;
-        for ch in part.chars() {
-            if ch.is_ascii_digit() {
-                number.push(ch);
-                continue;
-            }
-            let at = units.iter().position(|(u, _)| *u == ch).ok_or_else(bad)?;
-            if number.is_empty() || at < last || (at == last && last > 0) || number.len() > 9 {
-                return Err(bad());
-            }
-            let n: i64 = number.parse().map_err(|_| bad())?;
-            total = total.saturating_add(n.saturating_mul(units[at].1));
-            number.clear();
-            last = at + 1;
-        }
-        if number.is_empty() {
-            Ok(())
-        } else {
-            Err(bad())
-        }
+    let total = match parsed {
+        iso8601::Duration::Weeks(weeks) => i64::from(weeks) * 7 * 86_400,
+        // Years and months have no length in seconds, and a window is kept in whole seconds.
+        iso8601::Duration::YMDHMS {
+            year: 0,
+            month: 0,
+            day,
+            hour,
+            minute,
+            second,
+            millisecond: 0,
+        } => i64::from(day) * 86_400 + i64::from(hour) * 3600 + i64::from(minute) * 60 + i64::from(second),
+        iso8601::Duration::YMDHMS { .. } => return Err(bad()),
     };
-    add(days, &[('D', 86_400)])?;
-    add(time, &[('H', 3600), ('M', 60), ('S', 1)])?;
     if total > closing::WINDOW_MAX_SECS {
         return Err(bad());
     }
@@ -289,4 +275,48 @@ pub async fn get_session_final(
         hash: tablekeeper_service::chain::hex(&made.hash),
         checkpoint,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::window_secs;
+
+    #[test]
+    fn a_window_is_days_hours_minutes_and_seconds_up_to_a_week() {
+        for (text, secs) in [
+            ("PT0S", 0),
+            ("PT30M", 1800),
+            ("PT1H30M", 5400),
+            ("PT90M", 5400),
+            ("P1D", 86_400),
+            ("P1DT2H", 93_600),
+            ("P1W", 604_800),
+            ("P7D", 604_800),
+        ] {
+            assert_eq!(window_secs(text).ok(), Some(secs), "{text}");
+        }
+    }
+
+    #[test]
+    fn anything_else_is_not_a_window() {
+        for text in [
+            "",
+            "P",
+            "PT",
+            "30 minutes",
+            "-PT5M",
+            "PT-5M",
+            "PT5M30H",
+            "PT30M ",
+            "P8D",
+            "P2W",
+            "P1M",
+            "P1Y",
+            "PT0.5S",
+            "PT30m",
+            "pt30m",
+        ] {
+            assert!(window_secs(text).is_err(), "{text:?}");
+        }
+    }
 }
