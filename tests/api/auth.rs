@@ -116,6 +116,11 @@ async fn writes_without_a_token_are_refused(pool: PgPool) {
         )
         .await;
     answer.assert_problem(401, "missing_token");
+    // RFC 9110: a 401 names the scheme that lets the caller in; no token, so no error.
+    assert_eq!(
+        answer.headers.get("www-authenticate").and_then(|v| v.to_str().ok()),
+        Some(r#"Bearer realm="tablekeeper""#)
+    );
     let tables: i64 = sqlx::query_scalar("select count(*) from game_tables")
         .fetch_one(&app.pool)
         .await
@@ -156,9 +161,13 @@ async fn expired_forged_and_unsigned_tokens_are_refused_and_change_nothing(pool:
 
     let mv = json!({"move": {"kind": "nominate", "seat": 1, "tricks": 0}});
     let path = format!("/api/v1/tables/{table}/moves");
-    app.post(&path, &expired, mv.clone())
-        .await
-        .assert_problem(401, "token_expired");
+    let refused = app.post(&path, &expired, mv.clone()).await;
+    refused.assert_problem(401, "token_expired");
+    // RFC 6750 section 3.1: a token sent but not good is `invalid_token`.
+    assert_eq!(
+        refused.headers.get("www-authenticate").and_then(|v| v.to_str().ok()),
+        Some(r#"Bearer realm="tablekeeper", error="invalid_token""#)
+    );
     app.post(&path, &forged, mv.clone())
         .await
         .assert_problem(401, "invalid_token");

@@ -276,6 +276,9 @@ impl ResponseError for ApiError {
         if let Some(seconds) = self.retry_after {
             response.insert_header(("Retry-After", seconds.to_string()));
         }
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.insert_header(("WWW-Authenticate", www_authenticate(self.code)));
+        }
         response.content_type("application/problem+json").json(self.problem())
     }
 }
@@ -474,6 +477,16 @@ pub fn path_config() -> actix_web::web::PathConfig {
 /// Answers unknown routes with problem+json too.
 pub async fn no_route() -> HttpResponse {
     ApiError::not_found("no_route", "there is no such endpoint").error_response()
+}
+
+/// The challenge of a 401 (RFC 9110 section 11.6.1): the bearer scheme, and RFC 6750's
+/// `invalid_token` when the caller sent a token that is not, or no longer, good.
+fn www_authenticate(code: &str) -> &'static str {
+    match code {
+        "invalid_token" | "token_expired" | "token_revoked" | "scorer_revoked" | "share_link_expired"
+        | "share_link_revoked" => r#"Bearer realm="tablekeeper", error="invalid_token""#,
+        _ => r#"Bearer realm="tablekeeper""#,
+    }
 }
 
 #[cfg(test)]

@@ -132,6 +132,19 @@ impl Modify for CommonErrors {
                         }
                     }
                 }
+                // RFC 9110: every 401 names the scheme that would let the caller in.
+                if let Some(utoipa::openapi::RefOr::T(response)) = responses.get_mut("401") {
+                    response.headers.insert(
+                        "WWW-Authenticate".into(),
+                        HeaderBuilder::new()
+                            .schema(ObjectBuilder::new().schema_type(Type::String))
+                            .description(Some(
+                                "`Bearer realm=\"tablekeeper\"`, with `error=\"invalid_token\"` (RFC 6750) when a \
+                                 token was sent but is not (or no longer) good",
+                            ))
+                            .build(),
+                    );
+                }
                 responses
                     .entry("500".into())
                     .or_insert_with(|| problem("`internal_error`: a fault on the server's side, logged").into());
