@@ -141,6 +141,17 @@ async fn a_token_is_made_listed_and_revoked_and_its_secret_is_shown_once(pool: P
         .assert_problem(401, "token_revoked");
     let listed = app.get_as("/api/v1/tokens", &ann).await;
     assert!(listed.assert_status(200)["items"][0]["revoked_at"].is_string());
+    // Paged as every list is: the next page's link (RFC 8288) while there is one.
+    make(&app, &ann, &club, &["read"]).await.assert_status(201);
+    let first = app.get_as("/api/v1/tokens?limit=1", &ann).await;
+    assert_eq!(first.assert_status(200)["next_offset"], 1);
+    assert_eq!(
+        first.headers.get("link").and_then(|v| v.to_str().ok()),
+        Some(r#"</api/v1/tokens?limit=1&offset=1>; rel="next""#)
+    );
+    let last = app.get_as("/api/v1/tokens?limit=1&offset=1", &ann).await;
+    assert_eq!(last.assert_status(200)["items"].as_array().map(Vec::len), Some(1));
+    assert!(last.headers.get("link").is_none(), "no page after the last");
     // Another account's token is not found, and nothing changes.
     let bob = app.organiser("bob@club.example").await;
     app.request(Method::DELETE, &format!("/api/v1/tokens/{id}"), Some(&bob), None)

@@ -213,6 +213,7 @@ fn scopes(names: &[String]) -> Result<Vec<Scope>, ApiError> {
 ))]
 #[get("/tokens")]
 pub async fn list_api_tokens(
+    req: actix_web::HttpRequest,
     state: web::Data<State>,
     Caller(who): Caller,
     query: web::Query<PageQuery>,
@@ -223,10 +224,12 @@ pub async fn list_api_tokens(
     let offset = query.offset.unwrap_or(0).max(0);
     let rows = use_case::list(pool, user, limit + 1, offset).await?;
     let more = rows.len() as i64 > limit;
-    Ok(HttpResponse::Ok().json(ApiTokenPage {
+    let next = more.then_some(offset + limit);
+    let page = ApiTokenPage {
         items: rows.into_iter().take(limit as usize).map(ApiToken::from).collect(),
-        next_offset: more.then_some(offset + limit),
-    }))
+        next_offset: next,
+    };
+    Ok(super::input::page(&req, "offset", next, &page))
 }
 
 /// Revokes one of the caller's personal API tokens.
