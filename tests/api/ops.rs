@@ -706,3 +706,49 @@ fn the_binary_says_its_version() {
         format!("tablekeeper {}\n", env!("CARGO_PKG_VERSION"))
     );
 }
+
+/// `scripts/tools --check` names each tool the scripts need that is not on `PATH`, with its
+/// Debian package, and fails; with all of them there it passes (CI runs it installing).
+#[test]
+fn the_tools_check_names_a_missing_tool_and_its_package() {
+    let which = |tool: &str| {
+        // python3 may be a shim (pyenv) that needs more than this PATH: link the interpreter.
+        let ask = if tool == "python3" {
+            "python3 -c 'import sys; print(sys.executable)'".to_owned()
+        } else {
+            format!("command -v {tool}")
+        };
+        let out = Command::new("bash").args(["-c", &ask]).output().expect("bash");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    let bin = std::env::temp_dir().join(format!("tk-tools-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&bin).expect("folder");
+    // Everything the script and the tools it looks for need, but jq.
+    for tool in [
+        "bash", "node", "npm", "python3", "curl", "cc", "id", "env", "mktemp", "tail",
+    ] {
+        let path = which(tool);
+        assert!(
+            !path.is_empty(),
+            "{tool} is on this machine (scripts/tools installs it)"
+        );
+        std::os::unix::fs::symlink(&path, bin.join(tool)).expect("link");
+    }
+    let run = || {
+        Command::new(bin.join("bash"))
+            .args([concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/tools"), "--check"])
+            .env("PATH", &bin)
+            .stdin(Stdio::null())
+            .output()
+            .expect("runs")
+    };
+    let without = run();
+    let said = String::from_utf8_lossy(&without.stderr);
+    assert!(!without.status.success(), "{said}");
+    assert!(said.contains("missing: jq (jq:"), "{said}");
+    assert!(said.contains("install the Debian packages jq"), "{said}");
+    std::os::unix::fs::symlink(which("jq"), bin.join("jq")).expect("link");
+    let with = run();
+    assert!(with.status.success(), "{}", String::from_utf8_lossy(&with.stderr));
+    let _ = std::fs::remove_dir_all(&bin);
+}
