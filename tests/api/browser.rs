@@ -254,6 +254,16 @@ impl Phone {
         }
     }
 
+    /// Whether a control named `name` is on the page now and can take a tap (enabled, not in
+    /// held controls). No waiting: for what must not be offered.
+    pub(crate) async fn offers(&self, name: &str) -> bool {
+        let Ok(el) = self.client.find(Locator::XPath(&control_xpath(name))).await else {
+            return false;
+        };
+        let enabled = el.is_enabled().await.unwrap_or(false);
+        enabled && !self.is_held(&el).await.unwrap_or(true)
+    }
+
     /// Taps the control `name` if the page still offers it; false when it does not (the page
     /// got there by itself, e.g. sent its queue when the connection returned).
     pub(crate) async fn tap_if_offered(&self, name: &str) -> bool {

@@ -126,14 +126,19 @@ async fn a_second_phone_records_first_and_the_first_phone_is_told_what_it_record
     first
         .wait_for_text("Your entry (Bob nominated 0) was not recorded")
         .await;
-    first.wait_for_text("Cat nominates").await;
-    // The refused entry stays, shown for fixing: entered again for Cat or discarded.
+    // The refused entry stays, to be dealt with before Cat's nomination is offered: never
+    // entered again for Cat.
     first
         .wait_for_text("Bob nominated 0 — not recorded, another phone was first")
         .await;
     assert_eq!(rig.log_len(&table).await, 1, "only the second phone's entry is stored");
-    first.tap("Discard the refused entry").await;
+    assert!(
+        !first.body_text().await.contains("Cat nominates"),
+        "Cat's nomination is held back"
+    );
+    first.tap("Discard Bob nominated 0").await;
     first.wait_for_text("live").await;
+    first.wait_for_text("Cat nominates").await;
     assert_eq!(rig.log_len(&table).await, 1, "the discarded entry is never sent");
     rig.proxy.hold_streams(false);
     first.close().await;

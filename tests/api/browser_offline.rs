@@ -158,7 +158,7 @@ async fn a_conflict_in_the_offline_queue_is_shown_for_fixing_and_the_later_deals
         .wait_for_text("Result of deal 1 — not recorded, another phone was first: Bob's phone recorded a deal result.")
         .await;
     first
-        .wait_for_text("Deal 1 was recorded by another phone: discard your entry")
+        .wait_for_text("Your entry (Result of deal 1) was not recorded: deal 1 is recorded already")
         .await;
     let body = first.body_text().await;
     assert!(
@@ -175,7 +175,7 @@ async fn a_conflict_in_the_offline_queue_is_shown_for_fixing_and_the_later_deals
         .collect();
     assert_eq!(deals, [1, 2, 3], "the conflicting entry and everything after it kept");
 
-    first.tap("Discard the refused entry").await;
+    first.tap("Discard the result of deal 1").await;
     first.wait_for_text("Deal 4 of 4").await;
     let stored = results(&rig.app.log(&table).await);
     assert_eq!(

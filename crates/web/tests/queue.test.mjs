@@ -135,6 +135,39 @@ test('a conflicting card stops the queue with what the other phone recorded, reb
   assert.equal(queue.blocked?.code, 'version_conflict');
   assert.deepEqual(queue.items.map((i) => i.body.expected_version), [20, 21]);
   assert.equal(queue.items[0].key, 'k0', 'a card is never re-sent by itself');
+  assert.equal(queue.blocked?.since, 12, 'the version it was made against is kept: what came after beat it');
+});
+
+test('a conflicting entry dealt with by an undo of the other phone\'s entry and then itself: both take its place, the rest follow on', async () => {
+  const { queue, sent } = queueWith([conflict(), new Unreachable('no signal')], { conflict: async () => ({ version: 20, deal: 2, words: '' }) });
+  queue.items.push({ key: 'k0', path: 'moves', body: { move: { kind: 'play', seat: 1, card: '7D' }, deal: 2, expected_version: 19 }, label: '7♦ for Bob', at: '' },
+    { key: 'k1', path: 'moves', body: { move: { kind: 'play', seat: 2, card: '8D' }, deal: 2, expected_version: 20 }, label: '8♦ for Cat', at: '' });
+  await queue.flush();
+  const [refused] = queue.items;
+  const made = queue.resolveBlocked([{ path: 'undo', body: {}, label: 'undo of 9♦ for Bob' }, refused], 20);
+  await queue.flush();
+  queue.close();
+
+  assert.equal(queue.blocked, null);
+  assert.deepEqual(queue.items.map((i) => [i.path, i.label, i.body.expected_version]),
+    [['undo', 'undo of 9♦ for Bob', 20], ['moves', '7♦ for Bob', 21], ['moves', '8♦ for Cat', 22]]);
+  assert.deepEqual(queue.items[1].body.move, { kind: 'play', seat: 1, card: '7D' });
+  assert.ok(made.every((i) => i.key !== 'k0'), 'fresh keys: the refused request is not the one to answer again');
+  assert.equal(sent.at(-1).path, 'undo', 'the undo goes first');
+});
+
+test('a conflicting entry entered again goes under a fresh key, expecting the table as it is now', async () => {
+  const { queue, sent } = queueWith([conflict(), { stored: true }], { conflict: async () => ({ version: 20, deal: 2, words: '' }) });
+  queue.items.push({ key: 'k0', path: 'moves', body: { move: { kind: 'play', seat: 1, card: '7D' }, deal: 2, expected_version: 18 }, label: '7♦ for Bob', at: '' });
+  await queue.flush();
+  queue.resolveBlocked([queue.items[0]], 21);
+  await queue.flush();
+  queue.close();
+
+  assert.equal(queue.pending, 0);
+  assert.equal(sent[1].body.expected_version, 21);
+  assert.notEqual(sent[1].key, 'k0');
+  assert.deepEqual(sent[1].body.move, { kind: 'play', seat: 1, card: '7D' });
 });
 
 test("a conflicting result for the deal the table still waits for is sent again under a fresh key", async () => {

@@ -9,7 +9,9 @@
 // (`replaceBlocked`) puts the new entry in its place; discarding it (`discardBlocked`) sends
 // the rest. A version conflict (another phone recorded first) is a refusal like any other:
 // the page reloads the table and says what the other phone recorded, and the queue waits
-// behind the conflicting entry, every entry re-counted from the table's new version. Only a
+// behind the conflicting entry, every entry re-counted from the table's new version, the
+// version it was made against kept (`blocked.since`); the page deals with it by entering it
+// again or undoing the other phone's entry first (`resolveBlocked`), or discards it. Only a
 // deal's result for the deal the table still waits for is sent again by itself (the server
 // refuses a result for another deal with `deal_mismatch`, so nothing wrong can be stored); a
 // card-by-card entry that conflicted is never re-sent silently.
@@ -147,6 +149,27 @@ export class MoveQueue {
     return item;
   }
 
+  /// The refused first entry is dealt with by `entries` (itself entered again, or an undo of
+  /// the other phone's entry and then it): they take its place under fresh keys, expecting the
+  /// versions they make on the table as it is now (`version` first), and the entries after it
+  /// follow on; the queue goes on.
+  /**
+   * @param {{ path: string, body: Record<string, any>, label: string }[]} entries
+   * @param {number} version
+   * @returns {QueuedEntry[]}
+   */
+  resolveBlocked(entries, version) {
+    const at = new Date().toISOString();
+    /** @type {QueuedEntry[]} */
+    const made = entries.map(({ path, body, label }) => ({ key: newKey(), path, body: { ...body, expected_version: 0 }, label, at }));
+    this.items.splice(0, 1, ...made);
+    this.items.forEach((item, n) => { item.body.expected_version = version + n; });
+    this.blocked = null;
+    this.save();
+    this.retryNow();
+    return made;
+  }
+
   /// The refused first entry is given up; the rest are sent, each expecting one version less.
   /** @returns {QueuedEntry | undefined} the entry given up */
   discardBlocked() {
@@ -213,6 +236,7 @@ export class MoveQueue {
             this.offline = false;
             if (err.code === 'version_conflict') {
               // Another phone recorded first: the page reloads the table and says what it was.
+              const since = item.body.expected_version;
               const now = await this.handlers.conflict?.(item, err, this.items.slice(1));
               if (this.items[0]?.key !== item.key) continue; // fixed or discarded meanwhile
               const known = now?.version != null;
@@ -221,7 +245,7 @@ export class MoveQueue {
                 continue;
               }
               if (known) this.rebase(now.version, false);
-              this.blocked = { key: item.key, message: now?.words || err.message, code: err.code };
+              this.blocked = { key: item.key, message: now?.words || err.message, code: err.code, since };
               this.handlers.changed?.();
             } else {
               // Stop here, keep it and everything after it: the scorer fixes or discards it.

@@ -20,6 +20,7 @@ import { gameName, loadCatalogue } from './catalogue.js';
 import { dealsTab, markSheet } from './deals.js';
 import { entryPanel, gameModule, loadGame } from './panels.js';
 import { MoveQueue, nextDealView, resentAfterConflict } from './queue.js';
+import { refusalChoices } from './refusals.js';
 import { fromThisPhone, loadScorers, recorder } from './scorers.js';
 import { describe, describeParts, facts, seatBits, summaryLines, totalsOf } from './words.js';
 
@@ -306,7 +307,7 @@ async function conflict(state, item, kept) {
   const waiting = kept.length ? ` ${kept.length} later ${kept.length === 1 ? 'entry waits' : 'entries wait'}.` : '';
   const what = resentAfterConflict(item, deal)
     ? `Your entry (${item.label}) is sent again: its deal is still the one the table waits for.`
-    : `Your entry (${item.label}) was not recorded: enter it again below if it still stands, or discard it.${waiting}`;
+    : `Your entry (${item.label}) was not recorded.${waiting}`;
   state.note = { kind: 'error', text: `${othersText} ${what}` };
   render(state);
   return read ? { version: state.table.version, deal, words: othersText } : { version: null, deal, words: othersText };
@@ -413,6 +414,9 @@ function tableBody(state) {
   }
   const pending = state.queue.items;
   const blocked = state.queue.blocked;
+  // Beaten by another phone, or refused and then the table moved on (the stream): either way
+  // the table now is not the one the entry was made on (refusalPanel deals with it).
+  const beaten = Boolean(blocked) && (blocked.code === 'version_conflict' || t.version > pending[0].body.expected_version);
   const queueList = pending.length
     ? h('section', { class: 'queue', 'aria-label': 'Pending entries' },
       h('ul', {}, pending.map((i, n) => h('li', { class: n === 0 && blocked ? 'refused' : '' },
@@ -420,7 +424,7 @@ function tableBody(state) {
           ? `${i.label} — ${blocked.code === 'version_conflict' ? 'not recorded, another phone was first' : 'refused'}: ${blocked.message}`
           : `${i.label} — pending`))),
       blocked
-        ? h('div', { class: 'row' }, button('Discard the refused entry', () => { state.note = null; state.queue.discardBlocked(); }))
+        ? (beaten ? null : h('div', { class: 'row' }, button('Discard the refused entry', () => { state.note = null; state.queue.discardBlocked(); })))
         : button('Retry now', () => state.queue.retryNow()))
     : null;
   // A fixed-height notice: a message appearing or going never moves the controls below it.
@@ -431,19 +435,20 @@ function tableBody(state) {
     setMode: (m) => { state.mode = m; render(state); },
     send: (move, label, extra) => send(state, move, label, extra),
   });
-  // Entries waiting: a refused first one is fixed on the table as the server has it; offline,
-  // after a queued result the next deal is offered as a result; otherwise the server answers
-  // first (online that takes a moment: the panel does not flick to the next deal meanwhile).
+  // Entries waiting: a first one another phone beat to the table is dealt with on its own
+  // (refusalPanel: never on the panel of the table as it is now, often another seat's); one
+  // refused otherwise is fixed on the table as the server has it while that is the table it
+  // was entered on; offline, after a queued result the next deal is offered as a result; otherwise
+  // the server answers first (online that takes a moment: the panel does not flick to the next
+  // deal meanwhile).
   const ahead = pending.length && !blocked && state.queue.offline ? nextDealView(t, pending, numberingOf(page)) : null;
   let panel;
   if (state.summary && !state.summary.finished) panel = summaryPanel(state);
   else if (!pending.length) {
     panel = panelOf(v, state.mode);
     if (state.summary) panel = [summaryPanel(state), panel];
-  } else if (blocked && blocked.code === 'version_conflict' && pending[0].body?.move?.kind === 'result'
-    && Number(pending[0].body.deal) !== Number(dealOf(v, page))) {
-    // Its deal was recorded by another phone: entering here would be the next deal's result.
-    panel = h('p', { class: 'prompt' }, `Deal ${pending[0].body.deal} was recorded by another phone: discard your entry (correct the deal from the Deals tab if it differs); the ${pending.length - 1} after it wait.`);
+  } else if (beaten) {
+    panel = refusalPanel(state);
   } else if (blocked) {
     panel = [h('p', { class: 'prompt' }, `Fix the refused entry (${pending[0].label}) or discard it; the ${pending.length - 1} after it wait.`),
       panelOf(v, pending[0].body?.move?.kind === 'result' ? 'result' : state.mode)];
@@ -456,6 +461,56 @@ function tableBody(state) {
     class: `controls${held ? ' held' : ''}`, inert: held, 'aria-busy': held ? 'true' : null,
   }, undoBar(state, pending.length > 0), h('section', { class: 'entry', 'aria-label': 'Entry' }, panel));
   return h('div', { class: 'tab-body', 'data-tab': 'table' }, seats, centre, note, controls, queueList);
+}
+
+/// The first entry waiting, which another phone beat to the table: what was recorded, what this
+/// phone tried, and only what it can do now (refusals.js): enter it again when the table still
+/// accepts it for the same seat, undo the other phone's entry and enter it, or discard it. The
+/// panel of the table as it is now (the next seat's, often) is held back until then: what is
+/// entered there would be another seat's entry, not this one's fix.
+function refusalPanel(state) {
+  const t = state.table;
+  const page = pageOf(state);
+  const pending = state.queue.items;
+  const item = pending[0];
+  const blocked = state.queue.blocked;
+  const since = blocked.since ?? item.body.expected_version;
+  // Until the page has read what the other phone recorded, it cannot tell what still stands.
+  const known = t.version > since;
+  const { again, undo } = known ? refusalChoices(item, since, state.log, t.state, page) : { again: false, undo: null };
+  const mine = spoken(item.label);
+  const rest = pending.length - 1;
+  const waits = rest ? ` The ${rest} after it ${rest === 1 ? 'waits' : 'wait'}.` : '';
+  const n = numberingOf(page);
+  const gone = item.body?.move?.kind === 'result' && known && Number(item.body.deal) !== Number(dealOf(t.state, page))
+    ? `: ${n.word.toLowerCase()} ${item.body.deal} is recorded already (correct it from the Deals tab if it differs)` : '';
+  const theirs = undo ? describe(undo, t.players, page) : '';
+  return h('section', { class: 'refusal', role: 'group', 'aria-label': 'Refused entry' },
+    h('p', { class: 'prompt' }, `${blocked.message} Your entry (${item.label}) was not recorded${gone}.${waits}`),
+    h('div', { class: 'choices' },
+      again ? button(`Enter ${mine} again`, () => settle(state, [item]), { class: 'primary' }) : null,
+      undo ? button(['Undo ', describeParts(undo, t.players, page), `, then enter ${mine}`],
+        () => settle(state, [{ path: 'undo', body: {}, label: `undo of ${theirs}` }, item]),
+        { 'aria-label': `Undo ${theirs}, then enter ${mine}` }) : null,
+      button(`Discard ${mine}`, () => settle(state, null))));
+}
+
+/// A label inside a sentence: "the result of deal 2", "K♠ for Bob".
+function spoken(label) {
+  return label.replace(/^Result of /, 'the result of ');
+}
+
+/// The refused entry is dealt with: `entries` take its place (null: it is discarded). The
+/// next choice comes in the panel's place: held a moment, so a second tap lands on nothing.
+function settle(state, entries) {
+  state.note = null;
+  state.confirmUndo = false;
+  if (entries) state.queue.resolveBlocked(entries, state.table.version);
+  else state.queue.discardBlocked();
+  const hold = { swap: true };
+  state.hold = hold;
+  render(state);
+  release(state, hold, SWAP_HOLD_MS);
 }
 
 /// Undo, in a fixed place above the panel: names the entry it voids, then asks once.

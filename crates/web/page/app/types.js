@@ -94,7 +94,11 @@
  * @property {string} at when it was entered (ISO 8601)
  */
 
-/** The refused first entry of the outbox. @typedef {{ key: string, message: string, code?: string }} Blocked */
+/**
+ * The refused first entry of the outbox; after a version conflict, `since` is the table's version
+ * it was made against (what was recorded after it is what beat it).
+ * @typedef {{ key: string, message: string, code?: string, since?: number }} Blocked
+ */
 
 /** A seat in words: the player's name. @typedef {(seat: Seat | null | undefined) => string} Who */
 
