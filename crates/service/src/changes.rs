@@ -11,6 +11,7 @@
 //!   page is a slice of it. Who may read it is decided before (`access::readable_session`), as
 //!   for the session's other reads.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
@@ -119,11 +120,10 @@ struct Tables {
 
 impl Tables {
     async fn bookings(&mut self, conn: &mut PgConnection, table: TableKey) -> Result<&[StoredBooking], ServiceError> {
-        if !self.bookings.contains_key(&table.id) {
-            let stored = store::ledger::bookings(conn, table, None).await?;
-            self.bookings.insert(table.id, stored);
-        }
-        Ok(self.bookings.get(&table.id).map(Vec::as_slice).unwrap_or_default())
+        Ok(match self.bookings.entry(table.id) {
+            Entry::Occupied(read) => read.into_mut(),
+            Entry::Vacant(unread) => unread.insert(store::ledger::bookings(conn, table, None).await?),
+        })
     }
 
     async fn name(&mut self, conn: &mut PgConnection, table: TableKey) -> Result<(), ServiceError> {
