@@ -56,6 +56,7 @@ mod browser_table;
 mod browser_tournaments;
 mod bundle;
 mod chain;
+mod changes;
 mod club;
 mod club_erasure;
 mod clubs;

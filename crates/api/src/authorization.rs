@@ -100,6 +100,9 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     ("stream_session_events", Door::Session(Capability::Read)),
     ("get_session_ledger", Door::Session(Capability::Read)),
     ("get_session_ledger_csv", Door::Session(Capability::Read)),
+    // Who changed what, when: read as the session's ledger is.
+    ("list_session_changes", Door::Session(Capability::Read)),
+    ("get_session_changes_csv", Door::Session(Capability::Read)),
     ("get_session_settlement", Door::Session(Capability::Read)),
     ("get_session_standings", Door::Session(Capability::Read)),
     ("close_session", Door::Club(Capability::Organise)),

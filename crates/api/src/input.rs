@@ -47,8 +47,9 @@ pub(crate) fn page(
     response.json(body)
 }
 
-/// `<path?query>; rel="next"` with `param=next` in place of the query's own `param`.
-fn next_link(req: &actix_web::HttpRequest, param: &str, next: i64) -> String {
+/// `<path?query>; rel="next"` with `param=next` in place of the query's own `param`: the
+/// `Link` header of a page that is not JSON (a CSV page) as of one that is.
+pub(crate) fn next_link(req: &actix_web::HttpRequest, param: &str, next: i64) -> String {
     let mut pairs: Vec<String> = req
         .query_string()
         .split('&')

@@ -15,6 +15,7 @@ pub mod answers;
 pub mod auth;
 pub mod authorization;
 pub mod bundle;
+pub mod changes;
 pub mod clubs;
 pub mod conditional;
 pub mod connections;
@@ -231,6 +232,8 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(ledger::audit_table)
             .service(ledger::get_session_ledger)
             .service(ledger::get_session_ledger_csv)
+            .service(changes::list_session_changes)
+            .service(changes::get_session_changes_csv)
             .service(events::stream_table_events)
             .service(events::stream_session_events)
             .service(health::healthz)

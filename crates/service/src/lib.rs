@@ -20,6 +20,7 @@ mod booking_key;
 pub mod bundle;
 mod canonical;
 pub mod chain;
+pub mod changes;
 pub mod clock;
 pub mod closing;
 pub mod clubs;

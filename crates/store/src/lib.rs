@@ -44,6 +44,7 @@
 pub mod api_tokens;
 mod binder;
 pub mod chain;
+pub mod changes;
 pub mod closes;
 pub mod clubs;
 pub mod creations;
@@ -476,6 +477,7 @@ mod tests {
         assert_eq!(tables.matches(super::RECORDED_BY).count(), 3);
         assert_eq!(include_str!("chain.rs").matches(super::RECORDED_BY).count(), 2);
         assert_eq!(include_str!("deals.rs").matches(super::RECORDED_BY).count(), 2);
+        assert_eq!(include_str!("changes.rs").matches(super::RECORDED_BY).count(), 1);
         let idempotency_keys = include_str!("idempotency_keys.rs");
         assert_eq!(
             idempotency_keys
