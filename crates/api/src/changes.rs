@@ -128,13 +128,10 @@ const COLUMNS: [&str; 10] = [
 /// correction, director's ruling and answer to one, undo, close and reopening, with who made it,
 /// when, why and what it changed.
 ///
-/// `Accept: text/csv` answers the page as CSV; `get_session_changes_csv` (`…/changes.csv`) has
-/// them all.
+/// The same changes as CSV are `get_session_changes_csv` (`…/changes.csv`, every change).
+/// (`Accept: text/csv` here answers the page as CSV, as the older list links do.)
 #[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path), ChangesQuery), responses(
-    (status = 200, description = "a page of the changes", content(
-        (ChangePage = "application/json"),
-        (String = "text/csv", example = "at,kind,table_id,deal,seq,by,by_name,reason,summary,diff\r\n2026-12-04T21:40:00+00:00,correction,0b6f…,2,9,scorer:5d0c…,Ann's phone,that was Bob's 4,corrected deal 2,{…}\r\n"),
-    )),
+    (status = 200, description = "a page of the changes", body = ChangePage),
     (status = 400, description = "`invalid_query`: an unknown query parameter, a `limit` outside 1 to 500, an `offset` that is not a number", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`session_not_found`: no such session, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
