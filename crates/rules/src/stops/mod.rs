@@ -39,7 +39,7 @@ pub use setup::{
     check_table, even_hands, FIRST_DEALER_DOC, MAX_OPENING_CHIPS, MAX_ROUNDS, OPENING_CHIPS_DOC, ROUNDS_DOC,
 };
 pub(crate) use table::{impl_table_deal, impl_table_options, table_event};
-pub use table::{HasTableOptions, Nothing, Rules, Table, TableDeal, TableEvent, TableOptions};
+pub use table::{HasTableOptions, Nothing, OpeningPools, Rules, Table, TableDeal, TableEvent, TableOptions};
 
 use crate::cards::Card;
 use crate::error::RuleViolation;

@@ -26,6 +26,9 @@ use crate::seat::Seat;
 use crate::{DealLines, Events, Game, GameId, OptionDoc};
 
 use super::board::{movements, opening_chips, settlements, ChipEvent, ChipMovement, Holdings};
+use super::setup::MAX_OPENING_CHIPS;
+use super::Pool;
+use crate::chips::{Account, Transfer};
 use super::runs::Runs;
 use super::setup::check_table;
 
@@ -91,10 +94,16 @@ pub(crate) use table_event;
 /// A game's options, which include the options every stops table has.
 pub trait HasTableOptions {
     fn table_options(&self) -> TableOptions;
+    /// Chips on the board's pools before the first deal is staked (`opening_pools`).
+    fn opening_pools(&self) -> &OpeningPools;
 }
 
+/// What each pool holds when a table opens, beyond the first deal's stakes: chips a club carries
+/// onto the board, such as a tournament round's leftover carried to the next round's table.
+pub type OpeningPools = std::collections::BTreeMap<Pool, u32>;
+
 /// Implements `HasTableOptions` for a game's options struct with `opening_chips`,
-/// `first_dealer` and `rounds` fields.
+/// `first_dealer`, `rounds` and `opening_pools` fields.
 macro_rules! impl_table_options {
     ($options:ident) => {
         impl $crate::stops::HasTableOptions for $options {
@@ -104,6 +113,10 @@ macro_rules! impl_table_options {
                     first_dealer: self.first_dealer,
                     rounds: self.rounds,
                 }
+            }
+
+            fn opening_pools(&self) -> &$crate::stops::OpeningPools {
+                &self.opening_pools
             }
         }
     };
@@ -185,6 +198,9 @@ pub trait Rules: Sized + Clone + Debug + PartialEq + Send + Sync + 'static {
     type DealLine: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
 
     fn option_docs() -> &'static [OptionDoc];
+
+    /// The pools of a table with `options`, in the order its board lists them.
+    fn pools(options: &Self::Options) -> &'static [Pool];
 
     /// Checks the game's own options (the table's are checked already) and gives back the
     /// options as the table keeps them, with what it fixes.
@@ -358,6 +374,30 @@ impl<R: Rules> Table<R> {
     }
 }
 
+/// The bank's issue of the chips `options` puts on the pools before the first deal, once
+/// checked: only the board's own pools, each at most a seat's most opening chips.
+fn opening_pools<R: Rules>(options: &R::Options) -> Result<Option<ChipMovement>, SetupError> {
+    let pools = R::pools(options);
+    let mut payments = Vec::new();
+    for (&pool, &chips) in options.opening_pools() {
+        if !pools.contains(&pool) {
+            let board: Vec<&str> = pools.iter().map(|p| p.name()).collect();
+            return Err(SetupError::InvalidOption {
+                option: "opening_pools",
+                reason: format!("`{}` is not on this board ({})", pool.name(), board.join(", ")),
+            });
+        }
+        if chips > MAX_OPENING_CHIPS {
+            return Err(SetupError::InvalidOption {
+                option: "opening_pools",
+                reason: format!("at most {MAX_OPENING_CHIPS} chips a pool"),
+            });
+        }
+        payments.push(Transfer::new(Account::Bank, Account::Pool(pool), Chips::new(i64::from(chips))));
+    }
+    Ok(ChipMovement::new(None, "chips carried onto the board", payments))
+}
+
 impl<R: Rules> Game for Table<R> {
     const ID: GameId = R::ID;
     const NAME: &'static str = R::NAME;
@@ -384,6 +424,7 @@ impl<R: Rules> Game for Table<R> {
             shared.opening_chips,
         )?;
         let (options, fixed) = R::set_up(players, options)?;
+        let carried = opening_pools::<R>(&options)?;
         let mut table = Table {
             players,
             options,
@@ -399,6 +440,7 @@ impl<R: Rules> Game for Table<R> {
         table
             .holdings
             .book(&mut events, opening_chips(players, shared.opening_chips));
+        table.holdings.book(&mut events, carried);
         table.start_deal(0, &mut events);
         table.opening = movements(&events);
         Ok(table)

@@ -14,6 +14,9 @@ use super::{Deal, Event, Newmarket, Phase};
 /// The pool ranks, in the order pools are listed.
 pub(super) const POOL_RANKS: [Rank; 4] = [Rank::Ace, Rank::King, Rank::Queen, Rank::Jack];
 
+/// The pools, in the order of `POOL_RANKS`.
+pub(super) const POOLS: [Pool; 4] = [Pool::PoolAce, Pool::PoolKing, Pool::PoolQueen, Pool::PoolKnave];
+
 pub(super) fn pool_of(rank: Rank) -> Option<Pool> {
     match rank {
         Rank::Ace => Some(Pool::PoolAce),

@@ -109,6 +109,7 @@ use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::chips::Chips;
 use crate::error::{RuleViolation, SetupError};
 use crate::game::named_alike;
+use crate::Pool;
 use crate::seat::Seat;
 use crate::stops::{self, even_hands, ChipMovement, Nothing, Rules, Runs, Table};
 use crate::{Game, GameId};
@@ -262,6 +263,10 @@ impl Rules for NewmarketRules {
     type Carried = Nothing;
     type Deal = Deal;
     named_alike!(DealScore);
+
+    fn pools(_options: &Options) -> &'static [Pool] {
+        &layout::POOLS
+    }
 
     fn set_up(players: usize, options: Options) -> Result<(Options, Nothing), SetupError> {
         if players == 3 && options.dealer_extra == 0 {

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::stops;
+use crate::stops::{self, OpeningPools};
 use crate::{OptionDoc, OptionKind};
 
 /// Table options for Newmarket. Every field may be left out.
@@ -18,6 +18,12 @@ pub struct Options {
     pub rounds: u8,
     /// What the dealer adds to the pools each deal.
     pub dealer_extra: u8,
+    /// Chips already on the board's pools when the table opens, by pool (left out: none): a
+    /// club's carry from an earlier table, such as a tournament round's leftover
+    /// (`leftover: carry`). The bank issues them; a deal wins them as any pool's chips.
+    #[serde(skip_serializing_if = "OpeningPools::is_empty")]
+    #[schema(value_type = std::collections::BTreeMap<String, u32>)]
+    pub opening_pools: OpeningPools,
 }
 
 impl Default for Options {
@@ -27,6 +33,7 @@ impl Default for Options {
             first_dealer: 0,
             rounds: 1,
             dealer_extra: 1,
+            opening_pools: OpeningPools::new(),
         }
     }
 }

@@ -520,3 +520,25 @@ fn every_listed_move_is_accepted_and_the_others_refused_through_random_deals() {
         }
     }
 }
+
+#[test]
+fn a_pool_carried_onto_the_table_is_won_by_the_card_below_its_pool_card() {
+    let options = Options {
+        opening_pools: crate::stops::OpeningPools::from([(Pool::PoolQueen, 4)]),
+        ..Options::default()
+    };
+    let mut g = Newmarket::new(4, options).expect("a valid set-up");
+    apply(&mut g, text_layout(&["AS", "KC", "QH", "JD"]));
+    // The queen's pool: the carry and its stake.
+    assert_eq!(pools(&g), [2, 1, 5, 1]);
+    let result = Move::Result {
+        out: seat(2),
+        cards_left: vec![3, 1, 0, 4],
+        pool_winners: won(&[("QH", 0)]),
+    };
+    apply(&mut g, result);
+    assert_eq!(pools(&g), [2, 1, 0, 1]);
+    assert_eq!(seat_chips(&g)[0], 98 + 5 - 3);
+    let h = g.holdings();
+    assert_eq!((h.on_table(), h.issued()), (Chips::new(404), Chips::new(404)));
+}

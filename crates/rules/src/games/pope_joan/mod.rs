@@ -283,6 +283,14 @@ impl Rules for PopeJoanRules {
     type Deal = Deal;
     named_alike!(DealScore);
 
+    fn pools(options: &Options) -> &'static [Pool] {
+        if options.five_divisions {
+            board::FIVE_DIVISIONS
+        } else {
+            board::EIGHT_DIVISIONS
+        }
+    }
+
     fn set_up(_players: usize, options: Options) -> Result<(Options, Fixed), SetupError> {
         let least = if options.five_divisions { 12 } else { 15 };
         let board_total = options.board_total.unwrap_or(least);

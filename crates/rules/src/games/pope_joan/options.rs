@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::stops;
+use crate::stops::{self, OpeningPools};
 use crate::{Choice, OptionDoc, OptionKind};
 
 /// Who dresses the board at the start of each deal.
@@ -47,6 +47,12 @@ pub struct Options {
     /// The 9♦ may be played after a stop in place of the card the run needed, from any seat;
     /// the run goes on from there (`pope_in_lieu` move).
     pub pope_in_lieu_of_stop: bool,
+    /// Chips already on the board's pools when the table opens, by pool (left out: none): a
+    /// club's carry from an earlier table, such as a tournament round's leftover
+    /// (`leftover: carry`). The bank issues them; a deal wins them as any pool's chips.
+    #[serde(skip_serializing_if = "OpeningPools::is_empty")]
+    #[schema(value_type = std::collections::BTreeMap<String, u32>)]
+    pub opening_pools: OpeningPools,
 }
 
 impl Default for Options {
@@ -63,6 +69,7 @@ impl Default for Options {
             split_matrimony_and_intrigue: false,
             losers_pay_board: false,
             pope_in_lieu_of_stop: false,
+            opening_pools: OpeningPools::new(),
         }
     }
 }

@@ -7,6 +7,7 @@ use super::*;
 use crate::deck::SplitMix64;
 use crate::games::testing::apply;
 use crate::stops::testing::{assert_ledger_matches, replay_booked};
+use crate::stops::OpeningPools;
 use crate::{Account, Transfer};
 
 // ---------------------------------------------------------------------------------------------
@@ -1264,4 +1265,71 @@ fn while_a_run_is_live_every_seat_with_cards_is_offered_only_its_next_card() {
         .collect();
     assert!(plays.len() > 1, "any seat may hold the next card: {plays:?}");
     assert!(plays.iter().all(|(_, cards)| cards == &[next]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chips carried onto the board (`opening_pools`)
+
+#[test]
+fn chips_carried_onto_the_board_are_issued_by_the_bank_and_won_like_a_pools_own() {
+    let carried = OpeningPools::from([(Pool::Pope, 5), (Pool::Game, 3)]);
+    let mut g = game_with(
+        4,
+        Options {
+            opening_pools: carried.clone(),
+            ..Options::default()
+        },
+    );
+    // The first deal is dressed on top of the carry: Pope 6 + 5, Game 1 + 3.
+    assert_eq!(pool(&g, Pool::Pope), 11);
+    assert_eq!(pool(&g, Pool::Game), 4);
+    assert_eq!(seat_chips(&g), [94, 97, 97, 97], "the seats pay nothing for the carry");
+    let opening = g.opening_settlements();
+    assert_eq!(opening.len(), 3, "opening chips, the carry, the first dressing");
+    assert_eq!(opening[1].memo, "chips carried onto the board");
+    assert_eq!(opening[1].deal, None);
+    assert_eq!(
+        opening[1].postings,
+        vec![
+            (Account::Bank, Chips::new(-5)),
+            (Account::Pool(Pool::Pope), Chips::new(5)),
+            (Account::Bank, Chips::new(-3)),
+            (Account::Pool(Pool::Game), Chips::new(3)),
+        ]
+    );
+    // A Pope turned up takes the carry with the stake: 94 + 11 + 3 × 10.
+    apply(&mut g, turn_up("9D"));
+    assert_eq!(seat_chips(&g), [135, 87, 87, 87]);
+    let h = g.holdings();
+    assert_eq!(h.on_table(), h.issued());
+    assert_eq!(h.issued(), Chips::new(400 + 8), "the opening chips and the carry");
+    // The options kept say what was carried, so the table is made again the same.
+    assert_eq!(g.options().opening_pools, carried);
+}
+
+#[test]
+fn only_the_boards_own_pools_may_be_carried_onto_it() {
+    let five = Options {
+        five_divisions: true,
+        opening_pools: OpeningPools::from([(Pool::King, 1)]),
+        ..Options::default()
+    };
+    let refused = PopeJoan::new(4, five).expect_err("no King division on a five-division board");
+    assert!(
+        matches!(&refused, SetupError::InvalidOption { option: "opening_pools", reason } if reason.contains("king")),
+        "{refused:?}"
+    );
+    let newmarkets = Options {
+        opening_pools: OpeningPools::from([(Pool::PoolAce, 1)]),
+        ..Options::default()
+    };
+    assert!(PopeJoan::new(4, newmarkets).is_err(), "a Newmarket pool is not a Pope Joan division");
+    let too_many = Options {
+        opening_pools: OpeningPools::from([(Pool::Pope, crate::stops::MAX_OPENING_CHIPS + 1)]),
+        ..Options::default()
+    };
+    assert!(PopeJoan::new(4, too_many).is_err());
+    // Left out, nothing is carried and the stored options read as they always have.
+    let plain = serde_json::to_value(Options::default()).expect("json");
+    assert!(plain.get("opening_pools").is_none(), "{plain}");
 }

@@ -296,6 +296,10 @@ impl Rules for SpinRules {
     type Deal = Deal;
     named_alike!(DealScore);
 
+    fn pools(_options: &Options) -> &'static [Pool] {
+        &POOLS
+    }
+
     fn set_up(_players: usize, options: Options) -> Result<(Options, Nothing), SetupError> {
         Ok((options, Nothing {}))
     }

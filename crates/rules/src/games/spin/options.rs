@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::stops;
+use crate::stops::{self, OpeningPools};
 use crate::{OptionDoc, OptionKind};
 
 /// Table options for Spin. Every field may be left out.
@@ -22,6 +22,12 @@ pub struct Options {
     pub king_payment: u8,
     /// The dealer also stakes on Game (the text calls it a disproportionate tax).
     pub dealer_pays_game: bool,
+    /// Chips already on the board's pools when the table opens, by pool (left out: none): a
+    /// club's carry from an earlier table, such as a tournament round's leftover
+    /// (`leftover: carry`). The bank issues them; a deal wins them as any pool's chips.
+    #[serde(skip_serializing_if = "OpeningPools::is_empty")]
+    #[schema(value_type = std::collections::BTreeMap<String, u32>)]
+    pub opening_pools: OpeningPools,
 }
 
 impl Default for Options {
@@ -33,6 +39,7 @@ impl Default for Options {
             spin_stake: 3,
             king_payment: 1,
             dealer_pays_game: false,
+            opening_pools: OpeningPools::new(),
         }
     }
 }
