@@ -1,5 +1,6 @@
 //! Leftover chips in a stops game's pools when a tournament's round closes (issue #41): `keep`
-//! leaves them in the pools, `share` gives them to the table's players, `bank` to the bank; the
+//! leaves them in the pools, `share` gives them to the table's players, `bank` to the bank,
+//! `carry` onto the next round's table's pools (and to the bank after the last round); the
 //! moves booked as transfers that sum to zero, counted in the standings and the settle-up; a bad
 //! rule refused and nothing stored.
 //!
@@ -42,13 +43,18 @@ async fn three_of_a_club(app: &TestApp) -> (String, String, Vec<String>) {
 /// A session whose club has P1, P2 and P3, and a one-round Pope Joan tournament of the three
 /// with `leftover` (left out when None): (token, session, tournament, member ids).
 async fn pope_joan_night(app: &TestApp, leftover: Option<&str>) -> (String, String, String, Vec<String>) {
+    pope_joan_rounds(app, leftover, 1).await
+}
+
+/// As `pope_joan_night`, of `rounds` rounds.
+async fn pope_joan_rounds(app: &TestApp, leftover: Option<&str>, rounds: u32) -> (String, String, String, Vec<String>) {
     let (token, session, members) = three_of_a_club(app).await;
     let mut body = json!({
         "name": "Pope Joan",
         "game": "pope-joan",
         "options": {"dressing": "dealer_alone", "board_total": 20},
         "format": {"kind": "fixed"},
-        "rounds": 1,
+        "rounds": rounds,
         "deals_per_round": 1,
         "entrants": members,
         "scoring": {"kind": "chips"},
@@ -389,6 +395,169 @@ async fn an_unknown_leftover_rule_is_refused_and_nothing_is_stored(pool: PgPool)
             "{problem}"
         );
     }
+    let listed = app
+        .get(&format!("/api/v1/sessions/{session}/tournaments"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(listed["items"], json!([]));
+}
+
+/// Round 1 as the module's header says leaves 34 in the pools; `carry` books them to the bank
+/// and round 2's table opens with them on the same divisions. By hand, round 2: the carry (Pope
+/// 12, Matrimony 4, Intrigue 4, Ace, King, Queen, Knave 2 each, Game 6) and seat 0's dressing of
+/// 20 (80, 100, 100) make the board 54: Pope 18, Matrimony 6, Intrigue 6, the honours 3 each,
+/// Game 12. The 7♥ turned up; seat 1 goes out and wins Game (12) and 2 + 3 a card: 78, 117, 97.
+/// Seat 1 dresses deal 2: 78, 97, 97, the board 62 (Pope 24, Matrimony 8, Intrigue 8, the
+/// honours 4 each, Game 6). 272 + 62 = 334, the 300 issued and the 34 carried. Round 2 is the
+/// last: its 62 go to the bank. The evening: P1 -22 - 22 = -44, P2 -9 - 3 = -12, P3 -3 - 3 =
+/// -6; the bank 62 (34 in, 34 out onto round 2's board, 62 in).
+#[sqlx::test(migrations = "./migrations")]
+async fn carry_puts_the_pools_on_the_next_round_s_table_and_the_last_round_s_in_the_bank(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, tournament, members) = pope_joan_rounds(&app, Some("carry"), 2).await;
+    let (first, closed) = play_and_close(&app, &token, &tournament, &members).await;
+    let moved = moves(&closed);
+    assert_eq!(moved.len(), 8, "{moved:?}");
+    assert!(moved
+        .iter()
+        .all(|(from, to, _)| from.starts_with("pool:") && to == "bank"));
+    assert_eq!(moved.iter().map(|m| m.2).sum::<i64>(), 34);
+
+    let started = app
+        .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+        .await
+        .assert_status(201)
+        .clone();
+    let second = started["tables"][0]["table_id"].as_str().expect("table").to_owned();
+    let opened = app
+        .get(&format!("/api/v1/tables/{second}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(
+        opened["options"]["opening_pools"],
+        json!({"pope": 12, "matrimony": 4, "intrigue": 4, "ace": 2, "king": 2, "queen": 2, "knave": 2, "game": 6}),
+        "{opened}"
+    );
+    let ledger = app
+        .get(&format!("/api/v1/tables/{second}/ledger"))
+        .await
+        .assert_status(200)
+        .clone();
+    let carried: Vec<&Value> = ledger["bookings"]
+        .as_array()
+        .expect("bookings")
+        .iter()
+        .filter(|b| b["memo"] == "chips carried onto the board")
+        .collect();
+    assert_eq!(carried.len(), 1, "{ledger}");
+    accept(&app, &second, &token, json!({"kind": "turn_up", "card": "7H"})).await;
+    accept(
+        &app,
+        &second,
+        &token,
+        json!({"kind": "result", "out": 1, "cards_left": [2, 0, 3], "specials": [[], [], []]}),
+    )
+    .await;
+    let ledger = app
+        .get(&format!("/api/v1/tables/{second}/ledger"))
+        .await
+        .assert_status(200)
+        .clone();
+    let balance = |account: &str| {
+        ledger["balances"]
+            .as_array()
+            .and_then(|b| b.iter().find(|x| x["account"] == account))
+            .map_or_else(
+                || ledger["balances"][account].as_i64().unwrap_or(0),
+                |x| x["balance"].as_i64().unwrap_or(0),
+            )
+    };
+    assert_eq!(
+        [
+            "seat:0",
+            "seat:1",
+            "seat:2",
+            "pool:pope",
+            "pool:matrimony",
+            "pool:ace",
+            "pool:game"
+        ]
+        .map(balance),
+        [78, 97, 97, 24, 8, 4, 6],
+        "{ledger}"
+    );
+    let closed = app
+        .post(
+            &format!("/api/v1/tournaments/{tournament}/rounds/2/close"),
+            &token,
+            json!({}),
+        )
+        .await
+        .assert_status(200)
+        .clone();
+    let last: i64 = closed["played_rounds"][1]["tables"][0]["leftover"]
+        .as_array()
+        .expect("leftover")
+        .iter()
+        .inspect(|m| assert_eq!(m["to"], "bank", "{m}"))
+        .map(|m| m["chips"].as_i64().expect("chips"))
+        .sum();
+    assert_eq!(last, 62);
+    assert_eq!(
+        closed["played_rounds"][1]["tables"][0]["result"]["scores"],
+        json!([-22, -3, -3])
+    );
+
+    let (nets, _) = settle_up(&app, &session).await;
+    assert_eq!(
+        nets,
+        vec![
+            (members[0].clone(), -44),
+            (members[1].clone(), -12),
+            (members[2].clone(), -6),
+            ("bank".to_owned(), 62),
+        ]
+    );
+    let standings = app
+        .get(&format!("/api/v1/sessions/{session}/standings"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(
+        (standings["pools_chips"].clone(), standings["banked_chips"].clone()),
+        (json!(0), json!(62))
+    );
+    for table in [&first, &second] {
+        assert_audit_consistent(&app, table).await;
+    }
+    // The carry is in the chain: the next table's options (its record) and the round's moves.
+    let (_, document) = verified_bundle(&app, &session).await;
+    assert_eq!(document["session"]["tournaments"][0]["leftover"], "carry");
+}
+
+/// A tournament's tables open with what its carry carries, and nothing else: `opening_pools` in
+/// its options would put chips on every round's boards.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_tournament_with_opening_pools_is_refused_and_nothing_is_stored(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, members) = three_of_a_club(&app).await;
+    let refused = app
+        .post(
+            &format!("/api/v1/sessions/{session}/tournaments"),
+            &token,
+            json!({"name": "Pope Joan", "game": "pope-joan", "format": {"kind": "fixed"}, "rounds": 2,
+                   "entrants": members, "scoring": {"kind": "chips"}, "leftover": "carry",
+                   "options": {"opening_pools": {"pope": 10}}}),
+        )
+        .await;
+    let problem = refused.assert_status(422);
+    assert_eq!(problem["code"], "invalid_option", "{problem}");
+    assert!(
+        problem["detail"].as_str().is_some_and(|d| d.contains("opening_pools")),
+        "{problem}"
+    );
     let listed = app
         .get(&format!("/api/v1/sessions/{session}/tournaments"))
         .await

@@ -258,6 +258,10 @@ fn has_defaults(schema: &Value) -> bool {
             .is_some_and(|parts| parts.iter().any(has_defaults))
 }
 
+/// Properties with a default that answers leave out when empty (`skip_serializing_if`), so that
+/// what was stored before they existed reads the same: a stops table's `opening_pools`.
+const OMITTED_WHEN_EMPTY: &[&str] = &["opening_pools"];
+
 /// Moves each property's `default` into its description; with `require`, lists the property as
 /// required (the server always sends it).
 fn strip_defaults(schema: &mut Value, require: bool) {
@@ -283,7 +287,10 @@ fn strip_defaults(schema: &mut Value, require: bool) {
             };
             object.insert("description".into(), Value::String(description));
         }
-        defaulted.push((key.clone(), default));
+        // The server leaves these out when they hold nothing, so answers cannot require them.
+        if !OMITTED_WHEN_EMPTY.contains(&key.as_str()) {
+            defaulted.push((key.clone(), default));
+        }
     }
     if require {
         // An example written for requests leaves defaulted fields out; the response copy

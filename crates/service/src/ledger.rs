@@ -208,6 +208,16 @@ pub async fn session_ledger(pool: &PgPool, id: Uuid) -> Result<SessionLedger, Se
     })
 }
 
+/// What the table's options put on its pools when it opened (`opening_pools`: a tournament's
+/// `leftover: carry`), issued by the bank.
+pub fn carried_in(table: &TableRow) -> i64 {
+    table
+        .options
+        .get("opening_pools")
+        .and_then(serde_json::Value::as_object)
+        .map_or(0, |pools| pools.values().filter_map(serde_json::Value::as_i64).sum())
+}
+
 /// A leftover transfer as a booking: out of the pool, into the seat or the bank.
 ///
 /// # Errors

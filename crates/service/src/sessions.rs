@@ -138,7 +138,8 @@ pub struct Standings {
     /// players' chips it sums to zero.
     pub pools: i64,
     /// What tournaments' rounds, closing, moved out of their tables' pools into the bank (the
-    /// `bank` leftover rule): the club's. Players, pools and this sum to zero.
+    /// `bank` and `carry` leftover rules), less what a carry put on later rounds' boards: the
+    /// club's. Players, pools and this sum to zero.
     pub banked: i64,
     /// Those moves and the `share` rule's, each transfer with the tournament it is of: a
     /// pool's chips into a seat (counted in that seat's `chips`) or the bank.
@@ -189,6 +190,12 @@ pub async fn standings_in(tx: &mut store::PgConnection, id: Uuid) -> Result<Stan
             .map(|(_, chips)| chips.get())
             .sum::<i64>();
         banked += moved.of(&Account::Bank).get();
+        // Chips a tournament's carry put on the table's pools came from the bank, which held
+        // them since the round before closed: the club's until a deal wins them, not the pools'
+        // debt (the table's opening counts them as issued to the pools).
+        let carried = super::ledger::carried_in(&row);
+        pools += carried;
+        banked -= carried;
         let moved_to = |account: &Account| moved.of(account).get();
         let sheet = super::tables::score_sheet_in(&mut *tx, row.clone()).await?.sheet;
         let points_game = sheet.get("chips").is_none();

@@ -63,7 +63,8 @@ pub struct SessionStandings {
     /// `banked_chips` it sums to zero.
     pub pools_chips: i64,
     /// What tournaments' rounds, closing, moved out of their tables' pools into the bank (the
-    /// `bank` leftover rule); left out when 0.
+    /// `bank` and `carry` leftover rules), less what a carry put on later rounds' boards; left
+    /// out when 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub banked_chips: i64,
 }

@@ -94,6 +94,7 @@ pub async fn create_tournament(
             LeftoverRule::Keep => Leftover::Keep,
             LeftoverRule::Share => Leftover::Share,
             LeftoverRule::Bank => Leftover::Bank,
+            LeftoverRule::Carry => Leftover::Carry,
         },
     };
     let render = |t: service::Tournament| {

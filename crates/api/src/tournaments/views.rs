@@ -111,6 +111,12 @@ pub enum LeftoverRule {
     Share,
     /// To the bank (the settle-up's `bank` party): the club keeps them.
     Bank,
+    /// Carried to the next round's table of the same number (the last table when the next
+    /// round has fewer): booked out of the pools to the bank at the close, and issued by the bank
+    /// onto the same pools when the next round opens that table (its options'
+    /// `opening_pools`, its ledger's "chips carried onto the board"). After the last round
+    /// the bank keeps them.
+    Carry,
 }
 
 /// Chips moved out of a table's pools at its round's close.
@@ -119,7 +125,8 @@ pub struct LeftoverMove {
     /// The pool's ledger account.
     #[schema(example = "pool:pope")]
     pub from: String,
-    /// `seat:<n>` (seat numbers of the ledger, from 0) or `bank`.
+    /// `seat:<n>` (seat numbers of the ledger, from 0) or `bank` (a carry too: the bank holds
+    /// it until the next round's table opens with it).
     #[schema(example = "seat:0")]
     pub to: String,
     /// Positive.
@@ -523,6 +530,7 @@ pub(crate) fn view(t: &service::Tournament) -> TournamentView {
         leftover: match Leftover::parse(&row.leftover) {
             Some(Leftover::Share) => LeftoverRule::Share,
             Some(Leftover::Bank) => LeftoverRule::Bank,
+            Some(Leftover::Carry) => LeftoverRule::Carry,
             Some(Leftover::Keep) | None => LeftoverRule::Keep,
         },
         constraints: TournamentConstraints {

@@ -26,11 +26,11 @@ use crate::seat::Seat;
 use crate::{DealLines, Events, Game, GameId, OptionDoc};
 
 use super::board::{movements, opening_chips, settlements, ChipEvent, ChipMovement, Holdings};
+use super::runs::Runs;
+use super::setup::check_table;
 use super::setup::MAX_OPENING_CHIPS;
 use super::Pool;
 use crate::chips::{Account, Transfer};
-use super::runs::Runs;
-use super::setup::check_table;
 
 /// The options every stops table has, whatever else its game adds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -393,7 +393,11 @@ fn opening_pools<R: Rules>(options: &R::Options) -> Result<Option<ChipMovement>,
                 reason: format!("at most {MAX_OPENING_CHIPS} chips a pool"),
             });
         }
-        payments.push(Transfer::new(Account::Bank, Account::Pool(pool), Chips::new(i64::from(chips))));
+        payments.push(Transfer::new(
+            Account::Bank,
+            Account::Pool(pool),
+            Chips::new(i64::from(chips)),
+        ));
     }
     Ok(ChipMovement::new(None, "chips carried onto the board", payments))
 }

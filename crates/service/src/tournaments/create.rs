@@ -30,6 +30,14 @@ fn seat_range(game: GameId, seats: Option<(u8, u8)>) -> Result<SeatRange, Servic
 
 /// The game's options, complete, checked against every table size of `round`.
 fn options_for(game: GameId, options: Option<&Value>, round: &Round) -> Result<Value, ServiceError> {
+    if options.is_some_and(|o| o.get("opening_pools").is_some()) {
+        // Every round's tables would open with them: a tournament's tables open with what its
+        // `leftover: carry` rule carries, and nothing else.
+        return Err(ServiceError::Setup(tablekeeper_rules::SetupError::InvalidOption {
+            option: "opening_pools",
+            reason: "a tournament's tables open with the chips its `leftover: carry` rule carries".into(),
+        }));
+    }
     with_game!(game, G => {
         let parsed: <G as Game>::Options = match options {
             None => Default::default(),

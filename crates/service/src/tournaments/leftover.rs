@@ -1,5 +1,7 @@
 //! What a round's close does with the chips a stops game's pools still hold.
 
+use std::collections::BTreeMap;
+
 use tablekeeper_ledger::Account as LedgerAccount;
 use tablekeeper_rules::Seat;
 
@@ -15,6 +17,11 @@ pub enum Leftover {
     Share,
     /// To the bank: the club keeps them.
     Bank,
+    /// To the next round's table of the same number (the last table when the next round has
+    /// fewer): out of the pools to the bank at the close, and issued by the bank onto the same
+    /// pools when the next round opens that table (its `opening_pools`). After the last round
+    /// there is no next table: the bank keeps them, as with `bank`.
+    Carry,
 }
 
 impl Leftover {
@@ -23,6 +30,7 @@ impl Leftover {
             Leftover::Keep => "keep",
             Leftover::Share => "share",
             Leftover::Bank => "bank",
+            Leftover::Carry => "carry",
         }
     }
 
@@ -31,9 +39,40 @@ impl Leftover {
             "keep" => Some(Leftover::Keep),
             "share" => Some(Leftover::Share),
             "bank" => Some(Leftover::Bank),
+            "carry" => Some(Leftover::Carry),
             _ => None,
         }
     }
+}
+
+/// What round `round`'s close carried (`Carry`), as the next round's tables open with it: for
+/// each table number of a round of `tables` tables (numbered from 1), the chips to put on each
+/// pool (`opening_pools`). A closed table numbered beyond `tables` carries to the last table.
+///
+/// # Errors
+/// `Corrupt` for a carry out of an account that is not a pool.
+pub fn carried_pools(
+    leftovers: &[tablekeeper_store::tournaments::LeftoverRow],
+    round: i32,
+    tables: u32,
+) -> Result<BTreeMap<u32, BTreeMap<String, u64>>, crate::ServiceError> {
+    let mut carried: BTreeMap<u32, BTreeMap<String, u64>> = BTreeMap::new();
+    for moved in leftovers.iter().filter(|l| l.round == round) {
+        let Ok(LedgerAccount::Pool(pool)) = LedgerAccount::parse(&moved.from_account) else {
+            return Err(crate::ServiceError::Corrupt(format!(
+                "a carry out of `{}`, not a pool",
+                moved.from_account
+            )));
+        };
+        let number = u32::try_from(moved.table_number).unwrap_or(u32::MAX).min(tables.max(1));
+        let chips = u64::try_from(moved.amount).unwrap_or(0);
+        *carried
+            .entry(number)
+            .or_default()
+            .entry(pool.name().to_owned())
+            .or_default() += chips;
+    }
+    Ok(carried)
 }
 
 /// The transfers that move a table's leftover chips, in booking order: each `(pool, to, chips)`,
@@ -49,7 +88,8 @@ pub fn leftover_transfers(
     let total: i64 = pools.iter().map(|(_, c)| c).sum();
     let wanted: Vec<(LedgerAccount, i64)> = match rule {
         Leftover::Keep => return Vec::new(),
-        Leftover::Bank => vec![(LedgerAccount::Bank, total)],
+        // A carry is held by the bank between the close and the next round's opening.
+        Leftover::Bank | Leftover::Carry => vec![(LedgerAccount::Bank, total)],
         Leftover::Share => {
             let Ok(n) = i64::try_from(seats) else { return Vec::new() };
             if n == 0 {

@@ -40,7 +40,7 @@ use super::{ensure_user, ServiceError};
 pub use create::create;
 pub use entrants::{enter, withdraw};
 pub use guide::{guide, planned_round, Guide, Place, PlannedRound, PlannedTable};
-pub use leftover::{leftover_transfers, Leftover};
+pub use leftover::{carried_pools, leftover_transfers, Leftover};
 use loaded::{load, Loaded};
 pub use rounds::{close_round, start_round, StartedRound};
 

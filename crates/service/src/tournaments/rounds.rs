@@ -13,8 +13,8 @@ use uuid::Uuid;
 
 use super::loaded::{event_of, load};
 use super::{
-    leftover_transfers, locked, number, organised, stored, tell_boards, write, Leftover, PlayedRound, RoundLine,
-    Tournament, Unfinished,
+    carried_pools, leftover_transfers, locked, number, organised, stored, tell_boards, write, Leftover, PlayedRound,
+    RoundLine, Tournament, Unfinished,
 };
 use crate::access::Account;
 use crate::idempotency::{self, CreationKey, Kept, Outcome};
@@ -64,6 +64,14 @@ pub async fn start_round<K: Kept>(
     let game = GameId::parse(&row.game)
         .ok_or_else(|| ServiceError::Corrupt(format!("tournament {} plays an unknown game", row.id)))?;
     let at = stored(n)?;
+    // What the closed round carried onto each of this round's tables' pools (`leftover: carry`).
+    let leftover = Leftover::parse(&row.leftover)
+        .ok_or_else(|| ServiceError::Corrupt(format!("tournament {} has an unknown leftover rule", row.id)))?;
+    let tables = round.tables.iter().map(|t| t.number).max().unwrap_or(1);
+    let carried = match leftover {
+        Leftover::Carry => carried_pools(&loaded.leftovers, at - 1, tables)?,
+        Leftover::Keep | Leftover::Share | Leftover::Bank => Default::default(),
+    };
     store::tournaments::start_round(&mut tx, row.id, at).await?;
     let mut opened = Vec::with_capacity(round.tables.len());
     for table in &round.tables {
@@ -75,6 +83,10 @@ pub async fn start_round<K: Kept>(
                 (Some(m), name)
             })
             .unzip();
+        let mut options = row.options.clone();
+        if let (Some(pools), Some(fields)) = (carried.get(&table.number), options.as_object_mut()) {
+            fields.insert("opening_pools".into(), json!(pools));
+        }
         let made = crate::tables::open_in_session(
             &mut tx,
             account.user(),
@@ -83,7 +95,7 @@ pub async fn start_round<K: Kept>(
             game,
             players,
             members,
-            &row.options,
+            &options,
         )
         .await?;
         // Announced as a move's write announces its entry: a board following the session hears
