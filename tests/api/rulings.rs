@@ -235,7 +235,12 @@ async fn every_kind_of_ruling_on_a_points_game_moves_the_scores_as_worked_out_by
 
     // The score sheet is the deals as played (the assigned deal 1 as corrected); the rulings
     // are beside it, and the session's standings count them.
-    assert_eq!(totals(&app.scores(&t).await), json!([11, 11, 31, 30]));
+    let sheet = app.scores(&t).await;
+    assert_eq!(totals(&sheet), json!([11, 11, 31, 30]));
+    // The sheet's answer says what the rulings change, and the totals they make are the
+    // standings' below.
+    assert_eq!(sheet["rulings"]["adjustments"], json!([-5, -1, -18, -10]), "{sheet}");
+    assert_eq!(sheet["rulings"]["totals"], json!([6, 10, 13, 20]));
     let table_standings = app
         .get(&format!("/api/v1/sessions/{session}/standings"))
         .await
@@ -390,6 +395,9 @@ async fn every_kind_of_ruling_on_a_chip_game_books_what_was_worked_out_by_hand(p
     // Net of the 500 each was issued: Bob -69, now -39.
     assert_eq!(standings(&void), [("Bob".to_owned(), -69, -39, None, None)]);
     assert_eq!(void["booking"]["postings"], json!([["game_fund", -30], ["seat:1", 30]]));
+    // A chip game's rulings are in its ledger: its score sheet has nothing beside the deals.
+    let sheet = app.scores(&t).await;
+    assert!(sheet.get("rulings").is_none(), "{sheet}");
 
     // Average for Ann on deal 1: she nets 0 (+34); the 34 she lost is shared by Bob and Cat.
     let average = rule(

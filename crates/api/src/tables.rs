@@ -255,16 +255,40 @@ pub struct Scores {
     pub version: i64,
     #[schema(value_type = AnyScoreSheet)]
     pub sheet: Value,
+    /// At a points game with a director's rulings, what they change: the sheet is the deals as
+    /// played, these are the totals the standings count. Left out when the rulings change
+    /// nothing, and at a chip game (its rulings are booked in its ledger).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rulings: Option<RuledTotals>,
+}
+
+/// A points game's totals after its director's rulings.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct RuledTotals {
+    /// What the rulings add to each seat's total (negative: take away), in seat order.
+    pub adjustments: Vec<i64>,
+    /// Each seat's total as played plus its adjustment: what the session's standings count.
+    pub totals: Vec<i64>,
 }
 
 impl From<ScoreSheet> for Scores {
     fn from(s: ScoreSheet) -> Scores {
+        let rulings = s.ruled.map(|adjustments| {
+            let played = s.sheet.get("totals").and_then(Value::as_array);
+            let totals = adjustments
+                .iter()
+                .enumerate()
+                .map(|(i, a)| played.and_then(|t| t.get(i)).and_then(Value::as_i64).unwrap_or(0) + a)
+                .collect();
+            RuledTotals { adjustments, totals }
+        });
         Scores {
             table_id: s.row.id,
             game: s.game,
             players: s.row.players,
             version: s.row.version,
             sheet: s.sheet,
+            rulings,
         }
     }
 }

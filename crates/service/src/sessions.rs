@@ -197,11 +197,12 @@ pub async fn standings_in(tx: &mut store::PgConnection, id: Uuid) -> Result<Stan
         pools += carried;
         banked -= carried;
         let moved_to = |account: &Account| moved.of(account).get();
-        let sheet = super::tables::score_sheet_in(&mut *tx, row.clone()).await?.sheet;
+        let scored = super::tables::score_sheet_in(&mut *tx, row.clone()).await?;
+        let sheet = scored.sheet;
         let points_game = sheet.get("chips").is_none();
         let totals = sheet.get("totals").and_then(serde_json::Value::as_array);
         // The score sheet is the deals as played; a director's rulings adjust it beside them.
-        let ruled = super::ruled::score_adjustments(&mut *tx, row.key(), row.players.len()).await?;
+        let ruled = scored.ruled.unwrap_or_default();
         for (index, name) in row.players.iter().enumerate() {
             let Ok(number) = u8::try_from(index) else { continue };
             let seat = Account::Seat(Seat::new(number));

@@ -48,6 +48,10 @@ pub struct ScoreSheet {
     /// The sheet's lines (a deal each; a hand at Tricky Dick), as the sheet gives them, whatever
     /// the game calls them there.
     pub lines: Vec<Value>,
+    /// At a points game, what the director's rulings add to each seat's total beside the deals
+    /// as played (the sheet's lines and `totals` are the deals as played); None when they add
+    /// nothing, and at a chip game, whose rulings are booked in its ledger.
+    pub ruled: Option<Vec<i64>>,
 }
 
 /// What an organiser asks for when opening a table.
@@ -334,11 +338,19 @@ pub async fn score_sheet_in(conn: &mut PgConnection, row: TableRow) -> Result<Sc
         with_game!(game_of(&row)?, G => {
             let game: G = fold::current(&mut *conn, &row).await?;
             let lines = super::history::in_force::<G>(&mut *conn, &row).await?;
+            let sheet = to_json(&game.score_sheet_of(&lines))?;
+            let ruled = if sheet.get("chips").is_none() {
+                let ruled = super::ruled::score_adjustments(&mut *conn, row.key(), row.players.len()).await?;
+                ruled.iter().any(|p| *p != 0).then_some(ruled)
+            } else {
+                None
+            };
             Ok(ScoreSheet {
-                sheet: to_json(&game.score_sheet_of(&lines))?,
+                sheet,
                 lines: lines.iter().map(to_json).collect::<Result<_, _>>()?,
                 game: G::ID,
                 row,
+                ruled,
             })
         })
     }

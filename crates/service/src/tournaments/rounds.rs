@@ -171,7 +171,7 @@ async fn table_outcome(
     let seats = table.players.len();
     // A director's rulings adjust a points game's totals beside the sheet (a chip game's are in
     // its ledger already).
-    let ruled = crate::ruled::score_adjustments(&mut *conn, table.key(), seats).await?;
+    let ruled = sheet.ruled.clone().unwrap_or_default();
     let ledger = crate::ledger::table_ledger_in(conn, table, None).await?;
     let pools = ledger
         .balances
