@@ -227,3 +227,50 @@ async fn a_method_the_route_lacks_is_405_with_allow(pool: PgPool) {
         .assert_problem(404, "no_route");
     assert_eq!(app.snapshot(&table).await, before);
 }
+
+/// `HEAD` of an answer `GET` would compress says what `GET` says: the same encoding and no
+/// length of its own (a compressed body's is known only as it is sent), never `content-length:
+/// 0`, which would tell a cache the answer is empty.
+#[sqlx::test(migrations = "./migrations")]
+async fn head_of_a_compressed_answer_has_get_s_headers(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = app.table(&token, &["Ann", "Bob", "Cat"], json!({})).await;
+    let client = reqwest::Client::builder()
+        .no_gzip()
+        .no_brotli()
+        .no_zstd()
+        .no_deflate()
+        .build()
+        .expect("client");
+    for path in ["/api/v1/openapi.json".to_owned(), format!("/api/v1/tables/{table}")] {
+        for encoding in ["gzip", "br", "zstd"] {
+            let url = format!("{}{path}", app.base);
+            let get = client
+                .get(&url)
+                .bearer_auth(&token)
+                .header("accept-encoding", encoding)
+                .send()
+                .await
+                .expect("GET");
+            let head = client
+                .head(&url)
+                .bearer_auth(&token)
+                .header("accept-encoding", encoding)
+                .send()
+                .await
+                .expect("HEAD");
+            for name in ["content-encoding", "content-length", "content-type", "vary", "etag"] {
+                assert_eq!(
+                    head.headers().get(name),
+                    get.headers().get(name),
+                    "{path} {encoding}: {name} (GET {:?}, HEAD {:?})",
+                    get.headers(),
+                    head.headers()
+                );
+            }
+            assert!(!get.bytes().await.expect("body").is_empty());
+            assert!(head.bytes().await.expect("no body").is_empty());
+        }
+    }
+}

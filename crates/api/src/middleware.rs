@@ -99,8 +99,10 @@ pub async fn request_context(
                 res.headers_mut().remove(header::CONTENT_ENCODING);
             }
             if method == Method::HEAD {
+                // A streamed body (compressed, or a live stream) has no length before it is
+                // sent: HEAD says so as GET does (no `content-length`), and ends at once.
                 res = res.map_body(|_, body| match body.size() {
-                    BodySize::Stream => BoxBody::new(()),
+                    BodySize::Stream => BoxBody::new(NoBodyYet),
                     _ => body,
                 });
             }
@@ -112,6 +114,24 @@ pub async fn request_context(
             response.headers_mut().insert(REQUEST_ID, value);
             Err(actix_web::error::InternalError::from_response(e.to_string(), response).into())
         }
+    }
+}
+
+/// The body of a HEAD answer to what GET streams: of unknown length, like GET's, and empty.
+struct NoBodyYet;
+
+impl MessageBody for NoBodyYet {
+    type Error = std::convert::Infallible;
+
+    fn size(&self) -> BodySize {
+        BodySize::Stream
+    }
+
+    fn poll_next(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<actix_web::web::Bytes, Self::Error>>> {
+        std::task::Poll::Ready(None)
     }
 }
 
