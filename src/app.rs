@@ -215,7 +215,11 @@ impl Application {
                 .context("the webhook delivery client")?;
             tokio::spawn(worker.run(stopped));
         }
-        let metrics = Metrics::new(pool.clone()).context("metrics")?;
+        let running = api::metrics::Build {
+            version: crate::VERSION,
+            commit: crate::COMMIT,
+        };
+        let metrics = Metrics::new(pool.clone(), running).context("metrics")?;
         if let Some(failover) = failover {
             metrics.count_failovers(failover.clone()).context("metrics")?;
             tokio::spawn(failover.watch());

@@ -6,7 +6,15 @@
 //! a server ([`app`]) and re-exports them under their floors' names.
 
 pub mod app;
+pub mod release;
 pub mod telemetry;
+
+/// The service's version (the workspace's, in Cargo.toml).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The commit the build is of (`build.rs`): `TABLEKEEPER_COMMIT` when the build set it, else the
+/// work tree's HEAD, else `unknown`.
+pub const COMMIT: &str = env!("TABLEKEEPER_BUILD_COMMIT");
 
 /// The HTTP floor (the `tablekeeper-api` crate).
 pub use tablekeeper_api as api;

@@ -17,12 +17,13 @@ use tablekeeper::{app::Application, config::Settings};
 fn usage() -> String {
     let mut text = String::from(
         "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY]... [--receipts FILE...] [--final FILE]...
-                    | qr TEXT | reset-password EMAIL_OR_NAME | --version | help]
+                    | qr TEXT | reset-password EMAIL_OR_NAME | fingerprint | --version | help]
 
   serve        run the HTTP server (the default); creates the database and applies migrations
   migrate      create the database if needed, apply migrations and exit
   openapi      print the OpenAPI document (as committed at openapi/openapi.json)
   healthcheck  ask the server on BIND whether it is ready (exit status 0 if so); for container probes
+  fingerprint  print the fingerprint of this build's API and stored shapes (docs/releases.md)
   verify       check a session's audit bundle offline (no database, no network): its signature
                (by one of the PUBLIC_KEYs, hex, when given: --key again, or commas, for the keys
                before a rotation; GET /api/v1/audit-key lists them), its hash chains, a replay of
@@ -55,7 +56,7 @@ async fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if matches!(args.first().map(String::as_str), Some("--version" | "-V" | "version")) {
-        println!("tablekeeper {}", env!("CARGO_PKG_VERSION"));
+        println!("tablekeeper {} (commit {})", tablekeeper::VERSION, tablekeeper::COMMIT);
         return ExitCode::SUCCESS;
     }
     let command = args.first().map_or("serve", String::as_str);
@@ -65,6 +66,10 @@ async fn main() -> ExitCode {
             Ok(())
         }
         "healthcheck" => healthcheck(),
+        // For scripts/release: what the release records (docs/releases.md).
+        "fingerprint" => tablekeeper::release::fingerprint()
+            .map(|f| println!("{f}"))
+            .map_err(anyhow::Error::from),
         "verify" => return verify(&args[1..]),
         "qr" => qr(&args[1..]),
         "serve" | "migrate" => start(command).await,

@@ -57,8 +57,8 @@ async fn metrics_name_the_build_and_the_process(pool: PgPool) {
 
     let build = format!(
         "tablekeeper_build_info{{commit=\"{}\",version=\"{}\"}} 1",
-        option_env!("TABLEKEEPER_COMMIT").unwrap_or("unknown"),
-        env!("CARGO_PKG_VERSION")
+        tablekeeper::COMMIT,
+        tablekeeper::VERSION
     );
     assert!(text.lines().any(|l| l == build), "{build} in:\n{text}");
     for name in [
@@ -82,4 +82,23 @@ async fn metrics_name_the_build_and_the_process(pool: PgPool) {
         .and_then(|v| v.parse().ok())
         .unwrap_or_default();
     assert!(resident > 1_000_000.0, "a running server holds more than a megabyte");
+}
+
+/// Builds can be told apart without anyone setting anything (issue #45): the build names the
+/// commit its tree is at (`--version` says it: `ops::the_binary_says_its_version`).
+#[test]
+fn the_build_names_its_version_and_commit() {
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned());
+    match (std::env::var("TABLEKEEPER_COMMIT").ok().filter(|c| !c.is_empty()), head) {
+        (Some(given), _) => assert_eq!(tablekeeper::COMMIT, given),
+        (None, Some(head)) => assert_eq!(tablekeeper::COMMIT, head, "the work tree's HEAD"),
+        (None, None) => assert_eq!(tablekeeper::COMMIT, "unknown"),
+    }
+    assert_eq!(tablekeeper::VERSION, env!("CARGO_PKG_VERSION"));
 }

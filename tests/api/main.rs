@@ -90,6 +90,7 @@ mod ops;
 mod pope_joan;
 mod privacy;
 mod receipts;
+mod release;
 mod revocation;
 mod rolling_upgrade;
 mod routed;

@@ -703,7 +703,11 @@ fn the_binary_says_its_version() {
     assert!(run.status.success());
     assert_eq!(
         String::from_utf8_lossy(&run.stdout),
-        format!("tablekeeper {}\n", env!("CARGO_PKG_VERSION"))
+        format!(
+            "tablekeeper {} (commit {})\n",
+            tablekeeper::VERSION,
+            tablekeeper::COMMIT
+        )
     );
 }
 

@@ -15,15 +15,13 @@ use tablekeeper_service::PgPool;
 use super::error::ApiError;
 use tablekeeper_rules::GameId;
 
-/// The service's version, as Cargo.toml says.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// The commit the binary was built from: `TABLEKEEPER_COMMIT` at build time (the Dockerfile and
-/// CI set it), `unknown` when it was not set.
-pub const COMMIT: &str = match option_env!("TABLEKEEPER_COMMIT") {
-    Some(commit) => commit,
-    None => "unknown",
-};
+/// The running build, for `tablekeeper_build_info`: the binary names it (its build script
+/// knows the commit).
+#[derive(Debug, Clone, Copy)]
+pub struct Build {
+    pub version: &'static str,
+    pub commit: &'static str,
+}
 
 /// The label every path that matches no route shares.
 pub const UNMATCHED: &str = "unmatched";
@@ -62,7 +60,7 @@ impl Metrics {
     ///
     /// # Errors
     /// When a metric is registered twice, which would be a bug.
-    pub fn new(pool: PgPool) -> Result<Metrics, prometheus::Error> {
+    pub fn new(pool: PgPool, running: Build) -> Result<Metrics, prometheus::Error> {
         let registry = Registry::new();
         registry.register(Box::new(PoolCollector::new(pool)?))?;
         // The standard `process_*` metrics (CPU seconds, resident and virtual memory, open and
@@ -76,7 +74,7 @@ impl Metrics {
             .namespace(NAMESPACE),
             &["version", "commit"],
         )?;
-        build.with_label_values(&[VERSION, COMMIT]).set(1);
+        build.with_label_values(&[running.version, running.commit]).set(1);
         registry.register(Box::new(build))?;
         let moves = IntCounterVec::new(
             Opts::new(

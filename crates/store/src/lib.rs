@@ -329,6 +329,15 @@ pub async fn prepare(database_url: &str, pool: &PgPool) -> Result<(), sqlx::Erro
     migrate(pool).await
 }
 
+/// The migrations this build applies: each one's version and its checksum (SHA-384 of its
+/// SQL), oldest first. What a release's stored shapes are (`tablekeeper::release`).
+pub fn migrations() -> Vec<(i64, Vec<u8>)> {
+    sqlx::migrate!("../../migrations")
+        .iter()
+        .map(|m| (m.version, m.checksum.to_vec()))
+        .collect()
+}
+
 /// Applies pending migrations.
 ///
 /// Migrations a later release applied are no error: while replicas are replaced (a rolling
