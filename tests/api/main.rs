@@ -68,6 +68,7 @@ mod evidence;
 mod exports;
 mod failover;
 mod final_result;
+mod flags;
 mod games;
 mod health;
 mod helpers;

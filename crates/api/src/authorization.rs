@@ -103,6 +103,8 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     // Who changed what, when: read as the session's ledger is.
     ("list_session_changes", Door::Session(Capability::Read)),
     ("get_session_changes_csv", Door::Session(Capability::Read)),
+    // The session's flagged deals, for the director: read as its changes are.
+    ("list_session_flags", Door::Session(Capability::Read)),
     ("get_session_settlement", Door::Session(Capability::Read)),
     ("get_session_standings", Door::Session(Capability::Read)),
     ("close_session", Door::Club(Capability::Organise)),

@@ -23,6 +23,7 @@ use super::reads::ReadPool;
 use tablekeeper_rules::GameId;
 use tablekeeper_service::corrections::{self, Correction, DealRecord, Verification};
 use tablekeeper_service::corrections::{CorrectionRow, VerificationRow};
+use tablekeeper_service::flags::Flag;
 use tablekeeper_service::receipts::Receipt;
 use tablekeeper_service::tables::{MoveRow, ScorerRow};
 use tablekeeper_service::verification;
@@ -94,6 +95,30 @@ pub enum DealStatus {
     Disputed,
 }
 
+/// Why a finished deal is flagged: its result is far outside what the deal and the field make
+/// likely. The session does not close until a second phone has verified the deal as it stands,
+/// or the director ruled on it (`GET /sessions/{id}/flags` lists them).
+#[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq)]
+pub struct DealFlag {
+    /// The rule's stable code: `all_nominations_met`, `out_first_streak` or `score_outlier`.
+    #[schema(example = "all_nominations_met")]
+    pub rule: String,
+    /// Why, with the values.
+    #[schema(
+        example = "every nomination was met exactly at 13 cards (Ann 4, Bob 3, Cat 5, Dan 1): all 4 players right at the largest hand"
+    )]
+    pub reason: String,
+}
+
+impl From<Flag> for DealFlag {
+    fn from(f: Flag) -> DealFlag {
+        DealFlag {
+            rule: f.rule.to_owned(),
+            reason: f.reason,
+        }
+    }
+}
+
 /// One deal: its effective moves, its score-sheet line, and its correction and verification
 /// history.
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -117,6 +142,9 @@ pub struct DealView {
     pub verifications: Vec<DealVerification>,
     /// The director's rulings of the deal, oldest first (`GET …/rulings/{ruling}` has one).
     pub rulings: Vec<super::rulings::RulingView>,
+    /// What is improbable about the deal as it stands; left out when nothing is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<DealFlag>,
     /// In the answer to a correction or a verification: the audit key's signature on the
     /// table's chain as it leaves it (keep it; see `tablekeeper verify --receipts`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -184,6 +212,7 @@ impl From<DealRecord> for DealView {
             .collect();
         DealView {
             rulings,
+            flags: r.flags.into_iter().map(DealFlag::from).collect(),
             table_id: r.table.id,
             game: r.game,
             deal: r.deal,
@@ -240,6 +269,9 @@ pub struct DealStanding {
     /// 1-based, as on the score sheet.
     pub deal: u16,
     pub status: DealStatus,
+    /// What is improbable about the deal; left out when nothing is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<DealFlag>,
 }
 
 impl From<&Verification> for DealStatus {
@@ -252,8 +284,8 @@ impl From<&Verification> for DealStatus {
     }
 }
 
-/// Every finished deal of the table with its status (verified, unverified or disputed), deal 1
-/// first: what the score sheet marks beside each line. `GET /tables/{id}/deals/{n}` has a deal's
+/// Every finished deal of the table with its status (verified, unverified or disputed) and its
+/// flags, if any, deal 1 first: what the score sheet marks beside each line. `GET /tables/{id}/deals/{n}` has a deal's
 /// moves, corrections and verifications.
 #[utoipa::path(tag = "deals", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
@@ -264,15 +296,28 @@ impl From<&Verification> for DealStatus {
 pub async fn list_deals(pool: ReadPool, Reads(who): Reads, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
     let table = tablekeeper_service::access::readable_table(&pool, who, *id).await?;
     let statuses = verification::deal_statuses(&pool, &table).await?;
+    let mut flags = tablekeeper_service::flags::of_table_in(&pool, &table)
+        .await?
+        .into_iter();
     let out: Vec<DealStanding> = (1u16..)
         .zip(statuses.iter())
-        .map(|(deal, v)| DealStanding { deal, status: v.into() })
+        .map(|(deal, v)| DealStanding {
+            deal,
+            status: v.into(),
+            flags: flags
+                .next()
+                .unwrap_or_default()
+                .into_iter()
+                .map(DealFlag::from)
+                .collect(),
+        })
         .collect();
     Ok(HttpResponse::Ok().json(out))
 }
 
 /// One deal: its effective moves in order with who recorded each, its score-sheet line, its
-/// corrections and verifications, and whether it is verified, unverified or disputed.
+/// corrections and verifications, whether it is verified, unverified or disputed, and its
+/// flags, if any.
 #[utoipa::path(tag = "deals", security(("bearer" = [])), params(("id" = Uuid, Path), ("n" = i64, Path, description = "the deal, from 1, as on the score sheet")), responses(
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, body = DealView),

@@ -27,6 +27,7 @@ pub mod error;
 pub mod events;
 pub mod examples;
 pub mod export;
+pub mod flags;
 pub mod game_schemas;
 pub mod games;
 pub mod health;
@@ -234,6 +235,7 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(ledger::get_session_ledger_csv)
             .service(changes::list_session_changes)
             .service(changes::get_session_changes_csv)
+            .service(flags::list_session_flags)
             .service(events::stream_table_events)
             .service(events::stream_session_events)
             .service(health::healthz)

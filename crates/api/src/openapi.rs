@@ -291,6 +291,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::ledger::get_session_ledger_csv,
         super::changes::list_session_changes,
         super::changes::get_session_changes_csv,
+        super::flags::list_session_flags,
         super::events::stream_table_events,
         super::events::stream_session_events,
         super::health::healthz,

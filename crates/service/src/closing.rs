@@ -32,6 +32,7 @@ pub use super::finality::{in_force, lock_writable, refuse_if_final, status, Stat
 
 use super::access::{self, Account, Capability};
 use super::chain::{self, sha256};
+use super::flags;
 use super::receipts::{key_id, AuditKeys};
 use super::sessions::{self, Party};
 use super::{ensure_user, ServiceError};
@@ -92,7 +93,8 @@ pub struct Close {
 /// # Errors
 /// `Store(NotFound("session"))` for a stranger; `Forbidden`; `ReasonRequired` for `force`
 /// without a reason; `SessionClosed` when closed already; `TablesPlaying` when tables are still
-/// being played and `force` is not given. Nothing is written on error.
+/// being played and `FlagsUnverified` when a flagged deal is neither verified nor ruled on, and
+/// `force` is not given. Nothing is written on error.
 pub async fn close(
     pool: &PgPool,
     keys: &AuditKeys,
@@ -109,7 +111,7 @@ pub async fn close(
     let reason = close.reason.as_deref().map(str::trim).filter(|r| !r.is_empty());
     if close.force && reason.is_none() {
         return Err(ServiceError::ReasonRequired(
-            "a close with `force` needs a `reason`: why the tables still being played are closed",
+            "a close with `force` needs a `reason`: why the tables still being played, or the flagged deals not verified, are closed",
         ));
     }
     let closes = store::closes::closes(&mut tx, session).await?;
@@ -125,6 +127,16 @@ pub async fn close(
     if !playing.is_empty() && !close.force {
         return Err(ServiceError::TablesPlaying(playing));
     }
+    // Read under the session's lock, as the tables are: a deal verified meanwhile is seen.
+    let unverified: Vec<(Uuid, u16)> = flagged_in(&mut tx, session)
+        .await?
+        .into_iter()
+        .filter(|f| !f.cleared())
+        .map(|f| (f.table, f.deal))
+        .collect();
+    if !unverified.is_empty() && !close.force {
+        return Err(ServiceError::FlagsUnverified(unverified));
+    }
     let window = match close.window {
         Some(secs) => secs,
         None => i64::from(store::closes::window_of(&mut tx, row.club_id).await?),
@@ -135,7 +147,7 @@ pub async fn close(
         closed_at: now,
         closed_by: account.user(),
         final_at: now + Duration::seconds(window),
-        forced: if playing.is_empty() {
+        forced: if playing.is_empty() && unverified.is_empty() {
             None
         } else {
             reason.map(str::to_owned)
@@ -254,6 +266,66 @@ pub async fn final_checkpoint(
     let closes = closes_in(&mut tx, session, now).await?;
     tx.commit().await.map_err(StoreError::from)?;
     Ok((made, closes))
+}
+
+/// A flagged deal of a session, for the director.
+#[derive(Debug, Clone)]
+pub struct FlaggedDeal {
+    pub table: Uuid,
+    pub deal: u16,
+    pub flags: Vec<flags::Flag>,
+    /// The latest verification of the deal as it stands agrees.
+    pub verified: bool,
+    /// A director ruled on the deal.
+    pub ruled: bool,
+}
+
+impl FlaggedDeal {
+    /// Whether it no longer holds up the session's close.
+    #[must_use]
+    pub fn cleared(&self) -> bool {
+        self.verified || self.ruled
+    }
+}
+
+/// The session's flagged deals, table by table (in order of creation), deal 1 first.
+///
+/// # Errors
+/// As [`flags::of_table`].
+pub async fn flagged_in(conn: &mut PgConnection, session: Uuid) -> Result<Vec<FlaggedDeal>, ServiceError> {
+    let mut read = flags::Session::read(&mut *conn, session).await?;
+    let tables = read.tables.clone();
+    let mut out = Vec::new();
+    for table in &tables {
+        let flags = flags::of_table(&mut *conn, table, Some(&mut read)).await?;
+        if flags.iter().all(Vec::is_empty) {
+            continue;
+        }
+        let statuses = super::verification::statuses(&mut *conn, table).await?;
+        let rulings = store::rulings::entries(&mut *conn, table.key()).await?;
+        for (deal, flags) in (1u16..).zip(flags) {
+            if flags.is_empty() {
+                continue;
+            }
+            out.push(FlaggedDeal {
+                table: table.id,
+                deal,
+                flags,
+                verified: statuses.get(usize::from(deal) - 1) == Some(&super::corrections::Verification::Verified),
+                ruled: !super::ruled::records_of(&rulings, deal).is_empty(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The session's flagged deals, on a connection of `pool`: see [`flagged_in`].
+///
+/// # Errors
+/// As [`flagged_in`].
+pub async fn flagged(pool: &store::PgPool, session: Uuid) -> Result<Vec<FlaggedDeal>, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
+    flagged_in(&mut conn, session).await
 }
 
 /// Makes, signs, keeps and chains close `close`'s final checkpoint, with the session's row

@@ -77,6 +77,8 @@ pub struct DealRecord {
     pub rulings: Vec<super::ruled::RulingRecord>,
     /// Scorers' names by `scorer:<id>`.
     pub names: HashMap<String, String>,
+    /// What is improbable about the deal as it stands (`flags`); none while it is recorded.
+    pub flags: Vec<super::flags::Flag>,
 }
 
 /// A correction asked for.
@@ -646,6 +648,16 @@ pub(super) async fn record_of<G: Game>(
         finished,
         ..
     } = played;
+    let flags = if finished {
+        let mut of_table = super::flags::of_table(&mut *conn, table, None).await?;
+        usize::from(deal)
+            .checked_sub(1)
+            .and_then(|i| of_table.get_mut(i))
+            .map(std::mem::take)
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     Ok(DealRecord {
         table: table.clone(),
         game: game_of(table)?,
@@ -659,5 +671,6 @@ pub(super) async fn record_of<G: Game>(
         verification,
         rulings,
         names,
+        flags,
     })
 }

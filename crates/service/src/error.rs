@@ -166,6 +166,10 @@ pub enum ServiceError {
     /// Tables of the session still being played, by id: a close needs `force` and a reason.
     #[error("{}", tables_playing(.0))]
     TablesPlaying(Vec<Uuid>),
+    /// Flagged deals of the session neither verified by a second phone nor ruled on, by table
+    /// and deal: a close needs `force` and a reason.
+    #[error("{}", flags_unverified(.0))]
+    FlagsUnverified(Vec<(Uuid, u16)>),
     /// A correction window out of range (0 to a week).
     #[error("a correction window is 0 seconds to a week")]
     InvalidWindow,
@@ -194,6 +198,14 @@ fn tables_playing(tables: &[Uuid]) -> String {
     let named: Vec<String> = tables.iter().map(Uuid::to_string).collect();
     format!(
         "tables still being played: {}; finish them, or close with `force` and a `reason`",
+        named.join(", ")
+    )
+}
+
+fn flags_unverified(deals: &[(Uuid, u16)]) -> String {
+    let named: Vec<String> = deals.iter().map(|(t, d)| format!("table {t} deal {d}")).collect();
+    format!(
+        "flagged deals not verified: {}; have a second phone verify each (or the director rule on it), or close with `force` and a `reason`",
         named.join(", ")
     )
 }

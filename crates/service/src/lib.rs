@@ -28,6 +28,7 @@ pub mod corrections;
 pub mod database;
 mod error;
 pub mod finality;
+pub mod flags;
 pub mod fold;
 pub mod history;
 pub mod hot;

@@ -5,8 +5,10 @@
 //! exactly when its move is not voided, so an undo takes a line off the sheet through the log, deleting nothing; the
 //! lines in force, by (seq, idx), are the sheet's deals in order.
 
+use chrono::{DateTime, Utc};
 use serde_json::Value;
 use sqlx::PgConnection;
+use uuid::Uuid;
 
 use super::TableKey;
 use super::{StoreError, Tx};
@@ -93,6 +95,49 @@ pub async fn in_force(conn: &mut PgConnection, table: TableKey) -> Result<Vec<St
          order by l.seq, l.idx"#,
         table.id,
         table.club_no,
+    )
+    .fetch_all(conn)
+    .await?)
+}
+
+/// A line in force at one of a session's tables, with when the move that stored it was
+/// recorded.
+#[derive(Debug, Clone)]
+pub struct SessionLine {
+    pub table_id: Uuid,
+    /// The line's JSON text.
+    pub line: String,
+    /// When its move was recorded: for a deal as first recorded, when it finished; for the lines
+    /// a correction keeps, when the correction was made.
+    pub stored_at: DateTime<Utc>,
+}
+
+/// The lines in force at every table of `session` playing `game` whose lines are rows, each
+/// table's oldest first (tables in order of creation): the same lines as [`in_force`] gives
+/// each, in one read.
+///
+/// # Errors
+/// On database failure.
+pub async fn in_force_of_session(
+    conn: &mut PgConnection,
+    session: Uuid,
+    game: &str,
+) -> Result<Vec<SessionLine>, StoreError> {
+    Ok(sqlx::query_as!(
+        SessionLine,
+        r#"select l.table_id as "table_id!", l.line::text as "line!", m.recorded_at as "stored_at!"
+         from game_tables t
+         join deal_lines l on l.table_id = t.id and l.club_no = t.club_no
+         join moves m on m.table_id = l.table_id and m.club_no = l.club_no and m.seq = l.seq
+         where t.session_id = $1 and t.game = $2 and t.deal_lines_kept
+           and l.seq >= coalesce((select max(c.seq) from moves c
+                 where c.table_id = t.id and c.club_no = t.club_no and c.entry = 'correction'
+                 and not exists (select 1 from moves v where v.table_id = c.table_id and v.club_no = c.club_no and v.voids_seq = c.seq)), 0)
+           and not exists (select 1 from moves v
+                 where v.table_id = t.id and v.club_no = t.club_no and v.voids_seq = l.seq)
+         order by t.created_at, t.id, l.seq, l.idx"#,
+        session,
+        game,
     )
     .fetch_all(conn)
     .await?)

@@ -22,10 +22,12 @@ pub struct CloseSession {
     /// club's (`PT30M` unless changed).
     #[schema(example = "PT30M")]
     pub correction_window: Option<String>,
-    /// Close although tables are still being played (they stay as they are); needs `reason`.
+    /// Close although tables are still being played (they stay as they are) or flagged deals are
+    /// not verified; needs `reason`.
     #[serde(default)]
     pub force: bool,
-    /// Why tables still being played are closed; required with `force`.
+    /// Why tables still being played, or flagged deals not verified, are closed; required with
+    /// `force`.
     #[schema(example = "the last table left early")]
     pub reason: Option<String>,
 }
@@ -104,8 +106,9 @@ fn window_secs(text: &str) -> Result<i64, ApiError> {
 /// `correction_window`); during it corrections and verifications are still taken, after it the
 /// session is final: every write to its tables and tournaments is refused (`session_final`),
 /// and its final checkpoint is made (`GET /sessions/{id}/final`). A window of `PT0S` makes it
-/// final at once. Tables still being played are refused (`tables_playing`) unless `force` is
-/// given with a `reason`. Webhooks `session.closed`, and `session.final` when the checkpoint is
+/// final at once. Tables still being played are refused (`tables_playing`), and so are flagged
+/// deals neither verified by a second phone nor ruled on (`flags_unverified`, see
+/// `GET /sessions/{id}/flags`), unless `force` is given with a `reason`. Webhooks `session.closed`, and `session.final` when the checkpoint is
 /// made.
 #[utoipa::path(tag = "sessions", params(("id" = Uuid, Path)), request_body = CloseSession, security(("bearer" = [])), responses(
     (status = 200, body = SessionView),
@@ -113,7 +116,7 @@ fn window_secs(text: &str) -> Result<i64, ApiError> {
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or a role in the club that does not run sessions", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
-    (status = 409, description = "`session_closed`: closed already (an owner may reopen it); `tables_playing`: tables are still being played (the problem names them): finish them, or send `force` with a `reason`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`session_closed`: closed already (an owner may reopen it); `tables_playing`: tables are still being played (the problem names them): finish them, or send `force` with a `reason`; `flags_unverified`: flagged deals (`GET /sessions/{id}/flags`) are neither verified by a second phone nor ruled on (the problem names each table and deal): verify them, or send `force` with a `reason`", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`invalid_window` (not an ISO 8601 duration of days, hours, minutes and seconds, negative, or over a week), `reason_required` (`force` without a `reason`), `invalid_body`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/sessions/{id}/close")]
