@@ -45,15 +45,13 @@ const CORS_REQUEST_HEADERS: [&str; 6] = [
 ];
 
 /// Headers a browser client may read cross-origin.
-const CORS_EXPOSED_HEADERS: [&str; 9] = [
+const CORS_EXPOSED_HEADERS: [&str; 7] = [
     "etag",
     "location",
     "retry-after",
     "x-request-id",
     "idempotent-replayed",
-    "ratelimit-limit",
-    "ratelimit-remaining",
-    "ratelimit-reset",
+    "ratelimit",
     "ratelimit-policy",
 ];
 

@@ -220,19 +220,18 @@ async fn bodiless(addr: &str, path: &str, forwarded_for: &str) -> Option<TcpStre
 
 /// The status line's code of what the server answered on the stream, or None when it closed the
 /// connection without an answer.
-async fn answer_status(stream: &mut TcpStream) -> Option<u16> {
+async fn answer_status(stream: &mut TcpStream) -> Option<(u16, String)> {
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
-    while !head.ends_with(b"\r\n") {
+    while !head.ends_with(b"\r\n\r\n") {
         match stream.read(&mut byte).await {
             Ok(1) => head.push(byte[0]),
             _ => break,
         }
     }
-    String::from_utf8_lossy(&head)
-        .split_whitespace()
-        .nth(1)
-        .and_then(|code| code.parse().ok())
+    let head = String::from_utf8_lossy(&head).to_lowercase();
+    let status = head.split_whitespace().nth(1).and_then(|code| code.parse().ok())?;
+    Some((status, head))
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -290,10 +289,18 @@ async fn a_flood_of_bodiless_requests_from_one_address_holds_nothing(pool: PgPoo
             .await
             .expect("answered or closed within 10 s")
         {
-            Some(408) => timed_out += 1,
-            Some(429) => refused += 1,
+            Some((408, _)) => timed_out += 1,
+            Some((429, head)) => {
+                // The cap as draft-ietf-httpapi-ratelimit-headers-10 says one.
+                assert!(
+                    head.contains("\r\nratelimit-policy: \"in_flight\";q=64;qu=\"concurrent-requests\"\r\n")
+                        && head.contains("\r\nratelimit: \"in_flight\";r=0\r\n"),
+                    "{head}"
+                );
+                refused += 1;
+            }
             None => closed += 1,
-            Some(other) => panic!("a body-less request was answered {other}"),
+            Some((other, _)) => panic!("a body-less request was answered {other}"),
         }
     }
     // At most 64 wait at a time; more than 64 may time out in all when the flood took longer to

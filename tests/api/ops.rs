@@ -68,7 +68,8 @@ async fn a_preflight_from_an_allowed_origin_is_answered(pool: PgPool) {
         "retry-after",
         "x-request-id",
         "idempotent-replayed",
-        "ratelimit-remaining",
+        "ratelimit",
+        "ratelimit-policy",
     ] {
         assert!(exposed.contains(name), "{name} not in {exposed}");
     }
@@ -577,28 +578,34 @@ async fn rate_limited_endpoints_send_ratelimit_headers(pool: PgPool) {
 
     let first = login_attempt(&app, None).await;
     first.assert_problem(401, "invalid_credentials");
-    assert_eq!(header(&first.headers, "ratelimit-limit"), "2");
-    assert_eq!(header(&first.headers, "ratelimit-remaining"), "1");
-    let reset: u64 = header(&first.headers, "ratelimit-reset").parse().expect("reset");
+    // draft-ietf-httpapi-ratelimit-headers-10: the policy, and where the address stands.
+    assert_eq!(header(&first.headers, "ratelimit-policy"), "\"auth\";q=2;w=60");
+    let standing = |headers: &reqwest::header::HeaderMap| -> (u64, u64) {
+        let value = header(headers, "ratelimit");
+        let rest = value.strip_prefix("\"auth\";r=").unwrap_or_else(|| panic!("{value}"));
+        let (r, t) = rest.split_once(";t=").unwrap_or_else(|| panic!("{value}"));
+        (r.parse().expect("r"), t.parse().expect("t"))
+    };
+    let (left, reset) = standing(&first.headers);
+    assert_eq!(left, 1);
     assert!((1..=60).contains(&reset), "{reset}");
-    assert_eq!(header(&first.headers, "ratelimit-policy"), "2;w=60");
+    for old in ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"] {
+        assert!(first.headers.get(old).is_none(), "{old}: the expired draft's");
+    }
     let second = login_attempt(&app, None).await;
-    assert_eq!(header(&second.headers, "ratelimit-remaining"), "0");
+    assert_eq!(standing(&second.headers).0, 0);
 
     let refused = login_attempt(&app, None).await;
     refused.assert_problem(429, "too_many_requests");
-    assert_eq!(header(&refused.headers, "ratelimit-remaining"), "0");
-    assert!(
-        header(&refused.headers, "ratelimit-reset")
-            .parse::<u64>()
-            .expect("reset")
-            >= 1
-    );
+    let (left, reset) = standing(&refused.headers);
+    assert_eq!(left, 0);
+    assert!(reset >= 1);
     assert!(header(&refused.headers, "retry-after").parse::<u64>().expect("retry") >= 1);
 
     // Endpoints without a limit say nothing about one.
     let games = app.get("/api/v1/games").await;
-    assert!(games.headers.get("ratelimit-limit").is_none());
+    assert!(games.headers.get("ratelimit").is_none());
+    assert!(games.headers.get("ratelimit-policy").is_none());
 }
 
 #[sqlx::test(migrations = "./migrations")]

@@ -65,6 +65,19 @@ async fn streams_beyond_an_address_cap_are_refused_429_until_one_of_its_streams_
             .and_then(|v| v.parse().ok())
             .expect("Retry-After in seconds");
         assert!(retry >= 1);
+        // The cap as draft-ietf-httpapi-ratelimit-headers-10 says one: streams held at once.
+        let said = |name: &str| {
+            refused
+                .headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        assert_eq!(
+            said("ratelimit-policy").as_deref(),
+            Some("\"streams\";q=2;qu=\"concurrent-requests\"")
+        );
+        assert_eq!(said("ratelimit").as_deref(), Some("\"streams\";r=0"));
     }
     // Another address has streams of its own.
     let other = open_stream(&app, &table_events, &token, "198.51.100.2").await;

@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use actix_web::dev::Extensions;
 use actix_web::http::StatusCode;
-use actix_web::{FromRequest, HttpRequest};
+use actix_web::{FromRequest, HttpMessage, HttpRequest};
 use ipnet::IpNet;
 
 use super::error::ApiError;
@@ -38,7 +38,7 @@ const STREAM_RETRY_AFTER_SECS: u64 = 5;
 
 /// Places held per client address, at most `max` each.
 pub struct Tally {
-    max: u32,
+    pub(crate) max: u32,
     held: Arc<Mutex<HashMap<IpAddr, u32>>>,
 }
 
@@ -125,6 +125,8 @@ impl StreamCap {
         match self.tally.take(client) {
             Some(place) => Ok(Some(place)),
             None => {
+                req.extensions_mut()
+                    .insert(super::limits::RateLimitStatus::at_cap("streams", self.tally.max));
                 let mut refusal = ApiError::new(
                     StatusCode::TOO_MANY_REQUESTS,
                     "too_many_streams",

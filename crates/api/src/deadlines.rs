@@ -132,6 +132,11 @@ impl ClientCap {
 
     /// Counts the request against its client (uncounted when the place is dropped: answered or
     /// abandoned), or None when the client is at its cap.
+    /// The most requests an address may have in flight.
+    pub fn max(&self) -> u32 {
+        self.tally.max
+    }
+
     fn admit(&self, req: &ServiceRequest) -> Option<Option<Place>> {
         let Some(peer) = req.peer_addr() else {
             return Some(None);
@@ -180,6 +185,10 @@ pub async fn within_deadlines(
     let _counted = match state.client_cap.admit(&req) {
         Some(counted) => counted,
         None => {
+            req.extensions_mut().insert(super::limits::RateLimitStatus::at_cap(
+                "in_flight",
+                state.client_cap.max(),
+            ));
             let mut refusal = ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "too_many_requests",

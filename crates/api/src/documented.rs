@@ -5,7 +5,7 @@
 //! - an operation whose doc comment is one paragraph gets its first sentence as the summary and
 //!   the paragraph as the description;
 //! - the response headers the middleware sends: `X-Request-Id` on every answer
-//!   (`middleware::request_context`), `RateLimit-*` on every answer of an operation that can
+//!   (`middleware::request_context`), `RateLimit-Policy` and `RateLimit` on every answer of an operation that can
 //!   answer 429 `too_many_requests` (`limits::rate_limit_headers`), `Retry-After` on 429 and 503 (`ApiError`),
 //!   `Content-Disposition` on every CSV answer (`export::respond`) and `Link` on every page of a
 //!   list (a 200 whose body has `next_offset` or `next_after`, `input::page`), and a 304 the
@@ -205,25 +205,22 @@ fn header_components(spec: &mut Value) {
             ),
         ),
         (
-            "RateLimit-Limit",
+            "RateLimit-Policy",
             header(
-                "Attempts allowed per window from the client's address.",
-                integer.clone(),
+                "The client address's quota (draft-ietf-httpapi-ratelimit-headers-10, a structured \
+                 list): the policy's name, `q` the quota and `w` its window in seconds (`auth`: \
+                 attempts at a password or a join code), or `qu=\"concurrent-requests\"` for a \
+                 cap on what is held at once (`in_flight`: requests, `streams`: live streams).",
+                json!({ "type": "string", "example": "\"auth\";q=10;w=60" }),
             ),
         ),
         (
-            "RateLimit-Remaining",
-            header("Attempts left in the current window.", integer.clone()),
-        ),
-        (
-            "RateLimit-Reset",
-            header("Seconds until an attempt is allowed again.", integer.clone()),
-        ),
-        (
-            "RateLimit-Policy",
+            "RateLimit",
             header(
-                "The quota: attempts `;w=` the window in seconds (draft-ietf-httpapi-ratelimit-headers).",
-                json!({ "type": "string", "example": "10;w=60" }),
+                "Where the client's address stands (draft-ietf-httpapi-ratelimit-headers-10): the \
+                 policy's name, `r` what is left of the quota and `t` the seconds until it is whole \
+                 again (left out for a cap on what is held at once).",
+                json!({ "type": "string", "example": "\"auth\";r=9;t=6" }),
             ),
         ),
         (
@@ -323,11 +320,16 @@ fn response_headers(operation: &mut Map<String, Value>, pages: &BTreeSet<String>
         return;
     };
     // The rate limiter's 429 (`limits`) comes with `RateLimit-*` on every answer; a live stream's
-    // `too_many_streams` counts open streams, not attempts over time, and sends none.
+    // `too_many_streams` (a cap on streams held at once) on its refusal.
     let limited = responses.get("429").is_some_and(|r| {
         r.get("description")
             .and_then(Value::as_str)
             .is_some_and(|d| d.contains("too_many_requests"))
+    });
+    let capped = responses.get("429").is_some_and(|r| {
+        r.get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|d| d.contains("too_many_streams"))
     });
     // A 304 names the `ETag` the client holds, as the 200 does.
     let etag = responses.get("200").and_then(|r| r.pointer("/headers/ETag")).cloned();
@@ -351,13 +353,8 @@ fn response_headers(operation: &mut Map<String, Value>, pages: &BTreeSet<String>
             continue;
         };
         let mut names = vec!["X-Request-Id"];
-        if limited {
-            names.extend([
-                "RateLimit-Limit",
-                "RateLimit-Remaining",
-                "RateLimit-Reset",
-                "RateLimit-Policy",
-            ]);
+        if limited || (capped && status == "429") {
+            names.extend(["RateLimit-Policy", "RateLimit"]);
         }
         if status == "429" || status == "503" {
             names.push("Retry-After");

@@ -5,9 +5,11 @@
 //! then it is the right-most address in `X-Forwarded-For` that is not itself a trusted proxy.
 //! A client can put anything at the left of that header, so nothing it wrote is believed.
 //!
-//! Every answer of a limited endpoint carries `RateLimit-Limit`, `RateLimit-Remaining` and
-//! `RateLimit-Reset` (draft-ietf-httpapi-ratelimit-headers), added on the way out by
-//! [`rate_limit_headers`] from what [`AuthLimiter::check`] left in the request.
+//! Every answer of a limited endpoint carries `RateLimit-Policy` and `RateLimit`
+//! (draft-ietf-httpapi-ratelimit-headers-10: `"auth";q=10;w=60` and `"auth";r=9;t=6`), added on
+//! the way out by [`rate_limit_headers`] from what [`AuthLimiter::check`] left in the request;
+//! so does a refusal by the caps on requests in flight and on live streams per address (a quota
+//! of `concurrent-requests`, `deadlines::ClientCap`, `connections::StreamCap`).
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -33,15 +35,48 @@ pub struct AuthLimiter {
     trusted_proxies: Vec<IpNet>,
 }
 
-/// Where a client stands against its quota, for the `RateLimit-*` headers.
+/// Where a client stands against a quota, for the `RateLimit-Policy` and `RateLimit` headers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RateLimitStatus {
+    /// The policy's name: `auth` (attempts at secrets), `in_flight`, `streams`.
+    pub policy: &'static str,
     pub limit: u32,
     pub remaining: u32,
-    /// Seconds until the quota is whole again (or, when refused, until the next attempt is let through).
-    pub reset: u64,
-    /// The window the limit counts over, in seconds.
-    pub window: u64,
+    /// Seconds until the quota is whole again (or, when refused, until the next attempt is let
+    /// through); None for a quota of things held at once, which come back as they end.
+    pub reset: Option<u64>,
+    /// The window the limit counts over, in seconds; None for a quota of things held at once
+    /// (`qu="concurrent-requests"`).
+    pub window: Option<u64>,
+}
+
+impl RateLimitStatus {
+    /// At a cap of `limit` requests (or streams) held at once, all held.
+    pub fn at_cap(policy: &'static str, limit: u32) -> RateLimitStatus {
+        RateLimitStatus {
+            policy,
+            limit,
+            remaining: 0,
+            reset: None,
+            window: None,
+        }
+    }
+
+    /// `RateLimit-Policy`: the quota, its window or its unit.
+    pub fn policy_field(&self) -> String {
+        match self.window {
+            Some(w) => format!("\"{}\";q={};w={w}", self.policy, self.limit),
+            None => format!("\"{}\";q={};qu=\"concurrent-requests\"", self.policy, self.limit),
+        }
+    }
+
+    /// `RateLimit`: what is left, and when it is whole again.
+    pub fn limit_field(&self) -> String {
+        match self.reset {
+            Some(t) => format!("\"{}\";r={};t={t}", self.policy, self.remaining),
+            None => format!("\"{}\";r={}", self.policy, self.remaining),
+        }
+    }
 }
 
 impl AuthLimiter {
@@ -63,15 +98,16 @@ impl AuthLimiter {
         let Some(peer) = req.peer_addr() else { return Ok(()) };
         let client = client_address(peer.ip(), req.headers().get("x-forwarded-for"), &self.trusted_proxies);
         let limit = self.quota.burst_size().get();
-        let window = self.quota.burst_size_replenished_in().as_secs().max(1);
+        let window = Some(self.quota.burst_size_replenished_in().as_secs().max(1));
         match self.limiter.check_key(&client) {
             Ok(snapshot) => {
                 let remaining = snapshot.remaining_burst_capacity();
                 let refill = self.quota.replenish_interval() * (limit - remaining);
                 req.extensions_mut().insert(RateLimitStatus {
+                    policy: "auth",
                     limit,
                     remaining,
-                    reset: seconds_up(refill),
+                    reset: Some(seconds_up(refill)),
                     window,
                 });
                 Ok(())
@@ -79,9 +115,10 @@ impl AuthLimiter {
             Err(not_until) => {
                 let wait = seconds_up(not_until.wait_time_from(DefaultClock::default().now())).max(1);
                 req.extensions_mut().insert(RateLimitStatus {
+                    policy: "auth",
                     limit,
                     remaining: 0,
-                    reset: wait,
+                    reset: Some(wait),
                     window,
                 });
                 let mut error = ApiError::new(
@@ -141,10 +178,8 @@ pub async fn rate_limit_headers(
                 headers.insert(HeaderName::from_static(name), value);
             }
         };
-        set("ratelimit-limit", status.limit.to_string());
-        set("ratelimit-remaining", status.remaining.to_string());
-        set("ratelimit-reset", status.reset.to_string());
-        set("ratelimit-policy", format!("{};w={}", status.limit, status.window));
+        set("ratelimit-policy", status.policy_field());
+        set("ratelimit", status.limit_field());
     }
     Ok(res)
 }
@@ -159,6 +194,22 @@ mod tests {
 
     fn ip(s: &str) -> IpAddr {
         s.parse().expect("ip")
+    }
+
+    #[test]
+    fn the_fields_are_the_drafts_structured_lists() {
+        let auth = RateLimitStatus {
+            policy: "auth",
+            limit: 10,
+            remaining: 9,
+            reset: Some(6),
+            window: Some(60),
+        };
+        assert_eq!(auth.policy_field(), "\"auth\";q=10;w=60");
+        assert_eq!(auth.limit_field(), "\"auth\";r=9;t=6");
+        let streams = RateLimitStatus::at_cap("streams", 4);
+        assert_eq!(streams.policy_field(), "\"streams\";q=4;qu=\"concurrent-requests\"");
+        assert_eq!(streams.limit_field(), "\"streams\";r=0");
     }
 
     #[test]
