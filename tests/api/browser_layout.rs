@@ -1,12 +1,12 @@
 //! The page's layout in a real headless Chromium (the rig is `browser.rs`'s): the big screen
 //! fits 1 to 12 tables at 1920×1080 and 1280×720 with nothing off the screen or cut; nothing
 //! above the phone's controls or its tab bar moves when a switch, a summary or a notice comes
-//! or goes; a deal entered from the keyboard alone, focus staying where the entries are made.
+//! or goes.
 
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-use crate::browser::{rig, Phone, Rig, ONE_BROWSER};
+use crate::browser::{is_stale, rig, Phone, Rig, ONE_BROWSER};
 use crate::browser_table::axe;
 
 /// Saves a screenshot to `$LAYOUT_SHOTS/<name>.png` when that is set (for looking at a layout).
@@ -205,4 +205,156 @@ async fn the_board_fits_one_six_and_twelve_tables_at_1080p_and_720p_with_nothing
         board.close().await;
     }
     assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// Where the tab bar, the entry panel and the panel's first line (its prompt, or a deal's
+/// summary) are on the screen: [top, bottom] in CSS pixels from the screen's top.
+async fn places(phone: &Phone) -> Value {
+    phone
+        .client
+        .execute(
+            "const at = (css) => { const el = document.querySelector(css); if (!el) return null; \
+               const r = el.getBoundingClientRect(); return [r.top, r.bottom]; }; \
+             return { tabs: at('.tabs'), entry: at('.entry'), first: at('.entry .prompt, .entry .summary'), \
+               notice: document.querySelector('.notice')?.textContent ?? '', scrolled: scrollY }",
+            vec![],
+        )
+        .await
+        .expect("measured")
+}
+
+/// The places that must not move: the tab bar, the entry panel's top and, unless `first` is
+/// false (the panel gave way to another), its first line's top.
+fn moved(what: &str, before: &Value, after: &Value, first: bool, problems: &mut Vec<String>) {
+    let keys: &[(&str, usize)] = if first {
+        &[("tabs", 0), ("tabs", 1), ("entry", 0), ("first", 0)]
+    } else {
+        &[("tabs", 0), ("tabs", 1), ("entry", 0)]
+    };
+    for (key, i) in keys {
+        let (b, a) = (before[key][*i].as_f64(), after[key][*i].as_f64());
+        match (b, a) {
+            (Some(b), Some(a)) if (b - a).abs() < 1.0 => {}
+            _ => problems.push(format!(
+                "{what}: {key} moved from {b:?} to {a:?}: {before} then {after}"
+            )),
+        }
+    }
+}
+
+/// Taps the control `name` as a thumb would (scrolled into the middle of the screen first), and
+/// answers where things were just before the tap and once the table moved on.
+async fn tap_measured(phone: &Phone, name: &str) -> (Value, Value) {
+    // A person waits while the controls are held (another phone's entry just arrived).
+    let deadline = tokio::time::Instant::now() + crate::browser::PATIENCE;
+    loop {
+        let held = phone
+            .client
+            .execute("return Boolean(document.querySelector('.controls[inert]'))", vec![])
+            .await
+            .expect("held");
+        if held == false {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the controls stayed held");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let version = phone.version().await;
+    // The page may draw the control anew between finding and tapping it (a trick's winner
+    // giving way): find it again then, as a second look would.
+    let before = loop {
+        let el = phone.control(name).await;
+        let scrolled = phone
+            .client
+            .execute(
+                "arguments[0].scrollIntoView({block: 'center'})",
+                vec![serde_json::to_value(&el).expect("element")],
+            )
+            .await;
+        let before = places(phone).await;
+        match scrolled.and(el.click().await) {
+            Ok(()) => break before,
+            Err(e) if is_stale(&e) => tokio::time::sleep(std::time::Duration::from_millis(50)).await,
+            Err(e) => panic!("tapping {name:?}: {e}"),
+        }
+    };
+    phone.wait_for_version(version + 1).await;
+    (before, places(phone).await)
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn nothing_moves_under_a_finger_when_a_deals_first_entry_a_notice_or_a_summary_comes_or_goes(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig.whist(json!({"hand_sizes": [1, 1]})).await;
+    let phone = rig.scorer(&table).await;
+    phone.wait_for_text("Bob nominates").await;
+    let mut problems = Vec::new();
+
+    // The deal's first entry: the Card-by-card/Result switch stays (Result disabled), the
+    // notice says what was recorded in its fixed room.
+    let (before, after) = tap_measured(&phone, "Nominate 1").await;
+    moved("the deal's first entry", &before, &after, true, &mut problems);
+    assert!(
+        !phone.enabled("Result").await,
+        "a deal under way is entered card by card"
+    );
+    phone.wait_for_text("Recorded: Bob nominated 1").await;
+
+    // Another phone's entry: the notice says what arrived.
+    let before = places(&phone).await;
+    rig.app
+        .post(
+            &format!("/api/v1/tables/{table}/moves"),
+            &rig.organiser,
+            json!({"move": {"kind": "nominate", "seat": 2, "tricks": 0}}),
+        )
+        .await
+        .assert_status(201);
+    phone.wait_for_text("recorded Cat nominated 0").await;
+    moved(
+        "another phone's entry and its notice",
+        &before,
+        &places(&phone).await,
+        true,
+        &mut problems,
+    );
+
+    let (before, after) = tap_measured(&phone, "Nominate 0").await;
+    moved("a nomination", &before, &after, true, &mut problems);
+    let (before, after) = tap_measured(&phone, "Nominate 1").await;
+    moved(
+        "the last nomination gives way to the cards",
+        &before,
+        &after,
+        true,
+        &mut problems,
+    );
+    for card in ["ace of spades", "two of spades", "three of hearts"] {
+        let (before, after) = tap_measured(&phone, card).await;
+        moved(card, &before, &after, true, &mut problems);
+    }
+
+    // The deal ends: its summary takes the panel's place, then gives way by itself.
+    let (before, after) = tap_measured(&phone, "four of diamonds").await;
+    phone.wait_for_text("Deal 1 scored").await;
+    let summary = places(&phone).await;
+    moved("the deal's summary comes", &before, &summary, false, &mut problems);
+    moved(
+        "the deal's summary comes (after the answer)",
+        &after,
+        &summary,
+        false,
+        &mut problems,
+    );
+    phone.wait_for_text("Cat nominates").await;
+    moved(
+        "the summary gives way",
+        &summary,
+        &places(&phone).await,
+        false,
+        &mut problems,
+    );
+    assert!(problems.is_empty(), "{problems:#?}");
+    phone.close().await;
 }

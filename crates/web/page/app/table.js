@@ -384,7 +384,13 @@ function steady(state, draw) {
   }
   if (root.offsetHeight < height) root.style.minHeight = `${height}px`;
   const now = root.querySelector('.controls')?.getBoundingClientRect().top;
-  if (top !== undefined && now !== undefined && now !== top) window.scrollBy(0, now - top);
+  if (top !== undefined && now !== undefined && now !== top) {
+    // At the page's end the scroll that keeps them in place would be clamped: make room for it.
+    const page = document.documentElement;
+    const short = window.scrollY + (now - top) + window.innerHeight - page.scrollHeight;
+    if (short > 0) root.style.minHeight = `${root.offsetHeight + short}px`;
+    window.scrollBy(0, now - top);
+  }
 }
 
 function tableBody(state) {
