@@ -1,8 +1,10 @@
 //! The page's layout in a real headless Chromium (the rig is `browser.rs`'s): the big screen
 //! fits 1 to 12 tables at 1920×1080 and 1280×720 with nothing off the screen or cut; nothing
 //! above the phone's controls or its tab bar moves when a switch, a summary or a notice comes
-//! or goes.
+//! or goes; a deal entered from the keyboard alone, focus staying where the entries are made.
 
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::key::Key;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
@@ -356,5 +358,119 @@ async fn nothing_moves_under_a_finger_when_a_deals_first_entry_a_notice_or_a_sum
         &mut problems,
     );
     assert!(problems.is_empty(), "{problems:#?}");
+    phone.close().await;
+}
+
+/// Presses `key` on the keyboard, as a person does: it goes to whatever has focus.
+async fn press(phone: &Phone, key: char) {
+    let keys = KeyActions::new("keyboard".to_owned())
+        .then(KeyAction::Down { value: key })
+        .then(KeyAction::Up { value: key });
+    phone.client.perform_actions(keys).await.expect("a key pressed");
+}
+
+/// What has focus: its name (aria-label, else text) and whether it is in the entry panel.
+async fn focused(phone: &Phone) -> (String, bool) {
+    let found = phone
+        .client
+        .execute(
+            "const el = document.activeElement; \
+             return [el ? (el.getAttribute('aria-label') || el.textContent || el.tagName) : '', Boolean(el?.closest('.entry'))]",
+            vec![],
+        )
+        .await
+        .expect("focus");
+    (found[0].as_str().unwrap_or_default().to_owned(), found[1] == true)
+}
+
+/// Presses `keys` then Enter, and waits for the entry to be recorded; answers how many keys.
+async fn enter(phone: &Phone, keys: &str) -> usize {
+    let version = phone.version().await;
+    for key in keys.chars() {
+        press(phone, key).await;
+    }
+    press(phone, Key::Enter.into()).await;
+    phone.wait_for_version(version + 1).await;
+    keys.chars().count() + 1
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_six_card_deal_is_entered_from_the_keyboard_in_at_most_four_keys_a_card_focus_staying_at_the_entry(
+    pool: PgPool,
+) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig.whist(json!({"hand_sizes": [6, 1]})).await;
+    let phone = rig.scorer(&table).await;
+    phone.wait_for_text("Bob nominates").await;
+    // From the top of the page to the first nomination: Tab, as a keyboard does.
+    let mut keys = 0;
+    loop {
+        press(&phone, Key::Tab.into()).await;
+        keys += 1;
+        if focused(&phone).await.0.starts_with("Nominate") {
+            break;
+        }
+        assert!(
+            keys < 12,
+            "the nominations are near the top: {:?}",
+            focused(&phone).await
+        );
+    }
+    // A nomination: its number, then Enter.
+    for n in ["1", "2", "1", "1"] {
+        keys += enter(&phone, n).await;
+        let (name, inside) = focused(&phone).await;
+        assert!(inside, "after a nomination focus stays in the entry panel: {name}");
+    }
+    phone.wait_for_text("Bob to play").await;
+    // A card: its rank, its suit, Enter; a ten as "1 0" (four keys).
+    let tricks = [
+        ["as", "ks", "qs", "js"],
+        ["ah", "kh", "qh", "jh"],
+        ["ad", "kd", "qd", "jd"],
+        ["ac", "kc", "qc", "jc"],
+        ["10s", "9s", "8s", "7s"],
+        ["10h", "9h", "8h", "7h"],
+    ];
+    let mut cards = 0;
+    for trick in tricks {
+        for card in trick {
+            keys += enter(&phone, card).await;
+            cards += 1;
+            let (name, inside) = focused(&phone).await;
+            assert!(
+                inside,
+                "after card {cards} ({card}) focus stays in the entry panel: {name}"
+            );
+        }
+    }
+    phone.wait_for_text("Deal 1 scored").await;
+    eprintln!("{keys} keys for {cards} cards and 4 nominations");
+    assert_eq!(
+        focused(&phone).await.0,
+        "Next deal",
+        "the summary's one choice has focus"
+    );
+    assert!(
+        keys <= 4 * cards,
+        "{keys} keys for a deal of {cards} cards and its nominations"
+    );
+    let log = rig.app.log(&table).await;
+    let plays: Vec<&Value> = log
+        .as_array()
+        .expect("log")
+        .iter()
+        .filter(|e| e["move"]["kind"] == "play")
+        .collect();
+    assert_eq!(plays.len(), 24, "{log}");
+    assert_eq!(plays[16]["move"]["card"], "10S", "{log}");
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+
+    // Enter takes the summary's Next deal; focus goes on to the next deal's nominations.
+    press(&phone, Key::Enter.into()).await;
+    phone.wait_for_text("Cat nominates").await;
+    let (name, inside) = focused(&phone).await;
+    assert!(inside && name.starts_with("Nominate"), "{name}");
     phone.close().await;
 }
