@@ -165,7 +165,7 @@ async fn the_big_screen_at_1920_by_1080_and_1280_by_720_fills_the_screen_with_tw
     let session = rig.app.session(&rig.organiser, "Thursday").await;
     let mut tables = Vec::new();
     for n in 0..12 {
-        // Long names too: they wrap, never cut.
+        // Long names too: they wrap between words, or end in an ellipsis when they must.
         let players = if n == 0 {
             json!(["Annabel-Marguerite", "Bob", "Cat", "Dan"])
         } else {
@@ -259,7 +259,8 @@ async fn measure_board(board: &Phone) -> Value {
             return {
               tiles: tiles.length,
               smallest_total: Math.min(...totals.map(px)),
-              clipped: [...names, ...totals].filter((el) => el.scrollWidth > el.clientWidth + 0.5 || !inside(el)).map((el) => el.textContent),
+              // A name may end in an ellipsis when nothing else fits (its full text in a tooltip).
+              clipped: [...names, ...totals].filter((el) => (el.scrollWidth > el.clientWidth + 0.5 && el.title !== el.textContent) || !inside(el)).map((el) => el.textContent),
               width: board.width,
               bottom: board.bottom,
               viewport: [innerWidth, innerHeight],

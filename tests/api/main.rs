@@ -50,6 +50,7 @@ mod browser;
 mod browser_clubs;
 mod browser_deals;
 mod browser_games;
+mod browser_layout;
 mod browser_offline;
 mod browser_refusals;
 mod browser_table;

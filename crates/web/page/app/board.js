@@ -160,7 +160,7 @@ export async function openBoard(sessionId, root) {
     after,
     grid);
   window.addEventListener('resize', () => draw());
-  let fitted = '';
+  let afterFitted = '';
   /// Draws the next round's tables or the final standings when there are some to show; true then.
   const drawAfter = () => {
     const standings = event?.finished_at && event.standings.length ? event : null;
@@ -174,11 +174,22 @@ export async function openBoard(sessionId, root) {
     const room = `${window.innerWidth}x${window.innerHeight}`;
     if (shown !== afterShown) mount(after, ...(standings ? finalStandings(standings) : movement(event, next)));
     after.classList.toggle('standings', Boolean(standings));
-    if (shown !== afterShown || room !== fitted) fit(after, standings ? [1] : [1, 2, 3, 4].filter((c) => c <= Math.max(1, next.tables.length)));
-    [afterShown, fitted] = [shown, room];
+    if (shown !== afterShown || room !== afterFitted) fit(after, standings ? [1] : [1, 2, 3, 4].filter((c) => c <= Math.max(1, next.tables.length)));
+    [afterShown, afterFitted] = [shown, room];
     return true;
   };
+  // Draws once the reads in flight have answered (a frame later), not once per table: each
+  // drawing fits the tiles to the screen again when their number changed.
+  let drawing = false;
   const draw = () => {
+    if (drawing) return;
+    drawing = true;
+    requestAnimationFrame(() => {
+      drawing = false;
+      drawNow();
+    });
+  };
+  const drawNow = () => {
     drawBand();
     grid.hidden = drawAfter();
     // A tournament's round shows its own tables, by their numbers; else every table.
@@ -186,11 +197,9 @@ export async function openBoard(sessionId, root) {
     const shown = round
       ? [...round.tables].sort((a, b) => a.number - b.number).map((rt) => rt.table_id).filter((id) => tables.has(id))
       : order.filter((id) => tables.has(id));
-    grid.style.setProperty('--cols', columns(shown.length));
-    grid.style.setProperty('--rows', Math.max(1, Math.ceil(shown.length / columns(shown.length))));
     grid.dataset.count = shown.length;
-    grid.classList.toggle('many', shown.length > 6);
     mount(grid, ...shown.map((id, i) => card(numbers.get(id) ?? i + 1, tables.get(id))));
+    if (!grid.hidden) fitTiles(grid, shown.length);
   };
   const read = async (id) => {
     try {
@@ -263,15 +272,126 @@ function card(number, t) {
   const page = gameModule(t.game);
   const totals = totalsOf(v);
   const turn = v.to_act != null ? `${t.players[v.to_act]} to act` : t.finished || v.phase === 'finished' ? 'Game over' : null;
+  // The seats mark the dealer, so the facts leave the dealer out; the turn follows them in the
+  // same lines, a tile's room going to the names and totals.
+  const told = facts(t, page, true).filter((f) => Boolean(f) && f !== turn);
   return h('section', { class: 'board-tile', 'aria-label': `Table ${number}`, 'data-table': t.id, 'data-version': t.version },
-    h('h2', {}, `Table ${number}: ${gameName(t.game)}`),
-    h('p', { class: 'tile-facts' }, [...facts(t, page)].filter(Boolean).join(' · ')),
-    turn ? h('p', { class: 'tile-turn' }, turn) : null,
+    h('div', { class: 'tile-head' },
+      h('h2', {}, `Table ${number}: ${gameName(t.game)}`),
+      told.length ? h('span', { class: 'tile-facts' }, ` · ${told.join(' · ')}`) : null,
+      turn ? h('b', { class: 'tile-turn' }, ` · ${turn}`) : null),
     h('ol', { class: 'tile-seats', 'aria-label': `Table ${number} seats` }, t.players.map((name, s) =>
       h('li', { class: `tile-seat${v.to_act === s ? ' acting' : ''}`, 'aria-current': v.to_act === s ? 'true' : null },
-        h('span', { class: 'tile-name' }, name, v.dealer === s ? h('abbr', { title: 'dealer' }, ' D') : null),
-        h('b', { class: 'seat-total tile-total', 'aria-label': `${name}'s total`, 'data-total': totals[s] ?? 0 }, String(totals[s] ?? 0)),
-        h('span', { class: 'tile-bits' }, seatBits(v, s, page, true).join(' · '))))));
+        // The full name in a tooltip: on a crowded screen a long one may end in an ellipsis.
+        h('span', { class: 'tile-name', title: name }, name),
+        h('span', { class: 'tile-bits' },
+          v.dealer === s ? h('abbr', { title: 'dealer', class: 'tile-dealer' }, 'D') : null,
+          seatBits(v, s, page, true).join(' · ')),
+        h('b', { class: 'seat-total tile-total', 'aria-label': `${name}'s total`, 'data-total': totals[s] ?? 0 }, String(totals[s] ?? 0))))));
+}
+
+/// The smallest and largest names on the tiles, in px (totals are twice as big, 48 px at least).
+const NAME_MIN = 24;
+const NAME_MAX = 96;
+/// How a tile seats its four players: in a row, two by two, or one under another (the name
+/// beside the total). In this order when they fit as well.
+const SEATINGS = ['row', 'quad', 'list'];
+
+/// Lays the tiles out as large as they fit below the header, to the bottom of the screen: of
+/// the column counts that suit the screen's shape and the seatings, the one whose names can be
+/// largest with each tile's content inside it and every name on at most two lines, no word
+/// broken (a word is never split: one too wide shows as too wide). When nothing fits so, a name
+/// with a word too wide for its seat takes one line ending in an ellipsis (`cut`), the others
+/// still two; then, every name one line (`cut` when it must); when even that does not fit, the
+/// tiles take the room they need and the page scrolls. The last layout is kept while it still fits (a board does not jump at every entry)
+/// and found again when the tiles or the screen change.
+/**
+ * @param {HTMLElement & { fit?: any }} grid
+ * @param {number} count
+ */
+function fitTiles(grid, count) {
+  if (!count) return;
+  const top = grid.getBoundingClientRect().top + window.scrollY;
+  const height = Math.floor(window.innerHeight - top - 8);
+  grid.style.setProperty('--board-height', `${Math.max(120, height)}px`);
+  const names = [...grid.querySelectorAll('.tile-name')];
+  const set = (/** @type {{ cols: number, seats: string, px: number }} */ f) => {
+    grid.style.setProperty('--cols', String(f.cols));
+    grid.style.setProperty('--rows', String(Math.ceil(count / f.cols)));
+    grid.style.setProperty('--name', `${f.px}px`);
+    grid.dataset.seats = f.seats;
+    grid.classList.remove('overflowing');
+  };
+  // Measured by the boxes, not by the letters' ink: a figure's ink reaches a little past its line
+  // in most fonts, and a digit's descent is blank anyway.
+  const wide = (/** @type {Element} */ el) => el.scrollWidth > el.clientWidth + 1;
+  /// `cutting`: 0 every name whole; 1 the names too wide cut; 2 every name on one line.
+  const fits = (/** @type {number} */ cutting) => {
+    // All names whole, then those to cut cut: two layouts, not one a name.
+    grid.classList.toggle('one-line', cutting === 2);
+    for (const name of names) name.classList.remove('cut');
+    if (cutting) for (const name of names.filter(wide)) name.classList.add('cut');
+    const root = document.documentElement;
+    if (root.scrollWidth > root.clientWidth || root.scrollHeight > root.clientHeight + 1) return false;
+    const px = parseFloat(grid.style.getPropertyValue('--name'));
+    for (const tile of grid.children) {
+      if (wide(tile)) return false;
+      const edge = tile.getBoundingClientRect().bottom - 2;
+      for (const seat of tile.querySelectorAll('.tile-seat')) {
+        if (seat.getBoundingClientRect().bottom > edge || wide(seat)) return false;
+        for (const el of seat.querySelectorAll('.tile-bits, .tile-total')) if (wide(el)) return false;
+      }
+    }
+    // A name wider than its box has a word too long for a line; taller, a line too many.
+    return cutting === 2 || names.every((name) => name.classList.contains('cut') || (!wide(name) && name.scrollHeight <= name.clientHeight + px / 2));
+  };
+  const key = `${count} ${window.innerWidth}x${window.innerHeight} ${top}`;
+  if (grid.fit?.key === key) {
+    set(grid.fit);
+    if (fits(grid.fit.cutting)) return;
+  }
+  const gap = 6;
+  const width = grid.clientWidth;
+  // Column counts that leave no row empty and tiles neither a sliver nor a strip.
+  const counts = [];
+  for (let cols = 1; cols <= count; cols += 1) {
+    const rows = Math.ceil(count / cols);
+    if (cols * (rows - 1) >= count) continue;
+    const shape = ((width - gap * (cols - 1)) / cols) / ((height - gap * (rows - 1)) / rows);
+    if (shape >= 0.45 && shape <= 5) counts.push(cols);
+  }
+  /** @type {any} */
+  let best = null;
+  for (const cutting of [0, 1, 2]) {
+    for (const cols of counts) {
+      for (const seats of SEATINGS) {
+        // Only what beats the best so far is worth a search.
+        let lo = best ? best.px + 1 : NAME_MIN;
+        if (lo > NAME_MAX) break;
+        set({ cols, seats, px: lo });
+        if (!fits(cutting)) continue;
+        let hi = NAME_MAX + 1;
+        while (hi - lo > 1) {
+          const mid = Math.floor((lo + hi) / 2);
+          set({ cols, seats, px: mid });
+          if (fits(cutting)) lo = mid;
+          else hi = mid;
+        }
+        best = { cols, seats, px: lo, cutting };
+      }
+    }
+    if (best) break;
+  }
+  if (best) {
+    grid.fit = { ...best, key };
+    set(best);
+    fits(best.cutting);
+    return;
+  }
+  grid.fit = null;
+  set({ cols: columns(count), seats: 'quad', px: NAME_MIN });
+  fits(2);
+  grid.classList.add('overflowing');
 }
 
 /// Where each player sits in the next round: its tables in order, each with its players in seat

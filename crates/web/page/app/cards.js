@@ -91,6 +91,8 @@ export function cardFace(card, extra = {}) {
     cardText(card));
 }
 
+let pickers = 0;
+
 /// The picker. `deck` lists the cards of the game's deck; `legal` is a Set of the cards that
 /// may be tapped now; `seen` a Set of cards already played this deal (greyed).
 /**
@@ -118,7 +120,46 @@ export function picker({ deck, legal, seen = new Set(), onPick, label = 'Card' }
           onclick: ok ? () => onPick(card) : null,
         }, r);
       })));
-  return h('div', { class: 'picker', role: 'group', 'aria-label': label, style: null }, rows);
+  const keys = `pick-keys-${++pickers}`;
+  const group = h('div', { class: 'picker', role: 'group', 'aria-label': label, 'aria-describedby': keys }, rows,
+    h('p', { class: 'pick-keys', id: keys }, 'Keys: the rank, then the suit (7 D; T or 10 for a ten), then Enter.'));
+  group.addEventListener('keydown', pickerKeys(group));
+  return group;
+}
+
+/// The picker from the keyboard: a rank (A K Q J T 10 9 … 2) goes to the first card of that
+/// rank that can be played, a suit letter (S H D C) then to that rank's card of the suit (or,
+/// with no rank typed, to the suit's first); Enter plays it. Any card in three keys (four for
+/// "1 0").
+/**
+ * @param {HTMLElement} group
+ * @returns {(e: KeyboardEvent) => void}
+ */
+export function pickerKeys(group) {
+  let rank = '';
+  return (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const key = e.key.toUpperCase();
+    const open = /** @type {HTMLButtonElement[]} */ ([...group.querySelectorAll('button[data-card]:not(:disabled)')]);
+    const rankOf = (/** @type {HTMLButtonElement} */ b) => parse(b.dataset.card ?? '')?.rank;
+    let target;
+    const suit = SUITS.find((x) => x.letter === key);
+    if (suit) {
+      target = open.find((b) => rank && b.dataset.card === rank + suit.letter)
+        ?? (rank ? null : open.find((b) => parse(b.dataset.card ?? '')?.suit === suit));
+      rank = '';
+    } else if (key === '0' && rank === '1') {
+      rank = '10';
+    } else if (RANKS.includes(key) || key === '1' || key === 'T') {
+      rank = key === 'T' ? '10' : key;
+    } else {
+      return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+    target ??= rank ? open.find((b) => rankOf(b) === rank) : null;
+    target?.focus();
+  };
 }
 
 export const DECK52 = SUITS.flatMap((s) => RANKS.map((r) => r + s.letter));

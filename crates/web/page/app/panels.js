@@ -77,10 +77,18 @@ export function entryPanel(ctx) {
   }
   const g = { ...ctx, deck: game.deck ?? DECK52, page: game };
   const resultMode = k.has('result') && (ctx.mode === 'result' || (k.size === 1));
-  const toggle = k.has('result') && k.size > 1
+  // The switch stays for the whole deal, the side not open now disabled (a deal under way is
+  // entered card by card): taken away at the deal's first entry, it would move the panel below
+  // it up under the scorer's finger.
+  const cardsOpen = [...k].some((x) => x !== 'result');
+  const toggle = game.result && game.panel
     ? h('div', { class: 'modes', role: 'group', 'aria-label': 'Recording mode' },
-      button('Card by card', () => ctx.setMode('cards'), { 'aria-pressed': String(!resultMode) }),
-      button('Result', () => ctx.setMode('result'), { 'aria-pressed': String(resultMode) }))
+      button('Card by card', () => ctx.setMode('cards'), {
+        'aria-pressed': String(!resultMode), disabled: !cardsOpen, title: cardsOpen ? null : 'only a result can be entered now',
+      }),
+      button('Result', () => ctx.setMode('result'), {
+        'aria-pressed': String(resultMode), disabled: !k.has('result'), title: k.has('result') ? null : 'this deal is under way: card by card',
+      }))
     : null;
   const body = resultMode ? game.result?.(g) : game.panel?.(g, k);
   if (!body) return [toggle, generic(g, k)];

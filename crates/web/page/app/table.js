@@ -368,8 +368,11 @@ function steady(state, draw) {
   const sameTab = state.drawnTab === state.tab;
   const top = sameTab ? root.querySelector('.controls')?.getBoundingClientRect().top : undefined;
   const height = root.offsetHeight;
+  const active = document.activeElement;
+  if (active && active !== document.body && root.contains(active)) state.focus = focusKey(active);
   draw();
   state.drawnTab = state.tab;
+  keepFocus(state);
   if (!sameTab || state.tab !== 'table') {
     root.style.minHeight = '';
     state.centreHeight = 0;
@@ -384,8 +387,76 @@ function steady(state, draw) {
   }
   if (root.offsetHeight < height) root.style.minHeight = `${height}px`;
   const now = root.querySelector('.controls')?.getBoundingClientRect().top;
-  if (top !== undefined && now !== undefined && now !== top) window.scrollBy(0, now - top);
+  if (top !== undefined && now !== undefined && now !== top) {
+    // At the page's end the scroll that keeps them in place would be clamped: make room for it.
+    const page = document.documentElement;
+    const short = window.scrollY + (now - top) + window.innerHeight - page.scrollHeight;
+    if (short > 0) root.style.minHeight = `${root.offsetHeight + short}px`;
+    window.scrollBy(0, now - top);
+  }
 }
+
+/// Whether the scorer is using the keyboard (the last input was a key, not a tap): focus is kept
+/// for them only, so a tap never brings a focus ring or a scroll.
+let keyboard = false;
+window.addEventListener('keydown', () => { keyboard = true; }, true);
+window.addEventListener('pointerdown', () => { keyboard = false; }, true);
+
+/// What had focus, to find its like again once the page is drawn anew.
+/**
+ * @param {Element} el
+ * @returns {{ card?: string, label: string | null, text: string, where: string }}
+ */
+function focusKey(el) {
+  const where = el.closest('.controls') ? 'controls' : el.closest('.tabs') ? 'tabs' : 'page';
+  return { card: /** @type {HTMLElement} */ (el).dataset?.card, label: el.getAttribute('aria-label'), text: el.textContent ?? '', where };
+}
+
+/// Each entry draws the page anew: without this, focus would fall back to the top of the page
+/// and a keyboard would go through the whole page again for every card. Focus goes back to the
+/// control that had it when it is still there and open, else to the entry point: the panel's
+/// first open control (a deal's summary: its "Next deal"; Undo's question: Keep).
+function keepFocus(state) {
+  const f = state.focus;
+  const active = document.activeElement;
+  if (!keyboard || !f || (active && active !== document.body && state.root.contains(active))) return;
+  const root = state.root;
+  const scope = root.querySelector(f.where === 'tabs' ? '.tabs' : f.where === 'controls' ? '.controls' : 'main') ?? root;
+  const open = /** @type {HTMLElement[]} */ ([...scope.querySelectorAll('button:not(:disabled), a[href], input:not([type=hidden]), select, textarea, summary')]);
+  const same = open.find((el) => (f.card ? el.dataset.card === f.card : f.label ? el.getAttribute('aria-label') === f.label : el.textContent === f.text));
+  let target = same;
+  if (!target && f.where === 'controls') {
+    const ask = root.querySelector('.undo-bar.confirm');
+    const entry = root.querySelector('.entry');
+    target = ask ? [...ask.querySelectorAll('button')].pop()
+      : /** @type {HTMLElement[]} */ ([...(entry?.querySelectorAll('button:not(:disabled), input:not([type=hidden]), select, textarea') ?? [])])
+        .find((el) => !el.closest('.modes'));
+  }
+  target?.focus();
+}
+
+/// Type-ahead in the entry panel: a key goes to the next open button of the focused one's group
+/// whose text starts with what was typed ("2" to "Nominate 2", "1" "2" to 12), Enter then enters
+/// it. The card picker has keys of its own (cards.js).
+/**
+ * @param {KeyboardEvent} e
+ */
+function typeAhead(e) {
+  const target = /** @type {HTMLElement} */ (e.target);
+  if (e.ctrlKey || e.metaKey || e.altKey || e.key.length !== 1 || e.key === ' ' || !target.closest?.('.entry')) return;
+  if (target.matches('input, select, textarea')) return;
+  const scope = target.closest('[role=group], [role=radiogroup], .choices') ?? target.closest('.entry');
+  const now = Date.now();
+  typed = now - typedAt < 1000 ? typed + e.key.toLowerCase() : e.key.toLowerCase();
+  typedAt = now;
+  const open = /** @type {HTMLElement[]} */ ([...(scope?.querySelectorAll('button:not(:disabled)') ?? [])]);
+  const found = open.find((b) => (b.textContent ?? '').trim().toLowerCase().startsWith(typed));
+  if (!found) return;
+  e.preventDefault();
+  found.focus();
+}
+let typed = '';
+let typedAt = 0;
 
 function tableBody(state) {
   const t = state.table;
@@ -458,7 +529,7 @@ function tableBody(state) {
   } else panel = message('Waiting for the pending entry to be answered before the next one.');
   const held = Boolean(state.hold);
   const controls = h('div', {
-    class: `controls${held ? ' held' : ''}`, inert: held, 'aria-busy': held ? 'true' : null,
+    class: `controls${held ? ' held' : ''}`, inert: held, 'aria-busy': held ? 'true' : null, onkeydown: typeAhead,
   }, undoBar(state, pending.length > 0), h('section', { class: 'entry', 'aria-label': 'Entry' }, panel));
   return h('div', { class: 'tab-body', 'data-tab': 'table' }, seats, centre, note, controls, queueList);
 }

@@ -5,7 +5,7 @@
 // is said by the game's page module through its hooks (`GamePage` in types.js), passed in as
 // `page`: nothing here reads a field only one game's view has.
 
-import { cardPart, plainText, suitWord } from './cards.js';
+import { cardPart, plainText, suitSymbol, suitWord } from './cards.js';
 import { numberingOf } from './legal.js';
 
 /** @typedef {import('./types.js').GamePage} GamePage */
@@ -75,22 +75,24 @@ function describeMove(m, who, page) {
 }
 
 /// The header's facts: the deal (or hand) of how many, the dealer, the hand size, trumps, what
-/// the game adds (`page.facts`), "Game over".
+/// the game adds (`page.facts`), "Game over". `short` for the board's tiles, whose seats mark
+/// the dealer: no dealer, trumps as their symbol.
 /**
  * @param {TableView} t
  * @param {GamePage | null} [page]
+ * @param {boolean} [short]
  * @returns {string[]}
  */
-export function facts(t, page = null) {
+export function facts(t, page = null, short = false) {
   const v = t.state;
   /** @type {Who} */
   const name = (s) => t.players[s] ?? '';
   const n = numberingOf(page);
   const out = [];
   if (v[n.deal] != null) out.push(`${n.word} ${v[n.deal]}${v[n.inGame] ? ` of ${v[n.inGame]}` : ''}`);
-  if (v.dealer != null) out.push(`Dealer ${name(v.dealer)}`);
+  if (v.dealer != null && !short) out.push(`Dealer ${name(v.dealer)}`);
   if (v.hand_size != null) out.push(`${v.hand_size} card${v.hand_size === 1 ? '' : 's'}`);
-  if (v.trumps) out.push(`Trumps ${suitWord(v.trumps)}`);
+  if (v.trumps) out.push(`Trumps ${(short && suitSymbol(v.trumps)) || suitWord(v.trumps)}`);
   else if (v.phase === 'turn_up' || (v.phase === 'nominating' && 'turn_up' in v && !v.trumps)) out.push('Trumps not known yet');
   out.push(...(page?.facts?.(v, name) ?? []));
   if (t.finished || v.phase === 'finished') out.push('Game over');
