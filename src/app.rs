@@ -319,6 +319,7 @@ impl Application {
                 .route(OPENAPI_PATH, web::get().to(serve_spec(openapi.clone())))
                 .configure(api::routes(state.clone()))
                 .configure(api::page::routes)
+                .configure(api::problems::routes)
                 .route(
                     "/docs",
                     web::get().to(|| async { HttpResponse::Found().insert_header(("Location", "/docs/")).finish() }),

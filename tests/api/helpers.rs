@@ -60,7 +60,7 @@ impl Answer {
         );
         assert_eq!(self.body["status"], status);
         assert!(self.body["detail"].as_str().is_some_and(|d| !d.is_empty()), "detail");
-        assert_eq!(self.body["type"], format!("urn:tablekeeper:problem:{code}"));
+        assert_eq!(self.body["type"], format!("/problems/{code}"));
     }
 
     #[track_caller]

@@ -520,7 +520,7 @@ fn the_check_finds_answers_and_accepted_requests_that_do_not_fit() {
         "/api/v1/sessions",
         Some(r#"{"name": 5}"#),
         422,
-        r#"{"type": "urn:tablekeeper:problem:invalid_body", "title": "Unprocessable Entity", "status": 422, "detail": "name: not a string", "code": "invalid_body"}"#,
+        r#"{"type": "/problems/invalid_body", "title": "Unprocessable Entity", "status": 422, "detail": "name: not a string", "code": "invalid_body"}"#,
     );
     assert_eq!(violations(&refused), Vec::<String>::new());
 

@@ -274,3 +274,40 @@ async fn head_of_a_compressed_answer_has_get_s_headers(pool: PgPool) {
         }
     }
 }
+
+/// A problem's `type` is a page the server answers (issue #45): what the code means and where it
+/// is answered; a code no problem has is 404.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_problem_s_type_is_a_page_that_says_what_its_code_means(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let missing = app
+        .get_as(&format!("/api/v1/tables/{}", uuid::Uuid::new_v4()), &token)
+        .await;
+    missing.assert_problem(404, "table_not_found");
+    let kind = missing.body["type"].as_str().expect("type");
+    let page = reqwest::get(format!("{}{kind}", app.base)).await.expect("page");
+    assert_eq!(page.status(), 200);
+    assert_eq!(page.headers()["content-type"], "text/html; charset=utf-8");
+    let text = page.text().await.expect("html");
+    assert!(text.contains("<h1><code>table_not_found</code></h1>"), "{text}");
+    assert!(
+        text.contains("<code>GET /api/v1/tables/{id}</code> answers <strong>404</strong>"),
+        "{text}"
+    );
+    for code in tablekeeper::api::error::ApiError::all_codes() {
+        let page = reqwest::get(format!("{}/problems/{code}", app.base))
+            .await
+            .expect("page");
+        assert_eq!(page.status(), 200, "{code}");
+    }
+    let unknown = reqwest::get(format!("{}/problems/no_such_code", app.base))
+        .await
+        .expect("page");
+    assert_eq!(unknown.status(), 404);
+    let spec: Value = serde_json::from_str(COMMITTED).expect("spec");
+    let said = spec["components"]["schemas"]["Problem"]["properties"]["type"]["description"]
+        .as_str()
+        .expect("described");
+    assert!(said.contains("/problems/<code>"), "the spec says where: {said}");
+}

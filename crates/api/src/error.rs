@@ -12,14 +12,15 @@ use tablekeeper_service::StoreError;
 /// An RFC 9457 problem document.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[schema(example = json!({
-    "type": "urn:tablekeeper:problem:not_your_turn",
+    "type": "/problems/not_your_turn",
     "title": "Unprocessable Entity",
     "status": 422,
     "detail": "it is not seat 2's turn: seat 1 is to act",
     "code": "not_your_turn"
 }))]
 pub struct Problem {
-    /// `urn:tablekeeper:problem:<code>`.
+    /// `/problems/<code>`: a URL, relative to the server's (RFC 9457 §3.1.1), of a page that
+    /// says what the code means and which operations answer it.
     #[serde(rename = "type")]
     pub kind: String,
     pub title: String,
@@ -234,7 +235,7 @@ impl ApiError {
 
     pub fn problem(&self) -> Problem {
         Problem {
-            kind: format!("urn:tablekeeper:problem:{}", self.code),
+            kind: super::problems::type_url(self.code),
             title: self.status.canonical_reason().unwrap_or("Error").to_owned(),
             status: self.status.as_u16(),
             detail: self.detail.clone(),

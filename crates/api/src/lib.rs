@@ -41,6 +41,7 @@ pub mod middleware;
 pub mod names;
 pub mod openapi;
 pub mod page;
+pub mod problems;
 pub mod reads;
 pub mod rulings;
 pub mod seasons;
