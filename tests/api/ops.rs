@@ -763,3 +763,48 @@ fn the_tools_check_names_a_missing_tool_and_its_package() {
     assert!(with.status.success(), "{}", String::from_utf8_lossy(&with.stderr));
     let _ = std::fs::remove_dir_all(&bin);
 }
+
+/// `scripts/serve` keeps the checkout's secret and audit key in `.tablekeeper/` in both its modes
+/// (issue #45: the README's recipe behind Caddy ran without the key file, so bundles were signed
+/// with a key kept in the database they vouch for); `--dry-run` says what it would start with.
+#[test]
+fn scripts_serve_starts_with_the_checkout_s_secret_and_audit_key_file_in_both_modes() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let key_file = format!("{root}/.tablekeeper/audit_signing_key");
+    for (args, public) in [
+        (&["--dry-run"][..], "https://cards.club.example"),
+        (&["--lan", "--dry-run"][..], "http://192.0.2.7:8080"),
+    ] {
+        let mut command = std::process::Command::new(format!("{root}/scripts/serve"));
+        command
+            .args(args)
+            .env("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tablekeeper_dry_run")
+            .env("LAN_ADDRESS", "192.0.2.7")
+            .env_remove("JWT_SECRET")
+            .env_remove("AUDIT_SIGNING_KEY")
+            .env_remove("AUDIT_SIGNING_KEY_FILE")
+            .env_remove("PUBLIC_URL");
+        if args.len() == 1 {
+            command.env("PUBLIC_URL", public).env("TRUSTED_PROXIES", "127.0.0.1");
+        }
+        let run = command.output().expect("scripts/serve runs");
+        let said = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            run.status.success(),
+            "{args:?}: {said}{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        for line in [
+            "JWT_SECRET=set".to_owned(),
+            format!("AUDIT_SIGNING_KEY_FILE={key_file}"),
+            format!("PUBLIC_URL={public}"),
+        ] {
+            assert!(said.lines().any(|l| l == line), "{args:?}: {line} in\n{said}");
+        }
+    }
+    let seed = std::fs::read_to_string(&key_file).expect("the key file");
+    assert!(
+        seed.len() == 64 && seed.bytes().all(|b| b.is_ascii_hexdigit()),
+        "a seed: {seed}"
+    );
+}
