@@ -808,3 +808,25 @@ fn scripts_serve_starts_with_the_checkout_s_secret_and_audit_key_file_in_both_mo
         "a seed: {seed}"
     );
 }
+
+/// `scripts/backup` and `scripts/restore` find the database as `scripts/serve` does when no
+/// `DATABASE_URL` is given (issue #45: a laptop's backup needed a URL the README never gave).
+#[test]
+fn backup_and_restore_find_the_database_scripts_serve_uses() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    for script in ["backup", "restore"] {
+        let run = std::process::Command::new(format!("{root}/scripts/{script}"))
+            .arg(std::env::temp_dir().join("tablekeeper-no-such.dump"))
+            .env_remove("DATABASE_URL")
+            .output()
+            .expect("the script runs");
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            said.contains(&format!(
+                "scripts/{script}: DATABASE_URL is not set; using postgres://postgres@127.0.0.1:5432/tablekeeper, as scripts/serve does"
+            )),
+            "{script}: {said}"
+        );
+    }
+    let _ = std::fs::remove_file(std::env::temp_dir().join("tablekeeper-no-such.dump"));
+}
