@@ -42,7 +42,7 @@ async fn three_of_a_club(app: &TestApp) -> (String, String, Vec<String>) {
 
 /// A session whose club has P1, P2 and P3, and a one-round Pope Joan tournament of the three
 /// with `leftover` (left out when None): (token, session, tournament, member ids).
-async fn pope_joan_night(app: &TestApp, leftover: Option<&str>) -> (String, String, String, Vec<String>) {
+pub(crate) async fn pope_joan_night(app: &TestApp, leftover: Option<&str>) -> (String, String, String, Vec<String>) {
     pope_joan_rounds(app, leftover, 1).await
 }
 
@@ -74,7 +74,12 @@ async fn pope_joan_rounds(app: &TestApp, leftover: Option<&str>, rounds: u32) ->
 
 /// Plays the round's one deal as the module's header says and closes the round: the table's id
 /// and the closed tournament.
-async fn play_and_close(app: &TestApp, token: &str, tournament: &str, members: &[String]) -> (String, Value) {
+pub(crate) async fn play_and_close(
+    app: &TestApp,
+    token: &str,
+    tournament: &str,
+    members: &[String],
+) -> (String, Value) {
     let started = app
         .post(&format!("/api/v1/tournaments/{tournament}/rounds"), token, json!({}))
         .await

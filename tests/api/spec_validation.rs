@@ -570,3 +570,19 @@ async fn the_suites_client_checks_every_body_it_sends_and_receives(pool: PgPool)
     let checked = CHECKED.load(Ordering::Relaxed) - before;
     assert!(checked >= sent + 20, "{checked} bodies checked for {sent} requests");
 }
+
+/// What is wrong with a webhook delivery's body against the spec's `webhooks` entry for its
+/// `type` (issue #45): none when it fits.
+pub fn webhook_errors(body: &Value) -> Vec<String> {
+    let Some(kind) = body["type"].as_str() else {
+        return vec!["no `type`".to_owned()];
+    };
+    if spec().document["webhooks"].get(kind).is_none() {
+        return vec![format!("`{kind}` is not in the spec's webhooks")];
+    }
+    let pointer = format!(
+        "/webhooks/{}/post/requestBody/content/application~1json/schema",
+        escape(kind)
+    );
+    spec().errors(&pointer, body)
+}

@@ -81,8 +81,15 @@ impl Receiver {
         }
     }
 
+    /// What came, each body checked against the spec's `webhooks` for its type.
     fn received(&self) -> Vec<Received> {
-        self.got.lock().expect("lock").clone()
+        let got = self.got.lock().expect("lock").clone();
+        for r in &got {
+            let body: Value = serde_json::from_str(&r.body).expect("a JSON body");
+            let errors = crate::spec_validation::webhook_errors(&body);
+            assert!(errors.is_empty(), "{body} against the spec: {errors:?}");
+        }
+        got
     }
 
     /// Waits until `n` requests came (at most 10 s), then a little longer to see none follow.
@@ -633,4 +640,60 @@ async fn a_name_that_rebinds_to_a_private_address_after_its_check_is_never_conne
             "hooks.club.example resolves to 127.0.0.1, a private address (WEBHOOKS_ALLOW_PRIVATE is false)"
         );
     }
+}
+
+/// Every event the service sends is in the spec's `webhooks` (issue #45), and what a receiver
+/// gets fits it (`Receiver::received` checks each body): a tournament's round and end, a
+/// ruling, a session's close and its final checkpoint, besides the table's own events.
+#[sqlx::test(migrations = "./migrations")]
+async fn tournaments_rulings_and_closes_are_announced_as_the_spec_describes(pool: PgPool) {
+    let receiver = Receiver::start().await;
+    let app = spawn_app_with(pool, fast).await;
+    let (token, session, tournament, members) = crate::leftover::pope_joan_night(&app, Some("bank")).await;
+    let club = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["club_id"]
+        .as_str()
+        .expect("club")
+        .to_owned();
+    let every: Vec<&str> = tablekeeper::service::webhooks::EVENT_TYPES.to_vec();
+    register(&app, &token, &club, &receiver.url, &every).await;
+    let (table, _) = crate::leftover::play_and_close(&app, &token, &tournament, &members).await;
+    app.post(
+        &format!("/api/v1/tables/{table}/deals/1/rulings"),
+        &token,
+        json!({"kind": "void", "reason": "the pack was short"}),
+    )
+    .await
+    .assert_status(201);
+    app.post(
+        &format!("/api/v1/sessions/{session}/close"),
+        &token,
+        json!({"correction_window": "PT0S", "force": true, "reason": "the hall closes"}),
+    )
+    .await
+    .assert_status(200);
+    let got = receiver.wait_for(6).await;
+    let mut kinds: Vec<String> = got
+        .iter()
+        .map(|r| {
+            let body: Value = serde_json::from_str(&r.body).expect("JSON");
+            body["type"].as_str().expect("type").to_owned()
+        })
+        .collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    for kind in [
+        "tournament.round_started",
+        "deal.finished",
+        "tournament.finished",
+        "deal.ruled",
+        "session.closed",
+        "session.final",
+    ] {
+        assert!(kinds.iter().any(|k| k == kind), "{kind} in {kinds:?}");
+    }
+    let described: Vec<String> = tablekeeper::api::webhook_payloads::kinds()
+        .iter()
+        .map(|k| (*k).to_owned())
+        .collect();
+    assert!(kinds.iter().all(|k| described.contains(k)), "{kinds:?}");
 }

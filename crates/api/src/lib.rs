@@ -53,6 +53,7 @@ pub mod sse;
 pub mod tables;
 pub mod tokens;
 pub mod tournaments;
+pub mod webhook_payloads;
 pub mod webhooks;
 
 // The application's state: everything a request may need, built once at start-up and handed to

@@ -336,6 +336,9 @@ pub fn spec() -> serde_json::Value {
     super::game_schemas::correction_moves_per_game(&mut spec);
     super::contract::shape(&mut spec);
     super::documented::apply(&mut spec);
+    // After `documented`, which drops the schemas no operation reaches: these are reached from
+    // `webhooks`.
+    super::webhook_payloads::add(&mut spec);
     spec
 }
 
