@@ -733,6 +733,7 @@ async fn the_big_screen_shows_every_table_of_a_session_and_follows_each_move(poo
     assert_eq!(links.assert_status(200)["items"][0]["label"], "Big screen");
     board.wait_for_text("Table 2: Pope Joan").await;
     board.wait_for_text("Bob to act").await;
+    board.wait_for_text("live").await;
 
     // A move recorded elsewhere reaches the screen through the session's stream.
     let result = json!({"move": {"kind": "result", "nominations": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}});

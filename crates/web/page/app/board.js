@@ -213,35 +213,38 @@ export async function openBoard(sessionId, root) {
       // The next change brings it again.
     }
   };
+  // Listening before the first reads: a change made while they are on their way reaches the
+  // stream (and its receipt is kept) instead of falling between the two.
+  if (typeof EventSource !== 'undefined') {
+    stream = new EventSource(streamUrl(`/sessions/${sessionId}/events`));
+    stream.addEventListener('table', (e) => {
+      let change;
+      try {
+        change = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      if (change.receipt) {
+        keep(change.table_id, change.receipt);
+        counted();
+      }
+      const known = tables.get(change.table_id);
+      if (!known || known.version < change.version) read(change.table_id);
+      // A table never seen: a round may have started with it.
+      if (!known) readEvent();
+    });
+    stream.addEventListener('tournament', () => readEvent());
+    stream.onerror = () => { state.textContent = 'reconnecting'; };
+    let opened = false;
+    stream.onopen = () => {
+      state.textContent = 'live';
+      // The first opening comes before the reads below; a reconnection may have missed a change.
+      if (opened) readEvent();
+      opened = true;
+    };
+  }
   await Promise.all(order.map(read));
   await readEvent();
-  if (typeof EventSource === 'undefined') return;
-  stream = new EventSource(streamUrl(`/sessions/${sessionId}/events`));
-  stream.addEventListener('table', (e) => {
-    let change;
-    try {
-      change = JSON.parse(e.data);
-    } catch {
-      return;
-    }
-    if (change.receipt) {
-      keep(change.table_id, change.receipt);
-      counted();
-    }
-    const known = tables.get(change.table_id);
-    if (!known || known.version < change.version) read(change.table_id);
-    // A table never seen: a round may have started with it.
-    if (!known) readEvent();
-  });
-  stream.addEventListener('tournament', () => readEvent());
-  stream.onerror = () => { state.textContent = 'reconnecting'; };
-  let opened = false;
-  stream.onopen = () => {
-    state.textContent = 'live';
-    // The first opening follows the read above; a reconnection may have missed a change.
-    if (opened) readEvent();
-    opened = true;
-  };
 }
 
 /// Columns for `n` tiles on this screen: the arrangement that gives each tile the most room
