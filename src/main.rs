@@ -96,7 +96,8 @@ async fn main() -> ExitCode {
 
 async fn start(command: &str) -> anyhow::Result<()> {
     let settings = Settings::from_env().map_err(|e| anyhow::anyhow!("configuration: {e}"))?;
-    tablekeeper::telemetry::init(settings.log_format).map_err(|e| anyhow::anyhow!("logging: {e}"))?;
+    let mut telemetry =
+        tablekeeper::telemetry::init(settings.log_format).map_err(|e| anyhow::anyhow!("logging: {e}"))?;
     if command == "migrate" {
         let host = command_host(&settings).await?;
         let url = tablekeeper::store::redacted(&host);
@@ -120,7 +121,12 @@ async fn start(command: &str) -> anyhow::Result<()> {
     }
     let app = Application::build(&settings).await?;
     tracing::info!(bind = %settings.bind, port = app.port(), metrics_port = app.metrics_port(), "tablekeeper listening; docs at /docs/");
+    if telemetry.tracing() {
+        tracing::info!("traces go to the OTLP endpoint OTEL_EXPORTER_OTLP_ENDPOINT names");
+    }
     app.run_until_stopped().await?;
+    // What is still batched goes before the process ends (the exporter's thread blocks on it).
+    tokio::task::spawn_blocking(move || telemetry.shutdown()).await?;
     Ok(())
 }
 

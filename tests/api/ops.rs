@@ -830,3 +830,123 @@ fn backup_and_restore_find_the_database_scripts_serve_uses() {
     }
     let _ = std::fs::remove_file(std::env::temp_dir().join("tablekeeper-no-such.dump"));
 }
+
+/// A collector on loopback: every OTLP/HTTP JSON export it is sent.
+async fn collector() -> (String, std::sync::Arc<std::sync::Mutex<Vec<Value>>>) {
+    let got = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let kept = got.clone();
+    let server = actix_web::HttpServer::new(move || {
+        let kept = kept.clone();
+        actix_web::App::new().route(
+            "/v1/traces",
+            actix_web::web::post().to(move |body: actix_web::web::Bytes| {
+                let kept = kept.clone();
+                async move {
+                    if let Ok(export) = serde_json::from_slice::<Value>(&body) {
+                        kept.lock().expect("lock").push(export);
+                    }
+                    actix_web::HttpResponse::Ok().json(json!({}))
+                }
+            }),
+        )
+    })
+    .workers(1)
+    .bind(("127.0.0.1", 0))
+    .expect("the collector binds");
+    let url = format!("http://127.0.0.1:{}", server.addrs()[0].port());
+    tokio::spawn(server.run());
+    (url, got)
+}
+
+/// Every span of every export, as `(trace id, span id, parent span id, name, event names and
+/// attribute keys)`.
+fn spans(exports: &[Value]) -> Vec<(String, String, String, String, Vec<String>)> {
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    exports
+        .iter()
+        .flat_map(|e| e["resourceSpans"].as_array().cloned().unwrap_or_default())
+        .flat_map(|r| r["scopeSpans"].as_array().cloned().unwrap_or_default())
+        .flat_map(|s| s["spans"].as_array().cloned().unwrap_or_default())
+        .map(|s| {
+            let events = s["events"]
+                .as_array()
+                .map(|events| {
+                    events
+                        .iter()
+                        .flat_map(|e| e["attributes"].as_array().cloned().unwrap_or_default())
+                        .map(|a| text(&a["key"]))
+                        .collect()
+                })
+                .unwrap_or_default();
+            (
+                text(&s["traceId"]),
+                text(&s["spanId"]),
+                text(&s["parentSpanId"]),
+                text(&s["name"]),
+                events,
+            )
+        })
+        .collect()
+}
+
+/// Traces (issue #45): with `OTEL_EXPORTER_OTLP_ENDPOINT` set, a move's trace reaches the
+/// collector: the request, the handler and the use case as nested spans of one trace, with the
+/// move's SQL statements in it; at SIGTERM what is batched is sent before the process ends.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_moves_trace_reaches_an_otlp_collector_with_its_handler_use_case_and_statements(pool: PgPool) {
+    let (endpoint, got) = collector().await;
+    let mut server = Running::start(
+        &pool,
+        &[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", endpoint.as_str()),
+            ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json"),
+            ("OTEL_BSP_SCHEDULE_DELAY", "200"),
+            ("SHUTDOWN_GRACE_SECS", "1"),
+        ],
+    );
+    let listening = server.line(|l| l.contains("listening"));
+    let port: u16 = listening
+        .split("port=")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|p| p.parse().ok())
+        .expect("port");
+    server.line(|l| l.contains("traces go to the OTLP endpoint"));
+    let app = TestApp::at(&format!("http://127.0.0.1:{port}"), pool.clone());
+    let organiser = app.organiser("ann@club.example").await;
+    let table = app.table(&organiser, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
+    let result = json!({"kind": "result", "nominations": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]});
+    app.submit(&table, &organiser, result).await.assert_status(201);
+
+    let pid = server.child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill")
+        .success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server.child.try_wait().expect("waits").is_none() {
+        assert!(Instant::now() < deadline, "still running 10 s after SIGTERM");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let exports = got.lock().expect("lock").clone();
+    let all = spans(&exports);
+    let handler = all
+        .iter()
+        .find(|s| s.3 == "submit_move")
+        .unwrap_or_else(|| panic!("the handler's span: {:?}", all.iter().map(|s| &s.3).collect::<Vec<_>>()));
+    let request = all.iter().find(|s| s.1 == handler.2).expect("the handler's parent");
+    assert_eq!(request.3, "request", "the handler is inside the request's span");
+    let use_case = all
+        .iter()
+        .find(|s| s.3 == "recording::record" && s.2 == handler.1)
+        .expect("the use case inside the handler");
+    assert_eq!(use_case.0, handler.0, "one trace");
+    let statements = all
+        .iter()
+        .filter(|s| s.0 == handler.0)
+        .flat_map(|s| s.4.iter())
+        .filter(|key| *key == "db.statement")
+        .count();
+    assert!(statements >= 1, "the move's statements are in its trace");
+}

@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tablekeeper_service::PgPool;
+use tracing::Instrument;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
@@ -607,13 +608,18 @@ pub async fn submit_move(
     id: web::Path<Uuid>,
     body: web::Json<Value>,
 ) -> Result<HttpResponse, ApiError> {
-    let body = body.into_inner();
-    let submitted: SubmitMove = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
-    let what = Recording::Move(submitted.mv, submitted.deal);
-    let by = Claimed(who, token_unread);
-    let answer = record(&state, &req, *id, by, what, submitted.expected_version, body).await;
-    super::metrics::count_move(&req, &answer);
-    answer
+    let span = tracing::info_span!("submit_move", table = %id);
+    async move {
+        let body = body.into_inner();
+        let submitted: SubmitMove = serde_json::from_value(body.clone()).map_err(|e| ApiError::from_json(&e))?;
+        let what = Recording::Move(submitted.mv, submitted.deal);
+        let by = Claimed(who, token_unread);
+        let answer = record(&state, &req, *id, by, what, submitted.expected_version, body).await;
+        super::metrics::count_move(&req, &answer);
+        answer
+    }
+    .instrument(span)
+    .await
 }
 
 /// Voids the latest move that is not voided yet, by appending a void to the log; the log keeps

@@ -137,6 +137,7 @@ pub enum Recorded {
 /// `Store(NotFound)`, `Forbidden`, `ScorerRevoked`, `IdempotencyKeyReused`, `PreconditionFailed`,
 /// `VersionConflict`, `InvalidMove`, `Rule` (the engine refused the move), `NothingToUndo`; in every
 /// case nothing is written.
+#[tracing::instrument(name = "recording::record", skip_all, fields(table = %request.table))]
 pub async fn record<K: Kept>(
     pool: &PgPool,
     hot: Option<&HotStates>,
