@@ -115,3 +115,4 @@ mod verification;
 mod watchdog;
 mod web;
 mod webhooks;
+mod witness;
