@@ -38,7 +38,7 @@ pub struct ConsistencyQuery {
 #[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path), SizeQuery), responses(
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 400, description = "`invalid_query`: an unknown query parameter, or a size that is not a whole number", body = Problem, content_type = "application/problem+json"),
-    (status = 200, description = "the signed note", content((String = "text/plain", example = "tablekeeper/tables/0d5c6a1e-8f4b-4b6e-9a2d-3c1f0e9b8a70\n9\nh1vJ2kq3v6p0b5Jm1QyZzK7b8p7l0vS4m2QpXGJxV0U=\n\n\u{2014} tablekeeper Ab3c4Q0dX0a3lI9pV1m5m3y5Kq0Zl6R3gq8v1hK7n0rT8yJm2e1f9c3d5b7a9e1c3d5f7a9b1c3d5e7f9a1b3c5d7e9f1a3b5c7d9e1f3a5b7c9d1e3f5g7==\n"))),
+    (status = 200, description = "the signed note", content((String = "text/plain", example = "tablekeeper/tables/0d5c6a1e-8f4b-4b6e-9a2d-3c1f0e9b8a70\n9\nUNhY4JhezH9gQYqvDMWrWH9CwlcKiECVqejMrND2VFw=\n\n\u{2014} tablekeeper OrlJ5/RcUm6krsK7k0uL51xUoCX26ZgRpPhs8ED6cHbfIZy6gP3l2gACXd8Yy6M6nHlxPGjtmrBjOUGkWgSwwoaN1Q0=\n"))),
     (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`table_damaged`: the table's chain has a gap; the audit names it", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`size_beyond_tree`: the tree is not that big yet", body = Problem, content_type = "application/problem+json"),

@@ -48,7 +48,7 @@ pub struct SignedCheckpoint {
     #[schema(example = 9)]
     pub size: u64,
     /// The tree's root hash, base64.
-    #[schema(example = "h1vJ2kq3v6p0b5Jm1QyZzK7b8p7l0vS4m2QpXGJxV0U=")]
+    #[schema(example = "UNhY4JhezH9gQYqvDMWrWH9CwlcKiECVqejMrND2VFw=")]
     pub root_hash: String,
     /// The checkpoint as a C2SP signed note: origin, size and root hash, a line each, a blank
     /// line, and the signature line (`— <key name> <base64 of key id and signature>`).

@@ -418,6 +418,21 @@ fn a_checkpoint_reads_back_and_refuses_what_is_not_one() {
     assert!(Checkpoint::open("no signature\n", &[key.verifying_key()]).is_err());
 }
 
+/// The spec's example checkpoint (`get_table_checkpoint`), written by another implementation
+/// (Python's `cryptography`) with a seed of 32 bytes of 7: the same bytes here.
+#[test]
+fn a_checkpoint_is_signed_as_another_implementation_signs_it() {
+    let checkpoint = Checkpoint {
+        origin: "tablekeeper/tables/0d5c6a1e-8f4b-4b6e-9a2d-3c1f0e9b8a70".into(),
+        size: 9,
+        root: sha256(b"example"),
+    };
+    assert_eq!(
+        checkpoint.sign("tablekeeper", &SigningKey::from_bytes(&[7; 32])),
+        "tablekeeper/tables/0d5c6a1e-8f4b-4b6e-9a2d-3c1f0e9b8a70\n9\nUNhY4JhezH9gQYqvDMWrWH9CwlcKiECVqejMrND2VFw=\n\n\u{2014} tablekeeper OrlJ5/RcUm6krsK7k0uL51xUoCX26ZgRpPhs8ED6cHbfIZy6gP3l2gACXd8Yy6M6nHlxPGjtmrBjOUGkWgSwwoaN1Q0=\n"
+    );
+}
+
 #[test]
 fn the_log_name_is_the_public_address_without_its_scheme() {
     assert_eq!(
