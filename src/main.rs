@@ -274,11 +274,11 @@ fn verify_inclusion(args: &[String]) -> ExitCode {
             "--inclusion" => &mut proof,
             "--checkpoint" => &mut checkpoint,
             "--key" => {
-                keys.extend(
-                    rest.next()
-                        .map(|k| k.split(',').map(str::to_owned).collect::<Vec<_>>())
-                        .unwrap_or_default(),
-                );
+                let Some(given) = rest.next() else {
+                    eprintln!("{usage}");
+                    return ExitCode::FAILURE;
+                };
+                keys.extend(given.split(',').map(str::to_owned));
                 continue;
             }
             _ => {
