@@ -17,6 +17,7 @@ use tablekeeper::{app::Application, config::Settings};
 fn usage() -> String {
     let mut text = String::from(
         "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY]... [--receipts FILE...] [--final FILE]...
+                    | verify --inclusion FILE --checkpoint FILE [--key PUBLIC_KEY]...
                     | qr TEXT | reset-password EMAIL_OR_NAME | fingerprint | --version | help]
 
   serve        run the HTTP server (the default); creates the database and applies migrations
@@ -24,6 +25,10 @@ fn usage() -> String {
   openapi      print the OpenAPI document (as committed at openapi/openapi.json)
   healthcheck  ask the server on BIND whether it is ready (exit status 0 if so); for container probes
   fingerprint  print the fingerprint of this build's API and stored shapes (docs/releases.md)
+  verify --inclusion PROOF --checkpoint CHECKPOINT [--key PUBLIC_KEY]...
+               check offline that one log entry is in a table's Merkle tree: PROOF is what
+               GET /tables/{id}/moves/{seq}/proof answered, CHECKPOINT a checkpoint kept (GET
+               /tables/{id}/checkpoint, or the proof's own); yes or no, exit status 0 or 1
   verify       check a session's audit bundle offline (no database, no network): its signature
                (by one of the PUBLIC_KEYs, hex, when given: --key again, or commas, for the keys
                before a rotation; GET /api/v1/audit-key lists them), its hash chains, a replay of
@@ -220,6 +225,9 @@ fn healthcheck() -> anyhow::Result<()> {
 /// stdout and status 0, or the first discrepancy on stderr and status 1.
 fn verify(args: &[String]) -> ExitCode {
     use tablekeeper::service::receipts;
+    if args.iter().any(|a| a == "--inclusion") {
+        return verify_inclusion(args);
+    }
     let Some(parsed) = VerifyArgs::parse(args) else {
         eprintln!("usage: tablekeeper verify FILE [--key PUBLIC_KEY]... [--receipts FILE...] [--final FILE]...");
         return ExitCode::FAILURE;
@@ -253,6 +261,68 @@ fn verify(args: &[String]) -> ExitCode {
         }
         Err(discrepancy) => {
             eprintln!("tablekeeper verify: FAILED: {discrepancy}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `verify --inclusion FILE --checkpoint FILE [--key PUBLIC_KEY]...`: one entry's inclusion
+/// proof (`GET /tables/{id}/moves/{seq}/proof`'s answer) checked against a checkpoint kept (the
+/// signed note, or an answer carrying one), offline; "yes" and one sentence with status 0, or
+/// "no" and why with status 1.
+fn verify_inclusion(args: &[String]) -> ExitCode {
+    use tablekeeper::service::{receipts, witness};
+    let usage = "usage: tablekeeper verify --inclusion FILE --checkpoint FILE [--key PUBLIC_KEY]...";
+    let (mut proof, mut checkpoint, mut keys) = (None, None, Vec::new());
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let slot = match arg.as_str() {
+            "--inclusion" => &mut proof,
+            "--checkpoint" => &mut checkpoint,
+            "--key" => {
+                let Some(given) = rest.next() else {
+                    eprintln!("{usage}");
+                    return ExitCode::FAILURE;
+                };
+                keys.extend(given.split(',').map(str::to_owned));
+                continue;
+            }
+            _ => {
+                eprintln!("{usage}");
+                return ExitCode::FAILURE;
+            }
+        };
+        *slot = rest.next().cloned();
+    }
+    let (Some(proof), Some(checkpoint)) = (proof, checkpoint) else {
+        eprintln!("{usage}");
+        return ExitCode::FAILURE;
+    };
+    let outcome = (|| {
+        let keys = keys
+            .iter()
+            .filter(|k| !k.trim().is_empty())
+            .map(|k| receipts::public_key(k))
+            .collect::<Result<Vec<_>, _>>()?;
+        let text = std::fs::read(&proof).map_err(|e| format!("cannot read {proof}: {e}"))?;
+        let answer: witness::InclusionProof = serde_json::from_slice(&text)
+            .map_err(|e| format!("{proof} is not an inclusion proof (GET /tables/{{id}}/moves/{{seq}}/proof): {e}"))?;
+        let kept = std::fs::read_to_string(&checkpoint).map_err(|e| format!("cannot read {checkpoint}: {e}"))?;
+        let note = witness::note_in(&kept)?;
+        let said = witness::verify_inclusion(&answer, &note, &keys)?;
+        Ok::<_, String>(if keys.is_empty() {
+            format!("{said} (the key the proof names, taken at its word: give --key to check it against the one GET /api/v1/audit-key lists)")
+        } else {
+            said
+        })
+    })();
+    match outcome {
+        Ok(said) => {
+            println!("{said}");
+            ExitCode::SUCCESS
+        }
+        Err(why) => {
+            eprintln!("tablekeeper verify: no: {why}");
             ExitCode::FAILURE
         }
     }

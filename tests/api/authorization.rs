@@ -423,6 +423,9 @@ fn path(template: &str, club: &Club, world: &World) -> String {
         .replace("{code}", code)
         .replace("{n}", "1")
         .replace("{ruling}", "1")
+        .replace("{seq}", "1")
+        // A table's tree: the consistency proof's earlier size is required.
+        .replace("/consistency", "/consistency?from=1")
 }
 
 /// A body the operation takes, naming `club`'s ids where it names any.

@@ -116,3 +116,4 @@ mod verification;
 mod watchdog;
 mod web;
 mod webhooks;
+mod witness;

@@ -147,6 +147,10 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     ("get_table_ledger", Door::Table(Capability::Read)),
     ("get_table_ledger_csv", Door::Table(Capability::Read)),
     ("list_moves", Door::Table(Capability::Read)),
+    // The table's Merkle tree: whoever reads its log reads its checkpoints and proofs.
+    ("get_table_checkpoint", Door::Table(Capability::Read)),
+    ("get_move_proof", Door::Table(Capability::Read)),
+    ("get_table_consistency", Door::Table(Capability::Read)),
     ("submit_move", Door::Table(Capability::Record)),
     ("undo_move", Door::Table(Capability::Record)),
     ("get_scores", Door::Table(Capability::Read)),

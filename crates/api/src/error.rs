@@ -175,6 +175,12 @@ impl ApiError {
         "history_mismatch",
         "results_mismatch",
         "depends_on_results",
+        // A table's Merkle tree (`witness`).
+        "entry_not_linked",
+        "entry_beyond_size",
+        "size_beyond_tree",
+        "size_zero",
+        "sizes_reversed",
     ];
 
     /// Every code a problem can carry, sorted: the spec's enum for `Problem.code`.
@@ -397,6 +403,8 @@ impl From<ServiceError> for ApiError {
             }
             ServiceError::InvalidVerification(detail) => ApiError::unprocessable("invalid_verification", detail),
             ServiceError::InvalidWebhook { code, detail } => ApiError::unprocessable(code, detail),
+            ServiceError::OutsideTree { code, detail } => ApiError::unprocessable(code, detail),
+            ServiceError::EntryNotLinked(_) => ApiError::not_found("entry_not_linked", e.to_string()),
             ServiceError::DisputeMatchesRecord => ApiError::unprocessable("dispute_matches_record", e.to_string()),
             ServiceError::OwnDeal => ApiError::new(StatusCode::FORBIDDEN, "own_deal", e.to_string()),
             ServiceError::IdempotencyKeyReused => ApiError::unprocessable("idempotency_key_reused", e.to_string()),

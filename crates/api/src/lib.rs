@@ -55,6 +55,7 @@ pub mod tokens;
 pub mod tournaments;
 pub mod webhook_payloads;
 pub mod webhooks;
+pub mod witness;
 
 // The application's state: everything a request may need, built once at start-up and handed to
 // [`routes`] with the routes themselves, so that no handler, extractor or middleware can ask for a
@@ -213,6 +214,9 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(tables::get_table)
             .service(tables::submit_move)
             .service(tables::list_moves)
+            .service(witness::get_move_proof)
+            .service(witness::get_table_checkpoint)
+            .service(witness::get_table_consistency)
             .service(tables::undo_move)
             .service(tables::get_scores)
             .service(tables::get_scores_csv)

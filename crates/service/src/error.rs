@@ -176,6 +176,13 @@ pub enum ServiceError {
     /// A close with `force`, or a reopening, without a reason.
     #[error("{0}")]
     ReasonRequired(&'static str),
+    /// A size or an entry a table's tree (`witness`) cannot prove: beyond the tree, beyond the
+    /// size asked, sizes the wrong way round; `code` names which.
+    #[error("{detail}")]
+    OutsideTree { code: &'static str, detail: String },
+    /// A log entry the table's chain does not hold (no such seq, or the table was never chained).
+    #[error("log entry {0} is not in the table's chain")]
+    EntryNotLinked(i64),
     #[error(transparent)]
     Ledger(#[from] LedgerError),
     #[error(transparent)]

@@ -50,6 +50,7 @@ pub mod tables;
 pub mod tournaments;
 pub mod verification;
 pub mod webhooks;
+pub mod witness;
 
 pub use tablekeeper_store::{PgConnection, PgPool, StoreError};
 
