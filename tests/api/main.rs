@@ -51,6 +51,7 @@ mod browser_clubs;
 mod browser_deals;
 mod browser_games;
 mod browser_layout;
+mod browser_money;
 mod browser_offline;
 mod browser_refusals;
 mod browser_table;

@@ -58,6 +58,8 @@ static ASSETS: &[Asset] = assets! {
     "/app/words.js" => "app/words.js", "text/javascript; charset=utf-8";
     "/app/clock.js" => "app/clock.js", "text/javascript; charset=utf-8";
     "/app/tournaments.js" => "app/tournaments.js", "text/javascript; charset=utf-8";
+    "/app/money.js" => "app/money.js", "text/javascript; charset=utf-8";
+    "/app/settle.js" => "app/settle.js", "text/javascript; charset=utf-8";
     "/app/qr.js" => "app/qr.js", "text/javascript; charset=utf-8";
     "/app/vendor/qrcode.mjs" => "app/vendor/qrcode.mjs", "text/javascript; charset=utf-8";
 };

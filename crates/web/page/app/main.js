@@ -1,6 +1,6 @@
 // @ts-check
 // The phone page: start (join a table, organiser sign-in), the organiser's screens and the
-// table. Hash routes: #/ · #/organiser · #/session/<id> · #/session/<id>/new · #/code/<table> · #/table/<id>
+// table. Hash routes: #/ · #/organiser · #/session/<id> · #/session/<id>/new · #/session/<id>/money (the settle-up) · #/code/<table> · #/table/<id>
 // · #/board/<session> (the big screen) · #/tournament/<id> · #/tournament/<id>/codes · #/guide/<tournament>[/<member>] · #/clubs · #/club/<id> · #/club/<id>/start · #/club/<id>/members.
 // A QR code opens /?join=CODE: the start screen with the code filled in.
 
