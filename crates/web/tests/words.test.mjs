@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { describe, facts, seatBits, summaryLines, totalsOf } from '../page/app/words.js';
+import { changeWords, dealChanges, describe, facts, seatBits, summaryLines, totalsOf } from '../page/app/words.js';
 import * as dividend from '../page/app/games/dividend.js';
 import * as nominationWhist from '../page/app/games/nomination-whist.js';
 import * as popeJoan from '../page/app/games/pope-joan.js';
@@ -90,4 +90,22 @@ test('running totals are points, or chips for the chip games', () => {
   assert.deepEqual(totalsOf({ totals: [1, 2] }), [1, 2]);
   assert.deepEqual(totalsOf({ chips: [5, -5] }), [5, -5]);
   assert.deepEqual(totalsOf({}), []);
+});
+
+test('a deal corrected or ruled is said so; an assigned ruling and undone entries are not corrections', () => {
+  const log = [
+    { seq: 1, entry: 'move', move: { kind: 'result' } },
+    { seq: 2, entry: 'move', move: { kind: 'result' } },
+    { seq: 3, entry: 'correction', move: { deal: 1, moves: [], reason: "Bob's trick" } },
+    { seq: 4, entry: 'ruling', move: { deal: 2, kind: 'void', reason: 'fouled' } },
+    { seq: 5, entry: 'ruling', move: { deal: 2, ruling: 4, answer: 'agree' }, recorded_by: 'scorer:a' },
+    { seq: 6, entry: 'correction', move: { deal: 2, moves: [], reason: 'ruling: a claim' } },
+    { seq: 7, entry: 'ruling', move: { deal: 2, kind: 'average', reason: 'a claim' } },
+    { seq: 8, entry: 'correction', move: { deal: 3, moves: [], reason: 'undone' }, voided_by: 9 },
+  ];
+  const changes = dealChanges(log);
+  assert.deepEqual(changeWords(changes.get(1)), ['corrected']);
+  assert.deepEqual(changeWords(changes.get(2)), ['ruled: average'], 'the latest ruling stands; its correction is the ruling\'s');
+  assert.deepEqual(changeWords(changes.get(3)), [], 'an undone correction changed nothing');
+  assert.deepEqual(changeWords(undefined), []);
 });

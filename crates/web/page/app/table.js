@@ -640,7 +640,10 @@ async function sheetTab(state, body) {
   try {
     const s = await get(`/tables/${state.id}/scores`);
     const sheet = s.sheet;
-    const totals = sheet.totals || sheet.chips || [];
+    // A points game's director's rulings sit beside the sheet (the deals as played): the totals
+    // the standings count are theirs.
+    const ruled = s.rulings?.totals;
+    const totals = ruled || sheet.totals || sheet.chips || [];
     // Tricky Dick's sheet lists hands, the others' deals.
     const page = pageOf(state);
     const n = numberingOf(page);
@@ -650,7 +653,8 @@ async function sheetTab(state, body) {
     mount(body, h('table', { class: 'sheet', 'aria-label': 'Score sheet' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Deal'), s.players.map((p) => h('th', { scope: 'col' }, p)))),
       h('tbody', {}, rows),
-      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), totals.map((x, seat) => h('td', { 'data-total': x, 'aria-label': `${s.players[seat]} total` }, String(x)))))),
+      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, ruled ? 'Total with rulings' : 'Total'), totals.map((x, seat) => h('td', { 'data-total': x, 'aria-label': `${s.players[seat]} total` }, String(x)))))),
+    ruled ? h('p', { class: 'ruled-totals' }, `The totals include the director's rulings (${s.players.map((p, seat) => `${p} ${s.rulings.adjustments[seat] > 0 ? '+' : ''}${s.rulings.adjustments[seat]}`).join(', ')}); the lines are the deals as played.`) : null,
     sheet.winners?.length ? h('p', { class: 'winners' }, `Winners: ${sheet.winners.map((w) => s.players[w]).join(', ')}`) : null,
     csvLink(`/api/v1/tables/${state.id}/scores?format=csv`, 'Download the score sheet (CSV)'));
     markSheet(state.id, body);

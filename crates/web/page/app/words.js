@@ -151,3 +151,41 @@ export function summaryLines(ev, entry, before, who, page = null) {
   lines.unshift(...(own.lines ?? []));
   return lines;
 }
+
+/// What changed a finished deal after it was recorded, read from the table's log: per deal
+/// (numbered as on the score sheet), whether a scorer's correction stands and the kinds of the
+/// director's rulings, oldest first. An `assigned` ruling enters its moves as a correction whose
+/// reason starts `ruling:`: that is the ruling's, not a scorer's correction. Undone entries
+/// changed nothing.
+/**
+ * @param {LogEntry[]} log
+ * @returns {Map<number, { corrected: boolean, rulings: string[] }>}
+ */
+export function dealChanges(log) {
+  /** @type {Map<number, { corrected: boolean, rulings: string[] }>} */
+  const out = new Map();
+  const of = (/** @type {number} */ deal) => {
+    if (!out.has(deal)) out.set(deal, { corrected: false, rulings: [] });
+    return /** @type {{ corrected: boolean, rulings: string[] }} */ (out.get(deal));
+  };
+  for (const e of log) {
+    const m = e.move;
+    if (e.voided_by || !m || m.deal == null) continue;
+    if (e.entry === 'correction' && !String(m.reason ?? '').startsWith('ruling:')) of(m.deal).corrected = true;
+    if (e.entry === 'ruling' && m.answer == null) of(m.deal).rulings.push(m.kind);
+  }
+  return out;
+}
+
+/// A deal's changes in words: "corrected", "ruled: average" (the latest ruling stands).
+/**
+ * @param {{ corrected: boolean, rulings: string[] } | undefined} changes
+ * @returns {string[]}
+ */
+export function changeWords(changes) {
+  if (!changes) return [];
+  const out = [];
+  if (changes.corrected) out.push('corrected');
+  if (changes.rulings.length) out.push(`ruled: ${spaced(changes.rulings[changes.rulings.length - 1])}`);
+  return out;
+}
