@@ -53,6 +53,7 @@ mod browser_games;
 mod browser_layout;
 mod browser_offline;
 mod browser_refusals;
+mod browser_rulings;
 mod browser_table;
 mod browser_tournaments;
 mod bundle;

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { changeWords, dealChanges, describe, facts, seatBits, summaryLines, totalsOf } from '../page/app/words.js';
+import { changeWords, dealChanges, describe, facts, rulingsToAnswer, seatBits, summaryLines, totalsOf } from '../page/app/words.js';
 import * as dividend from '../page/app/games/dividend.js';
 import * as nominationWhist from '../page/app/games/nomination-whist.js';
 import * as popeJoan from '../page/app/games/pope-joan.js';
@@ -108,4 +108,6 @@ test('a deal corrected or ruled is said so; an assigned ruling and undone entrie
   assert.deepEqual(changeWords(changes.get(2)), ['ruled: average'], 'the latest ruling stands; its correction is the ruling\'s');
   assert.deepEqual(changeWords(changes.get(3)), [], 'an undone correction changed nothing');
   assert.deepEqual(changeWords(undefined), []);
+  assert.deepEqual(rulingsToAnswer(log, 'scorer:a').map((e) => e.seq), [7], 'this phone answered the void');
+  assert.deepEqual(rulingsToAnswer(log, 'scorer:b').map((e) => e.seq), [4, 7]);
 });

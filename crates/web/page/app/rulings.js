@@ -1,6 +1,7 @@
 // @ts-check
 // The result as it becomes final (issue #42), on the page: the director's screen (a ruling on a
-// finished deal, and what it moved, seat by seat; the session's flagged deals).
+// finished deal, and what it moved, seat by seat; the session's flagged deals), a phone's answer
+// to a ruling at its table (agree or appeal, once).
 //
 // The director's screen is the organiser's, route #/session/<id>/director[/<table>/<deal>]: a
 // ruling is `POST /tables/{id}/deals/{n}/rulings` with the organiser's token and an
@@ -8,9 +9,12 @@
 // on the page. An `assigned` result is entered as the deal as it should have been, which the
 // table's Deals tab already does card by card ("Correct deal n"); the screen links there.
 
-import { get, newKey, organiser, post } from './api.js';
+import { get, newKey, organiser, post, recordingToken, scorerToken } from './api.js';
 import { button, h, message, mount } from './dom.js';
-import { spaced } from './words.js';
+import { myRecordedBy } from './scorers.js';
+import { rulingsToAnswer, spaced } from './words.js';
+
+/** @typedef {import('./types.js').LogEntry} LogEntry */
 
 /**
  * What a ruling moved (`RulingDiff`).
@@ -239,4 +243,52 @@ async function drawForm(form, session, state, numberOf) {
         r.answers.length
           ? r.answers.map((/** @type {any} */ a) => h('small', { class: 'answer' }, ` · ${a.answer === 'agree' ? 'agreed' : 'appealed'} by ${a.recorded_by_name}${a.comment ? `: “${a.comment}”` : ''}`))
           : h('small', {}, ' · no answer yet'))))) : null);
+}
+
+// ---- A phone's answer ---------------------------------------------------------------------------
+
+/// The rulings at the phone's table it has not answered, each with its kind, reason and what it
+/// moved, and Agree / Appeal with an optional comment. Shown to a phone that joined the table
+/// (a scorer token), once: after its answer the ruling is not offered again. `ui` keeps the
+/// comments typed and the answers sent while the table is drawn again; `redraw` draws it.
+/**
+ * @param {{ id: string, log: LogEntry[], ui: { comments: Map<number, string>, sent: Set<number>, note: string | null }, redraw: () => void }} ctx
+ * @returns {HTMLElement | null}
+ */
+export function answerPanels(ctx) {
+  if (!scorerToken(ctx.id)) return null;
+  const { ui } = ctx;
+  const open = rulingsToAnswer(ctx.log, myRecordedBy(ctx.id)).filter((e) => !ui.sent.has(/** @type {number} */ (e.seq)));
+  if (!open.length && !ui.note) return null;
+  return h('section', { class: 'rulings-to-answer', 'aria-label': "The director's rulings" },
+    ui.note ? message(ui.note, 'ok') : null,
+    open.map((e) => {
+      const m = /** @type {Record<string, any>} */ (e.move);
+      const seq = /** @type {number} */ (e.seq);
+      const status = h('div', { 'aria-live': 'polite' });
+      const id = `ruling-comment-${seq}`;
+      const answer = async (/** @type {'agree' | 'appeal'} */ said) => {
+        const comment = (ui.comments.get(seq) || '').trim();
+        try {
+          await post(`/tables/${ctx.id}/deals/${m.deal}/rulings/${seq}/answers`, comment ? { answer: said, comment } : { answer: said },
+            { token: recordingToken(ctx.id), headers: { 'Idempotency-Key': newKey() } });
+          ui.sent.add(seq);
+          ui.comments.delete(seq);
+          ui.note = `You ${said === 'agree' ? 'agreed with' : 'appealed'} the ruling on deal ${m.deal}.`;
+          ctx.redraw();
+        } catch (err) {
+          mount(status, message(err.message, 'error'));
+        }
+      };
+      return h('section', { class: 'card-box ruling-answer', 'aria-label': `Ruling on deal ${m.deal}`, 'data-ruling': seq },
+        h('h3', {}, `The director ruled on deal ${m.deal}: ${spaced(m.kind)}`),
+        h('p', {}, `“${m.reason}”`),
+        m.diff ? diffTable(m.diff, `What the ruling on deal ${m.deal} moved`) : null,
+        h('label', { for: id }, 'Comment (optional)'),
+        h('input', { id, maxlength: 500, autocomplete: 'off', value: ui.comments.get(seq) || '', placeholder: 'Dan had not seen the card', oninput: (/** @type {any} */ ev) => { ui.comments.set(seq, ev.target.value); } }),
+        status,
+        h('div', { class: 'row' },
+          button('Agree', () => answer('agree'), { class: 'primary', 'aria-label': `Agree with the ruling on deal ${m.deal}` }),
+          button('Appeal', () => answer('appeal'), { 'aria-label': `Appeal the ruling on deal ${m.deal}` })));
+    }));
 }

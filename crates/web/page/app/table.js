@@ -21,6 +21,7 @@ import { dealsTab, markSheet } from './deals.js';
 import { entryPanel, gameModule, loadGame } from './panels.js';
 import { MoveQueue, nextDealView, resentAfterConflict } from './queue.js';
 import { refusalChoices } from './refusals.js';
+import { answerPanels } from './rulings.js';
 import { fromThisPhone, loadScorers, recorder } from './scorers.js';
 import { describe, describeParts, facts, seatBits, summaryLines, totalsOf } from './words.js';
 
@@ -57,6 +58,7 @@ export async function openTable(id, root) {
   const state = {
     id, root, table: null, log: [], tab: 'table', note: null, mode: null, busy: false,
     hold: null, confirmUndo: false, flash: null, summary: null,
+    rulings: { comments: new Map(), sent: new Set(), note: null },
   };
   current = state;
   state.queue = new MoveQueue(id, {
@@ -531,7 +533,9 @@ function tableBody(state) {
   const controls = h('div', {
     class: `controls${held ? ' held' : ''}`, inert: held, 'aria-busy': held ? 'true' : null, onkeydown: typeAhead,
   }, undoBar(state, pending.length > 0), h('section', { class: 'entry', 'aria-label': 'Entry' }, panel));
-  return h('div', { class: 'tab-body', 'data-tab': 'table' }, seats, centre, note, controls, queueList);
+  // A ruling to answer comes below the controls: its arrival moves nothing under a finger.
+  const rulings = answerPanels({ id: state.id, log: state.log, ui: state.rulings, redraw: () => render(state) });
+  return h('div', { class: 'tab-body', 'data-tab': 'table' }, seats, centre, note, controls, queueList, rulings);
 }
 
 /// The first entry waiting, which another phone beat to the table: what was recorded, what this

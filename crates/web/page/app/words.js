@@ -189,3 +189,17 @@ export function changeWords(changes) {
   if (changes.rulings.length) out.push(`ruled: ${spaced(changes.rulings[changes.rulings.length - 1])}`);
   return out;
 }
+
+/// The rulings of the table this phone has not answered yet, oldest first: each ruling's log
+/// entry (its `seq` is the ruling's id). `me` is this phone's `recorded_by`.
+/**
+ * @param {LogEntry[]} log
+ * @param {string | null} me
+ * @returns {LogEntry[]}
+ */
+export function rulingsToAnswer(log, me) {
+  const answered = new Set(log
+    .filter((e) => e.entry === 'ruling' && e.move?.answer != null && e.recorded_by === me)
+    .map((e) => e.move?.ruling));
+  return log.filter((e) => e.entry === 'ruling' && !e.voided_by && e.move && e.move.answer == null && !answered.has(e.seq));
+}
