@@ -1,8 +1,9 @@
 //! The result as it becomes final (issue #42), on the page, in headless Chromium through the rig
 //! of `browser.rs`: the director rules on finished deals from the organiser's screens and sees
 //! what each ruling moved, seat by seat, as the API's answer says; the table's phone agrees with
-//! a ruling (once); the Deals tab marks a corrected, a ruled and a flagged deal; and the score
-//! sheet's totals count the rulings.
+//! a ruling (once); the Deals tab marks a corrected, a ruled and a flagged deal; the score sheet's
+//! totals count the rulings; and the correction window counts down on the table and the big
+//! screen until the session is final.
 
 use serde_json::{json, Value};
 use sqlx::PgPool;
@@ -236,4 +237,68 @@ async fn browser_the_director_rules_void_and_average_from_the_page_sees_the_diff
     bob.wait_for_text("The totals include the director's rulings").await;
     director.close().await;
     bob.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn browser_the_correction_window_counts_down_on_the_table_and_the_big_screen_then_says_final(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let session = rig.app.session(&rig.organiser, "Thursday").await;
+    let t = table(&rig, &session, json!({"hand_sizes": [1]})).await;
+    rig.app
+        .submit(&t, &rig.organiser, whist([0, 1, 0, 0], [0, 1, 0, 0]))
+        .await
+        .assert_status(201);
+    let link = rig
+        .app
+        .post(
+            &format!("/api/v1/sessions/{session}/share-links"),
+            &rig.organiser,
+            json!({}),
+        )
+        .await
+        .assert_status(201)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    // An open session shows no countdown.
+    let page = organiser_phone(&mut rig, &format!("/#/table/{t}")).await;
+    page.wait_for_text("Game over").await;
+    assert!(!page.body_text().await.contains("Corrections close"));
+
+    // The big screen's browser is started first: a window of seconds is short.
+    let base = format!("http://{}", rig.proxy.addr);
+    let board = rig.driver.window(&base, 1280, 720, false).await;
+    // A window of seconds (never slept on: the pages are watched until they say Final).
+    let closed = rig
+        .app
+        .post(
+            &format!("/api/v1/sessions/{session}/close"),
+            &rig.organiser,
+            json!({"correction_window": "PT10S"}),
+        )
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(closed["status"], "closing");
+    page.client.refresh().await.expect("reloaded");
+    page.wait_for_text("Corrections close in 0:0").await;
+    board.open(&format!("/?share={link}#/board/{session}")).await;
+    board.wait_for_text("Corrections close in 0:0").await;
+    let problems = axe(&page).await;
+    assert!(problems.is_empty(), "the table with its countdown: {problems:#?}");
+
+    page.wait_for_text("Final").await;
+    board.wait_for_text("Final").await;
+    assert!(!page.body_text().await.contains("Corrections close"));
+    // The server agrees: the session is final.
+    let read = rig
+        .app
+        .get(&format!("/api/v1/sessions/{session}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(read["status"], "final");
+    page.close().await;
+    board.close().await;
 }

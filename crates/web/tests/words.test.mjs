@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { changeWords, dealChanges, describe, facts, rulingsToAnswer, seatBits, summaryLines, totalsOf } from '../page/app/words.js';
+import { changeWords, countdownText, dealChanges, describe, facts, rulingsToAnswer, seatBits, summaryLines, totalsOf } from '../page/app/words.js';
 import * as dividend from '../page/app/games/dividend.js';
 import * as nominationWhist from '../page/app/games/nomination-whist.js';
 import * as popeJoan from '../page/app/games/pope-joan.js';
@@ -110,4 +110,15 @@ test('a deal corrected or ruled is said so; an assigned ruling and undone entrie
   assert.deepEqual(changeWords(undefined), []);
   assert.deepEqual(rulingsToAnswer(log, 'scorer:a').map((e) => e.seq), [7], 'this phone answered the void');
   assert.deepEqual(rulingsToAnswer(log, 'scorer:b').map((e) => e.seq), [4, 7]);
+});
+
+test('the correction window counts down to final_at, then says Final', () => {
+  const now = Date.parse('2026-12-06T20:00:00Z');
+  assert.equal(countdownText(undefined, now), null);
+  assert.equal(countdownText({ status: 'open' }, now), null);
+  assert.equal(countdownText({ status: null, final_at: null }, now), null, 'a session never closed');
+  assert.equal(countdownText({ status: 'closing', final_at: '2026-12-06T20:12:34Z' }, now), 'Corrections close in 12:34');
+  assert.equal(countdownText({ status: 'closing', final_at: '2026-12-06T20:00:00.400Z' }, now), 'Corrections close in 0:01');
+  assert.equal(countdownText({ status: 'closing', final_at: '2026-12-06T20:00:00Z' }, now), 'Final', 'the window has run out');
+  assert.equal(countdownText({ status: 'final', final_at: '2026-12-06T21:00:00Z' }, now), 'Final');
 });

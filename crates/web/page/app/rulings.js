@@ -1,7 +1,7 @@
 // @ts-check
 // The result as it becomes final (issue #42), on the page: the director's screen (a ruling on a
 // finished deal, and what it moved, seat by seat; the session's flagged deals), a phone's answer
-// to a ruling at its table (agree or appeal, once).
+// to a ruling at its table (agree or appeal, once), and the correction window's countdown.
 //
 // The director's screen is the organiser's, route #/session/<id>/director[/<table>/<deal>]: a
 // ruling is `POST /tables/{id}/deals/{n}/rulings` with the organiser's token and an
@@ -12,7 +12,7 @@
 import { get, newKey, organiser, post, recordingToken, scorerToken } from './api.js';
 import { button, h, message, mount } from './dom.js';
 import { myRecordedBy } from './scorers.js';
-import { rulingsToAnswer, spaced } from './words.js';
+import { countdownText, rulingsToAnswer, spaced } from './words.js';
 
 /** @typedef {import('./types.js').LogEntry} LogEntry */
 
@@ -24,6 +24,46 @@ import { rulingsToAnswer, spaced } from './words.js';
  * @property {{ deal: number, before: Record<string, any>, after: Record<string, any> }[]} later_deals
  * @property {{ player: string, chips_before: number, chips_after: number, points_before?: number | null, points_after?: number | null }[]} standings
  */
+
+// ---- The countdown ------------------------------------------------------------------------------
+
+/// The countdowns on screen: one timer moves them all, and forgets those no longer shown.
+/** @type {Set<HTMLElement & { session?: any }>} */
+const counting = new Set();
+/** @type {ReturnType<typeof setInterval> | null} */
+let ticker = null;
+
+/// "Corrections close in 12:34" while the session's correction window runs, then "Final";
+/// nothing for an open session. `tag`: a span in a header line, else a paragraph.
+/**
+ * @param {{ status?: string | null, final_at?: string | null } | null | undefined} session
+ * @param {string} [tag]
+ * @returns {HTMLElement | null}
+ */
+export function countdown(session, tag = 'p') {
+  const text = countdownText(session, Date.now());
+  if (text == null) return null;
+  const el = h(tag, { class: `countdown${text === 'Final' ? ' final' : ''}`, role: 'timer', 'aria-label': 'Correction window' }, text);
+  el.session = session;
+  counting.add(el);
+  ticker ??= setInterval(() => {
+    for (const shown of counting) {
+      // Drawn anew since: the new one counts.
+      if (!shown.isConnected) {
+        counting.delete(shown);
+        continue;
+      }
+      const now = countdownText(shown.session, Date.now()) ?? '';
+      if (shown.textContent !== now) shown.textContent = now;
+      shown.classList.toggle('final', now === 'Final');
+    }
+    if (!counting.size && ticker) {
+      clearInterval(ticker);
+      ticker = null;
+    }
+  }, 500);
+  return el;
+}
 
 // ---- What a ruling moved --------------------------------------------------------------------------
 
@@ -125,7 +165,7 @@ export async function directorScreen(id, root, table, deal) {
           h('a', { class: 'button', href: `#/session/${id}/director/${f.table_id}/${f.deal}` }, `Rule on table ${numberOf(f.table_id)}, deal ${f.deal}`))))
         : message('No deal of the session is flagged.'));
     const form = h('section', { class: 'card-box ruling', 'aria-labelledby': 'ruling-head' });
-    mount(root, top(`Director: ${session.name}`, `#/session/${id}`), form, flagged);
+    mount(root, top(`Director: ${session.name}`, `#/session/${id}`), countdown(session), form, flagged);
     if (!session.tables.length) {
       mount(form, h('h2', { id: 'ruling-head' }, 'A ruling'), message('No tables yet.'));
       return;

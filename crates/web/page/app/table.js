@@ -21,7 +21,7 @@ import { dealsTab, markSheet } from './deals.js';
 import { entryPanel, gameModule, loadGame } from './panels.js';
 import { MoveQueue, nextDealView, resentAfterConflict } from './queue.js';
 import { refusalChoices } from './refusals.js';
-import { answerPanels } from './rulings.js';
+import { answerPanels, countdown } from './rulings.js';
 import { fromThisPhone, loadScorers, recorder } from './scorers.js';
 import { describe, describeParts, facts, seatBits, summaryLines, totalsOf } from './words.js';
 
@@ -57,7 +57,7 @@ export async function openTable(id, root) {
   current?.stream?.close();
   const state = {
     id, root, table: null, log: [], tab: 'table', note: null, mode: null, busy: false,
-    hold: null, confirmUndo: false, flash: null, summary: null,
+    hold: null, confirmUndo: false, flash: null, summary: null, session: null,
     rulings: { comments: new Map(), sent: new Set(), note: null },
   };
   current = state;
@@ -85,6 +85,10 @@ export async function openTable(id, root) {
     state.queue.offline = true;
     retryLoad(state, 1000);
   }
+  // The session's correction window, read before the first drawing so that the header does not
+  // grow under a finger. Whoever reads the session sees it (the organiser, a member); a phone
+  // cannot read its session, and shows none.
+  state.session = await sessionOf(state.table);
   // The game's panels and the catalogue's names: drawn again once they are here.
   await loadGame(state.table.game).catch(() => {});
   render(state);
@@ -92,6 +96,20 @@ export async function openTable(id, root) {
   loadScorers(id);
   state.queue.flush();
   follow(state);
+}
+
+/// The table's session (its `status` and `final_at`), or null when it has none or this browser
+/// may not read it.
+/**
+ * @param {TableView} table
+ */
+async function sessionOf(table) {
+  if (!table.session_id) return null;
+  try {
+    return await get(`/sessions/${table.session_id}`);
+  } catch {
+    return null;
+  }
 }
 
 /// Follows the table's event stream: every entry recorded by any phone, on any replica, arrives
@@ -347,7 +365,8 @@ function render(state) {
       h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the start' }, '‹'),
       h('h1', {}, gameName(t.game)),
       h('span', { class: `conn ${state.queue.pending ? 'pending' : state.queue.offline ? 'offline' : 'live'}`, role: 'status', 'aria-label': 'Connection' }, connection(state))),
-    h('p', { class: 'facts' }, [...facts(t, pageOf(state)), phone.name ? `scoring as ${phone.name}` : null].filter(Boolean).join(' · ')));
+    h('p', { class: 'facts' }, [...facts(t, pageOf(state)), phone.name ? `scoring as ${phone.name}` : null].filter(Boolean).join(' · ')),
+    countdown(state.session));
   const tabs = h('nav', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' },
     [['table', 'Table'], ['sheet', 'Score sheet'], ['ledger', 'Ledger'], ['deals', 'Deals']].map(([key, label]) =>
       h('button', { type: 'button', role: 'tab', 'aria-selected': String(state.tab === key), onclick: () => { state.tab = key; render(state); } }, label)));

@@ -6,6 +6,7 @@
 // `page`: nothing here reads a field only one game's view has.
 
 import { cardPart, plainText, suitSymbol, suitWord } from './cards.js';
+import { clockText } from './clock.js';
 import { numberingOf } from './legal.js';
 
 /** @typedef {import('./types.js').GamePage} GamePage */
@@ -202,4 +203,18 @@ export function rulingsToAnswer(log, me) {
     .filter((e) => e.entry === 'ruling' && e.move?.answer != null && e.recorded_by === me)
     .map((e) => e.move?.ruling));
   return log.filter((e) => e.entry === 'ruling' && !e.voided_by && e.move && e.move.answer == null && !answered.has(e.seq));
+}
+
+/// A session's correction window on the page and the board: "Corrections close in 12:34"
+/// while it is `closing` (counting to `final_at`), "Final" once it is; null for an open session.
+/**
+ * @param {{ status?: string | null, final_at?: string | null } | null | undefined} session
+ * @param {number} now ms since the epoch
+ * @returns {string | null}
+ */
+export function countdownText(session, now) {
+  if (!session?.status || session.status === 'open' || !session.final_at) return null;
+  const left = Date.parse(session.final_at) - now;
+  if (session.status === 'final' || Number.isNaN(left) || left <= 0) return 'Final';
+  return `Corrections close in ${clockText(left)}`;
 }
