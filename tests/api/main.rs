@@ -54,6 +54,7 @@ mod browser_layout;
 mod browser_money;
 mod browser_offline;
 mod browser_refusals;
+mod browser_rulings;
 mod browser_table;
 mod browser_tournaments;
 mod bundle;

@@ -57,6 +57,7 @@ static ASSETS: &[Asset] = assets! {
     "/app/deals.js" => "app/deals.js", "text/javascript; charset=utf-8";
     "/app/words.js" => "app/words.js", "text/javascript; charset=utf-8";
     "/app/clock.js" => "app/clock.js", "text/javascript; charset=utf-8";
+    "/app/rulings.js" => "app/rulings.js", "text/javascript; charset=utf-8";
     "/app/tournaments.js" => "app/tournaments.js", "text/javascript; charset=utf-8";
     "/app/money.js" => "app/money.js", "text/javascript; charset=utf-8";
     "/app/settle.js" => "app/settle.js", "text/javascript; charset=utf-8";

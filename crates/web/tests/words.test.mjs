@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { describe, facts, seatBits, summaryLines, totalsOf } from '../page/app/words.js';
+import { changeWords, countdownText, dealChanges, describe, facts, rulingsToAnswer, seatBits, summaryLines, totalsOf } from '../page/app/words.js';
 import * as dividend from '../page/app/games/dividend.js';
 import * as nominationWhist from '../page/app/games/nomination-whist.js';
 import * as popeJoan from '../page/app/games/pope-joan.js';
@@ -90,4 +90,35 @@ test('running totals are points, or chips for the chip games', () => {
   assert.deepEqual(totalsOf({ totals: [1, 2] }), [1, 2]);
   assert.deepEqual(totalsOf({ chips: [5, -5] }), [5, -5]);
   assert.deepEqual(totalsOf({}), []);
+});
+
+test('a deal corrected or ruled is said so; an assigned ruling and undone entries are not corrections', () => {
+  const log = [
+    { seq: 1, entry: 'move', move: { kind: 'result' } },
+    { seq: 2, entry: 'move', move: { kind: 'result' } },
+    { seq: 3, entry: 'correction', move: { deal: 1, moves: [], reason: "Bob's trick" } },
+    { seq: 4, entry: 'ruling', move: { deal: 2, kind: 'void', reason: 'fouled' } },
+    { seq: 5, entry: 'ruling', move: { deal: 2, ruling: 4, answer: 'agree' }, recorded_by: 'scorer:a' },
+    { seq: 6, entry: 'correction', move: { deal: 2, moves: [], reason: 'ruling: a claim' } },
+    { seq: 7, entry: 'ruling', move: { deal: 2, kind: 'average', reason: 'a claim' } },
+    { seq: 8, entry: 'correction', move: { deal: 3, moves: [], reason: 'undone' }, voided_by: 9 },
+  ];
+  const changes = dealChanges(log);
+  assert.deepEqual(changeWords(changes.get(1)), ['corrected']);
+  assert.deepEqual(changeWords(changes.get(2)), ['ruled: average'], 'the latest ruling stands; its correction is the ruling\'s');
+  assert.deepEqual(changeWords(changes.get(3)), [], 'an undone correction changed nothing');
+  assert.deepEqual(changeWords(undefined), []);
+  assert.deepEqual(rulingsToAnswer(log, 'scorer:a').map((e) => e.seq), [7], 'this phone answered the void');
+  assert.deepEqual(rulingsToAnswer(log, 'scorer:b').map((e) => e.seq), [4, 7]);
+});
+
+test('the correction window counts down to final_at, then says Final', () => {
+  const now = Date.parse('2026-12-06T20:00:00Z');
+  assert.equal(countdownText(undefined, now), null);
+  assert.equal(countdownText({ status: 'open' }, now), null);
+  assert.equal(countdownText({ status: null, final_at: null }, now), null, 'a session never closed');
+  assert.equal(countdownText({ status: 'closing', final_at: '2026-12-06T20:12:34Z' }, now), 'Corrections close in 12:34');
+  assert.equal(countdownText({ status: 'closing', final_at: '2026-12-06T20:00:00.400Z' }, now), 'Corrections close in 0:01');
+  assert.equal(countdownText({ status: 'closing', final_at: '2026-12-06T20:00:00Z' }, now), 'Final', 'the window has run out');
+  assert.equal(countdownText({ status: 'final', final_at: '2026-12-06T21:00:00Z' }, now), 'Final');
 });

@@ -20,6 +20,7 @@ import { boardTournament, clockText, clockWords, currentRound, nextRoundWords, r
 import { h, message, mount } from './dom.js';
 import { gameModule, loadGame } from './panels.js';
 import { dealOf } from './legal.js';
+import { countdown } from './rulings.js';
 import { gameName } from './table.js';
 import { facts, seatBits, totalsOf } from './words.js';
 
@@ -153,6 +154,7 @@ export async function openBoard(sessionId, root) {
   mount(root,
     h('header', { class: 'table-head' },
       h('div', { class: 'head-line' }, h('h1', {}, session.name),
+        countdown(session, 'span'),
         h('a', { href: `/api/v1/sessions/${sessionId}/ledger?format=csv`, download: '', class: 'csv', onclick: saveLedger }, 'Session ledger (CSV)'),
         receiptsLink,
         h('span', { class: 'conn live' }, state))),

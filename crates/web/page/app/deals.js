@@ -14,7 +14,7 @@ import { get, post, put, receipts, recordingToken } from './api.js';
 import { button, h, message, mount } from './dom.js';
 import { numberingOf } from './legal.js';
 import { entryPanel, gameModule } from './panels.js';
-import { describeParts } from './words.js';
+import { changeWords, dealChanges, describeParts } from './words.js';
 
 const STATUS = {
   verified: 'verified',
@@ -44,15 +44,36 @@ export async function dealsTab(ctx, body) {
     return;
   }
   const seen = open.get(ctx.id) || {};
+  const changes = dealChanges(ctx.log);
   const list = h('ol', { class: 'deal-list', 'aria-label': `${word}s`, reversed: true },
     [...standings].reverse().map((d) => h('li', { class: `deal-line status-${d.status}`, 'data-deal': d.deal, 'data-status': d.status },
       button([`${word} ${d.deal}`, ' ', h('span', { class: 'status' }, d.status)], () => {
         open.set(ctx.id, seen.deal === d.deal ? {} : { deal: d.deal });
         dealsTab(ctx, body);
-      }, { 'aria-label': `Open ${word.toLowerCase()} ${d.deal}`, 'aria-expanded': String(seen.deal === d.deal) }))));
+      }, { 'aria-label': `Open ${word.toLowerCase()} ${d.deal}`, 'aria-expanded': String(seen.deal === d.deal) }),
+      dealMarks(d, changes.get(d.deal)))));
   const detail = h('section', { class: 'deal-detail', 'aria-live': 'polite' });
   mount(body, tools, standings.length ? list : message(`No finished ${word.toLowerCase()}s yet.`), detail, current(ctx, word, standings.length + 1));
   if (seen.deal) await dealDetail(ctx, detail, seen.deal, word);
+}
+
+/// What changed a finished deal since it was recorded ("corrected", "ruled: average") and each
+/// flag on it with its reason; a flagged deal not yet verified (nor ruled on) says it waits for a
+/// second phone, which is what the session's close waits for.
+/**
+ * @param {{ deal: number, status: string, flags?: { rule: string, reason: string }[] }} d
+ * @param {{ corrected: boolean, rulings: string[] } | undefined} changes
+ */
+function dealMarks(d, changes) {
+  const changed = changeWords(changes);
+  const flags = d.flags || [];
+  if (!changed.length && !flags.length) return null;
+  const ruled = Boolean(changes?.rulings.length);
+  return h('div', { class: 'deal-marks' },
+    changed.length ? h('p', { class: 'changed', 'data-changed': changed.join(' · ') }, changed.join(' · ')) : null,
+    flags.map((f) => h('p', { class: 'flag', 'data-rule': f.rule },
+      h('b', {}, 'Flagged: '), f.reason,
+      d.status !== 'verified' && !ruled ? h('span', { class: 'flag-check' }, " — needs a second phone's check") : null)));
 }
 
 /// The deal being recorded, from the log: its entries so far.
@@ -133,6 +154,9 @@ async function dealDetail(ctx, detail, n, word) {
     `Corrected by ${c.recorded_by_name}: “${c.reason}”${c.voided_by ? ' (undone)' : ''}`));
   const verifications = deal.verifications.map((v) => h('li', { class: v.current ? '' : 'voided' },
     `${v.agree ? 'Agreed' : 'Disputed'} by ${v.verified_by_name}${v.current ? '' : ' (before a correction)'}`));
+  const rulings = (deal.rulings || []).map((r) => h('li', {},
+    `Ruled ${String(r.kind).replaceAll('_', ' ')} by ${r.recorded_by_name}: “${r.reason}”`,
+    (r.answers || []).map((a) => h('small', { class: 'answer' }, ` · ${a.answer === 'agree' ? 'agreed' : 'appealed'} by ${a.recorded_by_name}${a.comment ? `: “${a.comment}”` : ''}`))));
   const status = h('p', { class: `deal-status status-${deal.status}`, 'data-status': deal.status },
     `${word} ${n} is ${STATUS[deal.status] || deal.status}.`,
     deal.status === 'disputed' && deal.differs.length ? ` It differs in ${deal.differs.map((d) => differsWord(d, players)).join(', ')}.` : '');
@@ -147,6 +171,7 @@ async function dealDetail(ctx, detail, n, word) {
     lineText(deal.lines, players),
     h('ol', { class: 'log', 'aria-label': `Entries of ${word.toLowerCase()} ${n}` }, lines),
     corrections.length ? h('ul', { class: 'log', 'aria-label': 'Corrections' }, corrections) : null,
+    rulings.length ? h('ul', { class: 'log', 'aria-label': 'Rulings' }, rulings) : null,
     verifications.length ? h('ul', { class: 'log', 'aria-label': 'Verifications' }, verifications) : null,
     note,
     actions);

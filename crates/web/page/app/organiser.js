@@ -7,6 +7,7 @@ import { get, organiser, post } from './api.js';
 import { button, h, message, mount } from './dom.js';
 import { moneyScreen } from './money.js';
 import { isLoopback, joinLink, publicBase, qrSvg } from './qr.js';
+import { directorScreen } from './rulings.js';
 import { gameName } from './table.js';
 import { newTournament, scorerCodes, sessionTournaments, tournamentScreen } from './tournaments.js';
 
@@ -15,6 +16,7 @@ export function organiserRoute(parts, root) {
   if (parts[0] === 'session' && parts[2] === 'new') return newTable(parts[1], root);
   if (parts[0] === 'session' && parts[2] === 'tournament') return newTournament(parts[1], root);
   if (parts[0] === 'session' && parts[2] === 'money') return moneyScreen(parts[1], root);
+  if (parts[0] === 'session' && parts[2] === 'director') return directorScreen(parts[1], root, parts[3], parts[4]);
   if (parts[0] === 'tournament' && parts[1] && parts[2] === 'codes') return scorerCodes(parts[1], root);
   if (parts[0] === 'tournament' && parts[1]) return tournamentScreen(parts[1], root);
   if (parts[0] === 'session') return session(parts[1], root);
@@ -133,7 +135,8 @@ async function session(id, root) {
       h('div', { class: 'row' },
         h('a', { class: 'button primary', href: `#/session/${id}/new` }, 'New table'),
         button('Big screen', () => bigScreen(id, root)),
-        h('a', { class: 'button', href: `#/session/${id}/money` }, 'Money')),
+        h('a', { class: 'button', href: `#/session/${id}/money` }, 'Money'),
+        h('a', { class: 'button', href: `#/session/${id}/director` }, 'Director: rulings and flags')),
       tournaments,
       s.tables.length
         ? h('ul', { class: 'tables', 'aria-label': 'Tables' }, s.tables.map((t, i) => {

@@ -21,6 +21,7 @@ import { dealsTab, markSheet } from './deals.js';
 import { entryPanel, gameModule, loadGame } from './panels.js';
 import { MoveQueue, nextDealView, resentAfterConflict } from './queue.js';
 import { refusalChoices } from './refusals.js';
+import { answerPanels, countdown } from './rulings.js';
 import { fromThisPhone, loadScorers, recorder } from './scorers.js';
 import { describe, describeParts, facts, seatBits, summaryLines, totalsOf } from './words.js';
 
@@ -56,7 +57,8 @@ export async function openTable(id, root) {
   current?.stream?.close();
   const state = {
     id, root, table: null, log: [], tab: 'table', note: null, mode: null, busy: false,
-    hold: null, confirmUndo: false, flash: null, summary: null,
+    hold: null, confirmUndo: false, flash: null, summary: null, session: null,
+    rulings: { comments: new Map(), sent: new Set(), note: null },
   };
   current = state;
   state.queue = new MoveQueue(id, {
@@ -83,6 +85,10 @@ export async function openTable(id, root) {
     state.queue.offline = true;
     retryLoad(state, 1000);
   }
+  // The session's correction window, read before the first drawing so that the header does not
+  // grow under a finger. Whoever reads the session sees it (the organiser, a member); a phone
+  // cannot read its session, and shows none.
+  state.session = await sessionOf(state.table);
   // The game's panels and the catalogue's names: drawn again once they are here.
   await loadGame(state.table.game).catch(() => {});
   render(state);
@@ -90,6 +96,20 @@ export async function openTable(id, root) {
   loadScorers(id);
   state.queue.flush();
   follow(state);
+}
+
+/// The table's session (its `status` and `final_at`), or null when it has none or this browser
+/// may not read it.
+/**
+ * @param {TableView} table
+ */
+async function sessionOf(table) {
+  if (!table.session_id) return null;
+  try {
+    return await get(`/sessions/${table.session_id}`);
+  } catch {
+    return null;
+  }
 }
 
 /// Follows the table's event stream: every entry recorded by any phone, on any replica, arrives
@@ -345,7 +365,8 @@ function render(state) {
       h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the start' }, '‹'),
       h('h1', {}, gameName(t.game)),
       h('span', { class: `conn ${state.queue.pending ? 'pending' : state.queue.offline ? 'offline' : 'live'}`, role: 'status', 'aria-label': 'Connection' }, connection(state))),
-    h('p', { class: 'facts' }, [...facts(t, pageOf(state)), phone.name ? `scoring as ${phone.name}` : null].filter(Boolean).join(' · ')));
+    h('p', { class: 'facts' }, [...facts(t, pageOf(state)), phone.name ? `scoring as ${phone.name}` : null].filter(Boolean).join(' · ')),
+    countdown(state.session));
   const tabs = h('nav', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' },
     [['table', 'Table'], ['sheet', 'Score sheet'], ['ledger', 'Ledger'], ['deals', 'Deals']].map(([key, label]) =>
       h('button', { type: 'button', role: 'tab', 'aria-selected': String(state.tab === key), onclick: () => { state.tab = key; render(state); } }, label)));
@@ -531,7 +552,9 @@ function tableBody(state) {
   const controls = h('div', {
     class: `controls${held ? ' held' : ''}`, inert: held, 'aria-busy': held ? 'true' : null, onkeydown: typeAhead,
   }, undoBar(state, pending.length > 0), h('section', { class: 'entry', 'aria-label': 'Entry' }, panel));
-  return h('div', { class: 'tab-body', 'data-tab': 'table' }, seats, centre, note, controls, queueList);
+  // A ruling to answer comes below the controls: its arrival moves nothing under a finger.
+  const rulings = answerPanels({ id: state.id, log: state.log, ui: state.rulings, redraw: () => render(state) });
+  return h('div', { class: 'tab-body', 'data-tab': 'table' }, seats, centre, note, controls, queueList, rulings);
 }
 
 /// The first entry waiting, which another phone beat to the table: what was recorded, what this
@@ -640,7 +663,10 @@ async function sheetTab(state, body) {
   try {
     const s = await get(`/tables/${state.id}/scores`);
     const sheet = s.sheet;
-    const totals = sheet.totals || sheet.chips || [];
+    // A points game's director's rulings sit beside the sheet (the deals as played): the totals
+    // the standings count are theirs.
+    const ruled = s.rulings?.totals;
+    const totals = ruled || sheet.totals || sheet.chips || [];
     // Tricky Dick's sheet lists hands, the others' deals.
     const page = pageOf(state);
     const n = numberingOf(page);
@@ -650,7 +676,8 @@ async function sheetTab(state, body) {
     mount(body, h('table', { class: 'sheet', 'aria-label': 'Score sheet' },
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Deal'), s.players.map((p) => h('th', { scope: 'col' }, p)))),
       h('tbody', {}, rows),
-      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, 'Total'), totals.map((x, seat) => h('td', { 'data-total': x, 'aria-label': `${s.players[seat]} total` }, String(x)))))),
+      h('tfoot', {}, h('tr', {}, h('th', { scope: 'row' }, ruled ? 'Total with rulings' : 'Total'), totals.map((x, seat) => h('td', { 'data-total': x, 'aria-label': `${s.players[seat]} total` }, String(x)))))),
+    ruled ? h('p', { class: 'ruled-totals' }, `The totals include the director's rulings (${s.players.map((p, seat) => `${p} ${s.rulings.adjustments[seat] > 0 ? '+' : ''}${s.rulings.adjustments[seat]}`).join(', ')}); the lines are the deals as played.`) : null,
     sheet.winners?.length ? h('p', { class: 'winners' }, `Winners: ${sheet.winners.map((w) => s.players[w]).join(', ')}`) : null,
     csvLink(`/api/v1/tables/${state.id}/scores?format=csv`, 'Download the score sheet (CSV)'));
     markSheet(state.id, body);

@@ -6,6 +6,7 @@
 // `page`: nothing here reads a field only one game's view has.
 
 import { cardPart, plainText, suitSymbol, suitWord } from './cards.js';
+import { clockText } from './clock.js';
 import { numberingOf } from './legal.js';
 
 /** @typedef {import('./types.js').GamePage} GamePage */
@@ -150,4 +151,70 @@ export function summaryLines(ev, entry, before, who, page = null) {
   if (ev.winner != null) lines.unshift(`${who(ev.winner)} went out`);
   lines.unshift(...(own.lines ?? []));
   return lines;
+}
+
+/// What changed a finished deal after it was recorded, read from the table's log: per deal
+/// (numbered as on the score sheet), whether a scorer's correction stands and the kinds of the
+/// director's rulings, oldest first. An `assigned` ruling enters its moves as a correction whose
+/// reason starts `ruling:`: that is the ruling's, not a scorer's correction. Undone entries
+/// changed nothing.
+/**
+ * @param {LogEntry[]} log
+ * @returns {Map<number, { corrected: boolean, rulings: string[] }>}
+ */
+export function dealChanges(log) {
+  /** @type {Map<number, { corrected: boolean, rulings: string[] }>} */
+  const out = new Map();
+  const of = (/** @type {number} */ deal) => {
+    if (!out.has(deal)) out.set(deal, { corrected: false, rulings: [] });
+    return /** @type {{ corrected: boolean, rulings: string[] }} */ (out.get(deal));
+  };
+  for (const e of log) {
+    const m = e.move;
+    if (e.voided_by || !m || m.deal == null) continue;
+    if (e.entry === 'correction' && !String(m.reason ?? '').startsWith('ruling:')) of(m.deal).corrected = true;
+    if (e.entry === 'ruling' && m.answer == null) of(m.deal).rulings.push(m.kind);
+  }
+  return out;
+}
+
+/// A deal's changes in words: "corrected", "ruled: average" (the latest ruling stands).
+/**
+ * @param {{ corrected: boolean, rulings: string[] } | undefined} changes
+ * @returns {string[]}
+ */
+export function changeWords(changes) {
+  if (!changes) return [];
+  const out = [];
+  if (changes.corrected) out.push('corrected');
+  if (changes.rulings.length) out.push(`ruled: ${spaced(changes.rulings[changes.rulings.length - 1])}`);
+  return out;
+}
+
+/// The rulings of the table this phone has not answered yet, oldest first: each ruling's log
+/// entry (its `seq` is the ruling's id). `me` is this phone's `recorded_by`.
+/**
+ * @param {LogEntry[]} log
+ * @param {string | null} me
+ * @returns {LogEntry[]}
+ */
+export function rulingsToAnswer(log, me) {
+  const answered = new Set(log
+    .filter((e) => e.entry === 'ruling' && e.move?.answer != null && e.recorded_by === me)
+    .map((e) => e.move?.ruling));
+  return log.filter((e) => e.entry === 'ruling' && !e.voided_by && e.move && e.move.answer == null && !answered.has(e.seq));
+}
+
+/// A session's correction window on the page and the board: "Corrections close in 12:34"
+/// while it is `closing` (counting to `final_at`), "Final" once it is; null for an open session.
+/**
+ * @param {{ status?: string | null, final_at?: string | null } | null | undefined} session
+ * @param {number} now ms since the epoch
+ * @returns {string | null}
+ */
+export function countdownText(session, now) {
+  if (!session?.status || session.status === 'open' || !session.final_at) return null;
+  const left = Date.parse(session.final_at) - now;
+  if (session.status === 'final' || Number.isNaN(left) || left <= 0) return 'Final';
+  return `Corrections close in ${clockText(left)}`;
 }
