@@ -241,7 +241,7 @@ impl ApiError {
 
     pub fn problem(&self) -> Problem {
         Problem {
-            kind: super::problems::type_url(self.code),
+            kind: format!("/problems/{}", self.code),
             title: self.status.canonical_reason().unwrap_or("Error").to_owned(),
             status: self.status.as_u16(),
             detail: self.detail.clone(),

@@ -13,11 +13,6 @@ use serde_json::Value;
 
 use super::error::ApiError;
 
-/// The path of a code's page: what a problem's `type` says.
-pub fn type_url(code: &str) -> String {
-    format!("/problems/{code}")
-}
-
 /// Where the spec documents one code: `(method, path, status, the answer's description)`.
 type Answers = Vec<(String, String, String, String)>;
 
