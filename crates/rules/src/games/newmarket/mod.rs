@@ -109,9 +109,9 @@ use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::chips::Chips;
 use crate::error::{RuleViolation, SetupError};
 use crate::game::named_alike;
-use crate::Pool;
 use crate::seat::Seat;
 use crate::stops::{self, even_hands, ChipMovement, Nothing, Rules, Runs, Table};
+use crate::Pool;
 use crate::{Game, GameId};
 
 mod layout;

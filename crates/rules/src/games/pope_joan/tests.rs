@@ -1323,7 +1323,10 @@ fn only_the_boards_own_pools_may_be_carried_onto_it() {
         opening_pools: OpeningPools::from([(Pool::PoolAce, 1)]),
         ..Options::default()
     };
-    assert!(PopeJoan::new(4, newmarkets).is_err(), "a Newmarket pool is not a Pope Joan division");
+    assert!(
+        PopeJoan::new(4, newmarkets).is_err(),
+        "a Newmarket pool is not a Pope Joan division"
+    );
     let too_many = Options {
         opening_pools: OpeningPools::from([(Pool::Pope, crate::stops::MAX_OPENING_CHIPS + 1)]),
         ..Options::default()
