@@ -221,6 +221,12 @@ pub(crate) fn is_stale(e: &fantoccini::error::CmdError) -> bool {
     matches!(e, fantoccini::error::CmdError::Standard(w) if w.error == fantoccini::error::ErrorStatus::StaleElementReference)
 }
 
+/// True when a command failed because the element cannot be edited just now (disabled or
+/// read-only while the page waits on an answer).
+pub(crate) fn is_held(e: &fantoccini::error::CmdError) -> bool {
+    matches!(e, fantoccini::error::CmdError::Standard(w) if w.error == fantoccini::error::ErrorStatus::InvalidElementState)
+}
+
 /// An XPath string literal for any text.
 pub(crate) fn lit(text: &str) -> String {
     if !text.contains('\'') {
@@ -362,8 +368,17 @@ impl Phone {
              | //*[@role='radiogroup' and @aria-label={n}] | //*[@role='group' and @data-pad='tens' and @aria-label={n}]",
             n = lit(label)
         );
-        let el = self.wait_for(&xpath, label).await;
-        if el.attr("role").await.ok().flatten().as_deref() == Some("group") {
+        // What kind of field it is decides how to fill it: read on an element that is still on
+        // the page (one redrawn between finding and asking is found again), never guessed.
+        let (el, role) = loop {
+            let el = self.wait_for(&xpath, label).await;
+            match el.attr("role").await {
+                Ok(role) => break (el, role),
+                Err(e) if is_stale(&e) => tokio::time::sleep(Duration::from_millis(50)).await,
+                Err(e) => panic!("the role of {label:?}: {e}"),
+            }
+        };
+        if role.as_deref() == Some("group") {
             let n: i64 = value
                 .parse()
                 .unwrap_or_else(|_| panic!("{label}: {value} is not a number"));
@@ -390,7 +405,7 @@ impl Phone {
             }
             return;
         }
-        if el.attr("role").await.ok().flatten().as_deref() == Some("radiogroup") {
+        if role.as_deref() == Some("radiogroup") {
             let key = format!("({xpath})//button[normalize-space()={v}]", v = lit(value));
             self.tap_found(&key, &format!("{label}: {value}")).await;
             return;
@@ -406,7 +421,9 @@ impl Phone {
             };
             match typed {
                 Ok(()) => return,
-                Err(e) if is_stale(&e) && tokio::time::Instant::now() < deadline => {
+                // Stale (redrawn), or for a moment not editable (a form held while its last
+                // answer is on its way): find it again and retry.
+                Err(e) if (is_stale(&e) || is_held(&e)) && tokio::time::Instant::now() < deadline => {
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     el = self.wait_for(&xpath, label).await;
                 }
