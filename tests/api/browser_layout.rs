@@ -391,6 +391,23 @@ async fn enter(phone: &Phone, keys: &str) -> usize {
     }
     press(phone, Key::Enter.into()).await;
     phone.wait_for_version(version + 1).await;
+    // The stream can bring the entry before the page's own request is answered (under load it
+    // does): the page holds the panel until that answer, so focus is asked after it.
+    let deadline = tokio::time::Instant::now() + crate::browser::PATIENCE;
+    while phone
+        .client
+        .execute("return document.querySelector('section.queue') !== null", vec![])
+        .await
+        .expect("the queue")
+        == true
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the page's own entry was never answered:\n{}",
+            phone.body_text().await
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     keys.chars().count() + 1
 }
 
