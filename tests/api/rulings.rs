@@ -786,3 +786,148 @@ async fn a_ruling_counts_in_a_tournaments_round_and_is_marked_on_its_printed_res
         "{sheet}"
     );
 }
+
+/// Each entrant's total in the tournament's standings, by member id.
+async fn totals_by_member(app: &TestApp, tournament: &str) -> std::collections::BTreeMap<String, i64> {
+    let view = app
+        .get(&format!("/api/v1/tournaments/{tournament}"))
+        .await
+        .assert_status(200)
+        .clone();
+    view["standings"]
+        .as_array()
+        .expect("standings")
+        .iter()
+        .map(|s| {
+            assert_eq!(s["total"]["denom"], 1, "{s}");
+            (
+                s["member_id"].as_str().expect("member").to_owned(),
+                s["total"]["numer"].as_i64().expect("total"),
+            )
+        })
+        .collect()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_ruling_or_a_correction_after_the_round_closed_amends_its_result_and_its_standings(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, _, members) = crate::tournaments::club_night(&app, 4).await;
+    let body = json!({
+        "name": "Drive", "game": "nomination-whist", "options": {"hand_sizes": [1, 1, 1]},
+        "format": {"kind": "fixed"}, "seats": {"min": 4, "max": 4}, "rounds": 1,
+        "deals_per_round": 2, "entrants": members, "scoring": {"kind": "points"},
+    });
+    let tournament = app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), &token, body)
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let started = app
+        .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+        .await
+        .assert_status(201)
+        .clone();
+    let t = started["tables"][0]["table_id"].as_str().expect("table").to_owned();
+    let seat_member: Vec<String> = started["tables"][0]["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .map(|s| s["member_id"].as_str().expect("member").to_owned())
+        .collect();
+    // Deal 1: seat 1 makes its 1 (11, 10, 10, 10); deal 2: seat 2 makes its 1 (10, 11, 10, 10).
+    accept(&app, &t, &token, whist([1, 0, 0, 0], [1, 0, 0, 0])).await;
+    accept(&app, &t, &token, whist([0, 1, 0, 0], [0, 1, 0, 0])).await;
+    let closed = app
+        .post(
+            &format!("/api/v1/tournaments/{tournament}/rounds/1/close"),
+            &token,
+            json!({}),
+        )
+        .await
+        .assert_status(200)
+        .clone();
+    let result = |view: &Value| view["played_rounds"][0]["tables"][0]["result"].clone();
+    assert_eq!(result(&closed)["scores"], json!([21, 21, 20, 20]));
+    assert!(result(&closed).get("amendments").is_none(), "{closed}");
+    // Deal 3 is played after the close: it is the table's, not the round's.
+    accept(&app, &t, &token, whist([0, 0, 1, 0], [0, 0, 1, 0])).await;
+    let before = totals_by_member(&app, &tournament).await;
+    assert_eq!(before[&seat_member[0]], 21);
+    assert_eq!(before[&seat_member[2]], 20);
+
+    // The director finds seat 1 revoked in deal 1 and gives it 1 (10 less): the round follows.
+    let ruled = rule(
+        &app,
+        &token,
+        &t,
+        1,
+        json!({"kind": "split", "reason": "a revoke established", "results": [{"seat": 0, "result": 1}]}),
+    )
+    .await
+    .assert_status(201)
+    .clone();
+    let ruling_seq = ruled["id"].as_i64().expect("id");
+    let view = app
+        .get(&format!("/api/v1/tournaments/{tournament}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(result(&view)["scores"], json!([11, 21, 20, 20]), "{view}");
+    assert_eq!(
+        result(&view)["amendments"],
+        json!([{"before": [21, 21, 20, 20], "after": [11, 21, 20, 20], "table_seq": ruling_seq}])
+    );
+    let after = totals_by_member(&app, &tournament).await;
+    assert_eq!(after[&seat_member[0]], 11);
+    assert_eq!(after[&seat_member[1]], 21);
+
+    // A scorer corrects deal 2 (seat 3 made the 1, not seat 2): the round follows again.
+    let version = app.state(&t).await["version"].as_i64().expect("version");
+    app.request(
+        reqwest::Method::PUT,
+        &format!("/api/v1/tables/{t}/deals/2"),
+        Some(&token),
+        Some(
+            json!({"moves": [whist([0, 0, 1, 0], [0, 0, 1, 0])], "expected_version": version,
+                    "reason": "seat 3 took it"}),
+        ),
+    )
+    .await
+    .assert_status(200);
+    let view = app
+        .get(&format!("/api/v1/tournaments/{tournament}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(result(&view)["scores"], json!([11, 20, 21, 20]), "{view}");
+    let amendments = result(&view)["amendments"].as_array().expect("amendments").clone();
+    assert_eq!(amendments.len(), 2, "{view}");
+    assert_eq!(amendments[1]["before"], json!([11, 21, 20, 20]));
+    assert_eq!(amendments[1]["after"], json!([11, 20, 21, 20]));
+
+    // A correction of deal 3, played after the close, leaves the round alone.
+    let version = app.state(&t).await["version"].as_i64().expect("version");
+    app.request(
+        reqwest::Method::PUT,
+        &format!("/api/v1/tables/{t}/deals/3"),
+        Some(&token),
+        Some(
+            json!({"moves": [whist([0, 0, 0, 1], [0, 0, 0, 1])], "expected_version": version,
+                    "reason": "seat 4 took it"}),
+        ),
+    )
+    .await
+    .assert_status(200);
+    let unmoved = app
+        .get(&format!("/api/v1/tournaments/{tournament}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(result(&unmoved), result(&view));
+
+    // The amendments are in the session's chain: the bundle verifies, the audit is consistent.
+    verified_bundle(&app, &session).await;
+    assert_audit_consistent(&app, &t).await;
+}

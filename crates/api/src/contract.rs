@@ -259,8 +259,9 @@ fn has_defaults(schema: &Value) -> bool {
 }
 
 /// Properties with a default that answers leave out when empty (`skip_serializing_if`), so that
-/// what was stored before they existed reads the same: a stops table's `opening_pools`.
-const OMITTED_WHEN_EMPTY: &[&str] = &["opening_pools"];
+/// what was stored before they existed reads the same: a stops table's `opening_pools`, a
+/// tournament result's `amendments`.
+const OMITTED_WHEN_EMPTY: &[&str] = &["opening_pools", "amendments"];
 
 /// Moves each property's `default` into its description; with `require`, lists the property as
 /// required (the server always sends it).

@@ -141,6 +141,8 @@ pub async fn correct<K: Kept>(
     if super::ruled::is_ruled(&mut tx, row.key(), correction.deal).await? {
         return Err(ServiceError::DealRuled(correction.deal));
     }
+    // A round closed before the correction counted the deal: its result follows it.
+    let counting = super::tournaments::counting(&mut tx, &row, correction.deal).await?;
     let now = chrono::Utc::now();
     let record: Result<DealRecord, ServiceError> = async {
         Ok(with_game!(game_of(&row)?, G => {
@@ -151,6 +153,9 @@ pub async fn correct<K: Kept>(
     }
     .await;
     let record = record.map_err(|e| e.at_table(row.id))?;
+    if let Some(counting) = counting {
+        counting.amend(&mut tx, row.id).await?;
+    }
     let receipt = keys.receipt_for(pool, &mut tx, row.key(), row.session_id, now).await?;
     let answer = render(record, receipt).map_err(ServiceError::Encode)?;
     let answer = idempotency::keep_at_table(&mut tx, row.key(), key, answer).await?;

@@ -46,7 +46,9 @@
 //!   entry's body (`diff`): a log entry's events are its game's, and the body is chained as
 //!   they are.
 //! - What other use cases read of rulings (a deal's, the points they adjust for the standings
-//!   and a tournament's round, the undo's guard) is `service::ruled`.
+//!   and a tournament's round, the undo's guard) is `service::ruled`. A ruling of a deal that a
+//!   tournament round closed before it counted amends that round's result
+//!   (`tournaments::amend`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -238,10 +240,15 @@ pub async fn rule<K: Kept>(
     if let Some(first) = idempotency::first_answer_at_table(&mut tx, row.key(), key).await? {
         return Ok(first);
     }
+    // A round closed before the ruling counted the deal: its result follows the ruling.
+    let counting = super::tournaments::counting(&mut tx, &row, ruling.deal).await?;
     let now = Utc::now();
     let done: Result<(), ServiceError> =
         async { with_game!(game_of(&row)?, G => rule_as::<G>(&mut tx, &row, &ruling, now).await) }.await;
     done.map_err(|e| e.at_table(row.id))?;
+    if let Some(counting) = counting {
+        counting.amend(&mut tx, row.id).await?;
+    }
     let out = answer(&mut tx, pool, keys, row.id, ruling.deal, now).await?;
     let made = render(out).map_err(ServiceError::Encode)?;
     let made = idempotency::keep_at_table(&mut tx, row.key(), key, made).await?;

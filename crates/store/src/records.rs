@@ -188,10 +188,24 @@ pub struct LeftoverRecord {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ResultRecord {
+    /// Rulings and corrections made after the close that moved the result, in order (left out
+    /// when there are none, so a result never amended reads and hashes as before).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub amendments: Vec<AmendmentRecord>,
     pub deals_played: i32,
     pub ruled: Option<String>,
     pub scores: Vec<i64>,
     pub table: i32,
+}
+
+/// An amendment of a closed round's result as the record covers it: the scores after it and
+/// the entry of the table's log that made it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AmendmentRecord {
+    pub scores: Vec<i64>,
+    pub seq: i32,
+    pub table_seq: i64,
 }
 
 /// The tournament's record as stored now.
@@ -208,6 +222,7 @@ pub async fn tournament_record(
     let seatings = t::seatings(&mut *conn, row.id).await?;
     let byes = t::byes(&mut *conn, row.id).await?;
     let results = t::results(&mut *conn, row.id).await?;
+    let amendments = t::amendments(&mut *conn, row.id).await?;
     let leftovers = t::leftovers(&mut *conn, row.id).await?;
     let rounds = rounds
         .iter()
@@ -242,6 +257,15 @@ pub async fn tournament_record(
                     .iter()
                     .filter(|x| x.round == r.number)
                     .map(|x| ResultRecord {
+                        amendments: amendments
+                            .iter()
+                            .filter(|a| a.round == x.round && a.table_number == x.table_number)
+                            .map(|a| AmendmentRecord {
+                                scores: a.scores.clone(),
+                                seq: a.seq,
+                                table_seq: a.table_seq,
+                            })
+                            .collect(),
                         deals_played: x.deals_played,
                         ruled: x.ruled.clone(),
                         scores: x.scores.clone(),

@@ -96,6 +96,33 @@ pub struct ResultRow {
     pub ruled: Option<String>,
 }
 
+/// A closed round's result at one table amended by a ruling or a correction made after the
+/// close: the table's scores per seat after it. The latest is the result in force.
+#[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
+pub struct AmendmentRow {
+    pub round: i32,
+    pub table_number: i32,
+    /// From 1, per table result.
+    pub seq: i32,
+    pub scores: Vec<i64>,
+    pub table_id: Uuid,
+    /// The entry of the table's log that moved the result.
+    pub table_seq: i64,
+}
+
+/// A closed round's result that counted a table's deals: where an amendment of it goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CountedRow {
+    pub tournament_id: Uuid,
+    pub session_id: Uuid,
+    pub unfinished: String,
+    pub result: ResultRow,
+    /// The result in force: the latest amendment's scores, else the result's.
+    pub scores: Vec<i64>,
+    /// The next amendment's `seq`.
+    pub next_seq: i32,
+}
+
 /// One transfer of a closed round's leftover chips: out of a pool of the table into a seat or
 /// the bank. A table's leftover booking is its transfers, in `seq` order.
 #[derive(Debug, Clone, PartialEq, Eq, sqlx::FromRow)]
@@ -327,6 +354,86 @@ pub async fn results(conn: &mut PgConnection, tournament: Uuid) -> Result<Vec<Re
     )
     .fetch_all(conn)
     .await?)
+}
+
+/// Every amendment of the tournament's results, in order.
+///
+/// # Errors
+/// On database failure.
+pub async fn amendments(conn: &mut PgConnection, tournament: Uuid) -> Result<Vec<AmendmentRow>, StoreError> {
+    Ok(sqlx::query_as!(
+        AmendmentRow,
+        "select round, table_number, seq, scores, table_id, table_seq from tournament_result_amendments
+         where tournament_id = $1 order by round, table_number, seq",
+        tournament
+    )
+    .fetch_all(conn)
+    .await?)
+}
+
+/// The closed round's result that counted `table`'s deal `deal` (the table sat in that round and
+/// the round had taken at least `deal` deals from it), if any.
+///
+/// # Errors
+/// On database failure.
+pub async fn counted(conn: &mut PgConnection, table: Uuid, deal: i32) -> Result<Option<CountedRow>, StoreError> {
+    let found = sqlx::query!(
+        r#"select t.id as "tournament_id!", t.session_id as "session_id!", t.unfinished as "unfinished!",
+                  r.round as "round!", r.table_number as "table_number!", r.scores as "scores!",
+                  r.deals_played as "deals_played!", r.ruled,
+                  a.scores as "amended?", coalesce(a.seq, 0) + 1 as "next_seq!"
+           from tournament_seatings s
+           join tournament_rounds o on o.tournament_id = s.tournament_id and o.number = s.round
+           join tournament_results r on r.tournament_id = s.tournament_id and r.round = s.round
+                and r.table_number = s.table_number
+           join tournaments t on t.id = s.tournament_id
+           left join lateral (
+               select seq, scores from tournament_result_amendments m
+               where m.tournament_id = r.tournament_id and m.round = r.round and m.table_number = r.table_number
+               order by seq desc limit 1
+           ) a on true
+           where s.table_id = $1 and o.closed_at is not null and r.deals_played >= $2
+           limit 1"#,
+        table,
+        deal
+    )
+    .fetch_optional(conn)
+    .await?;
+    Ok(found.map(|f| CountedRow {
+        tournament_id: f.tournament_id,
+        session_id: f.session_id,
+        unfinished: f.unfinished,
+        scores: f.amended.unwrap_or_else(|| f.scores.clone()),
+        result: ResultRow {
+            round: f.round,
+            table_number: f.table_number,
+            scores: f.scores,
+            deals_played: f.deals_played,
+            ruled: f.ruled,
+        },
+        next_seq: f.next_seq,
+    }))
+}
+
+/// Amends a closed round's result.
+///
+/// # Errors
+/// On database failure.
+pub async fn amend(conn: &mut PgConnection, tournament: Uuid, row: &AmendmentRow) -> Result<(), StoreError> {
+    sqlx::query!(
+        "insert into tournament_result_amendments (tournament_id, round, table_number, seq, scores, table_id, table_seq)
+         values ($1, $2, $3, $4, $5, $6, $7)",
+        tournament,
+        row.round,
+        row.table_number,
+        row.seq,
+        &row.scores,
+        row.table_id,
+        row.table_seq,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
 }
 
 /// Starts round `number`.

@@ -248,6 +248,24 @@ pub struct TableResultView {
     pub deals_played: u32,
     /// The `unfinished` rule applied, when the table had not finished its deals.
     pub unfinished: Option<UnfinishedRule>,
+    /// Rulings and corrections made after the round closed that moved this result, in order;
+    /// `scores` is the last one's `after`. Left out when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub amendments: Vec<ResultAmendment>,
+}
+
+/// A closed round's table result moved by a ruling or a correction of a deal the round counted,
+/// made after the round closed.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct ResultAmendment {
+    /// The scores per seat before it.
+    pub before: Vec<i64>,
+    /// The scores per seat after it.
+    pub after: Vec<i64>,
+    /// The entry of the table's log (`GET /tables/{id}/moves`) that moved it: the ruling or the
+    /// correction.
+    #[schema(example = 31)]
+    pub table_seq: u64,
 }
 
 /// A round's table: an ordinary table of the session.
@@ -451,6 +469,15 @@ pub(super) fn table_view(t: &service::TableLine) -> RoundTable {
             scores: o.scores.clone(),
             deals_played: o.deals_played,
             unfinished: o.ruled.map(unfinished_view),
+            amendments: o
+                .amendments
+                .iter()
+                .map(|a| ResultAmendment {
+                    before: a.before.clone(),
+                    after: a.after.clone(),
+                    table_seq: a.table_seq,
+                })
+                .collect(),
         }),
         leftover: t
             .leftover

@@ -289,6 +289,7 @@ mod tests {
                 }],
                 number: 1,
                 results: vec![ResultRecord {
+                    amendments: vec![],
                     deals_played: 2,
                     ruled: None,
                     scores: vec![11, 10, 0],
@@ -318,6 +319,19 @@ mod tests {
         let mut moved = now.clone();
         moved.tournaments[0].rounds[0].leftovers[0].to = "seat:2".into();
         let found = check("s", &links, &moved).expect("found");
+        assert!(found.contains("`tournaments`"), "{found}");
+        // A result never amended hashes as before amendments existed; one amended and not
+        // linked since is found.
+        assert!(!serde_json::to_string(&now).expect("encodes").contains("amendments"));
+        let mut amended = now.clone();
+        amended.tournaments[0].rounds[0].results[0]
+            .amendments
+            .push(tablekeeper_store::records::AmendmentRecord {
+                scores: vec![21, 0, 0],
+                seq: 1,
+                table_seq: 30,
+            });
+        let found = check("s", &links, &amended).expect("found");
         assert!(found.contains("`tournaments`"), "{found}");
     }
 

@@ -1,12 +1,14 @@
 //! A tournament as stored, read in one transaction, and the views made from it.
 
-use tablekeeper_store::tournaments::{ByeRow, EntrantRow, LeftoverRow, ResultRow, RoundRow, SeatingRow, TournamentRow};
+use tablekeeper_store::tournaments::{
+    AmendmentRow, ByeRow, EntrantRow, LeftoverRow, ResultRow, RoundRow, SeatingRow, TournamentRow,
+};
 use tablekeeper_store::{self as store, PgConnection};
 use uuid::Uuid;
 
 use super::{
-    entrant_of, member_of, number, Entrant, Event, PlayedRound, Round, RoundLine, SeatLine, StandingLine, TableLine,
-    TableOutcome, Tournament, Unfinished,
+    entrant_of, member_of, number, Amendment, Entrant, Event, PlayedRound, Round, RoundLine, SeatLine, StandingLine,
+    TableLine, TableOutcome, Tournament, Unfinished,
 };
 use crate::ServiceError;
 use tablekeeper_movement::TableResult;
@@ -20,6 +22,7 @@ pub(super) struct Loaded {
     pub(super) byes: Vec<ByeRow>,
     pub(super) results: Vec<ResultRow>,
     pub(super) leftovers: Vec<LeftoverRow>,
+    pub(super) amendments: Vec<AmendmentRow>,
 }
 
 pub(super) async fn load(conn: &mut PgConnection, row: TournamentRow) -> Result<Loaded, ServiceError> {
@@ -31,6 +34,7 @@ pub(super) async fn load(conn: &mut PgConnection, row: TournamentRow) -> Result<
         byes: store::tournaments::byes(&mut *conn, id).await?,
         results: store::tournaments::results(&mut *conn, id).await?,
         leftovers: store::tournaments::leftovers(&mut *conn, id).await?,
+        amendments: store::tournaments::amendments(&mut *conn, id).await?,
         row,
     })
 }
@@ -64,7 +68,21 @@ impl Loaded {
         }
     }
 
-    /// The closed rounds with their results, in order.
+    /// A result's amendments, in order.
+    fn amendments_of<'a>(&'a self, x: &'a ResultRow) -> impl Iterator<Item = &'a AmendmentRow> {
+        self.amendments
+            .iter()
+            .filter(move |a| a.round == x.round && a.table_number == x.table_number)
+    }
+
+    /// A result's scores in force: its last amendment's, else as closed.
+    fn scores_of(&self, x: &ResultRow) -> Vec<i64> {
+        self.amendments_of(x)
+            .last()
+            .map_or_else(|| x.scores.clone(), |a| a.scores.clone())
+    }
+
+    /// The closed rounds with their results (as amended), in order.
     pub(super) fn history(&self) -> Vec<PlayedRound> {
         self.rounds
             .iter()
@@ -77,7 +95,7 @@ impl Loaded {
                     .filter(|x| x.round == r.number)
                     .map(|x| TableResult {
                         table: number(x.table_number),
-                        scores: x.scores.clone(),
+                        scores: self.scores_of(x),
                     })
                     .collect(),
             })
@@ -141,9 +159,20 @@ impl Loaded {
                                 .iter()
                                 .find(|x| x.round == r.number && number(x.table_number) == t.number)
                                 .map(|x| TableOutcome {
-                                    scores: x.scores.clone(),
+                                    scores: self.scores_of(x),
                                     deals_played: number(x.deals_played),
                                     ruled: x.ruled.as_deref().and_then(Unfinished::parse),
+                                    amendments: self
+                                        .amendments_of(x)
+                                        .scan(x.scores.clone(), |before, a| {
+                                            let line = Amendment {
+                                                before: std::mem::replace(before, a.scores.clone()),
+                                                after: a.scores.clone(),
+                                                table_seq: u64::try_from(a.table_seq).unwrap_or(0),
+                                            };
+                                            Some(line)
+                                        })
+                                        .collect(),
                                 }),
                             leftover: self
                                 .leftovers

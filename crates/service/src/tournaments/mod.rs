@@ -8,12 +8,14 @@
 //!   closed rounds' results, its tables opened, seated and announced in one transaction.
 //! - A round's results are each table's score per seat (the game's points, or its net chips),
 //!   taken when the round closes; a table short of `deals_per_round` is scored as `unfinished`
-//!   says and named as such. Standings are the engine's, over the closed rounds.
+//!   says and named as such. Standings are the engine's, over the closed rounds. A ruling or a
+//!   correction after the close of a deal a round counted amends that table's result (`amend`).
 //! - Every change links the session's record (tournaments included) into the session's chain in
 //!   its own transaction (`chain::record::link_session`); writers lock the session's row, then
 //!   the tournament's.
 //! - A refusal writes nothing.
 
+mod amend;
 mod create;
 mod entrants;
 mod guide;
@@ -37,6 +39,7 @@ pub use tablekeeper_movement::{
 
 use super::access::{self, Account, Capability, Reader};
 use super::{ensure_user, ServiceError};
+pub(crate) use amend::counting;
 pub use create::create;
 pub use entrants::{enter, withdraw};
 pub use guide::{guide, planned_round, Guide, Place, PlannedRound, PlannedTable};
@@ -127,6 +130,18 @@ pub struct TableOutcome {
     pub deals_played: u32,
     /// The `unfinished` rule applied, when the table had not finished its deals.
     pub ruled: Option<Unfinished>,
+    /// Rulings and corrections after the close that moved it, in order; `scores` is the last's.
+    pub amendments: Vec<Amendment>,
+}
+
+/// A closed round's table result moved by a ruling or a correction made after the close.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Amendment {
+    /// The scores per seat before and after.
+    pub before: Vec<i64>,
+    pub after: Vec<i64>,
+    /// The entry of the table's log (the ruling or the correction) that moved it.
+    pub table_seq: u64,
 }
 
 /// A round's table.

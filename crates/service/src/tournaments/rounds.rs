@@ -162,7 +162,7 @@ pub async fn start_round<K: Kept>(
 /// A table's score per seat as the standings count it (the game's points; net chips at a game
 /// that books chips), the deals it finished, and what each of its pools holds (in account
 /// order), as `conn` sees them.
-async fn table_outcome(
+pub(super) async fn table_outcome(
     conn: &mut PgConnection,
     table: TableRow,
 ) -> Result<(Vec<i64>, u32, Vec<(LedgerAccount, i64)>), ServiceError> {
