@@ -241,6 +241,26 @@ async fn every_kind_of_ruling_on_a_points_game_moves_the_scores_as_worked_out_by
     // standings' below.
     assert_eq!(sheet["rulings"]["adjustments"], json!([-5, -1, -18, -10]), "{sheet}");
     assert_eq!(sheet["rulings"]["totals"], json!([6, 10, 13, 20]));
+    // So does the sheet as CSV: the deals as played, then a row of the rulings and the totals.
+    let answer = app.get(&format!("/api/v1/tables/{t}/scores.csv")).await;
+    answer.assert_status(200);
+    let rows: Vec<Vec<&str>> = answer.text.lines().map(|l| l.split(',').collect()).collect();
+    let (header, last) = (&rows[0], rows.last().expect("rows"));
+    assert_eq!(rows.len(), 5, "a header, three deals and the rulings: {}", answer.text);
+    assert_eq!(header.len(), last.len(), "{}", answer.text);
+    assert_eq!(last[0], "rulings", "{}", answer.text);
+    let at = header
+        .iter()
+        .position(|h| h.starts_with("rulings "))
+        .expect("rulings columns");
+    assert_eq!(
+        &last[at..],
+        ["-5", "-1", "-18", "-10", "6", "10", "13", "20"],
+        "{}",
+        answer.text
+    );
+    assert!(header[at + 4].starts_with("total with rulings "), "{header:?}");
+    assert!(rows[1][at..].iter().all(|c| c.is_empty()), "{}", answer.text);
     let table_standings = app
         .get(&format!("/api/v1/sessions/{session}/standings"))
         .await

@@ -170,6 +170,32 @@ pub fn sheet_rows(players: &[String], lines: &[Value]) -> (Vec<String>, Vec<Vec<
     (header, rows)
 }
 
+/// A points game's sheet with the director's rulings beside the deals as played: a column per
+/// player for what the rulings add (`rulings <player>`) and for the total with them (`total with
+/// rulings <player>`), filled on one last row whose line number is `rulings`. The deals' rows
+/// stay as played, as the sheet's JSON keeps them.
+pub fn with_rulings(
+    players: &[String],
+    (mut header, mut rows): (Vec<String>, Vec<Vec<Cell>>),
+    adjustments: &[i64],
+    totals: &[i64],
+) -> (Vec<String>, Vec<Vec<Cell>>) {
+    let width = header.len();
+    header.extend(players.iter().map(|p| format!("rulings {p}")));
+    header.extend(players.iter().map(|p| format!("total with rulings {p}")));
+    let blank = |n: usize| std::iter::repeat_with(|| Cell::text("")).take(n);
+    for row in &mut rows {
+        row.extend(blank(2 * players.len()));
+    }
+    let mut last: Vec<Cell> = std::iter::once(Cell::text("rulings"))
+        .chain(blank(width.saturating_sub(1)))
+        .collect();
+    last.extend((0..players.len()).map(|i| Cell::int(adjustments.get(i).copied().unwrap_or(0))));
+    last.extend((0..players.len()).map(|i| Cell::int(totals.get(i).copied().unwrap_or(0))));
+    rows.push(last);
+    (header, rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -272,17 +272,23 @@ pub struct RuledTotals {
     pub totals: Vec<i64>,
 }
 
+impl RuledTotals {
+    /// A points game's sheet's totals after its rulings; None without any.
+    fn of(s: &ScoreSheet) -> Option<RuledTotals> {
+        let adjustments = s.ruled.clone()?;
+        let played = s.sheet.get("totals").and_then(Value::as_array);
+        let totals = adjustments
+            .iter()
+            .enumerate()
+            .map(|(i, a)| played.and_then(|t| t.get(i)).and_then(Value::as_i64).unwrap_or(0) + a)
+            .collect();
+        Some(RuledTotals { adjustments, totals })
+    }
+}
+
 impl From<ScoreSheet> for Scores {
     fn from(s: ScoreSheet) -> Scores {
-        let rulings = s.ruled.map(|adjustments| {
-            let played = s.sheet.get("totals").and_then(Value::as_array);
-            let totals = adjustments
-                .iter()
-                .enumerate()
-                .map(|(i, a)| played.and_then(|t| t.get(i)).and_then(Value::as_i64).unwrap_or(0) + a)
-                .collect();
-            RuledTotals { adjustments, totals }
-        });
+        let rulings = RuledTotals::of(&s);
         Scores {
             table_id: s.row.id,
             game: s.game,
@@ -726,7 +732,9 @@ pub async fn get_scores(
 }
 
 /// The score sheet as CSV: one row per deal (per hand at Tricky Dick), a column per player for
-/// per-seat figures; text that a spreadsheet would run as a formula is written behind a `'`.
+/// per-seat figures; at a points game with director's rulings, a last row `rulings` with what
+/// they add (`rulings <player>`) and the totals with them (`total with rulings <player>`); text
+/// that a spreadsheet would run as a formula is written behind a `'`.
 #[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 200, description = "the score sheet, a header row then a row per deal", content((String = "text/csv", example = "deal,dealer,points Ann,points Bob,points Cy\r\n1,0,12,2,0\r\n"))),
@@ -747,7 +755,12 @@ async fn scores(pool: &PgPool, who: Reader, req: &HttpRequest, id: Uuid, csv: bo
     tablekeeper_service::access::readable_table(pool, who, id).await?;
     let sheet = use_case::score_sheet(pool, id).await?;
     if csv {
-        let (header, rows) = super::export::sheet_rows(&sheet.row.players, &sheet.lines);
+        let players = &sheet.row.players;
+        let mut made = super::export::sheet_rows(players, &sheet.lines);
+        if let Some(ruled) = RuledTotals::of(&sheet) {
+            made = super::export::with_rulings(players, made, &ruled.adjustments, &ruled.totals);
+        }
+        let (header, rows) = made;
         return super::export::respond(&format!("table-{}-scores.csv", sheet.row.id), &header, &rows);
     }
     let scores = Scores::from(sheet);
