@@ -254,10 +254,15 @@ async fn browser_the_correction_window_counts_down_on_the_table_and_the_big_scre
     let mut rig = rig(pool).await;
     let session = rig.app.session(&rig.organiser, "Thursday").await;
     let t = table(&rig, &session, json!({"hand_sizes": [1]})).await;
+    // The phone at the table, which may not read the session: it reads where the session stands.
+    let scorer = rig.scorer(&t).await;
     rig.app
         .submit(&t, &rig.organiser, whist([0, 1, 0, 0], [0, 1, 0, 0]))
         .await
         .assert_status(201);
+    scorer.wait_for_text("Game over").await;
+    let head = "return document.querySelector('.table-head').getBoundingClientRect().height";
+    let open_head = scorer.client.execute(head, vec![]).await.expect("height");
     let link = rig
         .app
         .post(
@@ -273,7 +278,8 @@ async fn browser_the_correction_window_counts_down_on_the_table_and_the_big_scre
     // An open session shows no countdown.
     let page = organiser_phone(&mut rig, &format!("/#/table/{t}")).await;
     page.wait_for_text("Game over").await;
-    assert!(!page.body_text().await.contains("Corrections close"));
+    assert!(!page.body_text().await.contains("Final in"));
+    assert!(!scorer.body_text().await.contains("Final in"));
 
     // The big screen's browser is started first: a window of seconds is short.
     let base = format!("http://{}", rig.proxy.addr);
@@ -291,7 +297,12 @@ async fn browser_the_correction_window_counts_down_on_the_table_and_the_big_scre
         .clone();
     assert_eq!(closed["status"], "closing");
     page.client.refresh().await.expect("reloaded");
-    page.wait_for_text("Corrections close in 0:0").await;
+    page.wait_for_text("Final in 0:0").await;
+    scorer.client.refresh().await.expect("reloaded");
+    scorer.wait_for_text("Final in 0:0").await;
+    // In the header's one line: the header is as tall as before the close.
+    let closing_head = scorer.client.execute(head, vec![]).await.expect("height");
+    assert_eq!(closing_head, open_head);
     board.open(&format!("/?share={link}#/board/{session}")).await;
     board.wait_for_text("Corrections close in 0:0").await;
     let problems = axe(&page).await;
@@ -299,7 +310,9 @@ async fn browser_the_correction_window_counts_down_on_the_table_and_the_big_scre
 
     page.wait_for_text("Final").await;
     board.wait_for_text("Final").await;
-    assert!(!page.body_text().await.contains("Corrections close"));
+    scorer.wait_for_text("Final").await;
+    assert!(!page.body_text().await.contains("Final in"));
+    assert!(!scorer.body_text().await.contains("Final in"));
     // The server agrees: the session is final.
     let read = rig
         .app
@@ -310,4 +323,5 @@ async fn browser_the_correction_window_counts_down_on_the_table_and_the_big_scre
     assert_eq!(read["status"], "final");
     page.close().await;
     board.close().await;
+    scorer.close().await;
 }

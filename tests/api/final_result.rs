@@ -13,6 +13,19 @@ fn result() -> Value {
     json!({"kind": "result", "nominations": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]})
 }
 
+/// Where `table`'s session stands, as the phone `token` reads it.
+async fn closing(app: &TestApp, token: &str, table: &str) -> Value {
+    app.request(
+        reqwest::Method::GET,
+        &format!("/api/v1/tables/{table}/closing"),
+        Some(token),
+        None,
+    )
+    .await
+    .assert_status(200)
+    .clone()
+}
+
 /// A one-deal Nomination Whist table in the session; played to its end when `finish`.
 async fn table(app: &TestApp, token: &str, session: &str, finish: bool) -> String {
     let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"],
@@ -78,6 +91,12 @@ async fn a_closed_session_takes_corrections_inside_its_window_and_refuses_every_
     let session = app.session(&token, "Thursday").await;
     let done = table(&app, &token, &session, true).await;
     let playing = table(&app, &token, &session, false).await;
+    // The phone at a table may not read the session; it reads where its session stands.
+    let (phone, _) = crate::scorers::scorer(&app, &token, &done, "Bob").await;
+    let open = closing(&app, &phone, &done).await;
+    assert_eq!(open["status"], "open", "{open}");
+    assert_eq!(open["session_id"], session.as_str());
+    assert_eq!(open["final_at"], Value::Null);
 
     // A table still being played stops the close, named; nothing is written.
     let before = footprint(&app, &session).await;
@@ -105,6 +124,10 @@ async fn a_closed_session_takes_corrections_inside_its_window_and_refuses_every_
         closed["closed_at"].as_str().expect("closed_at").parse().expect("time");
     let final_at: chrono::DateTime<chrono::Utc> = closed["final_at"].as_str().expect("final_at").parse().expect("time");
     assert_eq!(final_at - closed_at, Duration::minutes(10));
+    let seen = closing(&app, &phone, &done).await;
+    assert_eq!(seen["status"], "closing", "{seen}");
+    assert_eq!(seen["final_at"], closed["final_at"]);
+    assert_eq!(seen["closed_at"], closed["closed_at"]);
     close(&app, &token, &session, json!({"force": true, "reason": "again"}))
         .await
         .assert_problem(409, "session_closed");
@@ -118,6 +141,7 @@ async fn a_closed_session_takes_corrections_inside_its_window_and_refuses_every_
 
     // Just outside it, every write is refused and changes nothing.
     clock(&app).advance(Duration::seconds(2));
+    assert_eq!(closing(&app, &phone, &done).await["status"], "final");
     let before = footprint(&app, &session).await;
     correct(&app, &token, &done).await.assert_problem(409, "session_final");
     app.submit(&playing, &token, result())

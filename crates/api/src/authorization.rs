@@ -112,6 +112,7 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     ("set_correction_window", Door::Club(Capability::Manage)),
     ("reopen_session", Door::Owner),
     ("get_session_final", Door::Session(Capability::Read)),
+    ("get_table_closing", Door::Table(Capability::Read)),
     // The sessions' tournaments: organisers run them; whoever reads the session reads them.
     ("create_tournament", Door::Club(Capability::Organise)),
     ("list_tournaments", Door::Session(Capability::Read)),

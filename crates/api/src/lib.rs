@@ -179,6 +179,7 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(sessions::close_session)
             .service(sessions::reopen_session)
             .service(sessions::get_session_final)
+            .service(sessions::get_table_closing)
             .service(sessions::get_correction_window)
             .service(sessions::set_correction_window)
             .service(tournaments::create_tournament)

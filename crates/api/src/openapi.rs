@@ -232,6 +232,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::sessions::close_session,
         super::sessions::reopen_session,
         super::sessions::get_session_final,
+        super::sessions::get_table_closing,
         super::sessions::get_correction_window,
         super::sessions::set_correction_window,
         super::tournaments::create_tournament,

@@ -121,4 +121,7 @@ test('the correction window counts down to final_at, then says Final', () => {
   assert.equal(countdownText({ status: 'closing', final_at: '2026-12-06T20:00:00.400Z' }, now), 'Corrections close in 0:01');
   assert.equal(countdownText({ status: 'closing', final_at: '2026-12-06T20:00:00Z' }, now), 'Final', 'the window has run out');
   assert.equal(countdownText({ status: 'final', final_at: '2026-12-06T21:00:00Z' }, now), 'Final');
+  // A phone's header line says it in fewer words.
+  assert.equal(countdownText({ status: 'closing', final_at: '2026-12-06T20:12:34Z' }, now, true), 'Final in 12:34');
+  assert.equal(countdownText({ status: 'final', final_at: '2026-12-06T21:00:00Z' }, now, true), 'Final');
 });

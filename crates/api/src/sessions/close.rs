@@ -280,6 +280,55 @@ pub async fn get_session_final(
     }))
 }
 
+/// Where a table's session stands, for the phones at the table (which may read the table but
+/// not its session): the page counts the correction window down from it.
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct TableClosing {
+    pub table_id: Uuid,
+    /// Null for a table outside a session (always `open`).
+    pub session_id: Option<Uuid>,
+    pub status: super::SessionStatus,
+    /// The close in force: when it was closed, and when it is (or became) final; null while open.
+    pub closed_at: Option<DateTime<Utc>>,
+    pub final_at: Option<DateTime<Utc>>,
+}
+
+/// Where the table's session stands: `open`, `closing` (corrections, rulings and verifications
+/// still taken until `final_at`) or `final` (every write refused with `409 session_final`). For
+/// whoever may read the table, a phone at it included.
+#[utoipa::path(tag = "sessions", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 200, body = TableClosing),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tables/{id}/closing")]
+pub async fn get_table_closing(
+    state: web::Data<State>,
+    Reads(who): Reads,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let pool = &state.pool;
+    let table = tablekeeper_service::access::readable_table(pool, who, *id).await?;
+    let Some(session) = table.session_id else {
+        return Ok(HttpResponse::Ok().json(TableClosing {
+            table_id: table.id,
+            session_id: None,
+            status: super::SessionStatus::Open,
+            closed_at: None,
+            final_at: None,
+        }));
+    };
+    let closes = closing::closes(pool, session, state.clock.now()).await?;
+    let current = closes.current();
+    Ok(HttpResponse::Ok().json(TableClosing {
+        table_id: table.id,
+        session_id: Some(session),
+        status: super::status_of(closes.status),
+        closed_at: current.map(|c| c.closed_at),
+        final_at: current.map(|c| c.final_at),
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::window_secs;

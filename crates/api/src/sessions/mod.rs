@@ -154,6 +154,14 @@ pub enum SessionStatus {
     Final,
 }
 
+fn status_of(status: closing::Status) -> SessionStatus {
+    match status {
+        closing::Status::Open => SessionStatus::Open,
+        closing::Status::Closing => SessionStatus::Closing,
+        closing::Status::Final => SessionStatus::Final,
+    }
+}
+
 /// A close reopened by an owner.
 #[derive(Serialize, Deserialize, ToSchema)]
 pub struct Reopening {
@@ -384,11 +392,7 @@ pub(super) async fn session_view(pool: &PgPool, id: Uuid, now: DateTime<Utc>) ->
         created_at: session.created_at,
         tables: tables.into_iter().map(|(table, _)| TableSummary::from(table)).collect(),
         verification,
-        status: (!closes.closes.is_empty()).then_some(match closes.status {
-            closing::Status::Open => SessionStatus::Open,
-            closing::Status::Closing => SessionStatus::Closing,
-            closing::Status::Final => SessionStatus::Final,
-        }),
+        status: (!closes.closes.is_empty()).then_some(status_of(closes.status)),
         closed_at: current.map(|c| c.closed_at),
         final_at: current.map(|c| c.final_at),
         reopenings: closes

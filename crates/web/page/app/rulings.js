@@ -28,23 +28,26 @@ import { countdownText, rulingsToAnswer, spaced } from './words.js';
 // ---- The countdown ------------------------------------------------------------------------------
 
 /// The countdowns on screen: one timer moves them all, and forgets those no longer shown.
-/** @type {Set<HTMLElement & { session?: any }>} */
+/** @type {Set<HTMLElement & { session?: any, short?: boolean }>} */
 const counting = new Set();
 /** @type {ReturnType<typeof setInterval> | null} */
 let ticker = null;
 
 /// "Corrections close in 12:34" while the session's correction window runs, then "Final";
-/// nothing for an open session. `tag`: a span in a header line, else a paragraph.
+/// nothing for an open session. `tag`: a span in a header line, else a paragraph; `short`: "Final
+/// in 12:34", for a phone's header line.
 /**
  * @param {{ status?: string | null, final_at?: string | null } | null | undefined} session
  * @param {string} [tag]
+ * @param {boolean} [short]
  * @returns {HTMLElement | null}
  */
-export function countdown(session, tag = 'p') {
-  const text = countdownText(session, Date.now());
+export function countdown(session, tag = 'p', short = false) {
+  const text = countdownText(session, Date.now(), short);
   if (text == null) return null;
   const el = h(tag, { class: `countdown${text === 'Final' ? ' final' : ''}`, role: 'timer', 'aria-label': 'Correction window' }, text);
   el.session = session;
+  el.short = short;
   counting.add(el);
   ticker ??= setInterval(() => {
     for (const shown of counting) {
@@ -53,7 +56,7 @@ export function countdown(session, tag = 'p') {
         counting.delete(shown);
         continue;
       }
-      const now = countdownText(shown.session, Date.now()) ?? '';
+      const now = countdownText(shown.session, Date.now(), shown.short) ?? '';
       if (shown.textContent !== now) shown.textContent = now;
       shown.classList.toggle('final', now === 'Final');
     }

@@ -85,10 +85,11 @@ export async function openTable(id, root) {
     state.queue.offline = true;
     retryLoad(state, 1000);
   }
-  // The session's correction window, read before the first drawing so that the header does not
-  // grow under a finger. Whoever reads the session sees it (the organiser, a member); a phone
-  // cannot read its session, and shows none.
-  state.session = await sessionOf(state.table);
+  // The session's correction window, read before the first drawing (whoever reads the table
+  // reads it: the phones at it too), and again now and then, so that a close made while the page
+  // is open is seen. It shows in the header's one line: nothing grows under a finger.
+  state.session = await closingOf(state.table);
+  watchClosing(state);
   // The game's panels and the catalogue's names: drawn again once they are here.
   await loadGame(state.table.game).catch(() => {});
   render(state);
@@ -98,18 +99,45 @@ export async function openTable(id, root) {
   follow(state);
 }
 
-/// The table's session (its `status` and `final_at`), or null when it has none or this browser
-/// may not read it.
+/// Where the table's session stands (its `status` and `final_at`), or null outside a session or
+/// when it cannot be read now.
 /**
  * @param {TableView} table
  */
-async function sessionOf(table) {
+async function closingOf(table) {
   if (!table.session_id) return null;
   try {
-    return await get(`/sessions/${table.session_id}`);
+    return await get(`/tables/${table.id}/closing`);
   } catch {
     return null;
   }
+}
+
+/// How often an open page asks whether its session closed (or was reopened): a correction
+/// window is tens of minutes, and a phone asking once a minute costs the server little.
+const CLOSING_EVERY_MS = 60_000;
+
+/// Reads where the session stands once a minute while the page is on screen, and when it comes
+/// back on screen; draws the header again when that changed.
+function watchClosing(state) {
+  if (!state.table?.session_id) return;
+  const look = async () => {
+    if (current !== state || document.visibilityState !== 'visible') return;
+    const seen = await closingOf(state.table);
+    if (!seen || current !== state) return;
+    if (seen.status === state.session?.status && seen.final_at === state.session?.final_at) return;
+    state.session = seen;
+    render(state);
+  };
+  const timer = setInterval(() => {
+    if (current !== state) {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', look);
+      return;
+    }
+    look();
+  }, CLOSING_EVERY_MS);
+  document.addEventListener('visibilitychange', look);
 }
 
 /// Follows the table's event stream: every entry recorded by any phone, on any replica, arrives
@@ -364,9 +392,9 @@ function render(state) {
     h('div', { class: 'head-line' },
       h('a', { href: '#/', class: 'back', 'aria-label': 'Back to the start' }, '‹'),
       h('h1', {}, gameName(t.game)),
+      countdown(state.session, 'span', true),
       h('span', { class: `conn ${state.queue.pending ? 'pending' : state.queue.offline ? 'offline' : 'live'}`, role: 'status', 'aria-label': 'Connection' }, connection(state))),
-    h('p', { class: 'facts' }, [...facts(t, pageOf(state)), phone.name ? `scoring as ${phone.name}` : null].filter(Boolean).join(' · ')),
-    countdown(state.session));
+    h('p', { class: 'facts' }, [...facts(t, pageOf(state)), phone.name ? `scoring as ${phone.name}` : null].filter(Boolean).join(' · ')));
   const tabs = h('nav', { class: 'tabs', role: 'tablist', 'aria-label': 'Views' },
     [['table', 'Table'], ['sheet', 'Score sheet'], ['ledger', 'Ledger'], ['deals', 'Deals']].map(([key, label]) =>
       h('button', { type: 'button', role: 'tab', 'aria-selected': String(state.tab === key), onclick: () => { state.tab = key; render(state); } }, label)));

@@ -207,14 +207,16 @@ export function rulingsToAnswer(log, me) {
 
 /// A session's correction window on the page and the board: "Corrections close in 12:34"
 /// while it is `closing` (counting to `final_at`), "Final" once it is; null for an open session.
+/// `short` (a phone's header line, beside the table's name): "Final in 12:34".
 /**
  * @param {{ status?: string | null, final_at?: string | null } | null | undefined} session
  * @param {number} now ms since the epoch
+ * @param {boolean} [short]
  * @returns {string | null}
  */
-export function countdownText(session, now) {
+export function countdownText(session, now, short = false) {
   if (!session?.status || session.status === 'open' || !session.final_at) return null;
   const left = Date.parse(session.final_at) - now;
   if (session.status === 'final' || Number.isNaN(left) || left <= 0) return 'Final';
-  return `Corrections close in ${clockText(left)}`;
+  return `${short ? 'Final in' : 'Corrections close in'} ${clockText(left)}`;
 }
