@@ -325,3 +325,73 @@ async fn browser_the_correction_window_counts_down_on_the_table_and_the_big_scre
     board.close().await;
     scorer.close().await;
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn browser_the_big_screen_marks_a_table_whose_result_was_corrected_or_ruled(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let session = rig.app.session(&rig.organiser, "Thursday").await;
+    let t = table(&rig, &session, json!({"hand_sizes": [1, 1, 1]})).await;
+    let other = table(&rig, &session, json!({"hand_sizes": [1, 1, 1]})).await;
+    for table in [&t, &other] {
+        for deal in [whist([0, 1, 0, 0], [0, 1, 0, 0]), whist([1, 0, 0, 0], [1, 0, 0, 0])] {
+            rig.app.submit(table, &rig.organiser, deal).await.assert_status(201);
+        }
+    }
+    let link = rig
+        .app
+        .post(
+            &format!("/api/v1/sessions/{session}/share-links"),
+            &rig.organiser,
+            json!({}),
+        )
+        .await
+        .assert_status(201)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let base = format!("http://{}", rig.proxy.addr);
+    let board = rig.driver.window(&base, 1280, 720, false).await;
+    board.open(&format!("/?share={link}#/board/{session}")).await;
+    board.wait_for_text("Table 2").await;
+    assert!(!board.body_text().await.contains("Changed"));
+    // What a tile says of its changes, by table.
+    let said = |id: &str| {
+        format!(
+            "const tile = document.querySelector('[data-table=\"{id}\"] .tile-changed'); \
+             return tile ? tile.textContent : null"
+        )
+    };
+
+    // A scorer's correction of deal 1 while the board watches: the tile says so, live.
+    let version = rig.app.state(&t).await["version"].as_i64().expect("version");
+    rig.app
+        .request(
+            reqwest::Method::PUT,
+            &format!("/api/v1/tables/{t}/deals/1"),
+            Some(&rig.organiser),
+            Some(json!({"moves": [whist([0, 0, 1, 0], [0, 0, 1, 0])], "expected_version": version,
+                        "reason": "Cat took it"})),
+        )
+        .await
+        .assert_status(200);
+    board.wait_for_text("Changed: deal 1 corrected").await;
+    // Then the director's ruling on deal 2.
+    rig.app
+        .post(
+            &format!("/api/v1/tables/{t}/deals/2/rulings"),
+            &rig.organiser,
+            json!({"kind": "void", "reason": "a misdeal found late"}),
+        )
+        .await
+        .assert_status(201);
+    board.wait_for_text("Changed: deal 1 corrected, deal 2 ruled").await;
+    let on = board.client.execute(&said(&t), vec![]).await.expect("tile");
+    assert_eq!(on, json!("Changed: deal 1 corrected, deal 2 ruled"));
+    // The other table, unchanged, says nothing.
+    let off = board.client.execute(&said(&other), vec![]).await.expect("tile");
+    assert_eq!(off, Value::Null);
+    let problems = axe(&board).await;
+    assert!(problems.is_empty(), "the board with a changed table: {problems:#?}");
+    board.close().await;
+}

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { changeWords, countdownText, dealChanges, describe, facts, rulingsToAnswer, seatBits, summaryLines, totalsOf } from '../page/app/words.js';
+import { changedResults, changeWords, countdownText, dealChanges, describe, facts, rulingsToAnswer, seatBits, summaryLines, totalsOf } from '../page/app/words.js';
 import * as dividend from '../page/app/games/dividend.js';
 import * as nominationWhist from '../page/app/games/nomination-whist.js';
 import * as popeJoan from '../page/app/games/pope-joan.js';
@@ -124,4 +124,20 @@ test('the correction window counts down to final_at, then says Final', () => {
   // A phone's header line says it in fewer words.
   assert.equal(countdownText({ status: 'closing', final_at: '2026-12-06T20:12:34Z' }, now, true), 'Final in 12:34');
   assert.equal(countdownText({ status: 'final', final_at: '2026-12-06T21:00:00Z' }, now, true), 'Final');
+});
+
+test('the board names each table\'s changed results, a deal once with what happened to it last', () => {
+  const said = changedResults([
+    { kind: 'undo', table_id: 't1', deal: 1 },
+    { kind: 'ruling', table_id: 't1', deal: 3 },
+    { kind: 'correction', table_id: 't1', deal: 2 },
+    { kind: 'correction', table_id: 't1', deal: 3 },
+    { kind: 'ruling_answer', table_id: 't2', deal: 1 },
+    { kind: 'close', table_id: null, deal: null },
+    { kind: 'ruling', table_id: 't3', deal: 4 },
+  ]);
+  assert.equal(said.get('t1'), 'Changed: deal 2 corrected, deal 3 corrected');
+  assert.equal(said.has('t2'), false, 'an answer to a ruling changes no result');
+  assert.equal(said.get('t3'), 'Changed: deal 4 ruled');
+  assert.equal(said.size, 2);
 });

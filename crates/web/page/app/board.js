@@ -22,7 +22,7 @@ import { gameModule, loadGame } from './panels.js';
 import { dealOf } from './legal.js';
 import { countdown } from './rulings.js';
 import { gameName } from './table.js';
-import { facts, seatBits, totalsOf } from './words.js';
+import { changedResults, facts, seatBits, totalsOf } from './words.js';
 
 /** @typedef {import('./types.js').TableView} TableView */
 
@@ -55,6 +55,9 @@ export async function openBoard(sessionId, root) {
     return;
   }
   const tables = new Map();
+  // Each table's changed results ("Changed: deal 2 corrected"), from the session's changes.
+  /** @type {Map<string, string>} */
+  let changed = new Map();
   const saveLedger = (e) => {
     e.preventDefault();
     download(e.currentTarget.getAttribute('href')).catch((err) => mount(state, err.message));
@@ -200,7 +203,7 @@ export async function openBoard(sessionId, root) {
       ? [...round.tables].sort((a, b) => a.number - b.number).map((rt) => rt.table_id).filter((id) => tables.has(id))
       : order.filter((id) => tables.has(id));
     grid.dataset.count = shown.length;
-    mount(grid, ...shown.map((id, i) => card(numbers.get(id) ?? i + 1, tables.get(id))));
+    mount(grid, ...shown.map((id, i) => card(numbers.get(id) ?? i + 1, tables.get(id), changed.get(id))));
     if (!grid.hidden) fitTiles(grid, shown.length);
   };
   const read = async (id) => {
@@ -214,6 +217,41 @@ export async function openBoard(sessionId, root) {
     } catch {
       // The next change brings it again.
     }
+  };
+  // The session's changes, read again a moment after the tables move (a correction or a ruling
+  // is an entry like any other): at most one read in flight, and one more after it when the
+  // tables moved meanwhile.
+  let changesRead = null;
+  let changesAgain = false;
+  const readChanges = () => {
+    if (changesRead) {
+      changesAgain = true;
+      return;
+    }
+    changesRead = (async () => {
+      await new Promise((done) => setTimeout(done, 1000));
+      try {
+        const all = [];
+        let offset = 0;
+        for (;;) {
+          const page = await get(`/sessions/${sessionId}/changes?offset=${offset}&limit=500`);
+          all.push(...page.items);
+          if (page.next_offset == null) break;
+          offset = page.next_offset;
+        }
+        const now = changedResults(all);
+        const before = changed;
+        changed = now;
+        if (now.size !== before.size || [...now].some(([id, said]) => before.get(id) !== said)) draw();
+      } catch {
+        // The next change asks again.
+      }
+      changesRead = null;
+      if (changesAgain) {
+        changesAgain = false;
+        readChanges();
+      }
+    })();
   };
   // Listening before the first reads: a change made while they are on their way reaches the
   // stream (and its receipt is kept) instead of falling between the two.
@@ -232,6 +270,7 @@ export async function openBoard(sessionId, root) {
       }
       const known = tables.get(change.table_id);
       if (!known || known.version < change.version) read(change.table_id);
+      readChanges();
       // A table never seen: a round may have started with it.
       if (!known) readEvent();
     });
@@ -247,6 +286,7 @@ export async function openBoard(sessionId, root) {
   }
   await Promise.all(order.map(read));
   await readEvent();
+  readChanges();
 }
 
 /// Columns for `n` tiles on this screen: the arrangement that gives each tile the most room
@@ -270,9 +310,10 @@ function columns(n) {
 /**
  * @param {number} number the table's number on the board (a round's, else its place)
  * @param {TableView} t
+ * @param {string} [changes] what changed of its results ("Changed: deal 2 corrected")
  * @returns {HTMLElement}
  */
-function card(number, t) {
+function card(number, t, changes) {
   const v = t.state;
   const page = gameModule(t.game);
   const totals = totalsOf(v);
@@ -285,6 +326,7 @@ function card(number, t) {
       h('h2', {}, `Table ${number}: ${gameName(t.game)}`),
       told.length ? h('span', { class: 'tile-facts' }, ` · ${told.join(' · ')}`) : null,
       turn ? h('b', { class: 'tile-turn' }, ` · ${turn}`) : null),
+    changes ? h('p', { class: 'tile-changed' }, changes) : null,
     h('ol', { class: 'tile-seats', 'aria-label': `Table ${number} seats` }, t.players.map((name, s) =>
       h('li', { class: `tile-seat${v.to_act === s ? ' acting' : ''}`, 'aria-current': v.to_act === s ? 'true' : null },
         // The full name in a tooltip: on a crowded screen a long one may end in an ellipsis.

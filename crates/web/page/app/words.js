@@ -191,6 +191,32 @@ export function changeWords(changes) {
   return out;
 }
 
+/// What the board says of each table's changed results, from the session's changes (`GET
+/// /sessions/{id}/changes`' items, oldest first): "Changed: deal 2 corrected, deal 3 ruled", a
+/// deal named once with what happened to it last; tables with none are left out.
+/**
+ * @param {{ kind: string, table_id?: string | null, deal?: number | null }[]} changes
+ * @returns {Map<string, string>}
+ */
+export function changedResults(changes) {
+  /** @type {Map<string, Map<number, string>>} */
+  const byTable = new Map();
+  for (const c of changes) {
+    const word = c.kind === 'correction' ? 'corrected' : c.kind === 'ruling' ? 'ruled' : null;
+    if (!word || !c.table_id || c.deal == null) continue;
+    const deals = byTable.get(c.table_id) ?? new Map();
+    deals.delete(c.deal);
+    deals.set(c.deal, word);
+    byTable.set(c.table_id, deals);
+  }
+  const out = new Map();
+  for (const [table, deals] of byTable) {
+    const said = [...deals].sort(([a], [b]) => a - b).map(([deal, word]) => `deal ${deal} ${word}`);
+    out.set(table, `Changed: ${said.join(', ')}`);
+  }
+  return out;
+}
+
 /// The rulings of the table this phone has not answered yet, oldest first: each ruling's log
 /// entry (its `seq` is the ruling's id). `me` is this phone's `recorded_by`.
 /**
