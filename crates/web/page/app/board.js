@@ -1,7 +1,8 @@
 // @ts-check
 // The club's big screen: every table of a session, live and read-only. It follows the session's
-// event stream (one `table` event per change, on any replica) and reads the changed table again;
-// nothing polls. Route: #/board/<session id>, opened with a share link's token (/?share=…) or by
+// event stream (one `table` event per change, on any replica) and reads the changed table again
+// (and the session's changes, to mark a corrected or ruled result); nothing polls but the
+// session's correction window, once a minute. Route: #/board/<session id>, opened with a share link's token (/?share=…) or by
 // a member of the club signed in on this browser; reads and the stream go with that token. Each
 // change carries the audit key's receipt for its table's chain head: the board keeps them per
 // table as a phone keeps its answers' (`tk.receipts.<table>`), and a treasurer downloads them all
@@ -28,6 +29,9 @@ import { changedResults, facts, seatBits, totalsOf } from './words.js';
 
 let stream = null;
 let ticking = null;
+/// Reads where the session stands once a minute (a close made while the board is on screen).
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let closingTimer;
 /// The final standings shown: places 1 to 10, at most 12 lines.
 const TOP_PLACES = 10;
 const TOP_LINES = 12;
@@ -35,6 +39,7 @@ const TOP_LINES = 12;
 export async function openBoard(sessionId, root) {
   stream?.close();
   clearInterval(ticking);
+  clearInterval(closingTimer);
   // The big screen uses the whole width; leaving the route gives the page back its column.
   document.body.classList.add('big-screen');
   const leave = () => {
@@ -42,6 +47,7 @@ export async function openBoard(sessionId, root) {
       document.body.classList.remove('big-screen');
       stream?.close();
       clearInterval(ticking);
+      clearInterval(closingTimer);
           window.removeEventListener('hashchange', leave);
     }
   };
@@ -154,10 +160,23 @@ export async function openBoard(sessionId, root) {
     tick();
   };
   ticking = setInterval(tick, 1000);
+  // The correction window's countdown, in the header's one line; a close or a reopening made
+  // while the board is on screen shows within a minute.
+  const windowSlot = h('span', { class: 'window-slot' }, countdown(session, 'span'));
+  closingTimer = setInterval(async () => {
+    try {
+      const now = await get(`/sessions/${sessionId}`);
+      if (now.status === session.status && now.final_at === session.final_at) return;
+      session = now;
+      mount(windowSlot, countdown(session, 'span'));
+    } catch {
+      // Asked again in a minute.
+    }
+  }, 60_000);
   mount(root,
     h('header', { class: 'table-head' },
       h('div', { class: 'head-line' }, h('h1', {}, session.name),
-        countdown(session, 'span'),
+        windowSlot,
         h('a', { href: `/api/v1/sessions/${sessionId}/ledger?format=csv`, download: '', class: 'csv', onclick: saveLedger }, 'Session ledger (CSV)'),
         receiptsLink,
         h('span', { class: 'conn live' }, state))),
