@@ -370,8 +370,10 @@ async fn browser_the_big_screen_marks_a_table_whose_result_was_corrected_or_rule
             reqwest::Method::PUT,
             &format!("/api/v1/tables/{t}/deals/1"),
             Some(&rig.organiser),
-            Some(json!({"moves": [whist([0, 0, 1, 0], [0, 0, 1, 0])], "expected_version": version,
-                        "reason": "Cat took it"})),
+            Some(
+                json!({"moves": [whist([0, 0, 1, 0], [0, 0, 1, 0])], "expected_version": version,
+                        "reason": "Cat took it"}),
+            ),
         )
         .await
         .assert_status(200);

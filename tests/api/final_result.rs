@@ -371,6 +371,10 @@ async fn a_change_after_the_session_was_final_is_found_by_the_checkpoint_kept(po
     let found = tablekeeper::service::bundle::verify_checked(&bytes, &trusted, &[], &[changed])
         .expect_err("a changed checkpoint");
     assert!(found.contains("signature does not match"), "{found}");
+
+    // The one kept holds.
+    tablekeeper::service::bundle::verify_checked(&bytes, &trusted, &[], std::slice::from_ref(&kept))
+        .expect("the checkpoint kept holds");
 }
 
 #[sqlx::test(migrations = "./migrations")]

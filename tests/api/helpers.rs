@@ -454,6 +454,28 @@ pub fn legal_kinds(view: &Value) -> Value {
     Value::Array(kinds)
 }
 
+/// Closes the session at once (forced, should a table still be playing), and checks its final
+/// checkpoint against its bundle: among them, that the standings and settle-up it signed are
+/// what the bundle's tables give, worked out again offline. The checkpoint.
+pub async fn finalised_and_verified(app: &TestApp, token: &str, session: &str) -> Value {
+    app.post(
+        &format!("/api/v1/sessions/{session}/close"),
+        token,
+        serde_json::json!({"correction_window": "PT0S", "force": true, "reason": "the evening is over"}),
+    )
+    .await
+    .assert_status(200);
+    let kept = app
+        .get(&format!("/api/v1/sessions/{session}/final"))
+        .await
+        .assert_status(200)
+        .clone();
+    let (bytes, _) = verified_bundle(app, session).await;
+    tablekeeper::service::bundle::verify_checked(&bytes, &[], &[], std::slice::from_ref(&kept))
+        .expect("the final checkpoint holds for the bundle");
+    kept
+}
+
 /// The session's audit bundle as served to a reader, checked to verify against the service's
 /// audit key: its bytes and its document.
 pub async fn verified_bundle(app: &TestApp, session: &str) -> (Vec<u8>, Value) {

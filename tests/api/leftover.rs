@@ -540,6 +540,9 @@ async fn carry_puts_the_pools_on_the_next_round_s_table_and_the_last_round_s_in_
     // The carry is in the chain: the next table's options (its record) and the round's moves.
     let (_, document) = verified_bundle(&app, &session).await;
     assert_eq!(document["session"]["tournaments"][0]["leftover"], "carry");
+    // The final checkpoint's standings, bank and pools included, are the bundle's.
+    let kept = crate::helpers::finalised_and_verified(&app, &token, &session).await;
+    assert_eq!(kept["checkpoint"]["standings"]["banked_chips"], 62, "{kept}");
 }
 
 /// A tournament's tables open with what its carry carries, and nothing else: `opening_pools` in

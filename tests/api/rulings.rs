@@ -514,6 +514,8 @@ async fn every_kind_of_ruling_on_a_chip_game_books_what_was_worked_out_by_hand(p
     // Recording goes on after the rulings.
     accept(&app, &t, &token, draw(0)).await;
     assert_audit_consistent(&app, &t).await;
+    // The final checkpoint's chips, rulings' bookings included, are the bundle's.
+    crate::helpers::finalised_and_verified(&app, &token, &session).await;
 
     // A ruling is in the table's chain: its reason changed after the fact is found, named.
     let id: uuid::Uuid = t.parse().expect("uuid");
@@ -950,4 +952,16 @@ async fn a_ruling_or_a_correction_after_the_round_closed_amends_its_result_and_i
     // The amendments are in the session's chain: the bundle verifies, the audit is consistent.
     verified_bundle(&app, &session).await;
     assert_audit_consistent(&app, &t).await;
+    // The final checkpoint's points, the ruling's adjustment included, are the bundle's.
+    let kept = crate::helpers::finalised_and_verified(&app, &token, &session).await;
+    let points = |member: &str| {
+        kept["checkpoint"]["standings"]["players"]
+            .as_array()
+            .expect("players")
+            .iter()
+            .find(|p| p["member_id"] == member)
+            .map(|p| p["points"][0]["points"].clone())
+    };
+    // Deals 1 (ruled: 1), 2 (corrected: 10) and 3 (corrected, after the close: 10).
+    assert_eq!(points(&seat_member[0]), Some(json!(21)), "{kept}");
 }

@@ -328,6 +328,44 @@ pub async fn flagged(pool: &store::PgPool, session: Uuid) -> Result<Vec<FlaggedD
     flagged_in(&mut conn, session).await
 }
 
+/// A final checkpoint's `standings` and `settlement`: each player's net chips and points, the
+/// pools' and the bank's, and the settle-up's payments. `tablekeeper verify` works them out again
+/// from a bundle with this same code and compares.
+///
+/// # Errors
+/// As [`sessions::payments`].
+pub fn standings_and_settlement(standings: &sessions::Standings) -> Result<(Value, Value), ServiceError> {
+    let payments = sessions::payments(standings)?;
+    let party = |p: &Party| match p {
+        Party::Player(s) => json!({"member_id": s.identity.member(), "player": s.name}),
+        Party::Pools => json!("pools"),
+        Party::Bank => json!("bank"),
+    };
+    let session = &standings.session;
+    Ok((
+        json!({
+            "players": standings.players.iter().map(|p| json!({
+                "member_id": p.identity.member(),
+                "player": p.name,
+                "chips": p.chips,
+                "points": p.points.iter().map(|(g, n)| json!({"game": g, "points": n})).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "pools_chips": standings.pools,
+            "banked_chips": standings.banked,
+        }),
+        json!({
+            "chip_value": session.chip_value,
+            "currency": session.currency,
+            "payments": payments.iter().map(|p| json!({
+                "from": party(&p.from),
+                "to": party(&p.to),
+                "chips": p.chips,
+                "minor_units": p.money,
+            })).collect::<Vec<_>>(),
+        }),
+    ))
+}
+
 /// Makes, signs, keeps and chains close `close`'s final checkpoint, with the session's row
 /// locked; webhook `session.final`.
 async fn make_final(
@@ -351,12 +389,7 @@ async fn make_final(
         }));
     }
     let standings = sessions::standings_in(&mut *tx, session.id).await?;
-    let payments = sessions::payments(&standings)?;
-    let party = |p: &Party| match p {
-        Party::Player(s) => json!({"member_id": s.identity.member(), "player": s.name}),
-        Party::Pools => json!("pools"),
-        Party::Bank => json!("bank"),
-    };
+    let (standings, settlement) = standings_and_settlement(&standings)?;
     let mut document = json!({
         "format": FORMAT,
         "session": session.id,
@@ -367,26 +400,8 @@ async fn make_final(
         "made_at": now,
         "record": record,
         "tables": tables,
-        "standings": {
-            "players": standings.players.iter().map(|p| json!({
-                "member_id": p.identity.member(),
-                "player": p.name,
-                "chips": p.chips,
-                "points": p.points.iter().map(|(g, n)| json!({"game": g, "points": n})).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
-            "pools_chips": standings.pools,
-            "banked_chips": standings.banked,
-        },
-        "settlement": {
-            "chip_value": session.chip_value,
-            "currency": session.currency,
-            "payments": payments.iter().map(|p| json!({
-                "from": party(&p.from),
-                "to": party(&p.to),
-                "chips": p.chips,
-                "minor_units": p.money,
-            })).collect::<Vec<_>>(),
-        },
+        "standings": standings,
+        "settlement": settlement,
         "key_id": key_id(&key.verifying_key()),
         "public_key": chain::hex(key.verifying_key().as_bytes()),
     });

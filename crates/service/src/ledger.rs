@@ -211,8 +211,12 @@ pub async fn session_ledger(pool: &PgPool, id: Uuid) -> Result<SessionLedger, Se
 /// What the table's options put on its pools when it opened (`opening_pools`: a tournament's
 /// `leftover: carry`), issued by the bank.
 pub fn carried_in(table: &TableRow) -> i64 {
-    table
-        .options
+    carried_in_options(&table.options)
+}
+
+/// What a table's options carried onto its pools (`opening_pools`), in chips.
+pub fn carried_in_options(options: &serde_json::Value) -> i64 {
+    options
         .get("opening_pools")
         .and_then(serde_json::Value::as_object)
         .map_or(0, |pools| pools.values().filter_map(serde_json::Value::as_i64).sum())

@@ -19,11 +19,15 @@ impl Identity {
     /// Who sits in seat `index` of `table`: the member its seat names, else the roster member of
     /// that name (case and spacing aside), else the name.
     pub fn of_seat(table: &TableRow, index: usize, roster: &[Member]) -> Identity {
-        if let Some(member) = table.members.as_ref().and_then(|m| m.get(index)) {
+        Identity::of(&table.players, table.members.as_deref(), index, roster)
+    }
+
+    /// As [`Identity::of_seat`], from a table's players and seat members.
+    pub fn of(players: &[String], members: Option<&[Uuid]>, index: usize, roster: &[Member]) -> Identity {
+        if let Some(member) = members.and_then(|m| m.get(index)) {
             return Identity::Member(*member);
         }
-        let key = table
-            .players
+        let key = players
             .get(index)
             .map(|name| store::sessions::name_key(name))
             .unwrap_or_default();

@@ -151,7 +151,7 @@ pub(super) async fn refuse_undo_into_ruled<G: Game>(
 }
 
 /// Each seat's score adjustments by the table's rulings so far.
-pub(super) fn adjusted(entries: &[RulingEntry], seats: usize, deal: Option<u16>) -> Vec<i64> {
+pub(crate) fn adjusted(entries: &[RulingEntry], seats: usize, deal: Option<u16>) -> Vec<i64> {
     let mut sum = vec![0; seats];
     for e in entries.iter().filter(|e| e.kind != "response") {
         if deal.is_some_and(|d| e.body.get("deal").and_then(Value::as_u64) != Some(u64::from(d))) {

@@ -166,22 +166,72 @@ pub async fn standings_in(tx: &mut store::PgConnection, id: Uuid) -> Result<Stan
     let roster = store::sessions::members(&mut *tx, session.id).await?;
     let tables = store::tables::list(&mut *tx, None, Some(session.id), 1000, 0).await?;
     let leftovers = store::tournaments::session_leftovers(&mut *tx, session.id).await?;
-    let mut players: Vec<Standing> = Vec::new();
-    let mut pools = 0;
-    let mut banked = 0;
+    let mut figures = Vec::with_capacity(tables.len());
     for row in tables {
         // Every table read in the one snapshot, so the standings add up as of one moment.
         let ledger = super::ledger::table_ledger_in(&mut *tx, row.clone(), None).await?;
-        let issued = super::ledger::issued(&ledger.bookings)?;
-        pools += ledger
-            .balances
+        let scored = super::tables::score_sheet_in(&mut *tx, row.clone()).await?;
+        figures.push(TableFigures {
+            id: row.id,
+            game: row.game,
+            players: row.players,
+            members: row.members,
+            options: row.options,
+            bookings: ledger.bookings,
+            sheet: scored.sheet,
+            ruled: scored.ruled.unwrap_or_default(),
+        });
+    }
+    standings_of(session, &roster, &figures, leftovers)
+}
+
+/// What the standings read of one of the session's tables: its seats and options, its bookings,
+/// its score sheet and what the director's rulings add to it. The service reads them from the
+/// database; `tablekeeper verify` from a bundle, so that a final checkpoint's standings are
+/// worked out again offline by this same code.
+#[derive(Debug, Clone)]
+pub struct TableFigures {
+    pub id: Uuid,
+    pub game: String,
+    pub players: Vec<String>,
+    pub members: Option<Vec<Uuid>>,
+    pub options: serde_json::Value,
+    /// Every booking, reversals included.
+    pub bookings: Vec<store::ledger::StoredBooking>,
+    /// The score sheet (the deals as played).
+    pub sheet: serde_json::Value,
+    /// At a points game, what the rulings add to each seat (empty when nothing).
+    pub ruled: Vec<i64>,
+}
+
+/// The session's standings from what was read of it: its roster, its tables' figures (in the
+/// order the session lists them) and the tournaments' leftover transfers.
+///
+/// # Errors
+/// `Ledger` when a booking does not balance; `Corrupt` when a stored account does not read.
+pub fn standings_of(
+    session: ClubSession,
+    roster: &[Member],
+    tables: &[TableFigures],
+    leftovers: Vec<(Uuid, LeftoverRow)>,
+) -> Result<Standings, ServiceError> {
+    let mut players: Vec<Standing> = Vec::new();
+    let mut pools = 0;
+    let mut banked = 0;
+    for table in tables {
+        let mut balances = Balances::default();
+        for b in &table.bookings {
+            balances.apply(&tablekeeper_ledger::Booking::new(b.memo.clone(), b.postings.clone())?);
+        }
+        let issued = super::ledger::issued(&table.bookings)?;
+        pools += balances
             .iter()
             .filter(|(account, _)| !matches!(account, Account::Seat(_)))
             .map(|(account, balance)| (balance - issued.of(account)).get())
             .sum::<i64>();
         // A round's close moved these out of the table's pools (the tournament's leftover rule).
         let mut moved = Balances::default();
-        for (_, l) in leftovers.iter().filter(|(_, l)| l.table_id == row.id) {
+        for (_, l) in leftovers.iter().filter(|(_, l)| l.table_id == table.id) {
             moved.apply(&super::ledger::leftover_booking(l)?);
         }
         pools += moved
@@ -193,20 +243,18 @@ pub async fn standings_in(tx: &mut store::PgConnection, id: Uuid) -> Result<Stan
         // Chips a tournament's carry put on the table's pools came from the bank, which held
         // them since the round before closed: the club's until a deal wins them, not the pools'
         // debt (the table's opening counts them as issued to the pools).
-        let carried = super::ledger::carried_in(&row);
+        let carried = super::ledger::carried_in_options(&table.options);
         pools += carried;
         banked -= carried;
         let moved_to = |account: &Account| moved.of(account).get();
-        let scored = super::tables::score_sheet_in(&mut *tx, row.clone()).await?;
-        let sheet = scored.sheet;
-        let points_game = sheet.get("chips").is_none();
-        let totals = sheet.get("totals").and_then(serde_json::Value::as_array);
+        let points_game = table.sheet.get("chips").is_none();
+        let totals = table.sheet.get("totals").and_then(serde_json::Value::as_array);
         // The score sheet is the deals as played; a director's rulings adjust it beside them.
-        let ruled = scored.ruled.unwrap_or_default();
-        for (index, name) in row.players.iter().enumerate() {
+        let ruled = &table.ruled;
+        for (index, name) in table.players.iter().enumerate() {
             let Ok(number) = u8::try_from(index) else { continue };
             let seat = Account::Seat(Seat::new(number));
-            let booked = ledger
+            let booked = table
                 .bookings
                 .iter()
                 .any(|b| b.postings.iter().any(|p| p.account == seat));
@@ -218,19 +266,19 @@ pub async fn standings_in(tx: &mut store::PgConnection, id: Uuid) -> Result<Stan
             } else {
                 None
             };
-            let identity = Identity::of_seat(&row, index, &roster);
+            let identity = Identity::of(&table.players, table.members.as_deref(), index, roster);
             let part = SeatStanding {
-                table: row.id,
-                game: row.game.clone(),
+                table: table.id,
+                game: table.game.clone(),
                 seat: number,
                 name: name.clone(),
-                chips: booked.then(|| (ledger.balances.of(&seat) - issued.of(&seat)).get() + moved_to(&seat)),
+                chips: booked.then(|| (balances.of(&seat) - issued.of(&seat)).get() + moved_to(&seat)),
                 points,
             };
             let at = match players.iter().position(|p| p.identity == identity) {
                 Some(at) => at,
                 None => {
-                    let shown = identity.name(name, &roster).to_owned();
+                    let shown = identity.name(name, roster).to_owned();
                     players.push(Standing {
                         identity,
                         name: shown,
@@ -244,9 +292,9 @@ pub async fn standings_in(tx: &mut store::PgConnection, id: Uuid) -> Result<Stan
             let player = &mut players[at];
             player.chips += part.chips.unwrap_or(0);
             if let Some(p) = part.points {
-                match player.points.iter_mut().find(|(g, _)| *g == row.game) {
+                match player.points.iter_mut().find(|(g, _)| *g == table.game) {
                     Some((_, total)) => *total += p,
-                    None => player.points.push((row.game.clone(), p)),
+                    None => player.points.push((table.game.clone(), p)),
                 }
             }
             player.seats.push(part);

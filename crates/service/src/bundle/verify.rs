@@ -144,7 +144,8 @@ pub fn verify_checked(
 /// A final checkpoint holds for the bundle: signed by one of `keys`; of this session and of a
 /// close its chain holds with this checkpoint's hash; the session's chain and every table's hold
 /// the links it signed at their positions; and, unless that close was reopened, nothing was
-/// written after it (no table's chain goes further, no table was added).
+/// written after it (no table's chain goes further, no table was added) and the standings and
+/// settle-up it signed are what the bundle's tables give, worked out again.
 fn check_final(payload: &Payload, document: &Value, keys: &[VerifyingKey]) -> Result<(), String> {
     let (checkpoint, hash) = crate::closing::check_checkpoint(document, keys)?;
     let s = &payload.session;
@@ -211,6 +212,20 @@ fn check_final(payload: &Payload, document: &Value, keys: &[VerifyingKey]) -> Re
                 "table {} is not named by {of}: it was added to the session after it was final",
                 added.id
             ));
+        }
+        // Nothing was written since: the standings and settle-up it signed are what the bundle's
+        // tables give, worked out again here.
+        let (standings, settlement) = bundle_standings(payload)?;
+        for (name, given, worked) in [
+            ("standings", checkpoint.get("standings"), standings),
+            ("settle-up", checkpoint.get("settlement"), settlement),
+        ] {
+            if given != Some(&worked) {
+                return Err(format!(
+                    "session {}: the {name} {of} signed are not what the bundle's tables give ({worked}): the checkpoint's figures were not the record's",
+                    s.id
+                ));
+            }
         }
     }
     Ok(())
@@ -304,26 +319,9 @@ fn check_receipt(payload: &Payload, receipt: &Receipt) -> Result<(), String> {
     }
 }
 
-fn check_table(t: &TablePart) -> Result<(), String> {
+/// A table's bundled bookings as the ledger stores them; each must sum to zero.
+fn stored_bookings(t: &TablePart) -> Result<Vec<StoredBooking>, String> {
     let at = |what: String| format!("table {}: {what}", t.id);
-    let row = TableRow {
-        id: t.id,
-        owner_id: t.owner_id,
-        // A bundle's evidence does not name the club: it is the tenant, not the record.
-        club_id: Uuid::nil(),
-        club_no: 0,
-        session_id: t.session_id,
-        game: t.game.clone(),
-        players: t.players.clone(),
-        options: t.options.clone(),
-        version: t.version,
-        finished: t.finished,
-        deal_lines_kept: true,
-        chain_head: None,
-        members: t.members.clone(),
-        created_at: t.created_at,
-        updated_at: t.updated_at,
-    };
     let mut stored = Vec::with_capacity(t.ledger.len());
     for b in &t.ledger {
         let mut postings = Vec::with_capacity(b.postings.len());
@@ -347,6 +345,110 @@ fn check_table(t: &TablePart) -> Result<(), String> {
             postings,
         });
     }
+    Ok(stored)
+}
+
+/// The session's standings and settle-up worked out from the bundle (its tables' bookings, score
+/// sheets and rulings, its roster and its tournaments' leftover transfers) by the code the
+/// service makes a final checkpoint's with: `(standings, settlement)` as a checkpoint has them.
+fn bundle_standings(payload: &Payload) -> Result<(Value, Value), String> {
+    let s = &payload.session;
+    let session = store::sessions::ClubSession {
+        id: s.id,
+        owner_id: s.owner_id,
+        club_id: s.club_id.unwrap_or_default(),
+        name: s.name.clone(),
+        created_at: s.created_at,
+        chip_value: s.chip_value,
+        currency: s.currency.clone(),
+    };
+    let roster: Vec<store::sessions::Member> = s
+        .members
+        .iter()
+        .map(|m| store::sessions::Member {
+            id: m.id,
+            name: m.name.clone(),
+            club_member_id: m.club_member_id.unwrap_or(m.id),
+        })
+        .collect();
+    let mut tables = Vec::with_capacity(payload.tables.len());
+    for t in &payload.tables {
+        let rulings: Vec<store::rulings::RulingEntry> = t
+            .log
+            .iter()
+            .filter(|e| e.entry == "ruling")
+            .map(|e| store::rulings::RulingEntry {
+                seq: e.seq,
+                kind: e.kind.clone(),
+                body: e.body.clone(),
+                events: e.events.clone(),
+                recorded_by: e.recorded_by.clone(),
+                recorded_at: e.recorded_at,
+            })
+            .collect();
+        tables.push(crate::sessions::TableFigures {
+            id: t.id,
+            game: t.game.clone(),
+            players: t.players.clone(),
+            members: t.members.clone(),
+            options: t.options.clone(),
+            bookings: stored_bookings(t)?,
+            sheet: t.scores.clone(),
+            ruled: crate::ruled::adjusted(&rulings, t.players.len(), None),
+        });
+    }
+    let mut leftovers = Vec::new();
+    for tournament in &s.tournaments {
+        for round in &tournament.rounds {
+            for l in &round.leftovers {
+                let table = round.tables.iter().find(|t| t.number == l.table).ok_or_else(|| {
+                    format!(
+                        "tournament {}: round {}'s leftover names table {}, which the round does not hold",
+                        tournament.tournament, round.number, l.table
+                    )
+                })?;
+                leftovers.push((
+                    tournament.tournament,
+                    store::tournaments::LeftoverRow {
+                        round: round.number,
+                        table_number: l.table,
+                        seq: l.seq,
+                        table_id: table.table,
+                        from_account: l.from.clone(),
+                        to_account: l.to.clone(),
+                        amount: l.amount,
+                    },
+                ));
+            }
+        }
+    }
+    let standings = crate::sessions::standings_of(session, &roster, &tables, leftovers)
+        .map_err(|e| format!("session {}: the standings do not add up from the bundle: {e}", s.id))?;
+    crate::closing::standings_and_settlement(&standings)
+        .map_err(|e| format!("session {}: the settle-up does not add up from the bundle: {e}", s.id))
+}
+
+fn check_table(t: &TablePart) -> Result<(), String> {
+    let at = |what: String| format!("table {}: {what}", t.id);
+    let row = TableRow {
+        id: t.id,
+        owner_id: t.owner_id,
+        // A bundle's evidence does not name the club: it is the tenant, not the record.
+        club_id: Uuid::nil(),
+        club_no: 0,
+        session_id: t.session_id,
+        game: t.game.clone(),
+        players: t.players.clone(),
+        options: t.options.clone(),
+        version: t.version,
+        finished: t.finished,
+        deal_lines_kept: true,
+        chain_head: None,
+        members: t.members.clone(),
+        created_at: t.created_at,
+        updated_at: t.updated_at,
+    };
+    let stored = stored_bookings(t)?;
     if t.log.len() as i64 != t.version || t.log.iter().enumerate().any(|(i, m)| m.seq != i as i64 + 1) {
         return Err(at(format!("the log is not entries 1 to {} in order", t.version)));
     }
