@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034,SC2154 # variables shared with the script that sources it
 # What scripts/failover (a promotion by hand) and scripts/failover-patroni (Patroni's) share:
 # two tablekeeper replicas on a multi-host DATABASE_URL, 16 scorers of one session with
 # Idempotency-Keys (examples/load.rs --acks), and the checks after the failover. Sourced, with
