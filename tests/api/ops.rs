@@ -736,7 +736,7 @@ fn the_tools_check_names_a_missing_tool_and_its_package() {
     std::fs::create_dir_all(&bin).expect("folder");
     // Everything the script and the tools it looks for need, but jq.
     for tool in [
-        "bash", "node", "npm", "python3", "curl", "cc", "id", "env", "mktemp", "tail",
+        "bash", "node", "npm", "python3", "curl", "cc", "patroni", "etcd", "id", "env", "mktemp", "tail",
     ] {
         let path = which(tool);
         assert!(
