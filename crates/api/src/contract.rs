@@ -580,3 +580,78 @@ fn pin_tags_by_pattern(spec: &mut Value) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(schemas: Value) -> Value {
+        json!({ "components": { "schemas": schemas } })
+    }
+
+    #[test]
+    fn enums_that_share_a_value_name_it_apart() {
+        let mut doc = spec(json!({
+            "DividendPhase": { "type": "string", "enum": ["playing", "finished"] },
+            "GameId": { "type": "string", "enum": ["nomination-whist", "pope-joan"] },
+            "Alike": { "type": "string", "enum": ["a-b", "a_b"] },
+        }));
+        name_enum_values(&mut doc);
+        let all = &doc["components"]["schemas"];
+        assert_eq!(
+            all["DividendPhase"]["x-enum-varnames"],
+            json!(["DividendPhasePlaying", "DividendPhaseFinished"])
+        );
+        assert_eq!(
+            all["GameId"]["x-enum-varnames"],
+            json!(["GameIdNominationWhist", "GameIdPopeJoan"])
+        );
+        assert!(all["Alike"].get("x-enum-varnames").is_none());
+    }
+
+    #[test]
+    fn a_nullable_string_loses_its_pattern_and_a_plain_one_keeps_it() {
+        let card = json!({ "type": "string", "pattern": "^[2-9]H$", "description": "A card." });
+        let mut doc = spec(json!({
+            "Card": card,
+            "View": { "type": "object", "properties": {
+                "turn_up": { "oneOf": [{ "type": "null" }, { "$ref": "#/components/schemas/Card" }] },
+                "led": { "$ref": "#/components/schemas/Card" },
+                "hash": { "type": ["string", "null"], "pattern": "^[0-9a-f]{64}$" },
+                "seat": { "type": "string", "pattern": "^[0-9]$" },
+            } },
+        }));
+        no_patterns_on_nullable_strings(&mut doc);
+        let all = &doc["components"]["schemas"];
+        assert_eq!(all["Card"], card);
+        let view = &all["View"]["properties"];
+        assert_eq!(
+            view["turn_up"],
+            json!({ "oneOf": [{ "type": "null" }, { "type": "string", "description": "A card." }] })
+        );
+        assert_eq!(view["led"], json!({ "$ref": "#/components/schemas/Card" }));
+        assert!(view["hash"].get("pattern").is_none());
+        assert_eq!(view["seat"]["pattern"], "^[0-9]$");
+    }
+
+    #[test]
+    fn a_discriminated_members_tag_is_pinned_by_a_pattern() {
+        let member = |kind: &str| {
+            json!({ "type": "object", "required": ["kind"], "properties": {
+            "kind": { "type": "string", "enum": [kind] } } })
+        };
+        let mut doc = spec(json!({
+            "MovePlay": member("play"),
+            "MoveOdd": member("odd value"),
+            "Move": {
+                "oneOf": [{ "$ref": "#/components/schemas/MovePlay" }, { "$ref": "#/components/schemas/MoveOdd" }],
+                "discriminator": { "propertyName": "kind", "mapping": {
+                    "play": "#/components/schemas/MovePlay", "odd value": "#/components/schemas/MoveOdd" } },
+            },
+        }));
+        pin_tags_by_pattern(&mut doc);
+        let all = &doc["components"]["schemas"];
+        assert_eq!(all["MovePlay"]["properties"]["kind"]["pattern"], "^play$");
+        assert!(all["MoveOdd"]["properties"]["kind"].get("pattern").is_none());
+    }
+}
