@@ -22,10 +22,11 @@
 //! `tests/api/spec_validation.rs` checks that every one of these headers the server sends is
 //! documented for that answer, and `scripts/lint-openapi` that every operation has them.
 //!
-//! The unions' `discriminator`s (`contract`) are left as they are: every generator but
-//! openapi-generator's `rust` reads them, and `scripts/clients` gives that one a copy of the spec
-//! without them (it turns a discriminator into serde's internal tag while each member's struct
-//! declares the property too, so every body it sent would carry the tag twice).
+//! The unions' `discriminator`s (`contract`) are left as they are, for the generators that pick a
+//! member by its tag. openapi-generator's `rust` client (7.26) is given a copy of the spec without
+//! them by `scripts/clients`: it turns a discriminator into serde's internal tag while each
+//! member's struct declares the property too, so every body it sent would carry the tag twice
+//! (`duplicate field`) and none it received could be read (`missing field`).
 
 use std::collections::BTreeSet;
 
