@@ -76,12 +76,12 @@ def main(base_url):
             game=NominationWhistCreateTournamentGame.NOMINATION_WHIST,
             name="Whist drive",
             options=NominationWhistOptionsRequest(hand_sizes=[3]),
-            format_=TournamentFormatProgressive(kind=TournamentFormatProgressiveKind.PROGRESSIVE, move=MoveRule.WINNER),
+            format_=TournamentFormatProgressive(kind=TournamentFormatProgressiveKind.PROGRESSIVE, move=MoveRule.MOVE_RULE_WINNER),
             seats=SeatBounds(min_=4, max_=4),
             rounds=ROUNDS,
             deals_per_round=1,
             entrants=members,
-            scoring=TournamentScoring(kind=ScoringKind.POINTS),
+            scoring=TournamentScoring(kind=ScoringKind.SCORING_KIND_POINTS),
         ),
     )
     check(made is not None and not isinstance(made, Problem), f"create_tournament: {made!r}")

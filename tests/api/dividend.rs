@@ -483,9 +483,15 @@ fn the_spec_documents_the_dividend_moves_with_examples() {
         .iter()
         .map(member)
         .collect();
-    // Each member pins `kind` to a value of its own (no `discriminator`: see `documented`).
+    // Each member pins `kind` to a value of its own, and the discriminator maps each value to it.
     let kinds: Vec<&Value> = members.iter().map(|m| &m["properties"]["kind"]["enum"][0]).collect();
     assert_eq!(kinds, ["play", "trick", "result"]);
+    let discriminator = &schemas["DividendMove"]["discriminator"];
+    assert_eq!(discriminator["propertyName"], "kind");
+    assert_eq!(
+        discriminator["mapping"]["trick"],
+        "#/components/schemas/DividendMoveTrick"
+    );
     assert!(members
         .iter()
         .all(|m| m["required"].as_array().expect("required").contains(&"kind".into())));

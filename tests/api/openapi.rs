@@ -224,4 +224,158 @@ async fn a_correction_entrys_move_is_described_by_its_games_correction_schema(po
         })
         .collect();
     assert!(tridge_kinds.contains(&&Value::from(kind)));
+    assert!(schemas["TridgeMove"]["discriminator"]["mapping"].get(kind).is_some());
+}
+
+fn schema_named<'a>(schemas: &'a Value, reference: &Value) -> (&'a str, &'a Value) {
+    let name = reference
+        .as_str()
+        .expect("a reference")
+        .trim_start_matches("#/components/schemas/");
+    let (name, schema) = schemas
+        .as_object()
+        .expect("schemas")
+        .get_key_value(name)
+        .expect("a schema of that name");
+    (name.as_str(), schema)
+}
+
+/// The property `tag` of `member`, itself or in one of its `allOf` parts.
+fn tag_property<'a>(member: &'a Value, tag: &str) -> Option<&'a Value> {
+    member.pointer(&format!("/properties/{tag}")).or_else(|| {
+        member["allOf"]
+            .as_array()?
+            .iter()
+            .find_map(|part| part.pointer(&format!("/properties/{tag}")))
+    })
+}
+
+/// Every union whose members each pin one property to a value of their own carries a
+/// `discriminator` with a mapping of every value to its member (issue #45), and each member
+/// pins its value by a pattern too, which openapi-generator's `go` client checks (`contract`).
+#[test]
+fn every_tagged_union_is_discriminated_with_a_mapping() {
+    let spec: Value = serde_json::from_str(COMMITTED).expect("json");
+    let schemas = &spec["components"]["schemas"];
+    let mut discriminated = 0;
+    for (name, union) in schemas.as_object().expect("schemas") {
+        let Some(members) = union["oneOf"].as_array() else {
+            continue;
+        };
+        if members.iter().any(|m| m.get("$ref").is_none()) {
+            continue;
+        }
+        let members: Vec<(&str, &Value)> = members.iter().map(|m| schema_named(schemas, &m["$ref"])).collect();
+        let Some(tag) = union.pointer("/discriminator/propertyName").and_then(Value::as_str) else {
+            // Then no property is pinned to a value of its own in every member.
+            for tag in ["kind", "game", "entry", "type"] {
+                let values: Vec<&Value> = members
+                    .iter()
+                    .filter_map(|(_, m)| tag_property(m, tag))
+                    .filter_map(|p| p["enum"].as_array().filter(|e| e.len() == 1).map(|e| &e[0]))
+                    .collect();
+                let distinct: std::collections::BTreeSet<String> = values.iter().map(ToString::to_string).collect();
+                assert!(
+                    values.len() < members.len() || distinct.len() < values.len(),
+                    "{name}: tagged by `{tag}` without a discriminator"
+                );
+            }
+            continue;
+        };
+        discriminated += 1;
+        let mapping = union["discriminator"]["mapping"].as_object().expect("a mapping");
+        assert_eq!(mapping.len(), members.len(), "{name}: a value per member");
+        for (value, target) in mapping {
+            let (member, schema) = schema_named(schemas, target);
+            assert!(
+                members.iter().any(|(m, _)| *m == member),
+                "{name}: {member} is a member"
+            );
+            let property = tag_property(schema, tag).expect("the tag");
+            assert_eq!(property["enum"], serde_json::json!([value]), "{member}.{tag}");
+            assert_eq!(property["pattern"], format!("^{value}$"), "{member}.{tag}");
+        }
+    }
+    assert!(discriminated > 30, "{discriminated} discriminated unions");
+}
+
+/// Every named enum names its values `<Enum><Value>` (`x-enum-varnames`), and no name is used
+/// twice in the spec: openapi-generator's `go` client puts every enum's values in one package
+/// (`contract`).
+#[test]
+fn every_named_enum_names_its_values_after_itself() {
+    let spec: Value = serde_json::from_str(COMMITTED).expect("json");
+    let mut seen = std::collections::BTreeSet::new();
+    let mut enums = 0;
+    for (name, schema) in spec["components"]["schemas"].as_object().expect("schemas") {
+        let Some(values) = schema["enum"].as_array() else {
+            continue;
+        };
+        enums += 1;
+        let names = schema["x-enum-varnames"].as_array().expect("x-enum-varnames");
+        assert_eq!(names.len(), values.len(), "{name}");
+        for var in names {
+            let var = var.as_str().expect("a name");
+            assert!(var.starts_with(name.as_str()), "{name}: {var}");
+            assert!(var.chars().all(|c| c.is_ascii_alphanumeric()), "{name}: {var}");
+            assert!(seen.insert(var.to_owned()), "{var} twice");
+        }
+    }
+    assert!(enums > 20, "{enums} named enums");
+    let phase = &spec["components"]["schemas"]["DividendPhase"];
+    assert_eq!(
+        phase["x-enum-varnames"],
+        serde_json::json!(["DividendPhasePlaying", "DividendPhaseFinished"])
+    );
+}
+
+/// No nullable string carries a `pattern`, itself or through the string it may be: the `go`
+/// client's validator cannot read one on a nullable field (`contract`).
+#[test]
+fn no_nullable_string_carries_a_pattern() {
+    fn walk(value: &Value, schemas: &Value, at: &str, found: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                let nullable_string = map.get("type").and_then(Value::as_array).is_some_and(|types| {
+                    types.contains(&Value::from("null")) && types.contains(&Value::from("string"))
+                });
+                if nullable_string && map.contains_key("pattern") {
+                    found.push(at.to_owned());
+                }
+                for union in ["oneOf", "anyOf"] {
+                    let Some(members) = map.get(union).and_then(Value::as_array) else {
+                        continue;
+                    };
+                    if !members.iter().any(|m| m["type"] == "null") {
+                        continue;
+                    }
+                    for member in members {
+                        let member = match member.get("$ref") {
+                            Some(reference) => schema_named(schemas, reference).1,
+                            None => member,
+                        };
+                        if member.get("pattern").is_some() {
+                            found.push(at.to_owned());
+                        }
+                    }
+                }
+                for (key, v) in map {
+                    walk(v, schemas, &format!("{at}/{key}"), found);
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    walk(v, schemas, &format!("{at}/{i}"), found);
+                }
+            }
+            _ => {}
+        }
+    }
+    let spec: Value = serde_json::from_str(COMMITTED).expect("json");
+    let mut found = Vec::new();
+    walk(&spec, &spec["components"]["schemas"], "", &mut found);
+    assert!(found.is_empty(), "nullable strings with a pattern: {found:?}");
+    // A card that may be missing is still described as a card.
+    let turn_up = &spec["components"]["schemas"]["NominationWhistView"]["properties"]["turn_up"];
+    assert!(turn_up.to_string().contains("A card of the 52-card pack"), "{turn_up}");
 }

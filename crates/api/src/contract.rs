@@ -16,7 +16,13 @@
 //! - a schema with defaults that requests and responses share is split: the request copy
 //!   (`…Request`) leaves every defaulted field optional with the default in its description,
 //!   the response copy requires them (the server always fills them in);
-//! - generic names `Play_Card` become `CardPlay`.
+//! - generic names `Play_Card` become `CardPlay`;
+//! - a named enum names its values after itself (`x-enum-varnames`: `Phase`'s `playing` is
+//!   `PhasePlaying`), since generators that put every enum's values in one namespace (Go's
+//!   constants) would otherwise declare `PLAYING` once per game's phase enum (see `name_enum_values`);
+//! - a nullable string carries no `pattern` (see `no_patterns_on_nullable_strings`);
+//! - a discriminated union's member pins its tag by a `pattern` as well as its one-value `enum`
+//!   (see `pin_tags_by_pattern`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -34,6 +40,9 @@ pub fn shape(spec: &mut Value) {
     name_externally_tagged_members(spec);
     per_game::by_tag_where_no_game_is_named(spec);
     split_defaults(spec);
+    name_enum_values(spec);
+    no_patterns_on_nullable_strings(spec);
+    pin_tags_by_pattern(spec);
 }
 
 /// What an inline member of an externally tagged union is called: its one value (`"bank"`) or
@@ -411,5 +420,239 @@ fn retarget_mapping(schema: &mut Value, rename: &dyn Fn(&str) -> Option<String>)
                 }
             }
         }
+    }
+}
+
+/// `nomination-whist` → `NominationWhist`: the words of a value, each capitalised.
+fn identifier_words(value: &str) -> String {
+    value
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(pascal)
+        .collect()
+}
+
+/// Gives every named enum of strings `x-enum-varnames`, each value named `<Enum><Value>`.
+///
+/// openapi-generator's `go` client makes a named enum's values package-level constants named
+/// after the values alone, so the games' phase enums (`DividendPhase`, `NewmarketPhase`, …) each
+/// declared `PLAYING` and the package did not compile; its remedy, `enumClassPrefix`, is a
+/// setting every integrator would have to find. Named in the spec, the values are named the same
+/// in every generator that reads the extension (openapi-generator's, openapi-python-client:
+/// `Phase.PHASE_PLAYING`). Prefixing every enum, not only those whose values collide today, keeps
+/// a name from changing when a later game brings a colliding value.
+fn name_enum_values(spec: &mut Value) {
+    for (name, schema) in schemas(spec).iter_mut() {
+        let Some(schema) = schema.as_object_mut() else { continue };
+        if schema.contains_key("x-enum-varnames") {
+            continue;
+        }
+        let Some(values) = schema.get("enum").and_then(Value::as_array) else {
+            continue;
+        };
+        let Some(names) = values
+            .iter()
+            .map(|v| v.as_str().map(|v| format!("{name}{}", identifier_words(v))))
+            .collect::<Option<Vec<_>>>()
+        else {
+            continue;
+        };
+        // Two values that read alike (`a-b`, `a_b`) would get one name: leave such an enum to
+        // the generators' own naming.
+        if names.iter().collect::<BTreeSet<_>>().len() == names.len() {
+            schema.insert("x-enum-varnames".into(), json!(names));
+        }
+    }
+}
+
+/// The schema a `$ref` names (or `schema` itself).
+fn resolved<'a>(schema: &'a Value, all: &'a Map<String, Value>) -> &'a Value {
+    schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|r| r.strip_prefix(REF_PREFIX))
+        .and_then(|name| all.get(name))
+        .unwrap_or(schema)
+}
+
+fn is_null_type(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("null")
+}
+
+/// Takes the `pattern` off every nullable string: `{"type": ["string", "null"], "pattern": …}`,
+/// and the string member of a `oneOf`/`anyOf` with `null` (a `$ref` to a patterned string, `Card`,
+/// becomes that schema inline without its pattern; its description still says the form).
+///
+/// openapi-generator's `go` client writes a pattern as a `validate:"regexp=…"` tag on the field,
+/// and a nullable field is a `NullableString` wrapper, which gopkg.in/validator.v2 refuses
+/// (`unsupported type`). The client validates each member of a `oneOf` it reads, so every answer
+/// that holds such a field (a Nomination Whist table's `turn_up`) matched no member and could not
+/// be read. The server writes these values itself; no client needs the pattern to read them.
+fn no_patterns_on_nullable_strings(spec: &mut Value) {
+    let all = schemas(spec).clone();
+    strip_nullable_patterns(spec, &all);
+}
+
+fn strip_nullable_patterns(value: &mut Value, all: &Map<String, Value>) {
+    match value {
+        Value::Object(map) => {
+            let nullable_string = map
+                .get("type")
+                .and_then(Value::as_array)
+                .is_some_and(|types| types.iter().any(|t| t == "null") && types.iter().any(|t| t == "string"));
+            if nullable_string {
+                map.remove("pattern");
+            }
+            for union in ["oneOf", "anyOf"] {
+                let Some(members) = map.get_mut(union).and_then(Value::as_array_mut) else {
+                    continue;
+                };
+                if !members.iter().any(is_null_type) {
+                    continue;
+                }
+                for member in members.iter_mut() {
+                    let target = resolved(member, all);
+                    if target.get("type").and_then(Value::as_str) == Some("string") && target.get("pattern").is_some() {
+                        let mut plain = target.clone();
+                        if let Some(plain) = plain.as_object_mut() {
+                            plain.remove("pattern");
+                        }
+                        *member = plain;
+                    }
+                }
+            }
+            map.values_mut().for_each(|v| strip_nullable_patterns(v, all));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| strip_nullable_patterns(v, all)),
+        _ => {}
+    }
+}
+
+/// The tag property of `member` (itself or in one of its `allOf` parts) when it is pinned to
+/// `value`.
+fn pinned_tag<'a>(member: &'a mut Value, tag: &str, value: &str) -> Option<&'a mut Map<String, Value>> {
+    if member.get("allOf").is_some() {
+        return member
+            .get_mut("allOf")
+            .and_then(Value::as_array_mut)?
+            .iter_mut()
+            .find_map(|part| pinned_tag(part, tag, value));
+    }
+    let property = member.get_mut("properties")?.get_mut(tag)?;
+    if pinned(property) != Some(value) {
+        return None;
+    }
+    property.as_object_mut()
+}
+
+/// Gives every discriminated union's member's tag a `pattern` matching its one value only
+/// (`"kind": {"enum": ["play"], "pattern": "^play$"}`).
+///
+/// openapi-generator's `go` client, with its default settings, reads a `oneOf` by decoding the
+/// body into every member and keeping the one that fits; it consults neither the discriminator
+/// (only with `useOneOfDiscriminatorLookup`) nor a property's `enum` (an inline enum is a plain
+/// `string`), but it does check each member's patterns (validator.v2 tags). Members that differ
+/// only in their tag (a play's record at one game's table and another's) all fit, and the body
+/// could not be read ("matches more than one schema"). The pattern says no more than the `enum`
+/// beside it, so every other reader is unaffected. Values are plain words (`nomination-whist`,
+/// `card_played`); one with a character a pattern would read otherwise is left without.
+fn pin_tags_by_pattern(spec: &mut Value) {
+    let all = schemas(spec);
+    let mut pins: Vec<(String, String, String)> = Vec::new();
+    for union in all.values() {
+        let Some(tag) = union.pointer("/discriminator/propertyName").and_then(Value::as_str) else {
+            continue;
+        };
+        let Some(mapping) = union.pointer("/discriminator/mapping").and_then(Value::as_object) else {
+            continue;
+        };
+        for (value, target) in mapping {
+            if let Some(member) = target.as_str().and_then(|t| t.strip_prefix(REF_PREFIX)) {
+                pins.push((member.to_owned(), tag.to_owned(), value.clone()));
+            }
+        }
+    }
+    for (member, tag, value) in pins {
+        if !value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            continue;
+        }
+        if let Some(property) = all.get_mut(&member).and_then(|m| pinned_tag(m, &tag, &value)) {
+            property.insert("pattern".into(), Value::String(format!("^{value}$")));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(schemas: Value) -> Value {
+        json!({ "components": { "schemas": schemas } })
+    }
+
+    #[test]
+    fn enums_that_share_a_value_name_it_apart() {
+        let mut doc = spec(json!({
+            "DividendPhase": { "type": "string", "enum": ["playing", "finished"] },
+            "GameId": { "type": "string", "enum": ["nomination-whist", "pope-joan"] },
+            "Alike": { "type": "string", "enum": ["a-b", "a_b"] },
+        }));
+        name_enum_values(&mut doc);
+        let all = &doc["components"]["schemas"];
+        assert_eq!(
+            all["DividendPhase"]["x-enum-varnames"],
+            json!(["DividendPhasePlaying", "DividendPhaseFinished"])
+        );
+        assert_eq!(
+            all["GameId"]["x-enum-varnames"],
+            json!(["GameIdNominationWhist", "GameIdPopeJoan"])
+        );
+        assert!(all["Alike"].get("x-enum-varnames").is_none());
+    }
+
+    #[test]
+    fn a_nullable_string_loses_its_pattern_and_a_plain_one_keeps_it() {
+        let card = json!({ "type": "string", "pattern": "^[2-9]H$", "description": "A card." });
+        let mut doc = spec(json!({
+            "Card": card,
+            "View": { "type": "object", "properties": {
+                "turn_up": { "oneOf": [{ "type": "null" }, { "$ref": "#/components/schemas/Card" }] },
+                "led": { "$ref": "#/components/schemas/Card" },
+                "hash": { "type": ["string", "null"], "pattern": "^[0-9a-f]{64}$" },
+                "seat": { "type": "string", "pattern": "^[0-9]$" },
+            } },
+        }));
+        no_patterns_on_nullable_strings(&mut doc);
+        let all = &doc["components"]["schemas"];
+        assert_eq!(all["Card"], card);
+        let view = &all["View"]["properties"];
+        assert_eq!(
+            view["turn_up"],
+            json!({ "oneOf": [{ "type": "null" }, { "type": "string", "description": "A card." }] })
+        );
+        assert_eq!(view["led"], json!({ "$ref": "#/components/schemas/Card" }));
+        assert!(view["hash"].get("pattern").is_none());
+        assert_eq!(view["seat"]["pattern"], "^[0-9]$");
+    }
+
+    #[test]
+    fn a_discriminated_members_tag_is_pinned_by_a_pattern() {
+        let member = |kind: &str| {
+            json!({ "type": "object", "required": ["kind"], "properties": {
+            "kind": { "type": "string", "enum": [kind] } } })
+        };
+        let mut doc = spec(json!({
+            "MovePlay": member("play"),
+            "MoveOdd": member("odd value"),
+            "Move": {
+                "oneOf": [{ "$ref": "#/components/schemas/MovePlay" }, { "$ref": "#/components/schemas/MoveOdd" }],
+                "discriminator": { "propertyName": "kind", "mapping": {
+                    "play": "#/components/schemas/MovePlay", "odd value": "#/components/schemas/MoveOdd" } },
+            },
+        }));
+        pin_tags_by_pattern(&mut doc);
+        let all = &doc["components"]["schemas"];
+        assert_eq!(all["MovePlay"]["properties"]["kind"]["pattern"], "^play$");
+        assert!(all["MoveOdd"]["properties"]["kind"].get("pattern").is_none());
     }
 }

@@ -17,16 +17,16 @@
 //!   the response itself (openapi-generator's `rust` client reads only JSON and `text/plain` into a
 //!   `String`, and fails on `text/csv`);
 //! - a `oneOf` of one schema (utoipa's way of describing a `$ref`) becomes the `$ref` itself;
-//! - a union whose members each require their own single value of one property (`kind`, `game`)
-//!   carries no `discriminator`: the members' pinned values tell them apart under JSON Schema
-//!   already, and openapi-generator's `rust` client (7.26) turns a discriminator into serde's
-//!   internal tag while each member's struct declares the property too, so every body it sends
-//!   has the tag twice (`duplicate field`) and none it receives can be read (`missing field`);
-//!   without one, each generator tries the members in turn and the pinned value picks one;
 //! - schemas no operation reaches are dropped.
 //!
 //! `tests/api/spec_validation.rs` checks that every one of these headers the server sends is
 //! documented for that answer, and `scripts/lint-openapi` that every operation has them.
+//!
+//! The unions' `discriminator`s (`contract`) are left as they are, for the generators that pick a
+//! member by its tag. openapi-generator's `rust` client (7.26) is given a copy of the spec without
+//! them by `scripts/clients`: it turns a discriminator into serde's internal tag while each
+//! member's struct declares the property too, so every body it sent would carry the tag twice
+//! (`duplicate field`) and none it received could be read (`missing field`).
 
 use std::collections::BTreeSet;
 
@@ -50,7 +50,6 @@ pub fn apply(spec: &mut Value) {
         }
     }
     one_member_one_ofs(spec);
-    undiscriminated_unions(spec);
     drop_unreached_schemas(spec);
     answer_examples(spec);
 }
@@ -401,59 +400,6 @@ fn one_member_one_ofs(value: &mut Value) {
         }
         Value::Array(items) => items.iter_mut().for_each(one_member_one_ofs),
         _ => {}
-    }
-}
-
-/// The single value a member requires `property` to have (`enum: [v]` or `const: v`), itself or
-/// in one of its `allOf` parts.
-fn pinned_value<'a>(member: &'a Value, property: &str, schemas: &'a Value) -> Option<&'a Value> {
-    let member = match member
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| r.strip_prefix("#/components/schemas/"))
-    {
-        Some(name) => schemas.get(name)?,
-        None => member,
-    };
-    if let Some(parts) = member.get("allOf").and_then(Value::as_array) {
-        return parts.iter().find_map(|part| pinned_value(part, property, schemas));
-    }
-    let required = member.get("required")?.as_array()?;
-    if !required.iter().any(|r| r == property) {
-        return None;
-    }
-    let schema = member.pointer(&format!("/properties/{property}"))?;
-    match schema.get("enum").and_then(Value::as_array).map(Vec::as_slice) {
-        Some([only]) => Some(only),
-        _ => schema.get("const"),
-    }
-}
-
-/// Drops the `discriminator` of every union whose members each pin the discriminating property
-/// to a value of their own (see the module's doc).
-fn undiscriminated_unions(spec: &mut Value) {
-    let schemas = spec.pointer("/components/schemas").cloned().unwrap_or_default();
-    let Some(all) = spec.pointer_mut("/components/schemas").and_then(Value::as_object_mut) else {
-        return;
-    };
-    for union in all.values_mut().filter_map(Value::as_object_mut) {
-        let Some(property) = union
-            .get("discriminator")
-            .and_then(|d| d.get("propertyName"))
-            .and_then(Value::as_str)
-        else {
-            continue;
-        };
-        let Some(members) = union.get("oneOf").and_then(Value::as_array) else {
-            continue;
-        };
-        let values: Option<Vec<&Value>> = members.iter().map(|m| pinned_value(m, property, &schemas)).collect();
-        let distinct = values
-            .as_ref()
-            .is_some_and(|v| v.iter().map(ToString::to_string).collect::<BTreeSet<_>>().len() == v.len());
-        if distinct {
-            union.remove("discriminator");
-        }
     }
 }
 
