@@ -18,6 +18,7 @@ fn usage() -> String {
     let mut text = String::from(
         "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY]... [--receipts FILE...] [--final FILE]...
                     | verify --inclusion FILE --checkpoint FILE [--key PUBLIC_KEY]...
+                    | verify --consistency FILE [--checkpoint FILE] [--key PUBLIC_KEY]...
                     | qr TEXT | reset-password EMAIL_OR_NAME | fingerprint | --version | help]
 
   serve        run the HTTP server (the default); creates the database and applies migrations
@@ -29,6 +30,10 @@ fn usage() -> String {
                check offline that one log entry is in a table's Merkle tree: PROOF is what
                GET /tables/{id}/moves/{seq}/proof answered, CHECKPOINT a checkpoint kept (GET
                /tables/{id}/checkpoint, or the proof's own); yes or no, exit status 0 or 1
+  verify --consistency PROOF [--checkpoint CHECKPOINT] [--key PUBLIC_KEY]...
+               check offline that a table's log only grew: PROOF is what GET
+               /tables/{id}/consistency?from=M answered, CHECKPOINT one kept at size M (a
+               phone's, a treasurer's), which must be the tree the proof starts from
   verify       check a session's audit bundle offline (no database, no network): its signature
                (by one of the PUBLIC_KEYs, hex, when given: --key again, or commas, for the keys
                before a rotation; GET /api/v1/audit-key lists them), its hash chains, a replay of
@@ -225,8 +230,8 @@ fn healthcheck() -> anyhow::Result<()> {
 /// stdout and status 0, or the first discrepancy on stderr and status 1.
 fn verify(args: &[String]) -> ExitCode {
     use tablekeeper::service::receipts;
-    if args.iter().any(|a| a == "--inclusion") {
-        return verify_inclusion(args);
+    if args.iter().any(|a| a == "--inclusion" || a == "--consistency") {
+        return verify_proof(args);
     }
     let Some(parsed) = VerifyArgs::parse(args) else {
         eprintln!("usage: tablekeeper verify FILE [--key PUBLIC_KEY]... [--receipts FILE...] [--final FILE]...");
@@ -268,16 +273,19 @@ fn verify(args: &[String]) -> ExitCode {
 
 /// `verify --inclusion FILE --checkpoint FILE [--key PUBLIC_KEY]...`: one entry's inclusion
 /// proof (`GET /tables/{id}/moves/{seq}/proof`'s answer) checked against a checkpoint kept (the
-/// signed note, or an answer carrying one), offline; "yes" and one sentence with status 0, or
-/// "no" and why with status 1.
-fn verify_inclusion(args: &[String]) -> ExitCode {
+/// signed note, or an answer carrying one); `verify --consistency FILE [--checkpoint FILE]
+/// [--key PUBLIC_KEY]...`: a consistency proof (`GET /tables/{id}/consistency`'s answer), and
+/// that the checkpoint kept is the tree it starts from. Offline; "yes" and one sentence with
+/// status 0, or "no" and why with status 1.
+fn verify_proof(args: &[String]) -> ExitCode {
     use tablekeeper::service::{receipts, witness};
-    let usage = "usage: tablekeeper verify --inclusion FILE --checkpoint FILE [--key PUBLIC_KEY]...";
-    let (mut proof, mut checkpoint, mut keys) = (None, None, Vec::new());
+    let usage = "usage: tablekeeper verify --inclusion FILE --checkpoint FILE [--key PUBLIC_KEY]...\n       tablekeeper verify --consistency FILE [--checkpoint FILE] [--key PUBLIC_KEY]...";
+    let (mut inclusion, mut consistency, mut checkpoint, mut keys) = (None, None, None, Vec::new());
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let slot = match arg.as_str() {
-            "--inclusion" => &mut proof,
+            "--inclusion" => &mut inclusion,
+            "--consistency" => &mut consistency,
             "--checkpoint" => &mut checkpoint,
             "--key" => {
                 let Some(given) = rest.next() else {
@@ -294,9 +302,13 @@ fn verify_inclusion(args: &[String]) -> ExitCode {
         };
         *slot = rest.next().cloned();
     }
-    let (Some(proof), Some(checkpoint)) = (proof, checkpoint) else {
-        eprintln!("{usage}");
-        return ExitCode::FAILURE;
+    let (proof, grown) = match (inclusion, consistency) {
+        (Some(proof), None) if checkpoint.is_some() => (proof, false),
+        (None, Some(proof)) => (proof, true),
+        _ => {
+            eprintln!("{usage}");
+            return ExitCode::FAILURE;
+        }
     };
     let outcome = (|| {
         let keys = keys
@@ -305,11 +317,23 @@ fn verify_inclusion(args: &[String]) -> ExitCode {
             .map(|k| receipts::public_key(k))
             .collect::<Result<Vec<_>, _>>()?;
         let text = std::fs::read(&proof).map_err(|e| format!("cannot read {proof}: {e}"))?;
-        let answer: witness::InclusionProof = serde_json::from_slice(&text)
-            .map_err(|e| format!("{proof} is not an inclusion proof (GET /tables/{{id}}/moves/{{seq}}/proof): {e}"))?;
-        let kept = std::fs::read_to_string(&checkpoint).map_err(|e| format!("cannot read {checkpoint}: {e}"))?;
-        let note = witness::note_in(&kept)?;
-        let said = witness::verify_inclusion(&answer, &note, &keys)?;
+        let note = match &checkpoint {
+            Some(file) => {
+                let kept = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+                Some(witness::note_in(&kept)?)
+            }
+            None => None,
+        };
+        let said = if grown {
+            let answer: witness::ConsistencyProof = serde_json::from_slice(&text)
+                .map_err(|e| format!("{proof} is not a consistency proof (GET /tables/{{id}}/consistency): {e}"))?;
+            witness::verify_grown(&answer, note.as_deref(), &keys)?
+        } else {
+            let answer: witness::InclusionProof = serde_json::from_slice(&text).map_err(|e| {
+                format!("{proof} is not an inclusion proof (GET /tables/{{id}}/moves/{{seq}}/proof): {e}")
+            })?;
+            witness::verify_inclusion(&answer, note.as_deref().unwrap_or_default(), &keys)?
+        };
         Ok::<_, String>(if keys.is_empty() {
             format!("{said} (the key the proof names, taken at its word: give --key to check it against the one GET /api/v1/audit-key lists)")
         } else {

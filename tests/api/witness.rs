@@ -269,6 +269,85 @@ async fn the_binary_says_yes_to_a_kept_proof_and_no_to_a_forged_one(pool: PgPool
 }
 
 #[sqlx::test(migrations = "./migrations")]
+async fn the_binary_says_yes_when_the_log_grew_from_the_checkpoint_kept_and_no_when_it_did_not(pool: PgPool) {
+    // A phone keeps the checkpoint of the table as it saw it; later the table has grown.
+    let app = spawn_app(pool).await;
+    let (token, table) = a_table(&app).await;
+    let key_hex = tablekeeper::service::chain::hex(server_key(&app).await.as_bytes());
+    let kept = checkpoint(&app, &table, "").await;
+    let before = size_of(&kept);
+    let earlier = checkpoint(&app, &table, &format!("?size={}", before - 1)).await;
+    accept(&app, &table, &token, play(3, "KD")).await;
+    let answer = app
+        .get(&format!("/api/v1/tables/{table}/consistency?from={before}"))
+        .await;
+    let saved = answer.text.clone();
+    answer.assert_status(200);
+    let body = json!({"game": "newmarket", "players": ["Ann", "Bob", "Cat", "Dan"]});
+    let other = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let elsewhere = checkpoint(&app, &other, "").await;
+
+    let dir = std::env::temp_dir().join(format!("tk-grown-{table}"));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = |name: &str, content: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, content).expect("write");
+        path.to_str().expect("path").to_owned()
+    };
+    let run = |proof: &str, checkpoint: Option<&str>| {
+        let mut args = vec!["verify", "--consistency", proof, "--key", &key_hex];
+        if let Some(checkpoint) = checkpoint {
+            args.extend(["--checkpoint", checkpoint]);
+        }
+        let out = Command::new(env!("CARGO_BIN_EXE_tablekeeper"))
+            .args(&args)
+            .env_remove("DATABASE_URL")
+            .output()
+            .expect("run");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let proof_file = file("grown.json", &saved);
+
+    // Yes: the proof alone, and with the checkpoint kept (the tree it starts from).
+    let (status, out, err) = run(&proof_file, None);
+    assert_eq!(status, Some(0), "{out} {err}");
+    assert!(out.starts_with("yes: table "), "{out}");
+    let (status, out, err) = run(&proof_file, Some(&file("kept.txt", &kept)));
+    assert_eq!(status, Some(0), "{out} {err}");
+    assert!(out.contains("which the checkpoint kept signed"), "{out}");
+
+    // No: a checkpoint of another size, of another table, or a proof whose hashes were cut.
+    let mut cut: Value = serde_json::from_str(&saved).expect("json");
+    cut["hashes"].as_array_mut().expect("hashes").clear();
+    for (what, proof, checkpoint) in [
+        (
+            "an earlier checkpoint",
+            proof_file.clone(),
+            file("earlier.txt", &earlier),
+        ),
+        ("another table's", proof_file.clone(), file("elsewhere.txt", &elsewhere)),
+        (
+            "a cut proof",
+            file("cut.json", &cut.to_string()),
+            file("kept2.txt", &kept),
+        ),
+    ] {
+        let (status, out, err) = run(&proof, Some(&checkpoint));
+        assert_eq!(status, Some(1), "{what}: {out} {err}");
+        assert!(err.starts_with("tablekeeper verify: no: "), "{what}: {err}");
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[sqlx::test(migrations = "./migrations")]
 async fn bad_sizes_and_entries_are_problems_that_change_nothing(pool: PgPool) {
     let app = spawn_app(pool).await;
     let (_token, table) = a_table(&app).await;

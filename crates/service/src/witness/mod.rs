@@ -414,6 +414,38 @@ pub fn verify_consistency(proof: &ConsistencyProof, keys: &[VerifyingKey]) -> Re
     ))
 }
 
+/// Checks a consistency proof against a checkpoint the verifier kept (a phone's, a
+/// treasurer's), offline: both of the proof's checkpoints are signed by one of `keys` (none: by
+/// the key the proof names, taken at its word) and joined by the proof, and the kept one, when
+/// given, is the proof's `from` tree: the log the service shows now grew from the one that
+/// checkpoint signed, nothing in it rewritten. One sentence either way.
+///
+/// # Errors
+/// A sentence naming why the proof does not hold.
+pub fn verify_grown(proof: &ConsistencyProof, kept: Option<&str>, keys: &[VerifyingKey]) -> Result<String, String> {
+    let named;
+    let keys = if keys.is_empty() {
+        named = [public_key(&proof.to_checkpoint.public_key)?];
+        &named[..]
+    } else {
+        keys
+    };
+    let said = verify_consistency(proof, keys)?;
+    let Some(note) = kept else {
+        return Ok(said);
+    };
+    let (checkpoint, _) = Checkpoint::open(note, keys)?;
+    let (from, _) = Checkpoint::open(&proof.from_checkpoint.note, keys)?;
+    check_origin(&checkpoint, proof.table_id, &from.origin)?;
+    if checkpoint.size != from.size || checkpoint.root != from.root {
+        return Err(format!(
+            "the checkpoint kept (a tree of {} entries) is not the tree the proof starts from ({} entries, another root): the log shown now did not grow from the one it signed",
+            checkpoint.size, from.size
+        ));
+    }
+    Ok(format!("{said}, which the checkpoint kept signed"))
+}
+
 fn check_origin(checkpoint: &Checkpoint, table: Uuid, expected: &str) -> Result<(), String> {
     if checkpoint.origin != expected || !checkpoint.origin.ends_with(&format!("/tables/{table}")) {
         return Err(format!(
