@@ -159,7 +159,9 @@ async fn the_binary_says_yes_to_a_kept_proof_and_no_to_a_forged_one(pool: PgPool
     // as the proof answer carries it.
     let (status, out, err) = run(&proof_file, &note_file, Some(&key_hex));
     assert_eq!(status, Some(0), "{out} {err}");
-    assert!(out.starts_with("yes: log entry 3 of table"), "{out}");
+    // The proof carries what the entry was, and the verifier says it: Cat's K♠.
+    assert!(out.starts_with("yes: log entry 3 (play "), "{out}");
+    assert!(out.contains("\"KS\""), "{out}");
     assert_eq!(out.lines().count(), 1);
     let (status, out, _) = run(&proof_file, &note_file, None);
     assert_eq!(status, Some(0));
@@ -179,6 +181,12 @@ async fn the_binary_says_yes_to_a_kept_proof_and_no_to_a_forged_one(pool: PgPool
         .as_array_mut()
         .expect("hashes")
         .push(json!(document["checkpoint"]["root_hash"]));
+    // Another entry's content shown with this entry's proof.
+    let mut shown_wrong = document.clone();
+    shown_wrong["content"] = json!(document["content"]
+        .as_str()
+        .expect("the proof carries the entry's content")
+        .replace("\"KS\"", "\"AS\""));
     let other_entry = app
         .get(&format!("/api/v1/tables/{table}/moves/4/proof"))
         .await
@@ -188,6 +196,7 @@ async fn the_binary_says_yes_to_a_kept_proof_and_no_to_a_forged_one(pool: PgPool
     another["seq"] = other_entry["seq"].clone();
     another["link"] = other_entry["link"].clone();
     another["leaf_data"] = other_entry["leaf_data"].clone();
+    another["content"] = other_entry["content"].clone();
     let stranger = SigningKey::from_bytes(&[5; 32]);
     let stranger_hex = tablekeeper::service::chain::hex(stranger.verifying_key().as_bytes());
     // The server's key is the one kept in the database (no seed configured): the test signs
@@ -220,6 +229,12 @@ async fn the_binary_says_yes_to_a_kept_proof_and_no_to_a_forged_one(pool: PgPool
         (
             "a hash too many",
             file("extra.json", &extra.to_string()),
+            note_file.clone(),
+            key_hex.clone(),
+        ),
+        (
+            "another card shown",
+            file("shown-wrong.json", &shown_wrong.to_string()),
             note_file.clone(),
             key_hex.clone(),
         ),

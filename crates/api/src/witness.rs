@@ -87,7 +87,8 @@ pub async fn get_move_proof(
     let key = state.keys.signing(&state.pool).await?;
     let name = note::log_name(state.public_url.as_deref());
     let tree = witness::read(&pool, id).await?;
-    let proof: InclusionProof = tree.inclusion(Witness { name: &name, key }, seq, query.size)?;
+    let mut proof: InclusionProof = tree.inclusion(Witness { name: &name, key }, seq, query.size)?;
+    proof.content = witness::entry_content(&pool, id, seq, proof.link.content_version).await?;
     Ok(HttpResponse::Ok().json(proof))
 }
 

@@ -104,6 +104,10 @@ pub struct InclusionProof {
     pub hashes: Vec<String>,
     /// The signed checkpoint of the tree at `tree_size`.
     pub checkpoint: SignedCheckpoint,
+    /// What the entry was: its canonical content (JSON text) as the link hashed it, whose
+    /// SHA-256 is `link.content_hash`. With it, the proof alone says which move it proves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
 }
 
 /// The proof that the table's tree at one size is the start of its tree at a later one.
@@ -240,6 +244,7 @@ impl Tree {
             },
             hashes: hashes.iter().map(|h| STANDARD.encode(h)).collect(),
             checkpoint: checkpoint_of(witness, self.table, leaves),
+            content: None,
         })
     }
 
@@ -290,6 +295,31 @@ pub async fn read(pool: &PgPool, id: Uuid) -> Result<Tree, ServiceError> {
     let (mut tx, table) = super::read_table(pool, id).await?;
     let links = store::chain::links(&mut tx, table.key()).await?;
     Tree::new(table.id, links)
+}
+
+/// Log entry `seq`'s canonical content as content version `version` has it: the bytes whose
+/// SHA-256 its chain link holds. None for an entry the log does not hold or a version this
+/// engine does not know.
+///
+/// # Errors
+/// `Store(NotFound)` for no such table; on database failure.
+pub async fn entry_content(pool: &PgPool, id: Uuid, seq: i64, version: i16) -> Result<Option<String>, ServiceError> {
+    let (mut tx, table) = super::read_table(pool, id).await?;
+    let Some(logged) = store::chain::log_after(&mut tx, table.key(), seq - 1)
+        .await?
+        .into_iter()
+        .next()
+        .filter(|m| m.seq == seq)
+    else {
+        return Ok(None);
+    };
+    let corrections = store::deals::corrections(&mut tx, table.key(), None).await?;
+    let correction = corrections.iter().find(|c| c.seq == seq);
+    let mut out = Vec::new();
+    if !chain::Entry::log(&table, &logged, correction).write_content(version, &mut out) {
+        return Ok(None);
+    }
+    Ok(String::from_utf8(out).ok())
 }
 
 fn hashes(encoded: &[String]) -> Result<Vec<Hash>, String> {
@@ -373,6 +403,18 @@ pub fn verify_inclusion(proof: &InclusionProof, note: &str, keys: &[VerifyingKey
     if linked != data || unhex32(&proof.link.hash, "hash")? != data {
         return Err("the proof's leaf data is not the hash of the link it names".into());
     }
+    // The entry's content, when the proof carries it, is what the link hashed.
+    let shown = match &proof.content {
+        Some(content) => {
+            if sha256(content.as_bytes()) != unhex32(&proof.link.content_hash, "content_hash")? {
+                return Err(
+                    "the proof's content is not what the link hashed: the entry shown is not the entry proven".into(),
+                );
+            }
+            format!(" ({})", what_entry(content))
+        }
+        None => String::new(),
+    };
     tree::verify_inclusion(
         proof.leaf_index,
         checkpoint.size,
@@ -382,13 +424,26 @@ pub fn verify_inclusion(proof: &InclusionProof, note: &str, keys: &[VerifyingKey
     )
     .map_err(|e| format!("the proof does not hold: {e}"))?;
     Ok(format!(
-        "yes: log entry {} of table {} is leaf {} of the table's tree of {} entries, whose checkpoint is signed by the audit key {}",
+        "yes: log entry {}{shown} of table {} is leaf {} of the table's tree of {} entries, whose checkpoint is signed by the audit key {}",
         proof.seq,
         proof.table_id,
         proof.leaf_index,
         checkpoint.size,
         chain::hex(key.as_bytes()),
     ))
+}
+
+/// An entry's content in a few words: its kind and what it holds (`play {"card":"9D","seat":2}`).
+fn what_entry(content: &str) -> String {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(content) else {
+        return "its content as hashed".into();
+    };
+    let find = |key: &str| value.get(key).or_else(|| value.get("entry").and_then(|e| e.get(key)));
+    let kind = find("kind").and_then(serde_json::Value::as_str).unwrap_or("entry");
+    match find("body").or_else(|| find("move")) {
+        Some(body) => format!("{kind} {body}"),
+        None => kind.to_owned(),
+    }
 }
 
 /// Checks a consistency proof (as `GET /tables/{id}/consistency` answered it): both checkpoints
