@@ -368,3 +368,30 @@ async fn only_those_who_read_the_session_read_its_changes_and_bad_pages_are_refu
             .assert_problem(400, "invalid_query");
     }
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_undone_move_in_the_middle_of_a_deal_names_the_deal_in_play(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = app.session(&token, "Thursday").await;
+    let t = table(&app, &token, &session, 3).await;
+    // Deal 1 as a result; deal 2 begins card by card with Cat's nomination, which is undone.
+    accept(&app, &t, &token, whist([0, 1, 0, 0], [0, 1, 0, 0])).await;
+    accept(&app, &t, &token, json!({"kind": "nominate", "seat": 2, "tricks": 0})).await;
+    app.post(&format!("/api/v1/tables/{t}/undo"), &token, json!({}))
+        .await
+        .assert_status(200);
+    let changes = app
+        .get(&format!("/api/v1/sessions/{session}/changes"))
+        .await
+        .assert_status(200)
+        .clone();
+    let items = changes["items"].as_array().expect("items");
+    assert_eq!(items.len(), 1, "{changes}");
+    assert_eq!(items[0]["kind"], "undo");
+    assert_eq!(
+        items[0]["deal"], 2,
+        "the deal the undone nomination was made in: {changes}"
+    );
+    assert_eq!(items[0]["diff"]["undone"]["kind"], "nominate", "{changes}");
+}

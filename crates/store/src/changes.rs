@@ -59,7 +59,8 @@ pub async fn of_session(
     offset: i64,
 ) -> Result<Vec<ChangeRow>, StoreError> {
     // The deal of an undo is the voided correction's, else the deal whose line the voided move
-    // finished, else the deal of what the undo reversed: a move's own body does not name it.
+    // finished, else the deal of what the undo reversed, else (a move in the middle of a deal)
+    // the deal after the last one finished before it: a move's own body does not name it.
     Ok(sqlx::query_as!(
         ChangeRow,
         r#"with t as (select id, club_no, created_at from game_tables where session_id = $1),
@@ -78,7 +79,10 @@ pub async fn of_session(
                     (select min((l.line->>'deal')::integer) from deal_lines l
                       where l.table_id = m.table_id and l.club_no = m.club_no and l.seq = m.voids_seq),
                     (select min(b.deal) from ledger_bookings b
-                      where b.table_id = m.table_id and b.club_no = m.club_no and b.move_seq = m.seq))
+                      where b.table_id = m.table_id and b.club_no = m.club_no and b.move_seq = m.seq),
+                    (select coalesce(max(coalesce(l.line->>'deal', l.line->>'hand')::integer), 0) + 1
+                       from deal_lines l
+                      where l.table_id = m.table_id and l.club_no = m.club_no and l.seq < m.voids_seq))
            end as deal,
            coalesce(m.recorded_by, 'organiser:' || m.recorded_by_organiser, 'scorer:' || m.recorded_by_scorer) as recorder,
            case when m.entry = 'correction' then c.reason
