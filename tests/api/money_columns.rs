@@ -160,7 +160,7 @@ async fn verify_bundle(pool: &PgPool, table: &str) -> Result<String, String> {
         .await
         .expect("session");
     let key = ed25519_dalek::SigningKey::from_bytes(&[9; 32]);
-    let bytes = build(pool, session, &key)
+    let bytes = build(pool, session, &key, "tablekeeper")
         .await
         .map_err(|e| format!("no bundle: {e}"))?;
     verify_with(&bytes, &[key.verifying_key()], &[])

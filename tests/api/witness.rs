@@ -492,3 +492,44 @@ async fn tables_stored_before_the_tree_have_one_without_a_migration(pool: PgPool
         witness::verify_inclusion(&added, &grown.to_checkpoint.note, &[key]).expect("the new move is proven");
     }
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_bundle_carries_each_tables_checkpoint_and_a_swapped_one_is_found(pool: PgPool) {
+    use ed25519_dalek::Signer;
+    use tablekeeper::service::chain::{canonical, hex};
+    let app = spawn_app(pool).await;
+    let (token, table) = a_table(&app).await;
+    let session = app.state(&table).await["session_id"]
+        .as_str()
+        .expect("session")
+        .to_owned();
+    let now = checkpoint(&app, &table, "").await;
+    let (_, document) = crate::helpers::verified_bundle(&app, &session).await;
+    let bundled = document["tables"][0]["checkpoint"].as_str().expect("a checkpoint");
+    assert_eq!(bundled, now, "the checkpoint a phone would have been given now");
+
+    // Someone with the key swaps the table's checkpoint for an earlier one (a shorter log) and
+    // signs the bundle again: the checkpoint no longer is the tree of the chain bundled.
+    let earlier = checkpoint(&app, &table, &format!("?size={}", size_of(&now) - 1)).await;
+    let key = tablekeeper::service::keys::signing_key(&app.pool, None)
+        .await
+        .expect("the kept key");
+    let mut forged = document.clone();
+    let map = forged.as_object_mut().expect("object");
+    map.remove("signature");
+    map["tables"][0]["checkpoint"] = json!(earlier);
+    let signature = key.sign(canonical(&forged).as_bytes());
+    forged["signature"] = json!({"algorithm": "ed25519", "public_key": hex(key.verifying_key().as_bytes()),
+                                 "value": hex(&signature.to_bytes())});
+    let found = tablekeeper::service::bundle::verify_with(canonical(&forged).as_bytes(), &[key.verifying_key()], &[])
+        .expect_err("the swapped checkpoint is found");
+    assert!(
+        found.contains(&table) && found.contains("is not the tree of the"),
+        "{found}"
+    );
+    // A table played on after the bundle: its checkpoint then is the start of today's tree.
+    accept(&app, &table, &token, play(3, "KD")).await;
+    let grown = consistency(&app, &table, &format!("?from={}", size_of(bundled))).await;
+    let said = witness::verify_grown(&grown, Some(bundled), &[key.verifying_key()]).expect("grown from the bundle's");
+    assert!(said.contains("which the checkpoint kept signed"), "{said}");
+}

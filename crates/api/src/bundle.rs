@@ -63,7 +63,8 @@ pub async fn get_audit_bundle(
     let keys = &state.keys;
     tablekeeper_service::access::readable_session(&pool, who, *id).await?;
     let key = keys.signing(primary).await?;
-    let bytes = bundle::build(&pool, *id, key).await?;
+    let name = tablekeeper_service::witness::note::log_name(state.public_url.as_deref());
+    let bytes = bundle::build(&pool, *id, key, &name).await?;
     Ok(HttpResponse::Ok()
         .insert_header((CONTENT_TYPE, "application/json"))
         .insert_header((

@@ -175,6 +175,12 @@ pub struct TablePart {
     /// The verifications and disputes the chain covers, in order (none before format 3).
     #[serde(default)]
     pub verifications: Vec<VerificationPart>,
+    /// The table's Merkle tree over its chain as the bundle holds it, as a C2SP signed note
+    /// signed by the audit key (as `GET /tables/{id}/checkpoint` answers it): a checkpoint a
+    /// phone or a treasurer kept can be compared with it, and a consistency proof joins the two.
+    /// Left out for a table without a chain, and in bundles made before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<String>,
 }
 
 /// A scorer as bundled: the number its link names it by, its id, name and when it joined.
@@ -289,11 +295,12 @@ pub struct Signature {
     pub value: String,
 }
 
-/// The bundle of a session, signed, as the bytes of its file.
+/// The bundle of a session, signed, as the bytes of its file; each table's checkpoint signed
+/// under `name` (`witness::note::log_name`).
 ///
 /// # Errors
 /// `Store(NotFound)` for an unknown session; `Corrupt` when a table no longer replays.
-pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec<u8>, ServiceError> {
+pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey, name: &str) -> Result<Vec<u8>, ServiceError> {
     let mut tx = store::begin_read_only(pool).await?;
     let row = store::sessions::fetch(&mut tx, session).await?;
     let members = store::sessions::members(&mut tx, session).await?;
@@ -343,6 +350,13 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey) -> Result<Vec
             created_at: t.created_at,
             updated_at: t.updated_at,
             chain_head: t.chain_head.as_deref().map(chain::hex),
+            // A chain with a gap has no tree; the verifier names the gap.
+            checkpoint: (!links.is_empty())
+                .then(|| super::witness::Tree::new(t.id, links.clone()).ok())
+                .flatten()
+                .map(|tree| tree.checkpoint(super::witness::Witness { name, key }, None))
+                .transpose()?
+                .map(|c| c.note),
             chain: links
                 .into_iter()
                 .map(|l| LinkPart {

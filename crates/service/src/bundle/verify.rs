@@ -112,6 +112,11 @@ pub fn verify_checked(
         check_receipt(&payload, receipt)?;
         matched += 1;
     }
+    for table in &payload.tables {
+        if let Some(note) = &table.checkpoint {
+            check_checkpoint(table, note, &receipt_keys)?;
+        }
+    }
     let mut checked = 0;
     for document in payload.session.finals.iter().chain(finals) {
         let document = match document.get("checkpoint") {
@@ -139,6 +144,34 @@ pub fn verify_checked(
     } else {
         format!("; {checked} final checkpoints hold")
     })
+}
+
+/// A table's checkpoint holds for the bundle: signed by one of `keys`, of this table, of a tree
+/// as long as the chain bundled, and with the root of the tree over its links.
+fn check_checkpoint(t: &TablePart, note: &str, keys: &[VerifyingKey]) -> Result<(), String> {
+    let at = |what: String| format!("table {}: {what}", t.id);
+    let (checkpoint, _) =
+        crate::witness::Checkpoint::open(note, keys).map_err(|e| at(format!("its checkpoint: {e}")))?;
+    if !checkpoint.origin.ends_with(&format!("/tables/{}", t.id)) {
+        return Err(at(format!(
+            "its checkpoint is of `{}`, another table's log",
+            checkpoint.origin
+        )));
+    }
+    let mut leaves = Vec::with_capacity(t.chain.len());
+    for link in &t.chain {
+        let hash =
+            unhex::<32>(&link.hash).ok_or_else(|| at(format!("link {}'s hash is not 64 hex digits", link.pos)))?;
+        leaves.push(crate::witness::tree::leaf_hash(&hash));
+    }
+    if checkpoint.size != leaves.len() as u64 || checkpoint.root != crate::witness::tree::root(&leaves) {
+        return Err(at(format!(
+            "its checkpoint (a tree of {} entries) is not the tree of the {} links bundled: the chain was changed after the checkpoint was signed",
+            checkpoint.size,
+            leaves.len()
+        )));
+    }
+    Ok(())
 }
 
 /// A final checkpoint holds for the bundle: signed by one of `keys`; of this session and of a
