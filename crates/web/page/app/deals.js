@@ -13,6 +13,7 @@
 import { get, post, put, receipts, recordingToken } from './api.js';
 import { button, h, message, mount } from './dom.js';
 import { numberingOf } from './legal.js';
+import { entriesOfDeal, groupByDeal } from './entries.js';
 import { entryPanel, gameModule } from './panels.js';
 import { changeWords, dealChanges, describeParts } from './words.js';
 
@@ -93,39 +94,6 @@ function localDeals(ctx, word) {
     h('summary', {}, `${word} ${g.deal}`),
     h('ol', { class: 'log' }, g.entries.map((e) => h('li', { class: e.voided_by ? 'voided' : '' },
       describeParts(e, ctx.players, gameModule(ctx.table.game)), e.voided_by ? ' (undone)' : '')))));
-}
-
-/// The log's entries by deal: a deal starts with its `<deal>_started` event (`hand_started`
-/// for a game that numbers hands).
-/**
- * @param {import('./types.js').LogEntry[]} log
- * @param {import('./types.js').Numbering} numbering
- * @returns {{ deal: number, entries: import('./types.js').LogEntry[] }[]}
- */
-function groupByDeal(log, numbering) {
-  const groups = [];
-  let group = { deal: 1, entries: [] };
-  groups.push(group);
-  for (const e of log) {
-    group.entries.push(e);
-    for (const ev of e.events || []) {
-      const started = ev.event === `${numbering.deal}_started` ? ev[numbering.deal] : null;
-      if (started != null && e.entry === 'move' && !e.voided_by) {
-        group = { deal: started, entries: [] };
-        groups.push(group);
-      }
-    }
-  }
-  return groups;
-}
-
-/**
- * @param {import('./types.js').LogEntry[]} log
- * @param {number} n
- * @param {import('./types.js').Numbering} numbering
- */
-function entriesOfDeal(log, n, numbering) {
-  return groupByDeal(log, numbering).find((g) => g.deal === n)?.entries || [];
 }
 
 async function dealDetail(ctx, detail, n, word) {
