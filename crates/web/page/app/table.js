@@ -19,7 +19,7 @@ import { dealOf, kinds, numberingOf } from './legal.js';
 import { gameName, loadCatalogue } from './catalogue.js';
 import { dealsTab, markSheet } from './deals.js';
 import { entryPanel, gameModule, loadGame } from './panels.js';
-import { setAside } from './entries.js';
+import { setAside, undoTarget } from './entries.js';
 import { MoveQueue, dealInHandView, nextDealView, resentAfterConflict } from './queue.js';
 import { refusalChoices } from './refusals.js';
 import { answerPanels, countdown } from './rulings.js';
@@ -670,7 +670,8 @@ function settle(state, entries) {
 /// Undo, in a fixed place above the panel: names the entry it voids, then asks once.
 function undoBar(state, waiting) {
   const t = state.table;
-  const last = [...state.log].reverse().find((e) => e.entry === 'move' && !e.voided_by);
+  // What `POST /undo` voids: a correction made since the last move is undone whole, and named so.
+  const last = undoTarget(state.log);
   if (!last) return h('div', { class: 'undo-bar' }, h('span', { class: 'undo-none' }, 'Nothing to undo yet'));
   const page = pageOf(state);
   const words = describe(last, t.players, page);
