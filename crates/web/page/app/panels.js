@@ -95,8 +95,9 @@ export function entryPanel(ctx) {
   if (ctx.waiting && !resultMode) return [toggle, message(ctx.waiting)];
   const body = resultMode ? game.result?.(g) : game.panel?.(g, k);
   if (!body) return [toggle, generic(g, k)];
-  // Kinds this game's panel has no control for yet: the move as JSON, checked by the server.
-  const handled = resultMode ? new Set(['result']) : new Set([...(game.kinds || []), 'result']);
+  // Kinds this game's panel has no control for yet: the move as JSON, checked by the server
+  // (those it has are a tap away on "Card by card", not repeated under the result form).
+  const handled = new Set([...(game.kinds || []), 'result']);
   const rest = new Set([...k].filter((x) => !handled.has(x)));
   return [toggle, body, rest.size ? h('details', { class: 'other' }, h('summary', {}, 'Other entries'), generic(g, rest)) : null];
 }

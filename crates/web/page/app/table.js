@@ -392,13 +392,18 @@ function render(state) {
 }
 
 /// Redraws without moving the controls under a finger: the entry panel keeps its place on the
-/// screen, and the page never gets shorter while the table tab is shown (a shorter page would
-/// clamp the scroll and slide everything down, so a tap aimed at one control lands on another).
+/// screen, and the page never gets shorter while the table tab is shown and scrolled (a shorter
+/// page would clamp the scroll and slide everything down, so a tap aimed at one control lands on
+/// another).
 function steady(state, draw) {
   const root = state.root;
   const sameTab = state.drawnTab === state.tab;
   const top = sameTab ? root.querySelector('.controls')?.getBoundingClientRect().top : undefined;
   const height = root.offsetHeight;
+  // Scrolled to the top, a shorter page moves nothing (there is no scroll to clamp): it may
+  // shrink to what it shows, so a result form that fits the screen is not held taller.
+  const top0 = window.scrollY === 0;
+  if (top0 && sameTab) root.style.minHeight = '';
   const active = document.activeElement;
   if (active && active !== document.body && root.contains(active)) state.focus = focusKey(active);
   draw();
@@ -416,7 +421,7 @@ function steady(state, draw) {
     if (centre.offsetHeight < (state.centreHeight || 0)) centre.style.minHeight = `${state.centreHeight}px`;
     else state.centreHeight = centre.offsetHeight;
   }
-  if (root.offsetHeight < height) root.style.minHeight = `${height}px`;
+  if (!top0 && root.offsetHeight < height) root.style.minHeight = `${height}px`;
   const now = root.querySelector('.controls')?.getBoundingClientRect().top;
   if (top !== undefined && now !== undefined && now !== top) {
     // At the page's end the scroll that keeps them in place would be clamped: make room for it.
