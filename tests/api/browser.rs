@@ -366,9 +366,6 @@ impl Phone {
     /// then the keys, as for a pad.
     pub(crate) async fn fill(&self, label: &str, value: &str) {
         let cell = format!("//button[@data-cell and @aria-label={n}]", n = lit(label));
-        if self.client.find(Locator::XPath(&cell)).await.is_ok() {
-            return self.fill_cell(&cell, label, value).await;
-        }
         let xpath = format!(
             "//*[(self::input or self::select or self::textarea) and (@id=//label[normalize-space()={n}]/@for or @aria-label={n})] \
              | //*[@role='radiogroup' and @aria-label={n}] | //*[@role='group' and @data-pad='tens' and @aria-label={n}] \
@@ -379,10 +376,11 @@ impl Phone {
         // the page (one redrawn between finding and asking is found again), never guessed.
         let (el, role) = loop {
             let el = self.wait_for(&xpath, label).await;
-            match el.attr("role").await {
-                Ok(role) => break (el, role),
-                Err(e) if is_stale(&e) => tokio::time::sleep(Duration::from_millis(50)).await,
-                Err(e) => panic!("the role of {label:?}: {e}"),
+            match (el.attr("role").await, el.attr("data-cell").await) {
+                (Ok(_), Ok(Some(_))) => return self.fill_cell(&cell, label, value).await,
+                (Ok(role), Ok(None)) => break (el, role),
+                (Err(e), _) | (_, Err(e)) if is_stale(&e) => tokio::time::sleep(Duration::from_millis(50)).await,
+                (Err(e), _) | (_, Err(e)) => panic!("the role of {label:?}: {e}"),
             }
         };
         if role.as_deref() == Some("group") {
@@ -470,7 +468,10 @@ impl Phone {
                 .await
                 .is_ok();
             if signed {
-                keys.push(format!("{pad}//button[@data-sign={}]", lit(if n < 0 { "−" } else { "+" })));
+                keys.push(format!(
+                    "{pad}//button[@data-sign={}]",
+                    lit(if n < 0 { "−" } else { "+" })
+                ));
             }
             keys.push(format!("{pad}//button[@data-tens='{}']", n.abs() / 10 * 10));
             keys.push(format!("{pad}//button[@data-units='{}']", n.abs() % 10));

@@ -609,7 +609,12 @@ async fn a_correction_made_while_deal_5_is_recorded_stays_out_of_deal_5_undo_nam
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
     let table = rig.whist(json!({"hand_sizes": [1, 1, 1, 1, 1, 1]})).await;
-    for (deal, tricks) in [(1, [1, 0, 0, 0]), (2, [0, 1, 0, 0]), (3, [0, 0, 1, 0]), (4, [0, 0, 0, 1])] {
+    for (deal, tricks) in [
+        (1, [1, 0, 0, 0]),
+        (2, [0, 1, 0, 0]),
+        (3, [0, 0, 1, 0]),
+        (4, [0, 0, 0, 1]),
+    ] {
         rig.app
             .post(
                 &format!("/api/v1/tables/{table}/moves"),
@@ -634,10 +639,15 @@ async fn a_correction_made_while_deal_5_is_recorded_stays_out_of_deal_5_undo_nam
     scorer.fill("Reason for the correction", "Ann took it, not Bob").await;
     whist_result(&scorer, [1, 0, 0, 1], [1, 0, 0, 0]).await;
     scorer.tap("Send the correction of deal 2").await;
-    scorer.wait_for_text("Corrected by Ann's phone: “Ann took it, not Bob”").await;
+    scorer
+        .wait_for_text("Corrected by Ann's phone: “Ann took it, not Bob”")
+        .await;
     // Deal 5 lists its own two nominations, not deal 2's re-entered result.
     let now = section(&scorer, "Deal 5, being recorded").await;
-    assert!(now.contains("Bob nominated 0") && now.contains("Cat nominated 1"), "{now}");
+    assert!(
+        now.contains("Bob nominated 0") && now.contains("Cat nominated 1"),
+        "{now}"
+    );
     assert!(!now.contains("result"), "deal 2's entries are not deal 5's: {now}");
 
     // Undo names what it voids, the whole correction, and voids that.

@@ -515,14 +515,19 @@ async fn result_forms_fit_a_390_by_844_screen_without_scrolling(pool: PgPool) {
     let mut rig = rig(pool).await;
     let four = ["Ann", "Bob", "Cat", "Dan"];
     let tables = [
-        ("Nomination Whist, 13 cards", rig.whist(json!({"hand_sizes": [13]})).await),
+        (
+            "Nomination Whist, 13 cards",
+            rig.whist(json!({"hand_sizes": [13]})).await,
+        ),
         (
             "Dividend",
             rig.app.game_table(&rig.organiser, "dividend", &four, json!({})).await,
         ),
         (
             "Tricky Dick",
-            rig.app.game_table(&rig.organiser, "tricky-dick", &four, json!({})).await,
+            rig.app
+                .game_table(&rig.organiser, "tricky-dick", &four, json!({}))
+                .await,
         ),
         (
             "Tridge",

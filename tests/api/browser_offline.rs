@@ -279,10 +279,14 @@ async fn offline_mid_deal_the_rest_of_the_deal_is_recorded_as_a_result_and_store
     rig.proxy.set(DOWN);
     phone.tap("eight of diamonds").await;
     phone.wait_for_text("offline · 1 pending").await;
-    phone.wait_for_text("Tap Result to finish deal 1 as a result now.").await;
+    phone
+        .wait_for_text("Tap Result to finish deal 1 as a result now.")
+        .await;
     // The rest of the deal as a result: the entries so far are set aside.
     phone.tap("Result").await;
-    phone.wait_for_text("after undoing the 6 entries of deal 1 made so far").await;
+    phone
+        .wait_for_text("after undoing the 6 entries of deal 1 made so far")
+        .await;
     whist_result(&phone, [0, 1, 1, 1], [0, 1, 1, 0]).await;
     phone.wait_for_text("Deal 2: enter it as a result").await;
     whist_result(&phone, [1, 0, 0, 1], [1, 0, 0, 0]).await;
@@ -306,7 +310,11 @@ async fn offline_mid_deal_the_rest_of_the_deal_is_recorded_as_a_result_and_store
     phone.wait_for_text("Game over").await;
     phone.wait_for_text("live").await;
     let log = rig.app.log(&table).await;
-    assert_eq!(log.as_array().expect("log").len(), 5 + 1 + 6 + 2, "each stored once: {log}");
+    assert_eq!(
+        log.as_array().expect("log").len(),
+        5 + 1 + 6 + 2,
+        "each stored once: {log}"
+    );
     assert_eq!(
         results(&log),
         [
