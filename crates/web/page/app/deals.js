@@ -125,11 +125,13 @@ async function dealDetail(ctx, detail, n, word) {
   const rulings = (deal.rulings || []).map((r) => h('li', {},
     `Ruled ${String(r.kind).replaceAll('_', ' ')} by ${r.recorded_by_name}: “${r.reason}”`,
     (r.answers || []).map((a) => h('small', { class: 'answer' }, ` · ${a.answer === 'agree' ? 'agreed' : 'appealed'} by ${a.recorded_by_name}${a.comment ? `: “${a.comment}”` : ''}`))));
-  const status = h('p', { class: `deal-status status-${deal.status}`, 'data-status': deal.status },
-    `${word} ${n} is ${STATUS[deal.status] || deal.status}.`,
-    deal.status === 'disputed' && deal.differs.length ? ` It differs in ${deal.differs.map((d) => differsWord(d, players)).join(', ')}.` : '');
   const disputes = deal.verifications.filter((v) => !v.agree && v.current && Array.isArray(v.moves) && v.differs?.length)
     .map((v) => dispute(ctx, deal, v));
+  // The fields that differ are named in the disputes' tables, with their values; in the
+  // sentence only when there is no table to show them.
+  const status = h('p', { class: `deal-status status-${deal.status}`, 'data-status': deal.status },
+    `${word} ${n} is ${STATUS[deal.status] || deal.status}.`,
+    deal.status === 'disputed' && deal.differs.length && !disputes.length ? ` It differs in ${deal.differs.map((d) => differsWord(d, players)).join(', ')}.` : '');
   const note = h('div', { class: 'deal-note', 'aria-live': 'polite' }, state.done ? message(state.done, 'ok') : null);
   const actions = deal.finished ? h('div', { class: 'row' },
     button(`Correct ${word.toLowerCase()} ${n}`, () => edit(ctx, detail, n, word, 'correct')),
