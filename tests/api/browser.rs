@@ -361,21 +361,26 @@ impl Phone {
 
     /// Types into the field a label names; for a group of buttons that label names (number
     /// buttons, seat buttons), taps the one showing `value`; for a tens-and-units pad, taps the
-    /// sign (when it has one), the tens and the units that make `value`.
+    /// sign (when it has one), the tens and the units that make `value`; for a cell of a keypad
+    /// (several numbers on one set of keys), taps the cell unless it is the one chosen already,
+    /// then the keys, as for a pad.
     pub(crate) async fn fill(&self, label: &str, value: &str) {
+        let cell = format!("//button[@data-cell and @aria-label={n}]", n = lit(label));
         let xpath = format!(
             "//*[(self::input or self::select or self::textarea) and (@id=//label[normalize-space()={n}]/@for or @aria-label={n})] \
-             | //*[@role='radiogroup' and @aria-label={n}] | //*[@role='group' and @data-pad='tens' and @aria-label={n}]",
+             | //*[@role='radiogroup' and @aria-label={n}] | //*[@role='group' and @data-pad='tens' and @aria-label={n}] \
+             | //button[@data-cell and @aria-label={n}]",
             n = lit(label)
         );
         // What kind of field it is decides how to fill it: read on an element that is still on
         // the page (one redrawn between finding and asking is found again), never guessed.
         let (el, role) = loop {
             let el = self.wait_for(&xpath, label).await;
-            match el.attr("role").await {
-                Ok(role) => break (el, role),
-                Err(e) if is_stale(&e) => tokio::time::sleep(Duration::from_millis(50)).await,
-                Err(e) => panic!("the role of {label:?}: {e}"),
+            match (el.attr("role").await, el.attr("data-cell").await) {
+                (Ok(_), Ok(Some(_))) => return self.fill_cell(&cell, label, value).await,
+                (Ok(role), Ok(None)) => break (el, role),
+                (Err(e), _) | (_, Err(e)) if is_stale(&e) => tokio::time::sleep(Duration::from_millis(50)).await,
+                (Err(e), _) | (_, Err(e)) => panic!("the role of {label:?}: {e}"),
             }
         };
         if role.as_deref() == Some("group") {
@@ -429,6 +434,52 @@ impl Phone {
                 }
                 Err(e) => panic!("typing into {label:?}: {e}"),
             }
+        }
+    }
+
+    /// A keypad's cell: chosen (one tap, unless it is already), then its value tapped on the
+    /// keypad below it: one key, or the sign (when there is one), the tens and the units.
+    async fn fill_cell(&self, cell: &str, label: &str, value: &str) {
+        let n: i64 = value
+            .parse()
+            .unwrap_or_else(|_| panic!("{label}: {value} is not a number"));
+        let chosen = loop {
+            let el = self.wait_for(cell, label).await;
+            match el.attr("aria-pressed").await {
+                Ok(p) => break p.as_deref() == Some("true"),
+                Err(e) if is_stale(&e) => tokio::time::sleep(Duration::from_millis(50)).await,
+                Err(e) => panic!("is {label:?} chosen: {e}"),
+            }
+        };
+        if !chosen {
+            self.tap_found(cell, label).await;
+        }
+        let pad = format!("({cell})/ancestor::*[contains(@class, 'keypad-fields')][1]//*[@data-keypad]");
+        let tens = self
+            .client
+            .find(Locator::XPath(&format!("{pad}[@data-keypad='tens']")))
+            .await
+            .is_ok();
+        let mut keys = Vec::new();
+        if tens {
+            let signed = self
+                .client
+                .find(Locator::XPath(&format!("{pad}//button[@data-sign]")))
+                .await
+                .is_ok();
+            if signed {
+                keys.push(format!(
+                    "{pad}//button[@data-sign={}]",
+                    lit(if n < 0 { "−" } else { "+" })
+                ));
+            }
+            keys.push(format!("{pad}//button[@data-tens='{}']", n.abs() / 10 * 10));
+            keys.push(format!("{pad}//button[@data-units='{}']", n.abs() % 10));
+        } else {
+            keys.push(format!("{pad}//button[@data-value='{n}']"));
+        }
+        for key in keys {
+            self.tap_found(&key, &format!("{label}: {value}")).await;
         }
     }
 

@@ -564,3 +564,135 @@ async fn deal_1_of_a_card_by_card_table_is_corrected_card_by_card_after_deal_3_a
     scorer.close().await;
     checker.close().await;
 }
+
+/// The rows of the table a label names, each row's cells' text.
+async fn rows(phone: &Phone, label: &str) -> Value {
+    let deadline = tokio::time::Instant::now() + crate::browser::PATIENCE;
+    loop {
+        let rows = phone
+            .client
+            .execute(
+                "const t = document.querySelector(`table[aria-label=\"${arguments[0]}\"]`); \
+                 return t ? [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent.trim())) : null",
+                vec![json!(label)],
+            )
+            .await
+            .expect("script");
+        // "…" stands in a cell until the server's dry run of the dispute answers.
+        if rows.as_array().is_some_and(|r| !r.is_empty()) && !rows.to_string().contains('…') {
+            return rows;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no rows in {label:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+/// The text of the section a label names.
+async fn section(phone: &Phone, label: &str) -> String {
+    phone
+        .client
+        .execute(
+            "return document.querySelector(`section[aria-label=\"${arguments[0]}\"]`)?.innerText ?? ''",
+            vec![json!(label)],
+        )
+        .await
+        .expect("script")
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_correction_made_while_deal_5_is_recorded_stays_out_of_deal_5_undo_names_and_voids_it_and_a_dispute_shows_both_phones_values(
+    pool: PgPool,
+) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig.whist(json!({"hand_sizes": [1, 1, 1, 1, 1, 1]})).await;
+    for (deal, tricks) in [
+        (1, [1, 0, 0, 0]),
+        (2, [0, 1, 0, 0]),
+        (3, [0, 0, 1, 0]),
+        (4, [0, 0, 0, 1]),
+    ] {
+        rig.app
+            .post(
+                &format!("/api/v1/tables/{table}/moves"),
+                &rig.organiser,
+                json!({"move": {"kind": "result", "nominations": [1, 0, 0, 1], "tricks": tricks}, "deal": deal}),
+            )
+            .await
+            .assert_status(201);
+    }
+    let scorer = rig.scorer(&table).await;
+    scorer.wait_for_text("Deal 5 of 6").await;
+    // Deal 5 card by card: Bob and Cat nominate.
+    scorer.record("Nominate 0").await;
+    scorer.record("Nominate 1").await;
+    let before = rig.app.get(&format!("/api/v1/tables/{table}/deals/2")).await;
+    let before = before.assert_status(200)["lines"].clone();
+
+    // Deal 2 corrected from the page: Ann took the trick.
+    scorer.tap("Deals").await;
+    scorer.tap("Open deal 2").await;
+    scorer.tap("Correct deal 2").await;
+    scorer.fill("Reason for the correction", "Ann took it, not Bob").await;
+    whist_result(&scorer, [1, 0, 0, 1], [1, 0, 0, 0]).await;
+    scorer.tap("Send the correction of deal 2").await;
+    scorer
+        .wait_for_text("Corrected by Ann's phone: “Ann took it, not Bob”")
+        .await;
+    // Deal 5 lists its own two nominations, not deal 2's re-entered result.
+    let now = section(&scorer, "Deal 5, being recorded").await;
+    assert!(
+        now.contains("Bob nominated 0") && now.contains("Cat nominated 1"),
+        "{now}"
+    );
+    assert!(!now.contains("result"), "deal 2's entries are not deal 5's: {now}");
+
+    // Undo names what it voids, the whole correction, and voids that.
+    scorer.tap("Table").await;
+    scorer.tap("Undo the correction of deal 2").await;
+    scorer.record("Yes, undo the correction of deal 2").await;
+    let log = rig.app.log(&table).await;
+    let last = log.as_array().expect("log").last().expect("an entry").clone();
+    assert_eq!(last["entry"], "void", "{last}");
+    let correction = log
+        .as_array()
+        .expect("log")
+        .iter()
+        .find(|e| e["entry"] == "correction")
+        .expect("the correction");
+    assert_eq!(last["voids"], correction["seq"], "the correction was undone: {log}");
+    let after = rig.app.get(&format!("/api/v1/tables/{table}/deals/2")).await;
+    assert_eq!(after.assert_status(200)["lines"], before, "deal 2 as first recorded");
+    // Next, Undo names deal 5's last entry, and the deal still lists its own.
+    scorer.wait_for_text("Undo Cat nominated 1").await;
+    assert_eq!(rig.totals(&table).await, scorer.totals().await);
+
+    // A second phone disputes deal 3: Cat took no trick, Dan did.
+    let checker = rig.scorer_named(&table, "Bob's phone").await;
+    checker.tap("Deals").await;
+    checker.tap("Open deal 3").await;
+    checker.tap("Dispute deal 3").await;
+    whist_result(&checker, [1, 0, 0, 1], [0, 0, 0, 1]).await;
+    checker.tap("Send the dispute of deal 3").await;
+    checker.wait_for_text("Deal 3 is disputed").await;
+    // Either phone sees both phones' values side by side, not only the fields' names.
+    scorer.tap("Deals").await;
+    scorer.tap("Open deal 3").await;
+    scorer.wait_for_text("Bob's phone disputes it").await;
+    let got = rows(&scorer, "Dispute by Bob's phone").await;
+    let got = got.as_array().expect("rows");
+    let row = |field: &str| {
+        got.iter()
+            .find(|r| r[0] == field)
+            .unwrap_or_else(|| panic!("no row for {field}: {got:?}"))
+            .clone()
+    };
+    assert_eq!(row("Cat's tricks"), json!(["Cat's tricks", "1", "0"]));
+    assert_eq!(row("Dan's tricks"), json!(["Dan's tricks", "0", "1"]));
+    scorer.screenshot("deals-dispute").await;
+    scorer.close().await;
+    checker.close().await;
+}

@@ -491,3 +491,74 @@ async fn a_six_card_deal_is_entered_from_the_keyboard_in_at_most_four_keys_a_car
     assert!(inside && name.starts_with("Nominate"), "{name}");
     phone.close().await;
 }
+
+/// With the result form open: the page's height against the screen's, and where each part of
+/// the table screen ends (for a message that says what took the room).
+async fn result_form_fit(phone: &Phone) -> Value {
+    phone
+        .client
+        .execute(
+            "const h = (css) => { const el = document.querySelector(css); if (!el) return null; \
+               const r = el.getBoundingClientRect(); return Math.round(r.height); }; \
+             return { page: document.scrollingElement.scrollHeight, screen: innerHeight, \
+               head: h('.table-head'), seats: h('.seats'), centre: h('.centre'), notice: h('.notice'), \
+               undo: h('.undo-bar'), modes: h('.modes'), form: h('form.result'), tabs: h('.tabs') }",
+            vec![],
+        )
+        .await
+        .expect("measured")
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn result_forms_fit_a_390_by_844_screen_without_scrolling(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let four = ["Ann", "Bob", "Cat", "Dan"];
+    let tables = [
+        (
+            "Nomination Whist, 13 cards",
+            rig.whist(json!({"hand_sizes": [13]})).await,
+        ),
+        (
+            "Dividend",
+            rig.app.game_table(&rig.organiser, "dividend", &four, json!({})).await,
+        ),
+        (
+            "Tricky Dick",
+            rig.app
+                .game_table(&rig.organiser, "tricky-dick", &four, json!({}))
+                .await,
+        ),
+        (
+            "Tridge",
+            rig.app
+                .game_table(&rig.organiser, "tridge", &["Ann", "Bob", "Cat"], json!({}))
+                .await,
+        ),
+    ];
+    let mut problems = Vec::new();
+    for (game, table) in &tables {
+        let phone = rig.scorer(table).await;
+        phone.wait_for_text("Result").await;
+        // Tapped where it is, at the top of the page, as a thumb would: no scroll first.
+        let at = phone
+            .client
+            .execute(
+                "scrollTo(0, 0); const b = [...document.querySelectorAll('.modes button')].find((x) => x.textContent === 'Result'); \
+                 const r = b.getBoundingClientRect(); b.click(); return r.bottom <= innerHeight",
+                vec![],
+            )
+            .await
+            .expect("tapped");
+        assert_eq!(at, json!(true), "{game}: Result is on the screen");
+        phone.wait_for_text("Record result").await;
+        shot(&phone, &format!("result-{game}")).await;
+        let fit = result_form_fit(&phone).await;
+        let (page, screen) = (fit["page"].as_f64(), fit["screen"].as_f64());
+        if !matches!((page, screen), (Some(p), Some(s)) if p <= s) {
+            problems.push(format!("{game}: the page is taller than the screen: {fit}"));
+        }
+        phone.close().await;
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+}

@@ -259,3 +259,73 @@ async fn a_hung_request_times_out_becomes_offline_and_is_retried_with_its_key(po
     assert_eq!(log[0]["move"], json!({"kind": "nominate", "seat": 1, "tricks": 1}));
     phone.close().await;
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn offline_mid_deal_the_rest_of_the_deal_is_recorded_as_a_result_and_stored_once_in_order_when_the_server_is_back(
+    pool: PgPool,
+) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig.whist(json!({"hand_sizes": [2, 1]})).await;
+    let phone = rig.scorer(&table).await;
+    // Deal 1 card by card, online: the nominations and Bob's lead.
+    for n in [1, 1, 1, 0] {
+        phone.record(&format!("Nominate {n}")).await;
+    }
+    phone.record("seven of diamonds").await;
+    assert_eq!(rig.log_len(&table).await, 5);
+
+    // The Wi-Fi drops: Cat's card waits, and the next card needs the server's answer.
+    rig.proxy.set(DOWN);
+    phone.tap("eight of diamonds").await;
+    phone.wait_for_text("offline · 1 pending").await;
+    phone
+        .wait_for_text("Tap Result to finish deal 1 as a result now.")
+        .await;
+    // The rest of the deal as a result: the entries so far are set aside.
+    phone.tap("Result").await;
+    phone
+        .wait_for_text("after undoing the 6 entries of deal 1 made so far")
+        .await;
+    whist_result(&phone, [0, 1, 1, 1], [0, 1, 1, 0]).await;
+    phone.wait_for_text("Deal 2: enter it as a result").await;
+    whist_result(&phone, [1, 0, 0, 1], [1, 0, 0, 0]).await;
+    // The card, six undos (it and the five before it, the latest first), two results.
+    phone.wait_for_text("offline · 9 pending").await;
+    assert_eq!(rig.log_len(&table).await, 5, "nothing more reached the server");
+    let queued = phone.queued(&table).await;
+    let paths: Vec<&str> = queued
+        .as_array()
+        .expect("queue")
+        .iter()
+        .map(|q| q["path"].as_str().expect("path"))
+        .collect();
+    assert_eq!(
+        paths,
+        ["moves", "undo", "undo", "undo", "undo", "undo", "undo", "moves", "moves"]
+    );
+
+    rig.proxy.set(UP);
+    phone.tap_if_offered("Retry now").await;
+    phone.wait_for_text("Game over").await;
+    phone.wait_for_text("live").await;
+    let log = rig.app.log(&table).await;
+    assert_eq!(
+        log.as_array().expect("log").len(),
+        5 + 1 + 6 + 2,
+        "each stored once: {log}"
+    );
+    assert_eq!(
+        results(&log),
+        [
+            (json!([0, 1, 1, 1]), json!([0, 1, 1, 0])),
+            (json!([1, 0, 0, 1]), json!([1, 0, 0, 0])),
+        ],
+        "the cards set aside (undone), the two results in force"
+    );
+    // The page's log and totals are the server's.
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
+    phone.tap("Deals").await;
+    phone.wait_for_text("Deal 2").await;
+    phone.close().await;
+}

@@ -21,6 +21,13 @@ test('log entries in words: a card for a seat, an undo of it', () => {
   assert.equal(describe({ entry: 'move', move: { kind: 'show', seat: 5 } }, players), 'show for seat 5');
 });
 
+test('a correction is named as the correction of its deal, and so is its undo (undo voids it whole)', () => {
+  const correction = { entry: 'correction', move: { deal: 2, moves: [{ kind: 'result' }], reason: 'Ann took it' } };
+  assert.equal(describe(correction, players, nominationWhist), 'the correction of deal 2');
+  assert.equal(describe({ ...correction, entry: 'void' }, players, nominationWhist), 'an undo of the correction of deal 2');
+  assert.equal(describe(correction, players, trickyDick), 'the correction of hand 2');
+});
+
 test("a director's ruling and a phone's answer to it are said as such, not as moves", () => {
   const ruling = { entry: 'ruling', move: { deal: 2, kind: 'average', reason: 'a revoke', seats: [1] } };
   assert.equal(describe(ruling, players, nominationWhist), 'a ruling on deal 2: average');

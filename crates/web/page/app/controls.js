@@ -149,6 +149,167 @@ function choicePad(label, input, choices, kind) {
   return group;
 }
 
+/// Several numbers on one keypad, so that a whole result fits a phone's screen: a cell per
+/// number (rows of fields, a column per seat), each a button showing its value, one chosen at a
+/// time, and one set of keys below them. A key sets the chosen cell and, once its value is whole,
+/// the next cell still empty is chosen: a result entered in reading order is one tap a number.
+/// A range too wide for a row of keys (Dividend's 0…52, Tricky Dick's −16…16) is tapped as tens
+/// then units (and + / − first when it may be negative), two taps. Each cell's value sits in a
+/// hidden input `id`, as a pad's does ('' until chosen; `data-auto` when the form filled it in).
+/**
+ * @typedef {{ id: string, label: string, min?: number, max: number, value?: string | number }} KeyCell
+ * @typedef {{ spec: KeyCell, input: any, face: HTMLElement, negative: boolean, place: number }} KeyCellState
+ * @param {{ columns: string[], rows: { word: string, note?: string, cells: (KeyCell | null)[] }[], label: string, bySeat?: boolean }} spec
+ *   `bySeat`: the next cell is the same seat's next field, then the next seat's (a result read
+ *   out player by player), rather than the next seat's same field
+ * @returns {HTMLElement}
+ */
+export function keypadGrid({ columns, rows, label, bySeat = false }) {
+  /** @type {KeyCellState[]} */
+  const cells = [];
+  const all = rows.flatMap((r) => r.cells).filter((c) => c != null);
+  const low = Math.min(...all.map((c) => c.min ?? 0));
+  const high = Math.max(...all.map((c) => c.max));
+  const tens = high - low > 15;
+  const signed = low < 0;
+  let chosen = -1;
+  // Sizes through the CSSOM: the page's Content-Security-Policy takes no style attributes.
+  const grid = h('div', { class: 'keygrid', role: 'group', 'aria-label': label },
+    h('span', { class: 'keygrid-corner' }), columns.map((c) => h('span', { class: 'keygrid-col' }, c)),
+    rows.map((r, row) => [
+      h('span', { class: 'keygrid-row' }, r.word, r.note ? h('small', {}, r.note) : null),
+      r.cells.map((spec, col) => {
+        if (!spec) return h('span', { class: 'keygrid-none' });
+        const input = h('input', { type: 'hidden', id: spec.id, value: String(spec.value ?? '') });
+        const n = cells.length;
+        const face = h('button', {
+          type: 'button', class: 'keycell', 'data-cell': spec.id, 'aria-label': spec.label, 'aria-pressed': 'false',
+          onclick: () => choose(n),
+        }, h('output', {}), input);
+        const cell = { spec, input, face, negative: false, place: bySeat ? col * rows.length + row : row * columns.length + col };
+        input.sync = () => show(cell);
+        cells.push(cell);
+        return face;
+      }),
+    ]));
+  const key = (text, onclick, extra = {}) => h('button', { type: 'button', class: 'key', onclick, ...extra }, text);
+  /** @type {HTMLButtonElement[]} */
+  let keys = [];
+  let pad;
+  if (tens) {
+    const signs = signed ? [key('+', () => sign(false), { 'aria-label': 'plus', 'data-sign': '+' }), key('−', () => sign(true), { 'aria-label': 'minus', 'data-sign': '−' })] : [];
+    const tensKeys = [];
+    // A tens key reads "10+" (and is named "10 and up"): not to be taken for a unit.
+    for (let t = 0; t <= Math.max(high, -low); t += 10) tensKeys.push(key(`${t}+`, () => setTens(t), { 'data-tens': String(t), 'aria-label': `${t} and up` }));
+    const units = Array.from({ length: 10 }, (_, u) => key(String(u), () => setUnits(u), { 'data-units': String(u) }));
+    const half = Math.ceil(tensKeys.length / 2);
+    const at = (el, row, col) => { el.style.gridRow = String(row); el.style.gridColumn = String(col); return el; };
+    const t0 = signs.length;
+    pad = h('div', { class: 'keypad', 'data-keypad': 'tens' },
+      signed ? h('span', { class: 'keys', role: 'group', 'aria-label': 'sign' }, signs.map((b, i) => at(b, i + 1, 1))) : null,
+      h('span', { class: 'keys', role: 'group', 'aria-label': 'tens' }, tensKeys.map((b, i) => at(b, i < half ? 1 : 2, t0 + 1 + (i % half)))),
+      h('span', { class: 'keys', role: 'group', 'aria-label': 'units' }, units.map((b, u) => at(b, u < 5 ? 1 : 2, t0 + half + 1 + (u % 5)))));
+    keys = [...signs, ...tensKeys, ...units];
+    pad.style.setProperty('--keys', String(t0 + half + 5));
+  } else {
+    const plain = [];
+    for (let v = low; v <= high; v += 1) plain.push(key(String(v), () => set(cells[chosen], v, true), { 'data-value': String(v) }));
+    pad = h('div', { class: 'keypad', 'data-keypad': 'plain' },
+      h('span', { class: 'keys', role: 'group', 'aria-label': 'numbers' }, plain));
+    pad.style.setProperty('--keys', String(Math.ceil(plain.length / 2)));
+    keys = plain;
+  }
+  grid.style.setProperty('--cols', String(columns.length));
+  const box = h('div', { class: 'keypad-fields' }, grid, pad);
+
+  /** @param {KeyCellState} cell */
+  function value(cell) {
+    return cell.input.value === '' ? null : Number(cell.input.value);
+  }
+  /** @param {KeyCellState} cell */
+  function show(cell) {
+    const v = value(cell);
+    if (v != null && v !== 0) cell.negative = v < 0;
+    const out = cell.face.querySelector('output');
+    if (out) out.textContent = v == null ? '·' : v < 0 ? `−${-v}` : String(v);
+    cell.face.classList.toggle('auto', cell.input.dataset.auto === '1');
+    cell.face.classList.toggle('empty', v == null);
+    if (cells[chosen] === cell) keysFor(cell);
+  }
+  function choose(n) {
+    chosen = n;
+    cells.forEach((c, i) => c.face.setAttribute('aria-pressed', String(i === n)));
+    if (cells[n]) keysFor(cells[n]);
+  }
+  /** Keys past the chosen cell's range are not offered. @param {KeyCellState} cell */
+  function keysFor(cell) {
+    const min = cell.spec.min ?? 0;
+    const max = cell.spec.max;
+    const v = value(cell);
+    const abs = v == null ? 0 : Math.abs(v);
+    const limit = cell.negative ? -min : max;
+    for (const b of keys) {
+      let on = false;
+      if (b.dataset.value != null) on = Number(b.dataset.value) >= min && Number(b.dataset.value) <= max;
+      else if (b.dataset.sign != null) on = b.dataset.sign === '+' ? max > 0 : min < 0;
+      else if (b.dataset.tens != null) on = Number(b.dataset.tens) <= limit;
+      else if (b.dataset.units != null) on = Math.floor(abs / 10) * 10 + Number(b.dataset.units) <= limit;
+      b.disabled = !on;
+      const lit = v != null && ((b.dataset.value != null && Number(b.dataset.value) === v)
+        || (b.dataset.tens != null && Number(b.dataset.tens) === Math.floor(abs / 10) * 10)
+        || (b.dataset.units != null && Number(b.dataset.units) === abs % 10)
+        || (b.dataset.sign != null && (b.dataset.sign === '−') === cell.negative));
+      b.classList.toggle('lit', Boolean(lit));
+    }
+  }
+  /** @param {KeyCellState | undefined} cell @param {number} v @param {boolean} whole */
+  function set(cell, v, whole) {
+    if (!cell) return;
+    cell.input.value = String(v);
+    delete cell.input.dataset.auto;
+    show(cell);
+    cell.input.dispatchEvent(new Event('input', { bubbles: true }));
+    if (whole) {
+      // The next cell still to choose, in reading order after this one.
+      const order = [...cells].sort((a, b) => a.place - b.place);
+      const at = order.indexOf(cell);
+      const next = [...order.slice(at + 1), ...order.slice(0, at)].find((c) => c.input.value === '');
+      if (next) choose(cells.indexOf(next));
+    }
+  }
+  function sign(negative) {
+    const cell = cells[chosen];
+    if (!cell) return;
+    cell.negative = negative;
+    const v = value(cell);
+    if (v != null) {
+      const limit = negative ? -(cell.spec.min ?? 0) : cell.spec.max;
+      const abs = Math.min(Math.abs(v), limit);
+      set(cell, negative && abs !== 0 ? -abs : abs, false);
+    } else keysFor(cell);
+  }
+  function setTens(t) {
+    const cell = cells[chosen];
+    if (!cell) return;
+    const v = value(cell);
+    const units = v == null ? 0 : Math.abs(v) % 10;
+    const limit = cell.negative ? -(cell.spec.min ?? 0) : cell.spec.max;
+    const abs = t + units <= limit ? t + units : t;
+    set(cell, cell.negative && abs !== 0 ? -abs : abs, false);
+  }
+  function setUnits(u) {
+    const cell = cells[chosen];
+    if (!cell) return;
+    const v = value(cell);
+    const abs = (v == null ? 0 : Math.floor(Math.abs(v) / 10) * 10) + u;
+    set(cell, cell.negative && abs !== 0 ? -abs : abs, true);
+  }
+  cells.forEach(show);
+  const first = [...cells].sort((a, b) => a.place - b.place).find((c) => c.input.value === '');
+  choose(first ? cells.indexOf(first) : 0);
+  return box;
+}
+
 /// Sets a pad's value as the form's own (filled in, not tapped).
 export function autoFill(form, id, value) {
   const input = form.querySelector(`#${id}`);
@@ -167,8 +328,9 @@ const drafts = new Map();
 export function resultForm(ctx, { fields, check, build, label, extra = [], fill = null }) {
   const note = h('p', { class: 'msg', role: 'status' });
   const submit = h('button', { type: 'submit' }, 'Record result');
+  // The check and Record share a row: the whole form fits a phone's screen.
   const form = h('form', { class: 'result', 'aria-label': label },
-    extra, fields, note, submit);
+    extra, fields, h('div', { class: 'result-foot' }, note, submit));
   // A number per seat; null for a pad not chosen yet.
   const values = (key) => ctx.players.map((_, s) => {
     const v = form.querySelector(`#r-${key}-${s}`)?.value;

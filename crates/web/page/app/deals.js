@@ -13,6 +13,7 @@
 import { get, post, put, receipts, recordingToken } from './api.js';
 import { button, h, message, mount } from './dom.js';
 import { numberingOf } from './legal.js';
+import { entriesOfDeal, groupByDeal } from './entries.js';
 import { entryPanel, gameModule } from './panels.js';
 import { changeWords, dealChanges, describeParts } from './words.js';
 
@@ -95,39 +96,6 @@ function localDeals(ctx, word) {
       describeParts(e, ctx.players, gameModule(ctx.table.game)), e.voided_by ? ' (undone)' : '')))));
 }
 
-/// The log's entries by deal: a deal starts with its `<deal>_started` event (`hand_started`
-/// for a game that numbers hands).
-/**
- * @param {import('./types.js').LogEntry[]} log
- * @param {import('./types.js').Numbering} numbering
- * @returns {{ deal: number, entries: import('./types.js').LogEntry[] }[]}
- */
-function groupByDeal(log, numbering) {
-  const groups = [];
-  let group = { deal: 1, entries: [] };
-  groups.push(group);
-  for (const e of log) {
-    group.entries.push(e);
-    for (const ev of e.events || []) {
-      const started = ev.event === `${numbering.deal}_started` ? ev[numbering.deal] : null;
-      if (started != null && e.entry === 'move' && !e.voided_by) {
-        group = { deal: started, entries: [] };
-        groups.push(group);
-      }
-    }
-  }
-  return groups;
-}
-
-/**
- * @param {import('./types.js').LogEntry[]} log
- * @param {number} n
- * @param {import('./types.js').Numbering} numbering
- */
-function entriesOfDeal(log, n, numbering) {
-  return groupByDeal(log, numbering).find((g) => g.deal === n)?.entries || [];
-}
-
 async function dealDetail(ctx, detail, n, word) {
   mount(detail, message(`Loading ${word.toLowerCase()} ${n}…`));
   let deal;
@@ -157,9 +125,13 @@ async function dealDetail(ctx, detail, n, word) {
   const rulings = (deal.rulings || []).map((r) => h('li', {},
     `Ruled ${String(r.kind).replaceAll('_', ' ')} by ${r.recorded_by_name}: “${r.reason}”`,
     (r.answers || []).map((a) => h('small', { class: 'answer' }, ` · ${a.answer === 'agree' ? 'agreed' : 'appealed'} by ${a.recorded_by_name}${a.comment ? `: “${a.comment}”` : ''}`))));
+  const disputes = deal.verifications.filter((v) => !v.agree && v.current && Array.isArray(v.moves) && v.differs?.length)
+    .map((v) => dispute(ctx, deal, v));
+  // The fields that differ are named in the disputes' tables, with their values; in the
+  // sentence only when there is no table to show them.
   const status = h('p', { class: `deal-status status-${deal.status}`, 'data-status': deal.status },
     `${word} ${n} is ${STATUS[deal.status] || deal.status}.`,
-    deal.status === 'disputed' && deal.differs.length ? ` It differs in ${deal.differs.map((d) => differsWord(d, players)).join(', ')}.` : '');
+    deal.status === 'disputed' && deal.differs.length && !disputes.length ? ` It differs in ${deal.differs.map((d) => differsWord(d, players)).join(', ')}.` : '');
   const note = h('div', { class: 'deal-note', 'aria-live': 'polite' }, state.done ? message(state.done, 'ok') : null);
   const actions = deal.finished ? h('div', { class: 'row' },
     button(`Correct ${word.toLowerCase()} ${n}`, () => edit(ctx, detail, n, word, 'correct')),
@@ -168,6 +140,7 @@ async function dealDetail(ctx, detail, n, word) {
   mount(detail,
     h('h3', {}, `${word} ${n}`),
     status,
+    disputes,
     lineText(deal.lines, players),
     h('ol', { class: 'log', 'aria-label': `Entries of ${word.toLowerCase()} ${n}` }, lines),
     corrections.length ? h('ul', { class: 'log', 'aria-label': 'Corrections' }, corrections) : null,
@@ -176,6 +149,39 @@ async function dealDetail(ctx, detail, n, word) {
     note,
     actions);
   if (state.editing && state.deal === n) editor(ctx, detail, deal, word);
+}
+
+/// A dispute beside the deal as recorded: for each field it changes, what the recording phone
+/// entered and what the disputing phone entered, side by side. The server keeps the dispute's
+/// moves and the fields they change; what those moves score is asked of the server's dry run
+/// (POST …/preview, nothing stored), so the page reckons no score of its own.
+function dispute(ctx, deal, v) {
+  const players = ctx.players;
+  const recorders = [...new Set(deal.moves.map((m) => m.recorded_by_name))].join(', ') || 'the table';
+  const box = h('table', { class: 'dispute', 'aria-label': `Dispute by ${v.verified_by_name}` },
+    h('caption', {}, `${v.verified_by_name} disputes it`),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Differs in'), h('th', { scope: 'col' }, recorders), h('th', { scope: 'col' }, v.verified_by_name))));
+  const rows = (theirs) => h('tbody', {}, v.differs.map((pointer) => h('tr', { 'data-pointer': pointer },
+    h('th', { scope: 'row' }, differsWord(pointer, players)),
+    h('td', {}, valueText(at(deal.lines, pointer))),
+    h('td', {}, theirs ? valueText(at(theirs, pointer)) : '…'))));
+  box.append(rows(null));
+  post(`/tables/${ctx.id}/deals/${deal.deal}/preview`, { moves: v.moves }, { token: recordingToken(ctx.id) })
+    .then((preview) => box.querySelector('tbody')?.replaceWith(rows(preview.lines)))
+    .catch(() => box.querySelectorAll('tbody td:last-child').forEach((td) => { td.textContent = 'not readable now'; }));
+  return box;
+}
+
+/// The value at a JSON pointer (RFC 6901) into `doc`, or undefined.
+function at(doc, pointer) {
+  return pointer.split('/').slice(1).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .reduce((v, key) => (v == null ? undefined : v[key]), doc);
+}
+
+function valueText(value) {
+  if (value === undefined || value === null) return '—';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /// "Bob's tricks": a dispute's JSON pointer (`/0/tricks/1`) in words.

@@ -8,7 +8,7 @@
 // that collects moves instead of posting them):
 //   entryPanel(ctx) → DOM nodes, synchronous. While the game's module is still loading it
 //   shows "Loading…" and calls `ctx.setMode(ctx.mode)` once it is there, to be drawn again.
-//   ctx = { game, view, table, log, players, mode, setMode, send(move, label, extra) }
+//   ctx = { game, view, table, log, players, mode, setMode, send(move, label, extra), waiting? }
 //   A result, and a deal's first move where the panel knows it, is sent with `extra.deal`,
 //   the deal it was entered for (the server refuses it for any other).
 //
@@ -76,7 +76,9 @@ export function entryPanel(ctx) {
     return message('Loading…');
   }
   const g = { ...ctx, deck: game.deck ?? DECK52, page: game };
-  const resultMode = k.has('result') && (ctx.mode === 'result' || (k.size === 1));
+  // `waiting`: the card-by-card side waits for the server (offline, an entry queued): it says
+  // so, and Result stays a tap away.
+  const resultMode = k.has('result') && (ctx.mode === 'result' || (k.size === 1 && !ctx.waiting));
   // The switch stays for the whole deal, the side not open now disabled (a deal under way is
   // entered card by card): taken away at the deal's first entry, it would move the panel below
   // it up under the scorer's finger.
@@ -90,10 +92,12 @@ export function entryPanel(ctx) {
         'aria-pressed': String(resultMode), disabled: !k.has('result'), title: k.has('result') ? null : 'this deal is under way: card by card',
       }))
     : null;
+  if (ctx.waiting && !resultMode) return [toggle, message(ctx.waiting)];
   const body = resultMode ? game.result?.(g) : game.panel?.(g, k);
   if (!body) return [toggle, generic(g, k)];
-  // Kinds this game's panel has no control for yet: the move as JSON, checked by the server.
-  const handled = resultMode ? new Set(['result']) : new Set([...(game.kinds || []), 'result']);
+  // Kinds this game's panel has no control for yet: the move as JSON, checked by the server
+  // (those it has are a tap away on "Card by card", not repeated under the result form).
+  const handled = new Set([...(game.kinds || []), 'result']);
   const rest = new Set([...k].filter((x) => !handled.has(x)));
   return [toggle, body, rest.size ? h('details', { class: 'other' }, h('summary', {}, 'Other entries'), generic(g, rest)) : null];
 }

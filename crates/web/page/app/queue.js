@@ -307,19 +307,21 @@ function load(storage, key) {
 /// when that entry is a deal's result (a card or a bid needs the server to say what is legal
 /// next). Its result is the one move offered; the hand size comes from the table's options
 /// when they list one per deal. Null when the page cannot tell. `numbering` names the game's
-/// deal fields (Tricky Dick's are hands).
+/// deal fields (Tricky Dick's are hands). `known` is a result form the page saw before (the
+/// deal in hand's, as it began), for when the table as last read was under way and offers none.
 /**
  * @param {TableView} table
  * @param {QueuedEntry[]} items
  * @param {Numbering} [numbering]
+ * @param {{ deal: number, legal: import('./types.js').LegalMove } | null} [known]
  * @returns {GameView | null}
  */
-export function nextDealView(table, items, numbering = DEALS) {
+export function nextDealView(table, items, numbering = DEALS, known = null) {
   const last = items[items.length - 1];
   if (!last || last.path !== 'moves' || last.body?.move?.kind !== 'result') return null;
   const done = Number(last.body.deal);
   const v = table.state;
-  const template = /** @type {import('./types.js').LegalMove | undefined} */ ((v.legal_moves || []).find((m) => typeof m === 'object' && m?.kind === 'result'));
+  const template = /** @type {import('./types.js').LegalMove | undefined} */ ((v.legal_moves || []).find((m) => typeof m === 'object' && m?.kind === 'result')) ?? known?.legal;
   if (!done || !template) return null;
   const next = done + 1;
   const n = numbering;
@@ -340,6 +342,44 @@ export function nextDealView(table, items, numbering = DEALS) {
     to_act: null,
     current_trick: null,
     trumps: null,
+    legal_moves: [legal],
+  };
+}
+
+/// The deal the table waits for, offered as a result while the server cannot be asked:
+/// `known` is the result form of a deal as it began (`{ deal, legal }`, the server's legal
+/// result move then). For the same deal it is offered as it was; for an earlier deal it is
+/// carried on as `nextDealView` does (the hand size from the table's options). The entries of
+/// the deal so far are not in it: a result stands for the whole deal (entries.js sets them
+/// aside). Null when the page cannot tell.
+/**
+ * @param {TableView} table
+ * @param {{ deal: number, legal: import('./types.js').LegalMove } | null | undefined} known
+ * @param {Numbering} [numbering]
+ * @returns {GameView | null}
+ */
+export function dealInHandView(table, known, numbering = DEALS) {
+  const v = table.state;
+  const now = Number(v[numbering.deal]);
+  if (!known || !known.legal || !now || table.finished) return null;
+  /** @type {import('./types.js').LegalMove} */
+  let legal;
+  if (Number(known.deal) === now) legal = { ...known.legal };
+  else if (Number(known.deal) < now) {
+    legal = { ...known.legal, turn_up_required: false };
+    const sizes = table.options?.hand_sizes;
+    if ('hand_size' in legal && Array.isArray(sizes) && sizes[now - 1] != null) legal.hand_size = sizes[now - 1];
+  } else return null;
+  return {
+    ...v,
+    hand_size: legal.hand_size ?? v.hand_size,
+    // A turn-up set aside with the deal's entries is entered again on the form.
+    trumps: legal.turn_up_required ? null : v.trumps,
+    turn_up: legal.turn_up_required ? null : v.turn_up,
+    phase: 'result',
+    to_act: null,
+    current_trick: null,
+    played: [],
     legal_moves: [legal],
   };
 }

@@ -61,7 +61,7 @@ export function runsPanel(ctx, k, own = () => []) {
 }
 
 /// The result form of a deal, every value tapped: who went out (seat buttons), who played each
-/// special card (seat buttons or "not played"), each seat's cards left (number buttons; the seat
+/// special card (seat buttons; "not played" until one is tapped), each seat's cards left (number buttons; the seat
 /// that went out has none). `own` adds the game's fields: `fields(bounds)`, `fill(values, form,
 /// played)`, `check(values, form, played)` (a sentence or null) and `finish(move, form, played)`,
 /// where `played` maps each special card played to its seat.
@@ -83,6 +83,9 @@ export function stopsResult(ctx, own = {}) {
       seats.map((s) => numberPad(`${name(ctx, s)} cards left`, `r-left-${s}`, { max: hands[s] }))),
     own.fields?.(bounds) ?? []],
     fill: (values, form) => {
+      // A special is "not played" until a seat is tapped for it (filled in, shown paler): most
+      // deals see few of them played, and each is one tap on its player.
+      specials.forEach((_, i) => { if (!chosen(form, `r-sp-${i}`)) autoFill(form, `r-sp-${i}`, 'none'); });
       // The seat that went out has no cards left: filled in, not tapped.
       for (const s of seats) if (form.querySelector(`#r-left-${s}`)?.dataset.auto === '1') autoFill(form, `r-left-${s}`, null);
       const out = seatOrNull(form, 'r-out');

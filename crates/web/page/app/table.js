@@ -19,7 +19,8 @@ import { dealOf, kinds, numberingOf } from './legal.js';
 import { gameName, loadCatalogue } from './catalogue.js';
 import { dealsTab, markSheet } from './deals.js';
 import { entryPanel, gameModule, loadGame } from './panels.js';
-import { MoveQueue, nextDealView, resentAfterConflict } from './queue.js';
+import { setAside, undoTarget } from './entries.js';
+import { MoveQueue, dealInHandView, nextDealView, resentAfterConflict } from './queue.js';
 import { refusalChoices } from './refusals.js';
 import { answerPanels, countdown } from './rulings.js';
 import { fromThisPhone, loadScorers, recorder } from './scorers.js';
@@ -57,7 +58,7 @@ export async function openTable(id, root) {
   current?.stream?.close();
   const state = {
     id, root, table: null, log: [], tab: 'table', note: null, mode: null, busy: false,
-    hold: null, confirmUndo: false, flash: null, summary: null, session: null,
+    hold: null, confirmUndo: false, flash: null, summary: null, session: null, template: null,
     rulings: { comments: new Map(), sent: new Set(), note: null },
   };
   current = state;
@@ -82,6 +83,7 @@ export async function openTable(id, root) {
     }
     state.table = saved.table;
     state.log = saved.log;
+    state.template = saved.template ?? null;
     state.queue.offline = true;
     retryLoad(state, 1000);
   }
@@ -276,7 +278,7 @@ function retryLoad(state, delay) {
 /// The last table and log this phone saw, for opening the page without a signal.
 function remember(state) {
   try {
-    localStorage.setItem(`tk.table.${state.id}`, JSON.stringify({ table: state.table, log: state.log }));
+    localStorage.setItem(`tk.table.${state.id}`, JSON.stringify({ table: state.table, log: state.log, template: state.template }));
   } catch {
     // Storage full: the page still works online.
   }
@@ -309,6 +311,12 @@ export function feed(state, table) {
   // Undo asks about the entry it names: once the table moved on, the question is stale.
   if (state.table && table.version !== state.table.version) state.confirmUndo = false;
   state.table = table;
+  // The result form of the deal as it began: offline, a deal under way can still be finished
+  // as a result (the server refuses one once the deal is under way, so its entries are set
+  // aside first), and the page cannot ask the server for the form then.
+  const legal = (table.state?.legal_moves || []).find((m) => typeof m === 'object' && m?.kind === 'result');
+  const deal = dealOf(table.state, gameModule(table.game));
+  if (legal && deal != null) state.template = { deal, legal };
   remember(state);
 }
 
@@ -366,6 +374,8 @@ async function conflict(state, item, kept) {
 /// `deal_mismatch` rather than booked to the next deal. `extra` adds to the request.
 function send(state, move, label, extra = {}) {
   state.note = null;
+  // A card (or a bid) commits this deal to card-by-card entry: Result is a tap away again.
+  if (move.kind !== 'result') state.mode = 'cards';
   state.confirmUndo = false;
   state.queue.add('moves', { move, deal: dealOf(state.table.state, pageOf(state)), ...extra }, label, state.table.version);
   render(state);
@@ -410,13 +420,18 @@ function render(state) {
 }
 
 /// Redraws without moving the controls under a finger: the entry panel keeps its place on the
-/// screen, and the page never gets shorter while the table tab is shown (a shorter page would
-/// clamp the scroll and slide everything down, so a tap aimed at one control lands on another).
+/// screen, and the page never gets shorter while the table tab is shown and scrolled (a shorter
+/// page would clamp the scroll and slide everything down, so a tap aimed at one control lands on
+/// another).
 function steady(state, draw) {
   const root = state.root;
   const sameTab = state.drawnTab === state.tab;
   const top = sameTab ? root.querySelector('.controls')?.getBoundingClientRect().top : undefined;
   const height = root.offsetHeight;
+  // Scrolled to the top, a shorter page moves nothing (there is no scroll to clamp): it may
+  // shrink to what it shows, so a result form that fits the screen is not held taller.
+  const top0 = window.scrollY === 0;
+  if (top0 && sameTab) root.style.minHeight = '';
   const active = document.activeElement;
   if (active && active !== document.body && root.contains(active)) state.focus = focusKey(active);
   draw();
@@ -434,7 +449,7 @@ function steady(state, draw) {
     if (centre.offsetHeight < (state.centreHeight || 0)) centre.style.minHeight = `${state.centreHeight}px`;
     else state.centreHeight = centre.offsetHeight;
   }
-  if (root.offsetHeight < height) root.style.minHeight = `${height}px`;
+  if (!top0 && root.offsetHeight < height) root.style.minHeight = `${height}px`;
   const now = root.querySelector('.controls')?.getBoundingClientRect().top;
   if (top !== undefined && now !== undefined && now !== top) {
     // At the page's end the scroll that keeps them in place would be clamped: make room for it.
@@ -550,22 +565,40 @@ function tableBody(state) {
   // A fixed-height notice: a message appearing or going never moves the controls below it.
   const note = h('div', { class: 'notice', 'aria-live': 'polite' },
     state.note ? message(state.note.text, state.note.kind) : null);
-  const panelOf = (view, mode) => entryPanel({
+  const panelOf = (view, mode, more = {}) => entryPanel({
     game: t.game, view, table: t, log: state.log, players: t.players, mode,
     setMode: (m) => { state.mode = m; render(state); },
     send: (move, label, extra) => send(state, move, label, extra),
+    ...more,
   });
   // Entries waiting: a first one another phone beat to the table is dealt with on its own
   // (refusalPanel: never on the panel of the table as it is now, often another seat's); one
   // refused otherwise is fixed on the table as the server has it while that is the table it
-  // was entered on; offline, after a queued result the next deal is offered as a result; otherwise
-  // the server answers first (online that takes a moment: the panel does not flick to the next
-  // deal meanwhile).
-  const ahead = pending.length && !blocked && state.queue.offline ? nextDealView(t, pending, numberingOf(page)) : null;
+  // was entered on; offline, after a queued result the next deal is offered as a result, and
+  // a deal under way can be finished as a result at any point (inHand); otherwise the server
+  // answers first (online that takes a moment: the panel does not flick to the next deal
+  // meanwhile).
+  const offline = state.queue.offline && !blocked;
+  const ahead = pending.length && offline ? nextDealView(t, pending, numberingOf(page), state.template) : null;
+  const finish = offline && !ahead && !state.summary ? inHand(state) : null;
   let panel;
   if (state.summary && !state.summary.finished) panel = summaryPanel(state);
-  else if (!pending.length) {
-    panel = panelOf(v, state.mode);
+  else if (finish && (pending.length || state.mode === 'result')) {
+    // Offline with the deal under way: the next card needs the server's answer (what is legal
+    // then), a result does not.
+    const waiting = pending.length
+      ? `Offline: the next entry waits for the server. Tap Result to finish ${dealWord(state)} as a result now.`
+      : null;
+    const cards = pending.length ? [] : (v.legal_moves || []).filter((m) => !(typeof m === 'object' && m?.kind === 'result'));
+    panel = [panelOf({ ...finish.view, legal_moves: [...(finish.view.legal_moves || []), ...cards.map((m) => (typeof m === 'string' ? m : m.kind))] },
+      state.mode === 'result' ? 'result' : 'cards',
+      { log: [], waiting, send: (move, label, extra) => finishInHand(state, finish.undos, move, label, extra) }),
+    finish.undos.length && state.mode === 'result'
+      ? h('p', { class: 'why set-aside' }, `Sent when the server answers, after undoing the ${finish.undos.length} ${finish.undos.length === 1 ? 'entry' : 'entries'} of ${dealWord(state)} made so far: a result stands for the whole deal.`)
+      : null];
+  } else if (!pending.length) {
+    // Offline, a deal under way keeps its Result switch open (inHand).
+    panel = panelOf(finish ? { ...v, legal_moves: [...(v.legal_moves || []), ...(finish.view.legal_moves || [])] } : v, state.mode);
     if (state.summary) panel = [summaryPanel(state), panel];
   } else if (beaten) {
     panel = refusalPanel(state);
@@ -583,6 +616,38 @@ function tableBody(state) {
   // A ruling to answer comes below the controls: its arrival moves nothing under a finger.
   const rulings = answerPanels({ id: state.id, log: state.log, ui: state.rulings, redraw: () => render(state) });
   return h('div', { class: 'tab-body', 'data-tab': 'table' }, seats, centre, note, controls, queueList, rulings);
+}
+
+/// "deal 3" (or "hand 3"): the deal the table waits for.
+function dealWord(state) {
+  const page = pageOf(state);
+  return `${numberingOf(page).word.toLowerCase()} ${dealOf(state.table.state, page)}`;
+}
+
+/// Offline, the deal under way as a result: the form of the deal as it began (remembered when
+/// the table was last read at its start) and the undos that set aside its entries so far,
+/// stored and queued (entries.js). Null when the table does not wait for a result-less deal in
+/// hand, or the page cannot tell what to set aside.
+function inHand(state) {
+  const t = state.table;
+  const page = pageOf(state);
+  if (t.finished || kinds(t.state).size === 0) return null;
+  if (!state.queue.pending && kinds(t.state).has('result')) return null;
+  const view = dealInHandView(t, state.template, numberingOf(page));
+  if (!view) return null;
+  const deal = dealOf(t.state, page);
+  if (deal == null) return null;
+  const undos = setAside(state.log, state.queue.items, deal, numberingOf(page), (e) => describe(e, t.players, page));
+  return undos ? { view, undos } : null;
+}
+
+/// The deal in hand finished as a result offline: its entries so far are undone, the latest
+/// first, then the result is sent, each queued in order behind what waits already.
+function finishInHand(state, undos, move, label, extra) {
+  for (const words of undos) state.queue.add('undo', {}, words, state.table.version);
+  send(state, move, label, extra);
+  if (undos.length) state.note = { kind: 'ok', text: `${label}: queued after ${undos.length} ${undos.length === 1 ? 'undo' : 'undos'} that set aside the entries made so far.` };
+  render(state);
 }
 
 /// The first entry waiting, which another phone beat to the table: what was recorded, what this
@@ -638,7 +703,8 @@ function settle(state, entries) {
 /// Undo, in a fixed place above the panel: names the entry it voids, then asks once.
 function undoBar(state, waiting) {
   const t = state.table;
-  const last = [...state.log].reverse().find((e) => e.entry === 'move' && !e.voided_by);
+  // What `POST /undo` voids: a correction made since the last move is undone whole, and named so.
+  const last = undoTarget(state.log);
   if (!last) return h('div', { class: 'undo-bar' }, h('span', { class: 'undo-none' }, 'Nothing to undo yet'));
   const page = pageOf(state);
   const words = describe(last, t.players, page);

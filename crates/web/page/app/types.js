@@ -82,6 +82,8 @@
  * @property {number} [voids] the entry a void undoes
  * @property {number | null} [voided_by] the void that undid this entry
  * @property {string} [recorded_by] "scorer:<id>" or "organiser:<id>"
+ * @property {number | null} [part_of] the correction this move was re-entered in
+ * @property {number | null} [superseded_by] the correction that replaced this move
  */
 
 /**
@@ -128,6 +130,7 @@
  * @property {string | null} [mode] 'cards' or 'result', as the scorer chose
  * @property {(mode: string | null) => void} setMode draws the panel again
  * @property {(move: Move, label: string, extra?: Record<string, any>) => void} send
+ * @property {string | null} [waiting] offline with an entry queued: what the card-by-card side says instead of its panel
  * @property {Card[]} [deck] the game's deck (set by panels.js)
  * @property {GamePage} [page] the game's page module (set by panels.js)
  */

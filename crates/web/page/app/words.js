@@ -48,13 +48,26 @@ export function describeParts(entry, players, page = null) {
   const m = entry.move || { kind: '' };
   /** @type {Who} */
   const who = (s) => (s == null ? 'the spare hand' : players[s] ?? `seat ${s}`);
-  if (entry.entry === 'void') return ['an undo of ', describeMove(m, who, page)];
+  // A void repeats what it undid: a correction's body carries the deal's moves.
+  if (entry.entry === 'void') return ['an undo of ', Array.isArray(m.moves) ? correctionWords(m, page) : describeMove(m, who, page)];
+  // A correction is undone whole, with the moves it brought: it is named as the correction.
+  if (entry.entry === 'correction') return correctionWords(m, page);
   // A director's ruling, or a phone's answer to one: not a move of the game.
   if (entry.entry === 'ruling') {
     if (m.answer != null) return `${m.answer === 'agree' ? 'agreed with' : 'appealed'} the ruling on deal ${m.deal}`;
     return `a ruling on deal ${m.deal}: ${spaced(m.kind)}`;
   }
   return describeMove(m, who, page);
+}
+
+/// "the correction of deal 2" (`{"deal", "moves", "reason"}`).
+/**
+ * @param {Move} m
+ * @param {GamePage | null} page
+ * @returns {string}
+ */
+function correctionWords(m, page) {
+  return `the correction of ${numberingOf(page).word.toLowerCase()} ${m.deal}`;
 }
 
 /**

@@ -5,7 +5,7 @@
 
 import { DECK52 } from '../cards.js';
 import { button, h } from '../dom.js';
-import { autoFill, name, perSeatPads, playPicker, prompt, resultForm } from '../controls.js';
+import { autoFill, keypadGrid, name, playPicker, prompt, resultForm } from '../controls.js';
 
 /** @typedef {import('../types.js').GamePage} GamePage */
 /** @typedef {import('../types.js').GameView} GameView */
@@ -34,7 +34,10 @@ export function result(ctx) {
   const seats = ctx.players.map((_, s) => s);
   return resultForm(ctx, {
     label: `Result of deal ${ctx.view.deal}`,
-    fields: [perSeatPads(ctx, 'won', 'Cards won', 52)],
+    fields: [keypadGrid({
+      label: 'Cards won', columns: ctx.players,
+      rows: [{ word: 'Cards won', cells: seats.map((s) => ({ id: `r-won-${s}`, label: `${name(ctx, s)} cards won`, max: 52 })) }],
+    })],
     // The pack is 52 cards: once all seats but one are chosen, the last one's figure follows.
     fill: (values, form) => {
       for (const s of seats) {

@@ -5,7 +5,7 @@
 import { cardText, DECK52 } from '../cards.js';
 import { button, h } from '../dom.js';
 import { concrete, openTo, turnUpCards } from '../legal.js';
-import { autoFill, cardPicker, name, perSeatPads, playPicker, prompt, resultForm } from '../controls.js';
+import { autoFill, cardPicker, keypadGrid, name, playPicker, prompt, resultForm } from '../controls.js';
 
 /** @typedef {import('../types.js').GamePage} GamePage */
 /** @typedef {import('../types.js').GameView} GameView */
@@ -87,7 +87,12 @@ export function result(ctx) {
   return resultForm(ctx, {
     label: `Result of deal ${v.deal}`,
     extra,
-    fields: [perSeatPads(ctx, 'nom', 'Nominations', size), perSeatPads(ctx, 'tricks', 'Tricks', size)],
+    fields: [keypadGrid({
+      label: 'Nominations and tricks', columns: ctx.players, bySeat: true,
+      rows: [['nom', 'Nom.', 'nominations'], ['tricks', 'Tricks', 'tricks']].map(([key, word, what]) => ({
+        word, cells: seats.map((s) => ({ id: `r-${key}-${s}`, label: `${name(ctx, s)} ${what}`, max: size })),
+      })),
+    })],
     fill: (values, form) => {
       for (const s of seats) {
         if (form.querySelector(`#r-tricks-${s}`)?.dataset.auto === '1') autoFill(form, `r-tricks-${s}`, null);

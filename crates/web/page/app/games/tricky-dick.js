@@ -5,7 +5,7 @@
 import { cardFace, cardPart, squaresFace, squaresName, squaresPicker, SQUARES64 } from '../cards.js';
 import { button, h } from '../dom.js';
 import { dealOf, openTo } from '../legal.js';
-import { name, perSeatPads, prompt, resultForm } from '../controls.js';
+import { keypadGrid, name, prompt, resultForm } from '../controls.js';
 
 /** @typedef {import('../types.js').GamePage} GamePage */
 /** @typedef {import('../types.js').GameView} GameView */
@@ -74,14 +74,15 @@ export function result(ctx) {
   const signed = (n) => (n < 0 ? `−${-n}` : String(n));
   return resultForm(ctx, {
     label: `Result of hand ${hand}`,
-    extra: [h('p', { class: 'why' },
-      `Trick chips: circles − squares of the tricks each player scored, ${signed(min)} to ${max}. `
-      + `Penalties: lays sharing nothing with the player's previous lay, 0 to ${penaltiesMax}.`)],
-    fields: [
-      // Number buttons starting at 0, as most players pay no penalty: only the others are tapped.
-      perSeatPads(ctx, 'chips', 'Trick chips', max, null, { min, value: 0 }),
-      perSeatPads(ctx, 'pen', 'Penalties', penaltiesMax, null, { value: 0 }),
-    ],
+    // Each starts at 0, as most players pay no penalty: only the others are tapped. A row's
+    // word says what it counts; its range is under it.
+    fields: [keypadGrid({
+      label: 'Trick chips and penalties', columns: ctx.players,
+      rows: [
+        { word: 'Chips', note: `${signed(min)}…${max}`, cells: ctx.players.map((p, s) => ({ id: `r-chips-${s}`, label: `${p} trick chips`, min, max, value: 0 })) },
+        { word: 'Penalties', note: `0…${penaltiesMax}`, cells: ctx.players.map((p, s) => ({ id: `r-pen-${s}`, label: `${p} penalties`, max: penaltiesMax, value: 0 })) },
+      ],
+    })],
     check: (values) => {
       const chips = values('chips');
       const off = chips.findIndex((c) => !Number.isInteger(c) || c < min || c > max);

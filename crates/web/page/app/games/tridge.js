@@ -7,7 +7,7 @@
 import { cardText, DECK52, suitWord, SUITS } from '../cards.js';
 import { button, h } from '../dom.js';
 import { concrete, kinds as kindsOf, openTo, seatsFor } from '../legal.js';
-import { cardPicker, name, numberPad, options, perSeatPads, playPicker, prompt, resultForm, words } from '../controls.js';
+import { cardPicker, keypadGrid, name, numberPad, options, playPicker, prompt, resultForm, words } from '../controls.js';
 
 /** @typedef {import('../types.js').GamePage} GamePage */
 /** @typedef {import('../types.js').GameView} GameView */
@@ -136,20 +136,26 @@ export function result(ctx) {
   const checked = (form, id) => Boolean(form.querySelector(`#${id}`)?.checked);
   return resultForm(ctx, {
     label: `Result of deal ${v.deal}`,
+    // The Player, the contract and trumps side by side, each named where it is chosen.
     extra: [
-      h('label', { for: 'r-player' }, 'Player'),
-      h('select', { id: 'r-player' }, options((bounds.seats || v.active).map((s) => [s, name(ctx, s)]))),
-      h('label', { for: 'r-contract' }, 'Contract'),
-      h('select', { id: 'r-contract' }, options(CONTRACTS.map(([c]) => [c, words(c)]))),
-      h('label', { for: 'r-trumps' }, 'Trumps'),
-      h('select', { id: 'r-trumps' }, options(SUITS.map((s) => [s.word, `${s.symbol} ${s.word}`]))),
-      numberPad('Honours', 'r-honours', { max: 9, value: 0 }),
+      h('div', { class: 'selects' },
+        h('label', {}, h('small', {}, 'Player'), h('select', { id: 'r-player' }, options((bounds.seats || v.active).map((s) => [s, name(ctx, s)])))),
+        h('label', {}, h('small', {}, 'Contract'), h('select', { id: 'r-contract' }, options(CONTRACTS.map(([c]) => [c, words(c)])))),
+        h('label', {}, h('small', {}, 'Trumps'), h('select', { id: 'r-trumps' }, options(SUITS.map((s) => [s.word, `${s.symbol} ${s.word}`]))))),
       h('div', { class: 'checks', role: 'group', 'aria-label': 'How the deal went' },
         check('r-stopped', 'Stopped after five'),
         check('r-all-after', 'Played on for all nine after five'),
         bounds.in_comer ? check('r-in-comer', 'The Player came in (dealer of four)') : null),
     ],
-    fields: [perSeatPads(ctx, 'tricks', 'Tricks', total, bounds.seats || v.active)],
+    // The active seats' tricks, then the honours, on one keypad.
+    fields: [keypadGrid({
+      label: 'Tricks and honours', columns: [...ctx.players, 'Honours'],
+      rows: [{
+        word: 'Tricks',
+        cells: [...ctx.players.map((p, s) => ((bounds.seats || v.active || [s]).includes(s) ? { id: `r-tricks-${s}`, label: `${p} tricks`, max: total } : null)),
+          { id: 'r-honours', label: 'Honours', max: 9, value: 0 }],
+      }],
+    })],
     check: (values, form) => {
       const tricks = values('tricks');
       const open = (bounds.seats || v.active || ctx.players.map((_, s) => s)).filter((s) => tricks[s] == null);
