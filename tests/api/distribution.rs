@@ -483,7 +483,8 @@ async fn a_migration_adding_what_citus_cannot_distribute_is_caught(pool: PgPool)
 }
 
 /// A tournament of the evening's session with one round played and closed: five at four-seat
-/// tables, so one sits out (a seating, a bye and a result of each kind).
+/// tables, so one sits out (a seating, a bye and a result of each kind), and a deal of it ruled
+/// on after the close (an amendment).
 async fn a_tournament_round(app: &crate::helpers::TestApp, evening: &crate::evidence::Evening) {
     let token = &evening.token;
     let session = &evening.session;
@@ -501,20 +502,31 @@ async fn a_tournament_round(app: &crate::helpers::TestApp, evening: &crate::evid
         entrants.push(made.assert_status(201)["id"].clone());
     }
     let body = serde_json::json!({"name": "Drive", "game": "nomination-whist", "format": {"kind": "rotation"},
-        "seats": {"min": 4, "max": 4}, "rounds": 1, "entrants": entrants, "scoring": {"kind": "points"}});
+        "seats": {"min": 4, "max": 4}, "rounds": 1, "entrants": entrants, "scoring": {"kind": "points"},
+        "options": {"hand_sizes": [1, 1]}});
     let tournament = app
         .post(&format!("/api/v1/sessions/{session}/tournaments"), token, body)
         .await
         .assert_status(201)["id"]
         .clone();
     let tournament = tournament.as_str().expect("id");
-    app.post(
-        &format!("/api/v1/tournaments/{tournament}/rounds"),
+    let started = app
+        .post(
+            &format!("/api/v1/tournaments/{tournament}/rounds"),
+            token,
+            serde_json::json!({}),
+        )
+        .await
+        .assert_status(201)
+        .clone();
+    let table = started["tables"][0]["table_id"].as_str().expect("table").to_owned();
+    crate::helpers::accept(
+        app,
+        &table,
         token,
-        serde_json::json!({}),
+        serde_json::json!({"kind": "result", "nominations": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]}),
     )
-    .await
-    .assert_status(201);
+    .await;
     app.post(
         &format!("/api/v1/tournaments/{tournament}/rounds/1/close"),
         token,
@@ -522,6 +534,14 @@ async fn a_tournament_round(app: &crate::helpers::TestApp, evening: &crate::evid
     )
     .await
     .assert_status(200);
+    // A ruling after the close on the deal the round counted: the round's result is amended.
+    app.post(
+        &format!("/api/v1/tables/{table}/deals/1/rulings"),
+        token,
+        serde_json::json!({"kind": "split", "reason": "a revoke", "results": [{"seat": 1, "result": 1}]}),
+    )
+    .await
+    .assert_status(201);
     // A stops game's round whose pools are shared when it closes: the board dressed as the
     // table opened is left over.
     let body = serde_json::json!({"name": "Pope Joan", "game": "pope-joan", "format": {"kind": "fixed"},

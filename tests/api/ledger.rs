@@ -406,10 +406,15 @@ async fn every_per_table_relation_is_keyed_by_its_table_id_first(pool: PgPool) {
         assert!(relations.contains(&expected), "{expected} in {relations:?}");
     }
     for (relation, first) in &keys {
-        // join_codes is looked up by its code alone, tournament_seatings and
-        // tournament_leftovers by their tournament (the table each names is one a round
-        // opened): reference tables, not per-table ones.
-        if relation != "join_codes" && relation != "tournament_seatings" && relation != "tournament_leftovers" {
+        // join_codes is looked up by its code alone, tournament_seatings,
+        // tournament_leftovers and tournament_result_amendments by their tournament (the table
+        // each names is one a round opened): reference tables, not per-table ones.
+        let by_tournament = [
+            "tournament_seatings",
+            "tournament_leftovers",
+            "tournament_result_amendments",
+        ];
+        if relation != "join_codes" && !by_tournament.contains(&relation.as_str()) {
             assert_eq!(first, "table_id", "{relation}'s primary key starts with {first}");
         }
     }
