@@ -308,9 +308,15 @@ async fn browser_the_correction_window_counts_down_on_the_table_and_the_big_scre
     let problems = axe(&page).await;
     assert!(problems.is_empty(), "the table with its countdown: {problems:#?}");
 
-    page.wait_for_text("Final").await;
-    board.wait_for_text("Final").await;
-    scorer.wait_for_text("Final").await;
+    // "Final in 0:03" says Final too: the countdown is over when it says Final alone.
+    for phone in [&page, &board, &scorer] {
+        phone.wait_for_text("Final").await;
+        let deadline = tokio::time::Instant::now() + crate::browser::PATIENCE;
+        while phone.body_text().await.contains("Final in") {
+            assert!(tokio::time::Instant::now() < deadline, "the countdown never ended");
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
     assert!(!page.body_text().await.contains("Final in"));
     assert!(!scorer.body_text().await.contains("Final in"));
     // The server agrees: the session is final.
@@ -396,4 +402,55 @@ async fn browser_the_big_screen_marks_a_table_whose_result_was_corrected_or_rule
     let problems = axe(&board).await;
     assert!(problems.is_empty(), "the board with a changed table: {problems:#?}");
     board.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn browser_the_director_assigns_a_deal_s_result_from_the_page_and_it_stands_as_an_assigned_ruling(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let session = rig.app.session(&rig.organiser, "Thursday").await;
+    let t = table(&rig, &session, json!({"hand_sizes": [1, 1]})).await;
+    // Deal 1 as recorded: Ann took the trick; the director finds Dan did, after a claim.
+    for deal in [whist([1, 0, 0, 0], [1, 0, 0, 0]), whist([0, 1, 0, 0], [0, 1, 0, 0])] {
+        rig.app.submit(&t, &rig.organiser, deal).await.assert_status(201);
+    }
+    let before = rig.totals(&t).await;
+    let director = organiser_phone(&mut rig, &format!("/#/session/{session}")).await;
+    director.tap("Director: rulings and flags").await;
+    director.fill("Deal", "1").await;
+    director.fill("Kind", "Assigned").await;
+    director.tap("Enter deal 1 of table 1").await;
+    // The table's Deals tab, deal 1 open to be entered as it should have been.
+    director.wait_for_text("Rule on deal 1: the result assigned").await;
+    director.fill("Reason for the ruling", "the claim was Dan's").await;
+    crate::browser_deals::whist_result(&director, [1, 0, 0, 1], [0, 0, 0, 1]).await;
+    director.wait_for_text("Entered: Result of deal 1.").await;
+    director.tap("Make the ruling on deal 1").await;
+    director.wait_for_text("Ruled: deal 1 assigned as entered.").await;
+
+    // The API has it as the director's assigned ruling, with its reason and the deal as assigned.
+    let rulings = rig
+        .app
+        .get(&format!("/api/v1/tables/{t}/deals/1/rulings"))
+        .await
+        .assert_status(200)
+        .clone();
+    let list = rulings.as_array().expect("rulings");
+    assert_eq!(list.len(), 1, "{rulings}");
+    assert_eq!(list[0]["kind"], "assigned", "{rulings}");
+    assert_eq!(list[0]["reason"], "the claim was Dan's");
+    let deal = rig
+        .app
+        .get(&format!("/api/v1/tables/{t}/deals/1"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(deal["lines"][0]["tricks"], json!([0, 0, 0, 1]), "{deal}");
+    assert_ne!(rig.totals(&t).await, before, "the ruling moved the totals");
+    let problems = axe(&director).await;
+    assert!(
+        problems.is_empty(),
+        "the ruling entered on the Deals tab: {problems:#?}"
+    );
+    director.close().await;
 }

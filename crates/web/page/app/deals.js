@@ -10,7 +10,7 @@
 // `ctx` = { id, table, log, players, reload(), render() }: the table screen's state, a way to
 // read the table again after a correction, and a way to draw the screen again.
 
-import { get, post, put, receipts, recordingToken } from './api.js';
+import { get, newKey, organiser, post, put, receipts, recordingToken } from './api.js';
 import { button, h, message, mount } from './dom.js';
 import { numberingOf } from './legal.js';
 import { entriesOfDeal, groupByDeal } from './entries.js';
@@ -51,7 +51,8 @@ export async function dealsTab(ctx, body) {
       button([`${word} ${d.deal}`, ' ', h('span', { class: 'status' }, d.status)], () => {
         open.set(ctx.id, seen.deal === d.deal ? {} : { deal: d.deal });
         dealsTab(ctx, body);
-      }, { 'aria-label': `Open ${word.toLowerCase()} ${d.deal}`, 'aria-expanded': String(seen.deal === d.deal) }),
+        // The name begins with what the button shows (axe: label-content-name-mismatch).
+      }, { 'aria-label': `${word} ${d.deal} ${d.status}, Open ${word.toLowerCase()} ${d.deal}`, 'aria-expanded': String(seen.deal === d.deal) }),
       dealMarks(d, changes.get(d.deal)))));
   const detail = h('section', { class: 'deal-detail', 'aria-live': 'polite' });
   mount(body, tools, standings.length ? list : message(`No finished ${word.toLowerCase()}s yet.`), detail, current(ctx, word, standings.length + 1));
@@ -255,17 +256,29 @@ function enteredList(state, players) {
   return items.length ? h('ol', { class: 'log', 'aria-label': 'Entered so far' }, items) : null;
 }
 
+/// Opens deal `n` of table `id` in the director's `assigned` ruling: the deal entered as it
+/// should have been, as a correction is, and sent as the ruling (the director's screen links
+/// here: #/table/<id>/assign/<n>).
+/**
+ * @param {string} id
+ * @param {number} n
+ */
+export function openForRuling(id, n) {
+  open.set(id, { deal: n, editing: 'assign', moves: [], labels: [], preview: null });
+}
+
 function editor(ctx, detail, deal, word) {
   const n = deal.deal;
   const state = open.get(ctx.id);
   const correcting = state.editing === 'correct';
+  const assigning = state.editing === 'assign';
   const noun = `${word.toLowerCase()} ${n}`;
-  const box = h('section', { class: 'card-box correction', 'aria-label': correcting ? `Correction of ${noun}` : `Dispute of ${noun}` });
-  const title = h('h3', {}, correcting ? `Correct ${noun}` : `Dispute ${noun}`);
+  const box = h('section', { class: 'card-box correction', 'aria-label': correcting ? `Correction of ${noun}` : assigning ? `Ruling on ${noun}` : `Dispute of ${noun}` });
+  const title = h('h3', {}, correcting ? `Correct ${noun}` : assigning ? `Rule on ${noun}: the result assigned` : `Dispute ${noun}`);
   const again = () => dealsTab(ctx, detail.parentElement);
   const reasonId = `reason-${n}`;
-  const reason = correcting
-    ? [h('label', { for: reasonId }, 'Reason for the correction'),
+  const reason = correcting || assigning
+    ? [h('label', { for: reasonId }, assigning ? 'Reason for the ruling' : 'Reason for the correction'),
       h('input', { id: reasonId, maxlength: 500, autocomplete: 'off', value: state.reason || '', placeholder: "that was Bob's 7, not Ann's", oninput: (e) => { state.reason = e.target.value; } })]
     : null;
   const status = h('div', { 'aria-live': 'polite' });
@@ -294,13 +307,21 @@ function editor(ctx, detail, deal, word) {
     return;
   }
   if (state.preview.complete) {
-    const submit = button(correcting ? `Send the correction of ${noun}` : `Send the dispute of ${noun}`, async () => {
+    const submit = button(correcting ? `Send the correction of ${noun}` : assigning ? `Make the ruling on ${noun}` : `Send the dispute of ${noun}`, async () => {
       const why = (state.reason || '').trim();
-      if (correcting && !why) {
-        mount(status, message('Say why the deal is corrected: the log keeps the reason.', 'error'));
+      if ((correcting || assigning) && !why) {
+        mount(status, message(assigning ? 'Say why: the players see the reason with the ruling.' : 'Say why the deal is corrected: the log keeps the reason.', 'error'));
         return;
       }
       try {
+        if (assigning) {
+          await post(`/tables/${ctx.id}/deals/${n}/rulings`, { kind: 'assigned', moves: state.moves, reason: why },
+            { token: organiser.token, headers: { 'Idempotency-Key': newKey() } });
+          open.set(ctx.id, { deal: n, done: `Ruled: ${noun} assigned as entered.` });
+          await ctx.reload();
+          ctx.render();
+          return;
+        }
         if (correcting) {
           await put(`/tables/${ctx.id}/deals/${n}`, { moves: state.moves, expected_version: deal.version, reason: why }, { token: recordingToken(ctx.id) });
         } else {

@@ -1,6 +1,6 @@
 // @ts-check
 // The phone page: start (join a table, organiser sign-in), the organiser's screens and the
-// table. Hash routes: #/ · #/organiser · #/session/<id> · #/session/<id>/new · #/session/<id>/money (the settle-up) · #/code/<table> · #/table/<id>
+// table. Hash routes: #/ · #/organiser · #/session/<id> · #/session/<id>/new · #/session/<id>/money (the settle-up) · #/code/<table> · #/table/<id> · #/table/<id>/assign/<deal> (a director's assigned ruling)
 // · #/board/<session> (the big screen) · #/tournament/<id> · #/tournament/<id>/codes · #/guide/<tournament>[/<member>] · #/clubs · #/club/<id> · #/club/<id>/start · #/club/<id>/members.
 // A QR code opens /?join=CODE: the start screen with the code filled in.
 
@@ -51,7 +51,10 @@ function start(note) {
 
 export function route() {
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
-  if (parts[0] === 'table' && parts[1]) return openTable(parts[1], root);
+  if (parts[0] === 'table' && parts[1]) {
+    const deal = parts[2] === 'assign' ? Number(parts[3]) : NaN;
+    return openTable(parts[1], root, Number.isInteger(deal) && deal > 0 ? deal : null);
+  }
   if (parts[0] === 'board' && parts[1]) return openBoard(parts[1], root);
   if (parts[0] === 'guide' && parts[1]) return guideRoute(parts, root);
   if (['organiser', 'session', 'code', 'tournament'].includes(parts[0])) return organiserRoute(parts, root);

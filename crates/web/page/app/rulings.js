@@ -6,8 +6,9 @@
 // The director's screen is the organiser's, route #/session/<id>/director[/<table>/<deal>]: a
 // ruling is `POST /tables/{id}/deals/{n}/rulings` with the organiser's token and an
 // Idempotency-Key made here, and its answer's `diff` is drawn as it comes: nothing is worked out
-// on the page. An `assigned` result is entered as the deal as it should have been, which the
-// table's Deals tab already does card by card ("Correct deal n"); the screen links there.
+// on the page. An `assigned` result is entered as the deal as it should have been, as the
+// table's Deals tab enters a correction (card by card or as a result); the screen links there
+// (#/table/<id>/assign/<deal>), and what is entered is sent as the ruling.
 
 import { get, newKey, organiser, post, recordingToken, scorerToken } from './api.js';
 import { button, h, message, mount } from './dom.js';
@@ -230,8 +231,10 @@ async function drawForm(form, session, state, numberOf) {
         h('label', { for: `split-${seat}` }, `Result for ${p}`),
         h('input', { id: `split-${seat}`, type: 'number', inputmode: 'numeric', step: 1, value: state.results[seat] ?? '', oninput: (/** @type {any} */ e) => { state.results[seat] = e.target.value; } })])];
   } else if (state.kind === 'assigned') {
-    fields = [h('p', {}, `Enter ${state.deal ? `deal ${state.deal}` : 'the deal'} as it should have been on the table's Deals tab ("Correct deal ${state.deal ?? 'n'}"), with the reason.`),
-      h('a', { class: 'button', href: `#/table/${t.id}` }, `Open table ${numberOf(t.id)}`)];
+    fields = state.deal == null
+      ? [h('p', {}, 'Choose the deal first.')]
+      : [h('p', {}, `Enter deal ${state.deal} as it should have been, card by card or as a result, with the reason: it is sent as the ruling.`),
+        h('a', { class: 'button', href: `#/table/${t.id}/assign/${state.deal}` }, `Enter deal ${state.deal} of table ${numberOf(t.id)}`)];
   }
   const submit = state.kind === 'assigned' || state.deal == null ? null : button('Make the ruling', async () => {
     const reason = state.reason.trim();

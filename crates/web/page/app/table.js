@@ -17,7 +17,7 @@ import { cardFace, plainText, suitWord } from './cards.js';
 import { button, h, message, mount } from './dom.js';
 import { dealOf, kinds, numberingOf } from './legal.js';
 import { gameName, loadCatalogue } from './catalogue.js';
-import { dealsTab, markSheet } from './deals.js';
+import { dealsTab, markSheet, openForRuling } from './deals.js';
 import { entryPanel, gameModule, loadGame } from './panels.js';
 import { setAside, undoTarget } from './entries.js';
 import { MoveQueue, dealInHandView, nextDealView, resentAfterConflict } from './queue.js';
@@ -53,11 +53,13 @@ function pageOf(state) {
   return state.table ? gameModule(state.table.game) : null;
 }
 
-export async function openTable(id, root) {
+export async function openTable(id, root, assign = null) {
   current?.queue.close();
   current?.stream?.close();
+  // The director's `assigned` ruling on a deal: the Deals tab, that deal open to enter it.
+  if (assign != null) openForRuling(id, assign);
   const state = {
-    id, root, table: null, log: [], tab: 'table', note: null, mode: null, busy: false,
+    id, root, table: null, log: [], tab: assign != null ? 'deals' : 'table', note: null, mode: null, busy: false,
     hold: null, confirmUndo: false, flash: null, summary: null, session: null, template: null,
     rulings: { comments: new Map(), sent: new Set(), note: null },
   };
