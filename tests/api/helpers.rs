@@ -130,7 +130,7 @@ pub async fn spawn_app_resolving(
     TestApp {
         base,
         metrics_base,
-        client: reqwest::Client::new(),
+        client: test_client(),
         pool,
         hot,
         batcher,
@@ -142,12 +142,22 @@ pub async fn spawn_app_resolving(
     }
 }
 
+/// The tests' HTTP client. It forgets an idle connection after 2 s, well before the server's
+/// keep-alive (5 s) closes it: a request sent on a pooled connection at the very moment the
+/// server closes it fails with `IncompleteMessage` (seen under CI's load).
+fn test_client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .pool_idle_timeout(std::time::Duration::from_secs(2))
+        .build()
+        .expect("an HTTP client")
+}
+
 impl TestApp {
     /// A client of a server already running at `base` (a server process, say).
     pub fn at(base: &str, pool: PgPool) -> TestApp {
         TestApp {
             base: base.to_owned(),
-            client: reqwest::Client::new(),
+            client: test_client(),
             pool,
             metrics_base: None,
             hot: None,
