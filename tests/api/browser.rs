@@ -711,6 +711,21 @@ impl Rig {
         phone
     }
 
+    /// A share link of `session` (read-only, as the big screen opens it): its token.
+    pub(crate) async fn share_link(&self, session: &str) -> String {
+        self.app
+            .post(
+                &format!("/api/v1/sessions/{session}/share-links"),
+                &self.organiser,
+                json!({}),
+            )
+            .await
+            .assert_status(201)["token"]
+            .as_str()
+            .expect("token")
+            .to_owned()
+    }
+
     pub(crate) async fn totals(&self, table: &str) -> Vec<i64> {
         let sheet = &self.app.scores(table).await["sheet"];
         let totals = if sheet["totals"].is_array() {

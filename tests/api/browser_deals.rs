@@ -192,18 +192,7 @@ async fn the_big_screen_at_1920_by_1080_and_1280_by_720_fills_the_screen_with_tw
         .await
         .assert_status(201);
     let base = format!("http://{}", rig.proxy.addr);
-    let link = rig
-        .app
-        .post(
-            &format!("/api/v1/sessions/{session}/share-links"),
-            &rig.organiser,
-            json!({}),
-        )
-        .await
-        .assert_status(201)["token"]
-        .as_str()
-        .expect("token")
-        .to_owned();
+    let link = rig.share_link(&session).await;
     for (width, height) in [(1920, 1080), (1280, 720)] {
         let board = rig.driver.window(&base, width, height, false).await;
         board.open(&format!("/?share={link}#/board/{session}")).await;

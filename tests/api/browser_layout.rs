@@ -156,26 +156,9 @@ async fn the_board_fits_one_six_and_twelve_tables_at_1080p_and_720p_with_nothing
         (6, session_of(&rig, 6).await),
         (12, session_of(&rig, 12).await),
     ];
-    let link = |session: &str| {
-        let session = session.to_owned();
-        let app = &rig.app;
-        let organiser = rig.organiser.clone();
-        async move {
-            app.post(
-                &format!("/api/v1/sessions/{session}/share-links"),
-                &organiser,
-                json!({}),
-            )
-            .await
-            .assert_status(201)["token"]
-                .as_str()
-                .expect("token")
-                .to_owned()
-        }
-    };
     let mut links = Vec::new();
     for (count, session) in &sessions {
-        links.push((*count, session.clone(), link(session).await));
+        links.push((*count, session.clone(), rig.share_link(session).await));
     }
     let base = format!("http://{}", rig.proxy.addr);
     let mut problems = Vec::new();

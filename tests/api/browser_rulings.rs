@@ -263,18 +263,7 @@ async fn browser_the_correction_window_counts_down_on_the_table_and_the_big_scre
     scorer.wait_for_text("Game over").await;
     let head = "return document.querySelector('.table-head').getBoundingClientRect().height";
     let open_head = scorer.client.execute(head, vec![]).await.expect("height");
-    let link = rig
-        .app
-        .post(
-            &format!("/api/v1/sessions/{session}/share-links"),
-            &rig.organiser,
-            json!({}),
-        )
-        .await
-        .assert_status(201)["token"]
-        .as_str()
-        .expect("token")
-        .to_owned();
+    let link = rig.share_link(&session).await;
     // An open session shows no countdown.
     let page = organiser_phone(&mut rig, &format!("/#/table/{t}")).await;
     page.wait_for_text("Game over").await;
@@ -344,18 +333,7 @@ async fn browser_the_big_screen_marks_a_table_whose_result_was_corrected_or_rule
             rig.app.submit(table, &rig.organiser, deal).await.assert_status(201);
         }
     }
-    let link = rig
-        .app
-        .post(
-            &format!("/api/v1/sessions/{session}/share-links"),
-            &rig.organiser,
-            json!({}),
-        )
-        .await
-        .assert_status(201)["token"]
-        .as_str()
-        .expect("token")
-        .to_owned();
+    let link = rig.share_link(&session).await;
     let base = format!("http://{}", rig.proxy.addr);
     let board = rig.driver.window(&base, 1280, 720, false).await;
     board.open(&format!("/?share={link}#/board/{session}")).await;

@@ -234,18 +234,7 @@ async fn browser_an_organiser_makes_a_drive_sees_round_one_starts_it_and_players
     phone.screenshot("tournament-round").await;
 
     // The big screen, by the session's share link: the round, its clock, the tables playing.
-    let link = rig
-        .app
-        .post(
-            &format!("/api/v1/sessions/{session}/share-links"),
-            &rig.organiser,
-            json!({}),
-        )
-        .await
-        .assert_status(201)["token"]
-        .as_str()
-        .expect("token")
-        .to_owned();
+    let link = rig.share_link(&session).await;
     let base = format!("http://{}", rig.proxy.addr);
     let board = rig.driver.window(&base, 1280, 720, false).await;
     board.open(&format!("/?share={link}#/board/{session}")).await;
@@ -488,18 +477,7 @@ async fn browser_after_the_last_round_the_board_shows_the_final_standings(pool: 
         .collect();
     assert_eq!(winners, ["Ann", "Eve"], "each table's first dealer made their one: {t}");
 
-    let link = rig
-        .app
-        .post(
-            &format!("/api/v1/sessions/{session}/share-links"),
-            &rig.organiser,
-            json!({}),
-        )
-        .await
-        .assert_status(201)["token"]
-        .as_str()
-        .expect("token")
-        .to_owned();
+    let link = rig.share_link(&session).await;
     let base = format!("http://{}", rig.proxy.addr);
     let board = rig.driver.window(&base, 1920, 1080, false).await;
     board.open(&format!("/?share={link}#/board/{session}")).await;

@@ -21,7 +21,7 @@ async fn tridge(app: &TestApp, token: &str) -> String {
     app.game_table(token, "tridge", &["Ann", "Bob", "Cat"], json!({})).await
 }
 
-async fn correct(app: &TestApp, table: &str, token: &str, deal: u16, body: Value) -> crate::helpers::Answer {
+pub(crate) async fn correct(app: &TestApp, table: &str, token: &str, deal: u16, body: Value) -> crate::helpers::Answer {
     app.request(
         reqwest::Method::PUT,
         &format!("/api/v1/tables/{table}/deals/{deal}"),

@@ -809,13 +809,26 @@ async fn a_ruling_counts_in_a_tournaments_round_and_is_marked_on_its_printed_res
     );
 }
 
-/// Each entrant's total in the tournament's standings, by member id.
-async fn totals_by_member(app: &TestApp, tournament: &str) -> std::collections::BTreeMap<String, i64> {
-    let view = app
-        .get(&format!("/api/v1/tournaments/{tournament}"))
+/// The tournament as `GET /tournaments/{id}` answers it.
+async fn tournament_view(app: &TestApp, tournament: &str) -> Value {
+    app.get(&format!("/api/v1/tournaments/{tournament}"))
         .await
         .assert_status(200)
-        .clone();
+        .clone()
+}
+
+/// A scorer's correction of `deal` to the one-card result `mv`, at the table's version now.
+async fn correct_to(app: &TestApp, token: &str, table: &str, deal: u16, mv: Value, reason: &str) {
+    let version = app.state(table).await["version"].as_i64().expect("version");
+    let body = json!({"moves": [mv], "expected_version": version, "reason": reason});
+    crate::corrections::correct(app, table, token, deal, body)
+        .await
+        .assert_status(200);
+}
+
+/// Each entrant's total in the tournament's standings, by member id.
+async fn totals_by_member(app: &TestApp, tournament: &str) -> std::collections::BTreeMap<String, i64> {
+    let view = tournament_view(app, tournament).await;
     view["standings"]
         .as_array()
         .expect("standings")
@@ -891,11 +904,7 @@ async fn a_ruling_or_a_correction_after_the_round_closed_amends_its_result_and_i
     .assert_status(201)
     .clone();
     let ruling_seq = ruled["id"].as_i64().expect("id");
-    let view = app
-        .get(&format!("/api/v1/tournaments/{tournament}"))
-        .await
-        .assert_status(200)
-        .clone();
+    let view = tournament_view(&app, &tournament).await;
     assert_eq!(result(&view)["scores"], json!([11, 21, 20, 20]), "{view}");
     assert_eq!(
         result(&view)["amendments"],
@@ -906,23 +915,8 @@ async fn a_ruling_or_a_correction_after_the_round_closed_amends_its_result_and_i
     assert_eq!(after[&seat_member[1]], 21);
 
     // A scorer corrects deal 2 (seat 3 made the 1, not seat 2): the round follows again.
-    let version = app.state(&t).await["version"].as_i64().expect("version");
-    app.request(
-        reqwest::Method::PUT,
-        &format!("/api/v1/tables/{t}/deals/2"),
-        Some(&token),
-        Some(
-            json!({"moves": [whist([0, 0, 1, 0], [0, 0, 1, 0])], "expected_version": version,
-                    "reason": "seat 3 took it"}),
-        ),
-    )
-    .await
-    .assert_status(200);
-    let view = app
-        .get(&format!("/api/v1/tournaments/{tournament}"))
-        .await
-        .assert_status(200)
-        .clone();
+    correct_to(&app, &token, &t, 2, whist([0, 0, 1, 0], [0, 0, 1, 0]), "seat 3 took it").await;
+    let view = tournament_view(&app, &tournament).await;
     assert_eq!(result(&view)["scores"], json!([11, 20, 21, 20]), "{view}");
     let amendments = result(&view)["amendments"].as_array().expect("amendments").clone();
     assert_eq!(amendments.len(), 2, "{view}");
@@ -930,23 +924,8 @@ async fn a_ruling_or_a_correction_after_the_round_closed_amends_its_result_and_i
     assert_eq!(amendments[1]["after"], json!([11, 20, 21, 20]));
 
     // A correction of deal 3, played after the close, leaves the round alone.
-    let version = app.state(&t).await["version"].as_i64().expect("version");
-    app.request(
-        reqwest::Method::PUT,
-        &format!("/api/v1/tables/{t}/deals/3"),
-        Some(&token),
-        Some(
-            json!({"moves": [whist([0, 0, 0, 1], [0, 0, 0, 1])], "expected_version": version,
-                    "reason": "seat 4 took it"}),
-        ),
-    )
-    .await
-    .assert_status(200);
-    let unmoved = app
-        .get(&format!("/api/v1/tournaments/{tournament}"))
-        .await
-        .assert_status(200)
-        .clone();
+    correct_to(&app, &token, &t, 3, whist([0, 0, 0, 1], [0, 0, 0, 1]), "seat 4 took it").await;
+    let unmoved = tournament_view(&app, &tournament).await;
     assert_eq!(result(&unmoved), result(&view));
 
     // The amendments are in the session's chain: the bundle verifies, the audit is consistent.

@@ -118,6 +118,32 @@ async fn a_move_is_proven_in_its_tables_tree_and_the_tree_only_grows(pool: PgPoo
     assert_eq!(newest.leaf_index + 1, size);
 }
 
+/// A scratch folder for files handed to the binary, and a function writing one there (its path).
+fn scratch(name: &str) -> (std::path::PathBuf, impl Fn(&str, &str) -> String) {
+    let dir = std::env::temp_dir().join(name);
+    std::fs::create_dir_all(&dir).expect("dir");
+    let at = dir.clone();
+    (dir, move |file: &str, content: &str| {
+        let path = at.join(file);
+        std::fs::write(&path, content).expect("write");
+        path.to_str().expect("path").to_owned()
+    })
+}
+
+/// `tablekeeper ARGS` run offline (no database): its exit status, stdout and stderr.
+fn run_binary(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tablekeeper"))
+        .args(args)
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("run");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 #[sqlx::test(migrations = "./migrations")]
 async fn the_binary_says_yes_to_a_kept_proof_and_no_to_a_forged_one(pool: PgPool) {
     let app = spawn_app(pool).await;
@@ -129,28 +155,13 @@ async fn the_binary_says_yes_to_a_kept_proof_and_no_to_a_forged_one(pool: PgPool
     let saved = answer.text.clone();
     answer.assert_status(200);
 
-    let dir = std::env::temp_dir().join(format!("tk-witness-{table}"));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let file = |name: &str, content: &str| {
-        let path = dir.join(name);
-        std::fs::write(&path, content).expect("write");
-        path.to_str().expect("path").to_owned()
-    };
+    let (dir, file) = scratch(&format!("tk-witness-{table}"));
     let run = |proof: &str, checkpoint: &str, key: Option<&str>| {
         let mut args = vec!["verify", "--inclusion", proof, "--checkpoint", checkpoint];
         if let Some(key) = key {
             args.extend(["--key", key]);
         }
-        let out = Command::new(env!("CARGO_BIN_EXE_tablekeeper"))
-            .args(&args)
-            .env_remove("DATABASE_URL")
-            .output()
-            .expect("run");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        run_binary(&args)
     };
     let proof_file = file("proof.json", &saved);
     let note_file = file("checkpoint.txt", &note);
@@ -305,28 +316,13 @@ async fn the_binary_says_yes_when_the_log_grew_from_the_checkpoint_kept_and_no_w
         .to_owned();
     let elsewhere = checkpoint(&app, &other, "").await;
 
-    let dir = std::env::temp_dir().join(format!("tk-grown-{table}"));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let file = |name: &str, content: &str| {
-        let path = dir.join(name);
-        std::fs::write(&path, content).expect("write");
-        path.to_str().expect("path").to_owned()
-    };
+    let (dir, file) = scratch(&format!("tk-grown-{table}"));
     let run = |proof: &str, checkpoint: Option<&str>| {
         let mut args = vec!["verify", "--consistency", proof, "--key", &key_hex];
         if let Some(checkpoint) = checkpoint {
             args.extend(["--checkpoint", checkpoint]);
         }
-        let out = Command::new(env!("CARGO_BIN_EXE_tablekeeper"))
-            .args(&args)
-            .env_remove("DATABASE_URL")
-            .output()
-            .expect("run");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
+        run_binary(&args)
     };
     let proof_file = file("grown.json", &saved);
 
