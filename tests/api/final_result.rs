@@ -504,3 +504,100 @@ async fn the_club_s_correction_window_is_what_a_close_naming_none_takes(pool: Pg
         |field: &str| chrono::DateTime::parse_from_rfc3339(closed[field].as_str().expect("a time")).expect("rfc 3339");
     assert_eq!(at("final_at") - at("closed_at"), Duration::minutes(90), "{closed}");
 }
+
+/// The race at the window's end: a move that passed the clock's check while the window ran, but
+/// waited for its table until after the final checkpoint was made, is refused rather than
+/// written after the chain head the checkpoint signed.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_move_that_waited_past_the_final_checkpoint_is_refused_and_the_checkpoint_holds(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = app.session(&token, "Thursday").await;
+    table(&app, &token, &session, true).await;
+    let playing = table(&app, &token, &session, false).await;
+    close(
+        &app,
+        &token,
+        &session,
+        json!({"correction_window": "PT10M", "force": true, "reason": "last table late"}),
+    )
+    .await
+    .assert_status(200);
+    let before = footprint(&app, &session).await;
+
+    // Another writer holds the table: the move reads the clock inside the window, then waits.
+    let mut held = app.pool.begin().await.expect("begin");
+    sqlx::query("select 1 from game_tables where id = $1::uuid for update")
+        .bind(&playing)
+        .execute(&mut *held)
+        .await
+        .expect("lock");
+    let moved = app.submit(&playing, &token, result());
+    let checkpoint = async {
+        while sqlx::query_scalar::<_, i64>(
+            "select count(*) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        )
+        .fetch_one(&app.pool)
+        .await
+        .expect("waiting")
+            == 0
+        {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        // The window ends and the checkpoint is made while the move still waits.
+        clock(&app).advance(Duration::minutes(11));
+        let kept = app
+            .get(&format!("/api/v1/sessions/{session}/final"))
+            .await
+            .assert_status(200)
+            .clone();
+        held.rollback().await.expect("rollback");
+        kept
+    };
+    let (moved, kept) = tokio::join!(moved, checkpoint);
+    moved.assert_problem(409, "session_final");
+
+    // Nothing but the checkpoint was written, and the bundle verifies against it.
+    let after = footprint(&app, &session).await;
+    assert_eq!(after[4..], before[4..], "no table moved: {before:?} {after:?}");
+    let (bytes, _) = verified_bundle(&app, &session).await;
+    tablekeeper::service::bundle::verify_checked(&bytes, &[], &[], std::slice::from_ref(&kept))
+        .expect("the checkpoint holds the tables as they are");
+}
+
+/// A writer whose clock is behind the one that made the final checkpoint (another replica's)
+/// is refused all the same: once made, the checkpoint is what makes the session final.
+#[sqlx::test(migrations = "./migrations")]
+async fn once_the_final_checkpoint_is_made_a_writer_with_an_earlier_clock_is_refused(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = app.session(&token, "Thursday").await;
+    let done = table(&app, &token, &session, true).await;
+    let playing = table(&app, &token, &session, false).await;
+    close(
+        &app,
+        &token,
+        &session,
+        json!({"correction_window": "PT10M", "force": true, "reason": "last table late"}),
+    )
+    .await
+    .assert_status(200);
+    clock(&app).advance(Duration::minutes(11));
+    app.get(&format!("/api/v1/sessions/{session}/final"))
+        .await
+        .assert_status(200);
+
+    clock(&app).advance(Duration::minutes(-2));
+    let view = app
+        .get(&format!("/api/v1/sessions/{session}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(view["status"], "final", "{view}");
+    let before = footprint(&app, &session).await;
+    app.submit(&playing, &token, result())
+        .await
+        .assert_problem(409, "session_final");
+    correct(&app, &token, &done).await.assert_problem(409, "session_final");
+    assert_eq!(footprint(&app, &session).await, before);
+}

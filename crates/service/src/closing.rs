@@ -70,8 +70,14 @@ impl Closes {
 pub async fn closes_in(conn: &mut PgConnection, session: Uuid, now: DateTime<Utc>) -> Result<Closes, ServiceError> {
     let closes = store::closes::closes(&mut *conn, session).await?;
     let finals = store::closes::finals(&mut *conn, session).await?;
+    // Once made, the close's checkpoint makes the session final, whatever this clock says.
+    let checkpointed = in_force(&closes).is_some_and(|c| finals.iter().any(|f| f.n == c.n));
     Ok(Closes {
-        status: status(&closes, now),
+        status: if checkpointed {
+            Status::Final
+        } else {
+            status(&closes, now)
+        },
         closes,
         finals,
     })

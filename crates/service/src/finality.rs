@@ -51,7 +51,38 @@ pub fn status(closes: &[CloseRow], now: DateTime<Utc>) -> Status {
 /// # Errors
 /// `SessionFinal`; on database failure.
 pub async fn refuse_if_final(conn: &mut PgConnection, session: Uuid, now: DateTime<Utc>) -> Result<(), ServiceError> {
-    refuse_at(session, store::closes::final_at(conn, session).await?, now)
+    let final_at = store::closes::final_at(&mut *conn, session).await?;
+    refuse_at(session, final_at, now)?;
+    if final_at.is_some() {
+        refuse_if_checkpointed(conn, session).await?;
+    }
+    Ok(())
+}
+
+/// Refuses a write to a closing `session` once its final checkpoint is made: the checkpoint is
+/// made under the session's lock when its maker's clock has passed `final_at`, which a writer's
+/// clock (another replica's) may not have yet.
+///
+/// # Errors
+/// `SessionFinal`; on database failure.
+async fn refuse_if_checkpointed(conn: &mut PgConnection, session: Uuid) -> Result<(), ServiceError> {
+    if store::closes::final_made(conn, session).await? {
+        return Err(ServiceError::SessionFinal(session));
+    }
+    Ok(())
+}
+
+/// For a write to a table of a *closing* session (one whose close is in force), under the
+/// table's lock: takes the session's row as the final checkpoint does, so that the write and the
+/// checkpoint are one after the other, and refuses once the checkpoint is made. Without it a
+/// write that passed [`refuse_at`] could commit after the checkpoint read the table's chain head,
+/// leaving a chain longer than the checkpoint signed. An open session's writes never come here.
+///
+/// # Errors
+/// `Store(NotFound)`; `SessionFinal`; on database failure.
+pub async fn hold_closing(conn: &mut PgConnection, session: Uuid) -> Result<(), ServiceError> {
+    store::sessions::lock(&mut *conn, session).await?;
+    refuse_if_checkpointed(conn, session).await
 }
 
 /// Refuses a write to `session` when `final_at`, as read with what is written (a move's read

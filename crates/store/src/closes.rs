@@ -96,6 +96,25 @@ pub async fn final_at(conn: &mut PgConnection, session: Uuid) -> Result<Option<D
     .await?)
 }
 
+/// Whether the session's close in force (its latest, not reopened) has its final checkpoint:
+/// from then on the session is final whatever a writer's clock says (issue #42).
+///
+/// # Errors
+/// On database failure.
+pub async fn final_made(conn: &mut PgConnection, session: Uuid) -> Result<bool, StoreError> {
+    Ok(sqlx::query_scalar!(
+        r#"select exists (
+             select 1 from session_finals f
+             where f.session_id = $1
+               and f.n = (select max(c.n) from session_closes c where c.session_id = $1)
+               and not exists (select 1 from session_reopenings r where r.session_id = f.session_id and r.n = f.n)
+           ) as "made!""#,
+        session,
+    )
+    .fetch_one(conn)
+    .await?)
+}
+
 /// Records close number `close.n` of the session (`reopened_*` are not written).
 ///
 /// # Errors

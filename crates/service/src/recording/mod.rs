@@ -193,11 +193,15 @@ pub async fn record<K: Kept>(
             crate::finality::refuse_at(session, read.session_final_at, request.now)?;
         }
         token = None;
-        let tried = with_game!(game, G => record_optimistically::<G, K>(&mut db, read, hot, batcher, signer, &request, &render)
-            .await
-            .map_err(|e| e.at_table(request.table))?);
-        if let Some(outcome) = tried {
-            return Ok(outcome);
+        // A closing session's moves are written under its lock (`finality::hold_closing`), which
+        // only the locked path takes: few moves are made in a correction window.
+        if read.session_final_at.is_none() {
+            let tried = with_game!(game, G => record_optimistically::<G, K>(&mut db, read, hot, batcher, signer, &request, &render)
+                .await
+                .map_err(|e| e.at_table(request.table))?);
+            if let Some(outcome) = tried {
+                return Ok(outcome);
+            }
         }
         // The connection goes back before the transaction takes one: a request never holds two,
         // so a busy pool cannot fill with requests each waiting for a second.
@@ -236,6 +240,9 @@ pub async fn record<K: Kept>(
     may_record(&mut Db::Held(&mut tx), request.by, &locked).await?;
     if let Some(session) = locked.row.session_id {
         crate::finality::refuse_at(session, locked.session_final_at, request.now)?;
+        if locked.session_final_at.is_some() {
+            crate::finality::hold_closing(&mut tx, session).await?;
+        }
     }
     let table = request.table;
     with_game!(game, G => record_as::<G, K>(tx, locked, hot, signer, request, render).await)
