@@ -745,6 +745,75 @@ async fn late_arrivals_withdrawals_and_guide_cards_follow_the_rounds(pool: PgPoo
         vec![2, 3, 4, 5, 6, 7, 8],
         "the late one in, the withdrawn out"
     );
+    // Round 2 played and closed: a round played scores 11 from seat 1 (the trick it named) and
+    // 10 from the others (none named, none taken); a bye (`bye: zero`) and a round before a late
+    // arrival (`late` left out: zero) score nothing.
+    for (table, seats) in tables_of(&members, &second) {
+        let tricks: Vec<u8> = (0..seats.len()).map(|i| u8::from(i == 0)).collect();
+        accept(
+            &app,
+            &table,
+            &token,
+            json!({"kind": "result", "nominations": tricks, "tricks": tricks}),
+        )
+        .await;
+    }
+    app.post(
+        &format!("/api/v1/tournaments/{tournament}/rounds/2/close"),
+        &token,
+        json!({}),
+    )
+    .await
+    .assert_status(200);
+    let mut expected = [0_i64; 9];
+    let mut byes = [0_u64; 9];
+    for round in [&first, &second] {
+        for (_, seats) in tables_of(&members, round) {
+            for (i, p) in seats.iter().enumerate() {
+                expected[*p] += if i == 0 { 11 } else { 10 };
+            }
+        }
+        for b in round["byes"].as_array().expect("byes") {
+            byes[number_of(&members, b)] += 1;
+        }
+    }
+    let standings = app
+        .get(&format!("/api/v1/tournaments/{tournament}"))
+        .await
+        .assert_status(200)["standings"]
+        .clone();
+    for s in standings.as_array().expect("standings") {
+        let p = number_of(&members, &s["member_id"]);
+        assert_eq!(s["total"]["numer"], json!(expected[p]), "P{p}: {s}");
+        assert_eq!(s["total"]["denom"], 1, "P{p}: {s}");
+        assert_eq!(s["byes"], json!(byes[p]), "P{p}: {s}");
+        if p == 8 {
+            assert_eq!(s["missed"], 1, "the late arrival missed round 1: {s}");
+            assert_eq!(s["played"].as_u64().expect("played") + byes[8], 1, "{s}");
+        }
+    }
+    // The printed results name each round's byes.
+    let printed = pdf_text(&app, &token, &format!("/api/v1/tournaments/{tournament}/results.pdf")).await;
+    let mut named: Vec<String> = first["byes"]
+        .as_array()
+        .expect("byes")
+        .iter()
+        .map(|b| format!("P{}", number_of(&members, b)))
+        .collect();
+    named.sort();
+    let line = printed
+        .lines()
+        .find(|l| l.trim_start().starts_with("Byes: "))
+        .unwrap_or_else(|| panic!("a line of byes: {printed}"));
+    let mut listed: Vec<String> = line
+        .trim()
+        .trim_start_matches("Byes: ")
+        .trim_end_matches('.')
+        .split(", ")
+        .map(str::to_owned)
+        .collect();
+    listed.sort();
+    assert_eq!(listed, named, "{printed}");
     // The session's club is the tournament's; the tables are the session's.
     let view = app
         .get(&format!("/api/v1/tournaments/{tournament}"))
@@ -830,7 +899,33 @@ async fn the_session_bundle_verifies_with_the_tournament_in_its_chain(pool: PgPo
         json!([11, 10, 10, 10])
     );
 
-    let (_, document) = verified_bundle(&app, &session).await;
+    // The printed results say which table did not finish and how it was scored.
+    let printed = pdf_text(&app, &token, &format!("/api/v1/tournaments/{tournament}/results.pdf")).await;
+    assert!(
+        printed.contains("Table 2 did not finish its deals (0 played)"),
+        "{printed}"
+    );
+
+    let (bytes, document) = verified_bundle(&app, &session).await;
+    // The binary, as a member runs it at home, checks the tournament's record in it too.
+    let key = app.get("/api/v1/audit-key").await.assert_status(200)["public_key"]
+        .as_str()
+        .expect("key")
+        .to_owned();
+    let file = std::env::temp_dir().join(format!("tk-bundle-tournament-{session}.json"));
+    std::fs::write(&file, &bytes).expect("write");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_tablekeeper"))
+        .args(["verify", file.to_str().expect("path"), "--key", &key])
+        .env_remove("DATABASE_URL")
+        .output()
+        .expect("run");
+    std::fs::remove_file(&file).expect("remove");
+    assert!(
+        run.status.success(),
+        "{} {}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    );
     let chain = document["session"]["chain"].as_array().expect("chain");
     let last = chain.last().expect("a link");
     assert_eq!(last["content_version"], 2);
@@ -946,4 +1041,135 @@ async fn the_next_round_is_shown_before_it_starts_writing_nothing_and_is_the_rou
     let refused = app.request(Method::GET, &next, Some(&stranger), None).await;
     assert_eq!(refused.status, 404);
     assert_eq!(refused.body["code"], "tournament_not_found");
+}
+
+/// A Swiss of fixed partnerships through HTTP, with a couple kept apart and one member who keeps
+/// a table (a wheelchair user's table, say): partners sit opposite, the couple never share a
+/// table, the member stays put, and no two partnerships meet twice in three rounds of six.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_swiss_of_partnerships_keeps_partners_opposite_couples_apart_and_a_table_kept(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, _, members) = club_night(&app, 12).await;
+    let m = |n: usize| members[n - 1].clone();
+    let partnerships: Vec<[String; 2]> = (0..6).map(|i| [m(2 * i + 1), m(2 * i + 2)]).collect();
+    let body = json!({
+        "name": "Pairs Swiss", "game": "nomination-whist", "options": {"hand_sizes": [1]},
+        "format": {"kind": "swiss", "partnerships": partnerships}, "seats": {"min": 4, "max": 4},
+        "rounds": 3, "entrants": &members,
+        // P1 and P3 are a couple in different partnerships; P5 keeps table 2.
+        "constraints": {"apart": [[m(1), m(3)]], "stay": [{"member_id": m(5), "table": 2}]},
+        "scoring": {"kind": "points"},
+    });
+    let tournament = app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), &token, body)
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let partner_of = |p: usize| if p % 2 == 1 { p + 1 } else { p - 1 };
+    let mut met: BTreeMap<(usize, usize), u32> = BTreeMap::new();
+    for round in 1..=3 {
+        let started = app
+            .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+            .await
+            .assert_status(201)
+            .clone();
+        assert!(started["byes"].as_array().expect("byes").is_empty(), "{started}");
+        let tables = tables_of(&members, &started);
+        assert_eq!(tables.len(), 3, "round {round}: {tables:?}");
+        for (number, (table, seats)) in tables.iter().enumerate() {
+            assert_eq!(seats.len(), 4, "round {round}: {seats:?}");
+            // Partners opposite: seats 1 and 3, seats 2 and 4.
+            assert_eq!(seats[2], partner_of(seats[0]), "round {round}: {seats:?}");
+            assert_eq!(seats[3], partner_of(seats[1]), "round {round}: {seats:?}");
+            assert!(
+                !(seats.contains(&1) && seats.contains(&3)),
+                "round {round}: the couple apart: {seats:?}"
+            );
+            if seats.contains(&5) {
+                assert_eq!(number, 1, "round {round}: P5 keeps table 2: {tables:?}");
+            }
+            let (a, b) = (seats[0].min(seats[2]), seats[1].min(seats[3]));
+            *met.entry((a.min(b), a.max(b))).or_default() += 1;
+            // Seat 1 takes the trick it nominated; the others nominate and take none.
+            accept(
+                &app,
+                table,
+                &token,
+                json!({"kind": "result", "nominations": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]}),
+            )
+            .await;
+        }
+        app.post(
+            &format!("/api/v1/tournaments/{tournament}/rounds/{round}/close"),
+            &token,
+            json!({}),
+        )
+        .await
+        .assert_status(200);
+    }
+    assert!(
+        met.values().all(|n| *n == 1),
+        "no partnership met another twice: {met:?}"
+    );
+    assert_eq!(met.len(), 9, "three rounds of three tables: {met:?}");
+    let view = app
+        .get(&format!("/api/v1/tournaments/{tournament}"))
+        .await
+        .assert_status(200)
+        .clone();
+    let standings = view["standings"].as_array().expect("standings");
+    assert_eq!(standings.len(), 12);
+    assert!(
+        standings.iter().all(|s| s["played"] == 3 && s["byes"] == 0),
+        "{standings:?}"
+    );
+}
+
+/// `unfinished: as_played`: a table short of its deals at the close counts the deals it
+/// finished, named so in the results; a table that finished counts them all.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_table_short_of_its_deals_counts_the_deals_it_played_when_as_played(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, _, members) = club_night(&app, 8).await;
+    let body = json!({
+        "name": "Fixed", "game": "nomination-whist", "options": {"hand_sizes": [1, 1]},
+        "format": {"kind": "fixed"}, "seats": {"min": 4, "max": 4}, "rounds": 1, "deals_per_round": 2,
+        "entrants": &members, "scoring": {"kind": "points"}, "unfinished": "as_played",
+    });
+    let tournament = app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), &token, body)
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let started = app
+        .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+        .await
+        .assert_status(201)
+        .clone();
+    let tables = tables_of(&members, &started);
+    let deal = json!({"kind": "result", "nominations": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]});
+    // Table 1 plays both deals; table 2 only the first.
+    accept(&app, &tables[0].0, &token, deal.clone()).await;
+    accept(&app, &tables[0].0, &token, deal.clone()).await;
+    accept(&app, &tables[1].0, &token, deal).await;
+    let closed = app
+        .post(
+            &format!("/api/v1/tournaments/{tournament}/rounds/1/close"),
+            &token,
+            json!({}),
+        )
+        .await
+        .assert_status(200)
+        .clone();
+    let results = &closed["played_rounds"][0]["tables"];
+    assert_eq!(results[0]["result"]["scores"], json!([22, 20, 20, 20]), "{closed}");
+    assert_eq!(results[0]["result"]["deals_played"], 2);
+    assert!(results[0]["result"]["unfinished"].is_null(), "{closed}");
+    assert_eq!(results[1]["result"]["scores"], json!([11, 10, 10, 10]), "{closed}");
+    assert_eq!(results[1]["result"]["deals_played"], 1);
+    assert_eq!(results[1]["result"]["unfinished"], "as_played");
 }
