@@ -682,3 +682,83 @@ async fn browser_a_late_arrival_and_a_withdrawal_change_the_next_rounds_tables(p
     assert!(problems.is_empty(), "{problems:#?}");
     phone.close().await;
 }
+
+/// Whether the form's control labelled `label` is shown (its row not hidden).
+async fn shown(phone: &Phone, label: &str) -> bool {
+    let found = phone
+        .client
+        .execute(
+            "const l = [...document.querySelectorAll('label')].find((l) => l.textContent.trim() === arguments[0]);
+             return !!l && l.offsetParent !== null;",
+            vec![json!(label)],
+        )
+        .await
+        .expect("script");
+    found.as_bool().expect("a boolean")
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn browser_the_organiser_says_where_leftover_chips_go_and_what_byes_and_late_arrivals_score(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let (_, session, _) = club_night(&rig).await;
+    let mut problems = Vec::new();
+    let phone = rig.phone().await;
+    phone.open("/").await;
+    phone
+        .client
+        .execute(
+            "localStorage.setItem('tk.organiser', arguments[0])",
+            vec![json!(rig.organiser)],
+        )
+        .await
+        .expect("signed in");
+    phone.open(&format!("/#/session/{session}")).await;
+    phone.wait_for_text("Tournaments").await;
+    phone.tap("New tournament").await;
+    phone.wait_for_text("8 entrants").await;
+    let leftover = "Chips left in the pools when a round closes";
+
+    // A game without pools asks nothing about them; a stops game does.
+    choose(&phone, "Game", "Nomination Whist (3–7 a table)").await;
+    assert!(!shown(&phone, leftover).await, "no pools in whist");
+    let games = api_get(&rig, "/api/v1/games").await;
+    let pope = games
+        .as_array()
+        .expect("games")
+        .iter()
+        .find(|g| g["id"] == "pope-joan")
+        .expect("Pope Joan");
+    let label = format!(
+        "{} ({}–{} a table)",
+        pope["name"].as_str().expect("name"),
+        pope["min_players"],
+        pope["max_players"]
+    );
+    choose(&phone, "Game", &label).await;
+    let deadline = std::time::Instant::now() + PATIENCE;
+    while !shown(&phone, leftover).await {
+        assert!(std::time::Instant::now() < deadline, "the leftover rule for Pope Joan");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    choose(&phone, leftover, "Carried to the next round's table of the same number").await;
+    choose(&phone, "A bye (sitting a round out) scores", "Nothing").await;
+    choose(&phone, "A late arrival, for each round missed, scores", "A fixed score").await;
+    let points = phone
+        .client
+        .find(Locator::Id("tournament-late-points"))
+        .await
+        .expect("the fixed score");
+    points.clear().await.expect("cleared");
+    points.send_keys("5").await.expect("typed");
+    check(&phone, "new tournament with its scoring rules", &mut problems).await;
+    phone.tap("Make the tournament").await;
+    phone.wait_for_text("Round 1 of").await;
+
+    let made = api_get(&rig, &format!("/api/v1/sessions/{session}/tournaments")).await["items"][0].clone();
+    assert_eq!(made["game"], "pope-joan", "{made}");
+    assert_eq!(made["leftover"], "carry", "{made}");
+    assert_eq!(made["scoring"]["bye"], json!({"kind": "zero"}), "{made}");
+    assert_eq!(made["scoring"]["late"], json!({"kind": "fixed", "points": 5}), "{made}");
+    assert!(problems.is_empty(), "{problems:#?}");
+}

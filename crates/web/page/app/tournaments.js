@@ -25,6 +25,17 @@ const SCORING = { points: "the game's own points", chips: 'net chips', places: '
 /// What a table short of its deals scores, in words.
 const UNFINISHED = { as_played: 'the deals it finished count', average: 'every seat scores the table average', void: 'every seat scores 0' };
 
+/// Where a stops game's leftover chips go when a round closes, in words.
+const LEFTOVER = {
+  keep: 'stay in the pools (counted as the pools\' in the settle-up)',
+  share: "shared among the table's players",
+  bank: 'go to the bank (the club keeps them)',
+  carry: "carried to the next round's table of the same number",
+};
+
+/// What a round not played scores (a bye; before a late arrival's first round), in words.
+const MISSED = { average: "the round's average", zero: 'nothing', fixed: 'a fixed score' };
+
 /// The set-up in one line: "Nomination Whist · Progressive (winner moves up) · 4 rounds · …".
 /**
  * @param {any} t a TournamentView
@@ -101,6 +112,24 @@ export async function newTournament(sessionId, root) {
     const placesRow = h('div', { class: 'option', hidden: true }, h('label', { for: 'tournament-places' }, 'Points for 1st, 2nd, … (separated by commas)'), places);
     scoring.addEventListener('change', () => { placesRow.hidden = scoring.value !== 'places'; });
     const unfinished = h('select', { id: 'tournament-unfinished' }, Object.entries(UNFINISHED).map(([v, words]) => h('option', { value: v }, words[0].toUpperCase() + words.slice(1))));
+    const choice = (/** @type {string} */ id, /** @type {Record<string, string>} */ words, /** @type {string} */ chosen) =>
+      h('select', { id }, Object.entries(words).map(([v, w]) => h('option', { value: v, selected: v === chosen }, w[0].toUpperCase() + w.slice(1))));
+    const leftover = choice('tournament-leftover', LEFTOVER, 'keep');
+    const leftoverRow = h('div', { class: 'option', hidden: true },
+      h('label', { for: 'tournament-leftover' }, 'Chips left in the pools when a round closes'), leftover);
+    /** A missed round's score: a choice, and the points when fixed. */
+    const missed = (/** @type {string} */ id, /** @type {string} */ label, /** @type {string} */ chosen) => {
+      const kind = choice(id, MISSED, chosen);
+      const points = h('input', { id: `${id}-points`, type: 'number', inputmode: 'numeric', step: 1, value: 0, 'aria-label': `${label}: the fixed score` });
+      const pointsRow = h('div', { class: 'option', hidden: true }, h('label', { for: `${id}-points` }, 'Fixed score'), points);
+      kind.addEventListener('change', () => { pointsRow.hidden = kind.value !== 'fixed'; });
+      return {
+        nodes: [h('label', { for: id }, label), kind, pointsRow],
+        read: () => (kind.value === 'fixed' ? { kind: 'fixed', points: Number(points.value || 0) } : { kind: kind.value }),
+      };
+    };
+    const bye = missed('tournament-bye', 'A bye (sitting a round out) scores', 'average');
+    const late = missed('tournament-late', 'A late arrival, for each round missed, scores', 'zero');
     const options = h('details', { class: 'option' }, h('summary', {}, 'Game options (defaults unless changed)'));
     let controls = [];
     const pick = () => {
@@ -108,6 +137,9 @@ export async function newTournament(sessionId, root) {
       // A seat option names a seat at one table: a tournament's tables are seated by the movement.
       controls = optionControls({ ...g, options: g.options.filter((o) => o.kind?.type !== 'seat') }, () => []);
       mount(options, h('summary', {}, 'Game options (defaults unless changed)'), controls.map((c) => c.node));
+      // Only a stops game's module says its pools can hold chips at a round's close.
+      const picked = game.value;
+      loadGame(picked).then((m) => { if (game.value === picked) leftoverRow.hidden = !m?.pools; }, () => {});
     };
     game.addEventListener('change', pick);
     pick();
@@ -127,6 +159,9 @@ export async function newTournament(sessionId, root) {
       h('label', { for: 'tournament-scoring' }, 'Scoring'), scoring,
       placesRow,
       h('label', { for: 'tournament-unfinished' }, 'A table short of its deals at the close'), unfinished,
+      ...bye.nodes,
+      ...late.nodes,
+      leftoverRow,
       status,
       h('button', { type: 'submit', class: 'primary' }, 'Make the tournament'));
     const key = newKey();
@@ -153,10 +188,15 @@ export async function newTournament(sessionId, root) {
         deals_per_round: n('tournament-deals'),
         minutes_per_round: n('tournament-minutes'),
         entrants,
-        scoring: scoring.value === 'places'
-          ? { kind: 'places', points: places.value.split(/[\s,]+/).filter(Boolean).map(Number) }
-          : { kind: scoring.value },
+        scoring: {
+          ...(scoring.value === 'places'
+            ? { kind: 'places', points: places.value.split(/[\s,]+/).filter(Boolean).map(Number) }
+            : { kind: scoring.value }),
+          bye: bye.read(),
+          late: late.read(),
+        },
         unfinished: unfinished.value,
+        leftover: leftoverRow.hidden ? undefined : leftover.value,
       };
       try {
         // One key for the form: a retry after a lost answer makes one tournament, not two.

@@ -156,6 +156,8 @@
  * @property {(move: Move, who: Who) => Sentence | null} [describe] its own moves in words
  * @property {(event: GameEvent, entry: LogEntry, before: GameView, who: Who) => GameSummary} [summary]
  * @property {(line: Record<string, any>, seat: Seat) => { before?: Node[], after?: Node[] }} [sheetCell]
+ * @property {boolean} [pools] a stops game: chips can be left in its pools when a round closes
+ *   (a tournament's `leftover` rule says where they go)
  */
 
 export {};

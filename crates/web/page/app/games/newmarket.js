@@ -19,6 +19,9 @@ export const deck = DECK52;
 
 export const kinds = ['layout', 'play', 'stop'];
 
+/** Its pools can hold chips when a round closes (a tournament's `leftover` rule). */
+export const pools = true;
+
 export function panel(ctx, k) {
   return runsPanel(ctx, k, (_, kk, where) => (where === 'before' && kk.has('layout') ? [layout(ctx)] : []));
 }

@@ -21,6 +21,9 @@ const POPE = '9D';
 
 export const kinds = ['turn_up', 'play', 'stop', 'pope_in_lieu', 'pope_holder'];
 
+/** Its pools can hold chips when a round closes (a tournament's `leftover` rule). */
+export const pools = true;
+
 function own(ctx, k, where) {
   if (where !== 'after') return [];
   const v = ctx.view;

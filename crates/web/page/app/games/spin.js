@@ -22,6 +22,9 @@ const SPIN = 'AD';
 
 export const kinds = ['play', 'stop', 'show', 'spin_holder'];
 
+/** Its pools can hold chips when a round closes (a tournament's `leftover` rule). */
+export const pools = true;
+
 function own(ctx, k, where) {
   if (where !== 'after') return [];
   const v = ctx.view;
