@@ -1173,3 +1173,77 @@ async fn a_table_short_of_its_deals_counts_the_deals_it_played_when_as_played(po
     assert_eq!(results[1]["result"]["deals_played"], 1);
     assert_eq!(results[1]["result"]["unfinished"], "as_played");
 }
+
+/// A seated member scores their own table with their own account, whatever their role (a
+/// viewer here), and no other; a viewer not seated there scores nothing.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_member_seated_at_a_round_s_table_records_there_with_their_own_account(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, club, mut members) = club_night(&app, 7).await;
+    let eve = crate::clubs::account(&app, "eve@club.example", "Eve").await;
+    let fay = crate::clubs::account(&app, "fay@club.example", "Fay").await;
+    crate::clubs::enrol(&app, &token, &club, &eve, "viewer").await;
+    crate::clubs::enrol(&app, &token, &club, &fay, "viewer").await;
+    let listed = app
+        .request(
+            Method::GET,
+            &format!("/api/v1/clubs/{club}/members"),
+            Some(&token),
+            None,
+        )
+        .await
+        .assert_status(200)["items"]
+        .clone();
+    let eve_member = listed
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|m| m["name"] == "Eve")
+        .expect("Eve a member")["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    members.push(eve_member.clone());
+    let body = json!({
+        "name": "Fixed", "game": "nomination-whist", "options": {"hand_sizes": [1]},
+        "format": {"kind": "fixed"}, "seats": {"min": 4, "max": 4}, "rounds": 1,
+        "entrants": &members, "scoring": {"kind": "points"},
+    });
+    let tournament = app
+        .post(&format!("/api/v1/sessions/{session}/tournaments"), &token, body)
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let started = app
+        .post(&format!("/api/v1/tournaments/{tournament}/rounds"), &token, json!({}))
+        .await
+        .assert_status(201)
+        .clone();
+    let tables = tables_of(&members, &started);
+    let (own, other): (Vec<_>, Vec<_>) = tables.iter().partition(|(_, seats)| seats.contains(&8));
+    let (own, other) = (&own[0].0, &other[0].0);
+    let result = json!({"kind": "result", "nominations": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]});
+
+    // Not at her table, and Fay at none: refused, nothing written.
+    let before = (app.snapshot(own).await, app.snapshot(other).await);
+    app.submit(other, &eve, result.clone())
+        .await
+        .assert_problem(403, "forbidden");
+    app.submit(own, &fay, result.clone())
+        .await
+        .assert_problem(403, "forbidden");
+    assert_eq!((app.snapshot(own).await, app.snapshot(other).await), before);
+
+    // At her own table: recorded, and undone, as a scorer would.
+    accept(&app, own, &eve, result).await;
+    app.request(
+        Method::POST,
+        &format!("/api/v1/tables/{own}/undo"),
+        Some(&eve),
+        Some(json!({})),
+    )
+    .await
+    .assert_status(200);
+}

@@ -271,6 +271,21 @@ pub fn role_allows(
     }
 }
 
+/// Whether `account` is a club member seated at `table` (a tournament's table seats members):
+/// such a member records at their own table with their own account, whatever their role (a
+/// viewer included), as a scorer would; nowhere else. Asked only once the role has refused, so
+/// a scorer's or an organiser's move costs nothing more.
+///
+/// # Errors
+/// On database failure.
+pub async fn seated(conn: &mut PgConnection, account: Account, table: &TableRow) -> Result<bool, ServiceError> {
+    let Some(seats) = table.members.as_deref() else {
+        return Ok(false);
+    };
+    let member = store::clubs::member_of_user(conn, table.club_id, account.user).await?;
+    Ok(member.is_some_and(|m| m.left_at.is_none() && seats.contains(&m.id)))
+}
+
 /// Refuses an account's token that was signed out (`TokenSignedOut`) or whose user is gone
 /// (`UnknownUser`), from what was read of it: `stands` is None for no such user.
 ///

@@ -290,7 +290,7 @@ async fn read_for_move(
 /// role in the table's club records, or one of its scorers not revoked.
 async fn may_record(db: &mut Db<'_>, by: Principal, read: &Locked) -> Result<(), ServiceError> {
     use super::access::{role_allows, token_stood, Capability};
-    match (by, read.member) {
+    let allowed = match (by, read.member) {
         (Principal::Account(account), Some(member)) => {
             if let Some(stands) = member.token_stands {
                 token_stood(stands)?;
@@ -299,12 +299,22 @@ async fn may_record(db: &mut Db<'_>, by: Principal, read: &Locked) -> Result<(),
         }
         _ => {
             super::access::require_table(db.get().await?, by, &read.row, Capability::Record).await?;
-            if read.scorer_active {
+            return if read.scorer_active {
                 Ok(())
             } else {
                 Err(ServiceError::ScorerRevoked)
+            };
+        }
+    };
+    match (allowed, by) {
+        (Err(ServiceError::Forbidden(refusal)), Principal::Account(account)) => {
+            if super::access::seated(db.get().await?, account, &read.row).await? {
+                Ok(())
+            } else {
+                Err(ServiceError::Forbidden(refusal))
             }
         }
+        (allowed, _) => allowed,
     }
 }
 
