@@ -218,6 +218,43 @@ fn swiss_seats_everyone_once_at_tables_in_range_with_byes_spread() {
     every_count(&Format::Swiss { partnerships: None });
 }
 
+/// Swiss byes go to the lowest-ranked of those with the fewest byes so far: no one seated in a
+/// round has had as few byes as a bye of that round while ranking below them.
+#[test]
+fn swiss_byes_go_to_the_lowest_ranked_of_those_with_fewest_byes() {
+    for (min, max) in RANGES {
+        for n in u32::from(min)..=64 {
+            let event = Event::new(setup(Format::Swiss { partnerships: None }, min, max, 5, n)).expect("a valid event");
+            let everyone = ids(n);
+            let history = play(&event, &|_| everyone.clone(), u64::from(n));
+            for i in 1..history.len() {
+                let round = &history[i].round;
+                if round.byes.is_empty() {
+                    continue;
+                }
+                let standings = event.standings(&history[..i]).expect("standings");
+                let rank = |e: Entrant| standings.iter().position(|s| s.entrant == e).expect("ranked");
+                let byes = |e: Entrant| history[..i].iter().filter(|p| p.round.byes.contains(&e)).count();
+                for t in &round.tables {
+                    for &seated in &t.seats {
+                        for &out in &round.byes {
+                            assert!(
+                                byes(out) < byes(seated) || (byes(out) == byes(seated) && rank(out) > rank(seated)),
+                                "{n} entrants at {min}..={max}, round {}: {out:?} (rank {}, {} byes) sits out while {seated:?} (rank {}, {} byes) plays",
+                                round.number,
+                                rank(out),
+                                byes(out),
+                                rank(seated),
+                                byes(seated)
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn fixed_seats_everyone_once_at_tables_in_range_with_byes_spread() {
     every_count(&Format::Fixed);
