@@ -178,3 +178,79 @@ pub(crate) fn repair(tables: &mut Tables, pinned: &Pinned, apart: &dyn Fn(usize,
     }
     clash(tables, apart).is_none()
 }
+
+/// Min-conflicts by swaps: while some unpinned entrant shares a table with one it must not, one
+/// of them (chosen by a fixed xorshift from `seed`) swaps with the unpinned entrant of another
+/// table that leaves the fewest such pairs, sideways moves included, for at most `steps` swaps.
+/// Whether no forbidden pair is left. The classic remedy when swaps that must lower the cost
+/// stall on a plateau.
+pub(crate) fn min_conflicts(
+    tables: &mut Tables,
+    pinned: &Pinned,
+    forbidden: &dyn Fn(usize, usize) -> bool,
+    mut seed: u64,
+    steps: usize,
+) -> bool {
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    // What x clashes with at table t, leaving `without` out.
+    let clashes = |tables: &Tables, x: usize, t: usize, without: usize| {
+        tables[t]
+            .iter()
+            .filter(|o| **o != x && **o != without && forbidden(**o, x))
+            .count()
+    };
+    for _ in 0..steps {
+        let conflicted: Vec<(usize, usize)> = tables
+            .iter()
+            .enumerate()
+            .flat_map(|(t, table)| table.iter().enumerate().map(move |(i, _)| (t, i)))
+            .filter(|(t, i)| {
+                let x = tables[*t][*i];
+                !pinned[x] && clashes(tables, x, *t, usize::MAX) > 0
+            })
+            .collect();
+        if conflicted.is_empty() {
+            return true;
+        }
+        let pick = usize::try_from(next() % conflicted.len() as u64).unwrap_or(0);
+        let (a, i) = conflicted[pick];
+        let x = tables[a][i];
+        let here = clashes(tables, x, a, usize::MAX);
+        let mut best: Vec<(usize, usize)> = Vec::new();
+        let mut best_delta = i64::MAX;
+        for b in (0..tables.len()).filter(|b| *b != a) {
+            for (j, &y) in tables[b].iter().enumerate() {
+                if pinned[y] {
+                    continue;
+                }
+                let before = here + clashes(tables, y, b, usize::MAX);
+                let after = clashes(tables, x, b, y) + clashes(tables, y, a, x);
+                let delta = i64::try_from(after).unwrap_or(i64::MAX) - i64::try_from(before).unwrap_or(0);
+                if delta < best_delta {
+                    best_delta = delta;
+                    best.clear();
+                }
+                if delta == best_delta {
+                    best.push((b, j));
+                }
+            }
+        }
+        if best.is_empty() {
+            return false;
+        }
+        let (b, j) = best[usize::try_from(next() % best.len() as u64).unwrap_or(0)];
+        let y = tables[b][j];
+        tables[a][i] = y;
+        tables[b][j] = x;
+    }
+    tables.iter().all(|t| {
+        t.iter()
+            .enumerate()
+            .all(|(i, a)| t[i + 1..].iter().all(|b| !forbidden(*a, *b)))
+    })
+}

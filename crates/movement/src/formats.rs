@@ -266,6 +266,59 @@ pub(crate) fn swiss(cx: &Context<'_>) -> Vec<Vec<Entrant>> {
         if let Some(tables) = assign::search(&order, &dense.pins, cx.sizes, &forbidden, SEARCH_BUDGET) {
             return dense.entrants(tables);
         }
+        // The ordered search gives up within its budget in a large field even where a seating
+        // without a repeat exists: swaps from the standings' ladder find one, keeping near ranks
+        // together, before a repeat is allowed.
+        if allowed == 0 {
+            if let Some(tables) = swapped_apart(&dense, &order, cx.sizes, &forbidden) {
+                return dense.entrants(tables);
+            }
+        }
     }
     dense.entrants(dense.apart_kept(least_met(cx, &dense, &order), cx.sizes))
+}
+
+/// How many swaps a unit the min-conflicts search may make before a repeat is allowed.
+const CONFLICT_STEPS: usize = 100;
+
+/// A seating without a forbidden pair found by swaps from the standings' ladder (`order` cut
+/// into the tables' free places): min-conflicts until no forbidden pair is left, then swaps
+/// that bring near ranks together without seating one (fixed seeds: the same standings seat the
+/// same tables).
+fn swapped_apart(
+    dense: &Dense,
+    order: &[usize],
+    sizes: &[usize],
+    forbidden: &dyn Fn(usize, usize) -> bool,
+) -> Option<Tables> {
+    let mut tables = dense.pins.clone();
+    let mut next = order.iter().copied();
+    for (j, table) in tables.iter_mut().enumerate() {
+        while table.len() < sizes[j] {
+            let Some(e) = next.next() else { break };
+            table.push(e);
+        }
+    }
+    if !assign::min_conflicts(
+        &mut tables,
+        &dense.pinned,
+        forbidden,
+        0x9e37_79b9_7f4a_7c15,
+        CONFLICT_STEPS * order.len(),
+    ) {
+        return None;
+    }
+    let mut place = vec![0usize; dense.ids.len()];
+    for (i, e) in order.iter().enumerate() {
+        place[*e] = i;
+    }
+    let cost = |a: usize, b: usize| {
+        if forbidden(a, b) {
+            NEVER
+        } else {
+            u64::try_from(place[a].abs_diff(place[b])).unwrap_or(u64::MAX >> 16)
+        }
+    };
+    assign::improve(&mut tables, &dense.pinned, &cost);
+    assign::clash(&tables, forbidden).is_none().then_some(tables)
 }

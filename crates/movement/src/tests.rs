@@ -186,6 +186,37 @@ fn every_count(format: &Format) {
             let history = play(&event, &|_| everyone.clone(), u64::from(n));
             for (i, played) in history.iter().enumerate() {
                 check_round(&event, &everyone, &played.round, &history[..i]);
+                if matches!(format, Format::Swiss { .. }) && i > 0 {
+                    swiss_byes_lowest_ranked(&event, &history[..=i], (min, max));
+                }
+            }
+        }
+    }
+}
+
+/// Swiss byes go to the lowest-ranked of those with the fewest byes so far: no one seated in
+/// the last round of `history` has had as few byes as one of its byes while ranking below them.
+fn swiss_byes_lowest_ranked(event: &Event, history: &[PlayedRound], (min, max): (u8, u8)) {
+    let (before, last) = history.split_at(history.len() - 1);
+    let round = &last[0].round;
+    if round.byes.is_empty() {
+        return;
+    }
+    let standings = event.standings(before).expect("standings");
+    let rank = |e: Entrant| standings.iter().position(|s| s.entrant == e).expect("ranked");
+    let byes = |e: Entrant| before.iter().filter(|p| p.round.byes.contains(&e)).count();
+    for t in &round.tables {
+        for &seated in &t.seats {
+            for &out in &round.byes {
+                assert!(
+                    byes(out) < byes(seated) || (byes(out) == byes(seated) && rank(out) > rank(seated)),
+                    "{min}..={max}, round {}: {out:?} (rank {}, {} byes) sits out while {seated:?} (rank {}, {} byes) plays",
+                    round.number,
+                    rank(out),
+                    byes(out),
+                    rank(seated),
+                    byes(seated)
+                );
             }
         }
     }
@@ -214,45 +245,8 @@ fn rotation_seats_everyone_once_at_tables_in_range_with_byes_spread() {
 }
 
 #[test]
-fn swiss_seats_everyone_once_at_tables_in_range_with_byes_spread() {
+fn swiss_seats_everyone_once_at_tables_in_range_with_byes_spread_to_the_lowest_ranked() {
     every_count(&Format::Swiss { partnerships: None });
-}
-
-/// Swiss byes go to the lowest-ranked of those with the fewest byes so far: no one seated in a
-/// round has had as few byes as a bye of that round while ranking below them.
-#[test]
-fn swiss_byes_go_to_the_lowest_ranked_of_those_with_fewest_byes() {
-    for (min, max) in RANGES {
-        for n in u32::from(min)..=64 {
-            let event = Event::new(setup(Format::Swiss { partnerships: None }, min, max, 5, n)).expect("a valid event");
-            let everyone = ids(n);
-            let history = play(&event, &|_| everyone.clone(), u64::from(n));
-            for i in 1..history.len() {
-                let round = &history[i].round;
-                if round.byes.is_empty() {
-                    continue;
-                }
-                let standings = event.standings(&history[..i]).expect("standings");
-                let rank = |e: Entrant| standings.iter().position(|s| s.entrant == e).expect("ranked");
-                let byes = |e: Entrant| history[..i].iter().filter(|p| p.round.byes.contains(&e)).count();
-                for t in &round.tables {
-                    for &seated in &t.seats {
-                        for &out in &round.byes {
-                            assert!(
-                                byes(out) < byes(seated) || (byes(out) == byes(seated) && rank(out) > rank(seated)),
-                                "{n} entrants at {min}..={max}, round {}: {out:?} (rank {}, {} byes) sits out while {seated:?} (rank {}, {} byes) plays",
-                                round.number,
-                                rank(out),
-                                byes(out),
-                                rank(seated),
-                                byes(seated)
-                            );
-                        }
-                    }
-                }
-            }
-        }
-    }
 }
 
 #[test]
@@ -324,26 +318,44 @@ fn late_arrivals_join_and_withdrawals_leave_from_the_round_given() {
 
 /// Whether the entrants `sitting` can be seated at tables of `sizes` with no pair that met.
 fn repeat_free_exists(sitting: &[Entrant], sizes: &[usize], met: &HashMap<(Entrant, Entrant), u32>) -> bool {
+    repeat_free_within(sitting, sizes, met, usize::MAX).unwrap_or(false)
+}
+
+/// As [`repeat_free_exists`], giving up (None) after `budget` placements: an exhaustive search
+/// over a large field that has no such seating would not end.
+fn repeat_free_within(
+    sitting: &[Entrant],
+    sizes: &[usize],
+    met: &HashMap<(Entrant, Entrant), u32>,
+    budget: usize,
+) -> Option<bool> {
     fn place(
         i: usize,
         sitting: &[Entrant],
         tables: &mut Vec<Vec<Entrant>>,
         sizes: &[usize],
         met: &HashMap<(Entrant, Entrant), u32>,
-    ) -> bool {
-        let Some(e) = sitting.get(i) else { return true };
+        budget: &mut usize,
+    ) -> Option<bool> {
+        let Some(e) = sitting.get(i) else { return Some(true) };
         for t in 0..tables.len() {
             if tables[t].len() < sizes[t] && tables[t].iter().all(|o| !met.contains_key(&pair(*o, *e))) {
+                // Empty tables of one size are interchangeable: try only the first.
+                if tables[t].is_empty() && (0..t).any(|p| tables[p].is_empty() && sizes[p] == sizes[t]) {
+                    continue;
+                }
+                *budget = budget.checked_sub(1)?;
                 tables[t].push(*e);
-                if place(i + 1, sitting, tables, sizes, met) {
-                    return true;
+                if place(i + 1, sitting, tables, sizes, met, budget)? {
+                    return Some(true);
                 }
                 tables[t].pop();
             }
         }
-        false
+        Some(false)
     }
-    place(0, sitting, &mut vec![Vec::new(); sizes.len()], sizes, met)
+    let mut budget = budget;
+    place(0, sitting, &mut vec![Vec::new(); sizes.len()], sizes, met, &mut budget)
 }
 
 #[test]
@@ -379,6 +391,40 @@ fn swiss_repeats_a_meeting_only_when_no_seating_avoids_it() {
         }
     }
     assert!(repeats_seen > 0, "the check never met a forced repeat");
+}
+
+/// Larger fields (12 to 64, five rounds): a repeated meeting, if any, is one no seating avoids
+/// (or one an exhaustive search cannot settle within its budget). Before the min-conflicts
+/// swaps, the ordered search alone repeated avoidable meetings from 30 entrants up.
+#[test]
+fn swiss_in_larger_fields_repeats_a_meeting_only_when_no_seating_avoids_it() {
+    for (min, max) in [(4, 4), (3, 5), (3, 7)] {
+        for n in 12..=64 {
+            let event = Event::new(setup(Format::Swiss { partnerships: None }, min, max, 5, n)).expect("valid");
+            let everyone = ids(n);
+            let history = play(&event, &|_| everyone.clone(), u64::from(n) * 7);
+            for (i, played) in history.iter().enumerate() {
+                let met = meetings(&history[..i]);
+                let round = &played.round;
+                let repeats = round.tables.iter().any(|t| {
+                    t.seats
+                        .iter()
+                        .enumerate()
+                        .any(|(j, a)| t.seats[j + 1..].iter().any(|b| met.contains_key(&pair(*a, *b))))
+                });
+                if repeats {
+                    let sitting: Vec<Entrant> = round.tables.iter().flat_map(|t| t.seats.clone()).collect();
+                    let sizes: Vec<usize> = round.tables.iter().map(|t| t.seats.len()).collect();
+                    assert_ne!(
+                        repeat_free_within(&sitting, &sizes, &met, 50_000),
+                        Some(true),
+                        "{min}..={max} n {n} round {}: a repeat a seating avoids",
+                        round.number
+                    );
+                }
+            }
+        }
+    }
 }
 
 #[test]
