@@ -461,7 +461,7 @@ async fn a_dividend_result_is_tapped_in_tens_and_units_and_the_last_seat_follows
     let dan = phone
         .client
         .execute(
-            "return document.querySelector('[aria-label=\"Dan cards won\"]').textContent",
+            "return document.querySelector('[data-cell][aria-label$=\", Dan cards won\"]').textContent",
             vec![],
         )
         .await

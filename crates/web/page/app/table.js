@@ -717,8 +717,9 @@ function undoBar(state, waiting) {
       button('Keep', () => { state.confirmUndo = false; render(state); }));
   }
   return h('div', { class: 'undo-bar' },
+    // Named by what it shows (a Squares card's face is named by its own label).
     button(['Undo ', describeParts(last, t.players, page)], () => { state.confirmUndo = true; render(state); },
-      { class: 'undo', disabled: waiting, 'aria-label': `Undo ${words}` }));
+      { class: 'undo', disabled: waiting }));
 }
 
 /// A deal's end, in place of the next deal's panel for a moment.
