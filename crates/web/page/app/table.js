@@ -24,7 +24,7 @@ import { MoveQueue, dealInHandView, nextDealView, resentAfterConflict } from './
 import { refusalChoices } from './refusals.js';
 import { answerPanels, countdown } from './rulings.js';
 import { fromThisPhone, loadScorers, recorder } from './scorers.js';
-import { describe, describeParts, facts, seatBits, summaryLines, totalsOf } from './words.js';
+import { bookingText, describe, describeParts, facts, seatBits, summaryLines, totalsOf } from './words.js';
 
 /// How long the controls are held after another phone's entry is drawn.
 export const HOLD_MS = 1500;
@@ -822,7 +822,7 @@ async function ledgerTab(state, body) {
       h('ul', { class: 'pools' }, l.balances.map((b) => h('li', {}, h('span', {}, account(b.account)), h('b', {}, String(b.balance))))),
       h('h2', {}, 'Bookings'),
       l.bookings.length ? h('ol', { class: 'bookings' }, l.bookings.map((b) => h('li', {},
-        h('p', {}, `${b.deal ? `Deal ${b.deal}: ` : ''}${b.memo}${b.reverses ? ' (reversal)' : ''}`),
+        h('p', {}, bookingText(b, numberingOf(pageOf(state)).word)),
         h('p', { class: 'postings' }, b.postings.map((p) => `${account(p.account)} ${p.amount > 0 ? '+' : ''}${p.amount}`).join(' · ')))))
         : message('No bookings: this game keeps points, not chips.'),
       csvLink(`/api/v1/tables/${state.id}/ledger?format=csv`, 'Download the ledger (CSV)'));
