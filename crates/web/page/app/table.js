@@ -14,7 +14,7 @@
 
 import { Refusal, Unreachable, download, get, keep, phone, recordingToken, streamUrl } from './api.js';
 import { cardFace, plainText, suitWord } from './cards.js';
-import { button, h, message, mount } from './dom.js';
+import { button, fitText, h, message, mount } from './dom.js';
 import { dealOf, kinds, numberingOf } from './legal.js';
 import { gameName, loadCatalogue } from './catalogue.js';
 import { dealsTab, markSheet, openForRuling } from './deals.js';
@@ -414,6 +414,9 @@ function render(state) {
   if (state.tab === 'table') body = tableBody(state);
   else body = h('div', { class: 'tab-body', 'data-tab': state.tab }, message('Loading…'));
   steady(state, () => mount(state.root, header, body, tabs));
+  // A long notice (a conflict's words) is fitted to its fixed box, never cut off.
+  const notice = /** @type {HTMLElement | null} */ (state.root.querySelector('.notice'));
+  if (notice) fitText(notice);
   if (state.tab === 'sheet') sheetTab(state, body);
   if (state.tab === 'ledger') ledgerTab(state, body);
   if (state.tab === 'deals') {
