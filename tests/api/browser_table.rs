@@ -409,7 +409,7 @@ async fn no_serious_accessibility_violation_on_any_screen(pool: PgPool) {
     phone.wait_for_text("Join a table").await;
     problems.extend(axe(&phone).await.into_iter().map(|p| format!("start: {p}")));
     phone.open("/#/organiser").await;
-    phone.wait_for_text("Organiser").await;
+    phone.wait_for_text("Sign in or register").await;
     problems.extend(axe(&phone).await.into_iter().map(|p| format!("organiser: {p}")));
     // The new-table form, built from the catalogue, with each game's options as controls.
     let session = rig.app.session(&rig.organiser, "Thursday").await;
