@@ -365,11 +365,15 @@ impl Phone {
     /// (several numbers on one set of keys), taps the cell unless it is the one chosen already,
     /// then the keys, as for a pad.
     pub(crate) async fn fill(&self, label: &str, value: &str) {
-        let cell = format!("//button[@data-cell and @aria-label={n}]", n = lit(label));
+        // A keypad's cell is named by what it shows, then its label ("20, Ann cards won").
+        let cell = format!(
+            "//button[@data-cell and (@aria-label={n} or substring-after(@aria-label, ', ')={n})]",
+            n = lit(label)
+        );
         let xpath = format!(
             "//*[(self::input or self::select or self::textarea) and (@id=//label[normalize-space()={n}]/@for or @aria-label={n})] \
              | //*[@role='radiogroup' and @aria-label={n}] | //*[@role='group' and @data-pad='tens' and @aria-label={n}] \
-             | //button[@data-cell and @aria-label={n}]",
+             | //button[@data-cell and (@aria-label={n} or substring-after(@aria-label, ', ')={n})]",
             n = lit(label)
         );
         // What kind of field it is decides how to fill it: read on an element that is still on

@@ -293,3 +293,54 @@ async fn every_club_screen_passes_axe_and_fits_a_small_phone(pool: PgPool) {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_club_member_registers_from_the_start_screen_without_an_organisers_sign_in(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let phone = rig.phone().await;
+    phone.open("/").await;
+    phone.wait_for_text("Join a table").await;
+    let start = phone.body_text().await;
+    assert!(
+        !start.contains("Organiser sign-in"),
+        "a member is not sent to an organiser's sign-in:\n{start}"
+    );
+    phone.tap("Sign in / register").await;
+    phone.wait_for_text("Sign in or register").await;
+    phone.fill("Email", "cat@example.org").await;
+    phone.fill("Password", "correct horse battery").await;
+    phone
+        .client
+        .wait()
+        .at_most(PATIENCE)
+        .for_element(Locator::XPath("//summary[normalize-space()='New here? Register']"))
+        .await
+        .expect("the register fold")
+        .click()
+        .await
+        .expect("opened");
+    phone.fill("Your name", "Cat").await;
+    phone.tap("Register").await;
+    // Registered and signed in: back at the start, the member's clubs a tap away, where an
+    // invitation's code joins one.
+    phone.tap("Your clubs").await;
+    phone.wait_for_text("Join the club").await;
+    phone.fill("Invitation code", "NOSUCH12").await;
+    let me = rig
+        .app
+        .request(
+            Method::POST,
+            "/api/v1/auth/login",
+            None,
+            Some(json!({"email": "cat@example.org", "password": "correct horse battery"})),
+        )
+        .await
+        .assert_status(200)
+        .clone();
+    assert!(me["token"].is_string(), "the member's account exists: {me}");
+    let mut problems = Vec::new();
+    check(&phone, "a member's clubs", &mut problems).await;
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    phone.close().await;
+}

@@ -655,10 +655,11 @@ async fn an_organiser_opens_a_session_and_a_table_and_shows_its_join_code(pool: 
     phone.open("/").await;
     phone.wait_for_text("Join a table").await;
     phone.screenshot("start").await;
-    phone.tap("Organiser sign-in").await;
+    phone.tap("Sign in / register").await;
     phone.fill("Email", "org@example.com").await;
     phone.fill("Password", "correct horse battery").await;
     phone.tap("Log in").await;
+    phone.tap("Your sessions").await;
     phone.fill("New session", "Tuesday club night").await;
     phone.tap("Create session").await;
     phone.tap("New table").await;

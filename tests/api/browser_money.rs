@@ -29,7 +29,7 @@ async fn api_get(rig: &Rig, path: &str) -> Value {
 /// tournament with `leftover: bank` (its round closed, its pools' 34 chips moved to the bank;
 /// tests/api/leftover.rs works the deal out), and a Newmarket table of Ann, Bob, Cat and Dan
 /// whose deal leaves the unwon pool cards' chips in its pools: (session, club).
-async fn an_evening(rig: &Rig) -> (String, String) {
+pub(crate) async fn an_evening(rig: &Rig) -> (String, String) {
     let (app, token) = (&rig.app, rig.organiser.as_str());
     let session = app.session(token, "Friday").await;
     let club = api_get(rig, &format!("/api/v1/sessions/{session}")).await["club_id"]

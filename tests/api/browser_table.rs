@@ -127,6 +127,55 @@ async fn a_conflict_says_in_words_what_the_other_phone_recorded(pool: PgPool) {
     second.close().await;
 }
 
+#[sqlx::test(migrations = "./migrations")]
+async fn a_long_conflict_message_fits_its_box_on_a_small_phone(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let table = rig.whist(json!({"hand_sizes": [1, 2]})).await;
+    let first = rig.scorer_sized(&table, "Ann's phone", 320, 568).await;
+    let second = rig.scorer_named(&table, "Bartholomew Fotheringham's phone").await;
+    first.wait_for_text("Bob nominates").await;
+    let box_before = first
+        .client
+        .execute(
+            "return document.querySelector('.notice').getBoundingClientRect().height",
+            vec![],
+        )
+        .await
+        .expect("script");
+    rig.proxy.hold_streams(true);
+    second.record("Nominate 1").await;
+    first.tap("Nominate 0").await;
+    first
+        .wait_for_text("Bartholomew Fotheringham's phone recorded Bob nominated 1.")
+        .await;
+    // The whole message shows in the notice, which kept its height: nothing is cut off and
+    // nothing below it moved.
+    let fit = first
+        .client
+        .execute(
+            "const n = document.querySelector('.notice'); const m = n.querySelector('.msg'); \
+             return { text: m.textContent, scroll: n.scrollHeight, client: n.clientHeight, \
+               height: n.getBoundingClientRect().height, font: parseFloat(getComputedStyle(m).fontSize) }",
+            vec![],
+        )
+        .await
+        .expect("script");
+    assert!(
+        fit["text"].as_str().is_some_and(|t| t.contains("was not recorded")),
+        "{fit}"
+    );
+    assert!(
+        fit["scroll"].as_f64() <= fit["client"].as_f64(),
+        "the conflict's words are cut off in their box: {fit}"
+    );
+    assert_eq!(fit["height"], box_before, "the notice kept its height: {fit}");
+    assert!(fit["font"].as_f64() >= Some(11.0), "still readable: {fit}");
+    rig.proxy.hold_streams(false);
+    first.close().await;
+    second.close().await;
+}
+
 /// Taps counted as a person makes them: every click on the page, from now on.
 async fn count_taps(phone: &Phone) {
     phone
@@ -360,7 +409,7 @@ async fn no_serious_accessibility_violation_on_any_screen(pool: PgPool) {
     phone.wait_for_text("Join a table").await;
     problems.extend(axe(&phone).await.into_iter().map(|p| format!("start: {p}")));
     phone.open("/#/organiser").await;
-    phone.wait_for_text("Organiser").await;
+    phone.wait_for_text("Sign in or register").await;
     problems.extend(axe(&phone).await.into_iter().map(|p| format!("organiser: {p}")));
     // The new-table form, built from the catalogue, with each game's options as controls.
     let session = rig.app.session(&rig.organiser, "Thursday").await;
@@ -461,7 +510,7 @@ async fn a_dividend_result_is_tapped_in_tens_and_units_and_the_last_seat_follows
     let dan = phone
         .client
         .execute(
-            "return document.querySelector('[aria-label=\"Dan cards won\"]').textContent",
+            "return document.querySelector('[data-cell][aria-label$=\", Dan cards won\"]').textContent",
             vec![],
         )
         .await

@@ -55,6 +55,7 @@ mod browser_money;
 mod browser_offline;
 mod browser_refusals;
 mod browser_rulings;
+mod browser_screens;
 mod browser_table;
 mod browser_tournaments;
 mod bundle;

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { changedResults, changeWords, countdownText, dealChanges, describe, facts, rulingsToAnswer, seatBits, summaryLines, totalsOf } from '../page/app/words.js';
+import { bookingText, changedResults, changeWords, countdownText, dealChanges, describe, facts, rulingsToAnswer, seatBits, summaryLines, totalsOf } from '../page/app/words.js';
 import * as dividend from '../page/app/games/dividend.js';
 import * as nominationWhist from '../page/app/games/nomination-whist.js';
 import * as popeJoan from '../page/app/games/pope-joan.js';
@@ -147,4 +147,21 @@ test('the board names each table\'s changed results, a deal once with what happe
   assert.equal(said.has('t2'), false, 'an answer to a ruling changes no result');
   assert.equal(said.get('t3'), 'Changed: deal 4 ruled');
   assert.equal(said.size, 2);
+});
+
+test("the hook rule's number says why it is refused: the last to nominate may not make the hand", () => {
+  // The server's legal moves leave 1 out for Dan, nominating last in a hand of 3.
+  const view = { hand_size: 3, to_act: 3, forbidden_nomination: 1, legal_moves: [{ kind: 'nominate', seat: 3, tricks: [0, 2, 3] }] };
+  const hooked = nominationWhist.nominations(view).find((c) => c.n === 1);
+  assert.equal(hooked.ok, false);
+  assert.equal(hooked.why, 'hook rule: the last to nominate may not make the nominations add up to 3');
+  assert.ok(nominationWhist.nominations(view).filter((c) => c.n !== 1).every((c) => c.ok && c.why === null));
+});
+
+test('a ledger booking names its deal once, however its memo begins', () => {
+  assert.equal(bookingText({ deal: 1, memo: 'deal 1: Matrimony won by seat 0 (K♦ and Q♦)' }), 'Deal 1: Matrimony won by seat 0 (K♦ and Q♦)');
+  assert.equal(bookingText({ deal: 2, memo: 'hand 2, trick 3: trick value +1 to seat 0' }, 'Hand'), 'Hand 2: trick 3: trick value +1 to seat 0');
+  assert.equal(bookingText({ deal: 3, memo: 'reversal: deal 3: the board is dressed', reverses: 7 }), 'Deal 3: the board is dressed (reversal)');
+  assert.equal(bookingText({ deal: 4, memo: 'ruling: average of deal 4' }), 'Deal 4: ruling: average of deal 4');
+  assert.equal(bookingText({ deal: null, memo: 'opening chips' }), 'opening chips');
 });

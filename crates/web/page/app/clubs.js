@@ -124,7 +124,7 @@ function sessionCard(heading, s) {
         h('span', {}, h('b', {}, `Table ${i + 1}: ${gameName(t.game)}`), ` · ${t.finished ? 'finished' : 'playing'}`),
         h('span', { class: 'came' }, t.players.join(' · ')))))
       : message('No tables yet.'),
-    h('a', { class: 'button', href: `#/session/${s.id}`, 'aria-label': `Open ${s.name}` }, 'Open the session'));
+    h('a', { class: 'button', href: `#/session/${s.id}` }, `Open ${s.name}`));
 }
 
 /// The next session (the newest, while it has no tables or some still play) and the last one.

@@ -231,7 +231,10 @@ export function keypadGrid({ columns, rows, label, bySeat = false }) {
     const v = value(cell);
     if (v != null && v !== 0) cell.negative = v < 0;
     const out = cell.face.querySelector('output');
-    if (out) out.textContent = v == null ? '·' : v < 0 ? `−${-v}` : String(v);
+    const text = v == null ? '·' : v < 0 ? `−${-v}` : String(v);
+    if (out) out.textContent = text;
+    // Its name starts with what it shows ("20, Ann cards won"), as a spoken name should.
+    cell.face.setAttribute('aria-label', v == null ? cell.spec.label : `${text}, ${cell.spec.label}`);
     cell.face.classList.toggle('auto', cell.input.dataset.auto === '1');
     cell.face.classList.toggle('empty', v == null);
     if (cells[chosen] === cell) keysFor(cell);

@@ -74,3 +74,20 @@ export function button(label, onclick, attrs = {}) {
 export function message(text, kind = 'info') {
   return h('p', { class: `msg ${kind}`, role: kind === 'error' ? 'alert' : 'status' }, text);
 }
+
+/// Fits what a box of fixed height says inside it: the text of its first child is made smaller,
+/// a step at a time down to `smallest` of its size, until none of it is cut off (a long
+/// sentence on a small phone). The box keeps its height, so nothing below it moves.
+/**
+ * @param {HTMLElement} box
+ * @param {number} [smallest]
+ */
+export function fitText(box, smallest = 0.7) {
+  const text = /** @type {HTMLElement | null} */ (box.firstElementChild);
+  if (!text) return;
+  text.style.fontSize = '';
+  for (let size = 1; box.scrollHeight > box.clientHeight + 1 && size > smallest + 0.001;) {
+    size -= 0.05;
+    text.style.fontSize = `${size.toFixed(2)}em`;
+  }
+}

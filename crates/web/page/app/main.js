@@ -1,13 +1,13 @@
 // @ts-check
 // The phone page: start (join a table, organiser sign-in), the organiser's screens and the
-// table. Hash routes: #/ · #/organiser · #/session/<id> · #/session/<id>/new · #/session/<id>/money (the settle-up) · #/code/<table> · #/table/<id> · #/table/<id>/assign/<deal> (a director's assigned ruling)
+// table. Hash routes: #/ · #/sign-in (anyone's sign-in or registering) · #/organiser · #/session/<id> · #/session/<id>/new · #/session/<id>/money (the settle-up) · #/code/<table> · #/table/<id> · #/table/<id>/assign/<deal> (a director's assigned ruling)
 // · #/board/<session> (the big screen) · #/tournament/<id> · #/tournament/<id>/codes · #/guide/<tournament>[/<member>] · #/clubs · #/club/<id> · #/club/<id>/start · #/club/<id>/members.
 // A QR code opens /?join=CODE: the start screen with the code filled in.
 
 import { organiser, phone, post, setScorerToken } from './api.js';
 import { clubRoute } from './clubs.js';
 import { h, message, mount } from './dom.js';
-import { organiserRoute } from './organiser.js';
+import { organiserRoute, signIn } from './organiser.js';
 import { openBoard } from './board.js';
 import { openTable } from './table.js';
 import { guideRoute } from './tournaments.js';
@@ -43,9 +43,15 @@ function start(note) {
   mount(root,
     h('header', { class: 'brand' }, h('img', { src: '/app/icon.svg', alt: '', width: 40, height: 40 }), h('h1', {}, 'Tablekeeper')),
     form,
-    h('section', { class: 'card-box' }, h('h2', {}, 'Organiser'),
-      h('a', { class: 'button', href: '#/organiser' }, organiser.token ? 'Your sessions' : 'Organiser sign-in'),
-      organiser.token ? h('a', { class: 'button', href: '#/clubs' }, 'Your clubs') : null));
+    // One account for organisers, treasurers and club members alike: signed in, the sessions
+    // and the clubs are a tap away (a member joins a club there with an invitation code).
+    organiser.token
+      ? h('section', { class: 'card-box', 'aria-labelledby': 'account-head' }, h('h2', { id: 'account-head' }, 'Your account'),
+        h('a', { class: 'button', href: '#/organiser' }, 'Your sessions'),
+        h('a', { class: 'button', href: '#/clubs' }, 'Your clubs'))
+      : h('section', { class: 'card-box', 'aria-labelledby': 'account-head' }, h('h2', { id: 'account-head' }, 'Members and organisers'),
+        h('p', { class: 'why' }, 'Club members, treasurers and organisers sign in here; new here, register.'),
+        h('a', { class: 'button', href: '#/sign-in' }, 'Sign in / register')));
   if (!code.value) code.focus();
 }
 
@@ -56,6 +62,12 @@ export function route() {
     return openTable(parts[1], root, Number.isInteger(deal) && deal > 0 ? deal : null);
   }
   if (parts[0] === 'board' && parts[1]) return openBoard(parts[1], root);
+  // Anyone's sign-in (or registering), then the start screen with their sessions and clubs.
+  if (parts[0] === 'sign-in') {
+    if (!organiser.token) return signIn(root, null, () => { location.hash = '#/'; });
+    history.replaceState(null, '', '#/');
+    return start();
+  }
   if (parts[0] === 'guide' && parts[1]) return guideRoute(parts, root);
   if (['organiser', 'session', 'code', 'tournament'].includes(parts[0])) return organiserRoute(parts, root);
   if (['clubs', 'club'].includes(parts[0])) return clubRoute(parts, root);

@@ -55,8 +55,8 @@ export async function guarded(root, body) {
  */
 export function signIn(root, note, after = () => sessions(root)) {
   const status = h('div', { 'aria-live': 'polite' }, note ? message(note, 'error') : null);
-  const form = h('form', { class: 'card-box', 'aria-label': 'Organiser sign-in' },
-    h('h2', {}, 'Organiser sign-in'),
+  const form = h('form', { class: 'card-box', 'aria-label': 'Sign in or register' },
+    h('h2', {}, 'Sign in or register'),
     field('email', 'Email', { type: 'email', autocomplete: 'username' }),
     field('password', 'Password', { type: 'password', autocomplete: 'current-password', minlength: 8 }),
     h('details', {}, h('summary', {}, 'New here? Register'),
@@ -80,7 +80,7 @@ export function signIn(root, note, after = () => sessions(root)) {
       mount(status, message(err.message, 'error'));
     }
   });
-  mount(root, top('Organiser', '#/'), form);
+  mount(root, top('Sign in', '#/'), form);
 }
 
 async function sessions(root) {

@@ -14,7 +14,7 @@
 
 import { Refusal, Unreachable, download, get, keep, phone, recordingToken, streamUrl } from './api.js';
 import { cardFace, plainText, suitWord } from './cards.js';
-import { button, h, message, mount } from './dom.js';
+import { button, fitText, h, message, mount } from './dom.js';
 import { dealOf, kinds, numberingOf } from './legal.js';
 import { gameName, loadCatalogue } from './catalogue.js';
 import { dealsTab, markSheet, openForRuling } from './deals.js';
@@ -24,7 +24,7 @@ import { MoveQueue, dealInHandView, nextDealView, resentAfterConflict } from './
 import { refusalChoices } from './refusals.js';
 import { answerPanels, countdown } from './rulings.js';
 import { fromThisPhone, loadScorers, recorder } from './scorers.js';
-import { describe, describeParts, facts, seatBits, summaryLines, totalsOf } from './words.js';
+import { bookingText, describe, describeParts, facts, seatBits, summaryLines, totalsOf } from './words.js';
 
 /// How long the controls are held after another phone's entry is drawn.
 export const HOLD_MS = 1500;
@@ -414,6 +414,9 @@ function render(state) {
   if (state.tab === 'table') body = tableBody(state);
   else body = h('div', { class: 'tab-body', 'data-tab': state.tab }, message('Loading…'));
   steady(state, () => mount(state.root, header, body, tabs));
+  // A long notice (a conflict's words) is fitted to its fixed box, never cut off.
+  const notice = /** @type {HTMLElement | null} */ (state.root.querySelector('.notice'));
+  if (notice) fitText(notice);
   if (state.tab === 'sheet') sheetTab(state, body);
   if (state.tab === 'ledger') ledgerTab(state, body);
   if (state.tab === 'deals') {
@@ -717,8 +720,9 @@ function undoBar(state, waiting) {
       button('Keep', () => { state.confirmUndo = false; render(state); }));
   }
   return h('div', { class: 'undo-bar' },
+    // Named by what it shows (a Squares card's face is named by its own label).
     button(['Undo ', describeParts(last, t.players, page)], () => { state.confirmUndo = true; render(state); },
-      { class: 'undo', disabled: waiting, 'aria-label': `Undo ${words}` }));
+      { class: 'undo', disabled: waiting }));
 }
 
 /// A deal's end, in place of the next deal's panel for a moment.
@@ -821,7 +825,7 @@ async function ledgerTab(state, body) {
       h('ul', { class: 'pools' }, l.balances.map((b) => h('li', {}, h('span', {}, account(b.account)), h('b', {}, String(b.balance))))),
       h('h2', {}, 'Bookings'),
       l.bookings.length ? h('ol', { class: 'bookings' }, l.bookings.map((b) => h('li', {},
-        h('p', {}, `${b.deal ? `Deal ${b.deal}: ` : ''}${b.memo}${b.reverses ? ' (reversal)' : ''}`),
+        h('p', {}, bookingText(b, numberingOf(pageOf(state)).word)),
         h('p', { class: 'postings' }, b.postings.map((p) => `${account(p.account)} ${p.amount > 0 ? '+' : ''}${p.amount}`).join(' · ')))))
         : message('No bookings: this game keeps points, not chips.'),
       csvLink(`/api/v1/tables/${state.id}/ledger?format=csv`, 'Download the ledger (CSV)'));

@@ -88,6 +88,22 @@ function describeMove(m, who, page) {
   }
 }
 
+/// A ledger booking in words: "Deal 1: the board is dressed". A memo that names its deal
+/// already ("deal 1: …", "hand 2, trick 3: …") is not named twice, and a reversal is said once.
+/**
+ * @param {{ deal?: number | null, memo?: string | null, reverses?: unknown }} booking
+ * @param {string} [word] how the game calls a deal ("Deal", or "Hand" for Tricky Dick)
+ * @returns {string}
+ */
+export function bookingText(booking, word = 'Deal') {
+  let memo = String(booking.memo ?? '');
+  const reversal = /^reversal: /i.test(memo);
+  if (reversal) memo = memo.replace(/^reversal: /i, '');
+  if (booking.deal != null) memo = memo.replace(new RegExp(`^(?:deal|hand) ${booking.deal}(?::|,)\\s*`, 'i'), '');
+  const reversed = reversal || Boolean(booking.reverses);
+  return `${booking.deal ? `${word} ${booking.deal}: ` : ''}${memo}${reversed ? ' (reversal)' : ''}`;
+}
+
 /// The header's facts: the deal (or hand) of how many, the dealer, the hand size, trumps, what
 /// the game adds (`page.facts`), "Game over". `short` for the board's tiles, whose seats mark
 /// the dealer: no dealer, trumps as their symbol.

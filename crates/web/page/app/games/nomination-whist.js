@@ -25,10 +25,10 @@ export function nominations(view) {
   const out = [];
   for (let n = 0; n <= size; n += 1) {
     let why = null;
-    if (allowed && !allowed.has(n)) why = 'not allowed now';
-    else if (!allowed && view.forbidden_nomination === n) {
-      why = `hook rule: the nominations may not add up to ${size}`;
-    }
+    // The view names the number the hook rule forbids the seat nominating last.
+    if (view.forbidden_nomination === n && (!allowed || !allowed.has(n))) {
+      why = `hook rule: the last to nominate may not make the nominations add up to ${size}`;
+    } else if (allowed && !allowed.has(n)) why = 'not allowed now';
     out.push({ n, ok: !why, why });
   }
   return out;
