@@ -611,6 +611,7 @@ async fn an_evening_is_played_and_audited_as_the_application_role_which_cannot_c
     let evening = crate::evidence::a_finished_evening(&app, "ann@club.example").await;
     assert_audit_consistent(&app, &evening.table).await;
     a_tournament_round(&app, &evening).await;
+    crate::cosign::a_cosigning_phone(&app, &evening.token, &evening.table).await;
     // The session closed (final at once, its checkpoint made) and reopened.
     let session = &evening.session;
     app.post(

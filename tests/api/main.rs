@@ -66,6 +66,7 @@ mod club_erasure;
 mod clubs;
 mod conditional;
 mod corrections;
+mod cosign;
 mod distribution;
 mod dividend;
 mod evidence;

@@ -34,6 +34,8 @@ pub enum Door {
     /// A session's table: as `Session`, and a phone that joined that very table reads,
     /// records and verifies it.
     Table(Capability),
+    /// A phone that joined that very table, and no one else: its witnesses.
+    Phone,
 }
 
 impl Door {
@@ -43,6 +45,7 @@ impl Door {
             Door::Public | Door::Password | Door::Listing | Door::AnyListing => true,
             Door::Club(c) | Door::Session(c) | Door::Table(c) => tablekeeper_service::access::allows(role, c),
             Door::Owner => role == ClubRole::Owner,
+            Door::Phone => false,
         }
     }
 }
@@ -152,6 +155,11 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     ("get_table_checkpoint", Door::Table(Capability::Read)),
     ("get_move_proof", Door::Table(Capability::Read)),
     ("get_table_consistency", Door::Table(Capability::Read)),
+    ("get_cosigned_checkpoint", Door::Table(Capability::Read)),
+    // The table's witnesses: only a phone that joined that very table registers its key and
+    // cosigns the table's checkpoints.
+    ("register_phone_key", Door::Phone),
+    ("submit_cosignature", Door::Phone),
     ("submit_move", Door::Table(Capability::Record)),
     ("undo_move", Door::Table(Capability::Record)),
     ("get_scores", Door::Table(Capability::Read)),

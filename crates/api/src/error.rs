@@ -181,6 +181,16 @@ impl ApiError {
         "size_beyond_tree",
         "size_zero",
         "sizes_reversed",
+        // Phones' cosignatures of a table's checkpoints (`cosigning`).
+        "not_a_phone",
+        "phone_of_another_table",
+        "invalid_phone_key",
+        "phone_key_taken",
+        "phone_key_missing",
+        "checkpoint_not_found",
+        "cosignature_malformed",
+        "checkpoint_not_signed",
+        "cosignature_invalid",
     ];
 
     /// Every code a problem can carry, sorted: the spec's enum for `Problem.code`.
@@ -405,6 +415,15 @@ impl From<ServiceError> for ApiError {
             ServiceError::InvalidWebhook { code, detail } => ApiError::unprocessable(code, detail),
             ServiceError::OutsideTree { code, detail } => ApiError::unprocessable(code, detail),
             ServiceError::EntryNotLinked(_) => ApiError::not_found("entry_not_linked", e.to_string()),
+            ServiceError::NotAPhone => ApiError::new(StatusCode::FORBIDDEN, "not_a_phone", e.to_string()),
+            ServiceError::PhoneOfAnotherTable => {
+                ApiError::new(StatusCode::FORBIDDEN, "phone_of_another_table", e.to_string())
+            }
+            ServiceError::InvalidPhoneKey => ApiError::unprocessable("invalid_phone_key", e.to_string()),
+            ServiceError::PhoneKeyTaken => ApiError::new(StatusCode::CONFLICT, "phone_key_taken", e.to_string()),
+            ServiceError::PhoneKeyMissing => ApiError::new(StatusCode::CONFLICT, "phone_key_missing", e.to_string()),
+            ServiceError::CheckpointNotFound { .. } => ApiError::not_found("checkpoint_not_found", e.to_string()),
+            ServiceError::CosignatureRefused { code, detail } => ApiError::unprocessable(code, detail),
             ServiceError::DisputeMatchesRecord => ApiError::unprocessable("dispute_matches_record", e.to_string()),
             ServiceError::OwnDeal => ApiError::new(StatusCode::FORBIDDEN, "own_deal", e.to_string()),
             ServiceError::IdempotencyKeyReused => ApiError::unprocessable("idempotency_key_reused", e.to_string()),

@@ -2,13 +2,14 @@
 //! or that it only grew (`service::witness`). Read as the table's log is read.
 
 use actix_web::http::header::CONTENT_TYPE;
-use actix_web::{get, web, HttpResponse};
-use serde::Deserialize;
+use actix_web::{get, post, web, HttpResponse};
+use serde::{Deserialize, Serialize};
+use tablekeeper_service::cosigning::{self, CosignatureSubmission, CosignedCheckpoint, PhoneKey};
 use tablekeeper_service::witness::{self, note, ConsistencyProof, InclusionProof, Witness};
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use super::auth::Reads;
+use super::auth::{Caller, Reads};
 use super::error::{ApiError, Problem};
 use super::reads::ReadPool;
 use super::State;
@@ -117,4 +118,92 @@ pub async fn get_table_consistency(
     let tree = witness::read(&pool, *id).await?;
     let proof: ConsistencyProof = tree.consistency(Witness { name: &name, key }, query.from, query.to)?;
     Ok(HttpResponse::Ok().json(proof))
+}
+
+/// A phone's Ed25519 public key, to cosign its table's checkpoints with.
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewPhoneKey {
+    /// The raw 32-byte Ed25519 public key, base64 (WebCrypto's `exportKey("raw", …)`).
+    #[schema(example = "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=")]
+    pub public_key: String,
+}
+
+/// Registers the calling phone's Ed25519 public key, made on the phone on its first use: with
+/// it the phone cosigns the table's checkpoints it has seen grow consistently. A phone keeps
+/// its first key for good (the same key again is answered as registered).
+#[utoipa::path(tag = "tables", request_body = NewPhoneKey, security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 201, body = PhoneKey, description = "the key, registered now"),
+    (status = 200, body = PhoneKey, description = "the same key, registered before"),
+    (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`not_a_phone`: only a phone that joined the table cosigns; `phone_of_another_table`; `share_link_read_only`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`phone_key_taken`: the phone registered another key", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_phone_key`: not 32 bytes of base64 of an Ed25519 key; `invalid_body`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/tables/{id}/phone-key")]
+pub async fn register_phone_key(
+    state: web::Data<State>,
+    Caller(who): Caller,
+    id: web::Path<Uuid>,
+    body: web::Json<NewPhoneKey>,
+) -> Result<HttpResponse, ApiError> {
+    let name = note::log_name(state.public_url.as_deref());
+    let (key, new) = cosigning::register_key(&state.pool, who, *id, &body.public_key, &name).await?;
+    Ok(if new {
+        HttpResponse::Created().json(key)
+    } else {
+        HttpResponse::Ok().json(key)
+    })
+}
+
+/// A phone's cosignature of one of its table's checkpoints, in the C2SP tlog-cosignature shape
+/// (`cosignature/v1`): the phone says it saw the table's tree grow consistently to this
+/// checkpoint. Kept only if the checkpoint is the service's own for the table (same size and
+/// root hash as its tree of that size) and the signature verifies under the phone's key.
+#[utoipa::path(tag = "tables", request_body = CosignatureSubmission, security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 201, body = CosignedCheckpoint, description = "kept: the checkpoint and its cosignatures now"),
+    (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`not_a_phone`: only a phone that joined the table cosigns; `phone_of_another_table`; `share_link_read_only`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`; `checkpoint_not_found`: the table's tree has no checkpoint of that size", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`phone_key_missing`: register the phone's key first; `table_damaged`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`cosignature_malformed`: not a cosignature line or not a checkpoint; `checkpoint_not_signed`: the service never signed that checkpoint (another root hash at that size, or another log); `cosignature_invalid`: the signature does not verify under the phone's key; `invalid_body`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/tables/{id}/cosignatures")]
+pub async fn submit_cosignature(
+    state: web::Data<State>,
+    Caller(who): Caller,
+    id: web::Path<Uuid>,
+    body: web::Json<CosignatureSubmission>,
+) -> Result<HttpResponse, ApiError> {
+    let key = state.keys.signing(&state.pool).await?;
+    let name = note::log_name(state.public_url.as_deref());
+    let cosigned = cosigning::submit(&state.pool, Witness { name: &name, key }, who, *id, &body).await?;
+    Ok(HttpResponse::Created().json(cosigned))
+}
+
+/// The table's checkpoint of one size and the phones' cosignatures of it (who, with which key,
+/// when), with the note carrying them all; and cosignatures of that size over another root
+/// hash, if phones ever saw another history.
+#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path), ("size" = u64, Path, description = "the tree's size")), responses(
+    (status = 200, body = CosignedCheckpoint),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`: no such table, or the caller may not read it; `checkpoint_not_found`: the table's tree has no checkpoint of that size", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: the table's chain has a gap; the audit names it", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tables/{id}/checkpoints/{size}")]
+pub async fn get_cosigned_checkpoint(
+    state: web::Data<State>,
+    pool: ReadPool,
+    Reads(who): Reads,
+    path: web::Path<(Uuid, u64)>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, size) = path.into_inner();
+    tablekeeper_service::access::readable_table(&pool, who, id).await?;
+    let key = state.keys.signing(&state.pool).await?;
+    let name = note::log_name(state.public_url.as_deref());
+    let cosigned = cosigning::cosigned(&pool, Witness { name: &name, key }, id, size).await?;
+    Ok(HttpResponse::Ok().json(cosigned))
 }

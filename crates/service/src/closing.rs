@@ -18,7 +18,9 @@
 //! - A checkpoint names the session's record chain head and each table's chain head, the
 //!   standings and the settle-up; it is signed with the audit key over [`DOMAIN`] and its
 //!   canonical JSON (RFC 8785) without `signature`, and its hash (SHA-256 of that canonical
-//!   JSON) is in the session's record.
+//!   JSON) is in the session's record. One made since phones cosign (issue #43) names, for each
+//!   table, the phones that cosigned its last checkpoint (`cosigned_by`); earlier ones have no
+//!   such field and verify as they were signed.
 
 use chrono::{DateTime, Duration, Utc};
 use ed25519_dalek::{Signer, SigningKey, Verifier, VerifyingKey};
@@ -372,6 +374,32 @@ pub fn standings_and_settlement(standings: &sessions::Standings) -> Result<(Valu
     ))
 }
 
+/// Who cosigned the table's last checkpoint (its tree as its chain is now): each phone once,
+/// by its first cosignature of it, as `{scorer, name, public_key, time}`. Final checkpoints made
+/// before phones cosigned have no `cosigned_by`; those made since name it for every table.
+async fn cosigners_of_last(tx: &mut PgConnection, table: store::TableKey) -> Result<Vec<Value>, ServiceError> {
+    use base64::Engine as _;
+    let links = store::chain::links(&mut *tx, table).await?;
+    if links.is_empty() {
+        return Ok(Vec::new());
+    }
+    let root = super::witness::tree::root(&super::witness::leaves(&links));
+    let rows = store::cosignatures::of_table(&mut *tx, table, Some(links.len() as i64)).await?;
+    let mut seen = std::collections::BTreeSet::new();
+    Ok(rows
+        .iter()
+        .filter(|r| r.root_hash == root && seen.insert(r.scorer_id))
+        .map(|r| {
+            json!({
+                "scorer": r.scorer_id,
+                "name": r.name,
+                "public_key": base64::engine::general_purpose::STANDARD.encode(&r.public_key),
+                "time": r.signed_time,
+            })
+        })
+        .collect())
+}
+
 /// Makes, signs, keeps and chains close `close`'s final checkpoint, with the session's row
 /// locked; webhook `session.final`.
 async fn make_final(
@@ -388,10 +416,12 @@ async fn make_final(
     let mut tables = Vec::new();
     for t in store::tables::list(&mut *tx, None, Some(session.id), 1000, 0).await? {
         let end = store::chain::end(&mut *tx, t.key()).await?;
+        let cosigned_by = cosigners_of_last(&mut *tx, t.key()).await?;
         tables.push(json!({
             "table": t.id,
             "position": end.last.as_ref().map(|l| l.pos),
             "head": end.last.as_ref().map(|l| chain::hex(&l.hash)),
+            "cosigned_by": cosigned_by,
         }));
     }
     let standings = sessions::standings_in(&mut *tx, session.id).await?;

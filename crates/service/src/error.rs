@@ -183,6 +183,26 @@ pub enum ServiceError {
     /// A log entry the table's chain does not hold (no such seq, or the table was never chained).
     #[error("log entry {0} is not in the table's chain")]
     EntryNotLinked(i64),
+    /// Only a phone that joined the table cosigns its checkpoints.
+    #[error("only a phone that joined the table cosigns its checkpoints (with the key it registered)")]
+    NotAPhone,
+    /// A phone of another table, at this one.
+    #[error("this phone joined another table: it cosigns that table's checkpoints, not this one's")]
+    PhoneOfAnotherTable,
+    #[error("the phone's key is not 32 bytes of base64 of an Ed25519 public key")]
+    InvalidPhoneKey,
+    /// A phone keeps the key it registered first.
+    #[error("this phone registered another key already: a phone's key is its own for good")]
+    PhoneKeyTaken,
+    #[error("this phone has no key yet: register its public key first")]
+    PhoneKeyMissing,
+    /// A checkpoint size the table's tree does not have (0, or beyond it).
+    #[error("the table's tree has {have} entries: it has no checkpoint of {size}")]
+    CheckpointNotFound { size: u64, have: u64 },
+    /// A cosignature that does not hold (`cosignature_malformed`, `checkpoint_not_signed`,
+    /// `cosignature_invalid`); nothing was kept.
+    #[error("{detail}")]
+    CosignatureRefused { code: &'static str, detail: String },
     #[error(transparent)]
     Ledger(#[from] LedgerError),
     #[error(transparent)]

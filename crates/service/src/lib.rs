@@ -25,6 +25,7 @@ pub mod clock;
 pub mod closing;
 pub mod clubs;
 pub mod corrections;
+pub mod cosigning;
 pub mod database;
 mod error;
 pub mod finality;

@@ -47,6 +47,7 @@ pub mod chain;
 pub mod changes;
 pub mod closes;
 pub mod clubs;
+pub mod cosignatures;
 pub mod creations;
 pub mod deal_lines;
 pub mod deals;

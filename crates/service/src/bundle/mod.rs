@@ -181,6 +181,13 @@ pub struct TablePart {
     /// Left out for a table without a chain, and in bundles made before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checkpoint: Option<String>,
+    /// The phones' cosignatures of the table's checkpoints (every size cosigned), as kept; the
+    /// verifier checks each and counts who cosigned the last. None in bundles made before.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cosignatures: Vec<super::cosigning::CosignaturePart>,
+    /// The keys the table's phones registered: who could cosign.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phone_keys: Vec<super::cosigning::PhoneKey>,
 }
 
 /// A scorer as bundled: the number its link names it by, its id, name and when it joined.
@@ -328,6 +335,7 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey, name: &str) -
         let links = store::chain::links(&mut tx, t.key()).await?;
         let scorers = store::chain::scorers_after(&mut tx, t.key(), 0).await?;
         let verifications = store::chain::verifications_after(&mut tx, t.key(), 0).await?;
+        let (cosignatures, phone_keys) = super::cosigning::of_table(&mut tx, t.key(), name).await?;
         let scores: Result<Value, ServiceError> = async {
             with_game!(super::game_of(&t)?, G => {
                 let game: G = super::fold::current(&mut tx, &t).await?;
@@ -357,6 +365,8 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey, name: &str) -
                 .map(|tree| tree.checkpoint(super::witness::Witness { name, key }, None))
                 .transpose()?
                 .map(|c| c.note),
+            cosignatures,
+            phone_keys,
             chain: links
                 .into_iter()
                 .map(|l| LinkPart {

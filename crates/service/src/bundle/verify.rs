@@ -112,9 +112,16 @@ pub fn verify_checked(
         check_receipt(&payload, receipt)?;
         matched += 1;
     }
+    let mut cosigned = String::new();
     for table in &payload.tables {
         if let Some(note) = &table.checkpoint {
             check_checkpoint(table, note, &receipt_keys)?;
+            if let Some((n, m)) = check_cosignatures(table, note)? {
+                cosigned.push_str(&format!(
+                    "; table {}'s last checkpoint cosigned by {n} of {m} phones",
+                    table.id
+                ));
+            }
         }
     }
     let mut checked = 0;
@@ -139,7 +146,8 @@ pub fn verify_checked(
         signature.public_key,
         receipts::key_id(&key),
         payload.engine,
-    ) + &if checked == 0 {
+    ) + &cosigned
+        + &if checked == 0 {
         String::new()
     } else {
         format!("; {checked} final checkpoints hold")
@@ -172,6 +180,83 @@ fn check_checkpoint(t: &TablePart, note: &str, keys: &[VerifyingKey]) -> Result<
         )));
     }
     Ok(())
+}
+
+/// Every phone's cosignature the table carries holds (the phone's registered key, the signature
+/// over the checkpoint of its size and root) and is of the tree the bundled chain gives at its
+/// size: a phone that cosigned another root at a size saw another history of the table.
+/// `(n, m)`: n of the m phones with a key cosigned the table's last checkpoint (`note`, checked
+/// before); None for a table without phone keys or cosignatures.
+fn check_cosignatures(t: &TablePart, note: &str) -> Result<Option<(usize, usize)>, String> {
+    use crate::witness::{cosign, tree};
+    use base64::Engine as _;
+    if t.cosignatures.is_empty() && t.phone_keys.is_empty() {
+        return Ok(None);
+    }
+    let at = |what: String| format!("table {}: {what}", t.id);
+    // Its signature was checked against the trusted keys before; here only its fields are read.
+    let last =
+        crate::witness::Checkpoint::parse(cosign::body_of(note)).map_err(|e| at(format!("its checkpoint: {e}")))?;
+    let suffix = format!("/tables/{}", t.id);
+    let log_name = last
+        .origin
+        .strip_suffix(&suffix)
+        .ok_or_else(|| at(format!("its checkpoint is of `{}`, another table's log", last.origin)))?;
+    let mut leaves = Vec::with_capacity(t.chain.len());
+    for link in &t.chain {
+        let hash =
+            unhex::<32>(&link.hash).ok_or_else(|| at(format!("link {}'s hash is not 64 hex digits", link.pos)))?;
+        leaves.push(tree::leaf_hash(&hash));
+    }
+    let mut cosigners = std::collections::BTreeSet::new();
+    for c in &t.cosignatures {
+        let who = format!("phone {} ({})", c.scorer_id, c.name);
+        let registered = t
+            .phone_keys
+            .iter()
+            .find(|k| k.scorer_id == c.scorer_id)
+            .ok_or_else(|| at(format!("{who} cosigned without a registered key")))?;
+        if registered.public_key != c.public_key {
+            return Err(at(format!(
+                "{who} cosigned with another key than the one it registered"
+            )));
+        }
+        let key = base64::engine::general_purpose::STANDARD
+            .decode(&c.public_key)
+            .ok()
+            .and_then(|k| <[u8; 32]>::try_from(k).ok())
+            .and_then(|k| VerifyingKey::from_bytes(&k).ok())
+            .ok_or_else(|| at(format!("{who}'s key is not an Ed25519 key")))?;
+        let cosignature = cosign::Cosignature::parse(&c.line).map_err(|e| at(format!("{who}'s cosignature: {e}")))?;
+        if cosignature.name != cosign::phone_name(log_name, c.scorer_id) || cosignature.time != c.time {
+            return Err(at(format!(
+                "{who}'s cosignature line does not name that phone and time"
+            )));
+        }
+        let body = format!("{}\n{}\n{}\n", last.origin, c.size, c.root_hash);
+        cosignature
+            .check(&body, &key)
+            .map_err(|e| at(format!("{who}'s cosignature of the tree of {} entries: {e}", c.size)))?;
+        let size = usize::try_from(c.size).unwrap_or(usize::MAX);
+        if size == 0 || size > leaves.len() {
+            return Err(at(format!(
+                "{who} cosigned a tree of {} entries, and the chain bundled has {}: entries it saw were taken out",
+                c.size,
+                leaves.len()
+            )));
+        }
+        let root = base64::engine::general_purpose::STANDARD.encode(tree::root(&leaves[..size]));
+        if root != c.root_hash {
+            return Err(at(format!(
+                "{who} cosigned a tree of {} entries with root {}, and the chain bundled gives root {root} at that size: the table's history was rewritten after that phone saw it (a fork)",
+                c.size, c.root_hash
+            )));
+        }
+        if c.size == last.size {
+            cosigners.insert(c.scorer_id);
+        }
+    }
+    Ok(Some((cosigners.len(), t.phone_keys.len())))
 }
 
 /// A final checkpoint holds for the bundle: signed by one of `keys`; of this session and of a

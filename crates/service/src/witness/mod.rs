@@ -14,6 +14,7 @@
 //!   (the receipts' key) under the log name ([`note::log_name`]).
 //! - Sizes asked for are checked before anything is hashed, and nothing here writes.
 
+pub mod cosign;
 pub mod note;
 pub mod tree;
 

@@ -626,3 +626,92 @@ fn bad_sizes_and_entries_are_named() {
         (0, "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
     );
 }
+
+// Cosignatures (C2SP tlog-cosignature, `cosignature/v1`).
+
+fn phone_key(seed: u8) -> SigningKey {
+    SigningKey::from_bytes(&[seed; 32])
+}
+
+const BODY: &str =
+    "tablekeeper/tables/0d5c6a1e-8f4b-4b6e-9a2d-3c1f0e9b8a70\n9\nUNhY4JhezH9gQYqvDMWrWH9CwlcKiECVqejMrND2VFw=\n";
+
+#[test]
+fn the_specs_example_cosignature_line_reads_as_key_id_time_and_signature() {
+    // The example of c2sp.org/tlog-cosignature: its time line says 1679315147.
+    let line = "\u{2014} witness.example.com/w1 jWbPPwAAAABkGFDLEZMHwSRaJNiIDoe9DYn/zXcrtPHeolMI5OWXEhZCB9dlrDJsX3b2oyin1nPZqhf5nNo0xUe+mbIUBkBIfZ+qnA==";
+    let c = cosign::Cosignature::parse(line).expect("reads");
+    assert_eq!(c.name, "witness.example.com/w1");
+    assert_eq!(c.key_id, [0x8d, 0x66, 0xcf, 0x3f]);
+    assert_eq!(c.time, 1_679_315_147);
+    assert_eq!(c.line(), line, "written back as it was read");
+}
+
+#[test]
+fn a_cosignature_signs_the_header_the_time_and_the_checkpoint_body() {
+    let key = phone_key(7);
+    let c = cosign::Cosignature::sign(BODY, "tablekeeper/phones/p", &key, 1_767_225_600);
+    let message = format!("cosignature/v1\ntime 1767225600\n{BODY}");
+    assert_eq!(cosign::message(BODY, 1_767_225_600), message);
+    use ed25519_dalek::Verifier as _;
+    key.verifying_key()
+        .verify(message.as_bytes(), &ed25519_dalek::Signature::from_bytes(&c.signature))
+        .expect("the signature is over that message");
+    // The key id is SHA-256(name ‖ 0x0A ‖ 0x04 ‖ key)[:4], not the log's 0x01.
+    let mut id = b"tablekeeper/phones/p\n\x04".to_vec();
+    id.extend_from_slice(key.verifying_key().as_bytes());
+    assert_eq!(c.key_id, sha256(&id)[..4]);
+    assert_ne!(c.key_id, note::key_id("tablekeeper/phones/p", &key.verifying_key()));
+    let bytes = STANDARD
+        .decode(c.line().rsplit_once(' ').expect("two fields").1)
+        .expect("base64");
+    assert_eq!(bytes.len(), 76);
+    assert_eq!(bytes[4..12], 1_767_225_600u64.to_be_bytes());
+    c.check(BODY, &key.verifying_key()).expect("holds");
+}
+
+#[test]
+fn a_cosignature_does_not_hold_for_another_checkpoint_time_key_or_name() {
+    let key = phone_key(7);
+    let c = cosign::Cosignature::sign(BODY, "tablekeeper/phones/p", &key, 100);
+    let other_root = BODY.replace("UNhY", "VNhY");
+    assert!(c.check(&other_root, &key.verifying_key()).is_err(), "another root");
+    assert!(
+        c.check(&BODY.replace("\n9\n", "\n10\n"), &key.verifying_key()).is_err(),
+        "another size"
+    );
+    let later = cosign::Cosignature { time: 101, ..c.clone() };
+    assert!(later.check(BODY, &key.verifying_key()).is_err(), "another time");
+    assert!(
+        c.check(BODY, &phone_key(8).verifying_key()).is_err(),
+        "another phone's key"
+    );
+    let renamed = cosign::Cosignature {
+        name: "tablekeeper/phones/q".into(),
+        ..c.clone()
+    };
+    assert!(
+        renamed.check(BODY, &key.verifying_key()).is_err(),
+        "another name: its key id differs"
+    );
+}
+
+#[test]
+fn a_line_not_in_the_cosignature_shape_is_refused() {
+    let c = cosign::Cosignature::sign(BODY, "n", &phone_key(1), 5);
+    let line = c.line();
+    let (head, encoded) = line.rsplit_once(' ').expect("two fields");
+    let short = STANDARD.encode(&STANDARD.decode(encoded).expect("b64")[..72]);
+    for bad in [
+        format!("- n {encoded}"),
+        format!("{head} {short}"),
+        format!("{head} not*base64"),
+        "\u{2014} n".to_owned(),
+        format!("\u{2014}  {encoded}"),
+    ] {
+        assert!(cosign::Cosignature::parse(&bad).is_err(), "{bad}");
+    }
+    let mut beyond = STANDARD.decode(encoded).expect("b64");
+    beyond[4] = 0x80;
+    assert!(cosign::Cosignature::parse(&format!("{head} {}", STANDARD.encode(beyond))).is_err());
+}
