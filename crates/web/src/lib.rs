@@ -63,6 +63,8 @@ static ASSETS: &[Asset] = assets! {
     "/app/money.js" => "app/money.js", "text/javascript; charset=utf-8";
     "/app/settle.js" => "app/settle.js", "text/javascript; charset=utf-8";
     "/app/qr.js" => "app/qr.js", "text/javascript; charset=utf-8";
+    "/app/merkle.js" => "app/merkle.js", "text/javascript; charset=utf-8";
+    "/app/witness.js" => "app/witness.js", "text/javascript; charset=utf-8";
     "/app/vendor/qrcode.mjs" => "app/vendor/qrcode.mjs", "text/javascript; charset=utf-8";
 };
 

@@ -715,3 +715,53 @@ fn a_line_not_in_the_cosignature_shape_is_refused() {
     beyond[4] = 0x80;
     assert!(cosign::Cosignature::parse(&format!("{head} {}", STANDARD.encode(beyond))).is_err());
 }
+
+/// The vectors the phone page's unit tests check its consistency verifier and cosignature lines
+/// against (crates/web/tests/vectors/witness.json), made here by the service's own tree and
+/// cosignature code: every pair of sizes of trees of up to 12 leaves, and one cosignature.
+fn phone_vectors() -> serde_json::Value {
+    let leaves: Vec<Hash> = (0u8..12).map(|i| tree::leaf_hash(&[i])).collect();
+    let mut consistency = Vec::new();
+    for to in 1..=leaves.len() {
+        for from in 1..=to {
+            let proof = tree::consistency_proof(from, &leaves[..to]).unwrap_or_default();
+            consistency.push(serde_json::json!({
+                "from": from,
+                "to": to,
+                "from_root": STANDARD.encode(tree::root(&leaves[..from])),
+                "to_root": STANDARD.encode(tree::root(&leaves[..to])),
+                "proof": proof.iter().map(|h| STANDARD.encode(h)).collect::<Vec<_>>(),
+            }));
+        }
+    }
+    let key = phone_key(7);
+    let name = "tablekeeper/phones/0d5c6a1e-8f4b-4b6e-9a2d-3c1f0e9b8a70";
+    let c = cosign::Cosignature::sign(BODY, name, &key, 1_767_225_600);
+    serde_json::json!({
+        "consistency": consistency,
+        "cosignature": {
+            "body": BODY,
+            "name": name,
+            "public_key": STANDARD.encode(key.verifying_key().as_bytes()),
+            "key_id": STANDARD.encode(c.key_id),
+            "time": c.time,
+            "signature": STANDARD.encode(c.signature),
+            "line": c.line(),
+        },
+    })
+}
+
+#[test]
+fn the_phone_pages_vectors_are_what_the_tree_code_makes() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../web/tests/vectors/witness.json");
+    let made = serde_json::to_string_pretty(&phone_vectors()).expect("json") + "\n";
+    if std::env::var_os("TK_WRITE_VECTORS").is_some() {
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
+        std::fs::write(&path, &made).expect("written");
+    }
+    let kept = std::fs::read_to_string(&path).expect("the vectors file (TK_WRITE_VECTORS=1 makes it)");
+    assert_eq!(
+        kept, made,
+        "the page's vectors are stale: run this test with TK_WRITE_VECTORS=1"
+    );
+}

@@ -5,12 +5,14 @@
 // each entry is checked by a dry run on the server (POST …/preview) whose view says what is
 // legal next; another phone agrees with a deal or disputes it with its own entry
 // (POST …/verification). The score sheet marks each
-// deal's status through `markSheet`. "Download receipts" saves what api.js kept.
+// deal's status through `markSheet`. "Download receipts" saves what api.js kept, and the last
+// checkpoint this phone cosigned (witness.js).
 //
 // `ctx` = { id, table, log, players, reload(), render() }: the table screen's state, a way to
 // read the table again after a correction, and a way to draw the screen again.
 
 import { get, newKey, organiser, post, put, receipts, recordingToken } from './api.js';
+import { lastCosigned } from './witness.js';
 import { button, h, message, mount } from './dom.js';
 import { numberingOf } from './legal.js';
 import { entriesOfDeal, groupByDeal } from './entries.js';
@@ -394,7 +396,11 @@ export async function markSheet(id, body) {
 function downloadReceipts(id) {
   const kept = receipts(id);
   return button(`Download receipts (${kept.length})`, () => {
-    const blob = new Blob([JSON.stringify({ table_id: id, receipts: receipts(id) }, null, 2)], { type: 'application/json' });
+    // With the last checkpoint this phone cosigned: `tablekeeper verify --inclusion PROOF
+    // --checkpoint <this file>` checks one move against it, offline.
+    const cosigned = lastCosigned(id);
+    const file = { table_id: id, receipts: receipts(id), ...(cosigned ? { checkpoint: cosigned } : {}) };
+    const blob = new Blob([JSON.stringify(file, null, 2)], { type: 'application/json' });
     const a = h('a', { href: URL.createObjectURL(blob), download: `receipts-${id}.json` });
     document.body.append(a);
     a.click();

@@ -24,6 +24,7 @@ import { MoveQueue, dealInHandView, nextDealView, resentAfterConflict } from './
 import { refusalChoices } from './refusals.js';
 import { answerPanels, countdown } from './rulings.js';
 import { fromThisPhone, loadScorers, recorder } from './scorers.js';
+import { onRewritten, rewritten, witness } from './witness.js';
 import { bookingText, describe, describeParts, facts, seatBits, summaryLines, totalsOf } from './words.js';
 
 /// How long the controls are held after another phone's entry is drawn.
@@ -101,6 +102,13 @@ export async function openTable(id, root, assign = null) {
   loadScorers(id);
   state.queue.flush();
   follow(state);
+  // The phone cosigns the table's tree as it is now, in the background; a history found
+  // rewritten is shown at once.
+  const stop = onRewritten((table) => {
+    if (current !== state) stop();
+    else if (table === id) render(state);
+  });
+  witness(id);
 }
 
 /// Where the table's session stands (its `status` and `final_at`), or null outside a session or
@@ -165,6 +173,8 @@ function follow(state) {
     }
     // Every phone keeps the receipts the stream brings, other phones' entries included.
     keep(state.id, data.receipt);
+    // A receipt names the chain's new end: the tree grew, and this phone may cosign it.
+    if (Number.isInteger(data.receipt?.position)) witness(state.id, data.receipt.position + 1);
     streamed(state, data.entry);
   });
 }
@@ -413,7 +423,12 @@ function render(state) {
   let body;
   if (state.tab === 'table') body = tableBody(state);
   else body = h('div', { class: 'tab-body', 'data-tab': state.tab }, message('Loading…'));
-  steady(state, () => mount(state.root, header, body, tabs));
+  // A history found rewritten: one line in the header on every tab, the two checkpoints in full
+  // on the Deals tab (where no control sits under a finger).
+  const found = rewritten(state.id);
+  if (found) header.append(h('p', { class: 'msg error rewritten-line', role: 'alert' }, 'This table\'s history was rewritten: this phone stopped cosigning it. See Deals.'));
+  const warning = found && state.tab === 'deals' ? rewrittenWarning(found) : null;
+  steady(state, () => mount(state.root, header, warning, body, tabs));
   // A long notice (a conflict's words) is fitted to its fixed box, never cut off.
   const notice = /** @type {HTMLElement | null} */ (state.root.querySelector('.notice'));
   if (notice) fitText(notice);
@@ -422,6 +437,21 @@ function render(state) {
   if (state.tab === 'deals') {
     dealsTab({ id: state.id, table: t, log: state.log, players: t.players, reload: () => reload(state), render: () => render(state) }, body);
   }
+}
+
+/// The players' warning that this table's history was rewritten, with the two checkpoints (what
+/// this phone cosigned, what the service shows now), or nothing on an honest table.
+/**
+ * @param {import('./witness.js').Rewritten} found
+ */
+function rewrittenWarning(found) {
+  return h('div', { class: 'msg error rewritten', role: 'alert' },
+    h('strong', {}, 'This table\'s history was rewritten.'),
+    h('p', {}, `Cosigned by this phone: ${found.kept.size} entries, root `, h('code', {}, found.kept.root), '.'),
+    h('p', {}, found.shown.size
+      ? [`Shown by the server now: ${found.shown.size} entries, root `, h('code', {}, found.shown.root), '.']
+      : 'Shown by the server now: fewer entries.'),
+    h('p', {}, `${found.why[0].toUpperCase()}${found.why.slice(1)}. This phone no longer cosigns the table: tell the director, and keep this phone's receipts.`));
 }
 
 /// Redraws without moving the controls under a finger: the entry panel keeps its place on the
