@@ -19,6 +19,7 @@ fn usage() -> String {
         "usage: tablekeeper [serve | migrate | openapi | healthcheck | verify FILE [--key PUBLIC_KEY]... [--receipts FILE...] [--final FILE]...
                     | verify --inclusion FILE --checkpoint FILE [--key PUBLIC_KEY]...
                     | verify --consistency FILE [--checkpoint FILE] [--key PUBLIC_KEY]...
+                    | verify --checkpoints FILE... [--key PUBLIC_KEY]...
                     | qr TEXT | reset-password EMAIL_OR_NAME | fingerprint | --version | help]
 
   serve        run the HTTP server (the default); creates the database and applies migrations
@@ -34,6 +35,10 @@ fn usage() -> String {
                check offline that a table's log only grew: PROOF is what GET
                /tables/{id}/consistency?from=M answered, CHECKPOINT one kept at size M (a
                phone's, a treasurer's), which must be the tree the proof starts from
+  verify --checkpoints CHECKPOINT... [--key PUBLIC_KEY]...
+               compare checkpoints kept by different phones: two of one table and one size with
+               different root hashes are a fork (the service showed two histories), named with
+               both roots; exit status 0 when there is none, 1 when there is
   verify       check a session's audit bundle offline (no database, no network): its signature
                (by one of the PUBLIC_KEYs, hex, when given: --key again, or commas, for the keys
                before a rotation; GET /api/v1/audit-key lists them), its hash chains, a replay of
@@ -233,6 +238,9 @@ fn verify(args: &[String]) -> ExitCode {
     if args.iter().any(|a| a == "--inclusion" || a == "--consistency") {
         return verify_proof(args);
     }
+    if args.first().is_some_and(|a| a == "--checkpoints") {
+        return verify_checkpoints(&args[1..]);
+    }
     let Some(parsed) = VerifyArgs::parse(args) else {
         eprintln!("usage: tablekeeper verify FILE [--key PUBLIC_KEY]... [--receipts FILE...] [--final FILE]...");
         return ExitCode::FAILURE;
@@ -339,6 +347,48 @@ fn verify_proof(args: &[String]) -> ExitCode {
         } else {
             said
         })
+    })();
+    match outcome {
+        Ok(said) => {
+            println!("{said}");
+            ExitCode::SUCCESS
+        }
+        Err(why) => {
+            eprintln!("tablekeeper verify: no: {why}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `verify --checkpoints FILE... [--key PUBLIC_KEY]...`: checkpoints kept by different phones
+/// (signed notes, or answers carrying one) compared; a fork named with status 1.
+fn verify_checkpoints(args: &[String]) -> ExitCode {
+    use tablekeeper::service::{receipts, witness};
+    let (mut files, mut keys) = (Vec::new(), Vec::new());
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        if arg == "--key" {
+            keys.extend(rest.next().into_iter().flat_map(|k| k.split(',')).map(str::to_owned));
+        } else {
+            files.push(arg.clone());
+        }
+    }
+    if files.len() < 2 {
+        eprintln!("usage: tablekeeper verify --checkpoints FILE FILE... [--key PUBLIC_KEY]...");
+        return ExitCode::FAILURE;
+    }
+    let outcome = (|| {
+        let keys = keys
+            .iter()
+            .filter(|k| !k.trim().is_empty())
+            .map(|k| receipts::public_key(k))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut notes = Vec::new();
+        for file in &files {
+            let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
+            notes.push(witness::note_in(&text).map_err(|e| format!("{file}: {e}"))?);
+        }
+        witness::compare_checkpoints(&notes, &keys)
     })();
     match outcome {
         Ok(said) => {

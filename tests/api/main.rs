@@ -58,6 +58,7 @@ mod browser_rulings;
 mod browser_screens;
 mod browser_table;
 mod browser_tournaments;
+mod browser_witness;
 mod bundle;
 mod chain;
 mod changes;

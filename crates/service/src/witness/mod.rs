@@ -502,6 +502,47 @@ pub fn verify_grown(proof: &ConsistencyProof, kept: Option<&str>, keys: &[Verify
     Ok(format!("{said}, which the checkpoint kept signed"))
 }
 
+/// Compares checkpoints kept by different phones (or people), offline: each signed by one of
+/// `keys` (none: read as they are, their signatures taken at their word). Two of one table's
+/// log and of one size with different root hashes are a fork: the service showed two histories
+/// of the table, which no honest log can sign. One sentence either way.
+///
+/// # Errors
+/// A sentence naming the fork (the origin, the size, both roots and which checkpoints), or a
+/// checkpoint that does not read or is not signed by one of `keys`.
+pub fn compare_checkpoints(notes: &[String], keys: &[VerifyingKey]) -> Result<String, String> {
+    let mut read = Vec::with_capacity(notes.len());
+    for (i, note) in notes.iter().enumerate() {
+        let checkpoint = if keys.is_empty() {
+            Checkpoint::parse(cosign::body_of(note))
+        } else {
+            Checkpoint::open(note, keys).map(|(c, _)| c)
+        }
+        .map_err(|e| format!("checkpoint {}: {e}", i + 1))?;
+        read.push(checkpoint);
+    }
+    for (i, a) in read.iter().enumerate() {
+        for (j, b) in read.iter().enumerate().skip(i + 1) {
+            if a.origin == b.origin && a.size == b.size && a.root != b.root {
+                return Err(format!(
+                    "fork: `{}` has two different trees of {} entries, root {} (checkpoint {}) and root {} (checkpoint {}), both signed{}: the service showed two histories of one table",
+                    a.origin,
+                    a.size,
+                    STANDARD.encode(a.root),
+                    i + 1,
+                    STANDARD.encode(b.root),
+                    j + 1,
+                    if keys.is_empty() { " (signatures taken at their word)" } else { " by the audit key" },
+                ));
+            }
+        }
+    }
+    Ok(format!(
+        "yes: the {} checkpoints show no fork (none of one table and one size with two roots; checkpoints of different sizes are joined by a consistency proof)",
+        read.len()
+    ))
+}
+
 fn check_origin(checkpoint: &Checkpoint, table: Uuid, expected: &str) -> Result<(), String> {
     if checkpoint.origin != expected || !checkpoint.origin.ends_with(&format!("/tables/{table}")) {
         return Err(format!(
