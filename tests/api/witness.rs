@@ -529,3 +529,55 @@ async fn the_bundle_carries_each_tables_checkpoint_and_a_swapped_one_is_found(po
     let said = witness::verify_grown(&grown, Some(bundled), &[key.verifying_key()]).expect("grown from the bundle's");
     assert!(said.contains("which the checkpoint kept signed"), "{said}");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_binary_names_a_fork_between_two_checkpoints_of_one_size_and_no_other(pool: PgPool) {
+    // Arrange: the table's checkpoint of one size, a later one, and (after the stored history
+    // is rewritten) the service's checkpoint of the first size again.
+    let app = spawn_app(pool).await;
+    let (token, table) = a_table(&app).await;
+    let key = tablekeeper::service::chain::hex(server_key(&app).await.as_bytes());
+    let before = checkpoint(&app, &table, "").await;
+    let size = size_of(&before);
+    accept(&app, &table, &token, play(3, "KD")).await;
+    let now = size_of(&checkpoint(&app, &table, "").await);
+    let later = app.get(&format!("/api/v1/tables/{table}/checkpoints/{now}")).await.text;
+    sqlx::raw_sql(&format!(
+        "update chain_links set hash = sha256(hash) where table_id = '{table}' and pos = 0;
+         update moves set link_hash = sha256(link_hash) where table_id = '{table}' and link_pos = 0"
+    ))
+    .execute(&app.pool)
+    .await
+    .expect("tampered");
+    let rewritten = checkpoint(&app, &table, &format!("?size={size}")).await;
+    let (dir, file) = scratch(&format!("tk-fork-{table}"));
+    let (before, later, rewritten) = (
+        file("before.txt", &before),
+        file("later.json", &later),
+        file("rewritten.txt", &rewritten),
+    );
+
+    // Act and assert: two sizes are no fork (a cosigned checkpoint's answer reads as one); one
+    // size with two roots is, named with both.
+    let (status, out, err) = run_binary(&["verify", "--checkpoints", &before, &later, "--key", &key]);
+    assert_eq!(status, Some(0), "{out} {err}");
+    assert!(out.starts_with("yes: the 2 checkpoints show no fork"), "{out}");
+    let (status, out, err) = run_binary(&["verify", "--checkpoints", &before, &later, &rewritten, "--key", &key]);
+    assert_eq!(status, Some(1), "{out}");
+    assert!(
+        err.contains(&format!(
+            "fork: `tablekeeper/tables/{table}` has two different trees of {size} entries"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("(checkpoint 1)") && err.contains("(checkpoint 3)"),
+        "{err}"
+    );
+    // A checkpoint signed by another key is refused as such, not compared.
+    let other = tablekeeper::service::chain::hex(SigningKey::from_bytes(&[3; 32]).verifying_key().as_bytes());
+    let (status, _, err) = run_binary(&["verify", "--checkpoints", &before, &rewritten, "--key", &other]);
+    assert_eq!(status, Some(1));
+    assert!(err.contains("checkpoint 1: "), "{err}");
+    std::fs::remove_dir_all(dir).expect("clean up");
+}
