@@ -319,3 +319,57 @@ async fn a_refused_cosignature_is_a_problem_that_keeps_nothing(pool: PgPool) {
     submit(&app, &table, &ann.token, &note, &good).await.assert_status(201);
     assert_eq!(kept_cosignatures(&pool).await, (before.0 + 1, before.1));
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_bundle_carrying_a_phones_cosignature_of_another_tree_is_refused_as_a_fork(pool: PgPool) {
+    // Arrange: a phone's cosignature, then rewritten in the database into one (by the phone's
+    // own key) of another tree of the same size: what a phone shown another history would hold.
+    let app = spawn_app(pool.clone()).await;
+    let (organiser, session, table) = a_table(&app).await;
+    let ann = a_phone(&app, &organiser, &table, "Ann's phone", 1).await;
+    accept(&app, &table, &organiser, play(1, "QS")).await;
+    let note = checkpoint_note(&app, &table).await;
+    submit(&app, &table, &ann.token, &note, &cosign_line(&ann, &note, 100))
+        .await
+        .assert_status(201);
+    let (bytes, _) = verified_bundle(&app, &session).await;
+    assert!(tablekeeper::service::bundle::verify(&bytes, None)
+        .expect("verifies")
+        .contains("cosigned by 1 of 1 phones"));
+    let root = note.lines().nth(2).expect("root").to_owned();
+    let other = [9u8; 32];
+    let forked = note.replacen(&root, &STANDARD.encode(other), 1);
+    let line = Cosignature::parse(&cosign_line(&ann, &forked, 200)).expect("a line");
+    sqlx::query("update cosignatures set root_hash = $1, signed_time = 200, signature = $2 where scorer_id = $3")
+        .bind(other.to_vec())
+        .bind(line.signature.to_vec())
+        .bind(ann.scorer.parse::<uuid::Uuid>().expect("uuid"))
+        .execute(&pool)
+        .await
+        .expect("rewritten");
+
+    // Act: the bundle as served now, checked offline.
+    let bytes = app
+        .as_reader(
+            app.client
+                .get(format!("{}/api/v1/sessions/{session}/audit-bundle", app.base)),
+        )
+        .send()
+        .await
+        .expect("request")
+        .bytes()
+        .await
+        .expect("body");
+    let refused = tablekeeper::service::bundle::verify(&bytes, None).expect_err("a fork");
+
+    // Assert: the verifier names the phone and the fork; the service lists the cosignature apart.
+    assert!(
+        refused.contains("Ann's phone") && refused.contains("(a fork)"),
+        "{refused}"
+    );
+    let size = size_of(&note);
+    let listed = app.get(&format!("/api/v1/tables/{table}/checkpoints/{size}")).await;
+    let listed = listed.assert_status(200);
+    assert_eq!(listed["cosignatures"], json!([]));
+    assert_eq!(listed["contradicted_by"][0]["root_hash"], STANDARD.encode(other));
+}
