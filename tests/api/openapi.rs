@@ -329,6 +329,21 @@ fn every_named_enum_names_its_values_after_itself() {
     );
 }
 
+/// No schema is named `New<X>` beside a schema `<X>`: openapi-generator's `go` client makes a
+/// constructor `New<X>()` for every model, which the model `New<X>` would declare twice
+/// (`NewPhoneKey` beside `PhoneKey` failed the Go client's build).
+#[test]
+fn no_schema_is_named_after_another_s_go_constructor() {
+    let spec: Value = serde_json::from_str(COMMITTED).expect("json");
+    let schemas = spec["components"]["schemas"].as_object().expect("schemas");
+    let clashes: Vec<&String> = schemas
+        .keys()
+        .filter(|name| name.strip_prefix("New").is_some_and(|rest| schemas.contains_key(rest)))
+        .collect();
+    assert!(clashes.is_empty(), "a Go constructor declared twice: {clashes:?}");
+    assert!(schemas.contains_key("PhoneKey") && !schemas.contains_key("NewPhoneKey"));
+}
+
 /// No nullable string carries a `pattern`, itself or through the string it may be: the `go`
 /// client's validator cannot read one on a nullable field (`contract`).
 #[test]

@@ -123,7 +123,7 @@ pub async fn get_table_consistency(
 /// A phone's Ed25519 public key, to cosign its table's checkpoints with.
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct NewPhoneKey {
+pub struct PhoneKeyRegistration {
     /// The raw 32-byte Ed25519 public key, base64 (WebCrypto's `exportKey("raw", …)`).
     #[schema(example = "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=")]
     pub public_key: String,
@@ -132,7 +132,7 @@ pub struct NewPhoneKey {
 /// Registers the calling phone's Ed25519 public key, made on the phone on its first use: with
 /// it the phone cosigns the table's checkpoints it has seen grow consistently. A phone keeps
 /// its first key for good (the same key again is answered as registered).
-#[utoipa::path(tag = "tables", request_body = NewPhoneKey, security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+#[utoipa::path(tag = "tables", request_body = PhoneKeyRegistration, security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
     (status = 201, body = PhoneKey, description = "the key, registered now"),
     (status = 200, body = PhoneKey, description = "the same key, registered before"),
     (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
@@ -147,7 +147,7 @@ pub async fn register_phone_key(
     state: web::Data<State>,
     Caller(who): Caller,
     id: web::Path<Uuid>,
-    body: web::Json<NewPhoneKey>,
+    body: web::Json<PhoneKeyRegistration>,
 ) -> Result<HttpResponse, ApiError> {
     let name = note::log_name(state.public_url.as_deref());
     let (key, new) = cosigning::register_key(&state.pool, who, *id, &body.public_key, &name).await?;
