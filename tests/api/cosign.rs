@@ -141,6 +141,11 @@ async fn phones_cosign_the_checkpoint_and_the_bundle_and_final_checkpoint_name_t
     )
     .await;
     first.assert_status(201);
+    assert_eq!(
+        first.headers["location"],
+        format!("/api/v1/tables/{table}/checkpoints/{size}").as_str(),
+        "the checkpoint's address"
+    );
     submit(
         &app,
         &table,

@@ -163,7 +163,9 @@ pub async fn register_phone_key(
 /// checkpoint. Kept only if the checkpoint is the service's own for the table (same size and
 /// root hash as its tree of that size) and the signature verifies under the phone's key.
 #[utoipa::path(tag = "tables", request_body = CosignatureSubmission, security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
-    (status = 201, body = CosignedCheckpoint, description = "kept: the checkpoint and its cosignatures now"),
+    (status = 201, body = CosignedCheckpoint, description = "kept: the checkpoint and its cosignatures now", headers(
+        ("Location" = String, description = "the checkpoint's address (`GET` lists its cosignatures)"),
+    )),
     (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`not_a_phone`: only a phone that joined the table cosigns; `phone_of_another_table`; `share_link_read_only`", body = Problem, content_type = "application/problem+json"),
@@ -181,7 +183,10 @@ pub async fn submit_cosignature(
     let key = state.keys.signing(&state.pool).await?;
     let name = note::log_name(state.public_url.as_deref());
     let cosigned = cosigning::submit(&state.pool, Witness { name: &name, key }, who, *id, &body).await?;
-    Ok(HttpResponse::Created().json(cosigned))
+    let location = format!("/api/v1/tables/{}/checkpoints/{}", *id, cosigned.checkpoint.size);
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", location))
+        .json(cosigned))
 }
 
 /// The table's checkpoint of one size and the phones' cosignatures of it (who, with which key,
