@@ -174,7 +174,9 @@ async fn every_screen_passes_axe_upright_small_and_on_its_side_and_never_scrolls
         (
             "scorer codes",
             format!("/#/tournament/{tournament}/codes"),
-            "Scorer codes",
+            // The codes screen's own heading ("Pope Joan: scorer codes"): the tournament's
+            // screen before it has a "Scorer codes" link, which a capital S would find at once.
+            ": scorer codes",
         ),
         ("guide cards", format!("/#/guide/{tournament}"), "Pope Joan"),
         ("a guide card", format!("/#/guide/{tournament}/{member}"), "Pope Joan"),
