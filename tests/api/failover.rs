@@ -213,3 +213,36 @@ async fn the_victim_of_a_deadlock_is_told_to_retry_as_unavailable_not_failed(poo
     assert_eq!(answer.problem().status, 503);
     assert_eq!(answer.problem().code, "database_unavailable");
 }
+
+#[sqlx::test]
+async fn a_write_cut_by_the_statement_timeout_while_queued_for_a_row_is_a_503_and_wrote_nothing(pool: PgPool) {
+    // After a failover the new leader's commits are slow for a while; a table opened in a busy
+    // session queues for the session's row behind them, and the statement timeout cuts it. Its
+    // transaction is rolled back, so the same request sent again goes through: a 503 with
+    // Retry-After, as a deadlock's victim is, never a 500 a phone would give up on.
+    let statement = Duration::from_millis(300);
+    let timed =
+        tablekeeper::store::pool(&database_url(&pool), 4, Duration::from_secs(2), Some(statement)).expect("pool");
+    let app = crate::helpers::spawn_app_with(timed.clone(), |s| s.database_statement_timeout = statement).await;
+    let organiser = app.organiser("ann@club.example").await;
+    let session = app.session(&organiser, "Friday").await;
+    let mut holder = pool.begin().await.expect("tx");
+    sqlx::query("select 1 from club_sessions where id = $1::uuid for update")
+        .bind(&session)
+        .execute(&mut *holder)
+        .await
+        .expect("the session's row");
+    let body = json!({"game": "nomination-whist", "players": WHIST, "session_id": session});
+    let refused = app.post("/api/v1/tables", &organiser, body.clone()).await;
+    refused.assert_problem(503, "database_unavailable");
+    assert!(refused.headers.contains_key("retry-after"));
+    holder.rollback().await.expect("released");
+    let tables: i64 = sqlx::query_scalar("select count(*) from game_tables where session_id = $1::uuid")
+        .bind(&session)
+        .fetch_one(&pool)
+        .await
+        .expect("count");
+    assert_eq!(tables, 0, "the refused table was not opened");
+    app.post("/api/v1/tables", &organiser, body).await.assert_status(201);
+    timed.close().await;
+}

@@ -150,7 +150,8 @@ impl From<sqlx::Error> for StoreError {
 /// Whether an error says the database cannot do this now (rather than that a query is wrong), so
 /// that the same request, retried shortly, may well succeed: no connection within the acquire
 /// timeout, a refused or broken connection, a server that is shutting down, starting up or out
-/// of connections, or a transaction the server rolled back to let another through.
+/// of connections, a transaction the server rolled back to let another through, or a statement
+/// that waited longer than the timeouts allow.
 pub fn unavailable(e: &sqlx::Error) -> bool {
     match e {
         sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) | sqlx::Error::Tls(_) => true,
@@ -159,11 +160,14 @@ pub fn unavailable(e: &sqlx::Error) -> bool {
             // cannot connect now; 53300: too many connections; 25006: a read-only server (a
             // standby, or a primary demoted under a connection opened before a failover);
             // 40001 and 40P01: a serialization failure or a deadlock, whose victim wrote nothing
-            // (two writers locking rows in different orders: a client's retry goes through).
+            // (two writers locking rows in different orders: a client's retry goes through);
+            // 57014 and 55P03: a statement cut by the statement or lock timeout, most often
+            // while it queued for a row behind slow commits (a failover's new leader): its
+            // transaction is rolled back, so it too wrote nothing.
             code.starts_with("08")
                 || matches!(
                     code.as_ref(),
-                    "57P01" | "57P02" | "57P03" | "53300" | "25006" | "40001" | "40P01"
+                    "57P01" | "57P02" | "57P03" | "53300" | "25006" | "40001" | "40P01" | "57014" | "55P03"
                 )
         }),
         _ => false,
