@@ -54,7 +54,7 @@ async fn main() -> anyhow::Result<()> {
     drop(conn);
     let by = Principal::Account(Account::by_password(owner));
     // The key kept in the database, as a local server would use.
-    let keys = tablekeeper::service::receipts::AuditKeys::new(None, &[]);
+    let keys = tablekeeper::service::receipts::AuditKeys::new(None, &[], "tablekeeper".to_owned());
     let table = tables::create(
         &pool,
         &keys,

@@ -202,5 +202,5 @@ async fn main() -> anyhow::Result<()> {
 /// A fixed audit key: the bench measures the move path, receipts included, not key handling.
 fn keys() -> &'static tablekeeper::service::receipts::AuditKeys {
     static KEYS: std::sync::OnceLock<tablekeeper::service::receipts::AuditKeys> = std::sync::OnceLock::new();
-    KEYS.get_or_init(|| tablekeeper::service::receipts::AuditKeys::new(Some([7; 32]), &[]))
+    KEYS.get_or_init(|| tablekeeper::service::receipts::AuditKeys::new(Some([7; 32]), &[], "tablekeeper".to_owned()))
 }

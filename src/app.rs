@@ -196,6 +196,7 @@ impl Application {
         let signing = Arc::new(crate::service::receipts::AuditKeys::new(
             settings.audit_signing_key,
             &settings.audit_previous_keys,
+            crate::service::witness::note::log_name(settings.public_url.as_deref()),
         ));
         tokio::spawn(crate::service::idempotency::prune(
             pool.clone(),

@@ -207,6 +207,35 @@ async fn phones_cosign_the_checkpoint_and_the_bundle_and_final_checkpoint_name_t
         .map(|c| c["name"].as_str().expect("name"))
         .collect();
     assert_eq!(named, ["Ann's phone", "Bob's phone"]);
+
+    // Bob's cosignature taken out of the bundle, signed again with the service's own key: the
+    // final checkpoint names him, and the verifier says his cosignature is missing.
+    use ed25519_dalek::Signer as _;
+    use tablekeeper::service::chain::{canonical, hex};
+    let (_, document) = verified_bundle(&app, &session).await;
+    let key = tablekeeper::service::keys::signing_key(&app.pool, None)
+        .await
+        .expect("the kept key");
+    let mut forged = document.clone();
+    forged.as_object_mut().expect("object").remove("signature");
+    forged["tables"][0]["cosignatures"]
+        .as_array_mut()
+        .expect("cosignatures")
+        .retain(|c| c["scorer_id"] != bob.scorer.as_str());
+    let signature = key.sign(canonical(&forged).as_bytes());
+    forged["signature"] = json!({"algorithm": "ed25519", "public_key": hex(key.verifying_key().as_bytes()),
+                                 "value": hex(&signature.to_bytes())});
+    let found = tablekeeper::service::bundle::verify_checked(
+        canonical(&forged).as_bytes(),
+        &[key.verifying_key()],
+        &[],
+        std::slice::from_ref(&kept),
+    )
+    .expect_err("a named cosigner's cosignature taken out");
+    assert!(
+        found.contains("no such cosignature") && found.contains(&bob.scorer),
+        "{found}"
+    );
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -274,6 +303,12 @@ async fn a_refused_cosignature_is_a_problem_that_keeps_nothing(pool: PgPool) {
     submit(&app, &table, &ann.token, &note, "a cosignature")
         .await
         .assert_problem(422, "cosignature_malformed");
+    // Dated more than five minutes ahead of the service's clock; five minutes ahead is a
+    // phone's drift (kept below, with the good line).
+    let ahead = chrono::Utc::now().timestamp() as u64 + 3_600;
+    submit(&app, &table, &ann.token, &note, &cosign_line(&ann, &note, ahead))
+        .await
+        .assert_problem(422, "cosignature_from_the_future");
     // The phone of another table, the phone without a key, the organiser, a second key.
     submit(
         &app,
@@ -323,6 +358,11 @@ async fn a_refused_cosignature_is_a_problem_that_keeps_nothing(pool: PgPool) {
     .assert_status(200);
     submit(&app, &table, &ann.token, &note, &good).await.assert_status(201);
     assert_eq!(kept_cosignatures(&pool).await, (before.0 + 1, before.1));
+    let drifted = chrono::Utc::now().timestamp() as u64 + 240;
+    submit(&app, &table, &ann.token, &note, &cosign_line(&ann, &note, drifted))
+        .await
+        .assert_status(201);
+    assert_eq!(kept_cosignatures(&pool).await, (before.0 + 2, before.1));
 }
 
 #[sqlx::test(migrations = "./migrations")]

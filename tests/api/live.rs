@@ -884,6 +884,7 @@ async fn a_move_written_apart_leaves_its_announcement_to_the_statements_after_it
         announce: (tablekeeper::store::live::CHANNEL, payload),
         answer: None,
         links: &[],
+        tree: None,
         now: chrono::Utc::now(),
         events: &[],
         club: row.club_id,

@@ -87,6 +87,8 @@ const COLUMNS: &[(&str, &str, Class)] = &[
     ("game_tables", "chain_head", covered("sha256(chain_head)", EVERYWHERE)),
     ("game_tables", "members", covered("array[members[2], members[1], members[3]]", EVERYWHERE)),
     ("game_tables", "followed_until", Left("the live streams' lease")),
+    ("game_tables", "tree_size", Left("how far the kept Merkle frontier reaches: a cache of the chain's tree, built again from the links when it does not fit; the checkpoints it signs are checked against the bundled chain")),
+    ("game_tables", "tree_frontier", Left("the kept Merkle frontier, a cache of the chain's tree: a checkpoint made from a wrong one is refused by the verifier against the bundled chain")),
     // A bundle names no table's club: the session's is chained and bundled.
     ("game_tables", "club_id", covered("(select id from clubs where id <> game_tables.club_id order by created_at limit 1)", TABLE | SEASON)),
     ("game_tables", "club_no", Left("the distribution key: the table's rows are found by it, so a change loses the table (not found), never moves money")),

@@ -9,6 +9,7 @@ use sqlx::PgPool;
 use tablekeeper::service::bundle::verify_with;
 use tablekeeper::service::chain::hex;
 use tablekeeper::service::receipts::{self, Receipt};
+use tablekeeper::service::witness::Checkpoint;
 
 use crate::evidence::{a_finished_evening, bundle, kept, server_key, tamper, Evening};
 use crate::helpers::{accept, assert_audit_consistent, spawn_app, spawn_app_with, TestApp};
@@ -70,6 +71,25 @@ async fn every_move_and_undo_answers_with_a_receipt_for_the_head_it_leaves(pool:
         last_position = receipt.position;
         assert_eq!(receipt.key_id, receipts::key_id(&key));
         receipts::check_signature(&receipt, r, &[key]).expect("signed by the server's key");
+    }
+    // Each is also the checkpoint of the table's tree at its size, the very note the table's
+    // checkpoint endpoint gives for that size (issue #43: receipts are checkpoints).
+    for r in &evening.receipts {
+        let receipt: Receipt = serde_json::from_value(r.clone()).expect("a receipt");
+        let note = receipt.checkpoint.as_deref().expect("a checkpoint in the receipt");
+        let (checkpoint, _) = Checkpoint::open(note, &[key]).expect("signed by the server's key");
+        assert_eq!(checkpoint.size as i64, receipt.position + 1, "{r}");
+        assert!(checkpoint.origin.ends_with(&evening.table), "{r}");
+        let at_size = app
+            .get(&format!(
+                "/api/v1/tables/{}/checkpoint?size={}",
+                evening.table, checkpoint.size
+            ))
+            .await;
+        assert_eq!(
+            at_size.text, note,
+            "the receipt's checkpoint is the table's at its size"
+        );
     }
     let latest = evening.receipts.last().expect("receipts");
     assert_eq!(latest["head"], audit["chain_head"], "the last receipt signs the head");
@@ -135,6 +155,7 @@ async fn a_forged_or_foreign_receipt_is_refused_and_other_sessions_receipts_are_
         receipt.position + 5,
         &head,
         at,
+        None,
     )
     .expect("signed");
     let forged = serde_json::to_value(&forged).expect("json");
@@ -142,7 +163,7 @@ async fn a_forged_or_foreign_receipt_is_refused_and_other_sessions_receipts_are_
     assert!(found.contains("not among the keys given"), "{found}");
 
     let mut elsewhere =
-        receipts::sign(&stranger, receipt.table, Some(uuid::Uuid::nil()), 0, &head, at).expect("signed");
+        receipts::sign(&stranger, receipt.table, Some(uuid::Uuid::nil()), 0, &head, at, None).expect("signed");
     elsewhere.key_id = receipts::key_id(&stranger.verifying_key());
     let elsewhere = serde_json::to_value(&elsewhere).expect("json");
     let summary = verify_with(&bytes, &[key, stranger.verifying_key()], &kept(&[latest, elsewhere]))
@@ -286,4 +307,122 @@ async fn the_binary_checks_receipt_files_and_fails_on_a_rolled_back_chain(pool: 
     assert_eq!(bad.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&bad.stderr);
     assert!(stderr.contains("FAILED") && stderr.contains("set back"), "{stderr}");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_table_whose_kept_tree_is_missing_behind_or_damaged_still_answers_the_right_checkpoint(pool: PgPool) {
+    // A table written before trees were kept has the empty one (size 0), and one a write left
+    // behind is caught up by the next: either way the receipt's checkpoint is the tree of the
+    // whole chain, and the table keeps it caught up. Bytes that do not fit their size, or a size
+    // beyond the chain, are built again, never read as a wrong root.
+    let app = spawn_app(pool.clone()).await;
+    let token = app.organiser("ann@club.example").await;
+    let table = app
+        .table(&token, &["Ann", "Bob", "Cat"], json!({"hand_sizes": [1, 1, 1, 1, 1]}))
+        .await;
+    let key = server_key(&app).await;
+    let result = json!({"kind": "result", "nominations": [1, 0, 1], "tricks": [1, 0, 0]});
+    let kept = || async {
+        sqlx::query_as::<_, (i64, i32)>(
+            "select tree_size, octet_length(tree_frontier) from game_tables where id = $1::uuid",
+        )
+        .bind(&table)
+        .fetch_one(&pool)
+        .await
+        .expect("the kept tree")
+    };
+    let first: Receipt =
+        serde_json::from_value(accept(&app, &table, &token, result.clone()).await["receipt"].clone()).expect("receipt");
+    assert_eq!(kept().await.0, first.position + 1, "kept with the move");
+
+    for broken in [
+        "update game_tables set tree_size = 0, tree_frontier = ''::bytea where id = $1::uuid",
+        "update game_tables set tree_size = 3, tree_frontier = ''::bytea where id = $1::uuid",
+        "update game_tables set tree_size = tree_size + 40 where id = $1::uuid",
+    ] {
+        sqlx::query(broken)
+            .bind(&table)
+            .execute(&pool)
+            .await
+            .expect("the kept tree set back");
+        let answer = accept(&app, &table, &token, result.clone()).await;
+        let receipt: Receipt = serde_json::from_value(answer["receipt"].clone()).expect("receipt");
+        let note = receipt.checkpoint.expect("a checkpoint");
+        let (checkpoint, _) = Checkpoint::open(&note, &[key]).expect("signed");
+        assert_eq!(checkpoint.size as i64, receipt.position + 1, "{broken}");
+        let computed = app.get(&format!("/api/v1/tables/{table}/checkpoint")).await.text;
+        assert_eq!(note, computed, "{broken}: the tree of the links as stored");
+        let (size, bytes) = kept().await;
+        assert_eq!(size, receipt.position + 1, "{broken}: caught up and kept");
+        assert_eq!(bytes as u32, 32 * (size as u64).count_ones(), "{broken}");
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_receipt_whose_checkpoint_is_not_the_bundled_chains_tree_is_refused(pool: PgPool) {
+    // Someone with the signing key issues a receipt whose head is the stored link's but whose
+    // checkpoint is of another tree, or of another size: `verify` finds both.
+    let app = spawn_app(pool).await;
+    let evening = an_evening(&app, "ann@club.example").await;
+    let bytes = bundle(&app, &evening.session).await;
+    let signing = tablekeeper::service::keys::signing_key(&app.pool, None)
+        .await
+        .expect("the kept key");
+    let key = signing.verifying_key();
+    let latest: Receipt = serde_json::from_value(evening.receipts.last().expect("receipt").clone()).expect("receipt");
+    let head = tablekeeper::service::bundle::unhex::<32>(&latest.head).expect("hex");
+    let at = chrono::Utc::now();
+    let name = "tablekeeper";
+    let honest =
+        receipts::sign(&signing, latest.table, latest.session, latest.position, &head, at, None).expect("signed");
+    let honest_root = {
+        let note = latest.checkpoint.as_deref().expect("a checkpoint");
+        Checkpoint::open(note, &[key]).expect("opens").0.root
+    };
+    let same = receipts::sign(
+        &signing,
+        latest.table,
+        latest.session,
+        latest.position,
+        &head,
+        at,
+        Some((name, &honest_root)),
+    )
+    .expect("signed");
+    verify_with(&bytes, &[key], &kept(&[serde_json::to_value(&same).expect("json")]))
+        .expect("the honest tree verifies");
+    verify_with(&bytes, &[key], &kept(&[serde_json::to_value(&honest).expect("json")]))
+        .expect("a receipt without a checkpoint (issued before trees) verifies as before");
+
+    let forged = receipts::sign(
+        &signing,
+        latest.table,
+        latest.session,
+        latest.position,
+        &head,
+        at,
+        Some((name, &[7; 32])),
+    )
+    .expect("signed");
+    let found =
+        verify_with(&bytes, &[key], &kept(&[serde_json::to_value(&forged).expect("json")])).expect_err("another tree");
+    assert!(
+        found.contains("is not the one") && found.contains("rewritten"),
+        "{found}"
+    );
+
+    // The honest checkpoint of an earlier size, lifted into a receipt for the latest position.
+    let earlier: Receipt = serde_json::from_value(evening.receipts[0].clone()).expect("receipt");
+    let mut lifted = serde_json::to_value(&same).expect("json");
+    lifted["checkpoint"] = json!(earlier.checkpoint.expect("a checkpoint"));
+    lifted.as_object_mut().expect("object").remove("signature");
+    let form = {
+        let mut out = receipts::DOMAIN.as_bytes().to_vec();
+        out.extend_from_slice(tablekeeper::service::chain::canonical(&lifted).as_bytes());
+        out
+    };
+    use ed25519_dalek::Signer;
+    lifted["signature"] = json!(hex(&signing.sign(&form).to_bytes()));
+    let found = verify_with(&bytes, &[key], &kept(&[lifted])).expect_err("a checkpoint of another size");
+    assert!(found.contains("not of table"), "{found}");
 }

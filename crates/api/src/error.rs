@@ -191,6 +191,7 @@ impl ApiError {
         "cosignature_malformed",
         "checkpoint_not_signed",
         "cosignature_invalid",
+        "cosignature_from_the_future",
     ];
 
     /// Every code a problem can carry, sorted: the spec's enum for `Problem.code`.

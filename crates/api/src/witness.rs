@@ -171,7 +171,7 @@ pub async fn register_phone_key(
     (status = 403, description = "`not_a_phone`: only a phone that joined the table cosigns; `phone_of_another_table`; `share_link_read_only`", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`table_not_found`; `checkpoint_not_found`: the table's tree has no checkpoint of that size", body = Problem, content_type = "application/problem+json"),
     (status = 409, description = "`phone_key_missing`: register the phone's key first; `table_damaged`", body = Problem, content_type = "application/problem+json"),
-    (status = 422, description = "`cosignature_malformed`: not a cosignature line or not a checkpoint; `checkpoint_not_signed`: the service never signed that checkpoint (another root hash at that size, or another log); `cosignature_invalid`: the signature does not verify under the phone's key; `invalid_body`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`cosignature_malformed`: not a cosignature line or not a checkpoint; `checkpoint_not_signed`: the service never signed that checkpoint (another root hash at that size, or another log); `cosignature_invalid`: the signature does not verify under the phone's key; `cosignature_from_the_future`: signed at a time more than five minutes ahead of the service's clock; `invalid_body`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[post("/tables/{id}/cosignatures")]
 pub async fn submit_cosignature(
@@ -182,7 +182,8 @@ pub async fn submit_cosignature(
 ) -> Result<HttpResponse, ApiError> {
     let key = state.keys.signing(&state.pool).await?;
     let name = note::log_name(state.public_url.as_deref());
-    let cosigned = cosigning::submit(&state.pool, Witness { name: &name, key }, who, *id, &body).await?;
+    let witness = Witness { name: &name, key };
+    let cosigned = cosigning::submit(&state.pool, witness, who, *id, &body, state.clock.now()).await?;
     let location = format!("/api/v1/tables/{}/checkpoints/{}", *id, cosigned.checkpoint.size);
     Ok(HttpResponse::Created()
         .insert_header(("Location", location))

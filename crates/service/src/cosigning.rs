@@ -202,6 +202,10 @@ pub async fn register_key(
     Ok((phone_key(log_name, &kept)?, before.is_none()))
 }
 
+/// How far ahead of the service's clock a phone's cosignature may be dated: phones' clocks
+/// drift, and a few minutes ahead is one set by hand, not a claim about the future.
+pub const FUTURE_DRIFT_SECONDS: u64 = 300;
+
 /// Keeps the calling phone's cosignature of one of its table's checkpoints, once it holds: the
 /// checkpoint is the service's for the table (origin, size and root hash of its tree of that
 /// size) and the cosignature verifies under the phone's key. The checkpoint with its
@@ -211,14 +215,15 @@ pub async fn register_key(
 /// `NotAPhone`, `PhoneOfAnotherTable`; `Store(NotFound)` for no such table; `PhoneKeyMissing`
 /// for a phone without a key; `CheckpointNotFound` for a size the table's tree does not have;
 /// `CosignatureRefused` (`cosignature_malformed`, `checkpoint_not_signed`,
-/// `cosignature_invalid`) for a cosignature that does not hold. Nothing is written unless it
-/// holds.
+/// `cosignature_invalid`, `cosignature_from_the_future`) for a cosignature that does not hold.
+/// Nothing is written unless it holds.
 pub async fn submit(
     pool: &PgPool,
     witness: Witness<'_>,
     who: Principal,
     table: Uuid,
     submission: &CosignatureSubmission,
+    now: chrono::DateTime<chrono::Utc>,
 ) -> Result<CosignedCheckpoint, ServiceError> {
     let scorer = phone_at(who, table)?;
     let refused = |code: &'static str, detail: String| ServiceError::CosignatureRefused { code, detail };
@@ -230,6 +235,19 @@ pub async fn submit(
         .ok_or(ServiceError::PhoneKeyMissing)?;
     let public = verifying_key(&phone.public_key)?;
     let cosignature = Cosignature::parse(&submission.cosignature).map_err(|e| refused("cosignature_malformed", e))?;
+    // A cosignature says when the phone saw the checkpoint: one dated ahead of the service's
+    // clock (beyond a phone's usual drift) would later read as seen at a time not yet come.
+    let latest = u64::try_from(now.timestamp()).unwrap_or(0) + FUTURE_DRIFT_SECONDS;
+    if cosignature.time > latest {
+        return Err(refused(
+            "cosignature_from_the_future",
+            format!(
+                "the cosignature is dated {} (POSIX seconds), more than {FUTURE_DRIFT_SECONDS} s after the service's clock ({}): set the phone's clock and sign again",
+                cosignature.time,
+                now.timestamp()
+            ),
+        ));
+    }
     let body = cosign::body_of(&submission.checkpoint);
     let (origin, size, root) = checkpoint_fields(body).map_err(|e| refused("cosignature_malformed", e))?;
     if origin != witness::origin(witness.name, table) {

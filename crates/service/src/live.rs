@@ -573,7 +573,10 @@ pub async fn entry_receipts(
     let key = keys.signing(pool).await?;
     rows.iter()
         .map(|row| match links.get(&row.seq) {
-            Some((pos, hash)) => receipts::sign(key, table.id, table.session_id, *pos, hash, row.recorded_at).map(Some),
+            // The checkpoint at an older entry's size is not kept: its answer carried it.
+            Some((pos, hash)) => {
+                receipts::sign(key, table.id, table.session_id, *pos, hash, row.recorded_at, None).map(Some)
+            }
             None => Ok(None),
         })
         .collect()
@@ -590,17 +593,24 @@ pub async fn table_change(pool: &PgPool, keys: &AuditKeys, table: Uuid) -> Resul
     let game = game_of(&row)?;
     let totals = with_game!(game, G => totals::<G>(&mut tx, &row).await.map_err(|e| e.at_table(row.id))?);
     let end = store::chain::end(&mut tx, row.key()).await?;
+    let root = match &end.last {
+        Some(last) => crate::witness::frontier_at(&mut tx, row.key(), last.pos, false)
+            .await?
+            .map(|tree| tree.root()),
+        None => None,
+    };
     drop(tx);
     let receipt = match end.last {
         Some(last) => {
-            let key = keys.signing(pool).await?;
+            let signer = keys.signer(pool).await?;
             Some(receipts::sign(
-                key,
+                signer.key,
                 row.id,
                 row.session_id,
                 last.pos,
                 &last.hash,
                 chrono::Utc::now(),
+                root.as_ref().map(|root| (signer.name, root)),
             )?)
         }
         None => None,

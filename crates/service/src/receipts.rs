@@ -54,6 +54,13 @@ pub struct Receipt {
     /// The signing key's id: the first 16 hex digits of SHA-256 of its public key.
     #[schema(example = "3f9a0c1d2e4b5a69")]
     pub key_id: String,
+    /// The table's tree at this point as a signed checkpoint (C2SP signed note: origin, size
+    /// `position + 1`, root hash, the audit key's signature under the log's name), the same
+    /// note `GET /tables/{id}/checkpoints/{size}` and the proofs give. Receipts issued before
+    /// trees were kept, and receipts of older entries re-sent by a stream, have none; the
+    /// receipt's own signature covers it when it is there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<String>,
     /// Ed25519 (hex, 64 bytes) over `tablekeeper-receipt/1\n` followed by the RFC 8785
     /// canonical JSON of the receipt without `signature`.
     pub signature: String,
@@ -77,10 +84,19 @@ fn signed_form(receipt: &Value) -> Result<Vec<u8>, serde_json::Error> {
     Ok(out)
 }
 
+/// The key that signs receipts and checkpoints, and the log name checkpoints are signed under.
+#[derive(Debug, Clone, Copy)]
+pub struct ReceiptSigner<'a> {
+    pub key: &'a SigningKey,
+    pub name: &'a str,
+}
+
 /// The audit keys: the one that signs now, and earlier ones whose bundles and receipts still
 /// verify.
 #[derive(Debug)]
 pub struct AuditKeys {
+    /// The log's name: checkpoints are signed under it (`witness::note::log_name`).
+    name: String,
     configured: Option<SigningKey>,
     /// Locally, with no key configured: the one kept in the database, read once.
     kept: OnceCell<SigningKey>,
@@ -90,12 +106,29 @@ pub struct AuditKeys {
 impl AuditKeys {
     /// The keys from the configuration: the signing seed, if any (none: the database keeps one,
     /// for local use), and the public keys of earlier signing keys.
-    pub fn new(seed: Option<[u8; 32]>, previous: &[VerifyingKey]) -> AuditKeys {
+    pub fn new(seed: Option<[u8; 32]>, previous: &[VerifyingKey], name: String) -> AuditKeys {
         AuditKeys {
+            name,
             configured: seed.map(|s| SigningKey::from_bytes(&s)),
             kept: OnceCell::new(),
             previous: previous.to_vec(),
         }
+    }
+
+    /// The key that signs now, with the name checkpoints are signed under.
+    ///
+    /// # Errors
+    /// As [`AuditKeys::signing`].
+    pub async fn signer(&self, pool: &PgPool) -> Result<ReceiptSigner<'_>, ServiceError> {
+        Ok(ReceiptSigner {
+            key: self.signing(pool).await?,
+            name: &self.name,
+        })
+    }
+
+    /// The name checkpoints are signed under.
+    pub fn name(&self) -> &str {
+        &self.name
     }
 
     /// Whether the signing key comes from the configuration rather than the database.
@@ -143,32 +176,21 @@ impl AuditKeys {
         session: Option<Uuid>,
         at: DateTime<Utc>,
     ) -> Result<Receipt, ServiceError> {
-        let end = store::chain::end(conn, table).await?;
+        let end = store::chain::end(&mut *conn, table).await?;
         let last = end
             .last
             .ok_or_else(|| ServiceError::Corrupt(format!("table {} has no chain to give a receipt for", table.id)))?;
-        self.sign(pool, table.id, session, last.pos, &last.hash, at).await
-    }
-
-    /// A receipt for `head` at `position` of the table's chain.
-    ///
-    /// # Errors
-    /// As [`AuditKeys::signing`].
-    pub async fn sign(
-        &self,
-        pool: &PgPool,
-        table: Uuid,
-        session: Option<Uuid>,
-        position: i64,
-        head: &[u8],
-        at: DateTime<Utc>,
-    ) -> Result<Receipt, ServiceError> {
+        let root = super::witness::frontier_at(conn, table, last.pos, true)
+            .await?
+            .map(|tree| tree.root());
         let key = self.signing(pool).await?;
-        sign(key, table, session, position, head, at)
+        let tree = root.as_ref().map(|root| (self.name(), root));
+        sign(key, table.id, session, last.pos, &last.hash, at, tree)
     }
 }
 
-/// A receipt signed by `key`.
+/// A receipt signed by `key`; with `tree` (the log's name and the root of the table's tree of
+/// `position + 1` leaves), carrying that tree's checkpoint signed by the same key.
 ///
 /// # Errors
 /// `Encode` never in practice (plain strings and integers).
@@ -179,7 +201,16 @@ pub fn sign(
     position: i64,
     head: &[u8],
     at: DateTime<Utc>,
+    tree: Option<(&str, &super::witness::tree::Hash)>,
 ) -> Result<Receipt, ServiceError> {
+    let checkpoint = tree.map(|(name, root)| {
+        super::witness::Checkpoint {
+            origin: super::witness::origin(name, table),
+            size: u64::try_from(position + 1).unwrap_or(0),
+            root: *root,
+        }
+        .sign(name, key)
+    });
     let mut receipt = Receipt {
         table,
         session,
@@ -187,6 +218,7 @@ pub fn sign(
         head: chain::hex(head),
         at: at.to_rfc3339_opts(SecondsFormat::Micros, true),
         key_id: key_id(&key.verifying_key()),
+        checkpoint,
         signature: String::new(),
     };
     let mut unsigned = serde_json::to_value(&receipt).map_err(ServiceError::Encode)?;
@@ -284,7 +316,7 @@ mod tests {
 
     #[test]
     fn a_receipt_verifies_with_its_key_and_fails_when_any_member_changes() {
-        let receipt = sign(&key(), Uuid::nil(), None, 4, &[1; 32], Utc::now()).expect("signed");
+        let receipt = sign(&key(), Uuid::nil(), None, 4, &[1; 32], Utc::now(), None).expect("signed");
         let kept = serde_json::to_value(&receipt).expect("json");
         let keys = [key().verifying_key()];
         assert_eq!(check_signature(&receipt, &kept, &keys), Ok(()));
@@ -307,7 +339,7 @@ mod tests {
 
     #[test]
     fn the_signed_form_is_the_domain_and_the_sorted_compact_receipt() {
-        let receipt = sign(&key(), Uuid::nil(), None, 0, &[0; 32], Utc::now()).expect("signed");
+        let receipt = sign(&key(), Uuid::nil(), None, 0, &[0; 32], Utc::now(), None).expect("signed");
         let mut unsigned = serde_json::to_value(&receipt).expect("json");
         if let Value::Object(map) = &mut unsigned {
             map.remove("signature");
@@ -325,7 +357,7 @@ mod tests {
 
     #[test]
     fn receipts_read_alone_in_arrays_and_inside_answers() {
-        let receipt = sign(&key(), Uuid::nil(), None, 1, &[3; 32], Utc::now()).expect("signed");
+        let receipt = sign(&key(), Uuid::nil(), None, 1, &[3; 32], Utc::now(), None).expect("signed");
         let one = serde_json::to_value(&receipt).expect("json");
         assert_eq!(read(&one).expect("one").len(), 1);
         let many = serde_json::json!([one.clone(), {"receipt": one.clone(), "kind": "move"}]);

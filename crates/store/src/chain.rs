@@ -202,6 +202,72 @@ pub async fn links(conn: &mut PgConnection, table: TableKey) -> Result<Vec<LinkR
     .await?)
 }
 
+/// The table's tree as kept (`game_tables.tree_size`, `tree_frontier`): its size and frontier
+/// bytes, which may lag behind its chain (the links after `size` are not folded in yet).
+///
+/// # Errors
+/// `NotFound` for an unknown table; on database failure.
+pub async fn tree(conn: &mut PgConnection, table: TableKey) -> Result<(i64, Vec<u8>), StoreError> {
+    let row = sqlx::query!(
+        "select tree_size, tree_frontier from game_tables where id = $1 and club_no = $2",
+        table.id,
+        table.club_no,
+    )
+    .fetch_optional(conn)
+    .await?
+    .ok_or(StoreError::NotFound("table"))?;
+    Ok((row.tree_size, row.tree_frontier))
+}
+
+/// The hashes of the table's links from position `from` on, as (position, hash), in order:
+/// what a kept tree of `from` leaves has still to fold in.
+///
+/// # Errors
+/// On database failure.
+pub async fn link_hashes_from(
+    conn: &mut PgConnection,
+    table: TableKey,
+    from: i64,
+) -> Result<Vec<(i64, Vec<u8>)>, StoreError> {
+    Ok(sqlx::query!(
+        r#"select pos as "pos!", hash as "hash!" from (
+             select pos, hash from chain_links where table_id = $1 and club_no = $2 and pos >= $3
+             union all
+             select link_pos, link_hash from moves
+             where table_id = $1 and club_no = $2 and link_pos is not null and link_pos >= $3
+             union all
+             select link_pos, link_hash from ledger_bookings
+             where table_id = $1 and club_no = $2 and link_pos is not null and link_pos >= $3) l
+         order by pos"#,
+        table.id,
+        table.club_no,
+        from,
+    )
+    .fetch_all(conn)
+    .await?
+    .into_iter()
+    .map(|row| (row.pos, row.hash))
+    .collect())
+}
+
+/// Keeps the table's tree at `size` with `frontier`, in the caller's transaction, which holds
+/// the table's row (as every write that extends its chain does).
+///
+/// # Errors
+/// On database failure.
+pub async fn keep_tree(conn: &mut PgConnection, table: TableKey, size: i64, frontier: &[u8]) -> Result<(), StoreError> {
+    sqlx::query!(
+        "update game_tables set tree_size = $3, tree_frontier = $4 where id = $1 and club_no = $2",
+        table.id,
+        table.club_no,
+        size,
+        frontier,
+    )
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// The links of the table's log entries `from..=to` (their own links, not their bookings'), as
 /// (seq, position, hash); an entry the chain does not cover (written before it) has none.
 ///

@@ -68,6 +68,9 @@ pub struct PlainMove {
     pub answer: Option<(String, StoredResponse)>,
     /// The `NOTIFY` payload announcing it (on [`super::live::CHANNEL`]).
     pub announce: String,
+    /// The table's tree with the move's link folded in, `(size, frontier)`, kept with it
+    /// (None: the kept one stays behind; see [`super::move_path::MoveWrite::tree`]).
+    pub tree: Option<(i64, Vec<u8>)>,
 }
 
 /// A move's own link in its table's hash chain.
@@ -342,12 +345,14 @@ async fn write_all(pool: &PgPool, batch: &[PlainMove]) -> Result<HashSet<uuid::U
              select * from unnest($1::uuid[], $2::int4[], $3::int8[], $4::text[], $5::int2[], $6::text[], $7::text[],
                                   $8::text[], $9::bool[], $10::timestamptz[], $11::bytea[], $12::int8[], $13::int2[],
                                   $14::bytea[], $15::bytea[], $16::text[], $17::text[], $18::text[], $19::int2[],
-                                  $20::text[], $21::text[])
+                                  $20::text[], $21::text[], $23::int8[], $24::bytea[])
                  as w(id, club_no, seq, kind, seat, body, events, recorded_by, finished, at, prev_hash, link_pos,
-                      link_version, content_hash, hash, snapshot, key, request_hash, status, response, announce)),
+                      link_version, content_hash, hash, snapshot, key, request_hash, status, response, announce,
+                      tree_size, tree_frontier)),
          up as (
              update game_tables g set version = g.version + 1, finished = w.finished, updated_at = w.at,
-                 chain_head = w.hash
+                 chain_head = w.hash, tree_size = coalesce(w.tree_size, g.tree_size),
+                 tree_frontier = coalesce(w.tree_frontier, g.tree_frontier)
              from w
              where g.id = any ($1::uuid[]) and g.id = w.id and g.club_no = w.club_no and g.version = w.seq - 1
                and g.chain_head = w.prev_hash
@@ -410,6 +415,16 @@ async fn write_all(pool: &PgPool, batch: &[PlainMove]) -> Result<HashSet<uuid::U
         )
         .bind(moves().map(|m| m.announce.as_str()).collect::<Vec<_>>())
         .bind(super::live::CHANNEL)
+        .bind(
+            moves()
+                .map(|m| m.tree.as_ref().map(|(size, _)| *size))
+                .collect::<Vec<_>>(),
+        )
+        .bind(
+            moves()
+                .map(|m| m.tree.as_ref().map(|(_, frontier)| frontier.as_slice()))
+                .collect::<Vec<_>>(),
+        )
         .fetch_all(pool)
         .await?;
     Ok(rows.into_iter().map(|(id, _)| id).collect())

@@ -47,6 +47,9 @@ pub struct Locked {
     /// The last link of the table's hash chain as `(pos, hash)`, when every entry so far is
     /// linked (the table has a head); the move's links then follow it in the move's own write.
     pub chain_end: Option<(i64, Vec<u8>)>,
+    /// The table's tree as kept, `(size, frontier)` (`store::chain::tree`): it may lag behind
+    /// the chain.
+    pub tree: (i64, Vec<u8>),
     /// False when the scorer asked about is not one of the table's, or was revoked.
     pub scorer_active: bool,
     /// The account asked about, as read with the table.
@@ -75,6 +78,8 @@ struct LockedExtra {
     snapshot_state: Option<String>,
     fold_moves: Option<String>,
     chain_pos: Option<i64>,
+    tree_size: i64,
+    tree_frontier: Vec<u8>,
     scorer_active: bool,
     member_role: Option<ClubRole>,
     token_stands: Option<bool>,
@@ -269,6 +274,7 @@ fn locked_from_row(
     let chain_end = extra.chain_pos.zip(table.chain_head.clone());
     Ok(Locked {
         chain_end,
+        tree: (extra.tree_size, extra.tree_frontier),
         scorer_active: extra.scorer_active,
         member: member.map(|m| MemberRead {
             role: extra.member_role,
@@ -402,6 +408,9 @@ pub struct MoveWrite<'a, S: serde::Serialize> {
     /// The hash-chain links of the move and its bookings, following the table's last link; empty
     /// when the caller links them afterwards. The move's own link is kept in its row.
     pub links: &'a [crate::chain::LinkRow],
+    /// The table's tree with the links folded in, `(size, frontier)`, to keep with them; None
+    /// leaves the kept one as it is (behind, to be caught up by whoever next needs a root).
+    pub tree: Option<(i64, &'a [u8])>,
     /// When it is recorded: the rows it writes and the table's `updated_at` take this time.
     pub now: DateTime<Utc>,
     /// The webhook events it causes (a deal or the table finished), for the table's club's
@@ -492,7 +501,9 @@ pub async fn write_move<S: serde::Serialize + Sync>(
     let mut sql = format!(
         "with up as (
              update game_tables set version = version + 1, finished = {finished}, updated_at = {now},
-                 chain_head = coalesce({head}::bytea, chain_head)
+                 chain_head = coalesce({head}::bytea, chain_head),
+                 tree_size = coalesce({tree_size}::int8, tree_size),
+                 tree_frontier = coalesce({tree_frontier}::bytea, tree_frontier)
              where id = {table_id} and club_no = {club_no} and version = {seq} - 1
                and ({follows}::bytea is null or chain_head = {follows})
              returning id, club_no, followed_until),
@@ -507,6 +518,8 @@ pub async fn write_move<S: serde::Serialize + Sync>(
                  where l.entry = 'move' and l.ref = {seq}) l on true)",
         finished = b.bind(write.finished),
         head = b.bind(links.last().map(|l| l.hash.as_slice())),
+        tree_size = b.bind(write.tree.map(|(size, _)| size)),
+        tree_frontier = b.bind(write.tree.map(|(_, frontier)| frontier)),
         follows = b.bind(links.first().map(|l| l.prev_hash.as_slice())),
         kind = b.bind(write.new.kind),
         seat = b.bind(write.new.seat),

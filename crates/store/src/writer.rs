@@ -172,6 +172,7 @@ fn plain_move<S: serde::Serialize>(table: TableKey, plan: &MoveWrite<'_, S>) -> 
         },
         answer: plan.answer.map(|(key, answer)| (key.to_owned(), answer.clone())),
         announce: plan.announce.1.to_owned(),
+        tree: plan.tree.map(|(size, frontier)| (size, frontier.to_vec())),
     })
 }
 

@@ -110,6 +110,7 @@ pub fn verify_checked(
             continue;
         }
         check_receipt(&payload, receipt)?;
+        check_receipt_checkpoint(&payload, receipt, &receipt_keys)?;
         matched += 1;
     }
     let mut cosigned = String::new();
@@ -314,6 +315,7 @@ fn check_final(payload: &Payload, document: &Value, keys: &[VerifyingKey]) -> Re
                 ))
             }
         }
+        check_cosigned_by(table, t, position, &of)?;
         if !reopened && table.chain.last().is_some_and(|l| l.pos > position) {
             return Err(format!(
                 "table {id}: its chain goes on past position {position}, where {of} signed it: entries were written after the session was final"
@@ -435,6 +437,74 @@ fn check_receipt(payload: &Payload, receipt: &Receipt) -> Result<(), String> {
         )),
         Some(_) => Ok(()),
     }
+}
+
+/// Each phone a final checkpoint names as cosigning a table's last checkpoint (`cosigned_by`,
+/// made since phones cosign) is in the bundle with that very cosignature: the same phone, key
+/// and time, of the tree of `position + 1` links (whose root `check_cosignatures` holds to the
+/// bundled chain). A cosignature taken out of the bundle after the session was final is found.
+fn check_cosigned_by(table: &TablePart, named: &Value, position: i64, of: &str) -> Result<(), String> {
+    let Some(cosigners) = named.get("cosigned_by").and_then(Value::as_array) else {
+        return Ok(());
+    };
+    let size = u64::try_from(position + 1).unwrap_or(0);
+    for c in cosigners {
+        let scorer = c.get("scorer").and_then(Value::as_str).unwrap_or_default();
+        let key = c.get("public_key").and_then(Value::as_str).unwrap_or_default();
+        let time = c.get("time").and_then(Value::as_u64);
+        let found = table.cosignatures.iter().any(|k| {
+            k.scorer_id.to_string() == scorer && k.public_key == key && Some(k.time) == time && k.size == size
+        });
+        if !found {
+            return Err(format!(
+                "table {}: {of} names phone {scorer} as cosigning its checkpoint of {size} entries, but the bundle carries no such cosignature: it was taken out",
+                table.id
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A receipt's checkpoint, when it carries one: signed by a trusted key, of the receipt's own
+/// table and size (`position + 1`), and the root of the bundled chain's first `size` links. A
+/// chain rewritten and hashed again, whose link at the position somehow matched, still has
+/// another tree; a checkpoint lifted from another receipt names another table or size.
+fn check_receipt_checkpoint(payload: &Payload, receipt: &Receipt, keys: &[VerifyingKey]) -> Result<(), String> {
+    let Some(note) = &receipt.checkpoint else {
+        return Ok(());
+    };
+    let issued = format!("the receipt of {} for position {}", receipt.at, receipt.position);
+    let (checkpoint, _) =
+        crate::witness::Checkpoint::open(note, keys).map_err(|e| format!("{issued}: its checkpoint: {e}"))?;
+    if !checkpoint.origin.ends_with(&format!("/tables/{}", receipt.table))
+        || i64::try_from(checkpoint.size).ok() != Some(receipt.position + 1)
+    {
+        return Err(format!(
+            "{issued}: its checkpoint is of `{}` at size {}, not of table {} at size {}",
+            checkpoint.origin,
+            checkpoint.size,
+            receipt.table,
+            receipt.position + 1
+        ));
+    }
+    let table = payload
+        .tables
+        .iter()
+        .find(|t| t.id == receipt.table)
+        .ok_or_else(|| format!("table {} is not in the bundle", receipt.table))?;
+    let mut leaves = Vec::with_capacity(table.chain.len());
+    for link in table.chain.iter().take_while(|l| l.pos <= receipt.position) {
+        let hash = unhex::<32>(&link.hash)
+            .ok_or_else(|| format!("table {}: link {}'s hash is not 64 hex digits", table.id, link.pos))?;
+        leaves.push(crate::witness::tree::leaf_hash(&hash));
+    }
+    if leaves.len() as u64 != checkpoint.size || crate::witness::tree::root(&leaves) != checkpoint.root {
+        return Err(format!(
+            "table {}: the tree of its first {} links is not the one {issued} signed: the chain up to it was rewritten",
+            table.id, checkpoint.size
+        ));
+    }
+    Ok(())
 }
 
 /// A table's bundled bookings as the ledger stores them; each must sum to zero.

@@ -24,7 +24,6 @@
 //! - An answer is kept exactly as the caller rendered it, so a retry gets it again to the byte
 //!   whatever has happened at the table since.
 
-use ed25519_dalek::SigningKey;
 use serde::Deserialize;
 use serde_json::Value;
 use tablekeeper_store::PgPool;
@@ -160,7 +159,7 @@ pub async fn record<K: Kept>(
         }),
         Principal::Scorer { .. } => None,
     };
-    let signer = keys.signing(pool).await?;
+    let signer = keys.signer(pool).await?;
     let mut noted = Some(noted);
     let mut note = |game| {
         if let Some(noted) = noted.take() {
@@ -325,7 +324,7 @@ async fn record_optimistically<G: Game, K: Kept>(
     read: Locked,
     hot: Option<&HotStates>,
     batcher: Option<&MoveBatcher>,
-    signer: &SigningKey,
+    signer: receipts::ReceiptSigner<'_>,
     request: &Request,
     render: &impl Fn(Recorded) -> Result<K, serde_json::Error>,
 ) -> Result<Option<Outcome<K>>, ServiceError> {
@@ -374,7 +373,7 @@ async fn record_as<G: Game, K: Kept>(
     mut tx: Tx<'_>,
     mut locked: Locked,
     hot: Option<&HotStates>,
-    signer: &SigningKey,
+    signer: receipts::ReceiptSigner<'_>,
     request: Request,
     render: impl Fn(Recorded) -> Result<K, serde_json::Error>,
 ) -> Result<Outcome<K>, ServiceError> {
@@ -459,7 +458,7 @@ async fn write_move<G: Game, K: Kept>(
     locked: &Locked,
     hot: Option<&HotStates>,
     batcher: Option<&MoveBatcher>,
-    signer: &SigningKey,
+    signer: receipts::ReceiptSigner<'_>,
     request: &Request,
     render: &impl Fn(Recorded) -> Result<K, serde_json::Error>,
 ) -> Result<Step<G, K>, ServiceError> {
@@ -508,8 +507,31 @@ async fn write_move<G: Game, K: Kept>(
         )));
     };
     let links = super::chain::links_for_move(row, &entry, &moved.bookings, &booking_ids, (*pos, hash));
+    // The tree grows by the same links: kept with them, its root in the receipt's checkpoint.
+    let mut tree = crate::witness::caught_up(
+        conn.get().await?,
+        row.key(),
+        (locked.tree.0, &locked.tree.1),
+        *pos,
+        false,
+    )
+    .await?;
+    if let Some(tree) = &mut tree {
+        for link in &links {
+            tree.push_data(&link.hash);
+        }
+    }
+    let root = tree.as_ref().map(|t| t.root());
     let receipt = match links.last() {
-        Some(last) => receipts::sign(signer, row.id, row.session_id, last.pos, &last.hash, locked.now)?,
+        Some(last) => receipts::sign(
+            signer.key,
+            row.id,
+            row.session_id,
+            last.pos,
+            &last.hash,
+            locked.now,
+            root.as_ref().map(|root| (signer.name, root)),
+        )?,
         None => {
             return Err(ServiceError::Corrupt(format!(
                 "a move of table {} made no link",
@@ -542,6 +564,7 @@ async fn write_move<G: Game, K: Kept>(
         status: answer.answer().status,
         body: answer.answer().body.clone(),
     };
+    let frontier_bytes = tree.as_ref().map(|t| t.bytes()).unwrap_or_default();
     let write = MoveWrite {
         new: NewMove {
             seq,
@@ -569,6 +592,9 @@ async fn write_move<G: Game, K: Kept>(
         answer: key.map(|key| (key, &stored)),
         booking_ids: &booking_ids,
         links: &links,
+        tree: tree
+            .as_ref()
+            .map(|t| (i64::try_from(t.size()).unwrap_or(i64::MAX), frontier_bytes.as_slice())),
         now: locked.now,
         events: &events,
         club: row.club_id,

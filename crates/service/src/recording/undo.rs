@@ -3,7 +3,6 @@
 
 use std::marker::PhantomData;
 
-use ed25519_dalek::SigningKey;
 use tablekeeper_rules::Game;
 use tablekeeper_store::tables::TableRow;
 use tablekeeper_store::writer::{self, Held, Seal, Sealed, UndoWrite};
@@ -21,7 +20,7 @@ pub(super) async fn undo<G: Game>(
     tx: &mut Tx<'_>,
     table: &TableRow,
     by: &str,
-    signer: &SigningKey,
+    signer: receipts::ReceiptSigner<'_>,
 ) -> Result<Recorded, ServiceError> {
     let target = store::tables::latest_effective_seq(tx, table.key())
         .await?
@@ -51,13 +50,17 @@ pub(super) async fn undo<G: Game>(
     let last = end
         .last
         .ok_or_else(|| ServiceError::Corrupt(format!("table {} has no chain after an undo", table.id)))?;
+    let root = crate::witness::frontier_at(tx, table.key(), last.pos, true)
+        .await?
+        .map(|tree| tree.root());
     let receipt = receipts::sign(
-        signer,
+        signer.key,
         table.id,
         table.session_id,
         last.pos,
         &last.hash,
         void.recorded_at,
+        root.as_ref().map(|root| (signer.name, root)),
     )?;
     Ok(Recorded::Undo {
         undone: store::tables::move_row(tx, table.key(), target).await?,

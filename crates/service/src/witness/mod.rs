@@ -15,6 +15,7 @@
 //! - Sizes asked for are checked before anything is hashed, and nothing here writes.
 
 pub mod cosign;
+pub mod frontier;
 pub mod note;
 pub mod tree;
 
@@ -30,6 +31,60 @@ use super::chain::{self, sha256};
 use super::ServiceError;
 pub use note::Checkpoint;
 use tree::Hash;
+
+/// The table's tree as it is when its chain ends at position `end` (`end + 1` leaves): the tree
+/// as kept (`store::chain::tree`) with the links after it folded in, read only when it is behind.
+/// With `keep`, a tree that was behind is kept as caught up (the caller holds the table's row in
+/// a write). None when the links after the kept tree do not follow on from it (a gap, which
+/// the audit names): no checkpoint is better than a wrong one.
+///
+/// # Errors
+/// On database failure.
+pub async fn frontier_at(
+    conn: &mut store::PgConnection,
+    table: store::TableKey,
+    end: i64,
+    keep: bool,
+) -> Result<Option<frontier::Frontier>, ServiceError> {
+    let (size, bytes) = store::chain::tree(&mut *conn, table).await?;
+    caught_up(conn, table, (size, &bytes), end, keep).await
+}
+
+/// [`frontier_at`] from a tree already read with the table's row (`kept`: size and bytes).
+///
+/// # Errors
+/// On database failure.
+pub async fn caught_up(
+    conn: &mut store::PgConnection,
+    table: store::TableKey,
+    kept: (i64, &[u8]),
+    end: i64,
+    keep: bool,
+) -> Result<Option<frontier::Frontier>, ServiceError> {
+    let want = u64::try_from(end + 1).unwrap_or(0);
+    // A kept tree larger than the chain, or one whose bytes do not fit, is built again.
+    let mut tree = frontier::Frontier::read(kept.0, kept.1)
+        .filter(|t| t.size() <= want)
+        .unwrap_or_default();
+    if tree.size() == want {
+        return Ok(Some(tree));
+    }
+    let from = i64::try_from(tree.size()).unwrap_or(i64::MAX);
+    for (pos, hash) in store::chain::link_hashes_from(&mut *conn, table, from).await? {
+        if u64::try_from(pos).ok() != Some(tree.size()) || tree.size() >= want {
+            break;
+        }
+        tree.push_data(&hash);
+    }
+    if tree.size() != want {
+        tracing::warn!(table = %table.id, want, have = tree.size(), "the table's links do not make a tree up to its chain's end: no checkpoint");
+        return Ok(None);
+    }
+    if keep {
+        store::chain::keep_tree(conn, table, end + 1, &tree.bytes()).await?;
+    }
+    Ok(Some(tree))
+}
 
 /// Who signs checkpoints: the audit key, under the log's name.
 #[derive(Debug, Clone, Copy)]
