@@ -7,9 +7,12 @@
 //!   position i, the set-up's first); a leaf's data is the link's 32-byte hash, which covers
 //!   the link before it and the entry's canonical content, so a proof of one leaf is a proof of
 //!   that entry as recorded. Its hash is RFC 6962's leaf hash of those 32 bytes.
-//! - The tree is computed on read from the links stored (no table of its own, nothing on the
-//!   move path): every table that has a chain has a tree, whenever it was written; one not
-//!   chained yet has the empty tree.
+//! - Proofs and checkpoints asked for are computed on read from the links stored: every table
+//!   that has a chain has a tree, whenever it was written; one not chained yet has the empty
+//!   tree. Beside it each table keeps its tree's frontier as it grows ([`frontier`], in its row),
+//!   so that a write's receipt carries the checkpoint of the tree it leaves for a few hashes; the
+//!   kept frontier is only a cache ([`caught_up`] folds in the links it lacks, and builds it
+//!   again when it does not fit the chain), and its roots are the ones computed on read.
 //! - A checkpoint's origin is `<log name>/tables/<table id>`, and it is signed by the audit key
 //!   (the receipts' key) under the log name ([`note::log_name`]).
 //! - Sizes asked for are checked before anything is hashed, and nothing here writes.
