@@ -224,7 +224,11 @@ pub(crate) fn is_stale(e: &fantoccini::error::CmdError) -> bool {
 /// True when a command failed because the element cannot be edited just now (disabled or
 /// read-only while the page waits on an answer).
 pub(crate) fn is_held(e: &fantoccini::error::CmdError) -> bool {
-    matches!(e, fantoccini::error::CmdError::Standard(w) if w.error == fantoccini::error::ErrorStatus::InvalidElementState)
+    // Not editable, or for a moment not interactable (under an inert panel being redrawn, as a
+    // loaded CI machine once caught the ruling form's comment box).
+    matches!(e, fantoccini::error::CmdError::Standard(w)
+        if w.error == fantoccini::error::ErrorStatus::InvalidElementState
+            || w.error == fantoccini::error::ErrorStatus::ElementNotInteractable)
 }
 
 /// An XPath string literal for any text.
