@@ -372,38 +372,31 @@ async fn a_receipt_whose_checkpoint_is_not_the_bundled_chains_tree_is_refused(po
     let latest: Receipt = serde_json::from_value(evening.receipts.last().expect("receipt").clone()).expect("receipt");
     let head = tablekeeper::service::bundle::unhex::<32>(&latest.head).expect("hex");
     let at = chrono::Utc::now();
-    let name = "tablekeeper";
-    let honest =
-        receipts::sign(&signing, latest.table, latest.session, latest.position, &head, at, None).expect("signed");
+    // The latest receipt issued again, with the checkpoint of the tree whose root is given.
+    let issued = |root: Option<&[u8; 32]>| {
+        let signer = receipts::ReceiptSigner {
+            key: &signing,
+            name: "tablekeeper",
+        };
+        signer
+            .sign(latest.table, latest.session, latest.position, &head, at, root)
+            .expect("signed")
+    };
     let honest_root = {
         let note = latest.checkpoint.as_deref().expect("a checkpoint");
         Checkpoint::open(note, &[key]).expect("opens").0.root
     };
-    let same = receipts::sign(
-        &signing,
-        latest.table,
-        latest.session,
-        latest.position,
-        &head,
-        at,
-        Some((name, &honest_root)),
-    )
-    .expect("signed");
+    let same = issued(Some(&honest_root));
     verify_with(&bytes, &[key], &kept(&[serde_json::to_value(&same).expect("json")]))
         .expect("the honest tree verifies");
-    verify_with(&bytes, &[key], &kept(&[serde_json::to_value(&honest).expect("json")]))
-        .expect("a receipt without a checkpoint (issued before trees) verifies as before");
-
-    let forged = receipts::sign(
-        &signing,
-        latest.table,
-        latest.session,
-        latest.position,
-        &head,
-        at,
-        Some((name, &[7; 32])),
+    verify_with(
+        &bytes,
+        &[key],
+        &kept(&[serde_json::to_value(issued(None)).expect("json")]),
     )
-    .expect("signed");
+    .expect("a receipt without a checkpoint (issued before trees) verifies as before");
+
+    let forged = issued(Some(&[7; 32]));
     let found =
         verify_with(&bytes, &[key], &kept(&[serde_json::to_value(&forged).expect("json")])).expect_err("another tree");
     assert!(

@@ -603,14 +603,13 @@ pub async fn table_change(pool: &PgPool, keys: &AuditKeys, table: Uuid) -> Resul
     let receipt = match end.last {
         Some(last) => {
             let signer = keys.signer(pool).await?;
-            Some(receipts::sign(
-                signer.key,
+            Some(signer.sign(
                 row.id,
                 row.session_id,
                 last.pos,
                 &last.hash,
                 chrono::Utc::now(),
-                root.as_ref().map(|root| (signer.name, root)),
+                root.as_ref(),
             )?)
         }
         None => None,

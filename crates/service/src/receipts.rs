@@ -91,6 +91,33 @@ pub struct ReceiptSigner<'a> {
     pub name: &'a str,
 }
 
+impl ReceiptSigner<'_> {
+    /// A receipt for `head` at `position` of the table's chain, carrying the checkpoint of the
+    /// table's tree of `position + 1` leaves when its `root` is known ([`sign`]).
+    ///
+    /// # Errors
+    /// As [`sign`].
+    pub fn sign(
+        &self,
+        table: Uuid,
+        session: Option<Uuid>,
+        position: i64,
+        head: &[u8],
+        at: DateTime<Utc>,
+        root: Option<&super::witness::tree::Hash>,
+    ) -> Result<Receipt, ServiceError> {
+        sign(
+            self.key,
+            table,
+            session,
+            position,
+            head,
+            at,
+            root.map(|root| (self.name, root)),
+        )
+    }
+}
+
 /// The audit keys: the one that signs now, and earlier ones whose bundles and receipts still
 /// verify.
 #[derive(Debug)]
@@ -124,11 +151,6 @@ impl AuditKeys {
             key: self.signing(pool).await?,
             name: &self.name,
         })
-    }
-
-    /// The name checkpoints are signed under.
-    pub fn name(&self) -> &str {
-        &self.name
     }
 
     /// Whether the signing key comes from the configuration rather than the database.
@@ -183,9 +205,8 @@ impl AuditKeys {
         let root = super::witness::frontier_at(conn, table, last.pos, true)
             .await?
             .map(|tree| tree.root());
-        let key = self.signing(pool).await?;
-        let tree = root.as_ref().map(|root| (self.name(), root));
-        sign(key, table.id, session, last.pos, &last.hash, at, tree)
+        let signer = self.signer(pool).await?;
+        signer.sign(table.id, session, last.pos, &last.hash, at, root.as_ref())
     }
 }
 

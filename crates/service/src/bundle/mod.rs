@@ -56,6 +56,7 @@ use tablekeeper_store::ledger::StoredBooking;
 use tablekeeper_store::tables::{MoveRow, TableRow};
 
 mod verify;
+mod witnesses;
 
 pub use verify::{verify, verify_checked, verify_with};
 

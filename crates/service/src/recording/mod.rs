@@ -523,15 +523,7 @@ async fn write_move<G: Game, K: Kept>(
     }
     let root = tree.as_ref().map(|t| t.root());
     let receipt = match links.last() {
-        Some(last) => receipts::sign(
-            signer.key,
-            row.id,
-            row.session_id,
-            last.pos,
-            &last.hash,
-            locked.now,
-            root.as_ref().map(|root| (signer.name, root)),
-        )?,
+        Some(last) => signer.sign(row.id, row.session_id, last.pos, &last.hash, locked.now, root.as_ref())?,
         None => {
             return Err(ServiceError::Corrupt(format!(
                 "a move of table {} made no link",

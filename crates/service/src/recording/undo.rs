@@ -53,14 +53,13 @@ pub(super) async fn undo<G: Game>(
     let root = crate::witness::frontier_at(tx, table.key(), last.pos, true)
         .await?
         .map(|tree| tree.root());
-    let receipt = receipts::sign(
-        signer.key,
+    let receipt = signer.sign(
         table.id,
         table.session_id,
         last.pos,
         &last.hash,
         void.recorded_at,
-        root.as_ref().map(|root| (signer.name, root)),
+        root.as_ref(),
     )?;
     Ok(Recorded::Undo {
         undone: store::tables::move_row(tx, table.key(), target).await?,
