@@ -472,6 +472,10 @@ fn body(operation: &str, club: &Club, world: &World) -> Option<Value> {
         // A key of the right shape; a cosignature the phone (without a key yet) cannot have.
         "register_phone_key" => json!({"public_key": "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo="}),
         "submit_cosignature" => json!({"checkpoint": "x\n1\nAA==\n", "cosignature": "\u{2014} x AA=="}),
+        // A board's key (registered, once, by whoever reads the session); a board's cosignature
+        // that is not one.
+        "register_board_key" => json!({"public_key": "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo="}),
+        "submit_board_cosignature" => json!({"checkpoint": "x\n1\nAA==\n", "cosignature": "\u{2014} x AA=="}),
         _ => return None,
     })
 }
@@ -551,6 +555,8 @@ async fn fingerprint(pool: &PgPool) -> String {
         ("tournament_results", "*"),
         ("phone_keys", "*"),
         ("cosignatures", "*"),
+        ("board_keys", "*"),
+        ("board_cosignatures", "*"),
     ] {
         let sql = format!("select coalesce(md5(string_agg(r::text, '|' order by r::text)), '') from (select {columns} from {table}) r");
         let hash: String = sqlx::query_scalar(&sql)

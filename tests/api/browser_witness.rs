@@ -195,3 +195,143 @@ async fn a_history_rewritten_between_two_phones_reads_is_refused_shown_and_named
     assert_eq!(listed["cosignatures"], json!([]));
     assert_eq!(listed["contradicted_by"][0]["name"], "Ann's phone");
 }
+
+/// How many cosignatures the session's boards kept of `table`'s checkpoint of `size`, waited for
+/// until it is `want` (or the patience runs out).
+async fn board_cosignatures(pool: &PgPool, table: &str, size: i64, want: i64) -> i64 {
+    let table: uuid::Uuid = table.parse().expect("uuid");
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let n: i64 = sqlx::query_scalar(
+            "select count(distinct board_id) from board_cosignatures where table_id = $1 and size = $2",
+        )
+        .bind(table)
+        .bind(size)
+        .fetch_one(pool)
+        .await
+        .expect("count");
+        if n >= want || tokio::time::Instant::now() > deadline {
+            return n;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_board_cosigns_each_table_it_shows_and_names_one_whose_history_was_rewritten(pool: PgPool) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    let session = rig.app.session(&rig.organiser, "Thursday").await;
+    let record = |deal: u8| json!({"move": {"kind": "result", "nominations": [1, 0, 0, 1], "tricks": [1, 0, 0, 0]}, "deal": deal});
+    let mut tables = Vec::new();
+    for players in [["Ann", "Bob", "Cat", "Dan"], ["Eve", "Fay", "Gus", "Hal"]] {
+        let body = json!({"game": "nomination-whist", "players": players, "session_id": session,
+            "options": {"hand_sizes": [1, 1, 1, 1]}});
+        let table = rig
+            .app
+            .post("/api/v1/tables", &rig.organiser, body)
+            .await
+            .assert_status(201)["id"]
+            .as_str()
+            .expect("id")
+            .to_owned();
+        rig.app
+            .post(&format!("/api/v1/tables/{table}/moves"), &rig.organiser, record(1))
+            .await
+            .assert_status(201);
+        tables.push(table);
+    }
+    let size = |table: &str| {
+        let path = format!("/api/v1/tables/{table}/checkpoint");
+        let app = &rig.app;
+        async move { size_of(&app.get(&path).await.text) }
+    };
+
+    // The board, opened with the session's share link, registers its key once and cosigns both
+    // tables' trees as it first sees them.
+    let base = format!("http://{}", rig.proxy.addr);
+    let link = rig.share_link(&session).await;
+    let board = rig.driver.window(&base, 1280, 720, false).await;
+    board.open(&format!("/?share={link}#/board/{session}")).await;
+    board.wait_for_text("Table 2: Nomination Whist").await;
+    for table in &tables {
+        let at = size(table).await;
+        assert_eq!(
+            board_cosignatures(&rig.app.pool, table, at, 1).await,
+            1,
+            "the board cosigned table {table} at size {at}"
+        );
+    }
+    let boards: i64 = sqlx::query_scalar("select count(*) from board_keys")
+        .fetch_one(&rig.app.pool)
+        .await
+        .expect("count");
+    assert_eq!(boards, 1, "one key for the board, whatever the number of its tables");
+
+    // A deal recorded at the first table: the stream's receipt names the grown tree, and the
+    // board checks the consistency proof from what it cosigned and cosigns the new checkpoint.
+    rig.app
+        .post(
+            &format!("/api/v1/tables/{}/moves", tables[0]),
+            &rig.organiser,
+            record(2),
+        )
+        .await
+        .assert_status(201);
+    let grown = size(&tables[0]).await;
+    assert_eq!(board_cosignatures(&rig.app.pool, &tables[0], grown, 1).await, 1);
+    let listed = rig
+        .app
+        .get(&format!("/api/v1/tables/{}/checkpoints/{grown}", tables[0]))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(listed["boards"], 1);
+    assert_eq!(listed["board_cosignatures"][0]["name"], "Board");
+    assert!(
+        !board.body_text().await.contains("History rewritten"),
+        "an honest evening shows nothing new"
+    );
+
+    // The second table's stored history is rewritten, and the board is opened again: it is shown
+    // a tree that did not grow from the one it cosigned, cosigns nothing, and names the table.
+    let second = &tables[1];
+    let before = size(second).await;
+    sqlx::raw_sql(&format!(
+        "update chain_links set hash = sha256(hash) where table_id = '{second}' and pos = 0;
+         update moves set link_hash = sha256(link_hash) where table_id = '{second}' and link_pos = 0;
+         update ledger_bookings set link_hash = sha256(link_hash) where table_id = '{second}' and link_pos = 0"
+    ))
+    .execute(&rig.app.pool)
+    .await
+    .expect("tampered");
+    // (By way of a blank page: the same address again would only be a move to its fragment.)
+    board.client.goto("about:blank").await.expect("away");
+    board.open(&format!("/?share={link}#/board/{session}")).await;
+    board
+        .wait_for_text("History rewritten: this board stopped cosigning this table.")
+        .await;
+    board.screenshot("board-witness-rewritten").await;
+    let tiles = board
+        .client
+        .execute(
+            "return [...document.querySelectorAll('.board-tile')].map((t) => [t.dataset.table, Boolean(t.querySelector('.tile-rewritten'))])",
+            vec![],
+        )
+        .await
+        .expect("tiles");
+    assert_eq!(
+        tiles,
+        json!([[tables[0], false], [second, true]]),
+        "the rewritten table is named, and only it"
+    );
+    let cosigned: i64 = sqlx::query_scalar("select count(*) from board_cosignatures where table_id = $1::uuid")
+        .bind(second)
+        .fetch_one(&rig.app.pool)
+        .await
+        .expect("count");
+    assert_eq!(
+        cosigned, 1,
+        "the board cosigned nothing of table {second} after size {before}"
+    );
+}

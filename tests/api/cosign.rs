@@ -418,3 +418,332 @@ async fn a_bundle_carrying_a_phones_cosignature_of_another_tree_is_refused_as_a_
     assert_eq!(listed["cosignatures"], json!([]));
     assert_eq!(listed["contradicted_by"][0]["root_hash"], STANDARD.encode(other));
 }
+
+/// A board of `session` (opened with `token`: a share link's or a member's) with a key made
+/// from `seed`: its id as its cosignatures name it, and its key.
+async fn a_board(app: &TestApp, session: &str, token: &str, name: &str, seed: u8) -> (String, SigningKey) {
+    let key = SigningKey::from_bytes(&[seed; 32]);
+    let public_key = STANDARD.encode(key.verifying_key().as_bytes());
+    let registered = app
+        .post(
+            &format!("/api/v1/sessions/{session}/board-key"),
+            token,
+            json!({"public_key": public_key, "name": name}),
+        )
+        .await
+        .assert_status(201)
+        .clone();
+    assert_eq!(registered["public_key"], public_key);
+    assert_eq!(registered["session_id"], session);
+    let board = registered["board_id"].as_str().expect("board id").to_owned();
+    assert_eq!(registered["cosigner"], format!("tablekeeper/boards/{board}"));
+    (board, key)
+}
+
+fn board_line(board: &str, key: &SigningKey, note: &str, time: u64) -> String {
+    let name = cosign::board_name("tablekeeper", board.parse().expect("uuid"));
+    Cosignature::sign(cosign::body_of(note), &name, key, time).line()
+}
+
+async fn submit_as_board(app: &TestApp, table: &str, token: &str, note: &str, line: &str) -> crate::helpers::Answer {
+    app.post(
+        &format!("/api/v1/tables/{table}/board-cosignatures"),
+        token,
+        json!({"checkpoint": note, "cosignature": line}),
+    )
+    .await
+}
+
+async fn kept_of_boards(pool: &PgPool) -> (i64, i64) {
+    let count = |relation: &str| format!("select count(*) from {relation}");
+    let cosignatures: i64 = sqlx::query_scalar(&count("board_cosignatures"))
+        .fetch_one(pool)
+        .await
+        .expect("count");
+    let keys: i64 = sqlx::query_scalar(&count("board_keys"))
+        .fetch_one(pool)
+        .await
+        .expect("count");
+    (cosignatures, keys)
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_board_cosigns_every_table_of_its_session_beside_the_phones(pool: PgPool) {
+    // Arrange: a table with a phone, played a little; the session's share link opens the board.
+    let app = spawn_app(pool).await;
+    let (organiser, session, table) = a_table(&app).await;
+    let ann = a_phone(&app, &organiser, &table, "Ann's phone", 1).await;
+    accept(&app, &table, &organiser, play(1, "QS")).await;
+    let share = app
+        .post(
+            &format!("/api/v1/sessions/{session}/share-links"),
+            &organiser,
+            json!({}),
+        )
+        .await
+        .assert_status(201)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let note = checkpoint_note(&app, &table).await;
+    let size = size_of(&note);
+
+    // Act: the board registers its key (and again: the same board), and it and Ann cosign.
+    let (board, key) = a_board(&app, &session, &share, "Room 2 board", 7).await;
+    let again = app
+        .post(
+            &format!("/api/v1/sessions/{session}/board-key"),
+            &share,
+            json!({"public_key": STANDARD.encode(key.verifying_key().as_bytes())}),
+        )
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(again["board_id"], board.as_str(), "a board is known by its key");
+    submit(
+        &app,
+        &table,
+        &ann.token,
+        &note,
+        &cosign_line(&ann, &note, 1_767_225_600),
+    )
+    .await
+    .assert_status(201);
+    let kept = submit_as_board(
+        &app,
+        &table,
+        &share,
+        &note,
+        &board_line(&board, &key, &note, 1_767_225_601),
+    )
+    .await;
+    kept.assert_status(201);
+    assert_eq!(
+        kept.headers["location"],
+        format!("/api/v1/tables/{table}/checkpoints/{size}").as_str()
+    );
+
+    // Assert: the checkpoint lists the board beside the phone, and its note carries both lines.
+    let listed = app
+        .get(&format!("/api/v1/tables/{table}/checkpoints/{size}"))
+        .await
+        .assert_status(200)
+        .clone();
+    assert_eq!(
+        (listed["phones"].clone(), listed["boards"].clone()),
+        (json!(1), json!(1))
+    );
+    assert_eq!(listed["board_cosignatures"][0]["board_id"], board.as_str());
+    assert_eq!(listed["board_cosignatures"][0]["name"], "Room 2 board");
+    assert_eq!(listed["board_cosignatures"][0]["time"], 1_767_225_601);
+    assert_eq!(listed["contradicted_by_boards"], json!([]));
+    let carried = listed["note"].as_str().expect("note");
+    let line = carried
+        .lines()
+        .find(|l| l.contains("/boards/"))
+        .expect("the board's line in the note");
+    Cosignature::parse(line)
+        .expect("a cosignature line")
+        .check(cosign::body_of(carried), &key.verifying_key())
+        .expect("verifies");
+
+    // The bundle's verifier counts the board, and the final checkpoint names it.
+    let (bytes, _) = verified_bundle(&app, &session).await;
+    let said = tablekeeper::service::bundle::verify(&bytes, None).expect("verifies");
+    assert!(
+        said.contains(&format!(
+            "table {table}'s last checkpoint cosigned by 1 of 1 phones and 1 of 1 boards"
+        )),
+        "{said}"
+    );
+    let closed = finalised_and_verified(&app, &organiser, &session).await;
+    let named: Vec<String> = closed["checkpoint"]["tables"][0]["cosigned_by"]
+        .as_array()
+        .expect("cosigned_by")
+        .iter()
+        .map(|c| format!("{}:{}", c["name"].as_str().unwrap_or("?"), c.get("board").is_some()))
+        .collect();
+    assert_eq!(named, ["Ann's phone:false", "Room 2 board:true"]);
+
+    // A board's cosignature taken out of the bundle, signed again: the final checkpoint names
+    // the board, and the verifier says its cosignature is missing.
+    use ed25519_dalek::Signer as _;
+    use tablekeeper::service::chain::{canonical, hex};
+    let (_, document) = verified_bundle(&app, &session).await;
+    let service = tablekeeper::service::keys::signing_key(&app.pool, None)
+        .await
+        .expect("the kept key");
+    let mut forged = document.clone();
+    forged.as_object_mut().expect("object").remove("signature");
+    forged["tables"][0]
+        .as_object_mut()
+        .expect("table")
+        .remove("board_cosignatures");
+    let signature = service.sign(canonical(&forged).as_bytes());
+    forged["signature"] = json!({"algorithm": "ed25519", "public_key": hex(service.verifying_key().as_bytes()),
+                                 "value": hex(&signature.to_bytes())});
+    let found = tablekeeper::service::bundle::verify_checked(
+        canonical(&forged).as_bytes(),
+        &[service.verifying_key()],
+        &[],
+        std::slice::from_ref(&closed),
+    )
+    .expect_err("a named board's cosignature taken out");
+    assert!(
+        found.contains(&format!("board {board}")) && found.contains("no such cosignature"),
+        "{found}"
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_refused_board_key_or_board_cosignature_is_a_problem_that_keeps_nothing(pool: PgPool) {
+    // Arrange: a table of a session, its share link, a board registered, a phone at the table,
+    // and another session's share link.
+    let app = spawn_app(pool).await;
+    let (organiser, session, table) = a_table(&app).await;
+    let share = app
+        .post(
+            &format!("/api/v1/sessions/{session}/share-links"),
+            &organiser,
+            json!({}),
+        )
+        .await
+        .assert_status(201)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let other_session = app.session(&organiser, "Saturday").await;
+    let other_share = app
+        .post(
+            &format!("/api/v1/sessions/{other_session}/share-links"),
+            &organiser,
+            json!({}),
+        )
+        .await
+        .assert_status(201)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned();
+    let (board, key) = a_board(&app, &session, &share, "Board", 7).await;
+    let (stranger, stranger_key) = a_board(&app, &other_session, &other_share, "Board", 8).await;
+    let phone = a_phone(&app, &organiser, &table, "Ann's phone", 1).await;
+    let note = checkpoint_note(&app, &table).await;
+    let before = kept_of_boards(&app.pool).await;
+    let key_of = |seed: u8| STANDARD.encode(SigningKey::from_bytes(&[seed; 32]).verifying_key().as_bytes());
+    let board_key = format!("/api/v1/sessions/{session}/board-key");
+
+    // Act and assert: each refusal is a problem with its code.
+    let refusals = [
+        (
+            app.post(&board_key, &share, json!({"public_key": "bm90IGEga2V5"}))
+                .await,
+            422,
+            "invalid_board_key",
+        ),
+        (
+            app.post(&board_key, &share, json!({"public_key": key_of(9), "name": "  "}))
+                .await,
+            422,
+            "invalid_board_name",
+        ),
+        (
+            app.post(
+                &board_key,
+                &share,
+                json!({"public_key": key_of(9), "name": "x".repeat(61)}),
+            )
+            .await,
+            422,
+            "invalid_board_name",
+        ),
+        // A phone reads its table, not the evening around it; another session's link, nothing.
+        (
+            app.post(&board_key, &phone.token, json!({"public_key": key_of(9)}))
+                .await,
+            404,
+            "session_not_found",
+        ),
+        (
+            app.post(&board_key, &other_share, json!({"public_key": key_of(9)}))
+                .await,
+            404,
+            "session_not_found",
+        ),
+        // A board of another session, signing this table's checkpoint.
+        (
+            submit_as_board(
+                &app,
+                &table,
+                &share,
+                &note,
+                &board_line(&stranger, &stranger_key, &note, 1_767_225_600),
+            )
+            .await,
+            422,
+            "cosignature_invalid",
+        ),
+        // Signed as this session's board, with another key.
+        (
+            submit_as_board(
+                &app,
+                &table,
+                &share,
+                &note,
+                &board_line(&board, &stranger_key, &note, 1_767_225_600),
+            )
+            .await,
+            422,
+            "cosignature_invalid",
+        ),
+        // Signed as a phone, sent as a board's.
+        (
+            submit_as_board(&app, &table, &share, &note, &cosign_line(&phone, &note, 1_767_225_600)).await,
+            422,
+            "cosignature_invalid",
+        ),
+        (
+            submit_as_board(
+                &app,
+                &table,
+                &other_share,
+                &note,
+                &board_line(&board, &key, &note, 1_767_225_600),
+            )
+            .await,
+            404,
+            "table_not_found",
+        ),
+        (
+            submit_as_board(
+                &app,
+                &table,
+                &share,
+                &note,
+                &board_line(&board, &key, &note, 4_000_000_000),
+            )
+            .await,
+            422,
+            "cosignature_from_the_future",
+        ),
+    ];
+    for (i, (answer, status, code)) in refusals.iter().enumerate() {
+        answer.assert_status(*status);
+        assert_eq!(answer.body["code"], *code, "refusal {i}: {}", answer.text);
+    }
+    assert_eq!(kept_of_boards(&app.pool).await, before, "a refusal keeps nothing");
+
+    // A session takes 16 boards at most; the 17th is refused and nothing is kept.
+    for seed in 20..35 {
+        a_board(&app, &session, &share, "Board", seed).await;
+    }
+    let before = kept_of_boards(&app.pool).await;
+    assert_eq!(before.1, 17, "16 boards of this session and the other session's one");
+    let seventeenth = app.post(&board_key, &share, json!({"public_key": key_of(40)})).await;
+    seventeenth.assert_status(409);
+    assert_eq!(seventeenth.body["code"], "too_many_boards");
+    assert_eq!(kept_of_boards(&app.pool).await, before);
+    // A board already registered is still answered as registered.
+    app.post(&board_key, &share, json!({"public_key": key_of(7)}))
+        .await
+        .assert_status(200);
+}

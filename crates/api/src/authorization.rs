@@ -160,6 +160,10 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     // cosigns the table's checkpoints.
     ("register_phone_key", Door::Phone),
     ("submit_cosignature", Door::Phone),
+    // A board (a share link of the session, or a member who reads it) cosigns the session's
+    // tables' checkpoints with the key it registered for the session.
+    ("register_board_key", Door::Session(Capability::Read)),
+    ("submit_board_cosignature", Door::Table(Capability::Read)),
     ("submit_move", Door::Table(Capability::Record)),
     ("undo_move", Door::Table(Capability::Record)),
     ("get_scores", Door::Table(Capability::Read)),

@@ -192,6 +192,10 @@ impl ApiError {
         "checkpoint_not_signed",
         "cosignature_invalid",
         "cosignature_from_the_future",
+        // Boards' cosignatures of their session's tables' checkpoints.
+        "invalid_board_key",
+        "invalid_board_name",
+        "too_many_boards",
     ];
 
     /// Every code a problem can carry, sorted: the spec's enum for `Problem.code`.
@@ -423,6 +427,9 @@ impl From<ServiceError> for ApiError {
             ServiceError::InvalidPhoneKey => ApiError::unprocessable("invalid_phone_key", e.to_string()),
             ServiceError::PhoneKeyTaken => ApiError::new(StatusCode::CONFLICT, "phone_key_taken", e.to_string()),
             ServiceError::PhoneKeyMissing => ApiError::new(StatusCode::CONFLICT, "phone_key_missing", e.to_string()),
+            ServiceError::InvalidBoardKey => ApiError::unprocessable("invalid_board_key", e.to_string()),
+            ServiceError::InvalidBoardName => ApiError::unprocessable("invalid_board_name", e.to_string()),
+            ServiceError::TooManyBoards(_) => ApiError::new(StatusCode::CONFLICT, "too_many_boards", e.to_string()),
             ServiceError::CheckpointNotFound { .. } => ApiError::not_found("checkpoint_not_found", e.to_string()),
             ServiceError::CosignatureRefused { code, detail } => ApiError::unprocessable(code, detail),
             ServiceError::DisputeMatchesRecord => ApiError::unprocessable("dispute_matches_record", e.to_string()),

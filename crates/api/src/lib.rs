@@ -221,6 +221,8 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(witness::get_cosigned_checkpoint)
             .service(witness::register_phone_key)
             .service(witness::submit_cosignature)
+            .service(witness::submit_board_cosignature)
+            .service(witness::register_board_key)
             .service(tables::undo_move)
             .service(tables::get_scores)
             .service(tables::get_scores_csv)

@@ -274,6 +274,8 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::witness::get_cosigned_checkpoint,
         super::witness::register_phone_key,
         super::witness::submit_cosignature,
+        super::witness::submit_board_cosignature,
+        super::witness::register_board_key,
         super::tables::undo_move,
         super::tables::get_scores,
         super::tables::get_scores_csv,

@@ -4,7 +4,7 @@
 use actix_web::http::header::CONTENT_TYPE;
 use actix_web::{get, post, web, HttpResponse};
 use serde::{Deserialize, Serialize};
-use tablekeeper_service::cosigning::{self, CosignatureSubmission, CosignedCheckpoint, PhoneKey};
+use tablekeeper_service::cosigning::{self, BoardKey, CosignatureSubmission, CosignedCheckpoint, PhoneKey};
 use tablekeeper_service::witness::{self, note, ConsistencyProof, InclusionProof, Witness};
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
@@ -190,9 +190,9 @@ pub async fn submit_cosignature(
         .json(cosigned))
 }
 
-/// The table's checkpoint of one size and the phones' cosignatures of it (who, with which key,
-/// when), with the note carrying them all; and cosignatures of that size over another root
-/// hash, if phones ever saw another history.
+/// The table's checkpoint of one size and the phones' and its session's boards' cosignatures
+/// of it (who, with which key, when), with the note carrying them all; and cosignatures of that
+/// size over another root hash, if a phone or board ever saw another history.
 #[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path), ("size" = u64, Path, description = "the tree's size")), responses(
     (status = 200, body = CosignedCheckpoint),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
@@ -212,4 +212,79 @@ pub async fn get_cosigned_checkpoint(
     let name = note::log_name(state.public_url.as_deref());
     let cosigned = cosigning::cosigned(&pool, Witness { name: &name, key }, id, size).await?;
     Ok(HttpResponse::Ok().json(cosigned))
+}
+
+/// A board's Ed25519 public key, to cosign its session's tables' checkpoints with.
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BoardKeyRegistration {
+    /// The raw 32-byte Ed25519 public key, base64 (WebCrypto's `exportKey("raw", …)`).
+    #[schema(example = "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=")]
+    pub public_key: String,
+    /// What the players read as who cosigned (1 to 60 characters); "Board" when left out.
+    #[schema(example = "Room 2 board")]
+    pub name: Option<String>,
+}
+
+/// Registers a board's Ed25519 public key for the session, made on the board (the club's big
+/// screen, opened with the session's share link or by a member) on its first use: with it the
+/// board cosigns each of the session's tables' checkpoints it has seen grow consistently, as
+/// the tables' phones do. A board is known by its key: the same key again is the same board,
+/// answered as registered. At most 16 boards a session.
+#[utoipa::path(tag = "sessions", request_body = BoardKeyRegistration, security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 201, body = BoardKey, description = "the board, registered now"),
+    (status = 200, body = BoardKey, description = "the same key, registered before: the same board"),
+    (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`session_not_found`: no such session, or the caller may not read it (another club's, a phone, another session's share link)", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`too_many_boards`: the session has 16 boards already", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`invalid_board_key`: not 32 bytes of base64 of an Ed25519 key; `invalid_board_name`: blank, over 60 characters or with control characters; `invalid_body`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/sessions/{id}/board-key")]
+pub async fn register_board_key(
+    state: web::Data<State>,
+    Reads(who): Reads,
+    id: web::Path<Uuid>,
+    body: web::Json<BoardKeyRegistration>,
+) -> Result<HttpResponse, ApiError> {
+    let name = note::log_name(state.public_url.as_deref());
+    let (key, new) =
+        cosigning::register_board(&state.pool, who, *id, &body.public_key, body.name.as_deref(), &name).await?;
+    Ok(if new {
+        HttpResponse::Created().json(key)
+    } else {
+        HttpResponse::Ok().json(key)
+    })
+}
+
+/// A board's cosignature of one of its session's tables' checkpoints, in the C2SP
+/// tlog-cosignature shape, signed as `<log name>/boards/<board id>`: the board says it saw the
+/// table's tree grow consistently to this checkpoint. Kept only if the board is registered for
+/// the table's session, the checkpoint is the service's own for the table and the signature
+/// verifies under the board's key.
+#[utoipa::path(tag = "tables", request_body = CosignatureSubmission, security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 201, body = CosignedCheckpoint, description = "kept: the checkpoint and its cosignatures now", headers(
+        ("Location" = String, description = "the checkpoint's address (`GET` lists its cosignatures)"),
+    )),
+    (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`table_not_found`: no such table, or the caller may not read it; `checkpoint_not_found`: the table's tree has no checkpoint of that size", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`cosignature_malformed`: not a cosignature line or not a checkpoint; `checkpoint_not_signed`: the service never signed that checkpoint; `cosignature_invalid`: not signed as a board of the table's session, or the signature does not verify under the board's key; `cosignature_from_the_future`; `invalid_body`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+))]
+#[post("/tables/{id}/board-cosignatures")]
+pub async fn submit_board_cosignature(
+    state: web::Data<State>,
+    Reads(who): Reads,
+    id: web::Path<Uuid>,
+    body: web::Json<CosignatureSubmission>,
+) -> Result<HttpResponse, ApiError> {
+    let key = state.keys.signing(&state.pool).await?;
+    let name = note::log_name(state.public_url.as_deref());
+    let witness = Witness { name: &name, key };
+    let cosigned = cosigning::submit_board(&state.pool, witness, who, *id, &body, state.clock.now()).await?;
+    let location = format!("/api/v1/tables/{}/checkpoints/{}", *id, cosigned.checkpoint.size);
+    Ok(HttpResponse::Created()
+        .insert_header(("Location", location))
+        .json(cosigned))
 }

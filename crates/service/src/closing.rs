@@ -375,29 +375,31 @@ pub fn standings_and_settlement(standings: &sessions::Standings) -> Result<(Valu
 }
 
 /// Who cosigned the table's last checkpoint (its tree as its chain is now): each phone once,
-/// by its first cosignature of it, as `{scorer, name, public_key, time}`. Final checkpoints made
-/// before phones cosigned have no `cosigned_by`; those made since name it for every table.
+/// by its first cosignature of it, as `{scorer, name, public_key, time}`, then each of the
+/// session's boards once, as `{board, name, public_key, time}`. Final checkpoints made before
+/// phones cosigned have no `cosigned_by`; those made since name it for every table.
 async fn cosigners_of_last(tx: &mut PgConnection, table: store::TableKey) -> Result<Vec<Value>, ServiceError> {
     use base64::Engine as _;
+    let encode = |key: &[u8]| base64::engine::general_purpose::STANDARD.encode(key);
     let links = store::chain::links(&mut *tx, table).await?;
     if links.is_empty() {
         return Ok(Vec::new());
     }
+    let size = Some(links.len() as i64);
     let root = super::witness::tree::root(&super::witness::leaves(&links));
-    let rows = store::cosignatures::of_table(&mut *tx, table, Some(links.len() as i64)).await?;
+    let phones = store::cosignatures::of_table(&mut *tx, table, size).await?;
+    let boards = store::cosignatures::boards_of_table(&mut *tx, table, size).await?;
     let mut seen = std::collections::BTreeSet::new();
-    Ok(rows
+    let phones = phones
         .iter()
         .filter(|r| r.root_hash == root && seen.insert(r.scorer_id))
-        .map(|r| {
-            json!({
-                "scorer": r.scorer_id,
-                "name": r.name,
-                "public_key": base64::engine::general_purpose::STANDARD.encode(&r.public_key),
-                "time": r.signed_time,
-            })
-        })
-        .collect())
+        .map(|r| json!({"scorer": r.scorer_id, "name": r.name, "public_key": encode(&r.public_key), "time": r.signed_time}));
+    let mut seen = std::collections::BTreeSet::new();
+    let boards = boards
+        .iter()
+        .filter(|r| r.root_hash == root && seen.insert(r.board_id))
+        .map(|r| json!({"board": r.board_id, "name": r.name, "public_key": encode(&r.public_key), "time": r.signed_time}));
+    Ok(phones.chain(boards).collect())
 }
 
 /// Makes, signs, keeps and chains close `close`'s final checkpoint, with the session's row

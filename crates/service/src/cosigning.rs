@@ -18,10 +18,12 @@ use base64::Engine as _;
 use chrono::{DateTime, Utc};
 use ed25519_dalek::VerifyingKey;
 use serde::{Deserialize, Serialize};
-use tablekeeper_store::cosignatures::{CosignatureRow, PhoneKeyRow};
-use tablekeeper_store::{self as store, PgConnection, PgPool, StoreError, TableKey};
+use tablekeeper_store::cosignatures::{BoardCosignatureRow, BoardKeyRow, CosignatureRow, PhoneKeyRow};
+use tablekeeper_store::tables::TableRow;
+use tablekeeper_store::{self as store, PgConnection, PgPool, StoreError};
 use uuid::Uuid;
 
+use super::access::Reader;
 use super::witness::cosign::{self, Cosignature};
 use super::witness::{self, SignedCheckpoint, Witness};
 use super::{Principal, ServiceError};
@@ -86,6 +88,60 @@ pub struct CosignedCheckpoint {
     /// Cosignatures kept for the same size over another root hash: phones that saw another
     /// history of the table at that size. Empty for a table whose history was never rewritten.
     pub contradicted_by: Vec<CosignaturePart>,
+    /// The session's boards' cosignatures that verify over it, oldest first.
+    pub board_cosignatures: Vec<BoardCosignaturePart>,
+    /// How many boards of the table's session have registered a key (could cosign).
+    #[schema(example = 1)]
+    pub boards: u64,
+    /// Boards' cosignatures of the same size over another root hash, as `contradicted_by`.
+    pub contradicted_by_boards: Vec<BoardCosignaturePart>,
+}
+
+/// A board's key, as registered for its session: the big screen that cosigns every table of
+/// the session it shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BoardKey {
+    /// The board, as its cosignatures name it.
+    pub board_id: Uuid,
+    /// The session whose tables it cosigns.
+    pub session_id: Uuid,
+    /// What the board called itself.
+    #[schema(example = "Board")]
+    pub name: String,
+    /// The name its cosignatures are signed under: `<log name>/boards/<board id>`.
+    pub cosigner: String,
+    /// The cosignatures' key id, hex (as a phone's).
+    #[schema(example = "9a0b7c21")]
+    pub key_id: String,
+    /// The Ed25519 public key, base64 (32 bytes).
+    pub public_key: String,
+    /// The key as other signed-note tools take it (`<name>+<key id>+<base64(0x04 ‖ key)>`).
+    pub verifier_key: String,
+    pub registered_at: DateTime<Utc>,
+}
+
+/// One board's cosignature of a checkpoint.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BoardCosignaturePart {
+    /// The board that cosigned.
+    pub board_id: Uuid,
+    /// What the board called itself.
+    #[schema(example = "Board")]
+    pub name: String,
+    /// The board's Ed25519 public key, base64.
+    pub public_key: String,
+    /// The size of the tree cosigned.
+    #[schema(example = 9)]
+    pub size: u64,
+    /// The root hash cosigned, base64.
+    pub root_hash: String,
+    /// When the board cosigned, POSIX seconds (as signed).
+    #[schema(example = 1_767_225_600)]
+    pub time: u64,
+    /// The cosignature as a signed-note signature line.
+    pub line: String,
 }
 
 /// What a phone sends to cosign a checkpoint.
@@ -114,6 +170,15 @@ fn phone_at(who: Principal, table: Uuid) -> Result<Uuid, ServiceError> {
     }
 }
 
+/// 32 bytes of base64 that are an Ed25519 public key.
+fn ed25519_key(base64: &str) -> Option<[u8; 32]> {
+    STANDARD
+        .decode(base64.trim())
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .filter(|k| VerifyingKey::from_bytes(k).is_ok())
+}
+
 fn verifying_key(bytes: &[u8]) -> Result<VerifyingKey, ServiceError> {
     <[u8; 32]>::try_from(bytes)
         .ok()
@@ -135,25 +200,29 @@ fn phone_key(log_name: &str, row: &PhoneKeyRow) -> Result<PhoneKey, ServiceError
     })
 }
 
+/// A kept cosignature's signed-note line, signed as `name` with `public_key`.
+///
+/// # Errors
+/// `Corrupt` for a key or signature that does not read.
+fn line_of(name: String, public_key: &[u8], signed_time: i64, signature: &[u8]) -> Result<String, ServiceError> {
+    let key = verifying_key(public_key)?;
+    let signature: [u8; 64] = signature
+        .try_into()
+        .map_err(|_| ServiceError::Corrupt("a kept cosignature is not 64 bytes".into()))?;
+    Ok(Cosignature {
+        key_id: cosign::key_id(&name, &key),
+        name,
+        time: signed_time as u64,
+        signature,
+    }
+    .line())
+}
+
 /// A kept cosignature as shown, with its line under `log_name`.
 ///
 /// # Errors
 /// `Corrupt` for a row that does not read.
 pub fn part(log_name: &str, row: &CosignatureRow) -> Result<CosignaturePart, ServiceError> {
-    let key = verifying_key(&row.public_key)?;
-    let name = cosign::phone_name(log_name, row.scorer_id);
-    let signature: [u8; 64] = row
-        .signature
-        .as_slice()
-        .try_into()
-        .map_err(|_| ServiceError::Corrupt("a kept cosignature is not 64 bytes".into()))?;
-    let line = Cosignature {
-        key_id: cosign::key_id(&name, &key),
-        name,
-        time: row.signed_time as u64,
-        signature,
-    }
-    .line();
     Ok(CosignaturePart {
         scorer_id: row.scorer_id,
         name: row.name.clone(),
@@ -161,7 +230,48 @@ pub fn part(log_name: &str, row: &CosignatureRow) -> Result<CosignaturePart, Ser
         size: row.size as u64,
         root_hash: STANDARD.encode(&row.root_hash),
         time: row.signed_time as u64,
-        line,
+        line: line_of(
+            cosign::phone_name(log_name, row.scorer_id),
+            &row.public_key,
+            row.signed_time,
+            &row.signature,
+        )?,
+    })
+}
+
+/// A board's kept cosignature as shown, with its line under `log_name`.
+///
+/// # Errors
+/// `Corrupt` for a row that does not read.
+pub fn board_part(log_name: &str, row: &BoardCosignatureRow) -> Result<BoardCosignaturePart, ServiceError> {
+    Ok(BoardCosignaturePart {
+        board_id: row.board_id,
+        name: row.name.clone(),
+        public_key: STANDARD.encode(&row.public_key),
+        size: row.size as u64,
+        root_hash: STANDARD.encode(&row.root_hash),
+        time: row.signed_time as u64,
+        line: line_of(
+            cosign::board_name(log_name, row.board_id),
+            &row.public_key,
+            row.signed_time,
+            &row.signature,
+        )?,
+    })
+}
+
+fn board_key(log_name: &str, session: Uuid, row: &BoardKeyRow) -> Result<BoardKey, ServiceError> {
+    let key = verifying_key(&row.public_key)?;
+    let cosigner = cosign::board_name(log_name, row.board_id);
+    Ok(BoardKey {
+        board_id: row.board_id,
+        session_id: session,
+        name: row.name.clone(),
+        key_id: hex::encode(cosign::key_id(&cosigner, &key)),
+        verifier_key: cosign::verifier_key(&cosigner, &key),
+        cosigner,
+        public_key: STANDARD.encode(&row.public_key),
+        registered_at: row.registered_at,
     })
 }
 
@@ -180,12 +290,7 @@ pub async fn register_key(
     log_name: &str,
 ) -> Result<(PhoneKey, bool), ServiceError> {
     let scorer = phone_at(who, table)?;
-    let bytes: [u8; 32] = STANDARD
-        .decode(public_key.trim())
-        .ok()
-        .and_then(|b| b.try_into().ok())
-        .filter(|k| VerifyingKey::from_bytes(k).is_ok())
-        .ok_or(ServiceError::InvalidPhoneKey)?;
+    let bytes = ed25519_key(public_key).ok_or(ServiceError::InvalidPhoneKey)?;
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     let row = store::tables::fetch(&mut conn, table).await?;
     let key = row.key();
@@ -226,15 +331,151 @@ pub async fn submit(
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<CosignedCheckpoint, ServiceError> {
     let scorer = phone_at(who, table)?;
-    let refused = |code: &'static str, detail: String| ServiceError::CosignatureRefused { code, detail };
     let tree = witness::read(pool, table).await?;
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let key = store::tables::fetch(&mut conn, table).await?.key();
+    let row = store::tables::fetch(&mut conn, table).await?;
+    let key = row.key();
     let phone = store::cosignatures::key(&mut conn, key, scorer)
         .await?
         .ok_or(ServiceError::PhoneKeyMissing)?;
-    let public = verifying_key(&phone.public_key)?;
     let cosignature = Cosignature::parse(&submission.cosignature).map_err(|e| refused("cosignature_malformed", e))?;
+    let expected_name = cosign::phone_name(witness.name, scorer);
+    if cosignature.name != expected_name {
+        return Err(refused(
+            "cosignature_invalid",
+            format!(
+                "the cosignature is signed as `{}`, not as this phone (`{expected_name}`)",
+                cosignature.name
+            ),
+        ));
+    }
+    let (ours, root) = holds(&tree, witness, table, submission, &cosignature, &phone.public_key, now)?;
+    store::cosignatures::insert(
+        &mut conn,
+        key,
+        scorer,
+        ours.size as i64,
+        &root,
+        cosignature.time as i64,
+        &cosignature.signature,
+    )
+    .await?;
+    cosigned_in(&mut conn, &row, witness, ours).await
+}
+
+/// How many boards a session may register: a club puts up one per room; the cap keeps a share
+/// link's holders from filling the session with keys.
+pub const MOST_BOARDS: i64 = 16;
+
+/// Registers a board's Ed25519 public key (32 bytes, base64) for the session, under `name`
+/// (what the players read as who cosigned; "Board" when none): a board is known by its key, so
+/// the same key again is the same board, answered as registered. The board's key in force, and
+/// whether it is new.
+///
+/// # Errors
+/// `Store(NotFound("session"))` for no such session or one `who` may not read (a phone reads
+/// its table, not the evening around it); `InvalidBoardKey`; `InvalidBoardName` for a name
+/// empty after trimming or over 60 characters; `TooManyBoards` beyond [`MOST_BOARDS`].
+pub async fn register_board(
+    pool: &PgPool,
+    who: Reader,
+    session: Uuid,
+    public_key: &str,
+    name: Option<&str>,
+    log_name: &str,
+) -> Result<(BoardKey, bool), ServiceError> {
+    let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    let row = store::sessions::fetch(&mut tx, session).await?;
+    crate::access::read_session(&mut tx, who, &row).await?;
+    let bytes = ed25519_key(public_key).ok_or(ServiceError::InvalidBoardKey)?;
+    let name = name.map(str::trim).unwrap_or("Board");
+    if name.is_empty() || name.chars().count() > 60 || name.chars().any(char::is_control) {
+        return Err(ServiceError::InvalidBoardName);
+    }
+    let (kept, new) = store::cosignatures::register_board(&mut tx, session, Uuid::new_v4(), name, &bytes, MOST_BOARDS)
+        .await?
+        .ok_or(ServiceError::TooManyBoards(MOST_BOARDS))?;
+    tx.commit().await.map_err(StoreError::from)?;
+    Ok((board_key(log_name, session, &kept)?, new))
+}
+
+/// Keeps a board's cosignature of one of its session's tables' checkpoints, once it holds: the
+/// board is the one the cosignature names (`<log name>/boards/<board id>`), registered for the
+/// table's session, and the checkpoint and signature hold as a phone's must. The checkpoint
+/// with its cosignatures now.
+///
+/// # Errors
+/// `Store(NotFound("table"))` for no such table or one `who` may not read;
+/// `CosignatureRefused` as [`submit`]'s, and `cosignature_invalid` for a cosignature not signed
+/// as a board of the table's session. Nothing is written unless it holds.
+pub async fn submit_board(
+    pool: &PgPool,
+    witness: Witness<'_>,
+    who: Reader,
+    table: Uuid,
+    submission: &CosignatureSubmission,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<CosignedCheckpoint, ServiceError> {
+    let row = crate::access::readable_table(pool, who, table).await?;
+    let cosignature = Cosignature::parse(&submission.cosignature).map_err(|e| refused("cosignature_malformed", e))?;
+    let tree = witness::read(pool, table).await?;
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    let not_a_board = || {
+        refused(
+            "cosignature_invalid",
+            format!(
+                "the cosignature is signed as `{}`, not as a board of this table's session (`{}`)",
+                cosignature.name,
+                cosign::board_name(witness.name, Uuid::nil()).replace(&Uuid::nil().to_string(), "<board id>")
+            ),
+        )
+    };
+    let (Some(session), Some(board)) = (row.session_id, cosign::board_of(witness.name, &cosignature.name)) else {
+        return Err(not_a_board());
+    };
+    let Some(registered) = store::cosignatures::board_key(&mut conn, session, board).await? else {
+        return Err(not_a_board());
+    };
+    let (ours, root) = holds(
+        &tree,
+        witness,
+        table,
+        submission,
+        &cosignature,
+        &registered.public_key,
+        now,
+    )?;
+    store::cosignatures::insert_board(
+        &mut conn,
+        row.key(),
+        session,
+        board,
+        ours.size as i64,
+        &root,
+        cosignature.time as i64,
+        &cosignature.signature,
+    )
+    .await?;
+    cosigned_in(&mut conn, &row, witness, ours).await
+}
+
+fn refused(code: &'static str, detail: String) -> ServiceError {
+    ServiceError::CosignatureRefused { code, detail }
+}
+
+/// The service's checkpoint the submission cosigns, and its root hash, when the cosignature
+/// holds over it under `public` (the signer's registered key): not dated ahead of the service's
+/// clock, of this table's log, of a tree the table has with that root, signature verifying.
+fn holds(
+    tree: &witness::Tree,
+    witness: Witness<'_>,
+    table: Uuid,
+    submission: &CosignatureSubmission,
+    cosignature: &Cosignature,
+    public: &[u8],
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<(SignedCheckpoint, Vec<u8>), ServiceError> {
+    let public = verifying_key(public)?;
     // A cosignature says when the phone saw the checkpoint: one dated ahead of the service's
     // clock (beyond a phone's usual drift) would later read as seen at a time not yet come.
     let latest = u64::try_from(now.timestamp()).unwrap_or(0) + FUTURE_DRIFT_SECONDS;
@@ -256,22 +497,12 @@ pub async fn submit(
             format!("the checkpoint is of `{origin}`, not of this table's log"),
         ));
     }
-    let ours = checkpoint_at(&tree, witness, size)?;
+    let ours = checkpoint_at(tree, witness, size)?;
     if ours.root_hash != root {
         return Err(refused(
             "checkpoint_not_signed",
             format!(
                 "the service never signed that checkpoint: the table's tree of {size} entries has another root hash"
-            ),
-        ));
-    }
-    let expected_name = cosign::phone_name(witness.name, scorer);
-    if cosignature.name != expected_name {
-        return Err(refused(
-            "cosignature_invalid",
-            format!(
-                "the cosignature is signed as `{}`, not as this phone (`{expected_name}`)",
-                cosignature.name
             ),
         ));
     }
@@ -281,17 +512,7 @@ pub async fn submit(
     let root_bytes = STANDARD
         .decode(&ours.root_hash)
         .map_err(|_| ServiceError::Corrupt("a checkpoint's root hash does not read".into()))?;
-    store::cosignatures::insert(
-        &mut conn,
-        key,
-        scorer,
-        size as i64,
-        &root_bytes,
-        cosignature.time as i64,
-        &cosignature.signature,
-    )
-    .await?;
-    cosigned_in(&mut conn, key, witness, ours).await
+    Ok((ours, root_bytes))
 }
 
 /// The table's checkpoint of `size` and the cosignatures on it (the access is the caller's).
@@ -308,8 +529,8 @@ pub async fn cosigned(
     let tree = witness::read(pool, table).await?;
     let checkpoint = checkpoint_at(&tree, witness, size)?;
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
-    let key = store::tables::fetch(&mut conn, table).await?.key();
-    cosigned_in(&mut conn, key, witness, checkpoint).await
+    let row = store::tables::fetch(&mut conn, table).await?;
+    cosigned_in(&mut conn, &row, witness, checkpoint).await
 }
 
 fn checkpoint_at(tree: &witness::Tree, witness: Witness<'_>, size: u64) -> Result<SignedCheckpoint, ServiceError> {
@@ -326,30 +547,52 @@ fn checkpoint_at(tree: &witness::Tree, witness: Witness<'_>, size: u64) -> Resul
 /// size over another root.
 async fn cosigned_in(
     conn: &mut PgConnection,
-    key: TableKey,
+    table: &TableRow,
     witness: Witness<'_>,
     checkpoint: SignedCheckpoint,
 ) -> Result<CosignedCheckpoint, ServiceError> {
+    let key = table.key();
+    let size = Some(checkpoint.size as i64);
     let phones = store::cosignatures::keys(&mut *conn, key).await?.len() as u64;
-    let rows = store::cosignatures::of_table(conn, key, Some(checkpoint.size as i64)).await?;
+    let boards = match table.session_id {
+        Some(session) => store::cosignatures::board_keys(&mut *conn, session).await?.len() as u64,
+        None => 0,
+    };
+    let rows = store::cosignatures::of_table(&mut *conn, key, size).await?;
+    let board_rows = store::cosignatures::boards_of_table(conn, key, size).await?;
     let body = cosign::body_of(&checkpoint.note).to_owned();
-    let mut cosignatures = Vec::new();
-    let mut contradicted_by = Vec::new();
+    // Whether a kept cosignature (its root, its line) verifies over this very checkpoint.
+    let over_it = |root_hash: &str, line: &str, public_key: &[u8]| {
+        root_hash == checkpoint.root_hash
+            && Cosignature::parse(line)
+                .and_then(|c| c.check(&body, &verifying_key(public_key).map_err(|e| e.to_string())?))
+                .is_ok()
+    };
+    let (mut cosignatures, mut contradicted_by) = (Vec::new(), Vec::new());
     for row in &rows {
         let part = part(witness.name, row)?;
-        let holds = part.root_hash == checkpoint.root_hash
-            && Cosignature::parse(&part.line)
-                .and_then(|c| c.check(&body, &verifying_key(&row.public_key).map_err(|e| e.to_string())?))
-                .is_ok();
-        if holds {
+        if over_it(&part.root_hash, &part.line, &row.public_key) {
             cosignatures.push(part);
         } else {
             contradicted_by.push(part);
         }
     }
+    let (mut board_cosignatures, mut contradicted_by_boards) = (Vec::new(), Vec::new());
+    for row in &board_rows {
+        let part = board_part(witness.name, row)?;
+        if over_it(&part.root_hash, &part.line, &row.public_key) {
+            board_cosignatures.push(part);
+        } else {
+            contradicted_by_boards.push(part);
+        }
+    }
     let mut note = checkpoint.note.clone();
-    for c in &cosignatures {
-        note.push_str(&c.line);
+    for line in cosignatures
+        .iter()
+        .map(|c| &c.line)
+        .chain(board_cosignatures.iter().map(|c| &c.line))
+    {
+        note.push_str(line);
         note.push('\n');
     }
     Ok(CosignedCheckpoint {
@@ -358,6 +601,9 @@ async fn cosigned_in(
         phones,
         note,
         contradicted_by,
+        board_cosignatures,
+        boards,
+        contradicted_by_boards,
     })
 }
 
@@ -375,22 +621,46 @@ fn checkpoint_fields(body: &str) -> Result<(String, u64, String), String> {
     Ok((origin.to_owned(), size, root.to_owned()))
 }
 
-/// The cosignatures of the table's checkpoints (all sizes) and its phones' keys, as a bundle
-/// carries them, read in `conn`.
+/// What a bundle carries of a table's witnesses: the phones' and the boards' cosignatures of
+/// its checkpoints (all sizes), its phones' keys and its session's boards' keys.
+#[derive(Debug, Default)]
+pub struct Witnesses {
+    pub cosignatures: Vec<CosignaturePart>,
+    pub phone_keys: Vec<PhoneKey>,
+    pub board_cosignatures: Vec<BoardCosignaturePart>,
+    pub board_keys: Vec<BoardKey>,
+}
+
+/// The table's witnesses as a bundle carries them, read in `conn`.
 ///
 /// # Errors
 /// `Corrupt` for a row that does not read; on database failure.
-pub async fn of_table(
-    conn: &mut PgConnection,
-    key: TableKey,
-    log_name: &str,
-) -> Result<(Vec<CosignaturePart>, Vec<PhoneKey>), ServiceError> {
+pub async fn of_table(conn: &mut PgConnection, table: &TableRow, log_name: &str) -> Result<Witnesses, ServiceError> {
+    let key = table.key();
     let rows = store::cosignatures::of_table(&mut *conn, key, None).await?;
-    let parts = rows.iter().map(|r| part(log_name, r)).collect::<Result<Vec<_>, _>>()?;
-    let keys = store::cosignatures::keys(conn, key).await?;
-    let keys = keys
+    let cosignatures = rows.iter().map(|r| part(log_name, r)).collect::<Result<Vec<_>, _>>()?;
+    let keys = store::cosignatures::keys(&mut *conn, key).await?;
+    let phone_keys = keys
         .iter()
         .map(|k| phone_key(log_name, k))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok((parts, keys))
+    let rows = store::cosignatures::boards_of_table(&mut *conn, key, None).await?;
+    let board_cosignatures = rows
+        .iter()
+        .map(|r| board_part(log_name, r))
+        .collect::<Result<Vec<_>, _>>()?;
+    let board_keys = match table.session_id {
+        Some(session) => store::cosignatures::board_keys(conn, session)
+            .await?
+            .iter()
+            .map(|k| board_key(log_name, session, k))
+            .collect::<Result<Vec<_>, _>>()?,
+        None => Vec::new(),
+    };
+    Ok(Witnesses {
+        cosignatures,
+        phone_keys,
+        board_cosignatures,
+        board_keys,
+    })
 }

@@ -196,6 +196,13 @@ pub enum ServiceError {
     PhoneKeyTaken,
     #[error("this phone has no key yet: register its public key first")]
     PhoneKeyMissing,
+    #[error("the board's key is not 32 bytes of base64 of an Ed25519 public key")]
+    InvalidBoardKey,
+    #[error("a board's name is 1 to 60 characters, not blank, without control characters")]
+    InvalidBoardName,
+    /// A session's boards are capped (`cosigning::MOST_BOARDS`).
+    #[error("the session has {0} boards already, the most it may have")]
+    TooManyBoards(i64),
     /// A checkpoint size the table's tree does not have (0, or beyond it).
     #[error("the table's tree has {have} entries: it has no checkpoint of {size}")]
     CheckpointNotFound { size: u64, have: u64 },

@@ -189,6 +189,13 @@ pub struct TablePart {
     /// The keys the table's phones registered: who could cosign.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phone_keys: Vec<super::cosigning::PhoneKey>,
+    /// The session's boards' cosignatures of the table's checkpoints, as kept (none in bundles
+    /// made before boards cosigned).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub board_cosignatures: Vec<super::cosigning::BoardCosignaturePart>,
+    /// The keys the session's boards registered: which boards could cosign.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub board_keys: Vec<super::cosigning::BoardKey>,
 }
 
 /// A scorer as bundled: the number its link names it by, its id, name and when it joined.
@@ -336,7 +343,7 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey, name: &str) -
         let links = store::chain::links(&mut tx, t.key()).await?;
         let scorers = store::chain::scorers_after(&mut tx, t.key(), 0).await?;
         let verifications = store::chain::verifications_after(&mut tx, t.key(), 0).await?;
-        let (cosignatures, phone_keys) = super::cosigning::of_table(&mut tx, t.key(), name).await?;
+        let witnesses = super::cosigning::of_table(&mut tx, &t, name).await?;
         let scores: Result<Value, ServiceError> = async {
             with_game!(super::game_of(&t)?, G => {
                 let game: G = super::fold::current(&mut tx, &t).await?;
@@ -366,8 +373,10 @@ pub async fn build(pool: &PgPool, session: Uuid, key: &SigningKey, name: &str) -
                 .map(|tree| tree.checkpoint(super::witness::Witness { name, key }, None))
                 .transpose()?
                 .map(|c| c.note),
-            cosignatures,
-            phone_keys,
+            cosignatures: witnesses.cosignatures,
+            phone_keys: witnesses.phone_keys,
+            board_cosignatures: witnesses.board_cosignatures,
+            board_keys: witnesses.board_keys,
             chain: links
                 .into_iter()
                 .map(|l| LinkPart {

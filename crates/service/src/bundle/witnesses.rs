@@ -38,15 +38,51 @@ pub(super) fn check_checkpoint(t: &TablePart, note: &str, keys: &[VerifyingKey])
     Ok(())
 }
 
-/// Every phone's cosignature the table carries holds (the phone's registered key, the signature
-/// over the checkpoint of its size and root) and is of the tree the bundled chain gives at its
-/// size: a phone that cosigned another root at a size saw another history of the table.
-/// `(n, m)`: n of the m phones with a key cosigned the table's last checkpoint (`note`, checked
-/// before); None for a table without phone keys or cosignatures.
-pub(super) fn check_cosignatures(t: &TablePart, note: &str) -> Result<Option<(usize, usize)>, String> {
-    use crate::witness::{cosign, tree};
-    use base64::Engine as _;
-    if t.cosignatures.is_empty() && t.phone_keys.is_empty() {
+/// Who cosigned a table's last checkpoint, as the verifier counts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Cosigned {
+    /// Phones that cosigned it, of those with a key.
+    pub phones: (usize, usize),
+    /// Boards that cosigned it, of the session's boards with a key.
+    pub boards: (usize, usize),
+}
+
+impl std::fmt::Display for Cosigned {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (n, m) = self.phones;
+        write!(f, "{n} of {m} phones")?;
+        let (n, m) = self.boards;
+        if m > 0 {
+            write!(f, " and {n} of {m} boards")?;
+        }
+        Ok(())
+    }
+}
+
+/// One witness's kept cosignature, phone's or board's, as the verifier reads it.
+struct Kept<'a> {
+    /// Who, in a verifier's words ("phone … (Ann's phone)", "board … (Board)").
+    who: String,
+    id: Uuid,
+    /// The name its line must be signed under.
+    name: String,
+    public_key: &'a str,
+    /// The key it registered, if any.
+    registered: Option<&'a str>,
+    size: u64,
+    root_hash: &'a str,
+    time: u64,
+    line: &'a str,
+}
+
+/// Every phone's and board's cosignature the table carries holds (the witness's registered
+/// key, the signature over the checkpoint of its size and root) and is of the tree the bundled
+/// chain gives at its size: a witness that cosigned another root at a size saw another history
+/// of the table. Who cosigned the table's last checkpoint (`note`, checked before); None for a
+/// table without witness keys or cosignatures.
+pub(super) fn check_cosignatures(t: &TablePart, note: &str) -> Result<Option<Cosigned>, String> {
+    use crate::witness::cosign;
+    if t.cosignatures.is_empty() && t.phone_keys.is_empty() && t.board_cosignatures.is_empty() {
         return Ok(None);
     }
     let at = |what: String| format!("table {}: {what}", t.id);
@@ -59,55 +95,100 @@ pub(super) fn check_cosignatures(t: &TablePart, note: &str) -> Result<Option<(us
         .strip_suffix(&suffix)
         .ok_or_else(|| at(format!("its checkpoint is of `{}`, another table's log", last.origin)))?;
     let leaves = leaves_of(t)?;
-    let mut cosigners = std::collections::BTreeSet::new();
-    for c in &t.cosignatures {
-        let who = format!("phone {} ({})", c.scorer_id, c.name);
-        let registered = t
+    let phones = t.cosignatures.iter().map(|c| Kept {
+        who: format!("phone {} ({})", c.scorer_id, c.name),
+        id: c.scorer_id,
+        name: cosign::phone_name(log_name, c.scorer_id),
+        public_key: &c.public_key,
+        registered: t
             .phone_keys
             .iter()
             .find(|k| k.scorer_id == c.scorer_id)
-            .ok_or_else(|| at(format!("{who} cosigned without a registered key")))?;
-        if registered.public_key != c.public_key {
-            return Err(at(format!(
-                "{who} cosigned with another key than the one it registered"
-            )));
-        }
-        let key = base64::engine::general_purpose::STANDARD
-            .decode(&c.public_key)
-            .ok()
-            .and_then(|k| <[u8; 32]>::try_from(k).ok())
-            .and_then(|k| VerifyingKey::from_bytes(&k).ok())
-            .ok_or_else(|| at(format!("{who}'s key is not an Ed25519 key")))?;
-        let cosignature = cosign::Cosignature::parse(&c.line).map_err(|e| at(format!("{who}'s cosignature: {e}")))?;
-        if cosignature.name != cosign::phone_name(log_name, c.scorer_id) || cosignature.time != c.time {
-            return Err(at(format!(
-                "{who}'s cosignature line does not name that phone and time"
-            )));
-        }
-        let body = format!("{}\n{}\n{}\n", last.origin, c.size, c.root_hash);
-        cosignature
-            .check(&body, &key)
-            .map_err(|e| at(format!("{who}'s cosignature of the tree of {} entries: {e}", c.size)))?;
-        let size = usize::try_from(c.size).unwrap_or(usize::MAX);
-        if size == 0 || size > leaves.len() {
-            return Err(at(format!(
-                "{who} cosigned a tree of {} entries, and the chain bundled has {}: entries it saw were taken out",
-                c.size,
-                leaves.len()
-            )));
-        }
-        let root = base64::engine::general_purpose::STANDARD.encode(tree::root(&leaves[..size]));
-        if root != c.root_hash {
-            return Err(at(format!(
-                "{who} cosigned a tree of {} entries with root {}, and the chain bundled gives root {root} at that size: the table's history was rewritten after that phone saw it (a fork)",
-                c.size, c.root_hash
-            )));
-        }
-        if c.size == last.size {
-            cosigners.insert(c.scorer_id);
+            .map(|k| k.public_key.as_str()),
+        size: c.size,
+        root_hash: &c.root_hash,
+        time: c.time,
+        line: &c.line,
+    });
+    let boards = t.board_cosignatures.iter().map(|c| Kept {
+        who: format!("board {} ({})", c.board_id, c.name),
+        id: c.board_id,
+        name: cosign::board_name(log_name, c.board_id),
+        public_key: &c.public_key,
+        registered: t
+            .board_keys
+            .iter()
+            .find(|k| k.board_id == c.board_id)
+            .map(|k| k.public_key.as_str()),
+        size: c.size,
+        root_hash: &c.root_hash,
+        time: c.time,
+        line: &c.line,
+    });
+    let mut phones_of_last = std::collections::BTreeSet::new();
+    for kept in phones {
+        if check_kept(&kept, &last, &leaves).map_err(at)? {
+            phones_of_last.insert(kept.id);
         }
     }
-    Ok(Some((cosigners.len(), t.phone_keys.len())))
+    let mut boards_of_last = std::collections::BTreeSet::new();
+    for kept in boards {
+        if check_kept(&kept, &last, &leaves).map_err(at)? {
+            boards_of_last.insert(kept.id);
+        }
+    }
+    Ok(Some(Cosigned {
+        phones: (phones_of_last.len(), t.phone_keys.len()),
+        boards: (boards_of_last.len(), t.board_keys.len()),
+    }))
+}
+
+/// One kept cosignature holds over the bundled chain's tree of its size; whether it is of the
+/// last checkpoint (`last`).
+fn check_kept(
+    c: &Kept<'_>,
+    last: &crate::witness::Checkpoint,
+    leaves: &[crate::witness::tree::Hash],
+) -> Result<bool, String> {
+    use crate::witness::{cosign, tree};
+    use base64::Engine as _;
+    let who = &c.who;
+    let registered = c
+        .registered
+        .ok_or_else(|| format!("{who} cosigned without a registered key"))?;
+    if registered != c.public_key {
+        return Err(format!("{who} cosigned with another key than the one it registered"));
+    }
+    let key = base64::engine::general_purpose::STANDARD
+        .decode(c.public_key)
+        .ok()
+        .and_then(|k| <[u8; 32]>::try_from(k).ok())
+        .and_then(|k| VerifyingKey::from_bytes(&k).ok())
+        .ok_or_else(|| format!("{who}'s key is not an Ed25519 key"))?;
+    let cosignature = cosign::Cosignature::parse(c.line).map_err(|e| format!("{who}'s cosignature: {e}"))?;
+    if cosignature.name != c.name || cosignature.time != c.time {
+        return Err(format!("{who}'s cosignature line does not name that witness and time"));
+    }
+    let body = format!("{}\n{}\n{}\n", last.origin, c.size, c.root_hash);
+    cosignature
+        .check(&body, &key)
+        .map_err(|e| format!("{who}'s cosignature of the tree of {} entries: {e}", c.size))?;
+    let size = usize::try_from(c.size).unwrap_or(usize::MAX);
+    if size == 0 || size > leaves.len() {
+        return Err(format!(
+            "{who} cosigned a tree of {} entries, and the chain bundled has {}: entries it saw were taken out",
+            c.size,
+            leaves.len()
+        ));
+    }
+    let root = base64::engine::general_purpose::STANDARD.encode(tree::root(&leaves[..size]));
+    if root != c.root_hash {
+        return Err(format!(
+            "{who} cosigned a tree of {} entries with root {}, and the chain bundled gives root {root} at that size: the table's history was rewritten after it saw it (a fork)",
+            c.size, c.root_hash
+        ));
+    }
+    Ok(c.size == last.size)
 }
 
 /// Whether the bundle holds, at the receipt's position of its table's chain, the link the
@@ -144,15 +225,32 @@ pub(super) fn check_cosigned_by(table: &TablePart, named: &Value, position: i64,
     };
     let size = u64::try_from(position + 1).unwrap_or(0);
     for c in cosigners {
-        let scorer = c.get("scorer").and_then(Value::as_str).unwrap_or_default();
         let key = c.get("public_key").and_then(Value::as_str).unwrap_or_default();
         let time = c.get("time").and_then(Value::as_u64);
-        let found = table.cosignatures.iter().any(|k| {
-            k.scorer_id.to_string() == scorer && k.public_key == key && Some(k.time) == time && k.size == size
-        });
+        // A phone is named by `scorer`, a board (since boards cosign) by `board`.
+        let (who, found) = match c.get("board").and_then(Value::as_str) {
+            Some(board) => (
+                format!("board {board}"),
+                table.board_cosignatures.iter().any(|k| {
+                    k.board_id.to_string() == board && k.public_key == key && Some(k.time) == time && k.size == size
+                }),
+            ),
+            None => {
+                let scorer = c.get("scorer").and_then(Value::as_str).unwrap_or_default();
+                (
+                    format!("phone {scorer}"),
+                    table.cosignatures.iter().any(|k| {
+                        k.scorer_id.to_string() == scorer
+                            && k.public_key == key
+                            && Some(k.time) == time
+                            && k.size == size
+                    }),
+                )
+            }
+        };
         if !found {
             return Err(format!(
-                "table {}: {of} names phone {scorer} as cosigning its checkpoint of {size} entries, but the bundle carries no such cosignature: it was taken out",
+                "table {}: {of} names {who} as cosigning its checkpoint of {size} entries, but the bundle carries no such cosignature: it was taken out",
                 table.id
             ));
         }

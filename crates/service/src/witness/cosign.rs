@@ -46,6 +46,16 @@ pub fn phone_name(log_name: &str, scorer: Uuid) -> String {
     format!("{log_name}/phones/{scorer}")
 }
 
+/// The cosigner name of the session's board `board` under the log's name.
+pub fn board_name(log_name: &str, board: Uuid) -> String {
+    format!("{log_name}/boards/{board}")
+}
+
+/// The board a cosigner name under the log's name is of, if it is a board's.
+pub fn board_of(log_name: &str, name: &str) -> Option<Uuid> {
+    name.strip_prefix(log_name)?.strip_prefix("/boards/")?.parse().ok()
+}
+
 /// A cosigner's key id under `name` (signature type 0x04).
 pub fn key_id(name: &str, key: &VerifyingKey) -> [u8; 4] {
     let digest: Hash = Sha256::new()

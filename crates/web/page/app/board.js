@@ -6,7 +6,9 @@
 // a member of the club signed in on this browser; reads and the stream go with that token. Each
 // change carries the audit key's receipt for its table's chain head: the board keeps them per
 // table as a phone keeps its answers' (`tk.receipts.<table>`), and a treasurer downloads them all
-// from the header, for `tablekeeper verify --receipts`. While a tournament of the session has
+// from the header, for `tablekeeper verify --receipts`. The board witnesses every table it
+// shows (witness.js): its own key, registered for the session, cosigns each table's tree as it
+// grows consistently; a history found rewritten is named on its tile. While a tournament of the session has
 // started a round, the board shows that round: its number, a clock counting `minutes_per_round`
 // down from the round's start, which of its tables still play, and only its tables; for a format
 // seated from the results, that the next round follows them. Once the round closes the board
@@ -23,12 +25,16 @@ import { gameModule, loadGame } from './panels.js';
 import { dealOf } from './legal.js';
 import { countdown } from './rulings.js';
 import { gameName } from './table.js';
+import { boardRewritten, onRewritten, witnessAsBoard } from './witness.js';
 import { changedResults, facts, seatBits, totalsOf } from './words.js';
 
 /** @typedef {import('./types.js').TableView} TableView */
 
 let stream = null;
 let ticking = null;
+/// Stops redrawing the board when a table's history is found rewritten (witness.js).
+/** @type {(() => void) | undefined} */
+let unheard;
 /// Reads where the session stands once a minute (a close made while the board is on screen).
 /** @type {ReturnType<typeof setInterval> | undefined} */
 let closingTimer;
@@ -40,6 +46,7 @@ export async function openBoard(sessionId, root) {
   stream?.close();
   clearInterval(ticking);
   clearInterval(closingTimer);
+  unheard?.();
   // The big screen uses the whole width; leaving the route gives the page back its column.
   document.body.classList.add('big-screen');
   const leave = () => {
@@ -48,7 +55,8 @@ export async function openBoard(sessionId, root) {
       stream?.close();
       clearInterval(ticking);
       clearInterval(closingTimer);
-          window.removeEventListener('hashchange', leave);
+      unheard?.();
+      window.removeEventListener('hashchange', leave);
     }
   };
   window.addEventListener('hashchange', leave);
@@ -184,6 +192,7 @@ export async function openBoard(sessionId, root) {
     after,
     grid);
   window.addEventListener('resize', () => draw());
+  unheard = onRewritten((id) => { if (tables.has(id)) draw(); });
   let afterFitted = '';
   /// Draws the next round's tables or the final standings when there are some to show; true then.
   const drawAfter = () => {
@@ -233,6 +242,8 @@ export async function openBoard(sessionId, root) {
       tables.set(id, table);
       if (!order.includes(id)) order.push(id);
       draw();
+      // The board cosigns the table's tree as it is now, in the background (witness.js).
+      witnessAsBoard(sessionId, id);
     } catch {
       // The next change brings it again.
     }
@@ -286,6 +297,8 @@ export async function openBoard(sessionId, root) {
       if (change.receipt) {
         keep(change.table_id, change.receipt);
         counted();
+        // The receipt names the chain's new end: the tree grew, and the board may cosign it.
+        if (Number.isInteger(change.receipt.position)) witnessAsBoard(sessionId, change.table_id, change.receipt.position + 1);
       }
       const known = tables.get(change.table_id);
       if (!known || known.version < change.version) read(change.table_id);
@@ -346,6 +359,9 @@ function card(number, t, changes) {
       told.length ? h('span', { class: 'tile-facts' }, ` · ${told.join(' · ')}`) : null,
       turn ? h('b', { class: 'tile-turn' }, ` · ${turn}`) : null),
     changes ? h('p', { class: 'tile-changed' }, changes) : null,
+    boardRewritten(t.id)
+      ? h('p', { class: 'tile-changed tile-rewritten', role: 'alert' }, 'History rewritten: this board stopped cosigning this table. Tell the director.')
+      : null,
     h('ol', { class: 'tile-seats', 'aria-label': `Table ${number} seats` }, t.players.map((name, s) =>
       h('li', { class: `tile-seat${v.to_act === s ? ' acting' : ''}`, 'aria-current': v.to_act === s ? 'true' : null },
         // The full name in a tooltip: on a crowded screen a long one may end in an ellipsis.
