@@ -268,18 +268,61 @@ async fn the_board_cosigns_each_table_it_shows_and_names_one_whose_history_was_r
         .expect("count");
     assert_eq!(boards, 1, "one key for the board, whatever the number of its tables");
 
+    // From here on, every read of a table the board makes is counted.
+    board
+        .client
+        .execute(
+            r"window.tableReads = 0;
+              const fetched = window.fetch;
+              window.fetch = function (input, init) {
+                const url = String((input && input.url) || input);
+                if (/\/api\/v1\/tables\/[0-9a-f-]{36}(\?|$)/.test(url)) window.tableReads += 1;
+                return fetched.apply(this, arguments);
+              };",
+            vec![],
+        )
+        .await
+        .expect("counting");
+
     // A deal recorded at the first table: the stream's receipt names the grown tree, and the
     // board checks the consistency proof from what it cosigned and cosigns the new checkpoint.
-    rig.app
+    let answer = rig
+        .app
         .post(
             &format!("/api/v1/tables/{}/moves", tables[0]),
             &rig.organiser,
             record(2),
         )
         .await
-        .assert_status(201);
+        .assert_status(201)
+        .clone();
     let grown = size(&tables[0]).await;
     assert_eq!(board_cosignatures(&rig.app.pool, &tables[0], grown, 1).await, 1);
+    // The tile was drawn from the stream's event, which carries the table: no read of it.
+    let version = answer["table"]["version"].as_i64().expect("the table's version");
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let tile = format!("[data-table='{}']", tables[0]);
+    loop {
+        let shown = board
+            .client
+            .execute(
+                "return document.querySelector(arguments[0])?.dataset.version",
+                vec![json!(tile)],
+            )
+            .await
+            .expect("the tile");
+        if shown == json!(version.to_string()) || tokio::time::Instant::now() > deadline {
+            assert_eq!(shown, json!(version.to_string()), "the tile shows the new version");
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let reads = board
+        .client
+        .execute("return window.tableReads", vec![])
+        .await
+        .expect("count");
+    assert_eq!(reads, json!(0), "the board drew the change from the stream");
     let listed = rig
         .app
         .get(&format!("/api/v1/tables/{}/checkpoints/{grown}", tables[0]))

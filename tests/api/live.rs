@@ -302,6 +302,41 @@ async fn a_session_stream_shows_each_table_and_each_change(pool: PgPool) {
     assert_eq!(last.data["finished"], true);
     let scores = app.scores(&table).await;
     assert_eq!(last.data["totals"], scores["sheet"]["totals"]);
+    // Each line carries the table as the change left it, as the table reads (issue #46): a
+    // board draws its tile from it rather than reading the table.
+    assert_eq!(last.data["table"], app.state(&table).await, "the table as it reads");
+    assert_eq!(chips_opening.data["table"], app.state(&chip_table).await);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_entry_heard_live_carries_the_table_as_it_left_it_and_one_read_from_the_log_does_not(pool: PgPool) {
+    // Arrange: a subscriber on one replica, moves recorded on the other.
+    let (a, b) = (replica(&pool).await, replica(&pool).await);
+    let app = TestApp::at(&a.base, pool.clone());
+    let (token, table) = one_card_table(&app, None).await;
+    let url = format!("{}/api/v1/tables/{table}/events", b.base);
+    let mut stream = Stream::open(&url, &token, None).await;
+
+    // Act and assert: each entry, recorded and heard one at a time, carries the table at its
+    // own version, exactly as `GET /tables/{id}` then answers it.
+    for (i, mv) in one_card_deal(["2C", "3C", "4C", "5C"]).into_iter().enumerate() {
+        app.submit(&table, &token, mv).await.assert_status(201);
+        let event = stream.next(WAIT).await.expect("the entry");
+        let seq = i as i64 + 1;
+        assert_eq!(event.data["version"], seq);
+        assert_eq!(event.data["table"]["version"], seq, "entry {seq}");
+        assert_eq!(
+            event.data["table"],
+            app.state(&table).await,
+            "entry {seq}: the table as it reads"
+        );
+    }
+
+    // Resumed from the log, an entry has no table: its version is not the table's now.
+    let mut resumed = Stream::open(&url, &token, Some(6)).await;
+    let event = resumed.next(WAIT).await.expect("entry 7 from the log");
+    assert_eq!(event.id.as_deref(), Some("7"));
+    assert!(event.data.get("table").is_none(), "{}", event.data);
 }
 
 #[sqlx::test(migrations = "./migrations")]

@@ -22,7 +22,7 @@ use super::connections::StreamPlace;
 use super::error::{ApiError, Problem};
 use super::reads::ReadPool;
 use super::sse;
-use super::tables::MoveRecord;
+use super::tables::{MoveRecord, TableView};
 use tablekeeper_rules::GameId;
 use tablekeeper_service as service;
 use tablekeeper_service::live::{self, Hub, LiveRow, SessionChange, TableChange, TableSignal, TournamentChange};
@@ -39,6 +39,13 @@ pub struct LiveEntry {
     /// answer's receipt, for `tablekeeper verify --receipts`. Null for an entry recorded before
     /// the table was chained.
     pub receipt: Option<Receipt>,
+    /// The table as this entry left it, as `GET /tables/{id}` answers it (its `version` is this
+    /// entry's): redraw from it rather than reading the table. Sent with entries heard live;
+    /// left out of entries read again from the log (a resumed stream's backlog) and of one the
+    /// table had moved past when its replica read it: then the next entry's, or a read of the
+    /// table, brings it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<TableView>,
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -113,11 +120,17 @@ fn resume_point(req: &HttpRequest, query: &ResumeQuery) -> Result<i64, ApiError>
     }
 }
 
-fn entry_json(game: GameId, row: &tablekeeper_service::tables::MoveRow, receipt: Option<Receipt>) -> Option<String> {
+fn entry_json(
+    game: GameId,
+    row: &tablekeeper_service::tables::MoveRow,
+    receipt: Option<Receipt>,
+    table: Option<TableView>,
+) -> Option<String> {
     let live = LiveEntry {
         entry: MoveRecord::new(game, row.clone()),
         version: row.seq,
         receipt,
+        table,
     };
     serde_json::to_string(&live).ok()
 }
@@ -136,7 +149,8 @@ struct Following {
 fn live_entry_frame(following: &Following, live: &LiveRow) -> Option<Bytes> {
     live.rendered
         .get_or_init(|| {
-            entry_json(following.game, &live.row, live.receipt.clone()).map(|json| entry_frame(live.seq, &json))
+            let table = live.table.clone().map(TableView::from);
+            entry_json(following.game, &live.row, live.receipt.clone(), table).map(|json| entry_frame(live.seq, &json))
         })
         .clone()
 }
@@ -183,7 +197,7 @@ async fn log_page(pool: PgPool, following: Arc<Following>, after: i64) -> Option
     let mut frames = BytesMut::new();
     let mut last = after;
     for (row, receipt) in rows.iter().zip(receipts) {
-        let Some(json) = entry_json(following.game, row, receipt) else {
+        let Some(json) = entry_json(following.game, row, receipt, None) else {
             break;
         };
         frames.extend_from_slice(&entry_frame(row.seq, &json));
@@ -423,8 +437,27 @@ pub async fn stream_table_events(
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum SessionLine {
-    Table(TableChange),
+    Table(Box<TableLine>),
     Tournament(TournamentChange),
+}
+
+/// A `table` event of a session's stream: the change, and the table as it left it.
+#[derive(Serialize, ToSchema)]
+pub struct TableLine {
+    #[serde(flatten)]
+    pub change: TableChange,
+    /// The table at `version`, as `GET /tables/{id}` answers it: a board redraws its tile from
+    /// it rather than reading the table.
+    pub table: Option<TableView>,
+}
+
+impl From<&TableChange> for TableLine {
+    fn from(change: &TableChange) -> TableLine {
+        TableLine {
+            change: change.clone(),
+            table: change.table.clone().map(TableView::from),
+        }
+    }
 }
 
 /// Every table of a session as it changes, as Server-Sent Events: first a `table` event for each
@@ -465,7 +498,7 @@ pub async fn stream_session_events(
         let _place = place;
         tokio::pin!(closed);
         let send = |change: &TableChange| {
-            serde_json::to_string(change)
+            serde_json::to_string(&TableLine::from(change))
                 .ok()
                 .map(|json| sse::frame("table", None, &json))
         };

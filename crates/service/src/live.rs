@@ -29,6 +29,8 @@ use tablekeeper_rules::{Game, GameId};
 use tablekeeper_store as store;
 use tablekeeper_store::tables::{MoveRow, TableRow};
 
+use crate::tables::TableState;
+
 /// How many entries a subscriber may fall behind before it reads from the log instead.
 const BUFFER: usize = 256;
 
@@ -51,6 +53,10 @@ pub struct LiveRow {
     /// The receipt for the entry's link; None for an entry the chain does not cover, or when
     /// signing failed (the next entry's receipt covers this one too).
     pub receipt: Option<Receipt>,
+    /// The table as this entry left it, read once per replica, so that a follower redraws from
+    /// the stream without reading the table (issue #46); None when the table had moved on by
+    /// the time it was read (a later entry carries it) or the read failed.
+    pub table: Option<TableState>,
     pub rendered: std::sync::OnceLock<Option<bytes::Bytes>>,
 }
 
@@ -77,6 +83,9 @@ pub struct TableChange {
     /// the change carried; `at` is when this line was read). A board keeps them as a phone does,
     /// for `tablekeeper verify --receipts`. Null for a table with no chain yet.
     pub receipt: Option<Receipt>,
+    /// The table as it is at `version`, read with it: the stream renders it as the table reads.
+    #[serde(skip)]
+    pub table: Option<TableState>,
 }
 
 /// A line of a session's stream: a tournament of the session changed (a round started or
@@ -496,11 +505,22 @@ impl Signer {
                     vec![None; rows.len()]
                 }
             };
+            // The table as the last of them left it, read once here for every follower: a
+            // phone or board redraws from the stream instead of each reading the table.
+            let mut latest = match crate::tables::state(&self.pool, self.table.id).await {
+                Ok(state) => Some(state),
+                Err(e) => {
+                    tracing::warn!(error = %e, table = %self.table.id, "reading a streamed table failed");
+                    None
+                }
+            };
             for (row, receipt) in rows.into_iter().zip(receipts) {
+                let table = latest.take_if(|t| t.row.version == row.seq);
                 // No receiver left is not an error: the feed goes at the next tidy-up.
                 let _ = self.sender.send(TableSignal::Entry(Arc::new(LiveRow {
                     row,
                     receipt,
+                    table,
                     rendered: std::sync::OnceLock::new(),
                 })));
             }
@@ -591,7 +611,7 @@ pub async fn table_change(pool: &PgPool, keys: &AuditKeys, table: Uuid) -> Resul
     let mut tx = store::begin_read_only(pool).await?;
     let row = store::tables::fetch(&mut tx, table).await?;
     let game = game_of(&row)?;
-    let totals = with_game!(game, G => totals::<G>(&mut tx, &row).await.map_err(|e| e.at_table(row.id))?);
+    let (totals, state) = with_game!(game, G => totals::<G>(&mut tx, &row).await.map_err(|e| e.at_table(row.id))?);
     let end = store::chain::end(&mut tx, row.key()).await?;
     let root = match &end.last {
         Some(last) => crate::witness::frontier_at(&mut tx, row.key(), last.pos, false)
@@ -621,13 +641,15 @@ pub async fn table_change(pool: &PgPool, keys: &AuditKeys, table: Uuid) -> Resul
         finished: row.finished,
         totals,
         receipt,
+        table: Some(state),
     })
 }
 
+/// The table's running totals and its state, from one fold.
 async fn totals<G: Game>(
     conn: &mut tablekeeper_store::PgConnection,
     table: &TableRow,
-) -> Result<Vec<i64>, ServiceError> {
+) -> Result<(Vec<i64>, TableState), ServiceError> {
     let game: G = fold::current(conn, table).await?;
-    Ok(game.running_totals())
+    Ok((game.running_totals(), TableState::new(table.clone(), &game)?))
 }

@@ -1,7 +1,8 @@
 // @ts-check
 // The club's big screen: every table of a session, live and read-only. It follows the session's
-// event stream (one `table` event per change, on any replica) and reads the changed table again
-// (and the session's changes, to mark a corrected or ruled result); nothing polls but the
+// event stream (one `table` event per change, on any replica, carrying the table as the change
+// left it, which the tile is drawn from) and reads the session's changes again (to mark a
+// corrected or ruled result); nothing polls but the
 // session's correction window, once a minute. Route: #/board/<session id>, opened with a share link's token (/?share=…) or by
 // a member of the club signed in on this browser; reads and the stream go with that token. Each
 // change carries the audit key's receipt for its table's chain head: the board keeps them per
@@ -234,14 +235,20 @@ export async function openBoard(sessionId, root) {
     mount(grid, ...shown.map((id, i) => card(numbers.get(id) ?? i + 1, tables.get(id), changed.get(id))));
     if (!grid.hidden) fitTiles(grid, shown.length);
   };
+  /// Shows `table` on its tile unless a newer version of it is shown already (changes of one
+  /// table may arrive out of order).
+  const show = async (table) => {
+    // The game's page module says what is its own on the tile (a nomination, a bid).
+    await loadGame(table.game).catch(() => {});
+    const known = tables.get(table.id);
+    if (known && known.version > table.version) return;
+    tables.set(table.id, table);
+    if (!order.includes(table.id)) order.push(table.id);
+    draw();
+  };
   const read = async (id) => {
     try {
-      const table = await get(`/tables/${id}`);
-      // The game's page module says what is its own on the tile (a nomination, a bid).
-      await loadGame(table.game).catch(() => {});
-      tables.set(id, table);
-      if (!order.includes(id)) order.push(id);
-      draw();
+      await show(await get(`/tables/${id}`));
       // The board cosigns the table's tree as it is now, in the background (witness.js).
       witnessAsBoard(sessionId, id);
     } catch {
@@ -301,7 +308,15 @@ export async function openBoard(sessionId, root) {
         if (Number.isInteger(change.receipt.position)) witnessAsBoard(sessionId, change.table_id, change.receipt.position + 1);
       }
       const known = tables.get(change.table_id);
-      if (!known || known.version < change.version) read(change.table_id);
+      // The event carries the table as the change left it: drawn from it, not read again.
+      if (!known || known.version < change.version) {
+        if (change.table?.version === change.version) {
+          show(change.table);
+          if (!known) witnessAsBoard(sessionId, change.table_id);
+        } else {
+          read(change.table_id);
+        }
+      }
       readChanges();
       // A table never seen: a round may have started with it.
       if (!known) readEvent();

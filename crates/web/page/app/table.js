@@ -175,13 +175,19 @@ function follow(state) {
     keep(state.id, data.receipt);
     // A receipt names the chain's new end: the tree grew, and this phone may cosign it.
     if (Number.isInteger(data.receipt?.position)) witness(state.id, data.receipt.position + 1);
-    streamed(state, data.entry);
+    streamed(state, data.entry, data.table);
   });
 }
 
 /// An entry from the stream: known already (this phone's own answer came first), or another
-/// phone's, which is added to the log and read into the table.
-async function streamed(state, entry) {
+/// phone's, which is added to the log and drawn from the table the event carries (as it left
+/// it; read only when the event has none, as one resent from the log).
+/**
+ * @param {any} state
+ * @param {any} entry
+ * @param {import('./types.js').TableView} [carried]
+ */
+async function streamed(state, entry, carried) {
   const lastSeq = state.log.length ? state.log[state.log.length - 1].seq : 0;
   if (entry.seq <= lastSeq) return;
   state.log.push(entry);
@@ -201,7 +207,7 @@ async function streamed(state, entry) {
   }
   const before = state.table;
   try {
-    const table = await get(`/tables/${state.id}`);
+    const table = carried && carried.version >= entry.seq ? carried : await get(`/tables/${state.id}`);
     feed(state, table);
   } catch {
     release(state, hold, 0);
