@@ -556,6 +556,34 @@ impl Phone {
         }
     }
 
+    /// From now on, counts the page's reads of a table (`GET /tables/{id}`; its log, scores and
+    /// proofs are other addresses): [`Phone::table_reads`] says how many.
+    pub(crate) async fn count_table_reads(&self) {
+        self.client
+            .execute(
+                r"window.tableReads = 0;
+                  const fetched = window.fetch;
+                  window.fetch = function (input, init) {
+                    const url = String((input && input.url) || input);
+                    if (/\/api\/v1\/tables\/[0-9a-f-]{36}(\?|$)/.test(url)) window.tableReads += 1;
+                    return fetched.apply(this, arguments);
+                  };",
+                vec![],
+            )
+            .await
+            .expect("counting");
+    }
+
+    /// How many times the page read a table since [`Phone::count_table_reads`].
+    pub(crate) async fn table_reads(&self) -> i64 {
+        let reads = self
+            .client
+            .execute("return window.tableReads", vec![])
+            .await
+            .expect("the count");
+        reads.as_i64().expect("counting")
+    }
+
     /// The table version the page shows (its header's data-version).
     pub(crate) async fn version(&self) -> i64 {
         let el = self

@@ -839,40 +839,23 @@ async fn a_phone_draws_another_phones_entries_from_the_stream_without_reading_th
     watcher.wait_for_text("Bob nominates").await;
     // From here on, every read of the table the page makes is counted (its log, scores and
     // proofs are other addresses).
-    watcher
-        .client
-        .execute(
-            r"window.tableReads = 0;
-              const fetched = window.fetch;
-              window.fetch = function (input, init) {
-                const url = String((input && input.url) || input);
-                if (/\/api\/v1\/tables\/[0-9a-f-]{36}(\?|$)/.test(url)) window.tableReads += 1;
-                return fetched.apply(this, arguments);
-              };",
-            vec![],
-        )
-        .await
-        .expect("counting");
+    watcher.count_table_reads().await;
 
     // The other phone records three nominations; the watching phone shows each as it comes.
-    for (tap, next) in [
-        ("Nominate 1", "Cat nominates"),
-        ("Nominate 0", "Dan nominates"),
-        ("Nominate 0", "Ann nominates"),
-    ] {
-        other.wait_for_text(next.replace("nominates", "").trim()).await;
+    let turns = [
+        ("Bob nominates", "Nominate 1", "Cat nominates"),
+        ("Cat nominates", "Nominate 0", "Dan nominates"),
+        ("Dan nominates", "Nominate 0", "Ann nominates"),
+    ];
+    for (now, tap, next) in turns {
+        other.wait_for_text(now).await;
         other.record(tap).await;
         watcher.wait_for_text(next).await;
     }
     watcher.wait_for_version(3).await;
-    let reads = watcher
-        .client
-        .execute("return window.tableReads", vec![])
-        .await
-        .expect("the count");
     assert_eq!(
-        reads,
-        json!(0),
+        watcher.table_reads().await,
+        0,
         "each entry was drawn from the stream's event, not read again"
     );
     watcher.close().await;

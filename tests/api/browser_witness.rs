@@ -13,24 +13,30 @@ use tablekeeper::service::witness;
 
 use crate::browser::{rig, Phone, ONE_BROWSER, PATIENCE};
 
-/// How many of the table's phones have cosigned its checkpoint of `size`, waited for until it is
-/// `want` (or the patience runs out).
-async fn cosigners(pool: &PgPool, table: &str, size: i64, want: i64) -> i64 {
+/// What `count` (SQL counting rows of `$1`, the table, and `$2`, a size) says, waited for until
+/// it is `want` (or the patience runs out).
+async fn counted(pool: &PgPool, count: &str, table: &str, size: i64, want: i64) -> i64 {
     let table: uuid::Uuid = table.parse().expect("uuid");
     let deadline = tokio::time::Instant::now() + PATIENCE;
     loop {
-        let n: i64 =
-            sqlx::query_scalar("select count(distinct scorer_id) from cosignatures where table_id = $1 and size = $2")
-                .bind(table)
-                .bind(size)
-                .fetch_one(pool)
-                .await
-                .expect("count");
+        let n: i64 = sqlx::query_scalar(count)
+            .bind(table)
+            .bind(size)
+            .fetch_one(pool)
+            .await
+            .expect("count");
         if n >= want || tokio::time::Instant::now() > deadline {
             return n;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// How many of the table's phones have cosigned its checkpoint of `size`, waited for until it is
+/// `want`.
+async fn cosigners(pool: &PgPool, table: &str, size: i64, want: i64) -> i64 {
+    let count = "select count(distinct scorer_id) from cosignatures where table_id = $1 and size = $2";
+    counted(pool, count, table, size, want).await
 }
 
 /// What a phone keeps in its browser under `key` (localStorage), as JSON.
@@ -196,25 +202,11 @@ async fn a_history_rewritten_between_two_phones_reads_is_refused_shown_and_named
     assert_eq!(listed["contradicted_by"][0]["name"], "Ann's phone");
 }
 
-/// How many cosignatures the session's boards kept of `table`'s checkpoint of `size`, waited for
-/// until it is `want` (or the patience runs out).
+/// How many of the session's boards cosigned `table`'s checkpoint of `size`, waited for until it
+/// is `want`.
 async fn board_cosignatures(pool: &PgPool, table: &str, size: i64, want: i64) -> i64 {
-    let table: uuid::Uuid = table.parse().expect("uuid");
-    let deadline = tokio::time::Instant::now() + PATIENCE;
-    loop {
-        let n: i64 = sqlx::query_scalar(
-            "select count(distinct board_id) from board_cosignatures where table_id = $1 and size = $2",
-        )
-        .bind(table)
-        .bind(size)
-        .fetch_one(pool)
-        .await
-        .expect("count");
-        if n >= want || tokio::time::Instant::now() > deadline {
-            return n;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let count = "select count(distinct board_id) from board_cosignatures where table_id = $1 and size = $2";
+    counted(pool, count, table, size, want).await
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -269,20 +261,7 @@ async fn the_board_cosigns_each_table_it_shows_and_names_one_whose_history_was_r
     assert_eq!(boards, 1, "one key for the board, whatever the number of its tables");
 
     // From here on, every read of a table the board makes is counted.
-    board
-        .client
-        .execute(
-            r"window.tableReads = 0;
-              const fetched = window.fetch;
-              window.fetch = function (input, init) {
-                const url = String((input && input.url) || input);
-                if (/\/api\/v1\/tables\/[0-9a-f-]{36}(\?|$)/.test(url)) window.tableReads += 1;
-                return fetched.apply(this, arguments);
-              };",
-            vec![],
-        )
-        .await
-        .expect("counting");
+    board.count_table_reads().await;
 
     // A deal recorded at the first table: the stream's receipt names the grown tree, and the
     // board checks the consistency proof from what it cosigned and cosigns the new checkpoint.
@@ -317,12 +296,11 @@ async fn the_board_cosigns_each_table_it_shows_and_names_one_whose_history_was_r
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let reads = board
-        .client
-        .execute("return window.tableReads", vec![])
-        .await
-        .expect("count");
-    assert_eq!(reads, json!(0), "the board drew the change from the stream");
+    assert_eq!(
+        board.table_reads().await,
+        0,
+        "the board drew the change from the stream"
+    );
     let listed = rig
         .app
         .get(&format!("/api/v1/tables/{}/checkpoints/{grown}", tables[0]))

@@ -419,6 +419,16 @@ async fn a_bundle_carrying_a_phones_cosignature_of_another_tree_is_refused_as_a_
     assert_eq!(listed["contradicted_by"][0]["root_hash"], STANDARD.encode(other));
 }
 
+/// A share link of `session`, as the board is opened with: its token.
+async fn share_link(app: &TestApp, organiser: &str, session: &str) -> String {
+    app.post(&format!("/api/v1/sessions/{session}/share-links"), organiser, json!({}))
+        .await
+        .assert_status(201)["token"]
+        .as_str()
+        .expect("token")
+        .to_owned()
+}
+
 /// A board of `session` (opened with `token`: a share link's or a member's) with a key made
 /// from `seed`: its id as its cosignatures name it, and its key.
 async fn a_board(app: &TestApp, session: &str, token: &str, name: &str, seed: u8) -> (String, SigningKey) {
@@ -474,17 +484,7 @@ async fn the_board_cosigns_every_table_of_its_session_beside_the_phones(pool: Pg
     let (organiser, session, table) = a_table(&app).await;
     let ann = a_phone(&app, &organiser, &table, "Ann's phone", 1).await;
     accept(&app, &table, &organiser, play(1, "QS")).await;
-    let share = app
-        .post(
-            &format!("/api/v1/sessions/{session}/share-links"),
-            &organiser,
-            json!({}),
-        )
-        .await
-        .assert_status(201)["token"]
-        .as_str()
-        .expect("token")
-        .to_owned();
+    let share = share_link(&app, &organiser, &session).await;
     let note = checkpoint_note(&app, &table).await;
     let size = size_of(&note);
 
@@ -601,29 +601,9 @@ async fn a_refused_board_key_or_board_cosignature_is_a_problem_that_keeps_nothin
     // and another session's share link.
     let app = spawn_app(pool).await;
     let (organiser, session, table) = a_table(&app).await;
-    let share = app
-        .post(
-            &format!("/api/v1/sessions/{session}/share-links"),
-            &organiser,
-            json!({}),
-        )
-        .await
-        .assert_status(201)["token"]
-        .as_str()
-        .expect("token")
-        .to_owned();
+    let share = share_link(&app, &organiser, &session).await;
     let other_session = app.session(&organiser, "Saturday").await;
-    let other_share = app
-        .post(
-            &format!("/api/v1/sessions/{other_session}/share-links"),
-            &organiser,
-            json!({}),
-        )
-        .await
-        .assert_status(201)["token"]
-        .as_str()
-        .expect("token")
-        .to_owned();
+    let other_share = share_link(&app, &organiser, &other_session).await;
     let (board, key) = a_board(&app, &session, &share, "Board", 7).await;
     let (stranger, stranger_key) = a_board(&app, &other_session, &other_share, "Board", 8).await;
     let phone = a_phone(&app, &organiser, &table, "Ann's phone", 1).await;

@@ -144,18 +144,29 @@ pub struct Hub {
     /// True once the replica is stopping: every stream ends, so that its clients resume on
     /// another replica (with `Last-Event-ID`) instead of holding this one's shutdown open.
     closing: tokio::sync::watch::Sender<bool>,
+    /// The database connections the fan-out may use at once (a quarter of the pool, at least
+    /// one): writers first. Without a bound, a thousand followed tables moving at once would
+    /// each read their receipt and state while the scorers' moves waited for a connection, and
+    /// timed out (issue #46); bounded, the fan-out is late instead, its entries signed and read
+    /// together.
+    live_reads: Arc<tokio::sync::Semaphore>,
+    /// The tables whose session line is waiting for its read: a change heard meanwhile is in it.
+    changes_pending: Arc<Mutex<std::collections::HashSet<Uuid>>>,
 }
 
 impl Hub {
     /// A hub on `pool` whose leases last `lease`; `listen` must run for it to hear anything, and
     /// `renew` to keep following past the first lease.
     pub fn new(pool: PgPool, lease: Duration, keys: Arc<AuditKeys>) -> Arc<Hub> {
+        let live_reads = (pool.options().get_max_connections() / 4).max(1) as usize;
         Arc::new(Hub {
             pool,
             keys,
             feeds: Mutex::new(Feeds::default()),
             lease,
             closing: tokio::sync::watch::Sender::new(false),
+            live_reads: Arc::new(tokio::sync::Semaphore::new(live_reads)),
+            changes_pending: Arc::default(),
         })
     }
 
@@ -218,6 +229,7 @@ impl Hub {
                 keys: self.keys.clone(),
                 table: row.clone(),
                 sender: sender.clone(),
+                reads: self.live_reads.clone(),
             };
             tokio::spawn(signer.run(unsigned));
             TableFeed {
@@ -419,9 +431,16 @@ impl Hub {
     /// listening task, which must not wait on the database: a board's changes may then arrive
     /// out of order, and it keeps the latest version.
     fn send_change(&self, sender: broadcast::Sender<SessionChange>, table: Uuid) {
-        let pool = self.pool.clone();
-        let keys = self.keys.clone();
+        let pending = self.changes_pending.clone();
+        // A line already waiting for its read will show this change too.
+        if !pending.lock().unwrap_or_else(PoisonError::into_inner).insert(table) {
+            return;
+        }
+        let (pool, keys, reads) = (self.pool.clone(), self.keys.clone(), self.live_reads.clone());
         tokio::spawn(async move {
+            let Ok(_permit) = reads.acquire().await else { return };
+            // From here a change heard is read by a line of its own.
+            pending.lock().unwrap_or_else(PoisonError::into_inner).remove(&table);
             match table_change(&pool, &keys, table).await {
                 // No receiver left is not an error: the feed goes at the next tidy-up.
                 Ok(change) => drop(sender.send(SessionChange::Table(Arc::new(change)))),
@@ -485,12 +504,19 @@ struct Signer {
     keys: Arc<AuditKeys>,
     table: TableRow,
     sender: broadcast::Sender<TableSignal>,
+    /// The hub's bound on the fan-out's database reads (`Hub::live_reads`).
+    reads: Arc<tokio::sync::Semaphore>,
 }
 
 impl Signer {
     async fn run(self, mut unsigned: mpsc::UnboundedReceiver<MoveRow>) {
         while let Some(first) = unsigned.recv().await {
             // Entries that came in while the last ones were signed are signed together.
+            // Waiting its turn to read, while the writers have the connections: the entries
+            // that come meanwhile are signed with it.
+            let Ok(_permit) = self.reads.acquire().await else {
+                return;
+            };
             let mut rows = vec![first];
             while let Ok(row) = unsigned.try_recv() {
                 rows.push(row);
