@@ -106,6 +106,38 @@ async fn post(client: &reqwest::Client, url: &str, token: Option<&str>, body: Va
     Ok(body)
 }
 
+/// Posts a move under an idempotency key, sent again (as the phone page does) when the
+/// connection fails under it: at a person's pace a kept-alive connection may be closed by the
+/// server just as the next move goes out on it.
+async fn record_move(
+    client: &reqwest::Client,
+    url: &str,
+    token: &str,
+    body: Value,
+    key: &str,
+) -> anyhow::Result<Value> {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let sent = client
+            .post(url)
+            .bearer_auth(token)
+            .header("Idempotency-Key", key)
+            .json(&body)
+            .send()
+            .await;
+        let res = match sent {
+            Ok(res) => res,
+            Err(e) if tries < 3 && (e.is_connect() || e.is_request()) => continue,
+            Err(e) => return Err(e.into()),
+        };
+        let status = res.status();
+        let answer: Value = res.json().await?;
+        anyhow::ensure!(status.is_success(), "{url} answered {status}: {answer}");
+        return Ok(answer);
+    }
+}
+
 /// When each (table, seq) was answered to its scorer.
 type Committed = Arc<Mutex<HashMap<(usize, i64), Instant>>>;
 
@@ -221,7 +253,14 @@ async fn score(
             let base = &bases[version as usize % bases.len()];
             let body = json!({"move": mv, "expected_version": version});
             let sent = Instant::now();
-            post(&client, &format!("{base}/api/v1/tables/{id}/moves"), Some(&token), body).await?;
+            record_move(
+                &client,
+                &format!("{base}/api/v1/tables/{id}/moves"),
+                &token,
+                body,
+                &format!("{id}-{version}"),
+            )
+            .await?;
             let answered = Instant::now();
             latencies.push(answered - sent);
             version += 1;

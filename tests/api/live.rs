@@ -1050,3 +1050,50 @@ async fn a_followed_session_hears_each_table_a_tournament_round_opens_and_the_ro
     .assert_problem(409, "round_closed");
     assert!(board.next(Duration::from_millis(500)).await.is_none(), "nothing more");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_lease_renewal_passes_over_a_table_a_move_holds_and_renews_it_at_the_next_round(pool: PgPool) {
+    // Arrange: two followed tables, one of whose rows a move's transaction holds.
+    let app = spawn_app(pool.clone()).await;
+    let (token, held) = one_card_table(&app, None).await;
+    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"]});
+    let free = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let ids: Vec<uuid::Uuid> = [&held, &free].iter().map(|t| t.parse().expect("uuid")).collect();
+    let lease = Duration::from_secs(30);
+    let mut conn = pool.acquire().await.expect("a connection");
+    tablekeeper::store::live::follow_tables(&mut conn, &ids, lease)
+        .await
+        .expect("followed");
+    let mut moving = pool.begin().await.expect("a transaction");
+    sqlx::query("select version from game_tables where id = $1::uuid for no key update")
+        .bind(&held)
+        .execute(&mut *moving)
+        .await
+        .expect("the row held");
+
+    // Act: a renewal while the row is held (bounded, so that a renewal that waited for the
+    // move fails the test instead of hanging it).
+    let renewed = tokio::time::timeout(WAIT, tablekeeper::store::live::renew_tables(&mut conn, &ids, lease))
+        .await
+        .expect("the renewal waits for no move")
+        .expect("renewed");
+
+    // Assert: the free table was renewed, the held one passed over; once the move ends, the
+    // next round renews it.
+    assert_eq!(
+        renewed.iter().map(|(id, _)| id.to_string()).collect::<Vec<_>>(),
+        [free.clone()]
+    );
+    moving.rollback().await.expect("released");
+    let renewed = tablekeeper::store::live::renew_tables(&mut conn, &ids, lease)
+        .await
+        .expect("renewed");
+    let mut names: Vec<String> = renewed.iter().map(|(id, _)| id.to_string()).collect();
+    names.sort();
+    let mut both = vec![held, free];
+    both.sort();
+    assert_eq!(names, both);
+}

@@ -314,7 +314,7 @@ impl Hub {
         };
         let mut behind = Vec::new();
         if !tables.is_empty() {
-            match store::live::follow_tables(&mut conn, &tables, self.lease).await {
+            match store::live::renew_tables(&mut conn, &tables, self.lease).await {
                 Ok(versions) => {
                     let mut feeds = self.feeds();
                     for (table, version) in versions {
@@ -331,7 +331,7 @@ impl Hub {
         }
         let mut changed = Vec::new();
         if !sessions.is_empty() {
-            match store::live::follow_sessions(&mut conn, &sessions, self.lease).await {
+            match store::live::renew_sessions(&mut conn, &sessions, self.lease).await {
                 Ok(rows) => {
                     let mut feeds = self.feeds();
                     for session in &sessions {

@@ -117,6 +117,40 @@ pub async fn notice(conn: &mut PgConnection, notice: TournamentNotice) -> Result
     Ok(())
 }
 
+/// Renews the leases of tables followed already, for `lease` from now, and gives each renewed
+/// one's version. Writers first: a table whose row a move holds is passed over this time (its
+/// lease, renewed well before it runs out, is renewed at the next round; were it to lapse, its
+/// entries would be late, never lost), and the tables go a hundred at a time, each statement on
+/// its own, so that no move waits for a renewal of thousands of rows, and none deadlocks with
+/// one (a batch of moves takes its tables' rows in its own order).
+///
+/// # Errors
+/// On database failure.
+pub async fn renew_tables(
+    conn: &mut PgConnection,
+    tables: &[Uuid],
+    lease: Duration,
+) -> Result<Vec<(Uuid, i64)>, StoreError> {
+    let mut renewed = Vec::with_capacity(tables.len());
+    for chunk in tables.chunks(100) {
+        renewed.extend(
+            sqlx::query!(
+                "update game_tables t set followed_until = greatest(t.followed_until, now() + make_interval(secs => $2))
+                 from (select id from game_tables where id = any($1) order by id for no key update skip locked) l
+                 where t.id = l.id
+                 returning t.id, t.version",
+                chunk,
+                lease.as_secs_f64(),
+            )
+            .fetch_all(&mut *conn)
+            .await?
+            .into_iter()
+            .map(|row| (row.id, row.version)),
+        );
+    }
+    Ok(renewed)
+}
+
 /// Follows tables for `lease` from now (a lease already longer is kept), and gives each one's
 /// version as of the lease: every move that commits after it is announced. Rows are locked in
 /// one order, so replicas renewing at once cannot deadlock.
@@ -141,6 +175,45 @@ pub async fn follow_tables(
     .into_iter()
     .map(|row| (row.id, row.version))
     .collect())
+}
+
+/// Renews the leases of sessions followed already, as [`follow_sessions`] takes them, writers
+/// first as [`renew_tables`]: ten sessions a statement, a table whose row a move holds passed
+/// over this time.
+///
+/// # Errors
+/// On database failure.
+pub async fn renew_sessions(
+    conn: &mut PgConnection,
+    sessions: &[Uuid],
+    lease: Duration,
+) -> Result<Vec<(Uuid, Uuid, i64)>, StoreError> {
+    let mut renewed = Vec::new();
+    for chunk in sessions.chunks(10) {
+        sqlx::query!(
+            "update club_sessions set followed_until = greatest(followed_until, now() + make_interval(secs => $2))
+             where id = any($1)",
+            chunk,
+            lease.as_secs_f64(),
+        )
+        .execute(&mut *conn)
+        .await?;
+        renewed.extend(
+            sqlx::query!(
+                r#"update game_tables t set followed_until = greatest(t.followed_until, now() + make_interval(secs => $2))
+                 from (select id from game_tables where session_id = any($1) order by id for no key update skip locked) l
+                 where t.id = l.id
+                 returning t.session_id as "session_id!", t.id, t.version"#,
+                chunk,
+                lease.as_secs_f64(),
+            )
+            .fetch_all(&mut *conn)
+            .await?
+            .into_iter()
+            .map(|row| (row.session_id, row.id, row.version)),
+        );
+    }
+    Ok(renewed)
 }
 
 /// Follows sessions for `lease` from now: the sessions, so that a table opened in one later is
