@@ -1085,7 +1085,7 @@ async fn a_lease_renewal_passes_over_a_table_a_move_holds_and_renews_it_at_the_n
     // next round renews it.
     assert_eq!(
         renewed.iter().map(|(id, _)| id.to_string()).collect::<Vec<_>>(),
-        [free.clone()]
+        std::slice::from_ref(&free)
     );
     moving.rollback().await.expect("released");
     let renewed = tablekeeper::store::live::renew_tables(&mut conn, &ids, lease)
