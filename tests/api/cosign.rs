@@ -79,6 +79,23 @@ pub async fn a_cosigning_phone(app: &TestApp, organiser: &str, table: &str) {
     .assert_status(201);
 }
 
+/// The session's board (opened with a share link) registers a key and cosigns `table`'s
+/// checkpoint now.
+pub async fn a_cosigning_board(app: &TestApp, organiser: &str, session: &str, table: &str) {
+    let share = share_link(app, organiser, session).await;
+    let (board, key) = a_board(app, session, &share, "Board", 43).await;
+    let note = checkpoint_note(app, table).await;
+    submit_as_board(
+        app,
+        table,
+        &share,
+        &note,
+        &board_line(&board, &key, &note, 1_767_225_600),
+    )
+    .await
+    .assert_status(201);
+}
+
 async fn checkpoint_note(app: &TestApp, table: &str) -> String {
     app.get(&format!("/api/v1/tables/{table}/checkpoint"))
         .await

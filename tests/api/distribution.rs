@@ -612,6 +612,7 @@ async fn an_evening_is_played_and_audited_as_the_application_role_which_cannot_c
     assert_audit_consistent(&app, &evening.table).await;
     a_tournament_round(&app, &evening).await;
     crate::cosign::a_cosigning_phone(&app, &evening.token, &evening.table).await;
+    crate::cosign::a_cosigning_board(&app, &evening.token, &evening.session, &evening.table).await;
     // The session closed (final at once, its checkpoint made) and reopened.
     let session = &evening.session;
     app.post(
@@ -643,7 +644,7 @@ async fn an_evening_is_played_and_audited_as_the_application_role_which_cannot_c
             // Every append-only relation is a table's but the records' chains, the tournaments' and the sessions' closes.
             if relation.as_str() == "record_links" {
                 format!("update {relation} set subject = subject")
-            } else if relation.starts_with("session_") {
+            } else if relation.starts_with("session_") || relation.as_str() == "board_keys" {
                 format!("update {relation} set session_id = session_id")
             } else if relation.starts_with("tournament_") {
                 format!("update {relation} set tournament_id = tournament_id")
