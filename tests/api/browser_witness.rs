@@ -333,6 +333,15 @@ async fn the_board_cosigns_each_table_it_shows_and_names_one_whose_history_was_r
         .wait_for_text("History rewritten: this board stopped cosigning this table.")
         .await;
     board.screenshot("board-witness-rewritten").await;
+    // With the two checkpoints' roots: what the board cosigned, what it was shown at that size.
+    let found = kept(&board, &format!("tk.screen-rewritten.{second}")).await;
+    let (kept_root, shown_root) = (
+        found["kept"]["root"].as_str().expect("kept root").to_owned(),
+        found["shown"]["root"].as_str().expect("shown root").to_owned(),
+    );
+    assert_ne!(kept_root, shown_root);
+    let text = board.body_text().await;
+    assert!(text.contains(&kept_root) && text.contains(&shown_root), "{text}");
     let tiles = board
         .client
         .execute(

@@ -374,9 +374,7 @@ function card(number, t, changes) {
       told.length ? h('span', { class: 'tile-facts' }, ` · ${told.join(' · ')}`) : null,
       turn ? h('b', { class: 'tile-turn' }, ` · ${turn}`) : null),
     changes ? h('p', { class: 'tile-changed' }, changes) : null,
-    boardRewritten(t.id)
-      ? h('p', { class: 'tile-changed tile-rewritten', role: 'alert' }, 'History rewritten: this board stopped cosigning this table. Tell the director.')
-      : null,
+    rewrittenLine(boardRewritten(t.id)),
     h('ol', { class: 'tile-seats', 'aria-label': `Table ${number} seats` }, t.players.map((name, s) =>
       h('li', { class: `tile-seat${v.to_act === s ? ' acting' : ''}`, 'aria-current': v.to_act === s ? 'true' : null },
         // The full name in a tooltip: on a crowded screen a long one may end in an ellipsis.
@@ -385,6 +383,20 @@ function card(number, t, changes) {
           v.dealer === s ? h('abbr', { title: 'dealer', class: 'tile-dealer' }, 'D') : null,
           seatBits(v, s, page, true).join(' · ')),
         h('b', { class: 'seat-total tile-total', 'aria-label': `${name}'s total`, 'data-total': totals[s] ?? 0 }, String(totals[s] ?? 0))))));
+}
+
+/// A tile's warning that its table's history was rewritten, with the two checkpoints (what the
+/// board cosigned, what it was shown at that size), or nothing on an honest table.
+/**
+ * @param {import('./witness.js').Rewritten | null} found
+ * @returns {HTMLElement | null}
+ */
+function rewrittenLine(found) {
+  if (!found) return null;
+  return h('p', { class: 'tile-changed tile-rewritten', role: 'alert' },
+    'History rewritten: this board stopped cosigning this table. Tell the director.',
+    h('small', { class: 'tile-roots' },
+      ` It cosigned ${found.kept.size} entries with root ${found.kept.root}; it was shown ${found.shown.size} with root ${found.shown.root || 'none'}.`));
 }
 
 /// The smallest and largest names on the tiles, in px (totals are twice as big, 48 px at least).
