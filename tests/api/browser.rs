@@ -711,6 +711,19 @@ impl Rig {
             .await
     }
 
+    /// A Nomination Whist table of `players` with `options`, opened in `session`.
+    pub(crate) async fn session_whist(&self, session: &str, players: [&str; 4], options: serde_json::Value) -> String {
+        let body = serde_json::json!({"game": "nomination-whist", "players": players, "session_id": session,
+            "options": options});
+        self.app
+            .post("/api/v1/tables", &self.organiser, body)
+            .await
+            .assert_status(201)["id"]
+            .as_str()
+            .expect("id")
+            .to_owned()
+    }
+
     pub(crate) async fn join_code(&self, table: &str) -> String {
         self.app
             .post(

@@ -51,16 +51,13 @@ async fn deal_1_is_corrected_after_deal_3_from_the_page_and_verified_from_a_seco
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
     let session = rig.app.session(&rig.organiser, "Thursday").await;
-    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"],
-        "session_id": session, "options": {"hand_sizes": [1, 1, 1, 1]}});
     let table = rig
-        .app
-        .post("/api/v1/tables", &rig.organiser, body)
-        .await
-        .assert_status(201)["id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
+        .session_whist(
+            &session,
+            ["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 1, 1, 1]}),
+        )
+        .await;
     // Three deals recorded; deal 1 says Ann took the trick, but it was Dan.
     for (deal, tricks) in [(1, [1, 0, 0, 0]), (2, [0, 1, 0, 0]), (3, [0, 0, 1, 0])] {
         rig.app

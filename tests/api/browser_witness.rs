@@ -60,16 +60,13 @@ async fn a_history_rewritten_between_two_phones_reads_is_refused_shown_and_named
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
     let session = rig.app.session(&rig.organiser, "Thursday").await;
-    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"],
-        "session_id": session, "options": {"hand_sizes": [1, 1, 1, 1]}});
     let table = rig
-        .app
-        .post("/api/v1/tables", &rig.organiser, body)
-        .await
-        .assert_status(201)["id"]
-        .as_str()
-        .expect("id")
-        .to_owned();
+        .session_whist(
+            &session,
+            ["Ann", "Bob", "Cat", "Dan"],
+            json!({"hand_sizes": [1, 1, 1, 1]}),
+        )
+        .await;
     let record = |deal: u8| json!({"move": {"kind": "result", "nominations": [1, 0, 0, 1], "tricks": [1, 0, 0, 0]}, "deal": deal});
     rig.app
         .post(&format!("/api/v1/tables/{table}/moves"), &rig.organiser, record(1))
@@ -217,16 +214,9 @@ async fn the_board_cosigns_each_table_it_shows_and_names_one_whose_history_was_r
     let record = |deal: u8| json!({"move": {"kind": "result", "nominations": [1, 0, 0, 1], "tricks": [1, 0, 0, 0]}, "deal": deal});
     let mut tables = Vec::new();
     for players in [["Ann", "Bob", "Cat", "Dan"], ["Eve", "Fay", "Gus", "Hal"]] {
-        let body = json!({"game": "nomination-whist", "players": players, "session_id": session,
-            "options": {"hand_sizes": [1, 1, 1, 1]}});
         let table = rig
-            .app
-            .post("/api/v1/tables", &rig.organiser, body)
-            .await
-            .assert_status(201)["id"]
-            .as_str()
-            .expect("id")
-            .to_owned();
+            .session_whist(&session, players, json!({"hand_sizes": [1, 1, 1, 1]}))
+            .await;
         rig.app
             .post(&format!("/api/v1/tables/{table}/moves"), &rig.organiser, record(1))
             .await

@@ -455,7 +455,7 @@ impl From<&TableChange> for TableLine {
     fn from(change: &TableChange) -> TableLine {
         TableLine {
             change: change.clone(),
-            table: change.table.clone().map(TableView::from),
+            table: change.table.as_deref().cloned().map(TableView::from),
         }
     }
 }

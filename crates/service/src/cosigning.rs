@@ -424,9 +424,8 @@ pub async fn submit_board(
         refused(
             "cosignature_invalid",
             format!(
-                "the cosignature is signed as `{}`, not as a board of this table's session (`{}`)",
-                cosignature.name,
-                cosign::board_name(witness.name, Uuid::nil()).replace(&Uuid::nil().to_string(), "<board id>")
+                "the cosignature is signed as `{}`, not as a board of this table's session (`{}/boards/<board id>`)",
+                cosignature.name, witness.name
             ),
         )
     };

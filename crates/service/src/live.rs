@@ -85,7 +85,7 @@ pub struct TableChange {
     pub receipt: Option<Receipt>,
     /// The table as it is at `version`, read with it: the stream renders it as the table reads.
     #[serde(skip)]
-    pub table: Option<TableState>,
+    pub table: Option<Arc<TableState>>,
 }
 
 /// A line of a session's stream: a tournament of the session changed (a round started or
@@ -667,7 +667,7 @@ pub async fn table_change(pool: &PgPool, keys: &AuditKeys, table: Uuid) -> Resul
         finished: row.finished,
         totals,
         receipt,
-        table: Some(state),
+        table: Some(Arc::new(state)),
     })
 }
 

@@ -82,7 +82,11 @@ struct Kept<'a> {
 /// table without witness keys or cosignatures.
 pub(super) fn check_cosignatures(t: &TablePart, note: &str) -> Result<Option<Cosigned>, String> {
     use crate::witness::cosign;
-    if t.cosignatures.is_empty() && t.phone_keys.is_empty() && t.board_cosignatures.is_empty() {
+    if t.cosignatures.is_empty()
+        && t.phone_keys.is_empty()
+        && t.board_cosignatures.is_empty()
+        && t.board_keys.is_empty()
+    {
         return Ok(None);
     }
     let at = |what: String| format!("table {}: {what}", t.id);
@@ -125,22 +129,27 @@ pub(super) fn check_cosignatures(t: &TablePart, note: &str) -> Result<Option<Cos
         time: c.time,
         line: &c.line,
     });
-    let mut phones_of_last = std::collections::BTreeSet::new();
-    for kept in phones {
-        if check_kept(&kept, &last, &leaves).map_err(at)? {
-            phones_of_last.insert(kept.id);
-        }
-    }
-    let mut boards_of_last = std::collections::BTreeSet::new();
-    for kept in boards {
-        if check_kept(&kept, &last, &leaves).map_err(at)? {
-            boards_of_last.insert(kept.id);
-        }
-    }
+    let phones_of_last = of_last(phones, &last, &leaves).map_err(at)?;
+    let boards_of_last = of_last(boards, &last, &leaves).map_err(at)?;
     Ok(Some(Cosigned {
-        phones: (phones_of_last.len(), t.phone_keys.len()),
-        boards: (boards_of_last.len(), t.board_keys.len()),
+        phones: (phones_of_last, t.phone_keys.len()),
+        boards: (boards_of_last, t.board_keys.len()),
     }))
+}
+
+/// Each of `kept` holds (see [`check_kept`]); how many witnesses cosigned the last checkpoint.
+fn of_last<'a>(
+    kept: impl Iterator<Item = Kept<'a>>,
+    last: &crate::witness::Checkpoint,
+    leaves: &[crate::witness::tree::Hash],
+) -> Result<usize, String> {
+    let mut cosigners = std::collections::BTreeSet::new();
+    for k in kept {
+        if check_kept(&k, last, leaves)? {
+            cosigners.insert(k.id);
+        }
+    }
+    Ok(cosigners.len())
 }
 
 /// One kept cosignature holds over the bundled chain's tree of its size; whether it is of the
