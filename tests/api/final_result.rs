@@ -61,6 +61,20 @@ async fn correct(app: &TestApp, token: &str, table: &str) -> crate::helpers::Ans
     .await
 }
 
+/// Until `n` statements of the test's database wait for a lock.
+async fn wait_for_locks(app: &TestApp, n: i64) {
+    while sqlx::query_scalar::<_, i64>(
+        "select count(*) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+    )
+    .fetch_one(&app.pool)
+    .await
+    .expect("waiting")
+        < n
+    {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
 fn clock(app: &TestApp) -> &tablekeeper::service::clock::Clock {
     app.clock.as_ref().expect("the app's clock")
 }
@@ -170,7 +184,28 @@ async fn a_closed_session_takes_corrections_inside_its_window_and_refuses_every_
     )
     .await
     .assert_problem(409, "session_final");
+    // A phone's verification of a deal, and the chip value (the signed settle-up is in money).
+    app.post(
+        &format!("/api/v1/tables/{done}/deals/1/verification"),
+        &phone,
+        json!({"agree": true}),
+    )
+    .await
+    .assert_problem(409, "session_final");
+    let chip_value = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["chip_value"].clone();
+    app.request(
+        reqwest::Method::PATCH,
+        &format!("/api/v1/sessions/{session}"),
+        Some(&token),
+        Some(json!({"chip_value": {"minor_units": 50, "currency": "GBP"}})),
+    )
+    .await
+    .assert_problem(409, "session_final");
     assert_eq!(footprint(&app, &session).await, before);
+    assert_eq!(
+        app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["chip_value"],
+        chip_value
+    );
 
     // The session says so, and its final checkpoint is made once and kept.
     let view = app
@@ -505,11 +540,11 @@ async fn the_club_s_correction_window_is_what_a_close_naming_none_takes(pool: Pg
     assert_eq!(at("final_at") - at("closed_at"), Duration::minutes(90), "{closed}");
 }
 
-/// The race at the window's end: a move that passed the clock's check while the window ran, but
-/// waited for its table until after the final checkpoint was made, is refused rather than
-/// written after the chain head the checkpoint signed.
+/// The race at the window's end: a move that passed the clock's check while the window ran and
+/// waits for its table when the window ends is written before the final checkpoint (which waits
+/// for the session's tables), never after the chain head the checkpoint signed.
 #[sqlx::test(migrations = "./migrations")]
-async fn a_move_that_waited_past_the_final_checkpoint_is_refused_and_the_checkpoint_holds(pool: PgPool) {
+async fn a_move_under_way_when_the_window_ends_is_in_the_final_checkpoint_and_none_after_it(pool: PgPool) {
     let app = spawn_app(pool).await;
     let token = app.organiser("ann@club.example").await;
     let session = app.session(&token, "Thursday").await;
@@ -534,35 +569,35 @@ async fn a_move_that_waited_past_the_final_checkpoint_is_refused_and_the_checkpo
         .expect("lock");
     let moved = app.submit(&playing, &token, result());
     let checkpoint = async {
-        while sqlx::query_scalar::<_, i64>(
-            "select count(*) from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-        )
-        .fetch_one(&app.pool)
-        .await
-        .expect("waiting")
-            == 0
-        {
-            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
-        }
-        // The window ends and the checkpoint is made while the move still waits.
+        wait_for_locks(&app, 1).await;
+        // The window ends while the move still waits; the checkpoint waits for the tables too,
+        // behind the move, which finds the window over once it has its table.
         clock(&app).advance(Duration::minutes(11));
-        let kept = app
-            .get(&format!("/api/v1/sessions/{session}/final"))
-            .await
-            .assert_status(200)
-            .clone();
-        held.rollback().await.expect("rollback");
-        kept
+        let release = async {
+            wait_for_locks(&app, 2).await;
+            held.rollback().await.expect("rollback");
+        };
+        let path = format!("/api/v1/sessions/{session}/final");
+        let (kept, ()) = tokio::join!(app.get(&path), release);
+        kept.assert_status(200).clone()
     };
     let (moved, kept) = tokio::join!(moved, checkpoint);
-    moved.assert_problem(409, "session_final");
-
-    // Nothing but the checkpoint was written, and the bundle verifies against it.
+    // The move was asked for inside the window and had its table before the checkpoint did: it
+    // is taken, and the checkpoint, made after it, holds it.
+    moved.assert_status(201);
     let after = footprint(&app, &session).await;
-    assert_eq!(after[4..], before[4..], "no table moved: {before:?} {after:?}");
+    assert_eq!(after[4], before[4] + 1, "one move: {before:?} {after:?}");
     let (bytes, _) = verified_bundle(&app, &session).await;
     tablekeeper::service::bundle::verify_checked(&bytes, &[], &[], std::slice::from_ref(&kept))
         .expect("the checkpoint holds the tables as they are");
+    app.request(
+        reqwest::Method::POST,
+        &format!("/api/v1/tables/{playing}/undo"),
+        Some(&token),
+        Some(json!({})),
+    )
+    .await
+    .assert_problem(409, "session_final");
 }
 
 /// A writer whose clock is behind the one that made the final checkpoint (another replica's)
@@ -600,4 +635,90 @@ async fn once_the_final_checkpoint_is_made_a_writer_with_an_earlier_clock_is_ref
         .assert_problem(409, "session_final");
     correct(&app, &token, &done).await.assert_problem(409, "session_final");
     assert_eq!(footprint(&app, &session).await, before);
+}
+
+/// A correction under way when the window ends (waiting for its table) is taken, and the final
+/// checkpoint, which waits for every write under way to the session's tables, holds it: no write
+/// is committed after the chain heads it signed.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_correction_under_way_when_the_window_ends_is_in_the_final_checkpoint(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = app.session(&token, "Thursday").await;
+    let done = table(&app, &token, &session, true).await;
+    close(&app, &token, &session, json!({"correction_window": "PT10M"}))
+        .await
+        .assert_status(200);
+    let version = app.state(&done).await["version"].as_i64().expect("version");
+
+    let mut held = app.pool.begin().await.expect("begin");
+    sqlx::query("select 1 from game_tables where id = $1::uuid for update")
+        .bind(&done)
+        .execute(&mut *held)
+        .await
+        .expect("lock");
+    let corrected = correct(&app, &token, &done);
+    let checkpoint = async {
+        wait_for_locks(&app, 1).await;
+        clock(&app).advance(Duration::minutes(11));
+        let release = async {
+            wait_for_locks(&app, 2).await;
+            held.rollback().await.expect("rollback");
+        };
+        let path = format!("/api/v1/sessions/{session}/final");
+        let (kept, ()) = tokio::join!(app.get(&path), release);
+        kept.assert_status(200).clone()
+    };
+    let (corrected, kept) = tokio::join!(corrected, checkpoint);
+    corrected.assert_status(200);
+    assert!(app.state(&done).await["version"].as_i64().expect("version") > version);
+    let (bytes, _) = verified_bundle(&app, &session).await;
+    tablekeeper::service::bundle::verify_checked(&bytes, &[], &[], std::slice::from_ref(&kept))
+        .expect("the checkpoint holds the correction");
+    correct(&app, &token, &done).await.assert_problem(409, "session_final");
+}
+
+/// A close with no window is final at once; its checkpoint is made after the writes under way
+/// to the session's tables, so that none of them is committed after it.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_close_at_once_makes_its_checkpoint_after_the_writes_under_way(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@club.example").await;
+    let session = app.session(&token, "Thursday").await;
+    let done = table(&app, &token, &session, true).await;
+    let mut held = app.pool.begin().await.expect("begin");
+    sqlx::query("select 1 from game_tables where id = $1::uuid for update")
+        .bind(&done)
+        .execute(&mut *held)
+        .await
+        .expect("lock");
+    let closed = close(&app, &token, &session, json!({"correction_window": "PT0S"}));
+    let watch = async {
+        wait_for_locks(&app, 1).await;
+        // The close is in force, its checkpoint not yet made: it waits for the table.
+        let counts: (i64, i64) = sqlx::query_as(
+            "select (select count(*) from session_closes where session_id = $1::uuid),
+                    (select count(*) from session_finals where session_id = $1::uuid)",
+        )
+        .bind(&session)
+        .fetch_one(&app.pool)
+        .await
+        .expect("counts");
+        held.rollback().await.expect("rollback");
+        counts
+    };
+    let (closed, counts) = tokio::join!(closed, watch);
+    assert_eq!(counts, (1, 0));
+    assert_eq!(closed.assert_status(200)["status"], "final", "{}", closed.body);
+    let kept = app
+        .get(&format!("/api/v1/sessions/{session}/final"))
+        .await
+        .assert_status(200)
+        .clone();
+    let (bytes, _) = verified_bundle(&app, &session).await;
+    tablekeeper::service::bundle::verify_checked(&bytes, &[], &[], std::slice::from_ref(&kept))
+        .expect("the checkpoint holds the tables as they are");
+    app.submit(&done, &token, result())
+        .await
+        .assert_problem(409, "session_final");
 }

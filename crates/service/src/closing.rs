@@ -180,13 +180,18 @@ pub async fn close(
         now,
     )
     .await?;
-    if made.final_at <= now {
-        let key = keys.signing(pool).await?;
-        make_final(&mut tx, key, &row, &made, now).await?;
-    }
-    let closes = closes_in(&mut tx, session, now).await?;
     tx.commit().await.map_err(StoreError::from)?;
-    Ok(closes)
+    if made.final_at <= now {
+        // Made once the close is committed, after the writes under way to the tables: a move
+        // read before the close would otherwise commit after the checkpoint read its chain.
+        // The close stands whatever happens here: a checkpoint not made now is made when first
+        // asked for (`GET /sessions/{id}/final`), under the same locks.
+        match final_checkpoint(pool, keys, session, now).await {
+            Ok((_, closes)) => return Ok(closes),
+            Err(e) => tracing::warn!(%session, error = %e, "the final checkpoint of a close at once was not made"),
+        }
+    }
+    Ok(closes_in(&mut *pool.acquire().await.map_err(StoreError::from)?, session, now).await?)
 }
 
 /// Reopens a closed session (its club's owners only), with `reason` (checked: not blank): the
@@ -222,6 +227,8 @@ pub async fn reopen(
             "a reopening needs a `reason`: it is shown beside the result for ever",
         ));
     }
+    // A checkpoint made here waits for the tables' writes under way, as every one does.
+    store::tables::hold_session_tables(&mut tx, session).await?;
     let row = store::sessions::lock(&mut tx, session).await?;
     let closes = closes_in(&mut tx, session, now).await?;
     let Some(current) = closes.current().cloned() else {
@@ -262,6 +269,11 @@ pub async fn final_checkpoint(
     }
     let key = keys.signing(pool).await?;
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
+    // The tables before the session, in the order a round's close and a closing session's
+    // writes take them: every write to them under way is committed (and read) before the chain
+    // heads are, and none is written after them (a move's write is guarded by `final_at`, a
+    // closing session's other writes wait for the session and find the checkpoint).
+    store::tables::hold_session_tables(&mut tx, session).await?;
     let row = store::sessions::lock(&mut tx, session).await?;
     let closes = closes_in(&mut tx, session, now).await?;
     let Some(current) = closes.current().filter(|_| closes.status == Status::Final).cloned() else {

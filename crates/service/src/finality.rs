@@ -46,7 +46,10 @@ pub fn status(closes: &[CloseRow], now: DateTime<Utc>) -> Status {
     }
 }
 
-/// Refuses a write to `session` when it is final at `now`.
+/// Refuses a write to `session` when it is final at `now`. Called under the lock of what the
+/// write changes (its table's, or the session's own); a write to a *closing* session then takes
+/// the session's lock as well ([`hold_closing`]), as a move does, so that it is either in the
+/// final checkpoint or refused by it, never written after it.
 ///
 /// # Errors
 /// `SessionFinal`; on database failure.
@@ -54,7 +57,7 @@ pub async fn refuse_if_final(conn: &mut PgConnection, session: Uuid, now: DateTi
     let final_at = store::closes::final_at(&mut *conn, session).await?;
     refuse_at(session, final_at, now)?;
     if final_at.is_some() {
-        refuse_if_checkpointed(conn, session).await?;
+        hold_closing(conn, session).await?;
     }
     Ok(())
 }

@@ -77,12 +77,14 @@ pub async fn create<K: Kept>(
 /// checked: zero or more) of a currency; only the organiser who owns the session may.
 ///
 /// # Errors
-/// `Store(NotFound)` for an unknown session; `Forbidden` for another organiser; `UnknownUser`.
+/// `Store(NotFound)` for an unknown session; `Forbidden` for another organiser; `UnknownUser`;
+/// `SessionFinal` once the session is final at `now`.
 pub async fn set_chip_value(
     pool: &PgPool,
     who: super::access::Account,
     id: Uuid,
     chip_value: Option<(i64, &str)>,
+    now: chrono::DateTime<chrono::Utc>,
 ) -> Result<ClubSession, ServiceError> {
     let mut tx = pool.begin().await.map_err(StoreError::from)?;
     ensure_user(&mut tx, who.user()).await?;
@@ -95,6 +97,9 @@ pub async fn set_chip_value(
         "session",
     )
     .await?;
+    // The settle-up a final checkpoint signed is in chips and money: a final session's chip
+    // value stays as it was signed.
+    super::finality::refuse_if_final(&mut tx, id, now).await?;
     let session = store::sessions::set_chip_value(&mut tx, id, chip_value).await?;
     super::chain::record::link_session(&mut tx, id).await?;
     tx.commit().await.map_err(StoreError::from)?;

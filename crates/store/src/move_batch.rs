@@ -340,6 +340,7 @@ impl Statement for UnlockedRead {
 /// Returns the tables whose move was written.
 async fn write_all(pool: &PgPool, batch: &[PlainMove]) -> Result<HashSet<uuid::Uuid>, sqlx::Error> {
     let recorded_by = recorded_by_stored("w.recorded_by");
+    let not_final = super::move_path::not_final("g", "w.at");
     let sql = format!(
         "with w as (
              select * from unnest($1::uuid[], $2::int4[], $3::int8[], $4::text[], $5::int2[], $6::text[], $7::text[],
@@ -355,7 +356,7 @@ async fn write_all(pool: &PgPool, batch: &[PlainMove]) -> Result<HashSet<uuid::U
                  tree_frontier = coalesce(w.tree_frontier, g.tree_frontier)
              from w
              where g.id = any ($1::uuid[]) and g.id = w.id and g.club_no = w.club_no and g.version = w.seq - 1
-               and g.chain_head = w.prev_hash
+               and g.chain_head = w.prev_hash and {not_final}
              returning g.id, g.club_no, g.followed_until),
          mv as (
              insert into moves (table_id, club_no, seq, entry, kind, seat, body, events,

@@ -86,6 +86,18 @@ struct LockedExtra {
     session_final_at: Option<DateTime<Utc>>,
 }
 
+/// The guard of a move's write to table `table` (an alias or table name) at `now` (an SQL
+/// expression): no close in force of the table's session is final by then. A move read before a
+/// close committed is written after it only while the close's window is open; one that would
+/// land in a final session is written nowhere (and, read again under its table's lock, refused).
+pub(crate) fn not_final(table: &str, now: &str) -> String {
+    format!(
+        "not exists (select 1 from session_closes c
+                 where c.session_id = {table}.session_id and c.final_at <= {now}
+                   and not exists (select 1 from session_reopenings r where r.session_id = c.session_id and r.n = c.n))"
+    )
+}
+
 /// When table `t`'s session has a close in force (its latest, not reopened): the moment the
 /// session is, or becomes, final (issue #42); null otherwise. Read with the table, so that a move
 /// refused for a final session costs no statement of its own.
@@ -506,6 +518,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
                  tree_frontier = coalesce({tree_frontier}::bytea, tree_frontier)
              where id = {table_id} and club_no = {club_no} and version = {seq} - 1
                and ({follows}::bytea is null or chain_head = {follows})
+               and {not_final}
              returning id, club_no, followed_until),
          mv as (
              insert into moves (table_id, club_no, seq, entry, kind, seat, body, events,
@@ -517,6 +530,7 @@ pub async fn write_move<S: serde::Serialize + Sync>(
                  select * from {stored_links}
                  where l.entry = 'move' and l.ref = {seq}) l on true)",
         finished = b.bind(write.finished),
+        not_final = not_final("game_tables", &now.to_string()),
         head = b.bind(links.last().map(|l| l.hash.as_slice())),
         tree_size = b.bind(write.tree.map(|(size, _)| size)),
         tree_frontier = b.bind(write.tree.map(|(_, frontier)| frontier)),

@@ -159,6 +159,22 @@ pub async fn lock(tx: &mut Tx<'_>, id: Uuid) -> Result<TableRow, StoreError> {
         .ok_or(StoreError::NotFound("table"))
 }
 
+/// Takes a share lock on every table of `session`, in id order (as a round's close locks its
+/// tables), until the transaction ends: it waits for each write to them under way, and holds
+/// back the next, so that what is read meanwhile of their chains stays as read.
+///
+/// # Errors
+/// On database failure.
+pub async fn hold_session_tables(tx: &mut Tx<'_>, session: Uuid) -> Result<(), StoreError> {
+    sqlx::query_scalar!(
+        "select id from game_tables where session_id = $1 order by id for share",
+        session
+    )
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(())
+}
+
 /// Tables filtered by owner and/or session, oldest first.
 ///
 /// # Errors

@@ -342,6 +342,7 @@ pub async fn get_session(
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`", body = Problem, content_type = "application/problem+json"),
     (status = 403, description = "`forbidden`: a scorer token, or another organiser's session", body = Problem, content_type = "application/problem+json"),
     (status = 404, description = "`session_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`session_final`: the session's result is final (its settle-up, in money too, is signed)", body = Problem, content_type = "application/problem+json"),
     (status = 422, description = "`invalid_chip_value` (negative, or not a currency of three capital letters), `invalid_body` (minor units that are not an integer, or no `chip_value`), `unknown_field`", body = Problem, content_type = "application/problem+json"),
 ))]
 #[patch("/sessions/{id}")]
@@ -354,7 +355,7 @@ pub async fn update_session(
     let pool = &state.pool;
     let owner = who.organiser()?;
     let chip_value = body.chip_value.as_ref().map(ChipValue::checked).transpose()?;
-    sessions::set_chip_value(pool, owner, *id, chip_value).await?;
+    sessions::set_chip_value(pool, owner, *id, chip_value, state.clock.now()).await?;
     Ok(HttpResponse::Ok().json(session_view(pool, *id, state.clock.now()).await?))
 }
 

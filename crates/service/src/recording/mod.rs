@@ -223,15 +223,18 @@ pub async fn record<K: Kept>(
         // the row predates that move, so read it again.
         locked.fold = None;
         locked.chain_end = None;
-        if let Some(session) = locked.row.session_id {
-            locked.session_final_at = store::closes::final_at(&mut tx, session).await?;
-        }
         locked.answer = match key {
             Some((key, kept_for)) => {
                 store::tables::idempotent_response(&mut tx, locked.row.key(), key, kept_for).await?
             }
             None => None,
         };
+    }
+    if let Some(session) = locked.row.session_id {
+        // Read again under the table's lock, whatever the lock waited for: a close (or its final
+        // checkpoint, which takes every table of the session) committed while this statement
+        // waited is not in what it read.
+        locked.session_final_at = store::closes::final_at(&mut tx, session).await?;
     }
     // For the caller's metrics: the game is known only once the table is read.
     let game = game_of(&locked.row)?;
