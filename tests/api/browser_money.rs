@@ -368,5 +368,32 @@ async fn the_money_screen_shows_the_settle_up_and_sets_the_chip_value_refusing_a
         api_get(&rig, &format!("/api/v1/sessions/{session}")).await["chip_value"],
         Value::Null
     );
+
+    // Closed at once and reopened by the owner: the screen says so, with the reason, beside the
+    // settle-up.
+    let reason = "Dan's table was scored against the wrong seats";
+    for (path, body) in [
+        (
+            "close",
+            json!({"correction_window": "PT0S", "force": true, "reason": "the night is over"}),
+        ),
+        ("reopen", json!({ "reason": reason })),
+    ] {
+        rig.app
+            .post(&format!("/api/v1/sessions/{session}/{path}"), &rig.organiser, body)
+            .await
+            .assert_status(200);
+    }
+    phone.client.refresh().await.expect("reload");
+    phone.wait_for_text(reason).await;
+    let line = phone
+        .client
+        .find(fantoccini::Locator::Css(".card-box.reopened li"))
+        .await
+        .expect("the reopening beside the settle-up")
+        .text()
+        .await
+        .expect("its text");
+    assert!(line.starts_with("Reopened ") && line.ends_with(reason), "{line}");
     phone.close().await;
 }

@@ -316,3 +316,50 @@ async fn a_score_far_outside_the_same_deal_at_the_tables_finished_before_is_flag
     verify(&app, &late, &bob, 1).await.assert_status(201);
     close(&app, &organiser, &session, json!({})).await.assert_status(200);
 }
+
+/// Rule `player_usual`: Ann's seven-card deal at twelve earlier Thursdays of the club was a
+/// trick or so short of her nomination but once (her two met: 12). Her two met again tonight is
+/// nothing new for her; all seven nominated and made (17) is beyond anything she has scored.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_score_beyond_a_members_own_usual_for_the_deal_is_flagged_and_one_they_made_before_is_not(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let organiser = app.organiser("ann@club.example").await;
+    let options = json!({"hand_sizes": [7]});
+    for (week, tricks) in [2u8, 1, 3, 2, 1, 2, 2, 3, 1, 2, 2, 1].into_iter().enumerate() {
+        let session = app.session(&organiser, &format!("Thursday {}", week + 1)).await;
+        let t = table(&app, &organiser, &session, "nomination-whist", options.clone()).await;
+        let nominated = if week == 5 { tricks } else { tricks + 1 };
+        app.submit(&t, &organiser, whist([nominated, 0, 1, 0], [tricks, 7 - tricks, 0, 0]))
+            .await
+            .assert_status(201);
+    }
+
+    let again = app.session(&organiser, "Thursday 13").await;
+    let honest = table(&app, &organiser, &again, "nomination-whist", options.clone()).await;
+    app.submit(&honest, &organiser, whist([2, 0, 3, 1], [2, 5, 0, 0]))
+        .await
+        .assert_status(201);
+    let shown = deal(&app, &honest, 1).await;
+    assert_eq!(shown["lines"][0]["points"][0], 12, "{shown}");
+    assert!(shown.get("flags").is_none(), "{shown}");
+    assert_eq!(flagged(&app, &again).await, json!([]));
+
+    let tonight = app.session(&organiser, "Thursday 14").await;
+    let t = table(&app, &organiser, &tonight, "nomination-whist", options).await;
+    app.submit(&t, &organiser, whist([7, 0, 0, 1], [7, 0, 0, 0]))
+        .await
+        .assert_status(201);
+    let shown = deal(&app, &t, 1).await;
+    assert_eq!(rules(&shown["flags"]), ["player_usual"], "{shown}");
+    let reason = shown["flags"][0]["reason"].as_str().expect("reason");
+    assert!(
+        reason.contains("Ann 17 (+") && reason.contains("over 13 earlier deals, 1 to 12"),
+        "{reason}"
+    );
+    let listed = flagged(&app, &tonight).await;
+    assert_eq!(rules(&listed[0]["flags"]), ["player_usual"], "{listed}");
+    // It holds up the close like any flag.
+    close(&app, &organiser, &tonight, json!({}))
+        .await
+        .assert_problem(409, "flags_unverified");
+}

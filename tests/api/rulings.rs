@@ -807,6 +807,36 @@ async fn a_ruling_counts_in_a_tournaments_round_and_is_marked_on_its_printed_res
         sheet.contains("Table 1, deal 1: ruling: split — a revoke established"),
         "{sheet}"
     );
+
+    // Closed and reopened by an owner: the reason stands beside every result of the session.
+    app.post(
+        &format!("/api/v1/sessions/{session}/close"),
+        &token,
+        json!({"correction_window": "PT0S"}),
+    )
+    .await
+    .assert_status(200);
+    let reason = "table 1's seats were entered the wrong way round";
+    app.post(
+        &format!("/api/v1/sessions/{session}/reopen"),
+        &token,
+        json!({ "reason": reason }),
+    )
+    .await
+    .assert_status(200);
+    for path in [
+        format!("/api/v1/sessions/{session}/standings"),
+        format!("/api/v1/sessions/{session}/settlement"),
+        format!("/api/v1/tournaments/{tournament}/results"),
+    ] {
+        let read = app.get(&path).await.assert_status(200).clone();
+        assert_eq!(read["reopenings"][0]["reason"], reason, "{path}: {read}");
+        assert_eq!(read["reopenings"][0]["close"], 1, "{path}: {read}");
+    }
+    let sheet =
+        crate::tournaments::pdf_text(&app, &token, &format!("/api/v1/tournaments/{tournament}/results.pdf")).await;
+    let flat = sheet.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("Reopened ") && flat.contains(reason), "{sheet}");
 }
 
 /// The tournament as `GET /tournaments/{id}` answers it.

@@ -100,7 +100,8 @@ pub enum DealStatus {
 /// or the director ruled on it (`GET /sessions/{id}/flags` lists them).
 #[derive(Serialize, Deserialize, ToSchema, Clone, Debug, PartialEq, Eq)]
 pub struct DealFlag {
-    /// The rule's stable code: `all_nominations_met`, `out_first_streak` or `score_outlier`.
+    /// The rule's stable code: `all_nominations_met`, `out_first_streak`, `score_outlier` or
+    /// `player_usual`.
     #[schema(example = "all_nominations_met")]
     pub rule: String,
     /// Why, with the values.

@@ -32,7 +32,8 @@ pub struct SheetQuery {
 /// The tournament's results as a PDF for A4 paper (and a phone's screen): the standings, each
 /// round's tables with their players in seat order and their scores, unfinished tables with
 /// the rule that scored them, a director's rulings at its tables (`ruling: <kind> — <reason>`),
-/// and byes; `?member=` prints one player's card instead.
+/// and byes, under a line for each reopening of the session (when, and why); `?member=` prints
+/// one player's card instead, with the same lines.
 #[utoipa::path(tag = "tournaments", security(("bearer" = [])), params(("id" = Uuid, Path), SheetQuery), responses(
     (status = 200, description = "the results sheet, A4", content((String = "application/pdf", example = "%PDF-1.7 … (an A4 page of standings and rounds)")), headers(("Content-Disposition" = String, description = "`inline; filename=\"tournament-<id>-results.pdf\"` (`tournament-<id>-card-<member>.pdf` for a card)"))),
     (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
@@ -46,7 +47,12 @@ pub async fn get_tournament_results_pdf(
     query: web::Query<SheetQuery>,
 ) -> Result<HttpResponse, ApiError> {
     let t = service::get(&pool, who, *id).await?;
-    let sheet = match query.member {
+    let reopened: Vec<String> =
+        crate::sessions::reopenings(&tablekeeper_service::closing::reopenings(&pool, t.row.session_id).await?)
+            .iter()
+            .map(crate::sessions::Reopening::line)
+            .collect();
+    let mut sheet = match query.member {
         None => {
             let tables: Vec<Uuid> = t
                 .rounds
@@ -59,6 +65,8 @@ pub async fn get_tournament_results_pdf(
         }
         Some(member) => player_card(&t, member)?,
     };
+    // Beside the result, at the top: the session was reopened after a close, and why.
+    sheet.lines.extend(reopened);
     let bytes = tablekeeper_print::pdf(&sheet).map_err(|e| {
         tracing::error!(error = %e, "a results sheet did not print");
         ApiError::internal()

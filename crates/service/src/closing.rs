@@ -25,7 +25,7 @@
 use chrono::{DateTime, Duration, Utc};
 use ed25519_dalek::{Signer, SigningKey, Verifier, VerifyingKey};
 use serde_json::{json, Value};
-use tablekeeper_store::closes::{CloseRow, FinalRow};
+pub use tablekeeper_store::closes::{CloseRow, FinalRow};
 use tablekeeper_store::sessions::ClubSession;
 use tablekeeper_store::{self as store, PgConnection, PgPool, StoreError};
 use uuid::Uuid;
@@ -191,7 +191,7 @@ pub async fn close(
             Err(e) => tracing::warn!(%session, error = %e, "the final checkpoint of a close at once was not made"),
         }
     }
-    Ok(closes_in(&mut *pool.acquire().await.map_err(StoreError::from)?, session, now).await?)
+    closes_in(&mut *pool.acquire().await.map_err(StoreError::from)?, session, now).await
 }
 
 /// Reopens a closed session (its club's owners only), with `reason` (checked: not blank): the
@@ -564,4 +564,18 @@ pub async fn set_club_window(pool: &PgPool, account: Account, club: Uuid, secs: 
 pub async fn closes(pool: &PgPool, session: Uuid, now: DateTime<Utc>) -> Result<Closes, ServiceError> {
     let mut conn = pool.acquire().await.map_err(StoreError::from)?;
     closes_in(&mut conn, session, now).await
+}
+
+/// The session's reopened closes, oldest first: who reopened each, when and why, which every
+/// result of the session shows beside it ever after.
+///
+/// # Errors
+/// On database failure.
+pub async fn reopenings(pool: &PgPool, session: Uuid) -> Result<Vec<CloseRow>, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    Ok(store::closes::closes(&mut conn, session)
+        .await?
+        .into_iter()
+        .filter(|c| c.reopened_at.is_some())
+        .collect())
 }

@@ -35,6 +35,10 @@ pub const OUT_FIRST_STREAK: &str = "out_first_streak";
 /// deal's scores at the session's other tables.
 pub const SCORE_OUTLIER: &str = "score_outlier";
 
+/// A member's deal score more than [`OUTLIER_DEVIATIONS`] standard deviations from their own
+/// scores of the same deal in the club's earlier sessions, and outside every one of them.
+pub const PLAYER_USUAL: &str = "player_usual";
+
 /// The fewest players at which every nomination met is improbable enough to flag.
 pub const NOMINATION_PLAYERS: usize = 4;
 /// How many deals running one seat must go out first to be flagged: at four players a run of
@@ -44,6 +48,10 @@ pub const STREAK: usize = 6;
 pub const FIELD_TABLES: usize = 5;
 /// How far from the field's mean, in its standard deviations, a score is flagged.
 pub const OUTLIER_DEVIATIONS: f64 = 3.0;
+/// The fewest earlier scores of the same deal a member must have for their usual to be known.
+pub const USUAL_DEALS: usize = 12;
+/// How many of a table's members' earlier tables (the newest) their usual is read from.
+pub const USUAL_TABLES: i64 = 200;
 
 /// One flag on a deal: its rule's stable code and why, with the values.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,6 +68,9 @@ pub struct Seating<'a> {
     /// Each seat's running total before the first deal: what a line that carries only the
     /// totals after it (`chips`) is measured from.
     pub start: &'a [i64],
+    /// For each deal (deal 1 first), each seat's member's scores of the same deal at the club's
+    /// earlier sessions (see [`player_usual`]); empty where unknown (a seat with no member).
+    pub usual: &'a [Vec<Vec<i64>>],
 }
 
 /// The flags of deal `deal` (1-based) of a table whose lines in force are `lines` (deal 1
@@ -76,6 +87,7 @@ pub fn of_deal(lines: &[Value], deal: u16, seating: Seating<'_>, field: &[Vec<i6
     flags.extend(out_first_streak(&lines[..=index], seating));
     if let Some(scores) = seat_scores(lines, index, seating.start) {
         flags.extend(score_outlier(&scores, deal, seating, field));
+        flags.extend(player_usual(&scores, deal, seating));
     }
     flags
 }
@@ -194,6 +206,51 @@ fn score_outlier(scores: &[i64], deal: u16, seating: Seating<'_>, field: &[Vec<i
     })
 }
 
+/// Rule `player_usual`: a seat's deal score more than [`OUTLIER_DEVIATIONS`] standard
+/// deviations from the mean of its member's scores of the same deal (same game, players and
+/// options) in the club's earlier sessions, when there are at least [`USUAL_DEALS`] of them, and
+/// beyond the highest (or lowest) of them. The second test keeps a player's rare but real
+/// results quiet: a deal's scores are lumpy (a nomination met is worth ten more), so a score
+/// the player has made before is not improbable for them whatever the deviations say.
+fn player_usual(scores: &[i64], deal: u16, seating: Seating<'_>) -> Option<Flag> {
+    let earlier = seating.usual.get(usize::from(deal).checked_sub(1)?)?;
+    let out: Vec<String> = scores
+        .iter()
+        .zip(earlier)
+        .enumerate()
+        .filter_map(|(seat, (&score, before))| {
+            if before.len() < USUAL_DEALS {
+                return None;
+            }
+            let n = before.len() as f64;
+            let mean = before.iter().map(|&s| s as f64).sum::<f64>() / n;
+            let sd = (before.iter().map(|&s| (s as f64 - mean).powi(2)).sum::<f64>() / n).sqrt();
+            let (low, high) = (before.iter().min()?, before.iter().max()?);
+            let away = (score as f64 - mean) / sd;
+            (sd > 0.0 && away.abs() > OUTLIER_DEVIATIONS && (score > *high || score < *low)).then(|| {
+                let name = seating
+                    .players
+                    .get(seat)
+                    .map_or_else(|| format!("seat {seat}"), Clone::clone);
+                format!(
+                    "{name} {score} ({away:+.1} sd from their mean {mean:.1} over {} earlier deals, {low} to {high})",
+                    before.len()
+                )
+            })
+        })
+        .collect();
+    if out.is_empty() {
+        return None;
+    }
+    Some(Flag {
+        rule: PLAYER_USUAL,
+        reason: format!(
+            "deal {deal}: {} against their own scores of the same deal at the club's earlier sessions",
+            out.join(", ")
+        ),
+    })
+}
+
 /// Each seat's score of deal `index + 1`: its line's `points`, or its `net` chips, or else the
 /// change in the seats' `chips` (or `totals`) since the deal before (`start` for the first).
 #[must_use]
@@ -284,9 +341,14 @@ pub async fn of_table(
         let start = fold::initial::<G>(table)?.running_totals();
         (lines.iter().map(to_json).collect::<Result<Vec<_>, _>>()?, start)
     });
+    let usual = match (table.session_id, table.members.as_deref()) {
+        (Some(session), Some(members)) => usual(conn, table, session, members, lines.len(), &start).await?,
+        _ => Vec::new(),
+    };
     let seating = Seating {
         players: &table.players,
         start: &start,
+        usual: &usual,
     };
     let fields = match table.session_id {
         Some(id) => {
@@ -316,6 +378,57 @@ pub async fn of_table(
 pub async fn of_table_in(pool: &store::PgPool, table: &TableRow) -> Result<Vec<Vec<Flag>>, ServiceError> {
     let mut conn = pool.acquire().await.map_err(store::StoreError::from)?;
     of_table(&mut conn, table, None).await
+}
+
+/// For each of the table's `deals`, each seat's member's scores of the same deal at the club's
+/// tables of the same game, players and options in earlier sessions (the newest
+/// [`USUAL_TABLES`] they sat at): two reads, the tables and their lines in force.
+async fn usual(
+    conn: &mut PgConnection,
+    table: &TableRow,
+    session: Uuid,
+    members: &[Uuid],
+    deals: usize,
+    start: &[i64],
+) -> Result<Vec<Vec<Vec<i64>>>, ServiceError> {
+    let earlier: Vec<TableRow> = store::tables::earlier_of_members(
+        &mut *conn,
+        table.club_no,
+        &table.game,
+        session,
+        table.created_at,
+        members,
+        USUAL_TABLES,
+    )
+    .await?
+    .into_iter()
+    .filter(|t| t.players.len() == table.players.len() && t.options == table.options)
+    .collect();
+    let mut out = vec![vec![Vec::new(); members.len()]; deals];
+    if earlier.is_empty() {
+        return Ok(out);
+    }
+    let ids: Vec<Uuid> = earlier.iter().map(|t| t.id).collect();
+    let lines = store::deal_lines::in_force_of_tables(&mut *conn, table.club_no, &ids).await?;
+    for t in &earlier {
+        let values = lines
+            .iter()
+            .filter(|l| l.table_id == t.id)
+            .map(|l| serde_json::from_str(&l.line).map_err(|e| ServiceError::Corrupt(e.to_string())))
+            .collect::<Result<Vec<Value>, _>>()?;
+        let Some(sat) = t.members.as_deref() else { continue };
+        for (seat, member) in members.iter().enumerate() {
+            let Some(there) = sat.iter().position(|m| m == member) else {
+                continue;
+            };
+            for (index, per_seat) in out.iter_mut().enumerate() {
+                if let Some(score) = seat_scores(&values, index, start).and_then(|s| s.get(there).copied()) {
+                    per_seat[seat].push(score);
+                }
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// For each of the table's `deals`, the seat scores of the same deal at each peer that finished
@@ -391,6 +504,7 @@ mod tests {
         let seating = Seating {
             players: &players,
             start: &[0; 4],
+            usual: &[],
         };
         // The thirteen-card deal of a table playing without the hook rule at its top hand.
         let met = [whist(13, 13, [4, 3, 5, 1], [4, 3, 5, 1])];
@@ -430,6 +544,7 @@ mod tests {
         let seating = Seating {
             players: &players,
             start: &[100; 4],
+            usual: &[],
         };
         let winners = [1, 2, 2, 2, 2, 2, 2, 0];
         let lines: Vec<Value> = (1..).zip(winners).map(|(d, w)| spin(d, w)).collect();
@@ -458,6 +573,7 @@ mod tests {
         let seating = Seating {
             players: &players,
             start: &[0; 4],
+            usual: &[],
         };
         // Deal 7 of a seven-card evening: the field mostly misses by a trick or so.
         let field = vec![
@@ -482,6 +598,43 @@ mod tests {
         assert!(flags[0].reason.contains("at 5 other tables"), "{}", flags[0].reason);
         // Four tables are too few to say what is usual.
         assert!(of_deal(&far, 1, seating, &wider[..4]).is_empty());
+    }
+
+    #[test]
+    fn a_score_beyond_a_member_s_usual_for_the_deal_is_flagged_and_one_they_made_before_is_not() {
+        let players = names(4);
+        // Ann's twelve earlier seven-card deals: usually a trick or so short, her nomination of
+        // two met once (12). Bob's eleven are too few; Cat and Dan have no member's history.
+        let ann = vec![2, 1, 3, 2, 1, 12, 2, 3, 1, 2, 2, 1];
+        let bob = vec![1; 11];
+        let usual = vec![vec![ann, bob, Vec::new(), Vec::new()]];
+        let seating = Seating {
+            players: &players,
+            start: &[0; 4],
+            usual: &usual,
+        };
+        // Ann nominates and makes all seven: 17 against her mean 2.7 and deviation 2.9.
+        let all_seven = [whist(7, 7, [7, 0, 0, 1], [7, 0, 0, 0])];
+        let flags = of_deal(&all_seven, 1, seating, &[]);
+        assert_eq!(rules(&flags), [PLAYER_USUAL]);
+        assert!(
+            flags[0]
+                .reason
+                .contains("Ann 17 (+4.9 sd from their mean 2.7 over 12 earlier deals, 1 to 12)"),
+            "{}",
+            flags[0].reason
+        );
+        // Her two met again is 3.2 deviations away, but she has made it before: not flagged.
+        let again = [whist(7, 7, [2, 0, 3, 1], [2, 5, 0, 0])];
+        assert_eq!(seat_scores(&again, 0, &[0; 4]).map(|s| s[0]), Some(12));
+        assert!(of_deal(&again, 1, seating, &[]).is_empty());
+        // Bob's 10 of nothing met is far from his ones, but eleven deals do not make a usual.
+        assert!(of_deal(&all_seven, 1, seating, &[])
+            .iter()
+            .all(|f| !f.reason.contains("Bob")));
+        // Without a history, nothing.
+        let none = Seating { usual: &[], ..seating };
+        assert!(of_deal(&all_seven, 1, none, &[]).is_empty());
     }
 
     #[test]

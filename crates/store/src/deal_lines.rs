@@ -112,6 +112,36 @@ pub struct SessionLine {
     pub stored_at: DateTime<Utc>,
 }
 
+/// The lines in force at the tables `tables` (all of club `club_no`) whose lines are rows, each
+/// table's oldest first: as [`in_force_of_session`] gives a session's, for tables of any session.
+///
+/// # Errors
+/// On database failure.
+pub async fn in_force_of_tables(
+    conn: &mut PgConnection,
+    club_no: i32,
+    tables: &[Uuid],
+) -> Result<Vec<SessionLine>, StoreError> {
+    Ok(sqlx::query_as!(
+        SessionLine,
+        r#"select l.table_id as "table_id!", l.line::text as "line!", m.recorded_at as "stored_at!"
+         from game_tables t
+         join deal_lines l on l.table_id = t.id and l.club_no = t.club_no
+         join moves m on m.table_id = l.table_id and m.club_no = l.club_no and m.seq = l.seq
+         where t.id = any($1::uuid[]) and t.club_no = $2 and t.deal_lines_kept
+           and l.seq >= coalesce((select max(c.seq) from moves c
+                 where c.table_id = t.id and c.club_no = t.club_no and c.entry = 'correction'
+                 and not exists (select 1 from moves v where v.table_id = c.table_id and v.club_no = c.club_no and v.voids_seq = c.seq)), 0)
+           and not exists (select 1 from moves v
+                 where v.table_id = t.id and v.club_no = t.club_no and v.voids_seq = l.seq)
+         order by t.created_at, t.id, l.seq, l.idx"#,
+        tables,
+        club_no,
+    )
+    .fetch_all(conn)
+    .await?)
+}
+
 /// The lines in force at every table of `session` playing `game` whose lines are rows, each
 /// table's oldest first (tables in order of creation): the same lines as [`in_force`] gives
 /// each, in one read.

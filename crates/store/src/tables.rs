@@ -175,6 +175,36 @@ pub async fn hold_session_tables(tx: &mut Tx<'_>, session: Uuid) -> Result<(), S
     Ok(())
 }
 
+/// The club's tables of `game` in sessions other than `session`, made before `before`, at which
+/// any of `members` sat, newest first and at most `limit`: where a player's usual is read from.
+///
+/// # Errors
+/// On database failure.
+pub async fn earlier_of_members(
+    conn: &mut PgConnection,
+    club_no: i32,
+    game: &str,
+    session: Uuid,
+    before: DateTime<Utc>,
+    members: &[Uuid],
+    limit: i64,
+) -> Result<Vec<TableRow>, StoreError> {
+    Ok(sqlx::query_as!(
+        TableRow,
+        "select id, owner_id, club_id, club_no, session_id, game, players, options, version, finished, deal_lines_kept, chain_head, members, created_at, updated_at from game_tables
+         where club_no = $1 and game = $2 and session_id <> $3 and created_at < $4 and members && $5::uuid[]
+         order by created_at desc, id desc limit $6",
+        club_no,
+        game,
+        session,
+        before,
+        members,
+        limit,
+    )
+    .fetch_all(conn)
+    .await?)
+}
+
 /// Tables filtered by owner and/or session, oldest first.
 ///
 /// # Errors

@@ -163,7 +163,7 @@ fn status_of(status: closing::Status) -> SessionStatus {
 }
 
 /// A close reopened by an owner.
-#[derive(Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 pub struct Reopening {
     /// The close it undid (closes count from 1).
     pub close: i32,
@@ -173,6 +173,34 @@ pub struct Reopening {
     pub reopened_by: Uuid,
     #[schema(example = "the scores of table 3 were entered against the wrong seats")]
     pub reason: String,
+}
+
+impl Reopening {
+    /// The close as reopened; None for a close not reopened.
+    pub(crate) fn of(c: &closing::CloseRow) -> Option<Reopening> {
+        Some(Reopening {
+            close: c.n,
+            closed_at: c.closed_at,
+            reopened_at: c.reopened_at?,
+            reopened_by: c.reopened_by?,
+            reason: c.reopen_reason.clone()?,
+        })
+    }
+
+    /// As printed beside a result.
+    pub(crate) fn line(&self) -> String {
+        format!(
+            "Reopened {} (closed {}): {}",
+            self.reopened_at.format("%-d %b %Y %H:%M UTC"),
+            self.closed_at.format("%-d %b %Y %H:%M UTC"),
+            self.reason
+        )
+    }
+}
+
+/// The reopened ones of `closes`, oldest first.
+pub(crate) fn reopenings(closes: &[closing::CloseRow]) -> Vec<Reopening> {
+    closes.iter().filter_map(Reopening::of).collect()
 }
 
 /// A final checkpoint made.
@@ -396,19 +424,7 @@ pub(super) async fn session_view(pool: &PgPool, id: Uuid, now: DateTime<Utc>) ->
         status: (!closes.closes.is_empty()).then_some(status_of(closes.status)),
         closed_at: current.map(|c| c.closed_at),
         final_at: current.map(|c| c.final_at),
-        reopenings: closes
-            .closes
-            .iter()
-            .filter_map(|c| {
-                Some(Reopening {
-                    close: c.n,
-                    closed_at: c.closed_at,
-                    reopened_at: c.reopened_at?,
-                    reopened_by: c.reopened_by?,
-                    reason: c.reopen_reason.clone()?,
-                })
-            })
-            .collect(),
+        reopenings: reopenings(&closes.closes),
         finals: closes
             .finals
             .iter()

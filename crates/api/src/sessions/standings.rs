@@ -9,7 +9,7 @@ use super::ChipValue;
 use crate::auth::Reads;
 use crate::error::{ApiError, Problem};
 use crate::reads::ReadPool;
-use tablekeeper_service::sessions;
+use tablekeeper_service::{closing, sessions};
 
 /// One seat a player held, with what it won or lost there.
 #[derive(Serialize, Deserialize, ToSchema)]
@@ -67,6 +67,10 @@ pub struct SessionStandings {
     /// out when 0.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub banked_chips: i64,
+    /// Every reopening of the session, oldest first, shown beside its result ever after; left
+    /// out when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reopenings: Vec<super::Reopening>,
 }
 
 fn standing(p: &sessions::Standing) -> PlayerStanding {
@@ -120,6 +124,7 @@ pub async fn get_session_standings(
         pools_chips: standings.pools,
         banked_chips: standings.banked,
         players: standings.players.iter().map(standing).collect(),
+        reopenings: super::reopenings(&closing::reopenings(&pool, *id).await?),
     }))
 }
 
@@ -193,6 +198,10 @@ pub struct Settlement {
     /// `leftover` rule), already counted in the nets; left out when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub leftovers: Vec<LeftoverTransfer>,
+    /// Every reopening of the session, oldest first, shown beside its settle-up ever after;
+    /// left out when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reopenings: Vec<super::Reopening>,
 }
 
 /// Settle-up: who pays whom at the end of the night, in as few payments as can be, from each
@@ -286,5 +295,6 @@ pub async fn get_session_settlement(
             .collect(),
         leftovers,
         chip_value,
+        reopenings: super::reopenings(&closing::reopenings(&pool, *id).await?),
     }))
 }

@@ -339,6 +339,9 @@ pub async fn get_tournament_results(
         finished: t.finished(),
         standings: standings_view(&t),
         rounds: t.rounds.iter().map(round_view).collect(),
+        reopenings: crate::sessions::reopenings(
+            &tablekeeper_service::closing::reopenings(&pool, t.row.session_id).await?,
+        ),
     }))
 }
 

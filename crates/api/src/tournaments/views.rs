@@ -408,6 +408,10 @@ pub struct TournamentResults {
     pub finished: bool,
     pub standings: Vec<StandingView>,
     pub rounds: Vec<RoundView>,
+    /// Every reopening of the tournament's session, oldest first, shown beside its result ever
+    /// after; left out when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reopenings: Vec<crate::sessions::Reopening>,
 }
 
 pub(super) fn unfinished_view(u: Unfinished) -> UnfinishedRule {

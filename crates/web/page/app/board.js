@@ -27,7 +27,7 @@ import { dealOf } from './legal.js';
 import { countdown } from './rulings.js';
 import { gameName } from './table.js';
 import { boardRewritten, onRewritten, witnessAsBoard } from './witness.js';
-import { changedResults, facts, seatBits, totalsOf } from './words.js';
+import { changedResults, facts, reopenedLines, seatBits, totalsOf } from './words.js';
 
 /** @typedef {import('./types.js').TableView} TableView */
 
@@ -171,13 +171,16 @@ export async function openBoard(sessionId, root) {
   ticking = setInterval(tick, 1000);
   // The correction window's countdown, in the header's one line; a close or a reopening made
   // while the board is on screen shows within a minute.
-  const windowSlot = h('span', { class: 'window-slot' }, countdown(session, 'span'));
+  // With it, each reopening of the session (its reason), beside the result ever after.
+  const windowParts = () => [countdown(session, 'span'),
+    ...reopenedLines(session.reopenings).map((line) => h('span', { class: 'reopened' }, line))];
+  const windowSlot = h('span', { class: 'window-slot' }, ...windowParts());
   closingTimer = setInterval(async () => {
     try {
       const now = await get(`/sessions/${sessionId}`);
       if (now.status === session.status && now.final_at === session.final_at) return;
       session = now;
-      mount(windowSlot, countdown(session, 'span'));
+      mount(windowSlot, ...windowParts());
     } catch {
       // Asked again in a minute.
     }

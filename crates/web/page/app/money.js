@@ -12,6 +12,7 @@
 import { call, get, organiser } from './api.js';
 import { button, h, message, mount } from './dom.js';
 import { guarded, top } from './organiser.js';
+import { reopenedLines } from './words.js';
 import { accountName, amountText, chips, currencyDigits, minorUnits, money, netChips, netMoney, partyKey, partyName, paymentLine, whereThePoolsGo } from './settle.js';
 
 const auth = () => ({ token: organiser.token });
@@ -40,11 +41,24 @@ export async function moneyScreen(id, root, note = null) {
     const status = h('div', { class: 'screen-status', 'aria-live': 'polite' }, note ? message(note, 'ok') : null);
     mount(root, top(`Money: ${s.name}`, back),
       status,
+      reopened(settlement.reopenings),
       settleUp(settlement, value),
       nets(settlement, standings, value),
       pools(settlement, s, tournaments, value),
       chipValueForm(id, root, value, status));
   });
+}
+
+/// The session's reopenings, beside its result ever after; nothing when it was never reopened.
+/**
+ * @param {any[] | undefined} reopenings
+ * @returns {HTMLElement | null}
+ */
+export function reopened(reopenings) {
+  const lines = reopenedLines(reopenings);
+  return lines.length
+    ? h('section', { class: 'card-box reopened', 'aria-label': 'Reopened' }, h('ul', {}, lines.map((line) => h('li', {}, line))))
+    : null;
 }
 
 /// Who pays whom, in the settle-up's order.

@@ -14,6 +14,7 @@ import { clockText, clockWords, currentRound, dealsDone, formatWords, MOVES, rem
 import { button, h, message, mount } from './dom.js';
 import { dealOf, numberingOf } from './legal.js';
 import { canonical, field, guarded, optionControls, signIn, top } from './organiser.js';
+import { reopened } from './money.js';
 import { gameModule, loadGame } from './panels.js';
 import { isLoopback, joinLink, publicBase, qrSvg, reusableCode } from './qr.js';
 import { gameName } from './table.js';
@@ -248,6 +249,8 @@ export async function tournamentScreen(id, root, note = null) {
   await guarded(root, async () => {
     const t = await get(`/tournaments/${id}`, auth());
     const back = `#/session/${t.session_id}`;
+    // A reopened session's result says so beside its standings, ever after.
+    const reopenings = t.finished_at ? (await get(`/tournaments/${id}/results`, auth())).reopenings : null;
     const status = h('div', { class: 'screen-status', 'aria-live': 'polite' }, note ? message(note, 'ok') : null);
     const say = (text, kind = 'error') => mount(status, message(text, kind));
     const again = (/** @type {string | null} */ said = null) => tournamentScreen(id, root, said);
@@ -316,7 +319,7 @@ export async function tournamentScreen(id, root, note = null) {
     }
     const entrants = await entrantsSection(t, again);
     if (entrants) sections.push(entrants);
-    if (t.standings.length && t.played_rounds.some((r) => r.closed_at)) sections.push(standingsTable(t));
+    if (t.standings.length && t.played_rounds.some((r) => r.closed_at)) sections.push(standingsTable(t, reopenings));
     const save = (e) => {
       e.preventDefault();
       download(e.currentTarget.getAttribute('href')).catch((err) => say(err.message));
@@ -477,10 +480,14 @@ export async function scorerCodes(id, root) {
   });
 }
 
-/** @param {any} t */
-function standingsTable(t) {
+/**
+ * @param {any} t
+ * @param {any[] | null} [reopenings] the session's, beside the final standings
+ */
+function standingsTable(t, reopenings = null) {
   return h('section', { class: 'card-box', 'aria-labelledby': 'standings-head' },
     h('h2', { id: 'standings-head' }, t.finished_at ? 'Final standings' : 'Standings so far'),
+    reopened(reopenings),
     h('div', { class: 'scroll' }, h('table', { class: 'sheet', 'aria-label': 'Standings' },
       h('thead', {}, h('tr', {}, ['Place', 'Player', 'Total', 'Rounds won'].map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', {}, t.standings.map((s) => h('tr', {},

@@ -275,3 +275,14 @@ export function countdownText(session, now, short = false) {
   if (session.status === 'final' || Number.isNaN(left) || left <= 0) return 'Final';
   return `${short ? 'Final in' : 'Corrections close in'} ${clockText(left)}`;
 }
+
+/// A session's reopenings, as shown beside its result ever after: "Reopened 7 Dec, 21:40
+/// (closed 7 Dec, 21:05): the scores of table 3 were entered against the wrong seats".
+/**
+ * @param {{ reopened_at: string, closed_at: string, reason: string }[] | null | undefined} reopenings
+ * @returns {string[]}
+ */
+export function reopenedLines(reopenings) {
+  const when = (/** @type {string} */ at) => new Date(at).toLocaleString([], { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+  return (reopenings ?? []).map((r) => `Reopened ${when(r.reopened_at)} (closed ${when(r.closed_at)}): ${r.reason}`);
+}
