@@ -217,4 +217,26 @@ async fn what_was_stored_before_the_house_reads_bundles_and_grows_as_it_did(pool
         let audit = assert_audit_consistent(&app, &table.id).await;
         assert_eq!(audit["chain_intact"], true, "{}: {audit}", table.game);
     }
+
+    // The session of then closes as one of now does (issue #42): final at once, its checkpoint
+    // made, and the bundle of its tables as they are verifies against it offline.
+    app.post(
+        &format!("/api/v1/sessions/{}/close", expected.session),
+        &token,
+        json!({"correction_window": "PT0S", "force": true, "reason": "the evening of then, closed now"}),
+    )
+    .await
+    .assert_status(200);
+    let kept = app
+        .get(&format!("/api/v1/sessions/{}/final", expected.session))
+        .await
+        .assert_status(200)
+        .clone();
+    let (bytes, _) = crate::helpers::verified_bundle(&app, &expected.session).await;
+    let summary = tablekeeper::service::bundle::verify_checked(&bytes, &[], &[], std::slice::from_ref(&kept))
+        .expect("the session of then verifies against its final checkpoint");
+    assert!(summary.contains("final checkpoint"), "{summary}");
+    app.post(&format!("/api/v1/tables/{}/undo", first.id), &token, json!({}))
+        .await
+        .assert_problem(409, "session_final");
 }
