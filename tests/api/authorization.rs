@@ -453,6 +453,7 @@ fn body(operation: &str, club: &Club, world: &World) -> Option<Value> {
         "close_session" => json!({}),
         "reopen_session" => json!({"reason": "a walk"}),
         "set_correction_window" => json!({"correction_window": "PT30M"}),
+        "set_club_leftover" => json!({"leftover": "share"}),
         "create_share_link" => json!({}),
         "create_table" => {
             json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": club.session})

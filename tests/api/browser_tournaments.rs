@@ -702,6 +702,20 @@ async fn browser_the_organiser_says_where_leftover_chips_go_and_what_byes_and_la
     let _one = ONE_BROWSER.lock().await;
     let mut rig = rig(pool).await;
     let (_, session, _) = club_night(&rig).await;
+    // The club's own rule is where the form starts.
+    let club = api_get(&rig, &format!("/api/v1/sessions/{session}")).await["club_id"]
+        .as_str()
+        .expect("club")
+        .to_owned();
+    rig.app
+        .request(
+            Method::PUT,
+            &format!("/api/v1/clubs/{club}/leftover"),
+            Some(&rig.organiser),
+            Some(json!({"leftover": "share"})),
+        )
+        .await
+        .assert_status(200);
     let mut problems = Vec::new();
     let phone = rig.phone().await;
     phone.open("/").await;
@@ -741,6 +755,12 @@ async fn browser_the_organiser_says_where_leftover_chips_go_and_what_byes_and_la
         assert!(std::time::Instant::now() < deadline, "the leftover rule for Pope Joan");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let chosen = phone
+        .client
+        .execute("return document.getElementById('tournament-leftover').value", vec![])
+        .await
+        .expect("the leftover rule chosen");
+    assert_eq!(chosen, json!("share"), "the club's rule first");
     choose(&phone, leftover, "Carried to the next round's table of the same number").await;
     choose(&phone, "A bye (sitting a round out) scores", "Nothing").await;
     choose(&phone, "A late arrival, for each round missed, scores", "A fixed score").await;

@@ -573,3 +573,72 @@ async fn a_tournament_with_opening_pools_is_refused_and_nothing_is_stored(pool: 
         .clone();
     assert_eq!(listed["items"], json!([]));
 }
+
+/// The club says where leftover pools go (`keep` until it says otherwise): a tournament naming
+/// no `leftover` takes the club's rule as it is made, and keeps it; one naming its own keeps
+/// that. A rule that is not one of the four is refused and changes nothing.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_tournament_naming_no_leftover_takes_the_club_s_rule(pool: PgPool) {
+    let app = spawn_app(pool).await;
+    let (token, session, members) = three_of_a_club(&app).await;
+    let club = app.get(&format!("/api/v1/sessions/{session}")).await.assert_status(200)["club_id"]
+        .as_str()
+        .expect("club")
+        .to_owned();
+    let path = format!("/api/v1/clubs/{club}/leftover");
+    assert_eq!(
+        app.get(&path).await.assert_status(200).clone(),
+        json!({"leftover": "keep"})
+    );
+    let set = |rule: Value| {
+        app.request(
+            reqwest::Method::PUT,
+            &path,
+            Some(&token),
+            Some(json!({ "leftover": rule })),
+        )
+    };
+    assert_eq!(
+        set(json!("bank")).await.assert_status(200).clone(),
+        json!({"leftover": "bank"})
+    );
+    for bad in [json!("pot"), json!("Bank"), json!("carry_on")] {
+        let problem = set(bad).await.assert_status(422).clone();
+        assert!(
+            problem["code"] == "unknown_variant" || problem["code"] == "invalid_body",
+            "{problem}"
+        );
+    }
+    assert_eq!(app.get(&path).await.assert_status(200)["leftover"], "bank");
+
+    let made_at = format!("/api/v1/sessions/{session}/tournaments");
+    let make = |leftover: Option<&str>| {
+        let mut body = json!({
+            "name": "Pope Joan", "game": "pope-joan",
+            "options": {"dressing": "dealer_alone", "board_total": 20},
+            "format": {"kind": "fixed"}, "rounds": 1, "deals_per_round": 1,
+            "entrants": members, "scoring": {"kind": "chips"},
+        });
+        if let Some(rule) = leftover {
+            body["leftover"] = json!(rule);
+        }
+        app.post(&made_at, &token, body)
+    };
+    let own = make(Some("keep")).await.assert_status(201).clone();
+    assert_eq!(own["leftover"], "keep");
+    let made = make(None).await.assert_status(201).clone();
+    assert_eq!(made["leftover"], "bank");
+    // The club changing its mind later changes nothing made already.
+    set(json!("share")).await.assert_status(200);
+    let tournament = made["id"].as_str().expect("id").to_owned();
+    assert_eq!(
+        app.get(&format!("/api/v1/tournaments/{tournament}"))
+            .await
+            .assert_status(200)["leftover"],
+        "bank"
+    );
+    let (_, closed) = play_and_close(&app, &token, &tournament, &members).await;
+    let moved = moves(&closed);
+    assert_eq!(moved.iter().map(|m| m.2).sum::<i64>(), 34, "{moved:?}");
+    assert!(moved.iter().all(|(_, to, _)| to == "bank"), "{moved:?}");
+}

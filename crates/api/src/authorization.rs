@@ -113,6 +113,8 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     ("close_session", Door::Club(Capability::Organise)),
     ("get_correction_window", Door::Club(Capability::Read)),
     ("set_correction_window", Door::Club(Capability::Manage)),
+    ("get_club_leftover", Door::Club(Capability::Read)),
+    ("set_club_leftover", Door::Club(Capability::Manage)),
     ("reopen_session", Door::Owner),
     ("get_session_final", Door::Session(Capability::Read)),
     ("get_table_closing", Door::Table(Capability::Read)),

@@ -181,6 +181,8 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(sessions::get_session_final)
             .service(sessions::get_table_closing)
             .service(sessions::get_correction_window)
+            .service(tournaments::get_club_leftover)
+            .service(tournaments::set_club_leftover)
             .service(sessions::set_correction_window)
             .service(tournaments::create_tournament)
             .service(tournaments::list_tournaments)

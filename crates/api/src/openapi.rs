@@ -234,6 +234,8 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::sessions::get_session_final,
         super::sessions::get_table_closing,
         super::sessions::get_correction_window,
+        super::tournaments::get_club_leftover,
+        super::tournaments::set_club_leftover,
         super::sessions::set_correction_window,
         super::tournaments::create_tournament,
         super::tournaments::list_tournaments,

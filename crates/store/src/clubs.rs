@@ -611,3 +611,29 @@ pub async fn anonymised(conn: &mut PgConnection, club: Uuid) -> Result<i64, Stor
     .fetch_one(conn)
     .await?)
 }
+
+/// Where the club's stops games' leftover pools go when a tournament's round closes, unless the
+/// tournament says: `keep`, `share`, `bank` or `carry`.
+///
+/// # Errors
+/// `NotFound("club")`; on database failure.
+pub async fn leftover_of(conn: &mut PgConnection, club: Uuid) -> Result<String, StoreError> {
+    sqlx::query_scalar!("select leftover from clubs where id = $1", club)
+        .fetch_optional(conn)
+        .await?
+        .ok_or(StoreError::NotFound("club"))
+}
+
+/// Sets the club's leftover rule (one of the four, checked).
+///
+/// # Errors
+/// `NotFound("club")`; on database failure.
+pub async fn set_leftover(conn: &mut PgConnection, club: Uuid, leftover: &str) -> Result<(), StoreError> {
+    let done = sqlx::query!("update clubs set leftover = $2 where id = $1", club, leftover)
+        .execute(conn)
+        .await?;
+    if done.rows_affected() == 0 {
+        return Err(StoreError::NotFound("club"));
+    }
+    Ok(())
+}

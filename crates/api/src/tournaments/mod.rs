@@ -2,7 +2,9 @@
 //! engine, each round's tables opened as ordinary tables; guide cards and results.
 
 use super::answers::Made;
-use actix_web::{delete, get, post, web, HttpRequest, HttpResponse};
+use actix_web::{delete, get, post, put, web, HttpRequest, HttpResponse};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::auth::{Caller, Reads};
@@ -90,12 +92,7 @@ pub async fn create_tournament(
             UnfinishedRule::Average => Unfinished::Average,
             UnfinishedRule::Void => Unfinished::Void,
         },
-        leftover: match body.leftover.unwrap_or(LeftoverRule::Keep) {
-            LeftoverRule::Keep => Leftover::Keep,
-            LeftoverRule::Share => Leftover::Share,
-            LeftoverRule::Bank => Leftover::Bank,
-            LeftoverRule::Carry => Leftover::Carry,
-        },
+        leftover: body.leftover.map(leftover_rule),
     };
     let render = |t: service::Tournament| {
         let made = view(&t);
@@ -422,5 +419,67 @@ pub async fn get_next_round(pool: ReadPool, Reads(who): Reads, id: web::Path<Uui
             })
             .collect(),
         byes: planned.byes.iter().map(|(m, _)| *m).collect(),
+    }))
+}
+
+/// The service's rule for the one named.
+pub(crate) fn leftover_rule(rule: LeftoverRule) -> Leftover {
+    match rule {
+        LeftoverRule::Keep => Leftover::Keep,
+        LeftoverRule::Share => Leftover::Share,
+        LeftoverRule::Bank => Leftover::Bank,
+        LeftoverRule::Carry => Leftover::Carry,
+    }
+}
+
+/// The club's rule for the chips a stops game's pools hold when a tournament's round closes,
+/// which a tournament naming no `leftover` takes as it is made.
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"leftover": "carry"}))]
+pub struct ClubLeftover {
+    pub leftover: LeftoverRule,
+}
+
+/// The club's leftover rule (any member): `keep` until the club sets another.
+#[utoipa::path(tag = "clubs", params(("id" = Uuid, Path)), security(("bearer" = [])), responses(
+    (status = 200, body = ClubLeftover),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a scorer token", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`club_not_found`: no such club, or the caller is not a member", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/clubs/{id}/leftover")]
+pub async fn get_club_leftover(
+    state: web::Data<State>,
+    Caller(who): Caller,
+    id: web::Path<Uuid>,
+) -> Result<HttpResponse, ApiError> {
+    let rule = service::leftover(&state.pool, who.organiser()?, *id).await?;
+    Ok(HttpResponse::Ok().json(ClubLeftover {
+        leftover: leftover_view(rule),
+    }))
+}
+
+/// Sets the club's leftover rule (whoever runs the club: owners and those who manage its
+/// members; not a personal API token): tournaments made later that name none take it, those
+/// made already keep theirs.
+#[utoipa::path(tag = "clubs", params(("id" = Uuid, Path)), request_body = ClubLeftover, security(("bearer" = [])), responses(
+    (status = 200, body = ClubLeftover),
+    (status = 400, description = "`malformed_json`", body = Problem, content_type = "application/problem+json"),
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`", body = Problem, content_type = "application/problem+json"),
+    (status = 403, description = "`forbidden`: a role that does not run the club, a personal API token or a scorer token", body = Problem, content_type = "application/problem+json"),
+    (status = 404, description = "`club_not_found`", body = Problem, content_type = "application/problem+json"),
+    (status = 422, description = "`unknown_variant` (not `keep`, `share`, `bank` or `carry`), `invalid_body`, `unknown_field`", body = Problem, content_type = "application/problem+json"),
+))]
+#[put("/clubs/{id}/leftover")]
+pub async fn set_club_leftover(
+    state: web::Data<State>,
+    Caller(who): Caller,
+    id: web::Path<Uuid>,
+    body: web::Json<ClubLeftover>,
+) -> Result<HttpResponse, ApiError> {
+    let rule = service::set_leftover(&state.pool, who.organiser()?, *id, leftover_rule(body.leftover)).await?;
+    Ok(HttpResponse::Ok().json(ClubLeftover {
+        leftover: leftover_view(rule),
     }))
 }

@@ -195,7 +195,8 @@ pub struct CreateTournament {
     pub scoring: TournamentScoring,
     /// Left out, `as_played`.
     pub unfinished: Option<UnfinishedRule>,
-    /// Where a stops game's pools go when a round closes; left out, `keep`.
+    /// Where a stops game's pools go when a round closes; left out, the club's
+    /// (`GET /clubs/{id}/leftover`: `keep` until the club sets another).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leftover: Option<LeftoverRule>,
 }
@@ -414,6 +415,15 @@ pub struct TournamentResults {
     pub reopenings: Vec<crate::sessions::Reopening>,
 }
 
+pub(super) fn leftover_view(l: Leftover) -> LeftoverRule {
+    match l {
+        Leftover::Keep => LeftoverRule::Keep,
+        Leftover::Share => LeftoverRule::Share,
+        Leftover::Bank => LeftoverRule::Bank,
+        Leftover::Carry => LeftoverRule::Carry,
+    }
+}
+
 pub(super) fn unfinished_view(u: Unfinished) -> UnfinishedRule {
     match u {
         Unfinished::AsPlayed => UnfinishedRule::AsPlayed,
@@ -558,12 +568,7 @@ pub(crate) fn view(t: &service::Tournament) -> TournamentView {
             late: Some(missed_view(setup.scoring.late)),
         },
         unfinished: Unfinished::parse(&row.unfinished).map_or(UnfinishedRule::AsPlayed, unfinished_view),
-        leftover: match Leftover::parse(&row.leftover) {
-            Some(Leftover::Share) => LeftoverRule::Share,
-            Some(Leftover::Bank) => LeftoverRule::Bank,
-            Some(Leftover::Carry) => LeftoverRule::Carry,
-            Some(Leftover::Keep) | None => LeftoverRule::Keep,
-        },
+        leftover: Leftover::parse(&row.leftover).map_or(LeftoverRule::Keep, leftover_view),
         constraints: TournamentConstraints {
             apart: setup
                 .constraints

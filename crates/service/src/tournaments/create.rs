@@ -8,7 +8,9 @@ use tablekeeper_store::{self as store, PgPool, StoreError};
 use uuid::Uuid;
 
 use super::loaded::load;
-use super::{stored, tell_boards, Entrant, Event, Format, FormatSpec, NewTournament, Round, SeatRange, Tournament};
+use super::{
+    stored, tell_boards, Entrant, Event, Format, FormatSpec, Leftover, NewTournament, Round, SeatRange, Tournament,
+};
 use crate::access::{self, Account, Capability};
 use crate::idempotency::{self, CreationKey, Kept, Outcome};
 use crate::{ensure_user, to_json, ServiceError};
@@ -162,6 +164,10 @@ pub async fn create<K: Kept>(
             Err(e) => return Err(e.into()),
         }
     }
+    let leftover = match new.leftover {
+        Some(rule) => rule,
+        None => club_leftover(&mut tx, found.club_id).await?,
+    };
     let row = store::tournaments::insert(
         &mut tx,
         store::tournaments::NewTournament {
@@ -174,7 +180,7 @@ pub async fn create<K: Kept>(
             deals_per_round: new.deals_per_round.map(stored).transpose()?,
             minutes_per_round: new.minutes_per_round.map(stored).transpose()?,
             unfinished: new.unfinished.as_str(),
-            leftover: new.leftover.as_str(),
+            leftover: leftover.as_str(),
         },
     )
     .await?;
@@ -186,4 +192,42 @@ pub async fn create<K: Kept>(
     tell_boards(&mut tx, &made).await?;
     let answer = render(made).map_err(ServiceError::Encode)?;
     idempotency::keep_and_commit(tx, account.user(), key, answer).await
+}
+
+/// The club's leftover rule, which a tournament naming none takes when it is made.
+///
+/// # Errors
+/// `Store(NotFound("club"))`; `Corrupt` for a stored rule that is not one of the four.
+pub(crate) async fn club_leftover(conn: &mut store::PgConnection, club: Uuid) -> Result<Leftover, ServiceError> {
+    let stored = store::clubs::leftover_of(conn, club).await?;
+    Leftover::parse(&stored).ok_or_else(|| ServiceError::Corrupt(format!("a club's leftover rule {stored:?}")))
+}
+
+/// The club's leftover rule (any member reads it).
+///
+/// # Errors
+/// `Store(NotFound("club"))` for a stranger; `Forbidden`.
+pub async fn leftover(pool: &PgPool, account: Account, club: Uuid) -> Result<Leftover, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    ensure_user(&mut conn, account.user()).await?;
+    access::require(&mut conn, account, club, Capability::Read, "club").await?;
+    club_leftover(&mut conn, club).await
+}
+
+/// Sets the club's leftover rule (whoever runs the club): tournaments made later that name none
+/// take it; those made already keep theirs.
+///
+/// # Errors
+/// `Store(NotFound("club"))`; `Forbidden`.
+pub async fn set_leftover(
+    pool: &PgPool,
+    account: Account,
+    club: Uuid,
+    rule: Leftover,
+) -> Result<Leftover, ServiceError> {
+    let mut conn = pool.acquire().await.map_err(StoreError::from)?;
+    ensure_user(&mut conn, account.user()).await?;
+    access::require(&mut conn, account, club, Capability::Manage, "club").await?;
+    store::clubs::set_leftover(&mut conn, club, rule.as_str()).await?;
+    Ok(rule)
 }

@@ -40,7 +40,7 @@ pub use tablekeeper_movement::{
 use super::access::{self, Account, Capability, Reader};
 use super::{ensure_user, ServiceError};
 pub(crate) use amend::counting;
-pub use create::create;
+pub use create::{create, leftover, set_leftover};
 pub use entrants::{enter, withdraw};
 pub use guide::{guide, planned_round, Guide, Place, PlannedRound, PlannedTable};
 pub use leftover::{carried_pools, leftover_transfers, Leftover};
@@ -107,7 +107,8 @@ pub struct NewTournament {
     pub stay: Vec<(Uuid, u32)>,
     pub scoring: ScoreRules,
     pub unfinished: Unfinished,
-    pub leftover: Leftover,
+    /// None: the club's (`clubs::leftover`), as it is when the tournament is made.
+    pub leftover: Option<Leftover>,
 }
 
 /// An entrant as shown: the club member, their number in the movement, and their rounds.

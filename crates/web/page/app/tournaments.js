@@ -84,6 +84,8 @@ export async function newTournament(sessionId, root) {
   mount(root, top('New tournament', back), message('Loading…'));
   await guarded(root, async () => {
     const [games, s] = await Promise.all([get('/games'), get(`/sessions/${sessionId}`, auth())]);
+    // The club's rule for leftover pools is the form's first choice ('keep' if it cannot be read).
+    const clubLeftover = await get(`/clubs/${s.club_id}/leftover`, auth()).then((r) => r.leftover, () => 'keep');
     const roster = s.members || [];
     if (!roster.length) {
       mount(root, top('New tournament', back),
@@ -115,7 +117,7 @@ export async function newTournament(sessionId, root) {
     const unfinished = h('select', { id: 'tournament-unfinished' }, Object.entries(UNFINISHED).map(([v, words]) => h('option', { value: v }, words[0].toUpperCase() + words.slice(1))));
     const choice = (/** @type {string} */ id, /** @type {Record<string, string>} */ words, /** @type {string} */ chosen) =>
       h('select', { id }, Object.entries(words).map(([v, w]) => h('option', { value: v, selected: v === chosen }, w[0].toUpperCase() + w.slice(1))));
-    const leftover = choice('tournament-leftover', LEFTOVER, 'keep');
+    const leftover = choice('tournament-leftover', LEFTOVER, clubLeftover);
     const leftoverRow = h('div', { class: 'option', hidden: true },
       h('label', { for: 'tournament-leftover' }, 'Chips left in the pools when a round closes'), leftover);
     /** A missed round's score: a choice, and the points when fixed. */
