@@ -242,6 +242,13 @@ async fn browser_an_organiser_makes_a_drive_sees_round_one_starts_it_and_players
     board.wait_for_text("Still playing: table 1, table 2").await;
     board.wait_for_text("Round 2 is seated from this round's results").await;
     board.wait_for_text("Table 2: Nomination Whist").await;
+    // A share link may travel beyond the room: its board shows no scorer code.
+    let codes_here = board
+        .client
+        .execute("return document.querySelectorAll('.board-code, .join-code').length", vec![])
+        .await
+        .expect("script");
+    assert_eq!(codes_here, json!(0));
     let first = text_of(&board, ".round-clock").await;
     let first_s = is_clock(&first).unwrap_or_else(|| panic!("a clock: {first}"));
     assert!((19 * 60..=20 * 60).contains(&first_s), "{first}");
@@ -577,6 +584,35 @@ async fn browser_the_organiser_shows_each_tables_scorer_code_and_a_second_visit_
     phone.wait_for_text("Whist drive: scorer codes").await;
     phone.wait_for_text(&first[1].1).await;
     assert_eq!(codes_shown(&phone).await, first);
+    for table in &tables {
+        let issued = api_get(&rig, &format!("/api/v1/tables/{table}/join-codes")).await;
+        assert_eq!(issued.as_array().expect("codes").len(), 1, "still one: {issued}");
+    }
+
+    // The board the organiser opens with their own sign-in shows the same codes in its round
+    // band, a QR code a table; none is made anew.
+    phone.open(&format!("/#/board/{session}")).await;
+    phone.wait_for_text(&first[1].1).await;
+    let on_board = phone
+        .client
+        .execute(
+            "return [...document.querySelectorAll('.board-code')].map((f) => \
+               [f.querySelector('svg.qr').getAttribute('aria-label'), f.querySelector('.join-code').dataset.code])",
+            vec![],
+        )
+        .await
+        .expect("script");
+    let expected: Vec<(String, String)> = first
+        .iter()
+        .enumerate()
+        .map(|(i, (_, code))| (format!("QR code to score table {}", i + 1), code.clone()))
+        .collect();
+    assert_eq!(
+        serde_json::from_value::<Vec<(String, String)>>(on_board.clone()).expect("codes"),
+        expected,
+        "{on_board}"
+    );
+    check(&phone, "the organiser's board with scorer codes", &mut problems).await;
     for table in &tables {
         let issued = api_get(&rig, &format!("/api/v1/tables/{table}/join-codes")).await;
         assert_eq!(issued.as_array().expect("codes").len(), 1, "still one: {issued}");

@@ -19,13 +19,15 @@
 // closed, an entrant came or went) has it read the tournament again, as does every (re)connection,
 // since what changed while it was away is not sent again.
 
-import { download, get, keep, receipts, streamUrl } from './api.js';
+import { download, get, keep, organiser, receipts, shareToken, streamUrl } from './api.js';
 import { boardTournament, clockText, clockWords, currentRound, nextRoundWords, remainingMs, stillPlaying, topPlaces, totalText } from './clock.js';
 import { h, message, mount } from './dom.js';
 import { gameModule, loadGame } from './panels.js';
 import { dealOf } from './legal.js';
 import { countdown } from './rulings.js';
+import { joinLink, publicBase, qrSvg } from './qr.js';
 import { gameName } from './table.js';
+import { tableCode } from './tournaments.js';
 import { boardRewritten, onRewritten, witnessAsBoard } from './witness.js';
 import { changedResults, facts, reopenedLines, seatBits, totalsOf } from './words.js';
 
@@ -144,8 +146,32 @@ export async function openBoard(sessionId, root) {
     clock.setAttribute('aria-label', `Round clock: ${clockWords(left)}`);
     clock.classList.toggle('over', left <= 0);
   };
+  // The open round's scorer codes, a QR code a table, on a board opened by the organiser's own
+  // sign-in: a phone at each table scans its code from across the room. A board opened with a
+  // share link never shows one (the link may travel beyond the room; the codes screen, or its
+  // print, serves there). Read once a round; a member who may not hand codes out sees none.
+  const codes = h('div', { class: 'board-codes', role: 'list', 'aria-label': 'Scorer codes' });
+  let codesOf = null;
+  const drawCodes = async () => {
+    const open = round && !round.closed_at && !event?.finished_at ? round : null;
+    const key = open && !shareToken() && organiser.token ? `${event.id}/${open.round}` : null;
+    if (key === codesOf) return;
+    codesOf = key;
+    mount(codes);
+    if (!key) return;
+    try {
+      const [base, issued] = await Promise.all([publicBase(), Promise.all(open.tables.map((rt) => tableCode(rt.table_id)))]);
+      if (codesOf !== key) return;
+      mount(codes, ...open.tables.map((rt, i) => h('figure', { class: 'board-code', role: 'listitem' },
+        qrSvg(joinLink(base, issued[i].code), `QR code to score table ${rt.number}`),
+        h('figcaption', {}, `Table ${rt.number} `, h('b', { class: 'join-code', 'data-code': issued[i].code }, issued[i].code)))));
+    } catch {
+      // A member who may not hand codes out: the band shows none.
+    }
+  };
   const drawBand = () => {
     band.hidden = !round;
+    drawCodes();
     if (!round) return;
     const playing = round.tables.filter((rt) => {
       const t = tables.get(rt.table_id);
@@ -165,7 +191,7 @@ export async function openBoard(sessionId, root) {
       h('h2', { class: 'round-name' }, event.finished_at
         ? `${event.name}: finished after ${event.rounds} round${event.rounds === 1 ? '' : 's'}`
         : `${event.name}: round ${round.round} of ${event.rounds}`),
-      clock, h('div', { class: 'round-lines' }, playingLine, nextLine));
+      clock, h('div', { class: 'round-lines' }, playingLine, nextLine), codes);
     tick();
   };
   ticking = setInterval(tick, 1000);

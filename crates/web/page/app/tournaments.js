@@ -431,7 +431,7 @@ async function entrantsSection(t, again) {
  * @param {string} tableId
  * @returns {Promise<{ code: string, expires_at: string }>}
  */
-async function tableCode(tableId) {
+export async function tableCode(tableId) {
   const issued = await get(`/tables/${tableId}/join-codes`, auth());
   return reusableCode(issued, Date.now()) ?? call('POST', `/tables/${tableId}/join-codes`, auth());
 }
@@ -439,7 +439,8 @@ async function tableCode(tableId) {
 /// The open round's scorer codes: each table's join code and QR code, big enough to scan from
 /// the table, to put on a screen or print (a table a page). A code that still opens its table
 /// is handed out again rather than a new one made, so a second visit shows the same codes. The
-/// organiser's alone: a share link (the board's) never shows a join code.
+/// organiser's alone: a board opened with a share link never shows a join code (one opened by
+/// the organiser's own sign-in shows them in its round band, board.js).
 /**
  * @param {string} id
  * @param {HTMLElement} root
