@@ -245,7 +245,10 @@ async fn browser_an_organiser_makes_a_drive_sees_round_one_starts_it_and_players
     // A share link may travel beyond the room: its board shows no scorer code.
     let codes_here = board
         .client
-        .execute("return document.querySelectorAll('.board-code, .join-code').length", vec![])
+        .execute(
+            "return document.querySelectorAll('.board-code, .join-code').length",
+            vec![],
+        )
         .await
         .expect("script");
     assert_eq!(codes_here, json!(0));

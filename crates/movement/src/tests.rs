@@ -644,6 +644,36 @@ fn partners_change_every_round_of_a_four_seat_progressive_drive() {
     }
 }
 
+#[test]
+fn neighbours_change_every_round_of_a_four_seat_progressive_drive() {
+    // Nobody sits between the same two players two rounds running. (At four seats one of the two
+    // may stay: three who stay together with a new partner each keep one neighbour.)
+    for moves in [Moves::Winner, Moves::TopTwo, Moves::WinnersUpLosersDown] {
+        for tables in 1..=16u32 {
+            let n = 4 * tables;
+            let event = Event::new(setup(Format::Progressive { moves }, 4, 4, 5, n)).expect("valid");
+            let everyone = ids(n);
+            let history = play(&event, &|_| everyone.clone(), u64::from(n));
+            let beside = |round: &Round, a: Entrant| {
+                let t = round.tables.iter().find(|t| t.seats.contains(&a)).expect("seated");
+                let (i, k) = (t.seats.iter().position(|e| *e == a).expect("seated"), t.seats.len());
+                let mut two = [t.seats[(i + k - 1) % k], t.seats[(i + 1) % k]];
+                two.sort();
+                two
+            };
+            for w in history.windows(2) {
+                for a in &everyone {
+                    assert_ne!(
+                        beside(&w[0].round, *a),
+                        beside(&w[1].round, *a),
+                        "{moves:?} {n}: {a} sits between the same two twice running"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// Scores for the hand-worked drive: the named winner 10, the others 6, 4, 2 by entrant id.
 fn drive_results(round: &Round, winners: &[u32]) -> Vec<TableResult> {
     round
