@@ -229,7 +229,15 @@ fn moved(what: &str, before: &Value, after: &Value, first: bool, problems: &mut 
 
 /// Taps the control `name` as a thumb would (scrolled into the middle of the screen first), and
 /// answers where things were just before the tap and once the table moved on.
+/// Measures that must agree before the page is taken as settled: two seconds' worth.
+const AGREEING: u32 = 8;
+
 async fn tap_measured(phone: &Phone, name: &str) -> (Value, Value) {
+    tap_measured_settling(phone, name, AGREEING).await
+}
+
+/// [`tap_measured`], the page taken as settled after `agreeing` measures that agree.
+async fn tap_measured_settling(phone: &Phone, name: &str, agreeing: u32) -> (Value, Value) {
     // A person waits while the controls are held (another phone's entry just arrived).
     let deadline = tokio::time::Instant::now() + crate::browser::PATIENCE;
     loop {
@@ -264,21 +272,25 @@ async fn tap_measured(phone: &Phone, name: &str) -> (Value, Value) {
         }
     };
     phone.wait_for_version(version + 1).await;
-    (before, settled(phone).await)
+    (before, settled(phone, agreeing).await)
 }
 
 /// Where things are once the page has drawn what the answer brought: on a loaded machine (CI) a
-/// measure taken as soon as the new version showed once found the entry panel 48 px below where
-/// it settled, between two drawings, which is not where a finger lands. Two measures a quarter
-/// of a second apart that agree.
-async fn settled(phone: &Phone) -> Value {
+/// measure taken as soon as the new version showed found the entry panel 48 px below where it
+/// settled, between two drawings, and once a measure that had stood for a quarter of a second
+/// did too; neither is where a finger lands. Measures a quarter of a second apart that agree for
+/// longer than a hold of the controls lasts (`HOLD_MS`, 1.5 s): what the page settles on
+/// ([`AGREEING`] of them; fewer where what is measured gives way by itself sooner).
+async fn settled(phone: &Phone, agreeing: u32) -> Value {
     let deadline = tokio::time::Instant::now() + crate::browser::PATIENCE;
     let mut last = places(phone).await;
+    let mut agreed = 0;
     loop {
         tokio::time::sleep(std::time::Duration::from_millis(250)).await;
         let now = places(phone).await;
         let same = ["tabs", "entry", "first"].iter().all(|k| now[k] == last[k]);
-        if same || tokio::time::Instant::now() >= deadline {
+        agreed = if same { agreed + 1 } else { 0 };
+        if agreed >= agreeing || tokio::time::Instant::now() >= deadline {
             return now;
         }
         last = now;
@@ -339,7 +351,8 @@ async fn nothing_moves_under_a_finger_when_a_deals_first_entry_a_notice_or_a_sum
     }
 
     // The deal ends: its summary takes the panel's place, then gives way by itself.
-    let (before, after) = tap_measured(&phone, "four of diamonds").await;
+    // The summary stands 3 s: measured as soon as two measures agree, while it is there.
+    let (before, after) = tap_measured_settling(&phone, "four of diamonds", 1).await;
     phone.wait_for_text("Deal 1 scored").await;
     let summary = places(&phone).await;
     moved("the deal's summary comes", &before, &summary, false, &mut problems);

@@ -75,6 +75,31 @@ async fn wait_for_locks(app: &TestApp, n: i64) {
     }
 }
 
+/// Another writer's transaction holding `table`'s row, as a write under way does.
+async fn hold(app: &TestApp, table: &str) -> sqlx::Transaction<'static, sqlx::Postgres> {
+    let mut held = app.pool.begin().await.expect("begin");
+    sqlx::query("select 1 from game_tables where id = $1::uuid for update")
+        .bind(table)
+        .execute(&mut *held)
+        .await
+        .expect("lock");
+    held
+}
+
+/// Once a write waits behind `held`, the window (of 10 minutes) ends and the session's final
+/// checkpoint is asked for; `held` is let go once that waits too: the checkpoint made.
+async fn checkpoint_behind(app: &TestApp, session: &str, held: sqlx::Transaction<'static, sqlx::Postgres>) -> Value {
+    wait_for_locks(app, 1).await;
+    clock(app).advance(Duration::minutes(11));
+    let release = async {
+        wait_for_locks(app, 2).await;
+        held.rollback().await.expect("rollback");
+    };
+    let path = format!("/api/v1/sessions/{session}/final");
+    let (kept, ()) = tokio::join!(app.get(&path), release);
+    kept.assert_status(200).clone()
+}
+
 fn clock(app: &TestApp) -> &tablekeeper::service::clock::Clock {
     app.clock.as_ref().expect("the app's clock")
 }
@@ -561,26 +586,11 @@ async fn a_move_under_way_when_the_window_ends_is_in_the_final_checkpoint_and_no
     let before = footprint(&app, &session).await;
 
     // Another writer holds the table: the move reads the clock inside the window, then waits.
-    let mut held = app.pool.begin().await.expect("begin");
-    sqlx::query("select 1 from game_tables where id = $1::uuid for update")
-        .bind(&playing)
-        .execute(&mut *held)
-        .await
-        .expect("lock");
+    let held = hold(&app, &playing).await;
     let moved = app.submit(&playing, &token, result());
-    let checkpoint = async {
-        wait_for_locks(&app, 1).await;
-        // The window ends while the move still waits; the checkpoint waits for the tables too,
-        // behind the move, which finds the window over once it has its table.
-        clock(&app).advance(Duration::minutes(11));
-        let release = async {
-            wait_for_locks(&app, 2).await;
-            held.rollback().await.expect("rollback");
-        };
-        let path = format!("/api/v1/sessions/{session}/final");
-        let (kept, ()) = tokio::join!(app.get(&path), release);
-        kept.assert_status(200).clone()
-    };
+    // The window ends while the move still waits; the checkpoint waits for the tables too,
+    // behind the move, which finds the window over once it has its table.
+    let checkpoint = checkpoint_behind(&app, &session, held);
     let (moved, kept) = tokio::join!(moved, checkpoint);
     // The move was asked for inside the window and had its table before the checkpoint did: it
     // is taken, and the checkpoint, made after it, holds it.
@@ -651,24 +661,9 @@ async fn a_correction_under_way_when_the_window_ends_is_in_the_final_checkpoint(
         .assert_status(200);
     let version = app.state(&done).await["version"].as_i64().expect("version");
 
-    let mut held = app.pool.begin().await.expect("begin");
-    sqlx::query("select 1 from game_tables where id = $1::uuid for update")
-        .bind(&done)
-        .execute(&mut *held)
-        .await
-        .expect("lock");
+    let held = hold(&app, &done).await;
     let corrected = correct(&app, &token, &done);
-    let checkpoint = async {
-        wait_for_locks(&app, 1).await;
-        clock(&app).advance(Duration::minutes(11));
-        let release = async {
-            wait_for_locks(&app, 2).await;
-            held.rollback().await.expect("rollback");
-        };
-        let path = format!("/api/v1/sessions/{session}/final");
-        let (kept, ()) = tokio::join!(app.get(&path), release);
-        kept.assert_status(200).clone()
-    };
+    let checkpoint = checkpoint_behind(&app, &session, held);
     let (corrected, kept) = tokio::join!(corrected, checkpoint);
     corrected.assert_status(200);
     assert!(app.state(&done).await["version"].as_i64().expect("version") > version);
@@ -686,12 +681,7 @@ async fn a_close_at_once_makes_its_checkpoint_after_the_writes_under_way(pool: P
     let token = app.organiser("ann@club.example").await;
     let session = app.session(&token, "Thursday").await;
     let done = table(&app, &token, &session, true).await;
-    let mut held = app.pool.begin().await.expect("begin");
-    sqlx::query("select 1 from game_tables where id = $1::uuid for update")
-        .bind(&done)
-        .execute(&mut *held)
-        .await
-        .expect("lock");
+    let held = hold(&app, &done).await;
     let closed = close(&app, &token, &session, json!({"correction_window": "PT0S"}));
     let watch = async {
         wait_for_locks(&app, 1).await;
