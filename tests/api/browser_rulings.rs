@@ -159,6 +159,30 @@ async fn browser_the_director_rules_void_and_average_from_the_page_sees_the_diff
     director
         .fill("Reason for the ruling", "Bob was given the wrong hand")
         .await;
+    // Each choice draws the form again after a read: under load the drawing of the last one may
+    // still be on its way. A director taps once the form shows what was chosen.
+    let deadline = tokio::time::Instant::now() + crate::browser::PATIENCE;
+    loop {
+        let drawn = director
+            .client
+            .execute(
+                "const bob = document.querySelector('[aria-label=\"Average for Bob\"]'); \
+                 const sixty = [...document.querySelectorAll('[role=radio]')].find((b) => b.textContent.trim() === '60 %'); \
+                 return Boolean(bob && bob.getAttribute('aria-pressed') === 'true' && sixty && sixty.getAttribute('aria-checked') === 'true' \
+                   && document.getElementById('ruling-reason')?.value === 'Bob was given the wrong hand')",
+                vec![],
+            )
+            .await
+            .expect("script");
+        if drawn == json!(true) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the form never showed the choices made"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     director.tap("Make the ruling").await;
     director.wait_for_text("Ruled: average of deal 1 at table 1.").await;
     let average = rulings(&rig, &t, 1).await[0].clone();
