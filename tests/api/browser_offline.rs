@@ -275,13 +275,12 @@ async fn offline_mid_deal_the_rest_of_the_deal_is_recorded_as_a_result_and_store
     phone.record("seven of diamonds").await;
     assert_eq!(rig.log_len(&table).await, 5);
 
-    // The Wi-Fi drops: Cat's card waits, and the next card needs the server's answer.
+    // The Wi-Fi drops: Cat's card waits, and Dan's is offered next (the trick plan); the scorer
+    // chooses to finish the deal as a result instead.
     rig.proxy.set(DOWN);
     phone.tap("eight of diamonds").await;
     phone.wait_for_text("offline · 1 pending").await;
-    phone
-        .wait_for_text("Tap Result to finish deal 1 as a result now.")
-        .await;
+    phone.wait_for_text("Dan to play").await;
     // The rest of the deal as a result: the entries so far are set aside.
     phone.tap("Result").await;
     phone
@@ -327,5 +326,109 @@ async fn offline_mid_deal_the_rest_of_the_deal_is_recorded_as_a_result_and_store
     assert_eq!(phone.totals().await, rig.totals(&table).await);
     phone.tap("Deals").await;
     phone.wait_for_text("Deal 2").await;
+    phone.close().await;
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn offline_mid_trick_the_rest_of_the_deal_is_entered_card_by_card_and_stored_once_in_order_when_the_server_is_back(
+    pool: PgPool,
+) {
+    let _one = ONE_BROWSER.lock().await;
+    let mut rig = rig(pool).await;
+    // Deal 1: three cards each, spades trumps (the rotation), Ann deals, Bob leads.
+    let table = rig.whist(json!({"hand_sizes": [3, 1]})).await;
+    let phone = rig.scorer(&table).await;
+    for n in [1, 1, 0, 0] {
+        phone.record(&format!("Nominate {n}")).await;
+    }
+    phone.record("ace of hearts").await;
+    assert_eq!(rig.log_len(&table).await, 5);
+
+    // The server cannot be reached from the second card of the first trick to the deal's end.
+    rig.proxy.set(DOWN);
+    let tricks: [(&[&str], &str, &str); 3] = [
+        // Ann trumps Bob's ace; she leads the next.
+        (
+            &["two of hearts", "three of hearts", "two of spades"],
+            "Trick 1 won by Ann",
+            "Ann to play",
+        ),
+        (
+            &["king of clubs", "queen of clubs", "ace of clubs", "four of diamonds"],
+            "Trick 2 won by Cat",
+            "Cat to play",
+        ),
+        (
+            &[
+                "five of hearts",
+                "six of hearts",
+                "seven of diamonds",
+                "eight of hearts",
+            ],
+            "Trick 3 won by Bob",
+            "",
+        ),
+    ];
+    let mut queued = 0;
+    for (cards, won, next) in tricks {
+        for card in cards {
+            phone.tap(card).await;
+            queued += 1;
+            phone.wait_for_text(&format!("offline · {queued} pending")).await;
+        }
+        phone.wait_for_text(won).await;
+        if !next.is_empty() {
+            phone.wait_for_text(next).await;
+        }
+    }
+    // The deal played out, the next is offered as a result (its cards need the server).
+    phone.wait_for_text("Deal 2: enter it as a result").await;
+    whist_result(&phone, [0, 0, 0, 0], [1, 0, 0, 0]).await;
+    phone.wait_for_text("offline · 12 pending").await;
+    assert_eq!(rig.log_len(&table).await, 5, "nothing more reached the server");
+    let queue = phone.queued(&table).await;
+    let plays: Vec<(i64, String)> = queue
+        .as_array()
+        .expect("queue")
+        .iter()
+        .filter(|q| q["body"]["move"]["kind"] == "play")
+        .map(|q| {
+            let m = &q["body"]["move"];
+            (
+                m["seat"].as_i64().expect("seat"),
+                m["card"].as_str().expect("card").to_owned(),
+            )
+        })
+        .collect();
+    let seats: Vec<i64> = plays.iter().map(|(s, _)| *s).collect();
+    // Each card for the seat whose turn it was: the winner of each trick leading the next.
+    assert_eq!(seats, [2, 3, 0, 0, 1, 2, 3, 2, 3, 0, 1], "{queue}");
+
+    rig.proxy.set(UP);
+    phone.tap_if_offered("Retry now").await;
+    phone.wait_for_text("Game over").await;
+    phone.wait_for_text("live").await;
+    let log = rig.app.log(&table).await;
+    let moves = log.as_array().expect("log");
+    assert_eq!(moves.len(), 5 + 11 + 1, "each stored once: {log}");
+    let stored: Vec<(i64, String)> = moves[5..16]
+        .iter()
+        .map(|e| {
+            (
+                e["move"]["seat"].as_i64().expect("seat"),
+                e["move"]["card"].as_str().expect("card").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(stored, plays, "stored in the order entered");
+    // The server's tricks are the page's: Ann, Cat and Bob won one each.
+    let won: Vec<i64> = moves
+        .iter()
+        .flat_map(|e| e["events"].as_array().cloned().unwrap_or_default())
+        .filter(|ev| ev["event"] == "trick_won")
+        .map(|ev| ev["winner"].as_i64().expect("winner"))
+        .collect();
+    assert_eq!(won, [0, 2, 1]);
+    assert_eq!(phone.totals().await, rig.totals(&table).await);
     phone.close().await;
 }

@@ -114,6 +114,7 @@ mod tables;
 mod tampering;
 mod tournaments;
 mod transport;
+mod trick_plan;
 mod tricky_dick;
 mod tridge;
 mod upgrade;

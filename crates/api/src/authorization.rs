@@ -169,6 +169,7 @@ pub const OPERATIONS: &[(&str, Door)] = &[
     ("submit_move", Door::Table(Capability::Record)),
     ("undo_move", Door::Table(Capability::Record)),
     ("get_scores", Door::Table(Capability::Read)),
+    ("get_trick_plan", Door::Table(Capability::Read)),
     ("get_scores_csv", Door::Table(Capability::Read)),
     ("list_join_codes", Door::Club(Capability::Organise)),
     ("create_join_code", Door::Club(Capability::Organise)),

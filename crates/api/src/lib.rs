@@ -227,6 +227,7 @@ fn api_v1(cfg: &mut web::ServiceConfig) {
             .service(witness::register_board_key)
             .service(tables::undo_move)
             .service(tables::get_scores)
+            .service(tables::get_trick_plan)
             .service(tables::get_scores_csv)
             .service(join_codes::create_join_code)
             .service(deals::list_deals)

@@ -280,6 +280,7 @@ order the players were named; play passes to the next seat. Cards are written ra
         super::witness::register_board_key,
         super::tables::undo_move,
         super::tables::get_scores,
+        super::tables::get_trick_plan,
         super::tables::get_scores_csv,
         super::join_codes::create_join_code,
         super::deals::list_deals,

@@ -493,6 +493,38 @@ pub async fn get_table(
     Ok(super::conditional::respond(&req, view.version, &view))
 }
 
+/// How the deal in hand's tricks are won, for a phone that loses the service mid-deal.
+#[derive(Serialize, ToSchema)]
+pub struct TrickPlanView {
+    /// The table's version the plan was read at.
+    pub version: i64,
+    /// Null when the table is not at a deal whose cards are being entered one by one, or its
+    /// game's tricks are not won by suit and strength alone (Tricky Dick counts the colours
+    /// laid; Pope Joan, Spin and Newmarket have no tricks).
+    pub plan: Option<tablekeeper_rules::TrickPlan>,
+}
+
+/// How the tricks of the deal in hand are won, as data: the seats in the order they play, every
+/// card's suit as it follows and its strength, the suit that trumps each suit led, and the
+/// tricks after which a card is not the only move the game may ask for. A trick is won by the
+/// card with the highest `(follows the suit that trumps the suit led, follows the suit led,
+/// strength)`, the earliest on equal keys; its winner leads the next. A phone reads it as a
+/// deal's play begins, so that without the service it can go on entering cards in turn and
+/// queue them; the service checks each card as it arrives. The plan does not change within a
+/// deal unless its bidding or turn-up is undone.
+#[utoipa::path(tag = "tables", security(("bearer" = [])), params(("id" = Uuid, Path)), responses(
+    (status = 401, description = "`missing_token`, `invalid_token`, `token_expired`, `token_revoked`, `scorer_revoked`, `share_link_revoked`, `share_link_expired`", body = Problem, content_type = "application/problem+json"),
+    (status = 200, body = TrickPlanView),
+    (status = 404, description = "`table_not_found`: no such table, or the caller may not read it (another club's, another table's scorer, another session's share link)", body = Problem, content_type = "application/problem+json"),
+    (status = 409, description = "`table_damaged`: what is stored of a table no longer reads; the problem names it", body = Problem, content_type = "application/problem+json"),
+))]
+#[get("/tables/{id}/trick-plan")]
+pub async fn get_trick_plan(pool: ReadPool, Reads(who): Reads, id: web::Path<Uuid>) -> Result<HttpResponse, ApiError> {
+    tablekeeper_service::access::readable_table(&pool, who, *id).await?;
+    let (version, plan) = use_case::trick_plan(&pool, *id).await?;
+    Ok(HttpResponse::Ok().json(TrickPlanView { version, plan }))
+}
+
 /// The idempotency key of a request, if it sent one.
 pub(super) fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
     let Some(value) = req.headers().get("Idempotency-Key") else {

@@ -239,6 +239,14 @@ pub trait Game: Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwn
 
     fn view(&self) -> Self::View;
 
+    /// How the deal in hand's tricks are won, as data a phone can follow without the service
+    /// (`TrickPlan`): Some while the deal's cards are being entered one by one and its trumps are
+    /// known, for a game whose tricks follow suit. None otherwise (a game without tricks, Tricky
+    /// Dick's tricks won by the colours laid, a deal entered as a result).
+    fn trick_plan(&self) -> Option<crate::trick::TrickPlan> {
+        None
+    }
+
     /// The score sheet from the lines of the deals finished (`lines`, oldest first, as taken out
     /// by `take_deal_lines`) and the state (totals, winners).
     fn score_sheet_of(&self, lines: &[Self::DealLine]) -> Self::ScoreSheet;

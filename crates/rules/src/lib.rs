@@ -66,7 +66,7 @@ pub use error::{RuleViolation, SetupError};
 pub use game::{Choice, DealLines, Events, Game, OptionDoc, OptionKind, RuleChoice};
 pub use games::*;
 pub use seat::{BySeat, Seat};
-pub use trick::{Play, Revoke, Trick, TrickCards, Voids};
+pub use trick::{CardStrength, Play, Revoke, Trick, TrickCards, TrickPlan, TrumpsFor, Voids};
 
 /// The crate README's example, run as a doc test so that it cannot go stale.
 #[cfg(doctest)]

@@ -293,3 +293,105 @@ mod tests {
         assert_eq!(second.led(), Some(card("9H")));
     }
 }
+
+/// How the tricks of the deal in hand are won, told as data: enough for a phone that has lost
+/// the service to go on entering cards in turn and to tell who leads the next trick, without a
+/// copy of the game's rules (`Game::trick_plan` makes it; the phone page's queue reads it). The
+/// service still checks every card when it hears of it.
+///
+/// A trick's winner is the card with the highest key `(follows the suit that trumps the suit
+/// led, follows the suit led, strength)`, the earliest on equal keys: the shape every game here
+/// whose tricks follow suit shares (Nomination Whist's turn-up, Dividend's trumps that change
+/// with the lead, Tridge's black aces that are always trumps).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct TrickPlan {
+    /// The deal the plan is for.
+    pub deal: u16,
+    /// The seats that play the deal's tricks, in the order they play (going left); after the
+    /// last comes the first.
+    pub seats: Vec<Seat>,
+    /// Tricks in the deal: after the last, the deal is over.
+    pub tricks: u8,
+    /// Tricks after which the game may be asked something other than a card (Tridge's Player
+    /// may stop after five): a phone without the service stops entering cards there.
+    pub pause_after: Vec<u8>,
+    /// Every card of the pack: the suit it follows as and its strength within that suit.
+    pub cards: Vec<CardStrength>,
+    /// Per suit led, the suit that trumps it; a suit led that is not listed has no trumps.
+    pub trumps: Vec<TrumpsFor>,
+}
+
+/// A card as a trick reads it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct CardStrength {
+    pub card: Card,
+    /// The suit the card follows as (Tridge's black aces follow trumps).
+    pub follows: Suit,
+    /// Higher beats lower within the suit it follows as.
+    pub strength: u8,
+}
+
+/// The suit that trumps a trick whose lead follows `led`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct TrumpsFor {
+    pub led: Suit,
+    pub trumps: Suit,
+}
+
+impl TrickPlan {
+    /// A plan where every suit led is trumped by `trumps` (none: no trumps), each card following
+    /// its own suit or trumps as `follows` says, with the strength `strength` gives.
+    pub fn new(
+        deal: u16,
+        seats: Vec<Seat>,
+        tricks: u8,
+        trumps: impl Fn(Suit) -> Option<Suit>,
+        cards: impl Iterator<Item = Card>,
+        follows: impl Fn(Card) -> Suit,
+        strength: impl Fn(Card) -> u8,
+    ) -> TrickPlan {
+        TrickPlan {
+            deal,
+            seats,
+            tricks,
+            pause_after: Vec::new(),
+            cards: cards
+                .map(|card| CardStrength {
+                    card,
+                    follows: follows(card),
+                    strength: strength(card),
+                })
+                .collect(),
+            trumps: Suit::ALL
+                .into_iter()
+                .filter_map(|led| trumps(led).map(|t| TrumpsFor { led, trumps: t }))
+                .collect(),
+        }
+    }
+
+    fn of(&self, card: Card) -> Option<&CardStrength> {
+        self.cards.iter().find(|c| c.card == card)
+    }
+
+    /// The seat whose card wins `plays` (the lead first), as the plan reads them; None for no
+    /// plays or a card the plan does not know.
+    pub fn winner(&self, plays: &[Play<Card>]) -> Option<Seat> {
+        let led = self.of(plays.first()?.card)?.follows;
+        let trumps = self.trumps.iter().find(|t| t.led == led).map(|t| t.trumps);
+        let mut best: Option<((bool, bool, u8), Seat)> = None;
+        for play in plays {
+            let c = self.of(play.card)?;
+            let key = (Some(c.follows) == trumps, c.follows == led, c.strength);
+            if best.is_none_or(|(b, _)| key > b) {
+                best = Some((key, play.seat));
+            }
+        }
+        best.map(|(_, seat)| seat)
+    }
+
+    /// The seat that plays after `seat`.
+    pub fn after(&self, seat: Seat) -> Option<Seat> {
+        let i = self.seats.iter().position(|s| *s == seat)?;
+        self.seats.get((i + 1) % self.seats.len()).copied()
+    }
+}

@@ -17,7 +17,7 @@ use super::idempotency::{self, CreationKey, Kept, Outcome};
 use super::receipts::Receipt;
 use super::{book_settlements, ensure_user, fold, game_of, read_table, to_json, ServiceError};
 use tablekeeper_rules::with_game;
-use tablekeeper_rules::{Game, GameId};
+use tablekeeper_rules::{Game, GameId, TrickPlan};
 use tablekeeper_store::{self as store, StoreError, Tx};
 
 /// A table with its state as the engine shows it.
@@ -316,6 +316,25 @@ pub async fn state(pool: &PgPool, id: Uuid) -> Result<TableState, ServiceError> 
     }
     .await;
     state.map_err(|e| e.at_table(id))
+}
+
+/// How the deal in hand's tricks are won (`rules::TrickPlan`), with the table's version: None
+/// when the table is not at a deal whose cards are being entered one by one, or its game's
+/// tricks are not won by suit and strength alone.
+///
+/// # Errors
+/// `Store(NotFound)` when there is no such table; `Corrupt` when its log no longer replays.
+pub async fn trick_plan(pool: &PgPool, id: Uuid) -> Result<(i64, Option<TrickPlan>), ServiceError> {
+    let (mut tx, row) = read_table(pool, id).await?;
+    let version = row.version;
+    let plan: Result<Option<TrickPlan>, ServiceError> = async {
+        with_game!(game_of(&row)?, G => {
+            let game: G = fold::current(&mut tx, &row).await?;
+            Ok(if game.is_finished() { None } else { game.trick_plan() })
+        })
+    }
+    .await;
+    plan.map(|p| (version, p)).map_err(|e| e.at_table(id))
 }
 
 /// The table's score sheet.

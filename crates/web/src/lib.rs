@@ -45,6 +45,7 @@ static ASSETS: &[Asset] = assets! {
     "/app/table.js" => "app/table.js", "text/javascript; charset=utf-8";
     "/app/queue.js" => "app/queue.js", "text/javascript; charset=utf-8";
     "/app/refusals.js" => "app/refusals.js", "text/javascript; charset=utf-8";
+    "/app/tricks.js" => "app/tricks.js", "text/javascript; charset=utf-8";
     "/app/entries.js" => "app/entries.js", "text/javascript; charset=utf-8";
     "/app/panels.js" => "app/panels.js", "text/javascript; charset=utf-8";
     "/app/organiser.js" => "app/organiser.js", "text/javascript; charset=utf-8";

@@ -102,6 +102,8 @@ impl std::fmt::Display for GameId {
 pub mod sim;
 #[cfg(test)]
 mod testing;
+#[cfg(test)]
+mod trick_plans;
 
 #[cfg(test)]
 mod tests {

@@ -319,7 +319,19 @@ function load(storage, key) {
 export function nextDealView(table, items, numbering = DEALS, known = null) {
   const last = items[items.length - 1];
   if (!last || last.path !== 'moves' || last.body?.move?.kind !== 'result') return null;
-  const done = Number(last.body.deal);
+  return dealAfterView(table, Number(last.body.deal), numbering, known);
+}
+
+/// The deal after deal `done` (finished by what is queued: a result, or its last card), offered
+/// as a result as `nextDealView` says. Null when the page cannot tell.
+/**
+ * @param {TableView} table
+ * @param {number} done
+ * @param {Numbering} [numbering]
+ * @param {{ deal: number, legal: import('./types.js').LegalMove } | null} [known]
+ * @returns {GameView | null}
+ */
+export function dealAfterView(table, done, numbering = DEALS, known = null) {
   const v = table.state;
   const template = /** @type {import('./types.js').LegalMove | undefined} */ ((v.legal_moves || []).find((m) => typeof m === 'object' && m?.kind === 'result')) ?? known?.legal;
   if (!done || !template) return null;

@@ -20,8 +20,9 @@ import { gameName, loadCatalogue } from './catalogue.js';
 import { dealsTab, markSheet, openForRuling } from './deals.js';
 import { entryPanel, gameModule, loadGame } from './panels.js';
 import { setAside, undoTarget } from './entries.js';
-import { MoveQueue, dealInHandView, nextDealView, resentAfterConflict } from './queue.js';
+import { MoveQueue, dealAfterView, dealInHandView, nextDealView, resentAfterConflict } from './queue.js';
 import { refusalChoices } from './refusals.js';
+import { planStands, playOn } from './tricks.js';
 import { answerPanels, countdown } from './rulings.js';
 import { fromThisPhone, loadScorers, recorder } from './scorers.js';
 import { onRewritten, rewritten, witness } from './witness.js';
@@ -61,7 +62,7 @@ export async function openTable(id, root, assign = null) {
   if (assign != null) openForRuling(id, assign);
   const state = {
     id, root, table: null, log: [], tab: assign != null ? 'deals' : 'table', note: null, mode: null, busy: false,
-    hold: null, confirmUndo: false, flash: null, summary: null, session: null, template: null,
+    hold: null, confirmUndo: false, flash: null, summary: null, session: null, template: null, plan: null,
     rulings: { comments: new Map(), sent: new Set(), note: null },
   };
   current = state;
@@ -87,6 +88,7 @@ export async function openTable(id, root, assign = null) {
     state.table = saved.table;
     state.log = saved.log;
     state.template = saved.template ?? null;
+    state.plan = saved.plan ?? null;
     state.queue.offline = true;
     retryLoad(state, 1000);
   }
@@ -296,7 +298,7 @@ function retryLoad(state, delay) {
 /// The last table and log this phone saw, for opening the page without a signal.
 function remember(state) {
   try {
-    localStorage.setItem(`tk.table.${state.id}`, JSON.stringify({ table: state.table, log: state.log, template: state.template }));
+    localStorage.setItem(`tk.table.${state.id}`, JSON.stringify({ table: state.table, log: state.log, template: state.template, plan: state.plan }));
   } catch {
     // Storage full: the page still works online.
   }
@@ -335,7 +337,23 @@ export function feed(state, table) {
   const legal = (table.state?.legal_moves || []).find((m) => typeof m === 'object' && m?.kind === 'result');
   const deal = dealOf(table.state, gameModule(table.game));
   if (legal && deal != null) state.template = { deal, legal };
+  keepPlan(state);
   remember(state);
+}
+
+/// The trick plan of the deal in hand, read once as its play begins (and again after an undo),
+/// so that offline the rest of the deal can still be entered card by card (tricks.js).
+function keepPlan(state) {
+  const t = state.table;
+  const deal = dealOf(t.state, gameModule(t.game));
+  if (!kinds(t.state).has('play') || deal == null || state.queue?.offline) return;
+  if (planStands(state.plan, deal, state.log) || state.planAsked === `${deal}:${t.version}`) return;
+  state.planAsked = `${deal}:${t.version}`;
+  get(`/tables/${state.id}/trick-plan`).then((read) => {
+    if (current !== state) return;
+    state.plan = { version: read.version, deal: read.plan?.deal ?? deal, plan: read.plan ?? null };
+    remember(state);
+  }, () => {});
 }
 
 function answered(state, item, body) {
@@ -565,8 +583,15 @@ let typedAt = 0;
 
 function tableBody(state) {
   const t = state.table;
-  const v = t.state;
   const page = pageOf(state);
+  const pending = state.queue.items;
+  const blocked = state.queue.blocked;
+  const offline = state.queue.offline && !blocked;
+  // Offline behind queued cards, the deal in hand as the trick plan follows them (tricks.js):
+  // the trick as it now stands, the next seat to play, who won the tricks the queue completed.
+  const plan = offline && pending.length && planStands(state.plan, dealOf(t.state, page), state.log) ? state.plan.plan : null;
+  const on = plan ? playOn(t.state, plan, pending) : null;
+  const v = on ? on.view : t.state;
   const totals = totalsOf(v);
   const unit = v.totals ? 'points' : 'chips';
   const seats = h('ol', { class: 'seats', 'aria-label': 'Seats' }, t.players.map((name, s) => {
@@ -577,10 +602,11 @@ function tableBody(state) {
       h('span', { class: 'seat-total', 'aria-label': `${name}'s total`, 'data-total': totals[s] }, `${totals[s] ?? ''}`),
       h('span', { class: 'seat-bits' }, bits.join(' · ') || (acting ? 'to act' : '')));
   }));
-  const centre = h('section', { class: 'centre', 'aria-label': 'Centre' }, centreOf(t, page));
-  if (state.flash && !(v.current_trick?.plays || []).length) {
+  const centre = h('section', { class: 'centre', 'aria-label': 'Centre' }, centreOf(v === t.state ? t : { ...t, state: v }, page));
+  const flash = on?.won ? { number: on.won.number, winner: t.players[on.won.winner], plays: on.won.plays } : on ? null : state.flash;
+  if (flash && !(v.current_trick?.plays || []).length) {
     // The finished trick (until the next card is laid), with its winner, where the trick is shown (the same height).
-    const f = state.flash;
+    const f = flash;
     const trick = centre.querySelector('.trick');
     const shown = h('div', { class: 'trick won', role: 'status', 'aria-label': `Trick ${f.number} won by ${f.winner}` },
       h('span', { class: 'trick-no' }, `Trick ${f.number} won by `, h('b', {}, f.winner)),
@@ -588,8 +614,6 @@ function tableBody(state) {
     if (trick) trick.replaceWith(shown);
     else centre.prepend(shown);
   }
-  const pending = state.queue.items;
-  const blocked = state.queue.blocked;
   // Beaten by another phone, or refused and then the table moved on (the stream): either way
   // the table now is not the one the entry was made on (refusalPanel deals with it).
   const beaten = Boolean(blocked) && (blocked.code === 'version_conflict' || t.version > pending[0].body.expected_version);
@@ -619,12 +643,17 @@ function tableBody(state) {
   // a deal under way can be finished as a result at any point (inHand); otherwise the server
   // answers first (online that takes a moment: the panel does not flick to the next deal
   // meanwhile).
-  const offline = state.queue.offline && !blocked;
-  const ahead = pending.length && offline ? nextDealView(t, pending, numberingOf(page), state.template) : null;
+  let ahead = null;
+  if (on?.over) ahead = dealAfterView(t, Number(dealOf(t.state, page)), numberingOf(page), state.template);
+  else if (pending.length && offline) ahead = nextDealView(t, pending, numberingOf(page), state.template);
   const finish = offline && !ahead && !state.summary ? inHand(state) : null;
   let panel;
   if (state.summary && !state.summary.finished) panel = summaryPanel(state);
-  else if (finish && (pending.length || state.mode === 'result')) {
+  else if (on && !on.over && state.mode !== 'result') {
+    // The next card behind the queued ones; Result still finishes the deal (the cards so far
+    // set aside), as below.
+    panel = panelOf({ ...v, legal_moves: [...(v.legal_moves || []), ...(finish?.view.legal_moves || [])] }, 'cards');
+  } else if (finish && (pending.length || state.mode === 'result')) {
     // Offline with the deal under way: the next card needs the server's answer (what is legal
     // then), a result does not.
     const waiting = pending.length

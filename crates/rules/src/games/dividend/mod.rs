@@ -501,6 +501,10 @@ impl Game for Dividend {
         self.totals.values().iter().map(|&t| i64::from(t)).collect()
     }
 
+    fn trick_plan(&self) -> Option<crate::trick::TrickPlan> {
+        self.plan()
+    }
+
     fn view(&self) -> View {
         let totals = self.totals.values().to_vec();
         let tie_break = self.tie_break();

@@ -4,11 +4,11 @@
 use crate::cards::{Card, Suit};
 use crate::error::RuleViolation;
 use crate::seat::Seat;
-use crate::trick::{Play, Trick};
+use crate::trick::{Play, Trick, TrickPlan};
 use crate::Events;
 use smallvec::smallvec;
 
-use super::{Dividend, Event, Recording, PLAYERS};
+use super::{Dividend, Event, Recording, PLAYERS, TRICKS};
 
 /// The suit that trumps a trick led in `led`: spades beat hearts beat clubs beat diamonds
 /// beat spades. Any other suit played to the trick is a discard.
@@ -28,6 +28,24 @@ pub fn trick_winner(trick: &Trick<Card>) -> Option<(usize, Play<Card>)> {
 }
 
 impl Dividend {
+    /// The deal's tricks as data (`TrickPlan`) while its cards may be entered one by one: the
+    /// suit led names its trumps (`trump_for`), each card follows its own suit, ace high.
+    pub(super) fn plan(&self) -> Option<TrickPlan> {
+        let deal = self.deal.as_ref()?;
+        if !matches!(deal.recording, None | Some(Recording::CardByCard)) {
+            return None;
+        }
+        Some(TrickPlan::new(
+            deal.number,
+            Seat::all(PLAYERS).collect(),
+            TRICKS,
+            |led| Some(trump_for(led)),
+            Card::deck(),
+            |c| c.suit,
+            |c| c.rank as u8,
+        ))
+    }
+
     pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Events<Event>, RuleViolation> {
         seat.check(PLAYERS)?;
         let deal = self.deal_for("play", Recording::CardByCard)?;

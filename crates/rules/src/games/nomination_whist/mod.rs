@@ -625,6 +625,10 @@ impl Game for NominationWhist {
         self.totals.values().iter().map(|&t| i64::from(t)).collect()
     }
 
+    fn trick_plan(&self) -> Option<crate::trick::TrickPlan> {
+        self.plan()
+    }
+
     fn view(&self) -> View {
         let phase = self.phase();
         let players = self.players;

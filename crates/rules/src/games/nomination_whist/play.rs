@@ -4,12 +4,28 @@
 use crate::cards::Card;
 use crate::error::RuleViolation;
 use crate::seat::Seat;
-use crate::trick::Trick;
+use crate::trick::{Trick, TrickPlan};
 use crate::Events;
 
 use super::{Event, NominationWhist, Phase, Recording, Trumps};
 
 impl NominationWhist {
+    /// The deal's tricks as data (`TrickPlan`), once its trumps are known: the turned-up
+    /// suit trumps every lead (none at no trumps), each card follows its own suit, ace high.
+    pub(super) fn plan(&self) -> Option<TrickPlan> {
+        let deal = self.deal.as_ref()?;
+        let trumps = deal.trumps?.suit();
+        Some(TrickPlan::new(
+            deal.index + 1,
+            Seat::all(self.players).collect(),
+            deal.hand_size,
+            |_| trumps,
+            Card::deck(),
+            |c| c.suit,
+            |c| c.rank as u8,
+        ))
+    }
+
     pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Events<Event>, RuleViolation> {
         seat.check(self.players)?;
         if self.phase() != Phase::Playing {

@@ -648,6 +648,10 @@ impl Game for Tridge {
         self.chips.values().iter().map(|c| c.get()).collect()
     }
 
+    fn trick_plan(&self) -> Option<crate::trick::TrickPlan> {
+        self.plan()
+    }
+
     fn view(&self) -> View {
         let d = &self.deal;
         let standing_fixed_bid = match &d.stage {

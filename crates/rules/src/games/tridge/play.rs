@@ -4,7 +4,7 @@
 use crate::cards::Card;
 use crate::error::RuleViolation;
 use crate::seat::{BySeat, Seat};
-use crate::trick::Trick;
+use crate::trick::{Trick, TrickPlan};
 use crate::Events;
 use smallvec::smallvec;
 
@@ -12,6 +12,31 @@ use super::settlement::Summary;
 use super::{ranking, Contract, Event, Recording, Stage, Tridge, TRICKS};
 
 impl Tridge {
+    /// The deal's tricks as data (`TrickPlan`) once they are being played: the contract's
+    /// trumps trump every lead, the black aces follow trumps, each card has its place in its
+    /// order (`ranking`); the active three play in turn. A phone without the service stops
+    /// after the fifth trick where the Player may then stop.
+    pub(super) fn plan(&self) -> Option<TrickPlan> {
+        let d = &self.deal;
+        if self.finished || d.stage != Stage::Playing {
+            return None;
+        }
+        let trumps = d.contract?.trumps();
+        let mut plan = TrickPlan::new(
+            d.number,
+            d.active.clone(),
+            TRICKS,
+            |_| Some(trumps),
+            ranking::pack(),
+            |c| if ranking::is_trump(c, trumps) { trumps } else { c.suit },
+            |c| u8::try_from(ranking::strength(c, trumps)).unwrap_or(u8::MAX),
+        );
+        if d.contract.is_some_and(Contract::may_stop_after_five) {
+            plan.pause_after.push(5);
+        }
+        Some(plan)
+    }
+
     pub(super) fn play(&mut self, seat: Seat, card: Card) -> Result<Events<Event>, RuleViolation> {
         if self.deal.stage != Stage::Playing {
             return Err(self.not_expected("play"));
