@@ -380,6 +380,16 @@ async fn offline_mid_trick_the_rest_of_the_deal_is_entered_card_by_card_and_stor
         if !next.is_empty() {
             phone.wait_for_text(next).await;
         }
+        if queued == 3 {
+            phone.screenshot("offline-cards").await;
+            // A card tapped by mistake is taken back (it was never sent), the right one entered.
+            phone.tap("ten of clubs").await;
+            phone.wait_for_text("offline · 4 pending").await;
+            phone.tap("Take back 10♣ for Ann").await;
+            phone.wait_for_text("Taken back: 10♣ for Ann (it was not sent).").await;
+            phone.wait_for_text("offline · 3 pending").await;
+            phone.wait_for_text("Ann to play").await;
+        }
     }
     // The deal played out, the next is offered as a result (its cards need the server).
     phone.wait_for_text("Deal 2: enter it as a result").await;

@@ -224,3 +224,25 @@ test("a game that numbers hands gets its next hand, not a deal", () => {
   assert.equal(next.deal, undefined);
   assert.equal(next.dealer, 0);
 });
+
+test('the last entry, never sent, is taken back; one on its way is not', async () => {
+  const { queue, sent } = queueWith(Array.from({ length: 10 }, () => new Unreachable('no signal')));
+  queue.add('moves', play('7D'), '7♦ for Ann', 10);
+  queue.add('moves', play('8D', 1), '8♦ for Bob', 10);
+  queue.add('moves', play('9D', 2), '9♦ for Cat', 10);
+  await queue.flush();
+  assert.equal(queue.canTakeBack, true);
+  assert.equal(queue.takeBack()?.label, '9♦ for Cat');
+  assert.deepEqual(queue.items.map((i) => [i.label, i.body.expected_version]), [['7♦ for Ann', 10], ['8♦ for Bob', 11]]);
+  // The next entry takes the version the taken-back one would have made.
+  queue.add('moves', play('10D', 2), '10♦ for Cat', 10);
+  assert.equal(queue.items[2].body.expected_version, 12);
+  assert.ok(sent.every((i) => i.label === '7♦ for Ann'), 'only the first was tried: nothing taken back was sent');
+  // While a try sends the lone first entry, it stays.
+  queue.items.splice(1);
+  queue.sending = true;
+  assert.equal(queue.canTakeBack, false);
+  assert.equal(queue.takeBack(), undefined);
+  assert.equal(queue.items.length, 1);
+  queue.close();
+});

@@ -170,6 +170,24 @@ export class MoveQueue {
     return made;
   }
 
+  /// Whether the last entry can be taken back: it is not on its way to the server (a try
+  /// under way sends the first entry, so a lone entry waits for that try to end).
+  /** @returns {boolean} */
+  get canTakeBack() {
+    return this.items.length > 1 || (this.items.length === 1 && !this.sending);
+  }
+
+  /// The last entry, never sent, is taken back (a card tapped by mistake while offline); the
+  /// others keep their places and versions.
+  /** @returns {QueuedEntry | undefined} the entry taken back */
+  takeBack() {
+    if (!this.canTakeBack) return undefined;
+    const gone = this.items.pop();
+    if (!this.items.length) this.blocked = null;
+    this.save();
+    return gone;
+  }
+
   /// The refused first entry is given up; the rest are sent, each expecting one version less.
   /** @returns {QueuedEntry | undefined} the entry given up */
   discardBlocked() {

@@ -773,6 +773,18 @@ function settle(state, entries) {
 /// Undo, in a fixed place above the panel: names the entry it voids, then asks once.
 function undoBar(state, waiting) {
   const t = state.table;
+  // Entries waiting: the last, never sent, can be taken back (a card tapped by mistake
+  // offline); what the server holds is undone once they are all sent.
+  const queued = state.queue.items;
+  if (waiting && queued.length) {
+    const last = queued[queued.length - 1];
+    return h('div', { class: 'undo-bar' },
+      button(`Take back ${spoken(last.label)}`, () => {
+        const gone = state.queue.takeBack();
+        if (gone) state.note = { kind: 'ok', text: `Taken back: ${spoken(gone.label)} (it was not sent).` };
+        render(state);
+      }, { class: 'undo', disabled: !state.queue.canTakeBack, title: state.queue.canTakeBack ? null : 'being sent now' }));
+  }
   // What `POST /undo` voids: a correction made since the last move is undone whole, and named so.
   const last = undoTarget(state.log);
   if (!last) return h('div', { class: 'undo-bar' }, h('span', { class: 'undo-none' }, 'Nothing to undo yet'));
