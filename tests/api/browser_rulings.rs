@@ -139,6 +139,11 @@ async fn browser_the_director_rules_void_and_average_from_the_page_sees_the_diff
     // Void deal 2: its points go, [0, -1, -10, -10].
     director.fill("Deal", "2").await;
     director.fill("Kind", "Void").await;
+    // No reason yet: refused on the page, and the refusal stays in the form until it is sent.
+    director.tap("Make the ruling").await;
+    director
+        .wait_for_text("Say why: the players see the reason with the ruling.")
+        .await;
     director.fill("Reason for the ruling", "the board was fouled").await;
     director.tap("Make the ruling").await;
     director.wait_for_text("Ruled: void of deal 2 at table 1.").await;

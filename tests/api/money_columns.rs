@@ -103,6 +103,13 @@ const COLUMNS: &[(&str, &str, Class)] = &[
     ("seasons", "league_points", covered("'{9,2,1,0}'", SEASON)),
     ("seasons", "created_at", covered("created_at - interval '1 day'", SEASON)),
     // The club's members: names for the standings, accounts and roles for access.
+    // The club: defaults copied into what is chained as it is made, and names.
+    ("clubs", "id", Left("the key: sessions, members and seasons name it; what they hold is chained by their own ids")),
+    ("clubs", "name", Left("shown only")),
+    ("clubs", "created_at", Left("orders the list")),
+    ("clubs", "number", Left("where the club's rows live (the shard key): not what they say")),
+    ("clubs", "correction_window_secs", Left("a default copied into each close as it is made: the close keeps its own window and final time")),
+    ("clubs", "leftover", Left("a default copied into a tournament as it is made: the tournament's rule is in the session's chain and its transfers in the round's record")),
     ("club_members", "id", Left("the key the rosters' chained `club_member_id` names")),
     ("club_members", "club_id", Left("whose member it is: access and the name shown; a seat's member is chained by id")),
     ("club_members", "user_id", Left("the account: access")),

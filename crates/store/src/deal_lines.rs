@@ -144,7 +144,7 @@ pub async fn in_force_of_tables(
 
 /// The lines in force at every table of `session` playing `game` whose lines are rows, each
 /// table's oldest first (tables in order of creation): the same lines as [`in_force`] gives
-/// each, in one read.
+/// each, in two reads (the session's tables, then [`in_force_of_tables`]).
 ///
 /// # Errors
 /// On database failure.
@@ -153,22 +153,17 @@ pub async fn in_force_of_session(
     session: Uuid,
     game: &str,
 ) -> Result<Vec<SessionLine>, StoreError> {
-    Ok(sqlx::query_as!(
-        SessionLine,
-        r#"select l.table_id as "table_id!", l.line::text as "line!", m.recorded_at as "stored_at!"
-         from game_tables t
-         join deal_lines l on l.table_id = t.id and l.club_no = t.club_no
-         join moves m on m.table_id = l.table_id and m.club_no = l.club_no and m.seq = l.seq
-         where t.session_id = $1 and t.game = $2 and t.deal_lines_kept
-           and l.seq >= coalesce((select max(c.seq) from moves c
-                 where c.table_id = t.id and c.club_no = t.club_no and c.entry = 'correction'
-                 and not exists (select 1 from moves v where v.table_id = c.table_id and v.club_no = c.club_no and v.voids_seq = c.seq)), 0)
-           and not exists (select 1 from moves v
-                 where v.table_id = t.id and v.club_no = t.club_no and v.voids_seq = l.seq)
-         order by t.created_at, t.id, l.seq, l.idx"#,
+    // A session is one club's: its tables' lines are read as any tables' are.
+    let found = sqlx::query!(
+        r#"select club_no as "club_no!", array_agg(id) as "ids!" from game_tables
+         where session_id = $1 and game = $2 and deal_lines_kept group by club_no"#,
         session,
         game,
     )
-    .fetch_all(conn)
-    .await?)
+    .fetch_optional(&mut *conn)
+    .await?;
+    match found {
+        Some(row) => in_force_of_tables(conn, row.club_no, &row.ids).await,
+        None => Ok(Vec::new()),
+    }
 }

@@ -203,11 +203,14 @@ async function drawForm(form, session, state, numberOf) {
   if (!deals.some((/** @type {any} */ d) => d.deal === state.deal)) state.deal = deals.length ? deals[deals.length - 1].deal : null;
   const tableSelect = h('select', { id: 'ruling-table' }, session.tables.map((/** @type {any} */ x, /** @type {number} */ i) =>
     h('option', { value: x.id, selected: x.id === t.id }, `Table ${i + 1}: ${x.players.join(', ')}`)));
-  tableSelect.addEventListener('change', () => { Object.assign(state, { table: tableSelect.value, deal: null, made: null, seats: [], results: {} }); again(); });
+  tableSelect.addEventListener('change', () => { Object.assign(state, { table: tableSelect.value, deal: null, made: null, seats: [], results: {}, refused: null }); again(); });
   const pick = (/** @type {string} */ label, /** @type {any[]} */ options, /** @type {(o: any) => string} */ text, /** @type {(o: any) => boolean} */ on, /** @type {(o: any) => void} */ set) =>
     h('div', { class: 'choices', role: 'radiogroup', 'aria-label': label }, options.map((o) =>
-      button(text(o), () => { set(o); again(); }, { role: 'radio', 'aria-checked': String(on(o)), class: on(o) ? 'chosen' : null })));
-  const status = h('div', { 'aria-live': 'polite' });
+      button(text(o), () => { set(o); state.refused = null; again(); }, { role: 'radio', 'aria-checked': String(on(o)), class: on(o) ? 'chosen' : null })));
+  // A refusal (or a reason missing) stays in the form's state until the director changes a
+  // choice or tries again: a drawing that comes after it (a late read) shows it still.
+  const status = h('div', { 'aria-live': 'polite' }, state.refused ? message(state.refused, 'error') : null);
+  const refuse = (/** @type {string} */ text) => { state.refused = text; mount(status, message(text, 'error')); };
   // The same field in every drawing: what is being typed is never swapped for a copy.
   state.reasonInput ??= h('input', { id: 'ruling-reason', maxlength: 500, autocomplete: 'off', placeholder: 'the board was fouled', oninput: (/** @type {any} */ e) => { state.reason = e.target.value; } });
   state.reasonInput.value = state.reason;
@@ -239,7 +242,7 @@ async function drawForm(form, session, state, numberOf) {
   const submit = state.kind === 'assigned' || state.deal == null ? null : button('Make the ruling', async () => {
     const reason = state.reason.trim();
     if (!reason) {
-      mount(status, message('Say why: the players see the reason with the ruling.', 'error'));
+      refuse('Say why: the players see the reason with the ruling.');
       return;
     }
     /** @type {Record<string, any>} */
@@ -254,9 +257,10 @@ async function drawForm(form, session, state, numberOf) {
     try {
       state.made = await post(`/tables/${t.id}/deals/${state.deal}/rulings`, body, { token, headers: { 'Idempotency-Key': newKey() } });
       state.reason = '';
+      state.refused = null;
       again();
     } catch (err) {
-      mount(status, message(err.message, 'error'));
+      refuse(err.message);
     }
   }, { class: 'primary' });
   let earlier = [];
