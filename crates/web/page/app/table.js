@@ -779,11 +779,14 @@ function undoBar(state, waiting) {
   if (waiting && queued.length) {
     const last = queued[queued.length - 1];
     return h('div', { class: 'undo-bar' },
+      // Whether it is on its way is asked at the tap: a try starts and ends without a drawing.
       button(`Take back ${spoken(last.label)}`, () => {
         const gone = state.queue.takeBack();
-        if (gone) state.note = { kind: 'ok', text: `Taken back: ${spoken(gone.label)} (it was not sent).` };
+        state.note = gone
+          ? { kind: 'ok', text: `Taken back: ${spoken(gone.label)} (it was not sent).` }
+          : { kind: 'error', text: `${last.label} is being sent now: undo it once it is recorded.` };
         render(state);
-      }, { class: 'undo', disabled: !state.queue.canTakeBack, title: state.queue.canTakeBack ? null : 'being sent now' }));
+      }, { class: 'undo' }));
   }
   // What `POST /undo` voids: a correction made since the last move is undone whole, and named so.
   const last = undoTarget(state.log);
