@@ -303,19 +303,6 @@ mod tests {
 /// led, follows the suit led, strength)`, the earliest on equal keys: the shape every game here
 /// whose tricks follow suit shares (Nomination Whist's turn-up, Dividend's trumps that change
 /// with the lead, Tridge's black aces that are always trumps).
-///
-/// ```
-/// use tablekeeper_rules::{Card, Game, NominationWhist, Play, Seat};
-///
-/// // Deal 1: spades are trumps (the default rotation), Bob (seat 1) leads.
-/// let game = NominationWhist::new(4, Default::default()).unwrap();
-/// let plan = game.trick_plan().expect("the first deal's trumps are known");
-/// let play = |seat: u8, card: &str| Play { seat: Seat::new(seat), card: card.parse::<Card>().unwrap() };
-/// // Cat's two of spades trumps Bob's ace of hearts; Dan plays after Cat, Ann after Dan.
-/// assert_eq!(plan.winner(&[play(1, "AH"), play(2, "2S"), play(3, "KH")]), Some(Seat::new(2)));
-/// assert_eq!(plan.after(Seat::new(2)), Some(Seat::new(3)));
-/// assert_eq!(plan.after(Seat::new(3)), Some(Seat::new(0)));
-/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 pub struct TrickPlan {
     /// The deal the plan is for.
@@ -388,6 +375,19 @@ impl TrickPlan {
 
     /// The seat whose card wins `plays` (the lead first), as the plan reads them; None for no
     /// plays or a card the plan does not know.
+    ///
+    /// ```
+    /// use tablekeeper_rules::{Card, Game, NominationWhist, Play, Seat};
+    ///
+    /// // Deal 1: spades are trumps (the default rotation), Bob (seat 1) leads.
+    /// let game = NominationWhist::new(4, Default::default()).unwrap();
+    /// let plan = game.trick_plan().expect("the first deal's trumps are known");
+    /// let play = |seat: u8, card: &str| Play { seat: Seat::new(seat), card: card.parse::<Card>().unwrap() };
+    /// // Cat's two of spades trumps Bob's ace of hearts; Dan plays after Cat, Ann after Dan.
+    /// assert_eq!(plan.winner(&[play(1, "AH"), play(2, "2S"), play(3, "KH")]), Some(Seat::new(2)));
+    /// assert_eq!(plan.after(Seat::new(2)), Some(Seat::new(3)));
+    /// assert_eq!(plan.after(Seat::new(3)), Some(Seat::new(0)));
+    /// ```
     pub fn winner(&self, plays: &[Play<Card>]) -> Option<Seat> {
         let led = self.of(plays.first()?.card)?.follows;
         let trumps = self.trumps.iter().find(|t| t.led == led).map(|t| t.trumps);
