@@ -77,15 +77,20 @@ impl<C: Copy> Trick<C> {
     /// The winning play: the one with the highest key, the earliest on equal keys.
     /// Returns its position in the trick (0 = the lead) and the play.
     pub fn winner_by<K: Ord>(&self, key: impl Fn(C) -> K) -> Option<(usize, Play<C>)> {
-        let mut best: Option<(usize, Play<C>, K)> = None;
-        for (i, play) in self.plays.iter().enumerate() {
-            let k = key(play.card);
-            if best.as_ref().is_none_or(|(_, _, b)| k > *b) {
-                best = Some((i, *play, k));
-            }
-        }
-        best.map(|(i, p, _)| (i, p))
+        highest(&self.plays, key)
     }
+}
+
+/// The play of `plays` with the highest key, the earliest on equal keys, and its position.
+fn highest<C: Copy, K: Ord>(plays: &[Play<C>], key: impl Fn(C) -> K) -> Option<(usize, Play<C>)> {
+    let mut best: Option<(usize, Play<C>, K)> = None;
+    for (i, play) in plays.iter().enumerate() {
+        let k = key(play.card);
+        if best.as_ref().is_none_or(|(_, _, b)| k > *b) {
+            best = Some((i, *play, k));
+        }
+    }
+    best.map(|(i, p, _)| (i, p))
 }
 
 impl Trick<Card> {
@@ -391,15 +396,11 @@ impl TrickPlan {
     pub fn winner(&self, plays: &[Play<Card>]) -> Option<Seat> {
         let led = self.of(plays.first()?.card)?.follows;
         let trumps = self.trumps.iter().find(|t| t.led == led).map(|t| t.trumps);
-        let mut best: Option<((bool, bool, u8), Seat)> = None;
-        for play in plays {
-            let c = self.of(play.card)?;
-            let key = (Some(c.follows) == trumps, c.follows == led, c.strength);
-            if best.is_none_or(|(b, _)| key > b) {
-                best = Some((key, play.seat));
-            }
-        }
-        best.map(|(_, seat)| seat)
+        let known: Vec<Play<&CardStrength>> = plays
+            .iter()
+            .map(|p| self.of(p.card).map(|card| Play { seat: p.seat, card }))
+            .collect::<Option<_>>()?;
+        highest(&known, |c| (Some(c.follows) == trumps, c.follows == led, c.strength)).map(|(_, p)| p.seat)
     }
 
     /// The seat that plays after `seat`.
