@@ -12,9 +12,16 @@ import { openBoard } from './board.js';
 import { openTable } from './table.js';
 import { guideRoute } from './tournaments.js';
 
-const root = document.getElementById('app');
+const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 
-function start(note) {
+/// Each route draws into a screen of its own. A screen left behind keeps drawing when its reads
+/// answer (or its stream speaks), but into an element no longer on the page: never over the
+/// screen that replaced it (a join code minted after a tap on Back once covered the new screen).
+function screen() {
+  return mount(app, h('div', { class: 'screen' })).firstElementChild;
+}
+
+function start(root, note) {
   const params = new URLSearchParams(location.search);
   const code = h('input', {
     id: 'join-code', name: 'code', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false',
@@ -56,6 +63,7 @@ function start(note) {
 }
 
 export function route() {
+  const root = /** @type {HTMLElement} */ (screen());
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   if (parts[0] === 'table' && parts[1]) {
     const deal = parts[2] === 'assign' ? Number(parts[3]) : NaN;
@@ -66,12 +74,12 @@ export function route() {
   if (parts[0] === 'sign-in') {
     if (!organiser.token) return signIn(root, null, () => { location.hash = '#/'; });
     history.replaceState(null, '', '#/');
-    return start();
+    return start(root);
   }
   if (parts[0] === 'guide' && parts[1]) return guideRoute(parts, root);
   if (['organiser', 'session', 'code', 'tournament'].includes(parts[0])) return organiserRoute(parts, root);
   if (['clubs', 'club'].includes(parts[0])) return clubRoute(parts, root);
-  return start();
+  return start(root);
 }
 
 window.addEventListener('hashchange', route);
