@@ -491,6 +491,10 @@ function steady(state, draw) {
   // shrink to what it shows, so a result form that fits the screen is not held taller.
   const top0 = window.scrollY === 0;
   if (top0 && sameTab) root.style.minHeight = '';
+  // Scrolled, the page keeps its length while it is drawn anew: emptied for a moment, it would
+  // clamp the scroll at once (a read of a size inside the drawing lays it out), and a scroll
+  // given back afterwards was lost when a second drawing followed before it.
+  else if (sameTab && state.tab === 'table') root.style.minHeight = `${height}px`;
   const active = document.activeElement;
   if (active && active !== document.body && root.contains(active)) state.focus = focusKey(active);
   draw();
