@@ -1,7 +1,8 @@
 //! The rig of the browser tests (`browser_*.rs`): the phone page in a real headless Chromium
 //! (Debian's `chromium` and `chromium-driver`, installed by `scripts/test` when missing), at
 //! 390×844, driven by its labels as a person would. The browser reaches the app through a small TCP proxy the test can pause, so "the
-//! server is unreachable" is real to the page. One browser at a time: the tests take a lock.
+//! server is unreachable" is real to the page. One browser at a time in a process: the tests take a
+//! lock (`scripts/test` runs them in two processes, each with half of them).
 //!
 //! `SCREENSHOTS=1` (see `scripts/screenshots`) saves the main screens to `docs/screenshots/`.
 
@@ -20,7 +21,7 @@ use tokio::net::{TcpListener, TcpStream};
 
 use crate::helpers::{spawn_app_with, TestApp};
 
-/// One browser at a time (2 cores are shared by everything).
+/// One browser at a time in a process (a browser drives more than one of the two cores).
 pub(crate) static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 pub(crate) const UP: u8 = 0;
