@@ -246,3 +246,36 @@ test('the last entry, never sent, is taken back; one on its way is not', async (
   assert.equal(queue.items.length, 1);
   queue.close();
 });
+
+test('a queue closed while a try is on its way tries nothing more: its entries wait in storage', async () => {
+  const tries = [];
+  const storage = memoryStorage();
+  const post = (item) => new Promise((resolve, reject) => { tries.push({ label: item.label, resolve, reject }); });
+  const labels = () => tries.map((t) => t.label);
+  const kept = () => JSON.parse(storage.getItem('tk.queue.t1')).map((i) => i.label);
+  const tick = () => new Promise((r) => setTimeout(r, 0));
+  const queue = new MoveQueue('t1', {}, { storage, post, events: null });
+  queue.add('moves', play('7D'), '7♦ for Ann', 10);
+  queue.add('moves', play('8D', 1), '8♦ for Bob', 10);
+  await tick();
+  assert.deepEqual(labels(), ['7♦ for Ann']);
+  // The page leaves the table; the try on its way gets no answer.
+  queue.close();
+  tries[0].reject(new Unreachable('no signal'));
+  await tick();
+  await queue.flush();
+  assert.deepEqual(labels(), ['7♦ for Ann'], 'no retry is scheduled, no later entry sent');
+  assert.deepEqual(kept(), ['7♦ for Ann', '8♦ for Bob']);
+
+  // The table opened again sends what waits; closed while that try is on its way, its answer
+  // still takes the entry off, and the next is left for the table's next opening.
+  const again = new MoveQueue('t1', {}, { storage, post, events: null });
+  again.flush();
+  await tick();
+  assert.deepEqual(labels(), ['7♦ for Ann', '7♦ for Ann']);
+  again.close();
+  tries[1].resolve({ ok: true });
+  await tick();
+  assert.deepEqual(labels(), ['7♦ for Ann', '7♦ for Ann'], 'a closed queue sends nothing after its answer');
+  assert.deepEqual(kept(), ['8♦ for Bob']);
+});

@@ -72,6 +72,8 @@ export class MoveQueue {
     this.sending = false;
     this.again = false;
     this.retryDelay = 1000;
+    /** Closed (the page left the table): a try still on its way schedules no other. */
+    this.closed = false;
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this.timer = undefined;
     this.onOnline = () => { this.retryNow(); };
@@ -79,6 +81,7 @@ export class MoveQueue {
   }
 
   close() {
+    this.closed = true;
     this.events?.removeEventListener('online', this.onOnline);
     clearTimeout(this.timer);
   }
@@ -227,10 +230,10 @@ export class MoveQueue {
 
   /** Sends the entries in order until one is refused or gets no answer. @returns {Promise<void>} */
   async flush() {
-    if (this.sending || this.blocked) return;
+    if (this.sending || this.blocked || this.closed) return;
     this.sending = true;
     try {
-      while (this.items.length && !this.blocked) {
+      while (this.items.length && !this.blocked && !this.closed) {
         const item = this.items[0];
         let body;
         try {
@@ -242,7 +245,9 @@ export class MoveQueue {
               this.offline = true;
               this.handlers.changed?.();
             }
-            if (this.again) {
+            if (this.closed) {
+              // Left behind: the entries wait in storage for the table's next opening.
+            } else if (this.again) {
               this.again = false;
               this.timer = setTimeout(() => this.flush(), 0);
             } else {
