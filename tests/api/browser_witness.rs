@@ -51,6 +51,21 @@ async fn kept(phone: &Phone, key: &str) -> Value {
         .unwrap_or(Value::Null)
 }
 
+/// The checkpoint a phone keeps as cosigned for `table`, waited for until it is of `size`: the
+/// phone keeps it once the service's answer to its cosignature is in, a moment after the
+/// cosignature is stored.
+async fn kept_cosigned(phone: &Phone, table: &str, size: i64) -> Value {
+    let key = format!("tk.cosigned.{table}");
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let mut kept_now = kept(phone, &key).await;
+    while kept_now["size"] != size && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        kept_now = kept(phone, &key).await;
+    }
+    assert_eq!(kept_now["size"], size, "the checkpoint kept as cosigned");
+    kept_now
+}
+
 fn size_of(note: &str) -> i64 {
     note.lines().nth(1).and_then(|l| l.parse().ok()).expect("a size line")
 }
@@ -88,6 +103,8 @@ async fn a_history_rewritten_between_two_phones_reads_is_refused_shown_and_named
         "both phones cosigned size {first}"
     );
 
+    kept_cosigned(&bob, &table, first).await;
+
     // Bob's phone goes away; a deal is recorded; Ann's phone sees it, checks the consistency
     // proof from what it cosigned and cosigns the new checkpoint.
     let bobs_page = bob.client.current_url().await.expect("url");
@@ -103,14 +120,7 @@ async fn a_history_rewritten_between_two_phones_reads_is_refused_shown_and_named
         1,
         "Ann's phone cosigned size {grown}"
     );
-    // The phone keeps what it cosigned once the service's answer is in.
-    let deadline = tokio::time::Instant::now() + PATIENCE;
-    let mut anns = kept(&ann, &format!("tk.cosigned.{table}")).await;
-    while anns["size"] != grown && tokio::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        anns = kept(&ann, &format!("tk.cosigned.{table}")).await;
-    }
-    assert_eq!(anns["size"], grown);
+    let anns = kept_cosigned(&ann, &table, grown).await;
     ann.wait_for_text("Deal 4").await;
     // One move checked against the phone's download (its receipts and the checkpoint it cosigned,
     // as the Deals tab saves them), offline, as the treasurers' guide says.
