@@ -176,7 +176,10 @@ async fn a_frozen_database_is_answered_503_within_the_acquire_timeout_and_readyz
 
 #[sqlx::test(migrations = "./migrations")]
 async fn a_read_held_up_past_the_acquire_timeout_is_answered_not_cut_while_the_database_answers(pool: PgPool) {
-    let acquire = Duration::from_millis(300);
+    // Each knock has half of this to be answered: 150 ms of 300 was too little for a new
+    // connection on CI's two loaded cores (the read was answered 503, the database declared
+    // silent while it answered).
+    let acquire = Duration::from_secs(1);
     let app = spawn_app_with(pool.clone(), |s| {
         s.database_acquire_timeout = acquire;
         s.database_statement_timeout = Duration::from_secs(30);
@@ -184,14 +187,14 @@ async fn a_read_held_up_past_the_acquire_timeout_is_answered_not_cut_while_the_d
     .await;
     let organiser = app.organiser("ann@club.example").await;
     let table = app.table(&organiser, &["Ann", "Bob", "Cat", "Dan"], json!({})).await;
-    // Another transaction holds every table row out of reach for five acquire timeouts: the
-    // read waits on it, while the database itself answers every knock.
+    // Another transaction holds every table row out of reach for three acquire timeouts (six
+    // knocks): the read waits on it, while the database itself answers every knock.
     let mut holder = pool.begin().await.expect("tx");
     sqlx::query("lock table game_tables in access exclusive mode")
         .execute(&mut *holder)
         .await
         .expect("lock");
-    let held = acquire * 5;
+    let held = acquire * 3;
     let release = async {
         tokio::time::sleep(held).await;
         holder.rollback().await.expect("released");
