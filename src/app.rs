@@ -219,6 +219,7 @@ impl Application {
             commit: crate::COMMIT,
         };
         let metrics = Metrics::new(pool.clone(), running).context("metrics")?;
+        metrics.count_live_entries(hub.sent()).context("metrics")?;
         if let Some(failover) = failover {
             metrics.count_failovers(failover.clone()).context("metrics")?;
             tokio::spawn(failover.watch());

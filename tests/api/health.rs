@@ -45,15 +45,7 @@ async fn prometheus_metrics_count_requests(pool: PgPool) {
 #[sqlx::test(migrations = "./migrations")]
 async fn metrics_name_the_build_and_the_process(pool: PgPool) {
     let app = spawn_app(pool).await;
-    let text = app
-        .client
-        .get(format!("{}/metrics", app.base))
-        .send()
-        .await
-        .expect("metrics")
-        .text()
-        .await
-        .expect("text");
+    let text = app.metrics().await;
 
     let build = format!(
         "tablekeeper_build_info{{commit=\"{}\",version=\"{}\"}} 1",

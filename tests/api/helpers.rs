@@ -348,6 +348,18 @@ impl TestApp {
             .clone()
     }
 
+    /// The app's `/metrics`, as text.
+    pub async fn metrics(&self) -> String {
+        self.client
+            .get(format!("{}/metrics", self.base))
+            .send()
+            .await
+            .expect("metrics")
+            .text()
+            .await
+            .expect("text")
+    }
+
     pub async fn state(&self, table: &str) -> Value {
         self.get(&format!("/api/v1/tables/{table}"))
             .await

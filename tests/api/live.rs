@@ -1097,3 +1097,79 @@ async fn a_lease_renewal_passes_over_a_table_a_move_holds_and_renews_it_at_the_n
     both.sort();
     assert_eq!(names, both);
 }
+
+/// The `live_entries_total` count of this replica's metrics, `from` the writer or the database.
+async fn live_entries(app: &TestApp, from: &str) -> u64 {
+    let text = app.metrics().await;
+    let line = format!("tablekeeper_live_entries_total{{from=\"{from}\"}} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(line.as_str()))
+        .map_or(0, |n| n.trim().parse().expect("a count"))
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_entry_recorded_on_the_replica_that_streams_it_is_sent_on_as_its_writer_left_it_as_if_read(pool: PgPool) {
+    // Arrange: a chip table (a move books chips: the entry's link is not the answer's last) and
+    // a points table, each followed on the replica that records their moves.
+    let app = spawn_app(pool).await;
+    let token = app.organiser("ann@example.com").await;
+    let body = json!({"game": "pope-joan", "players": ["Eve", "Fay", "Gus", "Hal", "Ida"]});
+    let chips = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let (whist_token, whist) = one_card_table(&app, None).await;
+    let url = |table: &str| format!("{}/api/v1/tables/{table}/events", app.base);
+    let mut chip_stream = Stream::open(&url(&chips), &token, None).await;
+    let mut whist_stream = Stream::open(&url(&whist), &whist_token, None).await;
+    let (from_writer, read_back) = (live_entries(&app, "writer").await, live_entries(&app, "database").await);
+
+    // Act: moves, each heard before the next.
+    app.submit(&chips, &token, json!({"kind": "turn_up", "card": "2S"}))
+        .await
+        .assert_status(201);
+    let mut heard = vec![chip_stream.next(WAIT).await.expect("the turn-up").data];
+    let result = json!({"kind": "result", "out": 0, "cards_left": [0, 3, 2, 5, 1],
+        "specials": [[], [], [], [], ["9D"]], "pope_cards_left": [5, 4, 6, 7, 3]});
+    let answer = app.submit(&chips, &token, result).await.assert_status(201).clone();
+    let event = chip_stream.next(WAIT).await.expect("the result");
+    heard.push(event.data.clone());
+    // Assert: the entry's receipt is for its own link, the bookings' links after it.
+    let receipt = &event.data["receipt"];
+    assert!(
+        receipt["position"].as_i64() < answer["receipt"]["position"].as_i64(),
+        "{receipt} {}",
+        answer["receipt"]
+    );
+    assert_eq!(event.data["table"], app.state(&chips).await, "the table as it reads");
+    for (i, mv) in one_card_deal(["2C", "3C", "4C", "5C"]).into_iter().enumerate() {
+        app.submit(&whist, &whist_token, mv).await.assert_status(201);
+        let event = whist_stream.next(WAIT).await.expect("the entry");
+        assert_eq!(event.data["version"], i + 1);
+        let reads = app.get_as(&format!("/api/v1/tables/{whist}"), &whist_token).await;
+        assert_eq!(
+            event.data["table"],
+            *reads.assert_status(200),
+            "entry {}: the table as it reads",
+            i + 1
+        );
+        heard.push(event.data.clone());
+    }
+
+    // Each was sent with what its writer left, none read back: and each is, to the byte, the
+    // entry and receipt a stream resumed from the log reads.
+    assert_eq!(live_entries(&app, "writer").await - from_writer, 10);
+    assert_eq!(live_entries(&app, "database").await, read_back);
+    let mut resumed = Stream::open(&url(&chips), &token, Some(0)).await;
+    for live in &heard[..2] {
+        let again = resumed.next(WAIT).await.expect("a chip table's entry from the log");
+        assert_eq!(again.data["receipt"], live["receipt"]);
+        assert_eq!(again.data["entry"], live["entry"]);
+    }
+    let mut resumed = Stream::open(&url(&whist), &whist_token, Some(0)).await;
+    for live in &heard[2..] {
+        let again = resumed.next(WAIT).await.expect("an entry from the log");
+        assert_eq!(again.data["receipt"], live["receipt"]);
+        assert_eq!(again.data["entry"], live["entry"]);
+    }
+}

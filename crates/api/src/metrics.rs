@@ -56,6 +56,28 @@ impl Metrics {
             .register(Box::new(FailoverCollector { failover, counter }))
     }
 
+    /// Adds `live_entries_total{from}`: the entries this replica's table streams sent on, by
+    /// where their table and link came from (`writer`: this replica recorded the entry and
+    /// handed them over; `database`: read back). Mostly `database` on a replica that records
+    /// moves means its streams' readers and its scorers are on different replicas.
+    ///
+    /// # Errors
+    /// When it is registered twice.
+    pub fn count_live_entries(
+        &self,
+        sent: std::sync::Arc<tablekeeper_service::live::Sent>,
+    ) -> Result<(), prometheus::Error> {
+        let counter = IntCounterVec::new(
+            Opts::new(
+                "live_entries_total",
+                "Entries this replica's table streams sent on, by where their table and receipt's link came from: this replica's writer, or the database",
+            )
+            .namespace(NAMESPACE),
+            &["from"],
+        )?;
+        self.registry.register(Box::new(LiveCollector { sent, counter }))
+    }
+
     /// Registers the pool gauges and the move counter.
     ///
     /// # Errors
@@ -224,6 +246,32 @@ impl Collector for PoolCollector {
 }
 
 /// The failover counter, read from the failover each time metrics are gathered.
+struct LiveCollector {
+    sent: std::sync::Arc<tablekeeper_service::live::Sent>,
+    counter: IntCounterVec,
+}
+
+impl Collector for LiveCollector {
+    fn desc(&self) -> Vec<&Desc> {
+        self.counter.desc()
+    }
+
+    fn collect(&self) -> Vec<MetricFamily> {
+        use std::sync::atomic::Ordering::Relaxed;
+        for (from, seen) in [
+            ("writer", self.sent.from_writer.load(Relaxed)),
+            ("database", self.sent.read_back.load(Relaxed)),
+        ] {
+            let counter = self.counter.with_label_values(&[from]);
+            let counted = counter.get();
+            if seen > counted {
+                counter.inc_by(seen - counted);
+            }
+        }
+        self.counter.collect()
+    }
+}
+
 struct FailoverCollector {
     failover: std::sync::Arc<tablekeeper_service::database::Failover>,
     counter: prometheus::IntCounter,

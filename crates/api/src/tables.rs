@@ -544,7 +544,9 @@ pub(super) fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiEr
 /// the one-entry page of the log that holds it.
 fn render(recorded: Recorded) -> Result<Made, serde_json::Error> {
     match recorded {
-        Recorded::Move { entry, table, receipt } => {
+        Recorded::Move {
+            entry, table, receipt, ..
+        } => {
             let location = move_location(table.row.id, entry.seq);
             Ok(Made::created(&MoveResponse {
                 mv: MoveRecord::new(table.game, entry),
@@ -604,6 +606,7 @@ async fn record(
         Some(&state.hot),
         state.batcher.as_ref(),
         &state.keys,
+        Some(&state.hub),
         request,
         render,
         noted,

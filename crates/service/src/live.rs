@@ -106,6 +106,23 @@ pub enum SessionChange {
     Tournament(TournamentChange),
 }
 
+/// What the replica that records an entry knows of it as it writes it: the entry, the table
+/// as the entry leaves it (the writer folded it to check the move) and the entry's link in the
+/// chain. Handed to the hub ([`Hub::written`]) before the write, so that it is there before the
+/// entry's announcement comes back, it spares the table's signer reading both back (the link
+/// and a fold of the table) for every entry recorded on this replica: a move is folded once
+/// here, by its writer (issue #46). A write that loses its race leaves one behind that no
+/// announced entry matches: the signer then reads, as for any other replica's entry.
+#[derive(Debug, Clone)]
+pub struct Written {
+    pub entry: MoveRow,
+    /// The table as the entry leaves it.
+    pub table: TableState,
+    /// The entry's link: its position in the table's chain and its hash.
+    pub position: i64,
+    pub hash: Vec<u8>,
+}
+
 /// How long a replica's lease on a table lasts unless renewed.
 pub const DEFAULT_LEASE: Duration = tablekeeper_config::DEFAULT_LIVE_LEASE;
 
@@ -117,6 +134,8 @@ struct Feeds {
 
 struct TableFeed {
     sender: broadcast::Sender<TableSignal>,
+    /// What this replica's own writes told of entries not fanned out yet, for the signer.
+    written: Arc<Mutex<HashMap<i64, Written>>>,
     /// The entries for the table's signer to sign and send on, in order.
     signing: mpsc::UnboundedSender<MoveRow>,
     /// The last entry fanned out; the next notification reads the log after it.
@@ -152,6 +171,17 @@ pub struct Hub {
     live_reads: Arc<tokio::sync::Semaphore>,
     /// The tables whose session line is waiting for its read: a change heard meanwhile is in it.
     changes_pending: Arc<Mutex<std::collections::HashSet<Uuid>>>,
+    /// Entries sent on to table streams: with what this replica's writer left, and read back.
+    sent: Arc<Sent>,
+}
+
+/// How table streams' entries were signed and sent on by a replica, counted since it started.
+#[derive(Debug, Default)]
+pub struct Sent {
+    /// With the table and link the replica's own writer left ([`Hub::written`]).
+    pub from_writer: std::sync::atomic::AtomicU64,
+    /// With the link and the table read back from the database.
+    pub read_back: std::sync::atomic::AtomicU64,
 }
 
 impl Hub {
@@ -167,7 +197,13 @@ impl Hub {
             closing: tokio::sync::watch::Sender::new(false),
             live_reads: Arc::new(tokio::sync::Semaphore::new(live_reads)),
             changes_pending: Arc::default(),
+            sent: Arc::default(),
         })
+    }
+
+    /// How this replica's table streams' entries were sent on so far (its metrics read it).
+    pub fn sent(&self) -> Arc<Sent> {
+        Arc::clone(&self.sent)
     }
 
     /// Ends every stream of this replica, now and from now on (the replica is stopping).
@@ -224,16 +260,20 @@ impl Hub {
         let feed = feeds.tables.entry(table).or_insert_with(|| {
             let sender = broadcast::channel(BUFFER).0;
             let (signing, unsigned) = mpsc::unbounded_channel();
+            let written = Arc::default();
             let signer = Signer {
                 pool: self.pool.clone(),
                 keys: self.keys.clone(),
                 table: row.clone(),
                 sender: sender.clone(),
                 reads: self.live_reads.clone(),
+                written: Arc::clone(&written),
+                sent: Arc::clone(&self.sent),
             };
             tokio::spawn(signer.run(unsigned));
             TableFeed {
                 sender,
+                written,
                 signing,
                 last_seq: row.version,
                 key: row.key(),
@@ -358,6 +398,23 @@ impl Hub {
         }
         for (sender, table) in changed {
             self.send_change(sender, table);
+        }
+    }
+
+    /// An entry this replica is about to write at `table`: when the table is followed here,
+    /// its signer takes the table and link from this, once the same entry is announced,
+    /// instead of reading them.
+    pub fn written(&self, table: Uuid, written: Written) {
+        let feeds = self.feeds();
+        if let Some(feed) = feeds.tables.get(&table) {
+            // Under the feeds' lock, as `fan_out` hands entries on: one kept here is one the
+            // signer has not been given yet, and the signer forgets what it has passed.
+            if written.entry.seq > feed.last_seq {
+                feed.written
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(written.entry.seq, written);
+            }
         }
     }
 
@@ -496,6 +553,19 @@ impl Hub {
     }
 }
 
+/// Whether an announced entry is the one a write of this replica made: the same move, recorded
+/// by the same caller at the same microsecond (a write that lost its race to another, for the
+/// same seq, made another entry).
+fn same_entry(written: &MoveRow, announced: &MoveRow) -> bool {
+    written.seq == announced.seq
+        && written.recorded_at == announced.recorded_at
+        && written.recorded_by == announced.recorded_by
+        && written.entry == announced.entry
+        && written.kind == announced.kind
+        && written.seat == announced.seat
+        && written.body == announced.body
+}
+
 /// Signs one followed table's entries and sends them on to its followers, in the order they
 /// were fanned out; one per followed table, so one table's signing waits on no other's, and the
 /// listening task waits on none. It ends when its feed goes (nobody follows the table here).
@@ -506,50 +576,125 @@ struct Signer {
     sender: broadcast::Sender<TableSignal>,
     /// The hub's bound on the fan-out's database reads (`Hub::live_reads`).
     reads: Arc<tokio::sync::Semaphore>,
+    /// The table's entries recorded on this replica, by sequence ([`Hub::written`]).
+    written: Arc<Mutex<HashMap<i64, Written>>>,
+    sent: Arc<Sent>,
 }
 
 impl Signer {
     async fn run(self, mut unsigned: mpsc::UnboundedReceiver<MoveRow>) {
         while let Some(first) = unsigned.recv().await {
-            // Entries that came in while the last ones were signed are signed together.
-            // Waiting its turn to read, while the writers have the connections: the entries
-            // that come meanwhile are signed with it.
-            let Ok(_permit) = self.reads.acquire().await else {
-                return;
-            };
             let mut rows = vec![first];
             while let Ok(row) = unsigned.try_recv() {
                 rows.push(row);
             }
-            let page: Vec<&MoveRow> = rows.iter().collect();
-            let receipts = match entry_receipts(&self.pool, &self.keys, &self.table, &page).await {
-                Ok(receipts) => receipts,
-                Err(e) => {
-                    // The entries still go out: a receipt is evidence kept by the client, and
-                    // the next one covers these entries too.
-                    tracing::warn!(error = %e, table = %self.table.id, "signing streamed entries' receipts failed");
-                    vec![None; rows.len()]
-                }
-            };
-            // The table as the last of them left it, read once here for every follower: a
-            // phone or board redraws from the stream instead of each reading the table.
-            let mut latest = match crate::tables::state(&self.pool, self.table.id).await {
-                Ok(state) => Some(state),
-                Err(e) => {
-                    tracing::warn!(error = %e, table = %self.table.id, "reading a streamed table failed");
-                    None
-                }
-            };
-            for (row, receipt) in rows.into_iter().zip(receipts) {
-                let table = latest.take_if(|t| t.row.version == row.seq);
-                // No receiver left is not an error: the feed goes at the next tidy-up.
-                let _ = self.sender.send(TableSignal::Entry(Arc::new(LiveRow {
-                    row,
-                    receipt,
-                    table,
-                    rendered: std::sync::OnceLock::new(),
-                })));
+            // Recorded here: signed and sent with what the writer knew, no read.
+            if let Some(rows) = self.sign_written(rows).await {
+                self.sign_and_send(rows, &mut unsigned).await;
             }
+        }
+    }
+
+    /// Sends on `rows` with what this replica's writes left for them, when every one has it;
+    /// else gives them back to be read.
+    async fn sign_written(&self, rows: Vec<MoveRow>) -> Option<Vec<MoveRow>> {
+        let written: Vec<Written> = {
+            let mut kept = self.written.lock().unwrap_or_else(PoisonError::into_inner);
+            let last = rows.last().map_or(0, |r| r.seq);
+            // The entry written here, not one another write put at its seq first.
+            let found = rows
+                .iter()
+                .filter_map(|row| kept.remove(&row.seq).filter(|w| same_entry(&w.entry, row)))
+                .collect::<Vec<_>>();
+            kept.retain(|seq, _| *seq > last);
+            found
+        };
+        if written.len() != rows.len() {
+            return Some(rows);
+        }
+        let key = match self.keys.signing(&self.pool).await {
+            Ok(key) => key,
+            Err(e) => {
+                tracing::warn!(error = %e, table = %self.table.id, "signing streamed entries' receipts failed");
+                return Some(rows);
+            }
+        };
+        self.sent
+            .from_writer
+            .fetch_add(rows.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        for (row, written) in rows.into_iter().zip(written) {
+            let receipt = receipts::sign(
+                key,
+                self.table.id,
+                self.table.session_id,
+                written.position,
+                &written.hash,
+                row.recorded_at,
+                None,
+            )
+            .inspect_err(
+                |e| tracing::warn!(error = %e, table = %self.table.id, "signing a streamed entry's receipt failed"),
+            )
+            .ok();
+            // No receiver left is not an error: the feed goes at the next tidy-up.
+            let _ = self.sender.send(TableSignal::Entry(Arc::new(LiveRow {
+                row,
+                receipt,
+                table: Some(written.table),
+                rendered: std::sync::OnceLock::new(),
+            })));
+        }
+        None
+    }
+
+    /// Signs `rows` (and whatever comes meanwhile) from the database, and sends them on.
+    async fn sign_and_send(&self, mut rows: Vec<MoveRow>, unsigned: &mut mpsc::UnboundedReceiver<MoveRow>) {
+        // Waiting its turn to read, while the writers have the connections: the entries that
+        // come meanwhile are signed with these.
+        let Ok(_permit) = self.reads.acquire().await else {
+            return;
+        };
+        while let Ok(row) = unsigned.try_recv() {
+            rows.push(row);
+        }
+        if let Some(last) = rows.last() {
+            // What the writer left for these is not needed now.
+            self.written
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .retain(|seq, _| *seq > last.seq);
+        }
+        self.sent
+            .read_back
+            .fetch_add(rows.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        let page: Vec<&MoveRow> = rows.iter().collect();
+        let receipts = match entry_receipts(&self.pool, &self.keys, &self.table, &page).await {
+            Ok(receipts) => receipts,
+            Err(e) => {
+                // The entries still go out: a receipt is evidence kept by the client, and
+                // the next one covers these entries too.
+                tracing::warn!(error = %e, table = %self.table.id, "signing streamed entries' receipts failed");
+                vec![None; rows.len()]
+            }
+        };
+        // The table as the last of them left it, read once here for every follower: a phone
+        // or board redraws from the stream instead of each reading the table.
+        let mut latest = match crate::tables::state(&self.pool, self.table.id).await {
+            Ok(state) => Some(state),
+            Err(e) => {
+                tracing::warn!(error = %e, table = %self.table.id, "reading a streamed table failed");
+                None
+            }
+        };
+        for (row, receipt) in rows.into_iter().zip(receipts) {
+            let table = latest.take_if(|t| t.row.version == row.seq);
+            // No receiver left is not an error: the feed goes at the next tidy-up.
+            let _ = self.sender.send(TableSignal::Entry(Arc::new(LiveRow {
+                row,
+                receipt,
+                table,
+                rendered: std::sync::OnceLock::new(),
+            })));
         }
     }
 }

@@ -103,13 +103,15 @@ pub struct Request {
 
 /// What was recorded, with the table as it is now.
 #[derive(Debug, Clone)]
-#[expect(clippy::large_enum_variant, reason = "one value per request, rendered at once")]
 pub enum Recorded {
     Move {
         entry: MoveRow,
         table: TableState,
         /// The audit key's receipt for the chain as the move leaves it.
         receipt: Receipt,
+        /// The entry's own link (position, hash): the first of the move's links, before its
+        /// bookings'. A stream's receipt for the entry is for this link.
+        link: (i64, Vec<u8>),
     },
     /// The void appended, and the move it voided (now `voided_by` the void).
     Undo {
@@ -122,7 +124,9 @@ pub enum Recorded {
 
 /// Records a move or an undo; `render` turns what was recorded into the answer to keep, with
 /// the receipt `keys` sign for the chain as it leaves it, and `noted` hears which game the
-/// table plays as soon as that is known.
+/// table plays as soon as that is known. A move about to be written is handed to `live`, the
+/// replica's hub, so that its streams send it on without reading it back
+/// ([`super::live::Written`]).
 ///
 /// A move is first tried optimistically, in two statements outside any transaction: read the
 /// table (and the answer under the key, and what the state folds from when it is not kept in
@@ -137,7 +141,48 @@ pub enum Recorded {
 /// `VersionConflict`, `InvalidMove`, `Rule` (the engine refused the move), `NothingToUndo`; in every
 /// case nothing is written.
 #[tracing::instrument(name = "recording::record", skip_all, fields(table = %request.table))]
+#[expect(clippy::too_many_arguments, reason = "the replica's parts a move uses, each by name")]
 pub async fn record<K: Kept>(
+    pool: &PgPool,
+    hot: Option<&HotStates>,
+    batcher: Option<&MoveBatcher>,
+    keys: &AuditKeys,
+    live: Option<&super::live::Hub>,
+    request: Request,
+    render: impl Fn(Recorded) -> Result<K, serde_json::Error>,
+    noted: impl FnOnce(GameId),
+) -> Result<Outcome<K>, ServiceError> {
+    let Some(live) = live else {
+        return record_unannounced(pool, hot, batcher, keys, request, render, noted).await;
+    };
+    // Rendered just before the write (again under the lock when the first try lost a race):
+    // the hub has it before the entry's announcement can come back.
+    let table = request.table;
+    let render = |recorded: Recorded| {
+        if let Recorded::Move {
+            entry,
+            table: state,
+            link,
+            ..
+        } = &recorded
+        {
+            live.written(
+                table,
+                super::live::Written {
+                    entry: entry.clone(),
+                    table: state.clone(),
+                    position: link.0,
+                    hash: link.1.clone(),
+                },
+            );
+        }
+        render(recorded)
+    };
+    record_unannounced(pool, hot, batcher, keys, request, render, noted).await
+}
+
+/// [`record`], its move told to no hub.
+async fn record_unannounced<K: Kept>(
     pool: &PgPool,
     hot: Option<&HotStates>,
     batcher: Option<&MoveBatcher>,
@@ -525,9 +570,12 @@ async fn write_move<G: Game, K: Kept>(
         }
     }
     let root = tree.as_ref().map(|t| t.root());
-    let receipt = match links.last() {
-        Some(last) => signer.sign(row.id, row.session_id, last.pos, &last.hash, locked.now, root.as_ref())?,
-        None => {
+    let (receipt, link) = match (links.first(), links.last()) {
+        (Some(first), Some(last)) => (
+            signer.sign(row.id, row.session_id, last.pos, &last.hash, locked.now, root.as_ref())?,
+            (first.pos, first.hash.clone()),
+        ),
+        _ => {
             return Err(ServiceError::Corrupt(format!(
                 "a move of table {} made no link",
                 row.id
@@ -552,6 +600,7 @@ async fn write_move<G: Game, K: Kept>(
         entry,
         table: TableState::new(after, &moved.game)?,
         receipt,
+        link,
     };
     let answer = render(recorded).map_err(ServiceError::Encode)?;
     let stored = StoredResponse {
