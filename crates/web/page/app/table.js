@@ -516,8 +516,11 @@ function steady(state, draw) {
   const now = root.querySelector('.controls')?.getBoundingClientRect().top;
   if (top !== undefined && now !== undefined && now !== top) {
     // At the page's end the scroll that keeps them in place would be clamped: make room for it.
-    const page = document.documentElement;
-    const short = window.scrollY + (now - top) + window.innerHeight - page.scrollHeight;
+    // Measured to where the page's content ends, not its scroll height: that is never less than
+    // the window, so a page shorter than the window (scrolled to its top, a short deal) was
+    // given too little room and the controls slid down by what came above them.
+    const end = (root.parentElement ?? root).getBoundingClientRect().bottom + window.scrollY;
+    const short = window.scrollY + (now - top) + window.innerHeight - end;
     if (short > 0) root.style.minHeight = `${root.offsetHeight + short}px`;
     window.scrollBy(0, now - top);
   }
