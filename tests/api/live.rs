@@ -324,6 +324,11 @@ async fn an_entry_heard_live_carries_the_table_as_it_left_it_and_one_read_from_t
         let event = stream.next(WAIT).await.expect("the entry");
         let seq = i as i64 + 1;
         assert_eq!(event.data["version"], seq);
+        if seq == 1 && event.data.get("table").is_none() {
+            // The stream answers before it reads its backlog: the first move may be committed
+            // before that read, and then comes from the log, without the table, as documented.
+            continue;
+        }
         assert_eq!(event.data["table"]["version"], seq, "entry {seq}");
         assert_eq!(
             event.data["table"],
