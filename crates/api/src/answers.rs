@@ -9,7 +9,7 @@
 
 use actix_web::http::header::ContentType;
 use actix_web::http::StatusCode;
-use actix_web::HttpResponse;
+use actix_web::{HttpRequest, HttpResponse};
 use serde::Serialize;
 use serde_json::Value;
 use tablekeeper_service::idempotency::{Answer, Kept, Outcome};
@@ -123,4 +123,19 @@ pub fn created(outcome: Outcome<Made>, under: &str) -> Result<HttpResponse, ApiE
     respond(outcome, |body| {
         body.get("id").and_then(Value::as_str).map(|id| format!("{under}/{id}"))
     })
+}
+
+/// The idempotency key of a request, if it sent one.
+pub(crate) fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
+    let Some(value) = req.headers().get("Idempotency-Key") else {
+        return Ok(None);
+    };
+    let key = value.to_str().map(str::trim).unwrap_or("");
+    if key.is_empty() || key.len() > 200 {
+        return Err(ApiError::bad_request(
+            "invalid_idempotency_key",
+            "an Idempotency-Key is 1 to 200 visible characters",
+        ));
+    }
+    Ok(Some(key.to_owned()))
 }

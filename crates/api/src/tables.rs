@@ -380,7 +380,7 @@ pub async fn create_table(
     let pool = &state.pool;
     let keys = &state.keys;
     let owner = who.organiser()?;
-    let key = idempotency_key(&req)?
+    let key = super::answers::idempotency_key(&req)?
         .map(|key| serde_json::to_value(&*body).map(|sent| CreationKey::new("create_table", key, &sent)))
         .transpose()
         .map_err(|_| ApiError::internal())?;
@@ -425,7 +425,7 @@ pub(super) fn creation_key(
     operation: &'static str,
     sent: impl FnOnce() -> Result<Value, serde_json::Error>,
 ) -> Result<Option<CreationKey>, ApiError> {
-    let Some(key) = idempotency_key(req)? else {
+    let Some(key) = super::answers::idempotency_key(req)? else {
         return Ok(None);
     };
     let sent = sent().map_err(|_| ApiError::internal())?;
@@ -525,21 +525,6 @@ pub async fn get_trick_plan(pool: ReadPool, Reads(who): Reads, id: web::Path<Uui
     Ok(HttpResponse::Ok().json(TrickPlanView { version, plan }))
 }
 
-/// The idempotency key of a request, if it sent one.
-pub(super) fn idempotency_key(req: &HttpRequest) -> Result<Option<String>, ApiError> {
-    let Some(value) = req.headers().get("Idempotency-Key") else {
-        return Ok(None);
-    };
-    let key = value.to_str().map(str::trim).unwrap_or("");
-    if key.is_empty() || key.len() > 200 {
-        return Err(ApiError::bad_request(
-            "invalid_idempotency_key",
-            "an Idempotency-Key is 1 to 200 visible characters",
-        ));
-    }
-    Ok(Some(key.to_owned()))
-}
-
 /// The answer to what was recorded; its status comes from what it was. A move's address is
 /// the one-entry page of the log that holds it.
 fn render(recorded: Recorded) -> Result<Made, serde_json::Error> {
@@ -594,7 +579,7 @@ async fn record(
         what,
         expected_version,
         if_match: super::conditional::if_match(req),
-        idempotency_key: idempotency_key(req)?,
+        idempotency_key: super::answers::idempotency_key(req)?,
         answers_kept_for: answers_kept_for(req),
         announce_apart: state.announce_apart,
         sent,

@@ -147,7 +147,7 @@ pub async fn create_api_token(
             ))
         }
     };
-    let key = super::tables::idempotency_key(&req)?
+    let key = super::answers::idempotency_key(&req)?
         .map(|key| serde_json::to_value(&*body).map(|sent| CreationKey::new("create_api_token", key, &sent)))
         .transpose()
         .map_err(|_| ApiError::internal())?;

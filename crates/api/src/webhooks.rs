@@ -219,7 +219,7 @@ pub async fn create_webhook(
     let pool = &state.pool;
     let settings = &state.webhooks;
     let user = who.organiser()?;
-    let key = super::tables::idempotency_key(&req)?
+    let key = super::answers::idempotency_key(&req)?
         .map(|key| serde_json::to_value(&*body).map(|sent| CreationKey::new("create_webhook", key, &sent)))
         .transpose()
         .map_err(|_| ApiError::internal())?;

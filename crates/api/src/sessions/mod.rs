@@ -287,7 +287,7 @@ pub async fn create_session(
         )
     })?;
     let chip_value = body.chip_value.as_ref().map(ChipValue::checked).transpose()?;
-    let key = super::tables::idempotency_key(&req)?
+    let key = super::answers::idempotency_key(&req)?
         .map(|key| serde_json::to_value(&*body).map(|sent| CreationKey::new("create_session", key, &sent)))
         .transpose()
         .map_err(|_| ApiError::internal())?;
