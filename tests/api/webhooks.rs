@@ -31,7 +31,9 @@ struct Received {
 }
 
 /// An HTTP endpoint on a free port that keeps what it is sent and answers with the statuses
-/// queued for it (200 once they run out).
+/// queued for it (200 once they run out). Only POSTs to its own path count: the port may be
+/// one another test's server held a moment ago, and whatever still knocks there for that test
+/// (a page reconnecting, say) is not a delivery.
 struct Receiver {
     url: String,
     got: Arc<Mutex<Vec<Received>>>,
@@ -43,12 +45,17 @@ impl Receiver {
         let got = Arc::new(Mutex::new(Vec::new()));
         let answers = Arc::new(Mutex::new(VecDeque::new()));
         let (g, a) = (got.clone(), answers.clone());
+        let path = format!("/hooks/{}", uuid::Uuid::new_v4());
+        let own = path.clone();
         let server = actix_web::HttpServer::new(move || {
-            let (g, a) = (g.clone(), a.clone());
+            let (g, a, own) = (g.clone(), a.clone(), own.clone());
             actix_web::App::new().default_service(actix_web::web::to(
                 move |req: actix_web::HttpRequest, body: actix_web::web::Bytes| {
-                    let (g, a) = (g.clone(), a.clone());
+                    let (g, a, own) = (g.clone(), a.clone(), own.clone());
                     async move {
+                        if req.method() != actix_web::http::Method::POST || req.path() != own {
+                            return actix_web::HttpResponse::NotFound().finish();
+                        }
                         let header = |name: &str| {
                             req.headers()
                                 .get(name)
@@ -75,7 +82,7 @@ impl Receiver {
         let port = server.addrs()[0].port();
         tokio::spawn(server.run());
         Receiver {
-            url: format!("http://127.0.0.1:{port}/hooks"),
+            url: format!("http://127.0.0.1:{port}{path}"),
             got,
             answers,
         }
