@@ -94,7 +94,7 @@ async fn main() -> anyhow::Result<()> {
                 body: String::new(),
             })
         };
-        recording::record(&pool, None, None, &keys, None, request, render, |_| {}).await?;
+        recording::record(&pool, None, None, &keys, request, render, |_| {}).await?;
     }
     let mut times = Vec::new();
     for run in 0..runs {

@@ -54,7 +54,6 @@ async fn record(pool: &sqlx::PgPool, owner: Uuid, table: Uuid, mv: Value) -> any
         None,
         None,
         keys(),
-        None,
         request,
         |_| {
             Ok(Answer {

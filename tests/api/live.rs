@@ -579,7 +579,7 @@ async fn each_session_stream_change_carries_a_receipt_for_the_head_the_answer_si
     // chain position, head and key, and its own valid signature.
     let same_head = |streamed: &Value, answered: &Value, version: i64| {
         let receipt = &streamed["receipt"];
-        for member in ["table", "session", "position", "head", "key_id"] {
+        for member in ["table", "session", "position", "head", "key_id", "checkpoint"] {
             assert_eq!(receipt[member], answered[member], "version {version}: {member}");
         }
         let read: tablekeeper::service::receipts::Receipt = serde_json::from_value(receipt.clone()).expect("a receipt");
@@ -1103,7 +1103,8 @@ async fn a_lease_renewal_passes_over_a_table_a_move_holds_and_renews_it_at_the_n
     assert_eq!(names, both);
 }
 
-/// The `live_entries_total` count of this replica's metrics, `from` the writer or the database.
+/// The `live_entries_total` count of this replica's metrics, `from` the announcement or the
+/// database.
 async fn live_entries(app: &TestApp, from: &str) -> u64 {
     let text = app.metrics().await;
     let line = format!("tablekeeper_live_entries_total{{from=\"{from}\"}} ");
@@ -1112,22 +1113,48 @@ async fn live_entries(app: &TestApp, from: &str) -> u64 {
         .map_or(0, |n| n.trim().parse().expect("a count"))
 }
 
+/// A session line as a board draws it, without what differs between two signings of the same
+/// head (when it was issued, and so its signature).
+fn line_drawn(line: &Value) -> Value {
+    let mut line = line.clone();
+    if let Some(receipt) = line["receipt"].as_object_mut() {
+        receipt.remove("at");
+        receipt.remove("signature");
+    }
+    line
+}
+
 #[sqlx::test(migrations = "./migrations")]
-async fn an_entry_recorded_on_the_replica_that_streams_it_is_sent_on_as_its_writer_left_it_as_if_read(pool: PgPool) {
-    // Arrange: a chip table (a move books chips: the entry's link is not the answer's last) and
-    // a points table, each followed on the replica that records their moves.
-    let app = spawn_app(pool).await;
+async fn a_move_is_folded_from_its_announcement_on_every_replica_and_sent_on_as_if_read(pool: PgPool) {
+    // Arrange: one replica streams a chip table (a move books chips: the entry's link is not the
+    // answer's last), a points table in a session, and the session's board; the chip table's
+    // moves are recorded on it, the points table's on another replica.
+    let app = spawn_app(pool.clone()).await;
+    let other = spawn_app(pool).await;
     let token = app.organiser("ann@example.com").await;
     let body = json!({"game": "pope-joan", "players": ["Eve", "Fay", "Gus", "Hal", "Ida"]});
     let chips = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
         .as_str()
         .expect("id")
         .to_owned();
-    let (whist_token, whist) = one_card_table(&app, None).await;
+    let whist_token = token.clone();
+    let session = app.session(&token, "Thursday").await;
+    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob", "Cat", "Dan"], "session_id": session,
+        "options": {"hand_sizes": [1, 1, 1], "hook_from_hand_size": 9}});
+    let whist = app.post("/api/v1/tables", &token, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
     let url = |table: &str| format!("{}/api/v1/tables/{table}/events", app.base);
+    let board_url = format!("{}/api/v1/sessions/{session}/events", app.base);
     let mut chip_stream = Stream::open(&url(&chips), &token, None).await;
     let mut whist_stream = Stream::open(&url(&whist), &whist_token, None).await;
-    let (from_writer, read_back) = (live_entries(&app, "writer").await, live_entries(&app, "database").await);
+    let mut board = Stream::open(&board_url, &whist_token, None).await;
+    assert_eq!(board.next(WAIT).await.expect("the table as it is").data["version"], 0);
+    let (announced, read_back) = (
+        live_entries(&app, "announcement").await,
+        live_entries(&app, "database").await,
+    );
 
     // Act: moves, each heard before the next.
     app.submit(&chips, &token, json!({"kind": "turn_up", "card": "2S"}))
@@ -1147,24 +1174,44 @@ async fn an_entry_recorded_on_the_replica_that_streams_it_is_sent_on_as_its_writ
         answer["receipt"]
     );
     assert_eq!(event.data["table"], app.state(&chips).await, "the table as it reads");
-    for (i, mv) in one_card_deal(["2C", "3C", "4C", "5C"]).into_iter().enumerate() {
-        app.submit(&whist, &whist_token, mv).await.assert_status(201);
+    // The points table's deal, recorded on the other replica, with an undo after the second
+    // nomination (a void is read back, and the move after it folded onto what was read).
+    let mut moves: Vec<Option<Value>> = one_card_deal(["2C", "3C", "4C", "5C"]).into_iter().map(Some).collect();
+    moves.insert(2, None);
+    moves.insert(3, Some(json!({"kind": "nominate", "seat": 2, "tricks": 0})));
+    for (i, mv) in moves.into_iter().enumerate() {
+        let version = i + 1;
+        match mv {
+            Some(mv) => other.submit(&whist, &whist_token, mv).await.assert_status(201),
+            None => other
+                .post(&format!("/api/v1/tables/{whist}/undo"), &whist_token, json!({}))
+                .await
+                .assert_status(200),
+        };
         let event = whist_stream.next(WAIT).await.expect("the entry");
-        assert_eq!(event.data["version"], i + 1);
+        assert_eq!(event.data["version"], version);
         let reads = app.get_as(&format!("/api/v1/tables/{whist}"), &whist_token).await;
         assert_eq!(
             event.data["table"],
             *reads.assert_status(200),
-            "entry {}: the table as it reads",
-            i + 1
+            "entry {version}: the table as it reads"
         );
         heard.push(event.data.clone());
+        // The board's line is the one a board opened now reads, to its receipt's checkpoint.
+        let mut line = board.next(WAIT).await.expect("a change");
+        while line.data["version"].as_i64() < Some(version as i64) {
+            line = board.next(WAIT).await.expect("a change");
+        }
+        let mut fresh = Stream::open(&board_url, &whist_token, None).await;
+        let read = fresh.next(WAIT).await.expect("the table as it is");
+        assert_eq!(line_drawn(&line.data), line_drawn(&read.data), "entry {version}");
     }
 
-    // Each was sent with what its writer left, none read back: and each is, to the byte, the
-    // entry and receipt a stream resumed from the log reads.
-    assert_eq!(live_entries(&app, "writer").await - from_writer, 10);
-    assert_eq!(live_entries(&app, "database").await, read_back);
+    // Only the first entry of each table, and the void, were read back; the other moves were
+    // folded here from their announcement. Each is, to the byte, the entry and receipt a stream
+    // resumed from the log reads.
+    assert_eq!(live_entries(&app, "announcement").await - announced, 1 + 8);
+    assert_eq!(live_entries(&app, "database").await - read_back, 3);
     let mut resumed = Stream::open(&url(&chips), &token, Some(0)).await;
     for live in &heard[..2] {
         let again = resumed.next(WAIT).await.expect("a chip table's entry from the log");
@@ -1175,6 +1222,12 @@ async fn an_entry_recorded_on_the_replica_that_streams_it_is_sent_on_as_its_writ
     for live in &heard[2..] {
         let again = resumed.next(WAIT).await.expect("an entry from the log");
         assert_eq!(again.data["receipt"], live["receipt"]);
-        assert_eq!(again.data["entry"], live["entry"]);
+        // But for the undone nomination, voided since it was heard.
+        let mut entry = again.data["entry"].clone();
+        if entry["seq"] == 2 {
+            assert_eq!(entry["voided_by"], 3);
+            entry["voided_by"] = Value::Null;
+        }
+        assert_eq!(entry, live["entry"]);
     }
 }

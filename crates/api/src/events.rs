@@ -149,7 +149,7 @@ struct Following {
 fn live_entry_frame(following: &Following, live: &LiveRow) -> Option<Bytes> {
     live.rendered
         .get_or_init(|| {
-            let table = live.table.clone().map(TableView::from);
+            let table = live.table.as_deref().cloned().map(TableView::from);
             entry_json(following.game, &live.row, live.receipt.clone(), table).map(|json| entry_frame(live.seq, &json))
         })
         .clone()

@@ -57,9 +57,9 @@ impl Metrics {
     }
 
     /// Adds `live_entries_total{from}`: the entries this replica's table streams sent on, by
-    /// where their table and link came from (`writer`: this replica recorded the entry and
-    /// handed them over; `database`: read back). Mostly `database` on a replica that records
-    /// moves means its streams' readers and its scorers are on different replicas.
+    /// where their table and link came from (`announcement`: the link announced with the move,
+    /// the table folded here from the state its last entry left; `database`: read back, as the
+    /// first entry after a table is followed, any entry but a move, and one after a gap are).
     ///
     /// # Errors
     /// When it is registered twice.
@@ -70,7 +70,7 @@ impl Metrics {
         let counter = IntCounterVec::new(
             Opts::new(
                 "live_entries_total",
-                "Entries this replica's table streams sent on, by where their table and receipt's link came from: this replica's writer, or the database",
+                "Entries this replica's table streams sent on, by where their table and receipt's link came from: the move's announcement, or the database",
             )
             .namespace(NAMESPACE),
             &["from"],
@@ -259,7 +259,7 @@ impl Collector for LiveCollector {
     fn collect(&self) -> Vec<MetricFamily> {
         use std::sync::atomic::Ordering::Relaxed;
         for (from, seen) in [
-            ("writer", self.sent.from_writer.load(Relaxed)),
+            ("announcement", self.sent.from_announcement.load(Relaxed)),
             ("database", self.sent.read_back.load(Relaxed)),
         ] {
             let counter = self.counter.with_label_values(&[from]);

@@ -591,7 +591,6 @@ async fn record(
         Some(&state.hot),
         state.batcher.as_ref(),
         &state.keys,
-        Some(&state.hub),
         request,
         render,
         noted,

@@ -31,8 +31,10 @@ use tablekeeper_store::tables::{MoveRow, TableRow};
 
 use crate::tables::TableState;
 
+mod folded;
 mod signer;
-use signer::Signer;
+use folded::{Folded, Moved};
+use signer::{Signer, Unsigned};
 
 /// How many entries a subscriber may fall behind before it reads from the log instead.
 const BUFFER: usize = 256;
@@ -56,10 +58,10 @@ pub struct LiveRow {
     /// The receipt for the entry's link; None for an entry the chain does not cover, or when
     /// signing failed (the next entry's receipt covers this one too).
     pub receipt: Option<Receipt>,
-    /// The table as this entry left it, read once per replica, so that a follower redraws from
-    /// the stream without reading the table (issue #46); None when the table had moved on by
-    /// the time it was read (a later entry carries it) or the read failed.
-    pub table: Option<TableState>,
+    /// The table as this entry left it, folded or read once per replica, so that a follower
+    /// redraws from the stream without reading the table (issue #46); None when the table had
+    /// moved on by the time it was read (a later entry carries it) or the read failed.
+    pub table: Option<Arc<TableState>>,
     pub rendered: std::sync::OnceLock<Option<bytes::Bytes>>,
 }
 
@@ -109,23 +111,6 @@ pub enum SessionChange {
     Tournament(TournamentChange),
 }
 
-/// What the replica that records an entry knows of it as it writes it: the entry, the table
-/// as the entry leaves it (the writer folded it to check the move) and the entry's link in the
-/// chain. Handed to the hub ([`Hub::written`]) before the write, so that it is there before the
-/// entry's announcement comes back, it spares the table's signer reading both back (the link
-/// and a fold of the table) for every entry recorded on this replica: a move is folded once
-/// here, by its writer (issue #46). A write that loses its race leaves one behind that no
-/// announced entry matches: the signer then reads, as for any other replica's entry.
-#[derive(Debug, Clone)]
-pub struct Written {
-    pub entry: MoveRow,
-    /// The table as the entry leaves it.
-    pub table: TableState,
-    /// The entry's link: its position in the table's chain and its hash.
-    pub position: i64,
-    pub hash: Vec<u8>,
-}
-
 /// How long a replica's lease on a table lasts unless renewed.
 pub const DEFAULT_LEASE: Duration = tablekeeper_config::DEFAULT_LIVE_LEASE;
 
@@ -137,10 +122,8 @@ struct Feeds {
 
 struct TableFeed {
     sender: broadcast::Sender<TableSignal>,
-    /// What this replica's own writes told of entries not fanned out yet, for the signer.
-    written: Arc<Mutex<HashMap<i64, Written>>>,
     /// The entries for the table's signer to sign and send on, in order.
-    signing: mpsc::UnboundedSender<MoveRow>,
+    signing: mpsc::UnboundedSender<Unsigned>,
     /// The last entry fanned out; the next notification reads the log after it.
     last_seq: i64,
     /// Where the table's log is, so that reading it names the club's number (one shard).
@@ -174,15 +157,17 @@ pub struct Hub {
     live_reads: Arc<tokio::sync::Semaphore>,
     /// The tables whose session line is waiting for its read: a change heard meanwhile is in it.
     changes_pending: Arc<Mutex<std::collections::HashSet<Uuid>>>,
-    /// Entries sent on to table streams: with what this replica's writer left, and read back.
+    /// Entries sent on to table streams: folded here from their announcement, and read back.
     sent: Arc<Sent>,
+    /// The followed tables' states as their last entry heard here left them.
+    folded: Arc<Mutex<HashMap<Uuid, Folded>>>,
 }
 
 /// How table streams' entries were signed and sent on by a replica, counted since it started.
 #[derive(Debug, Default)]
 pub struct Sent {
-    /// With the table and link the replica's own writer left ([`Hub::written`]).
-    pub from_writer: std::sync::atomic::AtomicU64,
+    /// With the link their announcement carried and the table folded here, in memory.
+    pub from_announcement: std::sync::atomic::AtomicU64,
     /// With the link and the table read back from the database.
     pub read_back: std::sync::atomic::AtomicU64,
 }
@@ -201,6 +186,7 @@ impl Hub {
             live_reads: Arc::new(tokio::sync::Semaphore::new(live_reads)),
             changes_pending: Arc::default(),
             sent: Arc::default(),
+            folded: Arc::default(),
         })
     }
 
@@ -263,20 +249,18 @@ impl Hub {
         let feed = feeds.tables.entry(table).or_insert_with(|| {
             let sender = broadcast::channel(BUFFER).0;
             let (signing, unsigned) = mpsc::unbounded_channel();
-            let written = Arc::default();
             let signer = Signer {
                 pool: self.pool.clone(),
                 keys: self.keys.clone(),
                 table: row.clone(),
                 sender: sender.clone(),
                 reads: self.live_reads.clone(),
-                written: Arc::clone(&written),
+                folded: Arc::clone(&self.folded),
                 sent: Arc::clone(&self.sent),
             };
             tokio::spawn(signer.run(unsigned));
             TableFeed {
                 sender,
-                written,
                 signing,
                 last_seq: row.version,
                 key: row.key(),
@@ -339,6 +323,13 @@ impl Hub {
         self.drop_unfollowed();
         let (tables, sessions): (Vec<Uuid>, Vec<Uuid>) = {
             let feeds = self.feeds();
+            let watched: std::collections::HashSet<Uuid> = feeds
+                .sessions
+                .values()
+                .flat_map(|feed| feed.versions.keys().copied())
+                .chain(feeds.tables.keys().copied())
+                .collect();
+            folded::forget_all_but(&self.folded, &watched);
             (
                 feeds.tables.keys().copied().collect(),
                 feeds.sessions.keys().copied().collect(),
@@ -404,23 +395,6 @@ impl Hub {
         }
     }
 
-    /// An entry this replica is about to write at `table`: when the table is followed here,
-    /// its signer takes the table and link from this, once the same entry is announced,
-    /// instead of reading them.
-    pub fn written(&self, table: Uuid, written: Written) {
-        let feeds = self.feeds();
-        if let Some(feed) = feeds.tables.get(&table) {
-            // Under the feeds' lock, as `fan_out` hands entries on: one kept here is one the
-            // signer has not been given yet, and the signer forgets what it has passed.
-            if written.entry.seq > feed.last_seq {
-                feed.written
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .insert(written.entry.seq, written);
-            }
-        }
-    }
-
     /// Hears committed entries until the process ends, reconnecting when the connection drops.
     pub async fn listen(self: Arc<Hub>) {
         loop {
@@ -440,7 +414,7 @@ impl Hub {
         loop {
             match listener.next().await {
                 Ok(Some(payload)) => match store::live::Announcement::parse(&payload) {
-                    Some((announced, entry)) => self.announced(announced, entry).await,
+                    Some((announced, heard)) => self.announced(announced, heard).await,
                     None => match store::live::TournamentNotice::parse(&payload) {
                         Some(notice) => self.noticed(notice),
                         None => tracing::warn!(payload, "an unreadable announcement"),
@@ -457,12 +431,9 @@ impl Hub {
         }
     }
 
-    async fn announced(&self, announced: store::live::Announcement, entry: Option<MoveRow>) {
+    async fn announced(&self, announced: store::live::Announcement, heard: Option<store::live::Heard>) {
         self.drop_unfollowed();
         let followed = self.feeds().tables.contains_key(&announced.table);
-        if followed {
-            self.fan_out(announced.table, entry).await;
-        }
         let watched = announced.session.and_then(|session| {
             let mut feeds = self.feeds();
             let feed = feeds.sessions.get_mut(&session)?;
@@ -470,8 +441,22 @@ impl Hub {
             *seen = (*seen).max(announced.seq);
             Some(feed.sender.clone())
         });
+        if !followed && watched.is_none() {
+            return;
+        }
+        // Folded here once, for the table's streams and its session's boards alike.
+        let moved = heard
+            .as_ref()
+            .and_then(|heard| folded::fold_heard(&self.folded, announced.table, heard));
+        if followed {
+            self.fan_out(announced.table, heard.map(|h| (h.entry, moved.clone())))
+                .await;
+        }
         if let Some(sender) = watched {
-            self.send_change(sender, announced.table);
+            match moved {
+                Some(moved) => self.send_moved(sender, moved),
+                None => self.send_change(sender, announced.table),
+            }
         }
     }
 
@@ -497,30 +482,49 @@ impl Hub {
             return;
         }
         let (pool, keys, reads) = (self.pool.clone(), self.keys.clone(), self.live_reads.clone());
+        let folded = Arc::clone(&self.folded);
         tokio::spawn(async move {
             let Ok(_permit) = reads.acquire().await else { return };
             // From here a change heard is read by a line of its own.
             pending.lock().unwrap_or_else(PoisonError::into_inner).remove(&table);
-            match table_change(&pool, &keys, table).await {
-                // No receiver left is not an error: the feed goes at the next tidy-up.
-                Ok(change) => drop(sender.send(SessionChange::Table(Arc::new(change)))),
+            match table_change_folded(&pool, &keys, table).await {
+                Ok((change, state)) => {
+                    // The next move announced is folded onto this one.
+                    folded::keep(&folded, state);
+                    // No receiver left is not an error: the feed goes at the next tidy-up.
+                    drop(sender.send(SessionChange::Table(Arc::new(change))));
+                }
                 Err(e) => tracing::warn!(error = %e, %table, "reading a table change failed"),
             }
         });
     }
 
+    /// Sends a session's followers the line of a table as a move folded here left it: signed
+    /// beside the listening task, with no read.
+    fn send_moved(&self, sender: broadcast::Sender<SessionChange>, moved: Arc<Moved>) {
+        let (pool, keys) = (self.pool.clone(), self.keys.clone());
+        tokio::spawn(async move {
+            match moved.change(&pool, &keys).await {
+                // No receiver left is not an error: the feed goes at the next tidy-up.
+                Ok(change) => drop(sender.send(SessionChange::Table(Arc::new(change)))),
+                Err(e) => tracing::warn!(error = %e, table = %moved.table.row.id, "signing a table change failed"),
+            }
+        });
+    }
+
     /// Sends on the table's entries after the last one fanned out: `heard`, the entry the
-    /// announcement carried, when it is the next one; else those read from the log.
-    async fn fan_out(&self, table: Uuid, heard: Option<MoveRow>) {
+    /// announcement carried (with what it left, when folded here), when it is the next one;
+    /// else those read from the log.
+    async fn fan_out(&self, table: Uuid, heard: Option<(MoveRow, Option<Arc<Moved>>)>) {
         let Some((after, key)) = self.feeds().tables.get(&table).map(|f| (f.last_seq, f.key)) else {
             return;
         };
         let rows = match heard {
             // The common case, with no read: each replica would otherwise read every announced
             // entry back, one read after another, on its one listening task.
-            Some(row) if row.seq == after + 1 => vec![row],
+            Some((row, moved)) if row.seq == after + 1 => vec![Unsigned { row, moved }],
             _ => match read_log(&self.pool, key, after).await {
-                Ok(rows) => rows,
+                Ok(rows) => rows.into_iter().map(|row| Unsigned { row, moved: None }).collect(),
                 Err(e) => {
                     tracing::warn!(error = %e, %table, "reading announced entries failed");
                     return;
@@ -529,11 +533,11 @@ impl Hub {
         };
         let mut feeds = self.feeds();
         if let Some(feed) = feeds.tables.get_mut(&table) {
-            for row in rows {
-                if row.seq > feed.last_seq {
-                    feed.last_seq = row.seq;
+            for unsigned in rows {
+                if unsigned.row.seq > feed.last_seq {
+                    feed.last_seq = unsigned.row.seq;
                     // The signer lives as long as the feed: a send fails only once both go.
-                    let _ = feed.signing.send(row);
+                    let _ = feed.signing.send(unsigned);
                 }
             }
         }
@@ -636,10 +640,20 @@ pub async fn entry_receipts(
 /// # Errors
 /// On database failure or an unreadable table.
 pub async fn table_change(pool: &PgPool, keys: &AuditKeys, table: Uuid) -> Result<TableChange, ServiceError> {
+    Ok(table_change_folded(pool, keys, table).await?.0)
+}
+
+/// [`table_change`], and the state it folded, for the next move announced to be folded onto.
+async fn table_change_folded(
+    pool: &PgPool,
+    keys: &AuditKeys,
+    table: Uuid,
+) -> Result<(TableChange, Folded), ServiceError> {
     let mut tx = store::begin_read_only(pool).await?;
     let row = store::tables::fetch(&mut tx, table).await?;
     let game = game_of(&row)?;
-    let (totals, state) = with_game!(game, G => totals::<G>(&mut tx, &row).await.map_err(|e| e.at_table(row.id))?);
+    let (totals, state, folded) =
+        with_game!(game, G => totals::<G>(&mut tx, &row).await.map_err(|e| e.at_table(row.id))?);
     let end = store::chain::end(&mut tx, row.key()).await?;
     let root = match &end.last {
         Some(last) => crate::witness::frontier_at(&mut tx, row.key(), last.pos, false)
@@ -662,7 +676,7 @@ pub async fn table_change(pool: &PgPool, keys: &AuditKeys, table: Uuid) -> Resul
         }
         None => None,
     };
-    Ok(TableChange {
+    let change = TableChange {
         table_id: row.id,
         game,
         version: row.version,
@@ -670,14 +684,32 @@ pub async fn table_change(pool: &PgPool, keys: &AuditKeys, table: Uuid) -> Resul
         totals,
         receipt,
         table: Some(Arc::new(state)),
-    })
+    };
+    Ok((change, folded))
 }
 
-/// The table's running totals and its state, from one fold.
+/// The table's running totals and its state, from one fold, and the fold kept.
 async fn totals<G: Game>(
     conn: &mut tablekeeper_store::PgConnection,
     table: &TableRow,
-) -> Result<(Vec<i64>, TableState), ServiceError> {
+) -> Result<(Vec<i64>, TableState, Folded), ServiceError> {
     let game: G = fold::current(conn, table).await?;
-    Ok((game.running_totals(), TableState::new(table.clone(), &game)?))
+    Ok((
+        game.running_totals(),
+        TableState::new(table.clone(), &game)?,
+        Folded::new(table.clone(), Box::new(game)),
+    ))
+}
+
+/// The table as it is now, and the fold kept, for a stream's entries read back.
+async fn state_folded(pool: &PgPool, table: Uuid) -> Result<(TableState, Folded), ServiceError> {
+    let (mut tx, row) = crate::read_table(pool, table).await?;
+    let read: Result<(TableState, Folded), ServiceError> = async {
+        with_game!(game_of(&row)?, G => {
+            let game: G = fold::current(&mut tx, &row).await?;
+            Ok((TableState::new(row.clone(), &game)?, Folded::new(row.clone(), Box::new(game))))
+        })
+    }
+    .await;
+    read.map_err(|e| e.at_table(table))
 }

@@ -33,16 +33,22 @@ impl Announcement {
 
     /// The payload carrying the entry itself (`<table> <session or -> <seq> <entry as JSON>`)
     /// when it fits, so that a replica fans it out without reading it back; else `payload()`.
-    pub fn payload_with(&self, entry: &MoveRow) -> String {
+    /// A move's write puts what it knew of the chain beside the entry's fields (`chain`): a
+    /// replica that does not know the field reads the entry and passes over it.
+    pub fn payload_with(&self, entry: &MoveRow, chain: Option<&ChainNews>) -> String {
         let bare = self.payload();
-        match serde_json::to_string(entry) {
+        let heard = Heard {
+            entry: entry.clone(),
+            chain: chain.cloned(),
+        };
+        match serde_json::to_string(&heard) {
             Ok(json) if entry.seq == self.seq && bare.len() + 1 + json.len() < MAX_PAYLOAD => format!("{bare} {json}"),
             _ => bare,
         }
     }
 
     /// Reads a payload back, with the entry when it carries one; None for anything else.
-    pub fn parse(payload: &str) -> Option<(Announcement, Option<MoveRow>)> {
+    pub fn parse(payload: &str) -> Option<(Announcement, Option<Heard>)> {
         let mut parts = payload.splitn(4, ' ');
         let table = parts.next()?.parse().ok()?;
         let session = match parts.next()? {
@@ -50,11 +56,77 @@ impl Announcement {
             s => Some(s.parse().ok()?),
         };
         let seq = parts.next()?.parse().ok()?;
-        let entry = match parts.next() {
+        let heard = match parts.next() {
             None => None,
-            Some(json) => Some(serde_json::from_str::<MoveRow>(json).ok().filter(|e| e.seq == seq)?),
+            Some(json) => Some(
+                serde_json::from_str::<Heard>(json)
+                    .ok()
+                    .filter(|h| h.entry.seq == seq)?,
+            ),
         };
-        Some((Announcement { table, session, seq }, entry))
+        Some((Announcement { table, session, seq }, heard))
+    }
+}
+
+/// An announced entry, and what its move's write knew of the table's chain.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Heard {
+    #[serde(flatten)]
+    pub entry: MoveRow,
+    /// Absent from an announcement of anything but a move (a void, a correction, a ruling) and
+    /// from one sent by an earlier version.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chain: Option<ChainNews>,
+}
+
+/// What a move's write knew of its table's chain as the move left it: with it, a replica signs
+/// the entry's receipt and a board's line without reading the chain back (issue #46).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ChainNews {
+    /// The entry's own link, the first of the move's links.
+    pub link: AnnouncedLink,
+    /// The chain's last link as the move leaves it (the move's bookings' links follow the
+    /// entry's).
+    pub end: AnnouncedLink,
+    /// The root of the table's tree at `end`, hex; None for a table that keeps no tree.
+    #[serde(default, with = "hex_option")]
+    pub root: Option<Vec<u8>>,
+}
+
+/// A link of a table's chain: its position and hash (hex in the payload).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct AnnouncedLink {
+    pub pos: i64,
+    #[serde(with = "hex_bytes")]
+    pub hash: Vec<u8>,
+}
+
+mod hex_bytes {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&hex::encode(bytes))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        hex::decode(String::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
+}
+
+mod hex_option {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(bytes) => s.serialize_some(&hex::encode(bytes)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+        Option::<String>::deserialize(d)?
+            .map(|text| hex::decode(text).map_err(serde::de::Error::custom))
+            .transpose()
     }
 }
 
@@ -344,20 +416,43 @@ mod tests {
                 recorded_by: "scorer:Ann's phone".into(),
                 recorded_at: chrono::Utc::now(),
             };
-            let (back, carried) = Announcement::parse(&a.payload_with(&entry)).expect("reads back");
+            let (back, carried) = Announcement::parse(&a.payload_with(&entry, None)).expect("reads back");
             assert_eq!(back, a);
             let carried = carried.expect("the entry travels with it");
+            assert_eq!(carried.chain, None);
+            let carried = carried.entry;
             assert_eq!(
                 (carried.seq, &carried.body, &carried.recorded_by),
                 (42, &entry.body, &entry.recorded_by)
             );
             assert_eq!(carried.recorded_at, entry.recorded_at);
+            // A move's: with what its write knew of the chain.
+            let chain = ChainNews {
+                link: AnnouncedLink {
+                    pos: 7,
+                    hash: vec![0xab; 32],
+                },
+                end: AnnouncedLink {
+                    pos: 9,
+                    hash: vec![0x01; 32],
+                },
+                root: Some(vec![0xfe; 32]),
+            };
+            let payload = a.payload_with(&entry, Some(&chain));
+            let (_, heard) = Announcement::parse(&payload).expect("reads back");
+            let heard = heard.expect("the entry travels with it");
+            assert_eq!(heard.chain.as_ref(), Some(&chain));
+            assert_eq!(heard.entry.body, entry.body);
+            // An earlier version reads the entry in it and passes over the chain.
+            let json = payload.splitn(4, ' ').nth(3).expect("the entry");
+            let entry_alone: MoveRow = serde_json::from_str(json).expect("an entry as before");
+            assert_eq!((entry_alone.seq, entry_alone.body), (42, entry.body.clone()));
             // Too big to travel: announced bare, read from the log.
             let big = MoveRow {
                 events: serde_json::json!("x".repeat(MAX_PAYLOAD)),
                 ..entry
             };
-            assert!(Announcement::parse(&a.payload_with(&big))
+            assert!(Announcement::parse(&a.payload_with(&big, Some(&chain)))
                 .expect("reads back")
                 .1
                 .is_none());

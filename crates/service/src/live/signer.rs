@@ -1,27 +1,20 @@
-//! A followed table's signer: signs its entries' receipts and sends them on, with what this
-//! replica's writer left for them or what it reads back.
+//! A followed table's signer: signs its entries' receipts and sends them on, with what was
+//! folded from their announcement or what it reads back.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use tablekeeper_store::tables::{MoveRow, TableRow};
 use tablekeeper_store::PgPool;
 use tokio::sync::{broadcast, mpsc};
 
-use super::{entry_receipts, LiveRow, Sent, TableSignal, Written};
+use super::folded::{self, Moved, States};
+use super::{entry_receipts, LiveRow, Sent, TableSignal};
 use crate::receipts::{self, AuditKeys};
 
-/// Whether an announced entry is the one a write of this replica made: the same move, recorded
-/// by the same caller at the same microsecond (a write that lost its race to another, for the
-/// same seq, made another entry).
-fn same_entry(written: &MoveRow, announced: &MoveRow) -> bool {
-    written.seq == announced.seq
-        && written.recorded_at == announced.recorded_at
-        && written.recorded_by == announced.recorded_by
-        && written.entry == announced.entry
-        && written.kind == announced.kind
-        && written.seat == announced.seat
-        && written.body == announced.body
+/// An entry for the signer, with what its announcement left when it was folded here.
+pub(super) struct Unsigned {
+    pub(super) row: MoveRow,
+    pub(super) moved: Option<Arc<Moved>>,
 }
 
 /// Signs one followed table's entries and sends them on to its followers, in the order they
@@ -34,59 +27,48 @@ pub(super) struct Signer {
     pub(super) sender: broadcast::Sender<TableSignal>,
     /// The hub's bound on the fan-out's database reads (`Hub::live_reads`).
     pub(super) reads: Arc<tokio::sync::Semaphore>,
-    /// The table's entries recorded on this replica, by sequence ([`Hub::written`]).
-    pub(super) written: Arc<Mutex<HashMap<i64, Written>>>,
+    /// The hub's followed tables' states: a read here keeps the one it folded.
+    pub(super) folded: Arc<States>,
     pub(super) sent: Arc<Sent>,
 }
 
 impl Signer {
-    pub(super) async fn run(self, mut unsigned: mpsc::UnboundedReceiver<MoveRow>) {
+    pub(super) async fn run(self, mut unsigned: mpsc::UnboundedReceiver<Unsigned>) {
         while let Some(first) = unsigned.recv().await {
             let mut rows = vec![first];
             while let Ok(row) = unsigned.try_recv() {
                 rows.push(row);
             }
-            // Recorded here: signed and sent with what the writer knew, no read.
-            if let Some(rows) = self.sign_written(rows).await {
+            if let Some(rows) = self.sign_folded(rows).await {
                 self.sign_and_send(rows, &mut unsigned).await;
             }
         }
     }
 
-    /// Sends on `rows` with what this replica's writes left for them, when every one has it;
+    /// Sends on `rows` with what their announcements left, when every one was folded here;
     /// else gives them back to be read.
-    async fn sign_written(&self, rows: Vec<MoveRow>) -> Option<Vec<MoveRow>> {
-        let written: Vec<Written> = {
-            let mut kept = self.written.lock().unwrap_or_else(PoisonError::into_inner);
-            let last = rows.last().map_or(0, |r| r.seq);
-            // The entry written here, not one another write put at its seq first.
-            let found = rows
-                .iter()
-                .filter_map(|row| kept.remove(&row.seq).filter(|w| same_entry(&w.entry, row)))
-                .collect::<Vec<_>>();
-            kept.retain(|seq, _| *seq > last);
-            found
-        };
-        if written.len() != rows.len() {
-            return Some(rows);
+    async fn sign_folded(&self, rows: Vec<Unsigned>) -> Option<Vec<MoveRow>> {
+        if rows.iter().any(|u| u.moved.is_none()) {
+            return Some(rows.into_iter().map(|u| u.row).collect());
         }
         let key = match self.keys.signing(&self.pool).await {
             Ok(key) => key,
             Err(e) => {
                 tracing::warn!(error = %e, table = %self.table.id, "signing streamed entries' receipts failed");
-                return Some(rows);
+                return Some(rows.into_iter().map(|u| u.row).collect());
             }
         };
         self.sent
-            .from_writer
+            .from_announcement
             .fetch_add(rows.len() as u64, std::sync::atomic::Ordering::Relaxed);
-        for (row, written) in rows.into_iter().zip(written) {
+        for Unsigned { row, moved } in rows {
+            let Some(moved) = moved else { continue };
             let receipt = receipts::sign(
                 key,
                 self.table.id,
                 self.table.session_id,
-                written.position,
-                &written.hash,
+                moved.chain.link.pos,
+                &moved.chain.link.hash,
                 row.recorded_at,
                 None,
             )
@@ -98,7 +80,7 @@ impl Signer {
             let _ = self.sender.send(TableSignal::Entry(Arc::new(LiveRow {
                 row,
                 receipt,
-                table: Some(written.table),
+                table: Some(Arc::clone(&moved.table)),
                 rendered: std::sync::OnceLock::new(),
             })));
         }
@@ -106,21 +88,14 @@ impl Signer {
     }
 
     /// Signs `rows` (and whatever comes meanwhile) from the database, and sends them on.
-    async fn sign_and_send(&self, mut rows: Vec<MoveRow>, unsigned: &mut mpsc::UnboundedReceiver<MoveRow>) {
+    async fn sign_and_send(&self, mut rows: Vec<MoveRow>, unsigned: &mut mpsc::UnboundedReceiver<Unsigned>) {
         // Waiting its turn to read, while the writers have the connections: the entries that
         // come meanwhile are signed with these.
         let Ok(_permit) = self.reads.acquire().await else {
             return;
         };
-        while let Ok(row) = unsigned.try_recv() {
-            rows.push(row);
-        }
-        if let Some(last) = rows.last() {
-            // What the writer left for these is not needed now.
-            self.written
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .retain(|seq, _| *seq > last.seq);
+        while let Ok(u) = unsigned.try_recv() {
+            rows.push(u.row);
         }
         self.sent
             .read_back
@@ -136,16 +111,20 @@ impl Signer {
             }
         };
         // The table as the last of them left it, read once here for every follower: a phone
-        // or board redraws from the stream instead of each reading the table.
-        let mut latest = match crate::tables::state(&self.pool, self.table.id).await {
-            Ok(state) => Some(state),
+        // or board redraws from the stream instead of each reading the table. The fold is kept,
+        // so that the next move announced is folded onto it rather than read.
+        let mut latest = match super::state_folded(&self.pool, self.table.id).await {
+            Ok((state, kept)) => {
+                folded::keep(&self.folded, kept);
+                Some(state)
+            }
             Err(e) => {
                 tracing::warn!(error = %e, table = %self.table.id, "reading a streamed table failed");
                 None
             }
         };
         for (row, receipt) in rows.into_iter().zip(receipts) {
-            let table = latest.take_if(|t| t.row.version == row.seq);
+            let table = latest.take_if(|t| t.row.version == row.seq).map(Arc::new);
             // No receiver left is not an error: the feed goes at the next tidy-up.
             let _ = self.sender.send(TableSignal::Entry(Arc::new(LiveRow {
                 row,

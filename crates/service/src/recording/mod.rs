@@ -103,15 +103,16 @@ pub struct Request {
 
 /// What was recorded, with the table as it is now.
 #[derive(Debug, Clone)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one per request, made once and moved into its answer"
+)]
 pub enum Recorded {
     Move {
         entry: MoveRow,
         table: TableState,
         /// The audit key's receipt for the chain as the move leaves it.
         receipt: Receipt,
-        /// The entry's own link (position, hash): the first of the move's links, before its
-        /// bookings'. A stream's receipt for the entry is for this link.
-        link: (i64, Vec<u8>),
     },
     /// The void appended, and the move it voided (now `voided_by` the void).
     Undo {
@@ -124,9 +125,9 @@ pub enum Recorded {
 
 /// Records a move or an undo; `render` turns what was recorded into the answer to keep, with
 /// the receipt `keys` sign for the chain as it leaves it, and `noted` hears which game the
-/// table plays as soon as that is known. A move about to be written is handed to `live`, the
-/// replica's hub, so that its streams send it on without reading it back
-/// ([`super::live::Written`]).
+/// table plays as soon as that is known. A move's announcement carries the entry and what the
+/// write knew of the chain (`store::live::Heard`), so that every replica's streams send it on
+/// without reading it back.
 ///
 /// A move is first tried optimistically, in two statements outside any transaction: read the
 /// table (and the answer under the key, and what the state folds from when it is not kept in
@@ -141,48 +142,7 @@ pub enum Recorded {
 /// `VersionConflict`, `InvalidMove`, `Rule` (the engine refused the move), `NothingToUndo`; in every
 /// case nothing is written.
 #[tracing::instrument(name = "recording::record", skip_all, fields(table = %request.table))]
-#[expect(clippy::too_many_arguments, reason = "the replica's parts a move uses, each by name")]
 pub async fn record<K: Kept>(
-    pool: &PgPool,
-    hot: Option<&HotStates>,
-    batcher: Option<&MoveBatcher>,
-    keys: &AuditKeys,
-    live: Option<&super::live::Hub>,
-    request: Request,
-    render: impl Fn(Recorded) -> Result<K, serde_json::Error>,
-    noted: impl FnOnce(GameId),
-) -> Result<Outcome<K>, ServiceError> {
-    let Some(live) = live else {
-        return record_unannounced(pool, hot, batcher, keys, request, render, noted).await;
-    };
-    // Rendered just before the write (again under the lock when the first try lost a race):
-    // the hub has it before the entry's announcement can come back.
-    let table = request.table;
-    let render = |recorded: Recorded| {
-        if let Recorded::Move {
-            entry,
-            table: state,
-            link,
-            ..
-        } = &recorded
-        {
-            live.written(
-                table,
-                super::live::Written {
-                    entry: entry.clone(),
-                    table: state.clone(),
-                    position: link.0,
-                    hash: link.1.clone(),
-                },
-            );
-        }
-        render(recorded)
-    };
-    record_unannounced(pool, hot, batcher, keys, request, render, noted).await
-}
-
-/// [`record`], its move told to no hub.
-async fn record_unannounced<K: Kept>(
     pool: &PgPool,
     hot: Option<&HotStates>,
     batcher: Option<&MoveBatcher>,
@@ -570,10 +530,17 @@ async fn write_move<G: Game, K: Kept>(
         }
     }
     let root = tree.as_ref().map(|t| t.root());
-    let (receipt, link) = match (links.first(), links.last()) {
+    let (receipt, link, end) = match (links.first(), links.last()) {
         (Some(first), Some(last)) => (
             signer.sign(row.id, row.session_id, last.pos, &last.hash, locked.now, root.as_ref())?,
-            (first.pos, first.hash.clone()),
+            store::live::AnnouncedLink {
+                pos: first.pos,
+                hash: first.hash.clone(),
+            },
+            store::live::AnnouncedLink {
+                pos: last.pos,
+                hash: last.hash.clone(),
+            },
         ),
         _ => {
             return Err(ServiceError::Corrupt(format!(
@@ -590,17 +557,21 @@ async fn write_move<G: Game, K: Kept>(
         chain_head: links.last().map(|l| l.hash.clone()),
         ..row.clone()
     };
+    let chain = store::live::ChainNews {
+        link,
+        end,
+        root: root.map(|r| r.to_vec()),
+    };
     let announcement = store::live::Announcement {
         table: row.id,
         session: row.session_id,
         seq,
     }
-    .payload_with(&entry);
+    .payload_with(&entry, Some(&chain));
     let recorded = Recorded::Move {
         entry,
         table: TableState::new(after, &moved.game)?,
         receipt,
-        link,
     };
     let answer = render(recorded).map_err(ServiceError::Encode)?;
     let stored = StoredResponse {
