@@ -85,7 +85,7 @@ pub struct TableChange {
     pub totals: Vec<i64>,
     /// The audit key's receipt for the table's chain as this change leaves it, signed as an
     /// answer's receipt is (the same table, session, position and head as the answer that made
-    /// the change carried; `at` is when this line was read). A board keeps them as a phone does,
+    /// the change carried; `at` is when this line was signed). A board keeps them as a phone does,
     /// for `tablekeeper verify --receipts`. Null for a table with no chain yet.
     pub receipt: Option<Receipt>,
     /// The table as it is at `version`, read with it: the stream renders it as the table reads.
