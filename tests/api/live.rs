@@ -1231,3 +1231,72 @@ async fn a_move_is_folded_from_its_announcement_on_every_replica_and_sent_on_as_
         assert_eq!(entry, live["entry"]);
     }
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_member_anonymised_at_a_followed_table_is_streamed_by_the_new_name_with_its_next_move(pool: PgPool) {
+    // Arrange: Bob, a member with no account, seated at a club table whose state this replica
+    // keeps after streaming its first deal.
+    let app = spawn_app(pool).await;
+    let ann = crate::clubs::account(&app, "ann@club.example", "Ann").await;
+    let club = crate::clubs::club(&app, &ann, "Thursday whist").await;
+    let bob = app
+        .post(
+            &format!("/api/v1/clubs/{club}/members"),
+            &ann,
+            json!({"name": "Bob Brown"}),
+        )
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let session = app
+        .post("/api/v1/sessions", &ann, json!({"name": "Thursday", "club_id": club}))
+        .await
+        .assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let body = json!({"game": "nomination-whist", "players": ["Ann", "Bob Brown", "Cat", "Dan"],
+        "members": [{"seat": 1, "member": bob}], "options": {"hand_sizes": [1, 1]}, "session_id": session});
+    let table = app.post("/api/v1/tables", &ann, body).await.assert_status(201)["id"]
+        .as_str()
+        .expect("id")
+        .to_owned();
+    let mut stream = Stream::open(&format!("{}/api/v1/tables/{table}/events", app.base), &ann, None).await;
+    let deal = json!({"kind": "result", "nominations": [0, 1, 0, 0], "tricks": [0, 1, 0, 0]});
+    app.submit(&table, &ann, deal.clone()).await.assert_status(201);
+    let first = stream.next(WAIT).await.expect("deal 1");
+    assert_eq!(first.data["table"]["players"][1], "Bob Brown");
+    let read_back = live_entries(&app, "database").await;
+
+    // Act: Bob leaves and is anonymised (no entry in the table's log), then deal 2 is played.
+    crate::clubs::patch(
+        &app,
+        &format!("/api/v1/clubs/{club}/members/{bob}"),
+        &ann,
+        json!({"active": false}),
+    )
+    .await
+    .assert_status(200);
+    app.request(
+        reqwest::Method::POST,
+        &format!("/api/v1/clubs/{club}/members/{bob}/anonymise"),
+        Some(&ann),
+        None,
+    )
+    .await
+    .assert_status(200);
+    app.submit(&table, &ann, deal).await.assert_status(201);
+
+    // Assert: the kept state was forgotten, and the entry carries the table as it now reads.
+    let second = stream.next(WAIT).await.expect("deal 2");
+    assert_eq!(second.data["version"], 2);
+    assert_eq!(second.data["table"]["players"][1], "Former member 1");
+    assert_eq!(second.data["table"], app.state(&table).await, "the table as it reads");
+    assert_eq!(
+        live_entries(&app, "database").await - read_back,
+        1,
+        "read back, not folded"
+    );
+}

@@ -417,7 +417,10 @@ impl Hub {
                     Some((announced, heard)) => self.announced(announced, heard).await,
                     None => match store::live::TournamentNotice::parse(&payload) {
                         Some(notice) => self.noticed(notice),
-                        None => tracing::warn!(payload, "an unreadable announcement"),
+                        None => match store::live::Renamed::parse(&payload) {
+                            Some(renamed) => folded::forget(&self.folded, renamed.table),
+                            None => tracing::warn!(payload, "an unreadable announcement"),
+                        },
                     },
                 },
                 // The connection dropped: sqlx reconnects on the next call, but what was
@@ -544,6 +547,8 @@ impl Hub {
     }
 
     async fn catch_up_all(&self) {
+        // A table renamed meanwhile would not be heard of.
+        folded::forget_all(&self.folded);
         let tables: Vec<Uuid> = self.feeds().tables.keys().copied().collect();
         for table in tables {
             self.fan_out(table, None).await;

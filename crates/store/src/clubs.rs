@@ -576,6 +576,8 @@ pub async fn anonymise(conn: &mut PgConnection, club: Uuid, id: Uuid, label: &st
         .execute(&mut *conn)
         .await?;
     }
+    // Replicas folding these tables' moves in memory take the new name from a read.
+    super::live::renamed(&mut *conn, &tables).await?;
     sqlx::query!(
         "update session_members set name = $2, name_key = $3 where club_member_id = $1",
         id,

@@ -170,6 +170,47 @@ impl TournamentNotice {
     }
 }
 
+/// A table's row changed with no entry in its log (a member anonymised renames a seat): a
+/// replica that keeps the table's state to fold its next move onto reads it again instead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Renamed {
+    pub table: Uuid,
+}
+
+impl Renamed {
+    /// The payload as sent: `renamed <table>`. A replica that does not know the form reads no
+    /// announcement in it and passes over it.
+    pub fn payload(&self) -> String {
+        format!("renamed {}", self.table)
+    }
+
+    /// Reads a payload back; None for anything else.
+    pub fn parse(payload: &str) -> Option<Renamed> {
+        let table = payload.strip_prefix("renamed ")?.parse().ok()?;
+        Some(Renamed { table })
+    }
+}
+
+/// Tells every replica, inside the caller's transaction (delivered only if it commits), that
+/// `tables`' rows changed with no entry, for those some replica follows.
+///
+/// # Errors
+/// On database failure.
+pub async fn renamed(conn: &mut PgConnection, tables: &[Uuid]) -> Result<(), StoreError> {
+    // The followed ones read in a statement of their own and each `NOTIFY` in another, as
+    // `announce` does, for Citus.
+    let followed: Vec<Uuid> = sqlx::query_scalar!(
+        "select id from game_tables where id = any ($1) and followed_until > now()",
+        tables,
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    for table in followed {
+        notify(conn, &Renamed { table }.payload()).await?;
+    }
+    Ok(())
+}
+
 /// Sends a tournament's notice inside the caller's transaction (delivered only if it commits),
 /// while some replica follows its session.
 ///
@@ -389,6 +430,16 @@ impl Listener {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_renamed_table_reads_back_as_sent_and_is_no_announcement() {
+        let renamed = Renamed { table: Uuid::new_v4() };
+        assert_eq!(Renamed::parse(&renamed.payload()), Some(renamed));
+        assert!(Announcement::parse(&renamed.payload()).is_none());
+        assert!(TournamentNotice::parse(&renamed.payload()).is_none());
+        assert!(Renamed::parse("renamed x").is_none());
+        assert!(Renamed::parse(&format!("{} - 1", renamed.table)).is_none());
+    }
 
     #[test]
     fn an_announcement_reads_back_as_sent() {

@@ -10,13 +10,13 @@
 //! - An announcement is fanned out in the order the listener hears it, and a table's entries are
 //!   announced in seq order by the commits that wrote them; a state that is behind or ahead of an
 //!   announced entry folds nothing, and a stream reads that entry as before.
-//! - A table's row can change with no entry (a member anonymised renames a seat), so a state is
-//!   folded onto for [`FOLDED_FOR`] after its read at most, then read again.
+//! - A table's row changes with no entry only when a member is anonymised, which renames a seat:
+//!   that transaction tells every replica (`store::live::Renamed`), and each forgets the state.
+//!   A replica whose listener reconnected (and so may have missed it) forgets every state.
 
 use std::any::Any;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
 
 use tablekeeper_rules::{with_game, Game};
 use tablekeeper_store::live::{ChainNews, Heard};
@@ -29,25 +29,16 @@ use crate::receipts::AuditKeys;
 use crate::tables::TableState;
 use crate::{fold, game_of, ServiceError};
 
-/// How long a state read from the database is folded onto before it is read again.
-pub(super) const FOLDED_FOR: Duration = Duration::from_secs(60);
-
 /// A followed table's engine state as its last entry heard here left it.
 pub(super) struct Folded {
     /// The table as that entry left it.
     row: TableRow,
     game: Box<dyn Any + Send + Sync>,
-    /// When it was read from the database.
-    read_at: Instant,
 }
 
 impl Folded {
     pub(super) fn new(row: TableRow, game: Box<dyn Any + Send + Sync>) -> Folded {
-        Folded {
-            row,
-            game,
-            read_at: Instant::now(),
-        }
+        Folded { row, game }
     }
 }
 
@@ -113,6 +104,16 @@ pub(super) fn keep(kept: &States, state: Folded) {
     }
 }
 
+/// Forgets a table's state: its row changed with no entry.
+pub(super) fn forget(kept: &States, table: Uuid) {
+    states(kept).remove(&table);
+}
+
+/// Forgets every state: what changed them may have been missed.
+pub(super) fn forget_all(kept: &States) {
+    states(kept).clear();
+}
+
 /// Forgets the states of tables no longer followed here.
 pub(super) fn forget_all_but(kept: &States, followed: &HashSet<Uuid>) {
     states(kept).retain(|table, _| followed.contains(table));
@@ -128,10 +129,8 @@ pub(super) fn fold_heard(kept: &States, table: Uuid, heard: &Heard) -> Option<Ar
         // Kept from a read that saw this entry already: the next one folds onto it.
         return None;
     }
-    let folds = state.row.version + 1 == heard.entry.seq
-        && state.read_at.elapsed() < FOLDED_FOR
-        && heard.entry.entry == "move"
-        && heard.entry.part_of.is_none();
+    let folds =
+        state.row.version + 1 == heard.entry.seq && heard.entry.entry == "move" && heard.entry.part_of.is_none();
     let moved = match (&heard.chain, folds) {
         (Some(chain), true) => fold_next(state, &heard.entry, chain)
             .inspect_err(|e| tracing::warn!(error = %e, %table, "folding an announced move failed"))
