@@ -509,7 +509,7 @@ pub async fn stream_session_events(
                 .map(|json| sse::frame("tournament", None, &json)),
         };
         for table in tables {
-            match live::table_change(&pool, hub.keys(), table).await {
+            match hub.table_line(&pool, table).await {
                 Ok(change) => {
                     let Some(event) = send(&change) else { return };
                     if tx.send(event).await.is_err() {

@@ -245,6 +245,18 @@ impl Hub {
             store::live::follow_tables(&mut conn, &[table], self.lease).await?;
         }
         let row = store::tables::fetch(&mut conn, table).await?;
+        drop(conn);
+        // The first follower here folds the table, read after the lease (so every entry after
+        // it is announced) and kept, so that its first move is folded in memory too: a room of
+        // phones opening at the start of an evening would otherwise have every table's first
+        // move read back at once.
+        if folded::kept_version(&self.folded, table).is_none() {
+            match state_folded(&self.pool, table).await {
+                Ok((_, kept)) => folded::keep(&self.folded, kept),
+                // Its first move is read back then, as any other entry can be.
+                Err(e) => tracing::warn!(error = %e, %table, "folding a followed table failed"),
+            }
+        }
         let mut feeds = self.feeds();
         let feed = feeds.tables.entry(table).or_insert_with(|| {
             let sender = broadcast::channel(BUFFER).0;
@@ -646,6 +658,20 @@ pub async fn entry_receipts(
 /// On database failure or an unreadable table.
 pub async fn table_change(pool: &PgPool, keys: &AuditKeys, table: Uuid) -> Result<TableChange, ServiceError> {
     Ok(table_change_folded(pool, keys, table).await?.0)
+}
+
+impl Hub {
+    /// [`table_change`] read from `pool` (a session stream's reads may go to a standby), its fold
+    /// kept for the table's next move to be folded onto, as a board opening would otherwise have
+    /// every table's next move read back at once.
+    ///
+    /// # Errors
+    /// As [`table_change`].
+    pub async fn table_line(&self, pool: &PgPool, table: Uuid) -> Result<TableChange, ServiceError> {
+        let (change, kept) = table_change_folded(pool, &self.keys, table).await?;
+        folded::keep(&self.folded, kept);
+        Ok(change)
+    }
 }
 
 /// [`table_change`], and the state it folded, for the next move announced to be folded onto.

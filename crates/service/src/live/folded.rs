@@ -104,6 +104,11 @@ pub(super) fn keep(kept: &States, state: Folded) {
     }
 }
 
+/// The version of the state kept for `table`, if any.
+pub(super) fn kept_version(kept: &States, table: Uuid) -> Option<i64> {
+    states(kept).get(&table).map(|state| state.row.version)
+}
+
 /// Forgets a table's state: its row changed with no entry.
 pub(super) fn forget(kept: &States, table: Uuid) {
     states(kept).remove(&table);
