@@ -489,6 +489,10 @@ pub async fn stream_session_events(
     // The first picture of every table may come from the standby: a board keeps each table's
     // highest version, and every change after it is announced from the primary.
     let tables = live::session_tables(&read, *id).await?;
+    // A line read on the primary is kept by the hub, for the table's next move to be folded
+    // onto; one read on the standby may predate a change the hub has heard of (a member
+    // anonymised), so it is only sent.
+    let keep = read.primary_if_on_standby().is_none();
     let (tx, events) = mpsc::channel(64);
     let closed = ends(pool.clone(), hub, who);
     let pool = read.clone();
@@ -509,7 +513,12 @@ pub async fn stream_session_events(
                 .map(|json| sse::frame("tournament", None, &json)),
         };
         for table in tables {
-            match hub.table_line(&pool, table).await {
+            let line = if keep {
+                hub.table_line(table).await
+            } else {
+                live::table_change(&pool, hub.keys(), table).await
+            };
+            match line {
                 Ok(change) => {
                     let Some(event) = send(&change) else { return };
                     if tx.send(event).await.is_err() {

@@ -160,7 +160,7 @@ pub struct Hub {
     /// Entries sent on to table streams: folded here from their announcement, and read back.
     sent: Arc<Sent>,
     /// The followed tables' states as their last entry heard here left them.
-    folded: Arc<Mutex<HashMap<Uuid, Folded>>>,
+    folded: Arc<folded::States>,
 }
 
 /// How table streams' entries were signed and sent on by a replica, counted since it started.
@@ -661,14 +661,14 @@ pub async fn table_change(pool: &PgPool, keys: &AuditKeys, table: Uuid) -> Resul
 }
 
 impl Hub {
-    /// [`table_change`] read from `pool` (a session stream's reads may go to a standby), its fold
-    /// kept for the table's next move to be folded onto, as a board opening would otherwise have
-    /// every table's next move read back at once.
+    /// [`table_change`] read on the primary, its fold kept for the table's next move to be
+    /// folded onto: a board opening would otherwise have every table's next move read back at
+    /// once.
     ///
     /// # Errors
     /// As [`table_change`].
-    pub async fn table_line(&self, pool: &PgPool, table: Uuid) -> Result<TableChange, ServiceError> {
-        let (change, kept) = table_change_folded(pool, &self.keys, table).await?;
+    pub async fn table_line(&self, table: Uuid) -> Result<TableChange, ServiceError> {
+        let (change, kept) = table_change_folded(&self.pool, &self.keys, table).await?;
         folded::keep(&self.folded, kept);
         Ok(change)
     }

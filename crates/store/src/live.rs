@@ -88,46 +88,22 @@ pub struct ChainNews {
     /// The chain's last link as the move leaves it (the move's bookings' links follow the
     /// entry's).
     pub end: AnnouncedLink,
-    /// The root of the table's tree at `end`, hex; None for a table that keeps no tree.
-    #[serde(default, with = "hex_option")]
-    pub root: Option<Vec<u8>>,
+    /// The root of the table's tree at `end`; None for a table that keeps no tree.
+    #[serde(default)]
+    pub root: Option<AnnouncedRoot>,
 }
+
+/// A tree's root (hex in the payload).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct AnnouncedRoot(#[serde(with = "hex::serde")] pub [u8; 32]);
 
 /// A link of a table's chain: its position and hash (hex in the payload).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct AnnouncedLink {
     pub pos: i64,
-    #[serde(with = "hex_bytes")]
+    #[serde(with = "hex::serde")]
     pub hash: Vec<u8>,
-}
-
-mod hex_bytes {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&hex::encode(bytes))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
-        hex::decode(String::deserialize(d)?).map_err(serde::de::Error::custom)
-    }
-}
-
-mod hex_option {
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(value: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(bytes) => s.serialize_some(&hex::encode(bytes)),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
-        Option::<String>::deserialize(d)?
-            .map(|text| hex::decode(text).map_err(serde::de::Error::custom))
-            .transpose()
-    }
 }
 
 /// A tournament of a session changed: a round started or closed, an entrant came or went. A
@@ -487,7 +463,7 @@ mod tests {
                     pos: 9,
                     hash: vec![0x01; 32],
                 },
-                root: Some(vec![0xfe; 32]),
+                root: Some(AnnouncedRoot([0xfe; 32])),
             };
             let payload = a.payload_with(&entry, Some(&chain));
             let (_, heard) = Announcement::parse(&payload).expect("reads back");

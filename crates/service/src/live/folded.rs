@@ -55,16 +55,9 @@ impl Moved {
     /// signed now (as a line read from the database is).
     ///
     /// # Errors
-    /// When the audit key cannot be had or the root is not a hash.
+    /// When the audit key cannot be had.
     pub(super) async fn change(&self, pool: &PgPool, keys: &AuditKeys) -> Result<TableChange, ServiceError> {
         let row = &self.table.row;
-        let root = match &self.chain.root {
-            Some(root) => Some(
-                <[u8; 32]>::try_from(root.as_slice())
-                    .map_err(|_| ServiceError::Corrupt(format!("table {}: an announced root is not a hash", row.id)))?,
-            ),
-            None => None,
-        };
         let signer = keys.signer(pool).await?;
         let receipt = signer.sign(
             row.id,
@@ -72,7 +65,7 @@ impl Moved {
             self.chain.end.pos,
             &self.chain.end.hash,
             chrono::Utc::now(),
-            root.as_ref(),
+            self.chain.root.as_ref().map(|root| &root.0),
         )?;
         Ok(TableChange {
             table_id: row.id,

@@ -48,21 +48,21 @@ impl Signer {
     /// Sends on `rows` with what their announcements left, when every one was folded here;
     /// else gives them back to be read.
     async fn sign_folded(&self, rows: Vec<Unsigned>) -> Option<Vec<MoveRow>> {
+        let to_read = |rows: Vec<Unsigned>| Some(rows.into_iter().map(|u| u.row).collect());
         if rows.iter().any(|u| u.moved.is_none()) {
-            return Some(rows.into_iter().map(|u| u.row).collect());
+            return to_read(rows);
         }
         let key = match self.keys.signing(&self.pool).await {
             Ok(key) => key,
             Err(e) => {
                 tracing::warn!(error = %e, table = %self.table.id, "signing streamed entries' receipts failed");
-                return Some(rows.into_iter().map(|u| u.row).collect());
+                return to_read(rows);
             }
         };
         self.sent
             .from_announcement
             .fetch_add(rows.len() as u64, std::sync::atomic::Ordering::Relaxed);
-        for Unsigned { row, moved } in rows {
-            let Some(moved) = moved else { continue };
+        for (row, moved) in rows.into_iter().filter_map(|u| Some((u.row, u.moved?))) {
             let receipt = receipts::sign(
                 key,
                 self.table.id,

@@ -560,7 +560,7 @@ async fn write_move<G: Game, K: Kept>(
     let chain = store::live::ChainNews {
         link,
         end,
-        root: root.map(|r| r.to_vec()),
+        root: root.map(store::live::AnnouncedRoot),
     };
     let announcement = store::live::Announcement {
         table: row.id,
