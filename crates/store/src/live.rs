@@ -36,12 +36,16 @@ impl Announcement {
     /// A move's write puts what it knew of the chain beside the entry's fields (`chain`): a
     /// replica that does not know the field reads the entry and passes over it.
     pub fn payload_with(&self, entry: &MoveRow, chain: Option<&ChainNews>) -> String {
+        /// [`Heard`] as written, borrowing what it writes.
+        #[derive(serde::Serialize)]
+        struct Written<'a> {
+            #[serde(flatten)]
+            entry: &'a MoveRow,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            chain: Option<&'a ChainNews>,
+        }
         let bare = self.payload();
-        let heard = Heard {
-            entry: entry.clone(),
-            chain: chain.cloned(),
-        };
-        match serde_json::to_string(&heard) {
+        match serde_json::to_string(&Written { entry, chain }) {
             Ok(json) if entry.seq == self.seq && bare.len() + 1 + json.len() < MAX_PAYLOAD => format!("{bare} {json}"),
             _ => bare,
         }
@@ -69,13 +73,13 @@ impl Announcement {
 }
 
 /// An announced entry, and what its move's write knew of the table's chain.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, serde::Deserialize)]
 pub struct Heard {
     #[serde(flatten)]
     pub entry: MoveRow,
     /// Absent from an announcement of anything but a move (a void, a correction, a ruling) and
     /// from one sent by an earlier version.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub chain: Option<ChainNews>,
 }
 
